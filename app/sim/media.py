@@ -1,0 +1,209 @@
+"""Real media for the demo provider: PNG images drawn with Qt and MP4 videos encoded with PyAV.
+
+Media are a pure function of their parameters, so any process can serve any task. Rendering is
+serialized by one lock (QPainter on QImage is safe off the GUI thread, but fonts need a
+QGuiApplication; without one, a plain pattern is drawn without Qt text).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import struct
+import threading
+import zlib
+from collections import OrderedDict
+
+_render_lock = threading.Lock()
+_cache_lock = threading.Lock()
+_cache: "OrderedDict[tuple, bytes]" = OrderedDict()
+_CACHE_BYTES = 64 * 1024 * 1024
+
+
+def ensure_qt_app() -> bool:
+    """Make sure a Qt application exists (offscreen); only creates one on the main thread."""
+    try:
+        from PySide6.QtCore import QCoreApplication
+        from PySide6.QtGui import QGuiApplication
+    except ImportError:  # pragma: no cover - PySide6 is a dependency
+        return False
+    app = QCoreApplication.instance()
+    if app is not None:
+        return isinstance(app, QGuiApplication)
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    from PySide6.QtWidgets import QApplication
+
+    # A QApplication (not only QGuiApplication) so widget code in the same process still works.
+    global _app
+    _app = QApplication(["slate-sim", "-platform", "offscreen"])
+    return True
+
+
+_app = None
+
+
+def _qt_ready() -> bool:
+    try:
+        from PySide6.QtGui import QGuiApplication
+    except ImportError:  # pragma: no cover
+        return False
+    return QGuiApplication.instance() is not None and isinstance(
+        QGuiApplication.instance(), QGuiApplication
+    )
+
+
+def _color(seed: bytes) -> tuple[int, int, int]:
+    return 40 + seed[0] % 120, 40 + seed[1] % 120, 60 + seed[2] % 140
+
+
+def _cached(key: tuple, make) -> bytes:  # type: ignore[no-untyped-def]
+    with _cache_lock:
+        if key in _cache:
+            _cache.move_to_end(key)
+            return _cache[key]
+    data = make()
+    with _cache_lock:
+        _cache[key] = data
+        total = sum(len(v) for v in _cache.values())
+        while total > _CACHE_BYTES and len(_cache) > 1:
+            _, old = _cache.popitem(last=False)
+            total -= len(old)
+    return data
+
+
+def _draw(width: int, height: int, title: str, prompt: str, seed: bytes, progress: float | None):
+    """Draw one frame into a QImage (RGB888). Caller holds the render lock."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
+
+    image = QImage(width, height, QImage.Format.Format_RGB888)
+    r, g, b = _color(seed)
+    image.fill(QColor(r, g, b))
+    painter = QPainter(image)
+    try:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.fillRect(QRect(0, 0, width, max(8, height // 10)), QColor(20, 20, 20))
+        font = QFont()
+        font.setPixelSize(max(10, height // 16))
+        font.setBold(True)
+        painter.setFont(font)
+        painter.setPen(QColor(255, 200, 0))
+        painter.drawText(
+            QRect(width // 40, 0, width, max(8, height // 10)),
+            int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
+            f"DEMO · {title}",
+        )
+        body = QFont()
+        body.setPixelSize(max(8, height // 24))
+        painter.setFont(body)
+        painter.setPen(QColor(255, 255, 255))
+        text = prompt if len(prompt) <= 600 else prompt[:600] + "…"
+        margin = width // 20
+        painter.drawText(
+            QRect(margin, height // 8, width - 2 * margin, height * 3 // 4),
+            int(Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap),
+            text,
+        )
+        if progress is not None:
+            bar_h = max(6, height // 40)
+            painter.fillRect(QRect(0, height - bar_h, width, bar_h), QColor(0, 0, 0))
+            painter.fillRect(
+                QRect(0, height - bar_h, int(width * progress), bar_h), QColor(255, 200, 0)
+            )
+        painter.setPen(QPen(QColor(255, 200, 0), max(2, height // 200)))
+        painter.drawRect(QRect(1, 1, width - 3, height - 3))
+    finally:
+        painter.end()
+    return image
+
+
+def _plain_png(width: int, height: int, seed: bytes) -> bytes:
+    """A PNG without Qt (no text): used when no Qt application can exist here."""
+    r, g, b = _color(seed)
+    row = b"\x00" + bytes((r, g, b)) * width
+    band = b"\x00" + bytes((255, 200, 0)) * width
+    rows = [band if y < max(8, height // 10) else row for y in range(height)]
+    raw = zlib.compress(b"".join(rows), 6)
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
+
+
+def _seed(*parts: object) -> bytes:
+    return hashlib.sha256(repr(parts).encode("utf-8")).digest()
+
+
+def render_png(width: int, height: int, prompt: str, *, index: int = 0, seed: int | None = None) -> bytes:
+    """A PNG of ``width``x``height`` showing the prompt and a DEMO mark."""
+    key = ("png", width, height, prompt, index, seed)
+
+    def make() -> bytes:
+        digest = _seed(prompt, index, seed)
+        if not _qt_ready():
+            return _plain_png(width, height, digest)
+        from PySide6.QtCore import QBuffer, QByteArray, QIODevice
+
+        with _render_lock:
+            image = _draw(width, height, f"image {index + 1}", prompt, digest, None)
+            data = QByteArray()
+            buffer = QBuffer(data)
+            buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+            image.save(buffer, "PNG")
+            buffer.close()
+            return bytes(data.data())
+
+    return _cached(key, make)
+
+
+def render_mp4(width: int, height: int, duration: int, prompt: str, *, fps: int = 2, seed: int | None = None) -> bytes:
+    """A playable H.264 MP4 of ``width``x``height`` lasting ``duration`` seconds (low frame rate)."""
+    key = ("mp4", width, height, duration, prompt, fps, seed)
+    return _cached(key, lambda: _encode_mp4(width, height, duration, prompt, fps, seed))
+
+
+def _encode_mp4(width: int, height: int, duration: int, prompt: str, fps: int, seed: int | None) -> bytes:
+    import av
+
+    digest = _seed(prompt, seed)
+    frames = max(1, int(duration * fps))
+    buf = io.BytesIO()
+    with _render_lock:
+        use_qt = _qt_ready()
+        container = av.open(buf, "w", format="mp4")
+        try:
+            stream = container.add_stream("libx264", rate=fps)
+            stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
+            stream.options = {"preset": "ultrafast", "tune": "stillimage", "crf": "35"}
+            for i in range(frames):
+                frame = av.VideoFrame(width, height, "rgb24")
+                plane = frame.planes[0]
+                if use_qt:
+                    image = _draw(width, height, f"video {duration}s", prompt, digest, (i + 1) / frames)
+                    stride = image.bytesPerLine()
+                    raw = bytes(image.constBits())[: stride * height]
+                else:
+                    r, g, b = _color(digest)
+                    stride = width * 3
+                    raw = bytes((r, g, b)) * (width * height)
+                if plane.line_size == stride:
+                    plane.update(raw)
+                else:
+                    line = plane.line_size
+                    plane.update(
+                        b"".join(
+                            raw[y * stride : y * stride + width * 3].ljust(line, b"\0")
+                            for y in range(height)
+                        )
+                    )
+                frame.pts = i
+                for packet in stream.encode(frame):
+                    container.mux(packet)
+            for packet in stream.encode():
+                container.mux(packet)
+        finally:
+            container.close()
+    return buf.getvalue()

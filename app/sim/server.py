@@ -1,0 +1,599 @@
+"""The demo provider: a MiniMax-compatible HTTP server on loopback.
+
+Endpoints (as MiniMax documents them; errors are HTTP 200 with ``base_resp.status_code`` ≠ 0):
+
+* ``POST /v1/video_generation`` → ``{"task_id", "base_resp"}``
+* ``GET /v1/query/video_generation?task_id=`` → ``{"task_id", "status", "file_id",
+  "video_width", "video_height", "base_resp"}`` with status ``Preparing`` → ``Queueing`` →
+  ``Processing`` → ``Success`` | ``Fail``
+* ``GET /v1/files/retrieve?file_id=`` → ``{"file": {"file_id" (a number), "bytes",
+  "created_at", "filename", "purpose", "download_url"}, "base_resp"}``
+* ``POST /v1/image_generation`` (synchronous) → ``{"id", "data": {"image_urls" |
+  "image_base64"}, "metadata": {"success_count", "failed_count"} (strings), "base_resp"}``
+
+Downloads live under ``/_sim/files/`` and ``/_sim/images/``: signed, expiring links that need
+no ``Authorization`` and answer 403 with an XML error when expired, like an object store.
+Control (no auth, for tests and demos): ``GET /_sim/health``, ``GET /_sim/stats``,
+``GET|POST /_sim/faults``, ``POST /_sim/reset``.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+import logging
+import random
+import threading
+import time
+import uuid
+from collections import Counter, deque
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from app.sim import media
+from app.sim.config import UNKNOWN_STATUS_WORDS, Faults, SimConfig
+from app.sim.rules import ApiError, invalid, validate_image, validate_video
+from app.sim.store import SimStore
+
+log = logging.getLogger(__name__)
+
+AUTH_MESSAGE = "login fail: Please carry the API secret key in the 'Authorization' field of the request header"
+ENDPOINT_NAMES = {
+    "/v1/video_generation": "video_generation",
+    "/v1/query/video_generation": "query_video_generation",
+    "/v1/files/retrieve": "files_retrieve",
+    "/v1/image_generation": "image_generation",
+}
+
+
+class _Drop(Exception):
+    """Close the connection without answering."""
+
+
+class SimServer:
+    """A running (or startable) demo provider. Use :func:`start_sim` to get a started one."""
+
+    def __init__(self, config: SimConfig | None = None, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.config = config or SimConfig()
+        self.faults: Faults = self.config.faults
+        self.store = SimStore(self.config.state_path)
+        self._rng = random.Random(self.config.seed)
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._secret = hashlib.sha256(f"slate-sim:{self.config.seed}".encode()).digest()
+        self._reset_stats()
+        media.ensure_qt_app()
+        self._httpd = _HTTPServer((host, port), _Handler)
+        self._httpd.sim = self
+        self.host = host
+        self.port = int(self._httpd.server_address[1])
+        shown = f"[{host}]" if ":" in host else host
+        self.base_url = f"http://{shown}:{self.port}"
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> "SimServer":
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1},
+                name=f"slate-sim:{self.port}", daemon=True,
+            )
+            self._thread.start()
+            log.info("demo provider listening on %s", self.base_url)
+        return self
+
+    def stop(self) -> None:
+        self._stopping.set()
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._httpd.server_close()
+        self.store.close()
+
+    def __enter__(self) -> "SimServer":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ------------------------------------------------------------------ faults
+
+    def set_faults(self, **kw: Any) -> dict[str, Any]:
+        with self._lock:
+            self.faults.update(**kw)
+            return self.faults.to_dict()
+
+    def reset(self) -> None:
+        """Clear faults and statistics (tasks stay)."""
+        with self._lock:
+            self.config.faults = self.faults = Faults()
+            self._rng = random.Random(self.config.seed)
+            self._reset_stats()
+        self.store.clear_create_log()
+
+    def _take(self, name: str) -> bool:
+        """Consume one unit of a counted fault (or draw it at random)."""
+        with self._lock:
+            left = getattr(self.faults, name)
+            if left > 0:
+                setattr(self.faults, name, left - 1)
+                self._injected[name] += 1
+                return True
+            p = self.faults.random.get(name, 0.0)
+            if p > 0 and self._rng.random() < p:
+                self._injected[name] += 1
+                return True
+        return False
+
+    def _status_word(self) -> str | None:
+        with self._lock:
+            word = self.faults.status_word
+            if word is not None:
+                if self.faults.status_word_queries > 0:
+                    self.faults.status_word_queries -= 1
+                    if self.faults.status_word_queries == 0:
+                        self.faults.status_word = None
+                self._injected["status_word"] += 1
+                return word
+            p = self.faults.random.get("status_word", 0.0)
+            if p > 0 and self._rng.random() < p:
+                self._injected["status_word"] += 1
+                return self._rng.choice(UNKNOWN_STATUS_WORDS)
+        return None
+
+    def _create_delay(self) -> float:
+        with self._lock:
+            delay = self.faults.delay_create_response
+            p = self.faults.random.get("delay_create_response", 0.0)
+            if delay <= 0 and p > 0 and self._rng.random() < p:
+                delay = 2.0
+            if delay > 0:
+                self._injected["delay_create_response"] += 1
+        return delay
+
+    # ------------------------------------------------------------------ stats
+
+    def _reset_stats(self) -> None:
+        self._started = time.time()
+        self._requests = 0
+        self._by_endpoint: Counter[str] = Counter()
+        self._times: deque[float] = deque(maxlen=100_000)
+        self._creates_by_prompt: Counter[str] = Counter()
+        self._made_by_prompt: Counter[str] = Counter()
+        self._injected: Counter[str] = Counter()
+
+    def _count(self, endpoint: str) -> None:
+        with self._lock:
+            self._requests += 1
+            self._by_endpoint[endpoint] += 1
+            self._times.append(time.time())
+
+    def _count_create(self, kind: str, prompt: str, made: bool) -> None:
+        with self._lock:
+            self._creates_by_prompt[prompt] += 1
+            if made:
+                self._made_by_prompt[prompt] += 1
+        if self.config.state_path is not None:
+            self.store.log_create(kind, prompt, made)
+
+    def stats(self) -> dict[str, Any]:
+        """Counters since start or reset. ``creates_by_prompt`` counts create requests received
+        (authorized), ``made_by_prompt`` the tasks/images actually made (what MiniMax would bill).
+        With ``state_path``, ``shared`` holds the same counts across all processes on that file."""
+        with self._lock:
+            times = list(self._times)
+            out: dict[str, Any] = {
+                "started_at": self._started,
+                "requests_total": self._requests,
+                "requests_by_endpoint": dict(self._by_endpoint),
+                "creates_total": sum(self._creates_by_prompt.values()),
+                "creates_by_prompt": dict(self._creates_by_prompt),
+                "made_total": sum(self._made_by_prompt.values()),
+                "made_by_prompt": dict(self._made_by_prompt),
+                "faults_injected": dict(self._injected),
+                "faults": self.faults.to_dict(),
+            }
+        out["max_requests_per_second"] = _max_per_second(times)
+        out["request_times"] = times[-1000:]
+        if self.config.state_path is not None:
+            out["shared"] = self.store.create_counts()
+        return out
+
+    # ------------------------------------------------------------------ links
+
+    def sign(self, path: str, expires: int) -> str:
+        return hmac.new(self._secret, f"{path}:{expires}".encode(), hashlib.sha256).hexdigest()[:32]
+
+    def link(self, path: str, ttl: float) -> str:
+        expires = int(time.time() + ttl)
+        return f"{self.base_url}{path}?Expires={expires}&Signature={self.sign(path, expires)}"
+
+    # ------------------------------------------------------------------ task state
+
+    def task_view(self, task: dict[str, Any], now: float | None = None) -> dict[str, Any]:
+        """The query answer for a task at ``now`` (status from elapsed time)."""
+        cfg = self.config
+        elapsed = (now or time.time()) - task["created_at"]
+        params = task["params"]
+        body: dict[str, Any] = {"task_id": task["task_id"]}
+        if elapsed < cfg.preparing:
+            status = "Preparing"
+        elif elapsed < cfg.preparing + cfg.queueing:
+            status = "Queueing"
+        elif elapsed < cfg.total_video_seconds:
+            status = "Processing"
+        elif task["outcome"] == "fail_1027":
+            body.update(status="Fail", file_id="")
+            body["base_resp"] = {"status_code": 1027, "status_msg": "output video content is sensitive"}
+            return body
+        else:
+            status = "Success"
+        body["status"] = status
+        if status == "Success":
+            if task["outcome"] == "no_file":
+                body["file_id"] = ""
+            else:
+                body["file_id"] = str(task["file_id"])
+                body["video_width"] = params["width"]
+                body["video_height"] = params["height"]
+        else:
+            body["file_id"] = ""
+        body["base_resp"] = {"status_code": 0, "status_msg": "success"}
+        return body
+
+    def task_done(self, task: dict[str, Any]) -> bool:
+        return time.time() - task["created_at"] >= self.config.total_video_seconds
+
+    def video_bytes(self, task: dict[str, Any]) -> bytes:
+        p = task["params"]
+        return media.render_mp4(
+            p["width"], p["height"], p["duration"], task["prompt"], fps=self.config.video_fps,
+            seed=self.config.seed,
+        )
+
+    def image_bytes(self, record: dict[str, Any], index: int) -> bytes:
+        p = record["params"]
+        seed = p.get("seed")
+        return media.render_png(p["width"], p["height"], record["prompt"], index=index,
+                                seed=self.config.seed if seed is None else seed)
+
+
+def _max_per_second(times: list[float]) -> int:
+    best, start = 0, 0
+    for end, t in enumerate(times):
+        while t - times[start] >= 1.0:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    allow_reuse_address = True
+    sim: SimServer
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _HTTPServer
+    server_version = "slate-sim/1"
+    protocol_version = "HTTP/1.0"
+
+    # ------------------------------------------------------------------ plumbing
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+        log.debug("%s %s", self.address_string(), format % args)
+
+    @property
+    def sim(self) -> SimServer:
+        return self.server.sim
+
+    def _send(self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Trace-Id", uuid.uuid4().hex)
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, payload: Any, status: int = 200) -> None:
+        self._send(status, json.dumps(payload).encode("utf-8"), "application/json; charset=utf-8")
+
+    def _error(self, code: int, message: str, extra: dict[str, Any] | None = None) -> None:
+        self._json({**(extra or {}), "base_resp": {"status_code": code, "status_msg": message}})
+
+    def _http_error(self, status: int) -> None:
+        text = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
+                504: "Gateway Timeout"}.get(status, "Error")
+        self._send(status, f"<html><body><h1>{status} {text}</h1></body></html>".encode(), "text/html")
+
+    def _xml_error(self, code: str, message: str) -> None:
+        body = (f'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>{code}</Code>'
+                f"<Message>{message}</Message><RequestId>{uuid.uuid4().hex}</RequestId></Error>")
+        self._send(403, body.encode(), "application/xml")
+
+    def _drop(self) -> None:
+        self.close_connection = True
+        raise _Drop
+
+    def _read_body(self) -> None:
+        """Read the whole request body first: closing with unread bytes would reset the socket."""
+        try:
+            length = int(self.headers.get("Content-Length") or 0)
+        except ValueError:
+            length = 0
+        self._raw_body = self.rfile.read(length) if length > 0 else b""
+
+    def _body(self) -> Any:
+        raw = self._raw_body
+        try:
+            return json.loads(raw.decode("utf-8")) if raw else None
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            raise invalid("the body is not valid JSON") from None
+
+    def _authorized(self) -> bool:
+        header = self.headers.get("Authorization") or ""
+        scheme, _, key = header.partition(" ")
+        return scheme.lower() == "bearer" and bool(key.strip())
+
+    def _query(self) -> dict[str, str]:
+        return {k: v[0] for k, v in parse_qs(urlsplit(self.path).query, keep_blank_values=True).items()}
+
+    # ------------------------------------------------------------------ dispatch
+
+    def do_GET(self) -> None:
+        self._dispatch("GET")
+
+    def do_POST(self) -> None:
+        self._dispatch("POST")
+
+    def do_HEAD(self) -> None:
+        self._dispatch("HEAD")
+
+    def _dispatch(self, method: str) -> None:
+        path = urlsplit(self.path).path
+        self._read_body()
+        try:
+            if path.startswith("/_sim/"):
+                return self._control(method, path)
+            endpoint = ENDPOINT_NAMES.get(path)
+            if endpoint is None:
+                self._count_other()
+                return self._json({"base_resp": {"status_code": 404, "status_msg": "not found"}}, 404)
+            self.sim._count(endpoint)
+            want = "POST" if endpoint in ("video_generation", "image_generation") else "GET"
+            if method != want and not (method == "HEAD" and want == "GET"):
+                return self._json({"base_resp": {"status_code": 405, "status_msg": "method not allowed"}}, 405)
+            getattr(self, f"_api_{endpoint}")()
+        except _Drop:
+            return
+        except ApiError as exc:
+            extra = {"task_id": ""} if path == "/v1/video_generation" else {}
+            self._error(exc.code, exc.message, extra)
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+        except Exception:  # pragma: no cover - a bug in the sim must still answer
+            log.exception("demo provider failed on %s %s", method, path)
+            self._http_error(500)
+
+    def _count_other(self) -> None:
+        self.sim._count("other")
+
+    def _guard(self, create: bool) -> None:
+        """Auth, then HTTP 5xx and 1002 faults, in that order."""
+        if not self._authorized():
+            raise ApiError(1004, AUTH_MESSAGE)
+        sim = self.sim
+        if sim._take("server_error") or (create and sim._take("server_error_creates")):
+            self._http_error(sim.faults.server_error_status)
+            raise _Drop
+        if sim._take("rate_limit") or (create and sim._take("rate_limit_creates")):
+            raise ApiError(1002, "rate limit exceeded(RPM)")
+
+    def _after_create(self) -> None:
+        """Faults that strike after the task exists: lost, 5xx or delayed answers."""
+        sim = self.sim
+        if sim._take("lose_create_response"):
+            log.info("demo fault: dropping the create answer")
+            self._drop()
+        if sim._take("server_error_after_create"):
+            self._http_error(sim.faults.server_error_status)
+            raise _Drop
+        delay = sim._create_delay()
+        if delay > 0:
+            sim._stopping.wait(delay)
+
+    # ------------------------------------------------------------------ API
+
+    def _api_video_generation(self) -> None:
+        if not self._authorized():
+            raise ApiError(1004, AUTH_MESSAGE)
+        body = self._body()
+        prompt = body.get("prompt") if isinstance(body, dict) else None
+        prompt = prompt if isinstance(prompt, str) else ""
+        try:
+            self._guard(create=True)
+            params = validate_video(body)
+        except (ApiError, _Drop):
+            self.sim._count_create("video", prompt, made=False)
+            raise
+        sim = self.sim
+        outcome = "success"
+        if sim._take("content_fail"):
+            outcome = "fail_1027"
+        elif sim._take("success_without_file"):
+            outcome = "no_file"
+        task = sim.store.add_task(prompt, params, outcome)
+        sim._count_create("video", prompt, made=True)
+        log.debug("demo task %s created (%s)", task["task_id"], outcome)
+        self._after_create()
+        self._json({"task_id": task["task_id"], "base_resp": {"status_code": 0, "status_msg": "success"}})
+
+    def _api_query_video_generation(self) -> None:
+        self._guard(create=False)
+        task_id = self._query().get("task_id", "").strip()
+        if not task_id:
+            raise invalid("task_id is required")
+        task = self.sim.store.get_task(task_id)
+        if task is None:
+            raise ApiError(2013, f"invalid params, task {task_id} not found")
+        word = self.sim._status_word()
+        if word is not None:
+            return self._json({"task_id": task_id, "status": word, "file_id": "",
+                               "base_resp": {"status_code": 0, "status_msg": "success"}})
+        self._json(self.sim.task_view(task))
+
+    def _api_files_retrieve(self) -> None:
+        self._guard(create=False)
+        raw = self._query().get("file_id", "").strip()
+        if not raw:
+            raise invalid("file_id is required")
+        try:
+            file_id = int(raw)
+        except ValueError:
+            raise invalid("file_id must be a number") from None
+        task = self.sim.store.task_by_file(file_id)
+        if task is None or task["outcome"] != "success" or not self.sim.task_done(task):
+            raise ApiError(2013, f"invalid params, file {file_id} not found")
+        data = self.sim.video_bytes(task)
+        self._json({
+            "file": {
+                "file_id": file_id,
+                "bytes": len(data),
+                "created_at": int(task["created_at"] + self.sim.config.total_video_seconds),
+                "filename": "output.mp4",
+                "purpose": "video_generation",
+                "download_url": self.sim.link(f"/_sim/files/{file_id}/output.mp4", self.sim.config.download_ttl),
+            },
+            "base_resp": {"status_code": 0, "status_msg": "success"},
+        })
+
+    def _api_image_generation(self) -> None:
+        if not self._authorized():
+            raise ApiError(1004, AUTH_MESSAGE)
+        body = self._body()
+        prompt = body.get("prompt") if isinstance(body, dict) else None
+        prompt = prompt if isinstance(prompt, str) else ""
+        sim = self.sim
+        try:
+            self._guard(create=True)
+            params = validate_image(body)
+        except (ApiError, _Drop):
+            sim._count_create("image", prompt, made=False)
+            raise
+        if sim.config.image_latency > 0:
+            sim._stopping.wait(sim.config.image_latency)
+        filtered = sim._take("content_fail")
+        image_id = sim.store.add_images(prompt, params)
+        sim._count_create("image", prompt, made=True)
+        self._after_create()
+        n = params["n"]
+        data: dict[str, Any]
+        if filtered:
+            data = {"image_urls": []} if params["response_format"] == "url" else {"image_base64": []}
+            ok, failed = 0, n
+        elif params["response_format"] == "base64":
+            record = sim.store.get_images(image_id)
+            assert record is not None
+            data = {"image_base64": [base64.b64encode(sim.image_bytes(record, i)).decode() for i in range(n)]}
+            ok, failed = n, 0
+        else:
+            data = {"image_urls": [sim.link(f"/_sim/images/{image_id}/{i}.png", sim.config.image_url_ttl)
+                                   for i in range(n)]}
+            ok, failed = n, 0
+        self._json({
+            "id": image_id,
+            "data": data,
+            "metadata": {"failed_count": str(failed), "success_count": str(ok)},
+            "base_resp": {"status_code": 0, "status_msg": "success"},
+        })
+
+    # ------------------------------------------------------------------ downloads and control
+
+    def _control(self, method: str, path: str) -> None:
+        sim = self.sim
+        if path.startswith(("/_sim/files/", "/_sim/images/")):
+            sim._count("download")
+            return self._download(path)
+        if path == "/_sim/health":
+            return self._json({"ok": True, "demo": True, "base_url": sim.base_url})
+        if path == "/_sim/stats" and method in ("GET", "HEAD"):
+            return self._json(sim.stats())
+        if path == "/_sim/faults":
+            if method == "POST":
+                body = self._body_or_empty()
+                try:
+                    faults = sim.set_faults(**body)
+                except (TypeError, ValueError) as exc:
+                    return self._json({"ok": False, "error": str(exc)}, 400)
+                return self._json({"ok": True, "faults": faults})
+            return self._json({"ok": True, "faults": sim.faults.to_dict()})
+        if path == "/_sim/reset" and method == "POST":
+            sim.reset()
+            return self._json({"ok": True})
+        if path == "/_sim/tasks" and method in ("GET", "HEAD"):
+            return self._json({"tasks": [
+                {"task_id": t["task_id"], "created_at": t["created_at"], "prompt": t["prompt"],
+                 "outcome": t["outcome"], "status": sim.task_view(t).get("status")}
+                for t in sim.store.list_tasks()
+            ]})
+        self._json({"ok": False, "error": "not found"}, 404)
+
+    def _body_or_empty(self) -> dict[str, Any]:
+        try:
+            body = self._body()
+        except ApiError:
+            return {"__invalid__": True}
+        return body if isinstance(body, dict) else {}
+
+    def _download(self, path: str) -> None:
+        sim = self.sim
+        query = self._query()
+        try:
+            expires = int(query.get("Expires", ""))
+        except ValueError:
+            return self._xml_error("AccessDenied", "Missing or invalid Expires")
+        if not hmac.compare_digest(query.get("Signature", ""), sim.sign(path, expires)):
+            return self._xml_error("SignatureDoesNotMatch", "The request signature does not match")
+        if time.time() > expires:
+            return self._xml_error("AccessDenied", "Request has expired")
+        if sim._take("expire_downloads"):
+            return self._xml_error("AccessDenied", "Request has expired")
+        parts = path.strip("/").split("/")
+        data: bytes | None = None
+        content_type = "application/octet-stream"
+        if parts[1] == "files" and len(parts) == 4 and parts[2].isdigit():
+            task = sim.store.task_by_file(int(parts[2]))
+            if task is not None and task["outcome"] == "success":
+                data, content_type = sim.video_bytes(task), "video/mp4"
+        elif parts[1] == "images" and len(parts) == 4 and parts[3].endswith(".png"):
+            record = sim.store.get_images(parts[2])
+            index = parts[3][:-4]
+            if record is not None and index.isdigit() and int(index) < record["params"]["n"]:
+                data, content_type = sim.image_bytes(record, int(index)), "image/png"
+        if data is None:
+            body = b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code></Error>'
+            return self._send(404, body, "application/xml")
+        if sim._take("truncate_downloads"):
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data[: len(data) // 2])
+            self.wfile.flush()
+            self.close_connection = True
+            return
+        self._send(200, data, content_type, {"Cache-Control": "private, max-age=0"})
+
+
+def start_sim(config: SimConfig | None = None, host: str = "127.0.0.1", port: int = 0) -> SimServer:
+    """Start a demo provider in a daemon thread and return it (``server.base_url``)."""
+    return SimServer(config, host=host, port=port).start()
