@@ -1,0 +1,5 @@
+"""`python -m app` runs the `slate` command."""
+
+from app.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,349 @@
+"""The `slate` command: the automation contract of DESIGN.md ("Command line").
+
+Every command takes ``--json`` and then prints exactly one JSON object on stdout, errors
+included. Global options work before and after the command. Exit codes: 0 fine · 1 internal ·
+2 invalid input or bad handle · 3 conflict · 4 unknown · 5 quota exceeded · 6 fail or rejected ·
+7 still running when ``wait`` gave up · 8 not found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import datetime as dt
+import json
+import logging
+import mimetypes
+import os
+import sys
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from app import __version__
+from app.domain.errors import SlateError, ValidationError
+from app.service.views import EXIT_INTERNAL, Outcome, error
+
+log = logging.getLogger(__name__)
+
+GLOBAL_OPTIONS = (
+    ("--data-dir", "data_dir", str, "data folder (SLATE_DATA_DIR)"),
+    ("--store", "store", str, "SQLAlchemy URL of the store (SLATE_STORE)"),
+    ("--provider", "provider", str, "minimax or demo (SLATE_PROVIDER)"),
+    ("--base-url", "base_url", str, "provider base URL (SLATE_BASE_URL)"),
+    ("--tenant", "tenant", str, "workspace (SLATE_TENANT)"),
+    ("--user", "user", str, "designer (SLATE_USER)"),
+    ("--timeout", "timeout", str, "provider timeout in seconds (SLATE_TIMEOUT)"),
+    ("--poll-interval", "poll_interval", str, "seconds between queries (SLATE_POLL_INTERVAL)"),
+)
+
+
+class UsageError(Exception):
+    pass
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(message)
+
+
+def _globals_parent() -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False)
+    for flag, dest, typ, help_text in GLOBAL_OPTIONS:
+        parent.add_argument(flag, dest=dest, type=typ, default=argparse.SUPPRESS, help=help_text)
+    parent.add_argument("--json", dest="json", action="store_true", default=argparse.SUPPRESS,
+                        help="print exactly one JSON object")
+    parent.add_argument("-v", "--verbose", dest="verbose", action="store_true",
+                        default=argparse.SUPPRESS, help="log to stderr")
+    return parent
+
+
+def build_parser() -> Parser:
+    parent = _globals_parent()
+    p = Parser(prog="slate", parents=[parent], description="Slate: generate images and videos "
+               "without ever paying twice for one intent.")
+    p.add_argument("--version", action="version", version=f"slate {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=Parser)
+
+    s = sub.add_parser("submit", parents=[parent], help="create a slot's task (idempotent)")
+    s.add_argument("--request-id", required=True)
+    s.add_argument("--kind", required=True, choices=["image", "video"])
+    s.add_argument("--prompt")
+    s.add_argument("--model")
+    s.add_argument("--duration")
+    s.add_argument("--resolution")
+    s.add_argument("--first-frame", help="https:// URL, data: URL or a local image file")
+    s.add_argument("--last-frame", help="https:// URL, data: URL or a local image file")
+    s.add_argument("--aspect-ratio")
+    s.add_argument("--n")
+    s.add_argument("--seed")
+    s.add_argument("--prompt-optimizer", action=argparse.BooleanOptionalAction, default=None)
+    s.add_argument("--subject-reference", help="https:// URL, data: URL or a local image file")
+    s.add_argument("--response-format", choices=["url", "base64"])
+    s.add_argument("--wait", action="store_true")
+    s.add_argument("--max-seconds", type=float)
+
+    st = sub.add_parser("status", parents=[parent], help="the local record (no network)")
+    st.add_argument("request_id", nargs="?")
+    st.add_argument("--handle")
+
+    q = sub.add_parser("query", parents=[parent], help="one provider query now")
+    q.add_argument("request_id")
+
+    w = sub.add_parser("wait", parents=[parent], help="query until success, fail or unknown")
+    w.add_argument("request_id")
+    w.add_argument("--max-seconds", type=float)
+
+    r = sub.add_parser("recover", parents=[parent], help="recover an unknown or failed slot")
+    r.add_argument("request_id")
+    r.add_argument("--task-id")
+    r.add_argument("--redownload", action="store_true")
+    r.add_argument("--declare-failed", action="store_true")
+    r.add_argument("--reason")
+    r.add_argument("--lookup", action="store_true")
+
+    h = sub.add_parser("history", parents=[parent], help="the slot's events, oldest first")
+    h.add_argument("request_id")
+
+    ls = sub.add_parser("list", parents=[parent], help="slots, newest first")
+    ls.add_argument("--state")
+    ls.add_argument("--kind")
+    ls.add_argument("--limit", type=int, default=50)
+    ls.add_argument("--search")
+
+    e = sub.add_parser("export", parents=[parent], help="copy verified media")
+    e.add_argument("request_id")
+    e.add_argument("--to", required=True)
+
+    sub.add_parser("quota", parents=[parent], help="today's use and limits")
+
+    k = sub.add_parser("key", parents=[parent], help="the API key in the OS keyring")
+    k.add_argument("action", choices=["set", "delete", "status"])
+
+    sim = sub.add_parser("sim", parents=[parent], help="run the demo provider on loopback")
+    from app.sim import cli as sim_cli
+
+    sim_cli.add_arguments(sim)
+
+    g = sub.add_parser("gui", parents=[parent], help="open the desktop app")
+    g.add_argument("--screenshot", help="render the main window to this PNG and exit")
+    g.add_argument("--select", help="select this RequestId first")
+    g.add_argument("--lang", help="UI language, e.g. en or zh_CN")
+    return p
+
+
+def _file_to_data_url(value: str | None, field: str) -> str | None:
+    if value is None or value == "":
+        return None
+    if value.startswith(("https://", "http://", "data:")):
+        return value
+    path = Path(value).expanduser()
+    if not path.is_file():
+        raise ValidationError(field, f"{value!r} is neither an https:// URL, a data: URL nor an image file")
+    mime = mimetypes.guess_type(path.name)[0] or ""
+    if mime not in ("image/png", "image/jpeg", "image/webp"):
+        raise ValidationError(field, f"{path.name}: only PNG, JPEG or WebP images")
+    if path.stat().st_size > 20 * 1024 * 1024:
+        raise ValidationError(field, f"{path.name} is larger than 20 MB")
+    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode()}"
+
+
+def submit_params(ns: argparse.Namespace) -> dict[str, Any]:
+    """The generation parameters a `submit` states (unstated ones are left to the defaults)."""
+    raw: dict[str, Any] = {
+        "prompt": ns.prompt, "model": ns.model, "duration": ns.duration,
+        "resolution": ns.resolution,
+        "first_frame_image": _file_to_data_url(ns.first_frame, "first_frame_image"),
+        "last_frame_image": _file_to_data_url(ns.last_frame, "last_frame_image"),
+        "aspect_ratio": ns.aspect_ratio, "n": ns.n, "seed": ns.seed,
+        "prompt_optimizer": ns.prompt_optimizer,
+        "subject_reference": _file_to_data_url(ns.subject_reference, "subject_reference"),
+        "response_format": ns.response_format,
+    }
+    return {k: v for k, v in raw.items() if v is not None}
+
+
+# -- output ---------------------------------------------------------------------------------
+def _human(out: Outcome) -> str:
+    lines = []
+    head = out.outcome if out.request_id is None else f"{out.outcome}: {out.request_id}"
+    lines.append(head)
+    if out.task:
+        t = out.task
+        demo = " [DEMO provider]" if t.provider == "demo" else ""
+        lines.append(f"  {t.kind} · {t.state}{demo} · provider task {t.provider_task_id or '—'}")
+        for m in t.media:
+            lines.append(f"  {m.content_type} {m.width}×{m.height} {m.bytes} B sha256 {m.sha256[:16]}…  {m.path}")
+        if t.error:
+            lines.append(f"  error: {t.error.get('message')}")
+        lines.append(f"  you can: {', '.join(t.allowed_actions) or 'nothing right now'}")
+        lines.append(f"  handle: {t.handle}")
+    if out.error:
+        lines.append(f"  {out.error.get('code')}: {out.error.get('message')}")
+    if "events" in out.extra:
+        for ev in out.extra["events"]:
+            lines.append(f"  {ev['time']}  {ev['event']:<20} {ev['detail'] or ''}")
+    if "slots" in out.extra:
+        for s in out.extra["slots"]:
+            lines.append(f"  {s['request_id']:<50} {s['kind']:<6} {s['state']}")
+    if "quota" in out.extra:
+        qd = out.extra["quota"]
+        for kind in ("video", "image"):
+            lim = qd[kind]["limit"]
+            lines.append(f"  {kind}: {qd[kind]['used']} / {'∞' if lim is None else lim} today ({qd['day']})")
+    for key in ("exported",):
+        for item in out.extra.get(key, []):
+            lines.append(f"  wrote {item['path']}")
+    for key in ("message", "base_url", "key"):
+        if key in out.extra:
+            lines.append(f"  {key}: {out.extra[key]}")
+    return "\n".join(lines)
+
+
+def emit(out: Outcome, as_json: bool) -> int:
+    if as_json:
+        sys.stdout.write(json.dumps(out.to_json(), ensure_ascii=False) + "\n")
+    else:
+        stream = sys.stdout if out.code in (0,) else sys.stderr
+        stream.write(_human(out) + "\n")
+    sys.stdout.flush()
+    return out.code
+
+
+def _setup_logging(verbose: bool, config_data_dir: Path | None) -> None:
+    from app.logs import configure
+
+    configure(config_data_dir, verbose=verbose)
+
+
+# -- commands -------------------------------------------------------------------------------
+async def _run_service_command(ns: argparse.Namespace, config: Any) -> Outcome:
+    from app.bootstrap import build
+
+    app = build(config)
+    try:
+        svc = app.service
+        await svc.sweep_submitting()
+        cmd = ns.command
+        if cmd == "submit":
+            return await svc.submit(ns.request_id, ns.kind, submit_params(ns), wait=ns.wait,
+                                    max_seconds=ns.max_seconds)
+        if cmd == "status":
+            if ns.handle is not None and ns.request_id is None:
+                return await svc.status_by_handle(ns.handle)
+            if ns.request_id is None or ns.handle is not None:
+                return Outcome("invalid", error=error("invalid", "status: give a RequestId or --handle, not both", field="request_id"))
+            return await svc.status(ns.request_id)
+        if cmd == "query":
+            return await svc.query(ns.request_id)
+        if cmd == "wait":
+            return await svc.wait(ns.request_id, ns.max_seconds)
+        if cmd == "recover":
+            if ns.declare_failed and not (ns.reason or "").strip():
+                return Outcome("invalid", ns.request_id, error=error(
+                    "invalid", "reason: --declare-failed needs --reason TEXT", field="reason"))
+            if ns.reason and not ns.declare_failed:
+                return Outcome("invalid", ns.request_id, error=error(
+                    "invalid", "reason: --reason goes with --declare-failed", field="reason"))
+            return await svc.recover(
+                ns.request_id, task_id=ns.task_id, redownload=ns.redownload,
+                declare_failed=ns.reason if ns.declare_failed else None, lookup=ns.lookup,
+            )
+        if cmd == "history":
+            return await svc.history(ns.request_id)
+        if cmd == "list":
+            return await svc.list_slots(state=ns.state, kind=ns.kind, limit=ns.limit, search=ns.search)
+        if cmd == "export":
+            return await svc.export(ns.request_id, ns.to)
+        if cmd == "quota":
+            return await svc.quota()
+        raise AssertionError(cmd)
+    finally:
+        await app.aclose()
+
+
+def _key_command(ns: argparse.Namespace) -> Outcome:
+    from app.service import secrets
+
+    if ns.action == "status":
+        key, source = secrets.api_key()
+        return Outcome("ok", extra={"key": {"present": bool(key), "source": source,
+                                            "keyring_usable": secrets.keyring_usable()}})
+    if ns.action == "delete":
+        try:
+            removed = secrets.delete_api_key()
+        except secrets.KeyringUnavailable as exc:
+            return Outcome("invalid", error=error("no_keyring", str(exc)), exit_code=EXIT_INTERNAL)
+        return Outcome("ok", extra={"key": {"deleted": removed}})
+    if sys.stdin is not None and sys.stdin.isatty():
+        import getpass
+
+        value = getpass.getpass("MiniMax API key (not shown): ")
+    else:
+        value = (sys.stdin.readline() if sys.stdin else "").strip()
+    if not value:
+        return Outcome("invalid", error=error("invalid", "key: read an empty key from standard input", field="key"))
+    try:
+        secrets.set_api_key(value)
+    except secrets.KeyringUnavailable as exc:
+        return Outcome("invalid", error=error("no_keyring", str(exc)), exit_code=EXIT_INTERNAL)
+    return Outcome("ok", extra={"key": {"stored": True, "source": "keyring"}})
+
+
+def _config_options(ns: argparse.Namespace) -> dict[str, Any]:
+    return {dest: getattr(ns, dest) for _f, dest, _t, _h in GLOBAL_OPTIONS if hasattr(ns, dest)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in argv
+    try:
+        ns = build_parser().parse_args(argv)
+    except UsageError as exc:
+        return emit(Outcome("invalid", error=error("invalid", f"usage: {exc}")), as_json)
+    as_json = bool(getattr(ns, "json", False))
+    from app import config as config_mod
+
+    try:
+        config = config_mod.load(_config_options(ns))
+    except ValidationError as exc:
+        return emit(Outcome("invalid", error=error("invalid", str(exc), field=exc.field)), as_json)
+    _setup_logging(bool(getattr(ns, "verbose", False)), config.data_dir)
+    cmd = ns.command
+    try:
+        if cmd is None or cmd == "gui":
+            from app.ui.app import run_gui
+
+            return run_gui(config, screenshot=getattr(ns, "screenshot", None),
+                           select=getattr(ns, "select", None), lang=getattr(ns, "lang", None))
+        if cmd == "key":
+            return emit(_key_command(ns), as_json)
+        if cmd == "sim":
+            from app.sim import cli as sim_cli
+
+            def sim_emit(data: dict[str, Any]) -> None:
+                if as_json:
+                    payload = {"outcome": "ok", "request_id": None, "task": None, "error": None, **data}
+                    sys.stdout.write(json.dumps(payload) + "\n")
+                else:
+                    sys.stdout.write(f"Slate demo provider listening on {data.get('base_url')}  (Ctrl+C stops)\n")
+                sys.stdout.flush()
+
+            return sim_cli.run(ns, sim_emit)
+        out = asyncio.run(_run_service_command(ns, config))
+        return emit(out, as_json)
+    except ValidationError as exc:
+        return emit(Outcome("invalid", getattr(ns, "request_id", None) if isinstance(getattr(ns, "request_id", None), str) else None,
+                            error=error("invalid", str(exc), field=exc.field)), as_json)
+    except SlateError as exc:
+        return emit(Outcome("invalid", error=error(exc.code, str(exc))), as_json)
+    except KeyboardInterrupt:
+        return emit(Outcome("invalid", error=error("interrupted", "interrupted"), exit_code=130), as_json)
+    except Exception as exc:  # noqa: BLE001 - the contract: one JSON object even on a crash
+        log.exception("internal error")
+        return emit(Outcome("invalid", error=error("internal", f"{type(exc).__name__}: {exc}"),
+                            exit_code=EXIT_INTERNAL), as_json)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

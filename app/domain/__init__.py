@@ -1,0 +1,1 @@
+"""Pure rules of Slate: slots, keys, fingerprints, parameters, states, handles. No I/O."""

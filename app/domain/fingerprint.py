@@ -1,0 +1,21 @@
+"""The fingerprint: SHA-256 over the canonical JSON of normalized parameters."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Mapping
+
+VOLATILE_FIELDS = frozenset({"timestamp", "client_version", "created_at", "request_time"})
+
+
+def canonical_json(params: Mapping[str, Any]) -> str:
+    """Sorted keys, no insignificant whitespace, UTF-8 kept as is (no ASCII escaping)."""
+    clean = {k: v for k, v in params.items() if k not in VOLATILE_FIELDS}
+    return json.dumps(clean, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def fingerprint(kind: str, normalized_params: Mapping[str, Any]) -> str:
+    """Fingerprint of normalized parameters; the kind is part of what is compared."""
+    payload = canonical_json({"kind": kind, "params": dict(normalized_params)})
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()

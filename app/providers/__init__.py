@@ -1,0 +1,1 @@
+"""Provider clients: the protocol the service talks to, and the MiniMax adapter."""

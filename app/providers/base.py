@@ -1,0 +1,149 @@
+"""The provider protocol and its outcome classes.
+
+Every provider call ends in exactly one of three ways:
+
+* it returns a result (the provider answered: a task id, a status word, a file, images);
+* it raises :class:`Refused` — definitively refused, nothing created, nothing billed
+  (documented ``base_resp`` codes such as 1002, 1004, 1008, 1026, 2013, 2049, or a request that
+  provably never left the machine: connect error, connect/pool timeout);
+* it raises :class:`Ambiguous` — the request may have been acted on (read/write timeout after
+  sending, connection reset, HTTP 5xx, codes such as 1000/1001/1024/1033, unparseable body).
+
+Raw responses are kept (secrets removed, ``Trace-Id`` added) for the slot's history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, AsyncIterator, Protocol, runtime_checkable
+
+
+class ProviderError(Exception):
+    """Base of provider outcomes that are not answers. Never carries the API key."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: int | None = None,
+        raw: dict[str, Any] | None = None,
+        retry_after: float | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+        self.raw = raw
+        self.retry_after = retry_after
+
+
+class Refused(ProviderError):
+    """Definitive: nothing was created. ``never_sent`` when the request never left."""
+
+    def __init__(self, message: str, *, never_sent: bool = False, **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.never_sent = never_sent
+
+    @property
+    def rate_limited(self) -> bool:
+        return self.code == 1002
+
+
+class Ambiguous(ProviderError):
+    """The request may have been acted on: the outcome is unknown."""
+
+
+@dataclass(frozen=True)
+class VideoCreated:
+    task_id: str
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class VideoStatus:
+    """One answer to a video query. ``status`` is the raw word, unmapped."""
+
+    task_id: str
+    status: str
+    file_id: str | None
+    width: int | None
+    height: int | None
+    raw: dict[str, Any]
+    error_code: int | None = None
+    error_message: str | None = None
+
+
+@dataclass(frozen=True)
+class FileInfo:
+    """``files/retrieve``: ``file_id`` normalized to a string whatever the wire type."""
+
+    file_id: str
+    download_url: str | None
+    bytes: int | None
+    filename: str | None
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ImageItem:
+    """One generated image: a URL to download, or inline bytes from base64."""
+
+    url: str | None = None
+    data: bytes | None = None
+
+
+@dataclass(frozen=True)
+class ImageResult:
+    id: str | None
+    items: list[ImageItem]
+    success_count: int | None
+    failed_count: int | None
+    raw: dict[str, Any]
+
+
+@dataclass
+class Download:
+    """An HTTP download in progress; iterate ``chunks`` and check the headers."""
+
+    status_code: int
+    content_length: int | None
+    content_type: str | None
+    chunks: AsyncIterator[bytes]
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ListedTask:
+    """A task found by a provider that can list recent tasks (for recover: lookup)."""
+
+    task_id: str
+    created_at: float
+    params: dict[str, Any]
+
+
+@runtime_checkable
+class Provider(Protocol):
+    """What the service needs from a provider. ``name``: minimax|demo; ``endpoint``: global|cn|local."""
+
+    name: str
+    endpoint: str
+    can_list_tasks: bool
+
+    async def create_video(self, body: dict[str, Any]) -> VideoCreated: ...
+
+    async def query_video(self, task_id: str) -> VideoStatus: ...
+
+    async def retrieve_file(self, file_id: str) -> FileInfo: ...
+
+    async def generate_image(self, body: dict[str, Any]) -> ImageResult: ...
+
+    def download(self, url: str) -> "DownloadContext": ...
+
+    async def list_tasks(self, since: float, until: float) -> list[ListedTask]: ...
+
+    async def aclose(self) -> None: ...
+
+
+class DownloadContext(Protocol):
+    async def __aenter__(self) -> Download: ...
+
+    async def __aexit__(self, *exc: object) -> None: ...

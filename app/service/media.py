@@ -1,0 +1,202 @@
+"""Verified media: download, check, and store content-addressed under tenant and slot.
+
+Nothing is called a success here unless: HTTP 200, the declared size arrived in full, the
+bytes carry a real PNG/JPEG/WebP/MP4 signature and decode, and a video's width and height are
+the ones the provider reported. Files are named by their SHA-256; a provider-chosen name never
+becomes a path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from app.providers.base import Ambiguous, Provider, ProviderError
+
+SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", "image/png", ".png"),
+    (b"\xff\xd8\xff", "image/jpeg", ".jpg"),
+)
+MAX_IMAGE_BYTES = 64 * 1024 * 1024
+MAX_VIDEO_BYTES = 2 * 1024 * 1024 * 1024
+
+
+class VerificationFailed(Exception):
+    """The download is not acceptable media; ``reason`` says why in plain words."""
+
+    def __init__(self, reason: str, *, retryable: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retryable = retryable
+
+
+@dataclass
+class VerifiedMedia:
+    path: Path
+    sha256: str
+    bytes: int
+    content_type: str
+    width: int | None
+    height: int | None
+    duration: float | None
+
+    def row(self, data_dir: Path) -> dict[str, Any]:
+        return {
+            "path": str(self.path.relative_to(data_dir)) if self.path.is_relative_to(data_dir) else str(self.path),
+            "sha256": self.sha256, "bytes": self.bytes, "content_type": self.content_type,
+            "width": self.width, "height": self.height, "duration": self.duration,
+        }
+
+
+def sniff(head: bytes) -> tuple[str, str] | None:
+    """(content type, extension) from the first bytes, or None."""
+    for sig, ctype, ext in SIGNATURES:
+        if head.startswith(sig):
+            return ctype, ext
+    if len(head) >= 12 and head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp", ".webp"
+    if len(head) >= 12 and head[4:8] == b"ftyp":
+        return "video/mp4", ".mp4"
+    return None
+
+
+def probe_image(path: Path) -> tuple[int, int]:
+    from PIL import Image
+
+    try:
+        with Image.open(path) as img:
+            img.load()
+            return img.size
+    except Exception as exc:  # noqa: BLE001 - any decoder error means "not a real image"
+        raise VerificationFailed(f"image does not decode: {type(exc).__name__}: {exc}") from None
+
+
+def probe_video(path: Path) -> tuple[int, int, float | None]:
+    import av
+
+    try:
+        with av.open(str(path)) as container:
+            stream = next((s for s in container.streams if s.type == "video"), None)
+            if stream is None:
+                raise VerificationFailed("the MP4 file has no video stream")
+            width, height = stream.codec_context.width, stream.codec_context.height
+            duration = None
+            if container.duration is not None:
+                duration = container.duration / 1_000_000
+            elif stream.duration is not None and stream.time_base is not None:
+                duration = float(stream.duration * stream.time_base)
+            frames = 0
+            for _frame in container.decode(stream):
+                frames += 1
+                break
+            if frames == 0:
+                raise VerificationFailed("the MP4 file has no decodable frame")
+            return width, height, duration
+    except VerificationFailed:
+        raise
+    except Exception as exc:  # noqa: BLE001 - any demuxer error means "not a real video"
+        raise VerificationFailed(f"video does not decode: {type(exc).__name__}: {exc}") from None
+
+
+def media_folder(data_dir: Path, tenant: str, slot_key: str) -> Path:
+    return data_dir / "media" / tenant / slot_key[:2] / slot_key[:24]
+
+
+def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
+            expect_size: tuple[int, int] | None) -> VerifiedMedia:
+    with open(tmp, "rb") as f:
+        head = f.read(16)
+    found = sniff(head)
+    if found is None:
+        raise VerificationFailed("not a PNG, JPEG, WebP or MP4 file (signature does not match)")
+    ctype, ext = found
+    duration: float | None = None
+    if kind == "video":
+        if ctype != "video/mp4":
+            raise VerificationFailed(f"expected an MP4 video, got {ctype}")
+        width, height, duration = probe_video(tmp)
+        if expect_size and (width, height) != tuple(expect_size):
+            raise VerificationFailed(
+                f"video is {width}×{height}, the provider reported {expect_size[0]}×{expect_size[1]}"
+            )
+    else:
+        if not ctype.startswith("image/"):
+            raise VerificationFailed(f"expected an image, got {ctype}")
+        width, height = probe_image(tmp)
+    folder.mkdir(parents=True, exist_ok=True)
+    final = folder / f"{digest}{ext}"
+    os.replace(tmp, final)
+    return VerifiedMedia(final, digest, size, ctype, width, height, duration)
+
+
+async def download_verified(
+    provider: Provider, url: str, *, folder: Path, kind: str,
+    declared_bytes: int | None = None, expect_size: tuple[int, int] | None = None,
+) -> VerifiedMedia:
+    """Download ``url`` into ``folder`` and verify it. Raises VerificationFailed."""
+    folder.mkdir(parents=True, exist_ok=True)
+    limit = MAX_VIDEO_BYTES if kind == "video" else MAX_IMAGE_BYTES
+    fd, name = tempfile.mkstemp(prefix=".part-", dir=folder)
+    tmp = Path(name)
+    try:
+        digest = hashlib.sha256()
+        size = 0
+        try:
+            async with provider.download(url) as dl:
+                if dl.status_code != 200:
+                    raise VerificationFailed(f"download answered HTTP {dl.status_code}")
+                with os.fdopen(fd, "wb") as out:
+                    fd = -1
+                    async for chunk in dl.chunks:
+                        size += len(chunk)
+                        if size > limit:
+                            raise VerificationFailed(f"download exceeds {limit} bytes")
+                        digest.update(chunk)
+                        out.write(chunk)
+                    out.flush()
+                    os.fsync(out.fileno())
+                declared = dl.content_length
+        except ProviderError as exc:
+            raise VerificationFailed(
+                f"download broke off after {size} bytes: {exc.message}", retryable=isinstance(exc, Ambiguous)
+            ) from None
+        if declared is not None and size != declared:
+            raise VerificationFailed(f"truncated: {size} of {declared} declared bytes arrived")
+        if declared_bytes and size != declared_bytes:
+            raise VerificationFailed(f"size mismatch: {size} bytes, the provider declared {declared_bytes}")
+        if size == 0:
+            raise VerificationFailed("download was empty")
+        return _finish(tmp, folder, digest.hexdigest(), size, kind, expect_size)
+    finally:
+        if fd != -1:
+            os.close(fd)
+        tmp.unlink(missing_ok=True)
+
+
+def store_inline(data: bytes, *, folder: Path, kind: str) -> VerifiedMedia:
+    """Verify and store bytes that arrived inline (base64 images)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, name = tempfile.mkstemp(prefix=".part-", dir=folder)
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        if not data:
+            raise VerificationFailed("inline image was empty")
+        return _finish(tmp, folder, hashlib.sha256(data).hexdigest(), len(data), kind, None)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
