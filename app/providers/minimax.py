@@ -150,6 +150,8 @@ class MiniMaxProvider:
     ) -> None:
         if not isinstance(api_key, str) or not api_key.strip():
             raise ValueError("api_key is empty")
+        if not all(33 <= ord(c) < 127 for c in api_key.strip()):
+            raise ValueError("api_key contains characters that cannot be sent in a header")
         parts = urlsplit(base_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"base_url must be an http(s) URL, got {base_url!r}")
