@@ -1,0 +1,140 @@
+"""Shared fixtures: data dirs, stores (SQLite file; PostgreSQL via tests.pg), the demo provider,
+services wired like the app, and a runner for the real `slate` command in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable, Iterator
+
+import pytest
+
+from app.config import Config
+from app.providers.minimax import MiniMaxProvider
+from app.service.slate import SlateService
+from app.sim import SimConfig, SimServer, start_sim
+from app.store.engine import make_engine
+from app.store.repository import Repository
+
+ROOT = Path(__file__).resolve().parents[1]
+SECRET = b"\x01" * 32
+
+
+def fast_sim_config(**kw: Any) -> SimConfig:
+    base: dict[str, Any] = dict(preparing=0.05, queueing=0.05, processing=0.1, image_latency=0.0)
+    base.update(kw)
+    return SimConfig(**base)
+
+
+@pytest.fixture
+def demo_sim() -> Iterator[SimServer]:
+    server = start_sim(fast_sim_config())
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path) -> Path:
+    d = tmp_path / "data"
+    d.mkdir()
+    return d
+
+
+def sqlite_url(data_dir: Path) -> str:
+    return f"sqlite:///{(data_dir / 'slate.sqlite3').as_posix()}"
+
+
+@pytest.fixture(params=["sqlite"])
+def store_url(request: pytest.FixtureRequest, data_dir: Path) -> Iterator[str]:
+    """A fresh, empty store per test. Parametrized over every backend the suite has."""
+    if request.param == "sqlite":
+        yield sqlite_url(data_dir)
+        return
+    from tests.pg import fresh_database  # PostgreSQL: a new database on the test server
+
+    with fresh_database() as url:
+        yield url
+
+
+def make_config(data_dir: Path, store: str, **kw: Any) -> Config:
+    base: dict[str, Any] = dict(
+        data_dir=data_dir, store=store, provider="demo", base_url=None, tenant="studio-a",
+        user="lin", timeout=5.0, poll_interval=0.05, max_requests_per_second=200.0,
+        max_concurrent_polls=16,
+    )
+    base.update(kw)
+    return Config(**base)
+
+
+@dataclass
+class Harness:
+    """A service wired as the app wires it, on a real store and the demo provider over HTTP."""
+
+    config: Config
+    repo: Repository
+    provider: MiniMaxProvider
+    service: SlateService
+    sim: SimServer
+
+    def other(self, **kw: Any) -> SlateService:
+        """Another service on the same store and provider (another user, tenant, …)."""
+        cfg = make_config(self.config.data_dir, self.config.store, **kw)
+        return SlateService(cfg, self.repo, self.provider, SECRET)
+
+
+@pytest.fixture
+async def harness(data_dir: Path, store_url: str, demo_sim: SimServer) -> AsyncIterator[Harness]:
+    config = make_config(data_dir, store_url)
+    repo = Repository(make_engine(store_url))
+    provider = MiniMaxProvider("sk-test-key-123456", demo_sim.base_url, name="demo",
+                               endpoint="local", timeout=5.0, connect_timeout=2.0)
+    service = SlateService(config, repo, provider, SECRET)
+    try:
+        yield Harness(config, repo, provider, service, demo_sim)
+    finally:
+        await provider.aclose()
+        repo.engine.dispose()
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: dict[str, Any]
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture
+def slate_env(tmp_path: Path, data_dir: Path, demo_sim: SimServer) -> dict[str, str]:
+    """Environment for `slate` subprocesses: demo provider over loopback, test keyring."""
+    env = dict(os.environ)
+    env.update(
+        SLATE_DATA_DIR=str(data_dir), SLATE_PROVIDER="demo", SLATE_BASE_URL=demo_sim.base_url,
+        SLATE_TENANT="studio-a", SLATE_USER="lin", SLATE_POLL_INTERVAL="0.05",
+        SLATE_TEST_KEYRING_FILE=str(tmp_path / "keyring.json"), SLATE_TIMEOUT="5",
+    )
+    return env
+
+
+def run_slate(env: dict[str, str], *args: str, timeout: float = 60, stdin: str | None = None) -> CliResult:
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "--json", *args], env=env, capture_output=True, text=True,
+        timeout=timeout, cwd=ROOT, input=stdin,
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
+    assert len(lines) == 1, f"expected exactly one JSON line, got {proc.stdout!r} / {proc.stderr!r}"
+    return CliResult(proc.returncode, json.loads(lines[0]), proc.stdout, proc.stderr)
+
+
+@pytest.fixture
+def slate(slate_env: dict[str, str]) -> Callable[..., CliResult]:
+    def run(*args: str, env: dict[str, str] | None = None, **kw: Any) -> CliResult:
+        return run_slate({**slate_env, **(env or {})}, *args, **kw)
+
+    return run
