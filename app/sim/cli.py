@@ -53,7 +53,8 @@ def parse_faults(items: list[str]) -> dict[str, Any]:
         elif name == "delay_create_response":
             out[name] = float(value) if sep else 2.0
         elif name in Faults.__dataclass_fields__:
-            out[name] = int(value) if sep else (502 if name == "server_error_status" else 1_000_000)
+            defaults = {"server_error_status": 502, "create_error_code": 1026}
+            out[name] = int(value) if sep else defaults.get(name, 1_000_000)
         else:
             raise ValueError(f"unknown fault {name!r}; known: {', '.join(_FAULT_NAMES)}, random")
     if random:

@@ -22,6 +22,8 @@ class Faults:
     * ``server_error`` / ``server_error_creates`` — next N API requests (or creates only) answer
       HTTP ``server_error_status`` (default 502); for creates, the task is *not* made.
     * ``server_error_after_create`` — next N creates make the task, then answer HTTP 5xx.
+    * ``create_error`` — next N creates answer ``base_resp`` ``create_error_code`` (default 1026,
+      input sensitive; 1008 balance, 1004 auth, 1000/1033 server trouble …); nothing is made.
     * ``status_word`` — every query answers this word (``completed``, ``Failed``, ``expired``,
       ``""``) while set; ``status_word_queries`` limits it to the next N queries.
     * ``success_without_file`` — next N video tasks end ``Success`` without a ``file_id``.
@@ -42,6 +44,8 @@ class Faults:
     server_error_creates: int = 0
     server_error_after_create: int = 0
     server_error_status: int = 502
+    create_error: int = 0
+    create_error_code: int = 1026
     status_word: str | None = None
     status_word_queries: int = 0
     success_without_file: int = 0
@@ -65,7 +69,8 @@ class Faults:
                 if not isinstance(value, dict):
                     raise ValueError("random must be an object of fault name → probability")
                 for name, p in value.items():
-                    if name not in names or name in ("random", "server_error_status", "status_word_queries"):
+                    if name not in names or name in ("random", "server_error_status", "status_word_queries",
+                                                      "create_error_code"):
                         raise ValueError(f"random: unknown fault {name!r}")
                     if not isinstance(p, (int, float)) or not 0 <= p <= 1:
                         raise ValueError(f"random: probability of {name!r} must be within 0..1")
@@ -75,7 +80,7 @@ class Faults:
                 if value < 0:
                     raise ValueError("delay_create_response must be >= 0")
             else:
-                if isinstance(value, bool) and key != "server_error_status":
+                if isinstance(value, bool) and key not in ("server_error_status", "create_error_code"):
                     value = 1 if value else 0
                 value = int(value)
                 if value < 0:

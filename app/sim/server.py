@@ -41,6 +41,20 @@ from app.sim.store import SimStore
 log = logging.getLogger(__name__)
 
 AUTH_MESSAGE = "login fail: Please carry the API secret key in the 'Authorization' field of the request header"
+CODE_MESSAGES = {
+    1000: "unknown error",
+    1001: "request timeout",
+    1002: "rate limit exceeded(RPM)",
+    1004: AUTH_MESSAGE,
+    1008: "insufficient balance",
+    1024: "internal error",
+    1026: "input new_sensitive",
+    1027: "output new_sensitive",
+    1033: "system error",
+    1039: "token limit",
+    2013: "invalid params",
+    2049: "invalid api key",
+}
 ENDPOINT_NAMES = {
     "/v1/video_generation": "video_generation",
     "/v1/query/video_generation": "query_video_generation",
@@ -229,7 +243,7 @@ class SimServer:
             status = "Processing"
         elif task["outcome"] == "fail_1027":
             body.update(status="Fail", file_id="")
-            body["base_resp"] = {"status_code": 1027, "status_msg": "output video content is sensitive"}
+            body["base_resp"] = {"status_code": 1027, "status_msg": CODE_MESSAGES[1027]}
             return body
         else:
             status = "Success"
@@ -397,6 +411,9 @@ class _Handler(BaseHTTPRequestHandler):
             raise _Drop
         if sim._take("rate_limit") or (create and sim._take("rate_limit_creates")):
             raise ApiError(1002, "rate limit exceeded(RPM)")
+        if create and sim._take("create_error"):
+            code = sim.faults.create_error_code
+            raise ApiError(code, CODE_MESSAGES.get(code, "error"))
 
     def _after_create(self) -> None:
         """Faults that strike after the task exists: lost, 5xx or delayed answers."""

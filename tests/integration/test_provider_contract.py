@@ -285,6 +285,17 @@ async def test_rate_limit_creates_only(provider: MiniMaxProvider, sim: SimServer
         await provider.create_video(VIDEO)
 
 
+@pytest.mark.parametrize(("code", "refused"), [(1026, True), (1008, True), (1004, True), (1033, False), (1000, False)])
+async def test_create_error_codes(provider: MiniMaxProvider, sim: SimServer, code: int, refused: bool) -> None:
+    sim.set_faults(create_error=1, create_error_code=code)
+    with pytest.raises(Refused if refused else Ambiguous) as info:
+        await provider.create_video({**VIDEO, "prompt": "slot:code"})
+    assert info.value.code == code
+    if not refused:
+        assert not isinstance(info.value, Refused)
+    assert sim.stats()["made_by_prompt"] == {}
+
+
 async def test_5xx_before_create_is_ambiguous_nothing_made(provider: MiniMaxProvider, sim: SimServer) -> None:
     sim.set_faults(server_error=1, server_error_status=503)
     with pytest.raises(Ambiguous) as info:
