@@ -90,3 +90,34 @@ def test_slate_sim_command() -> None:
     finally:
         code = _stop(proc)
     assert code == 0
+
+
+def test_two_processes_share_tasks_through_state_file(tmp_path: Path) -> None:
+    """Short-lived processes on one data dir each embed a sim: any of them answers for any task."""
+    import time
+
+    state = str(tmp_path / "demo.sqlite3")
+    a, hello_a = _start([sys.executable, "-m", "app.sim", "--state", state, "--latency", "0.3"])
+    b, hello_b = _start([sys.executable, "-m", "app.sim", "--state", state, "--latency", "0.3"])
+    auth = {"Authorization": "Bearer k"}
+    try:
+        with httpx.Client(timeout=10, headers=auth) as client:
+            r = client.post(hello_a["base_url"] + "/v1/video_generation",
+                            json={"model": "MiniMax-Hailuo-2.3", "prompt": "shared", "resolution": "768P"})
+            task_id = r.json()["task_id"]
+            deadline = time.monotonic() + 10
+            while True:
+                q = client.get(hello_b["base_url"] + "/v1/query/video_generation",
+                               params={"task_id": task_id}).json()
+                if q["status"] == "Success" or time.monotonic() > deadline:
+                    break
+                time.sleep(0.05)
+            assert q["status"] == "Success" and (q["video_width"], q["video_height"]) == (1366, 768)
+            f = client.get(hello_b["base_url"] + "/v1/files/retrieve", params={"file_id": q["file_id"]}).json()
+            video = httpx.get(f["file"]["download_url"], timeout=10)
+            assert video.status_code == 200 and len(video.content) == f["file"]["bytes"]
+            shared = client.get(hello_b["base_url"] + "/_sim/stats").json()["shared"]
+            assert shared["made_by_prompt"] == {"shared": 1}
+    finally:
+        assert _stop(a) == 0
+        assert _stop(b) == 0
