@@ -31,6 +31,7 @@ import httpx
 from app.providers.base import (
     Ambiguous,
     Download,
+    DownloadContext,
     FileInfo,
     ImageItem,
     ImageResult,
@@ -378,7 +379,7 @@ class MiniMaxProvider:
         finally:
             await response.aclose()
 
-    def download(self, url: str):  # type: ignore[no-untyped-def]
+    def download(self, url: str) -> DownloadContext:
         """``async with provider.download(url) as d:`` — iterate ``d.chunks``."""
         return self._download(url)
 

@@ -25,6 +25,7 @@ import hmac
 import json
 import logging
 import random
+import socket
 import threading
 import time
 import uuid
@@ -80,7 +81,8 @@ class SimServer:
         self._secret = hashlib.sha256(f"slate-sim:{self.config.seed}".encode()).digest()
         self._reset_stats()
         media.ensure_qt_app()
-        self._httpd = _HTTPServer((host, port), _Handler)
+        server_class = _HTTPServer6 if ":" in host else _HTTPServer
+        self._httpd = server_class((host, port), _Handler)
         self._httpd.sim = self
         self.host = host
         self.port = int(self._httpd.server_address[1])
@@ -291,6 +293,10 @@ class _HTTPServer(ThreadingHTTPServer):
     block_on_close = False
     allow_reuse_address = True
     sim: SimServer
+
+
+class _HTTPServer6(_HTTPServer):
+    address_family = socket.AF_INET6
 
 
 class _Handler(BaseHTTPRequestHandler):
