@@ -49,6 +49,7 @@ def open_repository(config: Config) -> Repository:
 
 def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
     """The provider named by the config (minimax when a key exists, else demo)."""
+    from app.providers.demo import DemoProvider
     from app.providers.minimax import MiniMaxProvider
 
     name = config.provider or ("minimax" if key else "demo")
@@ -64,11 +65,7 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
             raise ValidationError("base_url", str(exc)) from None
     if config.base_url:
         try:
-            return (
-                MiniMaxProvider("demo-key", config.base_url, name="demo", endpoint="local",
-                                timeout=config.timeout),
-                None,
-            )
+            return DemoProvider(config.base_url, timeout=config.timeout), None
         except ValueError as exc:
             raise ValidationError("base_url", str(exc)) from None
     from app.sim import SimConfig, start_sim
@@ -78,10 +75,7 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
         config.demo_stage_seconds * 3, state_path=config.data_dir / "demo-provider.sqlite3"
     )
     sim = start_sim(sim_config)
-    provider = MiniMaxProvider(
-        "demo-key", sim.base_url, name="demo", endpoint="local", timeout=config.timeout
-    )
-    return provider, sim
+    return DemoProvider(sim.base_url, timeout=config.timeout), sim
 
 
 def build(config: Config) -> Slate:

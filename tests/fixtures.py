@@ -14,6 +14,7 @@ from typing import Any, AsyncIterator, Callable, Iterator
 import pytest
 
 from app.config import Config
+from app.providers.demo import DemoProvider
 from app.providers.minimax import MiniMaxProvider
 from app.service.slate import SlateService
 from app.sim import SimConfig, SimServer, start_sim
@@ -50,7 +51,7 @@ def sqlite_url(data_dir: Path) -> str:
     return f"sqlite:///{(data_dir / 'slate.sqlite3').as_posix()}"
 
 
-@pytest.fixture(params=["sqlite"])
+@pytest.fixture(params=["sqlite", "pg"])
 def store_url(request: pytest.FixtureRequest, data_dir: Path) -> Iterator[str]:
     """A fresh, empty store per test. Parametrized over every backend the suite has."""
     if request.param == "sqlite":
@@ -78,7 +79,7 @@ class Harness:
 
     config: Config
     repo: Repository
-    provider: MiniMaxProvider
+    provider: DemoProvider
     service: SlateService
     sim: SimServer
 
@@ -92,8 +93,7 @@ class Harness:
 async def harness(data_dir: Path, store_url: str, demo_sim: SimServer) -> AsyncIterator[Harness]:
     config = make_config(data_dir, store_url)
     repo = Repository(make_engine(store_url))
-    provider = MiniMaxProvider("sk-test-key-123456", demo_sim.base_url, name="demo",
-                               endpoint="local", timeout=5.0, connect_timeout=2.0)
+    provider = DemoProvider(demo_sim.base_url, timeout=5.0, connect_timeout=2.0)
     service = SlateService(config, repo, provider, SECRET)
     try:
         yield Harness(config, repo, provider, service, demo_sim)

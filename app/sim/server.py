@@ -565,6 +565,7 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/_sim/tasks" and method in ("GET", "HEAD"):
             return self._json({"tasks": [
                 {"task_id": t["task_id"], "created_at": t["created_at"], "prompt": t["prompt"],
+                 "params": t["params"],
                  "outcome": t["outcome"], "status": sim.task_view(t).get("status")}
                 for t in sim.store.list_tasks()
             ]})

@@ -1,0 +1,36 @@
+"""16 real processes submit the same slot at once: exactly one create reaches the provider."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from tests.procs import race
+
+RID = "article:20260816:tide-eye:scene-02"
+
+
+def test_sixteen_processes_one_slot_one_create(slate_env, demo_sim, store_url):
+    demo_sim.set_faults(delay_create_response=0.5)  # the winner's create is still in flight
+    env = {**slate_env, "SLATE_STORE": store_url}
+    argv = ["submit", "--request-id", RID, "--kind", "video", "--prompt", f"race {RID}"]
+    results = race(env, [argv] * 16)
+    outcomes = Counter(out["outcome"] for _code, out in results)
+    assert outcomes == {"created": 1, "replayed": 15}, results
+    assert all(code == 0 for code, _ in results), results
+    assert all(out["error"] is None for _, out in results)
+    stats = demo_sim.stats()
+    assert stats["creates_total"] == 1, stats
+    assert stats["creates_by_prompt"] == {f"race {RID}": 1}
+    fingerprints = {out["task"]["fingerprint"] for _, out in results}
+    assert len(fingerprints) == 1
+    handles = {out["task"]["handle"] for _, out in results}
+    assert len(handles) == 1
+
+
+def test_sixteen_processes_sixteen_slots_sixteen_creates(slate_env, demo_sim, store_url):
+    env = {**slate_env, "SLATE_STORE": store_url}
+    argvs = [["submit", "--request-id", f"{RID}-{i:02d}", "--kind", "image", "--prompt", f"p{i}"]
+             for i in range(16)]
+    results = race(env, argvs)
+    assert Counter(out["outcome"] for _c, out in results) == {"created": 16}, results
+    assert demo_sim.stats()["creates_total"] == 16

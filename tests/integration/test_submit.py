@@ -1,0 +1,142 @@
+"""Submit semantics on a real store and the demo provider over loopback."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import sqlalchemy as sa
+
+from tests.fixtures import ROOT, run_slate
+
+RID = "article:20260816:tide-eye:scene-02"
+REF_A = "https://example.test/ref-a.png"
+REF_B = "https://example.test/ref-b.png"
+
+IMAGE = {"prompt": "tide eye at dusk", "aspect_ratio": "16:9", "n": 1, "subject_reference": REF_A}
+VIDEO = {"prompt": "tide eye, slow dolly in", "duration": 6, "resolution": "768P"}
+
+CONFLICTS = [
+    ("image", IMAGE, {"prompt": "tide eye at dusk "}, "prompt"),
+    ("image", IMAGE, {"aspect_ratio": "9:16"}, "aspect_ratio"),
+    ("image", IMAGE, {"n": 2}, "n"),
+    ("image", IMAGE, {"subject_reference": REF_B}, "subject_reference"),
+    ("video", VIDEO, {"duration": 10}, "duration"),
+    ("video", VIDEO, {"resolution": "1080P"}, "resolution"),
+]
+
+
+def _rows(repo):
+    with repo.engine.connect() as conn:
+        return [dict(r) for r in conn.execute(sa.text("SELECT * FROM tasks ORDER BY id")).mappings()]
+
+
+@pytest.mark.parametrize("kind, base, change, field", CONFLICTS, ids=[c[3] for c in CONFLICTS])
+async def test_changed_parameter_is_a_conflict_with_no_provider_call(harness, kind, base, change, field):
+    svc = harness.service
+    first = await svc.submit(RID, kind, base)
+    assert first.outcome == "created", first.error
+    before = _rows(harness.repo)
+    calls = harness.sim.stats()["requests_total"]
+    out = await svc.submit(RID, kind, {**base, **change})
+    assert out.outcome == "conflict" and out.code == 3
+    assert field in out.error["diff"] and len(out.error["diff"]) == 1
+    assert out.error["suggested_request_id"] == RID + ".t2"
+    assert harness.sim.stats()["requests_total"] == calls  # zero provider calls
+    after = _rows(harness.repo)
+    assert [dict(r, updated_at=None) for r in after] == [dict(r, updated_at=None) for r in before]
+    assert after == before  # the stored row is unchanged, to the byte
+    hist = await svc.history(RID)
+    conflicts = [e for e in hist.extra["events"] if e["event"] == "conflict"]
+    assert len(conflicts) == 1
+    assert conflicts[0]["data"]["diff"][field]["attempted"] == out.error["diff"][field]["attempted"]
+
+
+async def test_other_kind_same_request_id_is_a_conflict(harness):
+    assert (await harness.service.submit(RID, "image", {"prompt": "p"})).outcome == "created"
+    out = await harness.service.submit(RID, "video", {"prompt": "p"})
+    assert out.outcome == "conflict" and "kind" in out.error["diff"]
+    assert harness.sim.stats()["creates_total"] == 1
+
+
+async def test_same_parameters_replay_without_provider_call(harness):
+    svc = harness.service
+    first = await svc.submit(RID, "video", VIDEO)
+    calls = harness.sim.stats()["requests_total"]
+    again = await svc.submit(RID, "video", {**VIDEO, "model": "MiniMax-Hailuo-2.3", "prompt_optimizer": True})
+    assert again.outcome == "replayed" and again.code == 0
+    assert again.task.handle == first.task.handle
+    assert harness.sim.stats()["requests_total"] == calls
+    events = [e["event"] for e in (await svc.history(RID)).extra["events"]]
+    assert events[:3] == ["submitted", "create_sent", "created"] or events[:2] == ["submitted", "created"]
+    assert "replayed" in events
+
+
+async def test_other_user_and_tenant_do_not_see_the_slot(harness):
+    await harness.service.submit(RID, "image", {"prompt": "p"})
+    for other in (harness.other(user="mei"), harness.other(tenant="studio-b")):
+        assert (await other.status(RID)).outcome == "not_found"
+        assert (await other.status(RID)).code == 8
+        assert (await other.history(RID)).outcome == "not_found"
+        # and their own submit is a separate slot, not a replay or a conflict
+        mine = await other.submit(RID, "image", {"prompt": "something else"})
+        assert mine.outcome == "created"
+    assert harness.sim.stats()["creates_total"] == 3
+
+
+def test_cli_other_user_or_tenant_is_not_found(slate):
+    assert slate("submit", "--request-id", RID, "--kind", "image", "--prompt", "p").code == 0
+    for flag in (["--user", "mei"], ["--tenant", "studio-b"]):
+        for cmd in (["status", RID], ["history", RID]):
+            res = slate(*flag, *cmd)
+            assert res.code == 8 and res.out["outcome"] == "not_found", res
+            assert res.out["task"] is None
+
+
+def test_kill_9_while_create_in_flight_leaves_unknown_and_no_second_create(slate_env, demo_sim, data_dir):
+    demo_sim.set_faults(delay_create_response=30)  # the provider holds its answer
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "--json", "submit", "--request-id", RID, "--kind", "video",
+         "--prompt", "held"], env=slate_env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    deadline = time.time() + 30
+    while demo_sim.stats()["creates_total"] < 1:
+        assert time.time() < deadline and proc.poll() is None, "create never reached the provider"
+        time.sleep(0.02)
+    engine = sa.create_engine(f"sqlite:///{data_dir / 'slate.sqlite3'}")
+    with engine.connect() as conn:  # written before the create left the machine
+        assert conn.execute(sa.text("SELECT state FROM tasks")).scalar() == "submitting"
+    engine.dispose()
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    demo_sim.set_faults(delay_create_response=0)
+    status = run_slate(slate_env, "status", RID)
+    assert status.out["task"]["state"] == "unknown", status
+    assert status.out["task"]["allowed_actions"] == ["query", "recover"]
+    again = run_slate(slate_env, "submit", "--request-id", RID, "--kind", "video", "--prompt", "held")
+    assert again.code == 4 and again.out["outcome"] == "unknown"
+    assert demo_sim.stats()["creates_total"] == 1
+    hist = run_slate(slate_env, "history", RID)
+    assert [e["event"] for e in hist.out["events"]][:3] == ["submitted", "create_sent", "unknown"]
+
+
+async def test_live_owner_is_never_declared_unknown(harness):
+    """A racing process must not turn a live owner's submitting record into unknown."""
+    harness.sim.set_faults(delay_create_response=1.0)
+    import asyncio
+
+    first = asyncio.create_task(harness.service.submit(RID, "video", VIDEO))
+    for _ in range(200):
+        await asyncio.sleep(0.01)
+        if harness.sim.stats()["creates_total"]:
+            break
+    other = harness.other()  # same user, another service in this (live) process
+    swept = await other.sweep_submitting()
+    assert swept == []
+    replay = await other.submit(RID, "video", VIDEO)
+    assert replay.outcome == "replayed" and replay.task.state == "submitting"
+    assert (await first).outcome == "created"
