@@ -1,0 +1,272 @@
+"""The PostgreSQL side of the test suite: one server per test session, one new database per test.
+
+Under ``.ci/run`` the server is already running and ``SLATE_TEST_PG_URL`` (plus
+``SLATE_TEST_PG_BIN``, ``SLATE_TEST_PG_DATA``, ``SLATE_TEST_PG_PORT``) say where. Without that
+variable (a developer running the README's test command) the first test that needs PostgreSQL
+starts a throwaway server from the local PostgreSQL binaries (``initdb`` into a temporary
+directory, loopback only, ``fsync=off``; as the ``postgres`` user when running as root) and
+stops it when the session ends. When there are no binaries the test FAILS with a message that
+says what to install: the PostgreSQL half of the suite is never skipped silently.
+"""
+
+from __future__ import annotations
+
+import atexit
+import glob
+import os
+import re
+import secrets
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import pytest
+from sqlalchemy.engine import make_url
+
+PG_ENV = "SLATE_TEST_PG_URL"
+
+
+@dataclass
+class PgServer:
+    """Where the test server is, and how to control it (``bin``/``data`` may be unknown when
+    ``SLATE_TEST_PG_URL`` points at a server the suite does not own)."""
+
+    url: str  # SQLAlchemy URL of the maintenance database (postgres)
+    bin: Path | None
+    data: Path | None
+    port: int
+    self_started: bool = False
+    root: Path | None = None
+
+    def control(self) -> bool:
+        return self.bin is not None and self.data is not None
+
+
+_server: PgServer | None = None
+_lock = threading.Lock()
+
+
+def _is_root() -> bool:
+    return hasattr(os, "geteuid") and os.geteuid() == 0
+
+
+def _as_pg(cmd: list[str]) -> list[str]:
+    """Run PostgreSQL's tools as the ``postgres`` user when we are root (initdb refuses root)."""
+    if _is_root():
+        return ["runuser", "-u", "postgres", "--", *cmd]
+    return cmd
+
+
+def find_pg_bin() -> Path | None:
+    """The newest local PostgreSQL server binaries (Debian layout first, then PATH)."""
+    env = os.environ.get("SLATE_TEST_PG_BIN")
+    candidates = [env] if env else []
+
+    def version(p: str) -> tuple[int, ...]:
+        return tuple(int(x) for x in re.findall(r"\d+", p)) or (0,)
+
+    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=version, reverse=True)
+    candidates += sorted(glob.glob("/usr/local/pgsql*/bin"), key=version, reverse=True)
+    which = shutil.which("initdb") or shutil.which("pg_ctl")
+    if which:
+        candidates.append(str(Path(which).parent))
+    pg_config = shutil.which("pg_config")
+    if pg_config:
+        try:
+            candidates.append(subprocess.run([pg_config, "--bindir"], capture_output=True,
+                                             text=True, timeout=10).stdout.strip())
+        except (OSError, subprocess.SubprocessError):
+            pass
+    for c in candidates:
+        if c and (Path(c) / "initdb").exists() and (Path(c) / "pg_ctl").exists():
+            return Path(c)
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _run(cmd: list[str], what: str, timeout: float = 120) -> None:
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                          stdin=subprocess.DEVNULL)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{what} failed ({proc.returncode}): {proc.stdout}\n{proc.stderr}")
+
+
+def _start_own_server() -> PgServer:
+    pg_bin = find_pg_bin()
+    if pg_bin is None:
+        pytest.fail(
+            "PostgreSQL is needed for the store and service suites (they run on SQLite AND "
+            "PostgreSQL) but no server binaries were found (looked for initdb/pg_ctl in "
+            "$SLATE_TEST_PG_BIN, /usr/lib/postgresql/*/bin, PATH, pg_config --bindir). Install "
+            "the Debian package `postgresql` (or run .ci/run, which does), or point "
+            f"{PG_ENV} at a server where the user may CREATE DATABASE.",
+            pytrace=False,
+        )
+    root = Path(tempfile.mkdtemp(prefix="slate-test-pg."))
+    if _is_root():
+        if subprocess.run(["id", "postgres"], capture_output=True).returncode != 0:
+            _run(["useradd", "--system", "--home-dir", "/var/lib/postgresql", "postgres"],
+                 "useradd postgres")
+        shutil.chown(root, user="postgres")
+    data = root / "data"
+    _run(_as_pg([str(pg_bin / "initdb"), "-D", str(data), "-A", "trust", "-U", "slate",
+                 "-E", "UTF8"]), "initdb")
+    last_error: Exception | None = None
+    for _ in range(5):  # the free port can be taken between the probe and the start
+        port = _free_port()
+        try:
+            _run(_as_pg([
+                str(pg_bin / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-t", "60",
+                "-o", f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
+                "-c max_connections=200", "start",
+            ]), "pg_ctl start")
+            break
+        except RuntimeError as exc:
+            last_error = exc
+    else:
+        log = (root / "log").read_text() if (root / "log").exists() else ""
+        pytest.fail(f"could not start the test PostgreSQL server: {last_error}\n{log}",
+                    pytrace=False)
+    server = PgServer(
+        url=f"postgresql+psycopg://slate@127.0.0.1:{port}/postgres", bin=pg_bin, data=data,
+        port=port, self_started=True, root=root,
+    )
+    atexit.register(_stop_own_server, server)
+    return server
+
+
+def _stop_own_server(server: PgServer) -> None:
+    assert server.bin is not None and server.data is not None
+    subprocess.run(_as_pg([str(server.bin / "pg_ctl"), "-D", str(server.data), "-m",
+                           "immediate", "-w", "stop"]), capture_output=True, timeout=60)
+    if server.root is not None:
+        shutil.rmtree(server.root, ignore_errors=True)
+
+
+def server() -> PgServer:
+    """The session's PostgreSQL server (started on first use when the environment has none)."""
+    global _server
+    with _lock:
+        if _server is None:
+            url = os.environ.get(PG_ENV)
+            if url:
+                pg_bin = os.environ.get("SLATE_TEST_PG_BIN")
+                data = os.environ.get("SLATE_TEST_PG_DATA")
+                port = os.environ.get("SLATE_TEST_PG_PORT") or make_url(url).port or 5432
+                _server = PgServer(url=url, bin=Path(pg_bin) if pg_bin else None,
+                                   data=Path(data) if data else None, port=int(port))
+            else:
+                _server = _start_own_server()
+        return _server
+
+
+def _psycopg_dsn(sqlalchemy_url: str) -> str:
+    """A libpq connection string for psycopg from a ``postgresql+psycopg://`` URL."""
+    u = make_url(sqlalchemy_url)
+    parts = {"host": u.host or "127.0.0.1", "port": u.port or 5432, "user": u.username or "",
+             "dbname": u.database or "postgres"}
+    if u.password:
+        parts["password"] = u.password
+    return " ".join(f"{k}='{v}'" for k, v in parts.items() if v != "")
+
+
+def admin_execute(sql: str, url: str | None = None) -> None:
+    """Run one statement in autocommit (CREATE/DROP DATABASE cannot run in a transaction)."""
+    import psycopg
+
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with psycopg.connect(_psycopg_dsn(url or server().url), autocommit=True,
+                                 connect_timeout=10) as conn:
+                conn.execute(sql)
+            return
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:  # e.g. a restart test left the server starting
+                raise
+            time.sleep(0.2)
+
+
+@contextmanager
+def fresh_database() -> Iterator[str]:
+    """Yield the SQLAlchemy URL of a NEW, empty database on the test server; drop it after."""
+    base = server().url
+    name = f"slate_test_{secrets.token_hex(6)}"
+    admin_execute(f'CREATE DATABASE "{name}"')
+    url = make_url(base).set(database=name).render_as_string(hide_password=False)
+    try:
+        yield url
+    finally:
+        admin_execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def wait_ready(timeout: float = 60) -> None:
+    """Block until the server accepts connections again."""
+    import psycopg
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with psycopg.connect(_psycopg_dsn(server().url), connect_timeout=5) as conn:
+                conn.execute("SELECT 1")
+            return
+        except psycopg.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.1)
+
+
+def can_restart() -> bool:
+    s = server()
+    return s.control() and (not _is_root() or shutil.which("runuser") is not None)
+
+
+def _pg_ctl(*args: str, timeout: float = 120) -> None:
+    s = server()
+    if not s.control():
+        pytest.fail(
+            f"this test restarts the PostgreSQL server, but {PG_ENV} names a server without "
+            "SLATE_TEST_PG_BIN and SLATE_TEST_PG_DATA (run it under .ci/run, or unset "
+            f"{PG_ENV} so the suite starts its own server)", pytrace=False,
+        )
+    assert s.bin is not None and s.data is not None
+    # -l: the server's output must go to a file, never to our pipe (pg_ctl would hang us).
+    log = s.data.parent / "restart.log"
+    _run(_as_pg([str(s.bin / "pg_ctl"), "-D", str(s.data), "-l", str(log), "-w", "-t", "60",
+                 *args]), f"pg_ctl {' '.join(args)}", timeout=timeout)
+
+
+def restart_server(mode: str = "fast") -> None:
+    """Restart the test server (``fast``: disconnect every client; ``immediate``: like a crash).
+
+    Works under ``.ci/run`` (its data dir and binaries are exported) and for the server this
+    module started. The server keeps its port and options (pg_ctl reuses postmaster.opts)."""
+    _pg_ctl("-m", mode, "restart")
+    wait_ready()
+
+
+def stop_server(mode: str = "fast") -> None:
+    _pg_ctl("-m", mode, "stop")
+
+
+def start_server() -> None:
+    """Start the server again after :func:`stop_server` (same port and options)."""
+    s = server()
+    assert s.data is not None
+    opts = (s.data / "postmaster.opts").read_text().split(None, 1)
+    # postmaster.opts is `<postgres binary> "-p" "port" ...`: hand the options back to pg_ctl.
+    o = opts[1].strip() if len(opts) > 1 else ""
+    _pg_ctl("-o", o.replace('"', ""), "start")
+    wait_ready()
