@@ -1,0 +1,176 @@
+"""Lifecycle under faults: unknown words, provider failures, every recover path, handles."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.domain import handles
+from app.service.slate import DOWNLOAD_ATTEMPTS
+from app.service.media import sha256_file
+
+RID = "article:20260816:tide-eye:scene-02"
+VIDEO = {"prompt": "tide eye, slow dolly in", "duration": 6, "resolution": "768P"}
+
+
+def media_files(data_dir):
+    return [p for p in (data_dir / "media").rglob("*") if p.is_file()] if (data_dir / "media").exists() else []
+
+
+def sim_task_ids(sim, prompt):
+    return [t["task_id"] for t in sim.store.list_tasks() if t["prompt"] == prompt]
+
+
+async def test_video_reaches_success_with_verified_media(harness):
+    out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
+    assert out.outcome == "created" and out.code == 0
+    task = out.task
+    assert task.state == "success" and len(task.media) == 1
+    m = task.media[0]
+    assert (m.width, m.height, m.content_type) == (1366, 768, "video/mp4")
+    assert sha256_file(__import__("pathlib").Path(m.path)) == m.sha256
+    events = [e["event"] for e in (await harness.service.history(RID)).extra["events"]]
+    for needed in ("submitted", "create_sent", "created", "status", "downloaded", "verified"):
+        assert needed in events
+
+
+@pytest.mark.parametrize("word", ["completed", "Failed", "expired", ""])
+async def test_unknown_status_word_means_unknown_nothing_downloaded(harness, word):
+    harness.sim.set_faults(status_word=word)
+    out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
+    assert out.outcome == "unknown" and out.code == 4
+    assert out.task.state == "unknown" and out.task.media == []
+    assert out.task.allowed_actions == ["query", "recover"]
+    assert media_files(harness.config.data_dir) == []
+    ev = [e for e in (await harness.service.history(RID)).extra["events"] if e["event"] == "unknown"][-1]
+    assert ev["data"]["raw"]["status"] == word  # the raw response is kept
+    # create stays disabled: submitting again sends nothing
+    made = harness.sim.stats()["made_total"]
+    again = await harness.service.submit(RID, "video", VIDEO)
+    assert again.outcome == "unknown" and harness.sim.stats()["made_total"] == made
+    # evidence arrives: the provider speaks the whitelist again → the task moves on
+    harness.sim.set_faults(status_word=None)
+    q = await harness.service.query(RID)
+    assert q.task.state in ("preparing", "queueing", "processing", "downloading", "success"), q
+    assert (await harness.service.wait(RID, max_seconds=30)).task.state == "success"
+
+
+async def test_success_without_file_is_fail_without_recover(harness):
+    harness.sim.set_faults(success_without_file=1)
+    out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
+    assert out.task.state == "fail" and out.code == 6
+    assert out.task.error["code"] == "no_media"
+    assert out.task.allowed_actions == ["new_slot"]
+
+
+async def test_content_safety_fail_keeps_the_providers_words(harness):
+    harness.sim.set_faults(content_fail=1)
+    out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
+    assert out.task.state == "fail" and out.task.error["code"] == "1027"
+
+
+async def test_recover_attach_after_lost_create_response(harness):
+    harness.sim.set_faults(lose_create_response=1)
+    out = await harness.service.submit(RID, "video", VIDEO)
+    assert out.outcome == "unknown" and out.task.provider_task_id is None
+    q = await harness.service.query(RID)
+    assert q.outcome == "unknown" and "task id" in q.error["message"]
+    bogus = await harness.service.recover(RID, task_id="999999999999")
+    assert bogus.outcome == "unknown" and bogus.task.state == "unknown"
+    [task_id] = sim_task_ids(harness.sim, VIDEO["prompt"])
+    made = harness.sim.stats()["made_total"]
+    rec = await harness.service.recover(RID, task_id=task_id)
+    assert rec.task.provider_task_id == task_id and rec.task.state != "unknown"
+    done = await harness.service.wait(RID, max_seconds=30)
+    assert done.task.state == "success" and done.task.media
+    assert harness.sim.stats()["made_total"] == made  # recover never calls create
+    assert "recovered" in [e["event"] for e in (await harness.service.history(RID)).extra["events"]]
+
+
+async def test_recover_lookup_finds_the_task_by_parameters(harness):
+    harness.sim.set_faults(lose_create_response=1)
+    assert (await harness.service.submit(RID, "video", VIDEO)).outcome == "unknown"
+    rec = await harness.service.recover(RID, lookup=True)
+    assert rec.task.provider_task_id == sim_task_ids(harness.sim, VIDEO["prompt"])[0]
+    done = await harness.service.wait(RID, max_seconds=30)
+    assert done.task.state == "success"
+
+
+async def test_recover_redownload_after_expired_links(harness):
+    harness.sim.set_faults(expire_downloads=DOWNLOAD_ATTEMPTS)
+    out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
+    assert out.task.state == "fail" and out.task.error["code"] == "verification_failed"
+    assert "403" in out.task.error["message"]
+    assert out.task.allowed_actions == ["recover", "new_slot"]
+    assert media_files(harness.config.data_dir) == []
+    made = harness.sim.stats()["made_total"]
+    rec = await harness.service.recover(RID, redownload=True)
+    assert rec.task.state == "success" and rec.task.media
+    assert harness.sim.stats()["made_total"] == made
+
+
+async def test_truncated_download_never_becomes_success(harness):
+    harness.sim.set_faults(truncate_downloads=DOWNLOAD_ATTEMPTS)
+    out = await harness.service.submit(RID, "image", {"prompt": "p"})
+    msg = out.task.error["message"]
+    assert out.task.state == "fail" and ("truncated" in msg or "broke off" in msg), msg
+    rec = await harness.service.recover(RID, redownload=True)
+    assert rec.task.state == "success"
+
+
+async def test_declare_failed_needs_a_reason_and_is_recorded(harness):
+    harness.sim.set_faults(lose_create_response=1)
+    await harness.service.submit(RID, "video", VIDEO)
+    no_reason = await harness.service.recover(RID, declare_failed="  ")
+    assert no_reason.outcome == "invalid" and no_reason.error["field"] == "reason"
+    out = await harness.service.recover(RID, declare_failed="not in the console after 2 h")
+    assert out.task.state == "fail" and out.code == 6
+    assert out.task.allowed_actions == ["new_slot"]
+    ev = (await harness.service.history(RID)).extra["events"][-1]
+    assert ev["event"] == "declared_failed" and ev["detail"] == "not in the console after 2 h"
+    again = await harness.service.submit(RID, "video", VIDEO)
+    assert again.outcome == "replayed" and again.task.state == "fail"
+
+
+async def test_recover_is_refused_where_the_table_says_so(harness):
+    out = await harness.service.submit(RID, "image", {"prompt": "p"})
+    assert out.task.state == "success"
+    for kw in ({"task_id": "123"}, {"redownload": True}, {"declare_failed": "x"}):
+        res = await harness.service.recover(RID, **kw)
+        assert res.outcome == "invalid" and res.error["code"] == "not_allowed"
+    q = await harness.service.query(RID)
+    assert q.outcome == "invalid" and q.error["code"] == "not_allowed"
+
+
+async def test_rate_limited_create_is_retried_with_backoff_not_duplicated(harness):
+    harness.sim.set_faults(rate_limit_creates=2)
+    out = await harness.service.submit(RID, "image", {"prompt": "p"})
+    assert out.outcome == "created" and out.task.state == "success"
+    assert harness.sim.stats()["made_total"] == 1
+    events = [e["event"] for e in (await harness.service.history(RID)).extra["events"]]
+    assert events.count("rate_limited") == 2
+
+
+async def test_definitive_refusal_is_rejected_and_may_be_created_again(harness):
+    harness.sim.set_faults(create_error=1, create_error_code=1008)
+    out = await harness.service.submit(RID, "image", {"prompt": "p"})
+    assert out.outcome == "rejected" and out.code == 6 and out.task.state == "rejected"
+    assert out.task.allowed_actions == ["create", "new_slot"]
+    again = await harness.service.submit(RID, "image", {"prompt": "p"})
+    assert again.outcome == "created" and again.task.state == "success"
+    assert again.task.handle == out.task.handle  # the same slot, the same record
+
+
+async def test_handles_refuse_tamper_purpose_and_other_users(harness):
+    out = await harness.service.submit(RID, "image", {"prompt": "p"})
+    h = out.task.handle
+    assert (await harness.service.status_by_handle(h)).task.request_id == RID
+    prefix, body, mac = h.split(".")
+    tampered = f"{prefix}.{body[:-2]}{'A' if body[-2] != 'A' else 'B'}{body[-1]}.{mac}"
+    for bad in (tampered, h[:-3] + "xyz", "garbage", out.task.media[0].handle):
+        res = await harness.service.status_by_handle(bad)
+        assert res.outcome == "invalid" and res.code == 2, bad
+    other = harness.other(user="mei")
+    res = await other.status_by_handle(h)
+    assert res.outcome == "not_found" and res.code == 8
+    forged = handles.sign(b"another-secret" * 3, "task", "studio-a", out.task.id and harness.service.scope.user_hash, out.task.id)
+    assert (await harness.service.status_by_handle(forged)).code == 2

@@ -1,0 +1,124 @@
+"""The fault soak: seeded random provider faults plus SIGKILLs of the worker at random points.
+
+Shared by the CI test (about 200 tasks) and ``python -m tests.bench.soak`` (larger). It
+returns counts and the checks: duplicate creates (counted by the provider per slot), lost
+tasks (a create reached the provider but the store has no record of the slot), and successes
+without verified media (files missing or not matching their SHA-256).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+from app.sim import Faults, SimConfig, start_sim
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FAULTS = {
+    "lose_create_response": 0.04, "rate_limit": 0.04, "server_error": 0.03,
+    "server_error_after_create": 0.03, "status_word": 0.01, "success_without_file": 0.03,
+    "content_fail": 0.03, "expire_downloads": 0.04, "truncate_downloads": 0.04,
+}
+
+
+def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = None,
+         max_seconds: float = 240.0, kill_every: tuple[float, float] = (0.4, 2.5)) -> dict[str, Any]:
+    rng = random.Random(seed)
+    data_dir = workdir / "data"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    store = store or f"sqlite:///{(data_dir / 'slate.sqlite3').as_posix()}"
+    sim = start_sim(SimConfig(preparing=0.05, queueing=0.05, processing=0.15, image_latency=0.0,
+                              seed=seed, faults=Faults(random=dict(FAULTS), status_word="")))
+    sim.set_faults(status_word=None, random=dict(FAULTS))
+    env = dict(os.environ)
+    env["SLATE_TEST_KEYRING_FILE"] = str(workdir / "keyring.json")
+    cmd = [sys.executable, "-m", "tests.worker", "--data-dir", str(data_dir), "--store", store,
+           "--base-url", sim.base_url, "--prefix", "soak:20261130:tide-eye", "--count", str(tasks),
+           "--seed", str(seed)]
+    kills = rounds = 0
+    started = time.monotonic()
+    try:
+        while True:
+            rounds += 1
+            proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, text=True)
+            if time.monotonic() - started < max_seconds * 0.6 and kills < 25:
+                try:
+                    proc.wait(timeout=rng.uniform(*kill_every))
+                except subprocess.TimeoutExpired:
+                    os.kill(proc.pid, signal.SIGKILL)
+                    proc.wait()
+                    kills += 1
+                    continue
+            else:
+                sim.set_faults(random={})  # let the last worker finish the stragglers
+                remaining = max(5.0, max_seconds - (time.monotonic() - started))
+                proc.wait(timeout=remaining)
+            err = proc.stderr.read() if proc.stderr else ""
+            if proc.returncode != 0:
+                raise AssertionError(f"worker exited {proc.returncode}: {err[-3000:]}")
+            break
+        return check(data_dir, store, sim.stats(), tasks, kills=kills, rounds=rounds,
+                     seconds=time.monotonic() - started)
+    finally:
+        sim.stop()
+
+
+def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, **extra: Any) -> dict[str, Any]:
+    engine = sa.create_engine(store)
+    with engine.connect() as conn:
+        rows = conn.execute(sa.text("SELECT id, request_id, state FROM tasks")).mappings().all()
+        media = conn.execute(sa.text("SELECT task_id, path, sha256, bytes FROM media")).mappings().all()
+    engine.dispose()
+    by_rid = {r["request_id"]: r for r in rows}
+    made = stats["made_by_prompt"]
+    duplicates = {p: n for p, n in made.items() if n > 1}
+    lost = [p for p, n in made.items() if n >= 1 and p.removeprefix("slot ") not in by_rid]
+    media_by_task: dict[int, list] = {}
+    for m in media:
+        media_by_task.setdefault(m["task_id"], []).append(m)
+    fake_success = []
+    for r in rows:
+        if r["state"] != "success":
+            continue
+        items = media_by_task.get(r["id"], [])
+        ok = bool(items)
+        for m in items:
+            path = data_dir / m["path"]
+            if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != m["sha256"] \
+                    or path.stat().st_size != m["bytes"]:
+                ok = False
+        if not ok:
+            fake_success.append(r["request_id"])
+    return {
+        "tasks": tasks,
+        "slots_recorded": len(rows),
+        "states": dict(Counter(r["state"] for r in rows)),
+        "creates_received": stats["creates_total"],
+        "tasks_made_by_provider": stats["made_total"],
+        "faults_injected": stats["faults_injected"],
+        "duplicate_creates": len(duplicates),
+        "lost_tasks": len(lost),
+        "successes_without_verified_media": len(fake_success),
+        "details": {"duplicates": duplicates, "lost": lost[:20], "fake_success": fake_success[:20]},
+        **extra,
+    }
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as d:
+        print(json.dumps(soak(Path(d), tasks=int(sys.argv[1]) if len(sys.argv) > 1 else 200)))

@@ -1,0 +1,99 @@
+"""A Slate worker process for restart and soak tests.
+
+``python -m tests.worker --data-dir D --store URL --base-url B --prefix P --count N [--seed S]
+[--resume-only]`` submits N slots (unless resuming), then runs the poller until every slot is
+settled (success, fail or unknown; rejected slots are created again, as the table allows).
+Kinds and parameters are drawn from the seed, so every restart asks for the same slots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import time
+from pathlib import Path
+
+from app.bootstrap import open_repository
+from app.config import Config
+from app.providers.demo import DemoProvider
+from app.service import secrets
+from app.service.slate import SlateService
+
+SETTLED = {"success", "fail", "unknown"}
+
+
+def slot_plan(prefix: str, count: int, seed: int, video_share: float) -> list[tuple[str, str, dict]]:
+    rng = random.Random(seed)
+    plan = []
+    for i in range(count):
+        rid = f"{prefix}:{i:04d}"
+        if rng.random() < video_share:
+            plan.append((rid, "video", {"prompt": f"slot {rid}", "resolution": "768P"}))
+        else:
+            plan.append((rid, "image", {"prompt": f"slot {rid}", "n": 1}))
+    return plan
+
+
+async def run(ns: argparse.Namespace) -> int:
+    config = Config(
+        data_dir=Path(ns.data_dir), store=ns.store, provider="demo", base_url=ns.base_url,
+        tenant="soak", user="worker", timeout=5.0, poll_interval=0.05,
+        max_requests_per_second=ns.rps, max_concurrent_polls=16,
+    )
+    repo = open_repository(config)
+    secret, _warn = secrets.handle_secret(config.data_dir, config.store)
+    provider = DemoProvider(ns.base_url, timeout=5.0, connect_timeout=2.0)
+    svc = SlateService(config, repo, provider, secret)
+    try:
+        await svc.sweep_submitting()
+        plan = slot_plan(ns.prefix, ns.count, ns.seed, ns.video_share)
+        if not ns.resume_only:
+            sem = asyncio.Semaphore(8)
+
+            async def one(rid: str, kind: str, params: dict) -> None:
+                async with sem:
+                    await svc.submit(rid, kind, params)
+
+            await asyncio.gather(*(one(*p) for p in plan))
+        await svc.resume()
+        deadline = time.monotonic() + ns.max_seconds
+        while time.monotonic() < deadline:
+            await svc.poll_due()
+            states = {}
+            for rid, kind, params in plan:
+                out = await svc.status(rid)
+                states[rid] = out.task.state if out.task else None
+            rejected = [p for p in plan if states[p[0]] == "rejected"]
+            for rid, kind, params in rejected:
+                if not ns.resume_only:
+                    await svc.submit(rid, kind, params)
+            pending = [r for r, s in states.items() if s not in SETTLED and not (ns.resume_only and s is None)]
+            print(f"pending {len(pending)}", flush=True)
+            if not pending:
+                return 0
+            await asyncio.sleep(0.05)
+        return 3
+    finally:
+        await provider.aclose()
+        repo.engine.dispose()
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--data-dir", required=True)
+    p.add_argument("--store", required=True)
+    p.add_argument("--base-url", required=True)
+    p.add_argument("--prefix", required=True)
+    p.add_argument("--count", type=int, required=True)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--video-share", type=float, default=0.3)
+    p.add_argument("--rps", type=float, default=200.0)
+    p.add_argument("--resume-only", action="store_true")
+    p.add_argument("--max-seconds", type=float, default=300.0)
+    return asyncio.run(run(p.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
