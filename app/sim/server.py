@@ -179,6 +179,7 @@ class SimServer:
         self._requests = 0
         self._by_endpoint: Counter[str] = Counter()
         self._times: deque[float] = deque(maxlen=100_000)
+        self._api_times: deque[float] = deque(maxlen=100_000)
         self._creates_by_prompt: Counter[str] = Counter()
         self._made_by_prompt: Counter[str] = Counter()
         self._injected: Counter[str] = Counter()
@@ -187,7 +188,10 @@ class SimServer:
         with self._lock:
             self._requests += 1
             self._by_endpoint[endpoint] += 1
-            self._times.append(time.time())
+            now = time.time()
+            self._times.append(now)
+            if endpoint not in ("download", "other"):
+                self._api_times.append(now)
 
     def _count_create(self, kind: str, prompt: str, made: bool) -> None:
         with self._lock:
@@ -203,6 +207,7 @@ class SimServer:
         With ``state_path``, ``shared`` holds the same counts across all processes on that file."""
         with self._lock:
             times = list(self._times)
+            api_times = list(self._api_times)
             out: dict[str, Any] = {
                 "started_at": self._started,
                 "requests_total": self._requests,
@@ -216,6 +221,9 @@ class SimServer:
             }
         out["max_requests_per_second"] = _max_per_second(times)
         out["request_times"] = times[-1000:]
+        # API requests only (downloads go to the file host, not the rate-limited API)
+        out["api_max_requests_per_second"] = _max_per_second(api_times)
+        out["api_request_times"] = api_times[-5000:]
         if self.config.state_path is not None:
             out["shared"] = self.store.create_counts()
         return out
