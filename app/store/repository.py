@@ -3,18 +3,30 @@
 Every write runs in one short write transaction (``BEGIN IMMEDIATE`` on SQLite). The unique
 boundary index is the final arbiter of a slot: an insert that loses the race reads the winner
 back. Quota is counted inside the claim transaction, so racing processes cannot exceed it.
+
+Connection trouble (PostgreSQL): a server restart, a dropped connection or a server that is
+still starting raises a transient ``OperationalError``. Reads simply run again (the pool's
+pre-ping reconnects). A write transaction runs again too: if it failed before COMMIT, the server
+rolled it back. If the connection died *during* COMMIT the outcome is unknown, and the retry is
+told so (``ambiguous``): it re-reads first and recognizes its own committed work by the exact
+timestamps it wrote (the claim also by its owner and lease), so nothing is created or applied
+twice. SQLite never retries here: its locking is handled by the busy timeout.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import logging
+import math
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
-from sqlalchemy import Connection, Engine, and_, func, or_, select, update
+from sqlalchemy import Connection, Engine, String, and_, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import DBAPIError, OperationalError
 
 from app.store.engine import writer
 from app.store.migrate import upgrade
@@ -24,6 +36,45 @@ tasks = Task.__table__
 events = SlotEvent.__table__
 media_t = Media.__table__
 quota_t = QuotaUse.__table__
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+#: How long a store call keeps retrying through connection trouble (PostgreSQL) before it
+#: gives up and raises. Covers a server restart or a fail-over of a few seconds.
+RETRY_SECONDS = 30.0
+
+
+def is_transient(exc: BaseException) -> bool:
+    """A database error worth running the transaction again for: the connection was lost or
+    could not be made (server restarting, shutting down, not yet accepting connections), or
+    the server rolled the transaction back (deadlock, serialization)."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    return bool(exc.connection_invalidated) or isinstance(exc, OperationalError)
+
+
+def _retrying_read(method: Callable[..., T]) -> Callable[..., T]:
+    """A read-only repository method, run again through transient connection trouble."""
+
+    @functools.wraps(method)
+    def wrapper(self: "Repository", *args: Any, **kw: Any) -> T:
+        return self._retrying(lambda: method(self, *args, **kw), method.__name__)
+
+    return wrapper
+
+
+def _pg_clean(value: Any) -> Any:
+    """What PostgreSQL cannot store (SQLite can): NUL characters in text, NaN/Infinity in JSON."""
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd") if "\x00" in value else value
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {_pg_clean(k): _pg_clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_pg_clean(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -142,8 +193,11 @@ class Repository:
         self.engine = engine
         self.writer = writer(engine)
         self.dialect = engine.dialect.name
+        #: Retry through connection trouble for this long (PostgreSQL only; 0 turns it off).
+        self.retry_seconds = RETRY_SECONDS if self.dialect == "postgresql" else 0.0
         if migrate:
-            upgrade(engine)
+            # One transaction under an advisory lock (PostgreSQL): safe to run again.
+            self._retrying(lambda: upgrade(engine), "migrate")
 
     # -- transactions -------------------------------------------------------------------
     @contextmanager
@@ -155,6 +209,62 @@ class Repository:
     def read(self) -> Iterator[Connection]:
         with self.engine.connect() as conn:
             yield conn
+
+    def _retry_pause(self, exc: BaseException, attempt: int, deadline: float, what: str) -> None:
+        """Sleep before the next attempt, or re-raise ``exc`` when it is not worth one."""
+        if not is_transient(exc) or time.monotonic() >= deadline:
+            raise exc
+        pause = min(0.05 * 2 ** min(attempt, 5), 1.0)
+        log.warning("store %s: connection trouble (%s); trying again in %.2f s",
+                    what, str(exc).splitlines()[0][:200], pause)
+        time.sleep(pause)
+
+    def _retrying(self, fn: Callable[[], T], what: str) -> T:
+        """``fn()`` (idempotent: a read, a migration), run again through connection trouble."""
+        deadline = time.monotonic() + self.retry_seconds
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return fn()
+            except DBAPIError as exc:
+                self._retry_pause(exc, attempt, deadline, what)
+
+    def _run_write(self, fn: Callable[[Connection, bool], T]) -> T:
+        """``fn(conn, ambiguous)`` in one write transaction, run again through transient
+        connection trouble. ``ambiguous`` is True when an earlier attempt's COMMIT may have
+        succeeded (the connection died during it): ``fn`` must then re-read before writing."""
+        deadline = time.monotonic() + self.retry_seconds
+        attempt = 0
+        ambiguous = False
+        while True:
+            attempt += 1
+            committing = False
+            try:
+                with self.write() as conn:
+                    result = fn(conn, ambiguous)
+                    committing = True  # the COMMIT runs as the block exits
+                return result
+            except DBAPIError as exc:
+                self._retry_pause(exc, attempt, deadline, "write")
+                ambiguous = ambiguous or committing
+
+    def _clean(self, values: dict[str, Any]) -> dict[str, Any]:
+        """Make values storable on PostgreSQL (no-op on SQLite): no NUL characters or NaN, and
+        short status columns clipped to their width (the raw answer is kept in the history)."""
+        if self.dialect != "postgresql":
+            return values
+        out = {}
+        for k, v in values.items():
+            v = _pg_clean(v)
+            col = tasks.c.get(k)
+            if (
+                k in {"provider_status", "error_code"} and isinstance(v, str) and col is not None
+                and isinstance(col.type, String) and col.type.length and len(v) > col.type.length
+            ):
+                v = v[: col.type.length]
+            out[k] = v
+        return out
 
     def _insert(self, table: Any) -> Any:
         return (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(table)
@@ -194,58 +304,72 @@ class Repository:
         fingerprint), or return the existing record untouched. Quota is checked here."""
         now = time.time() if now is None else now
         host, pid, started = owner
-        try:
-            with self.write() as conn:
-                existing = self.find_slot(conn, scope, slot_key)
-                if existing is not None:
-                    if not (
-                        existing.state == "rejected"
-                        and existing.fingerprint == fingerprint
-                        and existing.kind == kind
-                        and existing.user_hash == scope.user_hash
-                    ):
-                        return ClaimResult(existing)
-                    done = conn.execute(
-                        update(tasks)
-                        .where(tasks.c.id == existing.id, tasks.c.state == "rejected")
-                        .values(
-                            state="submitting", owner_host=host, owner_pid=pid,
-                            owner_started=started, lease_until=lease_until, updated_at=now,
-                            error_code=None, error_message=None, next_poll_at=None,
-                            poll_failures=0,
-                        )
-                    ).rowcount
-                    if done != 1:  # pragma: no cover - BEGIN IMMEDIATE makes this unreachable
-                        return ClaimResult(self.find_slot(conn, scope, slot_key))
-                    task_id = existing.id
-                else:
-                    stmt = (
-                        self._insert(tasks)
-                        .values(
-                            tenant=scope.tenant, user_hash=scope.user_hash, slot_key=slot_key,
-                            idempotency_key=idempotency_key, provider=scope.provider,
-                            endpoint=scope.endpoint, request_id=request_id, kind=kind,
-                            fingerprint=fingerprint, params=params, state="submitting",
-                            owner_host=host, owner_pid=pid, owner_started=started,
-                            lease_until=lease_until, units=units, created_at=now,
-                            updated_at=now, poll_failures=0, project=project,
-                        )
-                        .on_conflict_do_nothing(index_elements=list(BOUNDARY_COLUMNS))
-                        .returning(tasks.c.id)
+
+        def claim_tx(conn: Connection, ambiguous: bool) -> ClaimResult:
+            existing = self.find_slot(conn, scope, slot_key)
+            if existing is not None and ambiguous and (
+                existing.state == "submitting"
+                and (existing.owner_host, existing.owner_pid, existing.owner_started) == (host, pid, started)
+                and existing.lease_until == lease_until and existing.updated_at == now
+                and existing.fingerprint == fingerprint and existing.kind == kind
+            ):
+                # Our earlier attempt's COMMIT went through (its answer was lost): the
+                # claim, its quota unit and its event are ours. Nothing was sent yet.
+                return ClaimResult(existing, claimed=True,
+                                   quota_used=self._quota_used(conn, scope, kind, day))
+            if existing is not None:
+                if not (
+                    existing.state == "rejected"
+                    and existing.fingerprint == fingerprint
+                    and existing.kind == kind
+                    and existing.user_hash == scope.user_hash
+                ):
+                    return ClaimResult(existing)
+                done = conn.execute(
+                    update(tasks)
+                    .where(tasks.c.id == existing.id, tasks.c.state == "rejected")
+                    .values(
+                        state="submitting", owner_host=host, owner_pid=pid,
+                        owner_started=started, lease_until=lease_until, updated_at=now,
+                        error_code=None, error_message=None, next_poll_at=None,
+                        poll_failures=0,
                     )
-                    task_id = conn.execute(stmt).scalar()
-                    if task_id is None:
-                        winner = self.find_slot(conn, scope, slot_key)
-                        if winner is None:  # the winner has another kind: same key space
-                            winner = self._find_by_key(conn, scope, idempotency_key)
-                        return ClaimResult(winner, lost_race=True)
-                used = self._count_quota(conn, scope, kind, day, units, quota_limit)
-                self._add_event(
-                    conn, scope, slot_key, task_id, now, "submitted", "submitting",
-                    f"{kind} slot claimed", event_data,
+                ).rowcount
+                if done != 1:  # pragma: no cover - BEGIN IMMEDIATE makes this unreachable
+                    return ClaimResult(self.find_slot(conn, scope, slot_key))
+                task_id = existing.id
+            else:
+                stmt = (
+                    self._insert(tasks)
+                    .values(
+                        tenant=scope.tenant, user_hash=scope.user_hash, slot_key=slot_key,
+                        idempotency_key=idempotency_key, provider=scope.provider,
+                        endpoint=scope.endpoint, request_id=request_id, kind=kind,
+                        fingerprint=fingerprint, params=_pg_clean(params) if self.dialect == "postgresql" else params,
+                        state="submitting",
+                        owner_host=host, owner_pid=pid, owner_started=started,
+                        lease_until=lease_until, units=units, created_at=now,
+                        updated_at=now, poll_failures=0, project=project,
+                    )
+                    .on_conflict_do_nothing(index_elements=list(BOUNDARY_COLUMNS))
+                    .returning(tasks.c.id)
                 )
-                row = conn.execute(select(tasks).where(tasks.c.id == task_id)).mappings().one()
-                return ClaimResult(_task(row), claimed=True, quota_used=used)
+                task_id = conn.execute(stmt).scalar()
+                if task_id is None:
+                    winner = self.find_slot(conn, scope, slot_key)
+                    if winner is None:  # the winner has another kind: same key space
+                        winner = self._find_by_key(conn, scope, idempotency_key)
+                    return ClaimResult(winner, lost_race=True)
+            used = self._count_quota(conn, scope, kind, day, units, quota_limit)
+            self._add_event(
+                conn, scope, slot_key, task_id, now, "submitted", "submitting",
+                f"{kind} slot claimed", event_data,
+            )
+            row = conn.execute(select(tasks).where(tasks.c.id == task_id)).mappings().one()
+            return ClaimResult(_task(row), claimed=True, quota_used=used)
+
+        try:
+            return self._run_write(claim_tx)
         except _QuotaExceeded as exc:
             return ClaimResult(None, quota_exceeded=True, quota_used=exc.used)
 
@@ -286,6 +410,7 @@ class Repository:
             ).scalar() or 0
         )
 
+    @_retrying_read
     def quota_used(self, scope: Scope, day: str) -> dict[str, int]:
         with self.read() as conn:
             rows = conn.execute(
@@ -303,6 +428,8 @@ class Repository:
         self, conn: Connection, scope: Scope, slot_key: str, task_id: int | None, at: float,
         event: str, state: str | None, detail: str | None, data: dict[str, Any] | None,
     ) -> None:
+        if self.dialect == "postgresql":
+            detail, data = _pg_clean(detail), _pg_clean(data)
         conn.execute(
             events.insert().values(
                 tenant=scope.tenant, slot_key=slot_key, provider=scope.provider,
@@ -318,8 +445,19 @@ class Repository:
     ) -> None:
         """Append to a slot's history. ``durable=False`` skips the fsync (replay notes)."""
         if durable or self.dialect != "sqlite":
-            with self.write() as conn:
-                self._add_event(conn, scope, slot_key, task_id, time.time(), event, state, detail, data)
+            at = time.time()
+
+            def add(conn: Connection, ambiguous: bool) -> None:
+                if ambiguous and conn.execute(
+                    select(events.c.id).where(
+                        events.c.tenant == scope.tenant, events.c.slot_key == slot_key,
+                        events.c.event == event, events.c.at == at,
+                    )
+                ).first():
+                    return  # the earlier attempt's COMMIT went through
+                self._add_event(conn, scope, slot_key, task_id, at, event, state, detail, data)
+
+            self._run_write(add)
             return
         with self.writer.connect() as conn:
             raw = conn.connection.dbapi_connection
@@ -333,6 +471,7 @@ class Repository:
             finally:
                 raw.execute("PRAGMA synchronous=FULL")
 
+    @_retrying_read
     def history(self, scope: Scope, slot_key: str) -> list[EventRow]:
         with self.read() as conn:
             rows = conn.execute(
@@ -344,6 +483,7 @@ class Repository:
         return [_event(r) for r in rows]
 
     # -- tasks --------------------------------------------------------------------------
+    @_retrying_read
     def get_slot(self, scope: Scope, slot_key: str) -> TaskRow | None:
         with self.read() as conn:
             task = self.find_slot(conn, scope, slot_key)
@@ -351,6 +491,7 @@ class Repository:
                 task.media = self._media_for(conn, task.id)
             return task
 
+    @_retrying_read
     def get_task(self, task_id: int) -> TaskRow | None:
         with self.read() as conn:
             row = conn.execute(select(tasks).where(tasks.c.id == task_id)).mappings().first()
@@ -366,6 +507,7 @@ class Repository:
         ).mappings().all()
         return [_media(r) for r in rows]
 
+    @_retrying_read
     def get_media(self, media_id: int) -> MediaRow | None:
         with self.read() as conn:
             row = conn.execute(select(media_t).where(media_t.c.id == media_id)).mappings().first()
@@ -386,12 +528,21 @@ class Repository:
         media rows in the same transaction. Returns the new row, or None if ``expect`` failed."""
         now = time.time()
         scope = Scope(task.tenant, task.user_hash, task.provider, task.endpoint)
-        with self.write() as conn:
+        if "results" in values and values["results"] is not None:
+            values["results"] = _jsonable(values["results"])
+        values = self._clean(values)
+
+        def apply(conn: Connection, ambiguous: bool) -> TaskRow | None:
+            if ambiguous:
+                row = conn.execute(select(tasks).where(tasks.c.id == task.id)).mappings().first()
+                if row is not None and row["updated_at"] == now:
+                    # The earlier attempt's COMMIT went through (update, media and event).
+                    out = _task(row)
+                    out.media = self._media_for(conn, task.id)
+                    return out
             cond = [tasks.c.id == task.id]
             if expect is not None:
                 cond.append(tasks.c.state.in_(list(expect)))
-            if "results" in values and values["results"] is not None:
-                values["results"] = _jsonable(values["results"])
             done = conn.execute(update(tasks).where(*cond).values(updated_at=now, **values)).rowcount
             if done != 1:
                 return None
@@ -409,6 +560,9 @@ class Repository:
             out.media = self._media_for(conn, task.id)
             return out
 
+        return self._run_write(apply)
+
+    @_retrying_read
     def due_tasks(self, scope: Scope | None, states: Sequence[str], now: float, limit: int) -> list[TaskRow]:
         """Non-terminal tasks whose next poll is due, soonest first."""
         cond = [tasks.c.state.in_(list(states)), or_(tasks.c.next_poll_at.is_(None), tasks.c.next_poll_at <= now)]
@@ -423,6 +577,7 @@ class Repository:
             ).mappings().all()
         return [_task(r) for r in rows]
 
+    @_retrying_read
     def tasks_in_states(self, scope: Scope | None, states: Sequence[str]) -> list[TaskRow]:
         cond = [tasks.c.state.in_(list(states))]
         if scope is not None:
@@ -431,6 +586,7 @@ class Repository:
             rows = conn.execute(select(tasks).where(*cond).order_by(tasks.c.id)).mappings().all()
         return [_task(r) for r in rows]
 
+    @_retrying_read
     def next_due_at(self, scope: Scope | None, states: Sequence[str]) -> float | None:
         cond = [tasks.c.state.in_(list(states))]
         if scope is not None:
@@ -438,6 +594,7 @@ class Repository:
         with self.read() as conn:
             return conn.execute(select(func.min(func.coalesce(tasks.c.next_poll_at, 0.0))).where(*cond)).scalar()
 
+    @_retrying_read
     def list_slots(
         self, scope: Scope, *, state: str | None = None, kind: str | None = None,
         search: str | None = None, limit: int = 100, before_id: int | None = None,
@@ -468,6 +625,7 @@ class Repository:
             ).mappings().all()
         return [_task(r) for r in rows]
 
+    @_retrying_read
     def request_ids_like(self, scope: Scope, prefix: str) -> set[str]:
         with self.read() as conn:
             rows = conn.execute(
