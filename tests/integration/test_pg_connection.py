@@ -1,0 +1,303 @@
+"""Connection trouble on a PostgreSQL team store.
+
+* The server restarts (or crashes) while tasks poll and while new slots are claimed: Slate
+  reconnects (pool pre-ping + the repository's retry), every task reaches a terminal state and
+  the provider sees exactly one create per slot.
+* A write whose COMMIT outcome is unknown (the connection died during it) is re-read before
+  anything is written again: a claim whose commit went through is recognized as ours (the
+  create is sent once), a transition whose commit went through is not applied twice.
+* Before the create is sent, a failed claim sends nothing; after it is sent, a failed write
+  never leads to a second create.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any, AsyncIterator, Iterator
+
+import psycopg
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.exc import OperationalError
+
+from app.providers.demo import DemoProvider
+from app.service.slate import SlateService
+from app.sim import start_sim
+from app.store.engine import make_engine
+from app.store.repository import Repository
+from tests import pg
+from tests.fixtures import ROOT, SECRET, Harness, fast_sim_config, make_config
+
+RID = "article:20260816:lighthouse:scene-{:02d}"
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    with pg.fresh_database() as url:
+        yield url
+
+
+@contextlib.asynccontextmanager
+async def pg_harness(data_dir: Path, url: str, sim: Any) -> AsyncIterator[Harness]:
+    config = make_config(data_dir, url)
+    repo = Repository(make_engine(url))
+    provider = DemoProvider(sim.base_url, timeout=5.0, connect_timeout=2.0)
+    service = SlateService(config, repo, provider, SECRET)
+    try:
+        yield Harness(config, repo, provider, service, sim)
+    finally:
+        await provider.aclose()
+        repo.engine.dispose()
+
+
+@pytest.fixture
+async def h(data_dir: Path, pg_url: str, demo_sim: Any) -> AsyncIterator[Harness]:
+    async with pg_harness(data_dir, pg_url, demo_sim) as harness:
+        yield harness
+
+
+def connection_lost(where: str = "COMMIT") -> OperationalError:
+    return OperationalError(
+        where, None,
+        psycopg.OperationalError("consuming input failed: server closed the connection unexpectedly"),
+        connection_invalidated=True,
+    )
+
+
+class LostAnswers:
+    """Inject connection loss into the repository's write transactions, per repository method.
+
+    ``after_commit``: the COMMIT went through, its answer was lost (outcome unknown to Slate).
+    ``before_commit``: the connection died before the COMMIT was through (rolled back).
+    ``always``: the database stays unreachable for every write of that method.
+    """
+
+    def __init__(self, repo: Repository, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.plan: dict[str, list[str]] = {}
+        self.injected: list[tuple[str, str]] = []
+        self._current: list[str] = []
+        real_write = repo.write
+
+        @contextlib.contextmanager
+        def write() -> Iterator[sa.Connection]:
+            method = self._current[-1] if self._current else "?"
+            queue = self.plan.get(method) or []
+            mode = queue[0] if queue else None
+            if mode and mode != "always":
+                queue.pop(0)
+            if mode == "always":
+                self.injected.append((method, mode))
+                raise connection_lost("BEGIN")
+            with real_write() as conn:
+                yield conn
+                if mode == "before_commit":
+                    self.injected.append((method, mode))
+                    raise connection_lost()
+            if mode == "after_commit":
+                self.injected.append((method, mode))
+                raise connection_lost()
+
+        monkeypatch.setattr(repo, "write", write)
+        for name in ("claim", "transition", "add_event"):
+            real = getattr(repo, name)
+
+            def wrapped(*a: Any, _real: Any = real, _name: str = name, **kw: Any) -> Any:
+                self._current.append(_name)
+                try:
+                    return _real(*a, **kw)
+                finally:
+                    self._current.pop()
+
+            monkeypatch.setattr(repo, name, wrapped)
+
+
+def events(repo: Repository, event: str) -> int:
+    with repo.engine.connect() as conn:
+        return conn.execute(
+            sa.text("SELECT count(*) FROM slot_events WHERE event = :e"), {"e": event}
+        ).scalar()
+
+
+# -- unknown COMMIT outcomes (simulated at the exact moment) ---------------------------------
+
+@pytest.mark.parametrize("mode", ["after_commit", "before_commit"])
+async def test_claim_commit_outcome_unknown_is_reread_and_sends_one_create(h, monkeypatch, mode):
+    lost = LostAnswers(h.repo, monkeypatch)
+    lost.plan["claim"] = [mode]
+    out = await h.service.submit(RID.format(1), "video", {"prompt": "beam"})
+    assert lost.injected == [("claim", mode)]
+    assert out.outcome == "created", out
+    assert h.sim.stats()["creates_by_prompt"] == {"beam": 1}
+    assert events(h.repo, "submitted") == 1  # the claim's event is not doubled either
+    with h.repo.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM tasks")).scalar() == 1
+        assert conn.execute(sa.text("SELECT used FROM quota_use")).scalar() == 1
+    again = await h.service.submit(RID.format(1), "video", {"prompt": "beam"})
+    assert again.outcome == "replayed"
+    assert h.sim.stats()["creates_total"] == 1
+
+
+@pytest.mark.parametrize("mode", ["after_commit", "before_commit"])
+async def test_transition_after_create_commit_unknown_never_creates_twice(h, monkeypatch, mode):
+    lost = LostAnswers(h.repo, monkeypatch)
+    lost.plan["transition"] = [mode]  # the first transition is the one storing the task id
+    out = await h.service.submit(RID.format(2), "video", {"prompt": "fog"})
+    assert lost.injected == [("transition", mode)]
+    assert out.outcome == "created", out
+    assert out.task is not None and out.task.provider_task_id  # the task id was kept
+    assert out.task.state == "preparing"
+    assert events(h.repo, "created") == 1
+    assert h.sim.stats()["creates_by_prompt"] == {"fog": 1}
+    done = await h.service.wait(RID.format(2), max_seconds=20)
+    assert done.task is not None and done.task.state == "success", done
+    assert h.sim.stats()["creates_total"] == 1
+
+
+async def test_event_commit_outcome_unknown_is_not_written_twice(h, monkeypatch):
+    await h.service.submit(RID.format(3), "image", {"prompt": "gull"})
+    lost = LostAnswers(h.repo, monkeypatch)
+    lost.plan["add_event"] = ["after_commit"]
+    before = events(h.repo, "replayed")
+    out = await h.service.submit(RID.format(3), "image", {"prompt": "gull"})
+    assert out.outcome == "replayed" and lost.injected == [("add_event", "after_commit")]
+    assert events(h.repo, "replayed") == before + 1
+
+
+async def test_store_unreachable_before_the_create_sends_nothing(h, monkeypatch):
+    h.repo.retry_seconds = 0.5
+    lost = LostAnswers(h.repo, monkeypatch)
+    lost.plan["claim"] = ["always"]
+    with pytest.raises(OperationalError):
+        await h.service.submit(RID.format(4), "video", {"prompt": "storm"})
+    assert len(lost.injected) >= 2  # it did try again
+    assert h.sim.stats()["creates_total"] == 0
+    lost.plan.clear()
+    out = await h.service.submit(RID.format(4), "video", {"prompt": "storm"})
+    assert out.outcome == "created" and h.sim.stats()["creates_total"] == 1
+
+
+async def test_store_unreachable_after_the_create_never_creates_again(h, monkeypatch):
+    h.repo.retry_seconds = 0.5
+    lost = LostAnswers(h.repo, monkeypatch)
+    lost.plan["transition"] = ["always"]
+    with pytest.raises(OperationalError):
+        await h.service.submit(RID.format(5), "video", {"prompt": "tide"})
+    assert h.sim.stats()["creates_total"] == 1
+    lost.plan.clear()
+    # The record says submitting, owned by this live process: nobody creates again.
+    for svc in (h.service, h.other()):
+        again = await svc.submit(RID.format(5), "video", {"prompt": "tide"})
+        assert again.outcome in {"replayed", "unknown"}, again
+        assert again.task is not None and again.task.state in {"submitting", "unknown"}
+    assert h.sim.stats()["creates_total"] == 1
+
+
+# -- real connection loss ------------------------------------------------------------------
+
+def terminate_backends(url: str) -> int:
+    """Kill every server connection to the store's database (what a restart does to them)."""
+    dbname = sa.engine.make_url(url).database
+    with psycopg.connect(pg._psycopg_dsn(pg.server().url), autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE datname = %s AND pid <> pg_backend_pid()", (dbname,)
+        ).fetchall()
+    return len(rows)
+
+
+async def test_pooled_connections_killed_between_commands_reconnect(h, pg_url):
+    out = await h.service.submit(RID.format(6), "video", {"prompt": "reef"})
+    assert out.outcome == "created"
+    assert terminate_backends(pg_url) >= 1
+    st = await h.service.status(RID.format(6))
+    assert st.outcome == "ok" and st.task is not None
+    assert terminate_backends(pg_url) >= 1
+    done = await h.service.wait(RID.format(6), max_seconds=20)
+    assert done.task is not None and done.task.state == "success"
+    assert terminate_backends(pg_url) >= 1
+    again = await h.service.submit(RID.format(6), "video", {"prompt": "reef"})
+    assert again.outcome == "replayed"
+    assert h.sim.stats()["creates_by_prompt"] == {"reef": 1}
+
+
+async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
+    data_dir, pg_url, tmp_path
+):
+    """Video tasks poll (an in-process poller and two `slate wait` processes) while the server
+    restarts twice (a clean fast restart, then a crash-like immediate one) and two more slots are
+    claimed during the restarts. Every task finishes, every prompt was created exactly once."""
+    if not pg.can_restart():
+        pytest.fail("the restart test needs control of the PostgreSQL server (see tests/pg.py)")
+    sim = start_sim(fast_sim_config(preparing=0.3, queueing=0.5, processing=2.0))
+    try:
+        async with pg_harness(data_dir, pg_url, sim) as h:
+            svc = h.service
+            prompts = [f"lighthouse beam {i}" for i in range(6)]
+            for i in range(4):
+                out = await svc.submit(RID.format(10 + i), "video", {"prompt": prompts[i]})
+                assert out.outcome == "created", out
+            env = dict(os.environ)
+            env.update(
+                SLATE_DATA_DIR=str(data_dir), SLATE_STORE=pg_url, SLATE_PROVIDER="demo",
+                SLATE_BASE_URL=sim.base_url, SLATE_TENANT="studio-a", SLATE_USER="lin",
+                SLATE_POLL_INTERVAL="0.1", SLATE_TIMEOUT="5",
+                SLATE_TEST_KEYRING_FILE=str(tmp_path / "keyring.json"),
+            )
+            waiters = [
+                subprocess.Popen(
+                    [sys.executable, "-m", "app", "--json", "wait", RID.format(10 + i),
+                     "--max-seconds", "60"],
+                    env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                )
+                for i in (0, 1)
+            ]
+            stop = asyncio.Event()
+            poller = asyncio.create_task(svc.run_poller(stop))
+            await asyncio.sleep(0.8)  # waiters are up and polling; tasks are mid-flight
+
+            restart = asyncio.create_task(asyncio.to_thread(pg.restart_server, "fast"))
+            await asyncio.sleep(0.1)
+            # A new slot claimed while the server is going down / coming back.
+            late = await svc.submit(RID.format(14), "video", {"prompt": prompts[4]})
+            await restart
+            await asyncio.sleep(0.5)
+            restart = asyncio.create_task(asyncio.to_thread(pg.restart_server, "immediate"))
+            await asyncio.sleep(0.1)
+            late2 = await svc.submit(RID.format(15), "video", {"prompt": prompts[5]})
+            await restart
+            assert late.outcome == "created" and late2.outcome == "created", (late, late2)
+
+            deadline = time.monotonic() + 45
+            while True:
+                states = {}
+                for i in range(6):
+                    st = await svc.status(RID.format(10 + i))
+                    assert st.task is not None
+                    states[i] = st.task.state
+                if all(s in {"success", "fail"} for s in states.values()):
+                    break
+                assert time.monotonic() < deadline, states
+                await asyncio.sleep(0.2)
+            stop.set()
+            await asyncio.wait_for(poller, 10)
+            assert set(states.values()) == {"success"}, states
+            for p in waiters:
+                out, err = p.communicate(timeout=60)
+                assert p.returncode == 0, (out, err[-3000:])
+                assert '"state": "success"' in out, out
+            stats = sim.stats()
+            assert stats["creates_by_prompt"] == {p: 1 for p in prompts}, stats
+            assert stats["creates_total"] == 6
+            with h.repo.engine.connect() as conn:
+                assert conn.execute(sa.text("SELECT count(*) FROM tasks")).scalar() == 6
+                assert conn.execute(
+                    sa.text("SELECT count(*) FROM slot_events WHERE event = 'created'")
+                ).scalar() == 6
+    finally:
+        sim.stop()
