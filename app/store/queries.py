@@ -1,0 +1,267 @@
+"""Read-side queries for the desktop app's slot browser (cosmicpython's ``views``).
+
+Reads bypass the domain: they group, filter and page the ``tasks`` table in SQL so the browser
+stays fast at 100,000 slots. Every query is bound to a :class:`~app.store.repository.Scope`
+(tenant, user, provider, endpoint) and pages by keyset, never by offset:
+
+* projects, newest activity first (keyset: the group's newest task id),
+* days of one project, newest first (keyset: the day string),
+* slots of one project and day, newest first (keyset: the task id).
+
+These functions block; the UI calls them from a worker thread.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from sqlalchemy import ColumnElement, Engine, and_, func, or_, select
+
+from app.store.repository import Scope, tasks
+
+#: Slot state groups the filter offers besides single states.
+STATE_GROUPS: dict[str, tuple[str, ...]] = {
+    "running": ("submitting", "preparing", "queueing", "processing", "downloading"),
+    "attention": ("unknown", "fail", "rejected"),
+}
+POLLABLE = ("preparing", "queueing", "processing", "downloading")
+
+
+@dataclass(frozen=True)
+class SlotFilter:
+    """What the browser shows: free text (RequestId or prompt), states, kind, and a start time."""
+
+    search: str = ""
+    states: tuple[str, ...] = ()
+    kind: str | None = None
+    since: float | None = None
+
+    def matches(self, row: "SlotRow") -> bool:
+        """The same rules as :func:`_conditions`, for rows that arrive from a listener."""
+        if self.states and row.state not in self.states:
+            return False
+        if self.kind and row.kind != self.kind:
+            return False
+        if self.since is not None and row.created_at < self.since:
+            return False
+        if self.search:
+            needle = self.search.casefold()
+            if needle not in row.request_id.casefold() and needle not in (row.prompt or "").casefold():
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class Group:
+    """One project or day: its key, how many slots it holds, and its newest task id."""
+
+    key: str
+    count: int
+    newest_id: int
+
+
+@dataclass
+class SlotRow:
+    """What a row of the slot browser needs (no media, no frame data)."""
+
+    id: int
+    request_id: str
+    kind: str
+    state: str
+    model: str | None
+    prompt: str | None
+    project: str
+    created_at: float
+    updated_at: float
+    next_poll_at: float | None = None
+    has_results: bool = False
+    provider_status: str | None = None
+    error_message: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def day(self) -> str:
+        return day_of(self.created_at)
+
+
+def day_of(ts: float) -> str:
+    """The local calendar day of a timestamp, as the browser groups it."""
+    return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d")
+
+
+def day_bounds(day: str) -> tuple[float, float]:
+    start = dt.datetime.strptime(day, "%Y-%m-%d")
+    return start.timestamp(), (start + dt.timedelta(days=1)).timestamp()
+
+
+def _is_sqlite(engine: Engine) -> bool:
+    return engine.dialect.name == "sqlite"
+
+
+def _json_text(engine: Engine, name: str) -> ColumnElement[Any]:
+    if _is_sqlite(engine):
+        return func.json_extract(tasks.c.params, f"$.{name}")
+    return tasks.c.params[name].as_string()
+
+
+def _day_expr(engine: Engine) -> ColumnElement[Any]:
+    if _is_sqlite(engine):
+        return func.date(tasks.c.created_at, "unixepoch", "localtime")
+    return func.to_char(func.to_timestamp(tasks.c.created_at), "YYYY-MM-DD")
+
+
+def _project_expr() -> ColumnElement[Any]:
+    return func.coalesce(tasks.c.project, "")
+
+
+def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnElement[bool]]:
+    cond: list[ColumnElement[bool]] = [
+        tasks.c.tenant == scope.tenant, tasks.c.user_hash == scope.user_hash,
+        tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
+    ]
+    if flt.states:
+        cond.append(tasks.c.state.in_(list(flt.states)))
+    if flt.kind:
+        cond.append(tasks.c.kind == flt.kind)
+    if flt.since is not None:
+        cond.append(tasks.c.created_at >= flt.since)
+    if flt.search:
+        escaped = flt.search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        pattern = f"%{escaped}%"
+        prompt = _json_text(engine, "prompt")
+        if _is_sqlite(engine):
+            cond.append(or_(tasks.c.request_id.like(pattern, escape="\\"),
+                            prompt.like(pattern, escape="\\")))
+        else:
+            cond.append(or_(tasks.c.request_id.ilike(pattern, escape="\\"),
+                            prompt.ilike(pattern, escape="\\")))
+    return cond
+
+
+def projects(
+    engine: Engine, scope: Scope, flt: SlotFilter, *, after: int | None = None, limit: int = 100
+) -> list[Group]:
+    """Projects with at least one matching slot, most recent activity first."""
+    proj = _project_expr()
+    newest = func.max(tasks.c.id)
+    stmt = (
+        select(proj.label("key"), func.count().label("n"), newest.label("newest"))
+        .where(and_(*_conditions(engine, scope, flt)))
+        .group_by(proj)
+        .order_by(newest.desc())
+        .limit(limit)
+    )
+    if after is not None:
+        stmt = stmt.having(newest < after)
+    with engine.connect() as conn:
+        return [Group(r.key, int(r.n), int(r.newest)) for r in conn.execute(stmt)]
+
+
+def days(
+    engine: Engine, scope: Scope, flt: SlotFilter, project: str, *, after: str | None = None,
+    limit: int = 100,
+) -> list[Group]:
+    """Days of one project with matching slots, newest first."""
+    day = _day_expr(engine)
+    stmt = (
+        select(day.label("key"), func.count().label("n"), func.max(tasks.c.id).label("newest"))
+        .where(and_(*_conditions(engine, scope, flt), _project_expr() == project))
+        .group_by(day)
+        .order_by(day.desc())
+        .limit(limit)
+    )
+    if after is not None:
+        stmt = stmt.having(day < after)
+    with engine.connect() as conn:
+        return [Group(str(r.key), int(r.n), int(r.newest)) for r in conn.execute(stmt)]
+
+
+def _row(r: Any) -> SlotRow:
+    results = r.results or {}
+    return SlotRow(
+        id=r.id, request_id=r.request_id, kind=r.kind, state=r.state, model=r.model,
+        prompt=r.prompt, project=r.project or "", created_at=r.created_at,
+        updated_at=r.updated_at, next_poll_at=r.next_poll_at,
+        has_results=bool(results.get("file_id") or results.get("image_urls") or results.get("images")),
+        provider_status=r.provider_status, error_message=r.error_message,
+    )
+
+
+def _slot_columns(engine: Engine) -> Sequence[Any]:
+    return (
+        tasks.c.id, tasks.c.request_id, tasks.c.kind, tasks.c.state,
+        _json_text(engine, "model").label("model"), _json_text(engine, "prompt").label("prompt"),
+        tasks.c.project, tasks.c.created_at, tasks.c.updated_at, tasks.c.next_poll_at,
+        tasks.c.results, tasks.c.provider_status, tasks.c.error_message,
+    )
+
+
+def slots(
+    engine: Engine, scope: Scope, flt: SlotFilter, project: str, day: str, *,
+    before_id: int | None = None, limit: int = 200,
+) -> list[SlotRow]:
+    """Matching slots of one project and day, newest first."""
+    start, end = day_bounds(day)
+    cond = _conditions(engine, scope, flt) + [
+        _project_expr() == project, tasks.c.created_at >= start, tasks.c.created_at < end,
+    ]
+    if before_id is not None:
+        cond.append(tasks.c.id < before_id)
+    stmt = select(*_slot_columns(engine)).where(and_(*cond)).order_by(tasks.c.id.desc()).limit(limit)
+    with engine.connect() as conn:
+        return [_row(r) for r in conn.execute(stmt)]
+
+
+def slot_by_request_id(engine: Engine, scope: Scope, request_id: str) -> SlotRow | None:
+    stmt = select(*_slot_columns(engine)).where(
+        and_(*_conditions(engine, scope, SlotFilter()), tasks.c.request_id == request_id)
+    ).order_by(tasks.c.id).limit(1)
+    with engine.connect() as conn:
+        r = conn.execute(stmt).first()
+    return _row(r) if r is not None else None
+
+
+def neighbours(engine: Engine, scope: Scope, flt: SlotFilter, task_id: int) -> tuple[int | None, int | None]:
+    """The ids of the next newer and next older matching slot (for next/previous slot keys)."""
+    cond = _conditions(engine, scope, flt)
+    with engine.connect() as conn:
+        newer = conn.execute(select(func.min(tasks.c.id)).where(and_(*cond, tasks.c.id > task_id))).scalar()
+        older = conn.execute(select(func.max(tasks.c.id)).where(and_(*cond, tasks.c.id < task_id))).scalar()
+    return newer, older
+
+
+def count(engine: Engine, scope: Scope, flt: SlotFilter) -> int:
+    with engine.connect() as conn:
+        return int(conn.execute(select(func.count()).where(and_(*_conditions(engine, scope, flt)))).scalar() or 0)
+
+
+def failing_queries(engine: Engine, scope: Scope) -> int:
+    """In-flight tasks whose latest provider query failed: the status bar's connection trouble."""
+    stmt = select(func.count()).where(
+        tasks.c.tenant == scope.tenant, tasks.c.provider == scope.provider,
+        tasks.c.endpoint == scope.endpoint, tasks.c.state.in_(POLLABLE), tasks.c.poll_failures > 0,
+    )
+    with engine.connect() as conn:
+        return int(conn.execute(stmt).scalar() or 0)
+
+
+def next_scene(engine: Engine, scope: Scope, prefix: str) -> str:
+    """The next free ``scene-NN`` under ``prefix`` (``series:YYYYMMDD:project:``)."""
+    import re
+
+    escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    stmt = select(tasks.c.request_id).where(
+        tasks.c.tenant == scope.tenant, tasks.c.user_hash == scope.user_hash,
+        tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
+        tasks.c.request_id.like(escaped + "%", escape="\\"),
+    )
+    highest = 0
+    pattern = re.compile(r"scene-(\d+)(?:\.t\d+)?$")
+    with engine.connect() as conn:
+        for (rid,) in conn.execute(stmt):
+            m = pattern.fullmatch(rid[len(prefix):])
+            if m:
+                highest = max(highest, int(m.group(1)))
+    return f"scene-{highest + 1:02d}"

@@ -1,0 +1,168 @@
+"""The left pane: search and filters over the slot tree (filtering runs in SQL, in the model)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from app.store.queries import STATE_GROUPS, SlotFilter
+from app.ui.models import RequestIdRole, SlotTreeModel
+from app.ui.qt import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QModelIndex,
+    QTimer,
+    QTreeView,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+)
+from app.ui.style import state_word
+
+
+class SlotBrowser(QWidget):
+    """Search, state/kind/date filters and the grouped slot tree."""
+
+    slotActivated = Signal(str)  # request_id
+
+    def __init__(self, model: SlotTreeModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("slotBrowser")
+        self.model = model
+        self._revealing = False
+        self.title = QLabel(self.tr("SLOTS"), objectName="paneTitle")
+        self.search = QLineEdit(objectName="searchEdit")
+        self.search.setPlaceholderText(self.tr("Search slots and prompts…"))
+        self.search.setClearButtonEnabled(True)
+        self.search.setAccessibleName(self.tr("Search slots"))
+        self.state = QComboBox(objectName="stateFilter")
+        self.state.addItem(self.tr("All states"), ())
+        self.state.addItem(self.tr("Running"), STATE_GROUPS["running"])
+        self.state.addItem(self.tr("Needs attention"), STATE_GROUPS["attention"])
+        for s in ("success", "unknown", "fail", "rejected"):
+            self.state.addItem(state_word(s), (s,))
+        self.kind = QComboBox(objectName="kindFilter")
+        self.kind.addItem(self.tr("Images and videos"), None)
+        self.kind.addItem(self.tr("Videos"), "video")
+        self.kind.addItem(self.tr("Images"), "image")
+        self.date = QComboBox(objectName="dateFilter")
+        self.date.addItem(self.tr("Any day"), None)
+        self.date.addItem(self.tr("Today"), 0)
+        self.date.addItem(self.tr("Last 7 days"), 7)
+        self.date.addItem(self.tr("Last 30 days"), 30)
+        for w, n in ((self.state, self.tr("State filter")), (self.kind, self.tr("Kind filter")),
+                     (self.date, self.tr("Date filter"))):
+            w.setAccessibleName(n)
+        self.tree = QTreeView(objectName="slotList")
+        self.tree.setAccessibleName(self.tr("Slots"))
+        self.tree.setModel(model)
+        self.tree.setUniformRowHeights(True)
+        self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.tree.setAlternatingRowColors(False)
+        self.tree.setAnimated(False)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for col, width in ((1, 92), (2, 120), (3, 52)):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, width)
+        self.empty = QLabel(objectName="hint")
+        self.empty.setWordWrap(True)
+        self.empty.hide()
+
+        filters = QHBoxLayout()
+        filters.addWidget(self.state)
+        filters.addWidget(self.kind)
+        filters.addWidget(self.date)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.title)
+        box.addWidget(self.search)
+        box.addLayout(filters)
+        box.addWidget(self.tree, 1)
+        box.addWidget(self.empty)
+
+        self._debounce = QTimer(self, singleShot=True, interval=250)
+        self._debounce.timeout.connect(self.apply_filter)
+        self.search.textChanged.connect(self._debounce.start)
+        for combo in (self.state, self.kind, self.date):
+            combo.currentIndexChanged.connect(self.apply_filter)
+        self.tree.selectionModel().currentChanged.connect(self._current_changed)
+        model.revealed.connect(self.show_index)
+        model.modelReset.connect(self._update_empty)
+        model.rowsInserted.connect(self._update_empty)
+        model.loadingChanged.connect(lambda _l: self._update_empty())
+
+    def current_filter(self) -> SlotFilter:
+        days = self.date.currentData()
+        since = None
+        if days is not None:
+            start = time.localtime()
+            midnight = time.mktime((start.tm_year, start.tm_mon, start.tm_mday, 0, 0, 0, 0, 0, -1))
+            since = midnight - days * 86400
+        return SlotFilter(search=self.search.text().strip(), states=tuple(self.state.currentData() or ()),
+                          kind=self.kind.currentData(), since=since)
+
+    def apply_filter(self) -> None:
+        self._debounce.stop()
+        self.model.set_filter(self.current_filter())
+
+    def filtered(self) -> bool:
+        return self.current_filter() != SlotFilter()
+
+    def _update_empty(self, *_: Any) -> None:
+        nothing = self.model.rowCount() == 0 and not self.model.loading and self.model._root.started
+        self.empty.setVisible(nothing and self.filtered())
+        self.empty.setText(self.tr("No slot matches these filters."))
+
+    def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        rid = current.data(RequestIdRole) if current.isValid() else None
+        if self._revealing:
+            return
+        if rid:
+            self.slotActivated.emit(rid)
+        elif current.isValid() and not self.tree.isExpanded(current.siblingAtColumn(0)):
+            self.tree.expand(current.siblingAtColumn(0))
+
+    def show_index(self, index: QModelIndex) -> None:
+        parent = index.parent()
+        while parent.isValid():
+            self.tree.expand(parent)
+            parent = parent.parent()
+        self.tree.scrollTo(index)
+        self._revealing = True
+        try:
+            self.tree.setCurrentIndex(index)
+        finally:
+            self._revealing = False
+
+    def step(self, forward: bool) -> None:
+        """Move to the next (or previous) slot, opening groups on the way."""
+        view = self.tree
+        index = view.currentIndex()
+        if not index.isValid():
+            index = self.model.index(0, 0)
+            if not index.isValid():
+                return
+            if index.data(RequestIdRole):
+                view.setCurrentIndex(index)
+                return
+        index = index.siblingAtColumn(0)
+        for _ in range(10_000):
+            if forward and self.model.hasChildren(index) and not view.isExpanded(index):
+                view.expand(index)
+                if self.model.canFetchMore(index):
+                    self.model.fetchMore(index)
+            nxt = view.indexBelow(index) if forward else view.indexAbove(index)
+            if not nxt.isValid():
+                return
+            index = nxt
+            if index.data(RequestIdRole):
+                view.setCurrentIndex(index)
+                view.scrollTo(index)
+                return
+        return

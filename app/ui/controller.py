@@ -1,0 +1,336 @@
+"""The controller: the one QObject that owns the service and every background coroutine.
+
+Widgets never await and never touch the store: they call a method here, which starts a
+coroutine on the :class:`TaskRunner` and answers with a Qt signal (or a callback run on the
+UI thread). Store reads run in worker threads (``asyncio.to_thread``); the service does the
+same for its own store calls. Task changes reported by ``service.listeners`` are re-emitted as
+:attr:`Controller.taskChanged`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+import mimetypes
+import time
+from pathlib import Path
+from typing import Any, Awaitable, Callable, Coroutine
+
+from app.service.slate import SlateService
+from app.service.views import Outcome, TaskView
+from app.store import queries
+from app.ui.qt import QObject, Signal
+
+log = logging.getLogger(__name__)
+
+STATUS_REFRESH_SECONDS = 2.0
+MAX_FRAME_BYTES = 20 * 1024 * 1024
+
+
+class TaskRunner(QObject):
+    """Runs coroutines for the UI: keeps strong references, cancels them on shutdown, and turns
+    exceptions into the :attr:`error` signal (krita-ai-diffusion's ``_report_errors``)."""
+
+    error = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._background: set[asyncio.Task[Any]] = set()
+        self._closed = False
+
+    def run(
+        self, coro: Coroutine[Any, Any, Any], *, done: Callable[[Any], None] | None = None,
+        background: bool = False, what: str = "",
+    ) -> asyncio.Task[Any] | None:
+        if self._closed:
+            coro.close()
+            return None
+        task = asyncio.get_event_loop().create_task(coro)
+        self._tasks.add(task)
+        if background:
+            self._background.add(task)
+
+        def finished(t: asyncio.Task[Any]) -> None:
+            self._tasks.discard(t)
+            self._background.discard(t)
+            if t.cancelled():
+                return
+            exc = t.exception()
+            if exc is not None:
+                log.error("%s failed", what or "background work", exc_info=exc)
+                self.error.emit(f"{what + ': ' if what else ''}{type(exc).__name__}: {exc}")
+                return
+            if done is not None and not self._closed:
+                try:
+                    done(t.result())
+                except Exception as cb_exc:  # noqa: BLE001 - a UI callback's bug must be seen
+                    log.exception("callback of %s failed", what)
+                    self.error.emit(f"{type(cb_exc).__name__}: {cb_exc}")
+
+        task.add_done_callback(finished)
+        return task
+
+    @property
+    def busy(self) -> int:
+        """Transient work in progress (the poller and the status loop don't count)."""
+        return len(self._tasks - self._background)
+
+    async def settled(self, timeout: float = 15.0) -> bool:
+        """Wait until no transient work is left (twice in a row, so chained work counts)."""
+        deadline = time.monotonic() + timeout
+        quiet = 0
+        while time.monotonic() < deadline:
+            quiet = quiet + 1 if self.busy == 0 else 0
+            if quiet >= 3:
+                return True
+            await asyncio.sleep(0.05)
+        return False
+
+    async def shutdown(self) -> None:
+        self._closed = True
+        tasks = list(self._tasks)
+        for t in tasks:
+            t.cancel()
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+        self._tasks.clear()
+        self._background.clear()
+
+
+class Controller(QObject):
+    """Owns the Slate service for the window. All methods return at once."""
+
+    taskChanged = Signal(object)  # TaskView, from service.listeners
+    slotLoaded = Signal(str, object, object)  # request_id, TaskView | None, events (list)
+    outcomeArrived = Signal(str, object)  # action, Outcome
+    conflictArrived = Signal(object)  # Outcome with error.diff and error.suggested_request_id
+    statusChanged = Signal(object)  # dict: quota, running, failing
+    errorOccurred = Signal(str)
+    reset = Signal()  # the service was replaced (settings applied): reload everything
+
+    def __init__(
+        self, service: SlateService, *, owner: Any = None,
+        rebuild: Callable[[Any], Awaitable[Any]] | None = None, parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.runner = TaskRunner(self)
+        self.runner.error.connect(self.errorOccurred)
+        self.owner = owner  # the bootstrap.Slate that built the service (closed with us)
+        self._rebuild = rebuild
+        self._stop: asyncio.Event | None = None
+        self._attach(service)
+        self.status: dict[str, Any] = {}
+        self._current: str | None = None
+        self._reload_pending = False
+        self._reload_again = False
+        self.key_source = getattr(owner, "key_source", "none")
+        self.warnings: list[str] = list(getattr(owner, "warnings", []) or [])
+
+    # -- wiring ---------------------------------------------------------------------------
+    def _attach(self, service: SlateService) -> None:
+        self.service = service
+        service.listeners.append(self._on_task)
+
+    def _on_task(self, view: TaskView) -> None:
+        self.taskChanged.emit(view)
+        if view.request_id == self._current:
+            self._reload_current()
+
+    @property
+    def engine(self) -> Any:
+        return self.service.repo.engine
+
+    @property
+    def scope(self) -> Any:
+        return self.service.scope
+
+    @property
+    def demo(self) -> bool:
+        return self.service.provider.name == "demo"
+
+    @property
+    def provider_label(self) -> str:
+        p = self.service.provider
+        return f"{p.name} · {p.endpoint}"
+
+    @property
+    def poll_interval(self) -> float:
+        return float(self.service.poll_interval)
+
+    # -- life ------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Resume: sweep leftover ``submitting`` records, continue in-flight tasks, poll."""
+        self._stop = asyncio.Event()
+        self.runner.run(self.service.run_poller(self._stop), background=True, what="poller")
+        self.runner.run(self._status_loop(self._stop), background=True, what="status")
+
+    async def _status_loop(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            await self.refresh_status()
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=STATUS_REFRESH_SECONDS)
+            except asyncio.TimeoutError:
+                pass
+
+    async def refresh_status(self) -> dict[str, Any]:
+        quota = (await self.service.quota()).extra.get("quota", {})
+        running = await self.service.running_count()
+        failing = await asyncio.to_thread(queries.failing_queries, self.engine, self.scope)
+        self.status = {"quota": quota, "running": running, "failing": failing}
+        self.statusChanged.emit(self.status)
+        return self.status
+
+    async def aclose(self) -> None:
+        """Stop the poller, cancel everything, close the service's provider and store."""
+        if self._stop is not None:
+            self._stop.set()
+        await self.runner.shutdown()
+        if self._on_task in self.service.listeners:
+            self.service.listeners.remove(self._on_task)
+        if self.owner is not None:
+            await self.owner.aclose()
+            self.owner = None
+
+    def reconfigure(self, config: Any) -> None:
+        """Replace the service with one built from ``config`` (settings applied)."""
+        if self._rebuild is None:
+            self.errorOccurred.emit("settings are saved and apply on the next start")
+            return
+        self.runner.run(self._reconfigure(config), what="apply settings")
+
+    async def _reconfigure(self, config: Any) -> None:
+        assert self._rebuild is not None
+        new = await self._rebuild(config)
+        if self._stop is not None:
+            self._stop.set()
+        # the poller and status loop of the old service end on their own (stop is set)
+        await asyncio.sleep(0)
+        if self._on_task in self.service.listeners:
+            self.service.listeners.remove(self._on_task)
+        old = self.owner
+        self.owner = new
+        self.key_source = getattr(new, "key_source", "none")
+        self.warnings = list(getattr(new, "warnings", []) or [])
+        self._attach(new.service)
+        if old is not None:
+            await old.aclose()
+        self.start()
+        self.reset.emit()
+
+    # -- reads for models and panels ------------------------------------------------------
+    def load(self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None], **kw: Any) -> None:
+        """Run a blocking read (``app.store.queries``) in a worker thread; ``done`` gets the result."""
+        self.runner.run(asyncio.to_thread(fn, *args, **kw), done=done, what=getattr(fn, "__name__", "read"))
+
+    def call(self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None] | None = None) -> None:
+        """Run any other blocking function (file reads, image decoding) in a worker thread."""
+        self.runner.run(asyncio.to_thread(fn, *args), done=done, what=getattr(fn, "__name__", "work"))
+
+    def select(self, request_id: str | None) -> None:
+        """Make ``request_id`` the current slot and load its record and history."""
+        self._current = request_id
+        if request_id is None:
+            return
+        self._reload_current()
+
+    def _reload_current(self) -> None:
+        if self._reload_pending:
+            self._reload_again = True
+            return
+        self._reload_pending = True
+        self.runner.run(self._load_slot(), what="load slot")
+
+    async def _load_slot(self) -> None:
+        try:
+            while True:
+                self._reload_again = False
+                rid = self._current
+                if rid is None:
+                    return
+                out = await self.service.history(rid)
+                if rid != self._current:
+                    continue
+                events = out.extra.get("events", []) if out.outcome == "ok" else []
+                self.slotLoaded.emit(rid, out.task, events)
+                if not self._reload_again:
+                    return
+        finally:
+            self._reload_pending = False
+
+    def lookup(self, request_id: str, done: Callable[[Outcome], None]) -> None:
+        """The local record of a RequestId (no network)."""
+        self.runner.run(self.service.status(request_id), done=done, what="lookup")
+
+    def suggest(self, request_id: str, done: Callable[[str], None]) -> None:
+        self.runner.run(self.service.suggest_request_id(request_id), done=done, what="suggest")
+
+    def next_scene(self, prefix: str, done: Callable[[str], None]) -> None:
+        """The next free ``scene-NN`` for a ``series:date:project:`` prefix."""
+        self.load(queries.next_scene, self.engine, self.scope, prefix, done=done)
+
+    # -- actions ----------------------------------------------------------------------------
+    def _act(self, action: str, coro: Coroutine[Any, Any, Outcome]) -> None:
+        def done(out: Outcome) -> None:
+            if out.outcome == "conflict":
+                self.conflictArrived.emit(out)
+            self.outcomeArrived.emit(action, out)
+            self.runner.run(self.refresh_status(), what="status")
+
+        self.runner.run(coro, done=done, what=action)
+
+    def submit(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
+        self._act("create", self.service.submit(request_id, kind, params))
+
+    def query(self, request_id: str) -> None:
+        self._act("query", self.service.query(request_id))
+
+    def recover(self, request_id: str, **how: Any) -> None:
+        self._act("recover", self.service.recover(request_id, **how))
+
+    def export(self, request_id: str, to: str) -> None:
+        self._act("export", self.service.export(request_id, to))
+
+    def set_api_key(self, key: str, done: Callable[[str | None], None]) -> None:
+        """Store the key in the OS keyring (never shown back); ``done`` gets an error or None."""
+        from app.service import secrets
+
+        def store() -> str | None:
+            try:
+                secrets.set_api_key(key)
+                return None
+            except (secrets.KeyringUnavailable, ValueError) as exc:
+                return str(exc)
+
+        def stored(err: str | None) -> None:
+            if err is None:
+                self.key_source = "keyring"
+            done(err)
+
+        self.call(store, done=stored)
+
+    def read_data_url(self, path: str, done: Callable[[str | None, str | None], None]) -> None:
+        """Read an image file into a ``data:image/...;base64`` URL: ``done(url, error)``."""
+
+        def read() -> tuple[str | None, str | None]:
+            p = Path(path)
+            try:
+                size = p.stat().st_size
+                if size > MAX_FRAME_BYTES:
+                    return None, f"{p.name} is {size // 1024 // 1024} MB; frames must be under 20 MB"
+                data = p.read_bytes()
+            except OSError as exc:
+                return None, f"{p.name}: {exc.strerror}"
+            mime = mimetypes.guess_type(p.name)[0] or ""
+            if data.startswith(b"\x89PNG"):
+                mime = "image/png"
+            elif data.startswith(b"\xff\xd8"):
+                mime = "image/jpeg"
+            elif data[8:12] == b"WEBP":
+                mime = "image/webp"
+            if mime not in ("image/png", "image/jpeg", "image/webp"):
+                return None, f"{p.name} is not a PNG, JPEG or WebP image"
+            return f"data:{mime};base64," + base64.b64encode(data).decode("ascii"), None
+
+        self.call(read, done=lambda r: done(*r))

@@ -1,0 +1,306 @@
+"""Dialogs: conflict (with the parameter diff), recover, and settings.
+
+Dialogs are shown with ``open()`` (window-modal, never a nested event loop) and report through
+signals, so they work under qasync and in tests alike.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from app.config import REGION_URLS
+from app.ui.qt import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+    Qt,
+    Signal,
+)
+
+
+def _short(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        if value.startswith("data:"):
+            return f"(embedded image, {len(value) * 3 // 4 // 1024} KB)"
+        return value if len(value) <= 400 else value[:400] + "…"
+    return json.dumps(value, ensure_ascii=False, default=str)[:400]
+
+
+def show_whitespace(value: str) -> str:
+    """Make a one-space difference visible: ``·`` for spaces at the ends and doubled spaces."""
+    if not isinstance(value, str):
+        return value
+    return value.replace("  ", "·␣").replace("\n", "⏎\n")
+
+
+class ConflictDialog(QDialog):
+    """The RequestId is taken with other parameters: show what differs, offer a new slot."""
+
+    createAsNew = Signal(str)  # the RequestId to create with the form's parameters
+
+    def __init__(self, request_id: str, diff: dict[str, Any], suggested: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("conflictDialog")
+        self.setWindowTitle(self.tr("This RequestId is already used"))
+        self.setMinimumSize(560, 360)
+        intro = QLabel(self.tr(
+            "<b>%1</b> already holds a task made with other parameters. Nothing was sent and "
+            "nothing was charged. Slate never reuses a slot for other parameters: create them "
+            "as a new slot instead.").replace("%1", request_id))
+        intro.setWordWrap(True)
+        self.table = QTreeWidget(objectName="diffTable")
+        self.table.setHeaderLabels([self.tr("Parameter"), self.tr("Stored in the slot"), self.tr("In the form")])
+        self.table.setRootIsDecorated(False)
+        self.table.setWordWrap(True)
+        for name, change in diff.items():
+            stored, attempted = change.get("stored"), change.get("attempted")
+            a, b = _short(stored), _short(attempted)
+            if isinstance(stored, str) and isinstance(attempted, str) and stored.strip() == attempted.strip():
+                a, b = repr(stored)[:400], repr(attempted)[:400]
+            self.table.addTopLevelItem(QTreeWidgetItem([name, a, b]))
+        self.table.resizeColumnToContents(0)
+        self.new_id = QLineEdit(suggested, objectName="suggestedRequestId")
+        self.new_id.setAccessibleName(self.tr("New RequestId"))
+        row = QHBoxLayout()
+        row.addWidget(QLabel(self.tr("New slot")))
+        row.addWidget(self.new_id, 1)
+        buttons = QDialogButtonBox()
+        self.create_button = buttons.addButton(self.tr("Create as new slot"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.create_button.setObjectName("createAsNewButton")
+        self.create_button.setProperty("primary", True)
+        cancel = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setText(self.tr("Keep editing"))
+        box = QVBoxLayout(self)
+        box.addWidget(intro)
+        box.addWidget(self.table, 1)
+        box.addLayout(row)
+        box.addWidget(buttons)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+
+    def _accept(self) -> None:
+        rid = self.new_id.text().strip()
+        if rid:
+            self.createAsNew.emit(rid)
+            self.accept()
+
+
+class RecoverDialog(QDialog):
+    """Attach a task id, redownload, or declare failed (reason required). Never creates."""
+
+    recover = Signal(dict)  # keyword arguments for SlateService.recover
+
+    def __init__(self, request_id: str, state: str, kind: str, has_results: bool,
+                 can_lookup: bool = False, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("recoverDialog")
+        self.setWindowTitle(self.tr("Recover %1").replace("%1", request_id))
+        self.setMinimumSize(520, 380)
+        unknown = state == "unknown"
+        intro = QLabel(self.tr("Recover never sends a new create. Choose what you know:"))
+        intro.setWordWrap(True)
+        self.attach = QRadioButton(self.tr("I found the task in the provider console: attach its task id"),
+                                   objectName="attachRadio")
+        self.task_id = QLineEdit(objectName="taskIdEdit", placeholderText=self.tr("provider task id"))
+        self.task_id.setAccessibleName(self.tr("Provider task id"))
+        self.lookup = QRadioButton(self.tr("Look the task up at the provider by its parameters"),
+                                   objectName="lookupRadio")
+        self.redownload = QRadioButton(self.tr("Download the results again (fresh link, same task)"),
+                                       objectName="redownloadRadio")
+        self.declare = QRadioButton(self.tr("Declare this task failed"), objectName="declareRadio")
+        self.reason = QPlainTextEdit(objectName="reasonEdit")
+        self.reason.setPlaceholderText(self.tr("Why? (required, kept in the slot's history)"))
+        self.reason.setAccessibleName(self.tr("Reason"))
+        self.reason.setMaximumHeight(70)
+        self.warning = QLabel(self.tr(
+            "⚠ A charge may already exist at the provider: the create may have been made even "
+            "though no answer came back. Declaring it failed does not refund anything."),
+            objectName="chargeWarning")
+        self.warning.setWordWrap(True)
+        self.warning.setStyleSheet("color: #8a4b00; background: #fff4e0; border-radius: 6px; padding: 6px;")
+        self.error = QLabel(objectName="fieldError")
+        video = kind == "video"
+        self.attach.setEnabled(unknown and video)
+        self.task_id.setEnabled(unknown and video)
+        self.lookup.setEnabled(unknown and can_lookup)
+        self.lookup.setVisible(can_lookup)
+        self.redownload.setEnabled(state == "fail" and has_results)
+        self.declare.setEnabled(unknown)
+        if not video and unknown:
+            self.attach.setToolTip(self.tr("MiniMax cannot query image tasks"))
+        for r in (self.attach, self.redownload, self.declare):
+            if r.isEnabled():
+                r.setChecked(True)
+                break
+
+        buttons = QDialogButtonBox()
+        self.ok = buttons.addButton(self.tr("Recover"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.ok.setObjectName("recoverOkButton")
+        self.ok.setProperty("primary", True)
+        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        box = QVBoxLayout(self)
+        box.addWidget(intro)
+        box.addWidget(self.attach)
+        box.addWidget(self.task_id)
+        box.addWidget(self.lookup)
+        box.addWidget(self.redownload)
+        box.addWidget(self.declare)
+        box.addWidget(self.reason)
+        box.addWidget(self.warning)
+        box.addWidget(self.error)
+        box.addWidget(buttons)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+        for sig in (self.attach.toggled, self.declare.toggled, self.redownload.toggled,
+                    self.lookup.toggled, self.task_id.textChanged, self.reason.textChanged):
+            sig.connect(self._update)
+        self._update()
+
+    def _update(self) -> None:
+        self.task_id.setEnabled(self.attach.isChecked())
+        self.reason.setEnabled(self.declare.isChecked())
+        self.warning.setVisible(self.declare.isChecked())
+        ok = (
+            (self.attach.isChecked() and bool(self.task_id.text().strip()))
+            or (self.declare.isChecked() and bool(self.reason.toPlainText().strip()))
+            or self.redownload.isChecked() or self.lookup.isChecked()
+        )
+        self.ok.setEnabled(ok)
+        if self.declare.isChecked() and not self.reason.toPlainText().strip():
+            self.error.setText(self.tr("A reason is required."))
+        elif self.attach.isChecked() and not self.task_id.text().strip():
+            self.error.setText(self.tr("Paste the task id from the provider console."))
+        else:
+            self.error.setText("")
+
+    def how(self) -> dict[str, Any] | None:
+        if self.attach.isChecked() and self.task_id.text().strip():
+            return {"task_id": self.task_id.text().strip()}
+        if self.declare.isChecked() and self.reason.toPlainText().strip():
+            return {"declare_failed": self.reason.toPlainText().strip()}
+        if self.redownload.isChecked():
+            return {"redownload": True}
+        if self.lookup.isChecked():
+            return {"lookup": True}
+        return None
+
+    def _accept(self) -> None:
+        how = self.how()
+        if how is not None:
+            self.recover.emit(how)
+            self.accept()
+
+
+class SettingsDialog(QDialog):
+    """API key (keyring; never shown back), region, tenant, user, quotas, poll interval, paths."""
+
+    applied = Signal(dict)  # the values; "api_key" only when a new one was typed
+
+    def __init__(self, values: dict[str, Any], key_source: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settingsDialog")
+        self.setWindowTitle(self.tr("Settings"))
+        self.setMinimumSize(520, 380)
+        self.api_key = QLineEdit(objectName="apiKeyEdit")
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.api_key.setAccessibleName(self.tr("MiniMax API key"))
+        if key_source == "keyring":
+            self.api_key.setPlaceholderText(self.tr("a key is stored in the keyring; type to replace it"))
+        elif key_source == "env":
+            self.api_key.setPlaceholderText(self.tr("the key comes from MINIMAX_API_KEY"))
+        else:
+            self.api_key.setPlaceholderText(self.tr("no key yet: the demo provider is used"))
+        self.region = QComboBox(objectName="regionCombo")
+        self.region.addItem(self.tr("Global (api.minimax.io)"), "global")
+        self.region.addItem(self.tr("China (api.minimaxi.com)"), "cn")
+        self.region.setCurrentIndex(max(0, self.region.findData(values.get("region") or "global")))
+        self.tenant = QLineEdit(values.get("tenant") or "", objectName="tenantEdit")
+        self.user = QLineEdit(values.get("user") or "", objectName="userEdit")
+        self.quota_video = QSpinBox(objectName="quotaVideoSpin", minimum=0, maximum=100000)
+        self.quota_image = QSpinBox(objectName="quotaImageSpin", minimum=0, maximum=100000)
+        for spin, key in ((self.quota_video, "quota_video"), (self.quota_image, "quota_image")):
+            spin.setSpecialValueText(self.tr("no limit"))
+            spin.setValue(int(values.get(key) or 0))
+        self.poll = QDoubleSpinBox(objectName="pollSpin", minimum=0.0, maximum=600.0, decimals=1)
+        self.poll.setSpecialValueText(self.tr("provider default"))
+        self.poll.setSuffix(" s")
+        self.poll.setValue(float(values.get("poll_interval") or 0.0))
+        self.data_dir = QLineEdit(str(values.get("data_dir") or ""), objectName="dataDirEdit")
+        browse = QPushButton(self.tr("Choose…"))
+        browse.clicked.connect(self._browse)
+        drow = QHBoxLayout()
+        drow.addWidget(self.data_dir, 1)
+        drow.addWidget(browse)
+        self.store = QLineEdit(str(values.get("store") or ""), objectName="storeEdit")
+        self.store.setPlaceholderText(self.tr("default: SQLite in the data folder"))
+        form = QFormLayout()
+        form.addRow(self.tr("API key"), self.api_key)
+        form.addRow(self.tr("Region"), self.region)
+        form.addRow(self.tr("Team (tenant)"), self.tenant)
+        form.addRow(self.tr("Designer (user)"), self.user)
+        form.addRow(self.tr("Videos per day"), self.quota_video)
+        form.addRow(self.tr("Images per day"), self.quota_image)
+        form.addRow(self.tr("Query every"), self.poll)
+        form.addRow(self.tr("Data folder"), drow)
+        form.addRow(self.tr("Store URL"), self.store)
+        for w, n in ((self.region, "Region"), (self.tenant, "Team"), (self.user, "Designer"),
+                     (self.quota_video, "Videos per day"), (self.quota_image, "Images per day"),
+                     (self.poll, "Query interval"), (self.data_dir, "Data folder"), (self.store, "Store URL")):
+            w.setAccessibleName(self.tr(n))
+        note = QLabel(self.tr("The key is kept in the system keyring and never shown again. "
+                              "Changes apply at once; running tasks continue."), objectName="hint")
+        note.setWordWrap(True)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        box = QVBoxLayout(self)
+        box.addLayout(form)
+        box.addWidget(note)
+        box.addWidget(buttons)
+        buttons.accepted.connect(self._accept)
+        buttons.rejected.connect(self.reject)
+
+    def _browse(self) -> None:
+        dlg = QFileDialog(self, self.tr("Data folder"), self.data_dir.text())
+        dlg.setFileMode(QFileDialog.FileMode.Directory)
+        dlg.fileSelected.connect(self.data_dir.setText)
+        dlg.open()
+
+    def values(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "region": self.region.currentData(),
+            "tenant": self.tenant.text().strip(),
+            "user": self.user.text().strip(),
+            "quota_video": self.quota_video.value() or None,
+            "quota_image": self.quota_image.value() or None,
+            "poll_interval": self.poll.value() or None,
+            "data_dir": self.data_dir.text().strip(),
+            "store": self.store.text().strip(),
+        }
+        if self.api_key.text().strip():
+            out["api_key"] = self.api_key.text().strip()
+        return out
+
+    def _accept(self) -> None:
+        self.applied.emit(self.values())
+        self.api_key.clear()
+        self.accept()
+
+
+__all__ = ["ConflictDialog", "QCheckBox", "REGION_URLS", "RecoverDialog", "SettingsDialog", "Qt"]

@@ -1,0 +1,441 @@
+"""The slot browser's model: project → day → slot, each level paged by keyset from SQL.
+
+Nothing is loaded until a view asks: ``canFetchMore``/``fetchMore`` start a read in a worker
+thread (through the controller) and rows are inserted when the page arrives, so the UI thread
+never waits and 100,000 slots cost only what is on screen. Filtering happens in SQL
+(:class:`app.store.queries.SlotFilter`); a proxy model would only ever see loaded rows.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable
+
+from app.service.views import TaskView
+from app.store import queries
+from app.store.queries import Group, SlotFilter, SlotRow
+from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
+    QAbstractItemModel,
+    QColor,
+    QFont,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+    translate,
+)
+from app.ui.style import badge_color, badge_icon, state_word
+
+PROJECT_PAGE = 100
+DAY_PAGE = 60
+SLOT_PAGE = 200
+
+RequestIdRole = Qt.ItemDataRole.UserRole + 1
+StateRole = Qt.ItemDataRole.UserRole + 2
+NodeKindRole = Qt.ItemDataRole.UserRole + 3
+SlotRowRole = Qt.ItemDataRole.UserRole + 4
+
+COLUMNS = (
+    QT_TRANSLATE_NOOP("SlotModel", "Slot"),
+    QT_TRANSLATE_NOOP("SlotModel", "State"),
+    QT_TRANSLATE_NOOP("SlotModel", "Kind · model"),
+    QT_TRANSLATE_NOOP("SlotModel", "Age"),
+)
+NO_PROJECT = QT_TRANSLATE_NOOP("SlotModel", "Other slots")
+
+
+def _tr(text: str) -> str:
+    return translate("SlotModel", text)
+
+
+def row_from_view(view: TaskView) -> SlotRow:
+    return SlotRow(
+        id=view.id, request_id=view.request_id, kind=view.kind, state=view.state,
+        model=view.params.get("model"), prompt=view.params.get("prompt"),
+        project=view.project or "", created_at=view.created_at, updated_at=view.updated_at,
+        next_poll_at=view.next_poll_at, has_results=view.has_results,
+        provider_status=view.provider_status,
+        error_message=(view.error or {}).get("message"),
+    )
+
+
+def short_model(model: str | None) -> str:
+    if not model:
+        return ""
+    return model.replace("MiniMax-", "").replace("Hailuo-", "Hailuo ")
+
+
+def age_text(ts: float, now: float | None = None) -> str:
+    secs = max(0.0, (time.time() if now is None else now) - ts)
+    if secs < 60:
+        return _tr("now")
+    if secs < 3600:
+        return _tr("%1 min").replace("%1", str(int(secs // 60)))
+    if secs < 86400:
+        return _tr("%1 h").replace("%1", str(int(secs // 3600)))
+    return _tr("%1 d").replace("%1", str(int(secs // 86400)))
+
+
+def slot_label(request_id: str, project: str) -> str:
+    """``article:20260816:tide-eye:scene-02`` shows as ``scene-02`` under its project and day."""
+    if project:
+        marker = f":{project}:"
+        at = request_id.find(marker)
+        if at >= 0 and at + len(marker) < len(request_id):
+            return request_id[at + len(marker):]
+    return request_id
+
+
+class Node:
+    """One row of the tree: the root, a project, a day, or a slot."""
+
+    __slots__ = ("kind", "parent", "children", "key", "count", "row", "exhausted", "pending",
+                 "started", "cursor")
+
+    def __init__(self, kind: str, parent: "Node | None", key: str = "", count: int = 0,
+                 row: SlotRow | None = None) -> None:
+        self.kind = kind
+        self.parent = parent
+        self.children: list[Node] = []
+        self.key = key
+        self.count = count
+        self.row = row
+        self.exhausted = kind == "slot"
+        self.pending = False
+        self.started = False
+        self.cursor: Any = None
+
+    def position(self) -> int:
+        assert self.parent is not None
+        return self.parent.children.index(self)
+
+    def find(self, key: str) -> "Node | None":
+        return next((c for c in self.children if c.key == key), None)
+
+
+class SlotTreeModel(QAbstractItemModel):
+    """Slots grouped by project then day, newest first, loaded page by page from SQL."""
+
+    revealed = Signal(QModelIndex)
+    loadingChanged = Signal(bool)
+
+    def __init__(self, controller: Any, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.filter = SlotFilter()
+        self._root = Node("root", None)
+        self._by_id: dict[int, Node] = {}
+        self._generation = 0
+        self._reveal: SlotRow | None = None
+        self._pending = 0
+        controller.taskChanged.connect(self.upsert_view)
+
+    # -- filtering ------------------------------------------------------------------------
+    def set_filter(self, flt: SlotFilter) -> None:
+        if flt == self.filter:
+            return
+        self.filter = flt
+        self.reload()
+
+    def reload(self) -> None:
+        self.beginResetModel()
+        self._generation += 1
+        self._root = Node("root", None)
+        self._by_id.clear()
+        self._pending = 0
+        self.endResetModel()
+        self.loadingChanged.emit(False)
+
+    # -- tree plumbing -----------------------------------------------------------------------
+    def _node(self, index: QModelIndex | QPersistentModelIndex) -> Node:
+        if not index.isValid():
+            return self._root
+        return index.internalPointer()  # type: ignore[no-any-return]
+
+    def node_index(self, node: Node, column: int = 0) -> QModelIndex:
+        if node.parent is None:
+            return QModelIndex()
+        return self.createIndex(node.position(), column, node)
+
+    def index(self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:
+        if column < 0 or column >= len(COLUMNS) or row < 0:
+            return QModelIndex()
+        if parent.isValid() and parent.column() != 0:
+            return QModelIndex()
+        node = self._node(parent)
+        if row >= len(node.children):
+            return QModelIndex()
+        return self.createIndex(row, column, node.children[row])
+
+    def parent(self, index: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid():
+            return QModelIndex()
+        node = self._node(index)
+        if node.parent is None or node.parent.parent is None:
+            return QModelIndex()
+        return self.createIndex(node.parent.position(), 0, node.parent)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        if parent.isValid() and parent.column() != 0:
+            return 0
+        return len(self._node(parent).children)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return len(COLUMNS)
+
+    def hasChildren(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:
+        if parent.isValid() and parent.column() != 0:
+            return False
+        node = self._node(parent)
+        if node.kind == "slot":
+            return False
+        return bool(node.children) or not node.exhausted
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+            return _tr(COLUMNS[section])
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        node = self._node(index)
+        col = index.column()
+        if role == NodeKindRole:
+            return node.kind
+        if node.kind == "slot":
+            return self._slot_data(node.row, col, role)  # type: ignore[arg-type]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                name = node.key or _tr(NO_PROJECT)
+                if node.kind == "day":
+                    name = self._day_label(node.key)
+                return f"{name}  ·  {node.count}"
+            return None
+        if role == Qt.ItemDataRole.FontRole and col == 0 and node.kind == "project":
+            font = QFont()
+            font.setBold(True)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole and node.kind == "day":
+            return QColor("#5f6670")
+        if role == Qt.ItemDataRole.AccessibleTextRole and col == 0:
+            return f"{node.key or _tr(NO_PROJECT)}, {node.count}"
+        return None
+
+    @staticmethod
+    def _day_label(day: str) -> str:
+        today = queries.day_of(time.time())
+        yesterday = queries.day_of(time.time() - 86400)
+        if day == today:
+            return _tr("Today") + f" ({day})"
+        if day == yesterday:
+            return _tr("Yesterday") + f" ({day})"
+        return day
+
+    def _slot_data(self, row: SlotRow, col: int, role: int) -> Any:
+        if role == RequestIdRole:
+            return row.request_id
+        if role == StateRole:
+            return row.state
+        if role == SlotRowRole:
+            return row
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return slot_label(row.request_id, row.project)
+            if col == 1:
+                return state_word(row.state)
+            if col == 2:
+                kind = _tr("Video") if row.kind == "video" else _tr("Image")
+                return f"{kind} · {short_model(row.model)}"
+            if col == 3:
+                return age_text(row.created_at)
+        if role == Qt.ItemDataRole.DecorationRole and col == 0:
+            return badge_icon(row.state)
+        if role == Qt.ItemDataRole.ForegroundRole and col == 1:
+            return badge_color(row.state)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            prompt = (row.prompt or "").strip()
+            if len(prompt) > 240:
+                prompt = prompt[:240] + "…"
+            return f"{row.request_id}\n{state_word(row.state)}" + (f"\n\n{prompt}" if prompt else "")
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return f"{row.request_id}, {state_word(row.state)}"
+        return None
+
+    # -- paging -----------------------------------------------------------------------------
+    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> bool:
+        if parent.isValid() and parent.column() != 0:
+            return False
+        node = self._node(parent)
+        return not node.exhausted and not node.pending
+
+    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
+        if parent.isValid() and parent.column() != 0:
+            return
+        self._fetch(self._node(parent))
+
+    @property
+    def loading(self) -> bool:
+        return self._pending > 0
+
+    def _fetch(self, node: Node) -> None:
+        if node.exhausted or node.pending:
+            return
+        node.pending = True
+        self._pending += 1
+        if self._pending == 1:
+            self.loadingChanged.emit(True)
+        gen = self._generation
+        c = self.controller
+        flt = self.filter
+
+        def arrived(items: list[Any]) -> None:
+            if gen != self._generation:
+                return
+            self._pending -= 1
+            self._arrived(node, items)
+            if self._pending == 0:
+                self.loadingChanged.emit(False)
+
+        if node.kind == "root":
+            c.load(queries.projects, c.engine, c.scope, flt, after=node.cursor, limit=PROJECT_PAGE,
+                   done=arrived)
+        elif node.kind == "project":
+            c.load(queries.days, c.engine, c.scope, flt, node.key, after=node.cursor, limit=DAY_PAGE,
+                   done=arrived)
+        else:
+            assert node.parent is not None
+            c.load(queries.slots, c.engine, c.scope, flt, node.parent.key, node.key,
+                   before_id=node.cursor, limit=SLOT_PAGE, done=arrived)
+
+    def _arrived(self, node: Node, items: list[Any]) -> None:
+        node.pending = False
+        node.started = True
+        page = {"root": PROJECT_PAGE, "project": DAY_PAGE, "day": SLOT_PAGE}[node.kind]
+        fresh: list[Node] = []
+        if node.kind == "slot":
+            return
+        child_kind = {"root": "project", "project": "day", "day": "slot"}[node.kind]
+        for item in items:
+            if isinstance(item, Group):
+                if node.find(item.key) is not None:
+                    continue
+                fresh.append(Node(child_kind, node, item.key, item.count))
+            else:
+                if item.id in self._by_id:
+                    continue
+                fresh.append(Node("slot", node, item.request_id, row=item))
+        if items:
+            last = items[-1]
+            node.cursor = last.newest_id if node.kind == "root" else (
+                last.key if node.kind == "project" else last.id)
+        node.exhausted = len(items) < page
+        if fresh:
+            first = len(node.children)
+            self.beginInsertRows(self.node_index(node), first, first + len(fresh) - 1)
+            node.children.extend(fresh)
+            for f in fresh:
+                if f.row is not None:
+                    self._by_id[f.row.id] = f
+            self.endInsertRows()
+        elif node.parent is not None:
+            idx = self.node_index(node)
+            self.dataChanged.emit(idx, idx)
+        self._continue_reveal()
+
+    def fetch_all_roots(self) -> None:
+        """Start loading the first page of projects (the view does this too, when shown)."""
+        if not self._root.started:
+            self._fetch(self._root)
+
+    # -- live updates -----------------------------------------------------------------------
+    def upsert_view(self, view: TaskView) -> None:
+        self.upsert(row_from_view(view))
+
+    def upsert(self, row: SlotRow) -> None:
+        """A task changed: update its row, or put a new slot at the top of its day."""
+        node = self._by_id.get(row.id)
+        if node is not None:
+            node.row = row
+            idx = self.node_index(node)
+            self.dataChanged.emit(idx, self.node_index(node, len(COLUMNS) - 1))
+            return
+        if not self.filter.matches(row) or not self._root.started:
+            return
+        project = self._root.find(row.project)
+        if project is None:
+            self._insert(self._root, 0, Node("project", self._root, row.project, 1))
+            return
+        project.count += 1
+        pidx = self.node_index(project)
+        self.dataChanged.emit(pidx, pidx)
+        if not project.started:
+            return
+        day = project.find(row.day)
+        if day is None:
+            self._insert(project, 0, Node("day", project, row.day, 1))
+            return
+        day.count += 1
+        didx = self.node_index(day)
+        self.dataChanged.emit(didx, didx)
+        if day.started:
+            slot = Node("slot", day, row.request_id, row=row)
+            self._insert(day, 0, slot)
+            self._by_id[row.id] = slot
+
+    def _insert(self, parent: Node, at: int, node: Node) -> None:
+        self.beginInsertRows(self.node_index(parent), at, at)
+        parent.children.insert(at, node)
+        self.endInsertRows()
+
+    def refresh_ages(self) -> None:
+        """Ages move on: repaint the age column of loaded slots."""
+        for node in self._by_id.values():
+            idx = self.node_index(node, 3)
+            self.dataChanged.emit(idx, idx, [Qt.ItemDataRole.DisplayRole])
+
+    # -- finding a slot ------------------------------------------------------------------------
+    def index_of(self, request_id: str) -> QModelIndex:
+        for node in self._by_id.values():
+            if node.row is not None and node.row.request_id == request_id:
+                return self.node_index(node)
+        return QModelIndex()
+
+    def reveal(self, row: SlotRow) -> None:
+        """Load what is needed to show ``row`` (project, day, slot pages), then emit ``revealed``."""
+        self._reveal = row
+        self._continue_reveal()
+
+    def _continue_reveal(self) -> None:
+        row = self._reveal
+        if row is None:
+            return
+        node = self._root
+        for key in (row.project, row.day):
+            child = node.find(key)
+            if child is None:
+                if node.exhausted:
+                    self._reveal = None  # filtered out
+                    return
+                self._fetch(node)
+                return
+            node = child
+        found = self._by_id.get(row.id)
+        if found is None:
+            if node.exhausted:
+                self._reveal = None
+                return
+            self._fetch(node)
+            return
+        self._reveal = None
+        self.revealed.emit(self.node_index(found))
+
+
+LoadFn = Callable[..., None]

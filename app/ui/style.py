@@ -1,0 +1,177 @@
+"""The look: calm colors, state badges that read without color (shape + glyph + word), one stylesheet."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from app.domain.states import IN_FLIGHT, State
+from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
+    QColor,
+    QIcon,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QPointF,
+    QRectF,
+    Qt,
+    translate,
+)
+
+# QT_TRANSLATE_NOOP markers for lupdate: the words for states, said the same everywhere.
+STATE_WORDS = {
+    None: QT_TRANSLATE_NOOP("State", "Empty slot"),
+    "submitting": QT_TRANSLATE_NOOP("State", "Sending"),
+    "preparing": QT_TRANSLATE_NOOP("State", "Preparing"),
+    "queueing": QT_TRANSLATE_NOOP("State", "Queueing"),
+    "processing": QT_TRANSLATE_NOOP("State", "Processing"),
+    "downloading": QT_TRANSLATE_NOOP("State", "Downloading"),
+    "success": QT_TRANSLATE_NOOP("State", "Done"),
+    "fail": QT_TRANSLATE_NOOP("State", "Failed"),
+    "rejected": QT_TRANSLATE_NOOP("State", "Refused"),
+    "unknown": QT_TRANSLATE_NOOP("State", "Unknown"),
+}
+
+ACCENT = "#3b6ea5"
+INK = "#2b2f36"
+MUTED = "#6b7280"
+PAPER = "#f7f6f3"
+PANEL = "#ffffff"
+LINE = "#e3e1dc"
+
+
+def _tr(text: str) -> str:
+    return translate("State", text)
+
+
+def state_word(state: str | None) -> str:
+    return _tr(STATE_WORDS.get(state, state or STATE_WORDS[None]))
+
+
+def badge_color(state: str | None) -> QColor:
+    if state is None:
+        return QColor("#9aa0a6")
+    if state in {s.value for s in IN_FLIGHT}:
+        return QColor("#2f6fb2")
+    return QColor({
+        "success": "#2e7d4f",
+        "fail": "#c0392b",
+        "rejected": "#7b7f86",
+        "unknown": "#b7791f",
+    }.get(state, "#7b7f86"))
+
+
+def badge_shape(state: str | None) -> str:
+    """The shape says the state without color: ✔ success, ⟳ running, ? unknown, ✖ fail, ⊘ refused."""
+    if state is None:
+        return "empty"
+    if state in {s.value for s in IN_FLIGHT}:
+        return "running"
+    return {"success": "check", "fail": "cross", "rejected": "slash", "unknown": "question"}.get(state, "empty")
+
+
+@lru_cache(maxsize=64)
+def _badge_pixmap(state: str | None, size: int, ratio: float) -> QPixmap:
+    px = QPixmap(int(size * ratio), int(size * ratio))
+    px.setDevicePixelRatio(ratio)
+    px.fill(Qt.GlobalColor.transparent)
+    p = QPainter(px)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    color = badge_color(state)
+    shape = badge_shape(state)
+    s = float(size)
+    m = s * 0.08
+    white = QPen(QColor("white"), s * 0.12, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
+                 Qt.PenJoinStyle.RoundJoin)
+    if shape == "empty":
+        p.setPen(QPen(color, s * 0.1))
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawEllipse(QPointF(s / 2, s / 2), s / 2 - m * 1.5, s / 2 - m * 1.5)
+    elif shape == "question":  # a diamond
+        path = QPainterPath()
+        path.moveTo(s / 2, m)
+        path.lineTo(s - m, s / 2)
+        path.lineTo(s / 2, s - m)
+        path.lineTo(m, s / 2)
+        path.closeSubpath()
+        p.fillPath(path, color)
+        p.setPen(QColor("white"))
+        font = p.font()
+        font.setBold(True)
+        font.setPixelSize(int(s * 0.62))
+        p.setFont(font)
+        p.drawText(QRectF(0, 0, s, s), Qt.AlignmentFlag.AlignCenter, "?")
+    elif shape == "cross":  # a rounded square with ✖
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(color)
+        p.drawRoundedRect(int(m), int(m), int(s - 2 * m), int(s - 2 * m), s * 0.18, s * 0.18)
+        p.setPen(white)
+        a, b = s * 0.32, s * 0.68
+        p.drawLine(QPointF(a, a), QPointF(b, b))
+        p.drawLine(QPointF(b, a), QPointF(a, b))
+    else:  # circles: check, running ring, slash
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(color)
+        p.drawEllipse(QPointF(s / 2, s / 2), s / 2 - m, s / 2 - m)
+        p.setPen(white)
+        if shape == "check":
+            path = QPainterPath()
+            path.moveTo(s * 0.28, s * 0.52)
+            path.lineTo(s * 0.44, s * 0.68)
+            path.lineTo(s * 0.73, s * 0.36)
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            p.drawPath(path)
+        elif shape == "running":
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            r = s * 0.24
+            p.drawArc(int(s / 2 - r), int(s / 2 - r), int(2 * r), int(2 * r), 90 * 16, 270 * 16)
+        elif shape == "slash":
+            p.drawLine(QPointF(s * 0.3, s * 0.7), QPointF(s * 0.7, s * 0.3))
+    p.end()
+    return px
+
+
+def badge_icon(state: str | None, size: int = 16) -> QIcon:
+    icon = QIcon()
+    for ratio in (1.0, 2.0):
+        icon.addPixmap(_badge_pixmap(state, size, ratio))
+    return icon
+
+
+def badge_pixmap(state: str | None, size: int = 16) -> QPixmap:
+    return _badge_pixmap(state, size, 1.0)
+
+
+STYLESHEET = f"""
+QMainWindow, QDialog {{ background: {PAPER}; }}
+QWidget {{ color: {INK}; }}
+QLabel#paneTitle {{ color: {MUTED}; font-weight: 600; letter-spacing: 1px; }}
+QLabel#hint {{ color: {MUTED}; }}
+QLabel#fieldError {{ color: #b03a2e; }}
+QLabel#fullRequestId {{ font-family: monospace; }}
+QFrame#pane {{ background: {PANEL}; border: 1px solid {LINE}; border-radius: 8px; }}
+QFrame#banner {{ border-radius: 8px; padding: 2px; }}
+QLabel#bannerTitle {{ font-size: 15px; font-weight: 600; }}
+QLabel#demoBadge {{ background: #e8590c; color: white; font-weight: 700; border-radius: 4px;
+    padding: 1px 8px; }}
+QLabel#providerBadge {{ background: {ACCENT}; color: white; font-weight: 600; border-radius: 4px;
+    padding: 1px 8px; }}
+QLabel#troubleLabel {{ color: #b03a2e; font-weight: 600; }}
+QPushButton {{ padding: 5px 14px; border: 1px solid #c9c6bf; border-radius: 6px; background: #fdfcfa; }}
+QPushButton:hover {{ background: #f1efea; }}
+QPushButton:disabled {{ color: #a8a8a8; background: #f3f2ef; border-color: #e2e0db; }}
+QPushButton[primary="true"]:enabled {{ background: {ACCENT}; color: white; border-color: {ACCENT};
+    font-weight: 600; }}
+QPushButton[primary="true"]:enabled:hover {{ background: #325f8f; }}
+QLineEdit, QPlainTextEdit, QComboBox, QSpinBox, QDoubleSpinBox, QDateEdit {{
+    border: 1px solid #cfccc5; border-radius: 5px; padding: 3px 5px; background: white; }}
+QLineEdit[invalid="true"], QPlainTextEdit[invalid="true"], QComboBox[invalid="true"] {{
+    border: 1px solid #c0392b; }}
+QLineEdit:read-only, QPlainTextEdit[readOnly="true"] {{ background: #f4f3f0; color: #4b4f56; }}
+QTreeView, QTreeWidget, QListWidget {{ background: white; border: 1px solid {LINE}; border-radius: 6px; }}
+QTreeView::item {{ padding: 3px 0; }}
+QTreeView::item:selected {{ background: #dce7f3; color: {INK}; }}
+QStatusBar {{ background: #efede8; border-top: 1px solid {LINE}; }}
+QStatusBar QLabel {{ padding: 0 6px; }}
+"""

@@ -1,0 +1,811 @@
+"""The main window: slot browser | the slot (banner, RequestId, form, actions) | result and history.
+
+The window is a widget: it never awaits and never touches the store. It asks the controller and
+redraws from the controller's signals. Which actions are offered comes from the domain table
+(:func:`app.domain.states.allowed_actions`) and nowhere else.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from pathlib import Path
+from typing import Any
+
+from app.domain.states import IN_FLIGHT, WHY_NOT, Action, allowed_actions
+from app.service.views import Outcome, TaskView
+from app.store.queries import SlotRow
+from app.ui.browser import SlotBrowser
+from app.ui.dialogs import ConflictDialog, RecoverDialog, SettingsDialog
+from app.ui.form import CreateForm, FramePicker, RequestIdComposer
+from app.ui.history import HistoryPanel
+from app.ui.models import SlotTreeModel, row_from_view
+from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
+    QAction,
+    QByteArray,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QKeySequence,
+    QLabel,
+    QMainWindow,
+    QPushButton,
+    QScrollArea,
+    QSettings,
+    QSplitter,
+    QStackedWidget,
+    QStatusBar,
+    QTimer,
+    QVBoxLayout,
+    QWidget,
+    Qt,
+    Signal,
+    translate,
+)
+from app.ui.style import STYLESHEET, badge_color, badge_pixmap, state_word
+
+WHY_NOT_TR = {
+    Action.CREATE: QT_TRANSLATE_NOOP("WhyNot", "This slot already has a task. Create again only after a definitive refusal; use New slot for other parameters."),
+    Action.QUERY: QT_TRANSLATE_NOOP("WhyNot", "There is no provider task to ask about in this state."),
+    Action.RECOVER: QT_TRANSLATE_NOOP("WhyNot", "Recover is for unknown tasks, and for failed tasks with results left."),
+    Action.EXPORT: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be exported."),
+    Action.OPEN: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be opened."),
+    Action.NEW_SLOT: QT_TRANSLATE_NOOP("WhyNot", "Finish or recover this slot first."),
+}
+assert set(WHY_NOT_TR) == set(WHY_NOT)
+
+BANNERS = {
+    None: (QT_TRANSLATE_NOOP("Banner", "New slot"),
+           QT_TRANSLATE_NOOP("Banner", "Nothing has been sent yet. Name the slot, write the prompt, then press Create.")),
+    "submitting": (QT_TRANSLATE_NOOP("Banner", "Sending"),
+                   QT_TRANSLATE_NOOP("Banner", "The create request is on its way. Slate recorded it first, so it can never be sent twice.")),
+    "preparing": (QT_TRANSLATE_NOOP("Banner", "Running at the provider"),
+                  QT_TRANSLATE_NOOP("Banner", "The provider accepted the task and is preparing it. You can close Slate: it picks up where it left off.")),
+    "queueing": (QT_TRANSLATE_NOOP("Banner", "Waiting in the provider's queue"),
+                 QT_TRANSLATE_NOOP("Banner", "The task is queued at the provider. You can close Slate: it picks up where it left off.")),
+    "processing": (QT_TRANSLATE_NOOP("Banner", "Generating"),
+                   QT_TRANSLATE_NOOP("Banner", "The provider is generating. You can close Slate: it picks up where it left off.")),
+    "downloading": (QT_TRANSLATE_NOOP("Banner", "Downloading"),
+                    QT_TRANSLATE_NOOP("Banner", "The provider finished. Slate is downloading and verifying the media.")),
+    "success": (QT_TRANSLATE_NOOP("Banner", "Done"),
+                QT_TRANSLATE_NOOP("Banner", "The media are verified and on disk (SHA-256 recorded). Export them, or start a New slot for a variation.")),
+    "fail": (QT_TRANSLATE_NOOP("Banner", "Failed"),
+             QT_TRANSLATE_NOOP("Banner", "This slot will not change again. Start a New slot to try again.")),
+    "rejected": (QT_TRANSLATE_NOOP("Banner", "Refused by the provider"),
+                 QT_TRANSLATE_NOOP("Banner", "No task was made and nothing was billed. You may Create again with the same parameters, or start a New slot.")),
+    "unknown": (QT_TRANSLATE_NOOP("Banner", "Unknown"),
+                QT_TRANSLATE_NOOP("Banner", "The create request left and no clear answer came back. Slate will not create again. Query the provider, or Recover.")),
+}
+BANNER_BG = {"success": "#e8f3ec", "fail": "#fbeaea", "rejected": "#f0f0f1", "unknown": "#fdf3e1",
+             None: "#eef2f7"}
+
+ACTION_BUTTONS = (
+    (Action.CREATE, "createButton", QT_TRANSLATE_NOOP("MainWindow", "Create"), "Ctrl+Return"),
+    (Action.QUERY, "queryButton", QT_TRANSLATE_NOOP("MainWindow", "Query"), "F5"),
+    (Action.RECOVER, "recoverButton", QT_TRANSLATE_NOOP("MainWindow", "Recover…"), None),
+    (Action.EXPORT, "exportButton", QT_TRANSLATE_NOOP("MainWindow", "Export…"), "Ctrl+E"),
+    (Action.NEW_SLOT, "newSlotButton", QT_TRANSLATE_NOOP("MainWindow", "New slot"), "Ctrl+Shift+N"),
+)
+ACTION_HELP = {
+    Action.CREATE: QT_TRANSLATE_NOOP("MainWindow", "Send this slot to the provider (once)."),
+    Action.QUERY: QT_TRANSLATE_NOOP("MainWindow", "Ask the provider about this task now."),
+    Action.RECOVER: QT_TRANSLATE_NOOP("MainWindow", "Attach a task id, download again, or declare failed. Never creates."),
+    Action.EXPORT: QT_TRANSLATE_NOOP("MainWindow", "Copy the verified media to a folder."),
+    Action.NEW_SLOT: QT_TRANSLATE_NOOP("MainWindow", "Start a new slot from these parameters (this slot stays as it is)."),
+}
+PRIMARY = {None: Action.CREATE, "rejected": Action.CREATE, "unknown": Action.QUERY,
+           "success": Action.EXPORT, "fail": Action.NEW_SLOT}
+
+
+def _tr(ctx: str, text: str) -> str:
+    return translate(ctx, text)
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(max(0, seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+class Banner(QFrame):
+    """The slot's state in words: a badge, a title, one or two sentences, and progress."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("banner")
+        self.icon = QLabel()
+        self.icon.setFixedSize(28, 28)
+        self.title = QLabel(objectName="bannerTitle")
+        self.body = QLabel(objectName="bannerBody")
+        self.body.setWordWrap(True)
+        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.progress = QLabel(objectName="progressLabel")
+        text = QVBoxLayout()
+        text.setSpacing(2)
+        text.addWidget(self.title)
+        text.addWidget(self.body)
+        text.addWidget(self.progress)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 10, 12, 10)
+        row.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
+        row.addLayout(text, 1)
+        self.setAccessibleName(_tr("MainWindow", "Slot state"))
+
+    def show_state(self, state: str | None, detail: str = "") -> None:
+        title, body = BANNERS.get(state, BANNERS["unknown"])
+        self.icon.setPixmap(badge_pixmap(state, 28))
+        word = _tr("Banner", title)
+        self.title.setText(word)
+        self.title.setStyleSheet(f"color: {badge_color(state).darker(125).name()};")
+        text = _tr("Banner", body)
+        if detail:
+            text = f"{detail}\n{text}"
+        self.body.setText(text)
+        bg = BANNER_BG.get(state, "#eaf1f9")
+        self.setStyleSheet(f"QFrame#banner {{ background: {bg}; border-radius: 8px; }}")
+        self.setAccessibleDescription(f"{word}. {text}")
+
+
+class MainWindow(QMainWindow):
+    """Slate's main window."""
+
+    selectionShown = Signal(str)  # a slot's record is on screen
+
+    def __init__(self, controller: Any, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("mainWindow")
+        self.setWindowTitle("Slate")
+        self.setStyleSheet(STYLESHEET)
+        self.controller = controller
+        self.settings = settings if settings is not None else QSettings()
+        self.task: TaskView | None = None
+        self.events: list[dict[str, Any]] = []
+        self.current_rid: str | None = None
+        self.draft = False
+        self._creating = False
+        self._message = ""
+        self.dialog: Any = None
+
+        self.model = SlotTreeModel(controller, self)
+        self.browser = SlotBrowser(self.model)
+        self.history = HistoryPanel(controller)
+        self._build_middle()
+        self._build_status()
+
+        left = self._pane(self.browser)
+        right = self._pane(self.history)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.middle_stack)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 5)
+        self.splitter.setStretchFactor(2, 4)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([360, 560, 440])
+        central = QWidget()
+        cbox = QVBoxLayout(central)
+        cbox.setContentsMargins(10, 10, 10, 6)
+        cbox.addWidget(self._build_toolbar())
+        cbox.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+        self._build_shortcuts()
+
+        c = controller
+        c.slotLoaded.connect(self._slot_loaded)
+        c.outcomeArrived.connect(self._outcome)
+        c.conflictArrived.connect(self._conflict)
+        c.statusChanged.connect(self._status)
+        c.errorOccurred.connect(self.show_message)
+        c.reset.connect(self._reset)
+        c.taskChanged.connect(self._task_changed)
+        self.browser.slotActivated.connect(self.select)
+        self.model.rowsInserted.connect(self._maybe_empty)
+        self.model.loadingChanged.connect(lambda _l: self._maybe_empty())
+        self.form.changed.connect(self.update_actions)
+        self.form.frameWanted.connect(self._choose_frame)
+        self.composer.changed.connect(self._composer_changed)
+        self.composer.nextSceneWanted.connect(
+            lambda prefix: c.next_scene(prefix, done=self.composer.set_scene))
+        self._lookup_timer = QTimer(self, singleShot=True, interval=400)
+        self._lookup_timer.timeout.connect(self._lookup_draft)
+        self._tick = QTimer(self, interval=1000)
+        self._tick.timeout.connect(self._update_progress)
+        self._tick.start()
+        self._ages = QTimer(self, interval=30_000)
+        self._ages.timeout.connect(self.model.refresh_ages)
+        self._ages.start()
+
+        self.setMinimumSize(1000, 640)
+        self.resize(1360, 820)
+        self.restore_layout()
+        self._update_provider()
+        self.new_draft(initial=True)
+        self.model.fetch_all_roots()
+
+    # -- building -----------------------------------------------------------------------------
+    @staticmethod
+    def _pane(widget: QWidget) -> QFrame:
+        frame = QFrame(objectName="pane")
+        box = QVBoxLayout(frame)
+        box.setContentsMargins(10, 10, 10, 10)
+        box.addWidget(widget)
+        return frame
+
+    def _build_toolbar(self) -> QWidget:
+        bar = QWidget()
+        row = QHBoxLayout(bar)
+        row.setContentsMargins(0, 0, 0, 6)
+        title = QLabel("Slate")
+        title.setStyleSheet("font-size: 18px; font-weight: 700; color: #3b6ea5;")
+        tagline = QLabel(self.tr("every generation paid once"), objectName="hint")
+        self.new_button = QPushButton(self.tr("+ New slot"), objectName="newDraftButton")
+        self.new_button.setToolTip(self.tr("Start a blank slot (Ctrl+N)"))
+        self.settings_button = QPushButton(self.tr("⚙ Settings"), objectName="settingsButton")
+        self.settings_button.setToolTip(self.tr("API key, region, team, quotas (Ctrl+,)"))
+        row.addWidget(title)
+        row.addWidget(tagline)
+        row.addStretch(1)
+        row.addWidget(self.new_button)
+        row.addWidget(self.settings_button)
+        self.new_button.clicked.connect(lambda: self.new_draft())
+        self.settings_button.clicked.connect(self.open_settings)
+        return bar
+
+    def _build_middle(self) -> None:
+        self.heading = QLabel(objectName="slotHeading")
+        self.heading.setStyleSheet("font-size: 16px; font-weight: 600; font-family: monospace;")
+        self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.heading.setWordWrap(True)
+        self.banner = Banner()
+        self.composer = RequestIdComposer()
+        self.used_hint = QLabel(objectName="hint")
+        self.used_hint.setWordWrap(True)
+        self.used_hint.setTextFormat(Qt.TextFormat.RichText)
+        self.used_hint.linkActivated.connect(lambda rid: self.select(rid))
+        self.form = CreateForm()
+        self.locked_hint = QLabel(self.tr("This slot's parameters are fixed. Use New slot to change them."),
+                                  objectName="hint")
+        self.locked_hint.setWordWrap(True)
+        self.cost = QLabel(objectName="hint")
+        self.buttons: dict[Action, QPushButton] = {}
+        actions = QHBoxLayout()
+        for action, name, text, keys in ACTION_BUTTONS:
+            b = QPushButton(_tr("MainWindow", text), objectName=name)
+            b.setAccessibleName(_tr("MainWindow", text).rstrip("…"))
+            if keys:
+                b.setProperty("keys", keys)
+            self.buttons[action] = b
+            actions.addWidget(b)
+        actions.addStretch(1)
+        self.message = QLabel(objectName="messageLabel")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.buttons[Action.CREATE].clicked.connect(self.create)
+        self.buttons[Action.QUERY].clicked.connect(self.query)
+        self.buttons[Action.RECOVER].clicked.connect(self.open_recover)
+        self.buttons[Action.EXPORT].clicked.connect(self.export)
+        self.buttons[Action.NEW_SLOT].clicked.connect(self.new_slot)
+
+        inner = QWidget()
+        box = QVBoxLayout(inner)
+        box.setContentsMargins(4, 4, 8, 4)
+        box.setSpacing(10)
+        box.addWidget(self.heading)
+        box.addWidget(self.banner)
+        box.addWidget(self.composer)
+        box.addWidget(self.used_hint)
+        box.addWidget(self.form, 1)
+        box.addWidget(self.locked_hint)
+        box.addWidget(self.cost)
+        box.addLayout(actions)
+        box.addWidget(self.message)
+        scroll = QScrollArea(objectName="slotScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        inner.setObjectName("slotInner")
+        inner.setStyleSheet("QWidget#slotInner { background: white; }")
+        scroll.setWidget(inner)
+        slot_pane = self._pane(scroll)
+
+        self.empty_page = QFrame(objectName="pane")
+        ebox = QVBoxLayout(self.empty_page)
+        ebox.setContentsMargins(40, 40, 40, 40)
+        ebox.addStretch(1)
+        headline = QLabel(self.tr("Welcome to Slate"))
+        headline.setStyleSheet("font-size: 22px; font-weight: 600;")
+        explain = QLabel(self.tr(
+            "A slot is one piece of work with a stable name, such as "
+            "article:20260816:tide-eye:scene-02. Slate sends each slot to the provider once, "
+            "keeps its history, and never pays twice for it."))
+        explain.setWordWrap(True)
+        self.first_button = QPushButton(self.tr("Create your first slot"), objectName="firstSlotButton")
+        self.first_button.setProperty("primary", True)
+        self.first_button.clicked.connect(lambda: self.new_draft(force=True))
+        self.demo_note = QLabel(objectName="hint")
+        self.demo_note.setWordWrap(True)
+        for w in (headline, explain, self.first_button, self.demo_note):
+            ebox.addWidget(w, 0, Qt.AlignmentFlag.AlignHCenter if w is self.first_button else Qt.AlignmentFlag.AlignLeft)
+        ebox.addStretch(2)
+
+        self.middle_stack = QStackedWidget(objectName="middleStack")
+        self.middle_stack.addWidget(slot_pane)
+        self.middle_stack.addWidget(self.empty_page)
+        self.slot_page = slot_pane
+
+    def _build_status(self) -> None:
+        bar = QStatusBar(objectName="statusBar")
+        self.setStatusBar(bar)
+        self.provider_badge = QLabel(objectName="demoBadge")
+        self.identity = QLabel(objectName="identityLabel")
+        self.quota_label = QLabel(objectName="quotaLabel")
+        self.running_label = QLabel(objectName="runningLabel")
+        self.connection = QLabel(objectName="connectionLabel")
+        self.warning_label = QLabel(objectName="warningLabel")
+        for w in (self.provider_badge, self.identity, self.quota_label, self.running_label,
+                  self.connection, self.warning_label):
+            bar.addWidget(w)
+
+    def _build_shortcuts(self) -> None:
+        def add(name: str, keys: list[str], slot: Any, text: str) -> QAction:
+            act = QAction(text, self, objectName=name)
+            act.setShortcuts([QKeySequence(k) for k in keys])
+            act.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            act.triggered.connect(slot)
+            self.addAction(act)
+            return act
+
+        self.shortcut_actions = {
+            "create": add("createAction", ["Ctrl+Return", "Ctrl+Enter"], self._shortcut_create, self.tr("Create")),
+            "query": add("queryAction", ["F5"], self._shortcut_query, self.tr("Query")),
+            "search": add("searchAction", ["Ctrl+F"], self.focus_search, self.tr("Search")),
+            "next": add("nextSlotAction", ["Alt+Down", "Ctrl+PgDown"], lambda: self.browser.step(True), self.tr("Next slot")),
+            "previous": add("previousSlotAction", ["Alt+Up", "Ctrl+PgUp"], lambda: self.browser.step(False), self.tr("Previous slot")),
+            "new": add("newDraftAction", ["Ctrl+N"], lambda: self.new_draft(), self.tr("New slot")),
+            "export": add("exportAction", ["Ctrl+E"], self._shortcut_export, self.tr("Export")),
+            "settings": add("settingsAction", ["Ctrl+,"], self.open_settings, self.tr("Settings")),
+        }
+
+    # -- layout persistence ----------------------------------------------------------------------
+    def restore_layout(self) -> None:
+        s = self.settings
+        geo = s.value("window/geometry")
+        if isinstance(geo, QByteArray) and not geo.isEmpty():
+            self.restoreGeometry(geo)
+        state = s.value("window/state")
+        if isinstance(state, QByteArray) and not state.isEmpty():
+            self.restoreState(state)
+        split = s.value("window/splitter")
+        if isinstance(split, QByteArray) and not split.isEmpty():
+            self.splitter.restoreState(split)
+        header = s.value("window/slotHeader")
+        if isinstance(header, QByteArray) and not header.isEmpty():
+            self.browser.tree.header().restoreState(header)
+        hsplit = s.value("window/historySplitter")
+        if isinstance(hsplit, QByteArray) and not hsplit.isEmpty():
+            self.history.splitter.restoreState(hsplit)
+
+    def save_layout(self) -> None:
+        s = self.settings
+        s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/state", self.saveState())
+        s.setValue("window/splitter", self.splitter.saveState())
+        s.setValue("window/slotHeader", self.browser.tree.header().saveState())
+        s.setValue("window/historySplitter", self.history.splitter.saveState())
+        if self.current_rid:
+            s.setValue("window/lastSlot", self.current_rid)
+        s.sync()
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        self.save_layout()
+        self.history.video.stop()
+        if self.dialog is not None:
+            self.dialog.close()
+        super().closeEvent(event)
+
+    # -- selection and drafts -------------------------------------------------------------------
+    def select(self, request_id: str) -> None:
+        """Show a slot: its record, history and media (loaded by the controller)."""
+        self.draft = False
+        self.current_rid = request_id
+        self.middle_stack.setCurrentWidget(self.slot_page)
+        self.controller.select(request_id)
+        idx = self.model.index_of(request_id)
+        if idx.isValid() and self.browser.tree.currentIndex().siblingAtColumn(0) != idx:
+            self.browser.show_index(idx)
+
+    def reveal(self, row: SlotRow) -> None:
+        self.model.reveal(row)
+
+    def new_draft(self, *, initial: bool = False, force: bool = False) -> None:
+        """A blank slot: today's date, the current project, the next free scene."""
+        project = ""
+        if self.task is not None and self.task.project:
+            project = self.task.project
+        elif self.composer.project.text():
+            project = self.composer.project.text()
+        self._enter_draft()
+        self.form.clear()
+        self.composer.series = "article"
+        self.composer.date.setDate(dt.date.today())
+        self.composer.project.setText(project)
+        self.composer.scene.setText("")
+        if project:
+            self.controller.next_scene(self.composer.prefix(), done=self.composer.set_scene)
+        if not initial:
+            self.middle_stack.setCurrentWidget(self.slot_page)
+            (self.composer.project if not project else self.form.prompt).setFocus()
+
+    def _enter_draft(self) -> None:
+        self.draft = True
+        self.task = None
+        self.events = []
+        self.current_rid = None
+        self.controller.select(None)
+        self.browser.tree.clearSelection()
+        self.composer.set_read_only(False)
+        self.form.set_read_only(False)
+        self.history.show_slot(None, [])
+        self.message.clear()
+        self._show_task()
+
+    def new_slot(self) -> None:
+        """"New slot" from the current one: same parameters, suggested RequestId, form editable."""
+        task = self.task
+        if task is None:
+            return
+        self._enter_draft()
+        self.form.set_params(task.kind, task.params)
+        self.composer.set_request_id(task.request_id)
+        self.controller.suggest(task.request_id, done=self.composer.set_request_id)
+        self.form.prompt.setFocus()
+
+    def _composer_changed(self, rid: str) -> None:
+        self.heading.setText(rid or self.tr("(unnamed slot)"))
+        if self.draft:
+            self.used_hint.clear()
+            self._lookup_timer.start()
+        self.update_actions()
+
+    def _lookup_draft(self) -> None:
+        rid = self.composer.request_id()
+        if not self.draft or self.composer.error_text() is not None:
+            return
+
+        def found(out: Outcome) -> None:
+            if self.draft and self.composer.request_id() == rid and out.task is not None:
+                self.used_hint.setText(self.tr(
+                    "This RequestId is already used (%1). <a href=\"%2\">Open it</a> — creating "
+                    "it with other parameters will be refused.").replace("%1", state_word(out.task.state))
+                    .replace("%2", rid))
+
+        self.controller.lookup(rid, found)
+
+    # -- controller signals -------------------------------------------------------------------
+    def _slot_loaded(self, rid: str, task: TaskView | None, events: list[dict[str, Any]]) -> None:
+        if rid != self.current_rid or self.draft:
+            return
+        first = self.task is None or self.task.request_id != rid
+        self.task = task
+        self.events = events
+        if task is not None:
+            self.composer.set_read_only(True)
+            if first or self.composer.request_id() != rid:
+                self.composer.set_request_id(rid)
+            self.form.set_params(task.kind, task.params)
+            self.form.set_read_only(True)
+            self.model.upsert(row_from_view(task))
+        self.history.show_slot(task, events)
+        self._show_task()
+        if first:
+            idx = self.model.index_of(rid)
+            if idx.isValid():
+                self.browser.show_index(idx)
+            elif task is not None:
+                self.model.reveal(row_from_view(task))
+        self.selectionShown.emit(rid)
+
+    def _task_changed(self, view: TaskView) -> None:
+        if self.draft and self._creating and view.request_id == self.composer.request_id():
+            self._creating = False
+            self.select(view.request_id)
+
+    def _outcome(self, action: str, out: Outcome) -> None:
+        if action == "create":
+            self._creating = False
+        msg = ""
+        if out.error:
+            msg = out.error.get("message") or ""
+        if action == "export" and out.outcome == "ok":
+            n = len(out.extra.get("exported", []))
+            msg = self.tr("Exported %1 file(s).").replace("%1", str(n))
+        if out.outcome in ("invalid", "quota_exceeded", "not_found"):
+            self.show_message(msg)
+        elif out.outcome == "conflict":
+            pass
+        else:
+            self.show_message(msg if out.outcome != "ok" or action == "export" else "")
+            if out.request_id and (out.task is not None) and (self.draft or out.request_id == self.current_rid):
+                self.select(out.request_id)
+        self.update_actions()
+
+    def _conflict(self, out: Outcome) -> None:
+        err = out.error or {}
+        dlg = ConflictDialog(out.request_id or "", err.get("diff") or {}, err.get("suggested_request_id") or "", self)
+        kind, params = self.form.kind(), self.form.params()
+
+        def create_new(rid: str) -> None:
+            self._enter_draft()
+            self.form.set_params(kind, params)
+            self.composer.set_request_id(rid)
+            self._submit(rid, kind, params)
+
+        dlg.createAsNew.connect(create_new)
+        self._open_dialog(dlg)
+
+    def _status(self, status: dict[str, Any]) -> None:
+        quota = status.get("quota") or {}
+
+        def part(kind: str, label: str) -> str:
+            q = quota.get(kind) or {}
+            used, limit = q.get("used", 0), q.get("limit")
+            return f"{label} {used}/{limit}" if limit is not None else f"{label} {used}"
+
+        self.quota_label.setText(self.tr("Today: %1 · %2").replace("%1", part("video", self.tr("videos")))
+                                 .replace("%2", part("image", self.tr("images"))))
+        running = int(status.get("running") or 0)
+        self.running_label.setText(self.tr("%1 running").replace("%1", str(running)))
+        failing = int(status.get("failing") or 0)
+        if failing:
+            self.connection.setObjectName("troubleLabel")
+            self.connection.setText(self.tr("⚠ Provider not answering: %1 task(s) retrying").replace("%1", str(failing)))
+        else:
+            self.connection.setObjectName("connectionLabel")
+            self.connection.setText(self.tr("Connection OK"))
+        self.connection.style().unpolish(self.connection)
+        self.connection.style().polish(self.connection)
+
+    def _update_provider(self) -> None:
+        c = self.controller
+        if c.demo:
+            self.provider_badge.setObjectName("demoBadge")
+            self.provider_badge.setText(self.tr("DEMO"))
+            self.provider_badge.setToolTip(self.tr(
+                "Demo provider: nothing is billed and media are made on this computer. "
+                "Set an API key in Settings to use MiniMax."))
+            self.demo_note.setText(self.tr(
+                "The demo provider is active until you set an API key in Settings: try everything, "
+                "nothing is billed."))
+        else:
+            self.provider_badge.setObjectName("providerBadge")
+            self.provider_badge.setText(c.provider_label)
+            self.provider_badge.setToolTip(self.tr("Real provider: every create is billed."))
+            self.demo_note.setText("")
+        self.provider_badge.setAccessibleName(self.provider_badge.text())
+        self.provider_badge.style().unpolish(self.provider_badge)
+        self.provider_badge.style().polish(self.provider_badge)
+        svc = c.service
+        self.identity.setText(f"{svc.tenant} / {svc.user}")
+        self.identity.setToolTip(self.tr("Team / designer"))
+        if c.warnings:
+            self.warning_label.setText("⚠")
+            self.warning_label.setToolTip("\n".join(c.warnings))
+        else:
+            self.warning_label.clear()
+
+    def _reset(self) -> None:
+        self._update_provider()
+        self.model.reload()
+        self.model.fetch_all_roots()
+        self.new_draft(initial=True)
+
+    def _maybe_empty(self, *_: Any) -> None:
+        """First launch: no slot at all and nothing being written → the welcome page."""
+        empty = (self.model.rowCount() == 0 and not self.model.loading and self.model._root.started
+                 and not self.browser.filtered() and self.task is None and self.draft
+                 and not self.composer.project.text() and not self.form.prompt.toPlainText())
+        if empty:
+            self.middle_stack.setCurrentWidget(self.empty_page)
+        elif self.middle_stack.currentWidget() is self.empty_page and self.model.rowCount() > 0:
+            self.middle_stack.setCurrentWidget(self.slot_page)
+
+    # -- showing the slot -----------------------------------------------------------------------
+    def state(self) -> str | None:
+        return self.task.state if self.task is not None else None
+
+    def _show_task(self) -> None:
+        task = self.task
+        state = self.state()
+        detail = ""
+        if task is not None and task.error and task.error.get("message") and state in ("fail", "rejected", "unknown"):
+            detail = str(task.error["message"])
+        if task is not None and state == "unknown":
+            sent = dt.datetime.fromtimestamp(task.created_at).strftime("%H:%M:%S")
+            detail = self.tr("The create request left at %1.").replace("%1", sent) + (f" ({detail})" if detail else "")
+        self.banner.show_state(state, detail)
+        self.heading.setText(task.request_id if task else (self.composer.request_id() or self.tr("(unnamed slot)")))
+        self.locked_hint.setVisible(task is not None)
+        self.used_hint.setVisible(self.draft)
+        self._update_progress()
+        self.update_actions()
+
+    def _update_progress(self) -> None:
+        task = self.task
+        if task is None or task.state not in {s.value for s in IN_FLIGHT}:
+            text = ""
+            if task is not None:
+                text = self.tr("Took %1 · last change %2").replace("%1", _clock(task.updated_at - task.created_at)).replace(
+                    "%2", dt.datetime.fromtimestamp(task.updated_at).strftime("%Y-%m-%d %H:%M"))
+            self.banner.progress.setText(text)
+            return
+        now = time.time()
+        text = self.tr("%1 · elapsed %2").replace("%1", state_word(task.state)).replace("%2", _clock(now - task.created_at))
+        if task.next_poll_at:
+            wait = task.next_poll_at - now
+            text += " · " + (self.tr("next query in %1 s").replace("%1", str(int(wait) + 1)) if wait > 0
+                             else self.tr("querying now"))
+        self.banner.progress.setText(text)
+
+    def update_actions(self) -> None:
+        """Enable exactly what the domain table allows; say why when something is not offered."""
+        state = self.state()
+        has_results = bool(self.task.has_results) if self.task is not None else False
+        allowed = set(allowed_actions(state, has_results=has_results))
+        primary = PRIMARY.get(state)
+        for action, button in self.buttons.items():
+            ok = action in allowed
+            why = ""
+            if not ok:
+                why = _tr("WhyNot", WHY_NOT_TR[action])
+            elif action is Action.CREATE and self.task is None:
+                err = self.composer.error_text() or self.form.error_text()
+                if err:
+                    ok, why = False, err
+            if action is Action.CREATE and self._creating:
+                ok, why = False, self.tr("Sending…")
+            button.setEnabled(ok)
+            keys = button.property("keys")
+            help_text = _tr("MainWindow", ACTION_HELP[action]) + (f" ({keys})" if keys else "")
+            button.setToolTip(help_text if ok else why)
+            button.setProperty("primary", ok and action is primary)
+            button.style().unpolish(button)
+            button.style().polish(button)
+        self.history.open_button.setEnabled(Action.OPEN in allowed and bool(self.task and self.task.media))
+        self.history.folder_button.setEnabled(self.history.open_button.isEnabled())
+        if self.task is None:
+            kind = self.form.kind()
+            n = self.form.n.value() if kind == "image" else 1
+            what = self.tr("%1 image(s)").replace("%1", str(n)) if kind == "image" else self.tr("1 video")
+            self.cost.setText(self.tr("Uses %1 of today's quota.").replace("%1", what))
+        else:
+            self.cost.setText("")
+
+    def show_message(self, text: str) -> None:
+        self._message = text
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #8a2d23;" if text else "")
+
+    # -- actions -------------------------------------------------------------------------------
+    def _submit(self, rid: str, kind: str, params: dict[str, Any]) -> None:
+        self._creating = True
+        self.show_message("")
+        self.controller.submit(rid, kind, params)
+        self.update_actions()
+
+    def create(self) -> None:
+        if not self.buttons[Action.CREATE].isEnabled():
+            return
+        if self.task is not None:  # rejected: the same RequestId with the stored parameters
+            self._submit(self.task.request_id, self.task.kind, dict(self.task.params))
+        else:
+            self._submit(self.composer.request_id(), self.form.kind(), self.form.params())
+
+    def query(self) -> None:
+        if self.task is not None and self.buttons[Action.QUERY].isEnabled():
+            self.show_message(self.tr("Asking the provider…"))
+            self.controller.query(self.task.request_id)
+
+    def open_recover(self) -> None:
+        task = self.task
+        if task is None or not self.buttons[Action.RECOVER].isEnabled():
+            return
+        dlg = RecoverDialog(task.request_id, task.state, task.kind, task.has_results,
+                            can_lookup=bool(getattr(self.controller.service.provider, "can_list_tasks", False)),
+                            parent=self)
+        dlg.recover.connect(lambda how: self.controller.recover(task.request_id, **how))
+        self._open_dialog(dlg)
+
+    def choose_directory(self, done: Any) -> None:
+        """Ask for a folder without a nested event loop (tests replace this)."""
+        dlg = QFileDialog(self, self.tr("Export to folder"), str(Path.home()))
+        dlg.setFileMode(QFileDialog.FileMode.Directory)
+        dlg.setOption(QFileDialog.Option.ShowDirsOnly, True)
+        dlg.fileSelected.connect(done)
+        self._open_dialog(dlg)
+
+    def choose_file(self, done: Any) -> None:
+        dlg = QFileDialog(self, self.tr("Choose an image"), str(Path.home()),
+                          self.tr("Images (*.png *.jpg *.jpeg *.webp)"))
+        dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dlg.fileSelected.connect(done)
+        self._open_dialog(dlg)
+
+    def export(self) -> None:
+        task = self.task
+        if task is None or not self.buttons[Action.EXPORT].isEnabled():
+            return
+        self.choose_directory(lambda folder: folder and self.controller.export(task.request_id, folder))
+
+    def _choose_frame(self, picker: FramePicker) -> None:
+        def chosen(path: str) -> None:
+            if not path:
+                return
+
+            def read(url: str | None, err: str | None) -> None:
+                if url:
+                    picker.set_file(Path(path).name, url)
+                else:
+                    self.show_message(err or "")
+
+            self.controller.read_data_url(path, read)
+
+        self.choose_file(chosen)
+
+    def _open_dialog(self, dlg: Any) -> None:
+        if self.dialog is not None:
+            self.dialog.close()
+        self.dialog = dlg
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.finished.connect(lambda _r, d=dlg: setattr(self, "dialog", None) if self.dialog is d else None)
+        dlg.open()
+
+    def open_settings(self) -> None:
+        from app.ui.app import saved_settings
+
+        cfg = self.controller.service.config
+        values = {"tenant": cfg.tenant, "user": cfg.user, "quota_video": cfg.quota_video,
+                  "quota_image": cfg.quota_image, "poll_interval": cfg.poll_interval,
+                  "data_dir": str(cfg.data_dir), "store": cfg.store,
+                  "region": saved_settings(self.settings).get("region", "global")}
+        dlg = SettingsDialog(values, self.controller.key_source, self)
+        dlg.applied.connect(self.apply_settings)
+        self._open_dialog(dlg)
+
+    def apply_settings(self, values: dict[str, Any]) -> None:
+        from app.ui.app import config_with_settings, save_settings
+
+        key = values.pop("api_key", None)
+        save_settings(self.settings, values)
+
+        def reconfigure(err: str | None = None) -> None:
+            if err:
+                self.show_message(err)
+            try:
+                cfg = config_with_settings(self.controller.service.config, self.settings,
+                                           key_source=self.controller.key_source)
+            except Exception as exc:  # noqa: BLE001 - a bad value is shown, not raised
+                self.show_message(str(exc))
+                return
+            self.controller.reconfigure(cfg)
+
+        if key:
+            self.controller.set_api_key(key, reconfigure)
+        else:
+            reconfigure()
+
+    # -- shortcuts -----------------------------------------------------------------------------
+    def _shortcut_create(self) -> None:
+        self.create()
+
+    def _shortcut_query(self) -> None:
+        self.query()
+
+    def _shortcut_export(self) -> None:
+        self.export()
+
+    def focus_search(self) -> None:
+        self.browser.search.setFocus()
+        self.browser.search.selectAll()

@@ -1,0 +1,166 @@
+"""GUI fixtures: a qasync loop on pytest-qt's QApplication, a service on the demo provider, a window.
+
+The qasync loop is made with ``already_running=True``: Qt's event loop drives asyncio, exactly as
+in the app. Tests are plain (sync) pytest-qt tests that wait with ``qtbot.waitUntil`` from the
+test function (``gui.run`` / ``gui.until``) and never from inside a coroutine, so no event loop is
+ever nested inside a coroutine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+import qasync
+
+from app.config import Config
+from app.providers.minimax import MiniMaxProvider
+from app.service.slate import SlateService
+from app.sim import SimServer, start_sim
+from app.store.engine import make_engine
+from app.store.repository import Repository
+from app.ui.qt import QSettings
+from tests.fixtures import SECRET, fast_sim_config, make_config, sqlite_url
+
+SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
+
+
+@dataclass
+class Gui:
+    qtbot: Any
+    loop: asyncio.AbstractEventLoop
+    config: Config
+    repo: Repository
+    provider: MiniMaxProvider
+    service: SlateService
+    sim: SimServer
+    settings_path: Path
+
+    def run(self, coro: Any, timeout: float = 20.0) -> Any:
+        """Run a coroutine on the app's loop; the test waits outside it (Qt events drive it)."""
+        task = self.loop.create_task(coro)
+        self.qtbot.waitUntil(task.done, timeout=int(timeout * 1000))
+        return task.result()
+
+    def until(self, predicate: Callable[[], Any], timeout: float = 15.0, what: str = "") -> Any:
+        box: list[Any] = []
+
+        def check() -> bool:
+            value = predicate()
+            if value:
+                box.append(value)
+            return bool(value)
+
+        try:
+            self.qtbot.waitUntil(check, timeout=int(timeout * 1000))
+        except Exception as exc:  # noqa: BLE001 - say what we waited for
+            raise AssertionError(f"timed out waiting for {what or predicate}") from exc
+        return box[-1]
+
+    def settle(self, seconds: float = 0.1) -> None:
+        self.qtbot.wait(int(seconds * 1000))
+
+    def settings(self) -> QSettings:
+        return QSettings(str(self.settings_path), QSettings.Format.IniFormat)
+
+    def other_service(self) -> SlateService:
+        """The same tenant and user in another process (no listeners: the window isn't told)."""
+        return SlateService(self.config, self.repo, self.provider, SECRET)
+
+
+@pytest.fixture
+def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    try:
+        yield loop
+    finally:
+        # Kill the loop's pending Qt timers here, on the GUI thread: a QObject with live timers
+        # that is garbage-collected from a worker thread makes Qt warn.
+        timer = loop._timer  # type: ignore[attr-defined]
+        callbacks = timer._SimpleTimer__callbacks
+        for timer_id in list(callbacks):
+            timer.killTimer(timer_id)
+        callbacks.clear()
+        loop._QEventLoop__is_running = False  # type: ignore[attr-defined]
+        asyncio.events._set_running_loop(None)
+        loop.close()
+        asyncio.set_event_loop(None)
+
+
+def _gui(qtbot: Any, loop: asyncio.AbstractEventLoop, data_dir: Path, sim: SimServer, tmp_path: Path, **kw: Any) -> Gui:
+    url = sqlite_url(data_dir)
+    config = make_config(data_dir, url, **kw)
+    repo = Repository(make_engine(url))
+    provider = MiniMaxProvider("sk-test-key-123456", sim.base_url, name="demo", endpoint="local",
+                               timeout=5.0, connect_timeout=2.0)
+    service = SlateService(config, repo, provider, SECRET)
+    return Gui(qtbot, loop, config, repo, provider, service, sim, tmp_path / "slate-settings.ini")
+
+
+@pytest.fixture
+def sim() -> Iterator[SimServer]:
+    server = start_sim(fast_sim_config())
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def gui(qtbot: Any, qloop: asyncio.AbstractEventLoop, data_dir: Path, sim: SimServer,
+        tmp_path: Path) -> Iterator[Gui]:
+    g = _gui(qtbot, qloop, data_dir, sim, tmp_path)
+    try:
+        yield g
+    finally:
+        g.run(g.provider.aclose())
+        g.repo.engine.dispose()
+
+
+@pytest.fixture
+def make_window(gui: Gui, qtbot: Any) -> Iterator[Callable[..., Any]]:
+    """Open a window (controller started, resume included); closed and awaited at the end."""
+    from app.ui.controller import Controller
+    from app.ui.window import MainWindow
+
+    opened: list[tuple[Any, Any]] = []
+
+    def make(service: SlateService | None = None, start: bool = True) -> Any:
+        controller = Controller(service or gui.service)
+        window = MainWindow(controller, gui.settings())
+        qtbot.addWidget(window)
+        window.show()
+        if start:
+            controller.start()
+        opened.append((controller, window))
+        gui.until(lambda: window.model._root.started, what="first page of slots")
+        return window
+
+    yield make
+    for controller, window in opened:
+        close(gui, controller, window)
+
+
+def close(gui: Gui, controller: Any, window: Any) -> None:
+    if window.isVisible():
+        window.close()
+    gui.run(controller.aclose())
+
+
+def fill_form(window: Any, rid: str, prompt: str, kind: str = "video", **params: Any) -> None:
+    if kind == "image":
+        window.form.image_radio.setChecked(True)
+    else:
+        window.form.video_radio.setChecked(True)
+    window.composer.set_request_id(rid)
+    window.form.prompt.setPlainText(prompt)
+    if "resolution" in params:
+        window.form.resolution.setCurrentText(params["resolution"])
+    if "duration" in params:
+        window.form.duration.setCurrentIndex(window.form.duration.findData(params["duration"]))
+    if "n" in params:
+        window.form.n.setValue(params["n"])

@@ -1,0 +1,89 @@
+"""For every state the enabled actions are exactly the domain table's; Create never for unknown
+or in-flight slots; a disabled action says why."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.domain.states import IN_FLIGHT, Action, State, allowed_actions
+from tests.gui.bulk import insert_slot
+from tests.gui.conftest import fill_form
+
+BUTTONS = (Action.CREATE, Action.QUERY, Action.RECOVER, Action.EXPORT, Action.NEW_SLOT)
+
+
+def enabled(window) -> set[Action]:
+    return {a for a in BUTTONS if window.buttons[a].isEnabled()}
+
+
+def expected(state, has_results=False) -> set[Action]:
+    return set(allowed_actions(state, has_results=has_results)) & set(BUTTONS)
+
+
+CASES = [(s.value, False) for s in State] + [("fail", True)]
+
+
+def test_enabled_actions_equal_the_table_for_every_state(gui, make_window):
+    rids = {}
+    for i, (state, results) in enumerate(CASES):
+        rid = f"article:20260816:states:scene-{i:02d}"
+        insert_slot(gui.service, rid, state, results={"file_id": "42"} if results else None,
+                    error="provider said no" if state in ("fail", "rejected", "unknown") else None,
+                    provider_task_id="12345" if state not in ("submitting", "rejected") else None)
+        rids[rid] = (state, results)
+    # a live owner must not be swept: only the window's own poller would turn submitting → unknown,
+    # so this window doesn't start the poller.
+    window = make_window(start=False)
+    for rid, (state, results) in rids.items():
+        window.select(rid)
+        gui.until(lambda: window.task is not None and window.task.request_id == rid, what=rid)
+        assert window.task.state == state
+        assert enabled(window) == expected(state, results), state
+        create = window.buttons[Action.CREATE]
+        if state in {s.value for s in IN_FLIGHT} or state == "unknown":
+            assert not create.isEnabled()
+        for action in BUTTONS:
+            button = window.buttons[action]
+            assert button.toolTip(), (state, action)
+        # the banner says the state in words
+        assert window.banner.title.text()
+        assert window.form.prompt.isReadOnly()
+
+
+def test_empty_slot_offers_create_only_when_the_form_is_valid(gui, make_window):
+    window = make_window()
+    window.new_draft()
+    assert enabled(window) == set()  # nothing named, nothing written yet
+    assert "RequestId" in window.buttons[Action.CREATE].toolTip()
+    fill_form(window, "article:20260816:tide-eye:scene-01", "tide eye, slow dolly in")
+    assert enabled(window) == expected(None) == {Action.CREATE}
+    # the 10 s + 1080P hint, as you type
+    window.form.duration.setCurrentIndex(window.form.duration.findData(10))
+    window.form.resolution.setCurrentText("1080P")
+    assert not window.buttons[Action.CREATE].isEnabled()
+    assert "768P" in window.form.error.text() and "6 s" in window.form.error.text()
+    assert "768P" in window.buttons[Action.CREATE].toolTip()
+    window.form.resolution.setCurrentText("768P")
+    assert window.buttons[Action.CREATE].isEnabled()
+
+
+def test_prompt_count_follows_the_model_limit(gui, make_window):
+    window = make_window()
+    window.new_draft()
+    window.form.prompt.setPlainText("x" * 2001)
+    assert window.form.count.text() == "2001 / 2000"
+    assert "2000" in window.form.error.text()
+    window.form.image_radio.setChecked(True)
+    assert window.form.count.text() == "2001 / 1500"
+    window.form.prompt.setPlainText("a cat")
+    assert window.form.error.text() == ""
+
+
+@pytest.mark.parametrize("rid,ok", [("short", False), ("article:20260816:tide eye:scene-01", False),
+                                    ("article:20260816:tide-eye:scene-01", True)])
+def test_request_id_is_validated_as_you_type(gui, make_window, rid, ok):
+    window = make_window()
+    window.new_draft()
+    fill_form(window, rid, "a prompt")
+    assert window.buttons[Action.CREATE].isEnabled() is ok
+    assert bool(window.composer.error.text()) is (not ok)
