@@ -531,7 +531,7 @@ class SlateService:
             return self._invalid(request_id, exc)
         if task is None:
             return self._not_found(request_id)
-        return Outcome("ok", task.request_id, self.view(task))
+        return self._by_state(await self._with_media(task))
 
     async def task_by_handle(self, handle: str) -> TaskRow:
         """Raises HandleError (bad) or ForeignHandleError (another tenant/user's)."""
@@ -548,7 +548,7 @@ class SlateService:
             return Outcome("not_found", None, error=error("not_found", str(exc)))
         except HandleError as exc:
             return Outcome("invalid", None, error=error("bad_handle", str(exc), field="handle"))
-        return Outcome("ok", task.request_id, self.view(task))
+        return self._by_state(await self._with_media(task))
 
     async def _actionable(self, request_id: Any, action: Action) -> TaskRow | Outcome:
         try:
