@@ -288,18 +288,10 @@ class SlateService:
             sent_at = time.time()
             try:
                 if task.kind == "video":
-                    created = await self._call(lambda: self.provider.create_video(body))
-                    new = await self._transition(
-                        task, expect=[State.SUBMITTING.value], state=State.PREPARING.value,
-                        provider_task_id=created.task_id, provider_status=None,
-                        next_poll_at=time.time() + self.poll_interval, owner_pid=None,
-                        lease_until=None, event="created",
-                        detail=f"provider task {created.task_id}",
-                        data={"raw": created.raw, "sent_at": sent_at},
-                    )
-                    return Outcome("created", task.request_id, self.view(new or task))
-                result = await self._call(lambda: self.provider.generate_image(body))
-                return await self._image_answered(task, result)
+                    answer: Any = await self._call(lambda: self.provider.create_video(body))
+                else:
+                    answer = await self._call(lambda: self.provider.generate_image(body))
+                break
             except Refused as exc:
                 if exc.rate_limited and attempt <= RATE_LIMIT_RETRIES:
                     delay = exc.retry_after or backoff(1.0, attempt, cap=20.0, rng=self.rng)
@@ -336,6 +328,20 @@ class SlateService:
                     error=error("unknown", f"the create's outcome is unknown ({why}). Slate will "
                                 "not create again; query or recover."),
                 )
+        if task.kind != "video":
+            log.info("image create for slot %s answered (id %s)", task.id, answer.id)
+            return await self._image_answered(task, answer)
+        # Should this write fail, the record stays `submitting` under this (live) process and
+        # turns `unknown` once it ends; the log keeps the task id for recover --task-id.
+        log.info("video create for slot %s answered: provider task %s", task.id, answer.task_id)
+        new = await self._transition(
+            task, expect=[State.SUBMITTING.value], state=State.PREPARING.value,
+            provider_task_id=answer.task_id, provider_status=None,
+            next_poll_at=time.time() + self.poll_interval, owner_pid=None,
+            lease_until=None, event="created", detail=f"provider task {answer.task_id}",
+            data={"raw": answer.raw, "sent_at": sent_at},
+        )
+        return Outcome("created", task.request_id, self.view(new or task))
 
     async def _image_answered(self, task: TaskRow, result: Any) -> Outcome:
         urls = [i.url for i in result.items if i.url]
@@ -480,6 +486,13 @@ class SlateService:
                 )
                 if not exc.retryable and attempt >= 2:
                     break
+            except OSError as exc:
+                reason = f"could not write the media file: {exc.strerror or exc}"
+                await self._db(
+                    self.repo.add_event, self.scope, task.slot_key, task.id, "verification_failed",
+                    state=task.state, detail=f"attempt {attempt}: {reason}",
+                )
+                break
             except ProviderError as exc:
                 reason = f"could not get a download link: {exc.message}"
                 await self._db(

@@ -174,3 +174,15 @@ async def test_handles_refuse_tamper_purpose_and_other_users(harness):
     assert res.outcome == "not_found" and res.code == 8
     forged = handles.sign(b"another-secret" * 3, "task", "studio-a", out.task.id and harness.service.scope.user_hash, out.task.id)
     assert (await harness.service.status_by_handle(forged)).code == 2
+
+
+async def test_unwritable_media_folder_fails_softly_and_recovers(harness):
+    blocker = harness.config.data_dir / "media"
+    blocker.write_text("a file where the media folder should be")
+    out = await harness.service.submit(RID, "image", {"prompt": "p"})
+    assert out.task.state == "fail" and "could not write" in out.task.error["message"]
+    assert out.task.allowed_actions == ["recover", "new_slot"]  # the image URLs are kept
+    blocker.unlink()
+    rec = await harness.service.recover(RID, redownload=True)
+    assert rec.task.state == "success" and len(rec.task.media) == 1
+    assert harness.sim.stats()["made_total"] == 1
