@@ -221,6 +221,8 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Outcome:
     from app.bootstrap import build
 
     app = build(config)
+    for warning in app.warnings:
+        sys.stderr.write(f"warning: {warning}\n")
     try:
         svc = app.service
         await svc.sweep_submitting()
