@@ -38,6 +38,7 @@ THUMB = 160
 
 EVENT_WORDS = {
     "submitted": QT_TRANSLATE_NOOP("Event", "slot claimed, create about to be sent"),
+    "create_sent": QT_TRANSLATE_NOOP("Event", "create request sent"),
     "created": QT_TRANSLATE_NOOP("Event", "created at the provider"),
     "status": QT_TRANSLATE_NOOP("Event", "status"),
     "unknown": QT_TRANSLATE_NOOP("Event", "outcome unknown"),
@@ -71,9 +72,10 @@ def load_video_poster(path: str, size: int = 480) -> QImage:
 
         with av.open(path) as container:
             for frame in container.decode(video=0):
-                rgb = frame.to_ndarray(format="rgb24")
-                h, w, _ = rgb.shape
-                img = QImage(rgb.tobytes(), w, h, 3 * w, QImage.Format.Format_RGB888).copy()
+                rgb = frame.reformat(format="rgb24")
+                plane = rgb.planes[0]
+                img = QImage(bytes(plane), rgb.width, rgb.height, plane.line_size,
+                             QImage.Format.Format_RGB888).copy()
                 return img.scaled(size, size, Qt.AspectRatioMode.KeepAspectRatio,
                                   Qt.TransformationMode.SmoothTransformation)
     except Exception:  # noqa: BLE001 - a poster is a nicety; the player still works
@@ -243,7 +245,6 @@ class HistoryPanel(QWidget):
 
     # -- content ----------------------------------------------------------------------------
     def show_slot(self, task: TaskView | None, events: list[dict[str, Any]]) -> None:
-        self._token += 1
         self._show_media(task)
         self._show_events(events)
 
@@ -255,6 +256,7 @@ class HistoryPanel(QWidget):
         self.open_button.setEnabled(enabled)
         self.folder_button.setEnabled(enabled)
         if not media:
+            self._token += 1
             self.video.set_video(None)
             self.thumbs.clear()
             self.media_stack.setCurrentWidget(self.empty_media)
@@ -270,6 +272,7 @@ class HistoryPanel(QWidget):
                                + (f"\n… +{len(media) - 3}" if len(media) > 3 else ""))
         if same:
             return
+        self._token += 1
         token = self._token
         if media[0].content_type.startswith("video/"):
             self.media_stack.setCurrentWidget(self.video)

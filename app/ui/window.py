@@ -166,6 +166,7 @@ class MainWindow(QMainWindow):
         self.draft = False
         self._creating = False
         self._message = ""
+        self._shown = False
         self.dialog: Any = None
 
         self.model = SlotTreeModel(controller, self)
@@ -375,12 +376,12 @@ class MainWindow(QMainWindow):
         geo = s.value("window/geometry")
         if isinstance(geo, QByteArray) and not geo.isEmpty():
             self.restoreGeometry(geo)
+        size = s.value("window/size")
+        if size is not None and hasattr(size, "isValid") and size.isValid() and not self.isMaximized():
+            self.resize(size)
         state = s.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
-        split = s.value("window/splitter")
-        if isinstance(split, QByteArray) and not split.isEmpty():
-            self.splitter.restoreState(split)
         header = s.value("window/slotHeader")
         if isinstance(header, QByteArray) and not header.isEmpty():
             self.browser.tree.header().restoreState(header)
@@ -388,9 +389,18 @@ class MainWindow(QMainWindow):
         if isinstance(hsplit, QByteArray) and not hsplit.isEmpty():
             self.history.splitter.restoreState(hsplit)
 
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._shown:
+            self._shown = True
+            split = self.settings.value("window/splitter")
+            if isinstance(split, QByteArray) and not split.isEmpty():
+                self.splitter.restoreState(split)
+
     def save_layout(self) -> None:
         s = self.settings
         s.setValue("window/geometry", self.saveGeometry())
+        s.setValue("window/size", self.size())
         s.setValue("window/state", self.saveState())
         s.setValue("window/splitter", self.splitter.saveState())
         s.setValue("window/slotHeader", self.browser.tree.header().saveState())

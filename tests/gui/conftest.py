@@ -146,7 +146,12 @@ def make_window(gui: Gui, qtbot: Any) -> Iterator[Callable[..., Any]]:
 
 
 def close(gui: Gui, controller: Any, window: Any) -> None:
-    if window.isVisible():
+    import shiboken6
+
+    if getattr(controller, "_closed_by_test", False):
+        return
+    controller._closed_by_test = True
+    if shiboken6.isValid(window) and window.isVisible():
         window.close()
     gui.run(controller.aclose())
 
