@@ -1,0 +1,169 @@
+"""``python -m tests.bench [--quick] [--only GROUPS] [--pretty]``: run the benchmarks, print one
+JSON object.
+
+Groups (each runs in its own child process, in this order): ``submit`` (figures 1-2),
+``race`` (3), ``polling`` (6-7), ``gui`` (4, 5, 8). ``--quick`` is a smoke run with small
+sizes (about 30 s); its figures are not comparable with the targets. The full run takes a few
+minutes (plus about 20 s once to build the cached 100k store).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import platform
+import sqlite3
+import sys
+import time
+from typing import Any
+
+from tests.bench import FIGURES, GROUPS
+from tests.bench.common import emit, load_average, run_child
+
+FULL = {
+    "submit": ["--rounds", "8", "--ops", "100"],
+    "race": ["--procs", "16", "--keys", "100"],
+    "polling": ["--tasks", "1000", "--seconds", "30", "--idle-seconds", "3"],
+    "polling_stress": ["--tasks", "1000", "--seconds", "15", "--idle-seconds", "1", "--rps", "50"],
+    "gui": ["--slots", "100000", "--runs", "3"],
+}
+QUICK = {
+    "submit": ["--rounds", "2", "--ops", "30"],
+    "race": ["--procs", "4", "--keys", "20"],
+    "polling": ["--tasks", "200", "--seconds", "4", "--idle-seconds", "0.5"],
+    "gui": ["--slots", "2000", "--runs", "1"],
+}
+MODULES = {
+    "submit": "tests.bench.submit_cost",
+    "race": "tests.bench.race",
+    "polling": "tests.bench.polling",
+    "polling_stress": "tests.bench.polling",
+    "gui": "tests.bench.gui",
+}
+TIMEOUTS = {"submit": 300, "race": 300, "polling": 240, "polling_stress": 180, "gui": 600}
+
+
+def met(value: Any, target: str, cap: float | None = None) -> bool | None:
+    if not isinstance(value, (int, float)):
+        return None
+    op, _, bound_text = target.partition(" ")
+    bound = cap if bound_text == "cap" else float(bound_text)
+    if bound is None:
+        return None
+    return {"<=": value <= bound, "<": value < bound, "==": value == bound}[op]
+
+
+def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The headline figures, each with its target and whether it was met in this run."""
+    sub = details.get("submit", {})
+    race = details.get("race", {})
+    poll = details.get("polling", {})
+    gui = details.get("gui", {})
+    values: dict[str, tuple[Any, dict[str, Any]]] = {
+        "submit_claim_ratio": (sub.get("claim_ratio"), {
+            "claim_median_ms": sub.get("claim", {}).get("median_ms"),
+            "raw_insert_median_ms": sub.get("raw_median_ms")}),
+        "replay_ratio": (sub.get("replay_ratio"), {
+            "replay_median_ms": sub.get("replay", {}).get("median_ms"),
+            "raw_insert_median_ms": sub.get("raw_median_ms")}),
+        "race_creates": (race.get("creates_total"), {
+            "made_total": race.get("made_total"), "submits": race.get("submits"),
+            "procs": race.get("procs"), "keys": race.get("keys")}),
+        "race_submit_p99_ms": (race.get("p99_ms"), {
+            "median_ms": race.get("latency", {}).get("median_ms"),
+            "max_ms": race.get("latency", {}).get("max_ms")}),
+        "history_first_rows_ms": (gui.get("first_rows_ms"), {
+            "first_slot_rows_after_ms": gui.get("first_slots_after_rows_ms"),
+            "slots": gui.get("store", {}).get("slots"), "events": gui.get("store", {}).get("events")}),
+        "history_filter_text_ms": (gui.get("filter_text_ms"), {
+            "no_match_ms": gui.get("filter_text_no_match_ms"),
+            "to_first_slot_rows_ms": gui.get("filter_text_to_slots_ms"),
+            "debounce_ms_not_included": gui.get("search_debounce_ms")}),
+        "gui_rss_mb": (gui.get("rss_mb"), {"peak_rss_mb": gui.get("peak_rss_mb")}),
+        "poll_loop_lag_p99_ms": (poll.get("lag_p99_ms"), {
+            "idle_p99_ms": poll.get("idle", {}).get("p99_ms"), "tasks": poll.get("tasks")}),
+        "poll_loop_lag_max_ms": (poll.get("lag_max_ms"), {
+            "idle_max_ms": poll.get("idle", {}).get("max_ms")}),
+        "poll_max_requests_per_second": (poll.get("max_requests_per_second"), {
+            "cap": poll.get("rps_cap"), "client_side": poll.get("client_max_per_second"),
+            "server_side": poll.get("server_max_per_second")}),
+        "cold_start_s": (gui.get("cold_start_s"), {
+            "to_first_slot_rows_s": gui.get("cold_start_to_slots_s")}),
+    }
+    out: dict[str, dict[str, Any]] = {}
+    for key, (group, unit, target) in FIGURES.items():
+        value, extra = values[key]
+        if key == "race_creates" and race.get("keys"):
+            target = f"== {race['keys']}"
+        entry: dict[str, Any] = {"value": value, "unit": unit, "target": target,
+                                 "met": met(value, target, poll.get("rps_cap"))}
+        entry.update({k: v for k, v in extra.items() if v is not None})
+        g = details.get(group)
+        if g is None:
+            entry["skipped"] = True
+        elif "error" in g:
+            entry["error"] = g["error"]
+        out[key] = entry
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="a smoke run with small sizes (~30 s)")
+    p.add_argument("--only", default=",".join(GROUPS),
+                   help=f"comma-separated groups to run: {', '.join(GROUPS)} (default: all)")
+    p.add_argument("--no-stress", action="store_true", help="skip the 50 req/s polling pass")
+    p.add_argument("--pretty", action="store_true", help="indent the JSON")
+    ns = p.parse_args(argv)
+    groups = [g.strip() for g in ns.only.split(",") if g.strip()]
+    unknown = [g for g in groups if g not in GROUPS]
+    if unknown:
+        p.error(f"unknown group(s) {', '.join(unknown)}; choose from {', '.join(GROUPS)}")
+    plan = QUICK if ns.quick else FULL
+    started = time.time()
+    load_start = load_average()
+    details: dict[str, dict[str, Any]] = {}
+    for group in GROUPS:
+        if group not in groups:
+            continue
+        details[group] = run_child(MODULES[group], plan[group], timeout=TIMEOUTS[group])
+        if group == "polling" and "polling_stress" in plan and not ns.no_stress:
+            details["polling_stress"] = run_child(
+                MODULES["polling_stress"], plan["polling_stress"], timeout=TIMEOUTS["polling_stress"])
+    try:
+        from PySide6 import __version__ as qt_version
+    except ImportError:  # pragma: no cover
+        qt_version = None
+    result = {
+        "bench": "slate",
+        "command": "python -m tests.bench " + " ".join(argv if argv is not None else sys.argv[1:]),
+        "quick": ns.quick,
+        "groups": groups,
+        "started_at": dt.datetime.fromtimestamp(started).isoformat(timespec="seconds"),
+        "elapsed_s": round(time.time() - started, 1),
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "platform": platform.platform(),
+            "sqlite": sqlite3.sqlite_version,
+            "pyside6": qt_version,
+            "load_average_start": load_start,
+            "load_average_end": load_average(),
+            "note": "a shared VM: other work (other engineers' test runs) may run at the same time; "
+                    "ratios are measured within one run, interleaved",
+        },
+        "figures": figures_from(details),
+        "details": details,
+    }
+    if ns.pretty:
+        import json
+
+        sys.stdout.write(json.dumps(result, indent=2, sort_keys=False) + "\n")
+    else:
+        emit(result)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,230 @@
+"""Figures 1 and 2: the idempotent submit's claim and a replay, against a raw insert.
+
+Three operations on SQLite files in one directory, all with Slate's settings (WAL,
+``synchronous=FULL``, busy timeout), measured interleaved round by round so machine noise
+hits them alike:
+
+* **raw** — the floor: ``BEGIN IMMEDIATE``; one ``INSERT`` of a task row into the same
+  ``tasks`` table (same indexes); ``COMMIT``, through the stdlib ``sqlite3`` module.
+* **claim** — ``Repository.claim(...)`` for a fresh slot with exactly the arguments
+  ``SlateService.submit`` passes (claim + quota + two events + read-back, one write
+  transaction). The slot's domain preparation (validation, normalization, fingerprint) is
+  timed separately as ``submit_local``.
+* **replay** — ``await SlateService.submit(...)`` of an existing slot with the same
+  parameters: the claim transaction finds the record, a non-durable ``replayed`` note is
+  added, the view is built. The provider is a stub that fails if it is ever reached.
+
+``python -m tests.bench.submit_cost [--rounds R] [--ops N]`` prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import shutil
+import sqlite3
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from app.config import Config
+from app.domain.fingerprint import fingerprint
+from app.domain.params import normalize, units
+from app.domain.slots import validate_request_id
+from app.service.owner import this_owner
+from app.service.slate import SUBMIT_LEASE_MARGIN, SlateService, local_day, project_of
+from app.store.engine import BUSY_TIMEOUT_MS, make_engine
+from app.store.repository import Repository
+from tests.bench.common import emit, ms, run_dir, summary_ms
+
+SECRET = b"\x02" * 32
+KIND = "video"
+
+
+class UnreachableProvider:
+    """A provider that must never be called: a replay sends nothing."""
+
+    name = "demo"
+    endpoint = "local"
+
+    def __getattr__(self, item: str) -> Any:
+        raise AssertionError(f"the provider was reached ({item}) during a replay")
+
+    async def aclose(self) -> None:
+        return None
+
+
+def params_for(i: int) -> dict[str, Any]:
+    return {"prompt": f"tide eye, slow dolly in, take {i}", "resolution": "768P"}
+
+
+def request_id(i: int) -> str:
+    return f"article:20260816:bench:scene-{i:06d}"
+
+
+def make_service(data_dir: Path, url: str) -> SlateService:
+    config = Config(
+        data_dir=data_dir, store=url, provider="demo", base_url=None, tenant="studio-a",
+        user="lin", timeout=5.0, poll_interval=1.0,
+    )
+    repo = Repository(make_engine(url))
+    return SlateService(config, repo, UnreachableProvider(), SECRET)  # type: ignore[arg-type]
+
+
+def prepare_claim(svc: SlateService, i: int) -> dict[str, Any]:
+    """What ``SlateService.submit`` computes before it calls ``repo.claim`` (same order)."""
+    slot = svc._slot(validate_request_id(request_id(i)))
+    norm = normalize(KIND, params_for(i))
+    fp = fingerprint(KIND, norm)
+    n_units = units(KIND, norm)
+    now = time.time()
+    return dict(
+        slot_key=slot.slot_key, idempotency_key=slot.key(KIND), request_id=slot.request_id,
+        kind=KIND, fingerprint=fp, params=norm, units=n_units, owner=this_owner(),
+        lease_until=now + svc.config.timeout + SUBMIT_LEASE_MARGIN,
+        quota_limit=svc.config.quota_limit(KIND), day=local_day(now),
+        project=project_of(slot.request_id),
+    )
+
+
+class RawInserter:
+    """The floor: one task row, one transaction, stdlib sqlite3, Slate's pragmas."""
+
+    def __init__(self, path: Path, template: dict[str, Any]) -> None:
+        self.db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        self.template = template
+        cols = list(template)
+        self.sql = f"INSERT INTO tasks ({', '.join(cols)}) VALUES ({', '.join('?' for _ in cols)})"
+        self.n = 0
+
+    def insert(self) -> None:
+        self.n += 1
+        row = dict(self.template)
+        row["slot_key"] = f"{self.n:064x}"
+        row["idempotency_key"] = f"video:{self.n:064x}"
+        self.db.execute("BEGIN IMMEDIATE")
+        self.db.execute(self.sql, tuple(row.values()))
+        self.db.execute("COMMIT")
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def raw_template(svc: SlateService) -> dict[str, Any]:
+    import json
+
+    now = time.time()
+    norm = normalize(KIND, params_for(0))
+    host, pid, started = this_owner()
+    return dict(
+        tenant=svc.scope.tenant, user_hash=svc.scope.user_hash, slot_key="", idempotency_key="",
+        provider="demo", endpoint="local", request_id=request_id(0), kind=KIND,
+        fingerprint=fingerprint(KIND, norm), params=json.dumps(norm), state="submitting",
+        owner_host=host, owner_pid=pid, owner_started=started, lease_until=now + 180,
+        units=1, created_at=now, updated_at=now, poll_failures=0, project="bench",
+    )
+
+
+async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    claim_url = f"sqlite:///{(workdir / 'claim.sqlite3').as_posix()}"
+    raw_url = f"sqlite:///{(workdir / 'raw.sqlite3').as_posix()}"
+    svc = make_service(workdir, claim_url)
+    Repository(make_engine(raw_url)).engine.dispose()  # same schema, migrated
+    raw = RawInserter(workdir / "raw.sqlite3", raw_template(svc))
+
+    # Existing slots for the replays: claimed, then moved on as a create would leave them.
+    replay_keys = list(range(10_000_000, 10_000_000 + ops))
+    for i in replay_keys:
+        claim = svc.repo.claim(svc.scope, **prepare_claim(svc, i))
+        assert claim.claimed and claim.task is not None
+        svc.repo.transition(claim.task, state="processing", provider_task_id=f"t{i}",
+                            owner_pid=None, lease_until=None, next_poll_at=time.time() + 3600)
+    # Warm up every path (imports, statement caches, the thread pool).
+    for _ in range(20):
+        raw.insert()
+    warm = 20_000_000
+    for i in range(warm, warm + 20):
+        svc.repo.claim(svc.scope, **prepare_claim(svc, i))
+    for i in replay_keys[:20]:
+        out = await svc.submit(request_id(i), KIND, params_for(i))
+        assert out.outcome == "replayed", out
+
+    t_raw: list[float] = []
+    t_claim: list[float] = []
+    t_local: list[float] = []
+    t_replay: list[float] = []
+    round_ratios: list[dict[str, float]] = []
+    nxt = 0
+    for _ in range(rounds):
+        r_raw, r_claim, r_replay = [], [], []
+        for _ in range(ops):
+            t0 = time.perf_counter()
+            raw.insert()
+            r_raw.append(time.perf_counter() - t0)
+        for _ in range(ops):
+            nxt += 1
+            t0 = time.perf_counter()
+            args = prepare_claim(svc, nxt)
+            t1 = time.perf_counter()
+            claim = svc.repo.claim(svc.scope, **args)
+            t2 = time.perf_counter()
+            assert claim.claimed
+            t_local.append(t1 - t0)
+            r_claim.append(t2 - t1)
+        for i in replay_keys:
+            t0 = time.perf_counter()
+            out = await svc.submit(request_id(i), KIND, params_for(i))
+            r_replay.append(time.perf_counter() - t0)
+            assert out.outcome == "replayed", out
+        t_raw += r_raw
+        t_claim += r_claim
+        t_replay += r_replay
+        med_raw = statistics.median(r_raw)
+        round_ratios.append({
+            "claim": round(statistics.median(r_claim) / med_raw, 3),
+            "replay": round(statistics.median(r_replay) / med_raw, 3),
+        })
+    raw.close()
+    svc.repo.engine.dispose()
+    med_raw = statistics.median(t_raw)
+    claim_ratio = statistics.median(t_claim) / med_raw
+    replay_ratio = statistics.median(t_replay) / med_raw
+    return {
+        "raw_insert": summary_ms(t_raw),
+        "claim": summary_ms(t_claim),
+        "submit_local": summary_ms(t_local),
+        "replay": summary_ms(t_replay),
+        "claim_ratio": round(claim_ratio, 3),
+        "replay_ratio": round(replay_ratio, 3),
+        "claim_ratio_by_round": [r["claim"] for r in round_ratios],
+        "replay_ratio_by_round": [r["replay"] for r in round_ratios],
+        "raw_median_ms": ms(med_raw),
+        "sqlite_version": sqlite3.sqlite_version,
+        "rounds": rounds,
+        "ops_per_round": ops,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--rounds", type=int, default=8)
+    p.add_argument("--ops", type=int, default=100)
+    p.add_argument("--dir", type=Path, default=None)
+    ns = p.parse_args(argv)
+    workdir = ns.dir or run_dir("submit_cost")
+    try:
+        emit(asyncio.run(measure(ns.rounds, ns.ops, workdir)))
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
