@@ -34,6 +34,8 @@ class SlotBrowser(QWidget):
         self.setObjectName("slotBrowser")
         self.model = model
         self._revealing = False
+        self._pending_step: bool | None = None
+        self._step_from: Any = None
         self.title = QLabel(self.tr("SLOTS"), objectName="paneTitle")
         self.search = QLineEdit(objectName="searchEdit")
         self.search.setPlaceholderText(self.tr("Search slots and prompts…"))
@@ -67,7 +69,9 @@ class SlotBrowser(QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for col, width in ((1, 92), (2, 120), (3, 52)):
+        self.tree.setIndentation(14)
+        header.setMinimumSectionSize(40)
+        for col, width in ((1, 76), (2, 96), (3, 44)):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         self.empty = QLabel(objectName="hint")
@@ -96,6 +100,7 @@ class SlotBrowser(QWidget):
         model.modelReset.connect(self._update_empty)
         model.rowsInserted.connect(self._update_empty)
         model.loadingChanged.connect(lambda _l: self._update_empty())
+        model.loadingChanged.connect(self._retry_step)
 
     def current_filter(self) -> SlotFilter:
         days = self.date.currentData()
@@ -140,10 +145,16 @@ class SlotBrowser(QWidget):
         finally:
             self._revealing = False
 
-    def step(self, forward: bool) -> None:
+    def _retry_step(self, *_: Any) -> None:
+        if self._pending_step is None or self.model.loading:
+            return
+        forward, self._pending_step = self._pending_step, None
+        self.step(forward, self._step_from)
+
+    def step(self, forward: bool, start: Any = None) -> None:
         """Move to the next (or previous) slot, opening groups on the way."""
         view = self.tree
-        index = view.currentIndex()
+        index = start if start is not None and start.isValid() else view.currentIndex()
         if not index.isValid():
             index = self.model.index(0, 0)
             if not index.isValid():
@@ -158,7 +169,10 @@ class SlotBrowser(QWidget):
                 if self.model.canFetchMore(index):
                     self.model.fetchMore(index)
             nxt = view.indexBelow(index) if forward else view.indexAbove(index)
-            if not nxt.isValid():
+            if not nxt.isValid() or (forward and nxt.parent() != index and self.model.loading):
+                if self.model.loading:  # a group is still loading: continue when rows arrive
+                    self._pending_step = forward
+                    self._step_from = index
                 return
             index = nxt
             if index.data(RequestIdRole):

@@ -149,6 +149,7 @@ class RequestIdComposer(QWidget):
         except ValidationError as exc:
             self.error.setText(exc.message if self.full.text() else "")
             _set_invalid(self.full, bool(self.full.text()))
+        self.error.setVisible(bool(self.error.text()))
         self.changed.emit(self.full.text())
 
     def request_id(self) -> str:
@@ -254,6 +255,7 @@ class CreateForm(QWidget):
         self.prompt.setPlaceholderText(self.tr("Describe the shot: subject, motion, camera, light…"))
         self.prompt.setTabChangesFocus(True)
         self.prompt.setMinimumHeight(90)
+        self.prompt.setMaximumHeight(150)
         self.count = QLabel(objectName="promptCount")
         self.count.setAlignment(Qt.AlignmentFlag.AlignRight)
 
@@ -306,9 +308,10 @@ class CreateForm(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(kinds)
         box.addLayout(head)
-        box.addWidget(self.prompt, 1)
+        box.addWidget(self.prompt)
         box.addLayout(self.fields)
         box.addWidget(self.error)
+        box.addStretch(1)
 
         self._fill_models()
         self.optimizer.setChecked(True)
@@ -433,6 +436,7 @@ class CreateForm(QWidget):
         self.error.style().polish(self.error)
         hint = self.error.objectName() == "hint"
         self.error.setText((message if hint else self._field_label(field) + message) if message else "")
+        self.error.setVisible(bool(message))
         widgets = {"prompt": self.prompt, "resolution": self.resolution, "duration": self.duration,
                    "first_frame_image": self.first.edit, "last_frame_image": self.last.edit,
                    "subject_reference": self.subject.edit, "seed": self.seed, "n": self.n,

@@ -57,6 +57,10 @@ EVENT_WORDS = {
 }
 
 
+#: Events whose stored detail only repeats the event's name.
+QUIET_DETAILS = {"submitted", "create_sent", "replayed"}
+
+
 def load_thumbnail(path: str, size: int = THUMB) -> QImage:
     """Decode and scale an image (a worker thread may call this: QImage, not QPixmap)."""
     img = QImage(path)
@@ -200,6 +204,7 @@ class HistoryPanel(QWidget):
             self.media_stack.addWidget(w)
         self.file_info = QLabel(objectName="fileInfo")
         self.file_info.setWordWrap(True)
+        self.file_info.setTextFormat(Qt.TextFormat.RichText)
         self.file_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.open_button = QPushButton(self.tr("Open"), objectName="openButton")
         self.folder_button = QPushButton(self.tr("Show in folder"), objectName="folderButton")
@@ -268,8 +273,9 @@ class HistoryPanel(QWidget):
             else:
                 self.empty_media.setText(self.tr("Media appear here once they are downloaded and verified."))
             return
-        self.file_info.setText("\n".join(self._describe(m) for m in media[:3])
-                               + (f"\n… +{len(media) - 3}" if len(media) > 3 else ""))
+        self.file_info.setText("<br>".join(self._describe(m) for m in media[:2])
+                               + (f"<br>… +{len(media) - 2}" if len(media) > 2 else ""))
+        self.file_info.setToolTip("\n\n".join(f"{m.path}\nSHA-256 {m.sha256}" for m in media))
         if same:
             return
         self._token += 1
@@ -284,8 +290,8 @@ class HistoryPanel(QWidget):
         self.video.set_video(None)
         self.media_stack.setCurrentWidget(self.thumbs)
         self.thumbs.clear()
-        for m in media:
-            item = QListWidgetItem(Path(m.path).name)
+        for i, m in enumerate(media, 1):
+            item = QListWidgetItem(f"{i} · {m.width}×{m.height}" if m.width else str(i))
             item.setData(Qt.ItemDataRole.UserRole, m.path)
             item.setToolTip(f"{m.path}\nSHA-256 {m.sha256}")
             item.setSizeHint(QSize(THUMB + 16, THUMB + 28))
@@ -298,10 +304,16 @@ class HistoryPanel(QWidget):
             self.controller.call(load_thumbnail, m.path, done=show)
 
     def _describe(self, m: MediaView) -> str:
+        from html import escape
+
         dims = f"{m.width}×{m.height}" if m.width and m.height else ""
         size = f"{m.bytes / 1024 / 1024:.1f} MB" if m.bytes >= 1024 * 1024 else f"{m.bytes / 1024:.0f} KB"
         dur = f" · {m.duration:g} s" if m.duration else ""
-        return f"{Path(m.path).name} · {dims}{dur} · {size}\n{m.path}\nSHA-256 {m.sha256}"
+        path = m.path if len(m.path) <= 64 else m.path[:28] + "…" + m.path[-34:]
+        return (f"<b>{escape(m.content_type)}</b> · {dims}{dur} · {size}<br>"
+                f"<span style='color:#6b7280'>{escape(path)}</span><br>"
+                f"<span style='font-family:monospace; font-size:9pt; color:#6b7280'>SHA-256 "
+                f"{m.sha256[:32]}<br>{'&nbsp;' * 8}{m.sha256[32:]}</span>")
 
     def _show_events(self, events: list[dict[str, Any]]) -> None:
         self.events.clear()
@@ -312,7 +324,7 @@ class HistoryPanel(QWidget):
             when = dt.datetime.fromtimestamp(e["at"]).strftime("%H:%M:%S")
             word = translate("Event", EVENT_WORDS[e["event"]]) if e["event"] in EVENT_WORDS else e["event"]
             text = f"{when}  {word}"
-            if e.get("detail"):
+            if e.get("detail") and e["event"] not in QUIET_DETAILS:
                 text += f": {e['detail']}"
             item = QTreeWidgetItem([text])
             item.setToolTip(0, dt.datetime.fromtimestamp(e["at"]).isoformat(timespec="seconds"))

@@ -64,7 +64,7 @@ def row_from_view(view: TaskView) -> SlotRow:
 def short_model(model: str | None) -> str:
     if not model:
         return ""
-    return model.replace("MiniMax-", "").replace("Hailuo-", "Hailuo ")
+    return model.replace("MiniMax-", "").replace("Hailuo-", "")
 
 
 def age_text(ts: float, now: float | None = None) -> str:
@@ -225,7 +225,7 @@ class SlotTreeModel(QAbstractItemModel):
             return font
         if role == Qt.ItemDataRole.ForegroundRole and node.kind == "day":
             return QColor("#5f6670")
-        if role == Qt.ItemDataRole.AccessibleTextRole and col == 0:
+        if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole) and col == 0:
             return f"{node.key or _tr(NO_PROJECT)}, {node.count}"
         return None
 
@@ -234,9 +234,9 @@ class SlotTreeModel(QAbstractItemModel):
         today = queries.day_of(time.time())
         yesterday = queries.day_of(time.time() - 86400)
         if day == today:
-            return _tr("Today") + f" ({day})"
+            return _tr("Today")
         if day == yesterday:
-            return _tr("Yesterday") + f" ({day})"
+            return _tr("Yesterday")
         return day
 
     def _slot_data(self, row: SlotRow, col: int, role: int) -> Any:
@@ -256,6 +256,8 @@ class SlotTreeModel(QAbstractItemModel):
                 return f"{kind} · {short_model(row.model)}"
             if col == 3:
                 return age_text(row.created_at)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == 3:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
             return badge_icon(row.state)
         if role == Qt.ItemDataRole.ForegroundRole and col == 1:
@@ -439,3 +441,11 @@ class SlotTreeModel(QAbstractItemModel):
 
 
 LoadFn = Callable[..., None]
+
+#: Words translated at run time through ``_tr``, listed here so lupdate finds them.
+_WORDS = (
+    QT_TRANSLATE_NOOP("SlotModel", "now"), QT_TRANSLATE_NOOP("SlotModel", "%1 min"),
+    QT_TRANSLATE_NOOP("SlotModel", "%1 h"), QT_TRANSLATE_NOOP("SlotModel", "%1 d"),
+    QT_TRANSLATE_NOOP("SlotModel", "Today"), QT_TRANSLATE_NOOP("SlotModel", "Yesterday"),
+    QT_TRANSLATE_NOOP("SlotModel", "Video"), QT_TRANSLATE_NOOP("SlotModel", "Image"),
+)

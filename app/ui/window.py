@@ -94,6 +94,7 @@ ACTION_HELP = {
     Action.EXPORT: QT_TRANSLATE_NOOP("MainWindow", "Copy the verified media to a folder."),
     Action.NEW_SLOT: QT_TRANSLATE_NOOP("MainWindow", "Start a new slot from these parameters (this slot stays as it is)."),
 }
+SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
 PRIMARY = {None: Action.CREATE, "rejected": Action.CREATE, "unknown": Action.QUERY,
            "success": Action.EXPORT, "fail": Action.NEW_SLOT}
 
@@ -131,7 +132,7 @@ class Banner(QFrame):
         row.setContentsMargins(12, 10, 12, 10)
         row.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
         row.addLayout(text, 1)
-        self.setAccessibleName(_tr("MainWindow", "Slot state"))
+        self.setAccessibleName(_tr("MainWindow", SLOT_STATE))
 
     def show_state(self, state: str | None, detail: str = "") -> None:
         title, body = BANNERS.get(state, BANNERS["unknown"])
@@ -185,7 +186,9 @@ class MainWindow(QMainWindow):
         self.splitter.setStretchFactor(1, 5)
         self.splitter.setStretchFactor(2, 4)
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([360, 560, 440])
+        self.splitter.setSizes([400, 540, 420])
+        left.setMinimumWidth(340)
+        right.setMinimumWidth(320)
         central = QWidget()
         cbox = QVBoxLayout(central)
         cbox.setContentsMargins(10, 10, 10, 6)
@@ -300,9 +303,6 @@ class MainWindow(QMainWindow):
         box.addWidget(self.used_hint)
         box.addWidget(self.form, 1)
         box.addWidget(self.locked_hint)
-        box.addWidget(self.cost)
-        box.addLayout(actions)
-        box.addWidget(self.message)
         scroll = QScrollArea(objectName="slotScroll")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -310,7 +310,20 @@ class MainWindow(QMainWindow):
         inner.setObjectName("slotInner")
         inner.setStyleSheet("QWidget#slotInner { background: white; }")
         scroll.setWidget(inner)
-        slot_pane = self._pane(scroll)
+        bottom = QWidget(objectName="actionBar")
+        bbox = QVBoxLayout(bottom)
+        bbox.setContentsMargins(4, 6, 4, 0)
+        bbox.setSpacing(4)
+        bbox.addWidget(self.cost)
+        bbox.addLayout(actions)
+        bbox.addWidget(self.message)
+        column = QWidget()
+        cbox = QVBoxLayout(column)
+        cbox.setContentsMargins(0, 0, 0, 0)
+        cbox.addWidget(scroll, 1)
+        cbox.addWidget(bottom)
+        slot_pane = self._pane(column)
+        slot_pane.setMinimumWidth(500)
 
         self.empty_page = QFrame(objectName="pane")
         ebox = QVBoxLayout(self.empty_page)
@@ -477,6 +490,7 @@ class MainWindow(QMainWindow):
         self.heading.setText(rid or self.tr("(unnamed slot)"))
         if self.draft:
             self.used_hint.clear()
+            self.used_hint.hide()
             self._lookup_timer.start()
         self.update_actions()
 
@@ -491,6 +505,7 @@ class MainWindow(QMainWindow):
                     "This RequestId is already used (%1). <a href=\"%2\">Open it</a> — creating "
                     "it with other parameters will be refused.").replace("%1", state_word(out.task.state))
                     .replace("%2", rid))
+                self.used_hint.show()
 
         self.controller.lookup(rid, found)
 
@@ -630,15 +645,17 @@ class MainWindow(QMainWindow):
         task = self.task
         state = self.state()
         detail = ""
+        technical = ""
         if task is not None and task.error and task.error.get("message") and state in ("fail", "rejected", "unknown"):
-            detail = str(task.error["message"])
+            detail = technical = str(task.error["message"])
         if task is not None and state == "unknown":
             sent = dt.datetime.fromtimestamp(task.created_at).strftime("%H:%M:%S")
-            detail = self.tr("The create request left at %1.").replace("%1", sent) + (f" ({detail})" if detail else "")
+            detail = self.tr("The create request left at %1.").replace("%1", sent)
         self.banner.show_state(state, detail)
+        self.banner.setToolTip(technical)
         self.heading.setText(task.request_id if task else (self.composer.request_id() or self.tr("(unnamed slot)")))
         self.locked_hint.setVisible(task is not None)
-        self.used_hint.setVisible(self.draft)
+        self.used_hint.setVisible(self.draft and bool(self.used_hint.text()))
         self._update_progress()
         self.update_actions()
 

@@ -42,7 +42,9 @@ def test_create_video_then_play_it_in_the_history_panel(gui, make_window):
                    if "created at the provider" in window.history.events.topLevelItem(i).text(0))
     assert created.childCount() == 1 and "raw" in created.child(0).text(0)  # raw response, expandable
     media = window.task.media[0]
-    assert media.sha256 in window.history.file_info.text() and media.path in window.history.file_info.text()
+    info = window.history.file_info
+    assert media.sha256[:32] in info.text() and media.sha256[32:] in info.text()
+    assert media.path in info.toolTip() and media.sha256 in info.toolTip()
     video = window.history.video
     assert window.history.media_stack.currentWidget() is video
     gui.until(lambda: video.poster.pixmap() is not None and not video.poster.pixmap().isNull(), what="poster")

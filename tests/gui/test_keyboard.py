@@ -1,0 +1,50 @@
+"""Stable object names, accessible names, and the shortcuts (create, query, search, next/previous)."""
+
+from __future__ import annotations
+
+from app.domain.states import Action
+from app.ui.qt import QAbstractItemView, QKeySequence, QLineEdit, QPlainTextEdit, QPushButton, QTreeView, QWidget
+from tests.gui.bulk import insert_slot
+from tests.gui.conftest import fill_form
+
+NAMES = {"slotList": QTreeView, "createButton": QPushButton, "queryButton": QPushButton,
+         "recoverButton": QPushButton, "historyPanel": QWidget, "promptEdit": QPlainTextEdit,
+         "requestIdEdit": QLineEdit}
+
+
+def test_object_names_and_accessible_names(gui, make_window):
+    window = make_window()
+    for name, cls in NAMES.items():
+        w = window.findChild(cls, name)
+        assert w is not None, name
+        assert w.accessibleName() or isinstance(w, QPushButton) and w.text(), name
+    assert window.browser.tree.selectionMode() == QAbstractItemView.SelectionMode.SingleSelection
+    assert window.provider_badge.objectName() == "demoBadge" and window.provider_badge.text() == "DEMO"
+
+
+def test_shortcuts(gui, make_window, qtbot):
+    for i, state in enumerate(("success", "unknown", "fail")):
+        insert_slot(gui.service, f"article:20260816:keys:scene-{i:02d}", state)
+    window = make_window()
+    actions = window.shortcut_actions
+    assert actions["create"].shortcut() == QKeySequence("Ctrl+Return")
+    assert actions["query"].shortcut() == QKeySequence("F5")
+    assert actions["search"].shortcut() == QKeySequence("Ctrl+F")
+    actions["search"].trigger()
+    assert window.browser.search.hasFocus() or window.focusWidget() is window.browser.search
+    # next / previous slot walk the tree, opening groups on the way
+    window.browser.tree.setCurrentIndex(window.model.index(0, 0))
+    actions["next"].trigger()
+    gui.until(lambda: window.current_rid is not None, what="a slot selected by next")
+    first = window.current_rid
+    gui.until(lambda: window.task is not None and window.task.request_id == first)
+    actions["next"].trigger()
+    gui.until(lambda: window.current_rid != first, what="next slot")
+    actions["previous"].trigger()
+    gui.until(lambda: window.current_rid == first, what="previous slot")
+    # create by keyboard
+    window.new_draft()
+    fill_form(window, "article:20260816:keys:scene-09", "keyboard", resolution="768P")
+    actions["create"].trigger()
+    gui.until(lambda: window.task is not None and window.task.request_id == "article:20260816:keys:scene-09")
+    assert not window.buttons[Action.CREATE].isEnabled()

@@ -1,0 +1,105 @@
+"""Screenshots of the main views in English and Chinese, saved to tests/screenshots/ (git-ignored)
+for review; and ``slate gui --screenshot FILE --select RID`` end to end."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from app.domain.states import Action
+from app.ui.app import install_translations
+from app.ui.qt import QImage
+from tests.fixtures import ROOT
+from tests.gui.bulk import insert_slot
+from tests.gui.conftest import SCREENSHOTS, fill_form
+
+VIDEO = "article:20260816:tide-eye:scene-02"
+IMAGE = "article:20260816:tide-eye:still-01"
+LOST = "article:20260816:tide-eye:scene-03"
+
+
+def save(widget, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    assert widget.grab().save(str(SCREENSHOTS / f"{name}.png"))
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request, qapp):
+    install_translations(qapp, request.param)
+    yield request.param
+    install_translations(qapp, "en")
+
+
+@pytest.mark.qt_log_ignore(r".*No RHI backend\. Using CPU conversion\.")
+def test_main_views(gui, make_window, lang):
+    first = make_window()
+    gui.until(lambda: first.middle_stack.currentWidget() is first.empty_page, what="welcome page")
+    save(first, f"{lang}-1-first-launch")
+    first.close()
+
+    other = gui.other_service()
+    gui.run(other.submit(VIDEO, "video", {"prompt": "tide eye, slow dolly in, dusk light on wet sand",
+                                          "resolution": "768P"}, wait=True))
+    gui.run(other.submit(IMAGE, "image", {"prompt": "a lighthouse at dawn, film grain", "n": 3,
+                                          "aspect_ratio": "16:9"}, wait=True))
+    gui.sim.set_faults(lose_create_response=1)
+    gui.run(other.submit(LOST, "video", {"prompt": "storm over the pier", "resolution": "768P"}))
+    insert_slot(other, "article:20260815:spring-campaign:scene-01", "processing")
+    insert_slot(other, "article:20260815:spring-campaign:scene-02", "rejected", error="1026 input sensitive")
+
+    window = make_window()
+    if lang == "zh_CN":
+        assert window.buttons[Action.CREATE].text() == "创建"
+        assert window.provider_badge.text() == "演示"
+    window.select(VIDEO)
+    gui.until(lambda: window.task is not None and window.task.request_id == VIDEO)
+    video = window.history.video
+    gui.until(lambda: video.poster.pixmap() is not None and not video.poster.pixmap().isNull())
+    gui.until(lambda: window.browser.tree.currentIndex().isValid(), what="tree selection")
+    save(window, f"{lang}-2-video-done")
+
+    window.select(IMAGE)
+    gui.until(lambda: window.task is not None and window.task.request_id == IMAGE)
+    thumbs = window.history.thumbs
+    gui.until(lambda: thumbs.count() == 3 and all(not thumbs.item(i).icon().isNull() for i in range(3)))
+    save(window, f"{lang}-3-images-done")
+
+    window.select(LOST)
+    gui.until(lambda: window.task is not None and window.task.request_id == LOST)
+    save(window, f"{lang}-4-unknown")
+    window.open_recover()
+    window.dialog.declare.setChecked(True)
+    save(window.dialog, f"{lang}-5-recover-dialog")
+    window.dialog.close()
+
+    window.new_draft()
+    fill_form(window, "article:20260816:tide-eye:scene-04", "tide eye, aerial, 10 seconds", duration=10)
+    window.form.resolution.setCurrentText("1080P")
+    save(window, f"{lang}-6-new-slot-hint")
+
+    fill_form(window, VIDEO, "tide eye, slow dolly in, dusk light on wet sand ", resolution="768P")
+    window.create()
+    dialog = gui.until(lambda: window.dialog, what="conflict dialog")
+    save(dialog, f"{lang}-7-conflict-dialog")
+    dialog.close()
+
+    window.open_settings()
+    save(window.dialog, f"{lang}-8-settings")
+    window.dialog.close()
+
+
+def test_slate_gui_screenshot_command(gui, tmp_path):
+    gui.run(gui.other_service().submit(VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"},
+                                       wait=True))
+    out = tmp_path / "shot.png"
+    env = dict(os.environ, SLATE_DATA_DIR=str(gui.config.data_dir), SLATE_PROVIDER="demo",
+               SLATE_BASE_URL=gui.sim.base_url, SLATE_TENANT="studio-a", SLATE_USER="lin",
+               XDG_CONFIG_HOME=str(tmp_path / "config"), SLATE_POLL_INTERVAL="0.05")
+    proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshot", str(out), "--select", VIDEO,
+                           "--lang", "en"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    image = QImage(str(out))
+    assert not image.isNull() and image.width() >= 1000
