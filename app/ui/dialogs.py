@@ -70,13 +70,26 @@ class ConflictDialog(QDialog):
         self.table.setHeaderLabels([self.tr("Parameter"), self.tr("Stored in the slot"), self.tr("In the form")])
         self.table.setRootIsDecorated(False)
         self.table.setWordWrap(True)
+        self.table.setUniformRowHeights(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)
         for name, change in diff.items():
             stored, attempted = change.get("stored"), change.get("attempted")
             a, b = _short(stored), _short(attempted)
             if isinstance(stored, str) and isinstance(attempted, str) and stored.strip() == attempted.strip():
                 a, b = repr(stored)[:400], repr(attempted)[:400]
-            self.table.addTopLevelItem(QTreeWidgetItem([name, a, b]))
-        self.table.resizeColumnToContents(0)
+            import textwrap
+
+            a_wrapped = textwrap.fill(a, 34, drop_whitespace=False, replace_whitespace=False)
+            b_wrapped = textwrap.fill(b, 34, drop_whitespace=False, replace_whitespace=False)
+            item = QTreeWidgetItem([name, a_wrapped, b_wrapped])
+            item.setToolTip(1, a)
+            item.setToolTip(2, b)
+            self.table.addTopLevelItem(item)
+        header = self.table.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(0, header.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, header.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, header.ResizeMode.Stretch)
         self.new_id = QLineEdit(suggested, objectName="suggestedRequestId")
         self.new_id.setAccessibleName(self.tr("New RequestId"))
         row = QHBoxLayout()
@@ -95,6 +108,14 @@ class ConflictDialog(QDialog):
         box.addWidget(buttons)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self.table.doItemsLayout()  # wrapped values need their rows re-measured at the new width
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        self.table.doItemsLayout()
 
     def _accept(self) -> None:
         rid = self.new_id.text().strip()

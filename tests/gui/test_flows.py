@@ -90,7 +90,8 @@ def test_conflict_dialog_shows_the_diff_and_creates_as_new_slot(gui, make_window
     assert dialog.objectName() == "conflictDialog"
     rows = [dialog.table.topLevelItem(i).text(0) for i in range(dialog.table.topLevelItemCount())]
     assert rows == ["prompt"]
-    assert repr("tide eye, slow dolly in ") in dialog.table.topLevelItem(0).text(2)
+    assert repr("tide eye, slow dolly in ") == dialog.table.topLevelItem(0).toolTip(2)
+    assert dialog.table.topLevelItem(0).text(2).endswith(" '")  # the extra space is visible
     assert dialog.new_id.text() == RID + ".t2"
     dialog.create_button.click()
     wait_state(gui, window, "success", RID + ".t2")
