@@ -60,8 +60,8 @@ def test_racing_users_and_changed_parameters_on_pg(slate_env, demo_sim, pg_url):
     demo_sim.set_faults(delay_create_response=0.3)
     env = {**slate_env, "SLATE_STORE": pg_url}
     base = ["submit", "--request-id", RID, "--kind", "image"]
-    argvs = ([["--user", "lin", *base, "--prompt", "p-lin"]] * 4
-             + [["--user", "mei", *base, "--prompt", "p-mei"]] * 4
+    argvs = ([["--user", "lin", *base, "--prompt", "p-lin"]] * 2
+             + [["--user", "mei", *base, "--prompt", "p-mei"]] * 2
              + [["--user", "lin", *base, "--prompt", "p-lin changed"]] * 2)
     results = race(env, argvs)
     by_prompt = demo_sim.stats()["creates_by_prompt"]
@@ -72,7 +72,7 @@ def test_racing_users_and_changed_parameters_on_pg(slate_env, demo_sim, pg_url):
         assert by_prompt == {"p-mei": 1, "p-lin": 1}
     outcomes = Counter(out["outcome"] for _c, out in results)
     assert outcomes["created"] == 2, results
-    assert outcomes["conflict"] in (2, 4) and outcomes["replayed"] + outcomes["conflict"] == 8
+    assert outcomes["conflict"] == 2 and outcomes["replayed"] == 2, results
     assert all(out["outcome"] in {"created", "replayed", "conflict"} for _c, out in results)
 
 

@@ -126,3 +126,12 @@ def test_cli_refuses_sqlite_on_a_share_with_one_json_error(tmp_path, monkeypatch
     out = json.loads(lines[0])
     assert code == 2 and out["outcome"] == "invalid", out
     assert "network file system" in out["error"]["message"] and "PostgreSQL" in out["error"]["message"]
+
+
+def test_without_postgresql_binaries_the_pg_half_fails_loudly(monkeypatch):
+    """A developer without PostgreSQL gets a failure that says what to install, never a skip."""
+    from tests import pg
+
+    monkeypatch.setattr(pg, "find_pg_bin", lambda: None)
+    with pytest.raises(pytest.fail.Exception, match="Install the Debian package `postgresql`"):
+        pg._start_own_server()
