@@ -365,6 +365,10 @@ class Repository:
                 conn, scope, slot_key, task_id, now, "submitted", "submitting",
                 f"{kind} slot claimed", event_data,
             )
+            self._add_event(  # same transaction: durable before the request leaves
+                conn, scope, slot_key, task_id, now, "create_sent", "submitting",
+                "create request sent to the provider", None,
+            )
             row = conn.execute(select(tasks).where(tasks.c.id == task_id)).mappings().one()
             return ClaimResult(_task(row), claimed=True, quota_used=used)
 
