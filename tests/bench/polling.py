@@ -115,7 +115,9 @@ class TickLag:
 
         self.interval = interval_ms / 1000.0
         self.late: list[float] = []
+        self.at: list[float] = []
         self._last: float | None = None
+        self._t0 = 0.0
         self.timer = QTimer()
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.setInterval(interval_ms)
@@ -125,11 +127,14 @@ class TickLag:
         now = time.perf_counter()
         if self._last is not None:
             self.late.append(max(0.0, now - self._last - self.interval))
+            self.at.append(now - self._t0)
         self._last = now
 
     def start(self) -> None:
         self.late = []
+        self.at = []
         self._last = None
+        self._t0 = time.perf_counter()
         self.timer.start()
 
     def stop(self) -> list[float]:
@@ -183,6 +188,7 @@ async def measure(ns: argparse.Namespace, store: str, base_url: str, workdir: Pa
     poller = asyncio.ensure_future(svc.run_poller(stop))
     await asyncio.sleep(ns.seconds)
     busy = lag.stop()
+    worst = sorted(zip(busy, lag.at), reverse=True)[:5]
     stop.set()
     await asyncio.wait_for(poller, timeout=30)
     t1 = time.time()
@@ -192,6 +198,7 @@ async def measure(ns: argparse.Namespace, store: str, base_url: str, workdir: Pa
     return {
         "idle": lag_summary(idle),
         "busy": lag_summary(busy),
+        "worst_ticks": [{"late_ms": ms(late), "at_s": round(at, 2)} for late, at in worst],
         "client_sent": len(sent),
         "client_max_per_second": max_in_window(sent),
         "client_mean_rps": round(len(sent) / max(t1 - t0, 1e-9), 3),
