@@ -11,14 +11,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
-import datetime as dt
 import json
 import logging
 import mimetypes
-import os
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 from app import __version__
 from app.domain.errors import SlateError, ValidationError

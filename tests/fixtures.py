@@ -15,7 +15,6 @@ import pytest
 
 from app.config import Config
 from app.providers.demo import DemoProvider
-from app.providers.minimax import MiniMaxProvider
 from app.service.slate import SlateService
 from app.sim import SimConfig, SimServer, start_sim
 from app.store.engine import make_engine

@@ -62,7 +62,7 @@ async def run(ns: argparse.Namespace) -> int:
         while time.monotonic() < deadline:
             await svc.poll_due()
             states = {}
-            for rid, kind, params in plan:
+            for rid, _kind, _params in plan:
                 out = await svc.status(rid)
                 states[rid] = out.task.state if out.task else None
             rejected = [p for p in plan if states[p[0]] == "rejected"]

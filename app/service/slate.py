@@ -8,7 +8,6 @@ Store calls run in worker threads so an event loop (the GUI's) never waits on a 
 from __future__ import annotations
 
 import asyncio
-import base64
 import datetime as dt
 import logging
 import random
