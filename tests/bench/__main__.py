@@ -108,6 +108,24 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
     return out
 
 
+def code_state() -> dict[str, Any]:
+    """The commit measured, and which files under app/ differed from it (work in progress)."""
+    import subprocess
+
+    from tests.bench.common import ROOT
+
+    def git(*args: str) -> str:
+        try:
+            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                                  timeout=10, check=False).stdout
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    dirty = [ln[3:] for ln in git("status", "--porcelain", "--", "app").splitlines() if ln]
+    return {"commit": git("rev-parse", "--short", "HEAD").strip() or None,
+            "uncommitted_app_files": dirty}
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="a smoke run with small sizes (~30 s)")
@@ -132,8 +150,10 @@ def main(argv: list[str] | None = None) -> int:
             details["polling_stress"] = run_child(
                 MODULES["polling_stress"], plan["polling_stress"], timeout=TIMEOUTS["polling_stress"])
     try:
-        from PySide6 import __version__ as qt_version
-    except ImportError:  # pragma: no cover
+        from importlib.metadata import version
+
+        qt_version: str | None = version("PySide6")
+    except Exception:  # noqa: BLE001 - informative only
         qt_version = None
     result = {
         "bench": "slate",
@@ -153,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
             "note": "a shared VM: other work (other engineers' test runs) may run at the same time; "
                     "ratios are measured within one run, interleaved",
         },
+        "code": code_state(),
         "figures": figures_from(details),
         "details": details,
     }
