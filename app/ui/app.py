@@ -73,26 +73,45 @@ def fixed_fields(config: Config, environ: Any = None) -> set[str]:
 def config_with_settings(config: Config, settings: QSettings, *, key_source: str = "none",
                          fixed: set[str] | None = None) -> Config:
     """Apply saved settings to ``config`` (validated like flags)."""
-    fixed = _fixed if fixed is None else fixed
     saved = saved_settings(settings)
-    options: dict[str, Any] = {}
-    for key in ("tenant", "user", "quota_video", "quota_image", "poll_interval", "data_dir", "store"):
-        if key in saved and key not in fixed:
-            options[key] = saved[key]
-    if not options and "region" not in saved:
+    if not saved:
         return config
+    return config_with_values(config, saved, key_source=key_source, fixed=fixed)
+
+
+def default_store(data_dir: Any) -> str:
+    """The store a data dir gets when no store URL is set (as :func:`app.config.load` makes it)."""
+    return f"sqlite:///{(Path(data_dir).expanduser() / 'slate.sqlite3').as_posix()}"
+
+
+def config_with_values(config: Config, values: dict[str, Any], *, key_source: str = "none",
+                       fixed: set[str] | None = None) -> Config:
+    """``config`` with the settings in ``values`` (validated like flags).
+
+    A setting that is missing or empty means its default (a quota of "no limit", the provider's
+    poll interval, the store in the data dir), not "keep what runs now". Fields fixed for this run
+    by a flag or an environment variable keep their value.
+    """
+    fixed = _fixed if fixed is None else fixed
     merged = {name: getattr(config, name) for name in ENV}
-    if "data_dir" in options and "store" not in options and "store" not in fixed:
-        merged["store"] = None  # the default store follows the data dir
-    merged.update(options)
+    for key in ("tenant", "user", "quota_video", "quota_image", "poll_interval", "data_dir", "store"):
+        if key in fixed:
+            continue
+        value = values.get(key)
+        merged[key] = None if value in (None, "") else value
     if "base_url" not in fixed and "provider" not in fixed:
-        region = saved.get("region", "global")
+        region = values.get("region") or "global"
         merged["base_url"] = REGION_URLS.get(region) if key_source != "none" and region != "global" else None
         merged["provider"] = None
     new = config_mod.load({k: v for k, v in merged.items() if v is not None}, environ={})
     return new.with_(demo_stage_seconds=config.demo_stage_seconds, timeout=config.timeout,
                      max_requests_per_second=config.max_requests_per_second,
                      max_concurrent_polls=config.max_concurrent_polls)
+
+
+def fixed_now() -> set[str]:
+    """The config fields a flag or an environment variable set for this run."""
+    return set(_fixed)
 
 
 # -- language --------------------------------------------------------------------------------------

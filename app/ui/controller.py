@@ -120,6 +120,7 @@ class Controller(QObject):
         self.owner = owner  # the bootstrap.Slate that built the service (closed with us)
         self._rebuild = rebuild
         self._stop: asyncio.Event | None = None
+        self._applying = asyncio.Lock()
         self._attach(service)
         self.status: dict[str, Any] = {}
         self._current: str | None = None
@@ -193,31 +194,76 @@ class Controller(QObject):
             await self.owner.aclose()
             self.owner = None
 
-    def reconfigure(self, config: Any) -> None:
-        """Replace the service with one built from ``config`` (settings applied)."""
-        if self._rebuild is None:
-            self.errorOccurred.emit("settings are saved and apply on the next start")
-            return
-        self.runner.run(self._reconfigure(config), what="apply settings")
+    def reconfigure(self, config: Any, done: Callable[[str | None], None] | None = None) -> None:
+        """Replace the service with one built from ``config`` (settings applied).
 
-    async def _reconfigure(self, config: Any) -> None:
+        ``done`` gets None once the new service runs, or the reason it could not be built (the
+        old service then keeps running, untouched).
+        """
+        if self._rebuild is None:
+            if done is not None:
+                done("settings are saved and apply on the next start")
+            return
+        self.runner.run(self._reconfigure(config), done=done, what="apply settings")
+
+    async def _reconfigure(self, config: Any) -> str | None:
         assert self._rebuild is not None
-        new = await self._rebuild(config)
+        async with self._applying:
+            try:
+                new = await self._rebuild(config)
+            except Exception as exc:  # noqa: BLE001 - a bad setting is said, the old service stays
+                log.warning("settings not applied: %s", exc)
+                return str(exc) or type(exc).__name__
+            attached = False
+            try:
+                await self._stop_background()
+                await self._finish_actions()
+                if self._on_task in self.service.listeners:
+                    self.service.listeners.remove(self._on_task)
+                old = self.owner
+                self.owner = new
+                self.key_source = getattr(new, "key_source", "none")
+                self.warnings = list(getattr(new, "warnings", []) or [])
+                self._attach(new.service)
+                attached = True
+                if old is not None:
+                    await old.aclose()
+            finally:
+                if not attached:  # cancelled (the app is closing): the new one never ran
+                    await new.aclose()
+            self.start()
+            self.reset.emit()
+            return None
+
+    async def _stop_background(self, grace: float = 5.0) -> None:
+        """End the poller and status loop of the current service: asked first, then cancelled;
+        awaited either way, so nothing of the old service runs once this returns."""
         if self._stop is not None:
             self._stop.set()
-        # the poller and status loop of the old service end on their own (stop is set)
-        await asyncio.sleep(0)
-        if self._on_task in self.service.listeners:
-            self.service.listeners.remove(self._on_task)
-        old = self.owner
-        self.owner = new
-        self.key_source = getattr(new, "key_source", "none")
-        self.warnings = list(getattr(new, "warnings", []) or [])
-        self._attach(new.service)
-        if old is not None:
-            await old.aclose()
-        self.start()
-        self.reset.emit()
+        tasks = list(self.runner._background)
+        if not tasks:
+            return
+        _done, pending = await asyncio.wait(tasks, timeout=grace)
+        for t in pending:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _finish_actions(self) -> None:
+        """Let work already started on the current service end (a create in flight must get its
+        answer, or it would turn unknown); reads and status refreshes end in moments."""
+        me = asyncio.current_task()
+        deadline = time.monotonic() + float(getattr(self.service.config, "timeout", 60.0)) + 10.0
+        while True:
+            others = [t for t in self.runner._tasks - self.runner._background if t is not me]
+            if not others:
+                return
+            left = deadline - time.monotonic()
+            if left <= 0:
+                for t in others:
+                    t.cancel()
+                await asyncio.gather(*others, return_exceptions=True)
+                return
+            await asyncio.wait(others, timeout=left)
 
     # -- reads for models and panels ------------------------------------------------------
     def load(self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None], **kw: Any) -> None:
@@ -297,18 +343,35 @@ class Controller(QObject):
         from app.service import secrets
 
         def store() -> str | None:
-            try:
-                secrets.set_api_key(key)
-                return None
-            except (secrets.KeyringUnavailable, ValueError) as exc:
-                return str(exc)
+            secrets.set_api_key(key)
 
-        def stored(err: str | None) -> None:
-            if err is None:
-                self.key_source = "keyring"
+        self._key_op(store, done)
+
+    def delete_api_key(self, done: Callable[[str | None], None]) -> None:
+        """Remove the stored key (only when the user asked for it); ``done`` gets an error or None."""
+        from app.service import secrets
+
+        def delete() -> None:
+            secrets.delete_api_key()
+
+        self._key_op(delete, done)
+
+    def _key_op(self, op: Callable[[], None], done: Callable[[str | None], None]) -> None:
+        from app.service import secrets
+
+        def run() -> tuple[str | None, str]:
+            err: str | None = None
+            try:
+                op()
+            except (secrets.KeyringUnavailable, ValueError) as exc:
+                err = str(exc)
+            return err, secrets.api_key()[1]
+
+        def finished(result: tuple[str | None, str]) -> None:
+            err, self.key_source = result
             done(err)
 
-        self.call(store, done=stored)
+        self.call(run, done=finished)
 
     def read_data_url(self, path: str, done: Callable[[str | None, str | None], None]) -> None:
         """Read an image file into a ``data:image/...;base64`` URL: ``done(url, error)``."""

@@ -7,7 +7,7 @@ signals, so they work under qasync and in tests alike.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Callable
 
 from app.config import REGION_URLS
 from app.ui.qt import (
@@ -231,24 +231,40 @@ class RecoverDialog(QDialog):
 
 
 class SettingsDialog(QDialog):
-    """API key (keyring; never shown back), region, tenant, user, quotas, poll interval, paths."""
+    """API key (keyring; never shown back), region, tenant, user, quotas, poll interval, paths.
 
-    applied = Signal(dict)  # the values; "api_key" only when a new one was typed
+    An empty key field keeps the stored key; only "Remove stored key" deletes it. ``check`` (the
+    window's) validates the values before the dialog closes, so a typo is said next to the fields.
+    Fields that a flag or an environment variable fixed for this run are shown read-only.
+    """
 
-    def __init__(self, values: dict[str, Any], key_source: str, parent: QWidget | None = None) -> None:
+    applied = Signal(dict)  # the values; "api_key" when a new one was typed, "clear_api_key" to remove it
+
+    FIELD_ENV = {"tenant": "SLATE_TENANT", "user": "SLATE_USER", "quota_video": "SLATE_QUOTA_VIDEO",
+                 "quota_image": "SLATE_QUOTA_IMAGE", "poll_interval": "SLATE_POLL_INTERVAL",
+                 "data_dir": "SLATE_DATA_DIR", "store": "SLATE_STORE", "region": "SLATE_BASE_URL"}
+
+    def __init__(self, values: dict[str, Any], key_source: str, parent: QWidget | None = None, *,
+                 fixed: set[str] | frozenset[str] = frozenset(),
+                 check: Callable[[dict[str, Any]], str | None] | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("settingsDialog")
         self.setWindowTitle(self.tr("Settings"))
-        self.setMinimumSize(520, 380)
+        self.setMinimumSize(560, 400)
+        self._check = check
+        self._key_source = key_source
+        self._clear_key = False
         self.api_key = QLineEdit(objectName="apiKeyEdit")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.api_key.setAccessibleName(self.tr("MiniMax API key"))
-        if key_source == "keyring":
-            self.api_key.setPlaceholderText(self.tr("a key is stored in the keyring; type to replace it"))
-        elif key_source == "env":
-            self.api_key.setPlaceholderText(self.tr("the key comes from MINIMAX_API_KEY"))
-        else:
-            self.api_key.setPlaceholderText(self.tr("no key yet: the demo provider is used"))
+        self.remove_key = QPushButton(self.tr("Remove stored key"), objectName="removeKeyButton")
+        self.remove_key.setToolTip(self.tr("Delete the key from the system keyring when you save "
+                                           "(Slate then uses the demo provider)."))
+        self.remove_key.setVisible(key_source == "keyring")
+        self.remove_key.clicked.connect(self._toggle_remove)
+        krow = QHBoxLayout()
+        krow.addWidget(self.api_key, 1)
+        krow.addWidget(self.remove_key)
         self.region = QComboBox(objectName="regionCombo")
         self.region.addItem(self.tr("Global (api.minimax.io)"), "global")
         self.region.addItem(self.tr("China (api.minimaxi.com)"), "cn")
@@ -262,18 +278,19 @@ class SettingsDialog(QDialog):
             spin.setValue(int(values.get(key) or 0))
         self.poll = QDoubleSpinBox(objectName="pollSpin", minimum=0.0, maximum=600.0, decimals=1)
         self.poll.setSpecialValueText(self.tr("provider default"))
-        self.poll.setSuffix(" s")
+        self.poll.setSuffix(self.tr(" s"))
         self.poll.setValue(float(values.get("poll_interval") or 0.0))
         self.data_dir = QLineEdit(str(values.get("data_dir") or ""), objectName="dataDirEdit")
-        browse = QPushButton(self.tr("Choose…"))
-        browse.clicked.connect(self._browse)
+        self.browse = QPushButton(self.tr("Choose…"), objectName="dataDirButton")
+        self.browse.clicked.connect(self._browse)
         drow = QHBoxLayout()
         drow.addWidget(self.data_dir, 1)
-        drow.addWidget(browse)
+        drow.addWidget(self.browse)
         self.store = QLineEdit(str(values.get("store") or ""), objectName="storeEdit")
         self.store.setPlaceholderText(self.tr("default: SQLite in the data folder"))
         form = QFormLayout()
-        form.addRow(self.tr("API key"), self.api_key)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow(self.tr("API key"), krow)
         form.addRow(self.tr("Region"), self.region)
         form.addRow(self.tr("Team (tenant)"), self.tenant)
         form.addRow(self.tr("Designer (user)"), self.user)
@@ -282,20 +299,65 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Query every"), self.poll)
         form.addRow(self.tr("Data folder"), drow)
         form.addRow(self.tr("Store URL"), self.store)
-        for w, n in ((self.region, "Region"), (self.tenant, "Team"), (self.user, "Designer"),
-                     (self.quota_video, "Videos per day"), (self.quota_image, "Images per day"),
-                     (self.poll, "Query interval"), (self.data_dir, "Data folder"), (self.store, "Store URL")):
-            w.setAccessibleName(self.tr(n))
+        # Literal self.tr() calls, one per name, so lupdate finds every one of them.
+        self.region.setAccessibleName(self.tr("Region"))
+        self.tenant.setAccessibleName(self.tr("Team"))
+        self.user.setAccessibleName(self.tr("Designer"))
+        self.quota_video.setAccessibleName(self.tr("Videos per day"))
+        self.quota_image.setAccessibleName(self.tr("Images per day"))
+        self.poll.setAccessibleName(self.tr("Query interval"))
+        self.data_dir.setAccessibleName(self.tr("Data folder"))
+        self.store.setAccessibleName(self.tr("Store URL"))
+        self.fields = {"region": self.region, "tenant": self.tenant, "user": self.user,
+                       "quota_video": self.quota_video, "quota_image": self.quota_image,
+                       "poll_interval": self.poll, "data_dir": self.data_dir, "store": self.store}
+        for name in fixed:
+            widget = self.fields.get("region" if name in ("base_url", "provider") else name)
+            if widget is None:
+                continue
+            widget.setEnabled(False)
+            widget.setToolTip(self.tr("Set for this run by %1 or a command-line option.")
+                              .replace("%1", self.FIELD_ENV.get(name, "SLATE_" + name.upper())))
+            if widget is self.data_dir:
+                self.browse.setEnabled(False)
+        self.error = QLabel(objectName="fieldError")
+        self.error.setWordWrap(True)
+        self.error.hide()
         note = QLabel(self.tr("The key is kept in the system keyring and never shown again. "
                               "Changes apply at once; running tasks continue."), objectName="hint")
         note.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.save_button.setObjectName("saveSettingsButton")
+        self.save_button.setProperty("primary", True)
         box = QVBoxLayout(self)
         box.addLayout(form)
+        box.addWidget(self.error)
         box.addWidget(note)
+        box.addStretch(1)
         box.addWidget(buttons)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
+        self._update_key_hint()
+
+    def _update_key_hint(self) -> None:
+        if self._clear_key:
+            text = self.tr("the stored key will be removed when you save")
+        elif self._key_source == "keyring":
+            text = self.tr("a key is stored in the keyring; type to replace it")
+        elif self._key_source == "env":
+            text = self.tr("the key comes from MINIMAX_API_KEY")
+        else:
+            text = self.tr("no key yet: the demo provider is used")
+        self.api_key.setPlaceholderText(text)
+        self.api_key.setEnabled(not self._clear_key)
+        self.remove_key.setText(self.tr("Keep stored key") if self._clear_key else self.tr("Remove stored key"))
+
+    def _toggle_remove(self) -> None:
+        self._clear_key = not self._clear_key
+        if self._clear_key:
+            self.api_key.clear()
+        self._update_key_hint()
 
     def _browse(self) -> None:
         dlg = QFileDialog(self, self.tr("Data folder"), self.data_dir.text())
@@ -316,10 +378,18 @@ class SettingsDialog(QDialog):
         }
         if self.api_key.text().strip():
             out["api_key"] = self.api_key.text().strip()
+        elif self._clear_key:
+            out["clear_api_key"] = True
         return out
 
     def _accept(self) -> None:
-        self.applied.emit(self.values())
+        values = self.values()
+        err = self._check(values) if self._check is not None else None
+        if err:
+            self.error.setText(err)
+            self.error.show()
+            return
+        self.applied.emit(values)
         self.api_key.clear()
         self.accept()
 

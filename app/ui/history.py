@@ -257,9 +257,9 @@ class HistoryPanel(QWidget):
         media = list(task.media) if task is not None and task.state == "success" else []
         same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
         self._media = media
-        enabled = bool(media)
-        self.open_button.setEnabled(enabled)
-        self.folder_button.setEnabled(enabled)
+        # Open and Show in folder exist only where there is a file to open (hidden, not greyed out).
+        self.open_button.setVisible(bool(media))
+        self.folder_button.setVisible(bool(media))
         if not media:
             self._token += 1
             self.video.set_video(None)

@@ -166,6 +166,7 @@ class MainWindow(QMainWindow):
         self.current_rid: str | None = None
         self.draft = False
         self._creating = False
+        self._applying = False
         self._message = ""
         self._shown = False
         self.dialog: Any = None
@@ -373,6 +374,10 @@ class MainWindow(QMainWindow):
         for w in (self.provider_badge, self.identity, self.quota_label, self.running_label,
                   self.connection, self.warning_label):
             bar.addWidget(w)
+        self.notice = QLabel(objectName="noticeLabel")  # what just happened (settings applied, …)
+        bar.addPermanentWidget(self.notice)
+        self._notice_timer = QTimer(self, singleShot=True, interval=8000)
+        self._notice_timer.timeout.connect(self.notice.clear)
 
     def _build_shortcuts(self) -> None:
         def add(name: str, keys: list[str], slot: Any, text: str) -> QAction:
@@ -633,10 +638,35 @@ class MainWindow(QMainWindow):
             self.warning_label.clear()
 
     def _reset(self) -> None:
+        """The service was rebuilt (settings applied): show the new identity, reload the slots, and
+        stay where the designer was — the same slot if it exists under the new identity, the draft
+        being written, or else a blank slot."""
         self._update_provider()
         self.model.reload()
         self.model.fetch_all_roots()
-        self.new_draft(initial=True)
+        if self.draft:
+            self.used_hint.clear()
+            self._show_task()
+            self._lookup_timer.start()
+            return
+        rid = self.current_rid
+        if rid is None:
+            self.new_draft(initial=True)
+            return
+
+        def found(out: Outcome) -> None:
+            if self.draft or self.current_rid != rid:
+                return
+            if out.task is not None:
+                self.task = None
+                self.select(rid)
+            else:  # not a slot of the new identity: a blank page, not the old project
+                self.task = None
+                self.composer.project.clear()
+                self.new_draft(initial=True)
+                self._maybe_empty()
+
+        self.controller.lookup(rid, found)
 
     def _maybe_empty(self, *_: Any) -> None:
         """First launch: no slot at all and nothing being written → the welcome page."""
@@ -704,6 +734,8 @@ class MainWindow(QMainWindow):
                     ok, why = False, err
             if action is Action.CREATE and self._creating:
                 ok, why = False, self.tr("Sending…")
+            if self._applying:
+                ok, why = False, self.tr("Applying settings…")
             button.setEnabled(ok)
             keys = button.property("keys")
             help_text = _tr("MainWindow", ACTION_HELP[action]) + (f" ({keys})" if keys else "")
@@ -711,8 +743,7 @@ class MainWindow(QMainWindow):
             button.setProperty("primary", ok and action is primary)
             button.style().unpolish(button)
             button.style().polish(button)
-        self.history.open_button.setEnabled(Action.OPEN in allowed and bool(self.task and self.task.media))
-        self.history.folder_button.setEnabled(self.history.open_button.isEnabled())
+        self.settings_button.setEnabled(not self._applying)
         if self.task is None:
             kind = self.form.kind()
             n = self.form.n.value() if kind == "image" else 1
@@ -721,10 +752,20 @@ class MainWindow(QMainWindow):
         else:
             self.cost.setText("")
 
-    def show_message(self, text: str) -> None:
+    def show_notice(self, text: str, *, error: bool = False, keep: bool = False) -> None:
+        """A short note at the right of the status bar; cleared after a few seconds unless ``keep``."""
+        self.notice.setText(text)
+        self.notice.setToolTip(text)
+        self.notice.setStyleSheet("color: #8a2d23; font-weight: 600;" if error else "")
+        if keep:
+            self._notice_timer.stop()
+        else:
+            self._notice_timer.start()
+
+    def show_message(self, text: str, error: bool = True) -> None:
         self._message = text
         self.message.setText(text)
-        self.message.setStyleSheet("color: #8a2d23;" if text else "")
+        self.message.setStyleSheet("color: #8a2d23;" if text and error else "")
 
     # -- actions -------------------------------------------------------------------------------
     def _submit(self, rid: str, kind: str, params: dict[str, Any]) -> None:
@@ -801,36 +842,80 @@ class MainWindow(QMainWindow):
         dlg.open()
 
     def open_settings(self) -> None:
-        from app.ui.app import saved_settings
+        from app.ui.app import default_store, fixed_now, saved_settings
 
+        if self._applying:
+            return
         cfg = self.controller.service.config
         values = {"tenant": cfg.tenant, "user": cfg.user, "quota_video": cfg.quota_video,
                   "quota_image": cfg.quota_image, "poll_interval": cfg.poll_interval,
-                  "data_dir": str(cfg.data_dir), "store": cfg.store,
+                  "data_dir": str(cfg.data_dir),
+                  # the default store follows the data folder: show it as the placeholder, not a URL
+                  "store": "" if cfg.store == default_store(cfg.data_dir) else cfg.store,
                   "region": saved_settings(self.settings).get("region", "global")}
-        dlg = SettingsDialog(values, self.controller.key_source, self)
+        dlg = SettingsDialog(values, self.controller.key_source, self, fixed=fixed_now(),
+                             check=self._check_settings)
         dlg.applied.connect(self.apply_settings)
         self._open_dialog(dlg)
 
-    def apply_settings(self, values: dict[str, Any]) -> None:
-        from app.ui.app import config_with_settings, save_settings
+    def _settings_config(self, values: dict[str, Any]) -> Any:
+        from app.ui.app import config_with_values
 
+        return config_with_values(self.controller.service.config, values,
+                                  key_source=self.controller.key_source)
+
+    def _check_settings(self, values: dict[str, Any]) -> str | None:
+        """Say what is wrong with the typed settings (before the dialog closes), or None."""
+        from sqlalchemy.engine import make_url
+
+        try:
+            cfg = self._settings_config(values)
+        except Exception as exc:  # noqa: BLE001 - the message is for the user
+            return str(exc)
+        try:
+            make_url(cfg.store)
+        except Exception:  # noqa: BLE001 - SQLAlchemy's words don't help a designer
+            return self.tr("Store URL: not a database URL (sqlite:///path or postgresql://host/name).")
+        return None
+
+    def apply_settings(self, values: dict[str, Any]) -> None:
+        """Store or remove the key if asked, rebuild the service, and save the settings once the new
+        service runs (a store that cannot be opened leaves the old one and the saved settings)."""
+        from app.ui.app import save_settings
+
+        values = dict(values)
         key = values.pop("api_key", None)
-        save_settings(self.settings, values)
+        clear = values.pop("clear_api_key", False)
+        self._applying = True
+        self.show_notice(self.tr("Applying settings…"), keep=True)
+        self.update_actions()
+
+        def applied(err: str | None) -> None:
+            self._applying = False
+            if err:
+                text = self.tr("Settings not applied: %1").replace("%1", err)
+                self.show_message(text)
+                self.show_notice(text, error=True, keep=True)
+            else:
+                save_settings(self.settings, values)
+                self.show_notice(self.tr("Settings applied."))
+            self.update_actions()
 
         def reconfigure(err: str | None = None) -> None:
-            if err:
-                self.show_message(err)
             try:
-                cfg = config_with_settings(self.controller.service.config, self.settings,
-                                           key_source=self.controller.key_source)
+                cfg = self._settings_config(values)
             except Exception as exc:  # noqa: BLE001 - a bad value is shown, not raised
-                self.show_message(str(exc))
+                applied(str(exc))
                 return
-            self.controller.reconfigure(cfg)
+            if err:  # the key could not be stored or removed: apply the rest, and say so
+                self.controller.reconfigure(cfg, lambda e: applied(e or err))
+            else:
+                self.controller.reconfigure(cfg, applied)
 
         if key:
             self.controller.set_api_key(key, reconfigure)
+        elif clear:
+            self.controller.delete_api_key(reconfigure)
         else:
             reconfigure()
 
