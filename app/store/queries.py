@@ -14,10 +14,13 @@ These functions block; the UI calls them from a worker thread.
 from __future__ import annotations
 
 import datetime as dt
+import os
+import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, Sequence
 
-from sqlalchemy import ColumnElement, Engine, and_, func, or_, select
+from sqlalchemy import ColumnElement, Engine, Integer, and_, case, cast, func, literal_column, or_, select
 
 from app.store.repository import Scope, tasks
 
@@ -92,8 +95,62 @@ def day_of(ts: float) -> str:
 
 
 def day_bounds(day: str) -> tuple[float, float]:
+    """The first and the first-after-last second of a local calendar day (DST-aware)."""
     start = dt.datetime.strptime(day, "%Y-%m-%d")
     return start.timestamp(), (start + dt.timedelta(days=1)).timestamp()
+
+
+_EPOCH = dt.date(1970, 1, 1)
+
+
+def day_number(day: str) -> int:
+    """``YYYY-MM-DD`` as days since 1970-01-01 (what :func:`_day_expr` computes in SQL)."""
+    return (dt.datetime.strptime(day, "%Y-%m-%d").date() - _EPOCH).days
+
+
+def day_string(number: int) -> str:
+    return (_EPOCH + dt.timedelta(days=int(number))).isoformat()
+
+
+def _utc_offset(ts: float) -> int:
+    return int(time.localtime(ts).tm_gmtoff)
+
+
+def _zone_key() -> tuple[str, ...]:
+    return (os.environ.get("TZ", ""), *time.tzname)
+
+
+@lru_cache(maxsize=16)
+def _offsets(first_day: int, last_day: int, zone: tuple[str, ...]) -> tuple[tuple[float, int], ...]:
+    """This machine's UTC offset from ``first_day`` to ``last_day`` (UTC day numbers):
+    ``((since, offset), ...)``, the first entry holding from the start, each next one from the
+    exact second its offset (daylight saving, a zone's own change) begins."""
+    del zone  # part of the cache key only: a changed TZ computes anew
+    t = (first_day - 1) * 86400
+    end = (last_day + 2) * 86400
+    offset = _utc_offset(t)
+    out = [(float(t), offset)]
+    step = 6 * 3600  # offset changes are months apart; four samples a day find each one
+    while t < end:
+        nxt = t + step
+        new = _utc_offset(nxt)
+        if new != offset:
+            lo, hi = t, nxt
+            while hi - lo > 1:
+                mid = (lo + hi) // 2
+                if _utc_offset(mid) == offset:
+                    lo = mid
+                else:
+                    hi = mid
+            out.append((float(hi), new))
+            offset = new
+        t = nxt
+    return tuple(out)
+
+
+def local_offsets(first: float, last: float) -> tuple[tuple[float, int], ...]:
+    """The local UTC offsets that apply to timestamps between ``first`` and ``last``."""
+    return _offsets(int(first // 86400), int(last // 86400), _zone_key())
 
 
 def _is_sqlite(engine: Engine) -> bool:
@@ -106,10 +163,27 @@ def _json_text(engine: Engine, name: str) -> ColumnElement[Any]:
     return tasks.c.params[name].as_string()
 
 
-def _day_expr(engine: Engine) -> ColumnElement[Any]:
+def _day_expr(engine: Engine, offsets: tuple[tuple[float, int], ...]) -> ColumnElement[Any]:
+    """The designer's local day of ``created_at`` as a day number, the same on every backend.
+
+    The local UTC offsets (daylight saving included) come from Python — this machine's clock, as
+    :func:`day_of` and :func:`day_bounds` see it — never from the database server's time zone.
+    """
+    created = tasks.c.created_at
+
+    def number(value: float) -> ColumnElement[Any]:
+        # inlined, not bound: GROUP BY, ORDER BY and HAVING must repeat one identical expression
+        return literal_column(repr(int(value)) if float(value).is_integer() else repr(float(value)))
+
+    if len(offsets) == 1:
+        offset: Any = number(offsets[0][1])
+    else:
+        offset = case(*((created < number(since), number(off)) for (since, _), (_, off)
+                        in zip(offsets[1:], offsets[:-1])), else_=number(offsets[-1][1]))
+    local = (created + offset) / literal_column("86400.0")
     if _is_sqlite(engine):
-        return func.date(tasks.c.created_at, "unixepoch", "localtime")
-    return func.to_char(func.to_timestamp(tasks.c.created_at), "YYYY-MM-DD")
+        return cast(local, Integer)  # timestamps are after 1970: truncation is floor
+    return cast(func.floor(local), Integer)
 
 
 def _project_expr() -> ColumnElement[Any]:
@@ -163,19 +237,25 @@ def days(
     engine: Engine, scope: Scope, flt: SlotFilter, project: str, *, after: str | None = None,
     limit: int = 100,
 ) -> list[Group]:
-    """Days of one project with matching slots, newest first."""
-    day = _day_expr(engine)
-    stmt = (
-        select(day.label("key"), func.count().label("n"), func.max(tasks.c.id).label("newest"))
-        .where(and_(*_conditions(engine, scope, flt), _project_expr() == project))
-        .group_by(day)
-        .order_by(day.desc())
-        .limit(limit)
-    )
-    if after is not None:
-        stmt = stmt.having(day < after)
+    """Days of one project with matching slots, newest first (the designer's local days)."""
+    cond = [*_conditions(engine, scope, flt), _project_expr() == project]
     with engine.connect() as conn:
-        return [Group(str(r.key), int(r.n), int(r.newest)) for r in conn.execute(stmt)]
+        first, last = conn.execute(
+            select(func.min(tasks.c.created_at), func.max(tasks.c.created_at)).where(and_(*cond))
+        ).one()
+        if first is None:
+            return []
+        day = _day_expr(engine, local_offsets(float(first), float(last)))
+        stmt = (
+            select(day.label("key"), func.count().label("n"), func.max(tasks.c.id).label("newest"))
+            .where(and_(*cond))
+            .group_by(day)
+            .order_by(day.desc())
+            .limit(limit)
+        )
+        if after is not None:
+            stmt = stmt.having(day < literal_column(str(day_number(after))))
+        return [Group(day_string(r.key), int(r.n), int(r.newest)) for r in conn.execute(stmt)]
 
 
 def _row(r: Any) -> SlotRow:
