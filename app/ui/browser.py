@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from app.store.queries import STATE_GROUPS, SlotFilter
-from app.ui.models import RequestIdRole, SlotTreeModel
+from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel
 from app.ui.qt import (
     QAbstractItemView,
     QComboBox,
@@ -96,11 +96,18 @@ class SlotBrowser(QWidget):
         for combo in (self.state, self.kind, self.date):
             combo.currentIndexChanged.connect(self.apply_filter)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
+        model.rowsInserted.connect(self._span_groups)
         model.revealed.connect(self.show_index)
         model.modelReset.connect(self._update_empty)
         model.rowsInserted.connect(self._update_empty)
         model.loadingChanged.connect(lambda _l: self._update_empty())
         model.loadingChanged.connect(self._retry_step)
+
+    def _span_groups(self, parent: QModelIndex, first: int, last: int) -> None:
+        """Project and day rows use the whole width: their name and count are never cut off."""
+        for row in range(first, last + 1):
+            if self.model.index(row, 0, parent).data(NodeKindRole) in ("project", "day"):
+                self.tree.setFirstColumnSpanned(row, parent, True)
 
     def current_filter(self) -> SlotFilter:
         days = self.date.currentData()

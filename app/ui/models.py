@@ -92,16 +92,17 @@ class Node:
     """One row of the tree: the root, a project, a day, or a slot."""
 
     __slots__ = ("kind", "parent", "children", "key", "count", "row", "exhausted", "pending",
-                 "started", "cursor")
+                 "started", "cursor", "newest")
 
     def __init__(self, kind: str, parent: "Node | None", key: str = "", count: int = 0,
-                 row: SlotRow | None = None) -> None:
+                 row: SlotRow | None = None, newest: int = 0) -> None:
         self.kind = kind
         self.parent = parent
         self.children: list[Node] = []
         self.key = key
         self.count = count
         self.row = row
+        self.newest = newest  # the group's newest task id: projects sort by it (newest activity)
         self.exhausted = kind == "slot"
         self.pending = False
         self.started = False
@@ -130,6 +131,7 @@ class SlotTreeModel(QAbstractItemModel):
         self._generation = 0
         self._reveal: SlotRow | None = None
         self._pending = 0
+        self._refresh_timer: Any = None
         controller.taskChanged.connect(self.upsert_view)
 
     # -- filtering ------------------------------------------------------------------------
@@ -329,7 +331,7 @@ class SlotTreeModel(QAbstractItemModel):
             if isinstance(item, Group):
                 if node.find(item.key) is not None:
                     continue
-                fresh.append(Node(child_kind, node, item.key, item.count))
+                fresh.append(Node(child_kind, node, item.key, item.count, newest=item.newest_id))
             else:
                 if item.id in self._by_id:
                     continue
@@ -362,7 +364,9 @@ class SlotTreeModel(QAbstractItemModel):
         self.upsert(row_from_view(view))
 
     def upsert(self, row: SlotRow) -> None:
-        """A task changed: update its row, or put a new slot at the top of its day."""
+        """A task changed: update its row; a new slot goes to the top of its day, and its project
+        to the top of the tree (newest activity first). A slot that exists but isn't loaded yet
+        changes nothing: it is already counted."""
         node = self._by_id.get(row.id)
         if node is not None:
             node.row = row
@@ -373,18 +377,28 @@ class SlotTreeModel(QAbstractItemModel):
             return
         project = self._root.find(row.project)
         if project is None:
-            self._insert(self._root, 0, Node("project", self._root, row.project, 1))
+            project = Node("project", self._root, row.project, 1, newest=row.id)
+            project.exhausted = False
+            self._insert(self._root, 0, project)
+            if not self._root.exhausted:  # it may have older slots on a page not loaded yet
+                self.schedule_refresh()
+            return
+        if row.id <= project.newest:
             return
         project.count += 1
+        project.newest = row.id
+        self._move_to(project, 0)
         pidx = self.node_index(project)
         self.dataChanged.emit(pidx, pidx)
         if not project.started:
             return
         day = project.find(row.day)
         if day is None:
-            self._insert(project, 0, Node("day", project, row.day, 1))
+            self._insert(project, self._day_position(project, row.day),
+                         Node("day", project, row.day, 1, newest=row.id))
             return
         day.count += 1
+        day.newest = max(day.newest, row.id)
         didx = self.node_index(day)
         self.dataChanged.emit(didx, didx)
         if day.started:
@@ -392,10 +406,115 @@ class SlotTreeModel(QAbstractItemModel):
             self._insert(day, 0, slot)
             self._by_id[row.id] = slot
 
+    @staticmethod
+    def _day_position(project: Node, day: str) -> int:
+        return next((i for i, d in enumerate(project.children) if d.key < day), len(project.children))
+
     def _insert(self, parent: Node, at: int, node: Node) -> None:
         self.beginInsertRows(self.node_index(parent), at, at)
         parent.children.insert(at, node)
         self.endInsertRows()
+
+    def _move_to(self, node: Node, at: int) -> None:
+        assert node.parent is not None
+        src = node.position()
+        if src == at:
+            return
+        parent = self.node_index(node.parent)
+        if not self.beginMoveRows(parent, src, src, parent, at if at < src else at + 1):
+            return
+        siblings = node.parent.children
+        siblings.pop(src)
+        siblings.insert(at, node)
+        self.endMoveRows()
+
+    # -- refreshing from the store (other processes write too) -------------------------------
+    def schedule_refresh(self) -> None:
+        """Refresh soon (several calls in a row make one refresh)."""
+        if self._refresh_timer is None:
+            from app.ui.qt import QTimer
+
+            self._refresh_timer = QTimer(self, singleShot=True, interval=300)
+            self._refresh_timer.timeout.connect(self.refresh)
+        self._refresh_timer.start()
+
+    def refresh(self) -> None:
+        """Bring the loaded part of the tree up to date with the store, without a reset (the view
+        keeps its selection and open groups): counts, projects re-sorted by newest activity, new
+        projects, days and slots, and rows changed by other processes."""
+        if not self._root.started:
+            return
+        gen, c, flt = self._generation, self.controller, self.filter
+
+        def projects_arrived(groups: list[Group]) -> None:
+            if gen != self._generation:
+                return
+            for g in groups:
+                node = self._root.find(g.key)
+                if node is None:
+                    node = Node("project", self._root, g.key, g.count, newest=g.newest_id)
+                    node.exhausted = False
+                    self._insert(self._root, self._project_position(g.newest_id), node)
+                elif (node.count, node.newest) != (g.count, g.newest_id):
+                    node.count, node.newest = g.count, g.newest_id
+                    idx = self.node_index(node)
+                    self.dataChanged.emit(idx, idx)
+            self._sort_projects()
+            for node in list(self._root.children):
+                if node.started:
+                    c.load(queries.days, c.engine, c.scope, flt, node.key, limit=DAY_PAGE,
+                           done=lambda items, n=node: days_arrived(n, items))
+
+        def days_arrived(project: Node, groups: list[Group]) -> None:
+            if gen != self._generation:
+                return
+            for g in groups:
+                day = project.find(g.key)
+                if day is None:
+                    if not project.exhausted and g.key < min((d.key for d in project.children), default=""):
+                        continue  # below the loaded page: paging brings it
+                    self._insert(project, self._day_position(project, g.key),
+                                 Node("day", project, g.key, g.count, newest=g.newest_id))
+                    continue
+                if (day.count, day.newest) != (g.count, g.newest_id):
+                    day.count, day.newest = g.count, g.newest_id
+                    idx = self.node_index(day)
+                    self.dataChanged.emit(idx, idx)
+                if day.started:
+                    c.load(queries.slots, c.engine, c.scope, flt, project.key, day.key, limit=SLOT_PAGE,
+                           done=lambda rows, d=day: slots_arrived(d, rows))
+
+        def slots_arrived(day: Node, rows: list[SlotRow]) -> None:
+            if gen != self._generation:
+                return
+            loaded = [n.row.id for n in day.children if n.row is not None]
+            top = max(loaded, default=0)
+            fresh = [r for r in rows if r.id not in self._by_id and r.id > top]
+            for r in rows:
+                node = self._by_id.get(r.id)
+                if node is not None and node.row != r:
+                    node.row = r
+                    self.dataChanged.emit(self.node_index(node), self.node_index(node, len(COLUMNS) - 1))
+            if fresh:
+                self.beginInsertRows(self.node_index(day), 0, len(fresh) - 1)
+                nodes = [Node("slot", day, r.request_id, row=r) for r in fresh]
+                day.children[0:0] = nodes
+                for n in nodes:
+                    self._by_id[n.row.id] = n  # type: ignore[union-attr]
+                self.endInsertRows()
+            self._continue_reveal()
+
+        c.load(queries.projects, c.engine, c.scope, flt, limit=PROJECT_PAGE, done=projects_arrived)
+
+    def _project_position(self, newest: int) -> int:
+        return next((i for i, p in enumerate(self._root.children) if p.newest < newest),
+                    len(self._root.children))
+
+    def _sort_projects(self) -> None:
+        """Newest activity first, by moves (a view keeps its selection and open groups)."""
+        target = sorted(self._root.children, key=lambda n: -n.newest)
+        for at, node in enumerate(target):
+            self._move_to(node, at)
 
     def refresh_ages(self) -> None:
         """Ages move on: repaint the age column of loaded slots."""

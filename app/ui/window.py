@@ -24,6 +24,7 @@ from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAction,
     QByteArray,
+    QEvent,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -221,6 +222,7 @@ class MainWindow(QMainWindow):
         self._tick.start()
         self._ages = QTimer(self, interval=30_000)
         self._ages.timeout.connect(self.model.refresh_ages)
+        self._ages.timeout.connect(self.model.refresh)  # other processes (the CLI, a teammate) write too
         self._ages.start()
 
         self.setMinimumSize(1000, 640)
@@ -437,6 +439,11 @@ class MainWindow(QMainWindow):
         if self.current_rid:
             s.setValue("window/lastSlot", self.current_rid)
         s.sync()
+
+    def changeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
+            self.model.schedule_refresh()  # back from the terminal: show what the CLI made
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         self.save_layout()

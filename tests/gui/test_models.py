@@ -89,3 +89,49 @@ def test_paging_at_100k_slots(gui, qtmodeltester):
     assert first_page < 2.0 and filtered < 2.0, (first_page, filtered)
     assert time.monotonic() - started < 30
     gui.run(controller.aclose())
+
+
+def project_keys(model):
+    return [(model._node(model.index(r, 0)).key, model._node(model.index(r, 0)).count)
+            for r in range(model.rowCount())]
+
+
+def test_projects_follow_the_newest_activity_and_counts_stay_true(gui, make_window, qtmodeltester):
+    from tests.gui.conftest import fill_form
+
+    now = time.time()
+    insert_slot(gui.service, "article:20260801:alpha:scene-01", "success", kind="image", created_at=now - 3 * 86400)
+    insert_slot(gui.service, "article:20260801:alpha:scene-02", "success", kind="image", created_at=now - 2 * 86400)
+    insert_slot(gui.service, "article:20260802:beta:scene-01", "success", kind="image", created_at=now - 86400)
+    insert_slot(gui.service, "article:20260803:gamma:scene-01", "success", kind="image", created_at=now - 60)
+    window = make_window()
+    model = window.model
+    gui.until(lambda: model.rowCount() == 3, what="three projects")
+    qtmodeltester.check(model, force_py=True)
+    assert project_keys(model) == [("gamma", 1), ("beta", 1), ("alpha", 2)]
+
+    # opening an old slot of a closed project loads it; it is not a new slot: nothing moves or grows
+    window.select("article:20260801:alpha:scene-01")
+    gui.until(lambda: model.index_of("article:20260801:alpha:scene-01").isValid(), what="slot revealed")
+    assert project_keys(model) == [("gamma", 1), ("beta", 1), ("alpha", 2)]
+
+    # a new slot made here: its project moves to the top at once
+    window.new_draft()
+    fill_form(window, "article:20260816:alpha:scene-03", "a lighthouse", kind="image")
+    window.create()
+    gui.until(lambda: window.task is not None and window.task.state == "success", what="created")
+    assert project_keys(model) == [("alpha", 3), ("gamma", 1), ("beta", 1)]
+    assert window.model.index_of("article:20260816:alpha:scene-03").isValid()
+
+    # slots made by another process (the CLI, a teammate's machine) show on the next refresh
+    other = gui.other_service()
+    gui.run(other.submit("article:20260816:beta:scene-02", "image", {"prompt": "dunes"}, wait=True))
+    gui.run(other.submit("article:20260816:alpha:scene-04", "image", {"prompt": "pier"}, wait=True))
+    gui.run(other.submit("article:20260816:beta:scene-03", "image", {"prompt": "gulls"}, wait=True))
+    model.refresh()
+    gui.until(lambda: project_keys(model) == [("beta", 3), ("alpha", 4), ("gamma", 1)],
+              what=f"re-sorted projects, now {project_keys(model)}")
+    gui.until(lambda: model.index_of("article:20260816:alpha:scene-04").isValid(), what="new slot in an open day")
+    # the slot on screen stayed selected through the moves
+    assert window.browser.tree.currentIndex().data(RequestIdRole) == "article:20260816:alpha:scene-03"
+    qtmodeltester.check(model, force_py=True)
