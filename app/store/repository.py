@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
-from sqlalchemy import Connection, Engine, String, and_, func, or_, select, update
+from sqlalchemy import Connection, Engine, String, and_, bindparam, func, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, OperationalError
 
@@ -195,6 +195,23 @@ class Repository:
         self.dialect = engine.dialect.name
         #: Retry through connection trouble for this long (PostgreSQL only; 0 turns it off).
         self.retry_seconds = RETRY_SECONDS if self.dialect == "postgresql" else 0.0
+        # The claim's statements, built once: a submit is the hot path (docs/BENCHMARKS.md).
+        self._find_stmt = (
+            select(tasks)
+            .where(
+                tasks.c.tenant == bindparam("tenant"), tasks.c.slot_key == bindparam("slot_key"),
+                tasks.c.provider == bindparam("provider"), tasks.c.endpoint == bindparam("endpoint"),
+            )
+            .order_by(tasks.c.id)
+            .limit(1)
+        )
+        self._claim_stmt = (
+            self._insert(tasks)
+            .on_conflict_do_nothing(index_elements=list(BOUNDARY_COLUMNS))
+            .returning(*tasks.c)
+        )
+        self._event_stmt = events.insert()
+        self._quota_stmts: dict[bool, Any] = {}
         if migrate:
             # One transaction under an advisory lock (PostgreSQL): safe to run again.
             self._retrying(lambda: upgrade(engine), "migrate")
@@ -272,14 +289,20 @@ class Repository:
     # -- the claim ----------------------------------------------------------------------
     def find_slot(self, conn: Connection, scope: Scope, slot_key: str) -> TaskRow | None:
         row = conn.execute(
-            select(tasks).where(
-                tasks.c.tenant == scope.tenant,
-                tasks.c.slot_key == slot_key,
-                tasks.c.provider == scope.provider,
-                tasks.c.endpoint == scope.endpoint,
-            ).order_by(tasks.c.id).limit(1)
+            self._find_stmt,
+            {"tenant": scope.tenant, "slot_key": slot_key, "provider": scope.provider,
+             "endpoint": scope.endpoint},
         ).mappings().first()
         return _task(row) if row else None
+
+    @staticmethod
+    def _answered_as_is(existing: TaskRow, scope: Scope, kind: str, fingerprint: str) -> bool:
+        """An existing record that a claim answers untouched (anything but a re-creatable
+        ``rejected`` record with the same kind and fingerprint)."""
+        return not (
+            existing.state == "rejected" and existing.fingerprint == fingerprint
+            and existing.kind == kind and existing.user_hash == scope.user_hash
+        )
 
     def claim(
         self,
@@ -304,6 +327,10 @@ class Repository:
         fingerprint), or return the existing record untouched. Quota is checked here."""
         now = time.time() if now is None else now
         host, pid, started = owner
+        # Read first, without the write lock: a replay or a conflict never waits for writers.
+        found = self.get_slot(scope, slot_key, with_media=False)
+        if found is not None and self._answered_as_is(found, scope, kind, fingerprint):
+            return ClaimResult(found)
 
         def claim_tx(conn: Connection, ambiguous: bool) -> ClaimResult:
             existing = self.find_slot(conn, scope, slot_key)
@@ -318,12 +345,7 @@ class Repository:
                 return ClaimResult(existing, claimed=True,
                                    quota_used=self._quota_used(conn, scope, kind, day))
             if existing is not None:
-                if not (
-                    existing.state == "rejected"
-                    and existing.fingerprint == fingerprint
-                    and existing.kind == kind
-                    and existing.user_hash == scope.user_hash
-                ):
+                if self._answered_as_is(existing, scope, kind, fingerprint):
                     return ClaimResult(existing)
                 done = conn.execute(
                     update(tasks)
@@ -338,38 +360,35 @@ class Repository:
                 if done != 1:  # pragma: no cover - BEGIN IMMEDIATE makes this unreachable
                     return ClaimResult(self.find_slot(conn, scope, slot_key))
                 task_id = existing.id
+                row = None
             else:
-                stmt = (
-                    self._insert(tasks)
-                    .values(
-                        tenant=scope.tenant, user_hash=scope.user_hash, slot_key=slot_key,
-                        idempotency_key=idempotency_key, provider=scope.provider,
-                        endpoint=scope.endpoint, request_id=request_id, kind=kind,
-                        fingerprint=fingerprint, params=_pg_clean(params) if self.dialect == "postgresql" else params,
-                        state="submitting",
-                        owner_host=host, owner_pid=pid, owner_started=started,
-                        lease_until=lease_until, units=units, created_at=now,
-                        updated_at=now, poll_failures=0, project=project,
-                    )
-                    .on_conflict_do_nothing(index_elements=list(BOUNDARY_COLUMNS))
-                    .returning(tasks.c.id)
-                )
-                task_id = conn.execute(stmt).scalar()
-                if task_id is None:
+                row = conn.execute(self._claim_stmt, {
+                    "tenant": scope.tenant, "user_hash": scope.user_hash, "slot_key": slot_key,
+                    "idempotency_key": idempotency_key, "provider": scope.provider,
+                    "endpoint": scope.endpoint, "request_id": request_id, "kind": kind,
+                    "fingerprint": fingerprint,
+                    "params": _pg_clean(params) if self.dialect == "postgresql" else params,
+                    "state": "submitting", "owner_host": host, "owner_pid": pid,
+                    "owner_started": started, "lease_until": lease_until, "units": units,
+                    "created_at": now, "updated_at": now, "poll_failures": 0, "project": project,
+                }).mappings().first()
+                if row is None:
                     winner = self.find_slot(conn, scope, slot_key)
                     if winner is None:  # the winner has another kind: same key space
                         winner = self._find_by_key(conn, scope, idempotency_key)
                     return ClaimResult(winner, lost_race=True)
+                task_id = row["id"]
             used = self._count_quota(conn, scope, kind, day, units, quota_limit)
-            self._add_event(
-                conn, scope, slot_key, task_id, now, "submitted", "submitting",
-                f"{kind} slot claimed", event_data,
-            )
-            self._add_event(  # same transaction: durable before the request leaves
-                conn, scope, slot_key, task_id, now, "create_sent", "submitting",
-                "create request sent to the provider", None,
-            )
-            row = conn.execute(select(tasks).where(tasks.c.id == task_id)).mappings().one()
+            base = {"tenant": scope.tenant, "slot_key": slot_key, "provider": scope.provider,
+                    "endpoint": scope.endpoint, "task_id": task_id, "at": now, "state": "submitting"}
+            conn.execute(self._event_stmt, [  # both durable before the request leaves
+                {**base, "event": "submitted", "detail": f"{kind} slot claimed",
+                 "data": _jsonable(event_data) if event_data is not None else None},
+                {**base, "event": "create_sent", "detail": "create request sent to the provider",
+                 "data": None},
+            ])
+            if row is None:
+                row = conn.execute(select(tasks).where(tasks.c.id == task_id)).mappings().one()
             return ClaimResult(_task(row), claimed=True, quota_used=used)
 
         try:
@@ -391,15 +410,21 @@ class Repository:
     ) -> int:
         if limit is not None and units > limit:
             raise _QuotaExceeded(self._quota_used(conn, scope, kind, day))
-        ins = self._insert(quota_t).values(
-            tenant=scope.tenant, user_hash=scope.user_hash, kind=kind, day=day, used=units
-        )
-        stmt = ins.on_conflict_do_update(
-            index_elements=["tenant", "user_hash", "kind", "day"],
-            set_={"used": quota_t.c.used + units},
-            where=(quota_t.c.used + units <= limit) if limit is not None else None,
-        ).returning(quota_t.c.used)
-        used = conn.execute(stmt).scalar()
+        stmt = self._quota_stmts.get(limit is not None)
+        if stmt is None:
+            ins = self._insert(quota_t)
+            stmt = ins.on_conflict_do_update(
+                index_elements=["tenant", "user_hash", "kind", "day"],
+                set_={"used": quota_t.c.used + ins.excluded.used},
+                where=(quota_t.c.used + ins.excluded.used <= bindparam("limit"))
+                if limit is not None else None,
+            ).returning(quota_t.c.used)
+            self._quota_stmts[limit is not None] = stmt
+        values = {"tenant": scope.tenant, "user_hash": scope.user_hash, "kind": kind, "day": day,
+                  "used": units}
+        if limit is not None:
+            values["limit"] = limit
+        used = conn.execute(stmt, values).scalar()
         if used is None:
             raise _QuotaExceeded(self._quota_used(conn, scope, kind, day))
         return int(used)
@@ -488,10 +513,10 @@ class Repository:
 
     # -- tasks --------------------------------------------------------------------------
     @_retrying_read
-    def get_slot(self, scope: Scope, slot_key: str) -> TaskRow | None:
+    def get_slot(self, scope: Scope, slot_key: str, *, with_media: bool = True) -> TaskRow | None:
         with self.read() as conn:
             task = self.find_slot(conn, scope, slot_key)
-            if task is not None:
+            if task is not None and with_media:
                 task.media = self._media_for(conn, task.id)
             return task
 
