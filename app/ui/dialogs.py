@@ -116,6 +116,7 @@ class ConflictDialog(QDialog):
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
         self.table.doItemsLayout()
+        self.create_button.setFocus()  # the one next action (Enter), not a focus frame on the diff
 
     def _accept(self) -> None:
         rid = self.new_id.text().strip()

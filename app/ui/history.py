@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,11 @@ from app.ui.qt import (
     QPixmap,
     QPushButton,
     QSize,
+    QStyle,
+    QStyledItemDelegate,
+    QTextLayout,
+    QTextOption,
+    QStyleOptionViewItem,
     QSplitter,
     QStackedWidget,
     QTreeWidget,
@@ -85,6 +91,51 @@ def load_video_poster(path: str, size: int = 480) -> QImage:
     except Exception:  # noqa: BLE001 - a poster is a nicety; the player still works
         pass
     return QImage()
+
+
+class WrappingDelegate(QStyledItemDelegate):
+    """Rows as tall as their text wrapped at the view's width: an event is read whole, not cut
+    off with "…" (QTreeView measures rows without knowing the column width)."""
+
+    def __init__(self, view: QTreeWidget) -> None:
+        super().__init__(view)
+        self.view = view
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Any) -> QSize:  # noqa: N802 - Qt override
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        depth = 0
+        parent = index.parent()
+        while parent.isValid():
+            depth += 1
+            parent = parent.parent()
+        levels = depth + (1 if self.view.rootIsDecorated() else 0)
+        margin = self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1
+        width = max(80, self.view.columnWidth(0) - self.view.indentation() * levels - 2 * margin - 1)
+        # Lay the text out as the style will paint it (QTextLayout, word wrap): line heights then
+        # include fallback fonts (CJK glyphs are taller than the UI font's own metrics say).
+        layout = QTextLayout(opt.text, opt.font)
+        text_option = QTextOption()
+        text_option.setWrapMode(QTextOption.WrapMode.WordWrap)
+        layout.setTextOption(text_option)
+        height = 0
+        layout.beginLayout()
+        while True:
+            line = layout.createLine()
+            if not line.isValid():
+                break
+            line.setLineWidth(width)
+            height += math.ceil(line.height())
+        layout.endLayout()
+        return QSize(width, height + 6 + 4)  # the stylesheet's item padding (3 px × 2), and air
+
+
+class EventTree(QTreeWidget):
+    """The history timeline: rows re-measured when the panel's width changes."""
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self.scheduleDelayedItemsLayout()
 
 
 class VideoView(QWidget):
@@ -214,11 +265,14 @@ class HistoryPanel(QWidget):
         buttons.addStretch(1)
 
         self.history_title = QLabel(self.tr("HISTORY"), objectName="paneTitle")
-        self.events = QTreeWidget(objectName="historyTree")
+        self.events = EventTree(objectName="historyTree")
         self.events.setHeaderHidden(True)
         self.events.setColumnCount(1)
         self.events.setWordWrap(True)
         self.events.setUniformRowHeights(False)
+        self.events.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.events.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.events.setItemDelegate(WrappingDelegate(self.events))
         self.events.setAccessibleName(self.tr("History"))
 
         top = QWidget()

@@ -64,7 +64,7 @@ def row_from_view(view: TaskView) -> SlotRow:
 def short_model(model: str | None) -> str:
     if not model:
         return ""
-    return model.replace("MiniMax-", "").replace("Hailuo-", "")
+    return model.replace("MiniMax-", "").replace("Hailuo-", "").replace("image-", "")
 
 
 def age_text(ts: float, now: float | None = None) -> str:
@@ -268,7 +268,8 @@ class SlotTreeModel(QAbstractItemModel):
             prompt = (row.prompt or "").strip()
             if len(prompt) > 240:
                 prompt = prompt[:240] + "…"
-            return f"{row.request_id}\n{state_word(row.state)}" + (f"\n\n{prompt}" if prompt else "")
+            return (f"{row.request_id}\n{state_word(row.state)} · {row.model or row.kind}"
+                    + (f"\n\n{prompt}" if prompt else ""))
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return f"{row.request_id}, {state_word(row.state)}"
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from pathlib import Path
 
 from app.domain.states import IN_FLIGHT, State
 from app.ui.qt import (
@@ -143,6 +144,36 @@ def badge_pixmap(state: str | None, size: int = 16) -> QPixmap:
     return _badge_pixmap(state, size, 1.0)
 
 
+RESOURCES = Path(__file__).parent / "resources"
+
+
+def _icon(name: str) -> str:
+    return (RESOURCES / name).as_posix()
+
+
+# Combo boxes, date edits and spin boxes are styled (border, padding), so their arrows must be too:
+# a styled box otherwise falls back to the base style's arrow parts, drawn clipped and misplaced.
+ARROWS = f"""
+QComboBox, QDateEdit {{ padding-right: 22px; }}
+QComboBox::drop-down, QDateEdit::drop-down {{ subcontrol-origin: padding; subcontrol-position: center right;
+    width: 20px; border: none; background: transparent; }}
+QComboBox::down-arrow, QDateEdit::down-arrow {{ image: url("{_icon('chevron-down.svg')}"); width: 10px; height: 10px; }}
+QComboBox::down-arrow:disabled, QDateEdit::down-arrow:disabled {{ image: url("{_icon('chevron-down-disabled.svg')}"); }}
+QSpinBox, QDoubleSpinBox {{ padding-right: 20px; }}
+QSpinBox::up-button, QDoubleSpinBox::up-button {{ subcontrol-origin: border; subcontrol-position: top right;
+    width: 18px; border: none; background: transparent; }}
+QSpinBox::down-button, QDoubleSpinBox::down-button {{ subcontrol-origin: border; subcontrol-position: bottom right;
+    width: 18px; border: none; background: transparent; }}
+QSpinBox::up-button:hover, QDoubleSpinBox::up-button:hover,
+QSpinBox::down-button:hover, QDoubleSpinBox::down-button:hover {{ background: #eeece7; }}
+QSpinBox::up-arrow, QDoubleSpinBox::up-arrow {{ image: url("{_icon('chevron-up.svg')}"); width: 9px; height: 9px; }}
+QSpinBox::down-arrow, QDoubleSpinBox::down-arrow {{ image: url("{_icon('chevron-down.svg')}"); width: 9px; height: 9px; }}
+QSpinBox::up-arrow:disabled, QDoubleSpinBox::up-arrow:disabled,
+QSpinBox::up-arrow:off, QDoubleSpinBox::up-arrow:off {{ image: url("{_icon('chevron-up-disabled.svg')}"); }}
+QSpinBox::down-arrow:disabled, QDoubleSpinBox::down-arrow:disabled,
+QSpinBox::down-arrow:off, QDoubleSpinBox::down-arrow:off {{ image: url("{_icon('chevron-down-disabled.svg')}"); }}
+"""
+
 STYLESHEET = f"""
 QMainWindow, QDialog {{ background: {PAPER}; }}
 QWidget {{ color: {INK}; }}
@@ -174,4 +205,4 @@ QTreeView::item {{ padding: 3px 0; }}
 QTreeView::item:selected {{ background: #dce7f3; color: {INK}; }}
 QStatusBar {{ background: #efede8; border-top: 1px solid {LINE}; }}
 QStatusBar QLabel {{ padding: 0 6px; }}
-"""
+""" + ARROWS

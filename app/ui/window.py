@@ -78,6 +78,9 @@ BANNERS = {
     "unknown": (QT_TRANSLATE_NOOP("Banner", "Unknown"),
                 QT_TRANSLATE_NOOP("Banner", "The create request left and no clear answer came back. Slate will not create again. Query the provider, or Recover.")),
 }
+UNKNOWN_SENT_AT = QT_TRANSLATE_NOOP(
+    "Banner", "The create request left at %1 and no clear answer came back. Slate will not create "
+    "again. Query the provider, or Recover.")
 BANNER_BG = {"success": "#e8f3ec", "fail": "#fbeaea", "rejected": "#f0f0f1", "unknown": "#fdf3e1",
              None: "#eef2f7"}
 
@@ -135,13 +138,14 @@ class Banner(QFrame):
         row.addLayout(text, 1)
         self.setAccessibleName(_tr("MainWindow", SLOT_STATE))
 
-    def show_state(self, state: str | None, detail: str = "") -> None:
-        title, body = BANNERS.get(state, BANNERS["unknown"])
+    def show_state(self, state: str | None, detail: str = "", body: str | None = None) -> None:
+        """``detail`` (the provider's words) goes above the sentence; ``body`` replaces it."""
+        title, default_body = BANNERS.get(state, BANNERS["unknown"])
         self.icon.setPixmap(badge_pixmap(state, 28))
         word = _tr("Banner", title)
         self.title.setText(word)
         self.title.setStyleSheet(f"color: {badge_color(state).darker(125).name()};")
-        text = _tr("Banner", body)
+        text = body if body is not None else _tr("Banner", default_body)
         if detail:
             text = f"{detail}\n{text}"
         self.body.setText(text)
@@ -694,12 +698,14 @@ class MainWindow(QMainWindow):
         state = self.state()
         detail = ""
         technical = ""
+        body = None
         if task is not None and task.error and task.error.get("message") and state in ("fail", "rejected", "unknown"):
             detail = technical = str(task.error["message"])
-        if task is not None and state == "unknown":
+        if task is not None and state == "unknown":  # one sentence with the time, not two saying it twice
             sent = dt.datetime.fromtimestamp(task.created_at).strftime("%H:%M:%S")
-            detail = self.tr("The create request left at %1.").replace("%1", sent)
-        self.banner.show_state(state, detail)
+            detail = ""
+            body = _tr("Banner", UNKNOWN_SENT_AT).replace("%1", sent)
+        self.banner.show_state(state, detail, body)
         self.banner.setToolTip(technical)
         self.heading.setText(task.request_id if task else (self.composer.request_id() or self.tr("(unnamed slot)")))
         self.locked_hint.setVisible(task is not None)
@@ -712,9 +718,14 @@ class MainWindow(QMainWindow):
         if task is None or task.state not in {s.value for s in IN_FLIGHT}:
             text = ""
             if task is not None:
-                text = self.tr("Took %1 · last change %2").replace("%1", _clock(task.updated_at - task.created_at)).replace(
-                    "%2", dt.datetime.fromtimestamp(task.updated_at).strftime("%Y-%m-%d %H:%M"))
+                changed = dt.datetime.fromtimestamp(task.updated_at).strftime("%Y-%m-%d %H:%M")
+                if task.state in ("success", "fail"):
+                    text = self.tr("Took %1 · last change %2").replace(
+                        "%1", _clock(task.updated_at - task.created_at)).replace("%2", changed)
+                else:
+                    text = self.tr("Last change %1").replace("%1", changed)
             self.banner.progress.setText(text)
+            self.banner.progress.setVisible(bool(text))
             return
         now = time.time()
         text = self.tr("%1 · elapsed %2").replace("%1", state_word(task.state)).replace("%2", _clock(now - task.created_at))
@@ -723,6 +734,7 @@ class MainWindow(QMainWindow):
             text += " · " + (self.tr("next query in %1 s").replace("%1", str(int(wait) + 1)) if wait > 0
                              else self.tr("querying now"))
         self.banner.progress.setText(text)
+        self.banner.progress.setVisible(True)
 
     def update_actions(self) -> None:
         """Enable exactly what the domain table allows; say why when something is not offered."""

@@ -48,3 +48,27 @@ def test_shortcuts(gui, make_window, qtbot):
     actions["create"].trigger()
     gui.until(lambda: window.task is not None and window.task.request_id == "article:20260816:keys:scene-09")
     assert not window.buttons[Action.CREATE].isEnabled()
+
+
+def test_accessible_names_are_translated(gui, make_window, qapp):
+    """Every accessible name lupdate must see: in zh_CN none is left in English."""
+    import re
+
+    from app.ui.app import install_translations
+
+    install_translations(qapp, "zh_CN")
+    try:
+        window = make_window()
+        window.open_settings()
+        dialog = window.dialog
+        english = []
+        for root in (window, dialog):
+            for w in root.findChildren(QWidget):
+                name = w.accessibleName()
+                if name and re.search(r"[A-Za-z]{3,}", name) and not re.search(r"[\u4e00-\u9fff]", name):
+                    english.append(f"{w.objectName()}: {name}")
+        assert english == [] or set(english) <= {"requestIdEdit: RequestId"}, english
+        assert dialog.tenant.accessibleName() == "团队" and dialog.poll.accessibleName() == "查询间隔"
+        dialog.close()
+    finally:
+        install_translations(qapp, "en")

@@ -15,6 +15,7 @@ from app.ui.qt import QImage
 from tests.fixtures import ROOT
 from tests.gui.bulk import insert_slot
 from tests.gui.conftest import SCREENSHOTS, fill_form
+from tests.gui.layout_checks import clipped
 
 VIDEO = "article:20260816:tide-eye:scene-02"
 IMAGE = "article:20260816:tide-eye:still-01"
@@ -24,6 +25,7 @@ LOST = "article:20260816:tide-eye:scene-03"
 def save(widget, name: str) -> None:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     assert widget.grab().save(str(SCREENSHOTS / f"{name}.png"))
+    assert clipped(widget) == [], name  # no text cut off, in either language
 
 
 @pytest.fixture(params=["en", "zh_CN"])

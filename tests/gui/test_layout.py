@@ -1,0 +1,79 @@
+"""Layout polish a designer sees: buttons that can't act are not shown, group rows are never cut
+off, history events are read whole, and the unknown banner says the time once."""
+
+from __future__ import annotations
+
+import time
+
+from app.ui.models import NodeKindRole
+from app.ui.qt import QStyleOptionViewItem
+from tests.gui.bulk import insert_slot
+from tests.gui.layout_checks import clipped
+
+DONE = "article:20260816:tide-eye:still-01"
+LOST = "article:20260816:tide-eye:scene-03"
+
+
+def test_open_and_show_in_folder_only_where_there_is_a_file(gui, make_window):
+    window = make_window()
+    gui.until(lambda: window.middle_stack.currentWidget() is window.empty_page, what="welcome page")
+    history = window.history
+    assert not history.open_button.isVisible() and not history.folder_button.isVisible()
+
+    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1}, wait=True))
+    insert_slot(gui.service, LOST, "unknown", error="read timeout")
+    window.model.refresh()
+    window.select(LOST)
+    gui.until(lambda: window.task is not None and window.task.request_id == LOST, what="unknown slot")
+    assert not history.open_button.isVisible() and not history.folder_button.isVisible()
+    window.select(DONE)
+    gui.until(lambda: window.task is not None and window.task.request_id == DONE, what="done slot")
+    assert history.open_button.isVisible() and history.folder_button.isVisible()
+    assert history.open_button.isEnabled()
+    window.new_draft()
+    assert not history.open_button.isVisible()
+
+
+def test_project_and_day_rows_span_the_tree_and_filters_fit(gui, make_window):
+    insert_slot(gui.service, "article:20260815:a-rather-long-campaign-name:scene-01", "success")
+    window = make_window()
+    tree, model = window.browser.tree, window.model
+    gui.until(lambda: model.rowCount() == 1, what="project")
+    project = model.index(0, 0)
+    assert model.data(project, NodeKindRole) == "project"
+    assert tree.isFirstColumnSpanned(0, project.parent())
+    tree.expand(project)
+    gui.until(lambda: model.rowCount(project) == 1, what="day")
+    assert tree.isFirstColumnSpanned(0, project)
+    # the narrowest the window gets: filters still read whole
+    window.resize(window.minimumSize())
+    gui.settle(0.1)
+    assert [c for c in clipped(window.browser) if "Filter" in c] == []
+
+
+def test_history_events_wrap_instead_of_being_cut_off(gui, make_window):
+    window = make_window()
+    window.splitter.setSizes([400, 640, 320])
+    now = time.time()
+    long_detail = "video create: connection failed after sending (RemoteProtocolError: Server disconnected)"
+    window.history._show_events([
+        {"at": now, "event": "create_sent"},
+        {"at": now, "event": "unknown", "detail": long_detail},
+    ])
+    gui.settle(0.1)
+    events = window.history.events
+    short, long = (events.indexFromItem(events.topLevelItem(i)) for i in range(2))
+    option = QStyleOptionViewItem()
+    events.initViewItemOption(option)
+    assert events.visualRect(long).height() >= events.itemDelegate().sizeHint(option, long).height()
+    assert events.visualRect(long).height() > 1.5 * events.visualRect(short).height()  # wrapped
+
+
+def test_the_unknown_banner_says_when_once(gui, make_window):
+    insert_slot(gui.service, LOST, "unknown", error="read timeout")
+    window = make_window()
+    window.select(LOST)
+    gui.until(lambda: window.task is not None and window.task.request_id == LOST, what="unknown slot")
+    body = window.banner.body.text()
+    assert body.count("left") == 1 and "no clear answer" in body
+    assert "Took" not in window.banner.progress.text()  # an unknown task did not "take" anything yet
