@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-from app.config import REGION_URLS
+from app.config import ENV, REGION_URLS
 from app.ui.qt import (
     QCheckBox,
     QComboBox,
@@ -241,10 +241,6 @@ class SettingsDialog(QDialog):
 
     applied = Signal(dict)  # the values; "api_key" when a new one was typed, "clear_api_key" to remove it
 
-    FIELD_ENV = {"tenant": "SLATE_TENANT", "user": "SLATE_USER", "quota_video": "SLATE_QUOTA_VIDEO",
-                 "quota_image": "SLATE_QUOTA_IMAGE", "poll_interval": "SLATE_POLL_INTERVAL",
-                 "data_dir": "SLATE_DATA_DIR", "store": "SLATE_STORE", "region": "SLATE_BASE_URL"}
-
     def __init__(self, values: dict[str, Any], key_source: str, parent: QWidget | None = None, *,
                  fixed: set[str] | frozenset[str] = frozenset(),
                  check: Callable[[dict[str, Any]], str | None] | None = None) -> None:
@@ -318,7 +314,7 @@ class SettingsDialog(QDialog):
                 continue
             widget.setEnabled(False)
             widget.setToolTip(self.tr("Set for this run by %1 or a command-line option.")
-                              .replace("%1", self.FIELD_ENV.get(name, "SLATE_" + name.upper())))
+                              .replace("%1", ENV.get(name, "SLATE_" + name.upper())))
             if widget is self.data_dir:
                 self.browse.setEnabled(False)
         self.error = QLabel(objectName="fieldError")
