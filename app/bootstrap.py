@@ -35,6 +35,7 @@ class Slate:
 
     async def aclose(self) -> None:
         try:
+            await self.service.aclose()
             await self.provider.aclose()
         finally:
             if self.sim is not None:

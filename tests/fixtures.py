@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterator
 
@@ -82,10 +82,14 @@ class Harness:
     service: SlateService
     sim: SimServer
 
+    others: list[SlateService] = field(default_factory=list)
+
     def other(self, **kw: Any) -> SlateService:
         """Another service on the same store and provider (another user, tenant, …)."""
         cfg = make_config(self.config.data_dir, self.config.store, **kw)
-        return SlateService(cfg, self.repo, self.provider, SECRET)
+        svc = SlateService(cfg, self.repo, self.provider, SECRET)
+        self.others.append(svc)
+        return svc
 
 
 @pytest.fixture
@@ -94,9 +98,12 @@ async def harness(data_dir: Path, store_url: str, demo_sim: SimServer) -> AsyncI
     repo = Repository(make_engine(store_url))
     provider = DemoProvider(demo_sim.base_url, timeout=5.0, connect_timeout=2.0)
     service = SlateService(config, repo, provider, SECRET)
+    h = Harness(config, repo, provider, service, demo_sim)
     try:
-        yield Harness(config, repo, provider, service, demo_sim)
+        yield h
     finally:
+        for svc in [service, *h.others]:
+            await svc.aclose()
         await provider.aclose()
         repo.engine.dispose()
 

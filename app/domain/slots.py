@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from app.domain.errors import ValidationError
@@ -98,11 +99,11 @@ class SlotRef:
     def parse(cls, tenant: object, user: object, request_id: object) -> "SlotRef":
         return cls(normalize_tenant(tenant), validate_user(user), validate_request_id(request_id))
 
-    @property
+    @cached_property
     def user_hash(self) -> str:
         return user_digest(self.user)
 
-    @property
+    @cached_property
     def slot_key(self) -> str:
         return slot_key(self.tenant, self.user, self.request_id)
 

@@ -51,6 +51,7 @@ T = TypeVar("T")
 RATE_LIMIT_RETRIES = 3
 DOWNLOAD_ATTEMPTS = 3
 SUBMIT_LEASE_MARGIN = 120.0
+NOTE_FLUSH_DELAY = 0.25
 STOP_STATES = {State.SUCCESS.value, State.FAIL.value, State.UNKNOWN.value, State.REJECTED.value}
 
 
@@ -89,10 +90,21 @@ class SlateService:
         self.rng = rng or random.Random()
         self.listeners: list[Callable[[TaskView], None]] = []
         self._inflight: set[int] = set()
+        self._inline_reads = repo.dialect == "sqlite"
+        self._pending_notes: list[dict[str, Any]] = []
+        self._note_flush: asyncio.Task[None] | None = None
         self._poll_sem: asyncio.Semaphore | None = None
 
     # -- plumbing -----------------------------------------------------------------------
     async def _db(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        return await asyncio.to_thread(fn, *args, **kw)
+
+    async def _point_read(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        """A read of one slot or task by key. On SQLite (WAL) such a read never waits for a
+        writer and takes tens of microseconds, less than a hop to a worker thread, so it runs
+        in place; on PostgreSQL it is a network round trip and goes to a worker thread."""
+        if self._inline_reads:
+            return fn(*args, **kw)
         return await asyncio.to_thread(fn, *args, **kw)
 
     def _slot(self, request_id: str) -> SlotRef:
@@ -156,7 +168,7 @@ class SlateService:
         return Outcome("invalid", rid, error=error("invalid", str(exc), field=exc.field))
 
     async def _load(self, request_id: str) -> TaskRow | None:
-        return await self._db(self.repo.get_slot, self.scope, self._slot(request_id).slot_key)
+        return await self._point_read(self.repo.get_slot, self.scope, self._slot(request_id).slot_key)
 
     # -- start-up -------------------------------------------------------------------------
     async def sweep_submitting(self) -> list[TaskRow]:
@@ -201,6 +213,11 @@ class SlateService:
             return self._invalid(request_id, exc)
         fp = fingerprint(kind, norm)
         n_units = units(kind, norm)
+        if self._inline_reads:  # a replay or a conflict is answered without a thread hop
+            found = self.repo.get_slot(self.scope, slot.slot_key, with_media=False)
+            if found is not None and self.repo._answered_as_is(found, self.scope, kind, fp):
+                return await self._existing(slot, found, kind, fp, norm, wait=wait,
+                                            max_seconds=max_seconds)
         now = time.time()
         claim = await self._db(
             self.repo.claim, self.scope, slot_key=slot.slot_key, idempotency_key=slot.key(kind),
@@ -255,10 +272,8 @@ class SlateService:
         if task.state == State.SUBMITTING.value:
             swept = await self.sweep_submitting()
             task = next((t for t in swept if t.id == task.id), task)
-        await self._db(
-            self.repo.add_event, self.scope, slot.slot_key, task.id, "replayed", state=task.state,
-            detail="same parameters: answered from the record, nothing sent", durable=False,
-        )
+        self._note(slot.slot_key, task, "replayed",
+                   "same parameters: answered from the record, nothing sent")
         task = await self._with_media(task)
         if task.state == State.UNKNOWN.value:
             return Outcome(
@@ -273,10 +288,33 @@ class SlateService:
             out.exit_code = EXIT_FAIL
         return out
 
+    def _note(self, slot_key: str, task: TaskRow, event: str, detail: str) -> None:
+        """Queue an informational history note; notes are written in batches off the answer
+        path (shortly after, on ``history`` and on ``aclose``)."""
+        self._pending_notes.append({"slot_key": slot_key, "task_id": task.id, "at": time.time(),
+                                    "event": event, "state": task.state, "detail": detail})
+        if self._note_flush is None or self._note_flush.done():
+            self._note_flush = asyncio.get_running_loop().create_task(self._flush_notes_later())
+
+    async def _flush_notes_later(self) -> None:
+        await asyncio.sleep(NOTE_FLUSH_DELAY)
+        await self.flush_notes()
+
+    async def flush_notes(self) -> None:
+        notes, self._pending_notes = self._pending_notes, []
+        if notes:
+            await self._db(self.repo.add_notes, self.scope, notes)
+
+    async def aclose(self) -> None:
+        """Write what is still queued. The owner calls this before closing the store."""
+        if self._note_flush is not None and not self._note_flush.done():
+            self._note_flush.cancel()
+        await self.flush_notes()
+
     async def _with_media(self, task: TaskRow) -> TaskRow:
         if task.media or task.state != State.SUCCESS.value:
             return task
-        return (await self._db(self.repo.get_task, task.id)) or task
+        return (await self._point_read(self.repo.get_task, task.id)) or task
 
     async def _create(self, task: TaskRow) -> Outcome:
         """Send the create exactly once (again only after a definitive rate-limit refusal)."""
@@ -763,6 +801,7 @@ class SlateService:
             slot = self._slot(validate_request_id(request_id))
         except ValidationError as exc:
             return self._invalid(request_id, exc)
+        await self.flush_notes()
         events = await self._db(self.repo.history, self.scope, slot.slot_key)
         task = await self._db(self.repo.get_slot, self.scope, slot.slot_key)
         if not events and task is None:

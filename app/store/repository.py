@@ -29,6 +29,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from app.store.engine import writer
+from app.store.sqlite_claim import SqliteClaim
 from app.store.migrate import upgrade
 from app.store.models import BOUNDARY_COLUMNS, Media, QuotaUse, SlotEvent, Task
 
@@ -212,6 +213,7 @@ class Repository:
         )
         self._event_stmt = events.insert()
         self._quota_stmts: dict[bool, Any] = {}
+        self._sqlite_claim = SqliteClaim(self, tasks, events) if self.dialect == "sqlite" else None
         if migrate:
             # One transaction under an advisory lock (PostgreSQL): safe to run again.
             self._retrying(lambda: upgrade(engine), "migrate")
@@ -327,10 +329,33 @@ class Repository:
         fingerprint), or return the existing record untouched. Quota is checked here."""
         now = time.time() if now is None else now
         host, pid, started = owner
-        # Read first, without the write lock: a replay or a conflict never waits for writers.
-        found = self.get_slot(scope, slot_key, with_media=False)
-        if found is not None and self._answered_as_is(found, scope, kind, fingerprint):
-            return ClaimResult(found)
+        base = {"tenant": scope.tenant, "slot_key": slot_key, "provider": scope.provider,
+                "endpoint": scope.endpoint, "at": now, "state": "submitting"}
+        claim_events = [
+            {**base, "event": "submitted", "detail": f"{kind} slot claimed",
+             "data": _jsonable(event_data) if event_data is not None else None},
+            {**base, "event": "create_sent", "detail": "create request sent to the provider",
+             "data": None},
+        ]
+        if self._sqlite_claim is not None:
+            fast = self._sqlite_claim.claim(scope, {
+                "tenant": scope.tenant, "user_hash": scope.user_hash, "slot_key": slot_key,
+                "idempotency_key": idempotency_key, "provider": scope.provider,
+                "endpoint": scope.endpoint, "request_id": request_id, "kind": kind,
+                "fingerprint": fingerprint, "params": params, "state": "submitting",
+                "owner_host": host, "owner_pid": pid, "owner_started": started,
+                "lease_until": lease_until, "units": units, "created_at": now, "updated_at": now,
+                "poll_failures": 0, "project": project, "provider_task_id": None,
+                "provider_status": None, "results": None, "error_code": None,
+                "error_message": None, "next_poll_at": None, "day": day,
+            }, quota_limit=quota_limit, events=claim_events)
+            if fast is not None:
+                return fast
+        else:
+            # Read first, without the write lock: a replay or a conflict never waits.
+            found = self.get_slot(scope, slot_key, with_media=False)
+            if found is not None and self._answered_as_is(found, scope, kind, fingerprint):
+                return ClaimResult(found)
 
         def claim_tx(conn: Connection, ambiguous: bool) -> ClaimResult:
             existing = self.find_slot(conn, scope, slot_key)
@@ -379,14 +404,8 @@ class Repository:
                     return ClaimResult(winner, lost_race=True)
                 task_id = row["id"]
             used = self._count_quota(conn, scope, kind, day, units, quota_limit)
-            base = {"tenant": scope.tenant, "slot_key": slot_key, "provider": scope.provider,
-                    "endpoint": scope.endpoint, "task_id": task_id, "at": now, "state": "submitting"}
-            conn.execute(self._event_stmt, [  # both durable before the request leaves
-                {**base, "event": "submitted", "detail": f"{kind} slot claimed",
-                 "data": _jsonable(event_data) if event_data is not None else None},
-                {**base, "event": "create_sent", "detail": "create request sent to the provider",
-                 "data": None},
-            ])
+            # both events durable, in this transaction, before the request leaves
+            conn.execute(self._event_stmt, [{**e, "task_id": task_id} for e in claim_events])
             if row is None:
                 row = conn.execute(select(tasks).where(tasks.c.id == task_id)).mappings().one()
             return ClaimResult(_task(row), claimed=True, quota_used=used)
@@ -410,16 +429,7 @@ class Repository:
     ) -> int:
         if limit is not None and units > limit:
             raise _QuotaExceeded(self._quota_used(conn, scope, kind, day))
-        stmt = self._quota_stmts.get(limit is not None)
-        if stmt is None:
-            ins = self._insert(quota_t)
-            stmt = ins.on_conflict_do_update(
-                index_elements=["tenant", "user_hash", "kind", "day"],
-                set_={"used": quota_t.c.used + ins.excluded.used},
-                where=(quota_t.c.used + ins.excluded.used <= bindparam("limit"))
-                if limit is not None else None,
-            ).returning(quota_t.c.used)
-            self._quota_stmts[limit is not None] = stmt
+        stmt = self._quota_stmt(limit is not None)
         values = {"tenant": scope.tenant, "user_hash": scope.user_hash, "kind": kind, "day": day,
                   "used": units}
         if limit is not None:
@@ -428,6 +438,19 @@ class Repository:
         if used is None:
             raise _QuotaExceeded(self._quota_used(conn, scope, kind, day))
         return int(used)
+
+    def _quota_stmt(self, limited: bool) -> Any:
+        """Count ``used`` units for today, only up to ``limit`` when ``limited``."""
+        stmt = self._quota_stmts.get(limited)
+        if stmt is None:
+            ins = self._insert(quota_t)
+            stmt = ins.on_conflict_do_update(
+                index_elements=["tenant", "user_hash", "kind", "day"],
+                set_={"used": quota_t.c.used + ins.excluded.used},
+                where=(quota_t.c.used + ins.excluded.used <= bindparam("limit")) if limited else None,
+            ).returning(quota_t.c.used)
+            self._quota_stmts[limited] = stmt
+        return stmt
 
     def _quota_used(self, conn: Connection, scope: Scope, kind: str, day: str) -> int:
         return int(
@@ -470,23 +493,32 @@ class Repository:
     def add_event(
         self, scope: Scope, slot_key: str, task_id: int | None, event: str, *,
         state: str | None = None, detail: str | None = None, data: dict[str, Any] | None = None,
-        durable: bool = True,
     ) -> None:
-        """Append to a slot's history. ``durable=False`` skips the fsync (replay notes)."""
-        if durable or self.dialect != "sqlite":
-            at = time.time()
+        """Append to a slot's history, durably, in its own transaction."""
+        at = time.time()
 
-            def add(conn: Connection, ambiguous: bool) -> None:
-                if ambiguous and conn.execute(
-                    select(events.c.id).where(
-                        events.c.tenant == scope.tenant, events.c.slot_key == slot_key,
-                        events.c.event == event, events.c.at == at,
-                    )
-                ).first():
-                    return  # the earlier attempt's COMMIT went through
-                self._add_event(conn, scope, slot_key, task_id, at, event, state, detail, data)
+        def add(conn: Connection, ambiguous: bool) -> None:
+            if ambiguous and conn.execute(
+                select(events.c.id).where(
+                    events.c.tenant == scope.tenant, events.c.slot_key == slot_key,
+                    events.c.event == event, events.c.at == at,
+                )
+            ).first():
+                return  # the earlier attempt's COMMIT went through
+            self._add_event(conn, scope, slot_key, task_id, at, event, state, detail, data)
 
-            self._run_write(add)
+        self._run_write(add)
+
+    def add_notes(self, scope: Scope, notes: Sequence[dict[str, Any]]) -> None:
+        """Append informational history notes (replays) in one transaction, without an fsync
+        on SQLite: losing a note in a power cut loses no money and no result. Each note has
+        ``slot_key``, ``task_id``, ``at``, ``event``, ``state``, ``detail``."""
+        if not notes:
+            return
+        rows = [{"tenant": scope.tenant, "provider": scope.provider, "endpoint": scope.endpoint,
+                 "data": None, **n} for n in notes]
+        if self.dialect != "sqlite":
+            self._run_write(lambda conn, _ambiguous: conn.execute(self._event_stmt, rows))
             return
         with self.writer.connect() as conn:
             raw = conn.connection.dbapi_connection
@@ -494,9 +526,7 @@ class Repository:
             raw.execute("PRAGMA synchronous=NORMAL")  # outside any transaction, as SQLite needs
             try:
                 with conn.begin():
-                    self._add_event(
-                        conn, scope, slot_key, task_id, time.time(), event, state, detail, data
-                    )
+                    conn.execute(self._event_stmt, rows)
             finally:
                 raw.execute("PRAGMA synchronous=FULL")
 
@@ -514,6 +544,9 @@ class Repository:
     # -- tasks --------------------------------------------------------------------------
     @_retrying_read
     def get_slot(self, scope: Scope, slot_key: str, *, with_media: bool = True) -> TaskRow | None:
+        if not with_media and self._sqlite_claim is not None:
+            row = self._sqlite_claim.find_slot(scope, slot_key)
+            return _task(row) if row else None
         with self.read() as conn:
             task = self.find_slot(conn, scope, slot_key)
             if task is not None and with_media:

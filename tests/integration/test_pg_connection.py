@@ -163,10 +163,10 @@ async def test_event_commit_outcome_unknown_is_not_written_twice(h, monkeypatch)
     await h.service.submit(RID.format(3), "image", {"prompt": "gull"})
     lost = LostAnswers(h.repo, monkeypatch)
     lost.plan["add_event"] = ["after_commit"]
-    before = events(h.repo, "replayed")
-    out = await h.service.submit(RID.format(3), "image", {"prompt": "gull"})
-    assert out.outcome == "replayed" and lost.injected == [("add_event", "after_commit")]
-    assert events(h.repo, "replayed") == before + 1
+    before = events(h.repo, "conflict")
+    out = await h.service.submit(RID.format(3), "image", {"prompt": "gull "})
+    assert out.outcome == "conflict" and lost.injected == [("add_event", "after_commit")]
+    assert events(h.repo, "conflict") == before + 1
 
 
 async def test_store_unreachable_before_the_create_sends_nothing(h, monkeypatch):
