@@ -1,20 +1,29 @@
-"""A request-rate cap shared by every provider call of one service (token bucket)."""
+"""A request-rate cap shared by every provider call of one service.
+
+A sliding window, not a token bucket: at most ``n`` sends in any window of ``n / rate``
+seconds (``n`` = the rate rounded down, at least 1), so no second ever sees more than the cap —
+also after a pause, where a bucket would let a burst through. A small margin absorbs the
+jitter between our clock and the provider's.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import random
 import time
 
+MARGIN = 0.02  # seconds added to each window, for network jitter
+
 
 class RateLimiter:
-    """At most ``rate`` acquisitions per second, with a burst of ``burst``."""
+    """At most ``rate`` acquisitions per second, counted over any sliding window."""
 
-    def __init__(self, rate: float, burst: int = 1) -> None:
+    def __init__(self, rate: float) -> None:
         self.rate = max(rate, 0.001)
-        self.burst = max(burst, 1)
-        self._tokens = float(self.burst)
-        self._last = time.monotonic()
+        self.n = max(1, int(self.rate))
+        self.window = self.n / self.rate + MARGIN
+        self._sent: collections.deque[float] = collections.deque()
         self._lock: asyncio.Lock | None = None
 
     async def acquire(self) -> None:
@@ -23,12 +32,12 @@ class RateLimiter:
         async with self._lock:
             while True:
                 now = time.monotonic()
-                self._tokens = min(self.burst, self._tokens + (now - self._last) * self.rate)
-                self._last = now
-                if self._tokens >= 1:
-                    self._tokens -= 1
+                while self._sent and now - self._sent[0] >= self.window:
+                    self._sent.popleft()
+                if len(self._sent) < self.n:
+                    self._sent.append(now)
                     return
-                await asyncio.sleep((1 - self._tokens) / self.rate)
+                await asyncio.sleep(self.window - (now - self._sent[0]))
 
 
 def backoff(base: float, failures: int, cap: float = 300.0, rng: random.Random | None = None) -> float:

@@ -86,7 +86,7 @@ class SlateService:
         self.scope = Scope(ref.tenant, ref.user_hash, provider.name, provider.endpoint)
         default_poll = 1.0 if provider.name == "demo" else 10.0
         self.poll_interval = poll_interval or config.poll_interval or default_poll
-        self.limiter = RateLimiter(config.max_requests_per_second, burst=2)
+        self.limiter = RateLimiter(config.max_requests_per_second)
         self.rng = rng or random.Random()
         self.listeners: list[Callable[[TaskView], None]] = []
         self._inflight: set[int] = set()
@@ -193,10 +193,12 @@ class SlateService:
         tasks = await self._db(self.repo.tasks_in_states, self.scope, [s.value for s in POLLABLE])
         now = time.time()
         gap = 1.0 / max(self.config.max_requests_per_second, 0.1)
+        plan = []
         for i, task in enumerate(tasks):
             due = now + i * gap + self.rng.random() * gap
             if task.next_poll_at is None or task.next_poll_at < due:
-                await self._db(self.repo.transition, task, next_poll_at=due)
+                plan.append((task.id, due))
+        await self._db(self.repo.schedule_polls, plan)
         return len(tasks)
 
     # -- submit ---------------------------------------------------------------------------

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, inspect, text
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 log = logging.getLogger(__name__)
 
@@ -17,7 +18,9 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 HEAD_REVISION = "0002_widen_boundary"
 
 
-def alembic_config(engine: Engine) -> Config:
+def alembic_config(engine: Engine) -> "Config":
+    from alembic.config import Config  # loaded only when a migration runs: start-up stays fast
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.attributes["engine"] = engine
@@ -25,6 +28,8 @@ def alembic_config(engine: Engine) -> Config:
 
 
 def script_head(engine: Engine) -> str:
+    from alembic.script import ScriptDirectory
+
     head = ScriptDirectory.from_config(alembic_config(engine)).get_current_head()
     assert head is not None
     return head
@@ -41,9 +46,13 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the store to ``revision``. Cheap when already there (no Alembic load)."""
     if revision == "head" and current_revision(engine) == HEAD_REVISION:
         return
+    from alembic import command
+
     log.info("migrating store to %s", revision)
     command.upgrade(alembic_config(engine), revision)
 
 
 def downgrade(engine: Engine, revision: str) -> None:
+    from alembic import command
+
     command.downgrade(alembic_config(engine), revision)

@@ -657,6 +657,14 @@ class Repository:
             return conn.execute(select(func.min(func.coalesce(tasks.c.next_poll_at, 0.0))).where(*cond)).scalar()
 
     @_retrying_read
+    def schedule_polls(self, due: Sequence[tuple[int, float]]) -> None:
+        """Set ``next_poll_at`` of many tasks in one transaction: ``[(task id, when), ...]``."""
+        if not due:
+            return
+        stmt = update(tasks).where(tasks.c.id == bindparam("b_id")).values(next_poll_at=bindparam("b_due"))
+        rows = [{"b_id": i, "b_due": when} for i, when in due]
+        self._run_write(lambda conn, _ambiguous: conn.execute(stmt, rows))
+
     def list_slots(
         self, scope: Scope, *, state: str | None = None, kind: str | None = None,
         search: str | None = None, limit: int = 100, before_id: int | None = None,
