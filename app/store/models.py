@@ -51,9 +51,11 @@ class Task(Base):
     next_poll_at: Mapped[Optional[float]] = mapped_column(Float)
     poll_failures: Mapped[int] = mapped_column(Integer, default=0)
     project: Mapped[Optional[str]] = mapped_column(String(120))
+    prompt_text: Mapped[Optional[str]] = mapped_column(Text)  # params["prompt"], for search
 
     __table_args__ = (
         Index(BOUNDARY_INDEX, *BOUNDARY_COLUMNS, unique=True),
+        Index("ix_tasks_browse", "tenant", "user_hash", "provider", "endpoint", "project", "created_at"),
         Index("ix_tasks_slot", "tenant", "slot_key", "provider", "endpoint"),
         Index("ix_tasks_owner_list", "tenant", "user_hash", "provider", "endpoint", "id"),
         Index("ix_tasks_poll", "state", "next_poll_at"),

@@ -190,6 +190,13 @@ def _project_expr() -> ColumnElement[Any]:
     return func.coalesce(tasks.c.project, "")
 
 
+def _in_project(project: str) -> ColumnElement[bool]:
+    """Slots of one project group, comparing the column itself so ``ix_tasks_browse`` serves."""
+    if project:
+        return tasks.c.project == project
+    return or_(tasks.c.project.is_(None), tasks.c.project == "")
+
+
 def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnElement[bool]]:
     cond: list[ColumnElement[bool]] = [
         tasks.c.tenant == scope.tenant, tasks.c.user_hash == scope.user_hash,
@@ -204,7 +211,7 @@ def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnEle
     if flt.search:
         escaped = flt.search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         pattern = f"%{escaped}%"
-        prompt = _json_text(engine, "prompt")
+        prompt = tasks.c.prompt_text
         if _is_sqlite(engine):
             cond.append(or_(tasks.c.request_id.like(pattern, escape="\\"),
                             prompt.like(pattern, escape="\\")))
@@ -238,7 +245,7 @@ def days(
     limit: int = 100,
 ) -> list[Group]:
     """Days of one project with matching slots, newest first (the designer's local days)."""
-    cond = [*_conditions(engine, scope, flt), _project_expr() == project]
+    cond = [*_conditions(engine, scope, flt), _in_project(project)]
     with engine.connect() as conn:
         first, last = conn.execute(
             select(func.min(tasks.c.created_at), func.max(tasks.c.created_at)).where(and_(*cond))
@@ -272,7 +279,7 @@ def _row(r: Any) -> SlotRow:
 def _slot_columns(engine: Engine) -> Sequence[Any]:
     return (
         tasks.c.id, tasks.c.request_id, tasks.c.kind, tasks.c.state,
-        _json_text(engine, "model").label("model"), _json_text(engine, "prompt").label("prompt"),
+        _json_text(engine, "model").label("model"), tasks.c.prompt_text.label("prompt"),
         tasks.c.project, tasks.c.created_at, tasks.c.updated_at, tasks.c.next_poll_at,
         tasks.c.results, tasks.c.provider_status, tasks.c.error_message,
     )
@@ -285,7 +292,7 @@ def slots(
     """Matching slots of one project and day, newest first."""
     start, end = day_bounds(day)
     cond = _conditions(engine, scope, flt) + [
-        _project_expr() == project, tasks.c.created_at >= start, tasks.c.created_at < end,
+        _in_project(project), tasks.c.created_at >= start, tasks.c.created_at < end,
     ]
     if before_id is not None:
         cond.append(tasks.c.id < before_id)

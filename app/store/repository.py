@@ -117,6 +117,7 @@ class TaskRow:
     next_poll_at: float | None
     poll_failures: int
     project: str | None
+    prompt_text: str | None
     media: list["MediaRow"] = field(default_factory=list)
 
     @property
@@ -345,7 +346,8 @@ class Repository:
                 "fingerprint": fingerprint, "params": params, "state": "submitting",
                 "owner_host": host, "owner_pid": pid, "owner_started": started,
                 "lease_until": lease_until, "units": units, "created_at": now, "updated_at": now,
-                "poll_failures": 0, "project": project, "provider_task_id": None,
+                "poll_failures": 0, "project": project, "prompt_text": params.get("prompt"),
+                "provider_task_id": None,
                 "provider_status": None, "results": None, "error_code": None,
                 "error_message": None, "next_poll_at": None, "day": day,
             }, quota_limit=quota_limit, events=claim_events)
@@ -396,6 +398,7 @@ class Repository:
                     "state": "submitting", "owner_host": host, "owner_pid": pid,
                     "owner_started": started, "lease_until": lease_until, "units": units,
                     "created_at": now, "updated_at": now, "poll_failures": 0, "project": project,
+                    "prompt_text": params.get("prompt"),
                 }).mappings().first()
                 if row is None:
                     winner = self.find_slot(conn, scope, slot_key)

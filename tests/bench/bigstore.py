@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 from tests.bench.common import bench_dir, emit
 
-VERSION = 1
+VERSION = 2  # 2: prompt_text column (migration 0003)
 TENANT, USER = "studio-a", "lin"
 PROVIDER, ENDPOINT = "demo", "local"
 PROJECTS = 100
@@ -113,7 +113,8 @@ def _slots(n: int, rng: random.Random, now: float) -> Iterator[dict[str, Any]]:
         yield dict(
             tenant=ref.tenant, user_hash=user_hash, slot_key=ref.slot_key,
             idempotency_key=ref.key(kind), provider=PROVIDER, endpoint=ENDPOINT, request_id=rid,
-            kind=kind, fingerprint=fingerprint(kind, norm), params=json.dumps(norm), state=state,
+            kind=kind, fingerprint=fingerprint(kind, norm), params=json.dumps(norm),
+            prompt_text=norm["prompt"], state=state,
             provider_task_id=task_id, provider_status=provider_status,
             results=json.dumps(results) if results is not None else None,
             error_code=error_code, error_message=error_message, owner_host=None, owner_pid=None,
@@ -179,7 +180,7 @@ def build(slots: int, events_per_slot: int, *, force: bool = False, seed: int = 
             "request_id", "kind", "fingerprint", "params", "state", "provider_task_id",
             "provider_status", "results", "error_code", "error_message", "owner_host", "owner_pid",
             "owner_started", "lease_until", "units", "created_at", "updated_at", "next_poll_at",
-            "poll_failures", "project")
+            "poll_failures", "project", "prompt_text")
     task_sql = f"INSERT INTO tasks (id, {', '.join(cols)}) VALUES (?, {', '.join('?' for _ in cols)})"
     event_sql = ("INSERT INTO slot_events (tenant, slot_key, provider, endpoint, task_id, at, event, "
                  "state, detail, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")

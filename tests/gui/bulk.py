@@ -35,7 +35,7 @@ def fill(engine: Engine, service: SlateService, n: int, *, projects: int = 40, d
             idempotency_key=f"{kind}:{i:064x}", provider=scope.provider, endpoint=scope.endpoint,
             request_id=rid, kind=kind, fingerprint=f"{i:064x}", params=params,
             state=STATES[i % len(STATES)], units=1, created_at=created, updated_at=created,
-            poll_failures=0, project=project, next_poll_at=None,
+            poll_failures=0, project=project, next_poll_at=None, prompt_text=params["prompt"],
         ))
         del ref
     with engine.begin() as conn:
@@ -66,7 +66,7 @@ def insert_slot(service: SlateService, request_id: str, state: str, *, kind: str
             endpoint=service.scope.endpoint, request_id=request_id, kind=kind,
             fingerprint=fingerprint(kind, params), params=params, state=state, units=1,
             created_at=now, updated_at=now, poll_failures=0, project=project_of(request_id),
-            results=results, error_code="x" if error else None, error_message=error,
+            prompt_text=params["prompt"], results=results, error_code="x" if error else None, error_message=error,
             provider_task_id=provider_task_id,
             next_poll_at=now + 3600 if state in ("preparing", "queueing", "processing") else None,
         )).inserted_primary_key[0])

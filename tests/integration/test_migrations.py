@@ -1,6 +1,6 @@
 """Migrations on both backends: step by step, with data, and the unique boundary never missing.
 
-Every step (base → 0001 → 0002, down and up again) is checked against the database catalog:
+Every step (base → 0001 → 0002 → 0003, down and up again) is checked against the database catalog:
 a unique index over the idempotency key exists after each one, and a duplicate key is refused.
 The index replacement itself (create new, read it back, then drop old) is checked from inside:
 when the old index is dropped the new one already reads back, and when it does not read back
@@ -23,7 +23,7 @@ from app.store.models import BOUNDARY_COLUMNS, BOUNDARY_INDEX, Task
 from app.store.repository import Repository, Scope
 
 NARROW = ("tenant", "idempotency_key")
-STEPS = [None, "0001_initial", "0002_widen_boundary"]
+STEPS = [None, "0001_initial", "0002_widen_boundary", "0003_browse_index"]
 
 
 @pytest.fixture
@@ -85,9 +85,10 @@ def test_head_revision_constant_matches_the_scripts(engine):
 
 def test_step_by_step_up_and_down_keeps_a_unique_boundary(engine):
     assert_step(engine, None)
-    walk = ["0001_initial", "0002_widen_boundary", "0001_initial", "0002_widen_boundary"]
+    walk = ["0001_initial", "0002_widen_boundary", "0003_browse_index", "0001_initial",
+            "0002_widen_boundary", "0003_browse_index"]
     for i, rev in enumerate(walk):
-        if rev == "0001_initial" and current_revision(engine) == "0002_widen_boundary":
+        if STEPS.index(rev) < STEPS.index(current_revision(engine)):
             downgrade(engine, rev)
         else:
             upgrade(engine, rev)
@@ -125,6 +126,7 @@ def test_store_at_every_earlier_revision_with_data_upgrades_cleanly(engine, star
     if start is not None:
         old = repo.get_slot(scope, f"{1:064d}")
         assert old is not None and old.state == "success" and old.params == {"prompt": "p1"}
+        assert old.prompt_text == "p1"  # 0003 copied the prompt out of the parameters
         # The old record still arbitrates its slot: claiming it again answers the record.
         again = repo.claim(
             scope, slot_key=f"{1:064d}", idempotency_key=f"k{1:063d}", request_id=old.request_id,
