@@ -2,8 +2,9 @@
 
 A sliding window, not a token bucket: at most ``n`` sends in any window of ``n / rate``
 seconds (``n`` = the rate rounded down, at least 1), so no second ever sees more than the cap —
-also after a pause, where a bucket would let a burst through. A small margin absorbs the
-jitter between our clock and the provider's.
+also after a pause, where a bucket would let a burst through. A margin of a tenth of the window
+(at least 50 ms) absorbs the jitter between our sending and the provider's counting: measured
+at the provider, a 20 ms margin still let 6 requests into one second at a cap of 5.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import collections
 import random
 import time
 
-MARGIN = 0.02  # seconds added to each window, for network jitter
+MARGIN_SHARE, MARGIN_MIN = 0.1, 0.05  # added to each window, for scheduling and network jitter
 
 
 class RateLimiter:
@@ -22,7 +23,8 @@ class RateLimiter:
     def __init__(self, rate: float) -> None:
         self.rate = max(rate, 0.001)
         self.n = max(1, int(self.rate))
-        self.window = self.n / self.rate + MARGIN
+        base = self.n / self.rate
+        self.window = base + max(MARGIN_MIN, MARGIN_SHARE * base)
         self._sent: collections.deque[float] = collections.deque()
         self._lock: asyncio.Lock | None = None
 

@@ -95,6 +95,55 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     raise ValidationError("store", f"unsupported database {backend!r}; use sqlite or postgresql")
 
 
+class WriteQueue:
+    """Writers to one SQLite file wait in line in the kernel, not in SQLite's busy handler.
+
+    SQLite's busy handler sleeps in growing steps (up to 100 ms) while it waits for the write
+    lock, so under contention a waiter often sleeps on after the lock is free. An exclusive
+    ``flock`` on ``<db>.writers`` (taken around every write transaction, by every Slate process)
+    wakes the next writer the moment the lock is released. A thread lock orders the writers of
+    one process, which share the file descriptor. Readers never touch it (WAL).
+    """
+
+    def __init__(self, db_path: Path) -> None:
+        import threading
+
+        self.path = db_path.with_name(db_path.name + ".writers")
+        self._thread_lock = threading.Lock()
+        self._fd: int | None = None
+
+    def __enter__(self) -> "WriteQueue":
+        import fcntl
+        import os
+
+        self._thread_lock.acquire()
+        try:
+            if self._fd is None:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+        except BaseException:
+            self._thread_lock.release()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import fcntl
+
+        try:
+            if self._fd is not None:
+                fcntl.flock(self._fd, fcntl.LOCK_UN)
+        finally:
+            self._thread_lock.release()
+
+
+def write_queue(engine: Engine) -> "WriteQueue | None":
+    """The write queue of a SQLite file store (None for PostgreSQL or in-memory SQLite)."""
+    if engine.dialect.name != "sqlite":
+        return None
+    path = _sqlite_path(str(engine.url))
+    return WriteQueue(path) if path is not None else None
+
+
 def writer(engine: Engine) -> Engine:
     """The same engine, with write transactions (``BEGIN IMMEDIATE`` on SQLite)."""
     return engine.execution_options(slate_write=True)

@@ -28,7 +28,7 @@ from sqlalchemy import Connection, Engine, String, and_, bindparam, func, or_, s
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, OperationalError
 
-from app.store.engine import writer
+from app.store.engine import write_queue, writer
 from app.store.sqlite_claim import SqliteClaim
 from app.store.migrate import upgrade
 from app.store.models import BOUNDARY_COLUMNS, Media, QuotaUse, SlotEvent, Task
@@ -194,6 +194,7 @@ class Repository:
     def __init__(self, engine: Engine, *, migrate: bool = True) -> None:
         self.engine = engine
         self.writer = writer(engine)
+        self._write_queue = write_queue(engine)
         self.dialect = engine.dialect.name
         #: Retry through connection trouble for this long (PostgreSQL only; 0 turns it off).
         self.retry_seconds = RETRY_SECONDS if self.dialect == "postgresql" else 0.0
@@ -222,8 +223,18 @@ class Repository:
     # -- transactions -------------------------------------------------------------------
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        with self.writer.begin() as conn:
-            yield conn
+        with self.write_turn():
+            with self.writer.begin() as conn:
+                yield conn
+
+    @contextmanager
+    def write_turn(self) -> Iterator[None]:
+        """Wait for this store's write turn (SQLite file: see engine.WriteQueue)."""
+        if self._write_queue is None:
+            yield
+            return
+        with self._write_queue:
+            yield
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -523,7 +534,7 @@ class Repository:
         if self.dialect != "sqlite":
             self._run_write(lambda conn, _ambiguous: conn.execute(self._event_stmt, rows))
             return
-        with self.writer.connect() as conn:
+        with self.write_turn(), self.writer.connect() as conn:
             raw = conn.connection.dbapi_connection
             assert raw is not None
             raw.execute("PRAGMA synchronous=NORMAL")  # outside any transaction, as SQLite needs

@@ -113,35 +113,42 @@ class SqliteClaim:
                     if self.repo._answered_as_is(task, scope, values["kind"], values["fingerprint"]):
                         return ClaimResult(task)
                     return None  # a rejected record to re-claim: the general path
-                units = values["units"]
-                if quota_limit is not None and units > quota_limit:
+                if quota_limit is not None and values["units"] > quota_limit:
                     return None  # the general path reports the refusal with today's use
-                cur.execute("BEGIN IMMEDIATE")
-                try:
-                    if cur.execute(self.find.sql, self.find.args(slot)).fetchone() is not None:
-                        cur.execute("ROLLBACK")
-                        return None  # someone claimed it since the read: the general path
-                    row = self._row(cur, cur.execute(self.insert.sql, self.insert.args(values)).fetchone())
-                    if row is None:
-                        cur.execute("ROLLBACK")
-                        return None  # lost the insert race: the general path reads the winner
-                    q = self.quota[quota_limit is not None]
-                    used = cur.execute(q.sql, q.args({
-                        "tenant": scope.tenant, "user_hash": scope.user_hash,
-                        "kind": values["kind"], "day": values["day"], "used": units,
-                        "limit": quota_limit,
-                    })).fetchone()
-                    if used is None:
-                        cur.execute("ROLLBACK")
-                        return None  # quota exceeded: the general path refuses and counts
-                    cur.executemany(self.event.sql, [
-                        self.event.args({**e, "task_id": row["id"]}) for e in events
-                    ])
-                    cur.execute("COMMIT")
-                except BaseException:
-                    if raw.in_transaction:
-                        cur.execute("ROLLBACK")
-                    raise
-                return ClaimResult(_task(row), claimed=True, quota_used=int(used[0]))
+                with self.repo.write_turn():
+                    return self._claim_tx(cur, raw, scope, slot, values, quota_limit, events)
             finally:
                 cur.close()
+
+    def _claim_tx(self, cur: Any, raw: Any, scope: "Scope", slot: dict[str, Any],
+                  values: dict[str, Any], quota_limit: int | None,
+                  events: list[dict[str, Any]]) -> "ClaimResult | None":
+        """The fresh claim in one ``BEGIN IMMEDIATE`` transaction; None: the general path."""
+        from app.store.repository import ClaimResult, _task
+
+        cur.execute("BEGIN IMMEDIATE")
+        try:
+            if cur.execute(self.find.sql, self.find.args(slot)).fetchone() is not None:
+                cur.execute("ROLLBACK")
+                return None  # someone claimed it since the read: the general path
+            row = self._row(cur, cur.execute(self.insert.sql, self.insert.args(values)).fetchone())
+            if row is None:
+                cur.execute("ROLLBACK")
+                return None  # lost the insert race: the general path reads the winner
+            q = self.quota[quota_limit is not None]
+            used = cur.execute(q.sql, q.args({
+                "tenant": scope.tenant, "user_hash": scope.user_hash, "kind": values["kind"],
+                "day": values["day"], "used": values["units"], "limit": quota_limit,
+            })).fetchone()
+            if used is None:
+                cur.execute("ROLLBACK")
+                return None  # quota exceeded: the general path refuses and counts
+            cur.executemany(self.event.sql, [
+                self.event.args({**e, "task_id": row["id"]}) for e in events
+            ])
+            cur.execute("COMMIT")
+        except BaseException:
+            if raw.in_transaction:
+                cur.execute("ROLLBACK")
+            raise
+        return ClaimResult(_task(row), claimed=True, quota_used=int(used[0]))
