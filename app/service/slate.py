@@ -576,14 +576,19 @@ class SlateService:
         return got
 
     # -- commands -------------------------------------------------------------------------
-    async def status(self, request_id: Any) -> Outcome:
+    async def _load_or_answer(self, request_id: Any) -> TaskRow | Outcome:
+        """The slot's task, or the answer for a bad RequestId (invalid) or no slot (not_found)."""
         try:
             task = await self._load(validate_request_id(request_id))
         except ValidationError as exc:
             return self._invalid(request_id, exc)
-        if task is None:
-            return self._not_found(request_id)
-        return self._by_state(await self._with_media(task))
+        return self._not_found(request_id) if task is None else task
+
+    async def status(self, request_id: Any) -> Outcome:
+        got = await self._load_or_answer(request_id)
+        if isinstance(got, Outcome):
+            return got
+        return self._by_state(await self._with_media(got))
 
     async def task_by_handle(self, handle: str) -> TaskRow:
         """Raises HandleError (bad) or ForeignHandleError (another tenant/user's)."""
@@ -603,12 +608,9 @@ class SlateService:
         return self._by_state(await self._with_media(task))
 
     async def _actionable(self, request_id: Any, action: Action) -> TaskRow | Outcome:
-        try:
-            task = await self._load(validate_request_id(request_id))
-        except ValidationError as exc:
-            return self._invalid(request_id, exc)
-        if task is None:
-            return self._not_found(request_id)
+        task = await self._load_or_answer(request_id)
+        if isinstance(task, Outcome):
+            return task
         if not is_allowed(action, task.state, has_results=task.has_results):
             from app.domain.states import WHY_NOT
 
@@ -652,12 +654,9 @@ class SlateService:
         return self._by_state(await self._with_media(task))
 
     async def wait(self, request_id: Any, max_seconds: float | None = None) -> Outcome:
-        try:
-            task = await self._load(validate_request_id(request_id))
-        except ValidationError as exc:
-            return self._invalid(request_id, exc)
-        if task is None:
-            return self._not_found(request_id)
+        task = await self._load_or_answer(request_id)
+        if isinstance(task, Outcome):
+            return task
         return await self._wait_task(task, max_seconds)
 
     async def _wait_after(self, first: Outcome, max_seconds: float | None) -> Outcome:

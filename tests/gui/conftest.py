@@ -19,11 +19,11 @@ import qasync
 from app.config import Config
 from app.providers.minimax import MiniMaxProvider
 from app.service.slate import SlateService
-from app.sim import SimServer, start_sim
+from app.sim import SimServer
 from app.store.engine import make_engine
 from app.store.repository import Repository
 from app.ui.qt import QSettings
-from tests.fixtures import SECRET, fast_sim_config, make_config, sqlite_url
+from tests.fixtures import SECRET, make_config, sqlite_url
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 
@@ -102,12 +102,8 @@ def _gui(qtbot: Any, loop: asyncio.AbstractEventLoop, data_dir: Path, sim: SimSe
 
 
 @pytest.fixture
-def sim() -> Iterator[SimServer]:
-    server = start_sim(fast_sim_config())
-    try:
-        yield server
-    finally:
-        server.stop()
+def sim(demo_sim: SimServer) -> SimServer:
+    return demo_sim
 
 
 @pytest.fixture
