@@ -80,10 +80,10 @@ def probe_video(path: Path) -> tuple[int, int, float | None]:
 
     try:
         with av.open(str(path)) as container:
-            stream = next((s for s in container.streams if s.type == "video"), None)
-            if stream is None:
+            if not container.streams.video:
                 raise VerificationFailed("the MP4 file has no video stream")
-            width, height = stream.codec_context.width, stream.codec_context.height
+            stream = container.streams.video[0]
+            width, height = stream.width, stream.height
             duration = None
             if container.duration is not None:
                 duration = container.duration / 1_000_000

@@ -19,7 +19,7 @@ START_TIME_TOLERANCE = 1.0
 
 @lru_cache(maxsize=4)
 def _start_time(pid: int) -> float:
-    return psutil.Process(pid).create_time()
+    return float(psutil.Process(pid).create_time())
 
 
 def this_owner() -> tuple[str, int, float]:

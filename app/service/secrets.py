@@ -14,6 +14,7 @@ import secrets
 from pathlib import Path
 
 import keyring
+from keyring.backends.fail import Keyring as FailKeyring
 from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
 
 log = logging.getLogger(__name__)
@@ -71,7 +72,7 @@ def delete_api_key() -> bool:
 def keyring_usable() -> bool:
     try:
         keyring.get_password(SERVICE, "probe")
-        return not isinstance(keyring.get_keyring(), keyring.backends.fail.Keyring)  # type: ignore[attr-defined]
+        return not isinstance(keyring.get_keyring(), FailKeyring)
     except (NoKeyringError, KeyringError, RuntimeError, OSError):
         return False
 
