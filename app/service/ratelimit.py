@@ -44,6 +44,6 @@ class RateLimiter:
 
 def backoff(base: float, failures: int, cap: float = 300.0, rng: random.Random | None = None) -> float:
     """Exponential backoff with full jitter in [0.5, 1.5) of the step."""
-    draw = (rng or random.Random()).random() if rng is not None else random.random()
+    draw = rng.random() if rng is not None else random.random()
     step = min(cap, base * (2 ** max(failures - 1, 0)))
     return float(step * (0.5 + draw))
