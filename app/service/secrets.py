@@ -78,7 +78,22 @@ def keyring_usable() -> bool:
 
 
 def handle_secret(data_dir: Path, store_url: str) -> tuple[bytes, str | None]:
-    """The signing secret for this store, and a warning when the file fallback is used."""
+    """The signing secret for this store, and a warning when the file fallback is used.
+
+    Several Slate processes may start at once on a new machine: the secret is created under an
+    exclusive file lock in the data dir, so they all end up with the same one."""
+    import fcntl
+
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with open(data_dir / ".handle-secret.lock", "a") as lock:
+        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+        try:
+            return _handle_secret(data_dir, store_url)
+        finally:
+            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+
+
+def _handle_secret(data_dir: Path, store_url: str) -> tuple[bytes, str | None]:
     entry = "handle-secret:" + hashlib.sha256(store_url.encode()).hexdigest()[:16]
     stored = _keyring_get(entry)
     if stored:
@@ -94,7 +109,6 @@ def handle_secret(data_dir: Path, store_url: str) -> tuple[bytes, str | None]:
             pass
     path = data_dir / "handle-secret"
     warning = f"no usable OS keyring: the handle-signing secret is kept in {path} (mode 0600)"
-    data_dir.mkdir(parents=True, exist_ok=True)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:

@@ -34,3 +34,17 @@ def test_sixteen_processes_sixteen_slots_sixteen_creates(slate_env, demo_sim, st
     results = race(env, argvs)
     assert Counter(out["outcome"] for _c, out in results) == {"created": 16}, results
     assert demo_sim.stats()["creates_total"] == 16
+
+
+def test_many_processes_opening_a_fresh_store_at_once_all_work(slate_env, tmp_path):
+    """First start on a new machine: the store is migrated once, the handle secret made once."""
+    for trial in range(2):
+        env = {**slate_env, "SLATE_DATA_DIR": str(tmp_path / f"fresh-{trial}"),
+               "SLATE_TEST_KEYRING_FILE": str(tmp_path / f"keyring-{trial}.json")}
+        argvs = [["submit", "--request-id", f"{RID}-{i:02d}", "--kind", "image", "--prompt", f"f{i}"]
+                 for i in range(12)]
+        results = race(env, argvs, lead=3.0)
+        assert Counter(out["outcome"] for _c, out in results) == {"created": 12}, results
+        handles = [out["task"]["handle"] for _c, out in results]
+        status = race(env, [["status", "--handle", h] for h in handles[::3]], lead=2.0)
+        assert all(code == 0 for code, _ in status), status  # one secret for all of them
