@@ -145,6 +145,7 @@ class VideoView(QWidget):
         super().__init__(parent)
         self.setObjectName("videoView")
         self.path: str | None = None
+        self._poster_image: QImage | None = None
         self.player: Any = None
         self.video_widget: Any = None
         self.stack = QStackedWidget()
@@ -190,16 +191,33 @@ class VideoView(QWidget):
         self.stop()
         self.path = path
         self.stack.setCurrentWidget(self.poster)
+        self._poster_image = None
         if poster is not None and not poster.isNull():
-            self.poster.setPixmap(QPixmap.fromImage(poster))
+            self.set_poster(poster)
         else:
             self.poster.setPixmap(QPixmap())
             self.poster.setText(self.tr("Video") if path else "")
         self.play_button.setText(self.tr("▶ Play"))
 
     def set_poster(self, poster: QImage) -> None:
+        """Show the first frame whole (letterboxed), never cropped, at the pane's size."""
         if not poster.isNull():
-            self.poster.setPixmap(QPixmap.fromImage(poster))
+            self._poster_image = poster
+            self._fit_poster()
+
+    def _fit_poster(self) -> None:
+        image = getattr(self, "_poster_image", None)
+        if image is None:
+            return
+        size = self.poster.contentsRect().size()
+        if size.width() < 8 or size.height() < 8:
+            size = image.size()
+        self.poster.setPixmap(QPixmap.fromImage(image.scaled(
+            size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_poster()
 
     def toggle(self) -> None:
         player = self._ensure_player()
