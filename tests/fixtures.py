@@ -3,6 +3,7 @@ services wired like the app, and a runner for the real `slate` command in a subp
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -92,13 +93,14 @@ class Harness:
         return svc
 
 
-@pytest.fixture
-async def harness(data_dir: Path, store_url: str, demo_sim: SimServer) -> AsyncIterator[Harness]:
-    config = make_config(data_dir, store_url)
-    repo = Repository(make_engine(store_url))
-    provider = DemoProvider(demo_sim.base_url, timeout=5.0, connect_timeout=2.0)
+@contextlib.asynccontextmanager
+async def open_harness(data_dir: Path, store: str, sim: SimServer) -> AsyncIterator[Harness]:
+    """A wired service on ``store`` and ``sim``; closes every service it handed out."""
+    config = make_config(data_dir, store)
+    repo = Repository(make_engine(store))
+    provider = DemoProvider(sim.base_url, timeout=5.0, connect_timeout=2.0)
     service = SlateService(config, repo, provider, SECRET)
-    h = Harness(config, repo, provider, service, demo_sim)
+    h = Harness(config, repo, provider, service, sim)
     try:
         yield h
     finally:
@@ -106,6 +108,12 @@ async def harness(data_dir: Path, store_url: str, demo_sim: SimServer) -> AsyncI
             await svc.aclose()
         await provider.aclose()
         repo.engine.dispose()
+
+
+@pytest.fixture
+async def harness(data_dir: Path, store_url: str, demo_sim: SimServer) -> AsyncIterator[Harness]:
+    async with open_harness(data_dir, store_url, demo_sim) as h:
+        yield h
 
 
 @dataclass

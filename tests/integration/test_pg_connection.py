@@ -26,13 +26,10 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import OperationalError
 
-from app.providers.demo import DemoProvider
-from app.service.slate import SlateService
 from app.sim import start_sim
-from app.store.engine import make_engine
 from app.store.repository import Repository
 from tests import pg
-from tests.fixtures import ROOT, SECRET, Harness, fast_sim_config, make_config
+from tests.fixtures import ROOT, Harness, fast_sim_config, open_harness
 
 RID = "article:20260816:lighthouse:scene-{:02d}"
 
@@ -43,22 +40,9 @@ def pg_url() -> Iterator[str]:
         yield url
 
 
-@contextlib.asynccontextmanager
-async def pg_harness(data_dir: Path, url: str, sim: Any) -> AsyncIterator[Harness]:
-    config = make_config(data_dir, url)
-    repo = Repository(make_engine(url))
-    provider = DemoProvider(sim.base_url, timeout=5.0, connect_timeout=2.0)
-    service = SlateService(config, repo, provider, SECRET)
-    try:
-        yield Harness(config, repo, provider, service, sim)
-    finally:
-        await provider.aclose()
-        repo.engine.dispose()
-
-
 @pytest.fixture
 async def h(data_dir: Path, pg_url: str, demo_sim: Any) -> AsyncIterator[Harness]:
-    async with pg_harness(data_dir, pg_url, demo_sim) as harness:
+    async with open_harness(data_dir, pg_url, demo_sim) as harness:
         yield harness
 
 
@@ -236,7 +220,7 @@ async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
         pytest.fail("the restart test needs control of the PostgreSQL server (see tests/pg.py)")
     sim = start_sim(fast_sim_config(preparing=0.3, queueing=0.5, processing=2.0))
     try:
-        async with pg_harness(data_dir, pg_url, sim) as h:
+        async with open_harness(data_dir, pg_url, sim) as h:
             svc = h.service
             prompts = [f"lighthouse beam {i}" for i in range(6)]
             for i in range(4):
