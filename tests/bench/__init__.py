@@ -1,4 +1,4 @@
-"""Slate's benchmarks (issue 7): ``python -m tests.bench`` prints one JSON object of figures.
+"""Slate's benchmarks: ``python -m tests.bench`` prints one JSON object of figures.
 
 No timing is asserted anywhere in the test suite; ``tests/integration/test_bench_smoke.py``
 only checks that a ``--quick`` run reports every figure. See ``docs/BENCHMARKS.md``.

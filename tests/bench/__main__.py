@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
             "pyside6": qt_version,
             "load_average_start": load_start,
             "load_average_end": load_average(),
-            "note": "a shared VM: other work (other engineers' test runs) may run at the same time; "
+            "note": "a shared VM: other work (other test runs) may run at the same time; "
                     "ratios are measured within one run, interleaved",
         },
         "code": code_state(),
