@@ -226,7 +226,7 @@ class SlateService:
             request_id=slot.request_id, kind=kind, fingerprint=fp, params=norm, units=n_units,
             owner=this_owner(), lease_until=now + self.config.timeout + SUBMIT_LEASE_MARGIN,
             quota_limit=self.config.quota_limit(kind), day=local_day(now),
-            project=project_of(slot.request_id),
+            project=project_of(slot.request_id), read_first=not self._inline_reads,
         )
         if claim.quota_exceeded:
             limit = self.config.quota_limit(kind)

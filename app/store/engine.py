@@ -21,10 +21,6 @@ log = logging.getLogger(__name__)
 BUSY_TIMEOUT_MS = 30_000
 
 
-def is_sqlite(url: str) -> bool:
-    return make_url(url).get_backend_name() == "sqlite"
-
-
 def _sqlite_path(url: str) -> Path | None:
     db = make_url(url).database
     if not db or db == ":memory:":

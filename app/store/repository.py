@@ -336,9 +336,11 @@ class Repository:
         project: str | None = None,
         now: float | None = None,
         event_data: dict[str, Any] | None = None,
+        read_first: bool = True,
     ) -> ClaimResult:
         """Claim the slot in ``submitting`` (or re-claim a ``rejected`` one with the same
-        fingerprint), or return the existing record untouched. Quota is checked here."""
+        fingerprint), or return the existing record untouched. Quota is checked here.
+        ``read_first=False``: the caller has just read the slot and found nothing to answer."""
         now = time.time() if now is None else now
         host, pid, started = owner
         base = {"tenant": scope.tenant, "slot_key": slot_key, "provider": scope.provider,
@@ -361,10 +363,10 @@ class Repository:
                 "provider_task_id": None,
                 "provider_status": None, "results": None, "error_code": None,
                 "error_message": None, "next_poll_at": None, "day": day,
-            }, quota_limit=quota_limit, events=claim_events)
+            }, quota_limit=quota_limit, events=claim_events, read_first=read_first)
             if fast is not None:
                 return fast
-        else:
+        elif read_first:
             # Read first, without the write lock: a replay or a conflict never waits.
             found = self.get_slot(scope, slot_key, with_media=False)
             if found is not None and self._answered_as_is(found, scope, kind, fingerprint):
@@ -584,11 +586,6 @@ class Repository:
         return [_media(r) for r in rows]
 
     @_retrying_read
-    def get_media(self, media_id: int) -> MediaRow | None:
-        with self.read() as conn:
-            row = conn.execute(select(media_t).where(media_t.c.id == media_id)).mappings().first()
-        return _media(row) if row else None
-
     def transition(
         self,
         task: TaskRow,

@@ -97,7 +97,7 @@ class SqliteClaim:
                 cur.close()
 
     def claim(self, scope: "Scope", values: dict[str, Any], *, quota_limit: int | None,
-              events: list[dict[str, Any]]) -> "ClaimResult | None":
+              events: list[dict[str, Any]], read_first: bool = True) -> "ClaimResult | None":
         from app.store.repository import ClaimResult, _task
 
         slot = {"tenant": scope.tenant, "slot_key": values["slot_key"],
@@ -107,7 +107,9 @@ class SqliteClaim:
             assert raw is not None
             cur = raw.cursor()
             try:
-                found = self._row(cur, cur.execute(self.find.sql, self.find.args(slot)).fetchone())
+                found = None
+                if read_first:
+                    found = self._row(cur, cur.execute(self.find.sql, self.find.args(slot)).fetchone())
                 if found is not None:
                     task = _task(found)
                     if self.repo._answered_as_is(task, scope, values["kind"], values["fingerprint"]):

@@ -17,7 +17,6 @@ from app.domain.params import (
     DEFAULT_VIDEO_MODEL,
     IMAGE_MODELS,
     IMAGE_PROMPT_MAX,
-    SEED_MAX,
     VIDEO_MODELS,
     VIDEO_PROMPT_MAX,
     normalize,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from app.domain.states import IN_FLIGHT, State
+from app.domain.states import IN_FLIGHT
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QColor,
