@@ -29,6 +29,7 @@ ENV = {
     "poll_interval": "SLATE_POLL_INTERVAL",
     "quota_video": "SLATE_QUOTA_VIDEO",
     "quota_image": "SLATE_QUOTA_IMAGE",
+    "demo_fault": "SLATE_DEMO_FAULT",
 }
 
 
@@ -54,6 +55,7 @@ class Config:
     max_requests_per_second: float = 5.0
     max_concurrent_polls: int = 8
     demo_stage_seconds: float = 2.0
+    demo_faults: Mapping[str, Any] = field(default_factory=dict)  # for the embedded demo provider
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def with_(self, **changes: Any) -> "Config":
@@ -114,4 +116,17 @@ def load(options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | 
         demo_stage_seconds=_num(
             "SLATE_DEMO_STAGE_SECONDS", environ.get("SLATE_DEMO_STAGE_SECONDS") or 2.0, float, 0.0
         ),
+        demo_faults=_demo_faults(pick("demo_fault")),
     )
+
+
+def _demo_faults(spec: str | None) -> dict[str, Any]:
+    """``--demo-fault`` / SLATE_DEMO_FAULT: the fault switches of ``slate sim --fault``."""
+    if not spec:
+        return {}
+    from app.sim.config import parse_faults
+
+    try:
+        return parse_faults(spec)
+    except ValueError as exc:
+        raise ValidationError("demo_fault", str(exc)) from None

@@ -21,6 +21,7 @@ from app.providers.minimax import MiniMaxProvider  # noqa: E402
 from app.sim import SimServer, start_sim  # noqa: E402
 from app.sim.rules import IMAGE_SIZES  # noqa: E402
 from tests.sim_fixtures import TEST_KEY, VIDEO, fast_config, provider, sim, wait_terminal  # noqa: E402,F401
+from tests.sim_media import image_url  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -145,7 +146,7 @@ async def test_invalid_video_params_refused_2013(provider: MiniMaxProvider, sim:
 
 
 async def test_valid_variants_accepted(provider: MiniMaxProvider) -> None:
-    frame = "data:image/png;base64,iVBORw0KGgo="
+    frame = image_url(640, 480)  # a real PNG: data URLs are decoded and checked
     for body in (
         {**VIDEO, "model": "MiniMax-Hailuo-2.3-Fast", "first_frame_image": frame},
         {**VIDEO, "model": "I2V-01", "resolution": "720P", "first_frame_image": "https://x/y.png"},
