@@ -12,7 +12,9 @@ from functools import lru_cache
 
 
 @lru_cache(maxsize=64)
-def image_bytes(width: int, height: int, fmt: str = "PNG", color: tuple[int, int, int] = (30, 90, 160)) -> bytes:
+def image_bytes(
+    width: int, height: int, fmt: str = "PNG", color: tuple[int, int, int] = (30, 90, 160)
+) -> bytes:
     from PIL import Image
 
     buf = io.BytesIO()
@@ -24,7 +26,9 @@ def data_url(data: bytes, subtype: str = "png") -> str:
     return f"data:image/{subtype};base64,{base64.b64encode(data).decode()}"
 
 
-def image_url(width: int = 640, height: int = 480, fmt: str = "PNG", subtype: str | None = None) -> str:
+def image_url(
+    width: int = 640, height: int = 480, fmt: str = "PNG", subtype: str | None = None
+) -> str:
     return data_url(image_bytes(width, height, fmt), subtype or fmt.lower())
 
 
@@ -37,8 +41,14 @@ def heif_bytes(width: int, height: int, brand: bytes = b"heic") -> bytes:
 
 
 @lru_cache(maxsize=32)
-def video_bytes(seconds: float = 3.0, fps: int | Fraction = 24, size: tuple[int, int] = (320, 240),
-                codec: str = "libx264", container: str = "mp4", audio: bool = True) -> bytes:
+def video_bytes(
+    seconds: float = 3.0,
+    fps: int | Fraction = 24,
+    size: tuple[int, int] = (320, 240),
+    codec: str = "libx264",
+    container: str = "mp4",
+    audio: bool = True,
+) -> bytes:
     import av
 
     buf = io.BytesIO()

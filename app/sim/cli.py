@@ -17,45 +17,86 @@ __all__ = ["add_arguments", "fault_lines", "list_faults_text", "main", "parse_fa
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=0, help="port to listen on (0: any free port)")
-    parser.add_argument("--host", default="127.0.0.1", help="loopback address to bind (default 127.0.0.1)")
-    parser.add_argument("--latency", type=float, default=None, metavar="S",
-                        help="seconds a video task takes from create to Success (default 3.5)")
-    parser.add_argument("--image-latency", type=float, default=None, metavar="S",
-                        help="seconds an image generation takes (default 0.2)")
-    parser.add_argument("--state", type=Path, default=None, metavar="FILE",
-                        help="keep tasks in this SQLite file (shared by several processes)")
-    parser.add_argument("--download-ttl", type=float, default=None, metavar="S",
-                        help="seconds a video download link stays valid (default 3600)")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="loopback address to bind (default 127.0.0.1)"
+    )
+    parser.add_argument(
+        "--latency",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds a video task takes from create to Success (default 3.5)",
+    )
+    parser.add_argument(
+        "--image-latency",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds an image generation takes (default 0.2)",
+    )
+    parser.add_argument(
+        "--state",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="keep tasks in this SQLite file (shared by several processes)",
+    )
+    parser.add_argument(
+        "--download-ttl",
+        type=float,
+        default=None,
+        metavar="S",
+        help="seconds a video download link stays valid (default 3600)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed for media and random faults")
     parser.add_argument(
-        "--fault", action="append", default=[], metavar="NAME[=VALUE]",
+        "--fault",
+        action="append",
+        default=[],
+        metavar="NAME[=VALUE]",
         help="a fault switch, repeatable or comma-separated (kebab-case or snake_case); "
         "see --list-faults",
     )
-    parser.add_argument("--list-faults", action="store_true",
-                        help="print every fault switch with what it does, and exit")
+    parser.add_argument(
+        "--list-faults",
+        action="store_true",
+        help="print every fault switch with what it does, and exit",
+    )
 
 
 def list_faults_text() -> str:
     rows = fault_lines()
     width = max(len(name) + len(value) for name, value, _ in rows) + 2
-    lines = ["Fault switches (slate sim --fault NAME[=VALUE], or slate --demo-fault NAME[=VALUE] "
-             "for the embedded demo provider):"]
+    lines = [
+        "Fault switches (slate sim --fault NAME[=VALUE], or slate --demo-fault NAME[=VALUE] "
+        "for the embedded demo provider):"
+    ]
     lines += [f"  {(name + value).ljust(width)}{does}" for name, value, does in rows]
     return "\n".join(lines) + "\n"
 
 
 def run(ns: argparse.Namespace, emit: Callable[[dict[str, Any]], None]) -> int:
     if getattr(ns, "list_faults", False):
-        emit({"faults": [{"name": name, "value": value.strip("[]=") or None, "does": does}
-                         for name, value, does in fault_lines()],
-              "text": list_faults_text()})
+        emit(
+            {
+                "faults": [
+                    {"name": name, "value": value.strip("[]=") or None, "does": does}
+                    for name, value, does in fault_lines()
+                ],
+                "text": list_faults_text(),
+            }
+        )
         return 0
     host = getattr(ns, "host", "127.0.0.1") or "127.0.0.1"
     from app.providers.minimax import is_loopback_host
 
     if not is_loopback_host(host):
-        emit({"outcome": "invalid", "error": {"code": "host", "message": "the demo provider binds to loopback only"}})
+        emit(
+            {
+                "outcome": "invalid",
+                "error": {"code": "host", "message": "the demo provider binds to loopback only"},
+            }
+        )
         return 2
     latency = getattr(ns, "latency", None)
     config = SimConfig.with_latency(latency) if latency is not None else SimConfig()
@@ -69,7 +110,12 @@ def run(ns: argparse.Namespace, emit: Callable[[dict[str, Any]], None]) -> int:
     try:
         config.faults.update(**parse_faults(getattr(ns, "fault", []) or []))
     except ValueError as exc:
-        emit({"outcome": "invalid", "error": {"code": "fault", "field": "fault", "message": str(exc)}})
+        emit(
+            {
+                "outcome": "invalid",
+                "error": {"code": "fault", "field": "fault", "message": str(exc)},
+            }
+        )
         return 2
     try:
         server = start_sim(config, host=host, port=getattr(ns, "port", 0) or 0)

@@ -29,65 +29,134 @@ class FaultInfo:
 #: (0 turns a switch off; a bare name means always). V1 and V2 answer each in their own shape.
 FAULTS: dict[str, FaultInfo] = {
     # -- create refused: nothing is made, nothing billed
-    "rate_limit": FaultInfo("count", ALWAYS, "the next N API requests are rate limited "
-                            "(V1: base_resp 1002; V2: HTTP 429 with Retry-After)"),
+    "rate_limit": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N API requests are rate limited "
+        "(V1: base_resp 1002; V2: HTTP 429 with Retry-After)",
+    ),
     "rate_limit_creates": FaultInfo("count", ALWAYS, "like rate-limit, for creates only"),
-    "retry_after": FaultInfo("seconds", 1.0, "seconds a V2 429 asks to wait (Retry-After, default 1)"),
-    "insufficient_balance": FaultInfo("count", ALWAYS, "the next N creates are refused for balance "
-                                      "(V1: 1008; V2: HTTP 402)"),
-    "input_sensitive": FaultInfo("count", ALWAYS, "the next N creates are refused as sensitive input "
-                                 "(V1: 1026; V2: HTTP 422)"),
-    "create_error": FaultInfo("count", ALWAYS, "the next N creates are refused with "
-                              "create-error-code (V2: the HTTP status of that code)"),
-    "create_error_code": FaultInfo("code", 1026, "the code create-error answers (default 1026; "
-                                   "e.g. 1028/1030 quota used up, 2061 model not in plan); alone, "
-                                   "it refuses every create"),
-    "server_error": FaultInfo("count", ALWAYS, "the next N API requests fail before anything is "
-                              "made (V1: HTML server-error-status; V2: HTTP 500 server_error)"),
+    "retry_after": FaultInfo(
+        "seconds", 1.0, "seconds a V2 429 asks to wait (Retry-After, default 1)"
+    ),
+    "insufficient_balance": FaultInfo(
+        "count", ALWAYS, "the next N creates are refused for balance (V1: 1008; V2: HTTP 402)"
+    ),
+    "input_sensitive": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N creates are refused as sensitive input (V1: 1026; V2: HTTP 422)",
+    ),
+    "create_error": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N creates are refused with create-error-code (V2: the HTTP status of that code)",
+    ),
+    "create_error_code": FaultInfo(
+        "code",
+        1026,
+        "the code create-error answers (default 1026; "
+        "e.g. 1028/1030 quota used up, 2061 model not in plan); alone, "
+        "it refuses every create",
+    ),
+    "server_error": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N API requests fail before anything is "
+        "made (V1: HTML server-error-status; V2: HTTP 500 server_error)",
+    ),
     "server_error_creates": FaultInfo("count", ALWAYS, "like server-error, for creates only"),
-    "server_error_status": FaultInfo("code", 502, "the HTTP status of V1's server errors "
-                                     "(default 502)"),
-    "overloaded": FaultInfo("count", ALWAYS, "the next N creates answer HTTP 529 overloaded; "
-                            "nothing is made"),
+    "server_error_status": FaultInfo(
+        "code", 502, "the HTTP status of V1's server errors (default 502)"
+    ),
+    "overloaded": FaultInfo(
+        "count", ALWAYS, "the next N creates answer HTTP 529 overloaded; nothing is made"
+    ),
     # -- create made, answer lost or late: the task exists (ambiguous for the client)
-    "lose_create_response": FaultInfo("count", ALWAYS, "the next N creates make the task (or the "
-                                      "images), then close the connection without an answer"),
-    "server_error_after_create": FaultInfo("count", ALWAYS, "the next N creates make the task, "
-                                           "then answer a server error (V1 HTML 5xx; V2 500)"),
-    "delay_create_response": FaultInfo("seconds", 2.0, "every create waits this many seconds "
-                                       "after the task exists"),
+    "lose_create_response": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N creates make the task (or the "
+        "images), then close the connection without an answer",
+    ),
+    "server_error_after_create": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N creates make the task, then answer a server error (V1 HTML 5xx; V2 500)",
+    ),
+    "delay_create_response": FaultInfo(
+        "seconds", 2.0, "every create waits this many seconds after the task exists"
+    ),
     # -- task progress and outcome
-    "slow": FaultInfo("seconds", 600.0, "video tasks created while set stay this many seconds "
-                      "longer in Processing (V2: running); kept with the task"),
-    "status_word": FaultInfo("word", "", "every query answers this status word instead of the "
-                             "real one (e.g. completed, Success, Failed, or empty)"),
+    "slow": FaultInfo(
+        "seconds",
+        600.0,
+        "video tasks created while set stay this many seconds "
+        "longer in Processing (V2: running); kept with the task",
+    ),
+    "status_word": FaultInfo(
+        "word",
+        "",
+        "every query answers this status word instead of the "
+        "real one (e.g. completed, Success, Failed, or empty)",
+    ),
     "status_word_queries": FaultInfo("count", 1, "limits status-word to the next N queries"),
-    "success_without_file": FaultInfo("count", ALWAYS, "the next N video tasks succeed without a "
-                                      "file (V1: no file_id; V2: no content.url)"),
-    "content_fail": FaultInfo("count", ALWAYS, "the next N video tasks fail with "
-                              "content-fail-code; the next N image creates have every image "
-                              "blocked"),
-    "content_fail_code": FaultInfo("code", 1027, "the error code content-fail reports (default "
-                                   "1027, output sensitive); alone, it fails every video task"),
-    "block_images": FaultInfo("count", 1, "the next image create has N of its images blocked "
-                              "by the safety filter (failed_count N, fewer images)"),
+    "success_without_file": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N video tasks succeed without a file (V1: no file_id; V2: no content.url)",
+    ),
+    "content_fail": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N video tasks fail with "
+        "content-fail-code; the next N image creates have every image "
+        "blocked",
+    ),
+    "content_fail_code": FaultInfo(
+        "code",
+        1027,
+        "the error code content-fail reports (default "
+        "1027, output sensitive); alone, it fails every video task",
+    ),
+    "block_images": FaultInfo(
+        "count",
+        1,
+        "the next image create has N of its images blocked "
+        "by the safety filter (failed_count N, fewer images)",
+    ),
     # -- downloads
-    "expired_url": FaultInfo("count", ALWAYS, "the next N V2 content.url links are issued "
-                             "already expired (403 until the task is queried again)"),
-    "expire_downloads": FaultInfo("count", ALWAYS, "the next N downloads answer 403 as if the "
-                                  "link had expired"),
-    "truncate_downloads": FaultInfo("count", ALWAYS, "the next N downloads declare the full "
-                                    "length, send half, and close"),
+    "expired_url": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N V2 content.url links are issued "
+        "already expired (403 until the task is queried again)",
+    ),
+    "expire_downloads": FaultInfo(
+        "count", ALWAYS, "the next N downloads answer 403 as if the link had expired"
+    ),
+    "truncate_downloads": FaultInfo(
+        "count", ALWAYS, "the next N downloads declare the full length, send half, and close"
+    ),
 }
 #: Switches ``random`` can draw (probability per name).
 RANDOM_FAULTS = tuple(
-    name for name, info in FAULTS.items()
+    name
+    for name, info in FAULTS.items()
     if info.kind == "count" and name not in ("status_word_queries", "block_images")
 ) + ("status_word", "delay_create_response", "block_images")
 #: What a bare ``random=P`` switches on.
-RANDOM_DEFAULT = ("lose_create_response", "rate_limit", "server_error", "status_word",
-                  "success_without_file", "content_fail", "expired_url", "expire_downloads",
-                  "truncate_downloads")
+RANDOM_DEFAULT = (
+    "lose_create_response",
+    "rate_limit",
+    "server_error",
+    "status_word",
+    "success_without_file",
+    "content_fail",
+    "expired_url",
+    "expire_downloads",
+    "truncate_downloads",
+)
 #: A spec naming one of these alone also switches its counter on (always).
 _IMPLIES = {"create_error_code": "create_error", "content_fail_code": "content_fail"}
 
@@ -209,9 +278,11 @@ def parse_faults(items: Iterable[str] | str | None) -> dict[str, Any]:
                 p = _probability(name, value if sep else "0.05")
                 random.update({k: p for k in RANDOM_DEFAULT})
             elif name.startswith("random."):
-                sub = fault_name(name[len("random."):])
+                sub = fault_name(name[len("random.") :])
                 if sub not in RANDOM_FAULTS:
-                    raise ValueError(f"random: unknown fault {sub!r}; known: {', '.join(RANDOM_FAULTS)}")
+                    raise ValueError(
+                        f"random: unknown fault {sub!r}; known: {', '.join(RANDOM_FAULTS)}"
+                    )
                 random[sub] = _probability(name, value)
             elif name in FAULTS:
                 info = FAULTS[name]
@@ -241,8 +312,15 @@ def fault_lines() -> list[tuple[str, str, str]]:
     """``(name, value, what it does)`` for every switch, kebab-case, for ``--list-faults``."""
     labels = {"count": "[=N]", "seconds": "[=SECONDS]", "word": "=WORD", "code": "=CODE"}
     rows = [(n.replace("_", "-"), labels[i.kind], i.does) for n, i in FAULTS.items()]
-    rows.append(("random", "[=P]", "draws " + ", ".join(n.replace("_", "-") for n in RANDOM_DEFAULT)
-                 + " at probability P each (default 0.05); random.NAME=P for one switch"))
+    rows.append(
+        (
+            "random",
+            "[=P]",
+            "draws "
+            + ", ".join(n.replace("_", "-") for n in RANDOM_DEFAULT)
+            + " at probability P each (default 0.05); random.NAME=P for one switch",
+        )
+    )
     return rows
 
 

@@ -137,7 +137,9 @@ def _plain_png(width: int, height: int, seed: bytes) -> bytes:
     raw = zlib.compress(b"".join(rows), 6)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
@@ -147,7 +149,9 @@ def _seed(*parts: object) -> bytes:
     return hashlib.sha256(repr(parts).encode("utf-8")).digest()
 
 
-def render_png(width: int, height: int, prompt: str, *, index: int = 0, seed: int | None = None) -> bytes:
+def render_png(
+    width: int, height: int, prompt: str, *, index: int = 0, seed: int | None = None
+) -> bytes:
     """A PNG of ``width``x``height`` showing the prompt and a DEMO mark."""
     key = ("png", width, height, prompt, index, seed)
 
@@ -169,13 +173,17 @@ def render_png(width: int, height: int, prompt: str, *, index: int = 0, seed: in
     return _cached(key, make)
 
 
-def render_mp4(width: int, height: int, duration: int, prompt: str, *, fps: int = 2, seed: int | None = None) -> bytes:
-    """A playable H.264 MP4 of ``width``x``height`` lasting ``duration`` seconds (low frame rate)."""
+def render_mp4(
+    width: int, height: int, duration: int, prompt: str, *, fps: int = 2, seed: int | None = None
+) -> bytes:
+    """A playable H.264 MP4 of ``width``x``height`` lasting ``duration`` s (low frame rate)."""
     key = ("mp4", width, height, duration, prompt, fps, seed)
     return _cached(key, lambda: _encode_mp4(width, height, duration, prompt, fps, seed))
 
 
-def _encode_mp4(width: int, height: int, duration: int, prompt: str, fps: int, seed: int | None) -> bytes:
+def _encode_mp4(
+    width: int, height: int, duration: int, prompt: str, fps: int, seed: int | None
+) -> bytes:
     import av
 
     digest = _seed(prompt, seed)
@@ -192,7 +200,9 @@ def _encode_mp4(width: int, height: int, duration: int, prompt: str, fps: int, s
                 frame = av.VideoFrame(width, height, "rgb24")
                 plane = frame.planes[0]
                 if use_qt:
-                    image = _draw(width, height, f"video {duration}s", prompt, digest, (i + 1) / frames)
+                    image = _draw(
+                        width, height, f"video {duration}s", prompt, digest, (i + 1) / frames
+                    )
                     stride = image.bytesPerLine()
                     raw = bytes(image.constBits())[: stride * height]
                 else:
@@ -234,8 +244,16 @@ def _tone_second() -> bytes:
     return bytes(block) * (AUDIO_RATE // 400)
 
 
-def render_mp4_v2(width: int, height: int, duration: int, title: str, prompt: str, *,
-                  seed: int | None = None, cache_dir: Path | None = None) -> bytes:
+def render_mp4_v2(
+    width: int,
+    height: int,
+    duration: int,
+    title: str,
+    prompt: str,
+    *,
+    seed: int | None = None,
+    cache_dir: Path | None = None,
+) -> bytes:
     """A 24 fps H.264 MP4 of ``width``x``height`` and ``duration`` s with stereo AAC audio."""
     key = ("mp4v2", width, height, duration, title, prompt, seed)
 
@@ -262,8 +280,9 @@ def render_mp4_v2(width: int, height: int, duration: int, title: str, prompt: st
     return _cached(key, make)
 
 
-def _frame_rgb(width: int, height: int, title: str, prompt: str, digest: bytes,
-               progress: float, use_qt: bool):  # type: ignore[no-untyped-def]
+def _frame_rgb(
+    width: int, height: int, title: str, prompt: str, digest: bytes, progress: float, use_qt: bool
+):  # type: ignore[no-untyped-def]
     import av
 
     frame = av.VideoFrame(width, height, "rgb24")
@@ -280,13 +299,17 @@ def _frame_rgb(width: int, height: int, title: str, prompt: str, digest: bytes,
         plane.update(raw)
     else:
         line = plane.line_size
-        plane.update(b"".join(raw[y * stride: y * stride + width * 3].ljust(line, b"\0")
-                              for y in range(height)))
+        plane.update(
+            b"".join(
+                raw[y * stride : y * stride + width * 3].ljust(line, b"\0") for y in range(height)
+            )
+        )
     return frame
 
 
-def _encode_mp4_v2(width: int, height: int, duration: int, title: str, prompt: str,
-                   seed: int | None) -> bytes:
+def _encode_mp4_v2(
+    width: int, height: int, duration: int, title: str, prompt: str, seed: int | None
+) -> bytes:
     import av
 
     digest = _seed(prompt, seed, "v2")
@@ -298,14 +321,18 @@ def _encode_mp4_v2(width: int, height: int, duration: int, title: str, prompt: s
             video = container.add_stream("libx264", rate=V2_FPS)
             video.width, video.height, video.pix_fmt = width, height, "yuv420p"
             video.options = {
-                "preset": "ultrafast", "tune": "stillimage", "crf": "40",
+                "preset": "ultrafast",
+                "tune": "stillimage",
+                "crf": "40",
                 "x264-params": f"keyint={V2_FPS * 5}:scenecut=0:rc-lookahead=0:aq-mode=0",
             }
             audio = container.add_stream("aac", rate=AUDIO_RATE)
             audio.layout = "stereo"
             audio.bit_rate = 48_000
             for second in range(duration):
-                rgb = _frame_rgb(width, height, title, prompt, digest, (second + 1) / duration, use_qt)
+                rgb = _frame_rgb(
+                    width, height, title, prompt, digest, (second + 1) / duration, use_qt
+                )
                 yuv = rgb.reformat(format="yuv420p")
                 for i in range(second * V2_FPS, (second + 1) * V2_FPS):
                     yuv.pts = i

@@ -9,8 +9,19 @@ import struct
 from dataclasses import dataclass
 
 #: ISO-BMFF brands of HEIF images (HEIC is HEIF with HEVC coding).
-_HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs",
-                b"mif1", b"msf1", b"heif"}
+_HEIF_BRANDS = {
+    b"heic",
+    b"heix",
+    b"heim",
+    b"heis",
+    b"hevc",
+    b"hevx",
+    b"hevm",
+    b"hevs",
+    b"mif1",
+    b"msf1",
+    b"heif",
+}
 
 
 @dataclass(frozen=True)
@@ -68,14 +79,22 @@ def _heif_size(data: bytes) -> Media | None:
     if len(data) < 16 or data[4:8] != b"ftyp":
         return None
     size = struct.unpack(">I", data[:4])[0]
-    brands = {data[8:12]} | {data[i:i + 4] for i in range(16, min(size, len(data)), 4)}
-    if not brands & _HEIF_BRANDS or data[8:12] in (b"qt  ", b"isom", b"mp42", b"mp41", b"M4V ", b"avif", b"avis"):
+    brands = {data[8:12]} | {data[i : i + 4] for i in range(16, min(size, len(data)), 4)}
+    if not brands & _HEIF_BRANDS or data[8:12] in (
+        b"qt  ",
+        b"isom",
+        b"mp42",
+        b"mp41",
+        b"M4V ",
+        b"avif",
+        b"avis",
+    ):
         return None
     fmt = "heic" if brands & {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx"} else "heif"
     at = data.find(b"ispe", 0, 1 << 20)
     if at < 0 or at + 16 > len(data):
         raise ProbeError(f"the {fmt.upper()} image has no size (ispe) box")
-    width, height = struct.unpack(">II", data[at + 8:at + 16])
+    width, height = struct.unpack(">II", data[at + 8 : at + 16])
     if not width or not height:
         raise ProbeError(f"the {fmt.upper()} image declares a zero size")
     return Media("image", fmt, width, height)
@@ -100,9 +119,16 @@ def probe_av(data: bytes) -> Media:
             fmt = "mov" if data[8:12] == b"qt  " else "mp4"
             rate = video.average_rate or video.guessed_rate
             fps = float(rate) if rate else None
-            return Media("video", fmt, video.codec_context.width, video.codec_context.height,
-                         seconds, fps, video.codec_context.name,
-                         audio.codec_context.name if audio is not None else None)
+            return Media(
+                "video",
+                fmt,
+                video.codec_context.width,
+                video.codec_context.height,
+                seconds,
+                fps,
+                video.codec_context.name,
+                audio.codec_context.name if audio is not None else None,
+            )
         if audio is not None:
             fmt = "wav" if "wav" in names else "mp3" if "mp3" in names else container.format.name
             if fmt == "mp3":  # FFmpeg's MP3 probe accepts noise: insist on a decodable frame
@@ -125,7 +151,7 @@ def _seconds(container, stream) -> float | None:  # type: ignore[no-untyped-def]
 
 
 def probe(data: bytes) -> Media:
-    """Whatever the bytes are: an image first, else video or audio; :class:`ProbeError` if neither."""
+    """An image first, else video or audio; :class:`ProbeError` if the bytes are neither."""
     image = probe_image(data)
     if image is not None:
         return image

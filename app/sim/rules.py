@@ -44,8 +44,11 @@ VIDEO_MODELS: dict[str, VideoModel] = {
     "MiniMax-Hailuo-2.3": VideoModel(_HAILUO_23, "768P", "optional"),
     "MiniMax-Hailuo-2.3-Fast": VideoModel(_HAILUO_23, "768P", "required"),
     "MiniMax-Hailuo-02": VideoModel(
-        {6: ("512P", "768P", "1080P"), 10: ("512P", "768P")}, "768P", "optional",
-        last_frame=True, first_frame_only=("512P",),
+        {6: ("512P", "768P", "1080P"), 10: ("512P", "768P")},
+        "768P",
+        "optional",
+        last_frame=True,
+        first_frame_only=("512P",),
     ),
     "T2V-01-Director": VideoModel({6: ("720P",)}, "720P", "no"),
     "T2V-01": VideoModel({6: ("720P",)}, "720P", "no"),
@@ -95,7 +98,7 @@ def _decoded(value: str, name: str, limit: int) -> bytes:
 
 
 def _image_ref(value: Any, name: str, *, subject: bool = False) -> str:
-    """A frame (or image-01 subject) image: a public URL as it is, a data URL decoded and checked."""
+    """A frame (or image-01 subject) image: a public URL as it is, a data URL decoded, checked."""
     if not isinstance(value, str) or not value:
         raise invalid(f"{name} must be a public image URL or a base64 data URL")
     if value.startswith(("http://", "https://")):
@@ -114,8 +117,10 @@ def _image_ref(value: Any, name: str, *, subject: bool = False) -> str:
         found = media.format.upper() if media is not None else "not an image"
         raise invalid(f"{name} must be a {shown} image ({found})")
     if len(data) >= limit + (1 if subject else 0):
-        raise invalid(f"{name} is {len(data) / 1048576:.1f} MB; "
-                      f"{'at most 10' if subject else 'less than 20'} MB")
+        raise invalid(
+            f"{name} is {len(data) / 1048576:.1f} MB; "
+            f"{'at most 10' if subject else 'less than 20'} MB"
+        )
     if subject:
         return value
     w, h = media.width or 0, media.height or 0
@@ -196,7 +201,9 @@ def validate_video(body: Any) -> dict[str, Any]:
     if not prompt.strip() and first is None and last is None:
         raise invalid("prompt is required when no first frame is given")
 
-    if model.subject:  # S2V-01 has no duration or resolution: 6 s at 720P (stating those is harmless)
+    if (
+        model.subject
+    ):  # S2V-01 has no duration or resolution: 6 s at 720P (stating those is harmless)
         for name, fixed in (("duration", 6), ("resolution", "720P")):
             value = body.get(name)
             if value is not None and str(value).upper() != str(fixed):
@@ -204,7 +211,9 @@ def validate_video(body: Any) -> dict[str, Any]:
     duration = 6 if body.get("duration") is None else _int(body["duration"], "duration")
     if duration not in model.durations:
         offered = ", ".join(str(d) for d in model.durations)
-        raise invalid(f"duration {duration} is not supported by {model_name} (supported: {offered})")
+        raise invalid(
+            f"duration {duration} is not supported by {model_name} (supported: {offered})"
+        )
     resolution = body.get("resolution") or model.default_resolution
     if not isinstance(resolution, str):
         raise invalid("resolution must be a string")
@@ -218,8 +227,7 @@ def validate_video(body: Any) -> dict[str, Any]:
     if resolution in model.first_frame_only and first is None:
         raise invalid(f"{resolution} is only supported for image-to-video (first_frame_image)")
     if last is not None and resolution in model.first_frame_only:
-        raise invalid(f"{resolution} is not supported for first and last frame "
-                      "(use 768P or 1080P)")
+        raise invalid(f"{resolution} is not supported for first and last frame (use 768P or 1080P)")
     callback = body.get("callback_url")
     if callback is not None and not isinstance(callback, str):
         raise invalid("callback_url must be a string")

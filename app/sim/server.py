@@ -48,7 +48,9 @@ from app.sim.v2api import V2Endpoints, parse_multipart
 
 log = logging.getLogger(__name__)
 
-AUTH_MESSAGE = "login fail: Please carry the API secret key in the 'Authorization' field of the request header"
+AUTH_MESSAGE = (
+    "login fail: Please carry the API secret key in the 'Authorization' field of the request header"
+)
 CODE_MESSAGES = {
     1000: "unknown error",
     1001: "request timeout",
@@ -86,7 +88,9 @@ class _Drop(Exception):
 class SimServer:
     """A running (or startable) demo provider. Use :func:`start_sim` to get a started one."""
 
-    def __init__(self, config: SimConfig | None = None, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self, config: SimConfig | None = None, host: str = "127.0.0.1", port: int = 0
+    ) -> None:
         self.config = config or SimConfig()
         self.faults: Faults = self.config.faults
         self.store = SimStore(self.config.state_path)
@@ -110,8 +114,10 @@ class SimServer:
     def start(self) -> "SimServer":
         if self._thread is None:
             self._thread = threading.Thread(
-                target=self._httpd.serve_forever, kwargs={"poll_interval": 0.1},
-                name=f"slate-sim:{self.port}", daemon=True,
+                target=self._httpd.serve_forever,
+                kwargs={"poll_interval": 0.1},
+                name=f"slate-sim:{self.port}",
+                daemon=True,
             )
             self._thread.start()
             log.info("demo provider listening on %s", self.base_url)
@@ -310,8 +316,10 @@ class SimServer:
         if not fresh:
             return f"{self.base_url}{path}?Expires={expires}&Signature={self.sign(path, expires)}"
         nonce = uuid.uuid4().hex[:16]
-        return (f"{self.base_url}{path}?Expires={expires}&n={nonce}"
-                f"&Signature={self.sign(path, expires, nonce)}")
+        return (
+            f"{self.base_url}{path}?Expires={expires}&n={nonce}"
+            f"&Signature={self.sign(path, expires, nonce)}"
+        )
 
     # ------------------------------------------------------------------ task state
 
@@ -329,9 +337,12 @@ class SimServer:
         elif elapsed < cfg.total_video_seconds + (task.get("extra_seconds") or 0.0):
             status = "Processing"
         elif outcome.startswith("fail_"):
-            code = int(outcome[len("fail_"):])
+            code = int(outcome[len("fail_") :])
             body.update(status="Fail", file_id="")
-            body["base_resp"] = {"status_code": code, "status_msg": CODE_MESSAGES.get(code, "failed")}
+            body["base_resp"] = {
+                "status_code": code,
+                "status_msg": CODE_MESSAGES.get(code, "failed"),
+            }
             return body
         else:
             status = "Success"
@@ -394,35 +405,57 @@ class SimServer:
                 ttl = -1.0 if expired_url else self.config.v2_url_ttl
                 view["content"] = {"url": self.link(path, ttl, fresh=True)}
         elif status == "failed":
-            code = int(task["outcome"][len("fail_"):])
+            code = int(task["outcome"][len("fail_") :])
             view["error"] = {"code": str(code), "message": CODE_MESSAGES.get(code, "failed")}
         return view
 
     def v2_visible(self, task: dict[str, Any] | None) -> bool:
         """Not deleted and within the 7-day window."""
-        return (task is not None and task.get("deleted_at") is None
-                and self.now() - task["created_at"] <= v2rules.TASK_WINDOW)
+        return (
+            task is not None
+            and task.get("deleted_at") is None
+            and self.now() - task["created_at"] <= v2rules.TASK_WINDOW
+        )
 
     def video_bytes_v2(self, task: dict[str, Any]) -> bytes:
         p = task["params"]
-        cache = (self.config.state_path.parent / "demo-media-cache"
-                 if self.config.state_path is not None else None)
+        cache = (
+            self.config.state_path.parent / "demo-media-cache"
+            if self.config.state_path is not None
+            else None
+        )
         title = f"{p['model']} · {p['resolution']} · {p['duration']}s"
-        return media.render_mp4_v2(p["width"], p["height"], p["duration"], title, task["prompt"],
-                                   seed=self.config.seed, cache_dir=cache)
+        return media.render_mp4_v2(
+            p["width"],
+            p["height"],
+            p["duration"],
+            title,
+            task["prompt"],
+            seed=self.config.seed,
+            cache_dir=cache,
+        )
 
     def video_bytes(self, task: dict[str, Any]) -> bytes:
         p = task["params"]
         return media.render_mp4(
-            p["width"], p["height"], p["duration"], task["prompt"], fps=self.config.video_fps,
+            p["width"],
+            p["height"],
+            p["duration"],
+            task["prompt"],
+            fps=self.config.video_fps,
             seed=self.config.seed,
         )
 
     def image_bytes(self, record: dict[str, Any], index: int) -> bytes:
         p = record["params"]
         seed = p.get("seed")
-        return media.render_png(p["width"], p["height"], record["prompt"], index=index,
-                                seed=self.config.seed if seed is None else seed)
+        return media.render_png(
+            p["width"],
+            p["height"],
+            record["prompt"],
+            index=index,
+            seed=self.config.seed if seed is None else seed,
+        )
 
 
 def _max_per_second(times: list[float]) -> int:
@@ -459,7 +492,9 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
     def sim(self) -> SimServer:
         return self.server.sim
 
-    def _send(self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None) -> None:
+    def _send(
+        self, status: int, body: bytes, content_type: str, headers: dict[str, str] | None = None
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -472,20 +507,30 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _json(self, payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> None:
-        self._send(status, json.dumps(payload).encode("utf-8"), "application/json; charset=utf-8",
-                   headers)
+        self._send(
+            status, json.dumps(payload).encode("utf-8"), "application/json; charset=utf-8", headers
+        )
 
     def _error(self, code: int, message: str, extra: dict[str, Any] | None = None) -> None:
         self._json({**(extra or {}), "base_resp": {"status_code": code, "status_msg": message}})
 
     def _http_error(self, status: int) -> None:
-        text = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
-                504: "Gateway Timeout", 529: "Site Overloaded"}.get(status, "Error")
-        self._send(status, f"<html><body><h1>{status} {text}</h1></body></html>".encode(), "text/html")
+        text = {
+            500: "Internal Server Error",
+            502: "Bad Gateway",
+            503: "Service Unavailable",
+            504: "Gateway Timeout",
+            529: "Site Overloaded",
+        }.get(status, "Error")
+        self._send(
+            status, f"<html><body><h1>{status} {text}</h1></body></html>".encode(), "text/html"
+        )
 
     def _xml_error(self, code: str, message: str) -> None:
-        body = (f'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>{code}</Code>'
-                f"<Message>{message}</Message><RequestId>{uuid.uuid4().hex}</RequestId></Error>")
+        body = (
+            f'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>{code}</Code>'
+            f"<Message>{message}</Message><RequestId>{uuid.uuid4().hex}</RequestId></Error>"
+        )
         self._send(403, body.encode(), "application/xml")
 
     def _drop(self) -> None:
@@ -524,7 +569,9 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
         return scheme.lower() == "bearer" and bool(key.strip())
 
     def _query(self) -> dict[str, str]:
-        return {k: v[0] for k, v in parse_qs(urlsplit(self.path).query, keep_blank_values=True).items()}
+        return {
+            k: v[0] for k, v in parse_qs(urlsplit(self.path).query, keep_blank_values=True).items()
+        }
 
     # ------------------------------------------------------------------ dispatch
 
@@ -551,11 +598,19 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             endpoint = ENDPOINT_NAMES.get(path)
             if endpoint is None:
                 self._count_other()
-                return self._json({"base_resp": {"status_code": 404, "status_msg": "not found"}}, 404)
+                return self._json(
+                    {"base_resp": {"status_code": 404, "status_msg": "not found"}}, 404
+                )
             self.sim._count(endpoint)
-            want = "POST" if endpoint in ("video_generation", "image_generation", "files_upload") else "GET"
+            want = (
+                "POST"
+                if endpoint in ("video_generation", "image_generation", "files_upload")
+                else "GET"
+            )
             if method != want and not (method == "HEAD" and want == "GET"):
-                return self._json({"base_resp": {"status_code": 405, "status_msg": "method not allowed"}}, 405)
+                return self._json(
+                    {"base_resp": {"status_code": 405, "status_msg": "method not allowed"}}, 405
+                )
             getattr(self, f"_api_{endpoint}")()
         except _Drop:
             return
@@ -626,12 +681,15 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             raise
         sim = self.sim
         outcome = sim._outcome()
-        task = sim.store.add_task(prompt, params, outcome, created_at=sim.now(),
-                                  extra_seconds=sim._slow())
+        task = sim.store.add_task(
+            prompt, params, outcome, created_at=sim.now(), extra_seconds=sim._slow()
+        )
         sim._count_create("video", prompt, made=True, billed=not outcome.startswith("fail_"))
         log.debug("demo task %s created (%s)", task["task_id"], outcome)
         self._after_create()
-        self._json({"task_id": task["task_id"], "base_resp": {"status_code": 0, "status_msg": "success"}})
+        self._json(
+            {"task_id": task["task_id"], "base_resp": {"status_code": 0, "status_msg": "success"}}
+        )
 
     def _api_query_video_generation(self) -> None:
         self._guard(create=False)
@@ -643,8 +701,14 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             raise ApiError(2013, f"invalid params, task {task_id} not found")
         word = self.sim._status_word()
         if word is not None:
-            return self._json({"task_id": task_id, "status": word, "file_id": "",
-                               "base_resp": {"status_code": 0, "status_msg": "success"}})
+            return self._json(
+                {
+                    "task_id": task_id,
+                    "status": word,
+                    "file_id": "",
+                    "base_resp": {"status_code": 0, "status_msg": "success"},
+                }
+            )
         self._json(self.sim.task_view(task))
 
     def _api_files_retrieve(self) -> None:
@@ -661,17 +725,21 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             raise ApiError(2013, f"invalid params, file {file_id} not found")
         data = self.sim.video_bytes(task)
         done = task["created_at"] + self.sim.config.total_video_seconds + task["extra_seconds"]
-        self._json({
-            "file": {
-                "file_id": file_id,
-                "bytes": len(data),
-                "created_at": int(done),
-                "filename": "output.mp4",
-                "purpose": "video_generation",
-                "download_url": self.sim.link(f"/_sim/files/{file_id}/output.mp4", self.sim.config.download_ttl),
-            },
-            "base_resp": {"status_code": 0, "status_msg": "success"},
-        })
+        self._json(
+            {
+                "file": {
+                    "file_id": file_id,
+                    "bytes": len(data),
+                    "created_at": int(done),
+                    "filename": "output.mp4",
+                    "purpose": "video_generation",
+                    "download_url": self.sim.link(
+                        f"/_sim/files/{file_id}/output.mp4", self.sim.config.download_ttl
+                    ),
+                },
+                "base_resp": {"status_code": 0, "status_msg": "success"},
+            }
+        )
 
     def _api_files_upload(self) -> None:
         """``POST /v1/files/upload`` multipart (``file``, ``purpose``); a V1-family endpoint:
@@ -695,13 +763,21 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             except v2rules.V2Error as exc:
                 raise ApiError(exc.code, exc.message) from None
             info = {k: v for k, v in vars(media_info).items() if v is not None}
-        record = self.sim.store.add_file(self.sim.now(), purpose, filename or "file", len(data), info)
-        self._json({
-            "file": {"file_id": record["file_id"], "bytes": record["bytes"],
-                     "created_at": int(record["created_at"]), "filename": record["filename"],
-                     "purpose": purpose},
-            "base_resp": {"status_code": 0, "status_msg": "success"},
-        })
+        record = self.sim.store.add_file(
+            self.sim.now(), purpose, filename or "file", len(data), info
+        )
+        self._json(
+            {
+                "file": {
+                    "file_id": record["file_id"],
+                    "bytes": record["bytes"],
+                    "created_at": int(record["created_at"]),
+                    "filename": record["filename"],
+                    "purpose": purpose,
+                },
+                "base_resp": {"status_code": 0, "status_msg": "success"},
+            }
+        )
 
     def _api_image_generation(self) -> None:
         if not self._authorized():
@@ -729,17 +805,26 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
         if params["response_format"] == "base64":
             record = sim.store.get_images(image_id)
             assert record is not None
-            data = {"image_base64": [base64.b64encode(sim.image_bytes(record, i)).decode()
-                                     for i in range(ok)]}
+            data = {
+                "image_base64": [
+                    base64.b64encode(sim.image_bytes(record, i)).decode() for i in range(ok)
+                ]
+            }
         else:
-            data = {"image_urls": [sim.link(f"/_sim/images/{image_id}/{i}.png", sim.config.image_url_ttl)
-                                   for i in range(ok)]}
-        self._json({
-            "id": image_id,
-            "data": data,
-            "metadata": {"failed_count": str(blocked), "success_count": str(ok)},
-            "base_resp": {"status_code": 0, "status_msg": "success"},
-        })
+            data = {
+                "image_urls": [
+                    sim.link(f"/_sim/images/{image_id}/{i}.png", sim.config.image_url_ttl)
+                    for i in range(ok)
+                ]
+            }
+        self._json(
+            {
+                "id": image_id,
+                "data": data,
+                "metadata": {"failed_count": str(blocked), "success_count": str(ok)},
+                "base_resp": {"status_code": 0, "status_msg": "success"},
+            }
+        )
 
     # ------------------------------------------------------------------ downloads and control
 
@@ -776,15 +861,27 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             return self._json({"ok": True, "now": sim.now(), "offset": offset})
         if path == "/_sim/tasks" and method in ("GET", "HEAD"):
             tasks = [
-                {"task_id": t["task_id"], "protocol": "v1", "created_at": t["created_at"],
-                 "prompt": t["prompt"], "params": t["params"], "outcome": t["outcome"],
-                 "status": sim.task_view(t).get("status")}
+                {
+                    "task_id": t["task_id"],
+                    "protocol": "v1",
+                    "created_at": t["created_at"],
+                    "prompt": t["prompt"],
+                    "params": t["params"],
+                    "outcome": t["outcome"],
+                    "status": sim.task_view(t).get("status"),
+                }
                 for t in sim.store.list_tasks()
             ]
             tasks += [
-                {"task_id": t["task_id"], "protocol": "v2", "created_at": t["created_at"],
-                 "prompt": t["prompt"], "params": t["params"], "outcome": t["outcome"],
-                 "status": sim.v2_status(t)[0]}
+                {
+                    "task_id": t["task_id"],
+                    "protocol": "v2",
+                    "created_at": t["created_at"],
+                    "prompt": t["prompt"],
+                    "params": t["params"],
+                    "outcome": t["outcome"],
+                    "status": sim.v2_status(t)[0],
+                }
                 for t in sorted(sim.store.list_v2_tasks(), key=lambda t: t["created_at"])
             ]
             return self._json({"tasks": tasks})
@@ -804,7 +901,9 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             expires = int(query.get("Expires", ""))
         except ValueError:
             return self._xml_error("AccessDenied", "Missing or invalid Expires")
-        if not hmac.compare_digest(query.get("Signature", ""), sim.sign(path, expires, query.get("n", ""))):
+        if not hmac.compare_digest(
+            query.get("Signature", ""), sim.sign(path, expires, query.get("n", ""))
+        ):
             return self._xml_error("SignatureDoesNotMatch", "The request signature does not match")
         if sim.now() > expires:
             return self._xml_error("AccessDenied", "Request has expired")
@@ -826,8 +925,12 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
                     data, content_type = sim.image_bytes(record, int(index)), "image/png"
         elif parts[1] == "v2" and len(parts) == 4 and parts[3] == "output.mp4":
             task = sim.store.get_v2_task(parts[2])
-            if (sim.v2_visible(task) and task is not None and task["outcome"] == "success"
-                    and sim.v2_status(task)[0] == "succeeded"):
+            if (
+                sim.v2_visible(task)
+                and task is not None
+                and task["outcome"] == "success"
+                and sim.v2_status(task)[0] == "succeeded"
+            ):
                 data, content_type = sim.video_bytes_v2(task), "video/mp4"
         if data is None:
             body = b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code></Error>'

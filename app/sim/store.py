@@ -66,7 +66,9 @@ CREATE TABLE IF NOT EXISTS cancels (
 #: Columns added after the first release: (table, column, declaration) for older state files.
 _ADDED_COLUMNS = (("tasks", "extra_seconds", "REAL NOT NULL DEFAULT 0"),)
 _TASK_COLUMNS = "task_id, created_at, prompt, params, outcome, file_id, extra_seconds"
-_V2_COLUMNS = "task_id, created_at, prompt, params, outcome, extra_seconds, cancelled_at, deleted_at"
+_V2_COLUMNS = (
+    "task_id, created_at, prompt, params, outcome, extra_seconds, cancelled_at, deleted_at"
+)
 
 
 def _new_numeric_id() -> str:
@@ -80,7 +82,9 @@ class SimStore:
         self._lock = threading.Lock()
         self._memory: sqlite3.Connection | None = None
         if path is None:
-            self._memory = sqlite3.connect(":memory:", check_same_thread=False, isolation_level=None)
+            self._memory = sqlite3.connect(
+                ":memory:", check_same_thread=False, isolation_level=None
+            )
             self._memory.executescript(_SCHEMA)
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -119,8 +123,14 @@ class SimStore:
 
     # ------------------------------------------------------------------ tasks
 
-    def add_task(self, prompt: str, params: dict[str, Any], outcome: str,
-                 created_at: float | None = None, extra_seconds: float = 0.0) -> dict[str, Any]:
+    def add_task(
+        self,
+        prompt: str,
+        params: dict[str, Any],
+        outcome: str,
+        created_at: float | None = None,
+        extra_seconds: float = 0.0,
+    ) -> dict[str, Any]:
         created = time.time() if created_at is None else created_at
         for _ in range(20):
             task_id = _new_numeric_id()
@@ -130,21 +140,40 @@ class SimStore:
                     db.execute(
                         "INSERT INTO tasks (task_id, created_at, prompt, params, outcome, file_id,"
                         " extra_seconds) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (task_id, created, prompt, json.dumps(params), outcome, file_id,
-                         extra_seconds),
+                        (
+                            task_id,
+                            created,
+                            prompt,
+                            json.dumps(params),
+                            outcome,
+                            file_id,
+                            extra_seconds,
+                        ),
                     )
-                return {"task_id": task_id, "created_at": created, "prompt": prompt,
-                        "params": params, "outcome": outcome, "file_id": file_id,
-                        "extra_seconds": extra_seconds}
+                return {
+                    "task_id": task_id,
+                    "created_at": created,
+                    "prompt": prompt,
+                    "params": params,
+                    "outcome": outcome,
+                    "file_id": file_id,
+                    "extra_seconds": extra_seconds,
+                }
             except sqlite3.IntegrityError:
                 continue
         raise RuntimeError("could not allocate a task id")
 
     @staticmethod
     def _task_row(row: tuple) -> dict[str, Any]:
-        return {"task_id": row[0], "created_at": row[1], "prompt": row[2],
-                "params": json.loads(row[3]), "outcome": row[4], "file_id": row[5],
-                "extra_seconds": row[6] or 0.0}
+        return {
+            "task_id": row[0],
+            "created_at": row[1],
+            "prompt": row[2],
+            "params": json.loads(row[3]),
+            "outcome": row[4],
+            "file_id": row[5],
+            "extra_seconds": row[6] or 0.0,
+        }
 
     def get_task(self, task_id: str) -> dict[str, Any] | None:
         with self._connect() as db:
@@ -164,15 +193,19 @@ class SimStore:
 
     def list_tasks(self) -> list[dict[str, Any]]:
         with self._connect() as db:
-            rows = db.execute(
-                f"SELECT {_TASK_COLUMNS} FROM tasks ORDER BY created_at"
-            ).fetchall()
+            rows = db.execute(f"SELECT {_TASK_COLUMNS} FROM tasks ORDER BY created_at").fetchall()
         return [self._task_row(r) for r in rows]
 
     # ------------------------------------------------------------------ V2 tasks
 
-    def add_v2_task(self, prompt: str, params: dict[str, Any], outcome: str, created_at: float,
-                    extra_seconds: float = 0.0) -> dict[str, Any]:
+    def add_v2_task(
+        self,
+        prompt: str,
+        params: dict[str, Any],
+        outcome: str,
+        created_at: float,
+        extra_seconds: float = 0.0,
+    ) -> dict[str, Any]:
         for _ in range(20):
             task_id = _new_numeric_id()
             try:
@@ -182,23 +215,38 @@ class SimStore:
                         " extra_seconds) VALUES (?, ?, ?, ?, ?, ?)",
                         (task_id, created_at, prompt, json.dumps(params), outcome, extra_seconds),
                     )
-                return {"task_id": task_id, "created_at": created_at, "prompt": prompt,
-                        "params": params, "outcome": outcome, "extra_seconds": extra_seconds,
-                        "cancelled_at": None, "deleted_at": None}
+                return {
+                    "task_id": task_id,
+                    "created_at": created_at,
+                    "prompt": prompt,
+                    "params": params,
+                    "outcome": outcome,
+                    "extra_seconds": extra_seconds,
+                    "cancelled_at": None,
+                    "deleted_at": None,
+                }
             except sqlite3.IntegrityError:
                 continue
         raise RuntimeError("could not allocate a task id")
 
     @staticmethod
     def _v2_row(row: tuple) -> dict[str, Any]:
-        return {"task_id": row[0], "created_at": row[1], "prompt": row[2],
-                "params": json.loads(row[3]), "outcome": row[4], "extra_seconds": row[5] or 0.0,
-                "cancelled_at": row[6], "deleted_at": row[7]}
+        return {
+            "task_id": row[0],
+            "created_at": row[1],
+            "prompt": row[2],
+            "params": json.loads(row[3]),
+            "outcome": row[4],
+            "extra_seconds": row[5] or 0.0,
+            "cancelled_at": row[6],
+            "deleted_at": row[7],
+        }
 
     def get_v2_task(self, task_id: str) -> dict[str, Any] | None:
         with self._connect() as db:
-            row = db.execute(f"SELECT {_V2_COLUMNS} FROM v2_tasks WHERE task_id = ?",
-                             (task_id,)).fetchone()
+            row = db.execute(
+                f"SELECT {_V2_COLUMNS} FROM v2_tasks WHERE task_id = ?", (task_id,)
+            ).fetchone()
         return self._v2_row(row) if row else None
 
     def list_v2_tasks(self, since: float | None = None) -> list[dict[str, Any]]:
@@ -211,13 +259,15 @@ class SimStore:
             ).fetchall()
         return [self._v2_row(r) for r in rows]
 
-    def v2_delete(self, task_id: str, now: float,
-                  decide: Callable[[dict[str, Any]], str]) -> tuple[str, dict[str, Any] | None]:
+    def v2_delete(
+        self, task_id: str, now: float, decide: Callable[[dict[str, Any]], str]
+    ) -> tuple[str, dict[str, Any] | None]:
         """Cancel or delete in one write transaction: ``decide(task)`` answers ``cancelled``,
         ``deleted`` or a refusal word, judged on the row as it is inside the transaction."""
         with self._write() as db:
-            row = db.execute(f"SELECT {_V2_COLUMNS} FROM v2_tasks WHERE task_id = ?",
-                             (task_id,)).fetchone()
+            row = db.execute(
+                f"SELECT {_V2_COLUMNS} FROM v2_tasks WHERE task_id = ?", (task_id,)
+            ).fetchone()
             if row is None:
                 return "missing", None
             task = self._v2_row(row)
@@ -231,8 +281,9 @@ class SimStore:
 
     # ------------------------------------------------------------------ uploads
 
-    def add_file(self, created_at: float, purpose: str, filename: str, size: int,
-                 info: dict[str, Any]) -> dict[str, Any]:
+    def add_file(
+        self, created_at: float, purpose: str, filename: str, size: int, info: dict[str, Any]
+    ) -> dict[str, Any]:
         for _ in range(20):
             file_id = int(_new_numeric_id())
             try:
@@ -242,8 +293,14 @@ class SimStore:
                         " VALUES (?, ?, ?, ?, ?, ?)",
                         (file_id, created_at, purpose, filename, size, json.dumps(info)),
                     )
-                return {"file_id": file_id, "created_at": created_at, "purpose": purpose,
-                        "filename": filename, "bytes": size, "info": info}
+                return {
+                    "file_id": file_id,
+                    "created_at": created_at,
+                    "purpose": purpose,
+                    "filename": filename,
+                    "bytes": size,
+                    "info": info,
+                }
             except sqlite3.IntegrityError:
                 continue
         raise RuntimeError("could not allocate a file id")
@@ -252,12 +309,19 @@ class SimStore:
         with self._connect() as db:
             row = db.execute(
                 "SELECT file_id, created_at, purpose, filename, bytes, info FROM files"
-                " WHERE file_id = ?", (file_id,),
+                " WHERE file_id = ?",
+                (file_id,),
             ).fetchone()
         if not row:
             return None
-        return {"file_id": row[0], "created_at": row[1], "purpose": row[2], "filename": row[3],
-                "bytes": row[4], "info": json.loads(row[5])}
+        return {
+            "file_id": row[0],
+            "created_at": row[1],
+            "purpose": row[2],
+            "filename": row[3],
+            "bytes": row[4],
+            "info": json.loads(row[5]),
+        }
 
     # ------------------------------------------------------------------ images
 
@@ -267,7 +331,8 @@ class SimStore:
             try:
                 with self._write() as db:
                     db.execute(
-                        "INSERT INTO images (image_id, created_at, prompt, params) VALUES (?, ?, ?, ?)",
+                        "INSERT INTO images (image_id, created_at, prompt, params)"
+                        " VALUES (?, ?, ?, ?)",
                         (image_id, time.time(), prompt, json.dumps(params)),
                     )
                 return image_id
@@ -278,11 +343,17 @@ class SimStore:
     def get_images(self, image_id: str) -> dict[str, Any] | None:
         with self._connect() as db:
             row = db.execute(
-                "SELECT image_id, created_at, prompt, params FROM images WHERE image_id = ?", (image_id,)
+                "SELECT image_id, created_at, prompt, params FROM images WHERE image_id = ?",
+                (image_id,),
             ).fetchone()
         if not row:
             return None
-        return {"image_id": row[0], "created_at": row[1], "prompt": row[2], "params": json.loads(row[3])}
+        return {
+            "image_id": row[0],
+            "created_at": row[1],
+            "prompt": row[2],
+            "params": json.loads(row[3]),
+        }
 
     # ------------------------------------------------------------------ create log
 
@@ -295,14 +366,18 @@ class SimStore:
 
     def create_counts(self) -> dict[str, Any]:
         with self._connect() as db:
-            by_prompt = db.execute("SELECT prompt, COUNT(*) FROM creates GROUP BY prompt").fetchall()
+            by_prompt = db.execute(
+                "SELECT prompt, COUNT(*) FROM creates GROUP BY prompt"
+            ).fetchall()
             made = db.execute(
                 "SELECT prompt, COUNT(*) FROM creates WHERE made = 1 GROUP BY prompt"
             ).fetchall()
             total = db.execute("SELECT COUNT(*) FROM creates").fetchone()[0]
             tasks = db.execute("SELECT COUNT(*) FROM tasks").fetchone()[0]
             v2_tasks = db.execute("SELECT COUNT(*) FROM v2_tasks").fetchone()[0]
-            cancelled = db.execute("SELECT prompt, COUNT(*) FROM cancels GROUP BY prompt").fetchall()
+            cancelled = db.execute(
+                "SELECT prompt, COUNT(*) FROM cancels GROUP BY prompt"
+            ).fetchall()
         return {
             "creates_total": total,
             "creates_by_prompt": dict(by_prompt),

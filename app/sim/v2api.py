@@ -25,8 +25,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 log = logging.getLogger(__name__)
 
-AUTH_MESSAGE = ("login fail: Please carry the API secret key in the 'Authorization' field of "
-                "the request header")
+AUTH_MESSAGE = (
+    "login fail: Please carry the API secret key in the 'Authorization' field of the request header"
+)
 _CREATE = "/v2/video_generation"
 _QUERY = "/v2/query/video_generation"
 _TASK_ID = re.compile(r"[A-Za-z0-9_.:-]{1,128}")
@@ -98,11 +99,16 @@ class V2Endpoints:
         if path == _CREATE:
             return "v2_video_generation", self._v2_create, None, ("POST",)
         if path.startswith(_CREATE + "/"):
-            return "v2_delete_video_generation", self._v2_delete, path[len(_CREATE) + 1:], ("DELETE",)
+            return (
+                "v2_delete_video_generation",
+                self._v2_delete,
+                path[len(_CREATE) + 1 :],
+                ("DELETE",),
+            )
         if path == _QUERY:
             return "v2_list_video_generation", self._v2_list, None, ("GET",)
         if path.startswith(_QUERY + "/"):
-            return "v2_query_video_generation", self._v2_query, path[len(_QUERY) + 1:], ("GET",)
+            return "v2_query_video_generation", self._v2_query, path[len(_QUERY) + 1 :], ("GET",)
         return None
 
     def _v2_guard(self, create: bool) -> None:
@@ -165,7 +171,9 @@ class V2Endpoints:
             raise
         outcome = sim._outcome()
         task = sim.store.add_v2_task(params["prompt"], params, outcome, sim.now(), sim._slow())
-        sim._count_create("video", params["prompt"], made=True, billed=not outcome.startswith("fail_"))
+        sim._count_create(
+            "video", params["prompt"], made=True, billed=not outcome.startswith("fail_")
+        )
         log.debug("demo V2 task %s created (%s)", task["task_id"], outcome)
         self._after_create(v2=True)  # type: ignore[attr-defined]
         self._json({"task_id": task["task_id"]})  # type: ignore[attr-defined]
@@ -203,7 +211,7 @@ class V2Endpoints:
                 continue
             rows.append(task)
         start = (query.page_num - 1) * query.page_size
-        items = [sim.v2_view(t) for t in rows[start:start + query.page_size]]
+        items = [sim.v2_view(t) for t in rows[start : start + query.page_size]]
         self._json({"items": items, "total": len(rows)})  # type: ignore[attr-defined]
 
     def _v2_delete(self, raw_id: str) -> None:
@@ -238,7 +246,11 @@ def _prompt_of(body: Any) -> str:
     """The text item of a create body, for the per-prompt counters (before validation)."""
     if isinstance(body, dict) and isinstance(body.get("content"), list):
         for item in body["content"]:
-            if isinstance(item, dict) and item.get("type") == "text" and isinstance(item.get("text"), str):
+            if (
+                isinstance(item, dict)
+                and item.get("type") == "text"
+                and isinstance(item.get("text"), str)
+            ):
                 return item["text"]
     return ""
 

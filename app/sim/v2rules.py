@@ -32,12 +32,26 @@ ERROR_CLASSES: dict[int, tuple[str, int]] = {
 }
 #: internal code → HTTP status, for faults that answer a V1 code on V2.
 STATUS_FOR_CODE: dict[int, int] = {
-    1000: 500, 1001: 500, 1013: 500, 1024: 500, 1033: 500,
-    1002: 429, 1039: 429, 2045: 429, 2056: 429,
-    1004: 401, 2049: 401,
-    1008: 402, 1028: 402, 1030: 402,
-    1026: 422, 1027: 422, 1042: 422,
-    2013: 400, 2038: 400, 2061: 400,
+    1000: 500,
+    1001: 500,
+    1013: 500,
+    1024: 500,
+    1033: 500,
+    1002: 429,
+    1039: 429,
+    2045: 429,
+    2056: 429,
+    1004: 401,
+    2049: 401,
+    1008: 402,
+    1028: 402,
+    1030: 402,
+    1026: 422,
+    1027: 422,
+    1042: 422,
+    2013: 400,
+    2038: 400,
+    2061: 400,
 }
 
 
@@ -52,8 +66,11 @@ class V2Error(Exception):
     def body(self, request_id: str) -> dict[str, Any]:
         return {
             "type": "error",
-            "error": {"type": self.type, "message": f"{self.message} ({self.code})",
-                      "http_code": str(self.status)},
+            "error": {
+                "type": self.type,
+                "message": f"{self.message} ({self.code})",
+                "http_code": str(self.status),
+            },
             "request_id": request_id,
         }
 
@@ -72,12 +89,20 @@ class V2Model:
 
 MODELS: dict[str, V2Model] = {
     "MiniMax-H3": V2Model(("768P", "2K"), range(4, 16), last_frame_alone=True, expansion=False),
-    "MiniMax-H3-Max": V2Model(("480P", "768P"), range(5, 16), last_frame_alone=False, expansion=True),
+    "MiniMax-H3-Max": V2Model(
+        ("480P", "768P"), range(5, 16), last_frame_alone=False, expansion=True
+    ),
 }
 #: The short side of the output per resolution (the long side follows the ratio).
 SHORT_SIDE = {"480P": 480, "768P": 768, "2K": 1440}
-RATIOS: dict[str, float] = {"21:9": 21 / 9, "16:9": 16 / 9, "4:3": 4 / 3, "1:1": 1.0,
-                            "3:4": 3 / 4, "9:16": 9 / 16}
+RATIOS: dict[str, float] = {
+    "21:9": 21 / 9,
+    "16:9": 16 / 9,
+    "4:3": 4 / 3,
+    "1:1": 1.0,
+    "3:4": 3 / 4,
+    "9:16": 9 / 16,
+}
 EXPANSION_MODES = ("disabled", "balanced", "quality")
 STATUS_WORDS = ("queued", "running", "succeeded", "failed", "cancelled")
 TASK_TYPES = ("generation", "h3_context_ir", "regeneration")
@@ -141,8 +166,10 @@ def output_size(resolution: str, aspect: float) -> tuple[int, int]:
 def check_image(media: Media, where: str, size: int | None = None) -> None:
     """Image limits: format, bytes, sides, aspect (MINIMAX_API.md "Input limits")."""
     if media.format not in IMAGE_FORMATS:
-        raise bad(f"{where}: {media.format.upper() or 'this'} images are not supported "
-                  "(JPG, JPEG, PNG, WEBP, HEIC, HEIF)")
+        raise bad(
+            f"{where}: {media.format.upper() or 'this'} images are not supported "
+            "(JPG, JPEG, PNG, WEBP, HEIC, HEIF)"
+        )
     if size is not None and size > IMAGE_MAX_BYTES:
         raise bad(f"{where}: the image is {size / 1048576:.1f} MB; at most 30 MB")
     w, h = media.width or 0, media.height or 0
@@ -150,8 +177,10 @@ def check_image(media: Media, where: str, size: int | None = None) -> None:
         raise bad(f"{where}: the image is {w}x{h} px; each side must be {SIDE_MIN}-{SIDE_MAX} px")
     aspect = w / h
     if not ASPECT_MIN <= aspect <= ASPECT_MAX:
-        raise bad(f"{where}: the image's aspect ratio (width/height) is {aspect:.2f}; "
-                  f"it must be within {ASPECT_MIN}-{ASPECT_MAX}")
+        raise bad(
+            f"{where}: the image's aspect ratio (width/height) is {aspect:.2f}; "
+            f"it must be within {ASPECT_MIN}-{ASPECT_MAX}"
+        )
 
 
 def check_video(media: Media, where: str, size: int | None = None) -> None:
@@ -255,7 +284,9 @@ class Item:
 FileLookup = Callable[[int], "Mapping[str, Any] | None"]
 
 
-def _media_item(kind: str, url: Any, where: str, files: FileLookup, now: float) -> tuple[str, Media | None]:
+def _media_item(
+    kind: str, url: Any, where: str, files: FileLookup, now: float
+) -> tuple[str, Media | None]:
     if not isinstance(url, str) or not url:
         raise bad(f"{where} is required")
     if url.startswith("mm_file://"):
@@ -268,18 +299,22 @@ def _media_item(kind: str, url: Any, where: str, files: FileLookup, now: float) 
         if now - float(record["created_at"]) > FILE_LIFETIME:
             raise bad(f"{where}: file {match.group(1)} has expired (uploads are kept 7 days)")
         if record.get("purpose") != UPLOAD_PURPOSE:
-            raise bad(f"{where}: file {match.group(1)} was not uploaded with "
-                      f"purpose={UPLOAD_PURPOSE}")
+            raise bad(
+                f"{where}: file {match.group(1)} was not uploaded with purpose={UPLOAD_PURPOSE}"
+            )
         info = dict(record.get("info") or {})
         if info.get("kind") != kind:
-            raise bad(f"{where}: file {match.group(1)} holds {info.get('kind', 'no media')}, "
-                      f"not {kind}")
+            raise bad(
+                f"{where}: file {match.group(1)} holds {info.get('kind', 'no media')}, not {kind}"
+            )
         info.pop("kind", None)
         return "mm_file", Media(kind, **info)
     if url.startswith("data:"):
         if kind != "image":
-            raise bad(f"{where}: data URLs are accepted for images only; upload the {kind} "
-                      "(POST /v1/files/upload) and use mm_file://ID")
+            raise bad(
+                f"{where}: data URLs are accepted for images only; upload the {kind} "
+                "(POST /v1/files/upload) and use mm_file://ID"
+            )
         data = decode_data_url(url, where)
         try:
             media = probe_image(data)
@@ -339,13 +374,15 @@ def validate_create(body: Any, files: FileLookup, now: float) -> dict[str, Any]:
             else:
                 role = ROLES[kind][0]
         elif role not in ROLES[kind]:
-            raise bad(f"{where}.role {role!r} is not valid for {kind} "
-                      f"(use {', '.join(ROLES[kind])})")
+            raise bad(
+                f"{where}.role {role!r} is not valid for {kind} (use {', '.join(ROLES[kind])})"
+            )
         holder = raw.get(kind)
         if not isinstance(holder, dict):
             raise bad(f"{where}.{kind} must be an object with a url")
-        source, media = _media_item(kind.split("_")[0], holder.get("url"), f"{where}.{kind}.url",
-                                    files, now)
+        source, media = _media_item(
+            kind.split("_")[0], holder.get("url"), f"{where}.{kind}.url", files, now
+        )
         items.append(Item(kind.split("_")[0], role, source, media))
 
     if len(texts) != 1:
@@ -357,8 +394,10 @@ def validate_create(body: Any, files: FileLookup, now: float) -> dict[str, Any]:
         raise bad(f"the text item has {len(prompt)} characters; at most {TEXT_MAX}")
 
     if len(roleless) > 1:
-        raise bad("several images have no role: give each image a role "
-                  "(first_frame, last_frame, reference_image)")
+        raise bad(
+            "several images have no role: give each image a role "
+            "(first_frame, last_frame, reference_image)"
+        )
     for index in roleless:  # a lone image without a role is the first frame
         items[index].role = "first_frame"
 
@@ -378,8 +417,10 @@ def validate_create(body: Any, files: FileLookup, now: float) -> dict[str, Any]:
     frames = [r for r in roles if r in FRAME_ROLES]
     references = [r for r in roles if r in REFERENCE_ROLES]
     if frames and references:
-        raise bad("frame roles (first_frame, last_frame) and reference roles cannot be mixed "
-                  "in one request")
+        raise bad(
+            "frame roles (first_frame, last_frame) and reference roles cannot be mixed "
+            "in one request"
+        )
     for role in FRAME_ROLES:
         if roles.count(role) > 1:
             raise bad(f"content has {roles.count(role)} items with role {role}; at most one")
@@ -398,17 +439,23 @@ def validate_create(body: Any, files: FileLookup, now: float) -> dict[str, Any]:
         raise bad(f"resolution is required ({', '.join(model.resolutions)} for {model_name})")
     resolution = resolution.strip().upper()
     if resolution not in model.resolutions:
-        raise bad(f"resolution {resolution} is not supported by {model_name} "
-                  f"(use {', '.join(model.resolutions)})")
+        raise bad(
+            f"resolution {resolution} is not supported by {model_name} "
+            f"(use {', '.join(model.resolutions)})"
+        )
     duration = body.get("duration")
     if duration is None:
-        raise bad(f"duration is required ({model.durations.start}-{model.durations.stop - 1} s "
-                  f"for {model_name})")
+        raise bad(
+            f"duration is required ({model.durations.start}-{model.durations.stop - 1} s "
+            f"for {model_name})"
+        )
     if isinstance(duration, bool) or not isinstance(duration, int):
         raise bad("duration must be an integer number of seconds")
     if duration not in model.durations:
-        raise bad(f"duration {duration} is not supported by {model_name} "
-                  f"({model.durations.start}-{model.durations.stop - 1} s)")
+        raise bad(
+            f"duration {duration} is not supported by {model_name} "
+            f"({model.durations.start}-{model.durations.stop - 1} s)"
+        )
 
     ratio = body.get("ratio")
     if ratio is None:
@@ -417,8 +464,10 @@ def validate_create(body: Any, files: FileLookup, now: float) -> dict[str, Any]:
         raise bad(f"ratio {ratio!r} is not supported (adaptive, {', '.join(RATIOS)})")
     visual = [it for it in items if it.kind in ("image", "video")]
     if not visual and ratio == "adaptive":
-        raise bad("a request without images or videos must name a concrete ratio "
-                  f"({', '.join(RATIOS)}), not adaptive")
+        raise bad(
+            "a request without images or videos must name a concrete ratio "
+            f"({', '.join(RATIOS)}), not adaptive"
+        )
 
     expansion = None
     extra = body.get("extra")
@@ -428,11 +477,15 @@ def validate_create(body: Any, files: FileLookup, now: float) -> dict[str, Any]:
         mode = extra.get("prompt_expansion_mode")
         if mode is not None:
             if not model.expansion:
-                raise bad(f"extra.prompt_expansion_mode is supported by MiniMax-H3-Max only, "
-                          f"not {model_name}")
+                raise bad(
+                    f"extra.prompt_expansion_mode is supported by MiniMax-H3-Max only, "
+                    f"not {model_name}"
+                )
             if mode not in EXPANSION_MODES:
-                raise bad(f"extra.prompt_expansion_mode {mode!r} is not one of "
-                          f"{', '.join(EXPANSION_MODES)}")
+                raise bad(
+                    f"extra.prompt_expansion_mode {mode!r} is not one of "
+                    f"{', '.join(EXPANSION_MODES)}"
+                )
             expansion = mode
     if model.expansion and expansion is None:
         expansion = "balanced"
@@ -444,15 +497,24 @@ def validate_create(body: Any, files: FileLookup, now: float) -> dict[str, Any]:
             raise bad("callback_url must be an http(s) URL")
 
     if frames:
-        modality = ("first_last_frame" if len(frames) == 2 else
-                    "first_frame" if "first_frame" in frames else "last_frame")
-        order = sorted((it for it in items if it.role in FRAME_ROLES),
-                       key=lambda it: FRAME_ROLES.index(it.role))
+        modality = (
+            "first_last_frame"
+            if len(frames) == 2
+            else "first_frame"
+            if "first_frame" in frames
+            else "last_frame"
+        )
+        order = sorted(
+            (it for it in items if it.role in FRAME_ROLES),
+            key=lambda it: FRAME_ROLES.index(it.role),
+        )
         follow = order[0].media.aspect if order[0].media is not None else None
     elif references:
         modality = "reference"
-        follow = next((it.media.aspect for it in images + videos
-                       if it.media is not None and it.media.aspect), None)
+        follow = next(
+            (it.media.aspect for it in images + videos if it.media is not None and it.media.aspect),
+            None,
+        )
     else:
         modality, follow = "text", None
     if frames and follow is not None:
@@ -548,15 +610,20 @@ def parse_list_query(query: str) -> ListQuery:
         page_num=_page_int(raw, "page_num", 1, None),
         page_size=_page_int(raw, "page_size", PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX),
     )
-    for name, known in (("status", STATUS_WORDS), ("model", tuple(MODELS)),
-                        ("task_type", TASK_TYPES)):
+    for name, known in (
+        ("status", STATUS_WORDS),
+        ("model", tuple(MODELS)),
+        ("task_type", TASK_TYPES),
+    ):
         values = _values(raw, name)
         for value in values:
             if value not in known:
                 raise bad(f"filter.{name} {value!r} is not one of {', '.join(known)}")
         setattr(out, name, tuple(values))
-    given = any(k in raw for k in ("filter.task_ids", "filter.task_ids[]", "filter[task_ids]",
-                                   "filter[task_ids][]"))
+    given = any(
+        k in raw
+        for k in ("filter.task_ids", "filter.task_ids[]", "filter[task_ids]", "filter[task_ids][]")
+    )
     if given:
         out.task_ids = tuple(_values(raw, "task_ids"))
     return out

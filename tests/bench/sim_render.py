@@ -47,13 +47,21 @@ def measure(resolution: str, ratio: str, duration: int, runs: int) -> dict[str, 
     cached = time.perf_counter() - t0
     with av.open(io.BytesIO(data)) as container:
         v, a = container.streams.video[0], container.streams.audio[0]
-        checked = {"seconds": container.duration / 1e6, "fps": float(v.average_rate),
-                   "frames": v.frames, "audio_channels": a.codec_context.channels}
+        checked = {
+            "seconds": container.duration / 1e6,
+            "fps": float(v.average_rate),
+            "frames": v.frames,
+            "audio_channels": a.codec_context.channels,
+        }
     return {
-        "case": f"{resolution} {ratio} {duration}s", "size": [width, height], "runs": runs,
+        "case": f"{resolution} {ratio} {duration}s",
+        "size": [width, height],
+        "runs": runs,
         "wall_s": {"median": round(statistics.median(walls), 3), "max": round(max(walls), 3)},
         "cpu_s": {"median": round(statistics.median(cpus), 3), "max": round(max(cpus), 3)},
-        "bytes": size, "cached_read_ms": round(cached * 1000, 3), "output": checked,
+        "bytes": size,
+        "cached_read_ms": round(cached * 1000, 3),
+        "output": checked,
     }
 
 
@@ -68,9 +76,13 @@ def main(argv: list[str] | None = None) -> int:
     media.ensure_qt_app()
     cases = QUICK if ns.quick else FULL
     runs = 1 if ns.quick else ns.runs
-    out = {"group": "sim_render", "quick": ns.quick, "cpus": os.cpu_count(),
-           "load_average": list(os.getloadavg()),
-           "cases": [measure(r, q, d, runs) for r, q, d in cases]}
+    out = {
+        "group": "sim_render",
+        "quick": ns.quick,
+        "cpus": os.cpu_count(),
+        "load_average": list(os.getloadavg()),
+        "cases": [measure(r, q, d, runs) for r, q, d in cases],
+    }
     print(json.dumps(out))
     return 0
 

@@ -11,8 +11,14 @@ from tests.conftest import ROOT
 
 
 def test_quick_render_bench_reports_a_real_video() -> None:
-    proc = subprocess.run([sys.executable, "-m", "tests.bench.sim_render", "--quick"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.bench.sim_render", "--quick"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     out = json.loads(proc.stdout.strip().splitlines()[-1])
     (case,) = out["cases"]

@@ -38,8 +38,9 @@ pytestmark = pytest.mark.timeout(120)
 
 @pytest.fixture
 def sim() -> Iterator[SimServer]:
-    server = start_sim(SimConfig(preparing=0.0, queueing=QUEUED, processing=RUNNING,
-                                 image_latency=0.0))
+    server = start_sim(
+        SimConfig(preparing=0.0, queueing=QUEUED, processing=RUNNING, image_latency=0.0)
+    )
     try:
         yield server
     finally:
@@ -78,8 +79,13 @@ def audio(url: str, role: str | None = "reference_audio") -> dict[str, Any]:
 
 
 def body(**kw: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"model": "MiniMax-H3", "content": [text()], "resolution": "768P",
-                           "duration": 4, "ratio": "16:9"}
+    out: dict[str, Any] = {
+        "model": "MiniMax-H3",
+        "content": [text()],
+        "resolution": "768P",
+        "duration": 4,
+        "ratio": "16:9",
+    }
     out.update(kw)
     return out
 
@@ -133,8 +139,13 @@ def to_end(sim: SimServer) -> None:
     _advance(sim, QUEUED + RUNNING + 0.05)
 
 
-def upload(client: httpx.Client, data: bytes, name: str, purpose: str = "video_generation_input",
-           path: str = "/v1/files/upload") -> httpx.Response:
+def upload(
+    client: httpx.Client,
+    data: bytes,
+    name: str,
+    purpose: str = "video_generation_input",
+    path: str = "/v1/files/upload",
+) -> httpx.Response:
     return client.post(path, files={"file": (name, data)}, data={"purpose": purpose})
 
 
@@ -161,8 +172,21 @@ def test_create_answers_only_the_task_id(client: httpx.Client, sim: SimServer) -
 
 def test_query_shape_through_the_lifecycle(client: httpx.Client, sim: SimServer) -> None:
     task_id = create(client, duration=6, ratio="4:3")
-    keys = {"id", "model", "status", "error", "created_at", "updated_at", "content",
-            "resolution", "duration", "ratio", "task_type", "modality", "usage"}
+    keys = {
+        "id",
+        "model",
+        "status",
+        "error",
+        "created_at",
+        "updated_at",
+        "content",
+        "resolution",
+        "duration",
+        "ratio",
+        "task_type",
+        "modality",
+        "usage",
+    }
     queued = query(client, task_id)
     assert set(queued) == keys
     assert queued["id"] == task_id and queued["model"] == "MiniMax-H3"
@@ -181,8 +205,13 @@ def test_query_shape_through_the_lifecycle(client: httpx.Client, sim: SimServer)
     done = query(client, task_id)
     assert done["status"] == "succeeded"
     assert set(done["content"]) == {"url"} and done["content"]["url"].startswith(sim.base_url)
-    assert done["usage"] == {"total_seconds": 6, "input_seconds": 0, "output_seconds": 6,
-                             "input_image_count": 0, "input_audio_seconds": 0}
+    assert done["usage"] == {
+        "total_seconds": 6,
+        "input_seconds": 0,
+        "output_seconds": 6,
+        "input_image_count": 0,
+        "input_audio_seconds": 0,
+    }
     assert done["updated_at"] >= running["updated_at"]
     assert done["error"] == {"code": "", "message": ""}
 
@@ -201,10 +230,15 @@ def test_status_words_come_in_order_in_real_time(client: httpx.Client, sim: SimS
     assert [order.index(w) for w in seen] == sorted(order.index(w) for w in seen)
 
 
-def test_every_query_gives_a_fresh_url_and_each_downloads(client: httpx.Client, sim: SimServer) -> None:
+def test_every_query_gives_a_fresh_url_and_each_downloads(
+    client: httpx.Client, sim: SimServer
+) -> None:
     task_id = create(client)
     to_end(sim)
-    first, second = query(client, task_id)["content"]["url"], query(client, task_id)["content"]["url"]
+    first, second = (
+        query(client, task_id)["content"]["url"],
+        query(client, task_id)["content"]["url"],
+    )
     assert first != second
     for url in (first, second):
         r = httpx.get(url)  # no Authorization: the link is an object-store link
@@ -246,10 +280,14 @@ def _probe(data: bytes) -> dict[str, Any]:
         return {
             "duration": container.duration / 1_000_000,
             "size": (v.codec_context.width, v.codec_context.height),
-            "rate": float(v.average_rate), "codec": v.codec_context.name, "frames": len(frames),
+            "rate": float(v.average_rate),
+            "codec": v.codec_context.name,
+            "frames": len(frames),
             "first_last_middle": [frames[0], frames[len(frames) // 2], frames[-1]],
-            "audio_codec": a.codec_context.name, "channels": a.codec_context.channels,
-            "layout": a.layout.name, "audio_frames": audio_frames,
+            "audio_codec": a.codec_context.name,
+            "channels": a.codec_context.channels,
+            "layout": a.layout.name,
+            "audio_frames": audio_frames,
         }
 
 
@@ -263,9 +301,15 @@ def _probe(data: bytes) -> dict[str, Any]:
         ("MiniMax-H3", "2K", "4:3", 4, (1920, 1440)),
     ],
 )
-def test_mp4_is_real_with_stereo_audio_at_24fps(client: httpx.Client, sim: SimServer, model: str,
-                                               resolution: str, ratio: str, duration: int,
-                                               size: tuple[int, int]) -> None:
+def test_mp4_is_real_with_stereo_audio_at_24fps(
+    client: httpx.Client,
+    sim: SimServer,
+    model: str,
+    resolution: str,
+    ratio: str,
+    duration: int,
+    size: tuple[int, int],
+) -> None:
     task_id = create(client, model=model, resolution=resolution, ratio=ratio, duration=duration)
     to_end(sim)
     r = httpx.get(query(client, task_id)["content"]["url"], timeout=60)
@@ -280,7 +324,9 @@ def test_mp4_is_real_with_stereo_audio_at_24fps(client: httpx.Client, sim: SimSe
     assert info["audio_frames"] > 0
 
 
-def test_output_follows_the_first_frame_and_ignores_ratio(client: httpx.Client, sim: SimServer) -> None:
+def test_output_follows_the_first_frame_and_ignores_ratio(
+    client: httpx.Client, sim: SimServer
+) -> None:
     frame = image_url(1000, 500, "JPEG", "jpeg")  # aspect 2:1
     task_id = create(client, content=[text(), image(frame, "first_frame")], ratio="9:16")
     to_end(sim)
@@ -299,9 +345,13 @@ def test_lone_image_without_role_is_the_first_frame(client: httpx.Client, sim: S
     assert _probe(httpx.get(task["content"]["url"]).content)["size"] == (768, 1024)
 
 
-def test_reference_mode_adaptive_follows_the_first_reference_image(client: httpx.Client,
-                                                                  sim: SimServer) -> None:
-    refs = [image(image_url(800, 800), "reference_image"), image(image_url(640, 480), "reference_image")]
+def test_reference_mode_adaptive_follows_the_first_reference_image(
+    client: httpx.Client, sim: SimServer
+) -> None:
+    refs = [
+        image(image_url(800, 800), "reference_image"),
+        image(image_url(640, 480), "reference_image"),
+    ]
     adaptive = create(client, content=[text(), *refs], ratio="adaptive")
     concrete = create(client, content=[text(), *refs], ratio="9:16")
     to_end(sim)
@@ -335,64 +385,158 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
     ("text-7001", {"content": [text("x" * 7001)]}, "7001 characters"),
     ("text-with-role", {"content": [{**text(), "role": "first_frame"}]}, "take no role"),
     ("item-type", {"content": [text(), {"type": "file_url", "file_url": {"url": PUBLIC}}]}, "type"),
-    ("image-role", {"content": [text(), image(PUBLIC, "reference_video")]}, "not valid for image_url"),
+    (
+        "image-role",
+        {"content": [text(), image(PUBLIC, "reference_video")]},
+        "not valid for image_url",
+    ),
     ("video-role", {"content": [text(), video(PUBLIC, "first_frame")]}, "not valid for video_url"),
-    ("audio-role", {"content": [text(), audio(PUBLIC, "reference_image")]}, "not valid for audio_url"),
-    ("url-holder", {"content": [text(), {"type": "image_url", "image_url": PUBLIC}]}, "object with a url"),
-    ("two-first-frames", {"content": [text(), image(PUBLIC, "first_frame"),
-                                      image(PUBLIC, "first_frame")]}, "at most one"),
+    (
+        "audio-role",
+        {"content": [text(), audio(PUBLIC, "reference_image")]},
+        "not valid for audio_url",
+    ),
+    (
+        "url-holder",
+        {"content": [text(), {"type": "image_url", "image_url": PUBLIC}]},
+        "object with a url",
+    ),
+    (
+        "two-first-frames",
+        {"content": [text(), image(PUBLIC, "first_frame"), image(PUBLIC, "first_frame")]},
+        "at most one",
+    ),
     ("two-roleless", {"content": [text(), image(PUBLIC), image(PUBLIC)]}, "no role"),
-    ("mixed", {"content": [text(), image(PUBLIC, "first_frame"), image(PUBLIC, "reference_image")]},
-     "cannot be mixed"),
+    (
+        "mixed",
+        {"content": [text(), image(PUBLIC, "first_frame"), image(PUBLIC, "reference_image")]},
+        "cannot be mixed",
+    ),
     ("mixed-roleless", {"content": [text(), image(PUBLIC), video(PUBLIC)]}, "cannot be mixed"),
-    ("max-last-alone", {"model": "MiniMax-H3-Max", "duration": 5,
-                        "content": [text(), image(PUBLIC, "last_frame")]}, "first_frame"),
+    (
+        "max-last-alone",
+        {
+            "model": "MiniMax-H3-Max",
+            "duration": 5,
+            "content": [text(), image(PUBLIC, "last_frame")],
+        },
+        "first_frame",
+    ),
     ("text-only-no-ratio", {"ratio": None}, "concrete ratio"),
     ("text-only-adaptive", {"ratio": "adaptive"}, "concrete ratio"),
-    ("audio-only-adaptive", {"ratio": "adaptive", "content": [text(), audio(PUBLIC)]}, "concrete ratio"),
+    (
+        "audio-only-adaptive",
+        {"ratio": "adaptive", "content": [text(), audio(PUBLIC)]},
+        "concrete ratio",
+    ),
     ("ratio-unknown", {"ratio": "5:4"}, "ratio"),
     ("ten-images", {"content": [text()] + [image(PUBLIC, "reference_image")] * 10}, "10 images"),
     ("four-videos", {"content": [text()] + [video(PUBLIC)] * 4}, "4 videos"),
     ("four-audio", {"content": [text()] + [audio(PUBLIC)] * 4}, "4 audio"),
-    ("thirteen-files", {"content": [text()] + [image(PUBLIC, "reference_image")] * 9
-                        + [video(PUBLIC)] * 3 + [audio(PUBLIC)]}, "13 media files"),
-    ("http-url", {"content": [text(), image("http://cdn.example.com/a.png", "first_frame")]}, "https"),
-    ("ftp-url", {"content": [text(), image("ftp://cdn.example.com/a.png", "first_frame")]}, "https"),
-    ("localhost-url", {"content": [text(), image("https://localhost/a.png", "first_frame")]}, "public"),
-    ("loopback-url", {"content": [text(), image("https://127.0.0.1/a.png", "first_frame")]}, "public"),
-    ("private-url", {"content": [text(), image("https://10.1.2.3/a.png", "first_frame")]}, "public"),
+    (
+        "thirteen-files",
+        {
+            "content": [text()]
+            + [image(PUBLIC, "reference_image")] * 9
+            + [video(PUBLIC)] * 3
+            + [audio(PUBLIC)]
+        },
+        "13 media files",
+    ),
+    (
+        "http-url",
+        {"content": [text(), image("http://cdn.example.com/a.png", "first_frame")]},
+        "https",
+    ),
+    (
+        "ftp-url",
+        {"content": [text(), image("ftp://cdn.example.com/a.png", "first_frame")]},
+        "https",
+    ),
+    (
+        "localhost-url",
+        {"content": [text(), image("https://localhost/a.png", "first_frame")]},
+        "public",
+    ),
+    (
+        "loopback-url",
+        {"content": [text(), image("https://127.0.0.1/a.png", "first_frame")]},
+        "public",
+    ),
+    (
+        "private-url",
+        {"content": [text(), image("https://10.1.2.3/a.png", "first_frame")]},
+        "public",
+    ),
     ("url-empty", {"content": [text(), image("", "first_frame")]}, "required"),
     ("mm-file-unknown", {"content": [text(), image("mm_file://4242", "first_frame")]}, "not found"),
     ("mm-file-malformed", {"content": [text(), image("mm_file://abc", "first_frame")]}, "file id"),
-    ("data-url-uppercase", {"content": [text(), image(image_url(640, 480, "PNG", "PNG"), "first_frame")]},
-     "lowercase"),
-    ("data-url-gif-type", {"content": [text(), image(image_url(640, 480, "GIF", "gif"), "first_frame")]},
-     "not supported"),
-    ("data-url-gif-content", {"content": [text(), image(image_url(640, 480, "GIF", "png"), "first_frame")]},
-     "GIF"),
-    ("data-url-not-base64", {"content": [text(), image("data:image/png;base64,!!!!", "first_frame")]},
-     "base64"),
-    ("data-url-not-image", {"content": [text(), image(data_url(b"plain text, no picture"), "first_frame")]},
-     "does not hold an image"),
-    ("data-url-damaged", {"content": [text(), image(data_url(image_bytes(640, 480)[:-40]), "first_frame")]},
-     "damaged"),
+    (
+        "data-url-uppercase",
+        {"content": [text(), image(image_url(640, 480, "PNG", "PNG"), "first_frame")]},
+        "lowercase",
+    ),
+    (
+        "data-url-gif-type",
+        {"content": [text(), image(image_url(640, 480, "GIF", "gif"), "first_frame")]},
+        "not supported",
+    ),
+    (
+        "data-url-gif-content",
+        {"content": [text(), image(image_url(640, 480, "GIF", "png"), "first_frame")]},
+        "GIF",
+    ),
+    (
+        "data-url-not-base64",
+        {"content": [text(), image("data:image/png;base64,!!!!", "first_frame")]},
+        "base64",
+    ),
+    (
+        "data-url-not-image",
+        {"content": [text(), image(data_url(b"plain text, no picture"), "first_frame")]},
+        "does not hold an image",
+    ),
+    (
+        "data-url-damaged",
+        {"content": [text(), image(data_url(image_bytes(640, 480)[:-40]), "first_frame")]},
+        "damaged",
+    ),
     ("data-url-video", {"content": [text(), video("data:video/mp4;base64,AAAA")]}, "images only"),
-    ("image-too-small", {"content": [text(), image(image_url(200, 300), "first_frame")]}, "256-5760"),
-    ("image-side-too-long", {"content": [text(), image(data_url(heif_bytes(5800, 2400), "heic"),
-                                                       "first_frame")]}, "256-5760"),
-    ("image-aspect-3-1", {"content": [text(), image(image_url(1200, 400), "first_frame")]},
-     "aspect ratio"),
-    ("image-aspect-1-3", {"content": [text(), image(image_url(400, 1200), "reference_image")]},
-     "aspect ratio"),
+    (
+        "image-too-small",
+        {"content": [text(), image(image_url(200, 300), "first_frame")]},
+        "256-5760",
+    ),
+    (
+        "image-side-too-long",
+        {"content": [text(), image(data_url(heif_bytes(5800, 2400), "heic"), "first_frame")]},
+        "256-5760",
+    ),
+    (
+        "image-aspect-3-1",
+        {"content": [text(), image(image_url(1200, 400), "first_frame")]},
+        "aspect ratio",
+    ),
+    (
+        "image-aspect-1-3",
+        {"content": [text(), image(image_url(400, 1200), "reference_image")]},
+        "aspect ratio",
+    ),
     ("extra-on-h3", {"extra": {"prompt_expansion_mode": "quality"}}, "H3-Max only"),
-    ("extra-mode-unknown", {"model": "MiniMax-H3-Max", "duration": 5,
-                            "extra": {"prompt_expansion_mode": "turbo"}}, "prompt_expansion_mode"),
+    (
+        "extra-mode-unknown",
+        {"model": "MiniMax-H3-Max", "duration": 5, "extra": {"prompt_expansion_mode": "turbo"}},
+        "prompt_expansion_mode",
+    ),
     ("extra-not-object", {"model": "MiniMax-H3-Max", "duration": 5, "extra": "quality"}, "object"),
     ("callback-not-url", {"callback_url": "ftp://hooks.example.com/x"}, "callback_url"),
     ("prompt_optimizer", {"prompt_optimizer": True}, "prompt_optimizer is not a field"),
     ("first_frame_image", {"first_frame_image": PUBLIC}, "first_frame_image is not a field"),
-    ("subject_reference", {"subject_reference": [{"type": "character", "image": [PUBLIC]}]},
-     "subject_reference is not a field"),
+    (
+        "subject_reference",
+        {"subject_reference": [{"type": "character", "image": [PUBLIC]}]},
+        "subject_reference is not a field",
+    ),
     ("aigc_watermark", {"aigc_watermark": False}, "aigc_watermark is not a field"),
     ("prompt", {"prompt": "a lighthouse"}, "prompt is not a field"),
     ("last_frame_image", {"last_frame_image": PUBLIC}, "last_frame_image is not a field"),
@@ -401,8 +545,9 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
 
 
 @pytest.mark.parametrize(("case", "change", "words"), INVALID, ids=[c[0] for c in INVALID])
-def test_invalid_create_is_400_and_nothing_made(client: httpx.Client, sim: SimServer, case: str,
-                                                change: dict[str, Any], words: str) -> None:
+def test_invalid_create_is_400_and_nothing_made(
+    client: httpx.Client, sim: SimServer, case: str, change: dict[str, Any], words: str
+) -> None:
     payload = body(**change)
     payload = {k: v for k, v in payload.items() if v is not None}
     bad_request(client.post("/v2/video_generation", json=payload), words)
@@ -417,26 +562,67 @@ VALID: list[tuple[str, dict[str, Any]]] = [
     ("max-15s", {"model": "MiniMax-H3-Max", "duration": 15}),
     ("text-7000", {"content": [text("x" * 7000)]}),
     ("h3-last-frame-alone", {"content": [text(), image(PUBLIC, "last_frame")]}),
-    ("first-and-last", {"content": [text(), image(PUBLIC, "first_frame"), image(PUBLIC, "last_frame")]}),
+    (
+        "first-and-last",
+        {"content": [text(), image(PUBLIC, "first_frame"), image(PUBLIC, "last_frame")]},
+    ),
     ("roleless-plus-last", {"content": [text(), image(PUBLIC), image(PUBLIC, "last_frame")]}),
     ("nine-images", {"content": [text()] + [image(PUBLIC, "reference_image")] * 9}),
-    ("twelve-files", {"content": [text()] + [image(PUBLIC, "reference_image")] * 9 + [video(PUBLIC)] * 3}),
-    ("roleless-video-is-reference", {"content": [text(), video(PUBLIC, None), audio(PUBLIC, None)],
-                                     "ratio": "adaptive"}),
+    (
+        "twelve-files",
+        {"content": [text()] + [image(PUBLIC, "reference_image")] * 9 + [video(PUBLIC)] * 3},
+    ),
+    (
+        "roleless-video-is-reference",
+        {"content": [text(), video(PUBLIC, None), audio(PUBLIC, None)], "ratio": "adaptive"},
+    ),
     ("audio-with-ratio", {"content": [text(), audio(PUBLIC)]}),
-    ("max-references", {"model": "MiniMax-H3-Max", "duration": 5,
-                        "content": [text(), image(PUBLIC, "reference_image"), video(PUBLIC)]}),
-    ("max-expansion", {"model": "MiniMax-H3-Max", "duration": 5,
-                       "extra": {"prompt_expansion_mode": "disabled"}}),
+    (
+        "max-references",
+        {
+            "model": "MiniMax-H3-Max",
+            "duration": 5,
+            "content": [text(), image(PUBLIC, "reference_image"), video(PUBLIC)],
+        },
+    ),
+    (
+        "max-expansion",
+        {"model": "MiniMax-H3-Max", "duration": 5, "extra": {"prompt_expansion_mode": "disabled"}},
+    ),
     ("h3-empty-extra", {"extra": {}}),
-    ("frame-ignores-adaptive", {"content": [text(), image(PUBLIC, "first_frame")], "ratio": "adaptive"}),
-    ("jpeg-data-url", {"content": [text(), image(image_url(640, 480, "JPEG", "jpeg"), "first_frame")]}),
-    ("jpg-data-url", {"content": [text(), image(image_url(640, 480, "JPEG", "jpg"), "first_frame")]}),
-    ("webp-data-url", {"content": [text(), image(image_url(640, 480, "WEBP", "webp"), "first_frame")]}),
-    ("heic-data-url", {"content": [text(), image(data_url(heif_bytes(4032, 3024), "heic"), "first_frame")]}),
-    ("heif-data-url", {"content": [text(), image(data_url(heif_bytes(3024, 4032, b"mif1"), "heif"),
-                                                 "first_frame")]}),
-    ("declared-png-holds-jpeg", {"content": [text(), image(image_url(640, 480, "JPEG", "png"), "first_frame")]}),
+    (
+        "frame-ignores-adaptive",
+        {"content": [text(), image(PUBLIC, "first_frame")], "ratio": "adaptive"},
+    ),
+    (
+        "jpeg-data-url",
+        {"content": [text(), image(image_url(640, 480, "JPEG", "jpeg"), "first_frame")]},
+    ),
+    (
+        "jpg-data-url",
+        {"content": [text(), image(image_url(640, 480, "JPEG", "jpg"), "first_frame")]},
+    ),
+    (
+        "webp-data-url",
+        {"content": [text(), image(image_url(640, 480, "WEBP", "webp"), "first_frame")]},
+    ),
+    (
+        "heic-data-url",
+        {"content": [text(), image(data_url(heif_bytes(4032, 3024), "heic"), "first_frame")]},
+    ),
+    (
+        "heif-data-url",
+        {
+            "content": [
+                text(),
+                image(data_url(heif_bytes(3024, 4032, b"mif1"), "heif"), "first_frame"),
+            ]
+        },
+    ),
+    (
+        "declared-png-holds-jpeg",
+        {"content": [text(), image(image_url(640, 480, "JPEG", "png"), "first_frame")]},
+    ),
     ("image-256", {"content": [text(), image(image_url(256, 256), "first_frame")]}),
     ("image-aspect-2.5", {"content": [text(), image(image_url(1000, 400), "first_frame")]}),
     ("image-aspect-0.4", {"content": [text(), image(image_url(400, 1000), "first_frame")]}),
@@ -447,25 +633,32 @@ VALID: list[tuple[str, dict[str, Any]]] = [
 
 
 @pytest.mark.parametrize(("case", "change"), VALID, ids=[c[0] for c in VALID])
-def test_valid_create_variants(client: httpx.Client, sim: SimServer, case: str, change: dict[str, Any]) -> None:
+def test_valid_create_variants(
+    client: httpx.Client, sim: SimServer, case: str, change: dict[str, Any]
+) -> None:
     task_id = create(client, **change)
     assert query(client, task_id)["status"] == "queued"
     assert made(sim) == 1
 
 
 def test_content_type_must_be_json(client: httpx.Client, sim: SimServer) -> None:
-    r = client.post("/v2/video_generation", content=json.dumps(body()),
-                    headers={"Content-Type": "text/plain"})
+    r = client.post(
+        "/v2/video_generation", content=json.dumps(body()), headers={"Content-Type": "text/plain"}
+    )
     bad_request(r, "Content-Type")
-    r = client.post("/v2/video_generation", content=json.dumps(body()),
-                    headers={"Content-Type": "application/json; charset=utf-8"})
+    r = client.post(
+        "/v2/video_generation",
+        content=json.dumps(body()),
+        headers={"Content-Type": "application/json; charset=utf-8"},
+    )
     assert r.status_code == 200
     assert made(sim) == 1
 
 
 def test_body_not_json(client: httpx.Client, sim: SimServer) -> None:
-    r = client.post("/v2/video_generation", content=b"{not json",
-                    headers={"Content-Type": "application/json"})
+    r = client.post(
+        "/v2/video_generation", content=b"{not json", headers={"Content-Type": "application/json"}
+    )
     bad_request(r, "not valid JSON")
     r = client.post("/v2/video_generation", json=[body()])
     bad_request(r, "JSON object")
@@ -475,31 +668,45 @@ def test_body_not_json(client: httpx.Client, sim: SimServer) -> None:
 def test_body_over_64_mb_refused(client: httpx.Client, sim: SimServer) -> None:
     head = json.dumps(body(content=[text("PLACEHOLDER")]))
     raw = head.replace("PLACEHOLDER", "x" * (64 * 1024 * 1024 + 10)).encode()
-    r = client.post("/v2/video_generation", content=raw, headers={"Content-Type": "application/json"})
+    r = client.post(
+        "/v2/video_generation", content=raw, headers={"Content-Type": "application/json"}
+    )
     bad_request(r, "64 MB")
     assert made(sim) == 0
 
 
 def test_data_url_image_over_30_mb_refused(client: httpx.Client, sim: SimServer) -> None:
     big = "data:image/png;base64," + "A" * (41 * 1024 * 1024)  # decodes to about 30.75 MB
-    bad_request(client.post("/v2/video_generation", json=body(content=[text(), image(big, "first_frame")])),
-                "30 MB")
+    bad_request(
+        client.post("/v2/video_generation", json=body(content=[text(), image(big, "first_frame")])),
+        "30 MB",
+    )
     assert made(sim) == 0
 
 
 def test_reference_totals_at_most_15_seconds(client: httpx.Client, sim: SimServer) -> None:
     clip = uploaded(client, video_bytes(8.0), "eight.mp4")
     sound = uploaded(client, audio_bytes(8.0), "eight.wav")
-    bad_request(client.post("/v2/video_generation", json=body(content=[text(), video(clip), video(clip)])),
-                "videos last 16.00 s")
-    bad_request(client.post("/v2/video_generation", json=body(content=[text(), audio(sound), audio(sound)])),
-                "audio lasts 16.00 s")
+    bad_request(
+        client.post("/v2/video_generation", json=body(content=[text(), video(clip), video(clip)])),
+        "videos last 16.00 s",
+    )
+    bad_request(
+        client.post(
+            "/v2/video_generation", json=body(content=[text(), audio(sound), audio(sound)])
+        ),
+        "audio lasts 16.00 s",
+    )
     # public URLs cannot be measured from loopback: each counts 5 s (4 of them would be 20 s, but
     # 3 are the most a request may hold)
     assert create(client, content=[text(), video(clip), video(PUBLIC)])
-    bad_request(client.post("/v2/video_generation",
-                            json=body(content=[text(), video(clip), video(PUBLIC), video(PUBLIC)])),
-                "18.00 s")
+    bad_request(
+        client.post(
+            "/v2/video_generation",
+            json=body(content=[text(), video(clip), video(PUBLIC), video(PUBLIC)]),
+        ),
+        "18.00 s",
+    )
     assert made(sim) == 1
 
 
@@ -532,8 +739,11 @@ def test_callback_url_is_accepted_and_never_called(client: httpx.Client, sim: Si
 # ================================================================ authorization
 
 
-@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer"}, {"Authorization": ""},
-                                     {"Authorization": "Basic a2V5"}], ids=["none", "empty", "blank", "basic"])
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"Authorization": "Bearer"}, {"Authorization": ""}, {"Authorization": "Basic a2V5"}],
+    ids=["none", "empty", "blank", "basic"],
+)
 def test_every_v2_endpoint_needs_a_bearer_key(sim: SimServer, headers: dict[str, str]) -> None:
     with httpx.Client(base_url=sim.base_url, timeout=10) as anon:
         for method, path, kw in [
@@ -544,8 +754,12 @@ def test_every_v2_endpoint_needs_a_bearer_key(sim: SimServer, headers: dict[str,
         ]:
             r = anon.request(method, path, headers=headers, **kw)
             refused(r, 401, "authorized_error", 1004, "Authorization")
-        r = anon.post("/v1/files/upload", headers=headers, files={"file": ("a.png", image_bytes(640, 480))},
-                      data={"purpose": "video_generation_input"})
+        r = anon.post(
+            "/v1/files/upload",
+            headers=headers,
+            files={"file": ("a.png", image_bytes(640, 480))},
+            data={"purpose": "video_generation_input"},
+        )
         assert r.status_code == 200 and r.json()["base_resp"]["status_code"] == 1004
     assert made(sim) == 0
 
@@ -619,17 +833,31 @@ def test_list_newest_first_with_paging(client: httpx.Client, sim: SimServer) -> 
     assert everything["total"] == 5 and [t["id"] for t in everything["items"]] == newest_first
     assert set(everything["items"][0]) == set(query(client, ids[0]))
     pages = [_list(client, {"page_num": n, "page_size": 2}) for n in (1, 2, 3, 4)]
-    assert [[t["id"] for t in p["items"]] for p in pages] == [newest_first[0:2], newest_first[2:4],
-                                                             newest_first[4:5], []]
+    assert [[t["id"] for t in p["items"]] for p in pages] == [
+        newest_first[0:2],
+        newest_first[2:4],
+        newest_first[4:5],
+        [],
+    ]
     assert all(p["total"] == 5 for p in pages)
     default = _list(client)
     assert default["total"] == 5 and len(default["items"]) == 5
 
 
-@pytest.mark.parametrize("params", [{"page_size": 0}, {"page_size": 101}, {"page_size": "ten"},
-                                    {"page_num": 0}, {"page_num": -1}, {"filter.status": "done"},
-                                    {"filter.model": "MiniMax-Hailuo-2.3"}, {"filter.task_type": "edit"},
-                                    {"filter.task_ids": "[1, 2"}])
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"page_size": 0},
+        {"page_size": 101},
+        {"page_size": "ten"},
+        {"page_num": 0},
+        {"page_num": -1},
+        {"filter.status": "done"},
+        {"filter.model": "MiniMax-Hailuo-2.3"},
+        {"filter.task_type": "edit"},
+        {"filter.task_ids": "[1, 2"},
+    ],
+)
 def test_list_bad_parameters(client: httpx.Client, params: dict[str, Any]) -> None:
     bad_request(client.get("/v2/query/video_generation", params=params))
 
@@ -638,14 +866,23 @@ def test_list_filters_status_model_type(client: httpx.Client, sim: SimServer) ->
     done = create(client)
     _advance(sim, 10)
     waiting = create(client, model="MiniMax-H3-Max", duration=5)
-    by_status = {w: [t["id"] for t in _list(client, {"filter.status": w})["items"]]
-                 for w in ("queued", "running", "succeeded", "failed", "cancelled")}
-    assert by_status == {"queued": [waiting], "running": [], "succeeded": [done], "failed": [],
-                         "cancelled": []}
+    by_status = {
+        w: [t["id"] for t in _list(client, {"filter.status": w})["items"]]
+        for w in ("queued", "running", "succeeded", "failed", "cancelled")
+    }
+    assert by_status == {
+        "queued": [waiting],
+        "running": [],
+        "succeeded": [done],
+        "failed": [],
+        "cancelled": [],
+    }
     both = _list(client, {"filter.status": "queued,succeeded"})
     assert both["total"] == 2
     assert [t["id"] for t in _list(client, {"filter.model": "MiniMax-H3"})["items"]] == [done]
-    assert [t["id"] for t in _list(client, {"filter.model": "MiniMax-H3-Max"})["items"]] == [waiting]
+    assert [t["id"] for t in _list(client, {"filter.model": "MiniMax-H3-Max"})["items"]] == [
+        waiting
+    ]
     assert _list(client, {"filter.task_type": "generation"})["total"] == 2
     assert _list(client, {"filter.task_type": "regeneration"}) == {"items": [], "total": 0}
     combined = _list(client, {"filter.model": "MiniMax-H3", "filter.status": "queued"})
@@ -712,7 +949,9 @@ def test_delete_succeeded_and_failed_tasks(client: httpx.Client, sim: SimServer)
         bad_request(client.delete(f"/v2/video_generation/{task_id}"), "invalid task_id")
     assert _list(client) == {"items": [], "total": 0}
     assert httpx.get(url).status_code == 404  # the result is gone with the task
-    assert sim.stats()["made_total"] == 2 and sim.stats()["billed_total"] == 1  # deleting refunds nothing
+    assert (
+        sim.stats()["made_total"] == 2 and sim.stats()["billed_total"] == 1
+    )  # deleting refunds nothing
 
 
 def test_delete_unknown_task_and_wrong_methods(client: httpx.Client) -> None:
@@ -732,14 +971,22 @@ def test_cancel_races_across_processes_exactly_one_wins(tmp_path: Path) -> None:
     procs, urls = [], []
     try:
         for _ in range(2):
-            p = subprocess.Popen([sys.executable, "-m", "app.sim", "--state", state, "--latency", "60"],
-                                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                 text=True)
+            p = subprocess.Popen(
+                [sys.executable, "-m", "app.sim", "--state", state, "--latency", "60"],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+            )
             procs.append(p)
             urls.append(json.loads(p.stdout.readline())["base_url"])  # type: ignore[union-attr]
         for round_ in range(5):
-            r = httpx.post(urls[0] + "/v2/video_generation", json=body(content=[text(f"race {round_}")]),
-                           headers=AUTH)
+            r = httpx.post(
+                urls[0] + "/v2/video_generation",
+                json=body(content=[text(f"race {round_}")]),
+                headers=AUTH,
+            )
             task_id = r.json()["task_id"]
             answers: list[httpx.Response] = []
             barrier = threading.Barrier(2)
@@ -787,22 +1034,26 @@ def test_upload_path_of_minimax_cli_too(client: httpx.Client) -> None:
     assert r.json()["base_resp"]["status_code"] == 0 and r.json()["file"]["file_id"]
 
 
-@pytest.mark.parametrize(("name", "data"), [
-    ("frame.png", image_bytes(640, 480)),
-    ("frame.jpg", image_bytes(640, 480, "JPEG")),
-    ("frame.webp", image_bytes(640, 480, "WEBP")),
-    ("frame.heic", heif_bytes(4032, 3024)),
-    ("clip.mp4", video_bytes(3.0)),
-    ("clip-2s.mp4", video_bytes(2.0)),
-    ("clip-15s.mp4", video_bytes(15.0, 24, (160, 120))),
-    ("clip-ntsc.mp4", video_bytes(3.0, __import__("fractions").Fraction(24000, 1001))),
-    ("clip-60.mp4", video_bytes(2.0, 60)),
-    ("clip.mov", video_bytes(3.0, 24, container="mov")),
-    ("clip-h265.mp4", video_bytes(3.0, 30, codec="libx265")),
-    ("clip-silent.mp4", video_bytes(3.0, audio=False)),
-    ("voice.wav", audio_bytes(3.0)),
-    ("voice.mp3", audio_bytes(3.0, "mp3")),
-], ids=lambda v: v if isinstance(v, str) else "")
+@pytest.mark.parametrize(
+    ("name", "data"),
+    [
+        ("frame.png", image_bytes(640, 480)),
+        ("frame.jpg", image_bytes(640, 480, "JPEG")),
+        ("frame.webp", image_bytes(640, 480, "WEBP")),
+        ("frame.heic", heif_bytes(4032, 3024)),
+        ("clip.mp4", video_bytes(3.0)),
+        ("clip-2s.mp4", video_bytes(2.0)),
+        ("clip-15s.mp4", video_bytes(15.0, 24, (160, 120))),
+        ("clip-ntsc.mp4", video_bytes(3.0, __import__("fractions").Fraction(24000, 1001))),
+        ("clip-60.mp4", video_bytes(2.0, 60)),
+        ("clip.mov", video_bytes(3.0, 24, container="mov")),
+        ("clip-h265.mp4", video_bytes(3.0, 30, codec="libx265")),
+        ("clip-silent.mp4", video_bytes(3.0, audio=False)),
+        ("voice.wav", audio_bytes(3.0)),
+        ("voice.mp3", audio_bytes(3.0, "mp3")),
+    ],
+    ids=lambda v: v if isinstance(v, str) else "",
+)
 def test_upload_accepts_documented_inputs(client: httpx.Client, name: str, data: bytes) -> None:
     r = upload(client, data, name)
     assert r.status_code == 200 and r.json()["base_resp"]["status_code"] == 0, r.text
@@ -834,9 +1085,12 @@ BAD_UPLOADS = [
 ]
 
 
-@pytest.mark.parametrize(("case", "name", "data", "words"), BAD_UPLOADS, ids=[c[0] for c in BAD_UPLOADS])
-def test_upload_refuses_out_of_limit_inputs(client: httpx.Client, case: str, name: str, data: bytes,
-                                           words: str) -> None:
+@pytest.mark.parametrize(
+    ("case", "name", "data", "words"), BAD_UPLOADS, ids=[c[0] for c in BAD_UPLOADS]
+)
+def test_upload_refuses_out_of_limit_inputs(
+    client: httpx.Client, case: str, name: str, data: bytes, words: str
+) -> None:
     r = upload(client, data, name)
     assert r.status_code == 200
     resp = r.json()["base_resp"]
@@ -846,20 +1100,36 @@ def test_upload_refuses_out_of_limit_inputs(client: httpx.Client, case: str, nam
 
 def test_upload_needs_file_and_purpose(client: httpx.Client) -> None:
     r = client.post("/v1/files/upload", files={"file": ("a.png", image_bytes(640, 480))})
-    assert r.json()["base_resp"]["status_code"] == 2013 and "purpose" in r.json()["base_resp"]["status_msg"]
-    r = client.post("/v1/files/upload", data={"purpose": "video_generation_input"},
-                    files={"other": ("a.png", b"x")})
-    assert r.json()["base_resp"]["status_code"] == 2013 and "file" in r.json()["base_resp"]["status_msg"]
+    assert (
+        r.json()["base_resp"]["status_code"] == 2013
+        and "purpose" in r.json()["base_resp"]["status_msg"]
+    )
+    r = client.post(
+        "/v1/files/upload",
+        data={"purpose": "video_generation_input"},
+        files={"other": ("a.png", b"x")},
+    )
+    assert (
+        r.json()["base_resp"]["status_code"] == 2013
+        and "file" in r.json()["base_resp"]["status_msg"]
+    )
     r = client.post("/v1/files/upload", json={"purpose": "video_generation_input"})
-    assert r.json()["base_resp"]["status_code"] == 2013 and "multipart" in r.json()["base_resp"]["status_msg"]
+    assert (
+        r.json()["base_resp"]["status_code"] == 2013
+        and "multipart" in r.json()["base_resp"]["status_msg"]
+    )
 
 
-def test_other_purposes_are_stored_but_not_video_inputs(client: httpx.Client, sim: SimServer) -> None:
+def test_other_purposes_are_stored_but_not_video_inputs(
+    client: httpx.Client, sim: SimServer
+) -> None:
     r = upload(client, b"any bytes", "notes.txt", purpose="retrieval")
     assert r.json()["base_resp"]["status_code"] == 0
     ref = f"mm_file://{r.json()['file']['file_id']}"
-    bad_request(client.post("/v2/video_generation", json=body(content=[text(), image(ref, "first_frame")])),
-                "purpose=video_generation_input")
+    bad_request(
+        client.post("/v2/video_generation", json=body(content=[text(), image(ref, "first_frame")])),
+        "purpose=video_generation_input",
+    )
     assert made(sim) == 0
 
 
@@ -868,20 +1138,34 @@ def test_mm_file_inputs_in_a_create(client: httpx.Client, sim: SimServer) -> Non
     clip = uploaded(client, video_bytes(3.0), "clip.mp4")
     sound = uploaded(client, audio_bytes(4.0), "voice.wav")
     first = create(client, content=[text(), image(frame, "first_frame")], ratio="adaptive")
-    refs = create(client, content=[text(), image(frame, "reference_image"), video(clip), audio(sound)],
-                  duration=6, ratio="adaptive")
+    refs = create(
+        client,
+        content=[text(), image(frame, "reference_image"), video(clip), audio(sound)],
+        duration=6,
+        ratio="adaptive",
+    )
     to_end(sim)
     first_task = query(client, first)
     assert _probe(httpx.get(first_task["content"]["url"]).content)["size"] == (768, 1024)
     refs_task = query(client, refs)
     assert refs_task["modality"] == "reference"
-    assert refs_task["usage"] == {"total_seconds": 9, "input_seconds": 3, "output_seconds": 6,
-                                  "input_image_count": 1, "input_audio_seconds": 4}
+    assert refs_task["usage"] == {
+        "total_seconds": 9,
+        "input_seconds": 3,
+        "output_seconds": 6,
+        "input_image_count": 1,
+        "input_audio_seconds": 4,
+    }
     # a file used as the wrong kind
-    bad_request(client.post("/v2/video_generation", json=body(content=[text(), image(sound, "first_frame")])),
-                "holds audio")
-    bad_request(client.post("/v2/video_generation", json=body(content=[text(), audio(clip)])),
-                "holds video")
+    bad_request(
+        client.post(
+            "/v2/video_generation", json=body(content=[text(), image(sound, "first_frame")])
+        ),
+        "holds audio",
+    )
+    bad_request(
+        client.post("/v2/video_generation", json=body(content=[text(), audio(clip)])), "holds video"
+    )
 
 
 def test_mm_file_lives_7_days(client: httpx.Client, sim: SimServer) -> None:
@@ -889,13 +1173,18 @@ def test_mm_file_lives_7_days(client: httpx.Client, sim: SimServer) -> None:
     _advance(sim, 7 * DAY - 60)
     assert create(client, content=[text(), image(ref, "first_frame")])
     _advance(sim, 120)
-    bad_request(client.post("/v2/video_generation", json=body(content=[text(), image(ref, "first_frame")])),
-                "expired")
+    bad_request(
+        client.post("/v2/video_generation", json=body(content=[text(), image(ref, "first_frame")])),
+        "expired",
+    )
 
 
 def test_multipart_over_64_mb_refused(client: httpx.Client) -> None:
     r = upload(client, b"\0" * (64 * 1024 * 1024 + 1), "huge.bin")
-    assert r.json()["base_resp"]["status_code"] == 2013 and "64 MB" in r.json()["base_resp"]["status_msg"]
+    assert (
+        r.json()["base_resp"]["status_code"] == 2013
+        and "64 MB" in r.json()["base_resp"]["status_msg"]
+    )
 
 
 # ================================================================ usage
@@ -903,21 +1192,44 @@ def test_multipart_over_64_mb_refused(client: httpx.Client) -> None:
 
 def test_usage_counts_what_the_docs_describe(client: httpx.Client, sim: SimServer) -> None:
     text_only = create(client, duration=7)
-    frames = create(client, content=[text(), image(image_url(640, 480), "first_frame"),
-                                     image(image_url(640, 480), "last_frame")], duration=5)
-    public_refs = create(client, content=[text(), image(PUBLIC, "reference_image"),
-                                          image(PUBLIC, "reference_image"), video(PUBLIC), audio(PUBLIC)],
-                         duration=4)
+    frames = create(
+        client,
+        content=[
+            text(),
+            image(image_url(640, 480), "first_frame"),
+            image(image_url(640, 480), "last_frame"),
+        ],
+        duration=5,
+    )
+    public_refs = create(
+        client,
+        content=[
+            text(),
+            image(PUBLIC, "reference_image"),
+            image(PUBLIC, "reference_image"),
+            video(PUBLIC),
+            audio(PUBLIC),
+        ],
+        duration=4,
+    )
     to_end(sim)
-    assert query(client, text_only)["usage"] == {"total_seconds": 7, "input_seconds": 0,
-                                                 "output_seconds": 7, "input_image_count": 0,
-                                                 "input_audio_seconds": 0}
+    assert query(client, text_only)["usage"] == {
+        "total_seconds": 7,
+        "input_seconds": 0,
+        "output_seconds": 7,
+        "input_image_count": 0,
+        "input_audio_seconds": 0,
+    }
     assert query(client, frames)["usage"]["input_image_count"] == 2
     assert query(client, frames)["modality"] == "first_last_frame"
     # public URLs are not fetched from loopback: each video/audio counts 5 s (docs/DECISIONS.md)
-    assert query(client, public_refs)["usage"] == {"total_seconds": 9, "input_seconds": 5,
-                                                   "output_seconds": 4, "input_image_count": 2,
-                                                   "input_audio_seconds": 5}
+    assert query(client, public_refs)["usage"] == {
+        "total_seconds": 9,
+        "input_seconds": 5,
+        "output_seconds": 4,
+        "input_image_count": 2,
+        "input_audio_seconds": 5,
+    }
 
 
 # ================================================================ faults
@@ -942,8 +1254,9 @@ def test_fault_delayed_answer_times_out_task_exists(sim: SimServer) -> None:
 
 
 @pytest.mark.parametrize("retry_after", [None, 3])
-def test_fault_rate_limit_429_with_retry_after(client: httpx.Client, sim: SimServer,
-                                               retry_after: float | None) -> None:
+def test_fault_rate_limit_429_with_retry_after(
+    client: httpx.Client, sim: SimServer, retry_after: float | None
+) -> None:
     sim.set_faults(rate_limit=2, **({"retry_after": retry_after} if retry_after else {}))
     r = client.post("/v2/video_generation", json=body())
     refused(r, 429, "rate_limit_error", 1002, "rate limit")
@@ -969,30 +1282,49 @@ def test_fault_rate_limit_creates_only(client: httpx.Client, sim: SimServer) -> 
     refused(client.post("/v2/video_generation", json=body()), 429, "rate_limit_error", 1002)
 
 
-@pytest.mark.parametrize(("fault", "status", "error_type", "code"), [
-    ({"insufficient_balance": 1}, 402, "insufficient_balance_error", 1008),
-    ({"input_sensitive": 1}, 422, "unprocessable_entity_error", 1026),
-    ({"create_error": 1, "create_error_code": 1028}, 402, "insufficient_balance_error", 1028),
-    ({"create_error": 1, "create_error_code": 1030}, 402, "insufficient_balance_error", 1030),
-    ({"create_error": 1, "create_error_code": 2061}, 400, "bad_request_error", 2061),
-    ({"create_error": 1, "create_error_code": 2049}, 401, "authorized_error", 2049),
-    ({"create_error": 1, "create_error_code": 1033}, 500, "server_error", 1033),
-    ({"overloaded": 1}, 529, "overloaded_error", 1000),
-    ({"server_error": 1}, 500, "server_error", 1000),
-    ({"server_error_creates": 1}, 500, "server_error", 1000),
-], ids=["402", "422", "1028", "1030", "2061", "2049", "1033", "529", "500", "500-creates"])
-def test_fault_refusals_make_nothing(client: httpx.Client, sim: SimServer, fault: dict[str, Any],
-                                     status: int, error_type: str, code: int) -> None:
+@pytest.mark.parametrize(
+    ("fault", "status", "error_type", "code"),
+    [
+        ({"insufficient_balance": 1}, 402, "insufficient_balance_error", 1008),
+        ({"input_sensitive": 1}, 422, "unprocessable_entity_error", 1026),
+        ({"create_error": 1, "create_error_code": 1028}, 402, "insufficient_balance_error", 1028),
+        ({"create_error": 1, "create_error_code": 1030}, 402, "insufficient_balance_error", 1030),
+        ({"create_error": 1, "create_error_code": 2061}, 400, "bad_request_error", 2061),
+        ({"create_error": 1, "create_error_code": 2049}, 401, "authorized_error", 2049),
+        ({"create_error": 1, "create_error_code": 1033}, 500, "server_error", 1033),
+        ({"overloaded": 1}, 529, "overloaded_error", 1000),
+        ({"server_error": 1}, 500, "server_error", 1000),
+        ({"server_error_creates": 1}, 500, "server_error", 1000),
+    ],
+    ids=["402", "422", "1028", "1030", "2061", "2049", "1033", "529", "500", "500-creates"],
+)
+def test_fault_refusals_make_nothing(
+    client: httpx.Client,
+    sim: SimServer,
+    fault: dict[str, Any],
+    status: int,
+    error_type: str,
+    code: int,
+) -> None:
     sim.set_faults(**fault)
-    refused(client.post("/v2/video_generation", json=body(content=[text("refused")])),
-            status, error_type, code)
+    refused(
+        client.post("/v2/video_generation", json=body(content=[text("refused")])),
+        status,
+        error_type,
+        code,
+    )
     assert sim.stats()["made_by_prompt"] == {}
     assert create(client)  # one-shot: the next create works
 
 
 def test_fault_server_error_after_create_task_exists(client: httpx.Client, sim: SimServer) -> None:
     sim.set_faults(server_error_after_create=1)
-    refused(client.post("/v2/video_generation", json=body(content=[text("made")])), 500, "server_error", 1000)
+    refused(
+        client.post("/v2/video_generation", json=body(content=[text("made")])),
+        500,
+        "server_error",
+        1000,
+    )
     assert sim.stats()["made_by_prompt"] == {"made": 1}
     assert _list(client)["total"] == 1
 
@@ -1019,7 +1351,11 @@ def test_fault_succeeded_without_url(client: httpx.Client, sim: SimServer) -> No
     task_id = create(client)
     to_end(sim)
     task = query(client, task_id)
-    assert task["status"] == "succeeded" and task["content"] == {} and task["usage"]["output_seconds"] == 4
+    assert (
+        task["status"] == "succeeded"
+        and task["content"] == {}
+        and task["usage"]["output_seconds"] == 4
+    )
 
 
 def test_fault_expired_url_until_queried_again(client: httpx.Client, sim: SimServer) -> None:
@@ -1080,20 +1416,29 @@ def test_sim_tasks_lists_v2_tasks(client: httpx.Client, sim: SimServer) -> None:
     task_id = create(client, content=[text("listed")])
     tasks = client.get("/_sim/tasks").json()["tasks"]
     assert [(t["task_id"], t["protocol"], t["prompt"], t["status"]) for t in tasks] == [
-        (task_id, "v2", "listed", "queued")]
+        (task_id, "v2", "listed", "queued")
+    ]
     assert tasks[0]["params"]["model"] == "MiniMax-H3"
 
 
 def test_random_faults_never_refuse_a_made_task(client: httpx.Client, sim: SimServer) -> None:
-    sim.set_faults(random={"lose_create_response": 0.2, "rate_limit": 0.2, "server_error": 0.15,
-                           "server_error_after_create": 0.15, "overloaded": 0.1})
+    sim.set_faults(
+        random={
+            "lose_create_response": 0.2,
+            "rate_limit": 0.2,
+            "server_error": 0.15,
+            "server_error_after_create": 0.15,
+            "overloaded": 0.1,
+        }
+    )
     outcomes: dict[str, str] = {}
     for i in range(40):
         prompt = f"soak {i:02d}"
         try:
             r = client.post("/v2/video_generation", json=body(content=[text(prompt)]))
-            outcomes[prompt] = {200: "created", 429: "refused", 529: "refused"}.get(r.status_code,
-                                                                                   "ambiguous")
+            outcomes[prompt] = {200: "created", 429: "refused", 529: "refused"}.get(
+                r.status_code, "ambiguous"
+            )
             if r.status_code == 500 and made(sim) and sim.stats()["made_by_prompt"].get(prompt):
                 outcomes[prompt] = "ambiguous-made"
         except httpx.TransportError:
