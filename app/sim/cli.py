@@ -50,6 +50,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--seed", type=int, default=0, help="seed for media and random faults")
     parser.add_argument(
+        "--tls-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="keep the TLS certificate (same port; for clients that force https) in DIR",
+    )
+    parser.add_argument(
         "--fault",
         action="append",
         default=[],
@@ -106,6 +113,8 @@ def run(ns: argparse.Namespace, emit: Callable[[dict[str, Any]], None]) -> int:
         config.state_path = Path(ns.state)
     if getattr(ns, "download_ttl", None) is not None:
         config.download_ttl = ns.download_ttl
+    if getattr(ns, "tls_dir", None) is not None:
+        config.tls_dir = Path(ns.tls_dir)
     config.seed = getattr(ns, "seed", 0) or 0
     try:
         config.faults.update(**parse_faults(getattr(ns, "fault", []) or []))
@@ -134,7 +143,15 @@ def run(ns: argparse.Namespace, emit: Callable[[dict[str, Any]], None]) -> int:
         except ValueError:  # not the main thread: rely on KeyboardInterrupt / the caller
             pass
     try:
-        emit({"outcome": "ok", "base_url": server.base_url, "port": server.port, "demo": True})
+        emit(
+            {
+                "outcome": "ok",
+                "base_url": server.base_url,
+                "port": server.port,
+                "demo": True,
+                "tls_cert": str(server.tls_cert) if server.tls_cert else None,
+            }
+        )
         while not stop.wait(0.2):
             pass
     except KeyboardInterrupt:

@@ -31,12 +31,16 @@ import hmac
 import json
 import logging
 import random
+import shutil
 import socket
+import ssl
+import tempfile
 import threading
 import time
 import uuid
 from collections import Counter, deque
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -108,6 +112,27 @@ class SimServer:
         shown = f"[{host}]" if ":" in host else host
         self.base_url = f"http://{shown}:{self.port}"
         self._thread: threading.Thread | None = None
+        self._tls_tmp: str | None = None
+        self.tls_cert: Path | None = self._setup_tls() if self.config.tls else None
+
+    def _setup_tls(self) -> Path | None:
+        """TLS on the same port (see :mod:`app.sim.tls`); the certificate's file, or ``None``."""
+        from app.sim import tls
+
+        folder = self.config.tls_dir
+        if folder is None and self.config.state_path is not None:
+            folder = self.config.state_path.parent / "demo-tls"
+        if folder is None:
+            self._tls_tmp = tempfile.mkdtemp(prefix="slate-sim-tls-")
+            folder = Path(self._tls_tmp)
+        try:
+            cert = tls.ensure_certificate(folder)
+            if cert is not None:
+                self._httpd.tls = tls.server_context(cert)
+            return cert
+        except (OSError, ssl.SSLError, ValueError) as exc:
+            log.warning("demo provider: no TLS (%s)", exc)
+            return None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -131,6 +156,9 @@ class SimServer:
             self._thread = None
         self._httpd.server_close()
         self.store.close()
+        if self._tls_tmp is not None:
+            shutil.rmtree(self._tls_tmp, ignore_errors=True)
+            self._tls_tmp = None
 
     def __enter__(self) -> "SimServer":
         return self.start()
@@ -472,6 +500,26 @@ class _HTTPServer(ThreadingHTTPServer):
     block_on_close = False
     allow_reuse_address = True
     sim: SimServer
+    tls: ssl.SSLContext | None = None
+
+    def finish_request(self, request: Any, client_address: Any) -> None:
+        """Serve plain HTTP, or TLS when the connection opens with a TLS handshake."""
+        if self.tls is None:
+            return super().finish_request(request, client_address)
+        try:
+            request.settimeout(30)
+            first = request.recv(1, socket.MSG_PEEK)
+            if first == b"\x16":  # a TLS record: handshake
+                request = self.tls.wrap_socket(request, server_side=True)
+            request.settimeout(None)
+        except (OSError, ssl.SSLError) as exc:
+            log.debug("demo provider: connection dropped before a request (%s)", exc)
+            return
+        try:
+            super().finish_request(request, client_address)
+        finally:
+            if isinstance(request, ssl.SSLSocket):
+                request.close()
 
 
 class _HTTPServer6(_HTTPServer):
@@ -481,7 +529,11 @@ class _HTTPServer6(_HTTPServer):
 class _Handler(V2Endpoints, BaseHTTPRequestHandler):
     server: _HTTPServer
     server_version = "slate-sim/1"
-    protocol_version = "HTTP/1.0"
+    # HTTP/1.1 keep-alive, as MiniMax's hosts answer: with HTTP/1.0 the server closes right after
+    # the body, and Node's fetch (undici, used by MiniMax's CLI) asserts when that close arrives
+    # while it is still writing a large download to disk. Every answer has a Content-Length.
+    protocol_version = "HTTP/1.1"
+    timeout = 300  # an idle kept-alive connection is closed after this many seconds
 
     # ------------------------------------------------------------------ plumbing
 
@@ -834,7 +886,14 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             sim._count("download")
             return self._download(path)
         if path == "/_sim/health":
-            return self._json({"ok": True, "demo": True, "base_url": sim.base_url})
+            return self._json(
+                {
+                    "ok": True,
+                    "demo": True,
+                    "base_url": sim.base_url,
+                    "tls_cert": str(sim.tls_cert) if sim.tls_cert else None,
+                }
+            )
         if path == "/_sim/stats" and method in ("GET", "HEAD"):
             return self._json(sim.stats())
         if path == "/_sim/faults":

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 from urllib.parse import parse_qs, urlsplit
 
-from app.sim.probe import Media, ProbeError, probe_image
+from app.sim.probe import Media, ProbeError, probe_av, probe_image
 
 #: status → (error type, internal code)
 ERROR_CLASSES: dict[int, tuple[str, int]] = {
@@ -129,7 +129,13 @@ MAX_IMAGES, MAX_VIDEOS, MAX_AUDIO, MAX_FILES = 9, 3, 3, 12
 MAX_BODY = 64 * 1024 * 1024
 IMAGE_MAX_BYTES = 30 * 1024 * 1024
 IMAGE_FORMATS = ("jpeg", "png", "webp", "heic", "heif")
-DATA_URL_FORMATS = ("jpg", "jpeg", "png", "webp", "heic", "heif")
+#: data URL subtypes per kind: images as documented; video and audio as MiniMax's CLI sends them
+#: for local files (it rewrites ``audio/mpeg`` to ``audio/mp3``).
+DATA_URL_FORMATS = {
+    "image": ("jpg", "jpeg", "png", "webp", "heic", "heif"),
+    "video": ("mp4", "quicktime"),
+    "audio": ("mp3", "wav"),
+}
 SIDE_MIN, SIDE_MAX = 256, 5760
 ASPECT_MIN, ASPECT_MAX = 0.4, 2.5
 VIDEO_MAX_BYTES = 50 * 1024 * 1024
@@ -144,7 +150,7 @@ TASK_WINDOW = 7 * 86400
 PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX = 10, 100
 UPLOAD_PURPOSE = "video_generation_input"
 
-_DATA_URL = re.compile(r"data:image/([A-Za-z0-9.+-]+);base64,(.*)", re.DOTALL)
+_DATA_URL = re.compile(r"data:([A-Za-z]+)/([A-Za-z0-9.+-]+);base64,(.*)", re.DOTALL)
 _MM_FILE = re.compile(r"mm_file://(\d{1,20})")
 
 
@@ -219,8 +225,6 @@ def check_upload(data: bytes, where: str = "file") -> Media:
         if image is not None:
             check_image(image, where, len(data))
             return image
-        from app.sim.probe import probe_av
-
         media = probe_av(data)
     except ProbeError as exc:
         raise bad(f"{where}: {exc}") from None
@@ -249,18 +253,23 @@ def _public_https(url: str, where: str) -> None:
         raise bad(f"{where} must be a public https URL (not {host})")
 
 
-def decode_data_url(url: str, where: str) -> bytes:
+def decode_data_url(url: str, where: str, kind: str = "image") -> bytes:
+    """The bytes of a ``data:<kind>/<format>;base64,…`` URL (format lowercase and known)."""
     match = _DATA_URL.fullmatch(url)
     if match is None:
-        raise bad(f"{where} is not a data:image/<format>;base64,... URL")
-    fmt = match.group(1)
-    if fmt != fmt.lower():
-        raise bad(f"{where}: the data URL's format must be lowercase (image/{fmt.lower()})")
-    if fmt not in DATA_URL_FORMATS:
-        raise bad(f"{where}: data:image/{fmt} is not supported (jpg, jpeg, png, webp, heic, heif)")
-    payload = re.sub(r"\s+", "", match.group(2))
-    if len(payload) * 3 // 4 > IMAGE_MAX_BYTES + 3:
-        raise bad(f"{where}: the image is larger than 30 MB")
+        raise bad(f"{where} is not a data:{kind}/<format>;base64,... URL")
+    family, fmt = match.group(1), match.group(2)
+    if family.lower() != kind:
+        raise bad(f"{where}: a {kind}_url item needs a data:{kind}/... URL, not data:{family}/")
+    if f"{family}/{fmt}" != f"{family}/{fmt}".lower():
+        raise bad(f"{where}: the data URL's format must be lowercase ({kind}/{fmt.lower()})")
+    known = DATA_URL_FORMATS[kind]
+    if fmt not in known:
+        raise bad(f"{where}: data:{kind}/{fmt} is not supported ({', '.join(known)})")
+    limit = {"image": IMAGE_MAX_BYTES, "video": VIDEO_MAX_BYTES, "audio": AUDIO_MAX_BYTES}[kind]
+    payload = re.sub(r"\s+", "", match.group(3))
+    if len(payload) * 3 // 4 > limit + 3:
+        raise bad(f"{where}: the {kind} is larger than {limit // 1048576} MB")
     try:
         return base64.b64decode(payload, validate=True)
     except (binascii.Error, ValueError):
@@ -310,19 +319,16 @@ def _media_item(
         info.pop("kind", None)
         return "mm_file", Media(kind, **info)
     if url.startswith("data:"):
-        if kind != "image":
-            raise bad(
-                f"{where}: data URLs are accepted for images only; upload the {kind} "
-                "(POST /v1/files/upload) and use mm_file://ID"
-            )
-        data = decode_data_url(url, where)
+        data = decode_data_url(url, where, kind)
         try:
-            media = probe_image(data)
+            media = probe_image(data) if kind == "image" else probe_av(data)
         except ProbeError as exc:
             raise bad(f"{where}: {exc}") from None
         if media is None:
             raise bad(f"{where}: the data URL does not hold an image")
-        check_image(media, where, len(data))
+        {"image": check_image, "video": check_video, "audio": check_audio}[kind](
+            media, where, len(data)
+        )
         return "data", media
     _public_https(url, where)
     return "https", None
@@ -424,6 +430,8 @@ def validate_create(body: Any, files: FileLookup, now: float) -> dict[str, Any]:
     for role in FRAME_ROLES:
         if roles.count(role) > 1:
             raise bad(f"content has {roles.count(role)} items with role {role}; at most one")
+    if audio and not any(r in ("reference_image", "reference_video") for r in roles):
+        raise bad("reference audio needs at least one reference image or reference video")
     if "last_frame" in roles and "first_frame" not in roles and not model.last_frame_alone:
         raise bad(f"{model_name} needs a first_frame with a last_frame")
 

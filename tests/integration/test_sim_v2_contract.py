@@ -427,8 +427,9 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
     (
         "audio-only-adaptive",
         {"ratio": "adaptive", "content": [text(), audio(PUBLIC)]},
-        "concrete ratio",
+        "reference audio needs",
     ),
+    ("audio-only", {"content": [text(), audio(PUBLIC)]}, "reference audio needs"),
     ("ratio-unknown", {"ratio": "5:4"}, "ratio"),
     ("ten-images", {"content": [text()] + [image(PUBLIC, "reference_image")] * 10}, "10 images"),
     ("four-videos", {"content": [text()] + [video(PUBLIC)] * 4}, "4 videos"),
@@ -501,7 +502,44 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
         {"content": [text(), image(data_url(image_bytes(640, 480)[:-40]), "first_frame")]},
         "damaged",
     ),
-    ("data-url-video", {"content": [text(), video("data:video/mp4;base64,AAAA")]}, "images only"),
+    ("data-url-video-junk", {"content": [text(), video("data:video/mp4;base64,AAAA")]}, "readable"),
+    (
+        "data-url-image-as-video",
+        {"content": [text(), video(image_url(640, 480))]},
+        "needs a data:video",
+    ),
+    (
+        "data-url-video-uppercase",
+        {"content": [text(), video(data_url(video_bytes(3.0), "mp4").replace("image/", "VIDEO/"))]},
+        "lowercase",
+    ),
+    (
+        "data-url-audio-mpeg",
+        {
+            "content": [
+                text(),
+                image(PUBLIC, "reference_image"),
+                audio(data_url(audio_bytes(3.0, "mp3"), "mp3").replace("image/", "audio/mpeg;x=")),
+            ]
+        },
+        "data:audio",
+    ),
+    (
+        "data-url-video-too-short",
+        {"content": [text(), video(data_url(video_bytes(1.0), "mp4").replace("image/", "video/"))]},
+        "2-15 s",
+    ),
+    (  # (a video over 50 MB cannot fit a 64 MB body as base64: the body limit answers first)
+        "data-url-audio-over-15-mb",
+        {
+            "content": [
+                text(),
+                image(PUBLIC, "reference_image"),
+                audio("data:audio/wav;base64," + "A" * (21 * 1024 * 1024)),
+            ]
+        },
+        "larger than 15 MB",
+    ),
     (
         "image-too-small",
         {"content": [text(), image(image_url(200, 300), "first_frame")]},
@@ -576,7 +614,22 @@ VALID: list[tuple[str, dict[str, Any]]] = [
         "roleless-video-is-reference",
         {"content": [text(), video(PUBLIC, None), audio(PUBLIC, None)], "ratio": "adaptive"},
     ),
-    ("audio-with-ratio", {"content": [text(), audio(PUBLIC)]}),
+    (
+        "data-url-video-and-audio",
+        {
+            "content": [
+                text(),
+                video(data_url(video_bytes(3.0), "mp4").replace("image/", "video/")),
+                video(
+                    data_url(video_bytes(3.0, container="mov"), "x").replace(
+                        "image/x", "video/quicktime"
+                    )
+                ),
+                audio(data_url(audio_bytes(3.0), "x").replace("image/x", "audio/wav")),
+                audio(data_url(audio_bytes(3.0, "mp3"), "x").replace("image/x", "audio/mp3")),
+            ]
+        },
+    ),
     (
         "max-references",
         {
@@ -693,7 +746,10 @@ def test_reference_totals_at_most_15_seconds(client: httpx.Client, sim: SimServe
     )
     bad_request(
         client.post(
-            "/v2/video_generation", json=body(content=[text(), audio(sound), audio(sound)])
+            "/v2/video_generation",
+            json=body(
+                content=[text(), image(PUBLIC, "reference_image"), audio(sound), audio(sound)]
+            ),
         ),
         "audio lasts 16.00 s",
     )
@@ -1450,3 +1506,58 @@ def test_random_faults_never_refuse_a_made_task(client: httpx.Client, sim: SimSe
             assert made_by.get(prompt, 0) == 0, prompt
         if outcome in ("created", "lost", "ambiguous-made"):
             assert made_by.get(prompt) == 1, prompt
+
+
+# ================================================================ TLS on the same port
+
+
+def test_tls_and_plain_http_on_one_port(sim: SimServer, tmp_path: Path) -> None:
+    """MiniMax's CLI rewrites download links to https: the same port answers TLS too."""
+    import ssl
+
+    assert sim.tls_cert is not None and sim.tls_cert.is_file()
+    trust = ssl.create_default_context(cafile=str(sim.tls_cert))
+    secure = sim.base_url.replace("http://", "https://")
+    with httpx.Client(base_url=secure, headers=AUTH, verify=trust, timeout=30) as tls_client:
+        assert tls_client.get("/_sim/health").json()["tls_cert"] == str(sim.tls_cert)
+        task_id = tls_client.post("/v2/video_generation", json=body()).json()["task_id"]
+        to_end(sim)
+        url = tls_client.get(f"/v2/query/video_generation/{task_id}").json()["task"]["content"][
+            "url"
+        ]
+        assert url.startswith("http://")  # links stay plain; a client may upgrade them
+        r = tls_client.get(url.replace("http://", "https://"))
+        assert r.status_code == 200 and r.content[4:8] == b"ftyp"
+    with pytest.raises(httpx.ConnectError):  # an untrusted certificate is refused, as it should be
+        httpx.get(secure + "/_sim/health")
+    assert httpx.get(sim.base_url + "/_sim/health").json()["ok"]
+
+
+def test_tls_certificate_is_kept_with_the_state(tmp_path: Path) -> None:
+    state = tmp_path / "demo-provider.sqlite3"
+    first = start_sim(SimConfig(state_path=state))
+    second = start_sim(SimConfig(state_path=state))
+    try:
+        assert first.tls_cert == second.tls_cert == tmp_path / "demo-tls" / "demo-cert.pem"
+        assert (first.tls_cert.parent / "demo-key.pem").stat().st_mode & 0o077 == 0
+    finally:
+        first.stop()
+        second.stop()
+
+
+def test_http11_keep_alive_two_requests_on_one_connection(sim: SimServer) -> None:
+    """The provider answers HTTP/1.1 and keeps the connection (Node's fetch, used by MiniMax's
+    CLI, fails when a server closes mid-download under back-pressure)."""
+    import socket as sockets
+
+    with sockets.create_connection(("127.0.0.1", sim.port), timeout=10) as conn:
+        stream = conn.makefile("rb")
+        for _ in range(2):
+            conn.sendall(b"GET /_sim/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            status = stream.readline()
+            assert status.startswith(b"HTTP/1.1 200"), status
+            length = 0
+            while (line := stream.readline()) not in (b"\r\n", b""):
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            assert json.loads(stream.read(length))["ok"] is True
