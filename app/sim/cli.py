@@ -57,6 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep the TLS certificate (same port; for clients that force https) in DIR",
     )
     parser.add_argument(
+        "--no-tls", action="store_true", help="plain HTTP only (no TLS on the same port)"
+    )
+    parser.add_argument(
         "--fault",
         action="append",
         default=[],
@@ -113,6 +116,7 @@ def run(ns: argparse.Namespace, emit: Callable[[dict[str, Any]], None]) -> int:
         config.state_path = Path(ns.state)
     if getattr(ns, "download_ttl", None) is not None:
         config.download_ttl = ns.download_ttl
+    config.tls = not getattr(ns, "no_tls", False)
     if getattr(ns, "tls_dir", None) is not None:
         config.tls_dir = Path(ns.tls_dir)
     config.seed = getattr(ns, "seed", 0) or 0

@@ -346,7 +346,7 @@ class SimConfig:
     seed: int = 0
     video_fps: int = 2
     clock_offset: float = 0.0
-    tls: bool = True  # also answer TLS on the same port (app.sim.tls)
+    tls: bool = False  # also answer TLS on the same port (app.sim.tls; `slate sim` turns it on)
     tls_dir: Path | None = None  # where its certificate lives (default: state dir, else temp)
     faults: Faults = field(default_factory=Faults)
 

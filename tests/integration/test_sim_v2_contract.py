@@ -1511,8 +1511,26 @@ def test_random_faults_never_refuse_a_made_task(client: httpx.Client, sim: SimSe
 # ================================================================ TLS on the same port
 
 
-def test_tls_and_plain_http_on_one_port(sim: SimServer, tmp_path: Path) -> None:
+def test_tls_and_plain_http_on_one_port(tmp_path: Path) -> None:
     """MiniMax's CLI rewrites download links to https: the same port answers TLS too."""
+    import ssl
+
+    sim = start_sim(SimConfig(preparing=0.0, queueing=QUEUED, processing=RUNNING, tls=True))
+    try:
+        _tls_round_trip(sim)
+    finally:
+        sim.stop()
+    assert not sim.tls_cert.parent.exists()  # a temporary certificate goes with its server
+    plain = start_sim(SimConfig())
+    try:
+        assert plain.tls_cert is None  # off unless asked (`slate sim` asks)
+        with pytest.raises(httpx.ConnectError):
+            httpx.get(plain.base_url.replace("http://", "https://") + "/_sim/health", verify=False)
+    finally:
+        plain.stop()
+
+
+def _tls_round_trip(sim: SimServer) -> None:
     import ssl
 
     assert sim.tls_cert is not None and sim.tls_cert.is_file()
@@ -1535,8 +1553,8 @@ def test_tls_and_plain_http_on_one_port(sim: SimServer, tmp_path: Path) -> None:
 
 def test_tls_certificate_is_kept_with_the_state(tmp_path: Path) -> None:
     state = tmp_path / "demo-provider.sqlite3"
-    first = start_sim(SimConfig(state_path=state))
-    second = start_sim(SimConfig(state_path=state))
+    first = start_sim(SimConfig(state_path=state, tls=True))
+    second = start_sim(SimConfig(state_path=state, tls=True))
     try:
         assert first.tls_cert == second.tls_cert == tmp_path / "demo-tls" / "demo-cert.pem"
         assert (first.tls_cert.parent / "demo-key.pem").stat().st_mode & 0o077 == 0
