@@ -1513,7 +1513,6 @@ def test_random_faults_never_refuse_a_made_task(client: httpx.Client, sim: SimSe
 
 def test_tls_and_plain_http_on_one_port(tmp_path: Path) -> None:
     """MiniMax's CLI rewrites download links to https: the same port answers TLS too."""
-    import ssl
 
     sim = start_sim(SimConfig(preparing=0.0, queueing=QUEUED, processing=RUNNING, tls=True))
     try:
