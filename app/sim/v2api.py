@@ -150,6 +150,8 @@ class V2Endpoints:
 
         sim = self.sim
         prompt = ""
+        if not self._authorized():  # type: ignore[attr-defined]
+            raise V2Error(401, AUTH_MESSAGE)  # not counted: only authorized creates are
         try:
             self._v2_guard(create=True)
             content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()

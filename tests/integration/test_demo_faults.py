@@ -280,3 +280,36 @@ def test_slate_sim_fault_specs(tmp_path: Path) -> None:
             timeout=60,
         )
         assert out.returncode == 2 and json.loads(out.stdout)["error"]["field"] == "fault", bad
+
+
+async def test_the_embedded_provider_gets_the_switches(tmp_path: Path) -> None:
+    """In process: the config carries the spec, make_provider gives it to the embedded sim
+    (also what the GUI builds, since it rebuilds its config from the same fields)."""
+    from app import config as config_mod
+    from app.bootstrap import make_provider
+
+    config = config_mod.load(
+        {"demo_fault": "slow=5, status-word=completed"},
+        environ={"SLATE_DATA_DIR": str(tmp_path / "data")},
+    )
+    assert config.demo_fault == "slow=5, status-word=completed"
+    provider, sim = make_provider(config, None)
+    try:
+        assert sim.faults.slow == 5.0 and sim.faults.status_word == "completed"
+        assert sim.tls_cert is None  # the embedded provider speaks plain HTTP
+    finally:
+        await provider.aclose()
+        sim.stop()
+    again = config_mod.load(
+        {},
+        environ={
+            "SLATE_DATA_DIR": str(tmp_path / "data"),
+            "SLATE_DEMO_FAULT": "lose-create-response",
+        },
+    )
+    provider, sim = make_provider(again, None)
+    try:
+        assert sim.faults.lose_create_response > 1000 and sim.faults.slow == 0
+    finally:
+        await provider.aclose()
+        sim.stop()

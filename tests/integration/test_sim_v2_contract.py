@@ -810,6 +810,7 @@ def test_every_v2_endpoint_needs_a_bearer_key(sim: SimServer, headers: dict[str,
         ]:
             r = anon.request(method, path, headers=headers, **kw)
             refused(r, 401, "authorized_error", 1004, "Authorization")
+        assert sim.stats()["creates_total"] == 0  # like V1: only authorized creates count
         r = anon.post(
             "/v1/files/upload",
             headers=headers,
