@@ -16,6 +16,7 @@ from typing import Any
 
 from app import config as config_mod
 from app.config import ENV, REGION_URLS, Config
+from app.ui.assets import app_icon, translations_dir
 from app.ui.qt import (
     QApplication,
     QLibraryInfo,
@@ -27,7 +28,6 @@ from app.ui.qt import (
 
 log = logging.getLogger(__name__)
 
-TRANSLATIONS = Path(__file__).parent / "translations"
 SETTING_KEYS = ("region", "tenant", "user", "quota_video", "quota_image", "poll_interval",
                 "data_dir", "store")
 #: Config fields set by a flag or an environment variable this run: saved settings don't override.
@@ -127,7 +127,7 @@ def install_translations(app: QApplication, lang: str | None = None) -> str:
     QLocale.setDefault(locale)
     if not name.startswith("en"):
         ours = QTranslator(app)
-        if ours.load(locale, "slate", "_", str(TRANSLATIONS)):
+        if ours.load(locale, "slate", "_", str(translations_dir())):
             app.installTranslator(ours)
             _translators.append(ours)
         qt = QTranslator(app)
@@ -146,6 +146,7 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName("Slate")
     app.setApplicationDisplayName("Slate")
     app.setDesktopFileName("io.slate.Slate")
+    app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)
     return app
 

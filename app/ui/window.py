@@ -15,6 +15,7 @@ from typing import Any
 from app.domain.states import IN_FLIGHT, WHY_NOT, Action, allowed_actions
 from app.service.views import Outcome, TaskView
 from app.store.queries import SlotRow
+from app.ui.assets import app_icon
 from app.ui.browser import SlotBrowser
 from app.ui.dialogs import ConflictDialog, RecoverDialog, SettingsDialog
 from app.ui.form import CreateForm, FramePicker, RequestIdComposer
@@ -163,6 +164,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Slate")
+        self.setWindowIcon(app_icon())
         self.setStyleSheet(STYLESHEET)
         self.controller = controller
         self.settings = settings if settings is not None else QSettings()
