@@ -33,10 +33,10 @@ from app.ui.qt import QT_TRANSLATE_NOOP, QSettings, translate
 
 log = logging.getLogger(__name__)
 
-#: The keys of :class:`ServiceSettings` under ``settings/`` (the names are those of the config).
+# The keys of :class:`ServiceSettings` under ``settings/`` (the names are those of the config).
 SERVICE_KEYS = ("region", "tenant", "user", "quota_video", "quota_image", "poll_interval",
                 "data_dir", "store")
-#: The config fields a saved setting may change (the region is applied as ``base_url``).
+# The config fields a saved setting may change (the region is applied as ``base_url``).
 _APPLIED = ("tenant", "user", "quota_video", "quota_image", "poll_interval", "data_dir", "store")
 DRAFT_KEYS = ("kind", "model", "duration", "resolution", "ratio")
 KINDS = ("video", "image")

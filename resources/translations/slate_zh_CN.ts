@@ -523,7 +523,6 @@
     </message>
     <message>
         <source>Store URL: not a database URL (sqlite:///path or postgresql://host/name).</source>
-        <extracomment>The keys of :class:`ServiceSettings` under ``settings/`` (the names are those of the config). The config fields a saved setting may change (the region is applied as ``base_url``).</extracomment>
         <translation>存储 URL：不是数据库 URL（sqlite:///路径 或 postgresql://主机/库名）。</translation>
     </message>
     <message>
@@ -1031,6 +1030,30 @@
     <message>
         <source>Finish or recover this slot first.</source>
         <translation>请先完成或恢复这个槽位。</translation>
+    </message>
+    <message>
+        <source>The create&apos;s answer never arrived, so there is no provider task to ask about. Use Recover: attach the task id from the provider&apos;s console, or declare the slot failed.</source>
+        <translation>创建请求的应答始终没有到达，因此没有可查询的服务商任务。请使用“恢复”：关联你在服务商控制台找到的任务 ID，或将该槽位声明为失败。</translation>
+    </message>
+    <message>
+        <source>The provider cannot look up image tasks. Use Recover to declare the slot failed.</source>
+        <translation>服务商无法查询图片任务。请使用“恢复”将该槽位声明为失败。</translation>
+    </message>
+    <message>
+        <source>Nothing to create yet: start a new slot.</source>
+        <translation>还没有可创建的内容：请新建一个槽位。</translation>
+    </message>
+    <message>
+        <source>Loading the slot…</source>
+        <translation>正在载入槽位……</translation>
+    </message>
+    <message>
+        <source>Recovering…</source>
+        <translation>正在恢复……</translation>
+    </message>
+    <message>
+        <source>Exporting…</source>
+        <translation>正在导出……</translation>
     </message>
 </context>
 </TS>
