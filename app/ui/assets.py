@@ -15,9 +15,18 @@ APP_ID = "io.slate.Slate"
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
 
+def _root() -> Path:
+    try:
+        return Path(str(files("app.resources")))
+    except ModuleNotFoundError:
+        # A source checkout run without (re)installing, e.g. PYTHONPATH=. python -m app: the
+        # package mapping lives in the installed metadata, the folder is right here.
+        return Path(__file__).resolve().parents[2] / "resources"
+
+
 def resource(*parts: str) -> Path:
     """A file or folder of ``app.resources`` as a path on disk (Qt wants real paths)."""
-    return Path(str(files("app.resources").joinpath(*parts)))
+    return _root().joinpath(*parts)
 
 
 def translations_dir() -> Path:

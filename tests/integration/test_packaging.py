@@ -106,3 +106,16 @@ def test_the_desktop_file_names_the_shipped_icon():
     hicolor = ROOT / "resources" / "icons" / "hicolor"
     assert (hicolor / "scalable" / "apps" / f"{icon}.svg").is_file()
     assert all((hicolor / f"{n}x{n}" / "apps" / f"{icon}.png").is_file() for n in SIZES)
+
+
+def test_a_checkout_that_was_not_reinstalled_still_finds_its_resources(monkeypatch):
+    """Before ``pip install -e .`` learns the app.resources mapping (or with PYTHONPATH=. alone),
+    the folder next to the sources is used."""
+    from app.ui import assets
+
+    def missing(name):
+        raise ModuleNotFoundError(f"No module named {name!r}")
+
+    monkeypatch.setattr(assets, "files", missing)
+    assert assets.translations_dir() == ROOT / "resources" / "translations"
+    assert assets.app_icon_file(16).is_file() and assets.ui_icon("chevron-up.svg").is_file()
