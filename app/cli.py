@@ -312,6 +312,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     cmd = ns.command
     try:
         if cmd is None or cmd == "gui":
+            from app.preflight import gate  # before Qt loads: a missing library would abort it
+
+            refused = gate(quiet_no_window=bool(getattr(ns, "screenshot", None)))
+            if refused is not None:
+                return refused
             from app.ui.app import run_gui
 
             return run_gui(config, screenshot=getattr(ns, "screenshot", None),
