@@ -217,10 +217,12 @@ def _setup_logging(verbose: bool, config_data_dir: Path | None) -> None:
 # -- commands -------------------------------------------------------------------------------
 async def _run_service_command(ns: argparse.Namespace, config: Any) -> Outcome:
     from app.bootstrap import build
+    from app.notices import first_time
 
     app = build(config)
     for warning in app.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        if first_time(config.data_dir, warning):  # once per data dir, on stderr only
+            sys.stderr.write(f"warning: {warning}\n")
     try:
         svc = app.service
         await svc.sweep_submitting()
@@ -273,7 +275,7 @@ def _key_command(ns: argparse.Namespace) -> Outcome:
         try:
             removed = secrets.delete_api_key()
         except secrets.KeyringUnavailable as exc:
-            return Outcome("invalid", error=error("no_keyring", str(exc)), exit_code=EXIT_INTERNAL)
+            return Outcome("invalid", error=error("no_keyring", str(exc)))  # exit 2: configuration
         return Outcome("ok", extra={"key": {"deleted": removed}})
     if sys.stdin is not None and sys.stdin.isatty():
         import getpass
@@ -286,7 +288,7 @@ def _key_command(ns: argparse.Namespace) -> Outcome:
     try:
         secrets.set_api_key(value)
     except secrets.KeyringUnavailable as exc:
-        return Outcome("invalid", error=error("no_keyring", str(exc)), exit_code=EXIT_INTERNAL)
+        return Outcome("invalid", error=error("no_keyring", str(exc)))  # exit 2: configuration
     return Outcome("ok", extra={"key": {"stored": True, "source": "keyring"}})
 
 
