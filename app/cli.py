@@ -114,6 +114,7 @@ def build_parser() -> Parser:
     e.add_argument("--to", required=True)
 
     sub.add_parser("quota", parents=[parent], help="today's use and limits")
+    sub.add_parser("doctor", parents=[parent], help="what Slate finds on this machine")
 
     k = sub.add_parser("key", parents=[parent], help="the API key in the OS keyring")
     k.add_argument("action", choices=["set", "delete", "status"])
@@ -310,6 +311,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = config_mod.load(_config_options(ns))
     except ValidationError as exc:
         return emit(Outcome("invalid", error=error("invalid", str(exc), field=exc.field)), as_json)
+    if ns.command == "doctor":  # only looks: creates nothing, not even the log folder
+        from app.doctor import main as doctor_main
+
+        return doctor_main(config, as_json)
     _setup_logging(bool(getattr(ns, "verbose", False)), config.data_dir)
     cmd = ns.command
     try:

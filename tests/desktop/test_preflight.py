@@ -176,3 +176,24 @@ def test_offscreen_says_no_window_is_shown(slate_env, tmp_path):
     finally:
         app.terminate()
         app.wait(30)
+
+
+def test_doctor_reports_the_plugin_and_its_libraries(xserver: XServer, broken_qt: Sandbox, slate_env):
+    from tests.fixtures import run_slate
+
+    good = run_slate(xserver.env(slate_env), "doctor")
+    assert good.code == 0, good.out
+    qt = good.out["qt"]
+    assert qt["platform"] == "xcb" and qt["ok"] is True and qt["shows_window"] is True
+    assert qt["checks"][0]["display"] == xserver.display and qt["checks"][0]["display_ok"] is True
+    broken = run_slate(sandbox_env(xserver.env(slate_env), broken_qt), "doctor")
+    assert broken.code == 2 and broken.out["outcome"] == "invalid"
+    check = broken.out["qt"]["checks"][0]
+    assert check["libraries_ok"] is False and check["missing_libraries"] == ["libxcb-cursor.so.9"]
+    assert any("libxcb-cursor.so.9" in p and "apt-get install" in p for p in broken.out["problems"])
+    # no display: the command line still works, so it is a note, not a problem
+    headless = {k: v for k, v in slate_env.items() if k not in ("DISPLAY", "QT_QPA_PLATFORM")}
+    res = run_slate(headless, "doctor")
+    assert res.code == 0 and res.out["qt"]["ok"] is False
+    assert res.out["qt"]["checks"][0]["display_ok"] is False
+    assert any("cannot open a window here" in n for n in res.out["notes"])
