@@ -41,10 +41,14 @@ def qt_section(report: Report, environ: dict[str, str]) -> dict[str, Any]:
     if not found.ok and (culprit.plugin is None or culprit.missing_libraries):
         report.problems.append((found.sentence() or "").removeprefix("slate: "))
     elif not found.ok:
-        report.notes.append(f"the desktop app cannot open a window here ({culprit.display_error}); "
-                            "the command line works without one")
+        report.notes.append(
+            f"the desktop app cannot open a window here ({culprit.display_error}); "
+            "the command line works without one"
+        )
     elif not out["shows_window"]:
-        report.notes.append(f"QT_QPA_PLATFORM={out['platform']}: the desktop app runs without a window")
+        report.notes.append(
+            f"QT_QPA_PLATFORM={out['platform']}: the desktop app runs without a window"
+        )
     return out
 
 
@@ -60,8 +64,10 @@ def keyring_section(report: Report) -> dict[str, Any]:
         name = f"unavailable ({type(exc).__name__})"
     usable = secrets.keyring_usable()
     if not usable:
-        report.notes.append(f"no usable OS keyring: the API key comes only from {secrets.ENV_API_KEY}, "
-                            "and the handle-signing secret is kept in a file only you can read (0600)")
+        report.notes.append(
+            f"no usable OS keyring: the API key comes only from {secrets.ENV_API_KEY}, "
+            "and the handle-signing secret is kept in a file only you can read (0600)"
+        )
     return {"backend": name, "usable": usable}
 
 
@@ -89,8 +95,15 @@ def store_section(report: Report, config: Config) -> dict[str, Any]:
 
     from app.store.migrate import HEAD_REVISION
 
-    out: dict[str, Any] = {"url": _redacted(config.store), "backend": None, "reachable": False,
-                           "revision": None, "head": HEAD_REVISION, "up_to_date": False, "error": None}
+    out: dict[str, Any] = {
+        "url": _redacted(config.store),
+        "backend": None,
+        "reachable": False,
+        "revision": None,
+        "head": HEAD_REVISION,
+        "up_to_date": False,
+        "error": None,
+    }
     try:
         url = make_url(config.store)
     except Exception as exc:  # noqa: BLE001 - SQLAlchemy raises ArgumentError on junk
@@ -112,8 +125,10 @@ def store_section(report: Report, config: Config) -> dict[str, Any]:
     elif out["revision"] is not None:
         out["up_to_date"] = out["revision"] == HEAD_REVISION
         if not out["up_to_date"]:
-            report.notes.append(f"the store is at revision {out['revision']}; Slate migrates it to "
-                                f"{HEAD_REVISION} when it next opens it")
+            report.notes.append(
+                f"the store is at revision {out['revision']}; Slate migrates it to "
+                f"{HEAD_REVISION} when it next opens it"
+            )
     return out
 
 
@@ -127,8 +142,10 @@ def _sqlite_store(report: Report, out: dict[str, Any], database: str | None) -> 
     out.update(path=str(path), exists=path.is_file())
     fs = warn_if_network_share(path) if path.parent.exists() else None
     if fs:
-        out["error"] = (f"{path} is on a network file system ({fs}), where SQLite's locking is not "
-                        "reliable: use a PostgreSQL store")
+        out["error"] = (
+            f"{path} is on a network file system ({fs}), where SQLite's locking is not "
+            "reliable: use a PostgreSQL store"
+        )
         return
     if not path.exists():
         folder = _nearest_existing(path.parent)
@@ -168,15 +185,27 @@ def provider_section(report: Report, config: Config) -> dict[str, Any]:
 
     key, source = secrets.api_key()
     name = config.provider or ("minimax" if key else "demo")
-    chosen_by = ("--provider / SLATE_PROVIDER" if config.provider
-                 else "an API key is present" if key else "no API key: the demo provider")
+    chosen_by = (
+        "--provider / SLATE_PROVIDER"
+        if config.provider
+        else "an API key is present"
+        if key
+        else "no API key: the demo provider"
+    )
     base_url = config.base_url or (DEFAULT_BASE_URL if name == "minimax" else None)
-    out: dict[str, Any] = {"name": name, "chosen_by": chosen_by,
-                           "key": {"present": bool(key), "source": source},
-                           "base_url": base_url, "host": None, "region": None}
+    out: dict[str, Any] = {
+        "name": name,
+        "chosen_by": chosen_by,
+        "key": {"present": bool(key), "source": source},
+        "base_url": base_url,
+        "host": None,
+        "region": None,
+    }
     if name == "minimax" and not key:
-        report.problems.append(f"provider minimax needs an API key: set {secrets.ENV_API_KEY} or run "
-                               "`slate key set` (or use --provider demo)")
+        report.problems.append(
+            f"provider minimax needs an API key: set {secrets.ENV_API_KEY} or run "
+            "`slate key set` (or use --provider demo)"
+        )
     if base_url is None:
         out["region"] = "local"
         out["embedded_demo"] = True
@@ -188,16 +217,22 @@ def provider_section(report: Report, config: Config) -> dict[str, Any]:
         report.problems.append(f"base URL {base_url!r} is not an http(s) URL")
         return out
     if parts.scheme == "http" and not is_loopback_host(host):
-        report.problems.append(f"base URL {base_url!r} uses plain http: only https is allowed "
-                               "(plain http only to loopback)")
+        report.problems.append(
+            f"base URL {base_url!r} uses plain http: only https is allowed "
+            "(plain http only to loopback)"
+        )
     out["region"] = endpoint_for(base_url)
     if name == "minimax":
         if host in KNOWN_HOSTS:
             other = next(h for h in KNOWN_HOSTS if h != host)
-            report.notes.append(f"MiniMax {KNOWN_HOSTS[host]} host {host}: an API key works only on "
-                                f"the host of the platform that issued it (not on {other})")
+            report.notes.append(
+                f"MiniMax {KNOWN_HOSTS[host]} host {host}: an API key works only on "
+                f"the host of the platform that issued it (not on {other})"
+            )
         elif out["region"] != "local":
-            report.notes.append(f"{host} is not a MiniMax host (api.minimax.io or api.minimaxi.com)")
+            report.notes.append(
+                f"{host} is not a MiniMax host (api.minimax.io or api.minimaxi.com)"
+            )
     return out
 
 
@@ -209,8 +244,14 @@ def _nearest_existing(path: Path) -> Path:
 
 def data_dir_section(report: Report, config: Config) -> dict[str, Any]:
     path = config.data_dir
-    out: dict[str, Any] = {"path": str(path), "exists": path.exists(), "mode": None,
-                           "owner_only": None, "owned_by_you": None, "writable": None}
+    out: dict[str, Any] = {
+        "path": str(path),
+        "exists": path.exists(),
+        "mode": None,
+        "owner_only": None,
+        "owned_by_you": None,
+        "writable": None,
+    }
     if not path.exists():
         parent = _nearest_existing(path.parent)
         out["writable"] = os.access(parent, os.W_OK | os.X_OK)
@@ -222,26 +263,38 @@ def data_dir_section(report: Report, config: Config) -> dict[str, Any]:
         return out
     st = path.stat()
     mode = stat.S_IMODE(st.st_mode)
-    out.update(mode=f"{mode:04o}", owner_only=not mode & 0o077,
-               owned_by_you=st.st_uid == os.getuid(), writable=os.access(path, os.W_OK | os.X_OK))
+    out.update(
+        mode=f"{mode:04o}",
+        owner_only=not mode & 0o077,
+        owned_by_you=st.st_uid == os.getuid(),
+        writable=os.access(path, os.W_OK | os.X_OK),
+    )
     if not out["writable"]:
         report.problems.append(f"data dir {path} is not writable")
     if not out["owned_by_you"]:
         report.notes.append(f"data dir {path} belongs to another user (uid {st.st_uid})")
     if not out["owner_only"]:
-        report.notes.append(f"others can read data dir {path} (mode {mode:04o}): its media and "
-                            f"history are yours alone after `chmod 700 {path}`")
+        report.notes.append(
+            f"others can read data dir {path} (mode {mode:04o}): its media and "
+            f"history are yours alone after `chmod 700 {path}`"
+        )
     return out
 
 
 def disk_section(report: Report, config: Config) -> dict[str, Any]:
     where = _nearest_existing(config.data_dir)
     usage = shutil.disk_usage(where)
-    out = {"path": str(where), "free_bytes": usage.free, "total_bytes": usage.total,
-           "enough": usage.free >= MIN_FREE_BYTES}
+    out = {
+        "path": str(where),
+        "free_bytes": usage.free,
+        "total_bytes": usage.total,
+        "enough": usage.free >= MIN_FREE_BYTES,
+    }
     if not out["enough"]:
-        report.problems.append(f"only {usage.free // (1024 * 1024)} MB free on {where}: Slate needs "
-                               f"at least {MIN_FREE_BYTES // (1024 * 1024)} MB for media")
+        report.problems.append(
+            f"only {usage.free // (1024 * 1024)} MB free on {where}: Slate needs "
+            f"at least {MIN_FREE_BYTES // (1024 * 1024)} MB for media"
+        )
     return out
 
 
@@ -260,9 +313,15 @@ def diagnose(config: Config, environ: dict[str, str] | None = None) -> dict[str,
     }
     ok = not report.problems
     return {
-        "outcome": "ok" if ok else "invalid", "request_id": None, "task": None,
-        "error": None if ok else {"code": "bad_configuration", "message": "; ".join(report.problems)},
-        **sections, "problems": report.problems, "notes": report.notes,
+        "outcome": "ok" if ok else "invalid",
+        "request_id": None,
+        "task": None,
+        "error": None
+        if ok
+        else {"code": "bad_configuration", "message": "; ".join(report.problems)},
+        **sections,
+        "problems": report.problems,
+        "notes": report.notes,
     }
 
 

@@ -37,18 +37,51 @@ from typing import Mapping, TextIO
 #: plugins, OpenGL/EGL, fonts, and Qt Multimedia's audio and video decoding. README's run command
 #: and .ci/run install exactly these (a test checks all three agree).
 DEBIAN_PACKAGES = (
-    "libegl1", "libgl1", "libfontconfig1", "libglib2.0-0", "libdbus-1-3", "libxkbcommon-x11-0",
-    "libx11-xcb1", "libxcb-cursor0", "libxcb-icccm4", "libxcb-image0", "libxcb-keysyms1",
-    "libxcb-randr0", "libxcb-render-util0", "libxcb-shape0", "libxcb-sync1", "libxcb-xfixes0",
-    "libxcb-xkb1", "libwayland-cursor0", "libwayland-egl1", "libpulse0", "libpipewire-0.3-0",
-    "libva2", "libva-drm2", "libva-x11-2",
+    "libegl1",
+    "libgl1",
+    "libfontconfig1",
+    "libglib2.0-0",
+    "libdbus-1-3",
+    "libxkbcommon-x11-0",
+    "libx11-xcb1",
+    "libxcb-cursor0",
+    "libxcb-icccm4",
+    "libxcb-image0",
+    "libxcb-keysyms1",
+    "libxcb-randr0",
+    "libxcb-render-util0",
+    "libxcb-shape0",
+    "libxcb-sync1",
+    "libxcb-xfixes0",
+    "libxcb-xkb1",
+    "libwayland-cursor0",
+    "libwayland-egl1",
+    "libpulse0",
+    "libpipewire-0.3-0",
+    "libva2",
+    "libva-drm2",
+    "libva-x11-2",
 )
 #: The same libraries on Fedora.
 FEDORA_PACKAGES = (
-    "libglvnd-egl", "libglvnd-glx", "fontconfig", "glib2", "dbus-libs", "libxkbcommon-x11",
-    "libX11-xcb", "xcb-util-cursor", "xcb-util-wm", "xcb-util-image", "xcb-util-keysyms",
-    "xcb-util-renderutil", "libxcb", "libwayland-cursor", "libwayland-egl", "pulseaudio-libs",
-    "pipewire-libs", "libva",
+    "libglvnd-egl",
+    "libglvnd-glx",
+    "fontconfig",
+    "glib2",
+    "dbus-libs",
+    "libxkbcommon-x11",
+    "libX11-xcb",
+    "xcb-util-cursor",
+    "xcb-util-wm",
+    "xcb-util-image",
+    "xcb-util-keysyms",
+    "xcb-util-renderutil",
+    "libxcb",
+    "libwayland-cursor",
+    "libwayland-egl",
+    "pulseaudio-libs",
+    "pipewire-libs",
+    "libva",
 )
 #: Platforms that draw into memory: the app runs, but nothing appears on a screen.
 NO_WINDOW = frozenset({"offscreen", "minimal", "minimalegl"})
@@ -80,10 +113,15 @@ class PlatformCheck:
 
     def to_json(self) -> dict[str, object]:
         return {
-            "platform": self.platform, "plugin": self.plugin, "plugin_found": self.plugin is not None,
+            "platform": self.platform,
+            "plugin": self.plugin,
+            "plugin_found": self.plugin is not None,
             "libraries_ok": self.plugin is not None and not self.missing_libraries,
-            "missing_libraries": list(self.missing_libraries), "display": self.display,
-            "display_ok": None if self.platform not in NEEDS_DISPLAY else self.display_error is None,
+            "missing_libraries": list(self.missing_libraries),
+            "display": self.display,
+            "display_ok": None
+            if self.platform not in NEEDS_DISPLAY
+            else self.display_error is None,
             "display_error": self.display_error,
         }
 
@@ -125,12 +163,16 @@ class Preflight:
             reasons.append(f"Qt has no platform plugin named {c.platform!r} (it has: {have})")
             fixes.append("set QT_QPA_PLATFORM to one of those or unset it")
         if c.missing_libraries:
-            reasons.append(f"Qt's {c.platform} platform plugin needs "
-                           f"{', '.join(c.missing_libraries)}, which "
-                           f"{'is' if len(c.missing_libraries) == 1 else 'are'} not installed")
-            fixes.append(f"install {'it' if len(c.missing_libraries) == 1 else 'them'} with "
-                         f"`{debian_install_command()}` (Debian/Ubuntu) or "
-                         f"`sudo dnf install -y {' '.join(FEDORA_PACKAGES)}` (Fedora)")
+            reasons.append(
+                f"Qt's {c.platform} platform plugin needs "
+                f"{', '.join(c.missing_libraries)}, which "
+                f"{'is' if len(c.missing_libraries) == 1 else 'are'} not installed"
+            )
+            fixes.append(
+                f"install {'it' if len(c.missing_libraries) == 1 else 'them'} with "
+                f"`{debian_install_command()}` (Debian/Ubuntu) or "
+                f"`sudo dnf install -y {' '.join(FEDORA_PACKAGES)}` (Fedora)"
+            )
         if c.display_error is not None:
             reasons.append(c.display_error)
             fixes.append("start Slate inside a desktop session")
@@ -141,8 +183,10 @@ class Preflight:
     def to_json(self) -> dict[str, object]:
         chosen = self.chosen
         return {
-            "platform": (chosen or self.culprit).platform, "candidates": [c.platform for c in self.checks],
-            "source": self.source, "ok": self.ok,
+            "platform": (chosen or self.culprit).platform,
+            "candidates": [c.platform for c in self.checks],
+            "source": self.source,
+            "ok": self.ok,
             "shows_window": bool(chosen and chosen.shows_window),
             "checks": [c.to_json() for c in self.checks],
             "packages": {"debian": list(DEBIAN_PACKAGES), "fedora": list(FEDORA_PACKAGES)},
@@ -216,8 +260,13 @@ def missing_libraries(library: Path, environ: Mapping[str, str] | None = None) -
     ldd = shutil.which("ldd")
     if ldd:
         try:
-            proc = subprocess.run([ldd, str(library)], capture_output=True, text=True, timeout=20,
-                                  env=dict(os.environ if environ is None else environ))
+            proc = subprocess.run(
+                [ldd, str(library)],
+                capture_output=True,
+                text=True,
+                timeout=20,
+                env=dict(os.environ if environ is None else environ),
+            )
         except (OSError, subprocess.TimeoutExpired):
             proc = None
         if proc is not None and (proc.returncode == 0 or _NOT_FOUND.search(proc.stdout)):
@@ -304,8 +353,12 @@ def check(environ: Mapping[str, str] | None = None, qt: Path | None = None) -> P
     return Preflight(source, checks, tuple(available_plugins(dirs)))
 
 
-def gate(environ: Mapping[str, str] | None = None, *, stream: TextIO | None = None,
-         quiet_no_window: bool = False) -> int | None:
+def gate(
+    environ: Mapping[str, str] | None = None,
+    *,
+    stream: TextIO | None = None,
+    quiet_no_window: bool = False,
+) -> int | None:
     """Before Qt starts: None to go on, or the exit code after saying why Qt cannot start.
 
     When Qt will draw without a window (``QT_QPA_PLATFORM=offscreen``), say so on ``stream``
@@ -319,8 +372,10 @@ def gate(environ: Mapping[str, str] | None = None, *, stream: TextIO | None = No
         return EXIT_REFUSED
     chosen = result.chosen
     if chosen is not None and not chosen.shows_window and not quiet_no_window:
-        out.write(f"slate: QT_QPA_PLATFORM={chosen.platform}: Slate runs without a window, "
-                  "nothing will be shown on screen (unset QT_QPA_PLATFORM to see the app).\n")
+        out.write(
+            f"slate: QT_QPA_PLATFORM={chosen.platform}: Slate runs without a window, "
+            "nothing will be shown on screen (unset QT_QPA_PLATFORM to see the app).\n"
+        )
         out.flush()
     return None
 

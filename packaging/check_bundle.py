@@ -20,7 +20,11 @@ RESOLVED = re.compile(r"^\s*(\S+)\s+=>\s+(/\S+)", re.M)
 def elf_files(root: Path) -> list[Path]:
     out = []
     for path in root.rglob("*"):
-        if path.is_file() and not path.is_symlink() and (".so" in path.name or path.name == "slate"):
+        if (
+            path.is_file()
+            and not path.is_symlink()
+            and (".so" in path.name or path.name == "slate")
+        ):
             with path.open("rb") as f:
                 if f.read(4) == b"\x7fELF":
                     out.append(path)
@@ -43,8 +47,10 @@ def main(bundle: str) -> int:
     print(f"check_bundle: {len(system)} libraries come from the system: {' '.join(sorted(system))}")
     if missing:
         for name, users in sorted(missing.items()):
-            print(f"check_bundle: {name} not found (needed by {', '.join(sorted(users)[:3])})",
-                  file=sys.stderr)
+            print(
+                f"check_bundle: {name} not found (needed by {', '.join(sorted(users)[:3])})",
+                file=sys.stderr,
+            )
         return 1
     return 0
 

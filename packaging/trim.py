@@ -54,9 +54,11 @@ def dynamic(path: Path) -> tuple[list[str], str | None]:
         return [], None
     if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
         return [], None
-    shoff, = struct.unpack_from("<Q", data, 0x28)
+    (shoff,) = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    sections = [
+        struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)
+    ]
     needed: list[str] = []
     soname: str | None = None
     for sec in sections:
@@ -71,7 +73,7 @@ def dynamic(path: Path) -> tuple[list[str], str | None]:
                 break
             if tag in (DT_NEEDED, DT_SONAME):
                 end = data.index(b"\0", str_off + val)
-                name = data[str_off + val:end].decode()
+                name = data[str_off + val : end].decode()
                 if tag == DT_NEEDED:
                     needed.append(name)
                 else:
@@ -91,8 +93,9 @@ def _matches(dest: str, patterns: Iterable[str]) -> bool:
     return any(fnmatch.fnmatch(dest, p) or fnmatch.fnmatch(Path(dest).name, p) for p in patterns)
 
 
-def trim(binaries: list[tuple[str, str, str]], datas: list[tuple[str, str, str]]
-         ) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]], list[str]]:
+def trim(
+    binaries: list[tuple[str, str, str]], datas: list[tuple[str, str, str]]
+) -> tuple[list[tuple[str, str, str]], list[tuple[str, str, str]], list[str]]:
     """PyInstaller's TOCs without unused plugins, translations and orphaned libraries."""
     dropped: list[str] = []
 

@@ -26,8 +26,10 @@ SCREEN = (1600, 1000)
 def need(tool: str) -> str:
     path = shutil.which(tool)
     if path is None:
-        pytest.fail(f"{tool} is not installed: apt-get install {TOOLS[tool]} (.ci/run installs it)",
-                    pytrace=False)
+        pytest.fail(
+            f"{tool} is not installed: apt-get install {TOOLS[tool]} (.ci/run installs it)",
+            pytrace=False,
+        )
     return path
 
 
@@ -42,8 +44,12 @@ class XServer:
         return env
 
     def run(self, *args: str, timeout: float = 30, check: bool = True) -> str:
-        proc = subprocess.run(list(args), env={**os.environ, "DISPLAY": self.display},
-                              capture_output=True, timeout=timeout)
+        proc = subprocess.run(
+            list(args),
+            env={**os.environ, "DISPLAY": self.display},
+            capture_output=True,
+            timeout=timeout,
+        )
         if check and proc.returncode != 0:
             raise AssertionError(f"{args[0]} failed ({proc.returncode}): {proc.stderr.decode()}")
         return proc.stdout.decode(errors="replace")
@@ -53,8 +59,13 @@ class XServer:
 
     def screenshot(self) -> Image.Image:
         """The whole root window, as the X server has it now."""
-        data = subprocess.run([need("xwd"), "-root", "-silent"], env={**os.environ, "DISPLAY": self.display},
-                              capture_output=True, timeout=30, check=True).stdout
+        data = subprocess.run(
+            [need("xwd"), "-root", "-silent"],
+            env={**os.environ, "DISPLAY": self.display},
+            capture_output=True,
+            timeout=30,
+            check=True,
+        ).stdout
         return read_xwd(data)
 
     def stop(self) -> None:
@@ -70,11 +81,8 @@ def start_xvfb(tmp: Path) -> XServer:
     """Xvfb on a free display number (it picks one and tells us through ``-displayfd``)."""
     xvfb = need("Xvfb")
     read_fd, write_fd = os.pipe()
-    proc = subprocess.Popen(
-        [xvfb, "-displayfd", str(write_fd), "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24",
-         "-nolisten", "tcp", "-br", "-noreset"],
-        pass_fds=(write_fd,), stdout=subprocess.DEVNULL, stderr=open(tmp / "xvfb.log", "wb"),
-    )
+    with open(tmp / "xvfb.log", "wb") as log:  # Xvfb keeps its own copy of the descriptor
+        proc = _popen_xvfb(xvfb, write_fd, log)
     os.close(write_fd)
     number = b""
     deadline = time.monotonic() + 30
@@ -94,13 +102,13 @@ def read_xwd(data: bytes) -> Image.Image:
     """An XWD dump (ZPixmap, 24/32 bits per pixel, TrueColor) as an RGB image."""
     fields = struct.unpack(">25I", data[:100])
     header_size, version, fmt = fields[0], fields[1], fields[2]
-    width, height, byte_order, bpp, bytes_per_line = fields[4], fields[5], fields[7], fields[11], fields[12]
-    ncolors = fields[19]
-    step = bytes_per_line // width  # xwd reports the depth as bits per pixel; the rows tell the truth
+    width, height, byte_order = fields[4], fields[5], fields[7]
+    bpp, bytes_per_line, ncolors = fields[11], fields[12], fields[19]
+    step = bytes_per_line // width  # xwd gives the depth as bits per pixel; the rows tell the truth
     if version != 7 or fmt != 2 or step not in (3, 4):
         raise AssertionError(f"unexpected XWD dump: version {version}, format {fmt}, {bpp} bpp")
     start = header_size + 12 * ncolors
-    raw = data[start:start + bytes_per_line * height]
+    raw = data[start : start + bytes_per_line * height]
     if step == 4:
         mode = "BGRX" if byte_order == 0 else "XRGB"
     else:
@@ -121,10 +129,16 @@ def region(rect: list[int]) -> tuple[int, int, int, int]:
 
 
 class _ClientMessage(ctypes.Structure):
-    _fields_ = [("type", ctypes.c_int), ("serial", ctypes.c_ulong), ("send_event", ctypes.c_int),
-                ("display", ctypes.c_void_p), ("window", ctypes.c_ulong),
-                ("message_type", ctypes.c_ulong), ("format", ctypes.c_int),
-                ("data", ctypes.c_long * 5)]
+    _fields_ = [
+        ("type", ctypes.c_int),
+        ("serial", ctypes.c_ulong),
+        ("send_event", ctypes.c_int),
+        ("display", ctypes.c_void_p),
+        ("window", ctypes.c_ulong),
+        ("message_type", ctypes.c_ulong),
+        ("format", ctypes.c_int),
+        ("data", ctypes.c_long * 5),
+    ]
 
 
 class _XEvent(ctypes.Union):
@@ -138,8 +152,13 @@ def close_window(display: str, window_id: int) -> None:
     x11.XOpenDisplay.argtypes = [ctypes.c_char_p]
     x11.XInternAtom.restype = ctypes.c_ulong
     x11.XInternAtom.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
-    x11.XSendEvent.argtypes = [ctypes.c_void_p, ctypes.c_ulong, ctypes.c_int, ctypes.c_long,
-                               ctypes.POINTER(_XEvent)]
+    x11.XSendEvent.argtypes = [
+        ctypes.c_void_p,
+        ctypes.c_ulong,
+        ctypes.c_int,
+        ctypes.c_long,
+        ctypes.POINTER(_XEvent),
+    ]
     x11.XFlush.argtypes = [ctypes.c_void_p]
     x11.XCloseDisplay.argtypes = [ctypes.c_void_p]
     dpy = x11.XOpenDisplay(display.encode())
@@ -156,3 +175,23 @@ def close_window(display: str, window_id: int) -> None:
         x11.XFlush(dpy)
     finally:
         x11.XCloseDisplay(dpy)
+
+
+def _popen_xvfb(xvfb: str, write_fd: int, log) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [
+            xvfb,
+            "-displayfd",
+            str(write_fd),
+            "-screen",
+            "0",
+            f"{SCREEN[0]}x{SCREEN[1]}x24",
+            "-nolisten",
+            "tcp",
+            "-br",
+            "-noreset",
+        ],
+        pass_fds=(write_fd,),
+        stdout=subprocess.DEVNULL,
+        stderr=log,
+    )

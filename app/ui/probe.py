@@ -17,8 +17,15 @@ from typing import Any
 from app.ui.qt import QAbstractItemView, QGuiApplication, QTimer, QWidget
 
 #: object names whose screen rectangles are reported (stable names, checked by the GUI tests).
-WIDGETS = ("slotList", "requestIdEdit", "promptEdit", "createButton", "imageRadio", "videoRadio",
-           "newDraftButton")
+WIDGETS = (
+    "slotList",
+    "requestIdEdit",
+    "promptEdit",
+    "createButton",
+    "imageRadio",
+    "videoRadio",
+    "newDraftButton",
+)
 
 
 class Probe:
@@ -43,8 +50,13 @@ class Probe:
         if "shown" not in self.sent:
             self.sent.add("shown")
             g = w.frameGeometry()
-            self.write("shown", platform=QGuiApplication.platformName(), window_id=int(w.winId()),
-                       title=w.windowTitle(), rect=[g.x(), g.y(), g.width(), g.height()])
+            self.write(
+                "shown",
+                platform=QGuiApplication.platformName(),
+                window_id=int(w.winId()),
+                title=w.windowTitle(),
+                rect=[g.x(), g.y(), g.width(), g.height()],
+            )
         tree = w.findChild(QAbstractItemView, "slotList")
         if "rows" not in self.sent and tree is not None and tree.model() is not None:
             count = tree.model().rowCount()

@@ -39,16 +39,29 @@ def heaviest(bundle: Path, n: int = 20) -> list[tuple[str, float]]:
     for p in internal.rglob("*"):
         if p.is_file() and not p.is_symlink():
             rel = p.relative_to(internal)
-            key = str(rel) if rel.parts[0] in ("PySide6",) and len(rel.parts) > 2 and rel.parts[1] == "Qt" \
-                and rel.parts[2] == "lib" else "/".join(rel.parts[:2]) if rel.parts[0] == "PySide6" else rel.parts[0]
+            key = (
+                str(rel)
+                if rel.parts[0] in ("PySide6",)
+                and len(rel.parts) > 2
+                and rel.parts[1] == "Qt"
+                and rel.parts[2] == "lib"
+                else "/".join(rel.parts[:2])
+                if rel.parts[0] == "PySide6"
+                else rel.parts[0]
+            )
             items[key] = items.get(key, 0) + p.stat().st_size
     top = sorted(items.items(), key=lambda kv: -kv[1])[:n]
     return [(k, round(v / MIB, 1)) for k, v in top]
 
 
 def clean_env(home: Path, **more: str) -> dict[str, str]:
-    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-           "XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / "share")}
+    env = {
+        "HOME": str(home),
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / "share"),
+    }
     env.update(more)
     return env
 
@@ -57,17 +70,24 @@ def time_version(exe: Path, home: Path, runs: int) -> list[float]:
     out = []
     for _ in range(runs):
         t0 = time.perf_counter()
-        subprocess.run([str(exe), "--version"], env=clean_env(home), capture_output=True, check=True)
+        subprocess.run(
+            [str(exe), "--version"], env=clean_env(home), capture_output=True, check=True
+        )
         out.append(time.perf_counter() - t0)
     return out
 
 
-def time_window(cmd: list[str], env: dict[str, str], display: str, probe: Path) -> tuple[float, float]:
+def time_window(
+    cmd: list[str], env: dict[str, str], display: str, probe: Path
+) -> tuple[float, float]:
     probe.unlink(missing_ok=True)
     t0 = time.perf_counter()
-    app = subprocess.Popen(cmd, env={**env, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb",
-                                     "SLATE_GUI_PROBE": str(probe)},
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    app = subprocess.Popen(
+        cmd,
+        env={**env, "DISPLAY": display, "QT_QPA_PLATFORM": "xcb", "SLATE_GUI_PROBE": str(probe)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     shown = rows = None
     wid = None
     try:
@@ -105,11 +125,20 @@ def main(argv: list[str] | None = None) -> int:
         if args.bundle:
             bundle = Path(args.bundle).resolve()
         else:
-            env = dict(os.environ, SLATE_DIST=str(tmp / "dist"), SLATE_BUILD=str(tmp / "build"),
-                       PYTHON=sys.executable)
+            env = dict(
+                os.environ,
+                SLATE_DIST=str(tmp / "dist"),
+                SLATE_BUILD=str(tmp / "build"),
+                PYTHON=sys.executable,
+            )
             t0 = time.perf_counter()
-            subprocess.run(["bash", "packaging/build"], cwd=ROOT, env=env, check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                ["bash", "packaging/build"],
+                cwd=ROOT,
+                env=env,
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
             out["build_s"] = round(time.perf_counter() - t0, 1)
             bundle = tmp / "dist" / "slate"
             tarball = next((tmp / "dist").glob("*.tar.gz"))
@@ -125,15 +154,41 @@ def main(argv: list[str] | None = None) -> int:
         data = tmp / "data"
         rid = "article:20260816:bench:still-01"
         env = clean_env(home, SLATE_DATA_DIR=str(data), SLATE_DEMO_STAGE_SECONDS="0.1")
-        subprocess.run([str(exe), "--json", "submit", "--request-id", rid, "--kind", "image",
-                        "--prompt", "bench", "--wait"], env=env, check=True, capture_output=True)
+        subprocess.run(
+            [
+                str(exe),
+                "--json",
+                "submit",
+                "--request-id",
+                rid,
+                "--kind",
+                "image",
+                "--prompt",
+                "bench",
+                "--wait",
+            ],
+            env=env,
+            check=True,
+            capture_output=True,
+        )
         server = start_xvfb(tmp)
         try:
-            runs = [time_window([str(exe), "gui", "--select", rid], env, server.display, tmp / "p.jsonl")
-                    for _ in range(args.runs)]
+            runs = [
+                time_window(
+                    [str(exe), "gui", "--select", rid], env, server.display, tmp / "p.jsonl"
+                )
+                for _ in range(args.runs)
+            ]
             venv_env = {**os.environ, **{k: v for k, v in env.items() if k != "PATH"}}
-            venv = [time_window([sys.executable, "-m", "app", "gui", "--select", rid], venv_env,
-                                server.display, tmp / "p.jsonl") for _ in range(3)]
+            venv = [
+                time_window(
+                    [sys.executable, "-m", "app", "gui", "--select", rid],
+                    venv_env,
+                    server.display,
+                    tmp / "p.jsonl",
+                )
+                for _ in range(3)
+            ]
         finally:
             server.stop()
         out["first_window_first_s"] = round(runs[0][0], 3)

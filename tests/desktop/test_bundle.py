@@ -29,8 +29,10 @@ SCREENSHOTS = ROOT / "tests" / "screenshots"
 def need(tool: str, package: str) -> str:
     path = shutil.which(tool)
     if path is None:
-        pytest.fail(f"{tool} is not installed: apt-get install {package} (.ci/run installs it)",
-                    pytrace=False)
+        pytest.fail(
+            f"{tool} is not installed: apt-get install {package} (.ci/run installs it)",
+            pytrace=False,
+        )
     return path
 
 
@@ -41,12 +43,16 @@ def built(tmp_path_factory) -> dict[str, Path]:
     need("strip", "binutils")
     work = tmp_path_factory.mktemp("bundle")
     env = {k: v for k, v in __import__("os").environ.items() if k != "PYTHONPATH"}
-    env.update(SLATE_DIST=str(work / "dist"), SLATE_BUILD=str(work / "build"), PYTHON=sys.executable)
+    env.update(
+        SLATE_DIST=str(work / "dist"), SLATE_BUILD=str(work / "build"), PYTHON=sys.executable
+    )
     started = time.monotonic()
-    proc = subprocess.run(["bash", "packaging/build"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=1800)
+    proc = subprocess.run(
+        ["bash", "packaging/build"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-5000:]
-    print(f"\nbundle built in {time.monotonic() - started:.0f} s: {proc.stdout.strip().splitlines()[-1]}")
+    summary = proc.stdout.strip().splitlines()[-1]
+    print(f"\nbundle built in {time.monotonic() - started:.0f} s: {summary}")
     tarballs = list((work / "dist").glob("slate-*-linux-*.tar.gz"))
     assert len(tarballs) == 1, tarballs
     unpacked = work / "unpacked"
@@ -58,15 +64,23 @@ def built(tmp_path_factory) -> dict[str, Path]:
 
 def clean_env(home: Path, **more: str) -> dict[str, str]:
     """What a fresh desktop session has: no virtualenv, no PYTHONPATH, no test settings."""
-    env = {"HOME": str(home), "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8",
-           "XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local/share")}
+    env = {
+        "HOME": str(home),
+        "PATH": "/usr/bin:/bin",
+        "LANG": "C.UTF-8",
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_DATA_HOME": str(home / ".local/share"),
+    }
     env.update(more)
     return env
 
 
-def run(exe: Path, env: dict[str, str], *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(exe), *args], env=env, cwd=env["HOME"], capture_output=True,
-                          text=True, timeout=timeout)
+def run(
+    exe: Path, env: dict[str, str], *args: str, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(exe), *args], env=env, cwd=env["HOME"], capture_output=True, text=True, timeout=timeout
+    )
 
 
 def test_tarball_holds_app_launcher_metadata_and_icon(built, tmp_path):
@@ -76,18 +90,35 @@ def test_tarball_holds_app_launcher_metadata_and_icon(built, tmp_path):
     metainfo = top / "share" / "metainfo" / f"{APP_ID}.metainfo.xml"
     icons = list((top / "share" / "icons" / "hicolor").glob(f"*/apps/{APP_ID}.*"))
     assert desktop.is_file() and metainfo.is_file() and icons, list(top.rglob("*"))[:20]
-    assert subprocess.run(["desktop-file-validate", str(desktop)], capture_output=True, text=True).stdout == ""
-    check = subprocess.run(["appstreamcli", "validate", "--no-net", str(metainfo)], capture_output=True, text=True)
+    assert (
+        subprocess.run(
+            ["desktop-file-validate", str(desktop)], capture_output=True, text=True
+        ).stdout
+        == ""
+    )
+    check = subprocess.run(
+        ["appstreamcli", "validate", "--no-net", str(metainfo)], capture_output=True, text=True
+    )
     assert check.returncode == 0, check.stdout + check.stderr
     # the installer: links the command, writes a launcher that starts this bundle, copies the icon
     prefix = tmp_path / "prefix"
-    res = subprocess.run(["sh", str(top / "install.sh")], env={"HOME": str(tmp_path), "PREFIX": str(prefix),
-                         "PATH": "/usr/bin:/bin"}, capture_output=True, text=True, timeout=60)
+    res = subprocess.run(
+        ["sh", str(top / "install.sh")],
+        env={"HOME": str(tmp_path), "PREFIX": str(prefix), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert res.returncode == 0, res.stderr
     assert (prefix / "bin" / "slate").resolve() == built["exe"].resolve()
     installed = prefix / "share" / "applications" / f"{APP_ID}.desktop"
     assert f"Exec={built['exe']} gui" in installed.read_text()
-    assert subprocess.run(["desktop-file-validate", str(installed)], capture_output=True, text=True).stdout == ""
+    assert (
+        subprocess.run(
+            ["desktop-file-validate", str(installed)], capture_output=True, text=True
+        ).stdout
+        == ""
+    )
     assert list((prefix / "share" / "icons" / "hicolor").glob(f"*/apps/{APP_ID}.*"))
 
 
@@ -103,7 +134,9 @@ def test_bundle_alone_version_list_and_doctor(built, tmp_path):
     out = json.loads(lines[0])
     assert out["outcome"] == "ok" and out["slots"] == [] and out["count"] == 0
     # the Python, Qt and plugins that ran are the bundle's own
-    doctor = json.loads(run(exe, {**env, "QT_QPA_PLATFORM": "offscreen"}, "--json", "doctor").stdout)
+    doctor = json.loads(
+        run(exe, {**env, "QT_QPA_PLATFORM": "offscreen"}, "--json", "doctor").stdout
+    )
     plugin = doctor["qt"]["checks"][0]["plugin"]
     assert plugin.startswith(str(exe.parent / "_internal" / "PySide6")), plugin
     assert doctor["store"]["revision"] is not None  # `list` migrated the store with bundled Alembic
@@ -117,12 +150,28 @@ def test_bundle_window_on_a_real_x_server(built, tmp_path):
     env = clean_env(tmp_path, SLATE_DATA_DIR=str(data), SLATE_DEMO_STAGE_SECONDS="0.1")
     rid = "article:20260816:bundle:still-01"
     try:
-        made = run(exe, env, "--json", "submit", "--request-id", rid, "--kind", "image",
-                   "--prompt", "a lighthouse, from the bundle", "--wait")
+        made = run(
+            exe,
+            env,
+            "--json",
+            "submit",
+            "--request-id",
+            rid,
+            "--kind",
+            "image",
+            "--prompt",
+            "a lighthouse, from the bundle",
+            "--wait",
+        )
         assert made.returncode == 0, made.stdout + made.stderr
-        app = subprocess.Popen([str(exe), "gui", "--select", rid, "--lang", "en"],
-                               env={**env, "DISPLAY": server.display, "SLATE_GUI_PROBE": str(probe)},
-                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        app = subprocess.Popen(
+            [str(exe), "gui", "--select", rid, "--lang", "en"],
+            env={**env, "DISPLAY": server.display, "SLATE_GUI_PROBE": str(probe)},
+            cwd=tmp_path,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         try:
             events = wait_events(probe, app, {"shown", "rows"})
             assert events["shown"]["platform"] == "xcb"

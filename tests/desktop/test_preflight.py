@@ -78,30 +78,51 @@ def sandbox_env(base: dict[str, str], box: Sandbox) -> dict[str, str]:
     return env
 
 
-@pytest.mark.parametrize("env, expected, source", [
-    ({}, ["xcb"], "default"),
-    ({"DISPLAY": ":0"}, ["xcb"], "default"),
-    ({"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"}, ["wayland", "xcb"], "WAYLAND_DISPLAY"),
-    ({"XDG_SESSION_TYPE": "wayland"}, ["wayland", "xcb"], "XDG_SESSION_TYPE"),
-    ({"XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"}, ["xcb"], "default"),
-    ({"QT_QPA_PLATFORM": "offscreen", "WAYLAND_DISPLAY": "w"}, ["offscreen"], "QT_QPA_PLATFORM"),
-    ({"QT_QPA_PLATFORM": "wayland;xcb"}, ["wayland", "xcb"], "QT_QPA_PLATFORM"),
-    ({"QT_QPA_PLATFORM": "xcb:nograb"}, ["xcb"], "QT_QPA_PLATFORM"),
-])
+@pytest.mark.parametrize(
+    "env, expected, source",
+    [
+        ({}, ["xcb"], "default"),
+        ({"DISPLAY": ":0"}, ["xcb"], "default"),
+        ({"WAYLAND_DISPLAY": "wayland-0", "DISPLAY": ":0"}, ["wayland", "xcb"], "WAYLAND_DISPLAY"),
+        ({"XDG_SESSION_TYPE": "wayland"}, ["wayland", "xcb"], "XDG_SESSION_TYPE"),
+        ({"XDG_SESSION_TYPE": "x11", "DISPLAY": ":0"}, ["xcb"], "default"),
+        (
+            {"QT_QPA_PLATFORM": "offscreen", "WAYLAND_DISPLAY": "w"},
+            ["offscreen"],
+            "QT_QPA_PLATFORM",
+        ),
+        ({"QT_QPA_PLATFORM": "wayland;xcb"}, ["wayland", "xcb"], "QT_QPA_PLATFORM"),
+        ({"QT_QPA_PLATFORM": "xcb:nograb"}, ["xcb"], "QT_QPA_PLATFORM"),
+    ],
+)
 def test_platform_decided_as_qt_decides(env, expected, source):
     assert preflight.platform_candidates(env) == (expected, source)
 
 
-def test_qt_alone_aborts_and_slate_explains(xserver: XServer, broken_qt: Sandbox, slate_env, tmp_path):
+def test_qt_alone_aborts_and_slate_explains(
+    xserver: XServer, broken_qt: Sandbox, slate_env, tmp_path
+):
     env = sandbox_env(xserver.env(slate_env), broken_qt)
     env["XDG_CONFIG_HOME"] = str(tmp_path / "c")
     # What a newcomer met: Qt cannot load the plugin and aborts the process (SIGABRT, core dump).
-    bare = subprocess.run([sys.executable, "-c", "from PySide6.QtWidgets import QApplication; QApplication([])"],
-                          env=env, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    bare = subprocess.run(
+        [sys.executable, "-c", "from PySide6.QtWidgets import QApplication; QApplication([])"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
     assert bare.returncode == -6, (bare.returncode, bare.stderr)
     # Slate checks first: one sentence, exit 2, Qt never started.
-    proc = subprocess.run([sys.executable, "-m", "app", "gui"], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "gui"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
@@ -123,7 +144,9 @@ def test_the_check_names_the_missing_library(xserver: XServer, broken_qt: Sandbo
     assert xcb.display_error is None  # the display is there; only the library is missing
     # Qt tries the next library of the same name: a good one elsewhere on the plugin path wins
     good = preflight.qt_root() / "plugins" / "platforms"
-    fallback = preflight.check({**env, "QT_PLUGIN_PATH": str(good.parent)}, qt=broken_qt.platforms.parent.parent)
+    fallback = preflight.check(
+        {**env, "QT_PLUGIN_PATH": str(good.parent)}, qt=broken_qt.platforms.parent.parent
+    )
     assert fallback.ok and fallback.chosen.plugin == str(good / "libqxcb.so")
 
 
@@ -142,8 +165,11 @@ def test_a_good_plugin_and_display_pass(xserver: XServer):
 
 
 def test_wayland_without_compositor_falls_back_to_xcb(xserver: XServer, tmp_path):
-    env = {"WAYLAND_DISPLAY": "slate-test-none", "XDG_RUNTIME_DIR": str(tmp_path),
-           "DISPLAY": xserver.display}
+    env = {
+        "WAYLAND_DISPLAY": "slate-test-none",
+        "XDG_RUNTIME_DIR": str(tmp_path),
+        "DISPLAY": xserver.display,
+    }
     result = preflight.check(env)
     wayland, xcb = result.checks
     assert wayland.platform == "wayland" and wayland.display_error is not None
@@ -161,12 +187,20 @@ def test_offscreen_says_no_window_is_shown(slate_env, tmp_path):
     assert preflight.gate({"QT_QPA_PLATFORM": "offscreen"}, stream=out) is None
     assert "no window" in out.getvalue() or "without a window" in out.getvalue()
     quiet = io.StringIO()
-    assert preflight.gate({"QT_QPA_PLATFORM": "offscreen"}, stream=quiet, quiet_no_window=True) is None
+    assert (
+        preflight.gate({"QT_QPA_PLATFORM": "offscreen"}, stream=quiet, quiet_no_window=True) is None
+    )
     assert quiet.getvalue() == ""
     # the real app: the first thing on stderr says so, and the app keeps running
     env = dict(slate_env, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "c"))
-    app = subprocess.Popen([sys.executable, "-m", "app", "gui"], env=env, cwd=ROOT,
-                           stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    app = subprocess.Popen(
+        [sys.executable, "-m", "app", "gui"],
+        env=env,
+        cwd=ROOT,
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         assert app.stderr is not None
         first = app.stderr.readline()
@@ -178,7 +212,9 @@ def test_offscreen_says_no_window_is_shown(slate_env, tmp_path):
         app.wait(30)
 
 
-def test_doctor_reports_the_plugin_and_its_libraries(xserver: XServer, broken_qt: Sandbox, slate_env):
+def test_doctor_reports_the_plugin_and_its_libraries(
+    xserver: XServer, broken_qt: Sandbox, slate_env
+):
     from tests.fixtures import run_slate
 
     good = run_slate(xserver.env(slate_env), "doctor")

@@ -80,15 +80,30 @@ def save(image, name: str) -> Path:
 
 
 def test_real_window_on_xcb(xserver: XServer, slate_env, tmp_path):
-    done = run_slate(slate_env, "submit", "--request-id", DONE, "--kind", "image",
-                     "--prompt", "a lighthouse at dawn", "--wait")
+    done = run_slate(
+        slate_env,
+        "submit",
+        "--request-id",
+        DONE,
+        "--kind",
+        "image",
+        "--prompt",
+        "a lighthouse at dawn",
+        "--wait",
+    )
     assert done.out["task"]["state"] == "success", done.out
 
     probe = tmp_path / "probe.jsonl"
     env = xserver.env(slate_env)
     env.update(SLATE_GUI_PROBE=str(probe), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    app = subprocess.Popen([sys.executable, "-m", "app", "gui", "--select", DONE, "--lang", "en"],
-                           env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    app = subprocess.Popen(
+        [sys.executable, "-m", "app", "gui", "--select", DONE, "--lang", "en"],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         shown = wait_for("the window on the X server", lambda: event(probe, "shown"), app)
         assert shown["platform"] == "xcb"
@@ -97,7 +112,9 @@ def test_real_window_on_xcb(xserver: XServer, slate_env, tmp_path):
         assert str(shown["window_id"]) in ids
         rows = wait_for("the first rows", lambda: event(probe, "rows"), app)
         assert rows["count"] >= 1
-        rects = wait_for("the form", lambda: widgets(probe).get("createButton") and widgets(probe), app)
+        rects = wait_for(
+            "the form", lambda: widgets(probe).get("createButton") and widgets(probe), app
+        )
 
         # first rows painted: the slot list's area on the real screen carries text, not one colour
         def painted():
@@ -117,7 +134,11 @@ def test_real_window_on_xcb(xserver: XServer, slate_env, tmp_path):
         # a create through the form: real pointer and keyboard events through the X server
         xserver.xdotool("windowfocus", "--sync", str(shown["window_id"]))
         click(xserver, rects["newDraftButton"])
-        draft = wait_for("an editable draft", lambda: (lambda w: w if w.get("requestIdEdit") else None)(widgets(probe)), app)
+        draft = wait_for(
+            "an editable draft",
+            lambda: (lambda w: w if w.get("requestIdEdit") else None)(widgets(probe)),
+            app,
+        )
         click(xserver, draft["imageRadio"])
         click(xserver, draft["requestIdEdit"])
         xserver.xdotool("key", "--clearmodifiers", "ctrl+a")
@@ -129,7 +150,11 @@ def test_real_window_on_xcb(xserver: XServer, slate_env, tmp_path):
 
         def created():
             res = run_slate(slate_env, "status", NEW)
-            return res.out if res.out["outcome"] == "ok" and res.out["task"]["state"] == "success" else None
+            return (
+                res.out
+                if res.out["outcome"] == "ok" and res.out["task"]["state"] == "success"
+                else None
+            )
 
         status = wait_for("the slot created from the form", created, app)
         assert status["task"]["kind"] == "image"
@@ -152,11 +177,15 @@ def test_real_window_on_xcb(xserver: XServer, slate_env, tmp_path):
 
 def test_no_display_is_one_sentence_and_exit_2(slate_env, tmp_path):
     """No DISPLAY, no QT_QPA_PLATFORM: Slate explains and exits 2 — Qt never gets to abort."""
-    env = {k: v for k, v in slate_env.items()
-           if k not in ("DISPLAY", "QT_QPA_PLATFORM", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE")}
+    env = {
+        k: v
+        for k, v in slate_env.items()
+        if k not in ("DISPLAY", "QT_QPA_PLATFORM", "WAYLAND_DISPLAY", "XDG_SESSION_TYPE")
+    }
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
-    proc = subprocess.run([sys.executable, "-m", "app"], env=env, cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1, proc.stderr
@@ -170,8 +199,14 @@ def test_no_display_is_one_sentence_and_exit_2(slate_env, tmp_path):
 def test_a_display_that_does_not_answer(slate_env, tmp_path):
     env = {k: v for k, v in slate_env.items() if k not in ("WAYLAND_DISPLAY", "XDG_SESSION_TYPE")}
     env.update(QT_QPA_PLATFORM="xcb", DISPLAY=":4093", XDG_CONFIG_HOME=str(tmp_path / "config"))
-    proc = subprocess.run([sys.executable, "-m", "app", "gui"], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "gui"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.count("\n") == 1
     assert "the X display ':4093' does not answer" in proc.stderr

@@ -24,9 +24,23 @@ def test_a_fresh_machine_is_fine_and_nothing_is_created(slate, tmp_path):
     assert res.code == 0, res.out
     out = res.out
     assert out["outcome"] == "ok" and out["error"] is None and out["problems"] == []
-    assert {"outcome", "request_id", "task", "error", "version", "problems", "notes"} | SECTIONS <= set(out)
-    assert out["data_dir"] == {"path": str(fresh), "exists": False, "mode": None, "owner_only": None,
-                               "owned_by_you": None, "writable": True}
+    assert {
+        "outcome",
+        "request_id",
+        "task",
+        "error",
+        "version",
+        "problems",
+        "notes",
+    } | SECTIONS <= set(out)
+    assert out["data_dir"] == {
+        "path": str(fresh),
+        "exists": False,
+        "mode": None,
+        "owner_only": None,
+        "owned_by_you": None,
+        "writable": True,
+    }
     assert out["store"]["backend"] == "sqlite" and out["store"]["exists"] is False
     assert out["store"]["revision"] is None and out["store"]["head"] == HEAD_REVISION
     assert any("does not exist yet" in n for n in out["notes"])
@@ -39,20 +53,35 @@ def test_sections_after_first_use(slate, data_dir):
     res = slate("doctor")
     assert res.code == 0, res.out
     out = res.out
-    assert out["qt"]["platform"] == "offscreen" and out["qt"]["ok"] is True  # the suite is offscreen
+    assert (
+        out["qt"]["platform"] == "offscreen" and out["qt"]["ok"] is True
+    )  # the suite is offscreen
     assert out["qt"]["shows_window"] is False and out["qt"]["source"] == "QT_QPA_PLATFORM"
     assert out["qt"]["checks"][0]["libraries_ok"] is True
     assert any("without a window" in n for n in out["notes"])
     assert out["keyring"] == {"backend": "tests.keyring_backend.MemoryKeyring", "usable": True}
     store = out["store"]
     assert store["url"] == f"sqlite:///{data_dir / 'slate.sqlite3'}" and store["reachable"] is True
-    assert store["revision"] == HEAD_REVISION and store["up_to_date"] is True and store["error"] is None
+    assert (
+        store["revision"] == HEAD_REVISION
+        and store["up_to_date"] is True
+        and store["error"] is None
+    )
     provider = out["provider"]
     assert provider["name"] == "demo" and provider["region"] == "local"
-    assert provider["host"] == "127.0.0.1" and provider["key"] == {"present": False, "source": "none"}
+    assert provider["host"] == "127.0.0.1" and provider["key"] == {
+        "present": False,
+        "source": "none",
+    }
     dd = out["data_dir"]
-    assert dd == {"path": str(data_dir), "exists": True, "mode": "0700", "owner_only": True,
-                  "owned_by_you": True, "writable": True}
+    assert dd == {
+        "path": str(data_dir),
+        "exists": True,
+        "mode": "0700",
+        "owner_only": True,
+        "owned_by_you": True,
+        "writable": True,
+    }
     assert out["disk"]["free_bytes"] > 0 and out["disk"]["total_bytes"] >= out["disk"]["free_bytes"]
     assert out["disk"]["enough"] is True and Path(out["disk"]["path"]) == data_dir
     # readable by others: a note, not a problem
@@ -85,8 +114,14 @@ def slate_text(slate, env) -> str:
 
     from tests.fixtures import ROOT
 
-    proc = subprocess.run([sys.executable, "-m", "app", "doctor"], capture_output=True, text=True,
-                          cwd=ROOT, env={**os.environ, **env}, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "doctor"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **env},
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "provider minimax" in proc.stdout
     return proc.stdout + proc.stderr
@@ -140,7 +175,9 @@ def test_unreachable_store_is_a_problem_and_hides_the_password(slate):
 def test_data_dir_that_is_a_file(tmp_path):
     target = tmp_path / "a-file"
     target.write_text("x")
-    config = load({"data_dir": str(target), "store": f"sqlite:///{tmp_path / 's.sqlite3'}"}, environ={})
+    config = load(
+        {"data_dir": str(target), "store": f"sqlite:///{tmp_path / 's.sqlite3'}"}, environ={}
+    )
     report = doctor.Report()
     doctor.data_dir_section(report, config)
     assert report.problems == [f"data dir {target} is not a folder"]
@@ -148,8 +185,11 @@ def test_data_dir_that_is_a_file(tmp_path):
 
 def test_low_disk_is_a_problem(tmp_path, monkeypatch):
     config = load({"data_dir": str(tmp_path)}, environ={})
-    monkeypatch.setattr(doctor.shutil, "disk_usage",
-                        lambda _p: shutil._ntuple_diskusage(10 << 30, 10 << 30, 10 << 20))
+    monkeypatch.setattr(
+        doctor.shutil,
+        "disk_usage",
+        lambda _p: shutil._ntuple_diskusage(10 << 30, 10 << 30, 10 << 20),
+    )
     report = doctor.Report()
     out = doctor.disk_section(report, config)
     assert out["enough"] is False and out["free_bytes"] == 10 << 20
