@@ -133,6 +133,14 @@ def test_bundle_alone_version_list_and_doctor(built, tmp_path):
     assert len(lines) == 1
     out = json.loads(lines[0])
     assert out["outcome"] == "ok" and out["slots"] == [] and out["count"] == 0
+    # a video through the embedded demo provider: PyAV encodes it there and verifies it here
+    video = run(exe, {**env, "SLATE_DEMO_STAGE_SECONDS": "0.1"}, "--json", "submit",
+                "--request-id", "article:20260816:bundle:scene-01", "--kind", "video",
+                "--prompt", "tide eye", "--resolution", "768P", "--wait")
+    task = json.loads(video.stdout)["task"]
+    assert video.returncode == 0 and task["state"] == "success", video.stdout + video.stderr
+    assert task["media"][0]["content_type"] == "video/mp4"
+    assert abs(task["media"][0]["duration"] - 6) < 0.5
     # the Python, Qt and plugins that ran are the bundle's own
     doctor = json.loads(
         run(exe, {**env, "QT_QPA_PLATFORM": "offscreen"}, "--json", "doctor").stdout
