@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tarfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ def need(tool: str, package: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Path]:
+def built(tmp_path_factory) -> Iterator[dict[str, Path]]:
     need("desktop-file-validate", "desktop-file-utils")
     need("appstreamcli", "appstream")
     need("strip", "binutils")
@@ -59,7 +60,8 @@ def built(tmp_path_factory) -> dict[str, Path]:
     with tarfile.open(tarballs[0]) as tar:
         tar.extractall(unpacked, filter="tar")
     (top,) = unpacked.iterdir()
-    return {"tarball": tarballs[0], "top": top, "exe": top / "slate" / "slate", "work": work}
+    yield {"tarball": tarballs[0], "top": top, "exe": top / "slate" / "slate", "work": work}
+    shutil.rmtree(work, ignore_errors=True)  # ~900 MB: build folder, bundle, unpacked copy
 
 
 def clean_env(home: Path, **more: str) -> dict[str, str]:
