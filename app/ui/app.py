@@ -102,6 +102,10 @@ async def amain(app: QApplication, config: Config, settings: Settings, *,
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
     window.show()
+    if os.environ.get("SLATE_GUI_PROBE"):  # tests that drive the real window from outside
+        from app.ui.probe import attach
+
+        attach(window, os.environ["SLATE_GUI_PROBE"])
     controller.start()
     target = select or (None if screenshot else settings.qsettings.value("window/lastSlot"))
     try:
