@@ -196,7 +196,10 @@ def test_v1_video_reports_one_clip(table):
 # -- what a slot counts for ----------------------------------------------------------------
 
 
-def slot(state="success", estimate=D("0.48"), reported=None, *, day="2026-08-16",
+H3_6S = D("0.48")
+
+
+def slot(state="success", estimate=H3_6S, reported=None, *, day="2026-08-16",
          model="MiniMax-H3", project="tide-eye", declared_failed=False, rid="x"):
     return SlotCost(rid, model, day, state, estimate, reported, declared_failed, project)
 
