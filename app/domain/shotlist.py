@@ -347,10 +347,11 @@ def _slot(mine: Mapping[str, object], merged: Mapping[str, object]) -> tuple[str
         raise _FieldError("scene", f"the RequestId {name.request_id!r} {exc.message}") from None
 
 
-def _build(
+def build_row(
     values: Mapping[str, object], defaults: Mapping[str, object], row: int, line: int
 ) -> ShotRow | RowError:
-    """One row: the first problem in column order is its error; the RequestId is found even
+    """One row from its values by column (text as in a file, or Python values), converted like
+    a file's row. The first problem in column order is its error; the RequestId is found even
     for a bad row where it can be (so duplicates and the JSON name it)."""
     errors: list[_FieldError] = []
     mine = _stated(values, "column", errors)
@@ -465,7 +466,7 @@ def _parse_csv(text: str) -> ShotList:
             for i, name in enumerate(header):
                 cell = cells[i] if i < len(cells) else ""
                 values[name or f"column {i + 1}"] = cell
-            built.append(_build(values, {}, start, start))
+            built.append(build_row(values, {}, start, start))
     except csv.Error as exc:
         raise ShotListError("file", f"is not valid CSV: {exc}", end + 1) from None
     return _finish("csv", built, {})
@@ -560,7 +561,7 @@ def _parse_yaml(text: str) -> ShotList:
             built.append(RowError(number, line, "row", f"must be a mapping of options, not "
                                   f"{_what(item) if item is not None else 'empty'}"))
             continue
-        built.append(_build({str(k): v for k, v in item.items()}, defaults, number, line))
+        built.append(build_row({str(k): v for k, v in item.items()}, defaults, number, line))
     return _finish("yaml", built, defaults)
 
 
