@@ -12,9 +12,11 @@ from app.domain.params import normalize
 from app.domain.shotlist import ShotRow, parse, write, write_yaml
 from app.domain.templates import SceneEdit, scene_rows
 
-BASE = dict(series="article", date="2026-08-16", project="tide-eye", kind="video",
-            prompt="潮汐之眼，黎明的海面", options={"model": "MiniMax-Hailuo-2.3", "duration": 6,
-                                                 "resolution": "768P"})
+BASE = {
+    "series": "article", "date": "2026-08-16", "project": "tide-eye", "kind": "video",
+    "prompt": "潮汐之眼，黎明的海面",
+    "options": {"model": "MiniMax-Hailuo-2.3", "duration": 6, "resolution": "768P"},
+}
 
 
 def test_scenes_from_one_prompt():
