@@ -232,7 +232,7 @@ def estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
         return Cost(part.amount, currency, basis)
     resolution = params.get("resolution")
     duration = params.get("duration")
-    seconds = int(duration) if isinstance(duration, int) and not isinstance(duration, bool) else None
+    seconds = duration if isinstance(duration, int) and not isinstance(duration, bool) else None
     if entry.scheme == "per_clip":
         key = entry.clip_key(resolution, seconds)
         if key is None:
@@ -273,7 +273,8 @@ def reported(
         if count is None:
             return None
         duration = params.get("duration")
-        key = entry.clip_key(params.get("resolution"), duration if isinstance(duration, int) else None)
+        seconds = duration if isinstance(duration, int) and not isinstance(duration, bool) else None
+        key = entry.clip_key(params.get("resolution"), seconds)
         return _Part(count, entry.per_clip[key] if key else None, "").amount
     output = _number(usage.get("output_seconds"))
     if output is None:

@@ -54,7 +54,8 @@ class PriceTableError(ValidationError):
         super().__init__(field, message)
         self.path = path
         self.line = line
-        self.args = (f"{path}:{line}: {field}: {message}" if line else f"{path}: {field}: {message}",)
+        where = f"{path}:{line}" if line else path
+        self.args = (f"{where}: {field}: {message}",)
 
     def __str__(self) -> str:
         return str(self.args[0])
@@ -162,7 +163,9 @@ def parse_money(value: object, field: str) -> Decimal:
     try:
         amount = Decimal(value.strip() if isinstance(value, str) else str(value))
     except (InvalidOperation, TypeError, ValueError):
-        raise ValidationError(field, f"must be an amount such as 5 or 0.48, not {value!r}") from None
+        raise ValidationError(
+            field, f"must be an amount such as 5 or 0.48, not {value!r}"
+        ) from None
     if not amount.is_finite():
         raise ValidationError(field, "must be a finite amount")
     if amount < 0:
@@ -274,7 +277,9 @@ def _check_model(c: _Checker, name: str, entry: Any, *, complete: bool) -> None:
         raise c.fail((*at, "kind"), f"must be one of {', '.join(KINDS)}")
     schemes = [s for s in SCHEMES if s in entry]
     if len(schemes) > 1:
-        raise c.fail((*at, schemes[1]), f"a model has one billing scheme; {schemes[0]} is stated too")
+        raise c.fail(
+            (*at, schemes[1]), f"a model has one billing scheme; {schemes[0]} is stated too"
+        )
     if complete and not schemes:
         raise c.fail(at, f"states no price: give one of {', '.join(SCHEMES)}")
     if complete and "kind" not in entry:

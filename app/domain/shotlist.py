@@ -326,7 +326,8 @@ def _slot(mine: Mapping[str, object], merged: Mapping[str, object]) -> tuple[str
     if "request_id" in mine:
         if naming_here:
             raise _FieldError(
-                naming_here[0], "a row names its slot by request_id or by project and scene, not both"
+                naming_here[0],
+                "a row names its slot by request_id or by project and scene, not both",
             )
         try:
             return validate_request_id(mine["request_id"]), None
@@ -380,7 +381,9 @@ def build_row(
 
 def _check_defaults(values: Mapping[str, object], line: int) -> dict[str, object]:
     if "request_id" in values and values["request_id"] is not None:
-        raise ShotListError("defaults.request_id", "a RequestId names one row; it cannot be a default", line)
+        raise ShotListError(
+            "defaults.request_id", "a RequestId names one row; it cannot be a default", line
+        )
     try:
         out = _stated(values, "key")
         for column in ("series", "project"):
@@ -526,9 +529,9 @@ def _parse_yaml(text: str) -> ShotList:
                 )
         if "rows" not in data:
             raise ShotListError("rows", "is required (the list of rows)", node.start_mark.line + 1)
-        dup = _duplicate_key(yaml.MappingNode(node.tag, [
-            (k, v) for k, v in node.value if not (isinstance(k, yaml.ScalarNode) and k.value == "rows")
-        ]))
+        top = [(k, v) for k, v in node.value
+               if not (isinstance(k, yaml.ScalarNode) and k.value == "rows")]
+        dup = _duplicate_key(yaml.MappingNode(node.tag, top))
         if dup is not None:
             raise ShotListError(dup.field, dup.message, node.start_mark.line + 1)
         by_key = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}

@@ -60,7 +60,7 @@ def scene_rows(
     outside = sorted(n for n in edits if not first <= n <= last)
     if outside:
         raise ValidationError("edits", f"scene {outside[0]} is outside scenes {first}–{last}")
-    for name, value in (options or {}).items():
+    for name in options or {}:
         if name not in OPTION_COLUMNS or name == "prompt":
             raise ValidationError(name, "is not an option a template sets; known: "
                                   + ", ".join(c for c in OPTION_COLUMNS if c != "prompt"))
@@ -71,7 +71,9 @@ def scene_rows(
         text = edit.prompt if edit.prompt is not None else prompt
         if edit.add:
             text = f"{text}{joiner}{edit.add}" if text else edit.add
-        values: dict[str, Any] = dict(zip(NAMING_COLUMNS, (series, day, project, str(scene))))
+        values: dict[str, Any] = dict(
+            zip(NAMING_COLUMNS, (series, day, project, str(scene)), strict=True)
+        )
         values.update(kind=kind, prompt=text, **dict(options or {}))
         for name, value in edit.options.items():
             if name not in OPTION_COLUMNS or name == "prompt":

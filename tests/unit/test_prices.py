@@ -233,7 +233,8 @@ BAD_OVERRIDES = [
      "models.New-Model.kind", "required"),
     ('[models."image-01"]\nper_second = { "768P" = 0.08 }\n', 2,
      "models.image-01.per_second", "image model cannot be priced per second"),
-    ('[models."MiniMax-H3"]\nper_second = { "768P" = 0.08 }\nper_clip = { "768P" = { 6 = 1 } }\n', 3,
+    ('[models."MiniMax-H3"]\nper_second = { "768P" = 0.08 }\n'
+     'per_clip = { "768P" = { 6 = 1 } }\n', 3,
      "models.MiniMax-H3.per_clip", "one billing scheme"),
     ('currency = "usd"\n', 1, "currency", "three-letter"),
     ('colour = "red"\n', 1, "colour", "not a price table key"),
@@ -273,7 +274,9 @@ def test_a_complete_table_must_name_currency_date_source_and_models():
     with pytest.raises(PriceTableError, match="as_of: is required"):
         parse_table('currency = "USD"\nsource = "x"\n[models."a"]\nkind = "image"\nper_image = 1\n')
     with pytest.raises(PriceTableError, match="states no price"):
-        parse_table('currency = "USD"\nas_of = "2026-10"\nsource = "x"\n[models."a"]\nkind = "image"\n')
+        parse_table(
+            'currency = "USD"\nas_of = "2026-10"\nsource = "x"\n[models."a"]\nkind = "image"\n'
+        )
 
 
 def test_parse_with_override_is_the_pure_core_of_the_loader(shipped):

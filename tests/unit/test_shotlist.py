@@ -90,7 +90,9 @@ def test_the_prompt_is_kept_exactly_and_other_cells_are_trimmed():
 
 
 def test_header_names_are_forgiving_about_case_and_dashes():
-    (row,) = csv_rows(f"Request-Id,KIND,prompt,First-Frame,prompt-optimizer\n{RID1},video,p,{FRAME},no\n")
+    (row,) = csv_rows(
+        f"Request-Id,KIND,prompt,First-Frame,prompt-optimizer\n{RID1},video,p,{FRAME},no\n"
+    )
     assert row.params == {"prompt": "p", "first_frame_image": FRAME, "prompt_optimizer": False}
 
 
@@ -195,7 +197,9 @@ def test_a_file_with_only_a_header_has_no_rows():
 
 
 def test_project_and_scene_compose_the_request_id():
-    (row,) = csv_rows("series,date,project,scene,kind,prompt\narticle,2026-08-16,tide-eye,3,video,p\n")
+    (row,) = csv_rows(
+        "series,date,project,scene,kind,prompt\narticle,2026-08-16,tide-eye,3,video,p\n"
+    )
     assert row.request_id == "article:20260816:tide-eye:scene-03"
     assert row.name == SceneName("article", "20260816", "tide-eye", "scene-03")
 
