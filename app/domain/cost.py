@@ -85,6 +85,23 @@ class Cost:
     def with_reported(self, amount: Money) -> Cost:
         return replace(self, reported=amount)
 
+    def to_record(self) -> dict[str, Any]:
+        """For the store: the same keys with amounts as exact decimal text (``"0.48"``)."""
+        return {
+            "estimate": None if self.estimate is None else str(self.estimate),
+            "currency": self.currency,
+            "basis": self.basis,
+            "reported": None if self.reported is None else str(self.reported),
+        }
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Cost:
+        def amount(value: object) -> Money:
+            return None if value is None else Decimal(str(value))
+
+        return cls(amount(record.get("estimate")), str(record["currency"]),
+                   str(record.get("basis") or ""), amount(record.get("reported")))
+
     def to_json(self) -> dict[str, Any]:
         """``{"estimate", "currency", "basis", "reported"}`` as in DESIGN.md's task JSON."""
         return {
@@ -295,6 +312,22 @@ def reported(
         table.currency,
     )
     return _total(parts)
+
+
+def sum_costs(costs: Iterable[Cost], currency: str) -> Cost:
+    """The cost of several creates (a batch's total): ``estimate`` is null when any is unknown,
+    and the basis says how many were priced. Costs in another currency count as unknown."""
+    known, unknown, count = Decimal(0), 0, 0
+    for cost in costs:
+        count += 1
+        if cost.estimate is None or cost.currency != currency:
+            unknown += 1
+        else:
+            known += cost.estimate
+    basis = f"{_plural(count, 'create')}"
+    if unknown:
+        basis += f", {unknown} of unknown price (the others {format_money(known, currency)})"
+    return Cost(None if unknown else known, currency, basis)
 
 
 # -- what a slot counts for ----------------------------------------------------------------

@@ -3,6 +3,7 @@ the same table, what a slot counts for, spend totals where unknown never sums as
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import pytest
@@ -20,6 +21,7 @@ from app.domain.cost import (
     money_json,
     reported,
     spend,
+    sum_costs,
     v2_inputs,
 )
 from app.domain.params import normalize
@@ -137,6 +139,25 @@ def test_cost_json_is_the_task_cost_object(table):
     assert cost.to_json() == {"estimate": 0.48, "currency": "USD",
                               "basis": "MiniMax-H3 768P 6 s × $0.08/s", "reported": 0.5}
     assert Cost(None, "USD", "x").to_json()["estimate"] is None
+
+
+def test_a_batch_total_is_unknown_when_one_create_is():
+    costs = [Cost(D("0.48"), "USD", "a"), Cost(D("0.28"), "USD", "b")]
+    assert sum_costs(costs, "USD") == Cost(D("0.76"), "USD", "2 creates")
+    total = sum_costs([*costs, Cost(None, "USD", "c")], "USD")
+    assert total.estimate is None
+    assert total.basis == "3 creates, 1 of unknown price (the others $0.76)"
+    assert sum_costs([Cost(D("1"), "CNY", "d")], "USD").estimate is None
+    assert sum_costs([], "USD") == Cost(D(0), "USD", "0 creates")
+
+
+def test_cost_records_keep_amounts_exact(table):
+    cost = estimate("video", h3("MiniMax-H3-Max", images=3), table).with_reported(D("0.5540"))
+    record = cost.to_record()
+    assert record["estimate"] == "0.554" and record["reported"] == "0.5540"
+    assert Cost.from_record(json.loads(json.dumps(record))) == cost
+    unknown = Cost(None, "USD", "image-01 1 image × unknown price")
+    assert Cost.from_record(unknown.to_record()) == unknown
 
 
 @given(
