@@ -399,14 +399,15 @@ def _check_defaults(values: Mapping[str, object], line: int) -> dict[str, object
 def _finish(
     fmt: Format, built: list[ShotRow | RowError], defaults: Mapping[str, object]
 ) -> ShotList:
-    """Mark every later row of a RequestId seen before as a duplicate naming the earlier row."""
+    """Mark every later row of a RequestId seen before as a duplicate naming the earlier row
+    (field ``request_id``, or ``scene`` for a row named by the scheme)."""
     first: dict[str, int] = {}
     out: list[ShotRow | RowError] = []
     for entry in built:
         rid = entry.request_id
         if isinstance(entry, ShotRow) and rid in first:
             entry = RowError(
-                entry.row, entry.line, "request_id",
+                entry.row, entry.line, "request_id" if entry.name is None else "scene",
                 f"{rid} is already row {first[rid]}; a slot appears once in a shot list", rid,
             )
         if rid is not None:

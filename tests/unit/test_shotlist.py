@@ -216,6 +216,17 @@ def test_naming_errors_name_the_field(cells, field, words):
     assert isinstance(err, RowError) and err.field == field and words in err.message
 
 
+def test_a_scene_named_twice_is_a_duplicate_on_the_scene():
+    entries = parse(
+        "defaults: {series: article, date: 20260816, project: tide-eye, kind: video}\n"
+        f"rows:\n- scene: 1\n- scene: 2\n- request_id: {RID2}\n- scene: scene-01\n",
+        "yaml",
+    ).entries
+    assert [type(e).__name__ for e in entries] == ["ShotRow", "ShotRow", "RowError", "RowError"]
+    assert (entries[2].field, entries[3].field) == ("request_id", "scene")
+    assert "already row 2" in entries[2].message and "already row 1" in entries[3].message
+
+
 def test_a_row_names_its_slot_one_way():
     (err,) = csv_rows(f"request_id,project,scene,kind\n{RID1},tide-eye,3,video\n")
     assert isinstance(err, RowError) and err.field == "project"
