@@ -504,12 +504,20 @@ _Loader.yaml_implicit_resolvers = {
 }
 
 
+_SHAPE = "a YAML shot list is a list of rows, or a mapping with defaults and rows"
+
+
 def _parse_yaml(text: str) -> ShotList:
     loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return ShotList("yaml", ())
+        # Read the nodes before constructing: construction merges ``<<`` keys into the nodes.
+        rows_node, defaults_node = _shape(node)
+        items = list(rows_node.value) if isinstance(rows_node, yaml.SequenceNode) else []
+        row_lines = [item.start_mark.line + 1 for item in items]
+        row_dups = [_duplicate_key(item) for item in items]
         data = loader.construct_document(node)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
@@ -519,54 +527,50 @@ def _parse_yaml(text: str) -> ShotList:
     finally:
         loader.dispose()
     defaults: dict[str, object] = {}
-    rows_node: yaml.Node = node
     if isinstance(data, dict):
-        keys = {k.value: k for k, _ in node.value if isinstance(k, yaml.ScalarNode)}
-        for key in data:
-            if key not in ("defaults", "rows"):
-                raise ShotListError(
-                    str(key), "a YAML shot list is a list of rows, or a mapping with defaults "
-                    "and rows", keys[key].start_mark.line + 1 if key in keys else 0,
-                )
-        if "rows" not in data:
-            raise ShotListError("rows", "is required (the list of rows)", node.start_mark.line + 1)
-        top = [(k, v) for k, v in node.value
-               if not (isinstance(k, yaml.ScalarNode) and k.value == "rows")]
-        dup = _duplicate_key(yaml.MappingNode(node.tag, top))
-        if dup is not None:
-            raise ShotListError(dup.field, dup.message, node.start_mark.line + 1)
-        by_key = {k.value: v for k, v in node.value if isinstance(k, yaml.ScalarNode)}
-        d = data.get("defaults")
-        if d is not None:
-            d_line = by_key["defaults"].start_mark.line + 1
-            if not isinstance(d, dict):
+        if defaults_node is not None and data.get("defaults") is not None:
+            d_line = defaults_node.start_mark.line + 1
+            if not isinstance(data["defaults"], dict):
                 raise ShotListError("defaults", "must be a mapping of options", d_line)
-            defaults = _check_defaults(
-                {str(k): v for k, v in d.items()}, d_line
-            )
-        rows_node = by_key["rows"]
-        data = data["rows"]
-        if data is None:
-            data = []
+            defaults = _check_defaults({str(k): v for k, v in data["defaults"].items()}, d_line)
+        data = data.get("rows") or []
     if not isinstance(data, list):
-        raise ShotListError(
-            "rows", "a YAML shot list is a list of rows, or a mapping with defaults and rows",
-            rows_node.start_mark.line + 1,
-        )
+        raise ShotListError("rows", _SHAPE, rows_node.start_mark.line + 1)
     built: list[ShotRow | RowError] = []
-    items = rows_node.value if isinstance(rows_node, yaml.SequenceNode) else []
     for number, item in enumerate(data, start=1):
-        line = items[number - 1].start_mark.line + 1 if number <= len(items) else 0
-        dup = _duplicate_key(items[number - 1]) if number <= len(items) else None
+        line = row_lines[number - 1] if number <= len(row_lines) else 0
+        dup = row_dups[number - 1] if number <= len(row_dups) else None
         if dup is not None:
             built.append(RowError(number, line, dup.field, dup.message))
-            continue
-        if not isinstance(item, dict):
-            built.append(RowError(number, line, "row", f"must be a mapping of options, not "
-                                  f"{_what(item) if item is not None else 'empty'}"))
-            continue
-        built.append(build_row({str(k): v for k, v in item.items()}, defaults, number, line))
+        elif not isinstance(item, dict):
+            what = _what(item) if item is not None else "empty"
+            built.append(RowError(number, line, "row", f"must be a mapping of options, not {what}"))
+        else:
+            built.append(build_row({str(k): v for k, v in item.items()}, defaults, number, line))
     return _finish("yaml", built, defaults)
+
+
+def _shape(node: yaml.Node) -> tuple[yaml.Node, yaml.Node | None]:
+    """The rows node and the defaults node of a document (a list, or {defaults, rows})."""
+    if not isinstance(node, yaml.MappingNode):
+        return node, None
+    by_key: dict[str, yaml.Node] = {}
+    for key, value in node.value:
+        name = key.value if isinstance(key, yaml.ScalarNode) else None
+        line = key.start_mark.line + 1
+        if name not in ("defaults", "rows"):
+            raise ShotListError(str(name), _SHAPE, line)
+        if name in by_key:
+            raise ShotListError(name, f"is given twice (line {line})", line)
+        by_key[name] = value
+    if "rows" not in by_key:
+        raise ShotListError("rows", "is required (the list of rows)", node.start_mark.line + 1)
+    defaults = by_key.get("defaults")
+    if defaults is not None:
+        dup = _duplicate_key(defaults)
+        if dup is not None:
+            raise ShotListError(f"defaults.{dup.field}", dup.message, defaults.start_mark.line + 1)
+    return by_key["rows"], defaults
 
 
 def _duplicate_key(node: yaml.Node) -> _FieldError | None:

@@ -315,6 +315,8 @@ def test_yaml_bad_rows_are_numbered_by_item():
     ("defaults: [1]\nrows: []\n", "defaults", 1),
     ("rows: []\ncolumns: [a]\n", "columns", 2),
     ("defaults: {}\n", "rows", 1),
+    ("defaults: {n: 1, n: 2}\nrows: []\n", "defaults.n", 1),
+    ("rows: []\nrows: []\n", "rows", 2),
     ("rows: {a: 1}\n", "rows", 1),
     ("- a: [1\n", "file", 2),
     ("just a sentence\n", "rows", 1),
@@ -323,6 +325,16 @@ def test_yaml_file_level_problems(text, field, line):
     with pytest.raises(ShotListError) as caught:
         parse(text, "yaml")
     assert (caught.value.field, caught.value.line) == (field, line)
+
+
+def test_yaml_anchors_and_merge_keys_share_options_between_rows():
+    entries = parse(
+        f"- &base {{request_id: {RID1}, kind: video, model: T2V-01, prompt: a}}\n"
+        f"- <<: *base\n  request_id: {RID2}\n  prompt: b\n",
+        "yaml",
+    ).entries
+    one, two = only(entries, ShotRow)
+    assert (two.request_id, two.params) == (RID2, {"prompt": "b", "model": "T2V-01"})
 
 
 def test_an_empty_yaml_file_has_no_rows():
