@@ -45,12 +45,13 @@ def test_the_wheel_holds_every_module_and_every_resource(wheel):
                if "__pycache__" not in p.parts}
     assert modules - names == set(), "modules missing from the wheel"
     res = "app/resources/"
-    wanted = {f"{res}__init__.py", f"{res}icons/hicolor/scalable/apps/io.slate.Slate.svg",
+    wanted = {f"{res}__init__.py", f"{res}prices.toml",
+              f"{res}icons/hicolor/scalable/apps/io.slate.Slate.svg",
               f"{res}translations/slate_zh_CN.qm"}
     wanted |= {f"{res}icons/hicolor/{n}x{n}/apps/io.slate.Slate.png" for n in SIZES}
     ui = ROOT / "resources" / "icons" / "ui"
     wanted |= {f"{res}icons/ui/{p.name}" for p in ui.glob("*.svg")}
-    assert len(wanted) >= 1 + 1 + 1 + 8 + 4
+    assert len(wanted) >= 1 + 1 + 1 + 1 + 8 + 4
     assert wanted - names == set(), "resources missing from the wheel"
     # nothing of the source tree's top level leaks in as its own package
     assert not any(n.startswith(("resources/", "tests/", "packaging/")) for n in names)
