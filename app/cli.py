@@ -116,6 +116,7 @@ def build_parser() -> Parser:
     e.add_argument("--to", required=True)
 
     sub.add_parser("quota", parents=[parent], help="today's use and limits")
+    sub.add_parser("doctor", parents=[parent], help="what Slate finds on this machine")
 
     k = sub.add_parser("key", parents=[parent], help="the API key in the OS keyring")
     k.add_argument("action", choices=["set", "delete", "status"])
@@ -219,10 +220,12 @@ def _setup_logging(verbose: bool, config_data_dir: Path | None) -> None:
 # -- commands -------------------------------------------------------------------------------
 async def _run_service_command(ns: argparse.Namespace, config: Any) -> Outcome:
     from app.bootstrap import build
+    from app.notices import first_time
 
     app = build(config)
     for warning in app.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        if first_time(config.data_dir, warning):  # once per data dir, on stderr only
+            sys.stderr.write(f"warning: {warning}\n")
     try:
         svc = app.service
         await svc.sweep_submitting()
@@ -275,7 +278,7 @@ def _key_command(ns: argparse.Namespace) -> Outcome:
         try:
             removed = secrets.delete_api_key()
         except secrets.KeyringUnavailable as exc:
-            return Outcome("invalid", error=error("no_keyring", str(exc)), exit_code=EXIT_INTERNAL)
+            return Outcome("invalid", error=error("no_keyring", str(exc)))  # exit 2: configuration
         return Outcome("ok", extra={"key": {"deleted": removed}})
     if sys.stdin is not None and sys.stdin.isatty():
         import getpass
@@ -288,7 +291,7 @@ def _key_command(ns: argparse.Namespace) -> Outcome:
     try:
         secrets.set_api_key(value)
     except secrets.KeyringUnavailable as exc:
-        return Outcome("invalid", error=error("no_keyring", str(exc)), exit_code=EXIT_INTERNAL)
+        return Outcome("invalid", error=error("no_keyring", str(exc)))  # exit 2: configuration
     return Outcome("ok", extra={"key": {"stored": True, "source": "keyring"}})
 
 
@@ -310,10 +313,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = config_mod.load(_config_options(ns))
     except ValidationError as exc:
         return emit(Outcome("invalid", error=error("invalid", str(exc), field=exc.field)), as_json)
+    if ns.command == "doctor":  # only looks: creates nothing, not even the log folder
+        from app.doctor import main as doctor_main
+
+        return doctor_main(config, as_json)
     _setup_logging(bool(getattr(ns, "verbose", False)), config.data_dir)
     cmd = ns.command
     try:
         if cmd is None or cmd == "gui":
+            from app.preflight import gate  # before Qt loads: a missing library would abort it
+
+            refused = gate(quiet_no_window=bool(getattr(ns, "screenshot", None)))
+            if refused is not None:
+                return refused
             from app.ui.app import run_gui
 
             return run_gui(config, screenshot=getattr(ns, "screenshot", None),
