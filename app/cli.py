@@ -33,6 +33,8 @@ GLOBAL_OPTIONS = (
     ("--user", "user", str, "designer (SLATE_USER)"),
     ("--timeout", "timeout", str, "provider timeout in seconds (SLATE_TIMEOUT)"),
     ("--poll-interval", "poll_interval", str, "seconds between queries (SLATE_POLL_INTERVAL)"),
+    ("--demo-fault", "demo_fault", str, "fault switches for the embedded demo provider, e.g. "
+     "lose-create-response or slow=600 (SLATE_DEMO_FAULT; list: slate sim --list-faults)"),
 )
 
 
@@ -334,9 +336,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from app.sim import cli as sim_cli
 
             def sim_emit(data: dict[str, Any]) -> None:
+                text = data.pop("text", None)
                 if as_json:
                     payload = {"outcome": "ok", "request_id": None, "task": None, "error": None, **data}
                     sys.stdout.write(json.dumps(payload) + "\n")
+                elif text is not None:
+                    sys.stdout.write(text)
+                elif data.get("outcome") == "invalid":
+                    sys.stderr.write(f"invalid: {data['error']['message']}\n")
                 else:
                     sys.stdout.write(f"Slate demo provider listening on {data.get('base_url')}  (Ctrl+C stops)\n")
                 sys.stdout.flush()
