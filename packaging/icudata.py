@@ -57,6 +57,7 @@ KEEP = ("coll/*", "zone/*", "*.cnv", "cnvalias.icu", "zoneinfo64.res", "metaZone
         "*.nrm", "root.res", "res_index.res", "pool.res")
 SYMBOL = re.compile(r"icudt\d+_dat")
 ALIGN = 16
+PAD = b"\xaa"  # what ICU's own packager (pkgdata) pads with
 
 
 class IcuDataError(RuntimeError):
@@ -150,9 +151,9 @@ def serialize(common: CommonData) -> bytes:
         out += struct.pack("<II", n, d)
     out += names
     for (_name, data), offset in zip(common.items, data_offsets):
-        out += b"\0" * (len(common.header) + offset - len(out))
+        out += PAD * (len(common.header) + offset - len(out))
         out += data
-    out += b"\0" * (_aligned(len(out)) - len(out))
+    out += PAD * (_aligned(len(out)) - len(out))
     return bytes(out)
 
 
@@ -160,37 +161,50 @@ def _aligned(n: int) -> int:
     return (n + ALIGN - 1) // ALIGN * ALIGN
 
 
-def dropped(name: str, prefix: str) -> bool:
+def dropped(
+    name: str, prefix: str, drop: tuple[str, ...] = DROP, keep: tuple[str, ...] = KEEP
+) -> bool:
     short = name[len(prefix) :]
-    if any(fnmatch.fnmatch(short, k) for k in KEEP):
+    if any(fnmatch.fnmatch(short, k) for k in keep):
         return False
-    return any(fnmatch.fnmatch(short, d) for d in DROP)
+    return any(fnmatch.fnmatch(short, d) for d in drop)
 
 
-def reduce(common: CommonData) -> tuple[CommonData, list[str]]:
+#: What Qt's calls need at the least (a too-wide DROP is a build error, not a surprise).
+REQUIRED = ("root.res", "coll/root.res", "coll/ucadata.icu", "cnvalias.icu", "zoneinfo64.res",
+            "metaZones.res", "zone/root.res", "supplementalData.res")
+
+
+def reduce(
+    common: CommonData,
+    drop: tuple[str, ...] = DROP,
+    keep: tuple[str, ...] = KEEP,
+    required: tuple[str, ...] = REQUIRED,
+) -> tuple[CommonData, list[str]]:
+    """The data without the dropped items (and the names of those)."""
     prefix = common.prefix
-    kept = [(n, d) for n, d in common.items if not dropped(n, prefix)]
-    gone = [n for n, _d in common.items if dropped(n, prefix)]
-    # what must be there for Qt's calls: a too-wide DROP is a build error, not a surprise
+    kept = [(n, d) for n, d in common.items if not dropped(n, prefix, drop, keep)]
+    gone = [n for n, _d in common.items if dropped(n, prefix, drop, keep)]
     names = {n[len(prefix) :] for n, _d in kept}
-    for need in ("root.res", "coll/root.res", "coll/ucadata.icu", "cnvalias.icu",
-                 "zoneinfo64.res", "metaZones.res", "zone/root.res", "supplementalData.res"):
+    for need in required:
         if need not in names:
             raise IcuDataError(f"the reduced ICU data lacks {need}")
-    for pattern in DROP:
+    for pattern in drop:
         if not any(fnmatch.fnmatch(n[len(prefix) :], pattern) for n in gone):
             raise IcuDataError(f"no ICU item matches {pattern!r} any more: check the ICU version")
     return CommonData(common.header, kept), gone
 
 
-def build(lib: Path, outdir: Path, cc: str | None = None) -> tuple[Path, list[str]]:
+def build(
+    lib: Path, outdir: Path, cc: str | None = None, **reducing: tuple[str, ...]
+) -> tuple[Path, list[str]]:
     """Write outdir/<same file name>: the library with the reduced data; returns it and the
-    names of the items left out."""
+    names of the items left out. ``reducing``: reduce()'s drop, keep, required."""
     real = elf.read(lib)
     if real.soname is None:
         raise IcuDataError(f"{lib}: no SONAME")
     symbol, blob = locate(lib)
-    small, gone = reduce(parse(blob))
+    small, gone = reduce(parse(blob), **reducing)
     data = serialize(small)
     again = parse(data)
     if [n for n, _d in again.items] != [n for n, _d in small.items] or any(
