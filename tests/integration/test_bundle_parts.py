@@ -11,7 +11,6 @@ through the stubbed PyAV, Qt answers through each ICU data library in its own pr
 from __future__ import annotations
 
 import json
-import math
 import os
 import shutil
 import signal
@@ -19,12 +18,12 @@ import struct
 import subprocess
 import sys
 import tomllib
-from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
 from tests.fixtures import ROOT
+from tests.sim_media import reference_files
 
 sys.path.insert(0, str(ROOT / "packaging"))
 import check_bundle  # noqa: E402
@@ -232,48 +231,8 @@ print(json.dumps(out))
 """
 
 
-def references(folder: Path) -> list[Path]:
-    """Reference media made with the virtualenv's real PyAV (x265, libvpx, libopus, LAME)."""
-    from tests.sim_media import audio_bytes, video_bytes
-
-    import av
-
-    vp9 = folder / "vp9-opus.mp4"
-    with av.open(str(vp9), "w", format="mp4") as out:
-        v = out.add_stream("libvpx-vp9", rate=24)
-        v.width, v.height, v.pix_fmt = 160, 96, "yuv420p"
-        v.options = {"deadline": "realtime", "cpu-used": "8"}
-        a = out.add_stream("libopus", rate=48000)
-        a.layout = "stereo"
-        frame = av.VideoFrame(160, 96, "yuv420p")
-        for i in range(72):
-            frame.pts, frame.time_base = i, Fraction(1, 24)
-            for p in v.encode(frame):
-                out.mux(p)
-        for p in v.encode():
-            out.mux(p)
-        samples = 48000 * 3
-        tone = av.AudioFrame(format="s16", layout="stereo", samples=samples)
-        tone.planes[0].update(b"".join(
-            struct.pack("<hh", int(3000 * math.sin(i / 9)), 0) for i in range(samples)))
-        tone.sample_rate, tone.pts, tone.time_base = 48000, 0, Fraction(1, 48000)
-        for p in a.encode(tone):
-            out.mux(p)
-        for p in a.encode():
-            out.mux(p)
-    made = {
-        "hevc-aac.mp4": video_bytes(3.0, codec="libx265"),
-        "h264-aac.mov": video_bytes(3.0, container="mov"),
-        "tone.mp3": audio_bytes(3.0, "mp3"),
-        "tone.wav": audio_bytes(3.0, "wav"),
-    }
-    for name, data in made.items():
-        (folder / name).write_bytes(data)
-    return [folder / name for name in made] + [vp9]
-
-
 def test_stubbed_pyav_encodes_and_reads_everything_slate_uses(stubbed, tmp_path):
-    refs = references(tmp_path)
+    refs = reference_files(tmp_path)
     res = run_stubbed(stubbed, PROBE_STUBBED, *map(str, refs))
     assert res.returncode == 0, res.stderr[-3000:]
     out = json.loads(res.stdout.splitlines()[-1])
