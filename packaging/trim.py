@@ -7,7 +7,8 @@ GTK3 theme the GTK stack). Once those plugins are gone, a library is kept only w
 the bundle still names it (DT_NEEDED, matched by file name or SONAME) — computed from the ELF
 files themselves, so a library still in use can never be dropped by mistake.
 
-Then ``strip_unstripped`` strips what still has a symbol table, and only that.
+Then ``strip_unstripped`` strips what still has a symbol table or debugging sections, and
+only that.
 
 Used by ``packaging/slate.spec`` (Linux only) and by the bundle test.
 """
@@ -161,10 +162,12 @@ def _symlink_target(entry: tuple[str, str, str]) -> str:
 
 
 SHT_SYMTAB = 2
+#: Sections only debuggers read: a file that has one was not (fully) stripped.
+DEBUG_SECTIONS = (".debug_", ".zdebug_", ".gnu_debugdata")
 
 
-def has_symtab(path: Path) -> bool:
-    """Whether an ELF file still carries its static symbol table (it was never stripped)."""
+def unstripped(path: Path) -> bool:
+    """Whether an ELF file still carries its static symbol table or debugging sections."""
     try:
         data = path.read_bytes()
     except OSError:
@@ -172,18 +175,23 @@ def has_symtab(path: Path) -> bool:
     if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
         return False
     (shoff,) = struct.unpack_from("<Q", data, 0x28)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    return any(
-        struct.unpack_from("<I", data, shoff + i * shentsize + 4)[0] == SHT_SYMTAB
-        for i in range(shnum)
-    )
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    secs = [struct.unpack_from("<II", data, shoff + i * shentsize) for i in range(shnum)]
+    (names_at,) = struct.unpack_from("<Q", data, shoff + shstrndx * shentsize + 0x18)
+    for name_off, kind in secs:
+        if kind == SHT_SYMTAB:
+            return True
+        end = data.index(b"\0", names_at + name_off)
+        if data[names_at + name_off : end].decode("latin-1").startswith(DEBUG_SECTIONS):
+            return True
+    return False
 
 
 def strip_unstripped(
     binaries: list[tuple[str, str, str]], workdir: Path, strip: str = "strip"
 ) -> tuple[list[tuple[str, str, str]], int]:
-    """PyInstaller's binaries with every ELF file that still has a symbol table replaced by a
-    stripped copy (``strip --strip-unneeded``), and the bytes saved.
+    """PyInstaller's binaries with every ELF file that still has a symbol table or debugging
+    sections replaced by a stripped copy (``strip --strip-unneeded``), and the bytes saved.
 
     Files already stripped are left byte for byte as they are: PyInstaller's own ``strip`` pass
     (``strip=True``) rewrites every file, and GNU strip corrupts the program headers of Qt's
@@ -194,7 +202,7 @@ def strip_unstripped(
     saved = 0
     for dest, src, kind in binaries:
         path = Path(src)
-        if kind == "SYMLINK" or not has_symtab(path):
+        if kind == "SYMLINK" or not unstripped(path):
             out.append((dest, src, kind))
             continue
         target = workdir / dest

@@ -417,13 +417,13 @@ def test_strip_only_touches_files_that_still_have_a_symbol_table(tmp_path):
     subprocess.run([cc, "-shared", "-fPIC", "-g", "-o", "libkept.so", "kept.c"], cwd=tmp_path,
                    check=True)
     qt_ffmpeg = QT_LIB / "libavutil.so.59"  # patchelf-edited, already stripped
-    assert not trim.has_symtab(qt_ffmpeg) and trim.has_symtab(tmp_path / "libkept.so")
+    assert not trim.unstripped(qt_ffmpeg) and trim.unstripped(tmp_path / "libkept.so")
     toc = [("PySide6/Qt/lib/libavutil.so.59", str(qt_ffmpeg), "BINARY"),
            ("libkept.so", str(tmp_path / "libkept.so"), "BINARY")]
     out, saved = trim.strip_unstripped(toc, tmp_path / "stripped")
     assert out[0] == toc[0]  # untouched: the very same file is collected
     stripped = Path(out[1][1])
-    assert stripped.parent == tmp_path / "stripped" and not trim.has_symtab(stripped)
+    assert stripped.parent == tmp_path / "stripped" and not trim.unstripped(stripped)
     assert saved == (tmp_path / "libkept.so").stat().st_size - stripped.stat().st_size > 0
     import ctypes
 
