@@ -57,10 +57,6 @@ class Stub:
     versions: list[elf.VersionDef]  # the version nodes the real library defines
     queries: frozenset[str]
 
-    def signature(self) -> str:
-        """What a stub is made of: symbol names with versions, as stubs.toml lists them."""
-        return " ".join(sorted(_spelled(s) for s in self.symbols))
-
 
 def _spelled(sym: elf.Symbol) -> str:
     return f"{sym.name}@{sym.version}" if sym.version else sym.name
@@ -171,7 +167,7 @@ def survey(
                     continue
                 wanted[sym.name] = have
         # a stub must not shadow a name another library of these importers' trees defines
-        neighbours = _closure([d for d in importers], parsed, by_name) - stubbed
+        neighbours = _closure(importers, parsed, by_name) - stubbed
         for other in sorted(neighbours):
             clash = set(wanted) & set(parsed[other].defined())
             if clash:
