@@ -7,6 +7,9 @@ GTK3 theme the GTK stack). Once those plugins are gone, a library is kept only w
 the bundle still names it (DT_NEEDED, matched by file name or SONAME) — computed from the ELF
 files themselves, so a library still in use can never be dropped by mistake.
 
+Then ``strip_unstripped`` strips what still has a symbol table or debugging sections, and
+only that.
+
 Used by ``packaging/slate.spec`` (Linux only) and by the bundle test.
 """
 
@@ -14,7 +17,9 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import shutil
 import struct
+import subprocess
 from pathlib import Path
 from typing import Iterable
 
@@ -154,3 +159,62 @@ def _symlink_target(entry: tuple[str, str, str]) -> str:
     """The bundle path a SYMLINK entry points to (its source is relative to its own folder)."""
     dest, target, _kind = entry
     return os.path.normpath(os.path.join(os.path.dirname(dest), target))
+
+
+SHT_SYMTAB = 2
+#: Sections only debuggers read: a file that has one was not (fully) stripped.
+DEBUG_SECTIONS = (".debug_", ".zdebug_", ".gnu_debugdata")
+
+
+def unstripped(path: Path) -> bool:
+    """Whether an ELF file still carries its static symbol table or debugging sections."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return False
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return False
+    (shoff,) = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    secs = [struct.unpack_from("<II", data, shoff + i * shentsize) for i in range(shnum)]
+    (names_at,) = struct.unpack_from("<Q", data, shoff + shstrndx * shentsize + 0x18)
+    for name_off, kind in secs:
+        if kind == SHT_SYMTAB:
+            return True
+        end = data.index(b"\0", names_at + name_off)
+        if data[names_at + name_off : end].decode("latin-1").startswith(DEBUG_SECTIONS):
+            return True
+    return False
+
+
+def strip_unstripped(
+    binaries: list[tuple[str, str, str]], workdir: Path, strip: str = "strip"
+) -> tuple[list[tuple[str, str, str]], int]:
+    """PyInstaller's binaries with every ELF file that still has a symbol table or debugging
+    sections replaced by a stripped copy (``strip --strip-unneeded``), and the bytes saved.
+
+    Files already stripped are left byte for byte as they are: PyInstaller's own ``strip`` pass
+    (``strip=True``) rewrites every file, and GNU strip corrupts the program headers of Qt's
+    patchelf-edited FFmpeg libraries ("ELF load command address/offset not page-aligned"), which
+    silently disabled Qt Multimedia and with it in-app video playback.
+    """
+    out = []
+    saved = 0
+    for dest, src, kind in binaries:
+        path = Path(src)
+        if kind == "SYMLINK" or not unstripped(path):
+            out.append((dest, src, kind))
+            continue
+        target = workdir / dest
+        target.parent.mkdir(parents=True, exist_ok=True)
+        proc = subprocess.run(
+            [strip, "--strip-unneeded", "-o", str(target), str(path)],
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode != 0:
+            raise RuntimeError(f"strip {src} failed: {proc.stderr}")
+        shutil.copymode(path, target)
+        saved += path.stat().st_size - target.stat().st_size
+        out.append((dest, str(target), kind))
+    return out, saved

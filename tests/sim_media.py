@@ -9,6 +9,7 @@ import math
 import struct
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 
 
 @lru_cache(maxsize=64)
@@ -110,3 +111,43 @@ def audio_bytes(seconds: float = 3.0, fmt: str = "wav") -> bytes:
     _encode_audio(out, _audio_stream(out, "pcm_s16le" if fmt == "wav" else "libmp3lame"), seconds)
     out.close()
     return buf.getvalue()
+
+
+@lru_cache(maxsize=4)
+def vp9_opus_bytes(seconds: float = 3.0, size: tuple[int, int] = (160, 96)) -> bytes:
+    """An MP4 with VP9 video and Opus sound (libvpx and libopus: encoders only PyAV's full
+    wheel has; the bundle reads such files with FFmpeg's own decoders)."""
+    import av
+
+    buf = io.BytesIO()
+    with av.open(buf, "w", format="mp4") as out:
+        video = out.add_stream("libvpx-vp9", rate=24)
+        video.width, video.height, video.pix_fmt = size[0], size[1], "yuv420p"
+        video.options = {"deadline": "realtime", "cpu-used": "8"}
+        sound = out.add_stream("libopus", rate=48000)
+        sound.layout = "stereo"
+        frame = av.VideoFrame(size[0], size[1], "yuv420p")
+        for i in range(int(seconds * 24)):
+            frame.pts, frame.time_base = i, Fraction(1, 24)
+            for packet in video.encode(frame):
+                out.mux(packet)
+        for packet in video.encode():
+            out.mux(packet)
+        _encode_audio(out, sound, seconds)
+    return buf.getvalue()
+
+
+def reference_files(folder: Path) -> list[Path]:
+    """Reference media of every kind the demo provider probes, made with the real encoders:
+    H.265/AAC MP4, H.264/AAC MOV, VP9/Opus MP4, MP3, WAV (3 s each)."""
+    made = {
+        "hevc-aac.mp4": video_bytes(3.0, codec="libx265"),
+        "h264-aac.mov": video_bytes(3.0, container="mov"),
+        "vp9-opus.mp4": vp9_opus_bytes(3.0),
+        "tone.mp3": audio_bytes(3.0, "mp3"),
+        "tone.wav": audio_bytes(3.0, "wav"),
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in made.items():
+        (folder / name).write_bytes(data)
+    return [folder / name for name in made]

@@ -147,9 +147,10 @@ class VideoView(QWidget):
         self.path: str | None = None
         self._poster_image: QImage | None = None
         self.player: Any = None
+        self.audio: Any = None
         self.video_widget: Any = None
         self.stack = QStackedWidget()
-        self.poster = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
+        self.poster = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, objectName="videoPoster")
         self.poster.setMinimumHeight(160)
         self.poster.setStyleSheet("background: #1f2328; color: #c9d1d9; border-radius: 6px;")
         self.stack.addWidget(self.poster)
@@ -182,6 +183,9 @@ class VideoView(QWidget):
             self.video_widget.setObjectName("videoWidget")
             self.stack.addWidget(self.video_widget)
             self.player.setVideoOutput(self.video_widget)
+            # Qt 6 plays no sound without an audio output: the system's default device
+            self.audio = qm.QAudioOutput(self)
+            self.player.setAudioOutput(self.audio)
             self.player.setLoops(qm.QMediaPlayer.Loops.Infinite)
             self.player.playbackStateChanged.connect(self._state_changed)
             self.player.errorOccurred.connect(lambda _e, msg: self.note.setText(msg))

@@ -3,9 +3,12 @@
 Enabled only by ``SLATE_GUI_PROBE=FILE``: the app then appends JSON lines to FILE, polling every
 100 ms — ``shown`` once the main window is exposed on its platform (with the platform name and
 the native window id the display server knows), ``rows`` once the slot tree has its first rows
-on a visible window, and ``widgets`` (the screen rectangles of the named widgets a test clicks)
-whenever they move. It reads only object names and public Qt state, so it holds no knowledge of
-the window's internals and changes nothing in the app.
+on a visible window, ``widgets`` (the screen rectangles of the named widgets a test clicks)
+whenever they move, ``poster`` when the video poster shows a decoded frame, and ``player``
+whenever the video player's state changes (playback state, media status, audio and video
+tracks, the audio output device, the position once it passes a second). It reads only object
+names and public Qt state, so it holds no knowledge of the window's internals and changes
+nothing in the app.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.ui.qt import QAbstractItemView, QGuiApplication, QTimer, QWidget
+from app.ui.qt import QAbstractItemView, QGuiApplication, QLabel, QTimer, QWidget, multimedia
 
 #: object names whose screen rectangles are reported (stable names, checked by the GUI tests).
 WIDGETS = (
@@ -25,6 +28,7 @@ WIDGETS = (
     "imageRadio",
     "videoRadio",
     "newDraftButton",
+    "playButton",
 )
 
 
@@ -34,6 +38,8 @@ class Probe:
         self.path = Path(path)
         self.sent: set[str] = set()
         self.last_widgets: dict[str, list[int]] | None = None
+        self.last_poster: list[int] | None = None
+        self.last_player: dict[str, Any] | None = None
         self.timer = QTimer(window, interval=100)
         self.timer.timeout.connect(self.poll)
         self.timer.start()
@@ -72,6 +78,35 @@ class Probe:
         if widgets != self.last_widgets:
             self.last_widgets = widgets
             self.write("widgets", widgets=widgets)
+        self.poll_video(w)
+
+    def poll_video(self, w: QWidget) -> None:
+        poster = w.findChild(QLabel, "videoPoster")
+        if poster is not None and poster.isVisible():
+            pixmap = poster.pixmap()
+            size = [pixmap.width(), pixmap.height()] if not pixmap.isNull() else None
+            if size is not None and size != self.last_poster:
+                self.last_poster = size
+                self.write("poster", size=size)
+        mm = multimedia() if w.findChild(QWidget, "videoView") is not None else None
+        player = w.findChild(mm[0].QMediaPlayer) if mm is not None else None
+        if player is None:
+            return
+        output = player.audioOutput()
+        device = output.device() if output is not None else None
+        state = {
+            "state": player.playbackState().name,
+            "status": player.mediaStatus().name,
+            "has_audio": player.hasAudio(),
+            "has_video": player.hasVideo(),
+            "audio_output": None if device is None or device.isNull() else device.description(),
+            "muted": None if output is None else output.isMuted(),
+            "error": player.errorString(),
+            "past_1s": player.position() >= 1000,
+        }
+        if state != self.last_player:
+            self.last_player = state
+            self.write("player", position=player.position(), **state)
 
 
 def attach(window: QWidget, path: str) -> Probe:
