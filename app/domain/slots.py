@@ -109,20 +109,3 @@ class SlotRef:
 
     def key(self, kind: Kind) -> str:
         return idempotency_key(self.tenant, self.user, self.request_id, kind)
-
-
-_SUFFIX = re.compile(r"^(?P<base>.*?)\.t(?P<n>\d+)$")
-
-
-def suggest_next_request_id(request_id: str, taken: "set[str] | None" = None) -> str:
-    """``scene-02`` → ``scene-02.t2``; ``scene-02.t2`` → ``scene-02.t3``; skips taken names."""
-    taken = taken or set()
-    m = _SUFFIX.match(request_id)
-    base, n = (m.group("base"), int(m.group("n")) + 1) if m else (request_id, 2)
-    while True:
-        candidate = f"{base}.t{n}"
-        if len(candidate) > REQUEST_ID_MAX:
-            candidate = f"{base[: REQUEST_ID_MAX - len(str(n)) - 2]}.t{n}"
-        if candidate not in taken:
-            return candidate
-        n += 1

@@ -21,7 +21,8 @@ from app.domain import handles
 from app.domain.errors import ForeignHandleError, HandleError, ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.params import diff, normalize, request_body, units
-from app.domain.slots import KINDS, SlotRef, suggest_next_request_id, validate_request_id
+from app.domain.naming import suggest_next_request_id
+from app.domain.slots import KINDS, SlotRef, validate_request_id
 from app.domain.states import (
     IN_FLIGHT,
     POLLABLE,

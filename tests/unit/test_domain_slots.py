@@ -11,12 +11,12 @@ from hypothesis import strategies as st
 
 from app.domain.errors import ValidationError
 from app.domain.fingerprint import fingerprint
+from app.domain.naming import suggest_next_request_id
 from app.domain.params import normalize
 from app.domain.slots import (
     idempotency_key,
     normalize_tenant,
     slot_key,
-    suggest_next_request_id,
     validate_request_id,
 )
 
