@@ -44,7 +44,10 @@ from app.service.views import (
     TaskView,
     error,
 )
-from app.store.repository import Repository, Scope, TaskRow
+from app.domain.days import local_day
+from app.domain.naming import project_of
+from app.store.aio import Store
+from app.store.rows import ClaimOutcome, ClaimRequest, Scope, TaskRow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -56,21 +59,11 @@ NOTE_FLUSH_DELAY = 0.25
 STOP_STATES = {State.SUCCESS.value, State.FAIL.value, State.UNKNOWN.value, State.REJECTED.value}
 
 
-def local_day(ts: float | None = None) -> str:
-    return dt.datetime.fromtimestamp(time.time() if ts is None else ts).strftime("%Y-%m-%d")
-
-
-def project_of(request_id: str) -> str | None:
-    """``article:20260816:tide-eye:scene-02`` → ``tide-eye`` (the business naming scheme)."""
-    parts = request_id.split(":")
-    return parts[2] if len(parts) >= 4 else None
-
-
 class SlateService:
     def __init__(
         self,
         config: Config,
-        repo: Repository,
+        store: Store,
         provider: Provider,
         secret: bytes,
         *,
@@ -78,7 +71,7 @@ class SlateService:
         rng: random.Random | None = None,
     ) -> None:
         self.config = config
-        self.repo = repo
+        self.store = store
         self.provider = provider
         self.secret = secret
         self.tenant = config.tenant
@@ -91,23 +84,11 @@ class SlateService:
         self.rng = rng or random.Random()
         self.listeners: list[Callable[[TaskView], None]] = []
         self._inflight: set[int] = set()
-        self._inline_reads = repo.dialect == "sqlite"
         self._pending_notes: list[dict[str, Any]] = []
         self._note_flush: asyncio.Task[None] | None = None
         self._poll_sem: asyncio.Semaphore | None = None
 
     # -- plumbing -----------------------------------------------------------------------
-    async def _db(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
-        return await asyncio.to_thread(fn, *args, **kw)
-
-    async def _point_read(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
-        """A read of one slot or task by key. On SQLite (WAL) such a read never waits for a
-        writer and takes tens of microseconds, less than a hop to a worker thread, so it runs
-        in place; on PostgreSQL it is a network round trip and goes to a worker thread."""
-        if self._inline_reads:
-            return fn(*args, **kw)
-        return await asyncio.to_thread(fn, *args, **kw)
-
     def _slot(self, request_id: str) -> SlotRef:
         return SlotRef.parse(self.tenant, self.user, request_id)
 
@@ -148,7 +129,7 @@ class SlateService:
                 log.exception("task listener failed")
 
     async def _transition(self, task: TaskRow, **kw: Any) -> TaskRow | None:
-        new = await self._db(self.repo.transition, task, **kw)
+        new = await self.store.transition(task, **kw)
         if new is not None:
             self._notify(new)
         return new
@@ -169,13 +150,13 @@ class SlateService:
         return Outcome("invalid", rid, error=error("invalid", str(exc), field=exc.field))
 
     async def _load(self, request_id: str) -> TaskRow | None:
-        return await self._point_read(self.repo.get_slot, self.scope, self._slot(request_id).slot_key)
+        return await self.store.slot(self.scope, self._slot(request_id).slot_key)
 
     # -- start-up -------------------------------------------------------------------------
     async def sweep_submitting(self) -> list[TaskRow]:
         """Turn ``submitting`` records whose owner is provably gone into ``unknown``."""
         out = []
-        for task in await self._db(self.repo.tasks_in_states, None, [State.SUBMITTING.value]):
+        for task in await self.store.tasks_in_states(None, [State.SUBMITTING]):
             if owner_gone(task.owner_host, task.owner_pid, task.owner_started, task.lease_until):
                 new = await self._transition(
                     task, expect=[State.SUBMITTING.value], state=State.UNKNOWN.value,
@@ -191,7 +172,7 @@ class SlateService:
 
     async def resume(self) -> int:
         """Spread the next query of every in-flight task so a restart causes no burst."""
-        tasks = await self._db(self.repo.tasks_in_states, self.scope, [s.value for s in POLLABLE])
+        tasks = await self.store.tasks_in_states(self.scope, list(POLLABLE))
         now = time.time()
         gap = 1.0 / max(self.config.max_requests_per_second, 0.1)
         plan = []
@@ -199,7 +180,7 @@ class SlateService:
             due = now + i * gap + self.rng.random() * gap
             if task.next_poll_at is None or task.next_poll_at < due:
                 plan.append((task.id, due))
-        await self._db(self.repo.schedule_polls, plan)
+        await self.store.schedule_polls(plan)
         return len(tasks)
 
     # -- submit ---------------------------------------------------------------------------
@@ -216,23 +197,17 @@ class SlateService:
             return self._invalid(request_id, exc)
         fp = fingerprint(kind, norm)
         n_units = units(kind, norm)
-        if self._inline_reads:  # a replay or a conflict is answered without a thread hop
-            found = self.repo.get_slot(self.scope, slot.slot_key, with_media=False)
-            if found is not None and self.repo._answered_as_is(found, self.scope, kind, fp):
-                return await self._existing(slot, found, kind, fp, norm, wait=wait,
-                                            max_seconds=max_seconds)
         now = time.time()
-        claim = await self._db(
-            self.repo.claim, self.scope, slot_key=slot.slot_key, idempotency_key=slot.key(kind),
+        claim = await self.store.claim(ClaimRequest(
+            self.scope, slot_key=slot.slot_key, idempotency_key=slot.key(kind),
             request_id=slot.request_id, kind=kind, fingerprint=fp, params=norm, units=n_units,
             owner=this_owner(), lease_until=now + self.config.timeout + SUBMIT_LEASE_MARGIN,
-            quota_limit=self.config.quota_limit(kind), day=local_day(now),
-            project=project_of(slot.request_id), read_first=not self._inline_reads,
-        )
-        if claim.quota_exceeded:
+            quota_limit=self.config.quota_limit(kind), day=local_day(now), now=now,
+            project=project_of(slot.request_id),
+        ))
+        if claim.outcome is ClaimOutcome.QUOTA_REFUSED:
             limit = self.config.quota_limit(kind)
-            await self._db(
-                self.repo.add_event, self.scope, slot.slot_key, None, "quota_refused",
+            await self.store.add_event(self.scope, slot.slot_key, None, "quota_refused",
                 detail=f"{kind} quota: {claim.quota_used} of {limit} used today; {n_units} more refused",
             )
             return Outcome(
@@ -256,8 +231,7 @@ class SlateService:
     ) -> Outcome:
         if task.kind != kind or task.fingerprint != fp or task.user_hash != self.scope.user_hash:
             changes = diff(task.params, norm) if task.kind == kind else {"kind": {"stored": task.kind, "attempted": kind}}
-            await self._db(
-                self.repo.add_event, self.scope, slot.slot_key, task.id, "conflict",
+            await self.store.add_event(self.scope, slot.slot_key, task.id, "conflict",
                 state=task.state, detail="changed: " + ", ".join(changes) if changes else "other owner",
                 data={"attempted_fingerprint": fp, "diff": changes},
             )
@@ -306,7 +280,7 @@ class SlateService:
     async def flush_notes(self) -> None:
         notes, self._pending_notes = self._pending_notes, []
         if notes:
-            await self._db(self.repo.add_notes, self.scope, notes)
+            await self.store.add_notes(self.scope, notes)
 
     async def aclose(self) -> None:
         """Write what is still queued. The owner calls this before closing the store."""
@@ -317,7 +291,7 @@ class SlateService:
     async def _with_media(self, task: TaskRow) -> TaskRow:
         if task.media or task.state != State.SUCCESS.value:
             return task
-        return (await self._point_read(self.repo.get_task, task.id)) or task
+        return (await self.store.task(task.id)) or task
 
     async def _create(self, task: TaskRow) -> Outcome:
         """Send the create exactly once (again only after a definitive rate-limit refusal)."""
@@ -335,8 +309,7 @@ class SlateService:
             except Refused as exc:
                 if exc.rate_limited and attempt <= RATE_LIMIT_RETRIES:
                     delay = exc.retry_after or backoff(1.0, attempt, cap=20.0, rng=self.rng)
-                    await self._db(
-                        self.repo.add_event, self.scope, task.slot_key, task.id, "rate_limited",
+                    await self.store.add_event(self.scope, task.slot_key, task.id, "rate_limited",
                         state=task.state, detail=f"1002 rate limit; nothing was created; "
                         f"sending again in {delay:.1f} s", data={"raw": exc.raw},
                     )
@@ -520,23 +493,20 @@ class SlateService:
                 break
             except media_mod.VerificationFailed as exc:
                 reason = exc.reason
-                await self._db(
-                    self.repo.add_event, self.scope, task.slot_key, task.id, "verification_failed",
+                await self.store.add_event(self.scope, task.slot_key, task.id, "verification_failed",
                     state=task.state, detail=f"attempt {attempt}: {exc.reason}",
                 )
                 if not exc.retryable and attempt >= 2:
                     break
             except OSError as exc:
                 reason = f"could not write the media file: {exc.strerror or exc}"
-                await self._db(
-                    self.repo.add_event, self.scope, task.slot_key, task.id, "verification_failed",
+                await self.store.add_event(self.scope, task.slot_key, task.id, "verification_failed",
                     state=task.state, detail=f"attempt {attempt}: {reason}",
                 )
                 break
             except ProviderError as exc:
                 reason = f"could not get a download link: {exc.message}"
-                await self._db(
-                    self.repo.add_event, self.scope, task.slot_key, task.id, "verification_failed",
+                await self.store.add_event(self.scope, task.slot_key, task.id, "verification_failed",
                     state=task.state, detail=f"attempt {attempt}: {reason}", data={"raw": exc.raw},
                 )
         if reason is None and not verified:
@@ -547,7 +517,7 @@ class SlateService:
                 error_code="verification_failed", error_message=reason, next_poll_at=None,
                 event="status", detail=f"media not verified: {reason}",
             )
-            return new or (await self._db(self.repo.get_task, task.id)) or task
+            return new or (await self.store.task(task.id)) or task
         rows = [v.row(self.config.data_dir) for v in verified]
         new = await self._transition(
             task, expect=[State.DOWNLOADING.value], state=State.SUCCESS.value, error_code=None,
@@ -555,7 +525,7 @@ class SlateService:
             detail=", ".join(f"{r['content_type']} {r['width']}×{r['height']} sha256 {r['sha256'][:12]}" for r in rows),
             data={"media": rows},
         )
-        return new or (await self._db(self.repo.get_task, task.id)) or task
+        return new or (await self.store.task(task.id)) or task
 
     async def _download_video(self, task: TaskRow, results: dict[str, Any], folder: Path) -> media_mod.VerifiedMedia:
         file_id = str(results.get("file_id") or "")
@@ -570,8 +540,7 @@ class SlateService:
             self.provider, info.download_url, folder=folder, kind="video",
             declared_bytes=info.bytes or None, expect_size=expect,
         )
-        await self._db(
-            self.repo.add_event, self.scope, task.slot_key, task.id, "downloaded",
+        await self.store.add_event(self.scope, task.slot_key, task.id, "downloaded",
             state=task.state, detail=f"{got.bytes} bytes from file {file_id}",
         )
         return got
@@ -594,7 +563,7 @@ class SlateService:
     async def task_by_handle(self, handle: str) -> TaskRow:
         """Raises HandleError (bad) or ForeignHandleError (another tenant/user's)."""
         task_id = handles.verify(self.secret, handle, "task", self.scope.tenant, self.scope.user_hash)
-        task = await self._db(self.repo.get_task, task_id)
+        task = await self.store.task(task_id)
         if task is None or (task.provider, task.endpoint) != (self.scope.provider, self.scope.endpoint):
             raise ForeignHandleError("handle: not found for this tenant and user")
         return task
@@ -662,7 +631,7 @@ class SlateService:
 
     async def _wait_after(self, first: Outcome, max_seconds: float | None) -> Outcome:
         assert first.task is not None
-        task = await self._db(self.repo.get_task, first.task.id)
+        task = await self.store.task(first.task.id)
         assert task is not None
         out = await self._wait_task(task, max_seconds)
         if out.outcome == "ok":
@@ -692,7 +661,7 @@ class SlateService:
             if deadline is not None:
                 pause = min(pause, max(deadline - now, 0.0))
             await asyncio.sleep(pause)
-            fresh = await self._db(self.repo.get_task, task.id)
+            fresh = await self.store.task(task.id)
             task = fresh or task
 
     async def recover(
@@ -804,8 +773,8 @@ class SlateService:
         except ValidationError as exc:
             return self._invalid(request_id, exc)
         await self.flush_notes()
-        events = await self._db(self.repo.history, self.scope, slot.slot_key)
-        task = await self._db(self.repo.get_slot, self.scope, slot.slot_key)
+        events = await self.store.history(self.scope, slot.slot_key)
+        task = await self.store.slot(self.scope, slot.slot_key)
         if not events and task is None:
             return self._not_found(request_id)
         items = [
@@ -825,7 +794,7 @@ class SlateService:
             return Outcome("invalid", error=error("invalid", "kind: image or video", field="kind"))
         if not 1 <= limit <= 10_000:
             return Outcome("invalid", error=error("invalid", "limit: 1 to 10000", field="limit"))
-        rows = await self._db(self.repo.list_slots, self.scope, state=state, kind=kind, search=search,
+        rows = await self.store.list_slots(self.scope, state=state, kind=kind, search=search,
                               limit=limit, before_id=before_id)
         slots = [{"request_id": r.request_id, **self.view(r).to_json()} for r in rows]
         return Outcome("ok", extra={"slots": slots, "count": len(slots)})
@@ -858,13 +827,13 @@ class SlateService:
                                            "nothing overwritten", field="to"))
             shutil.copyfile(src, target)
             written.append({"path": str(target), "sha256": m.sha256, "bytes": m.bytes})
-        await self._db(self.repo.add_event, self.scope, task.slot_key, task.id, "exported",
+        await self.store.add_event(self.scope, task.slot_key, task.id, "exported",
                        state=task.state, detail=f"{len(written)} file(s) to {dest}")
         return Outcome("ok", task.request_id, self.view(task), extra={"exported": written})
 
     async def quota(self) -> Outcome:
         day = local_day()
-        used = await self._db(self.repo.quota_used, self.scope, day)
+        used = await self.store.quota_used(self.scope, day)
         data = {
             "day": day,
             "video": {"used": used["video"], "limit": self.config.quota_video},
@@ -874,7 +843,7 @@ class SlateService:
 
     async def suggest_request_id(self, request_id: str) -> str:
         base = request_id.rsplit(".t", 1)[0] if ".t" in request_id else request_id
-        taken = await self._db(self.repo.request_ids_like, self.scope, base)
+        taken = set(await self.store.request_ids_with_prefix(self.scope, base))
         return suggest_next_request_id(request_id, taken | {request_id})
 
     # -- background polling -----------------------------------------------------------------
@@ -882,8 +851,8 @@ class SlateService:
         """Advance every task whose next query is due (bounded concurrency). Returns how many."""
         if self._poll_sem is None:
             self._poll_sem = asyncio.Semaphore(self.config.max_concurrent_polls)
-        states = [s.value for s in POLLABLE]
-        due = await self._db(self.repo.due_tasks, self.scope, states, time.time(),
+        states = list(POLLABLE)
+        due = await self.store.due_tasks(self.scope, states, time.time(),
                              limit or self.config.max_concurrent_polls * 4)
         due = [t for t in due if t.id not in self._inflight]
         sem = self._poll_sem
@@ -904,7 +873,7 @@ class SlateService:
         await self.resume()
         while not stop.is_set():
             n = await self.poll_due()
-            nxt = await self._db(self.repo.next_due_at, self.scope, [s.value for s in POLLABLE])
+            nxt = await self.store.next_due_at(self.scope, list(POLLABLE))
             pause = 1.0 if nxt is None else min(max(nxt - time.time(), 0.02), 1.0)
             if n:
                 pause = min(pause, 0.05)
@@ -914,4 +883,4 @@ class SlateService:
                 pass
 
     async def running_count(self) -> int:
-        return len(await self._db(self.repo.tasks_in_states, self.scope, [s.value for s in IN_FLIGHT]))
+        return len(await self.store.tasks_in_states(self.scope, list(IN_FLIGHT)))

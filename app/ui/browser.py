@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from app.store.queries import STATE_GROUPS, SlotFilter
+from app.domain.states import FILTER_GROUPS as STATE_GROUPS
+from app.store.rows import SlotFilter
 from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel
 from app.ui.qt import (
     QAbstractItemView,

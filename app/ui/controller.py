@@ -141,7 +141,7 @@ class Controller(QObject):
 
     @property
     def engine(self) -> Any:
-        return self.service.repo.engine
+        return self.service.store.engine
 
     @property
     def scope(self) -> Any:
@@ -314,7 +314,13 @@ class Controller(QObject):
 
     def next_scene(self, prefix: str, done: Callable[[str], None]) -> None:
         """The next free ``scene-NN`` for a ``series:date:project:`` prefix."""
-        self.load(queries.next_scene, self.engine, self.scope, prefix, done=done)
+        from app.domain.naming import next_free_scene
+
+        async def find() -> str:
+            taken = await self.service.store.request_ids_with_prefix(self.scope, prefix)
+            return next_free_scene(prefix, taken)
+
+        self.runner.run(find(), done=done, what="next scene")
 
     # -- actions ----------------------------------------------------------------------------
     def _act(self, action: str, coro: Coroutine[Any, Any, Outcome]) -> None:

@@ -13,7 +13,8 @@ from typing import Any, Callable
 
 from app.service.views import TaskView
 from app.store import queries
-from app.store.queries import Group, SlotFilter, SlotRow
+from app.store.rows import Group, SlotFilter, SlotRow
+from app.domain.days import local_day
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAbstractItemModel,
@@ -233,8 +234,8 @@ class SlotTreeModel(QAbstractItemModel):
 
     @staticmethod
     def _day_label(day: str) -> str:
-        today = queries.day_of(time.time())
-        yesterday = queries.day_of(time.time() - 86400)
+        today = local_day(time.time())
+        yesterday = local_day(time.time() - 86400)
         if day == today:
             return _tr("Today")
         if day == yesterday:

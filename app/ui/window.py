@@ -14,7 +14,7 @@ from typing import Any
 
 from app.domain.states import IN_FLIGHT, WHY_NOT, Action, allowed_actions
 from app.service.views import Outcome, TaskView
-from app.store.queries import SlotRow
+from app.store.rows import SlotRow
 from app.ui.browser import SlotBrowser
 from app.ui.dialogs import ConflictDialog, RecoverDialog, SettingsDialog
 from app.ui.form import CreateForm, FramePicker, RequestIdComposer
