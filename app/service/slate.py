@@ -753,7 +753,7 @@ class SlateService:
     async def _lookup(self, task: TaskRow) -> Outcome:
         if bad := self._require_unknown(task, "lookup"):
             return bad
-        if not getattr(self.provider, "can_list_tasks", False):
+        if not self.provider.caps.can_list_tasks:
             return Outcome("invalid", task.request_id, self.view(task),
                            error=error("not_allowed", f"the {self.provider.name} provider cannot "
                                        "list tasks; find the task id in its console and use --task-id"))

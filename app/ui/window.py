@@ -811,7 +811,7 @@ class MainWindow(QMainWindow):
         if task is None or not self.buttons[Action.RECOVER].isEnabled():
             return
         dlg = RecoverDialog(task.request_id, task.state, task.kind, task.has_results,
-                            can_lookup=bool(getattr(self.controller.service.provider, "can_list_tasks", False)),
+                            can_lookup=self.controller.service.provider.caps.can_list_tasks,
                             parent=self)
         dlg.recover.connect(lambda how: self.controller.recover(task.request_id, **how))
         self._open_dialog(dlg)

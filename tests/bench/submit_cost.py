@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Config
+from app.domain.capabilities import Capabilities
 from app.domain.fingerprint import fingerprint
 from app.domain.params import normalize, units
 from app.domain.slots import validate_request_id
@@ -55,6 +56,7 @@ class UnreachableProvider:
 
     name = "demo"
     endpoint = "local"
+    caps = Capabilities()
 
     def __getattr__(self, item: str) -> Any:
         raise AssertionError(f"the provider was reached ({item}) during a replay")
