@@ -10,22 +10,32 @@ same for its own store calls. Task changes reported by ``service.listeners`` are
 from __future__ import annotations
 
 import asyncio
-import base64
 import logging
-import mimetypes
 import time
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Coroutine
 
+from app.domain.errors import ValidationError
+from app.service.inputs import image_file_data_url
+from app.service.recover import RecoverHow
+from app.service.results import History, OutcomeKind, QuotaReport, Result
 from app.service.slate import SlateService
-from app.service.views import Outcome, TaskView
+from app.service.views import TaskView
 from app.store import queries
 from app.ui.qt import QObject, Signal
 
 log = logging.getLogger(__name__)
 
 STATUS_REFRESH_SECONDS = 2.0
-MAX_FRAME_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the status bar shows: today's quota, tasks running, tasks whose queries fail."""
+
+    quota: QuotaReport | None
+    running: int
+    failing: int
 
 
 class TaskRunner(QObject):
@@ -104,9 +114,9 @@ class Controller(QObject):
 
     taskChanged = Signal(object)  # TaskView, from service.listeners
     slotLoaded = Signal(str, object, object)  # request_id, TaskView | None, events (list)
-    outcomeArrived = Signal(str, object)  # action, Outcome
-    conflictArrived = Signal(object)  # Outcome with error.diff and error.suggested_request_id
-    statusChanged = Signal(object)  # dict: quota, running, failing
+    outcomeArrived = Signal(str, object)  # action, Result
+    conflictArrived = Signal(object)  # Result with problem.diff and problem.suggested_request_id
+    statusChanged = Signal(object)  # Status
     errorOccurred = Signal(str)
     reset = Signal()  # the service was replaced (settings applied): reload everything
 
@@ -122,7 +132,7 @@ class Controller(QObject):
         self._stop: asyncio.Event | None = None
         self._applying = asyncio.Lock()
         self._attach(service)
-        self.status: dict[str, Any] = {}
+        self.status: Status | None = None
         self._current: str | None = None
         self._reload_pending = False
         self._reload_again = False
@@ -175,11 +185,11 @@ class Controller(QObject):
             except asyncio.TimeoutError:
                 pass
 
-    async def refresh_status(self) -> dict[str, Any]:
-        quota = (await self.service.quota()).extra.get("quota", {})
+    async def refresh_status(self) -> Status:
+        quota = (await self.service.quota()).payload
         running = await self.service.running_count()
         failing = await asyncio.to_thread(queries.failing_queries, self.engine, self.scope)
-        self.status = {"quota": quota, "running": running, "failing": failing}
+        self.status = Status(quota, running, failing)
         self.statusChanged.emit(self.status)
         return self.status
 
@@ -298,14 +308,15 @@ class Controller(QObject):
                 out = await self.service.history(rid)
                 if rid != self._current:
                     continue
-                events = out.extra.get("events", []) if out.outcome == "ok" else []
+                history = out.payload if out.kind is OutcomeKind.OK else None
+                events = list(history.events) if isinstance(history, History) else []
                 self.slotLoaded.emit(rid, out.task, events)
                 if not self._reload_again:
                     return
         finally:
             self._reload_pending = False
 
-    def lookup(self, request_id: str, done: Callable[[Outcome], None]) -> None:
+    def lookup(self, request_id: str, done: Callable[[Result[Any]], None]) -> None:
         """The local record of a RequestId (no network)."""
         self.runner.run(self.service.status(request_id), done=done, what="lookup")
 
@@ -323,9 +334,9 @@ class Controller(QObject):
         self.runner.run(find(), done=done, what="next scene")
 
     # -- actions ----------------------------------------------------------------------------
-    def _act(self, action: str, coro: Coroutine[Any, Any, Outcome]) -> None:
-        def done(out: Outcome) -> None:
-            if out.outcome == "conflict":
+    def _act(self, action: str, coro: Coroutine[Any, Any, Result[Any]]) -> None:
+        def done(out: Result[Any]) -> None:
+            if out.kind is OutcomeKind.CONFLICT:
                 self.conflictArrived.emit(out)
             self.outcomeArrived.emit(action, out)
             self.runner.run(self.refresh_status(), what="status")
@@ -338,8 +349,8 @@ class Controller(QObject):
     def query(self, request_id: str) -> None:
         self._act("query", self.service.query(request_id))
 
-    def recover(self, request_id: str, **how: Any) -> None:
-        self._act("recover", self.service.recover(request_id, **how))
+    def recover(self, request_id: str, how: RecoverHow) -> None:
+        self._act("recover", self.service.recover(request_id, how))
 
     def export(self, request_id: str, to: str) -> None:
         self._act("export", self.service.export(request_id, to))
@@ -383,23 +394,9 @@ class Controller(QObject):
         """Read an image file into a ``data:image/...;base64`` URL: ``done(url, error)``."""
 
         def read() -> tuple[str | None, str | None]:
-            p = Path(path)
             try:
-                size = p.stat().st_size
-                if size > MAX_FRAME_BYTES:
-                    return None, f"{p.name} is {size // 1024 // 1024} MB; frames must be under 20 MB"
-                data = p.read_bytes()
-            except OSError as exc:
-                return None, f"{p.name}: {exc.strerror}"
-            mime = mimetypes.guess_type(p.name)[0] or ""
-            if data.startswith(b"\x89PNG"):
-                mime = "image/png"
-            elif data.startswith(b"\xff\xd8"):
-                mime = "image/jpeg"
-            elif data[8:12] == b"WEBP":
-                mime = "image/webp"
-            if mime not in ("image/png", "image/jpeg", "image/webp"):
-                return None, f"{p.name} is not a PNG, JPEG or WebP image"
-            return f"data:{mime};base64," + base64.b64encode(data).decode("ascii"), None
+                return image_file_data_url(path, "image"), None
+            except ValidationError as exc:
+                return None, exc.message
 
         self.call(read, done=lambda r: done(*r))

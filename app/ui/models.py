@@ -58,7 +58,7 @@ def row_from_view(view: TaskView) -> SlotRow:
         project=view.project or "", created_at=view.created_at, updated_at=view.updated_at,
         next_poll_at=view.next_poll_at, has_results=view.has_results,
         provider_status=view.provider_status,
-        error_message=(view.error or {}).get("message"),
+        error_message=view.error.message if view.error else None,
     )
 
 

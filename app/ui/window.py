@@ -12,8 +12,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.domain.states import IN_FLIGHT, WHY_NOT, Action, allowed_actions
-from app.service.views import Outcome, TaskView
+from app.domain.states import IN_FLIGHT, WHY_NOT, Action, allowed_actions, recover_options
+from app.service.results import Exported, HistoryEvent, OutcomeKind, Result
+from app.service.views import TaskView
 from app.store.rows import SlotRow
 from app.ui.browser import SlotBrowser
 from app.ui.dialogs import ConflictDialog, RecoverDialog, SettingsDialog
@@ -167,7 +168,7 @@ class MainWindow(QMainWindow):
         self.controller = controller
         self.settings = settings if settings is not None else QSettings()
         self.task: TaskView | None = None
-        self.events: list[dict[str, Any]] = []
+        self.events: list[HistoryEvent] = []
         self.current_rid: str | None = None
         self.draft = False
         self._creating = False
@@ -526,7 +527,7 @@ class MainWindow(QMainWindow):
         if not self.draft or self.composer.error_text() is not None:
             return
 
-        def found(out: Outcome) -> None:
+        def found(out: Result[Any]) -> None:
             if self.draft and self.composer.request_id() == rid and out.task is not None:
                 self.used_hint.setText(self.tr(
                     "This RequestId is already used (%1). <a href=\"%2\">Open it</a> — creating "
@@ -537,7 +538,7 @@ class MainWindow(QMainWindow):
         self.controller.lookup(rid, found)
 
     # -- controller signals -------------------------------------------------------------------
-    def _slot_loaded(self, rid: str, task: TaskView | None, events: list[dict[str, Any]]) -> None:
+    def _slot_loaded(self, rid: str, task: TaskView | None, events: list[HistoryEvent]) -> None:
         if rid != self.current_rid or self.draft:
             return
         first = self.task is None or self.task.request_id != rid
@@ -565,28 +566,28 @@ class MainWindow(QMainWindow):
             self._creating = False
             self.select(view.request_id)
 
-    def _outcome(self, action: str, out: Outcome) -> None:
+    def _outcome(self, action: str, out: Result[Any]) -> None:
         if action == "create":
             self._creating = False
-        msg = ""
-        if out.error:
-            msg = out.error.get("message") or ""
-        if action == "export" and out.outcome == "ok":
-            n = len(out.extra.get("exported", []))
+        msg = out.problem.message if out.problem else ""
+        if action == "export" and out.kind is OutcomeKind.OK:
+            n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
             msg = self.tr("Exported %1 file(s).").replace("%1", str(n))
-        if out.outcome in ("invalid", "quota_exceeded", "not_found"):
+        if out.kind in (OutcomeKind.INVALID, OutcomeKind.QUOTA_EXCEEDED, OutcomeKind.NOT_FOUND):
             self.show_message(msg)
-        elif out.outcome == "conflict":
+        elif out.kind is OutcomeKind.CONFLICT:
             pass
         else:
-            self.show_message(msg if out.outcome != "ok" or action == "export" else "")
+            self.show_message(msg if out.kind is not OutcomeKind.OK or action == "export" else "")
             if out.request_id and (out.task is not None) and (self.draft or out.request_id == self.current_rid):
                 self.select(out.request_id)
         self.update_actions()
 
-    def _conflict(self, out: Outcome) -> None:
-        err = out.error or {}
-        dlg = ConflictDialog(out.request_id or "", err.get("diff") or {}, err.get("suggested_request_id") or "", self)
+    def _conflict(self, out: Result[Any]) -> None:
+        problem = out.problem
+        diff = (problem.diff if problem else None) or {}
+        suggested = (problem.suggested_request_id if problem else None) or ""
+        dlg = ConflictDialog(out.request_id or "", diff, suggested, self)
         kind, params = self.form.kind(), self.form.params()
 
         def create_new(rid: str) -> None:
@@ -598,19 +599,19 @@ class MainWindow(QMainWindow):
         dlg.createAsNew.connect(create_new)
         self._open_dialog(dlg)
 
-    def _status(self, status: dict[str, Any]) -> None:
-        quota = status.get("quota") or {}
+    def _status(self, status: Any) -> None:
+        quota = status.quota
 
         def part(kind: str, label: str) -> str:
-            q = quota.get(kind) or {}
-            used, limit = q.get("used", 0), q.get("limit")
+            q = getattr(quota, kind) if quota is not None else None
+            used, limit = (q.used, q.limit) if q is not None else (0, None)
             return f"{label} {used}/{limit}" if limit is not None else f"{label} {used}"
 
         self.quota_label.setText(self.tr("Today: %1 · %2").replace("%1", part("video", self.tr("videos")))
                                  .replace("%2", part("image", self.tr("images"))))
-        running = int(status.get("running") or 0)
+        running = int(status.running or 0)
         self.running_label.setText(self.tr("%1 running").replace("%1", str(running)))
-        failing = int(status.get("failing") or 0)
+        failing = int(status.failing or 0)
         if failing:
             self.connection.setObjectName("troubleLabel")
             self.connection.setText(self.tr("⚠ Provider not answering: %1 task(s) retrying").replace("%1", str(failing)))
@@ -665,7 +666,7 @@ class MainWindow(QMainWindow):
             self.new_draft(initial=True)
             return
 
-        def found(out: Outcome) -> None:
+        def found(out: Result[Any]) -> None:
             if self.draft or self.current_rid != rid:
                 return
             if out.task is not None:
@@ -699,8 +700,8 @@ class MainWindow(QMainWindow):
         detail = ""
         technical = ""
         body = None
-        if task is not None and task.error and task.error.get("message") and state in ("fail", "rejected", "unknown"):
-            detail = technical = str(task.error["message"])
+        if task is not None and task.error and task.error.message and state in ("fail", "rejected", "unknown"):
+            detail = technical = str(task.error.message)
         if task is not None and state == "unknown":  # one sentence with the time, not two saying it twice
             sent = dt.datetime.fromtimestamp(task.created_at).strftime("%H:%M:%S")
             detail = ""
@@ -810,10 +811,10 @@ class MainWindow(QMainWindow):
         task = self.task
         if task is None or not self.buttons[Action.RECOVER].isEnabled():
             return
-        dlg = RecoverDialog(task.request_id, task.state, task.kind, task.has_results,
-                            can_lookup=self.controller.service.provider.caps.can_list_tasks,
-                            parent=self)
-        dlg.recover.connect(lambda how: self.controller.recover(task.request_id, **how))
+        caps = self.controller.service.provider.caps
+        dlg = RecoverDialog(task.request_id, recover_options(task, caps),
+                            can_lookup=caps.can_list_tasks, parent=self)
+        dlg.recover.connect(lambda how: self.controller.recover(task.request_id, how))
         self._open_dialog(dlg)
 
     def choose_directory(self, done: Any) -> None:

@@ -75,7 +75,7 @@ async def worker(ns: argparse.Namespace) -> dict[str, Any]:
         t0 = time.perf_counter()
         out = await svc.submit(rid(i), "video", params(i))
         lat.append(time.perf_counter() - t0)
-        outcomes[out.outcome] += 1
+        outcomes[out.kind.value] += 1
     ended = time.time()
     cpu = time.process_time() - cpu0
     await provider.aclose()

@@ -36,12 +36,12 @@ from typing import Any
 from app.config import Config
 from app.domain.capabilities import Capabilities
 from app.domain.fingerprint import fingerprint
-from app.domain.params import normalize, units
+from app.domain.params import normalize
 from app.domain.slots import validate_request_id
 from app.service.owner import this_owner
-from app.domain.days import local_day
-from app.domain.naming import project_of
-from app.service.slate import SUBMIT_LEASE_MARGIN, SlateService
+from app.service.results import OutcomeKind
+from app.service.slate import SlateService
+from app.service.submit import claim_request
 from app.store.aio import open_store
 from app.store.engine import BUSY_TIMEOUT_MS
 from app.store.rows import ClaimRequest
@@ -82,19 +82,12 @@ def make_service(data_dir: Path, url: str) -> SlateService:
 
 
 def prepare_claim(svc: SlateService, i: int) -> ClaimRequest:
-    """What ``SlateService.submit`` computes before it calls ``repo.claim`` (same order)."""
-    slot = svc._slot(validate_request_id(request_id(i)))
+    """What ``SlateService.submit`` computes before it calls ``Store.claim`` (same order, the
+    same ``claim_request``)."""
+    slot = svc.ctx.slot(validate_request_id(request_id(i)))
     norm = normalize(KIND, params_for(i))
     fp = fingerprint(KIND, norm)
-    n_units = units(KIND, norm)
-    now = time.time()
-    return ClaimRequest(
-        svc.scope, slot_key=slot.slot_key, idempotency_key=slot.key(KIND),
-        request_id=slot.request_id, kind=KIND, fingerprint=fp, params=norm, units=n_units,
-        owner=this_owner(), lease_until=now + svc.config.timeout + SUBMIT_LEASE_MARGIN,
-        quota_limit=svc.config.quota_limit(KIND), day=local_day(now), now=now,
-        project=project_of(slot.request_id),
-    )
+    return claim_request(svc.ctx, slot, KIND, norm, fp, time.time())
 
 
 class RawInserter:
@@ -163,7 +156,7 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
         svc.store.claim_blocking(prepare_claim(svc, i))
     for i in replay_keys[:20]:
         out = await svc.submit(request_id(i), KIND, params_for(i))
-        assert out.outcome == "replayed", out
+        assert out.kind is OutcomeKind.REPLAYED, out
 
     t_raw: list[float] = []
     t_claim: list[float] = []
@@ -198,7 +191,7 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
             out = await svc.submit(request_id(i), KIND, params_for(i))
             r_replay.append(clock() - t0)
             cpu["replay"].append(cpu_clock() - c0)
-            assert out.outcome == "replayed", out
+            assert out.kind is OutcomeKind.REPLAYED, out
         t_raw += r_raw
         t_claim += r_claim
         t_replay += r_replay

@@ -11,6 +11,7 @@ from app.providers.demo import DemoProvider
 from app.service.slate import SlateService
 from app.domain.states import State
 from app.store.aio import open_store
+from app.service.results import OutcomeKind
 from tests.fixtures import SECRET, make_config
 
 VIDEO = {"prompt": "p", "resolution": "768P"}
@@ -23,7 +24,7 @@ async def test_poller_respects_the_request_rate_cap(data_dir, store_url):
     try:
         fast = SlateService(make_config(data_dir, store_url, max_requests_per_second=500), store, provider, SECRET)
         for i in range(30):
-            assert (await fast.submit(f"poll:20261130:cap:scene-{i:02d}", "video", {**VIDEO, "prompt": f"p{i}"})).outcome == "created"
+            assert (await fast.submit(f"poll:20261130:cap:scene-{i:02d}", "video", {**VIDEO, "prompt": f"p{i}"})).kind is OutcomeKind.CREATED
         sim.reset()
         capped = SlateService(make_config(data_dir, store_url, max_requests_per_second=8,
                                           poll_interval=0.05), store, provider, SECRET)
@@ -62,7 +63,7 @@ async def test_rate_limited_query_backs_off_and_persists_next_poll(harness):
     assert delays[2] > delays[0]
     stored = await svc.store.task(task.id)
     assert stored.next_poll_at == task.next_poll_at  # persisted, survives a restart
-    events = [e["event"] for e in (await svc.history("poll:20261130:backoff:scene-01")).extra["events"]]
+    events = [e.event for e in (await svc.history("poll:20261130:backoff:scene-01")).payload.events]
     assert events.count("query_failed") == 1  # the first failure is noted, not every one
     harness.sim.set_faults(rate_limit=0)
     done = await svc.wait("poll:20261130:backoff:scene-01", max_seconds=30)
