@@ -47,7 +47,7 @@ class ProviderInfo:
 
     name: str
     endpoint: str
-    caps: Capabilities
+    capabilities: Capabilities
 
     @property
     def demo(self) -> bool:

@@ -2,9 +2,10 @@
 
 Widgets never await and never touch the store: they call a method here, which starts a
 coroutine on the :class:`TaskRunner` and answers with a Qt signal (or a callback run on the
-UI thread). Store reads run in worker threads (``asyncio.to_thread``); the service does the
-same for its own store calls. Task changes reported by ``service.listeners`` are re-emitted as
-:attr:`Controller.taskChanged`.
+UI thread). What widgets may read from it: :attr:`Controller.reader` (the slot browser's
+reads, bound to the current tenant, user and provider), :attr:`Controller.caps` (the provider:
+name, endpoint, demo flag, label, capabilities) and :attr:`Controller.config`. Task changes
+reported by ``service.listeners`` are re-emitted as :attr:`Controller.taskChanged`.
 """
 
 from __future__ import annotations
@@ -18,10 +19,11 @@ from typing import Any, Awaitable, Callable, Coroutine
 from app.domain.errors import ValidationError
 from app.service.inputs import image_file_data_url
 from app.service.recover import RecoverHow
+from app.service.context import ProviderInfo
+from app.service.reads import SlotReader
 from app.service.results import History, OutcomeKind, QuotaReport, Result
 from app.service.slate import SlateService
 from app.service.views import TaskView
-from app.store import queries
 from app.ui.qt import QObject, Signal
 
 log = logging.getLogger(__name__)
@@ -150,21 +152,27 @@ class Controller(QObject):
             self._reload_current()
 
     @property
-    def engine(self) -> Any:
-        return self.service.store.engine
+    def reader(self) -> SlotReader:
+        """The slot browser's reads (bound to the current service's scope)."""
+        return self.service.reader
 
     @property
-    def scope(self) -> Any:
-        return self.service.scope
+    def caps(self) -> ProviderInfo:
+        """The provider: ``name``, ``endpoint``, ``demo``, ``label`` and ``capabilities``."""
+        return self.service.provider_info
+
+    @property
+    def config(self) -> Any:
+        """The configuration the current service runs with (the settings dialog shows it)."""
+        return self.service.config
 
     @property
     def demo(self) -> bool:
-        return self.service.provider.name == "demo"
+        return self.caps.demo
 
     @property
     def provider_label(self) -> str:
-        p = self.service.provider
-        return f"{p.name} · {p.endpoint}"
+        return self.caps.label
 
     @property
     def poll_interval(self) -> float:
@@ -188,7 +196,7 @@ class Controller(QObject):
     async def refresh_status(self) -> Status:
         quota = (await self.service.quota()).payload
         running = await self.service.running_count()
-        failing = await asyncio.to_thread(queries.failing_queries, self.engine, self.scope)
+        failing = await self.reader.failing_queries()
         self.status = Status(quota, running, failing)
         self.statusChanged.emit(self.status)
         return self.status
@@ -262,7 +270,7 @@ class Controller(QObject):
         """Let work already started on the current service end (a create in flight must get its
         answer, or it would turn unknown); reads and status refreshes end in moments."""
         me = asyncio.current_task()
-        deadline = time.monotonic() + float(getattr(self.service.config, "timeout", 60.0)) + 10.0
+        deadline = time.monotonic() + float(getattr(self.config, "timeout", 60.0)) + 10.0
         while True:
             others = [t for t in self.runner._tasks - self.runner._background if t is not me]
             if not others:
@@ -276,9 +284,10 @@ class Controller(QObject):
             await asyncio.wait(others, timeout=left)
 
     # -- reads for models and panels ------------------------------------------------------
-    def load(self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None], **kw: Any) -> None:
-        """Run a blocking read (``app.store.queries``) in a worker thread; ``done`` gets the result."""
-        self.runner.run(asyncio.to_thread(fn, *args, **kw), done=done, what=getattr(fn, "__name__", "read"))
+    def load(self, read: Coroutine[Any, Any, Any], *, done: Callable[[Any], None]) -> None:
+        """Run a read of :attr:`reader` (``controller.reader.projects(...)``); ``done`` gets the
+        result on the UI thread."""
+        self.runner.run(read, done=done, what=getattr(read, "__name__", "read"))
 
     def call(self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None] | None = None) -> None:
         """Run any other blocking function (file reads, image decoding) in a worker thread."""
@@ -325,13 +334,7 @@ class Controller(QObject):
 
     def next_scene(self, prefix: str, done: Callable[[str], None]) -> None:
         """The next free ``scene-NN`` for a ``series:date:project:`` prefix."""
-        from app.domain.naming import next_free_scene
-
-        async def find() -> str:
-            taken = await self.service.store.request_ids_with_prefix(self.scope, prefix)
-            return next_free_scene(prefix, taken)
-
-        self.runner.run(find(), done=done, what="next scene")
+        self.runner.run(self.reader.next_scene(prefix), done=done, what="next scene")
 
     # -- actions ----------------------------------------------------------------------------
     def _act(self, action: str, coro: Coroutine[Any, Any, Result[Any]]) -> None:

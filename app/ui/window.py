@@ -12,10 +12,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.domain.states import IN_FLIGHT, WHY_NOT, Action, allowed_actions, recover_options
+from app.domain.states import (
+    IN_FLIGHT,
+    TERMINAL,
+    WHY_NOT,
+    Action,
+    State,
+    allowed_actions,
+    recover_options,
+)
 from app.service.results import Exported, HistoryEvent, OutcomeKind, Result
 from app.service.views import TaskView
-from app.store.rows import SlotRow
+from app.service.reads import SlotRow
 from app.ui.browser import SlotBrowser
 from app.ui.dialogs import ConflictDialog, RecoverDialog, SettingsDialog
 from app.ui.form import CreateForm, FramePicker, RequestIdComposer
@@ -60,30 +68,30 @@ assert set(WHY_NOT_TR) == set(WHY_NOT)
 BANNERS = {
     None: (QT_TRANSLATE_NOOP("Banner", "New slot"),
            QT_TRANSLATE_NOOP("Banner", "Nothing has been sent yet. Name the slot, write the prompt, then press Create.")),
-    "submitting": (QT_TRANSLATE_NOOP("Banner", "Sending"),
+    State.SUBMITTING: (QT_TRANSLATE_NOOP("Banner", "Sending"),
                    QT_TRANSLATE_NOOP("Banner", "The create request is on its way. Slate recorded it first, so it can never be sent twice.")),
-    "preparing": (QT_TRANSLATE_NOOP("Banner", "Running at the provider"),
+    State.PREPARING: (QT_TRANSLATE_NOOP("Banner", "Running at the provider"),
                   QT_TRANSLATE_NOOP("Banner", "The provider accepted the task and is preparing it. You can close Slate: it picks up where it left off.")),
-    "queueing": (QT_TRANSLATE_NOOP("Banner", "Waiting in the provider's queue"),
+    State.QUEUEING: (QT_TRANSLATE_NOOP("Banner", "Waiting in the provider's queue"),
                  QT_TRANSLATE_NOOP("Banner", "The task is queued at the provider. You can close Slate: it picks up where it left off.")),
-    "processing": (QT_TRANSLATE_NOOP("Banner", "Generating"),
+    State.PROCESSING: (QT_TRANSLATE_NOOP("Banner", "Generating"),
                    QT_TRANSLATE_NOOP("Banner", "The provider is generating. You can close Slate: it picks up where it left off.")),
-    "downloading": (QT_TRANSLATE_NOOP("Banner", "Downloading"),
+    State.DOWNLOADING: (QT_TRANSLATE_NOOP("Banner", "Downloading"),
                     QT_TRANSLATE_NOOP("Banner", "The provider finished. Slate is downloading and verifying the media.")),
-    "success": (QT_TRANSLATE_NOOP("Banner", "Done"),
+    State.SUCCESS: (QT_TRANSLATE_NOOP("Banner", "Done"),
                 QT_TRANSLATE_NOOP("Banner", "The media are verified and on disk (SHA-256 recorded). Export them, or start a New slot for a variation.")),
-    "fail": (QT_TRANSLATE_NOOP("Banner", "Failed"),
+    State.FAIL: (QT_TRANSLATE_NOOP("Banner", "Failed"),
              QT_TRANSLATE_NOOP("Banner", "This slot will not change again. Start a New slot to try again.")),
-    "rejected": (QT_TRANSLATE_NOOP("Banner", "Refused by the provider"),
+    State.REJECTED: (QT_TRANSLATE_NOOP("Banner", "Refused by the provider"),
                  QT_TRANSLATE_NOOP("Banner", "No task was made and nothing was billed. You may Create again with the same parameters, or start a New slot.")),
-    "unknown": (QT_TRANSLATE_NOOP("Banner", "Unknown"),
+    State.UNKNOWN: (QT_TRANSLATE_NOOP("Banner", "Unknown"),
                 QT_TRANSLATE_NOOP("Banner", "The create request left and no clear answer came back. Slate will not create again. Query the provider, or Recover.")),
 }
 UNKNOWN_SENT_AT = QT_TRANSLATE_NOOP(
     "Banner", "The create request left at %1 and no clear answer came back. Slate will not create "
     "again. Query the provider, or Recover.")
-BANNER_BG = {"success": "#e8f3ec", "fail": "#fbeaea", "rejected": "#f0f0f1", "unknown": "#fdf3e1",
-             None: "#eef2f7"}
+BANNER_BG = {State.SUCCESS: "#e8f3ec", State.FAIL: "#fbeaea", State.REJECTED: "#f0f0f1",
+             State.UNKNOWN: "#fdf3e1", None: "#eef2f7"}
 
 ACTION_BUTTONS = (
     (Action.CREATE, "createButton", QT_TRANSLATE_NOOP("MainWindow", "Create"), "Ctrl+Return"),
@@ -100,8 +108,10 @@ ACTION_HELP = {
     Action.NEW_SLOT: QT_TRANSLATE_NOOP("MainWindow", "Start a new slot from these parameters (this slot stays as it is)."),
 }
 SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
-PRIMARY = {None: Action.CREATE, "rejected": Action.CREATE, "unknown": Action.QUERY,
-           "success": Action.EXPORT, "fail": Action.NEW_SLOT}
+PRIMARY = {None: Action.CREATE, State.REJECTED: Action.CREATE, State.UNKNOWN: Action.QUERY,
+           State.SUCCESS: Action.EXPORT, State.FAIL: Action.NEW_SLOT}
+#: States whose banner shows the task's error (the provider's or Slate's words).
+SAYS_WHY = (State.FAIL, State.REJECTED, State.UNKNOWN)
 
 
 def _tr(ctx: str, text: str) -> str:
@@ -139,9 +149,9 @@ class Banner(QFrame):
         row.addLayout(text, 1)
         self.setAccessibleName(_tr("MainWindow", SLOT_STATE))
 
-    def show_state(self, state: str | None, detail: str = "", body: str | None = None) -> None:
+    def show_state(self, state: State | None, detail: str = "", body: str | None = None) -> None:
         """``detail`` (the provider's words) goes above the sentence; ``body`` replaces it."""
-        title, default_body = BANNERS.get(state, BANNERS["unknown"])
+        title, default_body = BANNERS.get(state, BANNERS[State.UNKNOWN])
         self.icon.setPixmap(badge_pixmap(state, 28))
         word = _tr("Banner", title)
         self.title.setText(word)
@@ -640,8 +650,7 @@ class MainWindow(QMainWindow):
         self.provider_badge.setAccessibleName(self.provider_badge.text())
         self.provider_badge.style().unpolish(self.provider_badge)
         self.provider_badge.style().polish(self.provider_badge)
-        svc = c.service
-        self.identity.setText(f"{svc.tenant} / {svc.user}")
+        self.identity.setText(f"{c.config.tenant} / {c.config.user}")
         self.identity.setToolTip(self.tr("Team / designer"))
         if c.warnings:
             self.warning_label.setText("⚠")
@@ -691,7 +700,7 @@ class MainWindow(QMainWindow):
             self.middle_stack.setCurrentWidget(self.slot_page)
 
     # -- showing the slot -----------------------------------------------------------------------
-    def state(self) -> str | None:
+    def state(self) -> State | None:
         return self.task.state if self.task is not None else None
 
     def _show_task(self) -> None:
@@ -700,9 +709,9 @@ class MainWindow(QMainWindow):
         detail = ""
         technical = ""
         body = None
-        if task is not None and task.error and task.error.message and state in ("fail", "rejected", "unknown"):
+        if task is not None and task.error and task.error.message and state in SAYS_WHY:
             detail = technical = str(task.error.message)
-        if task is not None and state == "unknown":  # one sentence with the time, not two saying it twice
+        if task is not None and state is State.UNKNOWN:  # one sentence with the time, not two saying it twice
             sent = dt.datetime.fromtimestamp(task.created_at).strftime("%H:%M:%S")
             detail = ""
             body = _tr("Banner", UNKNOWN_SENT_AT).replace("%1", sent)
@@ -716,11 +725,11 @@ class MainWindow(QMainWindow):
 
     def _update_progress(self) -> None:
         task = self.task
-        if task is None or task.state not in {s.value for s in IN_FLIGHT}:
+        if task is None or task.state not in IN_FLIGHT:
             text = ""
             if task is not None:
                 changed = dt.datetime.fromtimestamp(task.updated_at).strftime("%Y-%m-%d %H:%M")
-                if task.state in ("success", "fail"):
+                if task.state in TERMINAL:
                     text = self.tr("Took %1 · last change %2").replace(
                         "%1", _clock(task.updated_at - task.created_at)).replace("%2", changed)
                 else:
@@ -811,7 +820,7 @@ class MainWindow(QMainWindow):
         task = self.task
         if task is None or not self.buttons[Action.RECOVER].isEnabled():
             return
-        caps = self.controller.service.provider.caps
+        caps = self.controller.caps.capabilities
         dlg = RecoverDialog(task.request_id, recover_options(task, caps),
                             can_lookup=caps.can_list_tasks, parent=self)
         dlg.recover.connect(lambda how: self.controller.recover(task.request_id, how))
@@ -866,7 +875,7 @@ class MainWindow(QMainWindow):
 
         if self._applying:
             return
-        cfg = self.controller.service.config
+        cfg = self.controller.config
         values = {"tenant": cfg.tenant, "user": cfg.user, "quota_video": cfg.quota_video,
                   "quota_image": cfg.quota_image, "poll_interval": cfg.poll_interval,
                   "data_dir": str(cfg.data_dir),
@@ -881,7 +890,7 @@ class MainWindow(QMainWindow):
     def _settings_config(self, values: dict[str, Any]) -> Any:
         from app.ui.app import config_with_values
 
-        return config_with_values(self.controller.service.config, values,
+        return config_with_values(self.controller.config, values,
                                   key_source=self.controller.key_source)
 
     def _check_settings(self, values: dict[str, Any]) -> str | None:
