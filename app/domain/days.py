@@ -1,4 +1,5 @@
-"""Calendar days as the designer sees them: this machine's local time zone, daylight saving included."""
+"""Calendar days as the designer sees them: this machine's local time zone, daylight saving
+included."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The RequestId naming scheme: ``kind:date:project:scene`` (``article:20260816:tide-eye:scene-02``).
+"""The RequestId naming scheme: ``kind:date:project:scene``, e.g.
+``article:20260816:tide-eye:scene-02``.
 
 RequestIds are named from the business, never random. A RequestId of this shape has a series
 (the kind of work), a date (``YYYYMMDD``), a project and a scene; RequestIds of another shape
@@ -31,7 +32,8 @@ class SlotName:
 
 
 def parse(request_id: str) -> SlotName | None:
-    """The parts of a ``series:date:project:scene`` RequestId (the scene may hold ``:``), or None."""
+    """The parts of a ``series:date:project:scene`` RequestId (the scene may hold ``:``), or
+    None."""
     parts = request_id.split(":")
     if len(parts) < 4:
         return None

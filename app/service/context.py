@@ -122,9 +122,10 @@ class ServiceContext:
         return handles.sign(self.secret, "task", task.tenant, task.user_hash, task.id)
 
     def view(self, task: TaskRow) -> TaskView:
+        data_dir = self.config.data_dir
         media = [
             MediaView(
-                path=str((self.config.data_dir / m.path) if not Path(m.path).is_absolute() else m.path),
+                path=str(m.path if Path(m.path).is_absolute() else data_dir / m.path),
                 sha256=m.sha256, bytes=m.bytes, content_type=m.content_type, width=m.width,
                 height=m.height, duration=m.duration,
                 handle=handles.sign(self.secret, "file", task.tenant, task.user_hash, m.id),

@@ -98,7 +98,8 @@ class Recovery:
         new = await self.moves.to_fail(
             task, expect=(State.UNKNOWN,), code="declared_failed",
             message=f"declared failed by {ctx.user}: {reason.strip()}", event="declared_failed",
-            detail=reason.strip(), data={"note": "a charge may exist at the provider", "by": "user"},
+            detail=reason.strip(),
+            data={"note": "a charge may exist at the provider", "by": "user"},
         )
         return ctx.by_state(new or task)
 

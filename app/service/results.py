@@ -144,7 +144,8 @@ def invalid(request_id: object, exc: ValidationError,
 
 def not_found(request_id: str | None,
               message: str = "no such slot for this tenant and user") -> Result[Any]:
-    return Result(OutcomeKind.NOT_FOUND, request_id, problem=Problem(ProblemCode.NOT_FOUND, message))
+    return Result(OutcomeKind.NOT_FOUND, request_id,
+                  problem=Problem(ProblemCode.NOT_FOUND, message))
 
 
 def not_allowed(task: TaskView, message: str) -> Result[Any]:

@@ -81,7 +81,8 @@ class Submitter:
             need = units(kind, norm)
             await ctx.store.add_event(
                 ctx.scope, slot.slot_key, None, "quota_refused",
-                detail=f"{kind} quota: {claim.quota_used} of {limit} used today; {need} more refused",
+                detail=f"{kind} quota: {claim.quota_used} of {limit} used today; "
+                f"{need} more refused",
             )
             return Result(OutcomeKind.QUOTA_EXCEEDED, slot.request_id, problem=Problem(
                 ProblemCode.QUOTA_EXCEEDED, f"today's {kind} quota is used up: "

@@ -423,7 +423,8 @@ class Repository:
             cond = [tasks.c.id == task.id]
             if expect is not None:
                 cond.append(tasks.c.state.in_([State(s).value for s in expect]))
-            done = conn.execute(update(tasks).where(*cond).values(updated_at=now, **values)).rowcount
+            done = conn.execute(
+                update(tasks).where(*cond).values(updated_at=now, **values)).rowcount
             if done != 1:
                 return None
             if media is not None:

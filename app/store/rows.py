@@ -115,7 +115,8 @@ class SlotFilter:
             return False
         if self.search:
             needle = self.search.casefold()
-            if needle not in row.request_id.casefold() and needle not in (row.prompt or "").casefold():
+            if (needle not in row.request_id.casefold()
+                    and needle not in (row.prompt or "").casefold()):
                 return False
         return True
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from app.domain.states import Action
+from app.service.results import OutcomeKind
 from app.ui.controller import Controller
 from app.ui.qt import multimedia
 from app.ui.window import MainWindow
-from app.service.results import OutcomeKind
 from tests.gui.conftest import close, fill_form
 
 RID = "article:20260816:tide-eye:scene-01"

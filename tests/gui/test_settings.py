@@ -12,10 +12,10 @@ import pytest
 
 from app.bootstrap import build
 from app.service import secrets
+from app.service.results import OutcomeKind
 from app.ui import app as app_mod
 from app.ui.controller import Controller
 from app.ui.window import MainWindow
-from app.service.results import OutcomeKind
 from tests.gui.conftest import close
 
 RID = "article:20260816:tide-eye:scene-01"

@@ -26,9 +26,9 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import OperationalError
 
+from app.service.results import OutcomeKind
 from app.sim import start_sim
 from app.store.repository import Repository
-from app.service.results import OutcomeKind
 from tests import pg
 from tests.fixtures import ROOT, Harness, fast_sim_config, open_harness
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 import time
 
-from app.sim import SimConfig, start_sim
-from app.providers.demo import DemoProvider
-from app.service.slate import SlateService
 from app.domain.states import State
-from app.store.aio import open_store
+from app.providers.demo import DemoProvider
 from app.service.results import OutcomeKind
+from app.service.slate import SlateService
+from app.sim import SimConfig, start_sim
+from app.store.aio import open_store
 from tests.fixtures import SECRET, make_config
 
 VIDEO = {"prompt": "p", "resolution": "768P"}

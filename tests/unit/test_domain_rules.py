@@ -154,5 +154,6 @@ def test_failed_task_offers_redownload_only_with_results():
 def test_other_states_offer_nothing_and_say_why(state):
     opts = recover_options(Facts(state, has_results=True), LISTS)
     assert not any(o.offered for o in opts.values())
-    assert opts[RecoverWay.ATTACH].why_not == f"attach is for unknown tasks; this one is {state.value}"
+    why = opts[RecoverWay.ATTACH].why_not
+    assert why == f"attach is for unknown tasks; this one is {state.value}"
     assert not opts[RecoverWay.DECLARE_FAILED].state_allows
