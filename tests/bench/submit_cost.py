@@ -11,10 +11,12 @@ time shows what Slate's own layers cost.
 
 * **raw** — the floor: ``BEGIN IMMEDIATE``; one ``INSERT`` of a task row into the same
   ``tasks`` table (same indexes); ``COMMIT``, through the stdlib ``sqlite3`` module.
-* **claim** — ``Repository.claim(...)`` for a fresh slot with exactly the arguments
-  ``SlateService.submit`` passes (claim + quota + two events + read-back, one write
-  transaction). The slot's domain preparation (validation, normalization, fingerprint) is
-  timed separately as ``submit_local``.
+* **claim** — ``Store.claim_blocking(...)`` for a fresh slot with exactly the
+  ``ClaimRequest`` ``SlateService.submit`` builds (``service/submit.py::claim_request``): the
+  read first, then the claim (+ quota + two events + the row back) in one write transaction,
+  as ``Store.claim`` runs them minus the hop to the worker thread. The slot's domain
+  preparation (validation, normalization, fingerprint) is timed separately as
+  ``submit_local``.
 * **replay** — ``await SlateService.submit(...)`` of an existing slot with the same
   parameters: the claim transaction finds the record, a non-durable ``replayed`` note is
   added, the view is built. The provider is a stub that fails if it is ever reached.
