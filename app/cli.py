@@ -25,7 +25,7 @@ from app import __version__
 from app.domain.errors import SlateError, ValidationError
 from app.domain.states import State
 from app.service.inputs import image_option
-from app.service.recover import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
+from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.results import (
     Exported,
     History,

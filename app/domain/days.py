@@ -9,7 +9,7 @@ import time
 
 def local_day(ts: float | None = None) -> str:
     """The local calendar day (``YYYY-MM-DD``) of a timestamp; now when none is given."""
-    return dt.datetime.fromtimestamp(time.time() if ts is None else ts).strftime("%Y-%m-%d")
+    return time.strftime("%Y-%m-%d", time.localtime(ts))
 
 
 def day_bounds(day: str) -> tuple[float, float]:

@@ -104,8 +104,17 @@ class SlotRef:
         return user_digest(self.user)
 
     @cached_property
+    def request_hash(self) -> str:
+        return sha256_hex(self.request_id)
+
+    @cached_property
     def slot_key(self) -> str:
-        return slot_key(self.tenant, self.user, self.request_id)
+        """:func:`slot_key` of this slot (the tenant is normalized already; digests reused)."""
+        return sha256_hex(f"slate:{self.tenant}:{self.user_hash}:{self.request_hash}")
 
     def key(self, kind: Kind) -> str:
-        return idempotency_key(self.tenant, self.user, self.request_id, kind)
+        """:func:`idempotency_key` of this slot, from the digests it already holds."""
+        if kind not in KINDS:
+            raise ValidationError("kind", f"must be one of {', '.join(KINDS)}")
+        inner = f"slate:{self.tenant}:{kind}:{self.user_hash}:{self.request_hash}"
+        return f"{kind}:{sha256_hex(inner)}"

@@ -8,8 +8,7 @@ offers is :func:`app.domain.states.recover_options`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from app.domain.params import request_body
 from app.domain.states import (
@@ -22,6 +21,7 @@ from app.domain.states import (
 )
 from app.providers.base import ProviderError
 from app.service.context import ServiceContext
+from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.lifecycle import Lifecycle
 from app.service.results import (
     OutcomeKind,
@@ -34,32 +34,8 @@ from app.service.results import (
 from app.service.transitions import Transitions
 from app.store.rows import TaskRow
 
+__all__ = ["AttachTask", "DeclareFailed", "Lookup", "RecoverHow", "Recovery", "Redownload"]
 
-@dataclass(frozen=True)
-class AttachTask:
-    """Attach the provider task id found in the provider's console."""
-
-    task_id: str
-
-
-@dataclass(frozen=True)
-class Lookup:
-    """Find the task at the provider by the slot's parameters (where the provider lists tasks)."""
-
-
-@dataclass(frozen=True)
-class Redownload:
-    """Fetch a fresh link for the results of a failed download and verify again."""
-
-
-@dataclass(frozen=True)
-class DeclareFailed:
-    """Treat the unknown task as failed, for a stated reason (a charge may exist)."""
-
-    reason: str
-
-
-RecoverHow = Union[AttachTask, Lookup, Redownload, DeclareFailed]
 
 #: How long after the slot's claim a lookup searches the provider's list (see DESIGN.md).
 LOOKUP_BEFORE, LOOKUP_AFTER = 60.0, 900.0

@@ -34,7 +34,7 @@ from app.service.results import (
     invalid,
 )
 from app.service.transitions import Transitions
-from app.store.rows import ClaimOutcome, ClaimRequest, TaskRow
+from app.store.rows import ClaimOutcome, ClaimRequest, ClaimWrite, TaskRow
 
 log = logging.getLogger(__name__)
 
@@ -44,16 +44,20 @@ SUBMIT_LEASE_MARGIN = 120.0
 
 def claim_request(ctx: ServiceContext, slot: SlotRef, kind: Any, norm: dict[str, Any],
                   fp: str, now: float) -> ClaimRequest:
-    """What a submit asks the store to write: the slot in ``submitting``, owned by this process
-    under a lease that outlives the create's timeout, counted against today's quota."""
-    return ClaimRequest(
-        ctx.scope, slot_key=slot.slot_key, idempotency_key=slot.key(kind),
-        request_id=slot.request_id, kind=kind, fingerprint=fp, params=norm,
-        units=units(kind, norm), owner=this_owner(),
-        lease_until=now + ctx.config.timeout + SUBMIT_LEASE_MARGIN,
-        quota_limit=ctx.config.quota_limit(kind), day=local_day(now), now=now,
-        project=project_of(slot.request_id),
-    )
+    """What a submit asks the store for: this slot with this intent — and, should it be free,
+    the slot in ``submitting``, owned by this process under a lease that outlives the create's
+    timeout, counted against today's quota (built only then)."""
+
+    def write() -> ClaimWrite:
+        return ClaimWrite(
+            idempotency_key=slot.key(kind), request_id=slot.request_id, params=norm,
+            units=units(kind, norm), owner=this_owner(),
+            lease_until=now + ctx.config.timeout + SUBMIT_LEASE_MARGIN,
+            quota_limit=ctx.config.quota_limit(kind), day=local_day(now),
+            project=project_of(slot.request_id),
+        )
+
+    return ClaimRequest(ctx.scope, slot.slot_key, kind, fp, now, write)
 
 
 class Submitter:

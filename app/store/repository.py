@@ -190,8 +190,8 @@ class Repository:
         """Claim the slot in ``submitting`` (or re-claim a ``rejected`` one of the same intent),
         or return the existing record untouched, in one write transaction. Quota is checked
         here."""
-        scope = req.scope
-        host, pid, started = req.owner
+        scope, w = req.scope, req.write
+        host, pid, started = w.owner
         now = req.now
         claim_events = req.claim_events()
 
@@ -199,14 +199,14 @@ class Repository:
             existing = self.find_slot(conn, scope, req.slot_key)
             if existing is not None and ambiguous and (
                 existing.state == State.SUBMITTING
-                and (existing.owner_host, existing.owner_pid, existing.owner_started) == req.owner
-                and existing.lease_until == req.lease_until and existing.updated_at == now
+                and (existing.owner_host, existing.owner_pid, existing.owner_started) == w.owner
+                and existing.lease_until == w.lease_until and existing.updated_at == now
                 and existing.fingerprint == req.fingerprint and existing.kind == req.kind
             ):
                 # Our earlier attempt's COMMIT went through (its answer was lost): the
                 # claim, its quota unit and its event are ours. Nothing was sent yet.
                 return ClaimResult(ClaimOutcome.CLAIMED, existing,
-                                   quota_used=self._quota_used(conn, scope, req.kind, req.day))
+                                   quota_used=self._quota_used(conn, scope, req.kind, w.day))
             if existing is not None:
                 if not may_reclaim(existing.state, existing.kind, existing.fingerprint,
                                    existing.user_hash, req.kind, req.fingerprint,
@@ -217,7 +217,7 @@ class Repository:
                     .where(tasks.c.id == existing.id, tasks.c.state == State.REJECTED.value)
                     .values(
                         state=State.SUBMITTING.value, owner_host=host, owner_pid=pid,
-                        owner_started=started, lease_until=req.lease_until, updated_at=now,
+                        owner_started=started, lease_until=w.lease_until, updated_at=now,
                         error_code=None, error_message=None, next_poll_at=None,
                         poll_failures=0,
                     )
@@ -236,11 +236,11 @@ class Repository:
                 if row is None:
                     winner = self.find_slot(conn, scope, req.slot_key)
                     if winner is None:  # the winner has another kind: same key space
-                        winner = self._find_by_key(conn, scope, req.idempotency_key)
+                        winner = self._find_by_key(conn, scope, w.idempotency_key)
                     assert winner is not None
                     return ClaimResult.existing(winner, lost_race=True)
                 task_id = row["id"]
-            used = self._count_quota(conn, scope, req.kind, req.day, req.units, req.quota_limit)
+            used = self._count_quota(conn, scope, req.kind, w.day, w.units, w.quota_limit)
             # both events durable, in this transaction, before the request leaves
             conn.execute(self.sql.event_insert, [{**e, "task_id": task_id} for e in claim_events])
             if row is None:

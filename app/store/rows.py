@@ -11,7 +11,8 @@ import json
 import math
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Mapping
+from functools import cached_property
+from typing import Any, Callable, Mapping
 
 from app.domain.days import local_day
 from app.domain.states import State
@@ -157,39 +158,52 @@ class SlotRow:
 
 # -- the claim ------------------------------------------------------------------------------
 @dataclass(frozen=True)
-class ClaimRequest:
-    """Everything the claim transaction writes for a fresh slot (``now`` is its one timestamp:
-    a retry after a lost COMMIT recognizes its own row by it)."""
+class ClaimWrite:
+    """What a fresh claim writes besides the slot it names."""
 
-    scope: Scope
-    slot_key: str
     idempotency_key: str
     request_id: str
-    kind: str
-    fingerprint: str
     params: dict[str, Any]
     units: int
     owner: tuple[str, int, float]
     lease_until: float
     quota_limit: int | None
     day: str
-    now: float
     project: str | None = None
     event_data: dict[str, Any] | None = None
 
+
+@dataclass(frozen=True)
+class ClaimRequest:
+    """A submit's claim: the slot and the intent, which the read-first compares with the record,
+    and what the claim transaction writes — built by ``build`` only when it runs (a replay or a
+    conflict never needs it). ``now`` is the claim's one timestamp: a retry after a lost COMMIT
+    recognizes its own row by it."""
+
+    scope: Scope
+    slot_key: str
+    kind: str
+    fingerprint: str
+    now: float
+    build: Callable[[], ClaimWrite]
+
+    @cached_property
+    def write(self) -> ClaimWrite:
+        return self.build()
+
     def task_values(self) -> dict[str, Any]:
         """The new task row (``submitting``, owned by this process, under its lease)."""
-        s = self.scope
-        host, pid, started = self.owner
+        s, w = self.scope, self.write
+        host, pid, started = w.owner
         return {
             "tenant": s.tenant, "user_hash": s.user_hash, "slot_key": self.slot_key,
-            "idempotency_key": self.idempotency_key, "provider": s.provider,
-            "endpoint": s.endpoint, "request_id": self.request_id, "kind": self.kind,
-            "fingerprint": self.fingerprint, "params": self.params,
+            "idempotency_key": w.idempotency_key, "provider": s.provider,
+            "endpoint": s.endpoint, "request_id": w.request_id, "kind": self.kind,
+            "fingerprint": self.fingerprint, "params": w.params,
             "state": State.SUBMITTING.value, "owner_host": host, "owner_pid": pid,
-            "owner_started": started, "lease_until": self.lease_until, "units": self.units,
+            "owner_started": started, "lease_until": w.lease_until, "units": w.units,
             "created_at": self.now, "updated_at": self.now, "poll_failures": 0,
-            "project": self.project, "prompt_text": self.params.get("prompt"),
+            "project": w.project, "prompt_text": w.params.get("prompt"),
             "provider_task_id": None, "provider_status": None, "results": None,
             "error_code": None, "error_message": None, "next_poll_at": None,
         }
@@ -197,10 +211,10 @@ class ClaimRequest:
     def claim_events(self) -> list[dict[str, Any]]:
         """``submitted`` and ``create_sent``: both durable in the claim transaction, before the
         request leaves."""
-        s = self.scope
+        s, w = self.scope, self.write
         base = {"tenant": s.tenant, "slot_key": self.slot_key, "provider": s.provider,
                 "endpoint": s.endpoint, "at": self.now, "state": State.SUBMITTING.value}
-        data = jsonable(self.event_data) if self.event_data is not None else None
+        data = jsonable(w.event_data) if w.event_data is not None else None
         return [
             {**base, "event": "submitted", "detail": f"{self.kind} slot claimed", "data": data},
             {**base, "event": "create_sent", "detail": "create request sent to the provider",

@@ -19,7 +19,7 @@ from typing import Any, Callable, ContextManager, Mapping, Sequence
 
 from sqlalchemy import Engine
 
-from app.store.engine import WriteQueue, writer
+from app.store.engine import WriteQueue
 from app.store.models import events, tasks
 from app.store.rows import ClaimOutcome, ClaimRequest, ClaimResult, Scope, TaskRow, task_row
 from app.store.statements import Statements
@@ -61,7 +61,6 @@ class SqliteClaim:
                  write_queue: WriteQueue | None) -> None:
         dialect = engine.dialect
         self.engine = engine
-        self.writer = writer(engine)
         self._write_queue = write_queue
         self.find = _compile(statements.find_slot, dialect)
         self.insert = _compile(statements.claim_insert, dialect,
@@ -98,30 +97,33 @@ class SqliteClaim:
     def find_slot(self, scope: Scope, slot_key: str) -> TaskRow | None:
         """The slot's task row (no media), read outside any transaction: under WAL a single
         SELECT sees one consistent snapshot and never waits for a writer."""
-        with self.engine.connect() as sa_conn:
-            raw = sa_conn.connection.dbapi_connection
-            assert raw is not None
+        raw = self.engine.raw_connection()  # the pooled DBAPI connection, no Connection wrapper
+        try:
             cur = raw.cursor()
             try:
                 found = self._row(cur, cur.execute(
                     self.find.sql, self.find.args(self._slot(scope, slot_key))).fetchone())
             finally:
                 cur.close()
+        finally:
+            raw.close()  # back to the pool
         return task_row(found) if found is not None else None
 
     def claim(self, req: ClaimRequest) -> ClaimResult | None:
         """A fresh claim in one ``BEGIN IMMEDIATE`` transaction; None: the general path."""
-        if req.quota_limit is not None and req.units > req.quota_limit:
+        w = req.write
+        if w.quota_limit is not None and w.units > w.quota_limit:
             return None  # the general path reports the refusal with today's use
-        with self.writer.connect() as sa_conn:
-            raw = sa_conn.connection.dbapi_connection
-            assert raw is not None
+        raw = self.engine.raw_connection()
+        try:
             cur = raw.cursor()
             try:
                 with self._turn():
-                    return self._claim_tx(cur, raw, req)
+                    return self._claim_tx(cur, raw.dbapi_connection, req)
             finally:
                 cur.close()
+        finally:
+            raw.close()
 
     def _claim_tx(self, cur: Any, raw: Any, req: ClaimRequest) -> ClaimResult | None:
         scope = req.scope
@@ -136,10 +138,11 @@ class SqliteClaim:
             if row is None:
                 cur.execute("ROLLBACK")
                 return None  # lost the insert race: the general path reads the winner
-            q = self.quota[req.quota_limit is not None]
+            w = req.write
+            q = self.quota[w.quota_limit is not None]
             used = cur.execute(q.sql, q.args({
                 "tenant": scope.tenant, "user_hash": scope.user_hash, "kind": req.kind,
-                "day": req.day, "used": req.units, "limit": req.quota_limit,
+                "day": w.day, "used": w.units, "limit": w.quota_limit,
             })).fetchone()
             if used is None:
                 cur.execute("ROLLBACK")

@@ -18,7 +18,7 @@ from typing import Any, Awaitable, Callable, Coroutine
 
 from app.domain.errors import ValidationError
 from app.service.inputs import image_file_data_url
-from app.service.recover import RecoverHow
+from app.service.commands import RecoverHow
 from app.service.context import ProviderInfo
 from app.service.reads import SlotReader
 from app.service.results import History, OutcomeKind, QuotaReport, Result

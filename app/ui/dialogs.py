@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from app.config import ENV, REGION_URLS
 from app.domain.states import RecoverOption, RecoverWay
-from app.service.recover import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
+from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.ui.qt import (
     QCheckBox,
     QComboBox,

@@ -14,6 +14,7 @@ from app.domain.fingerprint import fingerprint
 from app.domain.naming import suggest_next_request_id
 from app.domain.params import normalize
 from app.domain.slots import (
+    SlotRef,
     idempotency_key,
     normalize_tenant,
     slot_key,
@@ -75,6 +76,17 @@ def test_keys_differ_across_kind_and_hide_user_and_request_id(tenant, user, rid)
     assert img.startswith("image:") and vid.startswith("video:")
     for key in (img, vid, slot_key(tenant, user, rid)):
         assert rid not in key and (len(user) < 4 or user not in key)
+
+
+@given(st.text(min_size=1, max_size=30), names, ids)
+def test_a_slot_ref_derives_the_same_keys_as_the_functions(tenant, user, rid):
+    try:
+        ref = SlotRef.parse(tenant, user, rid)
+    except ValidationError:
+        return
+    assert ref.slot_key == slot_key(tenant, user, rid)
+    for kind in ("image", "video"):
+        assert ref.key(kind) == idempotency_key(tenant, user, rid, kind)
 
 
 def test_tenant_is_normalized_and_readable():

@@ -147,7 +147,9 @@ async def test_a_submitting_record_of_a_gone_owner_turns_unknown_a_live_ones_nev
     assert mine.outcome is ClaimOutcome.CLAIMED
     assert await service.sweep_submitting() == []  # this process is alive: untouched
     gone = (socket.gethostname(), dead_pid(), 1.0)
-    await service.store.claim(dataclasses.replace(request(RID + ".t2"), owner=gone))
+    theirs = request(RID + ".t2")
+    await service.store.claim(dataclasses.replace(
+        theirs, build=lambda: dataclasses.replace(theirs.write, owner=gone)))
     swept = await service.sweep_submitting()
     assert [t.request_id for t in swept] == [RID + ".t2"]
     assert swept[0].state is State.UNKNOWN and swept[0].error_code == "unknown"
