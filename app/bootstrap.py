@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.config import DEFAULT_BASE_URL, Config
+from app.config import DEFAULT_BASE_URL, Config, demo_faults
 from app.domain.errors import ValidationError
 from app.providers.base import Provider
 from app.service import secrets
@@ -53,6 +53,11 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
     from app.providers.minimax import MiniMaxProvider
 
     name = config.provider or ("minimax" if key else "demo")
+    if config.demo_fault and (name == "minimax" or config.base_url):
+        raise ValidationError(
+            "demo_fault", "applies to the embedded demo provider only (no API key, no --base-url);"
+            " for a standalone demo provider use `slate sim --fault`"
+        )
     if name == "minimax":
         if not key:
             raise ValidationError(
@@ -74,6 +79,7 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
     sim_config = SimConfig.with_latency(
         config.demo_stage_seconds * 3, state_path=config.data_dir / "demo-provider.sqlite3"
     )
+    sim_config.faults.update(**demo_faults(config))
     sim = start_sim(sim_config)
     return DemoProvider(sim.base_url, timeout=config.timeout), sim
 

@@ -49,6 +49,8 @@ GLOBAL_OPTIONS = (
     ("--user", "user", str, "designer (SLATE_USER)"),
     ("--timeout", "timeout", str, "provider timeout in seconds (SLATE_TIMEOUT)"),
     ("--poll-interval", "poll_interval", str, "seconds between queries (SLATE_POLL_INTERVAL)"),
+    ("--demo-fault", "demo_fault", str, "fault switches for the embedded demo provider, e.g. "
+     "lose-create-response or slow=600 (SLATE_DEMO_FAULT; list: slate sim --list-faults)"),
 )
 
 
@@ -130,6 +132,7 @@ def build_parser() -> Parser:
     e.add_argument("--to", required=True)
 
     sub.add_parser("quota", parents=[parent], help="today's use and limits")
+    sub.add_parser("doctor", parents=[parent], help="what Slate finds on this machine")
 
     k = sub.add_parser("key", parents=[parent], help="the API key in the OS keyring")
     k.add_argument("action", choices=["set", "delete", "status"])
@@ -179,12 +182,12 @@ EXIT_INTERNAL, EXIT_FAIL, EXIT_STILL_RUNNING, EXIT_INTERRUPTED = 1, 6, 7, 130
 
 
 def exit_code(result: Result[Any]) -> int:
-    """The exit code of an answer. Beyond the outcome table: an internal error or a missing
-    keyring exits 1, an interrupt 130, ``wait`` giving up 7, and an answer about a slot whose
-    task failed exits 6 (the slot's result) — its history excepted, which only reads the record."""
+    """The exit code of an answer. Beyond the outcome table: an internal error exits 1, an
+    interrupt 130, ``wait`` giving up 7, and an answer about a slot whose task failed exits 6
+    (the slot's result) — its history excepted, which only reads the record."""
     problem = result.problem
     if problem is not None:
-        if problem.code in (ProblemCode.INTERNAL, ProblemCode.NO_KEYRING):
+        if problem.code is ProblemCode.INTERNAL:
             return EXIT_INTERNAL
         if problem.code is ProblemCode.INTERRUPTED:
             return EXIT_INTERRUPTED
@@ -351,10 +354,12 @@ def _setup_logging(verbose: bool, config_data_dir: Path | None) -> None:
 # -- commands -------------------------------------------------------------------------------
 async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[Any]:
     from app.bootstrap import build
+    from app.notices import first_time
 
     app = build(config)
     for warning in app.warnings:
-        sys.stderr.write(f"warning: {warning}\n")
+        if first_time(config.data_dir, warning):  # once per data dir, on stderr only
+            sys.stderr.write(f"warning: {warning}\n")
     try:
         svc = app.service
         await svc.sweep_submitting()
@@ -402,7 +407,7 @@ def _key_command(ns: argparse.Namespace) -> Result[Any]:
         try:
             removed = secrets.delete_api_key()
         except secrets.KeyringUnavailable as exc:
-            return _invalid(str(exc), code=ProblemCode.NO_KEYRING)
+            return _invalid(str(exc), code=ProblemCode.NO_KEYRING)  # exit 2: configuration
         return Result(OutcomeKind.OK, payload=KeyInfo({"deleted": removed}))
     if sys.stdin is not None and sys.stdin.isatty():
         import getpass
@@ -415,7 +420,7 @@ def _key_command(ns: argparse.Namespace) -> Result[Any]:
     try:
         secrets.set_api_key(value)
     except secrets.KeyringUnavailable as exc:
-        return _invalid(str(exc), code=ProblemCode.NO_KEYRING)
+        return _invalid(str(exc), code=ProblemCode.NO_KEYRING)  # exit 2: configuration
     return Result(OutcomeKind.OK, payload=KeyInfo({"stored": True, "source": "keyring"}))
 
 
@@ -437,10 +442,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = config_mod.load(_config_options(ns))
     except ValidationError as exc:
         return emit(_invalid(str(exc), field=exc.field), as_json)
+    if ns.command == "doctor":  # only looks: creates nothing, not even the log folder
+        from app.doctor import main as doctor_main
+
+        return doctor_main(config, as_json)
     _setup_logging(bool(getattr(ns, "verbose", False)), config.data_dir)
     cmd = ns.command
     try:
         if cmd is None or cmd == "gui":
+            from app.preflight import gate  # before Qt loads: a missing library would abort it
+
+            refused = gate(quiet_no_window=bool(getattr(ns, "screenshot", None)))
+            if refused is not None:
+                return refused
             from app.ui.app import run_gui
 
             return run_gui(config, screenshot=getattr(ns, "screenshot", None),
@@ -451,9 +465,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from app.sim import cli as sim_cli
 
             def sim_emit(data: dict[str, Any]) -> None:
+                text = data.pop("text", None)
                 if as_json:
                     payload = {"outcome": "ok", "request_id": None, "task": None, "error": None, **data}
                     sys.stdout.write(json.dumps(payload) + "\n")
+                elif text is not None:
+                    sys.stdout.write(text)
+                elif data.get("outcome") == "invalid":
+                    sys.stderr.write(f"invalid: {data['error']['message']}\n")
                 else:
                     sys.stdout.write(f"Slate demo provider listening on {data.get('base_url')}  (Ctrl+C stops)\n")
                 sys.stdout.flush()

@@ -29,6 +29,7 @@ ENV = {
     "poll_interval": "SLATE_POLL_INTERVAL",
     "quota_video": "SLATE_QUOTA_VIDEO",
     "quota_image": "SLATE_QUOTA_IMAGE",
+    "demo_fault": "SLATE_DEMO_FAULT",
 }
 
 
@@ -54,6 +55,7 @@ class Config:
     max_requests_per_second: float = 5.0
     max_concurrent_polls: int = 8
     demo_stage_seconds: float = 2.0
+    demo_fault: str | None = None  # fault switches of the embedded demo provider (validated)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def with_(self, **changes: Any) -> "Config":
@@ -114,4 +116,27 @@ def load(options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | 
         demo_stage_seconds=_num(
             "SLATE_DEMO_STAGE_SECONDS", environ.get("SLATE_DEMO_STAGE_SECONDS") or 2.0, float, 0.0
         ),
+        demo_fault=_demo_fault(pick("demo_fault")),
     )
+
+
+def demo_faults(config: Config) -> dict[str, Any]:
+    """The embedded demo provider's fault switches named by ``config.demo_fault``."""
+    return _parse_demo_fault(config.demo_fault) if config.demo_fault else {}
+
+
+def _demo_fault(spec: Any) -> str | None:
+    """``--demo-fault`` / SLATE_DEMO_FAULT: switches of ``slate sim --fault``, checked here."""
+    if spec is None or not str(spec).strip():
+        return None
+    _parse_demo_fault(str(spec))
+    return str(spec).strip()
+
+
+def _parse_demo_fault(spec: str) -> dict[str, Any]:
+    from app.sim.config import parse_faults
+
+    try:
+        return parse_faults(spec)
+    except ValueError as exc:
+        raise ValidationError("demo_fault", str(exc)) from None

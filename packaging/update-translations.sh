@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Refresh the translation sources from app/ui and compile them (commit both .ts and .qm).
-# Translate new strings in app/ui/translations/*.ts with Qt Linguist (pyside6-linguist) first.
+# The sources live in resources/translations/; the compiled .qm beside them is installed with the
+# package (as app.resources). Translate new strings in resources/translations/*.ts with Qt
+# Linguist (pyside6-linguist) first. No source locations are written: line numbers would change
+# with every edit of a widget and make each branch's .ts conflict with the others'.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 QT=$(.venv/bin/python -c 'import PySide6, os; print(list(PySide6.__path__)[0])')
-for ts in app/ui/translations/slate_*.ts; do
-  "$QT/lupdate" -no-obsolete app/ui/*.py -ts "$ts"
+for ts in resources/translations/slate_*.ts; do
+  "$QT/lupdate" -no-obsolete -locations none app/ui/*.py -ts "$ts"
   "$QT/lrelease" "$ts" -qm "${ts%.ts}.qm"
 done

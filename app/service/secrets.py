@@ -66,7 +66,9 @@ def delete_api_key() -> bool:
     except PasswordDeleteError:
         return False
     except (NoKeyringError, KeyringError, RuntimeError, OSError) as exc:
-        raise KeyringUnavailable(f"no usable OS keyring ({type(exc).__name__})") from None
+        raise KeyringUnavailable(
+            f"no usable OS keyring ({type(exc).__name__}); the API key comes only from MINIMAX_API_KEY"
+        ) from None
 
 
 def keyring_usable() -> bool:

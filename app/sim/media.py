@@ -3,16 +3,26 @@
 Media are a pure function of their parameters, so any process can serve any task. Rendering is
 serialized by one lock (QPainter on QImage is safe off the GUI thread, but fonts need a
 QGuiApplication; without one, a plain pattern is drawn without Qt text).
+
+V2 videos (MiniMax-H3) are 24 fps H.264 with a stereo AAC track. They are made cheaply: one
+distinct picture per second, each converted to YUV once and handed to x264 (ultrafast, still
+image tuning, high CRF) 24 times, so the repeats cost almost nothing to code; the audio is a
+quiet two-tone signal encoded in one call. Results are cached by parameters in memory and, when
+a cache folder is given, on disk (shared by the processes of one data dir).
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import math
+import os
 import struct
 import threading
 import zlib
 from collections import OrderedDict
+from fractions import Fraction
+from pathlib import Path
 
 _render_lock = threading.Lock()
 _cache_lock = threading.Lock()
@@ -127,7 +137,9 @@ def _plain_png(width: int, height: int, seed: bytes) -> bytes:
     raw = zlib.compress(b"".join(rows), 6)
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        return (
+            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        )
 
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
@@ -137,7 +149,9 @@ def _seed(*parts: object) -> bytes:
     return hashlib.sha256(repr(parts).encode("utf-8")).digest()
 
 
-def render_png(width: int, height: int, prompt: str, *, index: int = 0, seed: int | None = None) -> bytes:
+def render_png(
+    width: int, height: int, prompt: str, *, index: int = 0, seed: int | None = None
+) -> bytes:
     """A PNG of ``width``x``height`` showing the prompt and a DEMO mark."""
     key = ("png", width, height, prompt, index, seed)
 
@@ -159,13 +173,17 @@ def render_png(width: int, height: int, prompt: str, *, index: int = 0, seed: in
     return _cached(key, make)
 
 
-def render_mp4(width: int, height: int, duration: int, prompt: str, *, fps: int = 2, seed: int | None = None) -> bytes:
-    """A playable H.264 MP4 of ``width``x``height`` lasting ``duration`` seconds (low frame rate)."""
+def render_mp4(
+    width: int, height: int, duration: int, prompt: str, *, fps: int = 2, seed: int | None = None
+) -> bytes:
+    """A playable H.264 MP4 of ``width``x``height`` lasting ``duration`` s (low frame rate)."""
     key = ("mp4", width, height, duration, prompt, fps, seed)
     return _cached(key, lambda: _encode_mp4(width, height, duration, prompt, fps, seed))
 
 
-def _encode_mp4(width: int, height: int, duration: int, prompt: str, fps: int, seed: int | None) -> bytes:
+def _encode_mp4(
+    width: int, height: int, duration: int, prompt: str, fps: int, seed: int | None
+) -> bytes:
     import av
 
     digest = _seed(prompt, seed)
@@ -182,7 +200,9 @@ def _encode_mp4(width: int, height: int, duration: int, prompt: str, fps: int, s
                 frame = av.VideoFrame(width, height, "rgb24")
                 plane = frame.planes[0]
                 if use_qt:
-                    image = _draw(width, height, f"video {duration}s", prompt, digest, (i + 1) / frames)
+                    image = _draw(
+                        width, height, f"video {duration}s", prompt, digest, (i + 1) / frames
+                    )
                     stride = image.bytesPerLine()
                     raw = bytes(image.constBits())[: stride * height]
                 else:
@@ -203,6 +223,133 @@ def _encode_mp4(width: int, height: int, duration: int, prompt: str, fps: int, s
                 for packet in stream.encode(frame):
                     container.mux(packet)
             for packet in stream.encode():
+                container.mux(packet)
+        finally:
+            container.close()
+    return buf.getvalue()
+
+
+#: V2 output: frames per second, audio sample rate.
+V2_FPS = 24
+AUDIO_RATE = 48_000
+
+
+def _tone_second() -> bytes:
+    """One second of interleaved stereo s16: 480 Hz left, 600 Hz right, about -20 dBFS."""
+    block = bytearray()
+    for i in range(400):  # 400 samples hold whole periods of both tones
+        left = int(3000 * math.sin(2 * math.pi * 480 * i / AUDIO_RATE))
+        right = int(3000 * math.sin(2 * math.pi * 600 * i / AUDIO_RATE))
+        block += struct.pack("<hh", left, right)
+    return bytes(block) * (AUDIO_RATE // 400)
+
+
+def render_mp4_v2(
+    width: int,
+    height: int,
+    duration: int,
+    title: str,
+    prompt: str,
+    *,
+    seed: int | None = None,
+    cache_dir: Path | None = None,
+) -> bytes:
+    """A 24 fps H.264 MP4 of ``width``x``height`` and ``duration`` s with stereo AAC audio."""
+    key = ("mp4v2", width, height, duration, title, prompt, seed)
+
+    def make() -> bytes:
+        path = None
+        if cache_dir is not None:
+            name = hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:32]
+            path = cache_dir / f"{name}.mp4"
+            try:
+                return path.read_bytes()
+            except OSError:
+                pass
+        data = _encode_mp4_v2(width, height, duration, title, prompt, seed)
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+                tmp.write_bytes(data)
+                os.replace(tmp, path)
+            except OSError:
+                pass
+        return data
+
+    return _cached(key, make)
+
+
+def _frame_rgb(
+    width: int, height: int, title: str, prompt: str, digest: bytes, progress: float, use_qt: bool
+):  # type: ignore[no-untyped-def]
+    import av
+
+    frame = av.VideoFrame(width, height, "rgb24")
+    plane = frame.planes[0]
+    if use_qt:
+        image = _draw(width, height, title, prompt, digest, progress)
+        stride = image.bytesPerLine()
+        raw = bytes(image.constBits())[: stride * height]
+    else:
+        r, g, b = _color(digest)
+        stride = width * 3
+        raw = bytes((r, g, b)) * (width * height)
+    if plane.line_size == stride:
+        plane.update(raw)
+    else:
+        line = plane.line_size
+        plane.update(
+            b"".join(
+                raw[y * stride : y * stride + width * 3].ljust(line, b"\0") for y in range(height)
+            )
+        )
+    return frame
+
+
+def _encode_mp4_v2(
+    width: int, height: int, duration: int, title: str, prompt: str, seed: int | None
+) -> bytes:
+    import av
+
+    digest = _seed(prompt, seed, "v2")
+    buf = io.BytesIO()
+    with _render_lock:
+        use_qt = _qt_ready()
+        container = av.open(buf, "w", format="mp4")
+        try:
+            video = container.add_stream("libx264", rate=V2_FPS)
+            video.width, video.height, video.pix_fmt = width, height, "yuv420p"
+            video.options = {
+                "preset": "ultrafast",
+                "tune": "stillimage",
+                "crf": "40",
+                "x264-params": f"keyint={V2_FPS * 5}:scenecut=0:rc-lookahead=0:aq-mode=0",
+            }
+            audio = container.add_stream("aac", rate=AUDIO_RATE)
+            audio.layout = "stereo"
+            audio.bit_rate = 48_000
+            for second in range(duration):
+                rgb = _frame_rgb(
+                    width, height, title, prompt, digest, (second + 1) / duration, use_qt
+                )
+                yuv = rgb.reformat(format="yuv420p")
+                for i in range(second * V2_FPS, (second + 1) * V2_FPS):
+                    yuv.pts = i
+                    yuv.time_base = Fraction(1, V2_FPS)
+                    for packet in video.encode(yuv):
+                        container.mux(packet)
+            for packet in video.encode():
+                container.mux(packet)
+            samples = AUDIO_RATE * duration
+            pcm = av.AudioFrame(format="s16", layout="stereo", samples=samples)
+            pcm.planes[0].update(_tone_second() * duration)
+            pcm.sample_rate = AUDIO_RATE
+            pcm.pts = 0
+            pcm.time_base = Fraction(1, AUDIO_RATE)
+            for packet in audio.encode(pcm):
+                container.mux(packet)
+            for packet in audio.encode():
                 container.mux(packet)
         finally:
             container.close()

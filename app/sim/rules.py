@@ -2,14 +2,20 @@
 
 A refused request raises :class:`ApiError` with MiniMax's code (2013 "invalid params" for bad
 fields). Sizes follow MiniMax: image-01 sizes per aspect ratio, and 16:9 video frames per
-resolution (720P 1280x720, 768P 1366x768, 1080P 1920x1080, 512P 912x512).
+resolution (720P 1280x720, 768P 1366x768, 1080P 1920x1080, 512P 912x512). Frame images given
+as data URLs are decoded and checked (JPG/PNG/WebP, < 20 MB, short side > 300 px, aspect 2:5 to
+5:2); public URLs cannot be fetched from loopback and are taken as they are.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from dataclasses import dataclass
 from typing import Any
+
+from app.sim.probe import ProbeError, probe_image
 
 
 class ApiError(Exception):
@@ -38,8 +44,11 @@ VIDEO_MODELS: dict[str, VideoModel] = {
     "MiniMax-Hailuo-2.3": VideoModel(_HAILUO_23, "768P", "optional"),
     "MiniMax-Hailuo-2.3-Fast": VideoModel(_HAILUO_23, "768P", "required"),
     "MiniMax-Hailuo-02": VideoModel(
-        {6: ("512P", "768P", "1080P"), 10: ("512P", "768P")}, "768P", "optional",
-        last_frame=True, first_frame_only=("512P",),
+        {6: ("512P", "768P", "1080P"), 10: ("512P", "768P")},
+        "768P",
+        "optional",
+        last_frame=True,
+        first_frame_only=("512P",),
     ),
     "T2V-01-Director": VideoModel({6: ("720P",)}, "720P", "no"),
     "T2V-01": VideoModel({6: ("720P",)}, "720P", "no"),
@@ -70,19 +79,56 @@ IMAGE_SIZES: dict[str, tuple[int, int]] = {
 VIDEO_PROMPT_MAX = 2000
 IMAGE_PROMPT_MAX = 1500
 
-_DATA_URL = re.compile(r"data:image/[a-zA-Z0-9.+-]+;base64,[A-Za-z0-9+/=\r\n]+")
+_DATA_URL = re.compile(r"data:image/[a-zA-Z0-9.+-]+;base64,([A-Za-z0-9+/=\r\n]+)")
+FRAME_MAX_BYTES = 20 * 1024 * 1024
+SUBJECT_MAX_BYTES = 10 * 1024 * 1024
 
 
-def _image_ref(value: Any, name: str) -> str:
+def _decoded(value: str, name: str, limit: int) -> bytes:
+    match = _DATA_URL.fullmatch(value)
+    if not match:
+        raise invalid(f"{name} is not a valid data:image/...;base64 URL")
+    payload = re.sub(r"\s+", "", match.group(1))
+    if len(payload) * 3 // 4 > limit + 3:
+        raise invalid(f"{name} is larger than {limit // 1048576} MB")
+    try:
+        return base64.b64decode(payload, validate=True)
+    except (binascii.Error, ValueError):
+        raise invalid(f"{name} is not valid base64") from None
+
+
+def _image_ref(value: Any, name: str, *, subject: bool = False) -> str:
+    """A frame (or image-01 subject) image: a public URL as it is, a data URL decoded, checked."""
     if not isinstance(value, str) or not value:
         raise invalid(f"{name} must be a public image URL or a base64 data URL")
     if value.startswith(("http://", "https://")):
         return value
-    if value.startswith("data:"):
-        if not _DATA_URL.fullmatch(value):
-            raise invalid(f"{name} is not a valid data:image/...;base64 URL")
+    if not value.startswith("data:"):
+        raise invalid(f"{name} must be a public image URL or a base64 data URL")
+    limit = SUBJECT_MAX_BYTES if subject else FRAME_MAX_BYTES
+    data = _decoded(value, name, limit)
+    try:
+        media = probe_image(data)
+    except ProbeError as exc:
+        raise invalid(f"{name}: {exc}") from None
+    formats = ("jpeg", "png") if subject else ("jpeg", "png", "webp")
+    if media is None or media.format not in formats:
+        shown = "JPG or PNG" if subject else "JPG, PNG or WebP"
+        found = media.format.upper() if media is not None else "not an image"
+        raise invalid(f"{name} must be a {shown} image ({found})")
+    if len(data) >= limit + (1 if subject else 0):
+        raise invalid(
+            f"{name} is {len(data) / 1048576:.1f} MB; "
+            f"{'at most 10' if subject else 'less than 20'} MB"
+        )
+    if subject:
         return value
-    raise invalid(f"{name} must be a public image URL or a base64 data URL")
+    w, h = media.width or 0, media.height or 0
+    if min(w, h) <= 300:
+        raise invalid(f"{name} is {w}x{h} px; its short side must be longer than 300 px")
+    if not 0.4 <= w / h <= 2.5:
+        raise invalid(f"{name} has aspect ratio {w}:{h}; it must be within 2:5 and 5:2")
+    return value
 
 
 def _bool(body: dict[str, Any], name: str) -> None:
@@ -96,6 +142,21 @@ def _int(value: Any, name: str) -> int:
             return int(value)
         raise invalid(f"{name} must be an integer")
     return value
+
+
+def _subject_video(subject: Any, model_name: str) -> None:
+    """S2V-01: ``[{"type": "character", "image": [one face image]}]``."""
+    if not isinstance(subject, list) or not subject:
+        raise invalid(f"subject_reference is required for {model_name}")
+    if len(subject) != 1 or not isinstance(subject[0], dict):
+        raise invalid("subject_reference must hold exactly one character reference")
+    ref = subject[0]
+    if ref.get("type", "character") != "character":
+        raise invalid("subject_reference type must be character")
+    images = ref.get("image")
+    if not isinstance(images, list) or len(images) != 1:
+        raise invalid("subject_reference image must be a list with exactly one face image")
+    _image_ref(images[0], "subject_reference.image")
 
 
 def validate_video(body: Any) -> dict[str, Any]:
@@ -130,19 +191,29 @@ def validate_video(body: Any) -> dict[str, Any]:
         if not model.last_frame:
             raise invalid(f"last_frame_image is not supported by {model_name}")
         last = _image_ref(last, "last_frame_image")
+    if last is not None and first is None:
+        raise invalid("last_frame_image needs a first_frame_image (first and last frame mode)")
     subject = body.get("subject_reference")
     if model.subject:
-        if not isinstance(subject, list) or not subject:
-            raise invalid(f"subject_reference is required for {model_name}")
+        _subject_video(subject, model_name)
     elif subject not in (None, []):
         raise invalid(f"subject_reference is not supported by {model_name}")
     if not prompt.strip() and first is None and last is None:
         raise invalid("prompt is required when no first frame is given")
 
+    if (
+        model.subject
+    ):  # S2V-01 has no duration or resolution: 6 s at 720P (stating those is harmless)
+        for name, fixed in (("duration", 6), ("resolution", "720P")):
+            value = body.get(name)
+            if value is not None and str(value).upper() != str(fixed):
+                raise invalid(f"{model_name} has no {name} field (its videos are 6 s at 720P)")
     duration = 6 if body.get("duration") is None else _int(body["duration"], "duration")
     if duration not in model.durations:
         offered = ", ".join(str(d) for d in model.durations)
-        raise invalid(f"duration {duration} is not supported by {model_name} (supported: {offered})")
+        raise invalid(
+            f"duration {duration} is not supported by {model_name} (supported: {offered})"
+        )
     resolution = body.get("resolution") or model.default_resolution
     if not isinstance(resolution, str):
         raise invalid("resolution must be a string")
@@ -156,7 +227,7 @@ def validate_video(body: Any) -> dict[str, Any]:
     if resolution in model.first_frame_only and first is None:
         raise invalid(f"{resolution} is only supported for image-to-video (first_frame_image)")
     if last is not None and resolution in model.first_frame_only:
-        raise invalid(f"{resolution} is not supported with last_frame_image")
+        raise invalid(f"{resolution} is not supported for first and last frame (use 768P or 1080P)")
     callback = body.get("callback_url")
     if callback is not None and not isinstance(callback, str):
         raise invalid("callback_url must be a string")
@@ -224,7 +295,7 @@ def validate_image(body: Any) -> dict[str, Any]:
         for ref in subject:
             if not isinstance(ref, dict) or ref.get("type", "character") != "character":
                 raise invalid("subject_reference type must be character")
-            _image_ref(ref.get("image_file"), "subject_reference.image_file")
+            _image_ref(ref.get("image_file"), "subject_reference.image_file", subject=True)
     return {
         "model": model,
         "prompt": prompt,

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 from app.domain.states import IN_FLIGHT, State
+from app.ui.assets import ui_icon
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QColor,
@@ -145,11 +145,8 @@ def badge_pixmap(state: str | None, size: int = 16) -> QPixmap:
     return _badge_pixmap(state, size, 1.0)
 
 
-RESOURCES = Path(__file__).parent / "resources"
-
-
 def _icon(name: str) -> str:
-    return (RESOURCES / name).as_posix()
+    return ui_icon(name).as_posix()
 
 
 # Combo boxes, date edits and spin boxes are styled (border, padding), so their arrows must be too:

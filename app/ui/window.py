@@ -21,9 +21,11 @@ from app.domain.states import (
     allowed_actions,
     recover_options,
 )
+from app.service.reads import SlotRow
 from app.service.results import Exported, HistoryEvent, OutcomeKind, Result
 from app.service.views import TaskView
-from app.service.reads import SlotRow
+from app.ui import settings as settings_mod
+from app.ui.assets import app_icon
 from app.ui.browser import SlotBrowser
 from app.ui.dialogs import ConflictDialog, RecoverDialog, SettingsDialog
 from app.ui.form import CreateForm, FramePicker, RequestIdComposer
@@ -170,13 +172,17 @@ class MainWindow(QMainWindow):
 
     selectionShown = Signal(str)  # a slot's record is on screen
 
-    def __init__(self, controller: Any, settings: QSettings | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: Any, settings: settings_mod.Settings | QSettings | None = None,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Slate")
+        self.setWindowIcon(app_icon())
         self.setStyleSheet(STYLESHEET)
         self.controller = controller
-        self.settings = settings if settings is not None else QSettings()
+        if not isinstance(settings, settings_mod.Settings):
+            settings = settings_mod.Settings(settings)
+        self.settings = settings
         self.task: TaskView | None = None
         self.events: list[HistoryEvent] = []
         self.current_rid: str | None = None
@@ -418,7 +424,7 @@ class MainWindow(QMainWindow):
 
     # -- layout persistence ----------------------------------------------------------------------
     def restore_layout(self) -> None:
-        s = self.settings
+        s = self.settings.qsettings
         geo = s.value("window/geometry")
         if isinstance(geo, QByteArray) and not geo.isEmpty():
             self.restoreGeometry(geo)
@@ -439,12 +445,12 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         if not self._shown:
             self._shown = True
-            split = self.settings.value("window/splitter")
+            split = self.settings.qsettings.value("window/splitter")
             if isinstance(split, QByteArray) and not split.isEmpty():
                 self.splitter.restoreState(split)
 
     def save_layout(self) -> None:
-        s = self.settings
+        s = self.settings.qsettings
         s.setValue("window/geometry", self.saveGeometry())
         s.setValue("window/size", self.size())
         s.setValue("window/state", self.saveState())
@@ -871,50 +877,35 @@ class MainWindow(QMainWindow):
         dlg.open()
 
     def open_settings(self) -> None:
-        from app.ui.app import default_store, fixed_now, saved_settings
-
         if self._applying:
             return
-        cfg = self.controller.config
-        values = {"tenant": cfg.tenant, "user": cfg.user, "quota_video": cfg.quota_video,
-                  "quota_image": cfg.quota_image, "poll_interval": cfg.poll_interval,
-                  "data_dir": str(cfg.data_dir),
-                  # the default store follows the data folder: show it as the placeholder, not a URL
-                  "store": "" if cfg.store == default_store(cfg.data_dir) else cfg.store,
-                  "region": saved_settings(self.settings).get("region", "global")}
-        dlg = SettingsDialog(values, self.controller.key_source, self, fixed=fixed_now(),
+        values = settings_mod.dialog_values(self.controller.config, self.settings.saved_region())
+        dlg = SettingsDialog(values, self.controller.key_source, self, fixed=self.settings.fixed,
                              check=self._check_settings)
         dlg.applied.connect(self.apply_settings)
         self._open_dialog(dlg)
 
-    def _settings_config(self, values: dict[str, Any]) -> Any:
-        from app.ui.app import config_with_values
-
-        return config_with_values(self.controller.config, values,
-                                  key_source=self.controller.key_source)
+    def _settings_config(self, service: settings_mod.ServiceSettings) -> Any:
+        return settings_mod.apply(self.controller.config, service,
+                                  key_source=self.controller.key_source, fixed=self.settings.fixed)
 
     def _check_settings(self, values: dict[str, Any]) -> str | None:
         """Say what is wrong with the typed settings (before the dialog closes), or None."""
-        from sqlalchemy.engine import make_url
-
         try:
-            cfg = self._settings_config(values)
+            service = settings_mod.ServiceSettings.from_values(values)
         except Exception as exc:  # noqa: BLE001 - the message is for the user
             return str(exc)
-        try:
-            make_url(cfg.store)
-        except Exception:  # noqa: BLE001 - SQLAlchemy's words don't help a designer
-            return self.tr("Store URL: not a database URL (sqlite:///path or postgresql://host/name).")
-        return None
+        return settings_mod.check(self.controller.config, service,
+                                  key_source=self.controller.key_source, fixed=self.settings.fixed)
 
     def apply_settings(self, values: dict[str, Any]) -> None:
         """Store or remove the key if asked, rebuild the service, and save the settings once the new
         service runs (a store that cannot be opened leaves the old one and the saved settings)."""
-        from app.ui.app import save_settings
-
-        values = dict(values)
-        key = values.pop("api_key", None)
-        clear = values.pop("clear_api_key", False)
+        try:
+            change = settings_mod.SettingsChange.from_dialog(values)
+        except Exception as exc:  # noqa: BLE001 - checked by the dialog; said, never raised
+            self.show_message(self.tr("Settings not applied: %1").replace("%1", str(exc)))
+            return
         self._applying = True
         self.show_notice(self.tr("Applying settings…"), keep=True)
         self.update_actions()
@@ -926,13 +917,13 @@ class MainWindow(QMainWindow):
                 self.show_message(text)
                 self.show_notice(text, error=True, keep=True)
             else:
-                save_settings(self.settings, values)
+                self.settings.save_service(change.service)
                 self.show_notice(self.tr("Settings applied."))
             self.update_actions()
 
         def reconfigure(err: str | None = None) -> None:
             try:
-                cfg = self._settings_config(values)
+                cfg = self._settings_config(change.service)
             except Exception as exc:  # noqa: BLE001 - a bad value is shown, not raised
                 applied(str(exc))
                 return
@@ -941,9 +932,9 @@ class MainWindow(QMainWindow):
             else:
                 self.controller.reconfigure(cfg, applied)
 
-        if key:
-            self.controller.set_api_key(key, reconfigure)
-        elif clear:
+        if change.api_key:
+            self.controller.set_api_key(change.api_key, reconfigure)
+        elif change.clear_api_key:
             self.controller.delete_api_key(reconfigure)
         else:
             reconfigure()

@@ -105,3 +105,37 @@ def test_slate_gui_screenshot_command(gui, tmp_path):
     assert proc.returncode == 0, proc.stderr
     image = QImage(str(out))
     assert not image.isNull() and image.width() >= 1000
+
+
+def test_a_screenshot_run_never_writes_the_users_settings(gui, tmp_path):
+    """``slate gui --screenshot`` reads the user's settings but writes none: the window's layout,
+    the last slot and the service settings stay byte for byte as they were (and a user without
+    settings still has none afterwards)."""
+    gui.run(gui.other_service().submit(VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"},
+                                       wait=True))
+    env = dict(os.environ, SLATE_DATA_DIR=str(gui.config.data_dir), SLATE_PROVIDER="demo",
+               SLATE_BASE_URL=gui.sim.base_url, SLATE_TENANT="studio-a", SLATE_USER="lin",
+               SLATE_POLL_INTERVAL="0.05")
+
+    def shoot(config_home) -> None:
+        out = tmp_path / "shot.png"
+        proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshot", str(out),
+                               "--select", VIDEO, "--lang", "en"],
+                              env=dict(env, XDG_CONFIG_HOME=str(config_home)), cwd=ROOT,
+                              capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 0, proc.stderr
+        assert not QImage(str(out)).isNull()
+
+    fresh = tmp_path / "fresh-config"
+    fresh.mkdir()
+    shoot(fresh)
+    assert [p for p in fresh.rglob("*")] == [], "a screenshot run created settings"
+
+    used = tmp_path / "used-config"
+    conf = used / "Slate" / "Slate.conf"
+    conf.parent.mkdir(parents=True)
+    conf.write_text("[settings]\nquota_image=7\n\n[window]\nlastSlot=article:20260801:old:scene-01\n")
+    before = conf.read_bytes()
+    shoot(used)
+    assert conf.read_bytes() == before
+    assert sorted(p.name for p in used.rglob("*")) == ["Slate", "Slate.conf"]

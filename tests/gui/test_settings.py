@@ -15,6 +15,7 @@ from app.service import secrets
 from app.service.results import OutcomeKind
 from app.ui import app as app_mod
 from app.ui.controller import Controller
+from app.ui.settings import Settings
 from app.ui.window import MainWindow
 from tests.gui.conftest import close
 
@@ -22,19 +23,18 @@ RID = "article:20260816:tide-eye:scene-01"
 
 
 @pytest.fixture
-def open_app(gui: Any, qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+def open_app(gui: Any, qtbot: Any) -> Any:
     """The window as ``slate gui`` wires it: a bootstrap-built Slate, rebuilt on settings.
 
     The provider is fixed to the test's demo server for this run (as ``SLATE_BASE_URL`` would),
     so slots made before and after a rebuild live at the same provider.
     """
-    monkeypatch.setattr(app_mod, "_fixed", {"provider", "base_url"})
     opened: list[tuple[Controller, MainWindow]] = []
 
     def make() -> tuple[MainWindow, Controller]:
         slate = build(gui.config.with_(base_url=gui.sim.base_url))
         controller = Controller(slate.service, owner=slate, rebuild=app_mod._build)
-        window = MainWindow(controller, gui.settings())
+        window = MainWindow(controller, Settings(gui.settings(), fixed={"provider", "base_url"}))
         qtbot.addWidget(window)
         window.show()
         controller.start()

@@ -19,10 +19,29 @@ def test_handle_secret_falls_back_to_a_private_file(slate, data_dir):
     assert again.code == 0 and again.out["request_id"] == RID
 
 
+def test_the_warning_is_said_once_per_data_dir_and_never_on_stdout(slate, data_dir, tmp_path):
+    first = slate("submit", "--request-id", RID, "--kind", "image", "--prompt", "p", env=NO_KEYRING)
+    assert first.stderr.count("warning: no usable OS keyring") == 1
+    assert "keyring" not in first.stdout  # stdout is the one JSON object (run_slate checks it)
+    for args in (("status", RID), ("list",), ("history", RID)):
+        again = slate(*args, env=NO_KEYRING)
+        assert again.code == 0 and "warning" not in again.stderr, (args, again.stderr)
+        assert "keyring" not in again.stdout
+    # another data dir is another place the user has not been told about
+    other = tmp_path / "other-data"
+    fresh = slate("list", env={**NO_KEYRING, "SLATE_DATA_DIR": str(other)})
+    assert fresh.stderr.count("warning: no usable OS keyring") == 1 and str(other) in fresh.stderr
+
+
 def test_key_set_without_keyring_points_to_the_environment(slate):
     res = slate("key", "set", stdin="sk-abc-123456\n", env=NO_KEYRING)
-    assert res.code == 1 and res.out["error"]["code"] == "no_keyring"
+    assert res.code == 2 and res.out["outcome"] == "invalid"
+    assert res.out["error"]["code"] == "no_keyring"
     assert "MINIMAX_API_KEY" in res.out["error"]["message"]
+    assert "sk-abc-123456" not in res.stdout + res.stderr
+    gone = slate("key", "delete", env=NO_KEYRING)
+    assert gone.code == 2 and gone.out["outcome"] == "invalid"
+    assert gone.out["error"]["code"] == "no_keyring" and "MINIMAX_API_KEY" in gone.out["error"]["message"]
     status = slate("key", "status", env={**NO_KEYRING, "MINIMAX_API_KEY": "sk-env-key-9999"})
     assert status.out["key"]["present"] is True and status.out["key"]["source"] == "env"
     assert "sk-env-key-9999" not in status.stdout

@@ -5,6 +5,8 @@ Every documented response shape and every fault, each asserting the outcome clas
 
 from __future__ import annotations
 
+import asyncio
+import base64
 import io
 import socket
 import sys
@@ -21,6 +23,7 @@ from app.providers.minimax import MiniMaxProvider  # noqa: E402
 from app.sim import SimServer, start_sim  # noqa: E402
 from app.sim.rules import IMAGE_SIZES  # noqa: E402
 from tests.sim_fixtures import TEST_KEY, VIDEO, fast_config, provider, sim, wait_terminal  # noqa: E402,F401
+from tests.sim_media import image_bytes, image_url  # noqa: E402
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -145,7 +148,7 @@ async def test_invalid_video_params_refused_2013(provider: MiniMaxProvider, sim:
 
 
 async def test_valid_variants_accepted(provider: MiniMaxProvider) -> None:
-    frame = "data:image/png;base64,iVBORw0KGgo="
+    frame = image_url(640, 480)  # a real PNG: data URLs are decoded and checked
     for body in (
         {**VIDEO, "model": "MiniMax-Hailuo-2.3-Fast", "first_frame_image": frame},
         {**VIDEO, "model": "I2V-01", "resolution": "720P", "first_frame_image": "https://x/y.png"},
@@ -468,3 +471,370 @@ async def test_shared_state_between_servers(tmp_path: Path) -> None:
         await pb.aclose()
         a.stop()
         b.stop()
+
+
+# ---------------------------------------------------------------- V1 fidelity (MINIMAX_API.md)
+# Plain HTTP where the adapter's own classification is not what is being checked.
+
+AUTH = {"Authorization": "Bearer any-key"}
+LAST_FRAME = {**VIDEO, "model": "MiniMax-Hailuo-02", "duration": 6}
+
+
+def _v1(sim: SimServer, path: str, body: dict) -> dict:
+    r = httpx.post(sim.base_url + path, json=body, headers=AUTH, timeout=30)
+    assert r.status_code == 200  # V1 answers errors with HTTP 200 and base_resp
+    return r.json()
+
+
+def _code(answer: dict) -> int:
+    return answer["base_resp"]["status_code"]
+
+
+@pytest.mark.parametrize(("resolution", "code"), [("512P", 2013), ("768P", 0), ("1080P", 0)])
+def test_hailuo02_first_and_last_frame_not_at_512p(
+    sim: SimServer, resolution: str, code: int
+) -> None:
+    frame = image_url(640, 480)
+    answer = _v1(
+        sim,
+        "/v1/video_generation",
+        {
+            **LAST_FRAME,
+            "resolution": resolution,
+            "first_frame_image": frame,
+            "last_frame_image": frame,
+        },
+    )
+    assert _code(answer) == code, answer
+    if code:
+        assert "512P" in answer["base_resp"]["status_msg"] and answer["task_id"] == ""
+    assert sim.stats()["made_total"] == (0 if code else 1)
+
+
+def test_last_frame_needs_a_first_frame(sim: SimServer) -> None:
+    answer = _v1(
+        sim,
+        "/v1/video_generation",
+        {**LAST_FRAME, "resolution": "768P", "last_frame_image": image_url(640, 480)},
+    )
+    assert _code(answer) == 2013 and "first_frame_image" in answer["base_resp"]["status_msg"]
+
+
+@pytest.mark.parametrize("code", [1028, 1030, 2061, 2056, 1008])
+def test_create_error_codes_of_minimax_cli_make_nothing(sim: SimServer, code: int) -> None:
+    sim.set_faults(create_error=1, create_error_code=code)
+    answer = _v1(sim, "/v1/video_generation", {**VIDEO, "prompt": "quota"})
+    assert _code(answer) == code and answer["base_resp"]["status_msg"] and answer["task_id"] == ""
+    answer = _v1(sim, "/v1/image_generation", {"model": "image-01", "prompt": "quota"})
+    assert _code(answer) == 0  # one-shot
+    assert sim.stats()["made_by_prompt"] == {"quota": 1}  # only the image
+
+
+@pytest.mark.parametrize(
+    ("fault", "code"), [("insufficient_balance", 1008), ("input_sensitive", 1026)]
+)
+def test_named_refusal_faults_on_v1(sim: SimServer, fault: str, code: int) -> None:
+    sim.set_faults(**{fault: 1})
+    assert _code(_v1(sim, "/v1/video_generation", VIDEO)) == code
+    assert sim.stats()["made_total"] == 0
+
+
+def test_overloaded_on_v1_is_an_http_529_and_nothing_made(sim: SimServer) -> None:
+    sim.set_faults(overloaded=1)
+    r = httpx.post(sim.base_url + "/v1/video_generation", json=VIDEO, headers=AUTH)
+    assert r.status_code == 529 and sim.stats()["made_total"] == 0
+
+
+@pytest.mark.parametrize(
+    "model", ["MiniMax-Hailuo-2.3", "MiniMax-Hailuo-2.3-Fast", "MiniMax-Hailuo-02", "T2V-01"]
+)
+def test_fast_pretreatment_accepted(sim: SimServer, model: str) -> None:
+    body = {**VIDEO, "model": model, "fast_pretreatment": True}
+    if model == "T2V-01":
+        body["resolution"] = "720P"
+    if model == "MiniMax-Hailuo-2.3-Fast":
+        body["first_frame_image"] = image_url(640, 480)
+    assert _code(_v1(sim, "/v1/video_generation", body)) == 0
+    assert _code(_v1(sim, "/v1/video_generation", {**body, "fast_pretreatment": "yes"})) == 2013
+
+
+@pytest.mark.parametrize(
+    ("width", "height", "code"),
+    [
+        (512, 512, 0),
+        (2048, 1024, 0),
+        (1024, 768, 0),
+        (504, 512, 2013),
+        (2056, 512, 2013),
+        (1020, 512, 2013),
+        (512, None, 2013),
+        (None, 768, 2013),
+    ],
+)
+def test_image01_width_height(
+    sim: SimServer, width: int | None, height: int | None, code: int
+) -> None:
+    from PySide6.QtGui import QImage
+
+    body: dict = {"model": "image-01", "prompt": "custom size", "response_format": "base64"}
+    body.update({k: v for k, v in (("width", width), ("height", height)) if v is not None})
+    answer = _v1(sim, "/v1/image_generation", body)
+    assert _code(answer) == code, answer
+    if not code:
+        picture = QImage.fromData(base64.b64decode(answer["data"]["image_base64"][0]), "PNG")
+        assert (picture.width(), picture.height()) == (width, height)
+
+
+def test_image01_aspect_ratio_wins_over_width_height(sim: SimServer) -> None:
+    from PySide6.QtGui import QImage
+
+    answer = _v1(
+        sim,
+        "/v1/image_generation",
+        {
+            "model": "image-01",
+            "prompt": "both",
+            "aspect_ratio": "16:9",
+            "width": 512,
+            "height": 512,
+            "response_format": "base64",
+        },
+    )
+    picture = QImage.fromData(base64.b64decode(answer["data"]["image_base64"][0]), "PNG")
+    assert (picture.width(), picture.height()) == IMAGE_SIZES["16:9"]
+    live = _v1(
+        sim,
+        "/v1/image_generation",
+        {"model": "image-01-live", "prompt": "x", "width": 512, "height": 512},
+    )
+    assert _code(live) == 2013
+
+
+@pytest.mark.parametrize(("n", "blocked", "fmt"), [(4, 1, "url"), (3, 2, "base64"), (2, 5, "url")])
+def test_block_images_fault_blocks_k_of_n(sim: SimServer, n: int, blocked: int, fmt: str) -> None:
+    sim.set_faults(block_images=blocked)
+    answer = _v1(
+        sim,
+        "/v1/image_generation",
+        {"model": "image-01", "prompt": "safety", "n": n, "response_format": fmt},
+    )
+    k = min(blocked, n)
+    assert answer["metadata"] == {"failed_count": str(k), "success_count": str(n - k)}
+    key = "image_urls" if fmt == "url" else "image_base64"
+    assert len(answer["data"][key]) == n - k
+    for url in answer["data"].get("image_urls", []):
+        assert httpx.get(url).content.startswith(b"\x89PNG")
+    # a blocked image does not exist, even under a correctly signed link
+    blocked_link = sim.link(f"/_sim/images/{answer['id']}/{n - k}.png", 60)
+    assert httpx.get(blocked_link).status_code == 404
+    again = _v1(sim, "/v1/image_generation", {"model": "image-01", "prompt": "safety", "n": n})
+    assert again["metadata"]["failed_count"] == "0"  # one create only
+
+
+FRAME_CASES = [
+    ("png", image_url(640, 480), 0),
+    ("jpeg", image_url(640, 480, "JPEG", "jpeg"), 0),
+    ("webp", image_url(640, 480, "WEBP", "webp"), 0),
+    (
+        "labelled-jpeg-holds-png",
+        image_url(640, 480, "PNG", "jpeg"),
+        0,
+    ),  # MiniMax-MCP labels all jpeg
+    ("short-side-301", image_url(301, 400), 0),
+    ("aspect-5-2", image_url(1000, 400), 0),
+    ("gif", image_url(640, 480, "GIF", "gif"), 2013),
+    ("short-side-300", image_url(300, 600), 2013),
+    ("aspect-over-5-2", image_url(1000, 390), 2013),
+    ("aspect-under-2-5", image_url(390, 1000), 2013),
+    (
+        "20-mb",
+        "data:image/png;base64,"
+        + base64.b64encode(
+            image_bytes(640, 480) + b"\0" * (20 * 1024 * 1024 - len(image_bytes(640, 480)))
+        ).decode(),
+        2013,
+    ),
+    (
+        "not-an-image",
+        "data:image/png;base64," + base64.b64encode(b"no picture here").decode(),
+        2013,
+    ),
+    ("bad-base64", "data:image/png;base64,@@@@", 2013),
+]
+
+
+@pytest.mark.parametrize(("case", "url", "code"), FRAME_CASES, ids=[c[0] for c in FRAME_CASES])
+@pytest.mark.parametrize("field", ["first_frame_image", "last_frame_image"])
+def test_frame_data_urls_are_checked(
+    sim: SimServer, case: str, url: str, code: int, field: str
+) -> None:
+    body = {
+        **LAST_FRAME,
+        "resolution": "768P",
+        "first_frame_image": image_url(640, 480),
+        field: url,
+    }
+    answer = _v1(sim, "/v1/video_generation", body)
+    assert _code(answer) == code, answer
+    if code:
+        assert field in answer["base_resp"]["status_msg"]
+
+
+def test_subject_reference_image_file_checked(sim: SimServer) -> None:
+    ok = _v1(
+        sim,
+        "/v1/image_generation",
+        {
+            "model": "image-01",
+            "prompt": "x",
+            "subject_reference": [{"type": "character", "image_file": image_url(640, 480)}],
+        },
+    )
+    assert _code(ok) == 0
+    for bad in (
+        image_url(640, 480, "WEBP", "webp"),
+        "data:image/png;base64,"
+        + base64.b64encode(image_bytes(640, 480) + b"\0" * (10 * 1024 * 1024)).decode(),
+    ):
+        answer = _v1(
+            sim,
+            "/v1/image_generation",
+            {
+                "model": "image-01",
+                "prompt": "x",
+                "subject_reference": [{"type": "character", "image_file": bad}],
+            },
+        )
+        assert _code(answer) == 2013 and "subject_reference" in answer["base_resp"]["status_msg"]
+
+
+S2V = {"model": "S2V-01", "prompt": "a detective walking"}
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"subject_reference": [{"type": "character", "image": [image_url(640, 480)]}]}, 0),
+        (
+            {
+                "subject_reference": [
+                    {"type": "character", "image": ["https://cdn.example.com/face.jpg"]}
+                ]
+            },
+            0,
+        ),
+        (
+            {
+                "subject_reference": [{"type": "character", "image": [image_url(640, 480)]}],
+                "duration": 6,
+                "resolution": "720P",
+            },
+            0,
+        ),
+        ({}, 2013),
+        ({"subject_reference": []}, 2013),
+        ({"subject_reference": [{"type": "character", "image": [image_url(640, 480)] * 2}]}, 2013),
+        ({"subject_reference": [{"type": "character", "image": [image_url(640, 480)]}] * 2}, 2013),
+        ({"subject_reference": [{"type": "object", "image": [image_url(640, 480)]}]}, 2013),
+        ({"subject_reference": [{"type": "character", "image": [image_url(200, 200)]}]}, 2013),
+        (
+            {
+                "subject_reference": [{"type": "character", "image": [image_url(640, 480)]}],
+                "duration": 10,
+            },
+            2013,
+        ),
+        (
+            {
+                "subject_reference": [{"type": "character", "image": [image_url(640, 480)]}],
+                "resolution": "1080P",
+            },
+            2013,
+        ),
+        (
+            {
+                "subject_reference": [{"type": "character", "image": [image_url(640, 480)]}],
+                "first_frame_image": image_url(640, 480),
+            },
+            2013,
+        ),
+    ],
+    ids=[
+        "face",
+        "face-url",
+        "stated-defaults",
+        "missing",
+        "empty",
+        "two-images",
+        "two-refs",
+        "type",
+        "small-face",
+        "duration",
+        "resolution",
+        "first-frame",
+    ],
+)
+def test_s2v01_as_documented(sim: SimServer, change: dict, code: int) -> None:
+    answer = _v1(sim, "/v1/video_generation", {**S2V, **change})
+    assert _code(answer) == code, answer
+    if code == 0:
+        task = httpx.get(
+            sim.base_url + "/v1/query/video_generation",
+            params={"task_id": answer["task_id"]},
+            headers=AUTH,
+        ).json()
+        assert task["status"] in ("Preparing", "Queueing", "Processing", "Success")
+
+
+async def test_s2v01_video_is_720p(provider: MiniMaxProvider) -> None:
+    created = await provider.create_video(
+        {**S2V, "subject_reference": [{"type": "character", "image": [image_url(640, 480)]}]}
+    )
+    final = (await wait_terminal(provider, created.task_id))[-1]
+    assert final.status == "Success" and (final.width, final.height) == (1280, 720)
+
+
+def test_every_v1_endpoint_answers_1004_without_a_bearer_key(sim: SimServer) -> None:
+    calls = [
+        ("POST", "/v1/video_generation", {"json": VIDEO}),
+        ("GET", "/v1/query/video_generation", {"params": {"task_id": "1"}}),
+        ("GET", "/v1/files/retrieve", {"params": {"file_id": "1"}}),
+        ("POST", "/v1/image_generation", {"json": {"model": "image-01", "prompt": "p"}}),
+        (
+            "POST",
+            "/v1/files/upload",
+            {
+                "files": {"file": ("a.png", image_bytes(640, 480))},
+                "data": {"purpose": "video_generation_input"},
+            },
+        ),
+    ]
+    sim.set_faults(rate_limit=100)  # auth comes before every fault
+    for headers in ({}, {"Authorization": "Bearer"}, {"Authorization": "Token abc"}):
+        for method, path, kw in calls:
+            r = httpx.request(method, sim.base_url + path, headers=headers, **kw)
+            assert r.status_code == 200 and r.json()["base_resp"]["status_code"] == 1004, (
+                path,
+                r.text,
+            )
+    assert sim.faults.rate_limit == 100 and sim.stats()["made_total"] == 0
+
+
+async def test_slow_fault_holds_v1_task_in_processing(
+    provider: MiniMaxProvider, sim: SimServer
+) -> None:
+    sim.set_faults(slow=30)
+    created = await provider.create_video({**VIDEO, "prompt": "slow"})
+    sim.set_faults(slow=0)
+    await asyncio.sleep(sim.config.total_video_seconds + 0.3)
+    assert (await provider.query_video(created.task_id)).status == "Processing"
+    sim.set_clock(advance=31)
+    assert (await provider.query_video(created.task_id)).status == "Success"
+
+
+async def test_content_fail_code_on_v1(provider: MiniMaxProvider, sim: SimServer) -> None:
+    sim.set_faults(content_fail=1, content_fail_code=1026)
+    created = await provider.create_video(VIDEO)
+    final = (await wait_terminal(provider, created.task_id))[-1]
+    assert final.status == "Fail" and final.error_code == 1026
+    assert sim.stats()["billed_total"] == 0 and sim.stats()["made_total"] == 1

@@ -121,3 +121,25 @@ def test_two_processes_share_tasks_through_state_file(tmp_path: Path) -> None:
     finally:
         assert _stop(a) == 0
         assert _stop(b) == 0
+
+
+def test_slate_sim_answers_tls_with_the_certificate_it_names(tmp_path: Path) -> None:
+    import ssl
+
+    proc, hello = _start([sys.executable, "-m", "app", "--json", "sim", "--port", "0",
+                          "--tls-dir", str(tmp_path / "tls")])
+    try:
+        cert = Path(hello["tls_cert"])
+        assert cert == tmp_path / "tls" / "demo-cert.pem" and cert.is_file()
+        trust = ssl.create_default_context(cafile=str(cert))
+        secure = hello["base_url"].replace("http://", "https://")
+        assert httpx.get(secure + "/_sim/health", verify=trust).json()["demo"] is True
+        _exercise(hello["base_url"])
+    finally:
+        assert _stop(proc) == 0
+    assert cert.is_file()  # kept in --tls-dir for the next run
+    proc, hello = _start([sys.executable, "-m", "app.sim", "--port", "0", "--no-tls"])
+    try:
+        assert hello["tls_cert"] is None
+    finally:
+        assert _stop(proc) == 0

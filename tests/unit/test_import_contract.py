@@ -49,15 +49,6 @@ RULES: tuple[Rule, ...] = (
          direct_only=True),
 )
 
-#: Import cycles that exist today and are being removed by other work, each with the reason.
-#: The check fails when one of them is gone (delete the entry then) or when any other appears.
-PENDING_CYCLES: dict[frozenset[str], str] = {
-    frozenset({"app.ui.app", "app.ui.window"}):
-        "the window imports the settings functions of app/ui/app.py, which opens the window; "
-        "moving the settings into app/ui/settings.py removes it",
-}
-
-
 def _under(module: str, packages: tuple[str, ...]) -> bool:
     return any(module == p or module.startswith(p + ".") for p in packages)
 
@@ -130,20 +121,12 @@ def violations() -> list[str]:
                         continue
                     for chain in sorted(graph.find_shortest_chains(importer, forbidden)):
                         out.append(f"{rule.name}: {' -> '.join(chain)}")
-    pending = dict(PENDING_CYCLES)
     for comp in _cycles(modules, imports):
-        key = frozenset(comp)
-        if key in pending:
-            del pending[key]
-            continue
         a, b = comp[0], comp[1]
         there = graph.find_shortest_chain(a, b) or (a, b)
         back = graph.find_shortest_chain(b, a) or (b, a)
         loop = " -> ".join([*there, *back[1:]])
         out.append(f"import cycle among {', '.join(comp)}: {loop}")
-    for key, why in pending.items():
-        out.append(f"the pending cycle {' <-> '.join(sorted(key))} is gone ({why}): "
-                   "delete it from PENDING_CYCLES")
     return out
 
 
@@ -202,13 +185,10 @@ def test_the_check_finds_back_arrows_and_cycles(tmp_path):
     assert ("app.service never imports app.ui or app.cli: "
             "app.service.helper -> app.ui.widget") in found
     assert "app.ui never imports app.store: app.ui.widget -> app.store.reader" in found
-    # a cycle through a function-level and a TYPE_CHECKING import
+    # cycles through function-level and TYPE_CHECKING imports
     assert "import cycle among app.store.fast, app.store.repo" in found
-    # a pending cycle is tolerated while it exists, and reported once it is gone
-    assert "import cycle among app.ui.app" not in found
-    (tmp_path / "app/ui/window.py").write_text("")
-    assert any("pending cycle app.ui.app <-> app.ui.window is gone" in v
-               for v in violations_in(tmp_path))
+    assert ("import cycle among app.ui.app, app.ui.window: "
+            "app.ui.app -> app.ui.window -> app.ui.app") in found
 
 
 if __name__ == "__main__":

@@ -1,0 +1,466 @@
+"""The price table: what one generation costs, per model, from a TOML file (pure: text in).
+
+Slate ships one table (``resources/prices.toml``, installed as ``app.resources``); the user may
+keep an override file of the same layout whose entries win leaf by leaf. Amounts are exact
+:class:`~decimal.Decimal` values; a price nobody published is *unknown* (``None`` here,
+``"unknown"`` in the file), never 0.
+
+A model has one billing scheme:
+
+- ``per_second`` — ``{resolution: rate}``: output seconds × the rate (MiniMax-H3), with optional
+  surcharges ``input_images = {free, each}``, ``reference_video`` (``"output_rate"`` or a
+  per-second amount) and ``reference_audio`` (a per-second amount; 0 = free);
+- ``per_clip`` — ``{resolution: {seconds: price}}``: one price a clip (the Hailuo models);
+- ``per_image`` — one price per generated image (image-01).
+
+Errors name the file, the line and the field (:class:`PriceTableError`); a bad entry is never
+read as 0 and never silently dropped.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Literal
+
+from app.domain.errors import ValidationError
+from app.domain.slots import KINDS, Kind
+
+Money = Decimal | None
+"""An amount in the table's currency; ``None`` means the price is unknown."""
+
+Scheme = Literal["per_second", "per_clip", "per_image"]
+SCHEMES: tuple[Scheme, ...] = ("per_second", "per_clip", "per_image")
+UNKNOWN = "unknown"
+OUTPUT_RATE = "output_rate"
+SHIPPED = "shipped"
+
+_TOP_KEYS = ("currency", "as_of", "source", "models")
+_MODEL_KEYS = ("kind", *SCHEMES, "input_images", "reference_video", "reference_audio")
+_CURRENCY = re.compile(r"[A-Z]{3}")
+_AS_OF = re.compile(r"\d{4}-\d{2}(-\d{2})?")
+_RESOLUTION = re.compile(r"\d{3,4}P|\dK")
+_SECONDS = re.compile(r"[1-9]\d{0,2}")
+
+
+class PriceTableError(ValidationError):
+    """A price file Slate cannot read: names the file, the line (0 when unknown) and the field."""
+
+    def __init__(self, path: str, line: int, field: str, message: str) -> None:
+        super().__init__(field, message)
+        self.path = path
+        self.line = line
+        where = f"{path}:{line}" if line else path
+        self.args = (f"{where}: {field}: {message}",)
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+@dataclass(frozen=True)
+class InputImages:
+    """Input images beyond the first ``free`` cost ``each``."""
+
+    free: int
+    each: Money
+
+
+@dataclass(frozen=True)
+class ModelPrices:
+    """The prices of one model. Only the fields of its ``scheme`` are meaningful."""
+
+    model: str
+    kind: Kind
+    scheme: Scheme
+    per_second: Mapping[str, Money] = field(default_factory=dict)
+    per_clip: Mapping[tuple[str, int], Money] = field(default_factory=dict)
+    per_image: Money = None
+    input_images: InputImages | None = None
+    reference_video: Money | Literal["output_rate"] = None
+    reference_audio: Money = None
+
+    def clip_key(self, resolution: str | None, seconds: int | None) -> tuple[str, int] | None:
+        """The listed clip for these parameters, or None. A model that offers a single clip
+        prices it whatever the parameters leave out (S2V-01 sends no duration or resolution)."""
+        if resolution is not None and seconds is not None:
+            key = (resolution, seconds)
+            return key if key in self.per_clip else None
+        if len(self.per_clip) == 1:
+            (only,) = self.per_clip
+            if resolution in (None, only[0]) and seconds in (None, only[1]):
+                return only
+        return None
+
+
+@dataclass(frozen=True)
+class PriceTable:
+    """Every model's prices in one currency, with where they come from."""
+
+    currency: str
+    as_of: str
+    source: str
+    models: Mapping[str, ModelPrices]
+    override_path: str | None = None
+    override_as_of: str | None = None
+    override_source: str | None = None
+
+    def get(self, model: str) -> ModelPrices | None:
+        return self.models.get(model)
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def parse_table(text: str, path: str = SHIPPED) -> PriceTable:
+    """A complete table from TOML text (the shipped file, or a self-contained one)."""
+    raw = _load(text, path)
+    _check_file(raw, text, path, complete=True)
+    return _build(raw, text, path)
+
+
+def parse_with_override(shipped: str, override: str, path: str) -> PriceTable:
+    """The shipped table (TOML text) with the user's override file ``override`` (read from
+    ``path``) applied leaf by leaf: a model, a resolution, a clip or a surcharge the override
+    states wins; everything else stays as shipped.
+
+    An override in another currency cannot mix with the shipped amounts: every shipped amount it
+    does not restate becomes unknown (never converted, never 0)."""
+    base = parse_table(shipped)
+    raw_base = _load(shipped, SHIPPED)
+    raw = _load(override, path)
+    _check_file(raw, override, path, complete=False)
+    currency = raw.get("currency", base.currency)
+    models: dict[str, dict[str, Any]] = {
+        name: (dict(entry) if currency == base.currency else _blank(entry))
+        for name, entry in raw_base["models"].items()
+    }
+    for name, entry in raw.get("models", {}).items():
+        mine = models.get(name, {})
+        if any(s in entry for s in SCHEMES):
+            mine = {k: v for k, v in mine.items() if k not in SCHEMES or k in entry}
+        models[name] = _deep_merge(mine, entry)
+    merged = {"currency": currency, "as_of": base.as_of, "source": base.source, "models": models}
+    table = _build(merged, override, path, overridden=raw.get("models", {}))
+    return PriceTable(
+        currency=table.currency,
+        as_of=table.as_of,
+        source=table.source,
+        models=table.models,
+        override_path=path,
+        override_as_of=_as_of_text(raw["as_of"]) if "as_of" in raw else None,
+        override_source=raw.get("source"),
+    )
+
+
+def parse_money(value: object, field: str) -> Decimal:
+    """A non-negative, finite amount from text or a number (e.g. a budget), else ValidationError."""
+    if isinstance(value, bool):
+        raise ValidationError(field, "must be an amount such as 5 or 0.48")
+    try:
+        amount = Decimal(value.strip() if isinstance(value, str) else str(value))
+    except (InvalidOperation, TypeError, ValueError):
+        raise ValidationError(
+            field, f"must be an amount such as 5 or 0.48, not {value!r}"
+        ) from None
+    if not amount.is_finite():
+        raise ValidationError(field, "must be a finite amount")
+    if amount < 0:
+        raise ValidationError(field, "must not be negative")
+    return amount
+
+
+def _load(text: str, path: str) -> dict[str, Any]:
+    try:
+        return tomllib.loads(text, parse_float=Decimal)
+    except tomllib.TOMLDecodeError as exc:
+        message = str(exc)
+        m = re.search(r"\(at line (\d+), column \d+\)", message)
+        line = int(m.group(1)) if m else 0
+        raise PriceTableError(path, line, "toml", message) from None
+
+
+def _as_of_text(value: object) -> str:
+    return value.isoformat() if hasattr(value, "isoformat") else str(value)
+
+
+def _blank(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """A model entry with every amount made unknown (the structure kept)."""
+    out: dict[str, Any] = {}
+    for key, value in entry.items():
+        if key in ("per_second", "per_image", "reference_audio") or (
+            key == "reference_video" and value != OUTPUT_RATE
+        ):
+            out[key] = _blank_amounts(value)
+        elif key == "per_clip":
+            out[key] = {res: _blank_amounts(clips) for res, clips in value.items()}
+        elif key == "input_images":
+            out[key] = {**value, "each": UNKNOWN}
+        else:
+            out[key] = value
+    return out
+
+
+def _blank_amounts(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: UNKNOWN for k in value}
+    return UNKNOWN
+
+
+def _deep_merge(base: Mapping[str, Any], top: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in top.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _deep_merge(out[key], value)
+        else:
+            out[key] = value
+    return out
+
+
+# -- checking ------------------------------------------------------------------------------
+
+
+class _Checker:
+    """Raises PriceTableError for a field path, at the line that states it."""
+
+    def __init__(self, text: str, path: str) -> None:
+        self.path = path
+        self.lines = key_lines(text)
+
+    def fail(self, parts: tuple[str, ...], message: str) -> PriceTableError:
+        line = 0
+        for n in range(len(parts), 0, -1):
+            if parts[:n] in self.lines:
+                line = self.lines[parts[:n]]
+                break
+        return PriceTableError(self.path, line, ".".join(parts), message)
+
+
+def _check_file(raw: Mapping[str, Any], text: str, path: str, *, complete: bool) -> None:
+    c = _Checker(text, path)
+    for key in raw:
+        if key not in _TOP_KEYS:
+            raise c.fail((key,), f"is not a price table key; known: {', '.join(_TOP_KEYS)}")
+    for key in ("currency", "as_of", "source") if complete else ():
+        if key not in raw:
+            raise c.fail((key,), "is required")
+    if "currency" in raw and not (
+        isinstance(raw["currency"], str) and _CURRENCY.fullmatch(raw["currency"])
+    ):
+        raise c.fail(("currency",), "must be a three-letter currency code such as USD")
+    if "as_of" in raw:
+        as_of = _as_of_text(raw["as_of"])
+        if not _AS_OF.fullmatch(as_of):
+            raise c.fail(("as_of",), "must be a date such as 2026-10 or 2026-10-01")
+    if "source" in raw and not (isinstance(raw["source"], str) and raw["source"].strip()):
+        raise c.fail(("source",), "must be a text saying where the prices come from")
+    models = raw.get("models", {})
+    if not isinstance(models, dict):
+        raise c.fail(("models",), "must be a table of models")
+    if complete and not models:
+        raise c.fail(("models",), "lists no model")
+    for name, entry in models.items():
+        _check_model(c, name, entry, complete=complete)
+
+
+def _check_model(c: _Checker, name: str, entry: Any, *, complete: bool) -> None:
+    at = ("models", name)
+    if not isinstance(entry, dict):
+        raise c.fail(at, "must be a table (e.g. [models.\"image-01\"])")
+    for key in entry:
+        if key not in _MODEL_KEYS:
+            raise c.fail((*at, key), f"is not a price field; known: {', '.join(_MODEL_KEYS)}")
+    if "kind" in entry and entry["kind"] not in KINDS:
+        raise c.fail((*at, "kind"), f"must be one of {', '.join(KINDS)}")
+    schemes = [s for s in SCHEMES if s in entry]
+    if len(schemes) > 1:
+        raise c.fail(
+            (*at, schemes[1]), f"a model has one billing scheme; {schemes[0]} is stated too"
+        )
+    if complete and not schemes:
+        raise c.fail(at, f"states no price: give one of {', '.join(SCHEMES)}")
+    if complete and "kind" not in entry:
+        raise c.fail((*at, "kind"), "is required")
+    if "per_second" in entry:
+        rates = entry["per_second"]
+        if not isinstance(rates, dict) or not rates:
+            raise c.fail((*at, "per_second"), 'must map resolutions to rates: { "768P" = 0.08 }')
+        for res, rate in rates.items():
+            _resolution(c, (*at, "per_second", res))
+            _amount(c, (*at, "per_second", res), rate)
+    if "per_clip" in entry:
+        clips = entry["per_clip"]
+        if not isinstance(clips, dict) or not clips:
+            raise c.fail((*at, "per_clip"), 'must map resolutions to clips: "768P" = { 6 = 0.28 }')
+        for res, by_seconds in clips.items():
+            _resolution(c, (*at, "per_clip", res))
+            if not isinstance(by_seconds, dict) or not by_seconds:
+                raise c.fail((*at, "per_clip", res), "must map seconds to a price: { 6 = 0.28 }")
+            for sec, price in by_seconds.items():
+                if not _SECONDS.fullmatch(sec):
+                    raise c.fail((*at, "per_clip", res, sec), "must be a whole number of seconds")
+                _amount(c, (*at, "per_clip", res, sec), price)
+    if "per_image" in entry:
+        _amount(c, (*at, "per_image"), entry["per_image"])
+    if "input_images" in entry:
+        extra = entry["input_images"]
+        where = (*at, "input_images")
+        if not isinstance(extra, dict):
+            raise c.fail(where, "must be { free = N, each = price }")
+        for key in extra:
+            if key not in ("free", "each"):
+                raise c.fail((*where, key), "is not a field of input_images; known: free, each")
+        free = extra.get("free")
+        if isinstance(free, bool) or not isinstance(free, int) or free < 0:
+            raise c.fail((*where, "free"), "must be a whole number of free images (0 or more)")
+        if "each" not in extra:
+            raise c.fail((*where, "each"), "is required")
+        _amount(c, (*where, "each"), extra["each"])
+    if "reference_video" in entry and entry["reference_video"] != OUTPUT_RATE:
+        _amount(c, (*at, "reference_video"), entry["reference_video"], also=f'"{OUTPUT_RATE}", ')
+    if "reference_audio" in entry:
+        _amount(c, (*at, "reference_audio"), entry["reference_audio"])
+
+
+def _resolution(c: _Checker, parts: tuple[str, ...]) -> None:
+    if not _RESOLUTION.fullmatch(parts[-1]):
+        raise c.fail(parts, "is not a resolution such as 768P, 1080P or 2K")
+
+
+def _amount(c: _Checker, parts: tuple[str, ...], value: Any, also: str = "") -> None:
+    if value == UNKNOWN:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, Decimal)):
+        raise c.fail(parts, f'must be an amount (e.g. 0.08), {also}or "{UNKNOWN}"; got {value!r}')
+    amount = Decimal(value)
+    if not amount.is_finite():
+        raise c.fail(parts, "must be a finite amount")
+    if amount < 0:
+        raise c.fail(parts, "must not be negative")
+
+
+# -- building ------------------------------------------------------------------------------
+
+
+def _money(value: Any) -> Money:
+    return None if value == UNKNOWN else Decimal(value)
+
+
+def _reference_video(value: Any) -> Money | Literal["output_rate"]:
+    if value == OUTPUT_RATE:
+        return "output_rate"
+    return None if value is None else _money(value)
+
+
+def _build(
+    raw: Mapping[str, Any], text: str, path: str, overridden: Mapping[str, Any] | None = None
+) -> PriceTable:
+    c = _Checker(text, path)
+    models: dict[str, ModelPrices] = {}
+    for name, entry in raw["models"].items():
+        at = ("models", name)
+        schemes = [s for s in SCHEMES if s in entry]
+        if "kind" not in entry:
+            raise c.fail((*at, "kind"), "is required for a model the shipped table does not list")
+        if not schemes:
+            raise c.fail(at, f"states no price: give one of {', '.join(SCHEMES)}")
+        kind: Kind = entry["kind"]
+        scheme = schemes[0]
+        if (kind == "image") != (scheme == "per_image"):
+            where = (*at, scheme) if overridden is None or scheme in overridden.get(name, {}) else (
+                *at, "kind")
+            raise c.fail(where, f"a{'n' if kind == 'image' else ''} {kind} model cannot be "
+                         f"priced {scheme.replace('_', ' ')}")
+        extra = entry.get("input_images")
+        video = entry.get("reference_video")
+        models[name] = ModelPrices(
+            model=name,
+            kind=kind,
+            scheme=scheme,
+            per_second={res: _money(v) for res, v in entry.get("per_second", {}).items()},
+            per_clip={
+                (res, int(sec)): _money(v)
+                for res, clips in entry.get("per_clip", {}).items()
+                for sec, v in clips.items()
+            },
+            per_image=_money(entry["per_image"]) if "per_image" in entry else None,
+            input_images=InputImages(extra["free"], _money(extra["each"])) if extra else None,
+            reference_video=_reference_video(video),
+            reference_audio=(
+                _money(entry["reference_audio"]) if "reference_audio" in entry else None
+            ),
+        )
+    return PriceTable(
+        currency=raw["currency"],
+        as_of=_as_of_text(raw["as_of"]),
+        source=raw["source"],
+        models=models,
+    )
+
+
+# -- where a key is written ----------------------------------------------------------------
+
+_KEY_PART = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|\'([^\']*)\'|([A-Za-z0-9_-]+))\s*')
+
+
+def _key_path(text: str) -> tuple[tuple[str, ...], int] | None:
+    """A dotted TOML key at the start of ``text``: its parts and where it ends."""
+    parts: list[str] = []
+    pos = 0
+    while True:
+        m = _KEY_PART.match(text, pos)
+        if not m or m.end() == pos:
+            return None
+        basic, literal, bare = m.groups()
+        parts.append(
+            _unescape(basic) if basic is not None else literal if literal is not None else bare
+        )
+        pos = m.end()
+        if pos < len(text) and text[pos] == ".":
+            pos += 1
+            continue
+        return tuple(parts), pos
+
+
+def _unescape(basic: str) -> str:
+    if "\\" not in basic:
+        return basic
+    try:
+        return str(json.loads(f'"{basic}"'))
+    except ValueError:
+        return basic
+
+
+def key_lines(text: str) -> dict[tuple[str, ...], int]:
+    """Where each table header and key is written (1-based lines), for error messages.
+
+    Keys inside an inline table share their parent's line (TOML keeps inline tables on one
+    line), so the longest known prefix of a field's path finds its line."""
+    lines: dict[tuple[str, ...], int] = {}
+    table: tuple[str, ...] = ()
+    in_string: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if in_string is not None:
+            if stripped.count(in_string) % 2 == 1:
+                in_string = None
+            continue
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith("[") and not stripped.startswith("[["):
+            found = _key_path(stripped[1:])
+            if found:
+                table = found[0]
+                lines.setdefault(table, number)
+            continue
+        found = _key_path(stripped)
+        if found and found[1] < len(stripped) and stripped[found[1]] == "=":
+            lines.setdefault(table + found[0], number)
+            rest = stripped[found[1] + 1:]
+            for quote in ('"""', "'''"):
+                if rest.count(quote) % 2 == 1:
+                    in_string = quote
+    return lines

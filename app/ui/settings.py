@@ -1,0 +1,328 @@
+"""The user's settings, in one place: read, write and apply them (mnelab's ``settings.py``).
+
+Three kinds of values live in the platform's settings store (``QSettings``):
+
+- :class:`ServiceSettings` — what the Settings dialog edits: region, team, designer, quotas, poll
+  interval, data folder and store. They are applied to the :class:`~app.config.Config` the CLI
+  built, except for the fields a flag or an environment variable fixed for this run
+  (:func:`fixed_fields`).
+- :class:`DraftDefaults` — the kind, model, duration, resolution and ratio a fresh draft starts
+  from, and :attr:`Settings.notify_finished` (tell the designer when a slot they started ends).
+- the window's layout (geometry, splitters, the last slot), which the window reads and writes
+  itself through :attr:`Settings.qsettings`.
+
+There are no module globals: a :class:`Settings` object carries the store and this run's fixed
+fields and is handed to the window. ``slate gui --screenshot`` runs on a :meth:`Settings.snapshot`,
+a throwaway copy, so a screenshot never writes the user's settings.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from app import config as config_mod
+from app.config import ENV, REGION_URLS, Config
+from app.domain.errors import ValidationError
+from app.ui.qt import QT_TRANSLATE_NOOP, QSettings, translate
+
+log = logging.getLogger(__name__)
+
+# The keys of :class:`ServiceSettings` under ``settings/`` (the names are those of the config).
+SERVICE_KEYS = ("region", "tenant", "user", "quota_video", "quota_image", "poll_interval",
+                "data_dir", "store")
+# The config fields a saved setting may change (the region is applied as ``base_url``).
+_APPLIED = ("tenant", "user", "quota_video", "quota_image", "poll_interval", "data_dir", "store")
+DRAFT_KEYS = ("kind", "model", "duration", "resolution", "ratio")
+KINDS = ("video", "image")
+REGIONS = tuple(REGION_URLS)
+NOTIFY_KEY = "notifications/slotFinished"
+
+NOT_A_STORE_URL = QT_TRANSLATE_NOOP(
+    "MainWindow", "Store URL: not a database URL (sqlite:///path or postgresql://host/name).")
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == ""
+
+
+def _number(name: str, value: Any, cast: type) -> Any:
+    if _empty(value):
+        return None
+    if isinstance(value, bool):
+        raise ValidationError(name, f"must be a number, got {value!r}")
+    try:
+        out = cast(value)
+    except (TypeError, ValueError):
+        raise ValidationError(name, f"must be a number, got {value!r}") from None
+    return out
+
+
+def _text(value: Any) -> str | None:
+    if _empty(value):
+        return None
+    return str(value).strip() or None
+
+
+# -- the values --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ServiceSettings:
+    """What the Settings dialog edits. ``None`` means the default (no quota, the provider's poll
+    interval, the platform's data folder, SQLite in the data folder), never "keep what runs"."""
+
+    region: str = "global"
+    tenant: str | None = None
+    user: str | None = None
+    quota_video: int | None = None
+    quota_image: int | None = None
+    poll_interval: float | None = None
+    data_dir: str | None = None
+    store: str | None = None
+
+    @classmethod
+    def from_values(cls, values: Mapping[str, Any]) -> ServiceSettings:
+        """From the dialog's values or the saved strings; a value that is no number raises a
+        :class:`ValidationError` naming its field. Other keys (the API key) are ignored."""
+        region = _text(values.get("region")) or "global"
+        if region not in REGIONS:
+            raise ValidationError("region", f"must be one of {', '.join(REGIONS)}, got {region!r}")
+        quota_video = _number("quota_video", values.get("quota_video"), int)
+        quota_image = _number("quota_image", values.get("quota_image"), int)
+        return cls(
+            region=region,
+            tenant=_text(values.get("tenant")),
+            user=_text(values.get("user")),
+            quota_video=quota_video,
+            quota_image=quota_image,
+            poll_interval=_number("poll_interval", values.get("poll_interval"), float),
+            data_dir=_text(values.get("data_dir")),
+            store=_text(values.get("store")),
+        )
+
+    def values(self) -> dict[str, Any]:
+        """The set values by name (what is saved; unset ones are left out)."""
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+
+@dataclass(frozen=True)
+class DraftDefaults:
+    """What a fresh draft starts from (issue 12: the user's defaults, not the last slot's).
+    ``None`` leaves the form's own default for that field."""
+
+    kind: str = "video"
+    model: str | None = None
+    duration: int | None = None
+    resolution: str | None = None
+    ratio: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValidationError("kind", f"must be video or image, got {self.kind!r}")
+        if self.duration is not None and (isinstance(self.duration, bool)
+                                          or not isinstance(self.duration, int)
+                                          or self.duration <= 0):
+            raise ValidationError("duration",
+                                  f"must be a whole number of seconds, got {self.duration!r}")
+        for name in ("model", "resolution", "ratio"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, str) or not value.strip()):
+                raise ValidationError(name, f"must be a non-empty text, got {value!r}")
+
+
+@dataclass(frozen=True)
+class SettingsChange:
+    """What the Settings dialog asks for: the service settings and what to do with the key.
+
+    The key is kept out of ``repr`` so that it can never reach a log line or a traceback.
+    """
+
+    service: ServiceSettings
+    api_key: str | None = field(default=None, repr=False)
+    clear_api_key: bool = False
+
+    @classmethod
+    def from_dialog(cls, values: Mapping[str, Any]) -> SettingsChange:
+        key = values.get("api_key") or None
+        return cls(ServiceSettings.from_values(values), api_key=key,
+                   clear_api_key=bool(values.get("clear_api_key")) and key is None)
+
+
+# -- applying them to the config -----------------------------------------------------------------
+def fixed_fields(config: Config, environ: Mapping[str, str] | None = None) -> frozenset[str]:
+    """Fields the user set for this run (flags or environment): they win over saved settings."""
+    environ = os.environ if environ is None else environ
+    fixed = {name for name, var in ENV.items() if environ.get(var)}
+    try:
+        plain = config_mod.load({}, environ)
+    except Exception:  # noqa: BLE001 - a bad environment already failed in the CLI
+        return frozenset(fixed)
+    for name in ENV:
+        if getattr(plain, name, None) != getattr(config, name, None):
+            fixed.add(name)
+    return frozenset(fixed)
+
+
+def default_store(data_dir: Any) -> str:
+    """The store a data dir gets when no store URL is set (as :func:`app.config.load` makes it)."""
+    return f"sqlite:///{(Path(data_dir).expanduser() / 'slate.sqlite3').as_posix()}"
+
+
+def apply(config: Config, settings: ServiceSettings, *, key_source: str = "none",
+          fixed: Iterable[str] = ()) -> Config:
+    """``config`` with ``settings`` applied, validated like flags.
+
+    A setting that is not set means its default, not "keep what runs now". Fields fixed for this
+    run by a flag or an environment variable keep their value. The region picks the base URL only
+    when a key exists (without one the demo provider runs).
+    """
+    fixed = frozenset(fixed)
+    merged = {name: getattr(config, name) for name in ENV}
+    for key in _APPLIED:
+        if key not in fixed:
+            merged[key] = getattr(settings, key)
+    if "base_url" not in fixed and "provider" not in fixed:
+        region = settings.region
+        merged["base_url"] = (REGION_URLS.get(region) if key_source != "none" and region != "global"
+                              else None)
+        merged["provider"] = None
+    new = config_mod.load({k: v for k, v in merged.items() if v is not None}, environ={})
+    return new.with_(demo_stage_seconds=config.demo_stage_seconds, timeout=config.timeout,
+                     max_requests_per_second=config.max_requests_per_second,
+                     max_concurrent_polls=config.max_concurrent_polls)
+
+
+def check(config: Config, settings: ServiceSettings, *, key_source: str = "none",
+          fixed: Iterable[str] = ()) -> str | None:
+    """What is wrong with ``settings`` in the designer's words (translated), or None."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        cfg = apply(config, settings, key_source=key_source, fixed=fixed)
+    except Exception as exc:  # noqa: BLE001 - the message is for the user
+        return str(exc)
+    try:
+        make_url(cfg.store)
+    except Exception:  # noqa: BLE001 - SQLAlchemy's words don't help a designer
+        return translate("MainWindow", NOT_A_STORE_URL)
+    return None
+
+
+def dialog_values(config: Config, region: str = "global") -> dict[str, Any]:
+    """What the Settings dialog shows: the running config, and the saved region."""
+    return {
+        "tenant": config.tenant, "user": config.user, "quota_video": config.quota_video,
+        "quota_image": config.quota_image, "poll_interval": config.poll_interval,
+        "data_dir": str(config.data_dir),
+        # the default store follows the data folder: show it as the placeholder, not as a URL
+        "store": "" if config.store == default_store(config.data_dir) else config.store,
+        "region": region,
+    }
+
+
+# -- the store ---------------------------------------------------------------------------------
+def _flag(value: Any, default: bool) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false", "1", "0"):
+        return value.lower() in ("true", "1")
+    if isinstance(value, int):
+        return bool(value)
+    return default
+
+
+class Settings:
+    """The user's saved settings and the config fields this run fixed (flags, environment).
+
+    ``qsettings`` is the platform store (``QSettings()``, or an INI file in tests); the window
+    keeps its layout there too.
+    """
+
+    def __init__(self, qsettings: QSettings | None = None, *, fixed: Iterable[str] = ()) -> None:
+        self.qsettings = qsettings if qsettings is not None else QSettings()
+        self.fixed = frozenset(fixed)
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None
+
+    # service settings
+    def service(self) -> ServiceSettings:
+        """The saved service settings; a saved value that is no number raises ValidationError."""
+        raw = {key: self.qsettings.value(f"settings/{key}") for key in SERVICE_KEYS}
+        return ServiceSettings.from_values(raw)
+
+    def saved_region(self) -> str:
+        value = _text(self.qsettings.value("settings/region"))
+        return value if value in REGIONS else "global"
+
+    def save_service(self, settings: ServiceSettings) -> None:
+        values = settings.values()
+        for key in SERVICE_KEYS:
+            if key in values:
+                self.qsettings.setValue(f"settings/{key}", values[key])
+            else:
+                self.qsettings.remove(f"settings/{key}")
+        self.qsettings.sync()
+
+    def config(self, config: Config, *, key_source: str = "none") -> Config:
+        """``config`` with the saved service settings applied (nothing saved: ``config`` itself)."""
+        if all(_empty(self.qsettings.value(f"settings/{key}")) for key in SERVICE_KEYS):
+            return config
+        return apply(config, self.service(), key_source=key_source, fixed=self.fixed)
+
+    # draft defaults and notifications
+    def draft_defaults(self) -> DraftDefaults:
+        """The saved defaults of a fresh draft. A bad saved value is dropped (and logged): a
+        hand-edited file never keeps the app from starting."""
+        raw: dict[str, Any] = {}
+        for key in DRAFT_KEYS:
+            value = self.qsettings.value(f"defaults/{key}")
+            if _empty(value):
+                continue
+            try:
+                if key == "duration":
+                    value = int(value)
+                raw[key] = value
+                DraftDefaults(**raw)
+            except (TypeError, ValueError, ValidationError) as exc:
+                log.warning("ignoring the saved draft default %s=%r: %s", key, value, exc)
+                raw.pop(key, None)
+        return DraftDefaults(**raw)
+
+    def save_draft_defaults(self, defaults: DraftDefaults) -> None:
+        for key in DRAFT_KEYS:
+            value = getattr(defaults, key)
+            if value is None:
+                self.qsettings.remove(f"defaults/{key}")
+            else:
+                self.qsettings.setValue(f"defaults/{key}", value)
+        self.qsettings.sync()
+
+    @property
+    def notify_finished(self) -> bool:
+        """Tell the designer when a slot they started reaches success, fail or unknown."""
+        return _flag(self.qsettings.value(NOTIFY_KEY), True)
+
+    @notify_finished.setter
+    def notify_finished(self, on: bool) -> None:
+        self.qsettings.setValue(NOTIFY_KEY, bool(on))
+        self.qsettings.sync()
+
+    # screenshots
+    def snapshot(self) -> Settings:
+        """A throwaway copy: it reads like this one, and what is written to it goes nowhere (a
+        scratch INI file, removed with the copy)."""
+        scratch = tempfile.TemporaryDirectory(prefix="slate-settings-")
+        store = QSettings(str(Path(scratch.name) / "settings.ini"), QSettings.Format.IniFormat)
+        for key in self.qsettings.allKeys():
+            store.setValue(key, self.qsettings.value(key))
+        store.sync()
+        copy = Settings(store, fixed=self.fixed)
+        copy._scratch = scratch
+        return copy
+
+    @property
+    def is_snapshot(self) -> bool:
+        return self._scratch is not None
