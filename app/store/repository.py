@@ -194,6 +194,9 @@ class Repository:
         host, pid, started = w.owner
         now = req.now
         claim_events = req.claim_events()
+        new_row = req.task_values()
+        if self.dialect == "postgresql":
+            new_row["params"] = pg_clean(new_row["params"])
 
         def claim_tx(conn: Connection, ambiguous: bool) -> ClaimResult:
             existing = self.find_slot(conn, scope, req.slot_key)
@@ -229,10 +232,7 @@ class Repository:
                 task_id = existing.id
                 row = None
             else:
-                values = req.task_values()
-                if self.dialect == "postgresql":
-                    values["params"] = pg_clean(values["params"])
-                row = conn.execute(self.sql.claim_insert, values).mappings().first()
+                row = conn.execute(self.sql.claim_insert, new_row).mappings().first()
                 if row is None:
                     winner = self.find_slot(conn, scope, req.slot_key)
                     if winner is None:  # the winner has another kind: same key space

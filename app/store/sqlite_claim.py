@@ -110,49 +110,47 @@ class SqliteClaim:
         return task_row(found) if found is not None else None
 
     def claim(self, req: ClaimRequest) -> ClaimResult | None:
-        """A fresh claim in one ``BEGIN IMMEDIATE`` transaction; None: the general path."""
-        w = req.write
+        """A fresh claim in one ``BEGIN IMMEDIATE`` transaction; None: the general path.
+        Everything the statements bind is prepared before the write turn is taken: the turn
+        holds only the statements and the COMMIT."""
+        w, scope = req.write, req.scope
         if w.quota_limit is not None and w.units > w.quota_limit:
             return None  # the general path reports the refusal with today's use
+        find_args = self.find.args(self._slot(scope, req.slot_key))
+        insert_args = self.insert.args(req.task_values())
+        quota = self.quota[w.quota_limit is not None]
+        quota_args = quota.args({"tenant": scope.tenant, "user_hash": scope.user_hash,
+                                 "kind": req.kind, "day": w.day, "used": w.units,
+                                 "limit": w.quota_limit})
+        events = req.claim_events()
         raw = self.engine.raw_connection()
         try:
             cur = raw.cursor()
             try:
                 with self._turn():
-                    return self._claim_tx(cur, raw.dbapi_connection, req)
+                    cur.execute("BEGIN IMMEDIATE")
+                    try:
+                        if cur.execute(self.find.sql, find_args).fetchone() is not None:
+                            cur.execute("ROLLBACK")
+                            return None  # the slot is held: the general path answers/re-claims
+                        row = self._row(cur, cur.execute(self.insert.sql, insert_args).fetchone())
+                        if row is None:
+                            cur.execute("ROLLBACK")
+                            return None  # lost the insert race: the general path reads the winner
+                        used = cur.execute(quota.sql, quota_args).fetchone()
+                        if used is None:
+                            cur.execute("ROLLBACK")
+                            return None  # quota exceeded: the general path refuses and counts
+                        cur.executemany(self.event.sql, [
+                            self.event.args({**e, "task_id": row["id"]}) for e in events
+                        ])
+                        cur.execute("COMMIT")
+                    except BaseException:
+                        if raw.dbapi_connection.in_transaction:
+                            cur.execute("ROLLBACK")
+                        raise
             finally:
                 cur.close()
         finally:
-            raw.close()
-
-    def _claim_tx(self, cur: Any, raw: Any, req: ClaimRequest) -> ClaimResult | None:
-        scope = req.scope
-        cur.execute("BEGIN IMMEDIATE")
-        try:
-            slot = self._slot(scope, req.slot_key)
-            if cur.execute(self.find.sql, self.find.args(slot)).fetchone() is not None:
-                cur.execute("ROLLBACK")
-                return None  # someone holds the slot: the general path answers or re-claims
-            row = self._row(cur, cur.execute(self.insert.sql,
-                                             self.insert.args(req.task_values())).fetchone())
-            if row is None:
-                cur.execute("ROLLBACK")
-                return None  # lost the insert race: the general path reads the winner
-            w = req.write
-            q = self.quota[w.quota_limit is not None]
-            used = cur.execute(q.sql, q.args({
-                "tenant": scope.tenant, "user_hash": scope.user_hash, "kind": req.kind,
-                "day": w.day, "used": w.units, "limit": w.quota_limit,
-            })).fetchone()
-            if used is None:
-                cur.execute("ROLLBACK")
-                return None  # quota exceeded: the general path refuses and counts
-            cur.executemany(self.event.sql, [
-                self.event.args({**e, "task_id": row["id"]}) for e in req.claim_events()
-            ])
-            cur.execute("COMMIT")
-        except BaseException:
-            if raw.in_transaction:
-                cur.execute("ROLLBACK")
-            raise
+            raw.close()  # back to the pool
         return ClaimResult(ClaimOutcome.CLAIMED, task_row(row), quota_used=int(used[0]))
