@@ -34,7 +34,13 @@ FAULTS = {
 
 
 def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = None,
-         max_seconds: float = 240.0, kill_every: tuple[float, float] = (0.4, 2.5)) -> dict[str, Any]:
+         max_seconds: float = 240.0, kill_every: tuple[float, float] = (0.4, 2.5),
+         min_kills: int = 25, min_faults: int = 20) -> dict[str, Any]:
+    """Run ``tasks`` slots through workers that are SIGKILLed at random moments while the demo
+    provider injects random faults. The fault-and-kill phase lasts until both ``min_kills``
+    kills and ``min_faults`` injected faults happened (at most 60 % of ``max_seconds``): on a
+    loaded machine a worker gets less done before it dies, so counting kills alone would inject
+    fewer faults. Then faults stop and a last worker finishes the stragglers."""
     rng = random.Random(seed)
     data_dir = workdir / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -54,7 +60,9 @@ def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = 
             rounds += 1
             proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
                                     stderr=subprocess.PIPE, text=True)
-            if time.monotonic() - started < max_seconds * 0.6 and kills < 25:
+            injected = sum(sim.stats()["faults_injected"].values())
+            if time.monotonic() - started < max_seconds * 0.6 and (
+                    kills < min_kills or injected < min_faults):
                 try:
                     proc.wait(timeout=rng.uniform(*kill_every))
                 except subprocess.TimeoutExpired:
