@@ -11,8 +11,7 @@ from app.domain.errors import ValidationError
 from app.providers.base import Provider
 from app.service import secrets
 from app.service.slate import SlateService
-from app.store.engine import make_engine
-from app.store.repository import Repository
+from app.store.aio import Store, open_store
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +21,7 @@ class Slate:
     """A running Slate: the service and what it owns."""
 
     config: Config
-    repo: Repository
+    store: Store
     provider: Provider
     service: SlateService
     sim: Any = None  # the embedded demo provider, when one was started
@@ -41,11 +40,11 @@ class Slate:
             if self.sim is not None:
                 self.sim.stop()
                 self.sim = None
-            self.repo.engine.dispose()
+            self.store.close()
 
 
-def open_repository(config: Config) -> Repository:
-    return Repository(make_engine(config.store))
+def open_store_of(config: Config) -> Store:
+    return open_store(config.store)
 
 
 def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
@@ -88,11 +87,11 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
 def build(config: Config) -> Slate:
     """Open the store (migrating it), pick the provider, build the service."""
     key, source = secrets.api_key()
-    repo = open_repository(config)
+    store = open_store_of(config)
     secret, warning = secrets.handle_secret(config.data_dir, config.store)
     provider, sim = make_provider(config, key)
-    service = SlateService(config, repo, provider, secret)
-    app = Slate(config, repo, provider, service, sim, key_source=source)
+    service = SlateService(config, store, provider, secret)
+    app = Slate(config, store, provider, service, sim, key_source=source)
     if warning:
         log.warning(warning)
         app.warnings.append(warning)

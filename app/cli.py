@@ -4,23 +4,39 @@ Every command takes ``--json`` and then prints exactly one JSON object on stdout
 included. Global options work before and after the command. Exit codes: 0 fine · 1 internal ·
 2 invalid input or bad handle · 3 conflict · 4 unknown · 5 quota exceeded · 6 fail or rejected ·
 7 still running when ``wait`` gave up · 8 not found.
+
+The service answers with typed results; this module alone turns them into JSON
+(:func:`render`) and exit codes (:func:`exit_code`).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import base64
+import dataclasses
+import datetime as dt
 import json
 import logging
-import mimetypes
 import sys
 from pathlib import Path
 from typing import Any, Sequence
 
 from app import __version__
 from app.domain.errors import SlateError, ValidationError
-from app.service.views import EXIT_INTERNAL, Outcome, error
+from app.domain.states import State
+from app.service.inputs import image_option
+from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
+from app.service.results import (
+    Exported,
+    History,
+    OutcomeKind,
+    Problem,
+    ProblemCode,
+    QuotaReport,
+    Result,
+    SlotList,
+)
+from app.service.views import MediaView, TaskView
 
 log = logging.getLogger(__name__)
 
@@ -133,82 +149,200 @@ def build_parser() -> Parser:
     return p
 
 
-def _file_to_data_url(value: str | None, field: str) -> str | None:
-    if value is None or value == "":
-        return None
-    if value.startswith(("https://", "http://", "data:")):
-        return value
-    path = Path(value).expanduser()
-    if not path.is_file():
-        raise ValidationError(field, f"{value!r} is neither an https:// URL, a data: URL nor an image file")
-    mime = mimetypes.guess_type(path.name)[0] or ""
-    if mime not in ("image/png", "image/jpeg", "image/webp"):
-        raise ValidationError(field, f"{path.name}: only PNG, JPEG or WebP images")
-    if path.stat().st_size > 20 * 1024 * 1024:
-        raise ValidationError(field, f"{path.name} is larger than 20 MB")
-    return f"data:{mime};base64,{base64.b64encode(path.read_bytes()).decode()}"
-
-
 def submit_params(ns: argparse.Namespace) -> dict[str, Any]:
     """The generation parameters a `submit` states (unstated ones are left to the defaults)."""
     raw: dict[str, Any] = {
         "prompt": ns.prompt, "model": ns.model, "duration": ns.duration,
         "resolution": ns.resolution,
-        "first_frame_image": _file_to_data_url(ns.first_frame, "first_frame_image"),
-        "last_frame_image": _file_to_data_url(ns.last_frame, "last_frame_image"),
+        "first_frame_image": image_option(ns.first_frame, "first_frame_image"),
+        "last_frame_image": image_option(ns.last_frame, "last_frame_image"),
         "aspect_ratio": ns.aspect_ratio, "n": ns.n, "seed": ns.seed,
         "prompt_optimizer": ns.prompt_optimizer,
-        "subject_reference": _file_to_data_url(ns.subject_reference, "subject_reference"),
+        "subject_reference": image_option(ns.subject_reference, "subject_reference"),
         "response_format": ns.response_format,
     }
     return {k: v for k, v in raw.items() if v is not None}
 
 
 # -- output ---------------------------------------------------------------------------------
-def _human(out: Outcome) -> str:
+@dataclasses.dataclass(frozen=True)
+class KeyInfo:
+    """The ``key`` command's answer (never the key itself)."""
+
+    data: dict[str, Any]
+
+
+#: outcome → exit code (DESIGN.md, "Command line").
+EXIT = {
+    OutcomeKind.CREATED: 0, OutcomeKind.REPLAYED: 0, OutcomeKind.OK: 0,
+    OutcomeKind.INVALID: 2, OutcomeKind.CONFLICT: 3, OutcomeKind.UNKNOWN: 4,
+    OutcomeKind.QUOTA_EXCEEDED: 5, OutcomeKind.REJECTED: 6, OutcomeKind.NOT_FOUND: 8,
+}
+EXIT_INTERNAL, EXIT_FAIL, EXIT_STILL_RUNNING, EXIT_INTERRUPTED = 1, 6, 7, 130
+
+
+def exit_code(result: Result[Any]) -> int:
+    """The exit code of an answer. Beyond the outcome table: an internal error exits 1, an
+    interrupt 130, ``wait`` giving up 7, and an answer about a slot whose task failed exits 6
+    (the slot's result) — its history excepted, which only reads the record."""
+    problem = result.problem
+    if problem is not None:
+        if problem.code is ProblemCode.INTERNAL:
+            return EXIT_INTERNAL
+        if problem.code is ProblemCode.INTERRUPTED:
+            return EXIT_INTERRUPTED
+        if problem.code is ProblemCode.STILL_RUNNING:
+            return EXIT_STILL_RUNNING
+    if (
+        result.kind in (OutcomeKind.CREATED, OutcomeKind.REPLAYED, OutcomeKind.OK)
+        and result.task is not None and result.task.state is State.FAIL
+        and not isinstance(result.payload, History)
+    ):
+        return EXIT_FAIL
+    return EXIT[result.kind]
+
+
+def render_media(m: MediaView) -> dict[str, Any]:
+    return {"path": m.path, "sha256": m.sha256, "bytes": m.bytes, "content_type": m.content_type,
+            "width": m.width, "height": m.height, "duration": m.duration, "handle": m.handle}
+
+
+def render_task(t: TaskView) -> dict[str, Any]:
+    return {
+        "handle": t.handle,
+        "kind": t.kind,
+        "state": t.state.value,
+        "provider_task_id": t.provider_task_id,
+        "fingerprint": t.fingerprint,
+        "params": t.params,
+        "media": [render_media(m) for m in t.media],
+        "error": {"code": t.error.code, "message": t.error.message} if t.error else None,
+        "allowed_actions": [a.value for a in t.allowed_actions],
+        "provider": t.provider,
+        "provider_status": t.provider_status,
+        "created_at": t.created_at,
+        "updated_at": t.updated_at,
+    }
+
+
+def render_problem(p: Problem) -> dict[str, Any]:
+    out: dict[str, Any] = {"code": p.code.value, "message": p.message}
+    if p.field is not None:
+        out["field"] = p.field
+    if p.provider is not None:
+        out["provider_code"] = p.provider.code
+    if p.diff is not None:
+        out["diff"] = p.diff
+    if p.suggested_request_id is not None:
+        out["suggested_request_id"] = p.suggested_request_id
+    return out
+
+
+def render(result: Result[Any]) -> dict[str, Any]:
+    """The one JSON object of DESIGN.md's command-line contract."""
+    out: dict[str, Any] = {
+        "outcome": result.kind.value,
+        "request_id": result.request_id,
+        "task": render_task(result.task) if result.task else None,
+        "error": render_problem(result.problem) if result.problem else None,
+    }
+    payload = result.payload
+    if isinstance(payload, History):
+        out["events"] = [
+            {"at": e.at, "time": dt.datetime.fromtimestamp(e.at).isoformat(timespec="seconds"),
+             "event": e.event, "state": e.state.value if e.state is not None else None,
+             "detail": e.detail, "data": e.data}
+            for e in payload.events
+        ]
+    elif isinstance(payload, SlotList):
+        out["slots"] = [{"request_id": v.request_id, **render_task(v)} for v in payload.slots]
+        out["count"] = len(payload.slots)
+    elif isinstance(payload, Exported):
+        out["exported"] = [{"path": f.path, "sha256": f.sha256, "bytes": f.bytes}
+                           for f in payload.files]
+    elif isinstance(payload, QuotaReport):
+        out["quota"] = {
+            "day": payload.day,
+            "video": {"used": payload.video.used, "limit": payload.video.limit},
+            "image": {"used": payload.image.used, "limit": payload.image.limit},
+        }
+    elif isinstance(payload, KeyInfo):
+        out["key"] = payload.data
+    return out
+
+
+def _human(out: Result[Any]) -> str:
     lines = []
-    head = out.outcome if out.request_id is None else f"{out.outcome}: {out.request_id}"
+    head = out.kind.value if out.request_id is None else f"{out.kind.value}: {out.request_id}"
     lines.append(head)
     if out.task:
         t = out.task
         demo = " [DEMO provider]" if t.provider == "demo" else ""
-        lines.append(f"  {t.kind} · {t.state}{demo} · provider task {t.provider_task_id or '—'}")
+        lines.append(f"  {t.kind} · {t.state.value}{demo} · provider task {t.provider_task_id or '—'}")
         for m in t.media:
             lines.append(f"  {m.content_type} {m.width}×{m.height} {m.bytes} B sha256 {m.sha256[:16]}…  {m.path}")
         if t.error:
-            lines.append(f"  error: {t.error.get('message')}")
-        lines.append(f"  you can: {', '.join(t.allowed_actions) or 'nothing right now'}")
+            lines.append(f"  error: {t.error.message}")
+        actions = ", ".join(a.value for a in t.allowed_actions)
+        lines.append(f"  you can: {actions or 'nothing right now'}")
         lines.append(f"  handle: {t.handle}")
-    if out.error:
-        lines.append(f"  {out.error.get('code')}: {out.error.get('message')}")
-    if "events" in out.extra:
-        for ev in out.extra["events"]:
-            lines.append(f"  {ev['time']}  {ev['event']:<20} {ev['detail'] or ''}")
-    if "slots" in out.extra:
-        for s in out.extra["slots"]:
-            lines.append(f"  {s['request_id']:<50} {s['kind']:<6} {s['state']}")
-    if "quota" in out.extra:
-        qd = out.extra["quota"]
-        for kind in ("video", "image"):
-            lim = qd[kind]["limit"]
-            lines.append(f"  {kind}: {qd[kind]['used']} / {'∞' if lim is None else lim} today ({qd['day']})")
-    for key in ("exported",):
-        for item in out.extra.get(key, []):
-            lines.append(f"  wrote {item['path']}")
-    for key in ("message", "base_url", "key"):
-        if key in out.extra:
-            lines.append(f"  {key}: {out.extra[key]}")
+    if out.problem:
+        lines.append(f"  {out.problem.code.value}: {out.problem.message}")
+    payload = out.payload
+    if isinstance(payload, History):
+        for ev in payload.events:
+            when = dt.datetime.fromtimestamp(ev.at).isoformat(timespec="seconds")
+            lines.append(f"  {when}  {ev.event:<20} {ev.detail or ''}")
+    elif isinstance(payload, SlotList):
+        for v in payload.slots:
+            lines.append(f"  {v.request_id:<50} {v.kind:<6} {v.state.value}")
+    elif isinstance(payload, QuotaReport):
+        for kind, use in (("video", payload.video), ("image", payload.image)):
+            lim = "∞" if use.limit is None else use.limit
+            lines.append(f"  {kind}: {use.used} / {lim} today ({payload.day})")
+    elif isinstance(payload, Exported):
+        for f in payload.files:
+            lines.append(f"  wrote {f.path}")
+    elif isinstance(payload, KeyInfo):
+        lines.append(f"  key: {payload.data}")
     return "\n".join(lines)
 
 
-def emit(out: Outcome, as_json: bool) -> int:
+def emit(out: Result[Any], as_json: bool) -> int:
+    code = exit_code(out)
     if as_json:
-        sys.stdout.write(json.dumps(out.to_json(), ensure_ascii=False) + "\n")
+        sys.stdout.write(json.dumps(render(out), ensure_ascii=False) + "\n")
     else:
-        stream = sys.stdout if out.code in (0,) else sys.stderr
+        stream = sys.stdout if code in (0,) else sys.stderr
         stream.write(_human(out) + "\n")
     sys.stdout.flush()
-    return out.code
+    return code
+
+
+def _invalid(message: str, *, field: str | None = None, request_id: str | None = None,
+             code: ProblemCode = ProblemCode.INVALID) -> Result[Any]:
+    return Result(OutcomeKind.INVALID, request_id, problem=Problem(code, message, field=field))
+
+
+def recover_how(ns: argparse.Namespace) -> RecoverHow | Result[Any]:
+    """The one recover way the flags name, or the answer why they don't."""
+    if ns.declare_failed and not (ns.reason or "").strip():
+        return _invalid("reason: --declare-failed needs --reason TEXT", field="reason",
+                        request_id=ns.request_id)
+    if ns.reason and not ns.declare_failed:
+        return _invalid("reason: --reason goes with --declare-failed", field="reason",
+                        request_id=ns.request_id)
+    modes = [ns.task_id is not None, ns.redownload, ns.declare_failed, ns.lookup]
+    if sum(modes) != 1:
+        return _invalid("recover: choose exactly one of --task-id, --redownload, "
+                        "--declare-failed, --lookup", field="recover", request_id=ns.request_id)
+    if ns.task_id is not None:
+        return AttachTask(ns.task_id)
+    if ns.redownload:
+        return Redownload()
+    if ns.lookup:
+        return Lookup()
+    return DeclareFailed(ns.reason)
 
 
 def _setup_logging(verbose: bool, config_data_dir: Path | None) -> None:
@@ -218,7 +352,7 @@ def _setup_logging(verbose: bool, config_data_dir: Path | None) -> None:
 
 
 # -- commands -------------------------------------------------------------------------------
-async def _run_service_command(ns: argparse.Namespace, config: Any) -> Outcome:
+async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[Any]:
     from app.bootstrap import build
     from app.notices import first_time
 
@@ -237,23 +371,18 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Outcome:
             if ns.handle is not None and ns.request_id is None:
                 return await svc.status_by_handle(ns.handle)
             if ns.request_id is None or ns.handle is not None:
-                return Outcome("invalid", error=error("invalid", "status: give a RequestId or --handle, not both", field="request_id"))
+                return _invalid("status: give a RequestId or --handle, not both",
+                                field="request_id")
             return await svc.status(ns.request_id)
         if cmd == "query":
             return await svc.query(ns.request_id)
         if cmd == "wait":
             return await svc.wait(ns.request_id, ns.max_seconds)
         if cmd == "recover":
-            if ns.declare_failed and not (ns.reason or "").strip():
-                return Outcome("invalid", ns.request_id, error=error(
-                    "invalid", "reason: --declare-failed needs --reason TEXT", field="reason"))
-            if ns.reason and not ns.declare_failed:
-                return Outcome("invalid", ns.request_id, error=error(
-                    "invalid", "reason: --reason goes with --declare-failed", field="reason"))
-            return await svc.recover(
-                ns.request_id, task_id=ns.task_id, redownload=ns.redownload,
-                declare_failed=ns.reason if ns.declare_failed else None, lookup=ns.lookup,
-            )
+            how = recover_how(ns)
+            if isinstance(how, Result):
+                return how
+            return await svc.recover(ns.request_id, how)
         if cmd == "history":
             return await svc.history(ns.request_id)
         if cmd == "list":
@@ -267,19 +396,19 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Outcome:
         await app.aclose()
 
 
-def _key_command(ns: argparse.Namespace) -> Outcome:
+def _key_command(ns: argparse.Namespace) -> Result[Any]:
     from app.service import secrets
 
     if ns.action == "status":
         key, source = secrets.api_key()
-        return Outcome("ok", extra={"key": {"present": bool(key), "source": source,
-                                            "keyring_usable": secrets.keyring_usable()}})
+        return Result(OutcomeKind.OK, payload=KeyInfo({
+            "present": bool(key), "source": source, "keyring_usable": secrets.keyring_usable()}))
     if ns.action == "delete":
         try:
             removed = secrets.delete_api_key()
         except secrets.KeyringUnavailable as exc:
-            return Outcome("invalid", error=error("no_keyring", str(exc)))  # exit 2: configuration
-        return Outcome("ok", extra={"key": {"deleted": removed}})
+            return _invalid(str(exc), code=ProblemCode.NO_KEYRING)  # exit 2: configuration
+        return Result(OutcomeKind.OK, payload=KeyInfo({"deleted": removed}))
     if sys.stdin is not None and sys.stdin.isatty():
         import getpass
 
@@ -287,12 +416,12 @@ def _key_command(ns: argparse.Namespace) -> Outcome:
     else:
         value = (sys.stdin.readline() if sys.stdin else "").strip()
     if not value:
-        return Outcome("invalid", error=error("invalid", "key: read an empty key from standard input", field="key"))
+        return _invalid("key: read an empty key from standard input", field="key")
     try:
         secrets.set_api_key(value)
     except secrets.KeyringUnavailable as exc:
-        return Outcome("invalid", error=error("no_keyring", str(exc)))  # exit 2: configuration
-    return Outcome("ok", extra={"key": {"stored": True, "source": "keyring"}})
+        return _invalid(str(exc), code=ProblemCode.NO_KEYRING)  # exit 2: configuration
+    return Result(OutcomeKind.OK, payload=KeyInfo({"stored": True, "source": "keyring"}))
 
 
 def _config_options(ns: argparse.Namespace) -> dict[str, Any]:
@@ -305,14 +434,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         ns = build_parser().parse_args(argv)
     except UsageError as exc:
-        return emit(Outcome("invalid", error=error("invalid", f"usage: {exc}")), as_json)
+        return emit(_invalid(f"usage: {exc}"), as_json)
     as_json = bool(getattr(ns, "json", False))
     from app import config as config_mod
 
     try:
         config = config_mod.load(_config_options(ns))
     except ValidationError as exc:
-        return emit(Outcome("invalid", error=error("invalid", str(exc), field=exc.field)), as_json)
+        return emit(_invalid(str(exc), field=exc.field), as_json)
     if ns.command == "doctor":  # only looks: creates nothing, not even the log folder
         from app.doctor import main as doctor_main
 
@@ -352,16 +481,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         out = asyncio.run(_run_service_command(ns, config))
         return emit(out, as_json)
     except ValidationError as exc:
-        return emit(Outcome("invalid", getattr(ns, "request_id", None) if isinstance(getattr(ns, "request_id", None), str) else None,
-                            error=error("invalid", str(exc), field=exc.field)), as_json)
+        rid = getattr(ns, "request_id", None)
+        return emit(_invalid(str(exc), field=exc.field,
+                             request_id=rid if isinstance(rid, str) else None), as_json)
     except SlateError as exc:
-        return emit(Outcome("invalid", error=error(exc.code, str(exc))), as_json)
+        return emit(_invalid(str(exc), code=ProblemCode(exc.code)), as_json)
     except KeyboardInterrupt:
-        return emit(Outcome("invalid", error=error("interrupted", "interrupted"), exit_code=130), as_json)
+        return emit(_invalid("interrupted", code=ProblemCode.INTERRUPTED), as_json)
     except Exception as exc:  # noqa: BLE001 - the contract: one JSON object even on a crash
         log.exception("internal error")
-        return emit(Outcome("invalid", error=error("internal", f"{type(exc).__name__}: {exc}"),
-                            exit_code=EXIT_INTERNAL), as_json)
+        return emit(_invalid(f"{type(exc).__name__}: {exc}", code=ProblemCode.INTERNAL), as_json)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from app.config import Config
 from app.providers.demo import DemoProvider
 from app.service.slate import SlateService
 from app.sim import SimConfig, SimServer, start_sim
-from app.store.engine import make_engine
+from app.store.aio import Store, open_store
 from app.store.repository import Repository
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,17 +78,21 @@ class Harness:
     """A service wired as the app wires it, on a real store and the demo provider over HTTP."""
 
     config: Config
-    repo: Repository
+    store: Store
     provider: DemoProvider
     service: SlateService
     sim: SimServer
 
     others: list[SlateService] = field(default_factory=list)
 
+    @property
+    def repo(self) -> Repository:
+        return self.store.repo
+
     def other(self, **kw: Any) -> SlateService:
         """Another service on the same store and provider (another user, tenant, …)."""
         cfg = make_config(self.config.data_dir, self.config.store, **kw)
-        svc = SlateService(cfg, self.repo, self.provider, SECRET)
+        svc = SlateService(cfg, self.store, self.provider, SECRET)
         self.others.append(svc)
         return svc
 
@@ -97,17 +101,17 @@ class Harness:
 async def open_harness(data_dir: Path, store: str, sim: SimServer) -> AsyncIterator[Harness]:
     """A wired service on ``store`` and ``sim``; closes every service it handed out."""
     config = make_config(data_dir, store)
-    repo = Repository(make_engine(store))
+    opened = open_store(store)
     provider = DemoProvider(sim.base_url, timeout=5.0, connect_timeout=2.0)
-    service = SlateService(config, repo, provider, SECRET)
-    h = Harness(config, repo, provider, service, sim)
+    service = SlateService(config, opened, provider, SECRET)
+    h = Harness(config, opened, provider, service, sim)
     try:
         yield h
     finally:
         for svc in [service, *h.others]:
             await svc.aclose()
         await provider.aclose()
-        repo.engine.dispose()
+        opened.close()
 
 
 @pytest.fixture

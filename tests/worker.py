@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from app.bootstrap import open_repository
+from app.bootstrap import open_store_of
 from app.config import Config
 from app.providers.demo import DemoProvider
 from app.service import secrets
@@ -42,10 +42,10 @@ async def run(ns: argparse.Namespace) -> int:
         tenant="soak", user="worker", timeout=5.0, poll_interval=0.05,
         max_requests_per_second=ns.rps, max_concurrent_polls=16,
     )
-    repo = open_repository(config)
+    store = open_store_of(config)
     secret, _warn = secrets.handle_secret(config.data_dir, config.store)
     provider = DemoProvider(ns.base_url, timeout=5.0, connect_timeout=2.0)
-    svc = SlateService(config, repo, provider, secret)
+    svc = SlateService(config, store, provider, secret)
     try:
         await svc.sweep_submitting()
         plan = slot_plan(ns.prefix, ns.count, ns.seed, ns.video_share)
@@ -77,7 +77,7 @@ async def run(ns: argparse.Namespace) -> int:
         return 3
     finally:
         await provider.aclose()
-        repo.engine.dispose()
+        store.close()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -104,25 +104,17 @@ class SlotRef:
         return user_digest(self.user)
 
     @cached_property
+    def request_hash(self) -> str:
+        return sha256_hex(self.request_id)
+
+    @cached_property
     def slot_key(self) -> str:
-        return slot_key(self.tenant, self.user, self.request_id)
+        """:func:`slot_key` of this slot (the tenant is normalized already; digests reused)."""
+        return sha256_hex(f"slate:{self.tenant}:{self.user_hash}:{self.request_hash}")
 
     def key(self, kind: Kind) -> str:
-        return idempotency_key(self.tenant, self.user, self.request_id, kind)
-
-
-_SUFFIX = re.compile(r"^(?P<base>.*?)\.t(?P<n>\d+)$")
-
-
-def suggest_next_request_id(request_id: str, taken: "set[str] | None" = None) -> str:
-    """``scene-02`` → ``scene-02.t2``; ``scene-02.t2`` → ``scene-02.t3``; skips taken names."""
-    taken = taken or set()
-    m = _SUFFIX.match(request_id)
-    base, n = (m.group("base"), int(m.group("n")) + 1) if m else (request_id, 2)
-    while True:
-        candidate = f"{base}.t{n}"
-        if len(candidate) > REQUEST_ID_MAX:
-            candidate = f"{base[: REQUEST_ID_MAX - len(str(n)) - 2]}.t{n}"
-        if candidate not in taken:
-            return candidate
-        n += 1
+        """:func:`idempotency_key` of this slot, from the digests it already holds."""
+        if kind not in KINDS:
+            raise ValidationError("kind", f"must be one of {', '.join(KINDS)}")
+        inner = f"slate:{self.tenant}:{kind}:{self.user_hash}:{self.request_hash}"
+        return f"{kind}:{sha256_hex(inner)}"

@@ -1,11 +1,17 @@
-"""Task states, the provider status whitelist and the one allowed-actions table.
+"""Task states, their groups, the provider status whitelist, and the rules on them.
 
-The service enforces this table and the UI shows it; neither keeps a copy.
+The allowed-actions table, which recover ways a task offers, and when an existing record may be
+claimed again live here once: the service enforces them and the UI shows them; neither keeps a
+copy.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
+from typing import Any, Mapping, Protocol
+
+from app.domain.capabilities import Capabilities
 
 
 class State(str, Enum):
@@ -41,6 +47,14 @@ IN_FLIGHT = frozenset(
 )
 #: States the poller keeps asking about (a submitting record has no task id yet).
 POLLABLE = frozenset({State.PREPARING, State.QUEUEING, State.PROCESSING, State.DOWNLOADING})
+#: States ``wait`` stops on: nothing more happens without the user.
+STOP_STATES = frozenset({State.SUCCESS, State.FAIL, State.UNKNOWN, State.REJECTED})
+#: The slot browser's filter groups besides single states.
+FILTER_GROUPS: dict[str, tuple[State, ...]] = {
+    "running": (State.SUBMITTING, State.PREPARING, State.QUEUEING, State.PROCESSING,
+                State.DOWNLOADING),
+    "attention": (State.UNKNOWN, State.FAIL, State.REJECTED),
+}
 
 #: ``None`` stands for the empty slot (no task yet).
 ALLOWED_ACTIONS: dict[State | None, tuple[Action, ...]] = {
@@ -95,3 +109,99 @@ def allowed_actions(state: State | str | None, *, has_results: bool = False) -> 
 
 def is_allowed(action: Action, state: State | str | None, *, has_results: bool = False) -> bool:
     return action in allowed_actions(state, has_results=has_results)
+
+
+def has_results(results: Mapping[str, Any] | None) -> bool:
+    """The provider left something to download (a file id, image URLs, inline images)."""
+    r = results or {}
+    return bool(r.get("file_id") or r.get("image_urls") or r.get("images"))
+
+
+# -- claiming a slot ----------------------------------------------------------------------------
+def same_intent(
+    existing_kind: str, existing_fp: str, existing_user_hash: str,
+    kind: str, fp: str, user_hash: str,
+) -> bool:
+    """A submit asks for what the record holds: same kind, fingerprint and owner. Anything else
+    is a conflict (nothing is sent)."""
+    return existing_kind == kind and existing_fp == fp and existing_user_hash == user_hash
+
+
+def may_reclaim(
+    existing_state: State | str, existing_kind: str, existing_fp: str, existing_user_hash: str,
+    kind: str, fp: str, user_hash: str,
+) -> bool:
+    """A definitively ``rejected`` record may be claimed again by the same intent (nothing was
+    created, nothing billed). Every other existing record is answered as it is."""
+    return existing_state == State.REJECTED and same_intent(
+        existing_kind, existing_fp, existing_user_hash, kind, fp, user_hash
+    )
+
+
+# -- recover --------------------------------------------------------------------------------------
+class RecoverWay(str, Enum):
+    ATTACH = "attach"
+    LOOKUP = "lookup"
+    REDOWNLOAD = "redownload"
+    DECLARE_FAILED = "declare_failed"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class RecoverOption:
+    """Whether one recover way is offered, and if not, why. ``state_allows`` is False when the
+    slot's state alone rules it out (the rest is the kind or the provider)."""
+
+    offered: bool
+    why_not: str = ""
+    state_allows: bool = True
+
+
+class TaskFacts(Protocol):
+    """What the recover rules look at: a stored task or its view."""
+
+    @property
+    def state(self) -> State: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def has_results(self) -> bool: ...
+
+
+def recover_options(
+    task: TaskFacts, caps: Capabilities, *, provider: str = "this"
+) -> dict[RecoverWay, RecoverOption]:
+    """Which recover ways a task offers (none of them ever creates), each with its why-not.
+
+    attach: an unknown task whose provider task id the user found (images only where the
+    provider can query them); lookup: an unknown task, where the provider lists tasks;
+    redownload: a failed task with results left; declare-failed: an unknown task.
+    """
+    unknown = task.state == State.UNKNOWN
+
+    def unknown_only(what: str) -> RecoverOption:
+        return RecoverOption(False, f"{what} is for unknown tasks; this one is {task.state}",
+                             state_allows=False)
+
+    attach = unknown_only("attach")
+    if unknown:
+        attach = RecoverOption(True)
+        if task.kind != "video" and not caps.can_query_images:
+            attach = RecoverOption(False, "MiniMax cannot query image tasks; use --declare-failed")
+    lookup = unknown_only("lookup")
+    if unknown:
+        lookup = RecoverOption(True)
+        if not caps.can_list_tasks:
+            lookup = RecoverOption(False, f"the {provider} provider cannot list tasks; find the "
+                                   "task id in its console and use --task-id")
+    redownload = RecoverOption(True)
+    if not (task.state == State.FAIL and task.has_results):
+        redownload = RecoverOption(False, "redownload needs a failed task with results left",
+                                   state_allows=False)
+    declare = RecoverOption(True) if unknown else unknown_only("declare-failed")
+    return {RecoverWay.ATTACH: attach, RecoverWay.LOOKUP: lookup,
+            RecoverWay.REDOWNLOAD: redownload, RecoverWay.DECLARE_FAILED: declare}

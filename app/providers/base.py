@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Protocol, runtime_checkable
 
+from app.domain.capabilities import Capabilities
+
 
 class ProviderError(Exception):
     """Base of provider outcomes that are not answers. Never carries the API key."""
@@ -122,11 +124,12 @@ class ListedTask:
 
 @runtime_checkable
 class Provider(Protocol):
-    """What the service needs from a provider. ``name``: minimax|demo; ``endpoint``: global|cn|local."""
+    """What the service needs from a provider. ``name``: minimax|demo; ``endpoint``: global|cn|local;
+    ``caps``: what it can do beyond create and query (``list_tasks`` only where it lists)."""
 
     name: str
     endpoint: str
-    can_list_tasks: bool
+    caps: Capabilities
 
     async def create_video(self, body: dict[str, Any]) -> VideoCreated: ...
 

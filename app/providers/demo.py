@@ -10,12 +10,13 @@ from typing import Any
 
 import httpx
 
+from app.domain.capabilities import Capabilities
 from app.providers.base import Ambiguous, ListedTask, Refused
 from app.providers.minimax import MiniMaxProvider
 
 
 class DemoProvider(MiniMaxProvider):
-    can_list_tasks = True
+    caps = Capabilities(can_list_tasks=True)
 
     def __init__(self, base_url: str, **kw: Any) -> None:
         kw.setdefault("name", "demo")

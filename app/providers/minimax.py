@@ -28,6 +28,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from app.domain.capabilities import Capabilities
 from app.providers.base import (
     Ambiguous,
     Download,
@@ -136,7 +137,7 @@ def _retry_after(response: httpx.Response) -> float | None:
 class MiniMaxProvider:
     """Async MiniMax v1 client implementing :class:`app.providers.base.Provider`."""
 
-    can_list_tasks = False
+    caps = Capabilities()  # MiniMax V1: no task list, no cancel, no upload, no image query
 
     def __init__(
         self,

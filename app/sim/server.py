@@ -49,30 +49,10 @@ from app.sim.config import UNKNOWN_STATUS_WORDS, UNKNOWN_STATUS_WORDS_V2, Faults
 from app.sim.rules import ApiError, invalid, validate_image, validate_video
 from app.sim.store import SimStore
 from app.sim.v2api import V2Endpoints, parse_multipart
+from app.sim.wire import AUTH_MESSAGE, CODE_MESSAGES, _Drop
 
 log = logging.getLogger(__name__)
 
-AUTH_MESSAGE = (
-    "login fail: Please carry the API secret key in the 'Authorization' field of the request header"
-)
-CODE_MESSAGES = {
-    1000: "unknown error",
-    1001: "request timeout",
-    1002: "rate limit exceeded(RPM)",
-    1004: AUTH_MESSAGE,
-    1008: "insufficient balance",
-    1024: "internal error",
-    1026: "input new_sensitive",
-    1027: "output new_sensitive",
-    1028: "insufficient quota, your quota has been used up",
-    1030: "insufficient quota, the usage limit of your plan has been reached",
-    1033: "system error",
-    1039: "token limit",
-    2013: "invalid params",
-    2049: "invalid api key",
-    2056: "usage limit exceeded, wait for the next 5-hour window",
-    2061: "the model is not supported by your current plan",
-}
 ENDPOINT_NAMES = {
     "/v1/video_generation": "video_generation",
     "/v1/query/video_generation": "query_video_generation",
@@ -83,10 +63,6 @@ ENDPOINT_NAMES = {
 }
 #: Bodies larger than this are drained, not kept (V2 refuses requests over 64 MB).
 MAX_BODY = v2rules.MAX_BODY
-
-
-class _Drop(Exception):
-    """Close the connection without answering."""
 
 
 class SimServer:

@@ -15,13 +15,11 @@ from __future__ import annotations
 import logging
 import re
 import uuid
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.sim import v2rules
 from app.sim.v2rules import V2Error, bad
-
-if TYPE_CHECKING:  # pragma: no cover
-    from app.sim.server import SimServer
+from app.sim.wire import CODE_MESSAGES, _Drop
 
 log = logging.getLogger(__name__)
 
@@ -66,7 +64,7 @@ def parse_multipart(body: bytes, content_type: str) -> dict[str, tuple[str | Non
 class V2Endpoints:
     """Mixed into the request handler; uses its ``_send``/``_json`` plumbing."""
 
-    sim: "SimServer"
+    sim: Any  # the app.sim.server.SimServer this handler serves
     headers: Any
     path: str
     _raw_body: bytes
@@ -131,8 +129,6 @@ class V2Endpoints:
         if sim._take("input_sensitive"):
             raise V2Error(422, "input new_sensitive")
         if sim._take("create_error"):
-            from app.sim.server import CODE_MESSAGES
-
             code = sim.faults.create_error_code
             status = v2rules.STATUS_FOR_CODE.get(code, 500)
             raise V2Error(status, CODE_MESSAGES.get(code, "error"), code)
@@ -146,8 +142,6 @@ class V2Endpoints:
     # ------------------------------------------------------------------ endpoints
 
     def _v2_create(self) -> None:
-        from app.sim.server import _Drop
-
         sim = self.sim
         prompt = ""
         if not self._authorized():  # type: ignore[attr-defined]

@@ -1,1 +1,3 @@
-"""The task store: SQLAlchemy 2 models, migrations, the claim transaction and read-side queries."""
+"""The task store: SQLAlchemy 2 models and migrations, the write side (``repository``, with the
+lean SQLite claim in ``sqlite_claim``), the read side (``queries``), and their async face for
+the service (``aio.Store``, opened by ``aio.open_store``)."""

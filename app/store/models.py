@@ -104,3 +104,10 @@ class QuotaUse(Base):
     kind: Mapped[str] = mapped_column(String(8), primary_key=True)
     day: Mapped[str] = mapped_column(String(10), primary_key=True)
     used: Mapped[int] = mapped_column(Integer, default=0)
+
+
+#: The Core tables, for statements and queries.
+tasks = Task.__table__
+events = SlotEvent.__table__
+media_t = Media.__table__
+quota_t = QuotaUse.__table__

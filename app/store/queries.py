@@ -1,14 +1,15 @@
-"""Read-side queries for the desktop app's slot browser (cosmicpython's ``views``).
+"""The read side: the slot browser's grouped, paged queries and the slot list (cosmicpython's
+``views``).
 
 Reads bypass the domain: they group, filter and page the ``tasks`` table in SQL so the browser
-stays fast at 100,000 slots. Every query is bound to a :class:`~app.store.repository.Scope`
+stays fast at 100,000 slots. Every query is bound to a :class:`~app.store.rows.Scope`
 (tenant, user, provider, endpoint) and pages by keyset, never by offset:
 
 * projects, newest activity first (keyset: the group's newest task id),
 * days of one project, newest first (keyset: the day string),
 * slots of one project and day, newest first (keyset: the task id).
 
-These functions block; the UI calls them from a worker thread.
+These functions block; :class:`app.store.aio.Store` runs them in a worker thread.
 """
 
 from __future__ import annotations
@@ -16,89 +17,15 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, Sequence
 
 from sqlalchemy import ColumnElement, Engine, Integer, and_, case, cast, func, literal_column, or_, select
 
-from app.store.repository import Scope, tasks
-
-#: Slot state groups the filter offers besides single states.
-STATE_GROUPS: dict[str, tuple[str, ...]] = {
-    "running": ("submitting", "preparing", "queueing", "processing", "downloading"),
-    "attention": ("unknown", "fail", "rejected"),
-}
-POLLABLE = ("preparing", "queueing", "processing", "downloading")
-
-
-@dataclass(frozen=True)
-class SlotFilter:
-    """What the browser shows: free text (RequestId or prompt), states, kind, and a start time."""
-
-    search: str = ""
-    states: tuple[str, ...] = ()
-    kind: str | None = None
-    since: float | None = None
-
-    def matches(self, row: "SlotRow") -> bool:
-        """The same rules as :func:`_conditions`, for rows that arrive from a listener."""
-        if self.states and row.state not in self.states:
-            return False
-        if self.kind and row.kind != self.kind:
-            return False
-        if self.since is not None and row.created_at < self.since:
-            return False
-        if self.search:
-            needle = self.search.casefold()
-            if needle not in row.request_id.casefold() and needle not in (row.prompt or "").casefold():
-                return False
-        return True
-
-
-@dataclass(frozen=True)
-class Group:
-    """One project or day: its key, how many slots it holds, and its newest task id."""
-
-    key: str
-    count: int
-    newest_id: int
-
-
-@dataclass
-class SlotRow:
-    """What a row of the slot browser needs (no media, no frame data)."""
-
-    id: int
-    request_id: str
-    kind: str
-    state: str
-    model: str | None
-    prompt: str | None
-    project: str
-    created_at: float
-    updated_at: float
-    next_poll_at: float | None = None
-    has_results: bool = False
-    provider_status: str | None = None
-    error_message: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def day(self) -> str:
-        return day_of(self.created_at)
-
-
-def day_of(ts: float) -> str:
-    """The local calendar day of a timestamp, as the browser groups it."""
-    return dt.datetime.fromtimestamp(ts).strftime("%Y-%m-%d")
-
-
-def day_bounds(day: str) -> tuple[float, float]:
-    """The first and the first-after-last second of a local calendar day (DST-aware)."""
-    start = dt.datetime.strptime(day, "%Y-%m-%d")
-    return start.timestamp(), (start + dt.timedelta(days=1)).timestamp()
-
+from app.domain.days import day_bounds
+from app.domain.states import POLLABLE
+from app.store.models import tasks
+from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow, slot_row, task_row
 
 _EPOCH = dt.date(1970, 1, 1)
 
@@ -167,7 +94,7 @@ def _day_expr(engine: Engine, offsets: tuple[tuple[float, int], ...]) -> ColumnE
     """The designer's local day of ``created_at`` as a day number, the same on every backend.
 
     The local UTC offsets (daylight saving included) come from Python — this machine's clock, as
-    :func:`day_of` and :func:`day_bounds` see it — never from the database server's time zone.
+    :func:`app.domain.days.local_day` sees it — never from the database server's time zone.
     """
     created = tasks.c.created_at
 
@@ -203,7 +130,7 @@ def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnEle
         tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
     ]
     if flt.states:
-        cond.append(tasks.c.state.in_(list(flt.states)))
+        cond.append(tasks.c.state.in_([s.value for s in flt.states]))
     if flt.kind:
         cond.append(tasks.c.kind == flt.kind)
     if flt.since is not None:
@@ -265,17 +192,6 @@ def days(
         return [Group(day_string(r.key), int(r.n), int(r.newest)) for r in conn.execute(stmt)]
 
 
-def _row(r: Any) -> SlotRow:
-    results = r.results or {}
-    return SlotRow(
-        id=r.id, request_id=r.request_id, kind=r.kind, state=r.state, model=r.model,
-        prompt=r.prompt, project=r.project or "", created_at=r.created_at,
-        updated_at=r.updated_at, next_poll_at=r.next_poll_at,
-        has_results=bool(results.get("file_id") or results.get("image_urls") or results.get("images")),
-        provider_status=r.provider_status, error_message=r.error_message,
-    )
-
-
 def _slot_columns(engine: Engine) -> Sequence[Any]:
     return (
         tasks.c.id, tasks.c.request_id, tasks.c.kind, tasks.c.state,
@@ -298,7 +214,7 @@ def slots(
         cond.append(tasks.c.id < before_id)
     stmt = select(*_slot_columns(engine)).where(and_(*cond)).order_by(tasks.c.id.desc()).limit(limit)
     with engine.connect() as conn:
-        return [_row(r) for r in conn.execute(stmt)]
+        return [slot_row(r) for r in conn.execute(stmt)]
 
 
 def slot_by_request_id(engine: Engine, scope: Scope, request_id: str) -> SlotRow | None:
@@ -307,7 +223,7 @@ def slot_by_request_id(engine: Engine, scope: Scope, request_id: str) -> SlotRow
     ).order_by(tasks.c.id).limit(1)
     with engine.connect() as conn:
         r = conn.execute(stmt).first()
-    return _row(r) if r is not None else None
+    return slot_row(r) if r is not None else None
 
 
 def neighbours(engine: Engine, scope: Scope, flt: SlotFilter, task_id: int) -> tuple[int | None, int | None]:
@@ -328,27 +244,52 @@ def failing_queries(engine: Engine, scope: Scope) -> int:
     """In-flight tasks whose latest provider query failed: the status bar's connection trouble."""
     stmt = select(func.count()).where(
         tasks.c.tenant == scope.tenant, tasks.c.provider == scope.provider,
-        tasks.c.endpoint == scope.endpoint, tasks.c.state.in_(POLLABLE), tasks.c.poll_failures > 0,
+        tasks.c.endpoint == scope.endpoint, tasks.c.state.in_([s.value for s in POLLABLE]),
+        tasks.c.poll_failures > 0,
     )
     with engine.connect() as conn:
         return int(conn.execute(stmt).scalar() or 0)
 
 
-def next_scene(engine: Engine, scope: Scope, prefix: str) -> str:
-    """The next free ``scene-NN`` under ``prefix`` (``series:YYYYMMDD:project:``)."""
-    import re
-
+def request_ids_with_prefix(engine: Engine, scope: Scope, prefix: str) -> list[str]:
+    """The RequestIds of the scope that start with ``prefix`` (case-insensitively on SQLite)."""
     escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     stmt = select(tasks.c.request_id).where(
         tasks.c.tenant == scope.tenant, tasks.c.user_hash == scope.user_hash,
         tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
         tasks.c.request_id.like(escaped + "%", escape="\\"),
     )
-    highest = 0
-    pattern = re.compile(r"scene-(\d+)(?:\.t\d+)?$")
     with engine.connect() as conn:
-        for (rid,) in conn.execute(stmt):
-            m = pattern.fullmatch(rid[len(prefix):])
-            if m:
-                highest = max(highest, int(m.group(1)))
-    return f"scene-{highest + 1:02d}"
+        return [rid for (rid,) in conn.execute(stmt)]
+
+
+def list_slots(
+    engine: Engine, scope: Scope, *, state: str | None = None, kind: str | None = None,
+    search: str | None = None, limit: int = 100, before_id: int | None = None,
+    since: float | None = None, until: float | None = None,
+) -> list[TaskRow]:
+    """Slots newest first, keyset-paginated by id (``before_id``): the `slate list` answer."""
+    cond = [
+        tasks.c.tenant == scope.tenant, tasks.c.user_hash == scope.user_hash,
+        tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
+    ]
+    if state:
+        cond.append(tasks.c.state == state)
+    if kind:
+        cond.append(tasks.c.kind == kind)
+    if before_id is not None:
+        cond.append(tasks.c.id < before_id)
+    if since is not None:
+        cond.append(tasks.c.created_at >= since)
+    if until is not None:
+        cond.append(tasks.c.created_at < until)
+    if search:
+        pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        prompt = _json_text(engine, "prompt")
+        cond.append(or_(tasks.c.request_id.like(pattern, escape="\\"),
+                        prompt.like(pattern, escape="\\")))
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(tasks).where(*cond).order_by(tasks.c.id.desc()).limit(limit)
+        ).mappings().all()
+    return [task_row(r) for r in rows]

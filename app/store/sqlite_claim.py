@@ -2,25 +2,27 @@
 
 On a local SQLite file the claim's one fsync costs about 0.3 ms, and SQLAlchemy's per-statement
 execution machinery cost twice that again (profile in docs/BENCHMARKS.md). This path runs the
-very statements :class:`~app.store.repository.Repository` builds with SQLAlchemy Core —
-compiled once for the SQLite dialect, with the column types' own bind and result processors —
-straight on the pooled DBAPI connection.
+statements of :mod:`app.store.statements` — compiled once for the SQLite dialect, with the
+column types' own bind and result processors — straight on the pooled DBAPI connection.
 
-It handles the two common outcomes: an existing record answered as is (read without any lock),
-and a fresh claim (``BEGIN IMMEDIATE``, insert, quota, the two events, ``COMMIT``). Everything
-else — re-claiming a ``rejected`` record, a lost insert race — returns ``None`` and the caller
-runs the general claim transaction. Same rules, same rows, same single transaction.
+It handles the two common cases: reading a slot without any lock (the claim's read-first), and
+a fresh claim (``BEGIN IMMEDIATE``, insert, quota, the two events, ``COMMIT``). Everything else —
+re-claiming a ``rejected`` record, a lost insert race, a quota refusal — returns ``None`` and the
+caller runs the general claim transaction. Same rules, same rows, same single transaction.
 """
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import Any, Callable, ContextManager, Mapping, Sequence
 
-from sqlalchemy import Table
+from sqlalchemy import Engine
 
-if TYPE_CHECKING:
-    from app.store.repository import ClaimResult, Repository, Scope
+from app.store.engine import WriteQueue
+from app.store.models import events, tasks
+from app.store.rows import ClaimOutcome, ClaimRequest, ClaimResult, Scope, TaskRow, task_row
+from app.store.statements import Statements
 
 
 @dataclass
@@ -55,22 +57,27 @@ def _compile(stmt: Any, dialect: Any, column_keys: Sequence[str] | None = None) 
 
 
 class SqliteClaim:
-    def __init__(self, repo: "Repository", table: Table, event_table: Table) -> None:
-        dialect = repo.engine.dialect
-        self.repo = repo
-        self.find = _compile(repo._find_stmt, dialect)
-        self.insert = _compile(repo._claim_stmt, dialect, [c.key for c in table.c if c.key != "id"])
+    def __init__(self, engine: Engine, statements: Statements,
+                 write_queue: WriteQueue | None) -> None:
+        dialect = engine.dialect
+        self.engine = engine
+        self._write_queue = write_queue
+        self.find = _compile(statements.find_slot, dialect)
+        self.insert = _compile(statements.claim_insert, dialect,
+                               [c.key for c in tasks.c if c.key != "id"])
         self.quota = {
-            limited: _compile(repo._quota_stmt(limited), dialect,
-                              ["tenant", "user_hash", "kind", "day", "used"])
-            for limited in (False, True)
+            limited: _compile(stmt, dialect, ["tenant", "user_hash", "kind", "day", "used"])
+            for limited, stmt in statements.quota_upsert.items()
         }
-        self.event = _compile(event_table.insert(), dialect,
-                              [c.key for c in event_table.c if c.key != "id"])
+        self.event = _compile(statements.event_insert, dialect,
+                              [c.key for c in events.c if c.key != "id"])
         self.row_procs = {
-            c.key: proc for c in table.c
+            c.key: proc for c in tasks.c
             if (proc := c.type.result_processor(dialect, None)) is not None
         }
+
+    def _turn(self) -> ContextManager[Any]:
+        return self._write_queue if self._write_queue is not None else nullcontext()
 
     def _row(self, cur: Any, row: tuple[Any, ...] | None) -> dict[str, Any] | None:
         if row is None:
@@ -82,75 +89,68 @@ class SqliteClaim:
                 out[key] = proc(out[key])
         return out
 
-    def find_slot(self, scope: "Scope", slot_key: str) -> dict[str, Any] | None:
+    @staticmethod
+    def _slot(scope: Scope, slot_key: str) -> dict[str, Any]:
+        return {"tenant": scope.tenant, "slot_key": slot_key, "provider": scope.provider,
+                "endpoint": scope.endpoint}
+
+    def find_slot(self, scope: Scope, slot_key: str) -> TaskRow | None:
         """The slot's task row (no media), read outside any transaction: under WAL a single
         SELECT sees one consistent snapshot and never waits for a writer."""
-        slot = {"tenant": scope.tenant, "slot_key": slot_key, "provider": scope.provider,
-                "endpoint": scope.endpoint}
-        with self.repo.engine.connect() as sa_conn:
-            raw = sa_conn.connection.dbapi_connection
-            assert raw is not None
-            cur = raw.cursor()
-            try:
-                return self._row(cur, cur.execute(self.find.sql, self.find.args(slot)).fetchone())
-            finally:
-                cur.close()
-
-    def claim(self, scope: "Scope", values: dict[str, Any], *, quota_limit: int | None,
-              events: list[dict[str, Any]], read_first: bool = True) -> "ClaimResult | None":
-        from app.store.repository import ClaimResult, _task
-
-        slot = {"tenant": scope.tenant, "slot_key": values["slot_key"],
-                "provider": scope.provider, "endpoint": scope.endpoint}
-        with self.repo.writer.connect() as sa_conn:
-            raw = sa_conn.connection.dbapi_connection
-            assert raw is not None
-            cur = raw.cursor()
-            try:
-                found = None
-                if read_first:
-                    found = self._row(cur, cur.execute(self.find.sql, self.find.args(slot)).fetchone())
-                if found is not None:
-                    task = _task(found)
-                    if self.repo._answered_as_is(task, scope, values["kind"], values["fingerprint"]):
-                        return ClaimResult(task)
-                    return None  # a rejected record to re-claim: the general path
-                if quota_limit is not None and values["units"] > quota_limit:
-                    return None  # the general path reports the refusal with today's use
-                with self.repo.write_turn():
-                    return self._claim_tx(cur, raw, scope, slot, values, quota_limit, events)
-            finally:
-                cur.close()
-
-    def _claim_tx(self, cur: Any, raw: Any, scope: "Scope", slot: dict[str, Any],
-                  values: dict[str, Any], quota_limit: int | None,
-                  events: list[dict[str, Any]]) -> "ClaimResult | None":
-        """The fresh claim in one ``BEGIN IMMEDIATE`` transaction; None: the general path."""
-        from app.store.repository import ClaimResult, _task
-
-        cur.execute("BEGIN IMMEDIATE")
+        raw = self.engine.raw_connection()  # the pooled DBAPI connection, no Connection wrapper
         try:
-            if cur.execute(self.find.sql, self.find.args(slot)).fetchone() is not None:
-                cur.execute("ROLLBACK")
-                return None  # someone claimed it since the read: the general path
-            row = self._row(cur, cur.execute(self.insert.sql, self.insert.args(values)).fetchone())
-            if row is None:
-                cur.execute("ROLLBACK")
-                return None  # lost the insert race: the general path reads the winner
-            q = self.quota[quota_limit is not None]
-            used = cur.execute(q.sql, q.args({
-                "tenant": scope.tenant, "user_hash": scope.user_hash, "kind": values["kind"],
-                "day": values["day"], "used": values["units"], "limit": quota_limit,
-            })).fetchone()
-            if used is None:
-                cur.execute("ROLLBACK")
-                return None  # quota exceeded: the general path refuses and counts
-            cur.executemany(self.event.sql, [
-                self.event.args({**e, "task_id": row["id"]}) for e in events
-            ])
-            cur.execute("COMMIT")
-        except BaseException:
-            if raw.in_transaction:
-                cur.execute("ROLLBACK")
-            raise
-        return ClaimResult(_task(row), claimed=True, quota_used=int(used[0]))
+            cur = raw.cursor()
+            try:
+                found = self._row(cur, cur.execute(
+                    self.find.sql, self.find.args(self._slot(scope, slot_key))).fetchone())
+            finally:
+                cur.close()
+        finally:
+            raw.close()  # back to the pool
+        return task_row(found) if found is not None else None
+
+    def claim(self, req: ClaimRequest) -> ClaimResult | None:
+        """A fresh claim in one ``BEGIN IMMEDIATE`` transaction; None: the general path.
+        Everything the statements bind is prepared before the write turn is taken: the turn
+        holds only the statements and the COMMIT."""
+        w, scope = req.write, req.scope
+        if w.quota_limit is not None and w.units > w.quota_limit:
+            return None  # the general path reports the refusal with today's use
+        find_args = self.find.args(self._slot(scope, req.slot_key))
+        insert_args = self.insert.args(req.task_values())
+        quota = self.quota[w.quota_limit is not None]
+        quota_args = quota.args({"tenant": scope.tenant, "user_hash": scope.user_hash,
+                                 "kind": req.kind, "day": w.day, "used": w.units,
+                                 "limit": w.quota_limit})
+        events = req.claim_events()
+        raw = self.engine.raw_connection()
+        try:
+            cur = raw.cursor()
+            try:
+                with self._turn():
+                    cur.execute("BEGIN IMMEDIATE")
+                    try:
+                        if cur.execute(self.find.sql, find_args).fetchone() is not None:
+                            cur.execute("ROLLBACK")
+                            return None  # the slot is held: the general path answers/re-claims
+                        row = self._row(cur, cur.execute(self.insert.sql, insert_args).fetchone())
+                        if row is None:
+                            cur.execute("ROLLBACK")
+                            return None  # lost the insert race: the general path reads the winner
+                        used = cur.execute(quota.sql, quota_args).fetchone()
+                        if used is None:
+                            cur.execute("ROLLBACK")
+                            return None  # quota exceeded: the general path refuses and counts
+                        cur.executemany(self.event.sql, [
+                            self.event.args({**e, "task_id": row["id"]}) for e in events
+                        ])
+                        cur.execute("COMMIT")
+                    except BaseException:
+                        if raw.dbapi_connection.in_transaction:
+                            cur.execute("ROLLBACK")
+                        raise
+            finally:
+                cur.close()
+        finally:
+            raw.close()  # back to the pool
+        return ClaimResult(ClaimOutcome.CLAIMED, task_row(row), quota_used=int(used[0]))

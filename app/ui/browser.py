@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from app.store.queries import STATE_GROUPS, SlotFilter
+from app.domain.states import FILTER_GROUPS, State
+from app.service.reads import SlotFilter
 from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel
 from app.ui.qt import (
     QAbstractItemView,
@@ -43,9 +44,9 @@ class SlotBrowser(QWidget):
         self.search.setAccessibleName(self.tr("Search slots"))
         self.state = QComboBox(objectName="stateFilter")
         self.state.addItem(self.tr("All states"), ())
-        self.state.addItem(self.tr("Running"), STATE_GROUPS["running"])
-        self.state.addItem(self.tr("Needs attention"), STATE_GROUPS["attention"])
-        for s in ("success", "unknown", "fail", "rejected"):
+        self.state.addItem(self.tr("Running"), FILTER_GROUPS["running"])
+        self.state.addItem(self.tr("Needs attention"), FILTER_GROUPS["attention"])
+        for s in (State.SUCCESS, State.UNKNOWN, State.FAIL, State.REJECTED):
             self.state.addItem(state_word(s), (s,))
         self.kind = QComboBox(objectName="kindFilter")
         self.kind.addItem(self.tr("All kinds"), None)
@@ -123,7 +124,8 @@ class SlotBrowser(QWidget):
             start = time.localtime()
             midnight = time.mktime((start.tm_year, start.tm_mon, start.tm_mday, 0, 0, 0, 0, 0, -1))
             since = midnight - days * 86400
-        return SlotFilter(search=self.search.text().strip(), states=tuple(self.state.currentData() or ()),
+        states = tuple(State(s) for s in self.state.currentData() or ())
+        return SlotFilter(search=self.search.text().strip(), states=states,
                           kind=self.kind.currentData(), since=since)
 
     def apply_filter(self) -> None:

@@ -2,30 +2,42 @@
 
 Widgets never await and never touch the store: they call a method here, which starts a
 coroutine on the :class:`TaskRunner` and answers with a Qt signal (or a callback run on the
-UI thread). Store reads run in worker threads (``asyncio.to_thread``); the service does the
-same for its own store calls. Task changes reported by ``service.listeners`` are re-emitted as
-:attr:`Controller.taskChanged`.
+UI thread). What widgets may read from it: :attr:`Controller.reader` (the slot browser's
+reads, bound to the current tenant, user and provider), :attr:`Controller.caps` (the provider:
+name, endpoint, demo flag, label, capabilities) and :attr:`Controller.config`. Task changes
+reported by ``service.listeners`` are re-emitted as :attr:`Controller.taskChanged`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import logging
-import mimetypes
 import time
-from pathlib import Path
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Coroutine
 
+from app.domain.errors import ValidationError
+from app.service.inputs import image_file_data_url
+from app.service.commands import RecoverHow
+from app.service.context import ProviderInfo
+from app.service.reads import SlotReader
+from app.service.results import History, OutcomeKind, QuotaReport, Result
 from app.service.slate import SlateService
-from app.service.views import Outcome, TaskView
-from app.store import queries
+from app.service.views import TaskView
 from app.ui.qt import QObject, Signal
 
 log = logging.getLogger(__name__)
 
 STATUS_REFRESH_SECONDS = 2.0
-MAX_FRAME_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Status:
+    """What the status bar shows: today's quota, tasks running, tasks whose queries fail."""
+
+    quota: QuotaReport | None
+    running: int
+    failing: int
 
 
 class TaskRunner(QObject):
@@ -104,9 +116,9 @@ class Controller(QObject):
 
     taskChanged = Signal(object)  # TaskView, from service.listeners
     slotLoaded = Signal(str, object, object)  # request_id, TaskView | None, events (list)
-    outcomeArrived = Signal(str, object)  # action, Outcome
-    conflictArrived = Signal(object)  # Outcome with error.diff and error.suggested_request_id
-    statusChanged = Signal(object)  # dict: quota, running, failing
+    outcomeArrived = Signal(str, object)  # action, Result
+    conflictArrived = Signal(object)  # Result with problem.diff and problem.suggested_request_id
+    statusChanged = Signal(object)  # Status
     errorOccurred = Signal(str)
     reset = Signal()  # the service was replaced (settings applied): reload everything
 
@@ -122,7 +134,7 @@ class Controller(QObject):
         self._stop: asyncio.Event | None = None
         self._applying = asyncio.Lock()
         self._attach(service)
-        self.status: dict[str, Any] = {}
+        self.status: Status | None = None
         self._current: str | None = None
         self._reload_pending = False
         self._reload_again = False
@@ -140,21 +152,27 @@ class Controller(QObject):
             self._reload_current()
 
     @property
-    def engine(self) -> Any:
-        return self.service.repo.engine
+    def reader(self) -> SlotReader:
+        """The slot browser's reads (bound to the current service's scope)."""
+        return self.service.reader
 
     @property
-    def scope(self) -> Any:
-        return self.service.scope
+    def caps(self) -> ProviderInfo:
+        """The provider: ``name``, ``endpoint``, ``demo``, ``label`` and ``capabilities``."""
+        return self.service.provider_info
+
+    @property
+    def config(self) -> Any:
+        """The configuration the current service runs with (the settings dialog shows it)."""
+        return self.service.config
 
     @property
     def demo(self) -> bool:
-        return self.service.provider.name == "demo"
+        return self.caps.demo
 
     @property
     def provider_label(self) -> str:
-        p = self.service.provider
-        return f"{p.name} · {p.endpoint}"
+        return self.caps.label
 
     @property
     def poll_interval(self) -> float:
@@ -175,11 +193,11 @@ class Controller(QObject):
             except asyncio.TimeoutError:
                 pass
 
-    async def refresh_status(self) -> dict[str, Any]:
-        quota = (await self.service.quota()).extra.get("quota", {})
+    async def refresh_status(self) -> Status:
+        quota = (await self.service.quota()).payload
         running = await self.service.running_count()
-        failing = await asyncio.to_thread(queries.failing_queries, self.engine, self.scope)
-        self.status = {"quota": quota, "running": running, "failing": failing}
+        failing = await self.reader.failing_queries()
+        self.status = Status(quota, running, failing)
         self.statusChanged.emit(self.status)
         return self.status
 
@@ -252,7 +270,7 @@ class Controller(QObject):
         """Let work already started on the current service end (a create in flight must get its
         answer, or it would turn unknown); reads and status refreshes end in moments."""
         me = asyncio.current_task()
-        deadline = time.monotonic() + float(getattr(self.service.config, "timeout", 60.0)) + 10.0
+        deadline = time.monotonic() + float(getattr(self.config, "timeout", 60.0)) + 10.0
         while True:
             others = [t for t in self.runner._tasks - self.runner._background if t is not me]
             if not others:
@@ -266,9 +284,10 @@ class Controller(QObject):
             await asyncio.wait(others, timeout=left)
 
     # -- reads for models and panels ------------------------------------------------------
-    def load(self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None], **kw: Any) -> None:
-        """Run a blocking read (``app.store.queries``) in a worker thread; ``done`` gets the result."""
-        self.runner.run(asyncio.to_thread(fn, *args, **kw), done=done, what=getattr(fn, "__name__", "read"))
+    def load(self, read: Coroutine[Any, Any, Any], *, done: Callable[[Any], None]) -> None:
+        """Run a read of :attr:`reader` (``controller.reader.projects(...)``); ``done`` gets the
+        result on the UI thread."""
+        self.runner.run(read, done=done, what=getattr(read, "__name__", "read"))
 
     def call(self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None] | None = None) -> None:
         """Run any other blocking function (file reads, image decoding) in a worker thread."""
@@ -298,14 +317,15 @@ class Controller(QObject):
                 out = await self.service.history(rid)
                 if rid != self._current:
                     continue
-                events = out.extra.get("events", []) if out.outcome == "ok" else []
+                history = out.payload if out.kind is OutcomeKind.OK else None
+                events = list(history.events) if isinstance(history, History) else []
                 self.slotLoaded.emit(rid, out.task, events)
                 if not self._reload_again:
                     return
         finally:
             self._reload_pending = False
 
-    def lookup(self, request_id: str, done: Callable[[Outcome], None]) -> None:
+    def lookup(self, request_id: str, done: Callable[[Result[Any]], None]) -> None:
         """The local record of a RequestId (no network)."""
         self.runner.run(self.service.status(request_id), done=done, what="lookup")
 
@@ -314,12 +334,12 @@ class Controller(QObject):
 
     def next_scene(self, prefix: str, done: Callable[[str], None]) -> None:
         """The next free ``scene-NN`` for a ``series:date:project:`` prefix."""
-        self.load(queries.next_scene, self.engine, self.scope, prefix, done=done)
+        self.runner.run(self.reader.next_scene(prefix), done=done, what="next scene")
 
     # -- actions ----------------------------------------------------------------------------
-    def _act(self, action: str, coro: Coroutine[Any, Any, Outcome]) -> None:
-        def done(out: Outcome) -> None:
-            if out.outcome == "conflict":
+    def _act(self, action: str, coro: Coroutine[Any, Any, Result[Any]]) -> None:
+        def done(out: Result[Any]) -> None:
+            if out.kind is OutcomeKind.CONFLICT:
                 self.conflictArrived.emit(out)
             self.outcomeArrived.emit(action, out)
             self.runner.run(self.refresh_status(), what="status")
@@ -332,8 +352,8 @@ class Controller(QObject):
     def query(self, request_id: str) -> None:
         self._act("query", self.service.query(request_id))
 
-    def recover(self, request_id: str, **how: Any) -> None:
-        self._act("recover", self.service.recover(request_id, **how))
+    def recover(self, request_id: str, how: RecoverHow) -> None:
+        self._act("recover", self.service.recover(request_id, how))
 
     def export(self, request_id: str, to: str) -> None:
         self._act("export", self.service.export(request_id, to))
@@ -377,23 +397,9 @@ class Controller(QObject):
         """Read an image file into a ``data:image/...;base64`` URL: ``done(url, error)``."""
 
         def read() -> tuple[str | None, str | None]:
-            p = Path(path)
             try:
-                size = p.stat().st_size
-                if size > MAX_FRAME_BYTES:
-                    return None, f"{p.name} is {size // 1024 // 1024} MB; frames must be under 20 MB"
-                data = p.read_bytes()
-            except OSError as exc:
-                return None, f"{p.name}: {exc.strerror}"
-            mime = mimetypes.guess_type(p.name)[0] or ""
-            if data.startswith(b"\x89PNG"):
-                mime = "image/png"
-            elif data.startswith(b"\xff\xd8"):
-                mime = "image/jpeg"
-            elif data[8:12] == b"WEBP":
-                mime = "image/webp"
-            if mime not in ("image/png", "image/jpeg", "image/webp"):
-                return None, f"{p.name} is not a PNG, JPEG or WebP image"
-            return f"data:{mime};base64," + base64.b64encode(data).decode("ascii"), None
+                return image_file_data_url(path, "image"), None
+            except ValidationError as exc:
+                return None, exc.message
 
         self.call(read, done=lambda r: done(*r))

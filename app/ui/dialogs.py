@@ -10,6 +10,8 @@ import json
 from typing import Any, Callable
 
 from app.config import ENV, REGION_URLS
+from app.domain.states import RecoverOption, RecoverWay
+from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.ui.qt import (
     QCheckBox,
     QComboBox,
@@ -128,15 +130,14 @@ class ConflictDialog(QDialog):
 class RecoverDialog(QDialog):
     """Attach a task id, redownload, or declare failed (reason required). Never creates."""
 
-    recover = Signal(dict)  # keyword arguments for SlateService.recover
+    recover = Signal(object)  # the RecoverHow for SlateService.recover
 
-    def __init__(self, request_id: str, state: str, kind: str, has_results: bool,
+    def __init__(self, request_id: str, options: dict[RecoverWay, RecoverOption],
                  can_lookup: bool = False, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("recoverDialog")
         self.setWindowTitle(self.tr("Recover %1").replace("%1", request_id))
         self.setMinimumSize(520, 380)
-        unknown = state == "unknown"
         intro = QLabel(self.tr("Recover never sends a new create. Choose what you know:"))
         intro.setWordWrap(True)
         self.attach = QRadioButton(self.tr("I found the task in the provider console: attach its task id"),
@@ -159,14 +160,14 @@ class RecoverDialog(QDialog):
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet("color: #8a4b00; background: #fff4e0; border-radius: 6px; padding: 6px;")
         self.error = QLabel(objectName="fieldError")
-        video = kind == "video"
-        self.attach.setEnabled(unknown and video)
-        self.task_id.setEnabled(unknown and video)
-        self.lookup.setEnabled(unknown and can_lookup)
+        attach = options[RecoverWay.ATTACH]
+        self.attach.setEnabled(attach.offered)
+        self.task_id.setEnabled(attach.offered)
+        self.lookup.setEnabled(options[RecoverWay.LOOKUP].offered)
         self.lookup.setVisible(can_lookup)
-        self.redownload.setEnabled(state == "fail" and has_results)
-        self.declare.setEnabled(unknown)
-        if not video and unknown:
+        self.redownload.setEnabled(options[RecoverWay.REDOWNLOAD].offered)
+        self.declare.setEnabled(options[RecoverWay.DECLARE_FAILED].offered)
+        if attach.state_allows and not attach.offered:
             self.attach.setToolTip(self.tr("MiniMax cannot query image tasks"))
         for r in (self.attach, self.redownload, self.declare):
             if r.isEnabled():
@@ -213,15 +214,15 @@ class RecoverDialog(QDialog):
         else:
             self.error.setText("")
 
-    def how(self) -> dict[str, Any] | None:
+    def how(self) -> RecoverHow | None:
         if self.attach.isChecked() and self.task_id.text().strip():
-            return {"task_id": self.task_id.text().strip()}
+            return AttachTask(self.task_id.text().strip())
         if self.declare.isChecked() and self.reason.toPlainText().strip():
-            return {"declare_failed": self.reason.toPlainText().strip()}
+            return DeclareFailed(self.reason.toPlainText().strip())
         if self.redownload.isChecked():
-            return {"redownload": True}
+            return Redownload()
         if self.lookup.isChecked():
-            return {"lookup": True}
+            return Lookup()
         return None
 
     def _accept(self) -> None:

@@ -1,14 +1,14 @@
 """The create form and the RequestId composer: validation as you type, with the domain's rules.
 
 Widgets only: they validate through :func:`app.domain.params.normalize` and
-:func:`app.domain.slots.validate_request_id` (pure functions, no I/O) and ask the controller
-for anything that reads a disk or the store (frame files, the next free scene).
+:func:`app.domain.slots.validate_request_id`, compose and parse RequestIds with
+:mod:`app.domain.naming` (pure functions, no I/O), and ask the controller for anything that
+reads a disk or the store (frame files, the next free scene).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Any
 
 from app.domain.errors import ValidationError
@@ -21,6 +21,7 @@ from app.domain.params import (
     VIDEO_PROMPT_MAX,
     normalize,
 )
+from app.domain import naming
 from app.domain.slots import validate_request_id
 from app.ui.qt import (
     QButtonGroup,
@@ -43,9 +44,6 @@ from app.ui.qt import (
     Qt,
     Signal,
 )
-
-_SCENE_DIGITS = re.compile(r"\d{1,4}")
-
 
 def _set_invalid(widget: QWidget, invalid: bool) -> None:
     if bool(widget.property("invalid")) != invalid:
@@ -106,13 +104,10 @@ class RequestIdComposer(QWidget):
         self.next_button.clicked.connect(lambda: self.nextSceneWanted.emit(self.prefix()))
 
     def prefix(self) -> str:
-        return f"{self.series}:{self.date.date().toString('yyyyMMdd')}:{self.project.text().strip()}:"
+        return naming.prefix(self.series, self.date.date().toPython(), self.project.text().strip())
 
     def _scene_text(self) -> str:
-        scene = self.scene.text().strip()
-        if _SCENE_DIGITS.fullmatch(scene):
-            scene = f"scene-{int(scene):02d}"
-        return scene
+        return naming.scene_name(self.scene.text())
 
     def _compose(self) -> None:
         if self._updating:
@@ -126,16 +121,16 @@ class RequestIdComposer(QWidget):
 
     def _parse(self) -> None:
         if not self._updating:
-            parts = self.full.text().split(":")
-            if len(parts) >= 4:
+            name = naming.parse(self.full.text())
+            if name is not None:
                 self._updating = True
                 try:
-                    self.series = parts[0]
-                    day = QDate.fromString(parts[1], "yyyyMMdd")
+                    self.series = name.series
+                    day = QDate.fromString(name.date, "yyyyMMdd")
                     if day.isValid():
                         self.date.setDate(day)
-                    self.project.setText(parts[2])
-                    self.scene.setText(":".join(parts[3:]))
+                    self.project.setText(name.project)
+                    self.scene.setText(name.scene)
                 finally:
                     self._updating = False
         self._validate()

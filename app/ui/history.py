@@ -9,6 +9,8 @@ import math
 from pathlib import Path
 from typing import Any
 
+from app.domain.states import State
+from app.service.results import HistoryEvent
 from app.service.views import MediaView, TaskView
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
@@ -325,12 +327,12 @@ class HistoryPanel(QWidget):
         self.show_slot(None, [])
 
     # -- content ----------------------------------------------------------------------------
-    def show_slot(self, task: TaskView | None, events: list[dict[str, Any]]) -> None:
+    def show_slot(self, task: TaskView | None, events: list[HistoryEvent]) -> None:
         self._show_media(task)
         self._show_events(events)
 
     def _show_media(self, task: TaskView | None) -> None:
-        media = list(task.media) if task is not None and task.state == "success" else []
+        media = list(task.media) if task is not None and task.state is State.SUCCESS else []
         same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
         self._media = media
         # Open and Show in folder exist only where there is a file to open (hidden, not greyed out).
@@ -344,7 +346,7 @@ class HistoryPanel(QWidget):
             self.file_info.setText("")
             if task is None:
                 self.empty_media.setText(self.tr("Pick a slot on the left, or start a new one."))
-            elif task.state == "fail":
+            elif task.state is State.FAIL:
                 self.empty_media.setText(self.tr("No verified media: this slot failed."))
             else:
                 self.empty_media.setText(self.tr("Media appear here once they are downloaded and verified."))
@@ -391,20 +393,20 @@ class HistoryPanel(QWidget):
                 f"<span style='font-family:monospace; font-size:9pt; color:#6b7280'>SHA-256 "
                 f"{m.sha256[:32]}<br>{'&nbsp;' * 8}{m.sha256[32:]}</span>")
 
-    def _show_events(self, events: list[dict[str, Any]]) -> None:
+    def _show_events(self, events: list[HistoryEvent]) -> None:
         self.events.clear()
         if not events:
             self.events.addTopLevelItem(QTreeWidgetItem([self.tr("Nothing has happened in this slot yet.")]))
             return
         for e in events:
-            when = dt.datetime.fromtimestamp(e["at"]).strftime("%H:%M:%S")
-            word = translate("Event", EVENT_WORDS[e["event"]]) if e["event"] in EVENT_WORDS else e["event"]
+            when = dt.datetime.fromtimestamp(e.at).strftime("%H:%M:%S")
+            word = translate("Event", EVENT_WORDS[e.event]) if e.event in EVENT_WORDS else e.event
             text = f"{when}  {word}"
-            if e.get("detail") and e["event"] not in QUIET_DETAILS:
-                text += f": {e['detail']}"
+            if e.detail and e.event not in QUIET_DETAILS:
+                text += f": {e.detail}"
             item = QTreeWidgetItem([text])
-            item.setToolTip(0, dt.datetime.fromtimestamp(e["at"]).isoformat(timespec="seconds"))
-            data = e.get("data")
+            item.setToolTip(0, dt.datetime.fromtimestamp(e.at).isoformat(timespec="seconds"))
+            data = e.data
             if data:
                 raw = QTreeWidgetItem([json.dumps(data, indent=2, ensure_ascii=False, default=str)[:4000]])
                 raw.setForeground(0, Qt.GlobalColor.darkGray)

@@ -1,9 +1,9 @@
 """The slot browser's model: project → day → slot, each level paged by keyset from SQL.
 
 Nothing is loaded until a view asks: ``canFetchMore``/``fetchMore`` start a read in a worker
-thread (through the controller) and rows are inserted when the page arrives, so the UI thread
+thread (``controller.reader``) and rows are inserted when the page arrives, so the UI thread
 never waits and 100,000 slots cost only what is on screen. Filtering happens in SQL
-(:class:`app.store.queries.SlotFilter`); a proxy model would only ever see loaded rows.
+(:class:`SlotFilter`); a proxy model would only ever see loaded rows.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+from app.domain.days import local_day
+from app.service.reads import Group, SlotFilter, SlotRow
 from app.service.views import TaskView
-from app.store import queries
-from app.store.queries import Group, SlotFilter, SlotRow
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAbstractItemModel,
@@ -57,7 +57,7 @@ def row_from_view(view: TaskView) -> SlotRow:
         project=view.project or "", created_at=view.created_at, updated_at=view.updated_at,
         next_poll_at=view.next_poll_at, has_results=view.has_results,
         provider_status=view.provider_status,
-        error_message=(view.error or {}).get("message"),
+        error_message=view.error.message if view.error else None,
     )
 
 
@@ -233,8 +233,8 @@ class SlotTreeModel(QAbstractItemModel):
 
     @staticmethod
     def _day_label(day: str) -> str:
-        today = queries.day_of(time.time())
-        yesterday = queries.day_of(time.time() - 86400)
+        today = local_day(time.time())
+        yesterday = local_day(time.time() - 86400)
         if day == today:
             return _tr("Today")
         if day == yesterday:
@@ -310,15 +310,13 @@ class SlotTreeModel(QAbstractItemModel):
                 self.loadingChanged.emit(False)
 
         if node.kind == "root":
-            c.load(queries.projects, c.engine, c.scope, flt, after=node.cursor, limit=PROJECT_PAGE,
-                   done=arrived)
+            c.load(c.reader.projects(flt, after=node.cursor, limit=PROJECT_PAGE), done=arrived)
         elif node.kind == "project":
-            c.load(queries.days, c.engine, c.scope, flt, node.key, after=node.cursor, limit=DAY_PAGE,
-                   done=arrived)
+            c.load(c.reader.days(flt, node.key, after=node.cursor, limit=DAY_PAGE), done=arrived)
         else:
             assert node.parent is not None
-            c.load(queries.slots, c.engine, c.scope, flt, node.parent.key, node.key,
-                   before_id=node.cursor, limit=SLOT_PAGE, done=arrived)
+            c.load(c.reader.slots(flt, node.parent.key, node.key, before_id=node.cursor,
+                                  limit=SLOT_PAGE), done=arrived)
 
     def _arrived(self, node: Node, items: list[Any]) -> None:
         node.pending = False
@@ -463,7 +461,7 @@ class SlotTreeModel(QAbstractItemModel):
             self._sort_projects()
             for node in list(self._root.children):
                 if node.started:
-                    c.load(queries.days, c.engine, c.scope, flt, node.key, limit=DAY_PAGE,
+                    c.load(c.reader.days(flt, node.key, limit=DAY_PAGE),
                            done=lambda items, n=node: days_arrived(n, items))
 
         def days_arrived(project: Node, groups: list[Group]) -> None:
@@ -482,7 +480,7 @@ class SlotTreeModel(QAbstractItemModel):
                     idx = self.node_index(day)
                     self.dataChanged.emit(idx, idx)
                 if day.started:
-                    c.load(queries.slots, c.engine, c.scope, flt, project.key, day.key, limit=SLOT_PAGE,
+                    c.load(c.reader.slots(flt, project.key, day.key, limit=SLOT_PAGE),
                            done=lambda rows, d=day: slots_arrived(d, rows))
 
         def slots_arrived(day: Node, rows: list[SlotRow]) -> None:
@@ -505,7 +503,7 @@ class SlotTreeModel(QAbstractItemModel):
                 self.endInsertRows()
             self._continue_reveal()
 
-        c.load(queries.projects, c.engine, c.scope, flt, limit=PROJECT_PAGE, done=projects_arrived)
+        c.load(c.reader.projects(flt, limit=PROJECT_PAGE), done=projects_arrived)
 
     def _project_position(self, newest: int) -> int:
         return next((i for i, p in enumerate(self._root.children) if p.newest < newest),

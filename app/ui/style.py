@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from app.domain.states import IN_FLIGHT
+from app.domain.states import IN_FLIGHT, State
 from app.ui.assets import ui_icon
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
@@ -23,15 +23,15 @@ from app.ui.qt import (
 # QT_TRANSLATE_NOOP markers for lupdate: the words for states, said the same everywhere.
 STATE_WORDS = {
     None: QT_TRANSLATE_NOOP("State", "Empty slot"),
-    "submitting": QT_TRANSLATE_NOOP("State", "Sending"),
-    "preparing": QT_TRANSLATE_NOOP("State", "Preparing"),
-    "queueing": QT_TRANSLATE_NOOP("State", "Queueing"),
-    "processing": QT_TRANSLATE_NOOP("State", "Processing"),
-    "downloading": QT_TRANSLATE_NOOP("State", "Downloading"),
-    "success": QT_TRANSLATE_NOOP("State", "Done"),
-    "fail": QT_TRANSLATE_NOOP("State", "Failed"),
-    "rejected": QT_TRANSLATE_NOOP("State", "Refused"),
-    "unknown": QT_TRANSLATE_NOOP("State", "Unknown"),
+    State.SUBMITTING: QT_TRANSLATE_NOOP("State", "Sending"),
+    State.PREPARING: QT_TRANSLATE_NOOP("State", "Preparing"),
+    State.QUEUEING: QT_TRANSLATE_NOOP("State", "Queueing"),
+    State.PROCESSING: QT_TRANSLATE_NOOP("State", "Processing"),
+    State.DOWNLOADING: QT_TRANSLATE_NOOP("State", "Downloading"),
+    State.SUCCESS: QT_TRANSLATE_NOOP("State", "Done"),
+    State.FAIL: QT_TRANSLATE_NOOP("State", "Failed"),
+    State.REJECTED: QT_TRANSLATE_NOOP("State", "Refused"),
+    State.UNKNOWN: QT_TRANSLATE_NOOP("State", "Unknown"),
 }
 
 ACCENT = "#3b6ea5"
@@ -46,30 +46,31 @@ def _tr(text: str) -> str:
     return translate("State", text)
 
 
-def state_word(state: str | None) -> str:
+def state_word(state: State | None) -> str:
     return _tr(STATE_WORDS.get(state, state or STATE_WORDS[None]))
 
 
-def badge_color(state: str | None) -> QColor:
+BADGE_COLORS = {State.SUCCESS: "#2e7d4f", State.FAIL: "#c0392b", State.REJECTED: "#7b7f86",
+                State.UNKNOWN: "#b7791f"}
+BADGE_SHAPES = {State.SUCCESS: "check", State.FAIL: "cross", State.REJECTED: "slash",
+                State.UNKNOWN: "question"}
+
+
+def badge_color(state: State | None) -> QColor:
     if state is None:
         return QColor("#9aa0a6")
-    if state in {s.value for s in IN_FLIGHT}:
+    if state in IN_FLIGHT:
         return QColor("#2f6fb2")
-    return QColor({
-        "success": "#2e7d4f",
-        "fail": "#c0392b",
-        "rejected": "#7b7f86",
-        "unknown": "#b7791f",
-    }.get(state, "#7b7f86"))
+    return QColor(BADGE_COLORS.get(state, "#7b7f86"))
 
 
-def badge_shape(state: str | None) -> str:
+def badge_shape(state: State | None) -> str:
     """The shape says the state without color: ✔ success, ⟳ running, ? unknown, ✖ fail, ⊘ refused."""
     if state is None:
         return "empty"
-    if state in {s.value for s in IN_FLIGHT}:
+    if state in IN_FLIGHT:
         return "running"
-    return {"success": "check", "fail": "cross", "rejected": "slash", "unknown": "question"}.get(state, "empty")
+    return BADGE_SHAPES.get(state, "empty")
 
 
 @lru_cache(maxsize=64)

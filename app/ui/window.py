@@ -12,9 +12,18 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.domain.states import IN_FLIGHT, WHY_NOT, Action, allowed_actions
-from app.service.views import Outcome, TaskView
-from app.store.queries import SlotRow
+from app.domain.states import (
+    IN_FLIGHT,
+    TERMINAL,
+    WHY_NOT,
+    Action,
+    State,
+    allowed_actions,
+    recover_options,
+)
+from app.service.reads import SlotRow
+from app.service.results import Exported, HistoryEvent, OutcomeKind, Result
+from app.service.views import TaskView
 from app.ui import settings as settings_mod
 from app.ui.assets import app_icon
 from app.ui.browser import SlotBrowser
@@ -61,30 +70,30 @@ assert set(WHY_NOT_TR) == set(WHY_NOT)
 BANNERS = {
     None: (QT_TRANSLATE_NOOP("Banner", "New slot"),
            QT_TRANSLATE_NOOP("Banner", "Nothing has been sent yet. Name the slot, write the prompt, then press Create.")),
-    "submitting": (QT_TRANSLATE_NOOP("Banner", "Sending"),
+    State.SUBMITTING: (QT_TRANSLATE_NOOP("Banner", "Sending"),
                    QT_TRANSLATE_NOOP("Banner", "The create request is on its way. Slate recorded it first, so it can never be sent twice.")),
-    "preparing": (QT_TRANSLATE_NOOP("Banner", "Running at the provider"),
+    State.PREPARING: (QT_TRANSLATE_NOOP("Banner", "Running at the provider"),
                   QT_TRANSLATE_NOOP("Banner", "The provider accepted the task and is preparing it. You can close Slate: it picks up where it left off.")),
-    "queueing": (QT_TRANSLATE_NOOP("Banner", "Waiting in the provider's queue"),
+    State.QUEUEING: (QT_TRANSLATE_NOOP("Banner", "Waiting in the provider's queue"),
                  QT_TRANSLATE_NOOP("Banner", "The task is queued at the provider. You can close Slate: it picks up where it left off.")),
-    "processing": (QT_TRANSLATE_NOOP("Banner", "Generating"),
+    State.PROCESSING: (QT_TRANSLATE_NOOP("Banner", "Generating"),
                    QT_TRANSLATE_NOOP("Banner", "The provider is generating. You can close Slate: it picks up where it left off.")),
-    "downloading": (QT_TRANSLATE_NOOP("Banner", "Downloading"),
+    State.DOWNLOADING: (QT_TRANSLATE_NOOP("Banner", "Downloading"),
                     QT_TRANSLATE_NOOP("Banner", "The provider finished. Slate is downloading and verifying the media.")),
-    "success": (QT_TRANSLATE_NOOP("Banner", "Done"),
+    State.SUCCESS: (QT_TRANSLATE_NOOP("Banner", "Done"),
                 QT_TRANSLATE_NOOP("Banner", "The media are verified and on disk (SHA-256 recorded). Export them, or start a New slot for a variation.")),
-    "fail": (QT_TRANSLATE_NOOP("Banner", "Failed"),
+    State.FAIL: (QT_TRANSLATE_NOOP("Banner", "Failed"),
              QT_TRANSLATE_NOOP("Banner", "This slot will not change again. Start a New slot to try again.")),
-    "rejected": (QT_TRANSLATE_NOOP("Banner", "Refused by the provider"),
+    State.REJECTED: (QT_TRANSLATE_NOOP("Banner", "Refused by the provider"),
                  QT_TRANSLATE_NOOP("Banner", "No task was made and nothing was billed. You may Create again with the same parameters, or start a New slot.")),
-    "unknown": (QT_TRANSLATE_NOOP("Banner", "Unknown"),
+    State.UNKNOWN: (QT_TRANSLATE_NOOP("Banner", "Unknown"),
                 QT_TRANSLATE_NOOP("Banner", "The create request left and no clear answer came back. Slate will not create again. Query the provider, or Recover.")),
 }
 UNKNOWN_SENT_AT = QT_TRANSLATE_NOOP(
     "Banner", "The create request left at %1 and no clear answer came back. Slate will not create "
     "again. Query the provider, or Recover.")
-BANNER_BG = {"success": "#e8f3ec", "fail": "#fbeaea", "rejected": "#f0f0f1", "unknown": "#fdf3e1",
-             None: "#eef2f7"}
+BANNER_BG = {State.SUCCESS: "#e8f3ec", State.FAIL: "#fbeaea", State.REJECTED: "#f0f0f1",
+             State.UNKNOWN: "#fdf3e1", None: "#eef2f7"}
 
 ACTION_BUTTONS = (
     (Action.CREATE, "createButton", QT_TRANSLATE_NOOP("MainWindow", "Create"), "Ctrl+Return"),
@@ -101,8 +110,10 @@ ACTION_HELP = {
     Action.NEW_SLOT: QT_TRANSLATE_NOOP("MainWindow", "Start a new slot from these parameters (this slot stays as it is)."),
 }
 SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
-PRIMARY = {None: Action.CREATE, "rejected": Action.CREATE, "unknown": Action.QUERY,
-           "success": Action.EXPORT, "fail": Action.NEW_SLOT}
+PRIMARY = {None: Action.CREATE, State.REJECTED: Action.CREATE, State.UNKNOWN: Action.QUERY,
+           State.SUCCESS: Action.EXPORT, State.FAIL: Action.NEW_SLOT}
+#: States whose banner shows the task's error (the provider's or Slate's words).
+SAYS_WHY = (State.FAIL, State.REJECTED, State.UNKNOWN)
 
 
 def _tr(ctx: str, text: str) -> str:
@@ -140,9 +151,9 @@ class Banner(QFrame):
         row.addLayout(text, 1)
         self.setAccessibleName(_tr("MainWindow", SLOT_STATE))
 
-    def show_state(self, state: str | None, detail: str = "", body: str | None = None) -> None:
+    def show_state(self, state: State | None, detail: str = "", body: str | None = None) -> None:
         """``detail`` (the provider's words) goes above the sentence; ``body`` replaces it."""
-        title, default_body = BANNERS.get(state, BANNERS["unknown"])
+        title, default_body = BANNERS.get(state, BANNERS[State.UNKNOWN])
         self.icon.setPixmap(badge_pixmap(state, 28))
         word = _tr("Banner", title)
         self.title.setText(word)
@@ -173,7 +184,7 @@ class MainWindow(QMainWindow):
             settings = settings_mod.Settings(settings)
         self.settings = settings
         self.task: TaskView | None = None
-        self.events: list[dict[str, Any]] = []
+        self.events: list[HistoryEvent] = []
         self.current_rid: str | None = None
         self.draft = False
         self._creating = False
@@ -532,7 +543,7 @@ class MainWindow(QMainWindow):
         if not self.draft or self.composer.error_text() is not None:
             return
 
-        def found(out: Outcome) -> None:
+        def found(out: Result[Any]) -> None:
             if self.draft and self.composer.request_id() == rid and out.task is not None:
                 self.used_hint.setText(self.tr(
                     "This RequestId is already used (%1). <a href=\"%2\">Open it</a> — creating "
@@ -543,7 +554,7 @@ class MainWindow(QMainWindow):
         self.controller.lookup(rid, found)
 
     # -- controller signals -------------------------------------------------------------------
-    def _slot_loaded(self, rid: str, task: TaskView | None, events: list[dict[str, Any]]) -> None:
+    def _slot_loaded(self, rid: str, task: TaskView | None, events: list[HistoryEvent]) -> None:
         if rid != self.current_rid or self.draft:
             return
         first = self.task is None or self.task.request_id != rid
@@ -571,28 +582,28 @@ class MainWindow(QMainWindow):
             self._creating = False
             self.select(view.request_id)
 
-    def _outcome(self, action: str, out: Outcome) -> None:
+    def _outcome(self, action: str, out: Result[Any]) -> None:
         if action == "create":
             self._creating = False
-        msg = ""
-        if out.error:
-            msg = out.error.get("message") or ""
-        if action == "export" and out.outcome == "ok":
-            n = len(out.extra.get("exported", []))
+        msg = out.problem.message if out.problem else ""
+        if action == "export" and out.kind is OutcomeKind.OK:
+            n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
             msg = self.tr("Exported %1 file(s).").replace("%1", str(n))
-        if out.outcome in ("invalid", "quota_exceeded", "not_found"):
+        if out.kind in (OutcomeKind.INVALID, OutcomeKind.QUOTA_EXCEEDED, OutcomeKind.NOT_FOUND):
             self.show_message(msg)
-        elif out.outcome == "conflict":
+        elif out.kind is OutcomeKind.CONFLICT:
             pass
         else:
-            self.show_message(msg if out.outcome != "ok" or action == "export" else "")
+            self.show_message(msg if out.kind is not OutcomeKind.OK or action == "export" else "")
             if out.request_id and (out.task is not None) and (self.draft or out.request_id == self.current_rid):
                 self.select(out.request_id)
         self.update_actions()
 
-    def _conflict(self, out: Outcome) -> None:
-        err = out.error or {}
-        dlg = ConflictDialog(out.request_id or "", err.get("diff") or {}, err.get("suggested_request_id") or "", self)
+    def _conflict(self, out: Result[Any]) -> None:
+        problem = out.problem
+        diff = (problem.diff if problem else None) or {}
+        suggested = (problem.suggested_request_id if problem else None) or ""
+        dlg = ConflictDialog(out.request_id or "", diff, suggested, self)
         kind, params = self.form.kind(), self.form.params()
 
         def create_new(rid: str) -> None:
@@ -604,19 +615,19 @@ class MainWindow(QMainWindow):
         dlg.createAsNew.connect(create_new)
         self._open_dialog(dlg)
 
-    def _status(self, status: dict[str, Any]) -> None:
-        quota = status.get("quota") or {}
+    def _status(self, status: Any) -> None:
+        quota = status.quota
 
         def part(kind: str, label: str) -> str:
-            q = quota.get(kind) or {}
-            used, limit = q.get("used", 0), q.get("limit")
+            q = getattr(quota, kind) if quota is not None else None
+            used, limit = (q.used, q.limit) if q is not None else (0, None)
             return f"{label} {used}/{limit}" if limit is not None else f"{label} {used}"
 
         self.quota_label.setText(self.tr("Today: %1 · %2").replace("%1", part("video", self.tr("videos")))
                                  .replace("%2", part("image", self.tr("images"))))
-        running = int(status.get("running") or 0)
+        running = int(status.running or 0)
         self.running_label.setText(self.tr("%1 running").replace("%1", str(running)))
-        failing = int(status.get("failing") or 0)
+        failing = int(status.failing or 0)
         if failing:
             self.connection.setObjectName("troubleLabel")
             self.connection.setText(self.tr("⚠ Provider not answering: %1 task(s) retrying").replace("%1", str(failing)))
@@ -645,8 +656,7 @@ class MainWindow(QMainWindow):
         self.provider_badge.setAccessibleName(self.provider_badge.text())
         self.provider_badge.style().unpolish(self.provider_badge)
         self.provider_badge.style().polish(self.provider_badge)
-        svc = c.service
-        self.identity.setText(f"{svc.tenant} / {svc.user}")
+        self.identity.setText(f"{c.config.tenant} / {c.config.user}")
         self.identity.setToolTip(self.tr("Team / designer"))
         if c.warnings:
             self.warning_label.setText("⚠")
@@ -671,7 +681,7 @@ class MainWindow(QMainWindow):
             self.new_draft(initial=True)
             return
 
-        def found(out: Outcome) -> None:
+        def found(out: Result[Any]) -> None:
             if self.draft or self.current_rid != rid:
                 return
             if out.task is not None:
@@ -696,7 +706,7 @@ class MainWindow(QMainWindow):
             self.middle_stack.setCurrentWidget(self.slot_page)
 
     # -- showing the slot -----------------------------------------------------------------------
-    def state(self) -> str | None:
+    def state(self) -> State | None:
         return self.task.state if self.task is not None else None
 
     def _show_task(self) -> None:
@@ -705,9 +715,9 @@ class MainWindow(QMainWindow):
         detail = ""
         technical = ""
         body = None
-        if task is not None and task.error and task.error.get("message") and state in ("fail", "rejected", "unknown"):
-            detail = technical = str(task.error["message"])
-        if task is not None and state == "unknown":  # one sentence with the time, not two saying it twice
+        if task is not None and task.error and task.error.message and state in SAYS_WHY:
+            detail = technical = str(task.error.message)
+        if task is not None and state is State.UNKNOWN:  # one sentence with the time, not two saying it twice
             sent = dt.datetime.fromtimestamp(task.created_at).strftime("%H:%M:%S")
             detail = ""
             body = _tr("Banner", UNKNOWN_SENT_AT).replace("%1", sent)
@@ -721,11 +731,11 @@ class MainWindow(QMainWindow):
 
     def _update_progress(self) -> None:
         task = self.task
-        if task is None or task.state not in {s.value for s in IN_FLIGHT}:
+        if task is None or task.state not in IN_FLIGHT:
             text = ""
             if task is not None:
                 changed = dt.datetime.fromtimestamp(task.updated_at).strftime("%Y-%m-%d %H:%M")
-                if task.state in ("success", "fail"):
+                if task.state in TERMINAL:
                     text = self.tr("Took %1 · last change %2").replace(
                         "%1", _clock(task.updated_at - task.created_at)).replace("%2", changed)
                 else:
@@ -816,10 +826,10 @@ class MainWindow(QMainWindow):
         task = self.task
         if task is None or not self.buttons[Action.RECOVER].isEnabled():
             return
-        dlg = RecoverDialog(task.request_id, task.state, task.kind, task.has_results,
-                            can_lookup=bool(getattr(self.controller.service.provider, "can_list_tasks", False)),
-                            parent=self)
-        dlg.recover.connect(lambda how: self.controller.recover(task.request_id, **how))
+        caps = self.controller.caps.capabilities
+        dlg = RecoverDialog(task.request_id, recover_options(task, caps),
+                            can_lookup=caps.can_list_tasks, parent=self)
+        dlg.recover.connect(lambda how: self.controller.recover(task.request_id, how))
         self._open_dialog(dlg)
 
     def choose_directory(self, done: Any) -> None:
@@ -869,15 +879,14 @@ class MainWindow(QMainWindow):
     def open_settings(self) -> None:
         if self._applying:
             return
-        values = settings_mod.dialog_values(self.controller.service.config,
-                                            self.settings.saved_region())
+        values = settings_mod.dialog_values(self.controller.config, self.settings.saved_region())
         dlg = SettingsDialog(values, self.controller.key_source, self, fixed=self.settings.fixed,
                              check=self._check_settings)
         dlg.applied.connect(self.apply_settings)
         self._open_dialog(dlg)
 
     def _settings_config(self, service: settings_mod.ServiceSettings) -> Any:
-        return settings_mod.apply(self.controller.service.config, service,
+        return settings_mod.apply(self.controller.config, service,
                                   key_source=self.controller.key_source, fixed=self.settings.fixed)
 
     def _check_settings(self, values: dict[str, Any]) -> str | None:
@@ -886,7 +895,7 @@ class MainWindow(QMainWindow):
             service = settings_mod.ServiceSettings.from_values(values)
         except Exception as exc:  # noqa: BLE001 - the message is for the user
             return str(exc)
-        return settings_mod.check(self.controller.service.config, service,
+        return settings_mod.check(self.controller.config, service,
                                   key_source=self.controller.key_source, fixed=self.settings.fixed)
 
     def apply_settings(self, values: dict[str, Any]) -> None:

@@ -157,8 +157,7 @@ def _events(task_id: int, slot: dict[str, Any], per_slot: int) -> list[tuple[Any
 
 def build(slots: int, events_per_slot: int, *, force: bool = False, seed: int = 7) -> dict[str, Any]:
     """Build (or reuse) the cached store; returns its facts."""
-    from app.store.engine import make_engine
-    from app.store.repository import Repository
+    from app.store.aio import open_store
 
     folder = cache_dir(slots, events_per_slot)
     marker = folder / "complete.json"
@@ -171,7 +170,7 @@ def build(slots: int, events_per_slot: int, *, force: bool = False, seed: int = 
     data_dir.mkdir(parents=True)
     path = data_dir / "slate.sqlite3"
     t0 = time.perf_counter()
-    Repository(make_engine(store_url(path))).engine.dispose()  # the schema, by the migrations
+    open_store(store_url(path)).close()  # the schema, by the migrations
     db = sqlite3.connect(str(path), isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=OFF")

@@ -57,7 +57,8 @@ def preload(workdir: Path, n: int) -> tuple[str, Path]:
     from app.sim.rules import validate_video
     from app.sim.store import SimStore
     from app.store.engine import make_engine
-    from app.store.repository import Repository, tasks
+    from app.store.models import tasks
+    from app.store.repository import Repository
 
     sim_state = workdir / "demo-provider.sqlite3"
     store = f"sqlite:///{(workdir / 'slate.sqlite3').as_posix()}"
@@ -156,16 +157,16 @@ def lag_summary(late: list[float]) -> dict[str, Any]:
 async def measure(ns: argparse.Namespace, store: str, base_url: str, workdir: Path) -> dict[str, Any]:
     from app.config import Config
     from app.providers.demo import DemoProvider
+    from app.domain.states import State
     from app.service.slate import SlateService
-    from app.store.engine import make_engine
-    from app.store.repository import Repository
+    from app.store.aio import open_store
 
     config = Config(
         data_dir=workdir, store=store, provider="demo", base_url=base_url, tenant=TENANT,
         user=USER, timeout=10.0, poll_interval=ns.poll_interval,
         max_requests_per_second=ns.rps,
     )
-    repo = Repository(make_engine(store))
+    opened = open_store(store)
     provider = DemoProvider(base_url, timeout=10.0, connect_timeout=5.0)
     sent: list[float] = []
     query = provider.query_video
@@ -175,7 +176,7 @@ async def measure(ns: argparse.Namespace, store: str, base_url: str, workdir: Pa
         return await query(task_id)
 
     provider.query_video = counted_query  # type: ignore[method-assign]
-    svc = SlateService(config, repo, provider, b"\x04" * 32)
+    svc = SlateService(config, opened, provider, b"\x04" * 32)
 
     lag = TickLag(ns.tick_ms)
     lag.start()
@@ -193,8 +194,9 @@ async def measure(ns: argparse.Namespace, store: str, base_url: str, workdir: Pa
     await asyncio.wait_for(poller, timeout=30)
     t1 = time.time()
     await provider.aclose()
-    states = repo.tasks_in_states(svc.scope, ["processing", "preparing", "queueing"])
-    repo.engine.dispose()
+    states = opened.repo.tasks_in_states(
+        svc.scope, [State.PROCESSING, State.PREPARING, State.QUEUEING])
+    opened.close()
     return {
         "idle": lag_summary(idle),
         "busy": lag_summary(busy),

@@ -46,17 +46,16 @@ async def worker(ns: argparse.Namespace) -> dict[str, Any]:
     from app.config import Config
     from app.providers.demo import DemoProvider
     from app.service.slate import SlateService
-    from app.store.engine import make_engine
-    from app.store.repository import Repository
+    from app.store.aio import open_store
 
     config = Config(
         data_dir=Path(ns.data_dir), store=ns.store, provider="demo", base_url=ns.base_url,
         tenant=TENANT, user=USER, timeout=30.0, poll_interval=1.0,
         max_requests_per_second=WORKER_RPS,
     )
-    repo = Repository(make_engine(ns.store))
+    store = open_store(ns.store)
     provider = DemoProvider(ns.base_url, timeout=30.0, connect_timeout=10.0)
-    svc = SlateService(config, repo, provider, b"\x03" * 32)
+    svc = SlateService(config, store, provider, b"\x03" * 32)
     order = list(range(ns.keys))
     random.Random(ns.index).shuffle(order)
     await svc.status(rid(0))  # warm the store path (no write, no provider)
@@ -76,25 +75,24 @@ async def worker(ns: argparse.Namespace) -> dict[str, Any]:
         t0 = time.perf_counter()
         out = await svc.submit(rid(i), "video", params(i))
         lat.append(time.perf_counter() - t0)
-        outcomes[out.outcome] += 1
+        outcomes[out.kind.value] += 1
     ended = time.time()
     cpu = time.process_time() - cpu0
     await provider.aclose()
-    repo.engine.dispose()
+    store.close()
     return {"latencies": lat, "outcomes": dict(outcomes), "began": began, "ended": ended,
             "start": start, "cpu_s": cpu}
 
 
 def parent(ns: argparse.Namespace) -> dict[str, Any]:
     from app.sim import SimConfig, start_sim
-    from app.store.engine import make_engine
-    from app.store.repository import Repository
+    from app.store.aio import open_store
 
     workdir = ns.dir or run_dir("race")
     shutil.rmtree(workdir, ignore_errors=True)
     workdir.mkdir(parents=True)
     store = f"sqlite:///{(workdir / 'slate.sqlite3').as_posix()}"
-    Repository(make_engine(store)).engine.dispose()  # migrated once, before the race
+    open_store(store).close()  # migrated once, before the race
     sim = start_sim(SimConfig(preparing=30, queueing=30, processing=30, image_latency=0.0))
     try:
         procs = [

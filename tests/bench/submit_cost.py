@@ -11,10 +11,12 @@ time shows what Slate's own layers cost.
 
 * **raw** — the floor: ``BEGIN IMMEDIATE``; one ``INSERT`` of a task row into the same
   ``tasks`` table (same indexes); ``COMMIT``, through the stdlib ``sqlite3`` module.
-* **claim** — ``Repository.claim(...)`` for a fresh slot with exactly the arguments
-  ``SlateService.submit`` passes (claim + quota + two events + read-back, one write
-  transaction). The slot's domain preparation (validation, normalization, fingerprint) is
-  timed separately as ``submit_local``.
+* **claim** — ``Store.claim_blocking(...)`` for a fresh slot with exactly the
+  ``ClaimRequest`` ``SlateService.submit`` builds (``service/submit.py::claim_request``): the
+  read first, then the claim (+ quota + two events + the row back) in one write transaction,
+  as ``Store.claim`` runs them minus the hop to the worker thread. The slot's domain
+  preparation (validation, normalization, fingerprint) is timed separately as
+  ``submit_local``.
 * **replay** — ``await SlateService.submit(...)`` of an existing slot with the same
   parameters: the claim transaction finds the record, a non-durable ``replayed`` note is
   added, the view is built. The provider is a stub that fails if it is ever reached.
@@ -34,13 +36,17 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Config
+from app.domain.capabilities import Capabilities
 from app.domain.fingerprint import fingerprint
-from app.domain.params import normalize, units
+from app.domain.params import normalize
 from app.domain.slots import validate_request_id
 from app.service.owner import this_owner
-from app.service.slate import SUBMIT_LEASE_MARGIN, SlateService, local_day, project_of
-from app.store.engine import BUSY_TIMEOUT_MS, make_engine
-from app.store.repository import Repository
+from app.service.results import OutcomeKind
+from app.service.slate import SlateService
+from app.service.submit import claim_request
+from app.store.aio import open_store
+from app.store.engine import BUSY_TIMEOUT_MS
+from app.store.rows import ClaimRequest
 from tests.bench.common import emit, ms, run_dir, summary_ms
 
 SECRET = b"\x02" * 32
@@ -52,6 +58,7 @@ class UnreachableProvider:
 
     name = "demo"
     endpoint = "local"
+    caps = Capabilities()
 
     def __getattr__(self, item: str) -> Any:
         raise AssertionError(f"the provider was reached ({item}) during a replay")
@@ -73,24 +80,16 @@ def make_service(data_dir: Path, url: str) -> SlateService:
         data_dir=data_dir, store=url, provider="demo", base_url=None, tenant="studio-a",
         user="lin", timeout=5.0, poll_interval=1.0,
     )
-    repo = Repository(make_engine(url))
-    return SlateService(config, repo, UnreachableProvider(), SECRET)  # type: ignore[arg-type]
+    return SlateService(config, open_store(url), UnreachableProvider(), SECRET)  # type: ignore[arg-type]
 
 
-def prepare_claim(svc: SlateService, i: int) -> dict[str, Any]:
-    """What ``SlateService.submit`` computes before it calls ``repo.claim`` (same order)."""
-    slot = svc._slot(validate_request_id(request_id(i)))
+def prepare_claim(svc: SlateService, i: int) -> ClaimRequest:
+    """What ``SlateService.submit`` computes before it calls ``Store.claim`` (same order, the
+    same ``claim_request``)."""
+    slot = svc.ctx.slot(validate_request_id(request_id(i)))
     norm = normalize(KIND, params_for(i))
     fp = fingerprint(KIND, norm)
-    n_units = units(KIND, norm)
-    now = time.time()
-    return dict(
-        slot_key=slot.slot_key, idempotency_key=slot.key(KIND), request_id=slot.request_id,
-        kind=KIND, fingerprint=fp, params=norm, units=n_units, owner=this_owner(),
-        lease_until=now + svc.config.timeout + SUBMIT_LEASE_MARGIN,
-        quota_limit=svc.config.quota_limit(KIND), day=local_day(now),
-        project=project_of(slot.request_id),
-    )
+    return claim_request(svc.ctx, slot, KIND, norm, fp, time.time())
 
 
 class RawInserter:
@@ -141,25 +140,25 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
     claim_url = f"sqlite:///{(workdir / 'claim.sqlite3').as_posix()}"
     raw_url = f"sqlite:///{(workdir / 'raw.sqlite3').as_posix()}"
     svc = make_service(workdir, claim_url)
-    Repository(make_engine(raw_url)).engine.dispose()  # same schema, migrated
+    open_store(raw_url).close()  # same schema, migrated
     raw = RawInserter(workdir / "raw.sqlite3", raw_template(svc))
 
     # Existing slots for the replays: claimed, then moved on as a create would leave them.
     replay_keys = list(range(10_000_000, 10_000_000 + ops))
     for i in replay_keys:
-        claim = svc.repo.claim(svc.scope, **prepare_claim(svc, i))
+        claim = svc.store.claim_blocking(prepare_claim(svc, i))
         assert claim.claimed and claim.task is not None
-        svc.repo.transition(claim.task, state="processing", provider_task_id=f"t{i}",
+        svc.store.repo.transition(claim.task, state="processing", provider_task_id=f"t{i}",
                             owner_pid=None, lease_until=None, next_poll_at=time.time() + 3600)
     # Warm up every path (imports, statement caches, the thread pool).
     for _ in range(20):
         raw.insert()
     warm = 20_000_000
     for i in range(warm, warm + 20):
-        svc.repo.claim(svc.scope, **prepare_claim(svc, i))
+        svc.store.claim_blocking(prepare_claim(svc, i))
     for i in replay_keys[:20]:
         out = await svc.submit(request_id(i), KIND, params_for(i))
-        assert out.outcome == "replayed", out
+        assert out.kind is OutcomeKind.REPLAYED, out
 
     t_raw: list[float] = []
     t_claim: list[float] = []
@@ -183,7 +182,7 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
             t0 = clock()
             args = prepare_claim(svc, nxt)
             c1, t1 = cpu_clock(), clock()
-            claim = svc.repo.claim(svc.scope, **args)
+            claim = svc.store.claim_blocking(args)
             t2 = clock()
             cpu["claim"].append(cpu_clock() - c1)
             assert claim.claimed
@@ -194,7 +193,7 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
             out = await svc.submit(request_id(i), KIND, params_for(i))
             r_replay.append(clock() - t0)
             cpu["replay"].append(cpu_clock() - c0)
-            assert out.outcome == "replayed", out
+            assert out.kind is OutcomeKind.REPLAYED, out
         t_raw += r_raw
         t_claim += r_claim
         t_replay += r_replay
@@ -204,7 +203,7 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
             "replay": round(statistics.median(r_replay) / med_raw, 3),
         })
     raw.close()
-    svc.repo.engine.dispose()
+    svc.store.close()
     med_raw = statistics.median(t_raw)
     claim_ratio = statistics.median(t_claim) / med_raw
     replay_ratio = statistics.median(t_replay) / med_raw

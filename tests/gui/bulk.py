@@ -10,7 +10,7 @@ from sqlalchemy import Engine, insert
 
 from app.domain.slots import SlotRef
 from app.service.slate import SlateService
-from app.store.repository import tasks
+from app.store.models import tasks
 
 STATES = ("success", "processing", "unknown", "fail", "rejected", "queueing", "success", "success")
 
@@ -52,14 +52,14 @@ def insert_slot(service: SlateService, request_id: str, state: str, *, kind: str
     """One slot in ``state``, written straight to the store (as another process would leave it)."""
     from app.domain.fingerprint import fingerprint
     from app.domain.params import normalize
-    from app.service.slate import project_of
+    from app.domain.naming import project_of
 
     ref = SlotRef.parse(service.tenant, service.user, request_id)
     raw = ({"prompt": f"prompt of {request_id}"} if kind == "video"
            else {"prompt": f"still of {request_id}", "n": 1})
     params = normalize(kind, raw)
     now = time.time() if created_at is None else created_at
-    with service.repo.engine.begin() as conn:
+    with service.store.engine.begin() as conn:
         return int(conn.execute(insert(tasks).values(
             tenant=service.scope.tenant, user_hash=service.scope.user_hash, slot_key=ref.slot_key,
             idempotency_key=ref.key(kind), provider=service.scope.provider,  # type: ignore[arg-type]

@@ -20,7 +20,7 @@ from app.config import Config
 from app.providers.minimax import MiniMaxProvider
 from app.service.slate import SlateService
 from app.sim import SimServer
-from app.store.engine import make_engine
+from app.store.aio import Store, open_store
 from app.store.repository import Repository
 from app.ui.qt import QSettings
 from tests.fixtures import SECRET, make_config, sqlite_url
@@ -33,11 +33,15 @@ class Gui:
     qtbot: Any
     loop: asyncio.AbstractEventLoop
     config: Config
-    repo: Repository
+    store: Store
     provider: MiniMaxProvider
     service: SlateService
     sim: SimServer
     settings_path: Path
+
+    @property
+    def repo(self) -> Repository:
+        return self.store.repo
 
     def run(self, coro: Any, timeout: float = 20.0) -> Any:
         """Run a coroutine on the app's loop; the test waits outside it (Qt events drive it)."""
@@ -68,7 +72,7 @@ class Gui:
 
     def other_service(self) -> SlateService:
         """The same tenant and user in another process (no listeners: the window isn't told)."""
-        return SlateService(self.config, self.repo, self.provider, SECRET)
+        return SlateService(self.config, self.store, self.provider, SECRET)
 
 
 @pytest.fixture
@@ -94,11 +98,11 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
 def _gui(qtbot: Any, loop: asyncio.AbstractEventLoop, data_dir: Path, sim: SimServer, tmp_path: Path, **kw: Any) -> Gui:
     url = sqlite_url(data_dir)
     config = make_config(data_dir, url, **kw)
-    repo = Repository(make_engine(url))
+    store = open_store(url)
     provider = MiniMaxProvider("sk-test-key-123456", sim.base_url, name="demo", endpoint="local",
                                timeout=5.0, connect_timeout=2.0)
-    service = SlateService(config, repo, provider, SECRET)
-    return Gui(qtbot, loop, config, repo, provider, service, sim, tmp_path / "slate-settings.ini")
+    service = SlateService(config, store, provider, SECRET)
+    return Gui(qtbot, loop, config, store, provider, service, sim, tmp_path / "slate-settings.ini")
 
 
 @pytest.fixture
@@ -114,7 +118,7 @@ def gui(qtbot: Any, qloop: asyncio.AbstractEventLoop, data_dir: Path, sim: SimSe
         yield g
     finally:
         g.run(g.provider.aclose())
-        g.repo.engine.dispose()
+        g.store.close()
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.domain.states import Action
+from app.service.results import OutcomeKind
 from app.ui.controller import Controller
 from app.ui.qt import multimedia
 from app.ui.window import MainWindow
@@ -103,7 +104,7 @@ def test_conflict_dialog_shows_the_diff_and_creates_as_new_slot(gui, make_window
     assert window.task.params["prompt"] == "tide eye, slow dolly in "
     # the original slot is untouched, and its history records the refused attempt
     hist = gui.run(other.history(RID))
-    assert [e["event"] for e in hist.extra["events"]].count("conflict") == 1
+    assert [e.event for e in hist.payload.events].count("conflict") == 1
     assert hist.task.params["prompt"] == "tide eye, slow dolly in"
 
 
@@ -122,7 +123,7 @@ def test_new_slot_from_a_finished_one_suggests_the_next_request_id(gui, make_win
 def _unknown_slot(gui, rid=RID):
     gui.sim.set_faults(lose_create_response=1)
     out = gui.run(gui.other_service().submit(rid, "video", {"prompt": "lost answer", "resolution": "768P"}))
-    assert out.outcome == "unknown"
+    assert out.kind is OutcomeKind.UNKNOWN
     return gui.sim.store.list_tasks()[-1]["task_id"]
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import time
 
+from app.domain.states import State
+from app.service.results import HistoryEvent
 from app.ui.models import NodeKindRole
 from app.ui.qt import QStyleOptionViewItem
 from tests.gui.bulk import insert_slot
@@ -57,8 +59,8 @@ def test_history_events_wrap_instead_of_being_cut_off(gui, make_window):
     now = time.time()
     long_detail = "video create: connection failed after sending (RemoteProtocolError: Server disconnected)"
     window.history._show_events([
-        {"at": now, "event": "create_sent"},
-        {"at": now, "event": "unknown", "detail": long_detail},
+        HistoryEvent(now, "create_sent", State.SUBMITTING, None, None),
+        HistoryEvent(now, "unknown", State.UNKNOWN, long_detail, None),
     ])
     gui.settle(0.1)
     events = window.history.events

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from app.store import queries
-from app.store.queries import SlotFilter
+from app.store.rows import SlotFilter
 from app.ui.controller import Controller
 from app.ui.models import PROJECT_PAGE, SLOT_PAGE, NodeKindRole, RequestIdRole, SlotTreeModel
 from tests.gui.bulk import fill, insert_slot
@@ -34,10 +34,10 @@ def test_qtmodeltester_on_the_slot_tree(gui, qtmodeltester):
     assert model.rowCount() == 3
     qtmodeltester.check(model, force_py=True)
     # live update: a changed row and a brand-new slot
-    model.upsert(queries.slot_by_request_id(gui.repo.engine, gui.service.scope,
+    model.upsert(queries.slot_by_request_id(gui.store.engine, gui.service.scope,
                                             "article:20260816:tide-eye:scene-00"))
     insert_slot(gui.service, "article:20260816:tide-eye:scene-09", "processing")
-    model.upsert(queries.slot_by_request_id(gui.repo.engine, gui.service.scope,
+    model.upsert(queries.slot_by_request_id(gui.store.engine, gui.service.scope,
                                             "article:20260816:tide-eye:scene-09"))
     qtmodeltester.check(model, force_py=True)
     gui.run(controller.aclose())
@@ -54,7 +54,7 @@ def test_qtmodeltester_on_the_history_tree(gui, make_window, qtmodeltester):
 
 def test_paging_at_100k_slots(gui, qtmodeltester):
     started = time.monotonic()
-    fill(gui.repo.engine, gui.service, 100_000, projects=150, days=7)
+    fill(gui.store.engine, gui.service, 100_000, projects=150, days=7)
     controller = Controller(gui.service)
     model = SlotTreeModel(controller)
     root = model.index(-1, -1).parent()

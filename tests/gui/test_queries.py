@@ -9,8 +9,9 @@ from typing import Iterator
 
 import pytest
 
+from app.domain.days import local_day
 from app.store import queries
-from app.store.queries import SlotFilter
+from app.store.rows import SlotFilter
 from tests.gui.bulk import insert_slot
 
 #: Far from UTC and from any server's zone; +12:45 in (southern) winter, +13:45 in summer.
@@ -42,7 +43,7 @@ async def test_days_are_the_designers_local_days_on_every_backend(harness, local
     }
     for rid, ts in stamps.items():
         insert_slot(service, rid, "success", created_at=ts)
-    engine, scope = harness.repo.engine, service.scope
+    engine, scope = harness.store.engine, service.scope
 
     groups = queries.days(engine, scope, SlotFilter(), "tide-eye")
     assert [(g.key, g.count) for g in groups] == [
@@ -52,7 +53,7 @@ async def test_days_are_the_designers_local_days_on_every_backend(harness, local
         rows = queries.slots(engine, scope, SlotFilter(), "tide-eye", g.key)
         assert len(rows) == g.count
         assert all(r.day == g.key for r in rows)
-        assert {r.request_id for r in rows} == {rid for rid, ts in stamps.items() if queries.day_of(ts) == g.key}
+        assert {r.request_id for r in rows} == {rid for rid, ts in stamps.items() if local_day(ts) == g.key}
     # keyset paging by day continues below the last day seen
     rest = queries.days(engine, scope, SlotFilter(), "tide-eye", after="2026-11-30")
     assert [g.key for g in rest] == ["2026-08-16", "2026-08-15"]

@@ -12,6 +12,7 @@ import pytest
 
 from app.bootstrap import build
 from app.service import secrets
+from app.service.results import OutcomeKind
 from app.ui import app as app_mod
 from app.ui.controller import Controller
 from app.ui.settings import Settings
@@ -71,7 +72,7 @@ def test_changing_the_designer_rebuilds_the_service_and_loses_nothing(gui, open_
     gui.sim.config.processing = 3.0  # still generating when the settings change
     other = gui.other_service()
     out = gui.run(other.submit(RID, "video", {"prompt": "slow waves", "resolution": "768P"}))
-    assert out.outcome == "created"
+    assert out.kind is OutcomeKind.CREATED
     window, controller = open_app()
     window.select(RID)
     gui.until(lambda: window.task is not None and window.task.request_id == RID, what="slot shown")

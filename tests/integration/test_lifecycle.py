@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from app.domain import handles
-from app.service.slate import DOWNLOAD_ATTEMPTS
+from app.cli import exit_code
+from app.service.lifecycle import DOWNLOAD_ATTEMPTS
+from app.service.recover import AttachTask, DeclareFailed, Lookup, Redownload
+from app.service.results import OutcomeKind, ProblemCode
 from app.service.media import sha256_file
 
 RID = "article:20260816:tide-eye:scene-02"
@@ -22,13 +25,13 @@ def sim_task_ids(sim, prompt):
 
 async def test_video_reaches_success_with_verified_media(harness):
     out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
-    assert out.outcome == "created" and out.code == 0
+    assert out.kind is OutcomeKind.CREATED and exit_code(out) == 0
     task = out.task
     assert task.state == "success" and len(task.media) == 1
     m = task.media[0]
     assert (m.width, m.height, m.content_type) == (1366, 768, "video/mp4")
     assert sha256_file(__import__("pathlib").Path(m.path)) == m.sha256
-    events = [e["event"] for e in (await harness.service.history(RID)).extra["events"]]
+    events = [e.event for e in (await harness.service.history(RID)).payload.events]
     for needed in ("submitted", "create_sent", "created", "status", "downloaded", "verified"):
         assert needed in events
 
@@ -37,16 +40,16 @@ async def test_video_reaches_success_with_verified_media(harness):
 async def test_unknown_status_word_means_unknown_nothing_downloaded(harness, word):
     harness.sim.set_faults(status_word=word)
     out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
-    assert out.outcome == "unknown" and out.code == 4
+    assert out.kind is OutcomeKind.UNKNOWN and exit_code(out) == 4
     assert out.task.state == "unknown" and out.task.media == []
     assert out.task.allowed_actions == ["query", "recover"]
     assert media_files(harness.config.data_dir) == []
-    ev = [e for e in (await harness.service.history(RID)).extra["events"] if e["event"] == "unknown"][-1]
-    assert ev["data"]["raw"]["status"] == word  # the raw response is kept
+    ev = [e for e in (await harness.service.history(RID)).payload.events if e.event == "unknown"][-1]
+    assert ev.data["raw"]["status"] == word  # the raw response is kept
     # create stays disabled: submitting again sends nothing
     made = harness.sim.stats()["made_total"]
     again = await harness.service.submit(RID, "video", VIDEO)
-    assert again.outcome == "unknown" and harness.sim.stats()["made_total"] == made
+    assert again.kind is OutcomeKind.UNKNOWN and harness.sim.stats()["made_total"] == made
     # evidence arrives: the provider speaks the whitelist again → the task moves on
     harness.sim.set_faults(status_word=None)
     q = await harness.service.query(RID)
@@ -57,39 +60,39 @@ async def test_unknown_status_word_means_unknown_nothing_downloaded(harness, wor
 async def test_success_without_file_is_fail_without_recover(harness):
     harness.sim.set_faults(success_without_file=1)
     out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
-    assert out.task.state == "fail" and out.code == 6
-    assert out.task.error["code"] == "no_media"
+    assert out.task.state == "fail" and exit_code(out) == 6
+    assert out.task.error.code == "no_media"
     assert out.task.allowed_actions == ["new_slot"]
 
 
 async def test_content_safety_fail_keeps_the_providers_words(harness):
     harness.sim.set_faults(content_fail=1)
     out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
-    assert out.task.state == "fail" and out.task.error["code"] == "1027"
+    assert out.task.state == "fail" and out.task.error.code == "1027"
 
 
 async def test_recover_attach_after_lost_create_response(harness):
     harness.sim.set_faults(lose_create_response=1)
     out = await harness.service.submit(RID, "video", VIDEO)
-    assert out.outcome == "unknown" and out.task.provider_task_id is None
+    assert out.kind is OutcomeKind.UNKNOWN and out.task.provider_task_id is None
     q = await harness.service.query(RID)
-    assert q.outcome == "unknown" and "task id" in q.error["message"]
-    bogus = await harness.service.recover(RID, task_id="999999999999")
-    assert bogus.outcome == "unknown" and bogus.task.state == "unknown"
+    assert q.kind is OutcomeKind.UNKNOWN and "task id" in q.problem.message
+    bogus = await harness.service.recover(RID, AttachTask("999999999999"))
+    assert bogus.kind is OutcomeKind.UNKNOWN and bogus.task.state == "unknown"
     [task_id] = sim_task_ids(harness.sim, VIDEO["prompt"])
     made = harness.sim.stats()["made_total"]
-    rec = await harness.service.recover(RID, task_id=task_id)
+    rec = await harness.service.recover(RID, AttachTask(task_id))
     assert rec.task.provider_task_id == task_id and rec.task.state != "unknown"
     done = await harness.service.wait(RID, max_seconds=30)
     assert done.task.state == "success" and done.task.media
     assert harness.sim.stats()["made_total"] == made  # recover never calls create
-    assert "recovered" in [e["event"] for e in (await harness.service.history(RID)).extra["events"]]
+    assert "recovered" in [e.event for e in (await harness.service.history(RID)).payload.events]
 
 
 async def test_recover_lookup_finds_the_task_by_parameters(harness):
     harness.sim.set_faults(lose_create_response=1)
-    assert (await harness.service.submit(RID, "video", VIDEO)).outcome == "unknown"
-    rec = await harness.service.recover(RID, lookup=True)
+    assert (await harness.service.submit(RID, "video", VIDEO)).kind is OutcomeKind.UNKNOWN
+    rec = await harness.service.recover(RID, Lookup())
     assert rec.task.provider_task_id == sim_task_ids(harness.sim, VIDEO["prompt"])[0]
     done = await harness.service.wait(RID, max_seconds=30)
     assert done.task.state == "success"
@@ -98,12 +101,12 @@ async def test_recover_lookup_finds_the_task_by_parameters(harness):
 async def test_recover_redownload_after_expired_links(harness):
     harness.sim.set_faults(expire_downloads=DOWNLOAD_ATTEMPTS)
     out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
-    assert out.task.state == "fail" and out.task.error["code"] == "verification_failed"
-    assert "403" in out.task.error["message"]
+    assert out.task.state == "fail" and out.task.error.code == "verification_failed"
+    assert "403" in out.task.error.message
     assert out.task.allowed_actions == ["recover", "new_slot"]
     assert media_files(harness.config.data_dir) == []
     made = harness.sim.stats()["made_total"]
-    rec = await harness.service.recover(RID, redownload=True)
+    rec = await harness.service.recover(RID, Redownload())
     assert rec.task.state == "success" and rec.task.media
     assert harness.sim.stats()["made_total"] == made
 
@@ -111,52 +114,52 @@ async def test_recover_redownload_after_expired_links(harness):
 async def test_truncated_download_never_becomes_success(harness):
     harness.sim.set_faults(truncate_downloads=DOWNLOAD_ATTEMPTS)
     out = await harness.service.submit(RID, "image", {"prompt": "p"})
-    msg = out.task.error["message"]
+    msg = out.task.error.message
     assert out.task.state == "fail" and ("truncated" in msg or "broke off" in msg), msg
-    rec = await harness.service.recover(RID, redownload=True)
+    rec = await harness.service.recover(RID, Redownload())
     assert rec.task.state == "success"
 
 
 async def test_declare_failed_needs_a_reason_and_is_recorded(harness):
     harness.sim.set_faults(lose_create_response=1)
     await harness.service.submit(RID, "video", VIDEO)
-    no_reason = await harness.service.recover(RID, declare_failed="  ")
-    assert no_reason.outcome == "invalid" and no_reason.error["field"] == "reason"
-    out = await harness.service.recover(RID, declare_failed="not in the console after 2 h")
-    assert out.task.state == "fail" and out.code == 6
+    no_reason = await harness.service.recover(RID, DeclareFailed("  "))
+    assert no_reason.kind is OutcomeKind.INVALID and no_reason.problem.field == "reason"
+    out = await harness.service.recover(RID, DeclareFailed("not in the console after 2 h"))
+    assert out.task.state == "fail" and exit_code(out) == 6
     assert out.task.allowed_actions == ["new_slot"]
-    ev = (await harness.service.history(RID)).extra["events"][-1]
-    assert ev["event"] == "declared_failed" and ev["detail"] == "not in the console after 2 h"
+    ev = (await harness.service.history(RID)).payload.events[-1]
+    assert ev.event == "declared_failed" and ev.detail == "not in the console after 2 h"
     again = await harness.service.submit(RID, "video", VIDEO)
-    assert again.outcome == "replayed" and again.task.state == "fail"
+    assert again.kind is OutcomeKind.REPLAYED and again.task.state == "fail"
 
 
 async def test_recover_is_refused_where_the_table_says_so(harness):
     out = await harness.service.submit(RID, "image", {"prompt": "p"})
     assert out.task.state == "success"
-    for kw in ({"task_id": "123"}, {"redownload": True}, {"declare_failed": "x"}):
-        res = await harness.service.recover(RID, **kw)
-        assert res.outcome == "invalid" and res.error["code"] == "not_allowed"
+    for how in (AttachTask("123"), Redownload(), DeclareFailed("x")):
+        res = await harness.service.recover(RID, how)
+        assert res.kind is OutcomeKind.INVALID and res.problem.code is ProblemCode.NOT_ALLOWED
     q = await harness.service.query(RID)
-    assert q.outcome == "invalid" and q.error["code"] == "not_allowed"
+    assert q.kind is OutcomeKind.INVALID and q.problem.code is ProblemCode.NOT_ALLOWED
 
 
 async def test_rate_limited_create_is_retried_with_backoff_not_duplicated(harness):
     harness.sim.set_faults(rate_limit_creates=2)
     out = await harness.service.submit(RID, "image", {"prompt": "p"})
-    assert out.outcome == "created" and out.task.state == "success"
+    assert out.kind is OutcomeKind.CREATED and out.task.state == "success"
     assert harness.sim.stats()["made_total"] == 1
-    events = [e["event"] for e in (await harness.service.history(RID)).extra["events"]]
+    events = [e.event for e in (await harness.service.history(RID)).payload.events]
     assert events.count("rate_limited") == 2
 
 
 async def test_definitive_refusal_is_rejected_and_may_be_created_again(harness):
     harness.sim.set_faults(create_error=1, create_error_code=1008)
     out = await harness.service.submit(RID, "image", {"prompt": "p"})
-    assert out.outcome == "rejected" and out.code == 6 and out.task.state == "rejected"
+    assert out.kind is OutcomeKind.REJECTED and exit_code(out) == 6 and out.task.state == "rejected"
     assert out.task.allowed_actions == ["create", "new_slot"]
     again = await harness.service.submit(RID, "image", {"prompt": "p"})
-    assert again.outcome == "created" and again.task.state == "success"
+    assert again.kind is OutcomeKind.CREATED and again.task.state == "success"
     assert again.task.handle == out.task.handle  # the same slot, the same record
 
 
@@ -168,21 +171,21 @@ async def test_handles_refuse_tamper_purpose_and_other_users(harness):
     tampered = f"{prefix}.{body[:-2]}{'A' if body[-2] != 'A' else 'B'}{body[-1]}.{mac}"
     for bad in (tampered, h[:-3] + "xyz", "garbage", out.task.media[0].handle):
         res = await harness.service.status_by_handle(bad)
-        assert res.outcome == "invalid" and res.code == 2, bad
+        assert res.kind is OutcomeKind.INVALID and exit_code(res) == 2, bad
     other = harness.other(user="mei")
     res = await other.status_by_handle(h)
-    assert res.outcome == "not_found" and res.code == 8
+    assert res.kind is OutcomeKind.NOT_FOUND and exit_code(res) == 8
     forged = handles.sign(b"another-secret" * 3, "task", "studio-a", out.task.id and harness.service.scope.user_hash, out.task.id)
-    assert (await harness.service.status_by_handle(forged)).code == 2
+    assert exit_code(await harness.service.status_by_handle(forged)) == 2
 
 
 async def test_unwritable_media_folder_fails_softly_and_recovers(harness):
     blocker = harness.config.data_dir / "media"
     blocker.write_text("a file where the media folder should be")
     out = await harness.service.submit(RID, "image", {"prompt": "p"})
-    assert out.task.state == "fail" and "could not write" in out.task.error["message"]
+    assert out.task.state == "fail" and "could not write" in out.task.error.message
     assert out.task.allowed_actions == ["recover", "new_slot"]  # the image URLs are kept
     blocker.unlink()
-    rec = await harness.service.recover(RID, redownload=True)
+    rec = await harness.service.recover(RID, Redownload())
     assert rec.task.state == "success" and len(rec.task.media) == 1
     assert harness.sim.stats()["made_total"] == 1

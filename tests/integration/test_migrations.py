@@ -20,7 +20,8 @@ from app.store.engine import make_engine
 from app.store.migrate import HEAD_REVISION, current_revision, downgrade, script_head, upgrade
 from app.store.migrations import indexes
 from app.store.models import BOUNDARY_COLUMNS, BOUNDARY_INDEX, Task
-from app.store.repository import Repository, Scope
+from app.store.repository import Repository
+from app.store.rows import ClaimRequest, ClaimWrite, Scope
 
 NARROW = ("tenant", "idempotency_key")
 STEPS = [None, "0001_initial", "0002_widen_boundary", "0003_browse_index"]
@@ -107,11 +108,12 @@ def test_empty_store_upgrades_to_head_and_repository_works(engine):
     repo = Repository(engine)
     assert_step(engine, HEAD_REVISION)
     scope = Scope("studio-a", "u" * 64, "demo", "local")
-    got = repo.claim(
-        scope, slot_key="s" * 64, idempotency_key="k" * 64, request_id="article:1:x:scene-01",
-        kind="image", fingerprint="f" * 64, params={"prompt": "p"}, units=1,
-        owner=("host", 1, 1.0), lease_until=time.time() + 60, quota_limit=None, day="2026-08-16",
+    write = ClaimWrite(
+        idempotency_key="k" * 64, request_id="article:1:x:scene-01", params={"prompt": "p"},
+        units=1, owner=("host", 1, 1.0), lease_until=time.time() + 60, quota_limit=None,
+        day="2026-08-16",
     )
+    got = repo.claim(ClaimRequest(scope, "s" * 64, "image", "f" * 64, time.time(), lambda: write))
     assert got.claimed
 
 
@@ -128,12 +130,13 @@ def test_store_at_every_earlier_revision_with_data_upgrades_cleanly(engine, star
         assert old is not None and old.state == "success" and old.params == {"prompt": "p1"}
         assert old.prompt_text == "p1"  # 0003 copied the prompt out of the parameters
         # The old record still arbitrates its slot: claiming it again answers the record.
-        again = repo.claim(
-            scope, slot_key=f"{1:064d}", idempotency_key=f"k{1:063d}", request_id=old.request_id,
-            kind="video", fingerprint="f" * 64, params={"prompt": "p1"}, units=1,
-            owner=("host", 1, 1.0), lease_until=time.time() + 60, quota_limit=None,
+        write = ClaimWrite(
+            idempotency_key=f"k{1:063d}", request_id=old.request_id, params={"prompt": "p1"},
+            units=1, owner=("host", 1, 1.0), lease_until=time.time() + 60, quota_limit=None,
             day="2026-08-16",
         )
+        again = repo.claim(ClaimRequest(scope, f"{1:064d}", "video", "f" * 64, time.time(),
+                                        lambda: write))
         assert not again.claimed and again.task is not None and again.task.id == old.id
         assert_duplicate_refused(engine, 1)
 

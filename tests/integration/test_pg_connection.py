@@ -26,6 +26,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import OperationalError
 
+from app.service.results import OutcomeKind
 from app.sim import start_sim
 from app.store.repository import Repository
 from tests import pg
@@ -116,14 +117,14 @@ async def test_claim_commit_outcome_unknown_is_reread_and_sends_one_create(h, mo
     lost.plan["claim"] = [mode]
     out = await h.service.submit(RID.format(1), "video", {"prompt": "beam"})
     assert lost.injected == [("claim", mode)]
-    assert out.outcome == "created", out
+    assert out.kind is OutcomeKind.CREATED, out
     assert h.sim.stats()["creates_by_prompt"] == {"beam": 1}
     assert events(h.repo, "submitted") == 1  # the claim's event is not doubled either
     with h.repo.engine.connect() as conn:
         assert conn.execute(sa.text("SELECT count(*) FROM tasks")).scalar() == 1
         assert conn.execute(sa.text("SELECT used FROM quota_use")).scalar() == 1
     again = await h.service.submit(RID.format(1), "video", {"prompt": "beam"})
-    assert again.outcome == "replayed"
+    assert again.kind is OutcomeKind.REPLAYED
     assert h.sim.stats()["creates_total"] == 1
 
 
@@ -133,7 +134,7 @@ async def test_transition_after_create_commit_unknown_never_creates_twice(h, mon
     lost.plan["transition"] = [mode]  # the first transition is the one storing the task id
     out = await h.service.submit(RID.format(2), "video", {"prompt": "fog"})
     assert lost.injected == [("transition", mode)]
-    assert out.outcome == "created", out
+    assert out.kind is OutcomeKind.CREATED, out
     assert out.task is not None and out.task.provider_task_id  # the task id was kept
     assert out.task.state == "preparing"
     assert events(h.repo, "created") == 1
@@ -149,7 +150,7 @@ async def test_event_commit_outcome_unknown_is_not_written_twice(h, monkeypatch)
     lost.plan["add_event"] = ["after_commit"]
     before = events(h.repo, "conflict")
     out = await h.service.submit(RID.format(3), "image", {"prompt": "gull "})
-    assert out.outcome == "conflict" and lost.injected == [("add_event", "after_commit")]
+    assert out.kind is OutcomeKind.CONFLICT and lost.injected == [("add_event", "after_commit")]
     assert events(h.repo, "conflict") == before + 1
 
 
@@ -163,7 +164,7 @@ async def test_store_unreachable_before_the_create_sends_nothing(h, monkeypatch)
     assert h.sim.stats()["creates_total"] == 0
     lost.plan.clear()
     out = await h.service.submit(RID.format(4), "video", {"prompt": "storm"})
-    assert out.outcome == "created" and h.sim.stats()["creates_total"] == 1
+    assert out.kind is OutcomeKind.CREATED and h.sim.stats()["creates_total"] == 1
 
 
 async def test_store_unreachable_after_the_create_never_creates_again(h, monkeypatch):
@@ -177,7 +178,7 @@ async def test_store_unreachable_after_the_create_never_creates_again(h, monkeyp
     # The record says submitting, owned by this live process: nobody creates again.
     for svc in (h.service, h.other()):
         again = await svc.submit(RID.format(5), "video", {"prompt": "tide"})
-        assert again.outcome in {"replayed", "unknown"}, again
+        assert again.kind in {OutcomeKind.REPLAYED, OutcomeKind.UNKNOWN}, again
         assert again.task is not None and again.task.state in {"submitting", "unknown"}
     assert h.sim.stats()["creates_total"] == 1
 
@@ -197,16 +198,16 @@ def terminate_backends(url: str) -> int:
 
 async def test_pooled_connections_killed_between_commands_reconnect(h, pg_url):
     out = await h.service.submit(RID.format(6), "video", {"prompt": "reef"})
-    assert out.outcome == "created"
+    assert out.kind is OutcomeKind.CREATED
     assert terminate_backends(pg_url) >= 1
     st = await h.service.status(RID.format(6))
-    assert st.outcome == "ok" and st.task is not None
+    assert st.kind is OutcomeKind.OK and st.task is not None
     assert terminate_backends(pg_url) >= 1
     done = await h.service.wait(RID.format(6), max_seconds=20)
     assert done.task is not None and done.task.state == "success"
     assert terminate_backends(pg_url) >= 1
     again = await h.service.submit(RID.format(6), "video", {"prompt": "reef"})
-    assert again.outcome == "replayed"
+    assert again.kind is OutcomeKind.REPLAYED
     assert h.sim.stats()["creates_by_prompt"] == {"reef": 1}
 
 
@@ -225,7 +226,7 @@ async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
             prompts = [f"lighthouse beam {i}" for i in range(6)]
             for i in range(4):
                 out = await svc.submit(RID.format(10 + i), "video", {"prompt": prompts[i]})
-                assert out.outcome == "created", out
+                assert out.kind is OutcomeKind.CREATED, out
             env = dict(os.environ)
             env.update(
                 SLATE_DATA_DIR=str(data_dir), SLATE_STORE=pg_url, SLATE_PROVIDER="demo",
@@ -255,7 +256,7 @@ async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
             await asyncio.sleep(0.1)
             late2 = await svc.submit(RID.format(15), "video", {"prompt": prompts[5]})
             await restart
-            assert late.outcome == "created" and late2.outcome == "created", (late, late2)
+            assert late.kind is OutcomeKind.CREATED and late2.kind is OutcomeKind.CREATED, (late, late2)
 
             deadline = time.monotonic() + 45
             while True:

@@ -11,7 +11,9 @@ import pytest
 from app.domain.errors import ValidationError
 from app.store import engine as engine_mod
 from app.store.engine import make_engine
-from app.store.repository import Repository, Scope
+from app.domain.states import State
+from app.store.repository import Repository
+from app.store.rows import ClaimRequest, ClaimWrite, Scope
 from tests.pg import fresh_database
 
 RID = "article:20260816:quay:scene-03"
@@ -52,15 +54,16 @@ def test_values_postgresql_cannot_store_do_not_break_a_transition(store_url):
     repo = Repository(make_engine(store_url))
     try:
         scope = Scope("studio-a", "u" * 64, "demo", "local")
-        claim = repo.claim(
-            scope, slot_key="s" * 64, idempotency_key="k" * 64, request_id=RID, kind="video",
-            fingerprint="f" * 64, params={"prompt": "p"}, units=1, owner=("h", 1, 1.0),
-            lease_until=time.time() + 60, quota_limit=None, day="2026-08-16",
+        write = ClaimWrite(
+            idempotency_key="k" * 64, request_id=RID, params={"prompt": "p"}, units=1,
+            owner=("h", 1, 1.0), lease_until=time.time() + 60, quota_limit=None, day="2026-08-16",
         )
+        claim = repo.claim(ClaimRequest(scope, "s" * 64, "video", "f" * 64, time.time(),
+                                        lambda: write))
         assert claim.task is not None
         word = "Processing-" + "x" * 200
         new = repo.transition(
-            claim.task, expect=["submitting"], state="unknown", provider_status=word,
+            claim.task, expect=[State.SUBMITTING], state=State.UNKNOWN, provider_status=word,
             error_code="unknown_status", error_message="bad \x00 byte", event="unknown",
             detail="raw \x00", data={"raw": {"progress": float("nan"), "msg": "a\x00b"}},
             results={"n": float("inf")},

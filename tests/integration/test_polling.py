@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import time
 
-from app.sim import SimConfig, start_sim
+from app.domain.states import State
 from app.providers.demo import DemoProvider
+from app.service.results import OutcomeKind
 from app.service.slate import SlateService
-from app.store.engine import make_engine
-from app.store.repository import Repository
+from app.sim import SimConfig, start_sim
+from app.store.aio import open_store
 from tests.fixtures import SECRET, make_config
 
 VIDEO = {"prompt": "p", "resolution": "768P"}
@@ -18,15 +19,15 @@ VIDEO = {"prompt": "p", "resolution": "768P"}
 
 async def test_poller_respects_the_request_rate_cap(data_dir, store_url):
     sim = start_sim(SimConfig(preparing=0.3, queueing=0.3, processing=0.6, image_latency=0.0))
-    repo = Repository(make_engine(store_url))
+    store = open_store(store_url)
     provider = DemoProvider(sim.base_url, timeout=5.0)
     try:
-        fast = SlateService(make_config(data_dir, store_url, max_requests_per_second=500), repo, provider, SECRET)
+        fast = SlateService(make_config(data_dir, store_url, max_requests_per_second=500), store, provider, SECRET)
         for i in range(30):
-            assert (await fast.submit(f"poll:20261130:cap:scene-{i:02d}", "video", {**VIDEO, "prompt": f"p{i}"})).outcome == "created"
+            assert (await fast.submit(f"poll:20261130:cap:scene-{i:02d}", "video", {**VIDEO, "prompt": f"p{i}"})).kind is OutcomeKind.CREATED
         sim.reset()
         capped = SlateService(make_config(data_dir, store_url, max_requests_per_second=8,
-                                          poll_interval=0.05), repo, provider, SECRET)
+                                          poll_interval=0.05), store, provider, SECRET)
         stop = asyncio.Event()
         runner = asyncio.create_task(capped.run_poller(stop))
         deadline = time.time() + 60
@@ -42,14 +43,14 @@ async def test_poller_respects_the_request_rate_cap(data_dir, store_url):
         assert len(stats["api_request_times"]) >= 60
     finally:
         await provider.aclose()
-        repo.engine.dispose()
+        store.close()
         sim.stop()
 
 
 async def test_rate_limited_query_backs_off_and_persists_next_poll(harness):
     svc = harness.service
     out = await svc.submit("poll:20261130:backoff:scene-01", "video", VIDEO)
-    task = await svc._db(svc.repo.get_task, out.task.id)
+    task = await svc.store.task(out.task.id)
     harness.sim.set_faults(rate_limit=3)
     delays = []
     for _ in range(3):
@@ -60,9 +61,9 @@ async def test_rate_limited_query_backs_off_and_persists_next_poll(harness):
     assert task.poll_failures == 3
     # exponential with jitter: the third wait is longer than the first on every draw
     assert delays[2] > delays[0]
-    stored = await svc._db(svc.repo.get_task, task.id)
+    stored = await svc.store.task(task.id)
     assert stored.next_poll_at == task.next_poll_at  # persisted, survives a restart
-    events = [e["event"] for e in (await svc.history("poll:20261130:backoff:scene-01")).extra["events"]]
+    events = [e.event for e in (await svc.history("poll:20261130:backoff:scene-01")).payload.events]
     assert events.count("query_failed") == 1  # the first failure is noted, not every one
     harness.sim.set_faults(rate_limit=0)
     done = await svc.wait("poll:20261130:backoff:scene-01", max_seconds=30)
@@ -75,6 +76,7 @@ async def test_resume_spreads_first_queries(harness):
         await svc.submit(f"poll:20261130:resume:scene-{i:02d}", "video", {**VIDEO, "prompt": f"r{i}"})
     n = await svc.resume()
     assert n == 20
-    tasks = await svc._db(svc.repo.tasks_in_states, svc.scope, ["preparing", "queueing", "processing"])
+    tasks = await svc.store.tasks_in_states(
+        svc.scope, [State.PREPARING, State.QUEUEING, State.PROCESSING])
     due = sorted(t.next_poll_at for t in tasks)
     assert due[-1] - due[0] >= 19 / 10 * 0.9  # spread at the configured rate, not all at once

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from app.cli import exit_code
+from app.service.results import OutcomeKind
 from tests.procs import race
 
 RID = "article:20260816:tide-eye:scene-"
@@ -27,14 +29,14 @@ def test_video_quota_under_eight_racing_processes(slate_env, demo_sim, store_url
 
 async def test_image_quota_counts_images_and_unknown_creates_count(harness):
     svc = harness.other(quota_image=5)
-    assert (await svc.submit(RID + "01", "image", {"prompt": "a", "n": 3})).outcome == "created"
+    assert (await svc.submit(RID + "01", "image", {"prompt": "a", "n": 3})).kind is OutcomeKind.CREATED
     over = await svc.submit(RID + "02", "image", {"prompt": "b", "n": 3})
-    assert over.outcome == "quota_exceeded" and over.code == 5
-    assert (await svc.status(RID + "02")).outcome == "not_found"  # nothing stored but history
+    assert over.kind is OutcomeKind.QUOTA_EXCEEDED and exit_code(over) == 5
+    assert (await svc.status(RID + "02")).kind is OutcomeKind.NOT_FOUND  # nothing stored but history
     harness.sim.set_faults(lose_create_response=1)
-    assert (await svc.submit(RID + "03", "image", {"prompt": "c", "n": 2})).outcome == "unknown"
-    q = (await svc.quota()).extra["quota"]["image"]
-    assert q == {"used": 5, "limit": 5}
-    assert (await svc.submit(RID + "04", "image", {"prompt": "d"})).outcome == "quota_exceeded"
+    assert (await svc.submit(RID + "03", "image", {"prompt": "c", "n": 2})).kind is OutcomeKind.UNKNOWN
+    q = (await svc.quota()).payload.image
+    assert (q.used, q.limit) == (5, 5)
+    assert (await svc.submit(RID + "04", "image", {"prompt": "d"})).kind is OutcomeKind.QUOTA_EXCEEDED
     # a replay of an existing slot never counts again
-    assert (await svc.submit(RID + "01", "image", {"prompt": "a", "n": 3})).outcome == "replayed"
+    assert (await svc.submit(RID + "01", "image", {"prompt": "a", "n": 3})).kind is OutcomeKind.REPLAYED

@@ -11,6 +11,8 @@ import time
 import pytest
 import sqlalchemy as sa
 
+from app.cli import exit_code
+from app.service.results import OutcomeKind
 from tests.fixtures import ROOT, run_slate
 
 RID = "article:20260816:tide-eye:scene-02"
@@ -39,27 +41,27 @@ def _rows(repo):
 async def test_changed_parameter_is_a_conflict_with_no_provider_call(harness, kind, base, change, field):
     svc = harness.service
     first = await svc.submit(RID, kind, base)
-    assert first.outcome == "created", first.error
+    assert first.kind is OutcomeKind.CREATED, first.problem
     before = _rows(harness.repo)
     calls = harness.sim.stats()["requests_total"]
     out = await svc.submit(RID, kind, {**base, **change})
-    assert out.outcome == "conflict" and out.code == 3
-    assert field in out.error["diff"] and len(out.error["diff"]) == 1
-    assert out.error["suggested_request_id"] == RID + ".t2"
+    assert out.kind is OutcomeKind.CONFLICT and exit_code(out) == 3
+    assert field in out.problem.diff and len(out.problem.diff) == 1
+    assert out.problem.suggested_request_id == RID + ".t2"
     assert harness.sim.stats()["requests_total"] == calls  # zero provider calls
     after = _rows(harness.repo)
     assert [dict(r, updated_at=None) for r in after] == [dict(r, updated_at=None) for r in before]
     assert after == before  # the stored row is unchanged, to the byte
     hist = await svc.history(RID)
-    conflicts = [e for e in hist.extra["events"] if e["event"] == "conflict"]
+    conflicts = [e for e in hist.payload.events if e.event == "conflict"]
     assert len(conflicts) == 1
-    assert conflicts[0]["data"]["diff"][field]["attempted"] == out.error["diff"][field]["attempted"]
+    assert conflicts[0].data["diff"][field]["attempted"] == out.problem.diff[field]["attempted"]
 
 
 async def test_other_kind_same_request_id_is_a_conflict(harness):
-    assert (await harness.service.submit(RID, "image", {"prompt": "p"})).outcome == "created"
+    assert (await harness.service.submit(RID, "image", {"prompt": "p"})).kind is OutcomeKind.CREATED
     out = await harness.service.submit(RID, "video", {"prompt": "p"})
-    assert out.outcome == "conflict" and "kind" in out.error["diff"]
+    assert out.kind is OutcomeKind.CONFLICT and "kind" in out.problem.diff
     assert harness.sim.stats()["creates_total"] == 1
 
 
@@ -68,10 +70,10 @@ async def test_same_parameters_replay_without_provider_call(harness):
     first = await svc.submit(RID, "video", VIDEO)
     calls = harness.sim.stats()["requests_total"]
     again = await svc.submit(RID, "video", {**VIDEO, "model": "MiniMax-Hailuo-2.3", "prompt_optimizer": True})
-    assert again.outcome == "replayed" and again.code == 0
+    assert again.kind is OutcomeKind.REPLAYED and exit_code(again) == 0
     assert again.task.handle == first.task.handle
     assert harness.sim.stats()["requests_total"] == calls
-    events = [e["event"] for e in (await svc.history(RID)).extra["events"]]
+    events = [e.event for e in (await svc.history(RID)).payload.events]
     assert events[:3] == ["submitted", "create_sent", "created"] or events[:2] == ["submitted", "created"]
     assert "replayed" in events
 
@@ -79,12 +81,12 @@ async def test_same_parameters_replay_without_provider_call(harness):
 async def test_other_user_and_tenant_do_not_see_the_slot(harness):
     await harness.service.submit(RID, "image", {"prompt": "p"})
     for other in (harness.other(user="mei"), harness.other(tenant="studio-b")):
-        assert (await other.status(RID)).outcome == "not_found"
-        assert (await other.status(RID)).code == 8
-        assert (await other.history(RID)).outcome == "not_found"
+        assert (await other.status(RID)).kind is OutcomeKind.NOT_FOUND
+        assert exit_code(await other.status(RID)) == 8
+        assert (await other.history(RID)).kind is OutcomeKind.NOT_FOUND
         # and their own submit is a separate slot, not a replay or a conflict
         mine = await other.submit(RID, "image", {"prompt": "something else"})
-        assert mine.outcome == "created"
+        assert mine.kind is OutcomeKind.CREATED
     assert harness.sim.stats()["creates_total"] == 3
 
 
@@ -139,5 +141,5 @@ async def test_live_owner_is_never_declared_unknown(harness):
     swept = await other.sweep_submitting()
     assert swept == []
     replay = await other.submit(RID, "video", VIDEO)
-    assert replay.outcome == "replayed" and replay.task.state == "submitting"
-    assert (await first).outcome == "created"
+    assert replay.kind is OutcomeKind.REPLAYED and replay.task.state == "submitting"
+    assert (await first).kind is OutcomeKind.CREATED

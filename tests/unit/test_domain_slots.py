@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 
 from app.domain.errors import ValidationError
 from app.domain.fingerprint import fingerprint
+from app.domain.naming import suggest_next_request_id
 from app.domain.params import normalize
 from app.domain.slots import (
+    SlotRef,
     idempotency_key,
     normalize_tenant,
     slot_key,
-    suggest_next_request_id,
     validate_request_id,
 )
 
@@ -77,6 +78,17 @@ def test_keys_differ_across_kind_and_hide_user_and_request_id(tenant, user, rid)
     # (Checking `rid not in key` instead fails by chance: '00000000' occurs in hex digests.)
     for key, prefix in ((img, "image:"), (vid, "video:"), (slot_key(tenant, user, rid), "")):
         assert re.fullmatch(re.escape(prefix) + "[0-9a-f]{64}", key), key
+
+
+@given(st.text(min_size=1, max_size=30), names, ids)
+def test_a_slot_ref_derives_the_same_keys_as_the_functions(tenant, user, rid):
+    try:
+        ref = SlotRef.parse(tenant, user, rid)
+    except ValidationError:
+        return
+    assert ref.slot_key == slot_key(tenant, user, rid)
+    for kind in ("image", "video"):
+        assert ref.key(kind) == idempotency_key(tenant, user, rid, kind)
 
 
 def test_tenant_is_normalized_and_readable():

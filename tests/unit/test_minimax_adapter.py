@@ -8,6 +8,7 @@ from typing import Any, Callable
 import httpx
 import pytest
 
+from app.domain.capabilities import Capabilities
 from app.providers.base import Ambiguous, Provider, Refused
 from app.providers.minimax import ENDPOINTS, MiniMaxProvider, endpoint_for
 
@@ -52,7 +53,7 @@ def test_endpoints_derived() -> None:
     assert endpoint_for("https://api.minimaxi.com") == "cn"
     assert endpoint_for("http://127.0.0.1:8000") == "local"
     p = MiniMaxProvider(KEY, "https://api.minimaxi.com", name="minimax")
-    assert (p.name, p.endpoint, p.can_list_tasks) == ("minimax", "cn", False)
+    assert (p.name, p.endpoint, p.caps.can_list_tasks) == ("minimax", "cn", False)
     assert isinstance(p, Provider)
     assert KEY not in repr(p)
 
@@ -302,7 +303,7 @@ async def test_key_never_in_raw_or_messages() -> None:
 
 async def test_list_tasks_not_offered() -> None:
     p = make(answer({}))
-    assert p.can_list_tasks is False
+    assert p.caps == Capabilities()
     with pytest.raises(NotImplementedError):
         await p.list_tasks(0, 1)
     await p.aclose()

@@ -1,0 +1,201 @@
+"""The plumbing every service module shares: config, store, provider, scope, the signing secret,
+the request-rate cap, task listeners, the task view, and the queue of history notes.
+
+One :class:`ServiceContext` serves one tenant and user against one provider and endpoint.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Awaitable, Callable, TypeVar
+
+from app.config import Config
+from app.domain import handles
+from app.domain.capabilities import Capabilities
+from app.domain.errors import ValidationError
+from app.domain.slots import SlotRef, validate_request_id
+from app.domain.states import WHY_NOT, Action, State, allowed_actions, is_allowed
+from app.providers.base import Provider
+from app.service.ratelimit import RateLimiter
+from app.service.results import (
+    OutcomeKind,
+    Problem,
+    ProblemCode,
+    Result,
+    invalid,
+    not_allowed,
+    not_found,
+)
+from app.service.views import MediaView, TaskError, TaskView
+from app.store.aio import Store
+from app.store.rows import Scope, TaskRow
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+NOTE_FLUSH_DELAY = 0.25
+
+
+@dataclass(frozen=True)
+class ProviderInfo:
+    """The provider a service talks to, as the UI shows it."""
+
+    name: str
+    endpoint: str
+    capabilities: Capabilities
+
+    @property
+    def demo(self) -> bool:
+        return self.name == "demo"
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} · {self.endpoint}"
+
+
+class NoteQueue:
+    """Informational history notes (replays), written in batches off the answer path: shortly
+    after, before a slot's history is read, and when the service closes."""
+
+    def __init__(self, store: Store, scope: Scope, delay: float = NOTE_FLUSH_DELAY) -> None:
+        self.store = store
+        self.scope = scope
+        self.delay = delay
+        self._pending: list[dict[str, Any]] = []
+        self._flush: asyncio.Task[None] | None = None
+
+    def add(self, slot_key: str, task: TaskRow, event: str, detail: str) -> None:
+        self._pending.append({"slot_key": slot_key, "task_id": task.id, "at": time.time(),
+                              "event": event, "state": task.state, "detail": detail})
+        if self._flush is None or self._flush.done():
+            self._flush = asyncio.get_running_loop().create_task(self._flush_later())
+
+    async def _flush_later(self) -> None:
+        await asyncio.sleep(self.delay)
+        await self.flush()
+
+    async def flush(self) -> None:
+        notes, self._pending = self._pending, []
+        if notes:
+            await self.store.add_notes(self.scope, notes)
+
+    async def aclose(self) -> None:
+        if self._flush is not None and not self._flush.done():
+            self._flush.cancel()
+        await self.flush()
+
+
+class ServiceContext:
+    def __init__(
+        self, config: Config, store: Store, provider: Provider, secret: bytes, *,
+        poll_interval: float | None = None, rng: random.Random | None = None,
+    ) -> None:
+        self.config = config
+        self.store = store
+        self.provider = provider
+        self.secret = secret
+        self.tenant = config.tenant
+        self.user = config.user
+        ref = SlotRef.parse(config.tenant, config.user, "placeholder-id")
+        self.scope = Scope(ref.tenant, ref.user_hash, provider.name, provider.endpoint)
+        default_poll = 1.0 if provider.name == "demo" else 10.0
+        self.poll_interval: float = poll_interval or config.poll_interval or default_poll
+        self.limiter = RateLimiter(config.max_requests_per_second)
+        self.rng = rng or random.Random()
+        self.listeners: list[Callable[[TaskView], None]] = []
+        self.notes = NoteQueue(store, self.scope)
+
+    @property
+    def provider_info(self) -> ProviderInfo:
+        return ProviderInfo(self.provider.name, self.provider.endpoint, self.provider.caps)
+
+    # -- slots and views --------------------------------------------------------------------
+    def slot(self, request_id: str) -> SlotRef:
+        return SlotRef.parse(self.tenant, self.user, request_id)
+
+    def handle_for(self, task: TaskRow) -> str:
+        return handles.sign(self.secret, "task", task.tenant, task.user_hash, task.id)
+
+    def view(self, task: TaskRow) -> TaskView:
+        data_dir = self.config.data_dir
+        media = [
+            MediaView(
+                path=str(m.path if Path(m.path).is_absolute() else data_dir / m.path),
+                sha256=m.sha256, bytes=m.bytes, content_type=m.content_type, width=m.width,
+                height=m.height, duration=m.duration,
+                handle=handles.sign(self.secret, "file", task.tenant, task.user_hash, m.id),
+            )
+            for m in task.media
+        ]
+        err = None
+        if task.error_code or task.error_message:
+            err = TaskError(task.error_code, task.error_message)
+        return TaskView(
+            id=task.id, request_id=task.request_id, handle=self.handle_for(task), kind=task.kind,
+            state=task.state, provider=task.provider, provider_task_id=task.provider_task_id,
+            provider_status=task.provider_status, fingerprint=task.fingerprint,
+            params=task.params, media=media, error=err,
+            allowed_actions=list(allowed_actions(task.state, has_results=task.has_results)),
+            created_at=task.created_at, updated_at=task.updated_at,
+            next_poll_at=task.next_poll_at, has_results=task.has_results, project=task.project,
+        )
+
+    def notify(self, task: TaskRow | None) -> None:
+        """Tell the listeners (the GUI) that a task changed."""
+        if task is None:
+            return
+        view = self.view(task)
+        for listener in list(self.listeners):
+            try:
+                listener(view)
+            except Exception:  # noqa: BLE001 - a listener's bug must not break the lifecycle
+                log.exception("task listener failed")
+
+    async def call(self, coro_fn: Callable[[], Awaitable[T]]) -> T:
+        """One provider request, under the request-rate cap."""
+        await self.limiter.acquire()
+        return await coro_fn()
+
+    # -- loading a slot -----------------------------------------------------------------------
+    async def load(self, request_id: str) -> TaskRow | None:
+        return await self.store.slot(self.scope, self.slot(request_id).slot_key)
+
+    async def with_media(self, task: TaskRow) -> TaskRow:
+        if task.media or task.state != State.SUCCESS:
+            return task
+        return (await self.store.task(task.id)) or task
+
+    async def load_or_answer(self, request_id: object) -> TaskRow | Result[Any]:
+        """The slot's task, or the answer for a bad RequestId (invalid) or no slot (not_found)."""
+        try:
+            rid = validate_request_id(request_id)
+        except ValidationError as exc:
+            return invalid(request_id, exc)
+        task = await self.load(rid)
+        return not_found(rid) if task is None else task
+
+    async def actionable(self, request_id: object, action: Action) -> TaskRow | Result[Any]:
+        """The slot's task if the allowed-actions table offers ``action`` in its state."""
+        task = await self.load_or_answer(request_id)
+        if isinstance(task, Result):
+            return task
+        if not is_allowed(action, task.state, has_results=task.has_results):
+            return not_allowed(self.view(task), f"{action} is not offered while the slot is "
+                               f"{task.state}: {WHY_NOT[action]}")
+        return task
+
+    def by_state(self, task: TaskRow, kind: OutcomeKind = OutcomeKind.OK) -> Result[Any]:
+        """Answer by the slot's state: unknown and rejected say so; anything else is ``kind``."""
+        view = self.view(task)
+        if task.state == State.UNKNOWN:
+            return Result(OutcomeKind.UNKNOWN, task.request_id, view,
+                          Problem(ProblemCode.UNKNOWN, task.error_message or "outcome unknown"))
+        if task.state == State.REJECTED:
+            return Result(OutcomeKind.REJECTED, task.request_id, view,
+                          Problem(ProblemCode.REJECTED, task.error_message or "rejected"))
+        return Result(kind, task.request_id, view)

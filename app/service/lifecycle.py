@@ -1,0 +1,304 @@
+"""The lifecycle after the create: sweep, resume, poll, query, wait, and the downloads that turn
+the provider's success into a local one.
+
+A task moves only on evidence: a provider answer on the whitelist, verified media, or a
+provably gone owner. Every move goes through :class:`~app.service.transitions.Transitions`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from app.domain.states import (
+    IN_FLIGHT,
+    POLLABLE,
+    STOP_STATES,
+    Action,
+    State,
+    state_for_status_word,
+)
+from app.providers.base import ProviderError
+from app.service import media as media_mod
+from app.service.context import ServiceContext
+from app.service.owner import owner_gone
+from app.service.ratelimit import backoff
+from app.service.results import OutcomeKind, Problem, ProblemCode, Result
+from app.service.transitions import Transitions
+from app.store.rows import TaskRow
+
+log = logging.getLogger(__name__)
+
+DOWNLOAD_ATTEMPTS = 3
+
+
+class Lifecycle:
+    def __init__(self, ctx: ServiceContext, moves: Transitions) -> None:
+        self.ctx = ctx
+        self.moves = moves
+        self._inflight: set[int] = set()
+        self._poll_sem: asyncio.Semaphore | None = None
+
+    # -- start-up -------------------------------------------------------------------------
+    async def sweep_submitting(self) -> list[TaskRow]:
+        """Turn ``submitting`` records whose owner is provably gone into ``unknown``."""
+        out = []
+        for task in await self.ctx.store.tasks_in_states(None, [State.SUBMITTING]):
+            if owner_gone(task.owner_host, task.owner_pid, task.owner_started, task.lease_until):
+                new = await self.moves.to_unknown_owner_gone(task)
+                if new is not None:
+                    out.append(new)
+        return out
+
+    async def resume(self) -> int:
+        """Spread the next query of every in-flight task so a restart causes no burst."""
+        ctx = self.ctx
+        tasks = await ctx.store.tasks_in_states(ctx.scope, list(POLLABLE))
+        now = time.time()
+        gap = 1.0 / max(ctx.config.max_requests_per_second, 0.1)
+        plan = []
+        for i, task in enumerate(tasks):
+            due = now + i * gap + ctx.rng.random() * gap
+            if task.next_poll_at is None or task.next_poll_at < due:
+                plan.append((task.id, due))
+        await ctx.store.schedule_polls(plan)
+        return len(tasks)
+
+    # -- one step of evidence -----------------------------------------------------------------
+    async def advance(self, task: TaskRow) -> TaskRow:
+        """One step of evidence for ``task``: a provider query, or the download."""
+        if task.id in self._inflight:
+            return task
+        self._inflight.add(task.id)
+        try:
+            return await self._advance(task)
+        finally:
+            self._inflight.discard(task.id)
+
+    async def _advance(self, task: TaskRow) -> TaskRow:
+        state = task.state
+        if state == State.SUBMITTING:
+            swept = await self.sweep_submitting()
+            return next((t for t in swept if t.id == task.id), task)
+        if state == State.DOWNLOADING:
+            return await self.download(task)
+        if state in POLLABLE or (state == State.UNKNOWN and task.provider_task_id):
+            if task.kind == "image":
+                return task  # MiniMax has no image query: nothing more to learn
+            return await self._query_once(task)
+        return task
+
+    async def _query_once(self, task: TaskRow) -> TaskRow:
+        ctx, moves = self.ctx, self.moves
+        assert task.provider_task_id is not None
+        try:
+            status = await ctx.call(lambda: ctx.provider.query_video(task.provider_task_id or ""))
+        except ProviderError as exc:
+            failures = task.poll_failures + 1
+            delay = exc.retry_after or backoff(ctx.poll_interval, failures, rng=ctx.rng)
+            return (await moves.query_failed(task, exc, failures, delay)) or task
+        word = status.status
+        mapped = state_for_status_word(word)
+        raw = {"raw": status.raw}
+        said: dict[str, Any] = {"provider_status": word, "poll_failures": 0}
+        if mapped is State.UNKNOWN:
+            new = await moves.to_unknown(
+                task, code="unknown_status",
+                why=f"the provider answered an unrecognized status {word!r}; nothing downloaded",
+                detail=f"unrecognized status word {word!r}", data=raw, next_poll_at=None, **said,
+            )
+        elif mapped is State.FAIL:
+            code = str(status.error_code) if status.error_code else "provider_fail"
+            msg = status.error_message or "the provider reports the task failed"
+            new = await moves.to_fail(task, code=code, message=msg, detail=f"{word}: {msg}",
+                                      data=raw, **said)
+        elif mapped is State.DOWNLOADING and not status.file_id:
+            new = await moves.to_fail(task, code="no_media",
+                                      message="the provider reported Success without a file",
+                                      detail="Success without a file id", data=raw, **said)
+        elif mapped is State.DOWNLOADING:
+            results = {"file_id": status.file_id, "width": status.width, "height": status.height}
+            new = await moves.to_downloading(
+                task, event="status", detail=f"{word} (file {status.file_id})", data=raw,
+                results=results, error_code=None, error_message=None, next_poll_at=time.time(),
+                **said,
+            )
+            return await self.download(new or task)
+        else:
+            new = await moves.to_progress(task, mapped, word, raw)
+        return new or task
+
+    # -- downloads ------------------------------------------------------------------------------
+    async def download(self, task: TaskRow,
+                       preverified: list[media_mod.VerifiedMedia] | None = None) -> TaskRow:
+        """Fetch and verify every media item; only then ``success``."""
+        ctx = self.ctx
+        folder = media_mod.media_folder(ctx.config.data_dir, task.tenant, task.slot_key)
+        results = task.results or {}
+        verified: list[media_mod.VerifiedMedia] = list(preverified or [])
+        reason = None
+        for attempt in range(1, DOWNLOAD_ATTEMPTS + 1):
+            try:
+                if task.kind == "video":
+                    verified = [await self._download_video(task, results, folder)]
+                else:
+                    got = list(preverified or [])
+                    for url in results.get("image_urls") or []:
+                        got.append(await media_mod.download_verified(
+                            ctx.provider, url, folder=folder, kind="image"))
+                    verified = got
+                reason = None
+                break
+            except media_mod.VerificationFailed as exc:
+                reason = exc.reason
+                await self._verification_failed(task, f"attempt {attempt}: {exc.reason}")
+                if not exc.retryable and attempt >= 2:
+                    break
+            except OSError as exc:
+                reason = f"could not write the media file: {exc.strerror or exc}"
+                await self._verification_failed(task, f"attempt {attempt}: {reason}")
+                break
+            except ProviderError as exc:
+                reason = f"could not get a download link: {exc.message}"
+                await self._verification_failed(task, f"attempt {attempt}: {reason}",
+                                                {"raw": exc.raw})
+        if reason is None and not verified:
+            reason = "the provider answered success without any media item"
+        if reason is not None:
+            new = await self.moves.to_fail(task, expect=(State.DOWNLOADING,),
+                                           code="verification_failed", message=reason,
+                                           detail=f"media not verified: {reason}")
+        else:
+            new = await self.moves.to_success(task, [v.row(ctx.config.data_dir) for v in verified])
+        return new or (await ctx.store.task(task.id)) or task
+
+    async def _verification_failed(self, task: TaskRow, detail: str,
+                                   data: dict[str, Any] | None = None) -> None:
+        await self.ctx.store.add_event(self.ctx.scope, task.slot_key, task.id,
+                                       "verification_failed", state=task.state, detail=detail,
+                                       data=data)
+
+    async def _download_video(self, task: TaskRow, results: dict[str, Any],
+                              folder: Path) -> media_mod.VerifiedMedia:
+        ctx = self.ctx
+        file_id = str(results.get("file_id") or "")
+        if not file_id:
+            raise media_mod.VerificationFailed("no file id to download")
+        info = await ctx.call(lambda: ctx.provider.retrieve_file(file_id))
+        if not info.download_url:
+            raise media_mod.VerificationFailed("the file has no download link")
+        w, h = results.get("width"), results.get("height")
+        expect = (int(w), int(h)) if w and h else None
+        got = await media_mod.download_verified(
+            ctx.provider, info.download_url, folder=folder, kind="video",
+            declared_bytes=info.bytes or None, expect_size=expect,
+        )
+        await ctx.store.add_event(ctx.scope, task.slot_key, task.id, "downloaded",
+                                  state=task.state, detail=f"{got.bytes} bytes from file {file_id}")
+        return got
+
+    # -- commands: query and wait ---------------------------------------------------------------
+    async def query(self, request_id: object) -> Result[Any]:
+        ctx = self.ctx
+        got = await ctx.actionable(request_id, Action.QUERY)
+        if isinstance(got, Result):
+            return got
+        task = got
+        if task.state == State.UNKNOWN and not task.provider_task_id:
+            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
+                ProblemCode.UNKNOWN, "the create's answer never arrived, so there is no "
+                "provider task id to query. Find the task in the provider console and recover "
+                "--task-id ID, or recover --declare-failed."))
+        if task.kind == "image" and task.state == State.UNKNOWN:
+            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
+                ProblemCode.UNKNOWN, "images cannot be queried at MiniMax; recover "
+                "--declare-failed when you are sure"))
+        task = await self.advance(task)
+        return ctx.by_state(await ctx.with_media(task))
+
+    async def wait(self, request_id: object, max_seconds: float | None = None) -> Result[Any]:
+        task = await self.ctx.load_or_answer(request_id)
+        if isinstance(task, Result):
+            return task
+        return await self.wait_task(task, max_seconds)
+
+    async def wait_after(self, first: Result[Any], max_seconds: float | None) -> Result[Any]:
+        """Wait on after a submit; the answer keeps the submit's outcome (created, replayed)."""
+        assert first.task is not None
+        task = await self.ctx.store.task(first.task.id)
+        assert task is not None
+        out = await self.wait_task(task, max_seconds)
+        if out.kind is OutcomeKind.OK:
+            out = dataclasses.replace(out, kind=first.kind)
+        return out
+
+    async def wait_task(self, task: TaskRow, max_seconds: float | None) -> Result[Any]:
+        """Query until a stop state (success, fail, unknown, rejected) or ``max_seconds``."""
+        ctx = self.ctx
+        deadline = None if max_seconds is None else time.monotonic() + max_seconds
+        first = True
+        while True:
+            if task.state in STOP_STATES and not (
+                first and task.state == State.UNKNOWN and task.provider_task_id
+            ):
+                return ctx.by_state(await ctx.with_media(task))
+            if not first or task.state != State.SUBMITTING:
+                task = await self.advance(task)
+            first = False
+            if task.state in STOP_STATES:
+                return ctx.by_state(await ctx.with_media(task))
+            now = time.monotonic()
+            if deadline is not None and now >= deadline:
+                return Result(OutcomeKind.OK, task.request_id, ctx.view(task), Problem(
+                    ProblemCode.STILL_RUNNING, f"still {task.state} after {max_seconds:g} s"))
+            pause = ctx.poll_interval
+            if task.next_poll_at:
+                pause = max(0.05, min(task.next_poll_at - time.time(), 300.0))
+            if deadline is not None:
+                pause = min(pause, max(deadline - now, 0.0))
+            await asyncio.sleep(pause)
+            fresh = await ctx.store.task(task.id)
+            task = fresh or task
+
+    # -- background polling ---------------------------------------------------------------------
+    async def poll_due(self, limit: int | None = None) -> int:
+        """Advance every task whose next query is due (bounded concurrency). Returns how many."""
+        ctx = self.ctx
+        if self._poll_sem is None:
+            self._poll_sem = asyncio.Semaphore(ctx.config.max_concurrent_polls)
+        due = await ctx.store.due_tasks(ctx.scope, list(POLLABLE), time.time(),
+                                        limit or ctx.config.max_concurrent_polls * 4)
+        due = [t for t in due if t.id not in self._inflight]
+        sem = self._poll_sem
+
+        async def one(task: TaskRow) -> None:
+            async with sem:
+                try:
+                    await self.advance(task)
+                except Exception:  # noqa: BLE001 - one task's trouble must not stop the others
+                    log.exception("polling task %s failed", task.id)
+
+        await asyncio.gather(*(one(t) for t in due))
+        return len(due)
+
+    async def run_poller(self, stop: asyncio.Event) -> None:
+        """Poll until ``stop`` is set: resume first, then keep every in-flight task moving."""
+        await self.sweep_submitting()
+        await self.resume()
+        while not stop.is_set():
+            n = await self.poll_due()
+            nxt = await self.ctx.store.next_due_at(self.ctx.scope, list(POLLABLE))
+            pause = 1.0 if nxt is None else min(max(nxt - time.time(), 0.02), 1.0)
+            if n:
+                pause = min(pause, 0.05)
+            try:
+                await asyncio.wait_for(stop.wait(), timeout=pause)
+            except asyncio.TimeoutError:
+                pass
+
+    async def running_count(self) -> int:
+        return len(await self.ctx.store.tasks_in_states(self.ctx.scope, list(IN_FLIGHT)))

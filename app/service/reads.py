@@ -1,0 +1,202 @@
+"""Reads: a slot's status (by RequestId or handle), its history, the slot list, today's quota,
+export of verified media, RequestId suggestions, and :class:`SlotReader` — the slot browser's
+grouped, paged reads bound to the service's scope.
+
+The browser's row types (:class:`SlotRow`, :class:`Group`, :class:`SlotFilter`) are the read
+side's own (``app.store.rows``); the UI takes them from here and never imports the store.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from app.domain import handles
+from app.domain.days import local_day
+from app.domain.errors import ForeignHandleError, HandleError, ValidationError
+from app.domain.naming import next_free_scene, suggest_next_request_id, suggestion_prefix
+from app.domain.slots import KINDS, validate_request_id
+from app.domain.states import Action, State
+from app.service import media as media_mod
+from app.service.context import ServiceContext
+from app.service.results import (
+    Exported,
+    ExportedFile,
+    History,
+    HistoryEvent,
+    OutcomeKind,
+    Problem,
+    ProblemCode,
+    QuotaReport,
+    QuotaUse,
+    Result,
+    SlotList,
+    invalid,
+    not_found,
+)
+from app.store.aio import Store
+from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow
+
+__all__ = ["Group", "Reads", "SlotFilter", "SlotReader", "SlotRow"]
+
+
+class Reads:
+    def __init__(self, ctx: ServiceContext) -> None:
+        self.ctx = ctx
+
+    async def status(self, request_id: object) -> Result[Any]:
+        """The local record only (no network)."""
+        got = await self.ctx.load_or_answer(request_id)
+        if isinstance(got, Result):
+            return got
+        return self.ctx.by_state(await self.ctx.with_media(got))
+
+    async def task_by_handle(self, handle: str) -> TaskRow:
+        """Raises HandleError (bad) or ForeignHandleError (another tenant/user's)."""
+        ctx = self.ctx
+        task_id = handles.verify(ctx.secret, handle, "task", ctx.scope.tenant, ctx.scope.user_hash)
+        task = await ctx.store.task(task_id)
+        if task is None or (task.provider, task.endpoint) != (ctx.scope.provider,
+                                                              ctx.scope.endpoint):
+            raise ForeignHandleError("handle: not found for this tenant and user")
+        return task
+
+    async def status_by_handle(self, handle: str) -> Result[Any]:
+        try:
+            task = await self.task_by_handle(handle)
+        except ForeignHandleError as exc:
+            return not_found(None, str(exc))
+        except HandleError as exc:
+            return Result(OutcomeKind.INVALID, None,
+                          problem=Problem(ProblemCode.BAD_HANDLE, str(exc), field="handle"))
+        return self.ctx.by_state(await self.ctx.with_media(task))
+
+    async def history(self, request_id: object) -> Result[History]:
+        """The slot's events, oldest first (queued notes written first)."""
+        ctx = self.ctx
+        try:
+            slot = ctx.slot(validate_request_id(request_id))
+        except ValidationError as exc:
+            return invalid(request_id, exc)
+        await ctx.notes.flush()
+        events = await ctx.store.history(ctx.scope, slot.slot_key)
+        task = await ctx.store.slot(ctx.scope, slot.slot_key)
+        if not events and task is None:
+            return not_found(slot.request_id)
+        items = tuple(HistoryEvent(e.at, e.event, e.state, e.detail, e.data) for e in events)
+        return Result(OutcomeKind.OK, slot.request_id, ctx.view(task) if task else None,
+                      payload=History(items))
+
+    async def list_slots(
+        self, *, state: str | None = None, kind: str | None = None, limit: int = 50,
+        search: str | None = None, before_id: int | None = None,
+    ) -> Result[SlotList]:
+        def bad(message: str, field: str) -> Result[SlotList]:
+            return Result(OutcomeKind.INVALID,
+                          problem=Problem(ProblemCode.INVALID, message, field=field))
+
+        if state is not None and state not in {s.value for s in State}:
+            return bad(f"state: one of {', '.join(s.value for s in State)}", "state")
+        if kind is not None and kind not in KINDS:
+            return bad("kind: image or video", "kind")
+        if not 1 <= limit <= 10_000:
+            return bad("limit: 1 to 10000", "limit")
+        rows = await self.ctx.store.list_slots(self.ctx.scope, state=state, kind=kind,
+                                               search=search, limit=limit, before_id=before_id)
+        return Result(OutcomeKind.OK, payload=SlotList(tuple(self.ctx.view(r) for r in rows)))
+
+    async def export(self, request_id: object, to: str | Path) -> Result[Exported]:
+        """Copy the verified media of a successful slot to ``to`` (checked against SHA-256)."""
+        ctx = self.ctx
+        got = await ctx.actionable(request_id, Action.EXPORT)
+        if isinstance(got, Result):
+            return got
+        task = await ctx.with_media(got)
+
+        def refused(code: ProblemCode, message: str, field: str | None = None) -> Result[Exported]:
+            return Result(OutcomeKind.INVALID, task.request_id, ctx.view(task),
+                          Problem(code, message, field=field))
+
+        dest = Path(to).expanduser()
+        try:
+            dest.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            return refused(ProblemCode.INVALID, f"to: cannot create {dest}: {exc.strerror}", "to")
+        stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in task.request_id)
+        written = []
+        for i, m in enumerate(task.media, 1):
+            src = ctx.config.data_dir / m.path
+            if not src.exists() or media_mod.sha256_file(src) != m.sha256:
+                return refused(ProblemCode.MEDIA_MISSING, f"{src} is missing or changed on disk; "
+                               "recover --redownload is not possible for a success; the record "
+                               "keeps its SHA-256")
+            ext = src.suffix
+            target = dest / (f"{stem}{ext}" if len(task.media) == 1 else f"{stem}-{i}{ext}")
+            if target.exists() and media_mod.sha256_file(target) != m.sha256:
+                return refused(ProblemCode.INVALID, f"to: {target} exists with other content; "
+                               "nothing overwritten", "to")
+            shutil.copyfile(src, target)
+            written.append(ExportedFile(str(target), m.sha256, m.bytes))
+        await ctx.store.add_event(ctx.scope, task.slot_key, task.id, "exported", state=task.state,
+                                  detail=f"{len(written)} file(s) to {dest}")
+        return Result(OutcomeKind.OK, task.request_id, ctx.view(task),
+                      payload=Exported(tuple(written)))
+
+    async def quota(self) -> Result[QuotaReport]:
+        """Today's use and limits."""
+        ctx = self.ctx
+        day = local_day()
+        used = await ctx.store.quota_used(ctx.scope, day)
+        return Result(OutcomeKind.OK, payload=QuotaReport(
+            day, QuotaUse(used["video"], ctx.config.quota_video),
+            QuotaUse(used["image"], ctx.config.quota_image)))
+
+    async def suggest_request_id(self, request_id: str) -> str:
+        """The next free attempt of a RequestId (``scene-02`` → ``scene-02.t2``)."""
+        taken = await self.ctx.store.request_ids_with_prefix(
+            self.ctx.scope, suggestion_prefix(request_id))
+        return suggest_next_request_id(request_id, set(taken) | {request_id})
+
+
+class SlotReader:
+    """The slot browser's reads, bound to one scope (they run in a worker thread).
+
+    Projects, days and slots page by keyset: pass the last page's newest id (projects), day
+    (days) or id (slots) as ``after``/``before_id``.
+    """
+
+    def __init__(self, store: Store, scope: Scope) -> None:
+        self._store = store
+        self.scope = scope
+
+    async def projects(self, flt: SlotFilter, *, after: int | None = None,
+                       limit: int = 100) -> list[Group]:
+        return await self._store.projects(self.scope, flt, after=after, limit=limit)
+
+    async def days(self, flt: SlotFilter, project: str, *, after: str | None = None,
+                   limit: int = 100) -> list[Group]:
+        return await self._store.days(self.scope, flt, project, after=after, limit=limit)
+
+    async def slots(self, flt: SlotFilter, project: str, day: str, *,
+                    before_id: int | None = None, limit: int = 200) -> list[SlotRow]:
+        return await self._store.slots(self.scope, flt, project, day, before_id=before_id,
+                                       limit=limit)
+
+    async def slot(self, request_id: str) -> SlotRow | None:
+        return await self._store.slot_row(self.scope, request_id)
+
+    async def neighbours(self, flt: SlotFilter, task_id: int) -> tuple[int | None, int | None]:
+        return await self._store.neighbours(self.scope, flt, task_id)
+
+    async def count(self, flt: SlotFilter) -> int:
+        return await self._store.count(self.scope, flt)
+
+    async def failing_queries(self) -> int:
+        """In-flight tasks whose latest provider query failed (the status bar's trouble note)."""
+        return await self._store.failing_queries(self.scope)
+
+    async def next_scene(self, prefix: str) -> str:
+        """The next free ``scene-NN`` for a ``series:date:project:`` prefix."""
+        return next_free_scene(prefix, await self._store.request_ids_with_prefix(self.scope,
+                                                                                 prefix))

@@ -1,0 +1,154 @@
+"""What the service answers: a typed :class:`Result` per command.
+
+A result has an :class:`OutcomeKind`, the slot's RequestId, the task's view, a :class:`Problem`
+when something is refused or unknown, and a typed payload where the command returns more
+(the history's events, the slot list, the quota report, the exported files). Exit codes and
+JSON are the command line's business (``app/cli.py``); the GUI routes results by their kind.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Generic, TypeVar
+
+from app.domain.errors import ValidationError
+from app.domain.states import State
+from app.service.views import TaskView
+
+P = TypeVar("P")
+
+
+class OutcomeKind(Enum):
+    CREATED = "created"
+    REPLAYED = "replayed"
+    CONFLICT = "conflict"
+    UNKNOWN = "unknown"
+    REJECTED = "rejected"
+    INVALID = "invalid"
+    QUOTA_EXCEEDED = "quota_exceeded"
+    OK = "ok"
+    NOT_FOUND = "not_found"
+
+
+class ProblemCode(Enum):
+    """The ``error.code`` of an answer."""
+
+    INVALID = "invalid"
+    NOT_FOUND = "not_found"
+    NOT_ALLOWED = "not_allowed"
+    CONFLICT = "conflict"
+    UNKNOWN = "unknown"
+    REJECTED = "rejected"
+    QUOTA_EXCEEDED = "quota_exceeded"
+    STILL_RUNNING = "still_running"
+    MEDIA_MISSING = "media_missing"
+    BAD_HANDLE = "bad_handle"
+    NO_KEYRING = "no_keyring"
+    INTERRUPTED = "interrupted"
+    INTERNAL = "internal"
+
+
+@dataclass(frozen=True)
+class ProviderAnswer:
+    """The provider's own code for a refusal (None when it gave none, e.g. never sent)."""
+
+    code: int | None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why an answer is not a plain success: a code, words for the user, and what goes with it
+    (the field at fault, the provider's code, a conflict's parameter diff and a RequestId for
+    a new slot)."""
+
+    code: ProblemCode
+    message: str
+    field: str | None = None
+    provider: ProviderAnswer | None = None
+    diff: dict[str, dict[str, Any]] | None = None
+    suggested_request_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Result(Generic[P]):
+    kind: OutcomeKind
+    request_id: str | None = None
+    task: TaskView | None = None
+    problem: Problem | None = None
+    payload: P | None = None
+
+
+# -- payloads ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class HistoryEvent:
+    at: float
+    event: str
+    state: State | None
+    detail: str | None
+    data: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class History:
+    """A slot's events, oldest first."""
+
+    events: tuple[HistoryEvent, ...]
+
+
+@dataclass(frozen=True)
+class SlotList:
+    """Slots, newest first."""
+
+    slots: tuple[TaskView, ...]
+
+
+@dataclass(frozen=True)
+class QuotaUse:
+    used: int
+    limit: int | None
+
+
+@dataclass(frozen=True)
+class QuotaReport:
+    """Today's use and limits, per kind (``limit`` None: no limit)."""
+
+    day: str
+    video: QuotaUse
+    image: QuotaUse
+
+
+@dataclass(frozen=True)
+class ExportedFile:
+    path: str
+    sha256: str
+    bytes: int
+
+
+@dataclass(frozen=True)
+class Exported:
+    files: tuple[ExportedFile, ...]
+
+
+# -- common answers ---------------------------------------------------------------------------
+def rid_or_none(request_id: object) -> str | None:
+    return request_id if isinstance(request_id, str) else None
+
+
+def invalid(request_id: object, exc: ValidationError,
+            task: TaskView | None = None) -> Result[Any]:
+    """Bad input, naming the field (nothing stored, nothing sent)."""
+    return Result(OutcomeKind.INVALID, rid_or_none(request_id), task,
+                  Problem(ProblemCode.INVALID, str(exc), field=exc.field))
+
+
+def not_found(request_id: str | None,
+              message: str = "no such slot for this tenant and user") -> Result[Any]:
+    return Result(OutcomeKind.NOT_FOUND, request_id,
+                  problem=Problem(ProblemCode.NOT_FOUND, message))
+
+
+def not_allowed(task: TaskView, message: str) -> Result[Any]:
+    """The slot's state (or the provider) does not offer this; nothing changed."""
+    return Result(OutcomeKind.INVALID, task.request_id, task,
+                  Problem(ProblemCode.NOT_ALLOWED, message))

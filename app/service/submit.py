@@ -1,0 +1,222 @@
+"""Submit: validate, claim, answer from the record (replay, conflict), or send the create once.
+
+The claim (:meth:`app.store.aio.Store.claim`) alone decides whether a create is sent. Nothing
+retries a create by itself except after a definitive rate-limit refusal; anything unexpected
+after the send is ``unknown``, never ``fail``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from typing import Any, Mapping
+
+from app.domain.days import local_day
+from app.domain.errors import ValidationError
+from app.domain.fingerprint import fingerprint
+from app.domain.naming import project_of, suggest_next_request_id
+from app.domain.params import diff, normalize, request_body, units
+from app.domain.slots import KINDS, SlotRef, validate_request_id
+from app.domain.states import STOP_STATES, State, same_intent
+from app.providers.base import Ambiguous, ImageResult, ProviderError, Refused
+from app.service import media as media_mod
+from app.service.context import ServiceContext
+from app.service.lifecycle import Lifecycle
+from app.service.owner import this_owner
+from app.service.ratelimit import backoff
+from app.service.results import (
+    OutcomeKind,
+    Problem,
+    ProblemCode,
+    ProviderAnswer,
+    Result,
+    invalid,
+)
+from app.service.transitions import Transitions
+from app.store.rows import ClaimOutcome, ClaimRequest, ClaimWrite, TaskRow
+
+log = logging.getLogger(__name__)
+
+RATE_LIMIT_RETRIES = 3
+SUBMIT_LEASE_MARGIN = 120.0
+
+
+def claim_request(ctx: ServiceContext, slot: SlotRef, kind: Any, norm: dict[str, Any],
+                  fp: str, now: float) -> ClaimRequest:
+    """What a submit asks the store for: this slot with this intent — and, should it be free,
+    the slot in ``submitting``, owned by this process under a lease that outlives the create's
+    timeout, counted against today's quota (built only then)."""
+
+    def write() -> ClaimWrite:
+        return ClaimWrite(
+            idempotency_key=slot.key(kind), request_id=slot.request_id, params=norm,
+            units=units(kind, norm), owner=this_owner(),
+            lease_until=now + ctx.config.timeout + SUBMIT_LEASE_MARGIN,
+            quota_limit=ctx.config.quota_limit(kind), day=local_day(now),
+            project=project_of(slot.request_id),
+        )
+
+    return ClaimRequest(ctx.scope, slot.slot_key, kind, fp, now, write)
+
+
+class Submitter:
+    def __init__(self, ctx: ServiceContext, lifecycle: Lifecycle, moves: Transitions) -> None:
+        self.ctx = ctx
+        self.lifecycle = lifecycle
+        self.moves = moves
+
+    async def submit(
+        self, request_id: Any, kind: Any, params: Mapping[str, Any], *, wait: bool = False,
+        max_seconds: float | None = None,
+    ) -> Result[Any]:
+        ctx = self.ctx
+        try:
+            slot = ctx.slot(validate_request_id(request_id))
+            if kind not in KINDS:
+                raise ValidationError("kind", "must be image or video")
+            norm = normalize(kind, params)
+        except ValidationError as exc:
+            return invalid(request_id, exc)
+        fp = fingerprint(kind, norm)
+        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time()))
+        if claim.outcome is ClaimOutcome.QUOTA_REFUSED:
+            limit = ctx.config.quota_limit(kind)
+            need = units(kind, norm)
+            await ctx.store.add_event(
+                ctx.scope, slot.slot_key, None, "quota_refused",
+                detail=f"{kind} quota: {claim.quota_used} of {limit} used today; "
+                f"{need} more refused",
+            )
+            return Result(OutcomeKind.QUOTA_EXCEEDED, slot.request_id, problem=Problem(
+                ProblemCode.QUOTA_EXCEEDED, f"today's {kind} quota is used up: "
+                f"{claim.quota_used} of {limit} (this create needs {need})"))
+        task = claim.task
+        assert task is not None
+        if not claim.claimed:
+            return await self._existing(slot, task, kind, fp, norm, wait=wait,
+                                        max_seconds=max_seconds)
+        ctx.notify(task)
+        out = await self._create(task)
+        if wait and out.kind is OutcomeKind.CREATED:
+            return await self.lifecycle.wait_after(out, max_seconds)
+        return out
+
+    async def _existing(
+        self, slot: SlotRef, task: TaskRow, kind: str, fp: str, norm: dict[str, Any], *,
+        wait: bool, max_seconds: float | None,
+    ) -> Result[Any]:
+        """Answer from the record: the same intent is replayed, any other is a conflict."""
+        ctx = self.ctx
+        if not same_intent(task.kind, task.fingerprint, task.user_hash, kind, fp,
+                           ctx.scope.user_hash):
+            changes = (diff(task.params, norm) if task.kind == kind
+                       else {"kind": {"stored": task.kind, "attempted": kind}})
+            await ctx.store.add_event(
+                ctx.scope, slot.slot_key, task.id, "conflict", state=task.state,
+                detail="changed: " + ", ".join(changes) if changes else "other owner",
+                data={"attempted_fingerprint": fp, "diff": changes},
+            )
+            names = ", ".join(changes) or "owner"
+            suggestion = suggest_next_request_id(slot.request_id)
+            return Result(OutcomeKind.CONFLICT, slot.request_id,
+                          ctx.view(await ctx.with_media(task)), Problem(
+                ProblemCode.CONFLICT,
+                f"this RequestId is already used with other parameters ({names}); nothing "
+                f"was sent. Use a new RequestId for new parameters, e.g. {suggestion}",
+                diff=changes, suggested_request_id=suggestion))
+        if task.state == State.SUBMITTING:
+            swept = await self.lifecycle.sweep_submitting()
+            task = next((t for t in swept if t.id == task.id), task)
+        ctx.notes.add(slot.slot_key, task, "replayed",
+                      "same parameters: answered from the record, nothing sent")
+        task = await ctx.with_media(task)
+        if task.state == State.UNKNOWN:
+            return Result(OutcomeKind.UNKNOWN, slot.request_id, ctx.view(task), Problem(
+                ProblemCode.UNKNOWN, "this slot's create has an unknown outcome; create is "
+                "disabled. Query the provider or recover."))
+        out: Result[Any] = Result(OutcomeKind.REPLAYED, slot.request_id, ctx.view(task))
+        if wait and task.state not in STOP_STATES:
+            return await self.lifecycle.wait_after(out, max_seconds)
+        return out
+
+    async def _create(self, task: TaskRow) -> Result[Any]:
+        """Send the create exactly once (again only after a definitive rate-limit refusal)."""
+        ctx = self.ctx
+        body = request_body(task.kind, task.params)
+        attempt = 0
+        while True:
+            attempt += 1
+            sent_at = time.time()
+            try:
+                if task.kind == "video":
+                    answer: Any = await ctx.call(lambda: ctx.provider.create_video(body))
+                else:
+                    answer = await ctx.call(lambda: ctx.provider.generate_image(body))
+                break
+            except Refused as exc:
+                if exc.rate_limited and attempt <= RATE_LIMIT_RETRIES:
+                    delay = exc.retry_after or backoff(1.0, attempt, cap=20.0, rng=ctx.rng)
+                    await ctx.store.add_event(
+                        ctx.scope, task.slot_key, task.id, "rate_limited", state=task.state,
+                        detail=f"1002 rate limit; nothing was created; sending again in "
+                        f"{delay:.1f} s", data={"raw": exc.raw},
+                    )
+                    await asyncio.sleep(delay)
+                    continue
+                new = await self.moves.to_rejected(task, exc)
+                return Result(OutcomeKind.REJECTED, task.request_id, ctx.view(new or task),
+                              Problem(ProblemCode.REJECTED, f"the provider refused the create "
+                                      f"(nothing was created): {exc.message}",
+                                      provider=ProviderAnswer(exc.code)))
+            except Exception as exc:  # noqa: BLE001 - anything after send: outcome unknown
+                why = (exc.message if isinstance(exc, ProviderError)
+                       else f"{type(exc).__name__}: {exc}")
+                if not isinstance(exc, Ambiguous):
+                    log.exception("unexpected error while creating")
+                new = await self.moves.to_unknown_after_send(task, why, getattr(exc, "raw", None),
+                                                             sent_at)
+                return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(new or task),
+                              Problem(ProblemCode.UNKNOWN, f"the create's outcome is unknown "
+                                      f"({why}). Slate will not create again; query or recover."))
+        if task.kind != "video":
+            log.info("image create for slot %s answered (id %s)", task.id, answer.id)
+            return await self._images_answered(task, answer)
+        # Should this write fail, the record stays `submitting` under this (live) process and
+        # turns `unknown` once it ends; the log keeps the task id for recover --task-id.
+        log.info("video create for slot %s answered: provider task %s", task.id, answer.task_id)
+        new = await self.moves.to_created(task, answer.task_id, answer.raw, sent_at)
+        return Result(OutcomeKind.CREATED, task.request_id, ctx.view(new or task))
+
+    async def _images_answered(self, task: TaskRow, result: ImageResult) -> Result[Any]:
+        """Images come with the create's answer: verify and store them at once (URLs expire)."""
+        ctx = self.ctx
+        urls = [i.url for i in result.items if i.url]
+        results: dict[str, Any] = {"id": result.id, "image_urls": urls,
+                                   "success_count": result.success_count,
+                                   "failed_count": result.failed_count}
+        folder = media_mod.media_folder(ctx.config.data_dir, task.tenant, task.slot_key)
+        inline = []
+        for item in result.items:
+            if item.data is not None:
+                try:
+                    inline.append(await asyncio.to_thread(
+                        media_mod.store_inline, item.data, folder=folder, kind="image"))
+                except media_mod.VerificationFailed as exc:
+                    results.setdefault("inline_errors", []).append(exc.reason)
+        answered: dict[str, Any] = {
+            "provider_task_id": result.id, "provider_status": "Success", "results": results,
+            "owner_pid": None, "lease_until": None,
+        }
+        if not urls and not inline:
+            new = await self.moves.to_fail(
+                task, expect=(State.SUBMITTING,), code="no_media",
+                message="the provider answered success without any image",
+                detail="success without an image item", data={"raw": result.raw}, **answered)
+            return Result(OutcomeKind.CREATED, task.request_id, ctx.view(new or task))
+        new = await self.moves.to_downloading(
+            task, expect=(State.SUBMITTING,), event="created",
+            detail=f"{len(urls) + len(inline)} image(s) answered", data={"raw": result.raw},
+            **answered)
+        task = await self.lifecycle.download(new or task, preverified=inline)
+        return Result(OutcomeKind.CREATED, task.request_id, ctx.view(task))

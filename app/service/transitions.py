@@ -1,0 +1,148 @@
+"""The state machine's moves, by the state they lead to: each writes the new state, the fields
+that go with it and the slot's history event in one transaction, then tells the listeners.
+
+``expect`` guards a move: it applies only while the task is still in one of those states (a
+racing process or a second answer finds nothing to do and gets None). A create's answer (any
+move out of ``submitting``) lets go of the owner and lease.
+
+::
+
+    submitting ─ created ───────────▶ preparing ─▶ queueing ─▶ processing ─┐  (to_progress)
+        │  └──── images answered ──▶ downloading ◀── provider success ─────┘
+        │                              │    └─ media verified ──▶ success
+        ├─ refused ─▶ rejected         └─ media not verified ──▶ fail ─ redownload ─▶ downloading
+        ├─ ambiguous / owner gone ─▶ unknown ◀── unrecognized status word
+        │                              ├─ attach ─▶ queueing
+        │                              └─ declare failed ─▶ fail
+        └─ success without media ─▶ fail ◀── provider fail
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Sequence
+
+from app.domain.states import State
+from app.providers.base import ProviderError, Refused
+from app.service.context import ServiceContext
+from app.store.rows import TaskRow
+
+_LET_GO = {"owner_pid": None, "lease_until": None}  # the create's answer is stored
+_FROM_SUBMITTING = (State.SUBMITTING,)
+
+
+class Transitions:
+    def __init__(self, ctx: ServiceContext) -> None:
+        self.ctx = ctx
+
+    async def _move(self, task: TaskRow, **kw: Any) -> TaskRow | None:
+        new = await self.ctx.store.transition(task, **kw)
+        if new is not None:
+            self.ctx.notify(new)
+        return new
+
+    # -- the create's answer ------------------------------------------------------------------
+    async def to_rejected(self, task: TaskRow, exc: Refused) -> TaskRow | None:
+        """Definitively refused before any task was made: nothing billed, create may follow."""
+        return await self._move(
+            task, expect=_FROM_SUBMITTING, state=State.REJECTED,
+            error_code=str(exc.code) if exc.code is not None else "never_sent",
+            error_message=exc.message, **_LET_GO, event="rejected", detail=exc.message,
+            data={"raw": exc.raw, "code": exc.code},
+        )
+
+    async def to_created(self, task: TaskRow, provider_task_id: str, raw: dict[str, Any],
+                         sent_at: float) -> TaskRow | None:
+        """A video create answered with its task id: query it from now on."""
+        return await self._move(
+            task, expect=_FROM_SUBMITTING, state=State.PREPARING,
+            provider_task_id=provider_task_id, provider_status=None,
+            next_poll_at=time.time() + self.ctx.poll_interval, **_LET_GO, event="created",
+            detail=f"provider task {provider_task_id}", data={"raw": raw, "sent_at": sent_at},
+        )
+
+    # -- unknown --------------------------------------------------------------------------------
+    async def to_unknown(self, task: TaskRow, *, code: str, why: str, detail: str,
+                         data: dict[str, Any] | None = None,
+                         expect: Sequence[State] | None = None, **values: Any) -> TaskRow | None:
+        """The create may or may not exist, or the provider said a word off the whitelist:
+        create stays disabled; only query and recover are offered."""
+        return await self._move(task, expect=expect, state=State.UNKNOWN, error_code=code,
+                                error_message=why, event="unknown", detail=detail, data=data,
+                                **values)
+
+    async def to_unknown_after_send(self, task: TaskRow, why: str, raw: Any,
+                                    sent_at: float) -> TaskRow | None:
+        return await self.to_unknown(task, expect=_FROM_SUBMITTING, code="unknown", why=why,
+                                     detail=why, data={"raw": raw, "sent_at": sent_at}, **_LET_GO)
+
+    async def to_unknown_owner_gone(self, task: TaskRow) -> TaskRow | None:
+        return await self.to_unknown(
+            task, expect=_FROM_SUBMITTING, code="unknown",
+            why="the process that sent the create ended before the answer was stored; the task "
+            "may or may not exist",
+            detail=f"owner {task.owner_host} pid {task.owner_pid} is gone",
+        )
+
+    # -- fail, downloading, success ---------------------------------------------------------
+    async def to_fail(self, task: TaskRow, *, code: str, message: str, detail: str,
+                      data: dict[str, Any] | None = None, event: str = "status",
+                      expect: Sequence[State] | None = None, **values: Any) -> TaskRow | None:
+        """Terminal (recover offers a redownload only while results remain)."""
+        return await self._move(task, expect=expect, state=State.FAIL, error_code=code,
+                                error_message=message, next_poll_at=None, event=event,
+                                detail=detail, data=data, **values)
+
+    async def to_downloading(self, task: TaskRow, *, event: str, detail: str,
+                             data: dict[str, Any] | None = None,
+                             expect: Sequence[State] | None = None,
+                             **values: Any) -> TaskRow | None:
+        """The provider's success (only its claim): fetch and verify every media item next."""
+        return await self._move(task, expect=expect, state=State.DOWNLOADING, event=event,
+                                detail=detail, data=data, **values)
+
+    async def to_success(self, task: TaskRow, media: list[dict[str, Any]]) -> TaskRow | None:
+        """Every media item downloaded and verified."""
+        return await self._move(
+            task, expect=(State.DOWNLOADING,), state=State.SUCCESS, error_code=None,
+            error_message=None, next_poll_at=None, media=media, event="verified",
+            detail=", ".join(f"{r['content_type']} {r['width']}×{r['height']} sha256 "
+                             f"{r['sha256'][:12]}" for r in media),
+            data={"media": media},
+        )
+
+    # -- queries ----------------------------------------------------------------------------------
+    async def to_progress(self, task: TaskRow, state: State, word: str,
+                          raw: dict[str, Any]) -> TaskRow | None:
+        """A whitelisted in-flight word: keep querying. Leaving ``unknown`` this way is a
+        recovery (its error is cleared); an unchanged word writes no event."""
+        changed = task.provider_status != word or task.state != state
+        was_unknown = task.state == State.UNKNOWN
+        return await self._move(
+            task, state=state, next_poll_at=time.time() + self.ctx.poll_interval,
+            error_code=None if was_unknown else task.error_code,
+            error_message=None if was_unknown else task.error_message,
+            event=("recovered" if was_unknown else "status") if changed else None,
+            detail=word, data=raw, provider_status=word, poll_failures=0,
+        )
+
+    async def query_failed(self, task: TaskRow, exc: ProviderError, failures: int,
+                           delay: float) -> TaskRow | None:
+        """No answer: same state, next query after a backoff (noted on the 1st and every 10th)."""
+        note = failures == 1 or failures % 10 == 0
+        return await self._move(
+            task, poll_failures=failures, next_poll_at=time.time() + delay,
+            event="query_failed" if note else None,
+            detail=f"query failed ({exc.message}); next try in {delay:.0f} s",
+            data={"raw": exc.raw, "code": exc.code},
+        )
+
+    # -- recover ------------------------------------------------------------------------------
+    async def to_attached(self, task: TaskRow, provider_task_id: str,
+                          raw: dict[str, Any]) -> TaskRow | None:
+        """The user found the unknown create's task: continue from its answer."""
+        return await self._move(
+            task, expect=(State.UNKNOWN,), provider_task_id=provider_task_id,
+            state=State.QUEUEING, error_code=None, error_message=None, event="recovered",
+            detail=f"attached provider task {provider_task_id}", data={"raw": raw},
+        )

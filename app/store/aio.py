@@ -1,0 +1,198 @@
+"""The store as the service sees it: one async face over the write side, the lean SQLite claim
+and the read side, composed by :func:`open_store`.
+
+This is the one place that decides whether a store call runs in place or in a worker thread,
+and the one place that decides whether a claim needs the write transaction at all:
+
+* a point read of one slot or task on SQLite (WAL) never waits for a writer and takes tens of
+  microseconds, less than the hop to a worker thread, so it runs in place; on PostgreSQL it is
+  a network round trip and goes to a worker thread, like every write and every larger read;
+* :meth:`Store.claim` reads the slot first, without the write lock: a replay or a conflict is
+  answered from that read; only an empty slot or a re-creatable ``rejected`` record goes on to
+  the claim transaction (the lean SQLite claim first, the general one where it declines).
+
+The service does not know which database it is on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable, Sequence, TypeVar
+
+from sqlalchemy import Engine
+
+from app.domain.states import State, may_reclaim
+from app.store import queries
+from app.store.engine import make_engine, write_queue
+from app.store.repository import Repository
+from app.store.rows import (
+    ClaimRequest,
+    ClaimResult,
+    EventRow,
+    Group,
+    Scope,
+    SlotFilter,
+    SlotRow,
+    TaskRow,
+)
+from app.store.sqlite_claim import SqliteClaim
+from app.store.statements import statements_for
+
+T = TypeVar("T")
+
+
+class Store:
+    """Async store calls for the service. Built by :func:`open_store`."""
+
+    def __init__(self, repo: Repository, fast_claim: SqliteClaim | None = None) -> None:
+        self.repo = repo
+        self.engine: Engine = repo.engine
+        self._fast = fast_claim
+        #: SQLite: point reads run in place (see the module docstring).
+        self._inline = repo.dialect == "sqlite"
+
+    # -- where a call runs ----------------------------------------------------------------
+    async def _point(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        if self._inline:
+            return fn(*args, **kw)
+        return await asyncio.to_thread(fn, *args, **kw)
+
+    @staticmethod
+    async def _thread(fn: Callable[..., T], *args: Any, **kw: Any) -> T:
+        return await asyncio.to_thread(fn, *args, **kw)
+
+    # -- the claim ------------------------------------------------------------------------
+    def read_slot(self, scope: Scope, slot_key: str) -> TaskRow | None:
+        """The slot's task row without media, read without the write lock (blocking)."""
+        if self._fast is not None:
+            return self._fast.find_slot(scope, slot_key)
+        return self.repo.get_slot(scope, slot_key, with_media=False)
+
+    @staticmethod
+    def _answered_as_is(found: TaskRow, req: ClaimRequest) -> bool:
+        return not may_reclaim(found.state, found.kind, found.fingerprint, found.user_hash,
+                               req.kind, req.fingerprint, req.scope.user_hash)
+
+    def claim_transaction(self, req: ClaimRequest) -> ClaimResult:
+        """The claim's write transaction (blocking): the lean SQLite claim, or the general one
+        where it declines (re-claim, lost race, quota refusal) and on PostgreSQL."""
+        if self._fast is not None:
+            fast = self._fast.claim(req)
+            if fast is not None:
+                return fast
+        return self.repo.claim(req)
+
+    def claim_blocking(self, req: ClaimRequest) -> ClaimResult:
+        """Read first, then claim only if the slot is free or re-creatable (blocking)."""
+        found = self.read_slot(req.scope, req.slot_key)
+        if found is not None and self._answered_as_is(found, req):
+            return ClaimResult.existing(found)
+        return self.claim_transaction(req)
+
+    async def claim(self, req: ClaimRequest) -> ClaimResult:
+        """Claim the slot for ``req`` — or answer with the record that holds it, or refuse on
+        quota. Decides alone whether a create may be sent (``ClaimResult.claimed``)."""
+        if not self._inline:
+            return await self._thread(self.claim_blocking, req)  # one hop: read, then claim
+        found = self.read_slot(req.scope, req.slot_key)  # in place: a replay never hops
+        if found is not None and self._answered_as_is(found, req):
+            return ClaimResult.existing(found)
+        return await self._thread(self.claim_transaction, req)
+
+    # -- point reads ----------------------------------------------------------------------
+    async def slot(self, scope: Scope, slot_key: str) -> TaskRow | None:
+        """The slot's task with its media."""
+        return await self._point(self.repo.get_slot, scope, slot_key)
+
+    async def task(self, task_id: int) -> TaskRow | None:
+        """A task by id, with its media."""
+        return await self._point(self.repo.get_task, task_id)
+
+    # -- writes and lifecycle reads (a worker thread) ---------------------------------------
+    async def transition(self, task: TaskRow, **kw: Any) -> TaskRow | None:
+        return await self._thread(self.repo.transition, task, **kw)
+
+    async def add_event(self, scope: Scope, slot_key: str, task_id: int | None, event: str,
+                        **kw: Any) -> None:
+        await self._thread(self.repo.add_event, scope, slot_key, task_id, event, **kw)
+
+    async def add_notes(self, scope: Scope, notes: Sequence[dict[str, Any]]) -> None:
+        await self._thread(self.repo.add_notes, scope, notes)
+
+    async def history(self, scope: Scope, slot_key: str) -> list[EventRow]:
+        return await self._thread(self.repo.history, scope, slot_key)
+
+    async def quota_used(self, scope: Scope, day: str) -> dict[str, int]:
+        return await self._thread(self.repo.quota_used, scope, day)
+
+    async def due_tasks(self, scope: Scope | None, states: Sequence[State], now: float,
+                        limit: int) -> list[TaskRow]:
+        return await self._thread(self.repo.due_tasks, scope, states, now, limit)
+
+    async def tasks_in_states(self, scope: Scope | None,
+                              states: Sequence[State]) -> list[TaskRow]:
+        return await self._thread(self.repo.tasks_in_states, scope, states)
+
+    async def next_due_at(self, scope: Scope | None, states: Sequence[State]) -> float | None:
+        return await self._thread(self.repo.next_due_at, scope, states)
+
+    async def schedule_polls(self, due: Sequence[tuple[int, float]]) -> None:
+        await self._thread(self.repo.schedule_polls, due)
+
+    # -- the read side (a worker thread) ----------------------------------------------------
+    async def list_slots(self, scope: Scope, **kw: Any) -> list[TaskRow]:
+        return await self._thread(queries.list_slots, self.engine, scope, **kw)
+
+    async def request_ids_with_prefix(self, scope: Scope, prefix: str) -> list[str]:
+        return await self._thread(queries.request_ids_with_prefix, self.engine, scope, prefix)
+
+    async def projects(self, scope: Scope, flt: SlotFilter, *, after: int | None = None,
+                       limit: int = 100) -> list[Group]:
+        return await self._thread(queries.projects, self.engine, scope, flt, after=after,
+                                  limit=limit)
+
+    async def days(self, scope: Scope, flt: SlotFilter, project: str, *,
+                   after: str | None = None, limit: int = 100) -> list[Group]:
+        return await self._thread(queries.days, self.engine, scope, flt, project, after=after,
+                                  limit=limit)
+
+    async def slots(self, scope: Scope, flt: SlotFilter, project: str, day: str, *,
+                    before_id: int | None = None, limit: int = 200) -> list[SlotRow]:
+        return await self._thread(queries.slots, self.engine, scope, flt, project, day,
+                                  before_id=before_id, limit=limit)
+
+    async def slot_row(self, scope: Scope, request_id: str) -> SlotRow | None:
+        return await self._thread(queries.slot_by_request_id, self.engine, scope, request_id)
+
+    async def neighbours(self, scope: Scope, flt: SlotFilter,
+                         task_id: int) -> tuple[int | None, int | None]:
+        return await self._thread(queries.neighbours, self.engine, scope, flt, task_id)
+
+    async def count(self, scope: Scope, flt: SlotFilter) -> int:
+        return await self._thread(queries.count, self.engine, scope, flt)
+
+    async def failing_queries(self, scope: Scope) -> int:
+        return await self._thread(queries.failing_queries, self.engine, scope)
+
+    # -- life -----------------------------------------------------------------------------
+    @property
+    def dialect(self) -> str:
+        return self.repo.dialect
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def compose(engine: Engine, *, migrate: bool = True) -> Store:
+    """A store over ``engine``: the repository, and the lean claim on SQLite."""
+    queue = write_queue(engine)
+    repo = Repository(engine, migrate=migrate, queue=queue)
+    fast = None
+    if repo.dialect == "sqlite":
+        fast = SqliteClaim(engine, statements_for("sqlite"), queue)
+    return Store(repo, fast)
+
+
+def open_store(url: str, *, migrate: bool = True) -> Store:
+    """Open (and migrate) the store at a SQLAlchemy URL."""
+    return compose(make_engine(url), migrate=migrate)

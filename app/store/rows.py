@@ -1,0 +1,301 @@
+"""What the store hands out and takes in: the scope, row types, the claim's request and result,
+and the mappers from database rows to them.
+
+Row types are plain dataclasses (no session, no lazy loading): the service and the read side get
+values, never live database objects. Task states come back typed as :class:`State`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from enum import Enum
+from functools import cached_property
+from typing import Any, Callable, Mapping
+
+from app.domain.days import local_day
+from app.domain.states import State
+from app.domain.states import has_results as results_present
+from app.store.models import media_t, tasks
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Who and where: every query of the store is bound to one of these."""
+
+    tenant: str
+    user_hash: str
+    provider: str
+    endpoint: str
+
+
+@dataclass
+class MediaRow:
+    id: int
+    task_id: int
+    position: int
+    path: str
+    sha256: str
+    bytes: int
+    content_type: str
+    width: int | None
+    height: int | None
+    duration: float | None
+    verified_at: float
+
+
+@dataclass
+class TaskRow:
+    id: int
+    tenant: str
+    user_hash: str
+    slot_key: str
+    idempotency_key: str
+    provider: str
+    endpoint: str
+    request_id: str
+    kind: str
+    fingerprint: str
+    params: dict[str, Any]
+    state: State
+    provider_task_id: str | None
+    provider_status: str | None
+    results: dict[str, Any] | None
+    error_code: str | None
+    error_message: str | None
+    owner_host: str | None
+    owner_pid: int | None
+    owner_started: float | None
+    lease_until: float | None
+    units: int
+    created_at: float
+    updated_at: float
+    next_poll_at: float | None
+    poll_failures: int
+    project: str | None
+    prompt_text: str | None
+    media: list[MediaRow] = field(default_factory=list)
+
+    @property
+    def has_results(self) -> bool:
+        return results_present(self.results)
+
+    @property
+    def scope(self) -> Scope:
+        return Scope(self.tenant, self.user_hash, self.provider, self.endpoint)
+
+
+@dataclass
+class EventRow:
+    id: int
+    task_id: int | None
+    at: float
+    event: str
+    state: State | None
+    detail: str | None
+    data: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class SlotFilter:
+    """What the browser shows: free text (RequestId or prompt), states, kind, and a start time."""
+
+    search: str = ""
+    states: tuple[State, ...] = ()
+    kind: str | None = None
+    since: float | None = None
+
+    def matches(self, row: "SlotRow") -> bool:
+        """The same rules as the read side's SQL, for rows that arrive from a listener."""
+        if self.states and row.state not in self.states:
+            return False
+        if self.kind and row.kind != self.kind:
+            return False
+        if self.since is not None and row.created_at < self.since:
+            return False
+        if self.search:
+            needle = self.search.casefold()
+            if (needle not in row.request_id.casefold()
+                    and needle not in (row.prompt or "").casefold()):
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class Group:
+    """One project or day: its key, how many slots it holds, and its newest task id."""
+
+    key: str
+    count: int
+    newest_id: int
+
+
+@dataclass
+class SlotRow:
+    """What a row of the slot browser needs (no media, no frame data)."""
+
+    id: int
+    request_id: str
+    kind: str
+    state: State
+    model: str | None
+    prompt: str | None
+    project: str
+    created_at: float
+    updated_at: float
+    next_poll_at: float | None = None
+    has_results: bool = False
+    provider_status: str | None = None
+    error_message: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def day(self) -> str:
+        """The designer's local day of the slot, as the browser groups it."""
+        return local_day(self.created_at)
+
+
+# -- the claim ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class ClaimWrite:
+    """What a fresh claim writes besides the slot it names."""
+
+    idempotency_key: str
+    request_id: str
+    params: dict[str, Any]
+    units: int
+    owner: tuple[str, int, float]
+    lease_until: float
+    quota_limit: int | None
+    day: str
+    project: str | None = None
+    event_data: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class ClaimRequest:
+    """A submit's claim: the slot and the intent, which the read-first compares with the record,
+    and what the claim transaction writes — built by ``build`` only when it runs (a replay or a
+    conflict never needs it). ``now`` is the claim's one timestamp: a retry after a lost COMMIT
+    recognizes its own row by it."""
+
+    scope: Scope
+    slot_key: str
+    kind: str
+    fingerprint: str
+    now: float
+    build: Callable[[], ClaimWrite]
+
+    @cached_property
+    def write(self) -> ClaimWrite:
+        return self.build()
+
+    def task_values(self) -> dict[str, Any]:
+        """The new task row (``submitting``, owned by this process, under its lease)."""
+        s, w = self.scope, self.write
+        host, pid, started = w.owner
+        return {
+            "tenant": s.tenant, "user_hash": s.user_hash, "slot_key": self.slot_key,
+            "idempotency_key": w.idempotency_key, "provider": s.provider,
+            "endpoint": s.endpoint, "request_id": w.request_id, "kind": self.kind,
+            "fingerprint": self.fingerprint, "params": w.params,
+            "state": State.SUBMITTING.value, "owner_host": host, "owner_pid": pid,
+            "owner_started": started, "lease_until": w.lease_until, "units": w.units,
+            "created_at": self.now, "updated_at": self.now, "poll_failures": 0,
+            "project": w.project, "prompt_text": w.params.get("prompt"),
+            "provider_task_id": None, "provider_status": None, "results": None,
+            "error_code": None, "error_message": None, "next_poll_at": None,
+        }
+
+    def claim_events(self) -> list[dict[str, Any]]:
+        """``submitted`` and ``create_sent``: both durable in the claim transaction, before the
+        request leaves."""
+        s, w = self.scope, self.write
+        base = {"tenant": s.tenant, "slot_key": self.slot_key, "provider": s.provider,
+                "endpoint": s.endpoint, "at": self.now, "state": State.SUBMITTING.value}
+        data = jsonable(w.event_data) if w.event_data is not None else None
+        return [
+            {**base, "event": "submitted", "detail": f"{self.kind} slot claimed", "data": data},
+            {**base, "event": "create_sent", "detail": "create request sent to the provider",
+             "data": None},
+        ]
+
+
+class ClaimOutcome(Enum):
+    CLAIMED = "claimed"  #: this caller owns a fresh ``submitting`` record: it sends the create
+    EXISTING = "existing"  #: the slot's record, untouched (also after losing an insert race)
+    QUOTA_REFUSED = "quota_refused"  #: today's quota has no room; nothing was written
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    outcome: ClaimOutcome
+    task: TaskRow | None = None
+    quota_used: int = 0
+    lost_race: bool = False
+
+    @property
+    def claimed(self) -> bool:
+        return self.outcome is ClaimOutcome.CLAIMED
+
+    @classmethod
+    def existing(cls, task: TaskRow, *, lost_race: bool = False) -> "ClaimResult":
+        return cls(ClaimOutcome.EXISTING, task, lost_race=lost_race)
+
+
+# -- mappers --------------------------------------------------------------------------------
+_TASK_KEYS = tuple(tasks.c.keys())
+_MEDIA_KEYS = tuple(media_t.c.keys())
+
+
+def task_row(row: Mapping[str, Any]) -> TaskRow:
+    values = {k: row[k] for k in _TASK_KEYS}
+    values["state"] = State(values["state"])
+    return TaskRow(**values)
+
+
+def media_row(row: Mapping[str, Any]) -> MediaRow:
+    return MediaRow(**{k: row[k] for k in _MEDIA_KEYS})
+
+
+def event_row(row: Mapping[str, Any]) -> EventRow:
+    return EventRow(
+        id=row["id"], task_id=row["task_id"], at=row["at"], event=row["event"],
+        state=State(row["state"]) if row["state"] is not None else None, detail=row["detail"],
+        data=row["data"],
+    )
+
+
+def slot_row(r: Any) -> SlotRow:
+    """A browser row from a result row of the read side's slot columns."""
+    return SlotRow(
+        id=r.id, request_id=r.request_id, kind=r.kind, state=State(r.state), model=r.model,
+        prompt=r.prompt, project=r.project or "", created_at=r.created_at,
+        updated_at=r.updated_at, next_poll_at=r.next_poll_at,
+        has_results=results_present(r.results), provider_status=r.provider_status,
+        error_message=r.error_message,
+    )
+
+
+def state_text(state: State | str | None) -> str | None:
+    """A state as the column stores it."""
+    return None if state is None else State(state).value
+
+
+def jsonable(value: Any) -> Any:
+    """Round-trip through JSON so nothing unserializable reaches a JSON column."""
+    return json.loads(json.dumps(value, default=str))
+
+
+def pg_clean(value: Any) -> Any:
+    """What PostgreSQL cannot store (SQLite can): NUL characters in text, NaN/Infinity in JSON."""
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd") if "\x00" in value else value
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {pg_clean(k): pg_clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [pg_clean(v) for v in value]
+    return value

@@ -1,0 +1,205 @@
+"""The import contract: every arrow points down, and no import cycle anywhere in ``app``.
+
+    ui, cli ──▶ bootstrap ──▶ service ──▶ store, providers ──▶ domain
+
+The rules live in :data:`RULES`, here and nowhere else. The import graph comes from grimp and
+counts every import statement: at module level, inside functions, and under ``TYPE_CHECKING``.
+
+Check another checkout (prints the violations, exits 1 when there are any)::
+
+    python tests/unit/test_import_contract.py /path/to/checkout
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+PACKAGE = "app"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Modules under ``importers`` must not import modules under ``forbidden`` — directly, or
+    also through other modules unless ``direct_only``. With ``only_within`` instead, they may
+    import nothing of the package outside those modules."""
+
+    name: str
+    importers: tuple[str, ...]
+    forbidden: tuple[str, ...] = ()
+    only_within: tuple[str, ...] = ()
+    direct_only: bool = False
+
+
+RULES: tuple[Rule, ...] = (
+    Rule("app.domain imports nothing from app outside app.domain",
+         importers=("app.domain",), only_within=("app.domain",)),
+    Rule("app.store and app.providers never import app.service, app.ui, app.cli, app.bootstrap",
+         importers=("app.store", "app.providers"),
+         forbidden=("app.service", "app.ui", "app.cli", "app.bootstrap")),
+    Rule("app.service never imports app.ui or app.cli",
+         importers=("app.service",), forbidden=("app.ui", "app.cli")),
+    # The GUI's entry module builds the app through the composition root (bootstrap), which
+    # opens the store: only direct imports of the store are forbidden here.
+    Rule("app.ui never imports app.store", importers=("app.ui",), forbidden=("app.store",),
+         direct_only=True),
+)
+
+def _under(module: str, packages: tuple[str, ...]) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def _cycles(modules: list[str], imports: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for start in modules:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(imports[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, it = work[-1]
+            nxt = next(it, None)
+            if nxt is not None:
+                if nxt not in index:
+                    index[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack.add(nxt)
+                    work.append((nxt, iter(sorted(imports[nxt]))))
+                elif nxt in on_stack:
+                    low[node] = min(low[node], index[nxt])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    m = stack.pop()
+                    on_stack.discard(m)
+                    comp.append(m)
+                    if m == node:
+                        break
+                if len(comp) > 1 or node in imports[node]:
+                    found.append(sorted(comp))
+    return found
+
+
+def violations() -> list[str]:
+    """Every broken rule and every cycle of the ``app`` package importable right now."""
+    import grimp
+
+    graph = grimp.build_graph(PACKAGE, cache_dir=None)
+    modules = sorted(graph.modules)
+    imports = {m: set(graph.find_modules_directly_imported_by(m)) for m in modules}
+    out: list[str] = []
+    for rule in RULES:
+        sources = [m for m in modules if _under(m, rule.importers)]
+        for src in sources:
+            for dst in sorted(imports[src]):
+                if rule.only_within and not _under(dst, rule.only_within):
+                    out.append(f"{rule.name}: {src} -> {dst}")
+                elif rule.forbidden and rule.direct_only and _under(dst, rule.forbidden):
+                    out.append(f"{rule.name}: {src} -> {dst}")
+        if rule.forbidden and not rule.direct_only:
+            for importer in rule.importers:
+                for forbidden in rule.forbidden:
+                    if importer not in graph.modules or forbidden not in graph.modules:
+                        continue
+                    for chain in sorted(graph.find_shortest_chains(importer, forbidden)):
+                        out.append(f"{rule.name}: {' -> '.join(chain)}")
+    for comp in _cycles(modules, imports):
+        a, b = comp[0], comp[1]
+        there = graph.find_shortest_chain(a, b) or (a, b)
+        back = graph.find_shortest_chain(b, a) or (b, a)
+        loop = " -> ".join([*there, *back[1:]])
+        out.append(f"import cycle among {', '.join(comp)}: {loop}")
+    return out
+
+
+def violations_in(checkout: Path) -> list[str]:
+    """:func:`violations` for the ``app`` package of another checkout (in a child process)."""
+    proc = subprocess.run(
+        [sys.executable, __file__, "--json", str(checkout)], capture_output=True, text=True,
+        timeout=120, cwd=checkout,
+    )
+    assert proc.returncode in (0, 1), proc.stderr[-3000:]
+    found: list[str] = json.loads(proc.stdout)
+    return found
+
+
+# -- the tests ----------------------------------------------------------------------------------
+def test_every_arrow_points_down_and_nothing_imports_in_a_circle():
+    found = violations()
+    assert found == [], "\n".join(found)
+
+
+def test_the_check_finds_back_arrows_and_cycles(tmp_path):
+    """A small package with one breach of every rule: each one is reported."""
+    files = {
+        "app/__init__.py": "",
+        "app/domain/__init__.py": "",
+        "app/domain/rules.py": "from app import config\n",
+        "app/config.py": "",
+        "app/store/__init__.py": "",
+        "app/store/repo.py": "def later():\n    from app.store import fast\n",
+        "app/store/fast.py": (
+            "from typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from app.store import repo\n"
+        ),
+        "app/store/reader.py": "from app.service import helper\n",
+        "app/providers/__init__.py": "",
+        "app/providers/client.py": "from app.bootstrap import build\n",
+        "app/bootstrap.py": "def build():\n    pass\n",
+        "app/service/__init__.py": "",
+        "app/service/helper.py": "from app.ui import widget\n",
+        "app/ui/__init__.py": "",
+        "app/ui/widget.py": "from app.store import reader\n",
+        "app/ui/app.py": "def run():\n    from app.ui import window\n",
+        "app/ui/window.py": "def settings():\n    from app.ui import app\n",
+    }
+    for name, text in files.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    found = "\n".join(violations_in(tmp_path))
+    assert ("app.domain imports nothing from app outside app.domain: "
+            "app.domain.rules -> app.config") in found
+    assert "app.store.reader -> app.service.helper" in found
+    assert "app.providers.client -> app.bootstrap" in found
+    assert ("never import app.service, app.ui, app.cli, app.bootstrap: "
+            "app.store.reader -> app.service.helper -> app.ui.widget") in found
+    assert ("app.service never imports app.ui or app.cli: "
+            "app.service.helper -> app.ui.widget") in found
+    assert "app.ui never imports app.store: app.ui.widget -> app.store.reader" in found
+    # cycles through function-level and TYPE_CHECKING imports
+    assert "import cycle among app.store.fast, app.store.repo" in found
+    assert ("import cycle among app.ui.app, app.ui.window: "
+            "app.ui.app -> app.ui.window -> app.ui.app") in found
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    as_json = "--json" in args
+    args = [a for a in args if a != "--json"]
+    if args:
+        sys.path.insert(0, str(Path(args[0]).resolve()))
+    result = violations()
+    if as_json:
+        print(json.dumps(result))
+    else:
+        print("\n".join(result) or "no violations")
+    raise SystemExit(1 if result else 0)
