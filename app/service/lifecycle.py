@@ -264,10 +264,12 @@ class Lifecycle:
             return got
         task = got
         if task.state == State.UNKNOWN and not task.provider_task_id:
+            look = ("recover --lookup (the provider lists its recent tasks), "
+                    if ctx.caps(task).can_list_tasks else "")
             return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
                 ProblemCode.UNKNOWN, "the create's answer never arrived, so there is no "
-                "provider task id to query. Find the task in the provider console and recover "
-                "--task-id ID, or recover --declare-failed."))
+                f"provider task id to query. Try {look}find the task in the provider console "
+                "and recover --task-id ID, or recover --declare-failed."))
         if task.kind == "image" and task.state == State.UNKNOWN:
             return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
                 ProblemCode.UNKNOWN, "images cannot be queried at MiniMax; recover "

@@ -270,3 +270,29 @@ def test_a_slot_made_with_cli_defaults_before_v2_still_replays(cli_env, capsys, 
         assert out["outcome"] == "replayed", (case["argv"], out)
         assert out["task"]["fingerprint"] == case["fingerprint"]
     assert cli_env.stats()["requests_total"] == 0
+
+
+def test_images_blocked_by_the_safety_filter_are_shown(cli_env, capsys):
+    cli_env.set_faults(block_images=2)
+    code, out = run(capsys, "submit", "--request-id", RID, "--kind", "image", "--prompt", "p",
+                    "--n", "3")
+    assert code == 0 and out["task"]["state"] == "success", out
+    assert out["task"]["failed_count"] == 2 and len(out["task"]["media"]) == 1
+    code, hist = run(capsys, "history", RID)
+    created = [e for e in hist["events"] if e["event"] == "created"][-1]
+    assert "2 blocked by the provider's safety filter (not charged)" in created["detail"]
+    cli_env.set_faults(block_images=1)
+    code, out = run(capsys, "submit", "--request-id", "article:20261201:tide-eye:scene-05",
+                    "--kind", "image", "--prompt", "q")
+    assert code == 6 and out["task"]["state"] == "fail"
+    assert out["task"]["error"]["code"] == "blocked" and out["task"]["failed_count"] == 1
+    code, out = run(capsys, "submit", "--request-id", "article:20261201:tide-eye:scene-06",
+                    "--kind", "image", "--prompt", "r")
+    assert out["task"]["failed_count"] is None  # nothing blocked: nothing said
+
+
+def test_an_unknown_v2_slot_without_task_id_points_at_lookup(cli_env, capsys):
+    cli_env.set_faults(lose_create_response=1)
+    run(capsys, "submit", "--request-id", RID, *H3)
+    code, out = run(capsys, "query", RID)
+    assert code == 4 and "recover --lookup" in out["error"]["message"]
