@@ -89,6 +89,11 @@ class MiniMaxProvider:
         return (f"{type(self).__name__}(name={self.name!r}, endpoint={self.endpoint!r}, "
                 f"base_url={self.base_url!r})")
 
+    @property
+    def _client(self) -> httpx.AsyncClient:
+        """The shared HTTP client (its name before the V2 adapter arrived)."""
+        return self.http.client
+
     def api(self, protocol: str) -> VideoApi:
         """The video endpoints of ``protocol`` (``v1``: this object; ``v2``: MiniMax-H3)."""
         return self.v2 if protocol == self.v2.protocol else self
