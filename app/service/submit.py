@@ -48,19 +48,24 @@ log = logging.getLogger(__name__)
 
 RATE_LIMIT_RETRIES = 3
 SUBMIT_LEASE_MARGIN = 120.0
+#: How much longer the lease runs for each upload a V2 create sends first (as long as the
+#: adapter gives one upload: ``providers/minimax_v2.py::UPLOAD_TIMEOUT``).
+UPLOAD_LEASE = 300.0
 
 
 def claim_request(ctx: ServiceContext, slot: SlotRef, kind: Any, norm: dict[str, Any],
-                  fp: str, now: float) -> ClaimRequest:
+                  fp: str, now: float, uploads: int = 0) -> ClaimRequest:
     """What a submit asks the store for: this slot with this intent — and, should it be free,
     the slot in ``submitting``, owned by this process under a lease that outlives the create's
-    timeout, counted against today's quota (built only then)."""
+    timeout (and the ``uploads`` that go first), counted against today's quota (built only
+    then)."""
 
     def write() -> ClaimWrite:
+        lease = ctx.config.timeout + SUBMIT_LEASE_MARGIN + uploads * UPLOAD_LEASE
         return ClaimWrite(
             idempotency_key=slot.key(kind), request_id=slot.request_id, params=norm,
             units=units(kind, norm), owner=this_owner(),
-            lease_until=now + ctx.config.timeout + SUBMIT_LEASE_MARGIN,
+            lease_until=now + lease,
             quota_limit=ctx.config.quota_limit(kind), day=local_day(now),
             project=project_of(slot.request_id),
         )
@@ -96,7 +101,9 @@ class Submitter:
         except ValidationError as exc:
             return invalid(request_id, exc)
         fp = fingerprint(kind, norm)
-        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time()))
+        uploads = len(plan.upload) if plan is not None else 0
+        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time(),
+                                                    uploads))
         if claim.outcome is ClaimOutcome.QUOTA_REFUSED:
             limit = ctx.config.quota_limit(kind)
             need = units(kind, norm)

@@ -346,3 +346,19 @@ async def test_a_task_cancelled_elsewhere_becomes_cancelled_on_query(h):
     await h.service.provider.api("v2").cancel_video(out.task.provider_task_id)
     q = await h.service.query(RID)
     assert q.task.state is State.CANCELLED and exit_code(q) == 0
+
+
+async def test_a_failed_download_is_fetched_again_by_redownload(h):
+    from app.service.commands import Redownload
+    from app.service.lifecycle import DOWNLOAD_ATTEMPTS
+
+    h.sim.set_faults(expire_downloads=DOWNLOAD_ATTEMPTS)
+    out = await h.service.submit(RID, "video", H3, wait=True, max_seconds=60)
+    assert out.task.state is State.FAIL and out.task.error.code == "verification_failed"
+    assert out.task.allowed_actions == [Action.RECOVER, Action.NEW_SLOT]
+    queries = requests(h.sim, "v2_query_video_generation")
+    again = await h.service.recover(RID, Redownload())
+    assert again.task.state is State.SUCCESS and again.task.media
+    assert requests(h.sim, "v2_query_video_generation") > queries  # a fresh link was asked for
+    assert h.sim.stats()["made_total"] == 1
+
