@@ -23,12 +23,14 @@ from typing import Any, Sequence
 
 from app import __version__
 from app.domain.errors import SlateError, ValidationError
+from app.domain.protocols import V2, protocol_for
 from app.domain.states import State
-from app.service.inputs import image_option
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
+from app.service.inputs import image_option
 from app.service.results import (
     Exported,
     History,
+    LookupReport,
     OutcomeKind,
     Problem,
     ProblemCode,
@@ -90,7 +92,18 @@ def build_parser() -> Parser:
     s.add_argument("--resolution")
     s.add_argument("--first-frame", help="https:// URL, data: URL or a local image file")
     s.add_argument("--last-frame", help="https:// URL, data: URL or a local image file")
+    s.add_argument("--ratio", help="MiniMax-H3: adaptive, 21:9, 16:9, 4:3, 1:1, 3:4, 9:16 "
+                   "(text-only: a concrete ratio; default 16:9)")
+    for what in ("image", "video", "audio"):
+        s.add_argument(f"--reference-{what}", action="append", default=None,
+                       help=f"MiniMax-H3: a reference {what} (https:// URL, mm_file://ID, data: "
+                       "URL or a local file); repeatable, not mixed with frames")
+    s.add_argument("--prompt-expansion", help="MiniMax-H3-Max: disabled, balanced or quality")
+    s.add_argument("--fast-pretreatment", action=argparse.BooleanOptionalAction, default=None,
+                   help="Hailuo-2.3, 2.3-Fast and 02: shorter prompt optimization")
     s.add_argument("--aspect-ratio")
+    s.add_argument("--width", help="image-01: width in px (512-2048, steps of 8), with --height")
+    s.add_argument("--height", help="image-01: height in px (512-2048, steps of 8), with --width")
     s.add_argument("--n")
     s.add_argument("--seed")
     s.add_argument("--prompt-optimizer", action=argparse.BooleanOptionalAction, default=None)
@@ -117,6 +130,9 @@ def build_parser() -> Parser:
     r.add_argument("--declare-failed", action="store_true")
     r.add_argument("--reason")
     r.add_argument("--lookup", action="store_true")
+
+    c = sub.add_parser("cancel", parents=[parent], help="cancel a queued MiniMax-H3 (V2) task")
+    c.add_argument("request_id")
 
     h = sub.add_parser("history", parents=[parent], help="the slot's events, oldest first")
     h.add_argument("request_id")
@@ -149,14 +165,28 @@ def build_parser() -> Parser:
     return p
 
 
+def _as_given(value: str | None, field: str) -> str | None:
+    return value or None
+
+
 def submit_params(ns: argparse.Namespace) -> dict[str, Any]:
-    """The generation parameters a `submit` states (unstated ones are left to the defaults)."""
+    """The generation parameters a `submit` states (unstated ones are left to the defaults).
+
+    V1 frames given as local files become data URLs here, as they always did (the fingerprint
+    of a scripted slot stays); a MiniMax-H3 (V2) slot passes paths on, and the service reads
+    them (by SHA-256, never by path)."""
+    v2 = protocol_for(ns.kind, ns.model) == V2
+    frame = _as_given if v2 else image_option
     raw: dict[str, Any] = {
         "prompt": ns.prompt, "model": ns.model, "duration": ns.duration,
         "resolution": ns.resolution,
-        "first_frame_image": image_option(ns.first_frame, "first_frame_image"),
-        "last_frame_image": image_option(ns.last_frame, "last_frame_image"),
-        "aspect_ratio": ns.aspect_ratio, "n": ns.n, "seed": ns.seed,
+        "first_frame_image": frame(ns.first_frame, "first_frame_image"),
+        "last_frame_image": frame(ns.last_frame, "last_frame_image"),
+        "ratio": ns.ratio, "reference_image": ns.reference_image,
+        "reference_video": ns.reference_video, "reference_audio": ns.reference_audio,
+        "prompt_expansion": ns.prompt_expansion, "fast_pretreatment": ns.fast_pretreatment,
+        "aspect_ratio": ns.aspect_ratio, "width": ns.width, "height": ns.height,
+        "n": ns.n, "seed": ns.seed,
         "prompt_optimizer": ns.prompt_optimizer,
         "subject_reference": image_option(ns.subject_reference, "subject_reference"),
         "response_format": ns.response_format,
@@ -175,6 +205,7 @@ class KeyInfo:
 #: outcome → exit code (DESIGN.md, "Command line").
 EXIT = {
     OutcomeKind.CREATED: 0, OutcomeKind.REPLAYED: 0, OutcomeKind.OK: 0,
+    OutcomeKind.CANCELLED: 0,
     OutcomeKind.INVALID: 2, OutcomeKind.CONFLICT: 3, OutcomeKind.UNKNOWN: 4,
     OutcomeKind.QUOTA_EXCEEDED: 5, OutcomeKind.REJECTED: 6, OutcomeKind.NOT_FOUND: 8,
 }
@@ -222,6 +253,7 @@ def render_task(t: TaskView) -> dict[str, Any]:
         "provider_status": t.provider_status,
         "created_at": t.created_at,
         "updated_at": t.updated_at,
+        "failed_count": t.failed_count,
     }
 
 
@@ -268,6 +300,15 @@ def render(result: Result[Any]) -> dict[str, Any]:
         }
     elif isinstance(payload, KeyInfo):
         out["key"] = payload.data
+    elif isinstance(payload, LookupReport):
+        out["lookup"] = {
+            "window": {"start": payload.window_start, "end": payload.window_end},
+            "listed": payload.listed,
+            "owned_by_other_slots": list(payload.owned_by_other_slots),
+            "candidates": [{"id": c.task_id, "created_at": c.created_at, "model": c.model,
+                            "status": c.status} for c in payload.candidates],
+            "attached": payload.attached,
+        }
     return out
 
 
@@ -283,6 +324,9 @@ def _human(out: Result[Any]) -> str:
             lines.append(f"  {m.content_type} {m.width}×{m.height} {m.bytes} B sha256 {m.sha256[:16]}…  {m.path}")
         if t.error:
             lines.append(f"  error: {t.error.message}")
+        if t.failed_count:
+            lines.append(f"  {t.failed_count} image(s) blocked by the provider's safety filter "
+                         "(not charged)")
         actions = ", ".join(a.value for a in t.allowed_actions)
         lines.append(f"  you can: {actions or 'nothing right now'}")
         lines.append(f"  handle: {t.handle}")
@@ -305,6 +349,14 @@ def _human(out: Result[Any]) -> str:
             lines.append(f"  wrote {f.path}")
     elif isinstance(payload, KeyInfo):
         lines.append(f"  key: {payload.data}")
+    elif isinstance(payload, LookupReport):
+        start = dt.datetime.fromtimestamp(payload.window_start).isoformat(timespec="seconds")
+        end = dt.datetime.fromtimestamp(payload.window_end).isoformat(timespec="seconds")
+        lines.append(f"  looked between {start} and {end}: {payload.listed} task(s) listed, "
+                     f"{len(payload.candidates)} candidate(s)")
+        for c in payload.candidates:
+            when = dt.datetime.fromtimestamp(c.created_at).isoformat(timespec="seconds")
+            lines.append(f"  {c.task_id}  {when}  {c.model}  {c.status}")
     return "\n".join(lines)
 
 
@@ -383,6 +435,8 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
             if isinstance(how, Result):
                 return how
             return await svc.recover(ns.request_id, how)
+        if cmd == "cancel":
+            return await svc.cancel(ns.request_id)
         if cmd == "history":
             return await svc.history(ns.request_id)
         if cmd == "list":

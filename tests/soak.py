@@ -1,9 +1,12 @@
 """The fault soak: seeded random provider faults plus SIGKILLs of the worker at random points.
 
-Shared by the CI test (about 200 tasks) and ``python -m tests.bench.soak`` (larger). It
+Shared by the CI test (about 200 tasks) and ``python -m tests.soak N`` (larger). The mix holds
+images, Hailuo videos (V1) and MiniMax-H3 / H3-Max videos (V2); every fault switch answers in
+its protocol's shape, and the V2-only ones (529 overloaded, expired video links) are on too. It
 returns counts and the checks: duplicate creates (counted by the provider per slot), lost
 tasks (a create reached the provider but the store has no record of the slot), and successes
-without verified media (files missing or not matching their SHA-256).
+without verified media (files missing or not matching their SHA-256, or a V2 video that is not
+the size, length and sound asked).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from app.domain.protocols import V2, protocol_of
 from app.sim import Faults, SimConfig, start_sim
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,12 +34,16 @@ FAULTS = {
     "lose_create_response": 0.04, "rate_limit": 0.04, "server_error": 0.03,
     "server_error_after_create": 0.03, "status_word": 0.01, "success_without_file": 0.03,
     "content_fail": 0.03, "expire_downloads": 0.04, "truncate_downloads": 0.04,
+    "overloaded": 0.02, "expired_url": 0.04,
 }
+#: Shares of the mix: videos among slots, and MiniMax-H3 (V2) among videos.
+VIDEO_SHARE, V2_SHARE = 0.4, 0.5
 
 
 def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = None,
          max_seconds: float = 240.0, kill_every: tuple[float, float] = (0.4, 2.5),
-         min_kills: int = 25, min_faults: int = 20) -> dict[str, Any]:
+         min_kills: int = 25, min_faults: int = 20,
+         video_share: float = VIDEO_SHARE, v2_share: float = V2_SHARE) -> dict[str, Any]:
     """Run ``tasks`` slots through workers that are SIGKILLed at random moments while the demo
     provider injects random faults. The fault-and-kill phase lasts until both ``min_kills``
     kills and ``min_faults`` injected faults happened (at most 60 % of ``max_seconds``): on a
@@ -52,7 +60,8 @@ def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = 
     env["SLATE_TEST_KEYRING_FILE"] = str(workdir / "keyring.json")
     cmd = [sys.executable, "-m", "tests.worker", "--data-dir", str(data_dir), "--store", store,
            "--base-url", sim.base_url, "--prefix", "soak:20261130:tide-eye", "--count", str(tasks),
-           "--seed", str(seed)]
+           "--seed", str(seed), "--video-share", str(video_share), "--v2-share", str(v2_share),
+           "--max-seconds", str(max_seconds * 2)]
     kills = rounds = 0
     started = time.monotonic()
     try:
@@ -87,7 +96,8 @@ def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = 
 def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, **extra: Any) -> dict[str, Any]:
     engine = sa.create_engine(store)
     with engine.connect() as conn:
-        rows = conn.execute(sa.text("SELECT id, request_id, state FROM tasks")).mappings().all()
+        rows = conn.execute(sa.text(
+            "SELECT id, request_id, state, kind, params FROM tasks")).mappings().all()
         media = conn.execute(sa.text("SELECT task_id, path, sha256, bytes FROM media")).mappings().all()
     engine.dispose()
     by_rid = {r["request_id"]: r for r in rows}
@@ -98,7 +108,12 @@ def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, **extra
     for m in media:
         media_by_task.setdefault(m["task_id"], []).append(m)
     fake_success = []
+    v2_states: Counter[str] = Counter()
     for r in rows:
+        params = r["params"] if isinstance(r["params"], dict) else json.loads(r["params"])
+        v2 = protocol_of(r["kind"], params) == V2
+        if v2:
+            v2_states[r["state"]] += 1
         if r["state"] != "success":
             continue
         items = media_by_task.get(r["id"], [])
@@ -108,12 +123,15 @@ def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, **extra
             if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != m["sha256"] \
                     or path.stat().st_size != m["bytes"]:
                 ok = False
+            elif v2 and not _as_asked(path, params):
+                ok = False
         if not ok:
             fake_success.append(r["request_id"])
     return {
         "tasks": tasks,
         "slots_recorded": len(rows),
         "states": dict(Counter(r["state"] for r in rows)),
+        "v2_states": dict(v2_states),
         "creates_received": stats["creates_total"],
         "tasks_made_by_provider": stats["made_total"],
         "faults_injected": stats["faults_injected"],
@@ -123,6 +141,21 @@ def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, **extra
         "details": {"duplicates": duplicates, "lost": lost[:20], "fake_success": fake_success[:20]},
         **extra,
     }
+
+
+def _as_asked(path: Path, params: dict[str, Any]) -> bool:
+    """A V2 video on disk is the size, length and sound its slot asked for (checked again here,
+    independently of the run that stored it)."""
+    from app.domain.params_v2 import expected_output
+    from app.service.media import VerificationFailed, VideoCheck, verify_video
+
+    want = expected_output(params)
+    try:
+        verify_video(path, VideoCheck(short_side=want.short_side, aspect=want.aspect,
+                                      seconds=want.seconds, audio_channels=want.audio_channels))
+    except VerificationFailed:
+        return False
+    return True
 
 
 if __name__ == "__main__":

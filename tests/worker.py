@@ -3,7 +3,8 @@
 ``python -m tests.worker --data-dir D --store URL --base-url B --prefix P --count N [--seed S]
 [--resume-only]`` submits N slots (unless resuming), then runs the poller until every slot is
 settled (success, fail or unknown; rejected slots are created again, as the table allows).
-Kinds and parameters are drawn from the seed, so every restart asks for the same slots.
+Kinds and parameters are drawn from the seed, so every restart asks for the same slots. A share
+of the videos (``--v2-share``) are MiniMax-H3 / H3-Max slots on the V2 protocol.
 """
 
 from __future__ import annotations
@@ -24,13 +25,24 @@ from app.service.slate import SlateService
 SETTLED = {"success", "fail", "unknown"}
 
 
-def slot_plan(prefix: str, count: int, seed: int, video_share: float) -> list[tuple[str, str, dict]]:
+#: The V2 slots of the mix: H3 at 768P and the faster H3-Max at 480P.
+V2_PARAMS = ({"model": "MiniMax-H3", "duration": 4, "resolution": "768P"},
+             {"model": "MiniMax-H3-Max", "duration": 5, "resolution": "480P", "ratio": "9:16"})
+
+
+def slot_plan(prefix: str, count: int, seed: int, video_share: float,
+              v2_share: float = 0.0) -> list[tuple[str, str, dict]]:
     rng = random.Random(seed)
+    v2 = random.Random(seed + 1)  # its own stream: the V1 plan of a seed stays what it was
     plan = []
     for i in range(count):
         rid = f"{prefix}:{i:04d}"
         if rng.random() < video_share:
-            plan.append((rid, "video", {"prompt": f"slot {rid}", "resolution": "768P"}))
+            if v2.random() < v2_share:
+                params = {"prompt": f"slot {rid}", **v2.choice(V2_PARAMS)}
+                plan.append((rid, "video", params))
+            else:
+                plan.append((rid, "video", {"prompt": f"slot {rid}", "resolution": "768P"}))
         else:
             plan.append((rid, "image", {"prompt": f"slot {rid}", "n": 1}))
     return plan
@@ -48,7 +60,7 @@ async def run(ns: argparse.Namespace) -> int:
     svc = SlateService(config, store, provider, secret)
     try:
         await svc.sweep_submitting()
-        plan = slot_plan(ns.prefix, ns.count, ns.seed, ns.video_share)
+        plan = slot_plan(ns.prefix, ns.count, ns.seed, ns.video_share, ns.v2_share)
         if not ns.resume_only:
             sem = asyncio.Semaphore(8)
 
@@ -89,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--count", type=int, required=True)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--video-share", type=float, default=0.3)
+    p.add_argument("--v2-share", type=float, default=0.0, help="share of videos on MiniMax-H3")
     p.add_argument("--rps", type=float, default=200.0)
     p.add_argument("--resume-only", action="store_true")
     p.add_argument("--max-seconds", type=float, default=300.0)

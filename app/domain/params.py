@@ -1,9 +1,15 @@
-"""Generation parameters: MiniMax v1 rules, validated before any request, normalized for the fingerprint.
+"""Generation parameters, validated before any request and normalized for the fingerprint.
 
 ``normalize(kind, raw)`` applies defaults and checks every rule in DESIGN.md ("Parameters"),
-raising :class:`ValidationError` naming the field. The normalized dict holds every field the
-kind knows (unset optionals as ``None``), so omitting a default equals stating it.
-``request_body(kind, params)`` turns normalized params into the MiniMax JSON body.
+raising :class:`ValidationError` naming the field. Which protocol a video speaks follows from
+its model (:mod:`app.domain.protocols`): MiniMax-H3 and H3-Max go to
+:mod:`app.domain.params_v2`, every other model and images follow the V1 rules here.
+
+The V1 normalized dict holds every field the kind knew when Slate first shipped (unset
+optionals as ``None``), so omitting a default equals stating it. Fields added since
+(``fast_pretreatment``, image ``width``/``height``) enter it only when stated — their absence is
+their default — so the fingerprint of a slot made before they existed never changes.
+``request_body(kind, params)`` turns normalized V1 params into the MiniMax JSON body.
 """
 
 from __future__ import annotations
@@ -11,8 +17,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
+from app.domain import params_v2
 from app.domain.errors import ValidationError
+from app.domain.params_v2 import MediaFacts
+from app.domain.protocols import V2, protocol_for
 from app.domain.slots import Kind
 
 VIDEO_PROMPT_MAX = 2000
@@ -33,25 +43,32 @@ class VideoModelRule:
     needs_first_frame: bool = False
     first_frame_only_resolutions: tuple[str, ...] = ()  # allowed only with a first frame
     allows_last_frame: bool = False
+    last_frame_resolutions: tuple[str, ...] = ()  # with a last frame (first+last), only these
     needs_subject: bool = False
     allows_first_frame: bool = True
+    fast_pretreatment: bool = False  # shortens prompt optimization (Hailuo-2.3, 2.3-Fast, 02)
+    sends_duration: bool = True  # S2V-01 has no duration or resolution fields
 
 
 VIDEO_MODELS: dict[str, VideoModelRule] = {
     "MiniMax-Hailuo-2.3": VideoModelRule(
         resolutions={6: ("768P", "1080P"), 10: ("768P",)},
         default_resolution={6: "1080P", 10: "768P"},
+        fast_pretreatment=True,
     ),
     "MiniMax-Hailuo-2.3-Fast": VideoModelRule(
         resolutions={6: ("768P", "1080P"), 10: ("768P",)},
         default_resolution={6: "1080P", 10: "768P"},
         needs_first_frame=True,
+        fast_pretreatment=True,
     ),
     "MiniMax-Hailuo-02": VideoModelRule(
         resolutions={6: ("512P", "768P", "1080P"), 10: ("512P", "768P")},
         default_resolution={6: "768P", 10: "768P"},
         first_frame_only_resolutions=("512P",),
         allows_last_frame=True,
+        last_frame_resolutions=("768P", "1080P"),
+        fast_pretreatment=True,
     ),
     "T2V-01-Director": VideoModelRule(
         resolutions={6: ("720P",)}, default_resolution={6: "720P"}, allows_first_frame=False
@@ -70,18 +87,29 @@ VIDEO_MODELS: dict[str, VideoModelRule] = {
     ),
     "S2V-01": VideoModelRule(
         resolutions={6: ("720P",)}, default_resolution={6: "720P"}, needs_subject=True,
-        allows_first_frame=False,
+        allows_first_frame=False, sends_duration=False,
     ),
 }
 
 VIDEO_FIELDS = (
     "model", "prompt", "duration", "resolution", "prompt_optimizer",
-    "first_frame_image", "last_frame_image", "subject_reference",
+    "first_frame_image", "last_frame_image", "subject_reference", "fast_pretreatment",
 )
 IMAGE_FIELDS = (
     "model", "prompt", "aspect_ratio", "n", "seed", "response_format", "prompt_optimizer",
-    "subject_reference",
+    "subject_reference", "width", "height",
 )
+#: image-01's explicit pixel size (``width`` and ``height`` together).
+IMAGE_SIDE_MIN, IMAGE_SIDE_MAX, IMAGE_SIDE_STEP = 512, 2048, 8
+
+#: V1 frames and subject images (first/last frame, S2V-01's face): MINIMAX_API.md "Frames".
+FRAME_FORMATS = ("jpeg", "png", "webp")
+FRAME_MAX_BYTES = 20 * 1024 * 1024  # less than 20 MB
+FRAME_SHORT_SIDE_MIN = 300  # more than 300 px
+FRAME_ASPECT_MIN, FRAME_ASPECT_MAX = 2 / 5, 5 / 2
+#: image-01's subject reference: JPG/PNG up to 10 MB.
+IMAGE_SUBJECT_FORMATS = ("jpeg", "png")
+IMAGE_SUBJECT_MAX_BYTES = 10 * 1024 * 1024
 _DATA_URL = re.compile(r"data:image/(png|jpeg|jpg|webp);base64,[A-Za-z0-9+/=\s]+", re.S)
 
 
@@ -91,6 +119,12 @@ def _frame(value: object, field: str) -> str:
     if value.startswith("https://") and len(value) > len("https://"):
         if any(c.isspace() for c in value):
             raise ValidationError(field, "a URL must not contain spaces")
+        try:
+            host = urlsplit(value).hostname
+        except ValueError:
+            raise ValidationError(field, "is not a valid URL") from None
+        if not host:
+            raise ValidationError(field, "the URL has no host (https://HOST/...)")
         return value
     if value.startswith("data:"):
         if not _DATA_URL.fullmatch(value):
@@ -101,6 +135,37 @@ def _frame(value: object, field: str) -> str:
     if value.startswith("http://"):
         raise ValidationError(field, "plain http:// is not accepted; use https:// or a data URL")
     raise ValidationError(field, "must be an https:// URL or a data:image/...;base64 URL")
+
+
+def check_frame(facts: MediaFacts, field: str, *, image_subject: bool = False) -> None:
+    """A V1 frame or subject image read from a data URL or a local file: format, bytes, short
+    side and aspect (image-01's subject reference: JPG/PNG up to 10 MB)."""
+    what = facts.name or "the image"
+    formats = IMAGE_SUBJECT_FORMATS if image_subject else FRAME_FORMATS
+    if facts.kind != "image" or facts.format not in formats:
+        names = " or ".join(f.upper() for f in formats)
+        raise ValidationError(field, f"{what}: {facts.format.upper() or 'this'} is not "
+                              f"accepted here; use {names}")
+    if image_subject:
+        if facts.bytes > IMAGE_SUBJECT_MAX_BYTES:
+            raise ValidationError(field, f"{what} is {facts.bytes / 1048576:.1f} MB; a subject "
+                                  "reference may be at most 10 MB")
+        return
+    if facts.bytes >= FRAME_MAX_BYTES:
+        raise ValidationError(field, f"{what} is {facts.bytes / 1048576:.1f} MB; frames must "
+                              "be smaller than 20 MB")
+    w, h = facts.width or 0, facts.height or 0
+    if min(w, h) <= FRAME_SHORT_SIDE_MIN:
+        raise ValidationError(field, f"{what} is {w}×{h} px; the short side must be more than "
+                              f"{FRAME_SHORT_SIDE_MIN} px")
+    aspect = w / h
+    if not FRAME_ASPECT_MIN - 1e-9 <= aspect <= FRAME_ASPECT_MAX + 1e-9:
+        raise ValidationError(field, f"{what} has an aspect ratio (width/height) of "
+                              f"{aspect:.2f}; frames must be within 2:5 and 5:2")
+
+
+#: The V1 fields that hold images, and whether they are image-01 subject references.
+FRAME_IMAGE_FIELDS = ("first_frame_image", "last_frame_image", "subject_reference")
 
 
 def _prompt(value: object, limit: int, required: bool) -> str:
@@ -167,6 +232,8 @@ def _subject_reference(value: object, kind: Kind) -> list[dict[str, Any]] | None
 
 
 def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
+    if protocol_for("video", raw.get("model")) == V2:
+        return params_v2.normalize(raw)
     _unknown_fields(raw, VIDEO_FIELDS)
     model = raw.get("model") or DEFAULT_VIDEO_MODEL
     if model not in VIDEO_MODELS:
@@ -190,6 +257,10 @@ def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
         if first is None:
             raise ValidationError("last_frame_image", "a last frame needs a first frame too")
         last = _frame(last, "last_frame_image")
+    fast = _bool(raw.get("fast_pretreatment"), "fast_pretreatment", False)
+    if fast and not rule.fast_pretreatment:
+        raise ValidationError("fast_pretreatment", f"has an effect on MiniMax-Hailuo-2.3, "
+                              f"2.3-Fast and 02 only, not {model}")
     resolution_raw = raw.get("resolution")
     if resolution_raw is None or resolution_raw == "":
         resolution = rule.default_resolution[duration]
@@ -209,13 +280,17 @@ def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
         )
     if resolution in rule.first_frame_only_resolutions and first is None:
         raise ValidationError("resolution", f"{resolution} needs a first frame image with {model}")
+    if last is not None and resolution not in rule.last_frame_resolutions:
+        raise ValidationError(
+            "resolution", f"{model} with first and last frame makes "
+            f"{' or '.join(rule.last_frame_resolutions)}, not {resolution}")
     subject = _subject_reference(raw.get("subject_reference"), "video")
     if subject is not None and not rule.needs_subject:
         raise ValidationError("subject_reference", f"{model} does not take a subject reference")
     if subject is None and rule.needs_subject:
         raise ValidationError("subject_reference", f"{model} requires a subject reference")
     prompt = _prompt(raw.get("prompt"), VIDEO_PROMPT_MAX, required=first is None)
-    return {
+    out: dict[str, Any] = {
         "model": model,
         "prompt": prompt,
         "duration": duration,
@@ -225,6 +300,9 @@ def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
         "last_frame_image": last,
         "subject_reference": subject,
     }
+    if fast:
+        out["fast_pretreatment"] = True
+    return out
 
 
 def normalize_image(raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -232,8 +310,12 @@ def normalize_image(raw: Mapping[str, Any]) -> dict[str, Any]:
     model = raw.get("model") or DEFAULT_IMAGE_MODEL
     if model not in IMAGE_MODELS:
         raise ValidationError("model", f"{model!r} is not an image model; known: {', '.join(IMAGE_MODELS)}")
-    ratio = raw.get("aspect_ratio") or "1:1"
-    if ratio not in ASPECT_RATIOS:
+    size = _image_size(raw, model)
+    ratio = raw.get("aspect_ratio") or (None if size else "1:1")
+    if size and ratio is not None:
+        raise ValidationError("aspect_ratio", "give aspect_ratio or width and height, not both "
+                              "(MiniMax would ignore width and height)")
+    if ratio is not None and ratio not in ASPECT_RATIOS:
         raise ValidationError("aspect_ratio", f"{ratio!r} is not offered; use one of {' '.join(ASPECT_RATIOS)}")
     if ratio == "21:9" and model == "image-01-live":
         raise ValidationError("aspect_ratio", "21:9 is offered by image-01 only")
@@ -246,7 +328,7 @@ def normalize_image(raw: Mapping[str, Any]) -> dict[str, Any]:
     fmt = raw.get("response_format") or "url"
     if fmt not in ("url", "base64"):
         raise ValidationError("response_format", "must be url or base64")
-    return {
+    out: dict[str, Any] = {
         "model": model,
         "prompt": _prompt(raw.get("prompt"), IMAGE_PROMPT_MAX, required=True),
         "aspect_ratio": ratio,
@@ -256,6 +338,30 @@ def normalize_image(raw: Mapping[str, Any]) -> dict[str, Any]:
         "prompt_optimizer": _bool(raw.get("prompt_optimizer"), "prompt_optimizer", False),
         "subject_reference": _subject_reference(raw.get("subject_reference"), "image"),
     }
+    if size:
+        out["width"], out["height"] = size
+    return out
+
+
+def _image_size(raw: Mapping[str, Any], model: str) -> tuple[int, int] | None:
+    """image-01's ``width`` and ``height``: both or neither, 512–2048 px, multiples of 8."""
+    w, h = raw.get("width"), raw.get("height")
+    if w in (None, "") and h in (None, ""):
+        return None
+    if w in (None, "") or h in (None, ""):
+        missing = "height" if h in (None, "") else "width"
+        raise ValidationError(missing, "width and height go together")
+    if model != "image-01":
+        raise ValidationError("width", f"width and height are offered by image-01 only, not "
+                              f"{model}")
+    size = []
+    for name, value in (("width", w), ("height", h)):
+        px = _int(value, name)
+        if not IMAGE_SIDE_MIN <= px <= IMAGE_SIDE_MAX or px % IMAGE_SIDE_STEP:
+            raise ValidationError(name, f"is {px}; use {IMAGE_SIDE_MIN}–{IMAGE_SIDE_MAX} px in "
+                                  f"steps of {IMAGE_SIDE_STEP}")
+        size.append(px)
+    return size[0], size[1]
 
 
 def normalize(kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
@@ -268,8 +374,15 @@ def normalize(kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def request_body(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """The MiniMax JSON body for normalized params (unset optionals left out)."""
-    return {k: v for k, v in params.items() if v is not None}
+    """The MiniMax V1 JSON body for normalized V1 params (unset optionals left out; S2V-01 has
+    no duration or resolution fields). V2 bodies: :func:`app.domain.params_v2.request_body`."""
+    body = {k: v for k, v in params.items() if v is not None}
+    if kind == "video":
+        rule = VIDEO_MODELS.get(str(params.get("model")))
+        if rule is not None and not rule.sends_duration:
+            body.pop("duration", None)
+            body.pop("resolution", None)
+    return body
 
 
 def units(kind: str, params: Mapping[str, Any]) -> int:

@@ -12,6 +12,7 @@ from enum import Enum
 from typing import Any, Mapping, Protocol
 
 from app.domain.capabilities import Capabilities
+from app.domain.protocols import V1, V2
 
 
 class State(str, Enum):
@@ -24,6 +25,7 @@ class State(str, Enum):
     FAIL = "fail"
     REJECTED = "rejected"
     UNKNOWN = "unknown"
+    CANCELLED = "cancelled"
 
     def __str__(self) -> str:
         return self.value
@@ -36,19 +38,22 @@ class Action(str, Enum):
     EXPORT = "export"
     OPEN = "open"
     NEW_SLOT = "new_slot"
+    CANCEL = "cancel"
 
     def __str__(self) -> str:
         return self.value
 
 
-TERMINAL = frozenset({State.SUCCESS, State.FAIL})
+TERMINAL = frozenset({State.SUCCESS, State.FAIL, State.CANCELLED})
 IN_FLIGHT = frozenset(
     {State.SUBMITTING, State.PREPARING, State.QUEUEING, State.PROCESSING, State.DOWNLOADING}
 )
 #: States the poller keeps asking about (a submitting record has no task id yet).
 POLLABLE = frozenset({State.PREPARING, State.QUEUEING, State.PROCESSING, State.DOWNLOADING})
 #: States ``wait`` stops on: nothing more happens without the user.
-STOP_STATES = frozenset({State.SUCCESS, State.FAIL, State.UNKNOWN, State.REJECTED})
+STOP_STATES = frozenset(
+    {State.SUCCESS, State.FAIL, State.UNKNOWN, State.REJECTED, State.CANCELLED}
+)
 #: The slot browser's filter groups besides single states.
 FILTER_GROUPS: dict[str, tuple[State, ...]] = {
     "running": (State.SUBMITTING, State.PREPARING, State.QUEUEING, State.PROCESSING,
@@ -62,12 +67,13 @@ ALLOWED_ACTIONS: dict[State | None, tuple[Action, ...]] = {
     State.REJECTED: (Action.CREATE, Action.NEW_SLOT),
     State.SUBMITTING: (Action.QUERY,),
     State.PREPARING: (Action.QUERY,),
-    State.QUEUEING: (Action.QUERY,),
+    State.QUEUEING: (Action.QUERY, Action.CANCEL),
     State.PROCESSING: (Action.QUERY,),
     State.DOWNLOADING: (Action.QUERY,),
     State.UNKNOWN: (Action.QUERY, Action.RECOVER),
     State.SUCCESS: (Action.EXPORT, Action.OPEN, Action.NEW_SLOT),
     State.FAIL: (Action.RECOVER, Action.NEW_SLOT),
+    State.CANCELLED: (Action.NEW_SLOT,),
 }
 
 #: Why an action is not offered, per state, for tooltips and error messages.
@@ -79,9 +85,11 @@ WHY_NOT: dict[Action, str] = {
     Action.EXPORT: "only verified media can be exported",
     Action.OPEN: "only verified media can be opened",
     Action.NEW_SLOT: "finish or recover this slot first",
+    Action.CANCEL: "only a task the provider still has queued can be cancelled, and only where "
+    "the provider can cancel (MiniMax V2)",
 }
 
-#: The provider status whitelist: exact words only.
+#: The provider status whitelists, per protocol: exact words only.
 PROVIDER_STATUS: dict[str, State] = {
     "Preparing": State.PREPARING,
     "Queueing": State.QUEUEING,
@@ -89,32 +97,49 @@ PROVIDER_STATUS: dict[str, State] = {
     "Success": State.DOWNLOADING,  # the provider's claim; local success needs verified media
     "Fail": State.FAIL,
 }
+PROVIDER_STATUS_V2: dict[str, State] = {
+    "queued": State.QUEUEING,
+    "running": State.PROCESSING,
+    "succeeded": State.DOWNLOADING,  # the provider's claim, as on V1
+    "failed": State.FAIL,
+    "cancelled": State.CANCELLED,
+}
+STATUS_WORDS = {V1: PROVIDER_STATUS, V2: PROVIDER_STATUS_V2}
 
 
-def state_for_status_word(word: object) -> State:
-    """Map a provider status word through the whitelist; anything else is ``unknown``."""
-    if isinstance(word, str) and word in PROVIDER_STATUS:
-        return PROVIDER_STATUS[word]
+def state_for_status_word(word: object, protocol: str = V1) -> State:
+    """Map a provider status word through its protocol's whitelist; anything else (a V1 word
+    on V2, another spelling, an empty word) is ``unknown``."""
+    words = STATUS_WORDS[protocol]
+    if isinstance(word, str) and word in words:
+        return words[word]
     return State.UNKNOWN
 
 
-def allowed_actions(state: State | str | None, *, has_results: bool = False) -> tuple[Action, ...]:
-    """Actions the user may take. ``fail`` offers recover only when results remain."""
+def allowed_actions(state: State | str | None, *, has_results: bool = False,
+                    can_cancel: bool = False) -> tuple[Action, ...]:
+    """Actions the user may take. ``fail`` offers recover only when results remain; a queued
+    task offers cancel only where its provider can cancel (``can_cancel``: MiniMax V2)."""
     key = State(state) if state is not None else None
     actions = ALLOWED_ACTIONS[key]
     if key is State.FAIL and not has_results:
         actions = tuple(a for a in actions if a is not Action.RECOVER)
+    if not can_cancel:
+        actions = tuple(a for a in actions if a is not Action.CANCEL)
     return actions
 
 
-def is_allowed(action: Action, state: State | str | None, *, has_results: bool = False) -> bool:
-    return action in allowed_actions(state, has_results=has_results)
+def is_allowed(action: Action, state: State | str | None, *, has_results: bool = False,
+               can_cancel: bool = False) -> bool:
+    return action in allowed_actions(state, has_results=has_results, can_cancel=can_cancel)
 
 
 def has_results(results: Mapping[str, Any] | None) -> bool:
-    """The provider left something to download (a file id, image URLs, inline images)."""
+    """The provider left something to download (a file id, image URLs, inline images, or a V2
+    task whose video a fresh query links again)."""
     r = results or {}
-    return bool(r.get("file_id") or r.get("image_urls") or r.get("images"))
+    return bool(r.get("file_id") or r.get("image_urls") or r.get("images")
+                or r.get("url_by_query"))
 
 
 # -- claiming a slot ----------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The provider protocol and its outcome classes.
+"""The provider protocol, the video protocol it serves per MiniMax API generation, and the
+outcome classes.
 
 Every provider call ends in exactly one of three ways:
 
@@ -10,6 +11,11 @@ Every provider call ends in exactly one of three ways:
   sending, connection reset, HTTP 5xx, codes such as 1000/1001/1024/1033, unparseable body).
 
 Raw responses are kept (secrets removed, ``Trace-Id`` added) for the slot's history.
+
+A :class:`Provider` is one MiniMax host (or the demo provider) with one key. Its videos speak
+V1 or V2 (:mod:`app.domain.protocols` decides which from the model): ``provider.api(protocol)``
+is that protocol's :class:`VideoApi`, whose :class:`~app.domain.capabilities.Capabilities`
+(list, cancel, upload) tell the service what it may ask. Images are V1, on the provider itself.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Protocol, runtime_checkable
 
 from app.domain.capabilities import Capabilities
+from app.domain.lookup import Listed
 
 
 class ProviderError(Exception):
@@ -62,7 +69,8 @@ class VideoCreated:
 
 @dataclass(frozen=True)
 class VideoStatus:
-    """One answer to a video query. ``status`` is the raw word, unmapped."""
+    """One answer to a video query. ``status`` is the raw word, unmapped. V1 names a
+    ``file_id`` (and the size); V2 a time-limited ``url`` and the task's ``usage``."""
 
     task_id: str
     status: str
@@ -72,6 +80,30 @@ class VideoStatus:
     raw: dict[str, Any]
     error_code: int | None = None
     error_message: str | None = None
+    url: str | None = None
+    usage: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Cancelled:
+    """A DELETE's answer: ``action`` is ``cancelled`` (a queued task) or ``deleted`` (a
+    finished one — V2's DELETE deletes finished tasks)."""
+
+    task_id: str
+    action: str
+    raw: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Uploaded:
+    """An input file uploaded for generation, referenced as ``mm_file://{file_id}``."""
+
+    file_id: str
+    raw: dict[str, Any]
+
+    @property
+    def url(self) -> str:
+        return f"mm_file://{self.file_id}"
 
 
 @dataclass(frozen=True)
@@ -113,23 +145,41 @@ class Download:
     headers: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class ListedTask:
-    """A task found by a provider that can list recent tasks (for recover: lookup)."""
+#: A task as a provider's list shows it (for recover: lookup).
+ListedTask = Listed
 
-    task_id: str
-    created_at: float
-    params: dict[str, Any]
+
+@runtime_checkable
+class VideoApi(Protocol):
+    """One protocol's video endpoints. ``caps`` says which of ``list_tasks``, ``cancel_video``
+    and ``upload_file`` it offers; the others raise NotImplementedError and are never called."""
+
+    protocol: str
+    caps: Capabilities
+
+    async def create_video(self, body: dict[str, Any]) -> VideoCreated: ...
+
+    async def query_video(self, task_id: str) -> VideoStatus: ...
+
+    async def list_tasks(self, since: float, until: float,
+                         model: str | None = None) -> list[ListedTask]: ...
+
+    async def cancel_video(self, task_id: str) -> Cancelled: ...
+
+    async def upload_file(self, data: bytes, filename: str) -> Uploaded: ...
 
 
 @runtime_checkable
 class Provider(Protocol):
-    """What the service needs from a provider. ``name``: minimax|demo; ``endpoint``: global|cn|local;
-    ``caps``: what it can do beyond create and query (``list_tasks`` only where it lists)."""
+    """What the service needs from a provider. ``name``: minimax|demo; ``endpoint``:
+    global|cn|local; ``caps``: what its V1 side can do (images and the legacy videos);
+    ``api(protocol)``: the video endpoints of one protocol, with their own ``caps``."""
 
     name: str
     endpoint: str
     caps: Capabilities
+
+    def api(self, protocol: str) -> VideoApi: ...
 
     async def create_video(self, body: dict[str, Any]) -> VideoCreated: ...
 
@@ -141,7 +191,8 @@ class Provider(Protocol):
 
     def download(self, url: str) -> "DownloadContext": ...
 
-    async def list_tasks(self, since: float, until: float) -> list[ListedTask]: ...
+    async def list_tasks(self, since: float, until: float,
+                         model: str | None = None) -> list[ListedTask]: ...
 
     async def aclose(self) -> None: ...
 

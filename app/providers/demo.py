@@ -1,7 +1,8 @@
-"""The demo provider's client: MiniMax's protocol, plus task listing (for recover: lookup).
+"""The demo provider's client: MiniMax's protocols, plus a task list for V1 videos.
 
-MiniMax v1 cannot list recent tasks; the demo provider can (``GET /_sim/tasks``), which lets
-Slate's lookup path be exercised end to end and shows how a listing provider plugs in.
+The demo provider speaks V2 faithfully (task list, cancel, uploads), so its V2 side is the
+MiniMax V2 adapter unchanged. MiniMax V1 cannot list recent tasks; the demo provider can
+(``GET /_sim/tasks``, an extension), which lets Slate's lookup path run for V1 slots too.
 """
 
 from __future__ import annotations
@@ -23,11 +24,14 @@ class DemoProvider(MiniMaxProvider):
         kw.setdefault("endpoint", "local")
         super().__init__("demo-key", base_url, **kw)
 
-    async def list_tasks(self, since: float, until: float) -> list[ListedTask]:
+    async def list_tasks(self, since: float, until: float,
+                         model: str | None = None) -> list[ListedTask]:
+        """The demo provider's V1 tasks created between ``since`` and ``until``."""
         try:
-            response = await self._client.get(f"{self.base_url}/_sim/tasks")
+            response = await self.http.client.get(f"{self.base_url}/_sim/tasks")
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-            raise Refused(f"list tasks: the request never left ({type(exc).__name__})", never_sent=True) from None
+            raise Refused(f"list tasks: the request never left ({type(exc).__name__})",
+                          never_sent=True) from None
         except httpx.HTTPError as exc:
             raise Ambiguous(f"list tasks: {type(exc).__name__}") from None
         if response.status_code != 200:
@@ -35,9 +39,15 @@ class DemoProvider(MiniMaxProvider):
         items = response.json().get("tasks") or []
         out = []
         for t in items:
+            if t.get("protocol", "v1") != "v1":
+                continue
             created = float(t.get("created_at") or 0)
+            params = dict(t.get("params") or {})
+            if model is not None and params.get("model") != model:
+                continue
             if since <= created <= until:
-                params = dict(t.get("params") or {})
-                params.setdefault("prompt", t.get("prompt"))
-                out.append(ListedTask(str(t["task_id"]), created, params))
+                facts = {"duration": params.get("duration"),
+                         "resolution": params.get("resolution"), "prompt": t.get("prompt")}
+                out.append(ListedTask(str(t["task_id"]), created, params.get("model"),
+                                      t.get("status"), facts))
         return out

@@ -18,9 +18,10 @@ from app.config import Config
 from app.domain import handles
 from app.domain.capabilities import Capabilities
 from app.domain.errors import ValidationError
+from app.domain.protocols import V1, V2, VideoProtocol, protocol_of
 from app.domain.slots import SlotRef, validate_request_id
 from app.domain.states import WHY_NOT, Action, State, allowed_actions, is_allowed
-from app.providers.base import Provider
+from app.providers.base import Provider, VideoApi
 from app.service.ratelimit import RateLimiter
 from app.service.results import (
     OutcomeKind,
@@ -43,11 +44,17 @@ NOTE_FLUSH_DELAY = 0.25
 
 @dataclass(frozen=True)
 class ProviderInfo:
-    """The provider a service talks to, as the UI shows it."""
+    """The provider a service talks to, as the UI shows it. ``capabilities`` are its V1 side's
+    (images and the legacy video models); ``v2`` its MiniMax-H3 side's."""
 
     name: str
     endpoint: str
     capabilities: Capabilities
+    v2: Capabilities = Capabilities()
+
+    def caps_for(self, protocol: str) -> Capabilities:
+        """What the provider can do for a slot of ``protocol`` (``domain.protocols``)."""
+        return self.v2 if protocol == V2 else self.capabilities
 
     @property
     def demo(self) -> bool:
@@ -56,6 +63,14 @@ class ProviderInfo:
     @property
     def label(self) -> str:
         return f"{self.name} · {self.endpoint}"
+
+
+def _failed_count(task: TaskRow) -> int | None:
+    """Images the provider's safety filter blocked (image-01's ``failed_count``), if any."""
+    if task.kind != "image" or not task.results:
+        return None
+    n = task.results.get("failed_count")
+    return n if isinstance(n, int) and n > 0 else None
 
 
 class NoteQueue:
@@ -112,7 +127,23 @@ class ServiceContext:
 
     @property
     def provider_info(self) -> ProviderInfo:
-        return ProviderInfo(self.provider.name, self.provider.endpoint, self.provider.caps)
+        return ProviderInfo(self.provider.name, self.provider.endpoint, self.provider.caps,
+                            self.provider.api(V2).caps)
+
+    # -- protocols ----------------------------------------------------------------------------
+    @staticmethod
+    def protocol(task: TaskRow) -> VideoProtocol:
+        """The protocol a slot speaks, from its kind and model (``domain.protocols``)."""
+        return protocol_of(task.kind, task.params)
+
+    def api(self, task: TaskRow) -> VideoApi:
+        """The provider's video endpoints for this slot's protocol."""
+        return self.provider.api(self.protocol(task))
+
+    def caps(self, task: TaskRow) -> Capabilities:
+        """What the provider can do for this slot (list, cancel, upload)."""
+        protocol = self.protocol(task)
+        return self.provider.api(protocol).caps if protocol != V1 else self.provider.caps
 
     # -- slots and views --------------------------------------------------------------------
     def slot(self, request_id: str) -> SlotRef:
@@ -140,9 +171,11 @@ class ServiceContext:
             state=task.state, provider=task.provider, provider_task_id=task.provider_task_id,
             provider_status=task.provider_status, fingerprint=task.fingerprint,
             params=task.params, media=media, error=err,
-            allowed_actions=list(allowed_actions(task.state, has_results=task.has_results)),
+            allowed_actions=list(allowed_actions(task.state, has_results=task.has_results,
+                                                 can_cancel=self.caps(task).can_cancel)),
             created_at=task.created_at, updated_at=task.updated_at,
             next_poll_at=task.next_poll_at, has_results=task.has_results, project=task.project,
+            failed_count=_failed_count(task),
         )
 
     def notify(self, task: TaskRow | None) -> None:
@@ -184,7 +217,8 @@ class ServiceContext:
         task = await self.load_or_answer(request_id)
         if isinstance(task, Result):
             return task
-        if not is_allowed(action, task.state, has_results=task.has_results):
+        if not is_allowed(action, task.state, has_results=task.has_results,
+                          can_cancel=self.caps(task).can_cancel):
             return not_allowed(self.view(task), f"{action} is not offered while the slot is "
                                f"{task.state}: {WHY_NOT[action]}")
         return task

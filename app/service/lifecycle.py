@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from app.domain import params_v2
+from app.domain.protocols import V2
 from app.domain.states import (
     IN_FLIGHT,
     POLLABLE,
@@ -22,7 +24,7 @@ from app.domain.states import (
     State,
     state_for_status_word,
 )
-from app.providers.base import ProviderError
+from app.providers.base import ProviderError, VideoStatus
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.owner import owner_gone
@@ -93,16 +95,24 @@ class Lifecycle:
         return task
 
     async def _query_once(self, task: TaskRow) -> TaskRow:
-        ctx, moves = self.ctx, self.moves
+        ctx = self.ctx
         assert task.provider_task_id is not None
+        api = ctx.api(task)
         try:
-            status = await ctx.call(lambda: ctx.provider.query_video(task.provider_task_id or ""))
+            status = await ctx.call(lambda: api.query_video(task.provider_task_id or ""))
         except ProviderError as exc:
             failures = task.poll_failures + 1
             delay = exc.retry_after or backoff(ctx.poll_interval, failures, rng=ctx.rng)
-            return (await moves.query_failed(task, exc, failures, delay)) or task
+            return (await self.moves.query_failed(task, exc, failures, delay)) or task
+        return await self.apply_status(task, status)
+
+    async def apply_status(self, task: TaskRow, status: VideoStatus) -> TaskRow:
+        """Move the task by one query answer: the status word through its protocol's
+        whitelist; the provider's success starts the download at once (V2 links expire)."""
+        moves = self.moves
+        protocol = self.ctx.protocol(task)
         word = status.status
-        mapped = state_for_status_word(word)
+        mapped = state_for_status_word(word, protocol)
         raw = {"raw": status.raw}
         said: dict[str, Any] = {"provider_status": word, "poll_failures": 0}
         if mapped is State.UNKNOWN:
@@ -116,6 +126,21 @@ class Lifecycle:
             msg = status.error_message or "the provider reports the task failed"
             new = await moves.to_fail(task, code=code, message=msg, detail=f"{word}: {msg}",
                                       data=raw, **said)
+        elif mapped is State.CANCELLED:
+            new = await moves.to_cancelled(task, detail="the provider reports the task "
+                                           "cancelled (not billed)", data=raw, **said)
+        elif mapped is State.DOWNLOADING and protocol == V2:
+            if not status.url:
+                new = await moves.to_fail(
+                    task, code="no_media", message="the provider reported success without a "
+                    "video URL", detail=f"{word} without content.url", data=raw, **said)
+            else:
+                results = {"url_by_query": True, "usage": status.usage or {}}
+                new = await moves.to_downloading(
+                    task, event="status", detail=f"{word} (usage {status.usage or {}})",
+                    data=raw, results=results, error_code=None, error_message=None,
+                    next_poll_at=time.time(), **said)
+                return await self.download(new or task, link=status.url)
         elif mapped is State.DOWNLOADING and not status.file_id:
             new = await moves.to_fail(task, code="no_media",
                                       message="the provider reported Success without a file",
@@ -134,8 +159,10 @@ class Lifecycle:
 
     # -- downloads ------------------------------------------------------------------------------
     async def download(self, task: TaskRow,
-                       preverified: list[media_mod.VerifiedMedia] | None = None) -> TaskRow:
-        """Fetch and verify every media item; only then ``success``."""
+                       preverified: list[media_mod.VerifiedMedia] | None = None,
+                       link: str | None = None) -> TaskRow:
+        """Fetch and verify every media item; only then ``success``. ``link``: a V2 video's
+        URL from the query just answered (tried first; later attempts query again)."""
         ctx = self.ctx
         folder = media_mod.media_folder(ctx.config.data_dir, task.tenant, task.slot_key)
         results = task.results or {}
@@ -144,7 +171,8 @@ class Lifecycle:
         for attempt in range(1, DOWNLOAD_ATTEMPTS + 1):
             try:
                 if task.kind == "video":
-                    verified = [await self._download_video(task, results, folder)]
+                    fresh = link if attempt == 1 else None
+                    verified = [await self._download_video(task, results, folder, fresh)]
                 else:
                     got = list(preverified or [])
                     for url in results.get("image_urls") or []:
@@ -182,8 +210,10 @@ class Lifecycle:
                                        "verification_failed", state=task.state, detail=detail,
                                        data=data)
 
-    async def _download_video(self, task: TaskRow, results: dict[str, Any],
-                              folder: Path) -> media_mod.VerifiedMedia:
+    async def _download_video(self, task: TaskRow, results: dict[str, Any], folder: Path,
+                              link: str | None = None) -> media_mod.VerifiedMedia:
+        if self.ctx.protocol(task) == V2:
+            return await self._download_v2(task, folder, link)
         ctx = self.ctx
         file_id = str(results.get("file_id") or "")
         if not file_id:
@@ -201,6 +231,31 @@ class Lifecycle:
                                   state=task.state, detail=f"{got.bytes} bytes from file {file_id}")
         return got
 
+    async def _download_v2(self, task: TaskRow, folder: Path,
+                           link: str | None) -> media_mod.VerifiedMedia:
+        """A V2 video: its ``content.url`` (or, when that expired or failed, a fresh one from a
+        new query — V2 has no file id to exchange), held to the size asked, the length and the
+        stereo track."""
+        ctx = self.ctx
+        api = ctx.api(task)
+        if link is None:
+            status = await ctx.call(lambda: api.query_video(task.provider_task_id or ""))
+            if state_for_status_word(status.status, V2) is not State.DOWNLOADING:
+                raise media_mod.VerificationFailed(
+                    f"a fresh query answered {status.status!r}, not succeeded")
+            if not status.url:
+                raise media_mod.VerificationFailed("a fresh query gave no video URL")
+            link = status.url
+        want = params_v2.expected_output(task.params)
+        check = media_mod.VideoCheck(short_side=want.short_side, aspect=want.aspect,
+                                     seconds=want.seconds, audio_channels=want.audio_channels)
+        got = await media_mod.download_verified(ctx.provider, link, folder=folder, kind="video",
+                                                check=check)
+        await ctx.store.add_event(ctx.scope, task.slot_key, task.id, "downloaded",
+                                  state=task.state,
+                                  detail=f"{got.bytes} bytes, {got.width}×{got.height}")
+        return got
+
     # -- commands: query and wait ---------------------------------------------------------------
     async def query(self, request_id: object) -> Result[Any]:
         ctx = self.ctx
@@ -209,10 +264,12 @@ class Lifecycle:
             return got
         task = got
         if task.state == State.UNKNOWN and not task.provider_task_id:
+            look = ("recover --lookup (the provider lists its recent tasks), "
+                    if ctx.caps(task).can_list_tasks else "")
             return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
                 ProblemCode.UNKNOWN, "the create's answer never arrived, so there is no "
-                "provider task id to query. Find the task in the provider console and recover "
-                "--task-id ID, or recover --declare-failed."))
+                f"provider task id to query. Try {look}find the task in the provider console "
+                "and recover --task-id ID, or recover --declare-failed."))
         if task.kind == "image" and task.state == State.UNKNOWN:
             return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
                 ProblemCode.UNKNOWN, "images cannot be queried at MiniMax; recover "

@@ -1,9 +1,11 @@
 """Verified media: download, check, and store content-addressed under tenant and slot.
 
 Nothing is called a success here unless: HTTP 200, the declared size arrived in full, the
-bytes carry a real PNG/JPEG/WebP/MP4 signature and decode, and a video's width and height are
-the ones the provider reported. Files are named by their SHA-256; a provider-chosen name never
-becomes a path.
+bytes carry a real PNG/JPEG/WebP/MP4 signature and decode, and a video is what
+:class:`VideoCheck` asks — the width and height the provider reported (V1), or, where the
+provider reports only "768P"/"2K" (V2), the size as asked (short side and aspect), the length and
+the stereo track MiniMax-H3 makes. :func:`verify_video` is the one function that checks a
+video. Files are named by their SHA-256; a provider-chosen name never becomes a path.
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ SIGNATURES = (
 )
 MAX_IMAGE_BYTES = 64 * 1024 * 1024
 MAX_VIDEO_BYTES = 2 * 1024 * 1024 * 1024
+#: How far a video may stray from what was asked: the long side is rounded by the provider,
+#: and the container's length includes the audio encoder's padding.
+ASPECT_TOLERANCE = 0.02
+SECONDS_TOLERANCE = 0.5
 
 
 class VerificationFailed(Exception):
@@ -75,7 +81,29 @@ def probe_image(path: Path) -> tuple[int, int]:
         raise VerificationFailed(f"image does not decode: {type(exc).__name__}: {exc}") from None
 
 
-def probe_video(path: Path) -> tuple[int, int, float | None]:
+@dataclass(frozen=True)
+class VideoCheck:
+    """What a downloaded video must be. ``size``: exact pixels (V1 reports them); else
+    ``short_side`` and, where the request fixes it, ``aspect`` (V2 reports only "768P"/"2K");
+    ``seconds``: the length asked; ``audio_channels``: a sound track with at least this many
+    channels (MiniMax-H3 makes stereo)."""
+
+    size: tuple[int, int] | None = None
+    short_side: int | None = None
+    aspect: float | None = None
+    seconds: float | None = None
+    audio_channels: int | None = None
+
+
+@dataclass(frozen=True)
+class VideoFacts:
+    width: int
+    height: int
+    duration: float | None
+    audio_channels: int  # of the first sound track; 0 without one
+
+
+def probe_video(path: Path) -> VideoFacts:
     import av
 
     try:
@@ -91,11 +119,41 @@ def probe_video(path: Path) -> tuple[int, int, float | None]:
                 duration = float(stream.duration * stream.time_base)
             if not width or not height:
                 raise VerificationFailed("the MP4 file's video stream has no dimensions")
-            return width, height, duration
+            channels = 0
+            if container.streams.audio:
+                channels = int(container.streams.audio[0].codec_context.channels or 0)
+            return VideoFacts(width, height, duration, channels)
     except VerificationFailed:
         raise
     except Exception as exc:  # noqa: BLE001 - any demuxer error means "not a real video"
         raise VerificationFailed(f"video does not decode: {type(exc).__name__}: {exc}") from None
+
+
+def verify_video(path: Path, check: VideoCheck | None) -> VideoFacts:
+    """Probe the video at ``path`` and hold it to ``check``; VerificationFailed says what
+    differs."""
+    got = probe_video(path)
+    if check is None:
+        return got
+    w, h = got.width, got.height
+    if check.size is not None and (w, h) != tuple(check.size):
+        raise VerificationFailed(
+            f"video is {w}×{h}, the provider reported {check.size[0]}×{check.size[1]}")
+    if check.short_side is not None and min(w, h) != check.short_side:
+        raise VerificationFailed(f"video is {w}×{h}; the resolution asked has a short side of "
+                                 f"{check.short_side} px")
+    if check.aspect is not None and abs(w / h - check.aspect) > ASPECT_TOLERANCE * check.aspect:
+        raise VerificationFailed(f"video is {w}×{h} (aspect {w / h:.3f}); the aspect asked is "
+                                 f"{check.aspect:.3f}")
+    if check.seconds is not None:
+        if got.duration is None or abs(got.duration - check.seconds) > SECONDS_TOLERANCE:
+            said = "unknown" if got.duration is None else f"{got.duration:.2f} s"
+            raise VerificationFailed(f"video lasts {said}; {check.seconds:g} s were asked")
+    if check.audio_channels and got.audio_channels < check.audio_channels:
+        found = "no sound track" if not got.audio_channels else \
+            f"a {got.audio_channels}-channel sound track"
+        raise VerificationFailed(f"video has {found}; this model makes a stereo track")
+    return got
 
 
 def media_folder(data_dir: Path, tenant: str, slot_key: str) -> Path:
@@ -103,7 +161,7 @@ def media_folder(data_dir: Path, tenant: str, slot_key: str) -> Path:
 
 
 def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
-            expect_size: tuple[int, int] | None) -> VerifiedMedia:
+            check: VideoCheck | None) -> VerifiedMedia:
     with open(tmp, "rb") as f:
         head = f.read(16)
     found = sniff(head)
@@ -114,11 +172,8 @@ def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
     if kind == "video":
         if ctype != "video/mp4":
             raise VerificationFailed(f"expected an MP4 video, got {ctype}")
-        width, height, duration = probe_video(tmp)
-        if expect_size and (width, height) != tuple(expect_size):
-            raise VerificationFailed(
-                f"video is {width}×{height}, the provider reported {expect_size[0]}×{expect_size[1]}"
-            )
+        facts = verify_video(tmp, check)
+        width, height, duration = facts.width, facts.height, facts.duration
     else:
         if not ctype.startswith("image/"):
             raise VerificationFailed(f"expected an image, got {ctype}")
@@ -132,8 +187,12 @@ def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
 async def download_verified(
     provider: Provider, url: str, *, folder: Path, kind: str,
     declared_bytes: int | None = None, expect_size: tuple[int, int] | None = None,
+    check: VideoCheck | None = None,
 ) -> VerifiedMedia:
-    """Download ``url`` into ``folder`` and verify it. Raises VerificationFailed."""
+    """Download ``url`` into ``folder`` and verify it (videos against ``check``, or the
+    reported ``expect_size``). Raises VerificationFailed."""
+    if check is None and expect_size is not None:
+        check = VideoCheck(size=expect_size)
     folder.mkdir(parents=True, exist_ok=True)
     limit = MAX_VIDEO_BYTES if kind == "video" else MAX_IMAGE_BYTES
     fd, name = tempfile.mkstemp(prefix=".part-", dir=folder)
@@ -166,7 +225,7 @@ async def download_verified(
             raise VerificationFailed(f"size mismatch: {size} bytes, the provider declared {declared_bytes}")
         if size == 0:
             raise VerificationFailed("download was empty")
-        return _finish(tmp, folder, digest.hexdigest(), size, kind, expect_size)
+        return _finish(tmp, folder, digest.hexdigest(), size, kind, check)
     finally:
         if fd != -1:
             os.close(fd)

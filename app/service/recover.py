@@ -3,14 +3,21 @@
 One command, one of four ways: :class:`AttachTask` (the provider task id the user found),
 :class:`Lookup` (where the provider lists tasks), :class:`Redownload` (a failed task with
 results left) and :class:`DeclareFailed` (with a reason; a charge may exist). Which way a task
-offers is :func:`app.domain.states.recover_options`.
+offers is :func:`app.domain.states.recover_options`, with the capabilities of the slot's
+protocol (MiniMax V2 lists tasks; V1 cannot).
+
+Lookup follows :mod:`app.domain.lookup`: the window around the create, candidates with the
+slot's model, duration, resolution and ratio that no other slot owns; exactly one is attached
+(the history keeps the window and every task seen), zero or several change nothing and are
+listed. :meth:`Recovery.look` runs the same search without attaching, for the app's question
+"1 matching task found at MiniMax — attach?".
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.domain.params import request_body
+from app.domain import lookup
 from app.domain.states import (
     Action,
     RecoverOption,
@@ -20,10 +27,12 @@ from app.domain.states import (
     state_for_status_word,
 )
 from app.providers.base import ProviderError
-from app.service.context import ServiceContext
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
+from app.service.context import ServiceContext
 from app.service.lifecycle import Lifecycle
 from app.service.results import (
+    Candidate,
+    LookupReport,
     OutcomeKind,
     Problem,
     ProblemCode,
@@ -31,14 +40,11 @@ from app.service.results import (
     Result,
     not_allowed,
 )
+from app.service.submit import SUBMIT_LEASE_MARGIN
 from app.service.transitions import Transitions
 from app.store.rows import TaskRow
 
 __all__ = ["AttachTask", "DeclareFailed", "Lookup", "RecoverHow", "Recovery", "Redownload"]
-
-
-#: How long after the slot's claim a lookup searches the provider's list (see DESIGN.md).
-LOOKUP_BEFORE, LOOKUP_AFTER = 60.0, 900.0
 
 
 class Recovery:
@@ -53,7 +59,7 @@ class Recovery:
         if isinstance(got, Result):
             return got
         task = got
-        options = recover_options(task, ctx.provider.caps, provider=ctx.provider.name)
+        options = recover_options(task, ctx.caps(task), provider=ctx.provider.name)
         if isinstance(how, DeclareFailed):
             return await self._declare_failed(task, how.reason, options[RecoverWay.DECLARE_FAILED])
         if isinstance(how, Redownload):
@@ -91,8 +97,8 @@ class Recovery:
             return ctx.by_state(task)
         return ctx.by_state(await self.lifecycle.download(new))
 
-    async def _attach(self, task: TaskRow, provider_task_id: str,
-                      option: RecoverOption) -> Result[Any]:
+    async def _attach(self, task: TaskRow, provider_task_id: str, option: RecoverOption,
+                      evidence: lookup.Selection | None = None) -> Result[Any]:
         ctx = self.ctx
         if not option.state_allows:
             return not_allowed(ctx.view(task), option.why_not)
@@ -103,20 +109,94 @@ class Recovery:
                 "(letters, digits, - _ .)", field="task_id"))
         if not option.offered:
             return not_allowed(ctx.view(task), option.why_not)
+        if await ctx.store.owners_of(task.provider, task.endpoint, [tid], except_task=task.id):
+            return not_allowed(ctx.view(task), f"task {tid} is already attached to another "
+                               "slot; one task is never shown by two slots")
+        api = ctx.api(task)
+        protocol = ctx.protocol(task)
         try:
-            status = await ctx.call(lambda: ctx.provider.query_video(tid))
+            status = await ctx.call(lambda: api.query_video(tid))
         except ProviderError as exc:
             return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
                 ProblemCode.UNKNOWN, f"the provider did not confirm task {tid}: {exc.message}; "
                 "nothing changed", provider=ProviderAnswer(exc.code)))
-        if state_for_status_word(status.status) is State.UNKNOWN:
+        if state_for_status_word(status.status, protocol) is State.UNKNOWN:
             return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
                 ProblemCode.UNKNOWN, f"task {tid} answered status {status.status!r}; "
                 "nothing changed"))
-        new = await self.moves.to_attached(task, tid, status.raw)
+        detail = None
+        if evidence is not None:
+            w = evidence.window
+            detail = (f"lookup attached provider task {tid}: the one candidate among "
+                      f"{len(evidence.listed)} task(s) listed between {w.start} and {w.end}")
+        new = await self.moves.to_attached(
+            task, tid, status.raw, detail=detail,
+            evidence=evidence.evidence() if evidence is not None else None)
         if new is None:
-            return ctx.by_state(task)
+            fresh = await ctx.store.task(task.id) or task
+            if fresh.state == State.UNKNOWN:  # the guard held: another slot took the task
+                return not_allowed(ctx.view(fresh), f"task {tid} was attached to another slot "
+                                   "meanwhile; nothing changed")
+            return ctx.by_state(fresh)
         return ctx.by_state(await ctx.with_media(await self.lifecycle.advance(new)))
+
+    # -- lookup -------------------------------------------------------------------------------
+    async def _window(self, task: TaskRow) -> lookup.Window:
+        """From the claim to 60 s after the create's timeout ran out: the last send and its
+        timeout as recorded when the create became unknown; without them (the process died
+        while sending) the owner's lease, which outlived any send of that process."""
+        sent_at = timeout = None
+        for event in reversed(await self.ctx.store.history(self.ctx.scope, task.slot_key)):
+            data = event.data or {}
+            if event.task_id == task.id and event.event == "unknown" and "sent_at" in data:
+                sent_at, timeout = data.get("sent_at"), data.get("timeout")
+                break
+        if isinstance(sent_at, (int, float)):
+            ran_out = float(sent_at) + float(timeout or self.ctx.config.timeout)
+        elif task.lease_until is not None:
+            ran_out = task.lease_until
+        else:
+            ran_out = task.created_at + self.ctx.config.timeout + SUBMIT_LEASE_MARGIN
+        return lookup.window(task.created_at, ran_out)
+
+    async def _select(self, task: TaskRow) -> lookup.Selection:
+        ctx = self.ctx
+        win = await self._window(task)
+        api = ctx.api(task)
+        model = task.params.get("model")
+        listed = await ctx.call(lambda: api.list_tasks(
+            win.start, win.end, model if isinstance(model, str) else None))
+        ids = [t.task_id for t in listed]
+        owned = await ctx.store.owners_of(task.provider, task.endpoint, ids, except_task=task.id)
+        return lookup.select(task.params, win, listed, sorted(owned))
+
+    @staticmethod
+    def _report(found: lookup.Selection, attached: str | None = None) -> LookupReport:
+        return LookupReport(
+            found.window.start, found.window.end, len(found.listed), found.owned,
+            tuple(Candidate(c.task_id, c.created_at, c.model, c.status)
+                  for c in found.candidates), attached)
+
+    async def look(self, request_id: object) -> Result[LookupReport]:
+        """The lookup without attaching: what the provider lists for this unknown slot (for
+        the app's "1 matching task found at MiniMax — attach?"). Changes nothing."""
+        ctx = self.ctx
+        got = await ctx.actionable(request_id, Action.RECOVER)
+        if isinstance(got, Result):
+            return got
+        task = got
+        option = recover_options(task, ctx.caps(task), provider=ctx.provider.name)[
+            RecoverWay.LOOKUP]
+        if not option.offered:
+            return not_allowed(ctx.view(task), option.why_not)
+        try:
+            found = await self._select(task)
+        except ProviderError as exc:
+            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
+                ProblemCode.UNKNOWN, f"the provider's task list did not answer: {exc.message}",
+                provider=ProviderAnswer(exc.code)))
+        return Result(OutcomeKind.OK, task.request_id, ctx.view(task),
+                      payload=self._report(found))
 
     async def _lookup(self, task: TaskRow,
                       options: dict[RecoverWay, RecoverOption]) -> Result[Any]:
@@ -124,14 +204,26 @@ class Recovery:
         option = options[RecoverWay.LOOKUP]
         if not option.offered:
             return not_allowed(ctx.view(task), option.why_not)
-        found = await ctx.call(lambda: ctx.provider.list_tasks(
-            task.created_at - LOOKUP_BEFORE, task.created_at + LOOKUP_AFTER))
-        body = request_body(task.kind, task.params)
-        matches = [t for t in found
-                   if all(t.params.get(k) == v for k, v in body.items() if k in t.params)
-                   and t.params.get("prompt") == body.get("prompt")]
-        if len(matches) != 1:
+        try:
+            found = await self._select(task)
+        except ProviderError as exc:
             return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
-                ProblemCode.UNKNOWN, f"lookup found {len(matches)} matching tasks in the time "
-                "window; attach one with --task-id"))
-        return await self._attach(task, matches[0].task_id, options[RecoverWay.ATTACH])
+                ProblemCode.UNKNOWN, f"the provider's task list did not answer: {exc.message}; "
+                "nothing changed", provider=ProviderAnswer(exc.code)))
+        one = found.found
+        if one is None:
+            n = len(found.candidates)
+            what = ("no matching task" if n == 0 else
+                    f"{n} matching tasks (the list cannot show the prompt, so none is chosen)")
+            await ctx.store.add_event(
+                ctx.scope, task.slot_key, task.id, "lookup", state=task.state,
+                detail=f"lookup found {what} between {found.window.start} and "
+                f"{found.window.end}; nothing changed", data=found.evidence())
+            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
+                ProblemCode.UNKNOWN, f"lookup found {what} in the time window; nothing "
+                "changed. Attach one with --task-id ID"), payload=self._report(found))
+        out = await self._attach(task, one.task_id, options[RecoverWay.ATTACH], found)
+        attached = one.task_id if out.task is not None and \
+            out.task.provider_task_id == one.task_id else None
+        return Result(out.kind, out.request_id, out.task, out.problem,
+                      self._report(found, attached))

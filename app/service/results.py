@@ -29,6 +29,7 @@ class OutcomeKind(Enum):
     QUOTA_EXCEEDED = "quota_exceeded"
     OK = "ok"
     NOT_FOUND = "not_found"
+    CANCELLED = "cancelled"
 
 
 class ProblemCode(Enum):
@@ -128,6 +129,29 @@ class ExportedFile:
 @dataclass(frozen=True)
 class Exported:
     files: tuple[ExportedFile, ...]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A task at the provider that may be an unknown slot's create."""
+
+    task_id: str
+    created_at: float
+    model: str | None
+    status: str | None
+
+
+@dataclass(frozen=True)
+class LookupReport:
+    """What a lookup saw: the window (Unix seconds), how many tasks the provider listed in it,
+    those another slot owns, the candidates, and the one attached (None: nothing changed)."""
+
+    window_start: int
+    window_end: int
+    listed: int
+    owned_by_other_slots: tuple[str, ...]
+    candidates: tuple[Candidate, ...]
+    attached: str | None = None
 
 
 # -- common answers ---------------------------------------------------------------------------

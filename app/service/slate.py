@@ -7,7 +7,9 @@ answers with typed results (:mod:`app.service.results`). The modules behind it:
 * :mod:`~app.service.submit` — validate, claim, replay / conflict, the create;
 * :mod:`~app.service.lifecycle` — sweep, resume, poll, query, wait, downloads;
 * :mod:`~app.service.transitions` — the state machine's moves;
-* :mod:`~app.service.recover` — attach, lookup, redownload, declare failed;
+* :mod:`~app.service.recover` — attach, lookup (and look without attaching), redownload,
+  declare failed;
+* :mod:`~app.service.cancel` — cancel a queued task where the provider can (MiniMax V2);
 * :mod:`~app.service.reads` — status, history, list, quota, export, suggestions, SlotReader;
 * :mod:`~app.service.context` — what they share.
 """
@@ -21,11 +23,19 @@ from typing import Any, Callable, Mapping
 
 from app.config import Config
 from app.providers.base import Provider
+from app.service.cancel import Canceller
 from app.service.context import ProviderInfo, ServiceContext
 from app.service.lifecycle import Lifecycle
 from app.service.reads import Reads, SlotReader
 from app.service.recover import RecoverHow, Recovery
-from app.service.results import Exported, History, QuotaReport, Result, SlotList
+from app.service.results import (
+    Exported,
+    History,
+    LookupReport,
+    QuotaReport,
+    Result,
+    SlotList,
+)
 from app.service.submit import Submitter
 from app.service.transitions import Transitions
 from app.service.views import TaskView
@@ -44,6 +54,7 @@ class SlateService:
         self.lifecycle = Lifecycle(ctx, moves)
         self._submitter = Submitter(ctx, self.lifecycle, moves)
         self._recovery = Recovery(ctx, self.lifecycle, moves)
+        self._canceller = Canceller(ctx, self.lifecycle, moves)
         self._reads = Reads(ctx)
         #: The slot browser's reads, bound to this service's scope.
         self.reader = SlotReader(store, ctx.scope)
@@ -112,6 +123,15 @@ class SlateService:
 
     async def recover(self, request_id: object, how: RecoverHow) -> Result[Any]:
         return await self._recovery.recover(request_id, how)
+
+    async def look(self, request_id: object) -> Result[LookupReport]:
+        """Search the provider's task list for an unknown slot's create without attaching
+        anything (``payload``: the window and the candidates)."""
+        return await self._recovery.look(request_id)
+
+    async def cancel(self, request_id: object) -> Result[Any]:
+        """Cancel a queued task where the provider can (outcome ``cancelled`` once confirmed)."""
+        return await self._canceller.cancel(request_id)
 
     async def history(self, request_id: object) -> Result[History]:
         return await self._reads.history(request_id)

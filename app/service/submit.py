@@ -3,6 +3,11 @@
 The claim (:meth:`app.store.aio.Store.claim`) alone decides whether a create is sent. Nothing
 retries a create by itself except after a definitive rate-limit refusal; anything unexpected
 after the send is ``unknown``, never ``fail``.
+
+Local media are read and probed before the claim (:mod:`app.service.inputs`), so bad input is
+refused with nothing stored and nothing sent. A V2 create's local content travels inline or is
+uploaded first (:func:`app.domain.params_v2.plan_body`); uploads happen after the claim, and
+when one fails the create is never sent: the slot is ``rejected`` and may be created again.
 """
 
 from __future__ import annotations
@@ -12,14 +17,17 @@ import logging
 import time
 from typing import Any, Mapping
 
+from app.domain import params_v2
 from app.domain.days import local_day
 from app.domain.errors import ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import project_of, suggest_next_request_id
-from app.domain.params import diff, normalize, request_body, units
+from app.domain.params import FRAME_IMAGE_FIELDS, diff, normalize, request_body, units
+from app.domain.protocols import V2, protocol_of
 from app.domain.slots import KINDS, SlotRef, validate_request_id
 from app.domain.states import STOP_STATES, State, same_intent
 from app.providers.base import Ambiguous, ImageResult, ProviderError, Refused
+from app.service import inputs
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.lifecycle import Lifecycle
@@ -40,19 +48,24 @@ log = logging.getLogger(__name__)
 
 RATE_LIMIT_RETRIES = 3
 SUBMIT_LEASE_MARGIN = 120.0
+#: How much longer the lease runs for each upload a V2 create sends first (as long as the
+#: adapter gives one upload: ``providers/minimax_v2.py::UPLOAD_TIMEOUT``).
+UPLOAD_LEASE = 300.0
 
 
 def claim_request(ctx: ServiceContext, slot: SlotRef, kind: Any, norm: dict[str, Any],
-                  fp: str, now: float) -> ClaimRequest:
+                  fp: str, now: float, uploads: int = 0) -> ClaimRequest:
     """What a submit asks the store for: this slot with this intent — and, should it be free,
     the slot in ``submitting``, owned by this process under a lease that outlives the create's
-    timeout, counted against today's quota (built only then)."""
+    timeout (and the ``uploads`` that go first), counted against today's quota (built only
+    then)."""
 
     def write() -> ClaimWrite:
+        lease = ctx.config.timeout + SUBMIT_LEASE_MARGIN + uploads * UPLOAD_LEASE
         return ClaimWrite(
             idempotency_key=slot.key(kind), request_id=slot.request_id, params=norm,
             units=units(kind, norm), owner=this_owner(),
-            lease_until=now + ctx.config.timeout + SUBMIT_LEASE_MARGIN,
+            lease_until=now + lease,
             quota_limit=ctx.config.quota_limit(kind), day=local_day(now),
             project=project_of(slot.request_id),
         )
@@ -71,15 +84,26 @@ class Submitter:
         max_seconds: float | None = None,
     ) -> Result[Any]:
         ctx = self.ctx
+        local: dict[str, inputs.LocalInput] = {}
+        plan: params_v2.BodyPlan | None = None
         try:
             slot = ctx.slot(validate_request_id(request_id))
             if kind not in KINDS:
                 raise ValidationError("kind", "must be image or video")
-            norm = normalize(kind, params)
+            if protocol_of(kind, params) == V2:
+                params, local = await asyncio.to_thread(inputs.prepare_v2, params)
+                norm = normalize(kind, params)
+                plan = params_v2.plan_body(norm, ctx.provider.api(V2).caps.can_upload)
+            else:
+                if any(params.get(f) for f in FRAME_IMAGE_FIELDS):
+                    await asyncio.to_thread(inputs.check_v1_images, kind, params)
+                norm = normalize(kind, params)
         except ValidationError as exc:
             return invalid(request_id, exc)
         fp = fingerprint(kind, norm)
-        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time()))
+        uploads = len(plan.upload) if plan is not None else 0
+        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time(),
+                                                    uploads))
         if claim.outcome is ClaimOutcome.QUOTA_REFUSED:
             limit = ctx.config.quota_limit(kind)
             need = units(kind, norm)
@@ -97,7 +121,7 @@ class Submitter:
             return await self._existing(slot, task, kind, fp, norm, wait=wait,
                                         max_seconds=max_seconds)
         ctx.notify(task)
-        out = await self._create(task)
+        out = await self._create(task, local, plan)
         if wait and out.kind is OutcomeKind.CREATED:
             return await self.lifecycle.wait_after(out, max_seconds)
         return out
@@ -140,17 +164,64 @@ class Submitter:
             return await self.lifecycle.wait_after(out, max_seconds)
         return out
 
-    async def _create(self, task: TaskRow) -> Result[Any]:
+    async def _v2_body(self, task: TaskRow, local: dict[str, inputs.LocalInput],
+                       plan: params_v2.BodyPlan) -> dict[str, Any]:
+        """The V2 body: small images inline as data URLs, the rest uploaded first. Raises
+        :class:`Refused` (never sent) when a file changed or an upload failed."""
+        ctx = self.ctx
+        api = ctx.api(task)
+        sources: dict[str, str] = {}
+        said: list[str] = []
+        for sha in sorted(plan.inline | plan.upload):
+            item = local[sha]
+            try:
+                if sha in plan.inline:
+                    sources[sha] = await asyncio.to_thread(item.data_url)
+                    said.append(f"{item.filename} inline")
+                    continue
+                data = await asyncio.to_thread(item.read)
+                up = await ctx.call(lambda: api.upload_file(data, item.filename))
+            except inputs.InputChanged as exc:
+                raise Refused(f"{exc}; the create was not sent", never_sent=True) from None
+            except ProviderError as exc:
+                raise Refused(f"uploading {item.filename} failed ({exc.message}); the create "
+                              "was not sent", never_sent=True, code=exc.code,
+                              raw=exc.raw) from None
+            sources[sha] = up.url
+            said.append(f"{item.filename} uploaded as {up.url}")
+        if said:
+            await ctx.store.add_event(
+                ctx.scope, task.slot_key, task.id, "inputs", state=task.state,
+                detail="; ".join(said),
+                data={"inputs": {sha: {"name": local[sha].filename, "sent_as": sources[sha]
+                                       if sha in plan.upload else "data URL"}
+                                 for sha in sources}})
+        return params_v2.request_body(task.params, sources)
+
+    async def _create(self, task: TaskRow, local: dict[str, inputs.LocalInput] | None = None,
+                      plan: params_v2.BodyPlan | None = None) -> Result[Any]:
         """Send the create exactly once (again only after a definitive rate-limit refusal)."""
         ctx = self.ctx
-        body = request_body(task.kind, task.params)
+        v2 = ctx.protocol(task) == V2
+        try:
+            if v2:
+                assert plan is not None, "a V2 create needs its body plan"
+                body = await self._v2_body(task, local or {}, plan)
+            else:
+                body = request_body(task.kind, task.params)
+        except Refused as exc:
+            new = await self.moves.to_rejected(task, exc)
+            return Result(OutcomeKind.REJECTED, task.request_id, ctx.view(new or task),
+                          Problem(ProblemCode.REJECTED, exc.message,
+                                  provider=ProviderAnswer(exc.code)))
+        api = ctx.api(task)
         attempt = 0
         while True:
             attempt += 1
             sent_at = time.time()
             try:
                 if task.kind == "video":
-                    answer: Any = await ctx.call(lambda: ctx.provider.create_video(body))
+                    answer: Any = await ctx.call(lambda: api.create_video(body))
                 else:
                     answer = await ctx.call(lambda: ctx.provider.generate_image(body))
                 break
@@ -174,8 +245,9 @@ class Submitter:
                        else f"{type(exc).__name__}: {exc}")
                 if not isinstance(exc, Ambiguous):
                     log.exception("unexpected error while creating")
-                new = await self.moves.to_unknown_after_send(task, why, getattr(exc, "raw", None),
-                                                             sent_at)
+                raw = exc.raw if isinstance(exc, ProviderError) else None
+                new = await self.moves.to_unknown_after_send(task, why, raw, sent_at,
+                                                             ctx.config.timeout)
                 return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(new or task),
                               Problem(ProblemCode.UNKNOWN, f"the create's outcome is unknown "
                                       f"({why}). Slate will not create again; query or recover."))
@@ -185,7 +257,8 @@ class Submitter:
         # Should this write fail, the record stays `submitting` under this (live) process and
         # turns `unknown` once it ends; the log keeps the task id for recover --task-id.
         log.info("video create for slot %s answered: provider task %s", task.id, answer.task_id)
-        new = await self.moves.to_created(task, answer.task_id, answer.raw, sent_at)
+        new = await self.moves.to_created(task, answer.task_id, answer.raw, sent_at,
+                                          State.QUEUEING if v2 else State.PREPARING)
         return Result(OutcomeKind.CREATED, task.request_id, ctx.view(new or task))
 
     async def _images_answered(self, task: TaskRow, result: ImageResult) -> Result[Any]:
@@ -209,14 +282,19 @@ class Submitter:
             "owner_pid": None, "lease_until": None,
         }
         if not urls and not inline:
+            blocked = bool(result.failed_count)
+            message = ("every image was blocked by the provider's safety filter (not charged)"
+                       if blocked else "the provider answered success without any image")
             new = await self.moves.to_fail(
-                task, expect=(State.SUBMITTING,), code="no_media",
-                message="the provider answered success without any image",
-                detail="success without an image item", data={"raw": result.raw}, **answered)
+                task, expect=(State.SUBMITTING,), code="blocked" if blocked else "no_media",
+                message=message, detail=message, data={"raw": result.raw}, **answered)
             return Result(OutcomeKind.CREATED, task.request_id, ctx.view(new or task))
+        detail = f"{len(urls) + len(inline)} image(s) answered"
+        if result.failed_count:
+            detail += (f"; {result.failed_count} blocked by the provider's safety filter "
+                       "(not charged)")
         new = await self.moves.to_downloading(
-            task, expect=(State.SUBMITTING,), event="created",
-            detail=f"{len(urls) + len(inline)} image(s) answered", data={"raw": result.raw},
-            **answered)
+            task, expect=(State.SUBMITTING,), event="created", detail=detail,
+            data={"raw": result.raw}, **answered)
         task = await self.lifecycle.download(new or task, preverified=inline)
         return Result(OutcomeKind.CREATED, task.request_id, ctx.view(task))

@@ -15,6 +15,8 @@ move out of ``submitting``) lets go of the owner and lease.
         │                              ├─ attach ─▶ queueing
         │                              └─ declare failed ─▶ fail
         └─ success without media ─▶ fail ◀── provider fail
+
+    queueing ─ cancel confirmed by the provider (V2) ─▶ cancelled   (also: V2 reports cancelled)
 """
 
 from __future__ import annotations
@@ -52,10 +54,11 @@ class Transitions:
         )
 
     async def to_created(self, task: TaskRow, provider_task_id: str, raw: dict[str, Any],
-                         sent_at: float) -> TaskRow | None:
-        """A video create answered with its task id: query it from now on."""
+                         sent_at: float, state: State = State.PREPARING) -> TaskRow | None:
+        """A video create answered with its task id: query it from now on (a V2 task starts
+        ``queued``, a V1 one ``Preparing``)."""
         return await self._move(
-            task, expect=_FROM_SUBMITTING, state=State.PREPARING,
+            task, expect=_FROM_SUBMITTING, state=state,
             provider_task_id=provider_task_id, provider_status=None,
             next_poll_at=time.time() + self.ctx.poll_interval, **_LET_GO, event="created",
             detail=f"provider task {provider_task_id}", data={"raw": raw, "sent_at": sent_at},
@@ -72,9 +75,12 @@ class Transitions:
                                 **values)
 
     async def to_unknown_after_send(self, task: TaskRow, why: str, raw: Any,
-                                    sent_at: float) -> TaskRow | None:
+                                    sent_at: float, timeout: float) -> TaskRow | None:
+        """The create left and no answer can be trusted. ``sent_at`` and the create's
+        ``timeout`` are kept: a lookup's window ends 60 s after that timeout ran out."""
         return await self.to_unknown(task, expect=_FROM_SUBMITTING, code="unknown", why=why,
-                                     detail=why, data={"raw": raw, "sent_at": sent_at}, **_LET_GO)
+                                     detail=why, data={"raw": raw, "sent_at": sent_at,
+                                                       "timeout": timeout}, **_LET_GO)
 
     async def to_unknown_owner_gone(self, task: TaskRow) -> TaskRow | None:
         return await self.to_unknown(
@@ -137,12 +143,25 @@ class Transitions:
             data={"raw": exc.raw, "code": exc.code},
         )
 
+    async def to_cancelled(self, task: TaskRow, *, detail: str,
+                           data: dict[str, Any] | None = None,
+                           expect: Sequence[State] | None = None,
+                           **values: Any) -> TaskRow | None:
+        """The provider confirmed that the queued task is cancelled: terminal, not billed."""
+        return await self._move(task, expect=expect, state=State.CANCELLED,
+                                error_code=None, error_message=None, next_poll_at=None,
+                                event="cancelled", detail=detail, data=data, **values)
+
     # -- recover ------------------------------------------------------------------------------
-    async def to_attached(self, task: TaskRow, provider_task_id: str,
-                          raw: dict[str, Any]) -> TaskRow | None:
-        """The user found the unknown create's task: continue from its answer."""
+    async def to_attached(self, task: TaskRow, provider_task_id: str, raw: dict[str, Any], *,
+                          detail: str | None = None,
+                          evidence: dict[str, Any] | None = None) -> TaskRow | None:
+        """The unknown create's task was found (by the user, or by lookup): continue from its
+        answer. Only while no other slot holds that task (checked in the same transaction)."""
         return await self._move(
             task, expect=(State.UNKNOWN,), provider_task_id=provider_task_id,
             state=State.QUEUEING, error_code=None, error_message=None, event="recovered",
-            detail=f"attached provider task {provider_task_id}", data={"raw": raw},
+            detail=detail or f"attached provider task {provider_task_id}",
+            data={"raw": raw, **({"lookup": evidence} if evidence else {})},
+            unique_provider_task=True,
         )

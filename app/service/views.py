@@ -53,6 +53,7 @@ class TaskView:
     next_poll_at: float | None
     has_results: bool = False
     project: str | None = None
+    failed_count: int | None = None  # images blocked by the provider's safety filter
 
     @property
     def demo(self) -> bool:

@@ -122,6 +122,12 @@ class Store:
     async def history(self, scope: Scope, slot_key: str) -> list[EventRow]:
         return await self._thread(self.repo.history, scope, slot_key)
 
+    async def owners_of(self, provider: str, endpoint: str, provider_task_ids: Sequence[str],
+                        except_task: int | None = None) -> set[str]:
+        """Which provider task ids some task of this store (any tenant or user) holds."""
+        return await self._thread(self.repo.owners_of, provider, endpoint, provider_task_ids,
+                                  except_task)
+
     async def quota_used(self, scope: Scope, day: str) -> dict[str, int]:
         return await self._thread(self.repo.quota_used, scope, day)
 

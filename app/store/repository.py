@@ -22,7 +22,19 @@ import time
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from sqlalchemy import Connection, Engine, String, and_, bindparam, func, or_, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    String,
+    and_,
+    bindparam,
+    exists,
+    func,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from app.domain.states import State, may_reclaim
@@ -399,10 +411,15 @@ class Repository:
         detail: str | None = None,
         data: dict[str, Any] | None = None,
         media: Sequence[dict[str, Any]] | None = None,
+        unique_provider_task: bool = False,
         **values: Any,
     ) -> TaskRow | None:
         """Update a task (optionally only if its state is in ``expect``), add an event and
-        media rows in the same transaction. Returns the new row, or None if ``expect`` failed."""
+        media rows in the same transaction. Returns the new row, or None if ``expect`` failed.
+
+        ``unique_provider_task``: the new ``provider_task_id`` is written only while no other
+        task of the same provider and endpoint holds it (an attach never makes two slots show
+        one task); on PostgreSQL an advisory lock on the id serializes racing attaches."""
         now = time.time()
         scope = task.scope
         new_state = State(values["state"]) if "state" in values else task.state
@@ -423,6 +440,15 @@ class Repository:
             cond = [tasks.c.id == task.id]
             if expect is not None:
                 cond.append(tasks.c.state.in_([State(s).value for s in expect]))
+            if unique_provider_task and values.get("provider_task_id"):
+                pid = values["provider_task_id"]
+                if self.dialect == "postgresql":
+                    conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
+                                 {"k": f"slate-task:{task.provider}:{task.endpoint}:{pid}"})
+                other = tasks.alias("other")
+                cond.append(~exists().where(
+                    other.c.provider_task_id == pid, other.c.provider == task.provider,
+                    other.c.endpoint == task.endpoint, other.c.id != task.id))
             done = conn.execute(
                 update(tasks).where(*cond).values(updated_at=now, **values)).rowcount
             if done != 1:
@@ -441,6 +467,22 @@ class Repository:
             return out
 
         return self._run_write(apply)
+
+    @_retrying_read
+    def owners_of(self, provider: str, endpoint: str, provider_task_ids: Sequence[str],
+                  except_task: int | None = None) -> set[str]:
+        """Which of ``provider_task_ids`` a task of the store (any tenant, any user) holds."""
+        ids = sorted(set(provider_task_ids))
+        found: set[str] = set()
+        with self.read() as conn:
+            for start in range(0, len(ids), 500):
+                cond = [tasks.c.provider == provider, tasks.c.endpoint == endpoint,
+                        tasks.c.provider_task_id.in_(ids[start:start + 500])]
+                if except_task is not None:
+                    cond.append(tasks.c.id != except_task)
+                found.update(conn.execute(select(tasks.c.provider_task_id).where(*cond))
+                             .scalars().all())
+        return found
 
     @staticmethod
     def _in_scope(scope: Scope | None) -> list[Any]:

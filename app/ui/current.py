@@ -246,6 +246,9 @@ WHY_NOT_WORDS: dict[Action, str] = {
     Action.EXPORT: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be exported."),
     Action.OPEN: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be opened."),
     Action.NEW_SLOT: QT_TRANSLATE_NOOP("WhyNot", "Finish or recover this slot first."),
+    Action.CANCEL: QT_TRANSLATE_NOOP(
+        "WhyNot", "Only a task the provider still has queued can be cancelled, and only where "
+        "the provider can cancel (MiniMax-H3)."),
 }
 # (context, text) of the other reasons.
 WORDS: dict[Why, tuple[str, str]] = {
@@ -278,6 +281,7 @@ PRIMARY: dict[State | None, tuple[Action, ...]] = {
     State.UNKNOWN: (Action.QUERY, Action.RECOVER),
     State.SUCCESS: (Action.EXPORT,),
     State.FAIL: (Action.NEW_SLOT,),
+    State.CANCELLED: (Action.NEW_SLOT,),
 }
 
 

@@ -32,6 +32,7 @@ STATE_WORDS = {
     State.FAIL: QT_TRANSLATE_NOOP("State", "Failed"),
     State.REJECTED: QT_TRANSLATE_NOOP("State", "Refused"),
     State.UNKNOWN: QT_TRANSLATE_NOOP("State", "Unknown"),
+    State.CANCELLED: QT_TRANSLATE_NOOP("State", "Cancelled"),
 }
 
 ACCENT = "#3b6ea5"

@@ -64,6 +64,7 @@ WHY_NOT_TR = {
     Action.EXPORT: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be exported."),
     Action.OPEN: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be opened."),
     Action.NEW_SLOT: QT_TRANSLATE_NOOP("WhyNot", "Finish or recover this slot first."),
+    Action.CANCEL: QT_TRANSLATE_NOOP("WhyNot", "Only a task the provider still has queued can be cancelled, and only where the provider can cancel (MiniMax-H3)."),
 }
 assert set(WHY_NOT_TR) == set(WHY_NOT)
 
@@ -88,6 +89,8 @@ BANNERS = {
                  QT_TRANSLATE_NOOP("Banner", "No task was made and nothing was billed. You may Create again with the same parameters, or start a New slot.")),
     State.UNKNOWN: (QT_TRANSLATE_NOOP("Banner", "Unknown"),
                 QT_TRANSLATE_NOOP("Banner", "The create request left and no clear answer came back. Slate will not create again. Query the provider, or Recover.")),
+    State.CANCELLED: (QT_TRANSLATE_NOOP("Banner", "Cancelled"),
+                  QT_TRANSLATE_NOOP("Banner", "The provider cancelled the task while it was queued; nothing was billed. Start a New slot to try again.")),
 }
 UNKNOWN_SENT_AT = QT_TRANSLATE_NOOP(
     "Banner", "The create request left at %1 and no clear answer came back. Slate will not create "
@@ -111,7 +114,7 @@ ACTION_HELP = {
 }
 SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
 PRIMARY = {None: Action.CREATE, State.REJECTED: Action.CREATE, State.UNKNOWN: Action.QUERY,
-           State.SUCCESS: Action.EXPORT, State.FAIL: Action.NEW_SLOT}
+           State.SUCCESS: Action.EXPORT, State.FAIL: Action.NEW_SLOT, State.CANCELLED: Action.NEW_SLOT}
 #: States whose banner shows the task's error (the provider's or Slate's words).
 SAYS_WHY = (State.FAIL, State.REJECTED, State.UNKNOWN)
 

@@ -84,6 +84,14 @@
         <translation>创建请求已发出，但没有收到明确答复。Slate 不会再次创建。请向服务商查询，或进行恢复。</translation>
     </message>
     <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>The provider cancelled the task while it was queued; nothing was billed. Start a New slot to try again.</source>
+        <translation>任务在排队时已被服务商取消，未产生费用。如需重试，请新建槽位。</translation>
+    </message>
+    <message>
         <source>The create request left at %1 and no clear answer came back. Slate will not create again. Query the provider, or Recover.</source>
         <translation>创建请求已于 %1 发出，但没有收到明确答复。Slate 不会再次创建。请向服务商查询，或使用“恢复”。</translation>
     </message>
@@ -980,6 +988,10 @@
         <source>Unknown</source>
         <translation>结果未知</translation>
     </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
 </context>
 <context>
     <name>VideoView</name>
@@ -1030,6 +1042,10 @@
     <message>
         <source>Finish or recover this slot first.</source>
         <translation>请先完成或恢复这个槽位。</translation>
+    </message>
+    <message>
+        <source>Only a task the provider still has queued can be cancelled, and only where the provider can cancel (MiniMax-H3).</source>
+        <translation>只有仍在服务商队列中排队的任务才能取消，且仅限支持取消的服务商（MiniMax-H3）。</translation>
     </message>
     <message>
         <source>The create&apos;s answer never arrived, so there is no provider task to ask about. Use Recover: attach the task id from the provider&apos;s console, or declare the slot failed.</source>

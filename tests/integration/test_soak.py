@@ -18,6 +18,7 @@ from tests.soak import soak
 
 
 def test_fault_soak_200_tasks(tmp_path, store_url):
+    """Images, Hailuo (V1) and MiniMax-H3 (V2) videos under the same random faults and kills."""
     result = soak(tmp_path, tasks=200, seed=7, store=store_url)
     print("soak:", json.dumps({k: v for k, v in result.items() if k != "details"}))
     assert result["duplicate_creates"] == 0, result["details"]
@@ -28,6 +29,8 @@ def test_fault_soak_200_tasks(tmp_path, store_url):
     assert sum(result["faults_injected"].values()) >= 20, "the soak must actually inject faults"
     assert result["states"].get("success", 0) >= 100
     assert set(result["states"]) <= {"success", "fail", "unknown"}
+    v2 = result["v2_states"]
+    assert sum(v2.values()) >= 20 and v2.get("success", 0) >= 10, v2  # the V2 mix ran
 
 
 def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, store_url):

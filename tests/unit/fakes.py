@@ -19,12 +19,15 @@ from typing import Any, AsyncIterator
 
 from app.domain.capabilities import Capabilities
 from app.providers.base import (
+    Cancelled,
     Download,
     DownloadContext,
     FileInfo,
     ImageItem,
     ImageResult,
     ListedTask,
+    Uploaded,
+    VideoApi,
     VideoCreated,
     VideoStatus,
 )
@@ -42,11 +45,18 @@ def status(task_id: str, word: str, *, file_id: str | None = None,
 
 
 class FakeProvider:
+    """One scripted provider serving both protocols (``api`` answers itself): its ``caps`` are
+    those of whichever protocol a test speaks."""
+
     name = "fake"
     endpoint = "local"
+    protocol = "v1"
 
     def __init__(self, caps: Capabilities | None = None) -> None:
         self.caps = caps or Capabilities()
+        self.cancels: list[str] = []
+        self.cancel_answers: list[Any] = []
+        self.uploads: list[tuple[str, int]] = []
         self.creates = 0  #: create requests received (video and image)
         self.queries = 0
         self.bodies: list[dict[str, Any]] = []
@@ -78,6 +88,9 @@ class FakeProvider:
         self._downloads[url] = list(answers) if answers else [image_bytes()]
 
     # -- the Provider protocol ------------------------------------------------------------
+    def api(self, protocol: str) -> VideoApi:
+        return self
+
     async def create_video(self, body: dict[str, Any]) -> VideoCreated:
         answer = self._next_create(body)
         assert isinstance(answer, VideoCreated), answer
@@ -127,10 +140,27 @@ class FakeProvider:
             return
         yield Download(200, len(answer), None, _chunks(answer))
 
-    async def list_tasks(self, since: float, until: float) -> list[ListedTask]:
+    async def list_tasks(self, since: float, until: float,
+                         model: str | None = None) -> list[ListedTask]:
         if not self.caps.can_list_tasks:
             raise NotImplementedError("this provider cannot list tasks")
-        return [t for t in self.listed if since <= t.created_at <= until]
+        return [t for t in self.listed if since <= t.created_at <= until
+                and (model is None or t.model == model)]
+
+    async def cancel_video(self, task_id: str) -> Cancelled:
+        if not self.caps.can_cancel:
+            raise NotImplementedError("this provider cannot cancel")
+        self.cancels.append(task_id)
+        answer = self.cancel_answers.pop(0) if self.cancel_answers else "cancelled"
+        if isinstance(answer, BaseException):
+            raise answer
+        return Cancelled(task_id, answer, {"task_id": task_id, "action": answer})
+
+    async def upload_file(self, data: bytes, filename: str) -> Uploaded:
+        if not self.caps.can_upload:
+            raise NotImplementedError("this provider cannot upload")
+        self.uploads.append((filename, len(data)))
+        return Uploaded(str(len(self.uploads)), {"file": {"file_id": len(self.uploads)}})
 
     async def aclose(self) -> None:
         self.closed = True

@@ -279,7 +279,7 @@ def test_nothing_acts_while_the_selected_slot_loads():
 # -- primary action ---------------------------------------------------------------------------
 EXPECTED_PRIMARY = {
     None: Action.CREATE, State.REJECTED: Action.CREATE, State.UNKNOWN: Action.QUERY,
-    State.SUCCESS: Action.EXPORT, State.FAIL: Action.NEW_SLOT,
+    State.SUCCESS: Action.EXPORT, State.FAIL: Action.NEW_SLOT, State.CANCELLED: Action.NEW_SLOT,
     **{s: None for s in IN_FLIGHT},
 }
 

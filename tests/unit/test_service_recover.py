@@ -75,11 +75,13 @@ async def test_lookup_attaches_exactly_one_match(make_service):
     fake = FakeProvider(Capabilities(can_list_tasks=True))
     service = await make_service(fake)
     out = await unknown_video(service, fake)
-    body = {"model": "MiniMax-Hailuo-2.3", **VIDEO}
-    fake.listed = [ListedTask("other", out.task.created_at, {**body, "prompt": "other"})]
+    facts = {**VIDEO, "duration": 6}
+    model = "MiniMax-Hailuo-2.3"
+    fake.listed = [ListedTask("other", out.task.created_at, model, "Queueing",
+                              {**facts, "prompt": "other"})]
     none = await service.recover(RID, Lookup())
-    assert none.kind is OutcomeKind.UNKNOWN and "found 0 matching" in none.problem.message
-    fake.listed.append(ListedTask("t9", out.task.created_at + 1, body))
+    assert none.kind is OutcomeKind.UNKNOWN and "found no matching task" in none.problem.message
+    fake.listed.append(ListedTask("t9", out.task.created_at + 1, model, "Queueing", facts))
     fake.script_status("t9", "Queueing")
     one = await service.recover(RID, Lookup())
     assert one.task.provider_task_id == "t9" and one.task.state is State.QUEUEING

@@ -1,0 +1,106 @@
+"""Recover by lookup (DESIGN.md "Recover"): the time window around a create, and which listed
+tasks are candidates for an unknown slot.
+
+The window runs from 10 s before the claim to 60 s after the create's timeout ran out; provider
+timestamps have 1 s granularity, so the bounds are widened to whole seconds. A candidate has the
+slot's model, duration, resolution and ratio (where the list shows one; the demo provider's V1
+list also shows the prompt, which must then match too) and is owned by no other slot.
+Exactly one candidate may be attached; zero or several change nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping, Sequence
+
+BEFORE_CLAIM = 10.0
+AFTER_TIMEOUT = 60.0
+COMPARED = ("model", "duration", "resolution", "ratio")
+
+
+@dataclass(frozen=True)
+class Window:
+    """Unix seconds, both ends included."""
+
+    start: int
+    end: int
+
+    def holds(self, at: float) -> bool:
+        return self.start <= at <= self.end
+
+
+def window(claimed_at: float, timeout_ran_out_at: float) -> Window:
+    """From 10 s before the claim to 60 s after the create's timeout ran out, widened to whole
+    seconds (the provider's timestamps are whole seconds)."""
+    return Window(math.floor(claimed_at - BEFORE_CLAIM),
+                  math.ceil(max(timeout_ran_out_at, claimed_at) + AFTER_TIMEOUT))
+
+
+@dataclass(frozen=True)
+class Listed:
+    """One task as a provider's list shows it."""
+
+    task_id: str
+    created_at: float
+    model: str | None
+    status: str | None
+    facts: Mapping[str, Any]  # duration, resolution, ratio, and the prompt where shown
+
+
+def _same(field: str, slot: Any, listed: Any) -> bool:
+    if field == "resolution":
+        return str(listed or "").upper() == str(slot or "").upper()
+    if field == "duration":
+        return str(listed) == str(slot)
+    return bool(listed == slot)
+
+
+def matches(params: Mapping[str, Any], task: Listed) -> bool:
+    """The listed task has the slot's model, duration, resolution and ratio. A fact the slot
+    does not have (V1 has no ratio) is not compared; a prompt is compared where the list shows
+    one."""
+    facts = {**task.facts, "model": task.model}
+    for field in COMPARED:
+        if field not in params or params[field] is None:
+            continue
+        if not _same(field, params[field], facts.get(field)):
+            return False
+    if "prompt" in facts and facts["prompt"] is not None:
+        return bool(facts["prompt"] == params.get("prompt"))
+    return True
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a lookup found: the tasks listed in the window, those owned by another slot (never
+    candidates), and the candidates."""
+
+    window: Window
+    listed: tuple[Listed, ...]
+    owned: tuple[str, ...]
+    candidates: tuple[Listed, ...]
+
+    @property
+    def found(self) -> Listed | None:
+        """The one task to attach, or None (zero or several candidates)."""
+        return self.candidates[0] if len(self.candidates) == 1 else None
+
+    def evidence(self) -> dict[str, Any]:
+        """For the slot's history: the window and every task seen."""
+        return {
+            "window": {"start": self.window.start, "end": self.window.end},
+            "listed": len(self.listed),
+            "owned_by_other_slots": list(self.owned),
+            "candidates": [{"id": c.task_id, "created_at": c.created_at, "model": c.model,
+                            "status": c.status} for c in self.candidates],
+        }
+
+
+def select(params: Mapping[str, Any], win: Window, listed: Iterable[Listed],
+           owned: Sequence[str]) -> Selection:
+    """Candidates among ``listed``: inside the window, matching the slot, not in ``owned``."""
+    seen = tuple(t for t in listed if win.holds(t.created_at))
+    taken = set(owned)
+    candidates = tuple(t for t in seen if t.task_id not in taken and matches(params, t))
+    return Selection(win, seen, tuple(t.task_id for t in seen if t.task_id in taken), candidates)

@@ -1,0 +1,254 @@
+"""What MiniMax's V1 and V2 adapters share: the HTTP client and its transport outcomes, secret
+scrubbing, the ``Trace-Id``, lenient number and id readers, the base URL rules, the region
+words of an authentication refusal, and downloads.
+
+Transport outcomes (both protocols): a connect error or a connect/pool timeout means the request
+never left → ``Refused(never_sent=True)``; a read/write timeout, a reset or a protocol error
+after sending → ``Ambiguous``. What an HTTP status or a body means is each protocol's own rule.
+The API key never enters a message, a log line, a repr or a raw dict; downloads never carry the
+``Authorization`` header (links point at another host).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any, AsyncIterator
+from urllib.parse import urlsplit
+
+import httpx
+
+from app.providers.base import Ambiguous, Download, Refused
+
+log = logging.getLogger(__name__)
+
+ENDPOINTS: dict[str, str] = {"global": "https://api.minimax.io", "cn": "https://api.minimaxi.com"}
+HOST_OF = {"global": "api.minimax.io", "cn": "api.minimaxi.com"}
+PLATFORM_OF = {"global": "MiniMax's global platform", "cn": "MiniMax's mainland China platform"}
+
+_LOOPBACK_NAMES = {"localhost", "localhost.localdomain"}
+
+
+def is_loopback_host(host: str | None) -> bool:
+    if not host:
+        return False
+    host = host.strip("[]").lower()
+    if host in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def endpoint_for(base_url: str) -> str:
+    """``global``, ``cn`` or ``local`` from a base URL (unknown https hosts count as global)."""
+    host = (urlsplit(base_url).hostname or "").lower()
+    if is_loopback_host(host):
+        return "local"
+    if host == "minimaxi.com" or host.endswith(".minimaxi.com") or "minimaxi" in host:
+        return "cn"
+    return "global"
+
+
+def auth_hint(base_url: str) -> str:
+    """Why a valid key can still be refused: keys work only on their own platform's host."""
+    region = endpoint_for(base_url)
+    host = urlsplit(base_url).hostname or base_url
+    if region == "local":
+        return f"the base URL points at {host}, a server on this machine"
+    other = "cn" if region == "global" else "global"
+    return (f"the base URL points at {host} ({PLATFORM_OF[region]}); a key works only on the host "
+            f"of the platform that issued it — a key from {PLATFORM_OF[other]} needs "
+            f"--base-url {ENDPOINTS[other]}")
+
+
+def as_int(value: Any) -> int | None:
+    """Counts and sizes arrive as numbers or strings; anything else is ``None``."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("+-").isdigit():
+            return int(text)
+    return None
+
+
+def as_id(value: Any) -> str | None:
+    """Ids (``task_id``, ``file_id``) arrive as strings or numbers; empty means none."""
+    if value is None or isinstance(value, bool):
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip()
+    return text or None
+
+
+def retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("Retry-After")
+    if value is None:
+        return None
+    try:
+        seconds = float(value)
+    except ValueError:
+        return None
+    return seconds if seconds >= 0 else None
+
+
+@dataclass
+class Answer:
+    """An HTTP answer: its status, the parsed JSON body (None when not JSON), and the raw dict
+    kept for the history (secrets removed, ``_http_status`` and ``_trace_id`` added)."""
+
+    status: int
+    body: Any
+    raw: dict[str, Any]
+    retry_after: float | None
+
+
+class ApiClient:
+    """One HTTP client for one base URL and key, shared by the V1 and V2 adapters."""
+
+    def __init__(
+        self,
+        api_key: str,
+        base_url: str,
+        *,
+        timeout: float = 60.0,
+        connect_timeout: float = 10.0,
+        transport: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        if not isinstance(api_key, str) or not api_key.strip():
+            raise ValueError("api_key is empty")
+        if not all(33 <= ord(c) < 127 for c in api_key.strip()):
+            raise ValueError("api_key contains characters that cannot be sent in a header")
+        parts = urlsplit(base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"base_url must be an http(s) URL, got {base_url!r}")
+        if parts.scheme == "http" and not is_loopback_host(parts.hostname):
+            raise ValueError(
+                f"base_url {base_url!r} uses plain http; only https is allowed "
+                "(plain http only to loopback: 127.0.0.1, ::1, localhost)"
+            )
+        self._key = api_key.strip()
+        self.base_url = base_url.rstrip("/")
+        self.client = httpx.AsyncClient(
+            timeout=httpx.Timeout(timeout, connect=connect_timeout, pool=connect_timeout),
+            transport=transport,
+            follow_redirects=False,
+            trust_env=False if is_loopback_host(parts.hostname) else True,
+        )
+
+    def __repr__(self) -> str:
+        return f"ApiClient(base_url={self.base_url!r})"
+
+    # -- secrets ---------------------------------------------------------------------------
+    def scrub_text(self, text: str) -> str:
+        return text.replace(self._key, "***") if self._key and self._key in text else text
+
+    def scrub(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return self.scrub_text(value)
+        if isinstance(value, dict):
+            return {self.scrub_text(str(k)): self.scrub(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.scrub(v) for v in value]
+        return value
+
+    # -- requests --------------------------------------------------------------------------
+    async def send(
+        self, method: str, path: str, *, what: str, json: Any = None,
+        params: Any = None, files: Any = None, data: Any = None, timeout: float | None = None,
+    ) -> Answer:
+        """Send one API request; return the answer whatever its status, or raise for the
+        transport (never sent → Refused, after sending → Ambiguous). ``timeout`` replaces the
+        client's read and write timeouts for this request (uploads of large files)."""
+        url = f"{self.base_url}{path}"
+        headers = {"Authorization": f"Bearer {self._key}", "Accept": "application/json"}
+        extra: dict[str, Any] = {}
+        if timeout is not None:
+            base = self.client.timeout
+            extra["timeout"] = httpx.Timeout(timeout, connect=base.connect, pool=base.pool)
+        try:
+            response = await self.client.request(method, url, json=json, params=params,
+                                                 files=files, data=data, headers=headers,
+                                                 **extra)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout,
+                httpx.UnsupportedProtocol) as exc:
+            message = self.scrub_text(
+                f"{what}: the request never left ({type(exc).__name__}: {exc})")
+            log.info("%s %s never sent: %s", method, path, type(exc).__name__)
+            raise Refused(message, never_sent=True) from None
+        except httpx.TimeoutException as exc:
+            message = self.scrub_text(
+                f"{what}: no answer in time after sending ({type(exc).__name__})")
+            log.warning("%s %s timed out after sending: %s", method, path, type(exc).__name__)
+            raise Ambiguous(message) from None
+        except httpx.HTTPError as exc:
+            message = self.scrub_text(
+                f"{what}: connection failed after sending ({type(exc).__name__}: {exc})")
+            log.warning("%s %s failed after sending: %s", method, path, type(exc).__name__)
+            raise Ambiguous(message) from None
+
+        trace_id = response.headers.get("Trace-Id")
+        log.debug("%s %s → HTTP %s trace=%s", method, path, response.status_code, trace_id)
+        body: Any
+        try:
+            body = response.json()
+        except ValueError:
+            body = None
+        raw: dict[str, Any]
+        if isinstance(body, dict):
+            raw = self.scrub(body)
+        else:
+            raw = {"_body": self.scrub_text(response.text[:2000])}
+        raw["_http_status"] = response.status_code
+        if trace_id:
+            raw["_trace_id"] = self.scrub_text(trace_id)
+        return Answer(response.status_code, body, raw, retry_after(response))
+
+    # -- downloads -------------------------------------------------------------------------
+    @asynccontextmanager
+    async def download(self, url: str) -> AsyncIterator[Download]:
+        """``async with client.download(url) as d:`` — iterate ``d.chunks``."""
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise Refused("download: not an http(s) URL", never_sent=True)
+        if parts.scheme == "http" and not is_loopback_host(parts.hostname):
+            raise Refused("download: plain http is only allowed to loopback", never_sent=True)
+        request = self.client.build_request("GET", url)  # no Authorization: another host
+        try:
+            response = await self.client.send(request, stream=True, follow_redirects=True)
+        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+            raise Refused(f"download: could not connect ({type(exc).__name__})",
+                          never_sent=True) from None
+        except httpx.HTTPError as exc:
+            raise Ambiguous(f"download: failed ({type(exc).__name__})") from None
+        log.debug("download %s → HTTP %s", parts.hostname, response.status_code)
+
+        async def chunks() -> AsyncIterator[bytes]:
+            try:
+                async for chunk in response.aiter_bytes():
+                    yield chunk
+            except httpx.HTTPError as exc:
+                raise Ambiguous(f"download interrupted ({type(exc).__name__})") from None
+
+        try:
+            yield Download(
+                status_code=response.status_code,
+                content_length=as_int(response.headers.get("Content-Length")),
+                content_type=response.headers.get("Content-Type"),
+                chunks=chunks(),
+                headers=dict(response.headers),
+            )
+        finally:
+            await response.aclose()
+
+    async def aclose(self) -> None:
+        await self.client.aclose()
