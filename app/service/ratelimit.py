@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import math
 import random
 import time
 
@@ -47,3 +48,17 @@ def backoff(base: float, failures: int, cap: float = 300.0, rng: random.Random |
     draw = rng.random() if rng is not None else random.random()
     step = min(cap, base * (2 ** max(failures - 1, 0)))
     return float(step * (0.5 + draw))
+
+
+#: The longest pause a provider's ``Retry-After`` can impose: beyond it, Slate waits this long.
+RETRY_AFTER_CAP = 60.0
+
+
+def retry_delay(retry_after: float | None, fallback: float, cap: float = RETRY_AFTER_CAP) -> float:
+    """How long to wait before asking again: the provider's ``Retry-After`` when it is a finite,
+    non-negative number of seconds, at most ``cap`` (a server answering ``Retry-After: 1e9`` is
+    not obeyed); else our own ``fallback`` (a backoff, bounded already)."""
+    if (isinstance(retry_after, (int, float)) and not isinstance(retry_after, bool)
+            and math.isfinite(retry_after) and retry_after > 0):
+        return float(min(retry_after, cap))
+    return float(fallback)

@@ -22,9 +22,10 @@ from app.domain.states import STOP_STATES, State, same_intent
 from app.providers.base import Ambiguous, ImageResult, ProviderError, Refused
 from app.service import media as media_mod
 from app.service.context import ServiceContext
-from app.service.lifecycle import Lifecycle
+from app.service.lease import Lease, lease_seconds
+from app.service.lifecycle import Lifecycle, max_seconds_given
 from app.service.owner import this_owner
-from app.service.ratelimit import backoff
+from app.service.ratelimit import backoff, retry_delay
 from app.service.results import (
     OutcomeKind,
     Problem,
@@ -34,25 +35,24 @@ from app.service.results import (
     invalid,
 )
 from app.service.transitions import Transitions
-from app.store.rows import ClaimOutcome, ClaimRequest, ClaimWrite, TaskRow
+from app.store.rows import ClaimOutcome, ClaimRequest, ClaimWrite, Owner, TaskRow
 
 log = logging.getLogger(__name__)
 
 RATE_LIMIT_RETRIES = 3
-SUBMIT_LEASE_MARGIN = 120.0
 
 
 def claim_request(ctx: ServiceContext, slot: SlotRef, kind: Any, norm: dict[str, Any],
                   fp: str, now: float) -> ClaimRequest:
     """What a submit asks the store for: this slot with this intent — and, should it be free,
-    the slot in ``submitting``, owned by this process under a lease that outlives the create's
-    timeout, counted against today's quota (built only then)."""
+    the slot in ``submitting``, owned by this process under a lease (in the store's clock) that
+    outlives the create's timeout, counted against today's quota (built only then)."""
 
     def write() -> ClaimWrite:
         return ClaimWrite(
             idempotency_key=slot.key(kind), request_id=slot.request_id, params=norm,
             units=units(kind, norm), owner=this_owner(),
-            lease_until=now + ctx.config.timeout + SUBMIT_LEASE_MARGIN,
+            lease_until=ctx.store.clock() + lease_seconds(ctx),
             quota_limit=ctx.config.quota_limit(kind), day=local_day(now),
             project=project_of(slot.request_id),
         )
@@ -76,6 +76,7 @@ class Submitter:
             if kind not in KINDS:
                 raise ValidationError("kind", "must be image or video")
             norm = normalize(kind, params)
+            max_seconds = max_seconds_given(max_seconds)
         except ValidationError as exc:
             return invalid(request_id, exc)
         fp = fingerprint(kind, norm)
@@ -141,31 +142,43 @@ class Submitter:
         return out
 
     async def _create(self, task: TaskRow) -> Result[Any]:
-        """Send the create exactly once (again only after a definitive rate-limit refusal)."""
+        """Send the create exactly once (again only after a definitive rate-limit refusal),
+        holding the record's lease all the while (:mod:`app.service.lease`)."""
+        owner = Owner(task.owner_host or "", task.owner_pid or 0, task.owner_started or 0.0,
+                      task.owner_boot, task.owner_pidns)
+        async with Lease(self.ctx, task, owner) as lease:
+            return await self._send(task, lease)
+
+    async def _send(self, task: TaskRow, lease: Lease) -> Result[Any]:
         ctx = self.ctx
         body = request_body(task.kind, task.params)
         attempt = 0
         while True:
             attempt += 1
+            await ctx.limiter.acquire()
+            if not await lease.confirm():  # declared unknown while it waited: never send
+                return await self._not_sent(task)
             sent_at = time.time()
             try:
                 if task.kind == "video":
-                    answer: Any = await ctx.call(lambda: ctx.provider.create_video(body))
+                    answer: Any = await ctx.provider.create_video(body)
                 else:
-                    answer = await ctx.call(lambda: ctx.provider.generate_image(body))
+                    answer = await ctx.provider.generate_image(body)
                 break
             except Refused as exc:
                 if exc.rate_limited and attempt <= RATE_LIMIT_RETRIES:
-                    delay = exc.retry_after or backoff(1.0, attempt, cap=20.0, rng=ctx.rng)
+                    delay = retry_delay(exc.retry_after,
+                                        backoff(1.0, attempt, cap=20.0, rng=ctx.rng))
                     await ctx.store.add_event(
                         ctx.scope, task.slot_key, task.id, "rate_limited", state=task.state,
                         detail=f"1002 rate limit; nothing was created; sending again in "
                         f"{delay:.1f} s", data={"raw": exc.raw},
                     )
-                    await asyncio.sleep(delay)
+                    await asyncio.sleep(delay)  # the lease is renewed meanwhile
                     continue
                 new = await self.moves.to_rejected(task, exc)
-                return Result(OutcomeKind.REJECTED, task.request_id, ctx.view(new or task),
+                return Result(OutcomeKind.REJECTED, task.request_id,
+                              ctx.view(new or await self._fresh(task)),
                               Problem(ProblemCode.REJECTED, f"the provider refused the create "
                                       f"(nothing was created): {exc.message}",
                                       provider=ProviderAnswer(exc.code)))
@@ -176,7 +189,8 @@ class Submitter:
                     log.exception("unexpected error while creating")
                 new = await self.moves.to_unknown_after_send(task, why, getattr(exc, "raw", None),
                                                              sent_at)
-                return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(new or task),
+                return Result(OutcomeKind.UNKNOWN, task.request_id,
+                              ctx.view(new or await self._fresh(task)),
                               Problem(ProblemCode.UNKNOWN, f"the create's outcome is unknown "
                                       f"({why}). Slate will not create again; query or recover."))
         if task.kind != "video":
@@ -186,7 +200,19 @@ class Submitter:
         # turns `unknown` once it ends; the log keeps the task id for recover --task-id.
         log.info("video create for slot %s answered: provider task %s", task.id, answer.task_id)
         new = await self.moves.to_created(task, answer.task_id, answer.raw, sent_at)
-        return Result(OutcomeKind.CREATED, task.request_id, ctx.view(new or task))
+        return Result(OutcomeKind.CREATED, task.request_id,
+                      ctx.view(new or await self._fresh(task)))
+
+    async def _fresh(self, task: TaskRow) -> TaskRow:
+        return (await self.ctx.store.task(task.id)) or task
+
+    async def _not_sent(self, task: TaskRow) -> Result[Any]:
+        """This process lost its hold on the record before a send (it was declared unknown
+        while the process waited): the create is not sent. Nothing of this record was created
+        — every earlier attempt was refused — so the record says so (``rejected``)."""
+        new = await self.moves.to_rejected_not_sent(task)
+        task = new or await self._fresh(task)
+        return self.ctx.by_state(await self.ctx.with_media(task))
 
     async def _images_answered(self, task: TaskRow, result: ImageResult) -> Result[Any]:
         """Images come with the create's answer: verify and store them at once (URLs expire)."""
@@ -210,12 +236,12 @@ class Submitter:
         }
         if not urls and not inline:
             new = await self.moves.to_fail(
-                task, expect=(State.SUBMITTING,), code="no_media",
+                task, answer=True, code="no_media",
                 message="the provider answered success without any image",
                 detail="success without an image item", data={"raw": result.raw}, **answered)
             return Result(OutcomeKind.CREATED, task.request_id, ctx.view(new or task))
         new = await self.moves.to_downloading(
-            task, expect=(State.SUBMITTING,), event="created",
+            task, answer=True, event="created",
             detail=f"{len(urls) + len(inline)} image(s) answered", data={"raw": result.raw},
             **answered)
         task = await self.lifecycle.download(new or task, preverified=inline)
