@@ -89,10 +89,14 @@ def prepare_data_dir(config: Config) -> str | None:
     when it is Slate's own (the platform's data folder); one the user chose is left as it is
     (Slate cannot know what else lives there) and a warning says so — Slate's files in it are
     0600 and its folders 0700 either way. Returns the warning, or None."""
-    from app.files import PRIVATE_DIR, others_can_read, private_dir, tighten
+    from app.files import PRIVATE_DIR, others_can_read, private_dir, tighten, tighten_slate_files
 
     path = config.data_dir
     private_dir(path, tighten_existing=False)
+    changed = tighten_slate_files(path)
+    if changed:
+        log.info("data dir %s: %d file(s) and folder(s) of Slate's were readable by others; "
+                 "now owner-only", path, changed)
     mode = others_can_read(path)
     if mode is None:
         return None

@@ -33,9 +33,11 @@ def tighten(path: Path, mode: int) -> bool:
     if not _posix():
         return False
     try:
-        st = path.stat()
+        st = path.lstat()
     except FileNotFoundError:
         return False
+    if stat.S_ISLNK(st.st_mode):
+        return False  # never through a link to something that is not Slate's
     if stat.S_IMODE(st.st_mode) & 0o077 and _owned(st):
         os.chmod(path, mode)
         return True
@@ -87,6 +89,41 @@ def prepare_sqlite(db: Path) -> None:
     private_file(db)
     for suffix in SQLITE_COMPANIONS:
         tighten(db.with_name(db.name + suffix), PRIVATE_FILE)
+
+
+#: What Slate keeps in a data dir: folders (all of whose contents are Slate's) and file-name
+#: prefixes. Nothing else in a data dir the user chose is ever touched.
+SLATE_FOLDERS = ("media", "logs", "notices", "demo-media-cache", "demo-tls")
+SLATE_FILE_PREFIXES = ("slate.sqlite3", "handle-secret", ".handle-secret.lock",
+                       "demo-provider.sqlite3")
+#: Written once the data dir's older files were tightened (so it is done once, not per start).
+TIGHTENED_MARKER = ".private-v1"
+
+
+def tighten_slate_files(data_dir: Path) -> int:
+    """Once per data dir: make every file and folder of Slate's in it owner-only (an older
+    Slate made them under the umask, e.g. 0644/0755). Returns how many were changed."""
+    if not _posix():
+        return 0
+    marker = data_dir / TIGHTENED_MARKER
+    if marker.exists():
+        return 0
+    changed = 0
+    try:
+        for entry in data_dir.iterdir():
+            if entry.name in SLATE_FOLDERS and entry.is_dir() and not entry.is_symlink():
+                changed += tighten(entry, PRIVATE_DIR)
+                for root, dirs, files in os.walk(entry):
+                    for name in dirs:
+                        changed += tighten(Path(root, name), PRIVATE_DIR)
+                    for name in files:
+                        changed += tighten(Path(root, name), PRIVATE_FILE)
+            elif entry.name.startswith(SLATE_FILE_PREFIXES) and entry.is_file():
+                changed += tighten(entry, PRIVATE_FILE)
+        private_file(marker)
+    except OSError:
+        pass  # a read-only or foreign data dir: the files are tightened as Slate meets them
+    return changed
 
 
 def others_can_read(path: Path) -> int | None:

@@ -24,7 +24,8 @@ log = logging.getLogger(__name__)
 LEASE_MARGIN = 120.0
 #: How often a live owner renews its lease (at most a quarter of the lease).
 RENEW_EVERY = 30.0
-#: A lease renewed this recently needs no store round trip to be known held before a send.
+#: A lease renewed this recently (at most an eighth of its length) needs no store round trip
+#: to be known held before a send: it cannot have run out, and its owner is alive.
 CONFIRM_AFTER = 5.0
 
 
@@ -43,6 +44,7 @@ class Lease:
         self.owner = owner
         self.seconds = lease_seconds(ctx)
         self.every = min(RENEW_EVERY, self.seconds / 4)
+        self.confirm_after = min(CONFIRM_AFTER, self.seconds / 8)
         self.held = True
         self._renewed = time.monotonic()  # the claim wrote a full lease just now
         self._task: asyncio.Task[None] | None = None
@@ -78,7 +80,7 @@ class Lease:
         moments ago is known held (it cannot have run out); an older one is renewed first."""
         if not self.held:
             return False
-        if time.monotonic() - self._renewed < CONFIRM_AFTER:
+        if time.monotonic() - self._renewed < self.confirm_after:
             return True
         return await self.renew()
 

@@ -54,11 +54,13 @@ def backoff(base: float, failures: int, cap: float = 300.0, rng: random.Random |
 RETRY_AFTER_CAP = 60.0
 
 
-def retry_delay(retry_after: float | None, fallback: float, cap: float = RETRY_AFTER_CAP) -> float:
-    """How long to wait before asking again: the provider's ``Retry-After`` when it is a finite,
-    non-negative number of seconds, at most ``cap`` (a server answering ``Retry-After: 1e9`` is
-    not obeyed); else our own ``fallback`` (a backoff, bounded already)."""
+def retry_delay(retry_after: float | None, fallback: float, cap: float | None = None) -> float:
+    """How long to wait before asking again: the provider's ``Retry-After`` when it is a
+    positive number of seconds, at most ``cap`` (a server answering ``Retry-After: 1e9`` or
+    ``inf`` is not obeyed); else (none, NaN, zero, negative) our own ``fallback``, a backoff
+    bounded already. ``cap`` defaults to :data:`RETRY_AFTER_CAP`."""
+    cap = RETRY_AFTER_CAP if cap is None else cap
     if (isinstance(retry_after, (int, float)) and not isinstance(retry_after, bool)
-            and math.isfinite(retry_after) and retry_after > 0):
+            and not math.isnan(retry_after) and retry_after > 0):
         return float(min(retry_after, cap))
     return float(fallback)

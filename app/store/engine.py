@@ -30,6 +30,22 @@ BUSY_TIMEOUT_MS = 30_000
 #: How long a writer waits for the writers' file lock before it gives up (as SQLite's busy
 #: timeout bounds its own lock): a stopped or hung process never blocks writers forever.
 WRITE_LOCK_TIMEOUT = BUSY_TIMEOUT_MS / 1000
+#: PostgreSQL: how long a statement waits for a row or table lock (as SQLite's busy timeout),
+#: and how long the server keeps a session that sits idle inside a transaction — a stopped or
+#: hung Slate process — before it ends it and frees its locks. Slate's transactions never
+#: wait on anything but the database, so neither ever cuts a healthy one short.
+PG_LOCK_TIMEOUT_MS = BUSY_TIMEOUT_MS
+PG_IDLE_IN_TRANSACTION_MS = 2 * BUSY_TIMEOUT_MS
+
+
+def pg_connect_args() -> dict[str, Any]:
+    """Per-connection settings of a PostgreSQL store: the lock bounds above, and a name that
+    says which Slate process holds a connection (``pg_stat_activity.application_name``)."""
+    return {
+        "options": f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} "
+                   f"-c idle_in_transaction_session_timeout={PG_IDLE_IN_TRANSACTION_MS}",
+        "application_name": f"slate pid {os.getpid()} host {socket.gethostname()}"[:63],
+    }
 
 
 def _sqlite_path(url: str) -> Path | None:
@@ -166,7 +182,8 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
         return engine
     if backend == "postgresql":
         return create_engine(
-            url, echo=echo, pool_pre_ping=True, pool_size=5, max_overflow=5, pool_recycle=1800
+            url, echo=echo, pool_pre_ping=True, pool_size=5, max_overflow=5, pool_recycle=1800,
+            connect_args=pg_connect_args(),
         )
     raise ValidationError("store", f"unsupported database {backend!r}; use sqlite or postgresql")
 

@@ -31,13 +31,15 @@ from sqlalchemy import (
     literal_column,
     or_,
     select,
+    text,
     update,
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from app.domain.errors import StoreBusy
 from app.domain.states import State, may_reclaim
-from app.store.engine import BUSY_TIMEOUT_MS, WriteQueue, write_queue, writer
+from app.store import engine as engine_mod
+from app.store.engine import WriteQueue, write_queue, writer
 from app.store.migrate import upgrade
 from app.store.models import events, media_t, quota_t, store_info_t, tasks
 from app.store.rows import (
@@ -67,6 +69,8 @@ RETRY_SECONDS = 30.0
 #: How often a claim runs again after losing an insert race on a unique index that is not its
 #: ``ON CONFLICT`` target (PostgreSQL: the idempotency key's, checked before the slot's).
 CLAIM_RACE_RETRIES = 3
+#: PostgreSQL's SQLSTATE for a lock wait that ran past ``lock_timeout``.
+PG_LOCK_NOT_AVAILABLE = "55P03"
 
 #: The store's clock, in seconds since the epoch, read by the database itself.
 _NOW_SQL = {
@@ -180,14 +184,40 @@ class Repository:
             except DBAPIError as exc:
                 if self.dialect == "sqlite" and "database is locked" in str(exc.orig):
                     raise self._sqlite_busy() from None
+                if getattr(exc.orig, "sqlstate", None) == PG_LOCK_NOT_AVAILABLE:
+                    raise self._pg_busy() from None
                 self._retry_pause(exc, attempt, deadline, "write")
                 ambiguous = ambiguous or committing
+
+    def _pg_busy(self) -> StoreBusy:
+        """A lock this write needs stayed taken past ``lock_timeout``: say which sessions sit
+        in a transaction (Slate names its connections: pid and host)."""
+        who: list[str] = []
+        try:
+            with self.read() as conn:
+                rows = conn.execute(text(
+                    "SELECT application_name, state, "
+                    "extract(epoch from clock_timestamp() - xact_start) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                    "AND xact_start IS NOT NULL ORDER BY xact_start LIMIT 5")).all()
+            who = [f"{name or 'another client'} ({state}, {age:.0f} s)"
+                   for name, state, age in rows]
+        except DBAPIError:
+            pass
+        waited = engine_mod.PG_LOCK_TIMEOUT_MS / 1000
+        return StoreBusy(
+            f"store busy: a lock this write needs was not free after {waited:.0f} s"
+            + (f"; in a transaction: {', '.join(who)}" if who else "")
+            + ". Nothing was written; the server ends a session stuck in a transaction after "
+            f"{engine_mod.PG_IDLE_IN_TRANSACTION_MS / 1000:.0f} s — try again then."
+        )
 
     def _sqlite_busy(self) -> StoreBusy:
         """SQLite's own busy timeout ran out (a writer outside the writers' queue held it)."""
         who = self._write_queue.holder() if self._write_queue is not None else None
         return StoreBusy(
-            f"store busy: SQLite's write lock was not free after {BUSY_TIMEOUT_MS / 1000:.0f} s"
+            "store busy: SQLite's write lock was not free after "
+            f"{engine_mod.BUSY_TIMEOUT_MS / 1000:.0f} s"
             + (f"; the last Slate writer was {who}" if who else "")
             + ". Nothing was written; try again once the other writer has finished."
         )

@@ -306,3 +306,38 @@ def test_fast_path_skips_alembic_at_head(engine, monkeypatch):
 
     monkeypatch.setattr(command, "upgrade", lambda *a, **kw: pytest.fail("alembic ran at head"))
     upgrade(engine)
+
+
+def test_a_claim_blocked_behind_a_racing_insert_reads_the_winner(engine):
+    """A claim whose insert meets a racer's uncommitted insert of the same slot waits for it and
+    then answers the racer's record — never an error, never a second task. (SQLite's writers
+    are serialized before they read, so the wait is PostgreSQL's; there the claim also runs
+    again when a racer is refused by the idempotency key's index instead of the slot's.)"""
+    import threading
+
+    repo = Repository(engine)
+    slot, key = "r" * 64, "video:" + "r" * 58
+    winner = engine.connect()
+    tx = winner.begin()
+    if engine.dialect.name == "sqlite":
+        tx.rollback()
+        winner.close()
+        winner = None
+    else:
+        insert_row = row(50, slot_key=slot, idempotency_key=key, state="submitting")
+        cols = [sa.column(k, sa.JSON) if k == "params" else sa.column(k) for k in insert_row]
+        winner.execute(sa.table("tasks", *cols).insert().values(**insert_row))
+    got: list[Any] = []
+    racer = threading.Thread(target=lambda: got.append(claim(repo, slot, key)))
+    racer.start()
+    time.sleep(0.5)
+    if winner is not None:
+        assert racer.is_alive()  # waiting on the winner's uncommitted row
+        tx.commit()
+        winner.close()
+    racer.join(10)
+    assert got, "the claim raised or hung"
+    if engine.dialect.name == "sqlite":
+        assert got[0].claimed
+    else:
+        assert not got[0].claimed and got[0].task.provider_task_id == "t50"
