@@ -137,3 +137,12 @@ def test_a_config_made_by_code_is_checked_too(tmp_path, field, value):
     with pytest.raises(ValidationError):
         Config(data_dir=tmp_path, store="sqlite://", provider="demo", base_url=None,
                tenant="studio-a", user="lin", **{field: value})
+
+
+@pytest.mark.parametrize("arg, field", [
+    ("--port=-5", "port"), ("--port=70000", "port"), ("--latency=nan", "latency"),
+    ("--image-latency=inf", "image_latency"), ("--download-ttl=-1", "download_ttl"),
+])
+def test_the_demo_provider_s_numbers(slate, arg, field):
+    res = slate("sim", arg, timeout=30)
+    assert res.code == 2 and res.out["error"]["field"] == field, res.out
