@@ -6,7 +6,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.config import DEFAULT_BASE_URL, Config, demo_faults
+from app.config import DEFAULT_BASE_URL, Config, default_data_dir, demo_faults
 from app.domain.errors import ValidationError
 from app.providers.base import Provider
 from app.service import secrets
@@ -75,7 +75,7 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
             raise ValidationError("base_url", str(exc)) from None
     from app.sim import SimConfig, start_sim
 
-    config.data_dir.mkdir(parents=True, exist_ok=True)
+    prepare_data_dir(config)
     sim_config = SimConfig.with_latency(
         config.demo_stage_seconds * 3, state_path=config.data_dir / "demo-provider.sqlite3"
     )
@@ -84,15 +84,44 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
     return DemoProvider(sim.base_url, timeout=config.timeout), sim
 
 
+def prepare_data_dir(config: Config) -> str | None:
+    """Create the data dir 0700 when it is new. An existing one others can read is tightened
+    when it is Slate's own (the platform's data folder); one the user chose is left as it is
+    (Slate cannot know what else lives there) and a warning says so — Slate's files in it are
+    0600 and its folders 0700 either way. Returns the warning, or None."""
+    from app.files import PRIVATE_DIR, others_can_read, private_dir, tighten, tighten_slate_files
+
+    path = config.data_dir
+    private_dir(path, tighten_existing=False)
+    changed = tighten_slate_files(path)
+    if changed:
+        log.info("data dir %s: %d file(s) and folder(s) of Slate's were readable by others; "
+                 "now owner-only", path, changed)
+    mode = others_can_read(path)
+    if mode is None:
+        return None
+    try:
+        own = path.resolve() == default_data_dir().resolve()
+    except OSError:
+        own = False
+    if own and tighten(path, PRIVATE_DIR):
+        log.info("data dir %s was readable by others (mode %04o): now 0700", path, mode)
+        return None
+    return (f"others can read or enter the data dir {path} (mode {mode:04o}); Slate's own files "
+            f"in it are yours alone (0600), but `chmod 700 {path}` keeps even their names private")
+
+
 def build(config: Config) -> Slate:
     """Open the store (migrating it), pick the provider, build the service."""
+    dir_warning = prepare_data_dir(config)
     key, source = secrets.api_key()
     store = open_store_of(config)
     secret, warning = secrets.handle_secret(config.data_dir, config.store)
     provider, sim = make_provider(config, key)
     service = SlateService(config, store, provider, secret)
     app = Slate(config, store, provider, service, sim, key_source=source)
-    if warning:
-        log.warning(warning)
-        app.warnings.append(warning)
+    for said in (dir_warning, warning):
+        if said:
+            log.warning(said)
+            app.warnings.append(said)
     return app

@@ -34,9 +34,11 @@ from app.service.results import (
     OutcomeKind,
     Problem,
     ProblemCode,
+    DUPLICATES_NOTE,
     QuotaReport,
     Result,
     SlotList,
+    SlotTasks,
 )
 from app.service.views import MediaView, TaskView
 
@@ -218,7 +220,7 @@ def exit_code(result: Result[Any]) -> int:
     (the slot's result) — its history excepted, which only reads the record."""
     problem = result.problem
     if problem is not None:
-        if problem.code is ProblemCode.INTERNAL:
+        if problem.code in (ProblemCode.INTERNAL, ProblemCode.STORE_BUSY):
             return EXIT_INTERNAL
         if problem.code is ProblemCode.INTERRUPTED:
             return EXIT_INTERRUPTED
@@ -286,6 +288,12 @@ def render(result: Result[Any]) -> dict[str, Any]:
              "detail": e.detail, "data": e.data}
             for e in payload.events
         ]
+        if payload.duplicates:
+            out["duplicates"] = [render_task(t) for t in payload.duplicates]
+            out["note"] = DUPLICATES_NOTE
+    elif isinstance(payload, SlotTasks):
+        out["duplicates"] = [render_task(t) for t in payload.duplicates]
+        out["note"] = DUPLICATES_NOTE
     elif isinstance(payload, SlotList):
         out["slots"] = [{"request_id": v.request_id, **render_task(v)} for v in payload.slots]
         out["count"] = len(payload.slots)
@@ -333,6 +341,11 @@ def _human(out: Result[Any]) -> str:
     if out.problem:
         lines.append(f"  {out.problem.code.value}: {out.problem.message}")
     payload = out.payload
+    if isinstance(payload, (History, SlotTasks)) and payload.duplicates:
+        lines.append(f"  note: {DUPLICATES_NOTE}")
+        for t in payload.duplicates:
+            lines.append(f"  also: {t.kind} · {t.state.value} · provider task "
+                         f"{t.provider_task_id or '—'} · handle {t.handle}")
     if isinstance(payload, History):
         for ev in payload.events:
             when = dt.datetime.fromtimestamp(ev.at).isoformat(timespec="seconds")

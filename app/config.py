@@ -11,10 +11,17 @@ from typing import Any, Mapping
 import platformdirs
 
 from app.domain.errors import ValidationError
-from app.domain.slots import normalize_tenant, validate_user
+from app.domain.numbers import number, whole
+from app.domain.slots import normalize_tenant, normalize_user
 
 APP_NAME = "Slate"
 DEFAULT_BASE_URL = "https://api.minimax.io"
+
+#: The ranges of the numbers a config holds (seconds, counts): every one finite and in range.
+TIMEOUT_RANGE = (0.1, 3600.0)
+POLL_INTERVAL_RANGE = (0.01, 3600.0)
+QUOTA_MAX = 1_000_000
+DEMO_STAGE_MAX = 86_400.0
 REGION_URLS = {"global": "https://api.minimax.io", "cn": "https://api.minimaxi.com"}
 
 #: option name → environment variable (DESIGN.md, "Command line").
@@ -31,6 +38,11 @@ ENV = {
     "quota_image": "SLATE_QUOTA_IMAGE",
     "demo_fault": "SLATE_DEMO_FAULT",
 }
+
+
+def default_data_dir() -> Path:
+    """The platform's data folder for Slate (Slate's alone: it is kept 0700)."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
 
 
 def _default_user() -> str:
@@ -58,6 +70,31 @@ class Config:
     demo_fault: str | None = None  # fault switches of the embedded demo provider (validated)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """Every config is checked, however it was made (flags, environment, the GUI's
+        settings, code): tenant and user normalized, every number finite and in range."""
+        put = object.__setattr__
+        put(self, "tenant", normalize_tenant(self.tenant))
+        put(self, "user", normalize_user(self.user))
+        put(self, "timeout", number("timeout", self.timeout, minimum=TIMEOUT_RANGE[0],
+                                    maximum=TIMEOUT_RANGE[1]))
+        if self.poll_interval is not None:
+            put(self, "poll_interval", number("poll_interval", self.poll_interval,
+                                              minimum=POLL_INTERVAL_RANGE[0],
+                                              maximum=POLL_INTERVAL_RANGE[1]))
+        for name in ("quota_video", "quota_image"):
+            value = getattr(self, name)
+            if value is not None:
+                put(self, name, whole(name, value, minimum=0, maximum=QUOTA_MAX))
+        put(self, "max_requests_per_second",
+            number("max_requests_per_second", self.max_requests_per_second, above=0.0,
+                   maximum=10_000.0))
+        put(self, "max_concurrent_polls",
+            whole("max_concurrent_polls", self.max_concurrent_polls, minimum=1, maximum=1024))
+        put(self, "demo_stage_seconds", number("SLATE_DEMO_STAGE_SECONDS",
+                                               self.demo_stage_seconds, minimum=0.0,
+                                               maximum=DEMO_STAGE_MAX))
+
     def with_(self, **changes: Any) -> "Config":
         return replace(self, **changes)
 
@@ -67,16 +104,6 @@ class Config:
 
     def quota_limit(self, kind: str) -> int | None:
         return self.quota_video if kind == "video" else self.quota_image
-
-
-def _num(name: str, value: Any, cast: type, minimum: float) -> Any:
-    try:
-        out = cast(value)
-    except (TypeError, ValueError):
-        raise ValidationError(name, f"must be a number, got {value!r}") from None
-    if out < minimum:
-        raise ValidationError(name, f"must be at least {minimum}")
-    return out
 
 
 def load(options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> Config:
@@ -90,17 +117,19 @@ def load(options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | 
             value = environ.get(ENV[name]) or None
         return value
 
-    data_dir = Path(pick("data_dir") or platformdirs.user_data_dir(APP_NAME, appauthor=False)).expanduser()
+    data_dir = Path(pick("data_dir") or default_data_dir()).expanduser()
     store = pick("store") or f"sqlite:///{(data_dir / 'slate.sqlite3').as_posix()}"
     provider = pick("provider")
     if provider is not None and provider not in ("minimax", "demo"):
         raise ValidationError("provider", "must be minimax or demo")
     base_url = pick("base_url")
     tenant = normalize_tenant(pick("tenant") or "personal")
-    user = validate_user(pick("user") or _default_user())
-    timeout = _num("timeout", pick("timeout") or 60, float, 0.1)
+    user = normalize_user(pick("user") or _default_user())
+    timeout = number("timeout", pick("timeout") or 60, minimum=TIMEOUT_RANGE[0],
+                     maximum=TIMEOUT_RANGE[1])
     poll = pick("poll_interval")
-    poll_interval = None if poll is None else _num("poll_interval", poll, float, 0.01)
+    poll_interval = None if poll is None else number(
+        "poll_interval", poll, minimum=POLL_INTERVAL_RANGE[0], maximum=POLL_INTERVAL_RANGE[1])
     qv, qi = pick("quota_video"), pick("quota_image")
     return Config(
         data_dir=data_dir,
@@ -111,11 +140,13 @@ def load(options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | 
         user=user,
         timeout=timeout,
         poll_interval=poll_interval,
-        quota_video=None if qv is None else _num("quota_video", qv, int, 0),
-        quota_image=None if qi is None else _num("quota_image", qi, int, 0),
-        demo_stage_seconds=_num(
-            "SLATE_DEMO_STAGE_SECONDS", environ.get("SLATE_DEMO_STAGE_SECONDS") or 2.0, float, 0.0
-        ),
+        quota_video=None if qv is None else whole("quota_video", qv, minimum=0,
+                                                  maximum=QUOTA_MAX),
+        quota_image=None if qi is None else whole("quota_image", qi, minimum=0,
+                                                  maximum=QUOTA_MAX),
+        demo_stage_seconds=number("SLATE_DEMO_STAGE_SECONDS",
+                                  environ.get("SLATE_DEMO_STAGE_SECONDS") or 2.0, minimum=0.0,
+                                  maximum=DEMO_STAGE_MAX),
         demo_fault=_demo_fault(pick("demo_fault")),
     )
 

@@ -102,6 +102,7 @@ def store_section(report: Report, config: Config) -> dict[str, Any]:
         "revision": None,
         "head": HEAD_REVISION,
         "up_to_date": False,
+        "duplicate_slots": None,
         "error": None,
     }
     try:
@@ -129,23 +130,33 @@ def store_section(report: Report, config: Config) -> dict[str, Any]:
                 f"the store is at revision {out['revision']}; Slate migrates it to "
                 f"{HEAD_REVISION} when it next opens it"
             )
+    if out["duplicate_slots"]:
+        report.notes.append(
+            f"the store holds {out['duplicate_slots']} slot(s) with more than one task, made "
+            "before it enforced one task per slot; each may have been paid and all are kept: "
+            "`slate status RID` and `slate history RID` show them (event duplicate_slot)"
+        )
     return out
 
 
+#: Slots holding more than one task (any revision: grouped, not by ``slot_copy``).
+DUPLICATE_SLOTS_SQL = (
+    "SELECT count(*) FROM (SELECT 1 FROM tasks GROUP BY tenant, slot_key, provider, endpoint "
+    "HAVING count(*) > 1) AS crowded"
+)
+
+
 def _sqlite_store(report: Report, out: dict[str, Any], database: str | None) -> None:
-    from app.store.engine import warn_if_network_share
+    from app.store.engine import filesystem_refusal, unsupported_filesystem
 
     if not database or database == ":memory:":
         out.update(path=None, exists=False, reachable=True)
         return
     path = Path(database)
     out.update(path=str(path), exists=path.is_file())
-    fs = warn_if_network_share(path) if path.parent.exists() else None
+    fs = unsupported_filesystem(path) if path.parent.exists() else None
     if fs:
-        out["error"] = (
-            f"{path} is on a network file system ({fs}), where SQLite's locking is not "
-            "reliable: use a PostgreSQL store"
-        )
+        out["error"] = filesystem_refusal(path, fs)
         return
     if not path.exists():
         folder = _nearest_existing(path.parent)
@@ -160,13 +171,15 @@ def _sqlite_store(report: Report, out: dict[str, Any], database: str | None) -> 
         tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if "alembic_version" in tables:
             out["revision"] = conn.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+        if "tasks" in tables:
+            out["duplicate_slots"] = conn.execute(DUPLICATE_SLOTS_SQL).fetchone()[0]
     finally:
         conn.close()
     out["reachable"] = True
 
 
 def _server_store(out: dict[str, Any], url: str) -> None:
-    from sqlalchemy import create_engine
+    from sqlalchemy import create_engine, inspect, text
 
     from app.store.migrate import current_revision
 
@@ -175,6 +188,9 @@ def _server_store(out: dict[str, Any], url: str) -> None:
     try:
         out["revision"] = current_revision(engine)
         out["reachable"] = True
+        with engine.connect() as conn:
+            if inspect(conn).has_table("tasks"):
+                out["duplicate_slots"] = conn.execute(text(DUPLICATE_SLOTS_SQL)).scalar()
     finally:
         engine.dispose()
 

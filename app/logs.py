@@ -9,6 +9,18 @@ import re
 from pathlib import Path
 
 _configured = False
+
+
+class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """The rotating log, every file of it 0600 whatever the umask (they hold prompts, ids)."""
+
+    def _open(self):  # type: ignore[no-untyped-def]
+        from app.files import open_private
+
+        fd = open_private(Path(self.baseFilename),
+                          os.O_WRONLY | os.O_APPEND | (os.O_TRUNC if self.mode == "w" else 0))
+        return os.fdopen(fd, "a" if self.mode != "w" else "w", encoding=self.encoding,
+                         errors=self.errors)
 _BEARER = re.compile(r"(Bearer\s+)[^\s'\"]+", re.I)
 
 
@@ -49,9 +61,14 @@ def configure(data_dir: Path | None, *, verbose: bool = False) -> None:
     fmt = logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s")
     if data_dir is not None:
         try:
-            logs = data_dir / "logs"
-            logs.mkdir(parents=True, exist_ok=True)
-            fh = logging.handlers.RotatingFileHandler(logs / "slate.log", maxBytes=2_000_000, backupCount=3, encoding="utf-8")
+            from app.files import private_dir, tighten
+
+            private_dir(data_dir, tighten_existing=False)  # created 0700 when new
+            logs = private_dir(data_dir / "logs")
+            for old in logs.glob("slate.log*"):
+                tighten(old, 0o600)  # rotated logs an older Slate left readable
+            fh = PrivateRotatingFileHandler(logs / "slate.log", maxBytes=2_000_000,
+                                            backupCount=3, encoding="utf-8")
             fh.setFormatter(fmt)
             fh.addFilter(REDACTOR)
             root.addHandler(fh)

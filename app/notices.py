@@ -17,7 +17,9 @@ def first_time(data_dir: Path, text: str) -> bool:
     folder = data_dir / "notices"
     marker = folder / hashlib.sha256(text.encode()).hexdigest()[:16]
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        from app.files import private_dir
+
+        private_dir(folder)
         fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         return False

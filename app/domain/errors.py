@@ -30,3 +30,10 @@ class ForeignHandleError(HandleError):
     """A valid handle that belongs to another tenant or user: treated as not found."""
 
     code = "not_found"
+
+
+class StoreBusy(SlateError):
+    """The store's write lock stayed taken past its bound (a stopped or hung process holds it):
+    nothing was written. The message names the holder where it is known."""
+
+    code = "store_busy"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
@@ -22,7 +23,8 @@ KINDS: tuple[Kind, ...] = ("image", "video")
 REQUEST_ID_MIN = 8
 REQUEST_ID_MAX = 120
 _REQUEST_ID_CHARS = re.compile(r"[A-Za-z0-9._:\-]*")
-_TENANT_SEGMENT = re.compile(r"[^a-z0-9]+")
+TENANT_MAX = 64
+USER_MAX = 200
 
 
 def validate_request_id(value: object, field: str = "request_id") -> str:
@@ -46,24 +48,67 @@ def validate_request_id(value: object, field: str = "request_id") -> str:
     return value
 
 
+def _tenant_char(c: str) -> str | None:
+    """What one character of a case-folded tenant becomes: itself (a letter, mark or digit of
+    any script), ``-`` (a separator: any ASCII non-alphanumeric, Unicode punctuation and
+    spaces), or None (cannot be kept: symbols, emoji, control characters)."""
+    if c.isascii():
+        return c if c.isalnum() else "-"
+    cat = unicodedata.category(c)
+    if cat[0] in "LMN":
+        return c
+    if cat[0] in "PZ":
+        return "-"
+    return None
+
+
 def normalize_tenant(value: object, field: str = "tenant") -> str:
-    """Lower-case the tenant and fold every run of other characters into one '-'."""
+    """The tenant as every layer stores it (DESIGN.md, "normalization"): NFKC + casefold;
+    every letter, mark and digit of every script is kept; each run of separators becomes one
+    ``-`` (ends trimmed). A character that can be neither kept nor read as a separator (a
+    symbol, an emoji, a control character) is refused, never dropped.
+
+    ASCII names normalize exactly as before (lower case, each run of other characters one
+    ``-``): ``Studio A`` → ``studio-a``, so existing stores keep their slots."""
     if not isinstance(value, str) or not value.strip():
         raise ValidationError(field, "must be a non-empty name")
-    norm = _TENANT_SEGMENT.sub("-", value.strip().lower()).strip("-")
-    if not norm:
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", value).casefold())
+    out: list[str] = []
+    for c in folded:
+        kept = _tenant_char(c)
+        if kept is None:
+            raise ValidationError(
+                field, f"contains {c!r} (U+{ord(c):04X}), which a tenant name cannot hold; "
+                "use letters and digits of any script, with spaces or punctuation between words"
+            )
+        if kept != "-" or (out and out[-1] != "-"):
+            out.append(kept)
+    norm = "".join(out).strip("-")
+    if not any(unicodedata.category(c)[0] in "LN" for c in norm):
         raise ValidationError(field, "must contain at least one letter or digit")
-    if len(norm) > 64:
-        raise ValidationError(field, "is longer than 64 characters once normalized")
+    if len(norm) > TENANT_MAX:
+        raise ValidationError(field, f"is longer than {TENANT_MAX} characters once normalized")
     return norm
 
 
-def validate_user(value: object, field: str = "user") -> str:
-    if not isinstance(value, str) or not value.strip():
+def normalize_user(value: object, field: str = "user") -> str:
+    """The user as every layer sees it (DESIGN.md, "normalization"): Unicode NFC, surrounding
+    whitespace trimmed; empty, or holding a control character, is invalid."""
+    if not isinstance(value, str):
         raise ValidationError(field, "must be a non-empty name")
-    if len(value) > 200:
-        raise ValidationError(field, "is longer than 200 characters")
-    return value
+    norm = unicodedata.normalize("NFC", value).strip()
+    if not norm:
+        raise ValidationError(field, "must be a non-empty name")
+    bad = next((c for c in norm if unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise ValidationError(field, f"contains the control character U+{ord(bad):04X}")
+    if len(norm) > USER_MAX:
+        raise ValidationError(field, f"is longer than {USER_MAX} characters")
+    return norm
+
+
+#: The former name of :func:`normalize_user` (it validates and normalizes).
+validate_user = normalize_user
 
 
 def sha256_hex(text: str) -> str:
@@ -71,19 +116,20 @@ def sha256_hex(text: str) -> str:
 
 
 def user_digest(user: str) -> str:
-    return sha256_hex(user)
+    """SHA-256 of the normalized user: ``mei``, ``mei `` and NFC/NFD ``José`` are one user."""
+    return sha256_hex(normalize_user(user))
 
 
 def slot_key(tenant: str, user: str, request_id: str) -> str:
     """The kind-free name of a slot: finds the slot whatever kind it was created as."""
-    return sha256_hex(f"slate:{normalize_tenant(tenant)}:{sha256_hex(user)}:{sha256_hex(request_id)}")
+    return sha256_hex(f"slate:{normalize_tenant(tenant)}:{user_digest(user)}:{sha256_hex(request_id)}")
 
 
 def idempotency_key(tenant: str, user: str, request_id: str, kind: Kind) -> str:
     """``kind:`` + SHA-256 of the scoped inner key, as in DESIGN.md's vocabulary."""
     if kind not in KINDS:
         raise ValidationError("kind", f"must be one of {', '.join(KINDS)}")
-    inner = f"slate:{normalize_tenant(tenant)}:{kind}:{sha256_hex(user)}:{sha256_hex(request_id)}"
+    inner = f"slate:{normalize_tenant(tenant)}:{kind}:{user_digest(user)}:{sha256_hex(request_id)}"
     return f"{kind}:{sha256_hex(inner)}"
 
 
@@ -97,11 +143,11 @@ class SlotRef:
 
     @classmethod
     def parse(cls, tenant: object, user: object, request_id: object) -> "SlotRef":
-        return cls(normalize_tenant(tenant), validate_user(user), validate_request_id(request_id))
+        return cls(normalize_tenant(tenant), normalize_user(user), validate_request_id(request_id))
 
     @cached_property
     def user_hash(self) -> str:
-        return user_digest(self.user)
+        return sha256_hex(self.user)  # normalized by parse
 
     @cached_property
     def request_hash(self) -> str:

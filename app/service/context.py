@@ -150,7 +150,14 @@ class ServiceContext:
         return SlotRef.parse(self.tenant, self.user, request_id)
 
     def handle_for(self, task: TaskRow) -> str:
-        return handles.sign(self.secret, "task", task.tenant, task.user_hash, task.id)
+        return handles.sign(self.secret, "task", task.tenant, task.user_hash, task.id,
+                            self.store.store_id)
+
+    def owns(self, task: TaskRow) -> bool:
+        """Whether a task fetched by id is this caller's: tenant, user, provider, endpoint."""
+        s = self.scope
+        return (task.tenant, task.user_hash, task.provider, task.endpoint) == (
+            s.tenant, s.user_hash, s.provider, s.endpoint)
 
     def view(self, task: TaskRow) -> TaskView:
         data_dir = self.config.data_dir
@@ -159,7 +166,8 @@ class ServiceContext:
                 path=str(m.path if Path(m.path).is_absolute() else data_dir / m.path),
                 sha256=m.sha256, bytes=m.bytes, content_type=m.content_type, width=m.width,
                 height=m.height, duration=m.duration,
-                handle=handles.sign(self.secret, "file", task.tenant, task.user_hash, m.id),
+                handle=handles.sign(self.secret, "file", task.tenant, task.user_hash, m.id,
+                                    self.store.store_id),
             )
             for m in task.media
         ]

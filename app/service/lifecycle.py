@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from app.domain import params_v2
+from app.domain.errors import ValidationError
+from app.domain.numbers import number
 from app.domain.protocols import V2
 from app.domain.states import (
     IN_FLIGHT,
@@ -28,14 +30,23 @@ from app.providers.base import ProviderError, VideoStatus
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.owner import owner_gone
-from app.service.ratelimit import backoff
-from app.service.results import OutcomeKind, Problem, ProblemCode, Result
+from app.service.ratelimit import backoff, retry_delay
+from app.service.results import OutcomeKind, Problem, ProblemCode, Result, invalid
 from app.service.transitions import Transitions
 from app.store.rows import TaskRow
 
 log = logging.getLogger(__name__)
 
 DOWNLOAD_ATTEMPTS = 3
+#: The longest ``--max-seconds`` a wait takes (a week).
+MAX_WAIT_SECONDS = 7 * 86_400.0
+
+
+def max_seconds_given(value: object) -> float | None:
+    """``--max-seconds`` as given: None (no limit), or finite and in range (ValidationError)."""
+    if value is None:
+        return None
+    return number("max_seconds", value, minimum=0.0, maximum=MAX_WAIT_SECONDS)
 
 
 class Lifecycle:
@@ -49,8 +60,12 @@ class Lifecycle:
     async def sweep_submitting(self) -> list[TaskRow]:
         """Turn ``submitting`` records whose owner is provably gone into ``unknown``."""
         out = []
+        now: float | None = None
         for task in await self.ctx.store.tasks_in_states(None, [State.SUBMITTING]):
-            if owner_gone(task.owner_host, task.owner_pid, task.owner_started, task.lease_until):
+            if now is None:
+                now = await self.ctx.store.now()  # leases are judged in the store's clock
+            if owner_gone(task.owner_host, task.owner_pid, task.owner_started, task.lease_until,
+                          now, boot=task.owner_boot, pidns=task.owner_pidns):
                 new = await self.moves.to_unknown_owner_gone(task)
                 if new is not None:
                     out.append(new)
@@ -102,7 +117,7 @@ class Lifecycle:
             status = await ctx.call(lambda: api.query_video(task.provider_task_id or ""))
         except ProviderError as exc:
             failures = task.poll_failures + 1
-            delay = exc.retry_after or backoff(ctx.poll_interval, failures, rng=ctx.rng)
+            delay = retry_delay(exc.retry_after, backoff(ctx.poll_interval, failures, rng=ctx.rng))
             return (await self.moves.query_failed(task, exc, failures, delay)) or task
         return await self.apply_status(task, status)
 
@@ -278,6 +293,10 @@ class Lifecycle:
         return ctx.by_state(await ctx.with_media(task))
 
     async def wait(self, request_id: object, max_seconds: float | None = None) -> Result[Any]:
+        try:
+            max_seconds = max_seconds_given(max_seconds)
+        except ValidationError as exc:
+            return invalid(request_id, exc)
         task = await self.ctx.load_or_answer(request_id)
         if isinstance(task, Result):
             return task

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.files import private_dir
 from app.providers.base import Ambiguous, Provider, ProviderError
 
 SIGNATURES = (
@@ -160,6 +161,13 @@ def media_folder(data_dir: Path, tenant: str, slot_key: str) -> Path:
     return data_dir / "media" / tenant / slot_key[:2] / slot_key[:24]
 
 
+def _make_folder(folder: Path) -> None:
+    """The slot's media folder and the three above it (``media/<tenant>/<xx>/``, see
+    :func:`media_folder`): 0700 each (media files are 0600)."""
+    for each in reversed([folder, *list(folder.parents)[:3]]):
+        private_dir(each)
+
+
 def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
             check: VideoCheck | None) -> VerifiedMedia:
     with open(tmp, "rb") as f:
@@ -178,7 +186,7 @@ def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
         if not ctype.startswith("image/"):
             raise VerificationFailed(f"expected an image, got {ctype}")
         width, height = probe_image(tmp)
-    folder.mkdir(parents=True, exist_ok=True)
+    _make_folder(folder)
     final = folder / f"{digest}{ext}"
     os.replace(tmp, final)
     return VerifiedMedia(final, digest, size, ctype, width, height, duration)
@@ -193,7 +201,7 @@ async def download_verified(
     reported ``expect_size``). Raises VerificationFailed."""
     if check is None and expect_size is not None:
         check = VideoCheck(size=expect_size)
-    folder.mkdir(parents=True, exist_ok=True)
+    _make_folder(folder)
     limit = MAX_VIDEO_BYTES if kind == "video" else MAX_IMAGE_BYTES
     fd, name = tempfile.mkstemp(prefix=".part-", dir=folder)
     tmp = Path(name)
@@ -234,7 +242,7 @@ async def download_verified(
 
 def store_inline(data: bytes, *, folder: Path, kind: str) -> VerifiedMedia:
     """Verify and store bytes that arrived inline (base64 images)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    _make_folder(folder)
     fd, name = tempfile.mkstemp(prefix=".part-", dir=folder)
     tmp = Path(name)
     try:

@@ -1,8 +1,18 @@
 """Who owns a ``submitting`` record, and whether that owner is provably gone.
 
-Same host: the process no longer exists, or its id now belongs to a process started at
-another time (ids are reused). Another host: the lease has expired. A live owner's record
-is never touched.
+An owner is its host name, process id and start time, plus the boot and the PID namespace the
+process id belongs to (``/proc/sys/kernel/random/boot_id``, ``/proc/self/ns/pid``). A process
+id means something only on the same host, in the same boot and the same PID namespace: a
+container sharing the data dir, or the same host name after a reboot, has ids of its own.
+
+* Same host, boot and namespace: gone when the process no longer exists, or its id now belongs
+  to a process started at another time (ids are reused), or it is a zombie.
+* Anything else (another host, another boot, another namespace, or facts missing): gone only
+  when the lease has run out — judged in the **store's clock**, never in this machine's own
+  (see ``Store.clock``), with :data:`LEASE_SKEW_MARGIN` to spare. A live owner renews its
+  lease while it works, so it never runs out under it.
+
+A live owner's record is never touched.
 """
 
 from __future__ import annotations
@@ -14,7 +24,15 @@ from functools import lru_cache
 
 import psutil
 
+from app.store.rows import Owner
+
 START_TIME_TOLERANCE = 1.0
+#: A lease is over only this long after ``lease_until`` (store clock; covers the error of
+#: measuring this machine's offset to it).
+LEASE_SKEW_MARGIN = 5.0
+
+BOOT_ID_FILE = "/proc/sys/kernel/random/boot_id"
+PID_NS_LINK = "/proc/self/ns/pid"
 
 
 @lru_cache(maxsize=4)
@@ -22,20 +40,52 @@ def _start_time(pid: int) -> float:
     return float(psutil.Process(pid).create_time())
 
 
-def this_owner() -> tuple[str, int, float]:
-    """(host, pid, process start time) of this process; safe after fork."""
+@lru_cache(maxsize=1)
+def boot_id() -> str | None:
+    """This boot's id (Linux), or None where the system does not say."""
+    try:
+        with open(BOOT_ID_FILE, encoding="ascii") as f:
+            return f.read().strip() or None
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=4)
+def _pid_namespace(pid: int) -> str | None:
+    try:
+        return os.readlink(PID_NS_LINK)
+    except OSError:
+        return None
+
+
+def pid_namespace() -> str | None:
+    """This process's PID namespace (Linux: ``pid:[4026531836]``), or None."""
+    return _pid_namespace(os.getpid())
+
+
+def this_owner() -> Owner:
+    """This process as the owner of a claim; safe after fork."""
     pid = os.getpid()
-    return socket.gethostname(), pid, _start_time(pid)
+    return Owner(socket.gethostname(), pid, _start_time(pid), boot_id(), pid_namespace())
 
 
-def owner_gone(host: str | None, pid: int | None, started: float | None, lease_until: float | None,
-               now: float | None = None) -> bool:
+def pid_comparable(host: str | None, boot: str | None, pidns: str | None) -> bool:
+    """Whether an owner's process id can be looked up here: same host, boot and namespace."""
+    return host == socket.gethostname() and boot == boot_id() and pidns == pid_namespace()
+
+
+def owner_gone(host: str | None, pid: int | None, started: float | None,
+               lease_until: float | None, now: float | None = None, *,
+               boot: str | None = None, pidns: str | None = None) -> bool:
+    """Whether the owner of a ``submitting`` record is provably gone. ``now`` is the store's
+    clock (``Store.clock()``); ``boot``/``pidns`` are the owner's, as recorded."""
     now = time.time() if now is None else now
     if host is None or pid is None:
         return True
-    if host != socket.gethostname():
-        return lease_until is None or lease_until < now
-    if pid == os.getpid() and started is not None and abs(this_owner()[2] - started) < START_TIME_TOLERANCE:
+    if not pid_comparable(host, boot, pidns):
+        return lease_until is None or lease_until + LEASE_SKEW_MARGIN < now
+    if (pid == os.getpid() and started is not None
+            and abs(this_owner().started - started) < START_TIME_TOLERANCE):
         return False
     try:
         proc = psutil.Process(pid)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import math
 import random
 import time
 
@@ -47,3 +48,19 @@ def backoff(base: float, failures: int, cap: float = 300.0, rng: random.Random |
     draw = rng.random() if rng is not None else random.random()
     step = min(cap, base * (2 ** max(failures - 1, 0)))
     return float(step * (0.5 + draw))
+
+
+#: The longest pause a provider's ``Retry-After`` can impose: beyond it, Slate waits this long.
+RETRY_AFTER_CAP = 60.0
+
+
+def retry_delay(retry_after: float | None, fallback: float, cap: float | None = None) -> float:
+    """How long to wait before asking again: the provider's ``Retry-After`` when it is a
+    positive number of seconds, at most ``cap`` (a server answering ``Retry-After: 1e9`` or
+    ``inf`` is not obeyed); else (none, NaN, zero, negative) our own ``fallback``, a backoff
+    bounded already. ``cap`` defaults to :data:`RETRY_AFTER_CAP`."""
+    cap = RETRY_AFTER_CAP if cap is None else cap
+    if (isinstance(retry_after, (int, float)) and not isinstance(retry_after, bool)
+            and not math.isnan(retry_after) and retry_after > 0):
+        return float(min(retry_after, cap))
+    return float(fallback)

@@ -8,6 +8,7 @@ side's own (``app.store.rows``); the UI takes them from here and never imports t
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 from typing import Any
@@ -32,9 +33,11 @@ from app.service.results import (
     QuotaUse,
     Result,
     SlotList,
+    SlotTasks,
     invalid,
     not_found,
 )
+from app.service.views import TaskView
 from app.store.aio import Store
 from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow
 
@@ -46,19 +49,30 @@ class Reads:
         self.ctx = ctx
 
     async def status(self, request_id: object) -> Result[Any]:
-        """The local record only (no network)."""
+        """The local record only (no network); a slot holding several tasks (made before the
+        slot boundary) shows them all."""
         got = await self.ctx.load_or_answer(request_id)
         if isinstance(got, Result):
             return got
-        return self.ctx.by_state(await self.ctx.with_media(got))
+        out = self.ctx.by_state(await self.ctx.with_media(got))
+        others = await self._duplicates(got)
+        if others:
+            out = dataclasses.replace(out, payload=SlotTasks(others))
+        return out
+
+    async def _duplicates(self, task: TaskRow) -> tuple[TaskView, ...]:
+        copies = await self.ctx.store.slot_copies(self.ctx.scope, task.slot_key)
+        return tuple(self.ctx.view(t) for t in copies)
 
     async def task_by_handle(self, handle: str) -> TaskRow:
-        """Raises HandleError (bad) or ForeignHandleError (another tenant/user's)."""
+        """Raises HandleError (bad, or made by another store) or ForeignHandleError (another
+        tenant's or user's). The row found is checked against the caller too (tenant, user,
+        provider, endpoint): a handle never reaches a task that is not the caller's."""
         ctx = self.ctx
-        task_id = handles.verify(ctx.secret, handle, "task", ctx.scope.tenant, ctx.scope.user_hash)
+        task_id = handles.verify(ctx.secret, handle, "task", ctx.scope.tenant,
+                                 ctx.scope.user_hash, ctx.store.store_id)
         task = await ctx.store.task(task_id)
-        if task is None or (task.provider, task.endpoint) != (ctx.scope.provider,
-                                                              ctx.scope.endpoint):
+        if task is None or not ctx.owns(task):
             raise ForeignHandleError("handle: not found for this tenant and user")
         return task
 
@@ -85,8 +99,9 @@ class Reads:
         if not events and task is None:
             return not_found(slot.request_id)
         items = tuple(HistoryEvent(e.at, e.event, e.state, e.detail, e.data) for e in events)
+        others = await self._duplicates(task) if task is not None else ()
         return Result(OutcomeKind.OK, slot.request_id, ctx.view(task) if task else None,
-                      payload=History(items))
+                      payload=History(items, others))
 
     async def list_slots(
         self, *, state: str | None = None, kind: str | None = None, limit: int = 50,

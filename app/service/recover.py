@@ -40,7 +40,7 @@ from app.service.results import (
     Result,
     not_allowed,
 )
-from app.service.submit import SUBMIT_LEASE_MARGIN
+from app.service.lease import LEASE_MARGIN
 from app.service.transitions import Transitions
 from app.store.rows import TaskRow
 
@@ -156,7 +156,7 @@ class Recovery:
         elif task.lease_until is not None:
             ran_out = task.lease_until
         else:
-            ran_out = task.created_at + self.ctx.config.timeout + SUBMIT_LEASE_MARGIN
+            ran_out = task.created_at + self.ctx.config.timeout + LEASE_MARGIN
         return lookup.window(task.created_at, ran_out)
 
     async def _select(self, task: TaskRow) -> lookup.Selection:

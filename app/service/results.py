@@ -43,6 +43,7 @@ class ProblemCode(Enum):
     REJECTED = "rejected"
     QUOTA_EXCEEDED = "quota_exceeded"
     STILL_RUNNING = "still_running"
+    STORE_BUSY = "store_busy"
     MEDIA_MISSING = "media_missing"
     BAD_HANDLE = "bad_handle"
     NO_KEYRING = "no_keyring"
@@ -90,11 +91,27 @@ class HistoryEvent:
     data: dict[str, Any] | None
 
 
+#: Said with a slot that holds more than one task (made before the store enforced one).
+DUPLICATES_NOTE = ("this slot holds more than one task, made before the store enforced one task "
+                   "per slot; each may have been paid, all are kept: the first is shown as the "
+                   "slot's task, the others under \"duplicates\"")
+
+
 @dataclass(frozen=True)
 class History:
-    """A slot's events, oldest first."""
+    """A slot's events, oldest first (the events of every task of the slot), and the slot's
+    other tasks where it holds several (made before the slot boundary)."""
 
     events: tuple[HistoryEvent, ...]
+    duplicates: tuple[TaskView, ...] = ()
+
+
+@dataclass(frozen=True)
+class SlotTasks:
+    """``status`` of a slot that holds more than one task: the others (the first is the
+    answer's ``task``)."""
+
+    duplicates: tuple[TaskView, ...]
 
 
 @dataclass(frozen=True)

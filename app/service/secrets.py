@@ -86,13 +86,18 @@ def handle_secret(data_dir: Path, store_url: str) -> tuple[bytes, str | None]:
     exclusive file lock in the data dir, so they all end up with the same one."""
     import fcntl
 
-    data_dir.mkdir(parents=True, exist_ok=True)
-    with open(data_dir / ".handle-secret.lock", "a") as lock:
-        fcntl.flock(lock.fileno(), fcntl.LOCK_EX)
+    from app.files import open_private, private_dir
+
+    private_dir(data_dir, tighten_existing=False)
+    fd = open_private(data_dir / ".handle-secret.lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             return _handle_secret(data_dir, store_url)
         finally:
-            fcntl.flock(lock.fileno(), fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 def _handle_secret(data_dir: Path, store_url: str) -> tuple[bytes, str | None]:

@@ -30,9 +30,10 @@ from app.providers.base import Ambiguous, ImageResult, ProviderError, Refused
 from app.service import inputs
 from app.service import media as media_mod
 from app.service.context import ServiceContext
-from app.service.lifecycle import Lifecycle
+from app.service.lease import Lease, lease_seconds
+from app.service.lifecycle import Lifecycle, max_seconds_given
 from app.service.owner import this_owner
-from app.service.ratelimit import backoff
+from app.service.ratelimit import backoff, retry_delay
 from app.service.results import (
     OutcomeKind,
     Problem,
@@ -42,30 +43,25 @@ from app.service.results import (
     invalid,
 )
 from app.service.transitions import Transitions
-from app.store.rows import ClaimOutcome, ClaimRequest, ClaimWrite, TaskRow
+from app.store.rows import ClaimOutcome, ClaimRequest, ClaimWrite, Owner, TaskRow
 
 log = logging.getLogger(__name__)
 
 RATE_LIMIT_RETRIES = 3
-SUBMIT_LEASE_MARGIN = 120.0
-#: How much longer the lease runs for each upload a V2 create sends first (as long as the
-#: adapter gives one upload: ``providers/minimax_v2.py::UPLOAD_TIMEOUT``).
-UPLOAD_LEASE = 300.0
 
 
 def claim_request(ctx: ServiceContext, slot: SlotRef, kind: Any, norm: dict[str, Any],
-                  fp: str, now: float, uploads: int = 0) -> ClaimRequest:
+                  fp: str, now: float) -> ClaimRequest:
     """What a submit asks the store for: this slot with this intent — and, should it be free,
-    the slot in ``submitting``, owned by this process under a lease that outlives the create's
-    timeout (and the ``uploads`` that go first), counted against today's quota (built only
-    then)."""
+    the slot in ``submitting``, owned by this process under a lease (in the store's clock) that
+    outlives the create's timeout, counted against today's quota (built only then). The lease
+    is renewed while the owner uploads and sends (:mod:`app.service.lease`)."""
 
     def write() -> ClaimWrite:
-        lease = ctx.config.timeout + SUBMIT_LEASE_MARGIN + uploads * UPLOAD_LEASE
         return ClaimWrite(
             idempotency_key=slot.key(kind), request_id=slot.request_id, params=norm,
             units=units(kind, norm), owner=this_owner(),
-            lease_until=now + lease,
+            lease_until=ctx.store.clock() + lease_seconds(ctx),
             quota_limit=ctx.config.quota_limit(kind), day=local_day(now),
             project=project_of(slot.request_id),
         )
@@ -98,12 +94,11 @@ class Submitter:
                 if any(params.get(f) for f in FRAME_IMAGE_FIELDS):
                     await asyncio.to_thread(inputs.check_v1_images, kind, params)
                 norm = normalize(kind, params)
+            max_seconds = max_seconds_given(max_seconds)
         except ValidationError as exc:
             return invalid(request_id, exc)
         fp = fingerprint(kind, norm)
-        uploads = len(plan.upload) if plan is not None else 0
-        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time(),
-                                                    uploads))
+        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time()))
         if claim.outcome is ClaimOutcome.QUOTA_REFUSED:
             limit = ctx.config.quota_limit(kind)
             need = units(kind, norm)
@@ -200,7 +195,16 @@ class Submitter:
 
     async def _create(self, task: TaskRow, local: dict[str, inputs.LocalInput] | None = None,
                       plan: params_v2.BodyPlan | None = None) -> Result[Any]:
-        """Send the create exactly once (again only after a definitive rate-limit refusal)."""
+        """Send the create exactly once (again only after a definitive rate-limit refusal),
+        holding the record's lease all the while, uploads included (:mod:`app.service.lease`)."""
+        owner = Owner(task.owner_host or "", task.owner_pid or 0, task.owner_started or 0.0,
+                      task.owner_boot, task.owner_pidns)
+        async with Lease(self.ctx, task, owner) as lease:
+            return await self._send(task, lease, local, plan)
+
+    async def _send(self, task: TaskRow, lease: Lease,
+                    local: dict[str, inputs.LocalInput] | None,
+                    plan: params_v2.BodyPlan | None) -> Result[Any]:
         ctx = self.ctx
         v2 = ctx.protocol(task) == V2
         try:
@@ -218,25 +222,30 @@ class Submitter:
         attempt = 0
         while True:
             attempt += 1
+            await ctx.limiter.acquire()
+            if not await lease.confirm():  # declared unknown while it waited: never send
+                return await self._not_sent(task)
             sent_at = time.time()
             try:
                 if task.kind == "video":
-                    answer: Any = await ctx.call(lambda: api.create_video(body))
+                    answer: Any = await api.create_video(body)
                 else:
-                    answer = await ctx.call(lambda: ctx.provider.generate_image(body))
+                    answer = await ctx.provider.generate_image(body)
                 break
             except Refused as exc:
                 if exc.rate_limited and attempt <= RATE_LIMIT_RETRIES:
-                    delay = exc.retry_after or backoff(1.0, attempt, cap=20.0, rng=ctx.rng)
+                    delay = retry_delay(exc.retry_after,
+                                        backoff(1.0, attempt, cap=20.0, rng=ctx.rng))
                     await ctx.store.add_event(
                         ctx.scope, task.slot_key, task.id, "rate_limited", state=task.state,
                         detail=f"1002 rate limit; nothing was created; sending again in "
                         f"{delay:.1f} s", data={"raw": exc.raw},
                     )
-                    await asyncio.sleep(delay)
+                    await asyncio.sleep(delay)  # the lease is renewed meanwhile
                     continue
                 new = await self.moves.to_rejected(task, exc)
-                return Result(OutcomeKind.REJECTED, task.request_id, ctx.view(new or task),
+                return Result(OutcomeKind.REJECTED, task.request_id,
+                              ctx.view(new or await self._fresh(task)),
                               Problem(ProblemCode.REJECTED, f"the provider refused the create "
                                       f"(nothing was created): {exc.message}",
                                       provider=ProviderAnswer(exc.code)))
@@ -248,7 +257,8 @@ class Submitter:
                 raw = exc.raw if isinstance(exc, ProviderError) else None
                 new = await self.moves.to_unknown_after_send(task, why, raw, sent_at,
                                                              ctx.config.timeout)
-                return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(new or task),
+                return Result(OutcomeKind.UNKNOWN, task.request_id,
+                              ctx.view(new or await self._fresh(task)),
                               Problem(ProblemCode.UNKNOWN, f"the create's outcome is unknown "
                                       f"({why}). Slate will not create again; query or recover."))
         if task.kind != "video":
@@ -259,7 +269,19 @@ class Submitter:
         log.info("video create for slot %s answered: provider task %s", task.id, answer.task_id)
         new = await self.moves.to_created(task, answer.task_id, answer.raw, sent_at,
                                           State.QUEUEING if v2 else State.PREPARING)
-        return Result(OutcomeKind.CREATED, task.request_id, ctx.view(new or task))
+        return Result(OutcomeKind.CREATED, task.request_id,
+                      ctx.view(new or await self._fresh(task)))
+
+    async def _fresh(self, task: TaskRow) -> TaskRow:
+        return (await self.ctx.store.task(task.id)) or task
+
+    async def _not_sent(self, task: TaskRow) -> Result[Any]:
+        """This process lost its hold on the record before a send (it was declared unknown
+        while the process waited): the create is not sent. Nothing of this record was created
+        — every earlier attempt was refused — so the record says so (``rejected``)."""
+        new = await self.moves.to_rejected_not_sent(task)
+        task = new or await self._fresh(task)
+        return self.ctx.by_state(await self.ctx.with_media(task))
 
     async def _images_answered(self, task: TaskRow, result: ImageResult) -> Result[Any]:
         """Images come with the create's answer: verify and store them at once (URLs expire)."""
@@ -286,7 +308,7 @@ class Submitter:
             message = ("every image was blocked by the provider's safety filter (not charged)"
                        if blocked else "the provider answered success without any image")
             new = await self.moves.to_fail(
-                task, expect=(State.SUBMITTING,), code="blocked" if blocked else "no_media",
+                task, answer=True, code="blocked" if blocked else "no_media",
                 message=message, detail=message, data={"raw": result.raw}, **answered)
             return Result(OutcomeKind.CREATED, task.request_id, ctx.view(new or task))
         detail = f"{len(urls) + len(inline)} image(s) answered"
@@ -294,7 +316,7 @@ class Submitter:
             detail += (f"; {result.failed_count} blocked by the provider's safety filter "
                        "(not charged)")
         new = await self.moves.to_downloading(
-            task, expect=(State.SUBMITTING,), event="created", detail=detail,
+            task, answer=True, event="created", detail=detail,
             data={"raw": result.raw}, **answered)
         task = await self.lifecycle.download(new or task, preverified=inline)
         return Result(OutcomeKind.CREATED, task.request_id, ctx.view(task))

@@ -3,7 +3,9 @@ that go with it and the slot's history event in one transaction, then tells the 
 
 ``expect`` guards a move: it applies only while the task is still in one of those states (a
 racing process or a second answer finds nothing to do and gets None). A create's answer (any
-move out of ``submitting``) lets go of the owner and lease.
+move out of ``submitting``) lets go of the owner and lease. An answer that arrives after the
+record was declared ``unknown`` (its owner looked gone) attaches to it — evidence beats the
+sweep — and the history says so; it is never thrown away.
 
 ::
 
@@ -21,6 +23,7 @@ move out of ``submitting``) lets go of the owner and lease.
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any, Sequence
 
@@ -29,8 +32,11 @@ from app.providers.base import ProviderError, Refused
 from app.service.context import ServiceContext
 from app.store.rows import TaskRow
 
+log = logging.getLogger(__name__)
+
 _LET_GO = {"owner_pid": None, "lease_until": None}  # the create's answer is stored
 _FROM_SUBMITTING = (State.SUBMITTING,)
+_LATE = " (this answer arrived after the record was declared unknown; attached to it)"
 
 
 class Transitions:
@@ -44,21 +50,61 @@ class Transitions:
         return new
 
     # -- the create's answer ------------------------------------------------------------------
+    async def _answer(self, task: TaskRow, *, detail: str | None = None,
+                      data: dict[str, Any] | None = None, **kw: Any) -> TaskRow | None:
+        """Store the create's answer: from ``submitting`` — or from ``unknown`` (no provider
+        task id yet) when the sweep declared the owner gone while the answer was on its way.
+        Only then, when the record has moved on otherwise (declared failed, attached to
+        another id), is the answer kept in the slot's history alone."""
+        new = await self._move(task, expect=_FROM_SUBMITTING, detail=detail, data=data, **kw)
+        if new is not None:
+            return new
+        new = await self._move(task, expect=(State.UNKNOWN,), unset=("provider_task_id",),
+                               detail=(detail or "") + _LATE,
+                               data={**(data or {}), "late_answer": True}, **kw)
+        if new is not None:
+            log.warning("task %s: the create's answer arrived after the record was declared "
+                        "unknown; attached (%s)", task.id, detail)
+            return new
+        pid = kw.get("provider_task_id")
+        if pid is not None:
+            current = await self.ctx.store.task(task.id)
+            state = current.state if current is not None else None
+            log.warning("task %s: the create's answer (provider task %s) arrived after the record "
+                        "was settled as %s; kept in its history", task.id, pid, state)
+            await self.ctx.store.add_event(
+                task.scope, task.slot_key, task.id, "late_answer", state=state,
+                detail=f"the create answered with provider task {pid} after the record was "
+                f"settled ({state}); nothing changed. If it is this slot's task: recover "
+                f"--task-id {pid}", data={**(data or {}), "provider_task_id": pid})
+        return None
+
     async def to_rejected(self, task: TaskRow, exc: Refused) -> TaskRow | None:
         """Definitively refused before any task was made: nothing billed, create may follow."""
-        return await self._move(
-            task, expect=_FROM_SUBMITTING, state=State.REJECTED,
+        return await self._answer(
+            task, state=State.REJECTED,
             error_code=str(exc.code) if exc.code is not None else "never_sent",
             error_message=exc.message, **_LET_GO, event="rejected", detail=exc.message,
             data={"raw": exc.raw, "code": exc.code},
+        )
+
+    async def to_rejected_not_sent(self, task: TaskRow) -> TaskRow | None:
+        """The owner lost its hold on the record before sending (declared unknown while it
+        waited): no create of this record left the machine, so nothing was made."""
+        why = ("the create was not sent: this process lost its hold on the slot while it waited "
+               "(its record was declared unknown); nothing was created")
+        return await self._move(
+            task, expect=(State.SUBMITTING, State.UNKNOWN), unset=("provider_task_id",),
+            state=State.REJECTED, error_code="never_sent", error_message=why, **_LET_GO,
+            event="rejected", detail=why,
         )
 
     async def to_created(self, task: TaskRow, provider_task_id: str, raw: dict[str, Any],
                          sent_at: float, state: State = State.PREPARING) -> TaskRow | None:
         """A video create answered with its task id: query it from now on (a V2 task starts
         ``queued``, a V1 one ``Preparing``)."""
-        return await self._move(
-            task, expect=_FROM_SUBMITTING, state=state,
+        return await self._answer(
+            task, state=state,
             provider_task_id=provider_task_id, provider_status=None,
             next_poll_at=time.time() + self.ctx.poll_interval, **_LET_GO, event="created",
             detail=f"provider task {provider_task_id}", data={"raw": raw, "sent_at": sent_at},
@@ -93,17 +139,27 @@ class Transitions:
     # -- fail, downloading, success ---------------------------------------------------------
     async def to_fail(self, task: TaskRow, *, code: str, message: str, detail: str,
                       data: dict[str, Any] | None = None, event: str = "status",
-                      expect: Sequence[State] | None = None, **values: Any) -> TaskRow | None:
-        """Terminal (recover offers a redownload only while results remain)."""
+                      expect: Sequence[State] | None = None, answer: bool = False,
+                      **values: Any) -> TaskRow | None:
+        """Terminal (recover offers a redownload only while results remain). ``answer``: the
+        create's own answer (see :meth:`_answer`)."""
+        if answer:
+            return await self._answer(task, state=State.FAIL, error_code=code,
+                                      error_message=message, next_poll_at=None, event=event,
+                                      detail=detail, data=data, **values)
         return await self._move(task, expect=expect, state=State.FAIL, error_code=code,
                                 error_message=message, next_poll_at=None, event=event,
                                 detail=detail, data=data, **values)
 
     async def to_downloading(self, task: TaskRow, *, event: str, detail: str,
                              data: dict[str, Any] | None = None,
-                             expect: Sequence[State] | None = None,
+                             expect: Sequence[State] | None = None, answer: bool = False,
                              **values: Any) -> TaskRow | None:
-        """The provider's success (only its claim): fetch and verify every media item next."""
+        """The provider's success (only its claim): fetch and verify every media item next.
+        ``answer``: the create's own answer (images; see :meth:`_answer`)."""
+        if answer:
+            return await self._answer(task, state=State.DOWNLOADING, event=event,
+                                      detail=detail, data=data, **values)
         return await self._move(task, expect=expect, state=State.DOWNLOADING, event=event,
                                 detail=detail, data=data, **values)
 

@@ -108,6 +108,18 @@ def run(ns: argparse.Namespace, emit: Callable[[dict[str, Any]], None]) -> int:
             }
         )
         return 2
+    from app.domain.errors import ValidationError
+    from app.domain.numbers import number, whole
+
+    try:  # every number given: finite and in range (DESIGN.md), the field named
+        whole("port", getattr(ns, "port", 0) or 0, minimum=0, maximum=65535)
+        for name, low in (("latency", 0.0), ("image_latency", 0.0), ("download_ttl", 0.001)):
+            if getattr(ns, name, None) is not None:
+                number(name, getattr(ns, name), minimum=low, maximum=86_400.0)
+    except ValidationError as exc:
+        emit({"outcome": "invalid",
+              "error": {"code": "invalid", "field": exc.field, "message": str(exc)}})
+        return 2
     latency = getattr(ns, "latency", None)
     config = SimConfig.with_latency(latency) if latency is not None else SimConfig()
     if getattr(ns, "image_latency", None) is not None:

@@ -269,9 +269,13 @@ def render_mp4_v2(
         data = _encode_mp4_v2(width, height, duration, title, prompt, seed)
         if path is not None:
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                from app.files import private_dir
+
+                private_dir(path.parent)
                 tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-                tmp.write_bytes(data)
+                with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+                               "wb") as f:
+                    f.write(data)
                 os.replace(tmp, path)
             except OSError:
                 pass

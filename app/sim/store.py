@@ -87,7 +87,10 @@ class SimStore:
             )
             self._memory.executescript(_SCHEMA)
         else:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            from app.files import prepare_sqlite, private_dir
+
+            private_dir(path.parent, tighten_existing=False)
+            prepare_sqlite(path)  # the demo provider keeps prompts too: 0600, WAL/SHM alike
             with self._connect() as db:
                 db.execute("PRAGMA journal_mode=WAL")
                 db.executescript(_SCHEMA)

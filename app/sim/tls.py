@@ -42,13 +42,15 @@ def _usable(cert_path: Path, key_path: Path) -> bool:
 @contextmanager
 def _locked(folder: Path) -> Iterator[None]:
     """One maker at a time per folder (several processes may start on one data dir)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    from app.files import open_private, private_dir
+
+    private_dir(folder)
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no advisory lock; rare race, same outcome
         yield
         return
-    with open(folder / ".lock", "w") as lock:
+    with os.fdopen(open_private(folder / ".lock", os.O_WRONLY), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             yield
@@ -109,7 +111,9 @@ def _ensure(folder: Path) -> Path | None:
     with os.fdopen(fd, "wb") as f:
         f.write(key_bytes)
     tmp_cert = cert_path.with_suffix(f".{os.getpid()}.tmp")
-    tmp_cert.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    fd = os.open(tmp_cert, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "wb") as f:
+        f.write(cert.public_bytes(serialization.Encoding.PEM))
     os.replace(tmp_key, key_path)  # the key first: a reader that finds the cert finds its key
     os.replace(tmp_cert, cert_path)
     return cert_path

@@ -17,6 +17,8 @@ The service does not know which database it is on.
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from typing import Any, Callable, Sequence, TypeVar
 
 from sqlalchemy import Engine
@@ -30,6 +32,7 @@ from app.store.rows import (
     ClaimResult,
     EventRow,
     Group,
+    Owner,
     Scope,
     SlotFilter,
     SlotRow,
@@ -50,6 +53,43 @@ class Store:
         self._fast = fast_claim
         #: SQLite: point reads run in place (see the module docstring).
         self._inline = repo.dialect == "sqlite"
+        self._offset: float | None = None  # the store's clock minus this machine's
+        self._store_id: str | None = None
+        self._facts = threading.Lock()
+
+    # -- the store's own facts --------------------------------------------------------------
+    def clock(self) -> float:
+        """Now, in the store's clock (blocking, once per store: one read of the database's
+        clock). Leases are written and judged in it, so a machine whose own clock is off by an
+        hour neither writes a lease that looks expired nor sees a live one as expired."""
+        if self._offset is None:
+            with self._facts:
+                if self._offset is None:
+                    before = time.time()
+                    store = self.repo.store_now()
+                    self._offset = store - (before + time.time()) / 2
+        return time.time() + self._offset
+
+    @property
+    def store_id(self) -> str:
+        """The store's random id: handles name the store that made them (blocking, once)."""
+        if self._store_id is None:
+            with self._facts:
+                if self._store_id is None:
+                    found = self.repo.store_id()
+                    if found is None:
+                        raise RuntimeError("the store has no id: it is not migrated to 0005")
+                    self._store_id = found
+        return self._store_id
+
+    async def now(self) -> float:
+        """:meth:`clock`, off the event loop the first time on PostgreSQL."""
+        if self._offset is None and not self._inline:
+            return await self._thread(self.clock)
+        return self.clock()
+
+    async def renew_lease(self, task_id: int, owner: Owner, seconds: float) -> float | None:
+        return await self._thread(self.repo.renew_lease, task_id, owner, seconds)
 
     # -- where a call runs ----------------------------------------------------------------
     async def _point(self, fn: Callable[..., T], *args: Any, **kw: Any) -> T:
@@ -107,6 +147,10 @@ class Store:
     async def task(self, task_id: int) -> TaskRow | None:
         """A task by id, with its media."""
         return await self._point(self.repo.get_task, task_id)
+
+    async def slot_copies(self, scope: Scope, slot_key: str) -> list[TaskRow]:
+        """The slot's other tasks, kept from before the slot boundary (usually none)."""
+        return await self._point(self.repo.slot_copies, scope, slot_key)
 
     # -- writes and lifecycle reads (a worker thread) ---------------------------------------
     async def transition(self, task: TaskRow, **kw: Any) -> TaskRow | None:

@@ -7,18 +7,45 @@ reads use the plain engine with deferred transactions, which never block writers
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
+import re
+import socket
+import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
-from app.domain.errors import ValidationError
+from app.domain.errors import StoreBusy, ValidationError
+from app.files import open_private, prepare_sqlite, private_dir
 
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 30_000
+#: How long a writer waits for the writers' file lock before it gives up (as SQLite's busy
+#: timeout bounds its own lock): a stopped or hung process never blocks writers forever.
+WRITE_LOCK_TIMEOUT = BUSY_TIMEOUT_MS / 1000
+#: PostgreSQL: how long a statement waits for a row or table lock (as SQLite's busy timeout),
+#: and how long the server keeps a session that sits idle inside a transaction — a stopped or
+#: hung Slate process — before it ends it and frees its locks. Slate's transactions never
+#: wait on anything but the database, so neither ever cuts a healthy one short.
+PG_LOCK_TIMEOUT_MS = BUSY_TIMEOUT_MS
+PG_IDLE_IN_TRANSACTION_MS = 2 * BUSY_TIMEOUT_MS
+
+
+def pg_connect_args() -> dict[str, Any]:
+    """Per-connection settings of a PostgreSQL store: the lock bounds above, and a name that
+    says which Slate process holds a connection (``pg_stat_activity.application_name``)."""
+    return {
+        "options": f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} "
+                   f"-c idle_in_transaction_session_timeout={PG_IDLE_IN_TRANSACTION_MS}",
+        "application_name": f"slate pid {os.getpid()} host {socket.gethostname()}"[:63],
+    }
 
 
 def _sqlite_path(url: str) -> Path | None:
@@ -28,22 +55,94 @@ def _sqlite_path(url: str) -> Path | None:
     return Path(db)
 
 
-def warn_if_network_share(path: Path) -> str | None:
-    """SQLite on a network file system loses locking guarantees; say so (Linux: /proc/mounts)."""
+#: File systems a SQLite store may live on: local ones, whose locking SQLite can trust. Anything
+#: else — network and cluster file systems (nfs, cifs, vboxsf, virtiofs, ceph, glusterfs,
+#: lustre, ocfs2, davfs, 9p, …), every FUSE file system (``fuse.*``, ``fuseblk``) and any name
+#: not listed — is refused. (Linux names; ``apfs``/``hfs`` are macOS's, read from ``mount``.)
+LOCAL_FILESYSTEMS = frozenset({
+    "ext2", "ext3", "ext4", "xfs", "btrfs", "zfs", "f2fs", "bcachefs", "jfs", "reiserfs",
+    "nilfs2", "tmpfs", "ramfs", "overlay", "rootfs", "ecryptfs", "vfat", "exfat", "ntfs3",
+    "hfs", "hfsplus", "apfs", "ufs",
+})
+#: Where Linux lists the mounted file systems (a parameter of :func:`store_filesystem`, so
+#: tests can hand it another table).
+MOUNTS_FILE = Path("/proc/mounts")
+
+
+def _unescape_mount(field: str) -> str:
+    """/proc/mounts writes space, tab, newline and backslash in paths as octal escapes."""
+    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
+
+
+def mount_table(mounts_file: Path | None = None) -> list[tuple[str, str]] | None:
+    """(mount point, file system type) of every mount, or None where no table can be read."""
+    source = MOUNTS_FILE if mounts_file is None else mounts_file
     try:
-        mounts = Path("/proc/mounts").read_text().splitlines()
+        lines = source.read_text().splitlines()
     except OSError:
-        return None
-    best, fstype = "", ""
-    target = str(path.resolve().parent)
-    for line in mounts:
-        parts = line.split()
-        if len(parts) >= 3 and (target == parts[1] or target.startswith(parts[1].rstrip("/") + "/")):
-            if len(parts[1]) > len(best):
-                best, fstype = parts[1], parts[2]
-    if fstype in {"nfs", "nfs4", "cifs", "smb3", "smbfs", "sshfs", "fuse.sshfs", "9p", "afs"}:
-        return fstype
+        lines = None
+    if lines is not None:
+        out = []
+        for line in lines:
+            parts = line.split()
+            if len(parts) >= 3:
+                out.append((_unescape_mount(parts[1]), parts[2]))
+        return out
+    if mounts_file is None and sys.platform == "darwin":
+        return _bsd_mounts()
     return None
+
+
+def _bsd_mounts() -> list[tuple[str, str]] | None:
+    """macOS: ``/sbin/mount`` prints ``dev on /path (apfs, local, journaled)``."""
+    import subprocess
+
+    try:
+        text = subprocess.run(["/sbin/mount"], capture_output=True, text=True, timeout=5,
+                              check=True).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    out = []
+    for line in text.splitlines():
+        m = re.match(r".+? on (.+) \(([^,)]+)", line)
+        if m:
+            out.append((m.group(1), m.group(2).strip()))
+    return out
+
+
+def store_filesystem(path: Path, mounts_file: Path | None = None) -> str | None:
+    """The type of the file system the store file ``path`` lives on (its folder's longest
+    mount point), or None when the system keeps no mount table (Windows)."""
+    table = mount_table(mounts_file)
+    if table is None:
+        return None
+    target = str(path.resolve().parent)
+    best, fstype = "", "unknown"
+    for point, kind in table:
+        if target == point or target.startswith(point.rstrip("/") + "/"):
+            if len(point) >= len(best):
+                best, fstype = point, kind
+    return fstype
+
+
+def unsupported_filesystem(path: Path, mounts_file: Path | None = None) -> str | None:
+    """The file system type when ``path`` is not on a known local file system, else None."""
+    fs = store_filesystem(path, mounts_file)
+    if fs is None or fs in LOCAL_FILESYSTEMS:
+        return None
+    return fs
+
+
+def filesystem_refusal(path: Path, fs: str) -> str:
+    """The one message for every file system a SQLite store may not live on."""
+    return (f"{path} is on a {fs} file system, which is not a local file system Slate knows "
+            "(ext4, xfs, btrfs, zfs, apfs, tmpfs, …); SQLite's locking is not reliable there. "
+            "Keep the store on a local disk, or use a shared PostgreSQL store for several "
+            "machines (see README).")
+
+
+#: The former name of :func:`unsupported_filesystem`.
+warn_if_network_share = unsupported_filesystem
 
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:
@@ -56,14 +155,11 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     if backend == "sqlite":
         path = _sqlite_path(url)
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fs = warn_if_network_share(path)
+            private_dir(path.parent, tighten_existing=False)
+            fs = unsupported_filesystem(path)
             if fs:
-                raise ValidationError(
-                    "store",
-                    f"{path} is on a network file system ({fs}); SQLite locking is not reliable "
-                    "there. Use a shared PostgreSQL store for several machines (see README).",
-                )
+                raise ValidationError("store", filesystem_refusal(path, fs))
+            prepare_sqlite(path)  # 0600 before SQLite creates its WAL and SHM beside it
         engine = create_engine(url, echo=echo, connect_args={"timeout": BUSY_TIMEOUT_MS / 1000})
 
         @event.listens_for(engine, "connect")
@@ -86,7 +182,8 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
         return engine
     if backend == "postgresql":
         return create_engine(
-            url, echo=echo, pool_pre_ping=True, pool_size=5, max_overflow=5, pool_recycle=1800
+            url, echo=echo, pool_pre_ping=True, pool_size=5, max_overflow=5, pool_recycle=1800,
+            connect_args=pg_connect_args(),
         )
     raise ValidationError("store", f"unsupported database {backend!r}; use sqlite or postgresql")
 
@@ -99,28 +196,124 @@ class WriteQueue:
     ``flock`` on ``<db>.writers`` (taken around every write transaction, by every Slate process)
     wakes the next writer the moment the lock is released. A thread lock orders the writers of
     one process, which share the file descriptor. Readers never touch it (WAL).
+
+    The wait is bounded (:data:`WRITE_LOCK_TIMEOUT`, like SQLite's busy timeout): a writer that
+    finds the lock taken waits in a helper thread's blocking ``flock`` and gives up after the
+    bound with :class:`StoreBusy`, naming the holder — every holder writes its process id, host
+    and the time into the lock file as it takes the lock. A stopped process (SIGSTOP) holding
+    the lock therefore costs the others one bounded wait, never their life.
     """
 
-    def __init__(self, db_path: Path) -> None:
-        import threading
-
+    def __init__(self, db_path: Path, timeout: float | None = None) -> None:
         self.path = db_path.with_name(db_path.name + ".writers")
+        self.timeout = timeout
         self._thread_lock = threading.Lock()
+        self._state = threading.Lock()
         self._fd: int | None = None
+        self._record = b""
+        self._record_pid = -1
+        #: A helper thread blocked in ``flock`` for a waiter that gave up: the next waiter
+        #: takes it over (never two ``flock`` calls on one descriptor at once).
+        self._pending: threading.Event | None = None
+        self._waiting = False
+
+    # -- who holds it ---------------------------------------------------------------------
+    def _holder_record(self) -> bytes:
+        pid = os.getpid()
+        if self._record_pid != pid:  # after a fork: this process's own record
+            line = f"pid {pid} host {socket.gethostname()}"
+            self._record = line.encode()[:200]
+            self._record_pid = pid
+        return self._record
+
+    def _mark_holder(self, fd: int) -> None:
+        record = self._holder_record() + f" since {time.time():.3f}\n".encode()
+        try:
+            os.pwrite(fd, record.ljust(256), 0)
+        except OSError:
+            pass  # who holds it is a courtesy; the lock itself is what counts
+
+    def holder(self) -> str | None:
+        """Who holds (or last held) the lock, as written in the lock file."""
+        try:
+            with open(self.path, "rb") as f:
+                text = f.read(256).decode("utf-8", "replace").strip()
+        except OSError:
+            return None
+        return text or None
+
+    def _busy(self, waited: float) -> StoreBusy:
+        who = self.holder()
+        said = f"held by {who}" if who else "held by a process that did not say who it is"
+        alive = ""
+        m = re.match(r"pid (\d+) host (\S+)", who or "")
+        if m and m.group(2) == socket.gethostname():
+            alive = (" (that process is still there: stopped or hung?)"
+                     if _pid_exists(int(m.group(1))) else " (that process is gone)")
+        return StoreBusy(
+            f"store busy: its write lock {self.path} was not free after {waited:.0f} s; "
+            f"{said}{alive}. Nothing was written; try again once that process has finished or "
+            "been ended."
+        )
+
+    # -- taking it ------------------------------------------------------------------------
+    def _open(self) -> int:
+        if self._fd is None:
+            self._fd = open_private(self.path, os.O_RDWR)
+        return self._fd
 
     def __enter__(self) -> "WriteQueue":
         import fcntl
-        import os
 
-        self._thread_lock.acquire()
+        limit = WRITE_LOCK_TIMEOUT if self.timeout is None else self.timeout
+        start = time.monotonic()
+        if not self._thread_lock.acquire(timeout=limit):
+            raise self._busy(time.monotonic() - start)
         try:
-            if self._fd is None:
-                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-            fcntl.flock(self._fd, fcntl.LOCK_EX)
+            fd = self._open()
+            if self._pending is None:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except OSError as exc:
+                    if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                        raise
+                    self._wait(fd, start + limit - time.monotonic(), start)
+            else:
+                self._wait(fd, start + limit - time.monotonic(), start)
+            self._mark_holder(fd)
         except BaseException:
             self._thread_lock.release()
             raise
         return self
+
+    def _wait(self, fd: int, remaining: float, start: float) -> None:
+        """Block in ``flock`` in a helper thread, for at most ``remaining`` seconds."""
+        with self._state:
+            event = self._pending
+            if event is None:
+                event = self._pending = threading.Event()
+                threading.Thread(target=self._block, args=(fd, event), daemon=True,
+                                 name="slate-write-lock").start()
+            self._waiting = True
+        event.wait(max(remaining, 0.0))
+        with self._state:
+            self._waiting = False
+            if event.is_set():
+                self._pending = None
+                return
+        raise self._busy(time.monotonic() - start)
+
+    def _block(self, fd: int, event: threading.Event) -> None:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        with self._state:
+            if self._waiting:
+                event.set()  # handed to the waiter, who now holds the lock
+                return
+            # Everyone gave up meanwhile: let go at once.
+            self._pending = None
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
     def __exit__(self, *exc: object) -> None:
         import fcntl
@@ -130,6 +323,16 @@ class WriteQueue:
                 fcntl.flock(self._fd, fcntl.LOCK_UN)
         finally:
             self._thread_lock.release()
+
+
+def _pid_exists(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def write_queue(engine: Engine) -> "WriteQueue | None":

@@ -1,7 +1,10 @@
-"""Typed SQLAlchemy models: tasks, slot events (the history), media and quota use.
+"""Typed SQLAlchemy models: tasks, slot events (the history), media, quota use, and the store's
+own facts (its id).
 
 Index columns never hold a raw user name or RequestId: users enter as SHA-256 digests and
 slots as ``slot_key``; the readable ``request_id`` is stored for display only, unindexed.
+Whatever a provider says (task ids, status words, error codes) is kept whole in TEXT columns:
+no provider-controlled value can make a write fail after the create.
 """
 
 from __future__ import annotations
@@ -16,9 +19,19 @@ class Base(DeclarativeBase):
     pass
 
 
-#: The idempotency boundary, as of the newest revision.
-BOUNDARY_INDEX = "uq_tasks_boundary"
-BOUNDARY_COLUMNS = ("tenant", "idempotency_key", "provider", "endpoint")
+#: The slot boundary (DESIGN.md, "task"): one task per slot — tenant, user and RequestId (in
+#: ``slot_key``), provider, endpoint — whatever its kind, enforced by the database. Every row
+#: written since revision 0004 has ``slot_copy`` 0; a store that already held several tasks
+#: for one slot keeps them all, numbered 1, 2, … after the first (see migration 0004). The
+#: claim's ``ON CONFLICT`` names exactly these columns.
+SLOT_INDEX = "uq_tasks_slot"
+SLOT_COLUMNS = ("tenant", "slot_key", "provider", "endpoint", "slot_copy")
+#: The kind-prefixed idempotency key stays unique too.
+KEY_INDEX = "uq_tasks_boundary"
+KEY_COLUMNS = ("tenant", "idempotency_key", "provider", "endpoint")
+#: The boundary a claim relies on, as of the newest revision.
+BOUNDARY_INDEX = SLOT_INDEX
+BOUNDARY_COLUMNS = SLOT_COLUMNS
 
 
 class Task(Base):
@@ -36,14 +49,18 @@ class Task(Base):
     fingerprint: Mapped[str] = mapped_column(String(64))
     params: Mapped[dict[str, Any]] = mapped_column(JSON)
     state: Mapped[str] = mapped_column(String(16))
-    provider_task_id: Mapped[Optional[str]] = mapped_column(String(128))
-    provider_status: Mapped[Optional[str]] = mapped_column(String(64))
+    provider_task_id: Mapped[Optional[str]] = mapped_column(Text)
+    provider_status: Mapped[Optional[str]] = mapped_column(Text)
     results: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
-    error_code: Mapped[Optional[str]] = mapped_column(String(32))
+    error_code: Mapped[Optional[str]] = mapped_column(Text)
     error_message: Mapped[Optional[str]] = mapped_column(Text)
     owner_host: Mapped[Optional[str]] = mapped_column(String(255))
     owner_pid: Mapped[Optional[int]] = mapped_column(Integer)
     owner_started: Mapped[Optional[float]] = mapped_column(Float)
+    #: The owner's boot and PID namespace: its pid means something only where both match.
+    owner_boot: Mapped[Optional[str]] = mapped_column(Text)
+    owner_pidns: Mapped[Optional[str]] = mapped_column(Text)
+    #: In the store's clock (see ``Repository.store_now``), never a machine's own.
     lease_until: Mapped[Optional[float]] = mapped_column(Float)
     units: Mapped[int] = mapped_column(Integer, default=1)
     created_at: Mapped[float] = mapped_column(Float)
@@ -52,11 +69,12 @@ class Task(Base):
     poll_failures: Mapped[int] = mapped_column(Integer, default=0)
     project: Mapped[Optional[str]] = mapped_column(String(120))
     prompt_text: Mapped[Optional[str]] = mapped_column(Text)  # params["prompt"], for search
+    slot_copy: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     __table_args__ = (
-        Index(BOUNDARY_INDEX, *BOUNDARY_COLUMNS, unique=True),
+        Index(SLOT_INDEX, *SLOT_COLUMNS, unique=True),
+        Index(KEY_INDEX, *KEY_COLUMNS, unique=True),
         Index("ix_tasks_browse", "tenant", "user_hash", "provider", "endpoint", "project", "created_at"),
-        Index("ix_tasks_slot", "tenant", "slot_key", "provider", "endpoint"),
         Index("ix_tasks_owner_list", "tenant", "user_hash", "provider", "endpoint", "id"),
         Index("ix_tasks_poll", "state", "next_poll_at"),
     )
@@ -106,8 +124,18 @@ class QuotaUse(Base):
     used: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class StoreInfo(Base):
+    """Facts about the store itself: ``store_id`` (random, made once) binds handles to it."""
+
+    __tablename__ = "store_info"
+
+    name: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
 #: The Core tables, for statements and queries.
 tasks = Task.__table__
 events = SlotEvent.__table__
 media_t = Media.__table__
 quota_t = QuotaUse.__table__
+store_info_t = StoreInfo.__table__

@@ -30,23 +30,27 @@ from sqlalchemy import (
     bindparam,
     exists,
     func,
+    literal_column,
     or_,
     select,
     text,
     update,
 )
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
+from app.domain.errors import StoreBusy
 from app.domain.states import State, may_reclaim
+from app.store import engine as engine_mod
 from app.store.engine import WriteQueue, write_queue, writer
 from app.store.migrate import upgrade
-from app.store.models import events, media_t, quota_t, tasks
+from app.store.models import events, media_t, quota_t, store_info_t, tasks
 from app.store.rows import (
     ClaimOutcome,
     ClaimRequest,
     ClaimResult,
     EventRow,
     MediaRow,
+    Owner,
     Scope,
     TaskRow,
     event_row,
@@ -64,6 +68,17 @@ T = TypeVar("T")
 #: How long a store call keeps retrying through connection trouble (PostgreSQL) before it
 #: gives up and raises. Covers a server restart or a fail-over of a few seconds.
 RETRY_SECONDS = 30.0
+#: How often a claim runs again after losing an insert race on a unique index that is not its
+#: ``ON CONFLICT`` target (PostgreSQL: the idempotency key's, checked before the slot's).
+CLAIM_RACE_RETRIES = 3
+#: PostgreSQL's SQLSTATE for a lock wait that ran past ``lock_timeout``.
+PG_LOCK_NOT_AVAILABLE = "55P03"
+
+#: The store's clock, in seconds since the epoch, read by the database itself.
+_NOW_SQL = {
+    "postgresql": "extract(epoch from clock_timestamp())",
+    "sqlite": "((julianday('now') - 2440587.5) * 86400.0)",
+}
 
 
 def is_transient(exc: BaseException) -> bool:
@@ -169,25 +184,71 @@ class Repository:
                     committing = True  # the COMMIT runs as the block exits
                 return result
             except DBAPIError as exc:
+                if self.dialect == "sqlite" and "database is locked" in str(exc.orig):
+                    raise self._sqlite_busy() from None
+                if getattr(exc.orig, "sqlstate", None) == PG_LOCK_NOT_AVAILABLE:
+                    raise self._pg_busy() from None
                 self._retry_pause(exc, attempt, deadline, "write")
                 ambiguous = ambiguous or committing
 
+    def _pg_busy(self) -> StoreBusy:
+        """A lock this write needs stayed taken past ``lock_timeout``: say which sessions sit
+        in a transaction (Slate names its connections: pid and host)."""
+        who: list[str] = []
+        try:
+            with self.read() as conn:
+                rows = conn.execute(text(
+                    "SELECT application_name, state, "
+                    "extract(epoch from clock_timestamp() - xact_start) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                    "AND xact_start IS NOT NULL ORDER BY xact_start LIMIT 5")).all()
+            who = [f"{name or 'another client'} ({state}, {age:.0f} s)"
+                   for name, state, age in rows]
+        except DBAPIError:
+            pass
+        waited = engine_mod.PG_LOCK_TIMEOUT_MS / 1000
+        return StoreBusy(
+            f"store busy: a lock this write needs was not free after {waited:.0f} s"
+            + (f"; in a transaction: {', '.join(who)}" if who else "")
+            + ". Nothing was written; the server ends a session stuck in a transaction after "
+            f"{engine_mod.PG_IDLE_IN_TRANSACTION_MS / 1000:.0f} s — try again then."
+        )
+
+    def _sqlite_busy(self) -> StoreBusy:
+        """SQLite's own busy timeout ran out (a writer outside the writers' queue held it)."""
+        who = self._write_queue.holder() if self._write_queue is not None else None
+        return StoreBusy(
+            "store busy: SQLite's write lock was not free after "
+            f"{engine_mod.BUSY_TIMEOUT_MS / 1000:.0f} s"
+            + (f"; the last Slate writer was {who}" if who else "")
+            + ". Nothing was written; try again once the other writer has finished."
+        )
+
     def _clean(self, values: dict[str, Any]) -> dict[str, Any]:
-        """Make values storable on PostgreSQL (no-op on SQLite): no NUL characters or NaN, and
-        short status columns clipped to their width (the raw answer is kept in the history)."""
+        """Make values storable on PostgreSQL (no-op on SQLite): no NUL characters or NaN.
+        Provider values (task ids, status words, codes) are TEXT: stored whole, never clipped."""
         if self.dialect != "postgresql":
             return values
-        out = {}
-        for k, v in values.items():
-            v = pg_clean(v)
-            col = tasks.c.get(k)
-            if (
-                k in {"provider_status", "error_code"} and isinstance(v, str) and col is not None
-                and isinstance(col.type, String) and col.type.length and len(v) > col.type.length
-            ):
-                v = v[: col.type.length]
-            out[k] = v
-        return out
+        return {k: pg_clean(v) for k, v in values.items()}
+
+    # -- the store itself ---------------------------------------------------------------
+    @_retrying_read
+    def store_now(self) -> float:
+        """The store's clock (the database server's; SQLite: this machine's, as SQLite reads
+        it): one clock for every process and machine sharing the store."""
+        with self.read() as conn:
+            return float(conn.execute(select(literal_column(_NOW_SQL[self.dialect]))).scalar())
+
+    @_retrying_read
+    def store_id(self) -> str | None:
+        """The store's random id (made by migration 0005), or None before it."""
+        from sqlalchemy import inspect
+
+        with self.read() as conn:
+            if not inspect(conn).has_table(store_info_t.name):
+                return None
+            return conn.execute(select(store_info_t.c.value)
+                                .where(store_info_t.c.name == "store_id")).scalar()
 
     # -- the claim ----------------------------------------------------------------------
     def find_slot(self, conn: Connection, scope: Scope, slot_key: str) -> TaskRow | None:
@@ -203,7 +264,7 @@ class Repository:
         or return the existing record untouched, in one write transaction. Quota is checked
         here."""
         scope, w = req.scope, req.write
-        host, pid, started = w.owner
+        owner = Owner(*w.owner)
         now = req.now
         claim_events = req.claim_events()
         new_row = req.task_values()
@@ -214,7 +275,8 @@ class Repository:
             existing = self.find_slot(conn, scope, req.slot_key)
             if existing is not None and ambiguous and (
                 existing.state == State.SUBMITTING
-                and (existing.owner_host, existing.owner_pid, existing.owner_started) == w.owner
+                and (existing.owner_host, existing.owner_pid, existing.owner_started)
+                == (owner.host, owner.pid, owner.started)
                 and existing.lease_until == w.lease_until and existing.updated_at == now
                 and existing.fingerprint == req.fingerprint and existing.kind == req.kind
             ):
@@ -231,8 +293,10 @@ class Repository:
                     update(tasks)
                     .where(tasks.c.id == existing.id, tasks.c.state == State.REJECTED.value)
                     .values(
-                        state=State.SUBMITTING.value, owner_host=host, owner_pid=pid,
-                        owner_started=started, lease_until=w.lease_until, updated_at=now,
+                        state=State.SUBMITTING.value, owner_host=owner.host,
+                        owner_pid=owner.pid, owner_started=owner.started,
+                        owner_boot=owner.boot, owner_pidns=owner.pidns,
+                        lease_until=w.lease_until, updated_at=now,
                         error_code=None, error_message=None, next_poll_at=None,
                         poll_failures=0,
                     )
@@ -259,10 +323,20 @@ class Repository:
                 row = conn.execute(select(tasks).where(tasks.c.id == task_id)).mappings().one()
             return ClaimResult(ClaimOutcome.CLAIMED, task_row(row), quota_used=used)
 
-        try:
-            return self._run_write(claim_tx)
-        except _QuotaExceeded as exc:
-            return ClaimResult(ClaimOutcome.QUOTA_REFUSED, quota_used=exc.used)
+        for attempt in range(CLAIM_RACE_RETRIES + 1):
+            try:
+                return self._run_write(claim_tx)
+            except _QuotaExceeded as exc:
+                return ClaimResult(ClaimOutcome.QUOTA_REFUSED, quota_used=exc.used)
+            except IntegrityError:
+                # PostgreSQL checks the idempotency key's unique index before the slot's (the
+                # ON CONFLICT target): a same-kind racer that inserted at the same instant is
+                # refused there instead of skipped. Its transaction rolled back, nothing was
+                # written; the winner is committed now, and the next attempt reads it.
+                if attempt >= CLAIM_RACE_RETRIES:
+                    raise
+                log.debug("claim lost an insert race on another unique index; reading the winner")
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _find_by_key(self, conn: Connection, scope: Scope, key: str) -> TaskRow | None:
         row = conn.execute(
@@ -412,10 +486,12 @@ class Repository:
         data: dict[str, Any] | None = None,
         media: Sequence[dict[str, Any]] | None = None,
         unique_provider_task: bool = False,
+        unset: Sequence[str] = (),
         **values: Any,
     ) -> TaskRow | None:
-        """Update a task (optionally only if its state is in ``expect``), add an event and
-        media rows in the same transaction. Returns the new row, or None if ``expect`` failed.
+        """Update a task (optionally only if its state is in ``expect`` and the columns named in
+        ``unset`` are still NULL), add an event and media rows in the same transaction. Returns
+        the new row, or None if a condition failed.
 
         ``unique_provider_task``: the new ``provider_task_id`` is written only while no other
         task of the same provider and endpoint holds it (an attach never makes two slots show
@@ -449,6 +525,7 @@ class Repository:
                 cond.append(~exists().where(
                     other.c.provider_task_id == pid, other.c.provider == task.provider,
                     other.c.endpoint == task.endpoint, other.c.id != task.id))
+            cond.extend(tasks.c[name].is_(None) for name in unset)
             done = conn.execute(
                 update(tasks).where(*cond).values(updated_at=now, **values)).rowcount
             if done != 1:
@@ -483,6 +560,53 @@ class Repository:
                 found.update(conn.execute(select(tasks.c.provider_task_id).where(*cond))
                              .scalars().all())
         return found
+
+    def renew_lease(self, task_id: int, owner: Owner, seconds: float) -> float | None:
+        """Extend the lease of a ``submitting`` record this owner still holds to ``seconds``
+        from now in the store's clock. Returns the new ``lease_until``, or None when the record
+        is no longer this owner's ``submitting`` one (answered, or declared unknown)."""
+        now_sql = literal_column(_NOW_SQL[self.dialect])
+
+        def renew(conn: Connection, _ambiguous: bool) -> float | None:
+            # Idempotent: running it again after a lost COMMIT just extends the lease again.
+            done = conn.execute(
+                update(tasks).where(
+                    tasks.c.id == task_id, tasks.c.state == State.SUBMITTING.value,
+                    tasks.c.owner_host == owner.host, tasks.c.owner_pid == owner.pid,
+                    tasks.c.owner_started == owner.started,
+                ).values(lease_until=now_sql + seconds)
+            ).rowcount
+            if done != 1:
+                return None
+            return conn.execute(select(tasks.c.lease_until)
+                                .where(tasks.c.id == task_id)).scalar()
+
+        return self._run_write(renew)
+
+    @_retrying_read
+    def slot_copies(self, scope: Scope, slot_key: str) -> list[TaskRow]:
+        """The other tasks of a slot that held several before the slot boundary (``slot_copy``
+        1, 2, …), oldest first; usually none."""
+        with self.read() as conn:
+            rows = conn.execute(
+                select(tasks).where(
+                    tasks.c.tenant == scope.tenant, tasks.c.slot_key == slot_key,
+                    tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
+                    tasks.c.slot_copy > 0,
+                ).order_by(tasks.c.slot_copy)
+            ).mappings().all()
+            out = [task_row(r) for r in rows]
+            for task in out:
+                task.media = self._media_for(conn, task.id)
+        return out
+
+    @_retrying_read
+    def duplicate_slots(self) -> int:
+        """How many slots of the whole store hold more than one task (made before 0004)."""
+        with self.read() as conn:
+            return int(conn.execute(
+                select(func.count(func.distinct(tasks.c.slot_key)))
+                .where(tasks.c.slot_copy > 0)).scalar() or 0)
 
     @staticmethod
     def _in_scope(scope: Scope | None) -> list[Any]:

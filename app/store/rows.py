@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 from app.domain.days import local_day
 from app.domain.states import State
@@ -67,6 +67,8 @@ class TaskRow:
     owner_host: str | None
     owner_pid: int | None
     owner_started: float | None
+    owner_boot: str | None
+    owner_pidns: str | None
     lease_until: float | None
     units: int
     created_at: float
@@ -75,6 +77,7 @@ class TaskRow:
     poll_failures: int
     project: str | None
     prompt_text: str | None
+    slot_copy: int = 0
     media: list[MediaRow] = field(default_factory=list)
 
     @property
@@ -157,6 +160,18 @@ class SlotRow:
 
 
 # -- the claim ------------------------------------------------------------------------------
+class Owner(NamedTuple):
+    """The process that owns a ``submitting`` record: host, process id and start time, and the
+    boot and PID namespace that give the process id its meaning (None where the system does
+    not say)."""
+
+    host: str
+    pid: int
+    started: float
+    boot: str | None = None
+    pidns: str | None = None
+
+
 @dataclass(frozen=True)
 class ClaimWrite:
     """What a fresh claim writes besides the slot it names."""
@@ -165,7 +180,7 @@ class ClaimWrite:
     request_id: str
     params: dict[str, Any]
     units: int
-    owner: tuple[str, int, float]
+    owner: Owner
     lease_until: float
     quota_limit: int | None
     day: str
@@ -194,14 +209,15 @@ class ClaimRequest:
     def task_values(self) -> dict[str, Any]:
         """The new task row (``submitting``, owned by this process, under its lease)."""
         s, w = self.scope, self.write
-        host, pid, started = w.owner
+        host, pid, started, boot, pidns = Owner(*w.owner)
         return {
             "tenant": s.tenant, "user_hash": s.user_hash, "slot_key": self.slot_key,
             "idempotency_key": w.idempotency_key, "provider": s.provider,
             "endpoint": s.endpoint, "request_id": w.request_id, "kind": self.kind,
             "fingerprint": self.fingerprint, "params": w.params,
             "state": State.SUBMITTING.value, "owner_host": host, "owner_pid": pid,
-            "owner_started": started, "lease_until": w.lease_until, "units": w.units,
+            "owner_started": started, "owner_boot": boot, "owner_pidns": pidns,
+            "lease_until": w.lease_until, "units": w.units, "slot_copy": 0,
             "created_at": self.now, "updated_at": self.now, "poll_failures": 0,
             "project": w.project, "prompt_text": w.params.get("prompt"),
             "provider_task_id": None, "provider_status": None, "results": None,

@@ -29,7 +29,7 @@ class Statements:
                 tasks.c.provider == bindparam("provider"),
                 tasks.c.endpoint == bindparam("endpoint"),
             )
-            .order_by(tasks.c.id)
+            .order_by(tasks.c.slot_copy)  # 0: the slot's task (others: kept from before 0004)
             .limit(1)
         )
         #: The claim: insert unless the boundary index holds the slot already; the new row back.

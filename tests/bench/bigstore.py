@@ -29,7 +29,7 @@ from typing import Any, Iterator
 
 from tests.bench.common import bench_dir, emit
 
-VERSION = 2  # 2: prompt_text column (migration 0003)
+VERSION = 3  # 2: prompt_text (migration 0003); 3: slot boundary, owner ids, store id (0004-5)
 TENANT, USER = "studio-a", "lin"
 PROVIDER, ENDPOINT = "demo", "local"
 PROJECTS = 100

@@ -123,7 +123,7 @@ def raw_template(svc: SlateService) -> dict[str, Any]:
 
     now = time.time()
     norm = normalize(KIND, params_for(0))
-    host, pid, started = this_owner()
+    host, pid, started = this_owner()[:3]
     return dict(
         tenant=svc.scope.tenant, user_hash=svc.scope.user_hash, slot_key="", idempotency_key="",
         provider="demo", endpoint="local", request_id=request_id(0), kind=KIND,

@@ -175,7 +175,8 @@ async def test_handles_refuse_tamper_purpose_and_other_users(harness):
     other = harness.other(user="mei")
     res = await other.status_by_handle(h)
     assert res.kind is OutcomeKind.NOT_FOUND and exit_code(res) == 8
-    forged = handles.sign(b"another-secret" * 3, "task", "studio-a", out.task.id and harness.service.scope.user_hash, out.task.id)
+    forged = handles.sign(b"another-secret" * 3, "task", "studio-a",
+                          harness.service.scope.user_hash, out.task.id, harness.store.store_id)
     assert exit_code(await harness.service.status_by_handle(forged)) == 2
 
 

@@ -25,3 +25,18 @@ async def test_fractional_rates_space_single_requests():
     for _ in range(30):
         await limiter.acquire()
     assert time.monotonic() - t0 >= 0.5  # 30 sends at 20/s need more than one window
+
+
+# -- Retry-After: obeyed only within a cap (issue 15, point 2) ---------------------------------
+def test_retry_after_is_capped_and_only_a_finite_positive_number_counts():
+    import math
+
+    from app.service.ratelimit import RETRY_AFTER_CAP, retry_delay
+
+    assert RETRY_AFTER_CAP == 60.0
+    assert retry_delay(1e9, 2.0) == 60.0  # a server asking for 31 years gets a minute
+    assert retry_delay(math.inf, 2.0) == 60.0
+    assert retry_delay(7.0, 2.0) == 7.0
+    for junk in (None, math.nan, -5.0, 0.0, True):
+        assert retry_delay(junk, 2.5) == 2.5  # our own backoff instead
+    assert retry_delay(90.0, 1.0, cap=30.0) == 30.0

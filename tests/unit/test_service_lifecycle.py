@@ -16,9 +16,10 @@ from app.domain.fingerprint import fingerprint
 from app.domain.params import normalize
 from app.domain.states import Action, State
 from app.providers.base import Ambiguous, VideoCreated
+from app.service.owner import boot_id, pid_namespace
 from app.service.results import OutcomeKind, ProblemCode
 from app.service.submit import claim_request
-from app.store.rows import ClaimOutcome, ClaimRequest
+from app.store.rows import ClaimOutcome, ClaimRequest, Owner
 from tests.unit.fakes import FakeProvider, status
 
 RID = "article:20260816:tide-eye:scene-02"
@@ -146,7 +147,7 @@ async def test_a_submitting_record_of_a_gone_owner_turns_unknown_a_live_ones_nev
     mine = await service.store.claim(request(RID))  # claimed, as a submit in flight leaves it
     assert mine.outcome is ClaimOutcome.CLAIMED
     assert await service.sweep_submitting() == []  # this process is alive: untouched
-    gone = (socket.gethostname(), dead_pid(), 1.0)
+    gone = Owner(socket.gethostname(), dead_pid(), 1.0, boot_id(), pid_namespace())
     theirs = request(RID + ".t2")
     await service.store.claim(dataclasses.replace(
         theirs, build=lambda: dataclasses.replace(theirs.write, owner=gone)))

@@ -14,7 +14,7 @@ from app.domain.states import State
 from app.providers.base import Ambiguous, ListedTask, Refused, Uploaded, VideoCreated
 from app.service.commands import Lookup
 from app.service.results import OutcomeKind
-from app.service.submit import SUBMIT_LEASE_MARGIN, UPLOAD_LEASE
+from app.service.lease import lease_seconds
 from tests.sim_media import image_bytes, video_bytes
 from tests.unit.fakes import FakeProvider
 
@@ -28,7 +28,7 @@ def fake() -> FakeProvider:
     return FakeProvider(V2_CAPS)
 
 
-async def test_local_inputs_travel_inline_or_uploaded_and_the_lease_covers_the_uploads(
+async def test_local_inputs_travel_inline_or_uploaded_while_the_record_is_held_under_its_lease(
         service, fake, tmp_path: Path):
     frame = tmp_path / "frame.png"
     frame.write_bytes(image_bytes(640, 480))
@@ -51,7 +51,7 @@ async def test_local_inputs_travel_inline_or_uploaded_and_the_lease_covers_the_u
                                               "reference_video": [str(clip)]})
     assert out.kind is OutcomeKind.CREATED and out.task.state is State.QUEUEING
     assert fake.uploads == [("clip.mp4", clip.stat().st_size)]  # the image went inline
-    lease = service.config.timeout + SUBMIT_LEASE_MARGIN + UPLOAD_LEASE
+    lease = lease_seconds(service.ctx)  # renewed while the uploads run (app.service.lease)
     assert seen and seen[0] == pytest.approx(lease, abs=time.time() - before + 0.01)
     [body] = fake.bodies
     assert [c["type"] for c in body["content"]] == ["text", "image_url", "video_url"]

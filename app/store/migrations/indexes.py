@@ -26,14 +26,22 @@ def unique_indexes(bind: sa.Connection, table: str) -> dict[str, tuple[str, ...]
     return found
 
 
-def replace_unique_index(table: str, old: str, new: str, columns: Sequence[str]) -> None:
-    """Create ``new``, read it back from the catalog, and only then drop ``old``."""
+def create_verified_unique_index(table: str, new: str, columns: Sequence[str],
+                                 keeping: str | None = None) -> None:
+    """Create the unique index ``new`` and read it back from the catalog: raise (the migration
+    rolls back, whatever it would have dropped stays) unless it is there, unique, over exactly
+    ``columns``."""
     bind = op.get_bind()
     op.create_index(new, table, list(columns), unique=True)
     got = unique_indexes(bind, table).get(new)
     if got != tuple(columns):
         raise IndexVerificationError(
-            f"unique index {new} on {table} reads back as {got}, expected {tuple(columns)}; "
-            f"keeping {old}"
+            f"unique index {new} on {table} reads back as {got}, expected {tuple(columns)}"
+            + (f"; keeping {keeping}" if keeping else "")
         )
+
+
+def replace_unique_index(table: str, old: str, new: str, columns: Sequence[str]) -> None:
+    """Create ``new``, read it back from the catalog, and only then drop ``old``."""
+    create_verified_unique_index(table, new, columns, keeping=old)
     op.drop_index(old, table_name=table)

@@ -1,0 +1,137 @@
+"""Slate's files and folders are the user's alone: folders 0700, files 0600, whatever the umask.
+
+The store, its WAL/SHM and lock files, logs, secrets, notices and media are created owner-only
+and tightened when found wider (an older Slate, or a copy, left them 0644). A folder Slate
+creates is 0700; an existing folder the user chose as data dir is left as it is — Slate cannot
+know what else lives there — but warned about, and everything of Slate's inside it is
+owner-only anyway. Windows has no such modes: there these calls only create.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+PRIVATE_DIR = 0o700
+PRIVATE_FILE = 0o600
+#: What SQLite keeps beside a database file.
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
+def _posix() -> bool:
+    return os.name == "posix"
+
+
+def _owned(st: os.stat_result) -> bool:
+    return not hasattr(os, "getuid") or st.st_uid == os.getuid()
+
+
+def tighten(path: Path, mode: int) -> bool:
+    """Make an existing file or folder of ours ``mode`` if others could read it; True if
+    changed. A path owned by someone else is left alone (chmod would fail anyway)."""
+    if not _posix():
+        return False
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return False
+    if stat.S_ISLNK(st.st_mode):
+        return False  # never through a link to something that is not Slate's
+    if stat.S_IMODE(st.st_mode) & 0o077 and _owned(st):
+        os.chmod(path, mode)
+        return True
+    return False
+
+
+def private_dir(path: Path, *, tighten_existing: bool = True) -> Path:
+    """Create ``path`` (and missing parents) with ``path`` itself 0700. An existing ``path``
+    is tightened to 0700 when ``tighten_existing`` (Slate's own folders: media, logs,
+    notices); a data dir the user chose is not (see :func:`others_can_read`)."""
+    try:
+        path.mkdir(parents=True)
+    except FileExistsError:
+        if not path.is_dir():
+            raise
+        if tighten_existing:
+            tighten(path, PRIVATE_DIR)
+        return path
+    if _posix():
+        os.chmod(path, PRIVATE_DIR)  # exact, whatever the umask
+    return path
+
+
+def open_private(path: Path, flags: int) -> int:
+    """``os.open`` for a file that is the user's alone: created 0600 (whatever the umask),
+    tightened to 0600 when it already existed wider."""
+    fd = os.open(path, flags | os.O_CREAT, PRIVATE_FILE)
+    if _posix():
+        try:
+            st = os.fstat(fd)
+            if stat.S_IMODE(st.st_mode) != PRIVATE_FILE and _owned(st):
+                os.fchmod(fd, PRIVATE_FILE)
+        except BaseException:
+            os.close(fd)
+            raise
+    return fd
+
+
+def private_file(path: Path) -> Path:
+    """Make sure ``path`` exists and is 0600 (created empty if missing)."""
+    os.close(open_private(path, os.O_RDWR))
+    return path
+
+
+def prepare_sqlite(db: Path) -> None:
+    """Before SQLite opens ``db``: the file exists and is 0600, so the WAL and SHM files SQLite
+    creates beside it get 0600 too (SQLite gives them the database file's mode); companions
+    left wider by an older Slate are tightened."""
+    private_file(db)
+    for suffix in SQLITE_COMPANIONS:
+        tighten(db.with_name(db.name + suffix), PRIVATE_FILE)
+
+
+#: What Slate keeps in a data dir: folders (all of whose contents are Slate's) and file-name
+#: prefixes. Nothing else in a data dir the user chose is ever touched.
+SLATE_FOLDERS = ("media", "logs", "notices", "demo-media-cache", "demo-tls")
+SLATE_FILE_PREFIXES = ("slate.sqlite3", "handle-secret", ".handle-secret.lock",
+                       "demo-provider.sqlite3")
+#: Written once the data dir's older files were tightened (so it is done once, not per start).
+TIGHTENED_MARKER = ".private-v1"
+
+
+def tighten_slate_files(data_dir: Path) -> int:
+    """Once per data dir: make every file and folder of Slate's in it owner-only (an older
+    Slate made them under the umask, e.g. 0644/0755). Returns how many were changed."""
+    if not _posix():
+        return 0
+    marker = data_dir / TIGHTENED_MARKER
+    if marker.exists():
+        return 0
+    changed = 0
+    try:
+        for entry in data_dir.iterdir():
+            if entry.name in SLATE_FOLDERS and entry.is_dir() and not entry.is_symlink():
+                changed += tighten(entry, PRIVATE_DIR)
+                for root, dirs, files in os.walk(entry):
+                    for name in dirs:
+                        changed += tighten(Path(root, name), PRIVATE_DIR)
+                    for name in files:
+                        changed += tighten(Path(root, name), PRIVATE_FILE)
+            elif entry.name.startswith(SLATE_FILE_PREFIXES) and entry.is_file():
+                changed += tighten(entry, PRIVATE_FILE)
+        private_file(marker)
+    except OSError:
+        pass  # a read-only or foreign data dir: the files are tightened as Slate meets them
+    return changed
+
+
+def others_can_read(path: Path) -> int | None:
+    """The mode of a folder others can read or enter, or None (owner-only, or absent)."""
+    if not _posix():
+        return None
+    try:
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError:
+        return None
+    return mode if mode & 0o077 else None

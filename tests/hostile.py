@@ -1,0 +1,96 @@
+"""A hostile MiniMax-compatible server on loopback, for tests: it answers each API path from a
+script of answers (the last one repeats) and counts what it was sent.
+
+``HostileServer(script)`` where ``script`` maps ``"POST /v1/video_generation"`` (method and path)
+to a list of :class:`Answer`. Bodies may be anything a hostile server sends: task ids of any
+length, unknown status words, ``Retry-After: 1e9``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import urlsplit
+
+
+@dataclass
+class Answer:
+    body: Any
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+
+
+def ok(**fields: Any) -> dict[str, Any]:
+    return {**fields, "base_resp": {"status_code": 0, "status_msg": "success"}}
+
+
+def refused(code: int, msg: str) -> dict[str, Any]:
+    return {"base_resp": {"status_code": code, "status_msg": msg}}
+
+
+class HostileServer:
+    def __init__(self, script: dict[str, list[Answer]]) -> None:
+        self.script = {k: list(v) for k, v in script.items()}
+        self.requests: list[tuple[str, str, Any]] = []
+        self._lock = threading.Lock()
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a: Any) -> None:
+                pass
+
+            def _answer(self, method: str) -> None:
+                path = urlsplit(self.path).path
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else b""
+                try:
+                    body = json.loads(raw) if raw else None
+                except ValueError:
+                    body = raw
+                key = f"{method} {path}"
+                with server._lock:
+                    server.requests.append((method, path, body))
+                    answers = server.script.get(key)
+                    if not answers:
+                        answer = Answer(refused(2013, f"no such path {key}"), status=404)
+                    else:
+                        answer = answers.pop(0) if len(answers) > 1 else answers[0]
+                if answer.delay:
+                    import time
+
+                    time.sleep(answer.delay)
+                data = json.dumps(answer.body).encode()
+                self.send_response(answer.status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                for k, v in answer.headers.items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(data)
+
+            def do_GET(self) -> None:  # noqa: N802
+                self._answer("GET")
+
+            def do_POST(self) -> None:  # noqa: N802
+                self._answer("POST")
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def sent(self, method: str, path: str) -> int:
+        with self._lock:
+            return sum(1 for m, p, _b in self.requests if (m, p) == (method, path))
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()

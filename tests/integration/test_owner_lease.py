@@ -1,0 +1,180 @@
+"""A live owner's create is never declared unknown, and an answer is never thrown away (issue 15,
+point 2). Real processes, on both backends:
+
+* another "machine" whose clock runs an hour ahead (or behind) — a second process with another
+  host name and a shifted ``time.time`` — looks at a live owner's ``submitting`` record;
+* an owner in another PID namespace on the same host name (``unshare --pid``) is looked at from
+  outside, where its process id means something else;
+* a create held back by ``Retry-After: 1e9`` past the lease (the owner renews; the wait is capped);
+* an owner that is stopped (SIGSTOP) loses its record to the sweep — then its answer arrives and
+  attaches to the ``unknown`` record; an owner that lost its record before a re-send never
+  sends it.
+
+The leases are shortened for the test (module constants set in the child processes); the rules
+are the ones Slate runs with.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+
+import pytest
+
+from tests.hostile import Answer, HostileServer, ok, refused
+from tests.machines import finish, resume, run, spawn, stop, wait_until
+
+RID = "article:20260816:tide-eye:scene-02"
+SUBMIT = ["submit", "--request-id", RID, "--kind", "video", "--prompt", "held create"]
+HOUR = 3600.0
+#: An observer that judges a lease with little slack, so the tests need not wait long.
+QUICK_OBSERVER = {"app.service.owner.LEASE_SKEW_MARGIN": 0.2}
+
+
+def short_lease(timeout: float, lease: float = 1.0) -> dict[str, float]:
+    """Owner patches: the lease lasts ``lease`` seconds from its last renewal (timeout + margin),
+    renewed every 0.25 s."""
+    return {"app.service.lease.LEASE_MARGIN": lease - timeout,
+            "app.service.lease.RENEW_EVERY": 0.25}
+
+
+def state_of(env: dict[str, str], **kw) -> dict:
+    got = run(env, ["status", RID], **kw)
+    assert got.out["task"] is not None, got.out
+    return got.out["task"]
+
+
+def history_of(env: dict[str, str]) -> list[dict]:
+    return run(env, ["history", RID]).out["events"]
+
+
+@pytest.fixture
+def env(slate_env, store_url):
+    return {**slate_env, "SLATE_STORE": store_url}
+
+
+@pytest.mark.parametrize("owner_offset, observer_offset", [(0.0, HOUR), (-HOUR, 0.0)],
+                         ids=["observer-an-hour-ahead", "owner-an-hour-behind"])
+def test_clock_skew_between_machines_never_makes_a_live_owner_look_expired(
+        env, demo_sim, owner_offset, observer_offset):
+    demo_sim.set_faults(delay_create_response=4.0)  # the create is out for 4 s
+    owner = spawn(env, SUBMIT, clock_offset=owner_offset, hostname="render-box-1")
+    wait_until(lambda: demo_sim.stats()["creates_total"] == 1, what="the create to arrive")
+    seen = state_of(env, clock_offset=observer_offset, hostname="render-box-2")
+    assert seen["state"] == "submitting", seen  # another machine left the live owner alone
+    done = finish(owner)
+    assert done.code == 0 and done.out["outcome"] == "created", done.out
+    task = state_of(env)
+    assert task["state"] != "unknown" and task["provider_task_id"], task
+    assert task["provider_task_id"] == done.out["task"]["provider_task_id"]
+    assert not [e for e in history_of(env) if e["event"] == "unknown"]
+
+
+def _unshare_works() -> bool:
+    if shutil.which("unshare") is None:
+        return False
+    probe = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", "true"],
+                           capture_output=True, timeout=10)
+    return probe.returncode == 0
+
+
+def test_an_owner_in_another_pid_namespace_is_judged_by_its_lease(env, demo_sim):
+    """A container sharing the data dir, same host name: its pid (1 inside) names another
+    process out here. With ``unshare`` (root) the owner really runs in its own PID namespace;
+    without it the owner's namespace id is set to another one (the rule is the same: the ids
+    differ, so the pid is not looked up)."""
+    demo_sim.set_faults(delay_create_response=4.0)
+    if _unshare_works():
+        owner = spawn(env, SUBMIT, prefix=["unshare", "--pid", "--fork", "--mount-proc"])
+    else:  # pragma: no cover - the test machine is root; elsewhere the ids are made to differ
+        owner = spawn(env, SUBMIT, patches={"app.service.owner.PID_NS_LINK": "/nonexistent"})
+    wait_until(lambda: demo_sim.stats()["creates_total"] == 1, what="the create to arrive")
+    seen = state_of(env)  # same host, same boot, this PID namespace
+    assert seen["state"] == "submitting", seen
+    done = finish(owner)
+    assert done.code == 0 and done.out["outcome"] == "created", (done.out, done.stderr[-2000:])
+    task = state_of(env)
+    assert task["state"] != "unknown" and task["provider_task_id"], task
+
+
+def test_a_create_held_by_retry_after_1e9_past_the_lease_stays_owned_and_is_sent(env):
+    """The provider answers the first create with 1002 and ``Retry-After: 1e9``. The owner waits
+    the cap (set to 5 s here; 60 s in Slate), not 1e9 s, and renews its lease meanwhile (1 s
+    long here): another machine looking in after the lease would have run out finds it owned."""
+    server = HostileServer({"POST /v1/video_generation": [
+        Answer(refused(1002, "rate limit exceeded(RPM)"), headers={"Retry-After": "1e9"}),
+        Answer(ok(task_id="vt-after-backoff")),
+    ]})
+    try:
+        envs = {**env, "SLATE_BASE_URL": server.base_url, "SLATE_TIMEOUT": "5"}
+        owner = spawn(envs, SUBMIT, patches={**short_lease(5.0),
+                                             "app.service.ratelimit.RETRY_AFTER_CAP": 5.0})
+        wait_until(lambda: server.sent("POST", "/v1/video_generation") == 1,
+                   what="the first create")
+        time.sleep(1.6)  # past the first lease and the observer's slack
+        seen = state_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
+        assert seen["state"] == "submitting", seen
+        done = finish(owner, timeout=30)
+        assert done.code == 0 and done.out["outcome"] == "created", done.out
+        assert done.out["task"]["provider_task_id"] == "vt-after-backoff"
+        waited = [e for e in history_of(envs) if e["event"] == "rate_limited"]
+        assert len(waited) == 1 and "sending again in 5.0 s" in waited[0]["detail"], waited
+        assert server.sent("POST", "/v1/video_generation") == 2
+    finally:
+        server.stop()
+
+
+def test_an_answer_for_a_record_already_unknown_attaches_to_it(env, demo_sim):
+    demo_sim.set_faults(delay_create_response=3.0)
+    owner = spawn(env, SUBMIT, patches=short_lease(5.0))
+    try:
+        wait_until(lambda: demo_sim.stats()["creates_total"] == 1, what="the create to arrive")
+        stop(owner)  # the owner stops renewing: to another machine it looks gone
+        time.sleep(1.5)
+        seen = state_of(env, hostname="render-box-2", patches=QUICK_OBSERVER)
+        assert seen["state"] == "unknown" and seen["provider_task_id"] is None, seen
+    finally:
+        resume(owner)
+    done = finish(owner)  # the answer arrives: evidence beats the sweep
+    assert done.code == 0 and done.out["outcome"] == "created", done.out
+    task = state_of(env)
+    assert task["state"] in ("preparing", "queueing", "processing", "downloading", "success")
+    assert task["provider_task_id"] == done.out["task"]["provider_task_id"]
+    assert task["provider_task_id"], task
+    events = history_of(env)
+    names = [e["event"] for e in events]
+    assert names.index("unknown") < names.index("created"), names
+    attached = next(e for e in events if e["event"] == "created")
+    assert "declared unknown; attached" in attached["detail"], attached
+    assert attached["data"]["late_answer"] is True
+    assert demo_sim.stats()["creates_total"] == 1
+
+
+def test_an_owner_that_lost_its_record_before_a_resend_never_sends_it(env):
+    """Stopped during a rate-limit backoff, the owner's record is declared unknown; when it
+    wakes it checks its hold before sending again, finds it lost, and sends nothing — the record
+    says so (rejected, never sent: nothing was created)."""
+    server = HostileServer({"POST /v1/video_generation": [
+        Answer(refused(1002, "rate limit exceeded(RPM)"), headers={"Retry-After": "3"}),
+        Answer(ok(task_id="vt-must-not-exist")),
+    ]})
+    try:
+        envs = {**env, "SLATE_BASE_URL": server.base_url, "SLATE_TIMEOUT": "5"}
+        owner = spawn(envs, SUBMIT, patches=short_lease(5.0))
+        try:
+            wait_until(lambda: server.sent("POST", "/v1/video_generation") == 1,
+                       what="the first create")
+            stop(owner)
+            time.sleep(1.5)
+            seen = state_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
+            assert seen["state"] == "unknown", seen
+        finally:
+            resume(owner)
+        done = finish(owner, timeout=30)
+        assert server.sent("POST", "/v1/video_generation") == 1  # never sent again
+        assert done.code == 6 and done.out["outcome"] == "rejected", done.out
+        assert done.out["task"]["error"]["code"] == "never_sent"
+        assert state_of(envs)["state"] == "rejected"
+    finally:
+        server.stop()

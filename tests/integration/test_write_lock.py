@@ -1,0 +1,163 @@
+"""A stopped Slate process never blocks the writers forever (issue 15, point 12).
+
+SQLite: the writers' file lock (``flock`` on ``<db>.writers``) had no bound, so a Slate process
+stopped (SIGSTOP) while holding it blocked every writer for good. Now the wait is bounded like
+SQLite's busy timeout, and the writer that gives up says who holds the lock (pid and host,
+written beside the lock). PostgreSQL, the same class: a stopped process holding a row lock in an
+open transaction; Slate's connections bound their lock waits, name themselves, and ask the
+server to end a session stuck in a transaction.
+
+The bounds are shortened in the child processes (module constants), the rules are Slate's own.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from app.domain.errors import StoreBusy
+from app.store.engine import WriteQueue
+from tests.fixtures import ROOT
+from tests.machines import run
+
+RID = "article:20260816:tide-eye:scene-02"
+SUBMIT = ["submit", "--request-id", RID, "--kind", "image", "--prompt", "p"]
+
+_HOLD = r"""
+import sys, time
+from app.store import engine
+engine.PG_IDLE_IN_TRANSACTION_MS = int(sys.argv[3])
+from app.store.aio import open_store
+store = open_store(sys.argv[1])
+with store.repo.write() as conn:
+    if sys.argv[2] != "-":
+        from sqlalchemy import text
+        conn.execute(text("UPDATE tasks SET updated_at = updated_at WHERE request_id = :r"),
+                     {"r": sys.argv[2]})
+    print("holding", flush=True)
+    time.sleep(600)
+"""
+
+
+def hold(store_url: str, env: dict[str, str], row: str = "-",
+         idle_ms: int = 600_000) -> subprocess.Popen[str]:
+    """A Slate process inside a write transaction (SQLite: holding the writers' lock too)."""
+    proc = subprocess.Popen([sys.executable, "-c", _HOLD, store_url, row, str(idle_ms)], env=env,
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    line = proc.stdout.readline()
+    assert line.strip() == "holding", proc.stderr.read()[-2000:]
+    return proc
+
+
+def end(proc: subprocess.Popen[str]) -> None:
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+
+
+def test_a_stopped_process_holding_the_sqlite_write_lock_is_named_not_waited_on_forever(
+        slate_env, data_dir, demo_sim):
+    store = f"sqlite:///{(data_dir / 'slate.sqlite3').as_posix()}"
+    env = {**slate_env, "SLATE_STORE": store}
+    assert run(env, ["quota"]).code == 0  # the store exists and is migrated
+    holder = hold(store, env)
+    os.kill(holder.pid, signal.SIGSTOP)
+    try:
+        began = time.monotonic()
+        res = run(env, SUBMIT, timeout=60, patches={"app.store.engine.WRITE_LOCK_TIMEOUT": 2.0})
+        took = time.monotonic() - began
+        assert res.code == 1 and res.out["outcome"] == "invalid", res.out
+        assert res.out["error"]["code"] == "store_busy", res.out
+        message = res.out["error"]["message"]
+        assert f"pid {holder.pid} host {socket.gethostname()}" in message, message
+        assert "still there: stopped or hung" in message, message
+        assert took < 20, took
+        assert demo_sim.stats()["creates_total"] == 0  # refused before anything was sent
+        # readers never wait for the writers' lock
+        assert run(env, ["list"], timeout=30).code == 0
+    finally:
+        end(holder)
+    again = run(env, SUBMIT)  # the holder is gone: its locks went with it
+    assert again.code == 0 and again.out["outcome"] == "created", again.out
+
+
+def test_a_stopped_process_holding_a_postgres_row_lock_is_bounded_and_named(slate_env,
+                                                                           demo_sim):
+    from tests.pg import fresh_database
+
+    with fresh_database() as url:
+        env = {**slate_env, "SLATE_STORE": url}
+        made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
+        assert made.out["outcome"] == "created", made.out
+        holder = hold(url, env, row=RID, idle_ms=6_000)
+        os.kill(holder.pid, signal.SIGSTOP)
+        try:
+            res = run(env, ["query", RID], timeout=60,
+                      patches={"app.store.engine.PG_LOCK_TIMEOUT_MS": 1500})
+            assert res.code == 1 and res.out["error"]["code"] == "store_busy", res.out
+            message = res.out["error"]["message"]
+            assert f"slate pid {holder.pid} host" in message, message
+            assert "idle in transaction" in message, message
+            # The server ends the stopped session after its idle bound; the row is free again.
+            time.sleep(6.5)
+            later = run(env, ["query", RID], timeout=60)
+            assert later.code == 0 and later.out["outcome"] == "ok", later.out
+        finally:
+            end(holder)
+
+
+# -- the lock itself, in one process ---------------------------------------------------------
+def test_a_writer_that_gives_up_says_who_holds_the_lock_and_the_lock_is_not_lost(tmp_path: Path):
+    db = tmp_path / "s.sqlite3"
+    first, second = WriteQueue(db, timeout=5), WriteQueue(db, timeout=0.3)
+    with first:
+        began = time.monotonic()
+        with pytest.raises(StoreBusy) as exc:
+            with second:
+                pass
+        assert 0.25 < time.monotonic() - began < 3
+        assert f"pid {os.getpid()} host {socket.gethostname()}" in str(exc.value)
+    # second's helper was still waiting in flock: it takes the freed lock and lets it go at once,
+    # so both can take it again, in turn, without a double hold.
+    order: list[str] = []
+
+    def use(q: WriteQueue, name: str) -> None:
+        with q:
+            order.append(f"{name} in")
+            time.sleep(0.05)
+            order.append(f"{name} out")
+
+    threads = [threading.Thread(target=use, args=(q, n)) for q, n in ((first, "a"), (second, "b"))]
+    for _ in range(20):
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+        threads = [threading.Thread(target=use, args=(q, n))
+                   for q, n in ((first, "a"), (second, "b"))]
+    ins = [i for i, e in enumerate(order) if e.endswith("in")]
+    assert all(order[i + 1] == order[i].replace("in", "out") for i in ins), order
+    assert len(order) == 80
+
+
+def test_a_waiter_takes_over_an_abandoned_wait(tmp_path: Path):
+    """A waiter that gave up leaves its helper blocked in flock; the next waiter of the same
+    queue takes that helper over and gets the lock the moment it is free."""
+    db = tmp_path / "s.sqlite3"
+    holder, waiter = WriteQueue(db, timeout=5), WriteQueue(db, timeout=0.2)
+    holder.__enter__()
+    with pytest.raises(StoreBusy):
+        waiter.__enter__()
+    waiter.timeout = 5
+    threading.Timer(0.3, holder.__exit__, args=(None, None, None)).start()
+    began = time.monotonic()
+    with waiter:
+        assert waiter._pending is None
+    assert time.monotonic() - began < 2

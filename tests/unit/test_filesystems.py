@@ -1,0 +1,97 @@
+"""A SQLite store lives only on a known local file system: an allow-list, not a denylist.
+
+Issue 15: vboxsf, virtiofs, ceph, glusterfs, fuse.rclone, fuse.s3fs, davfs, lustre, ocfs2 and
+more passed the old denylist. The mounts table is injectable: these tests hand Slate their own.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from app.domain.errors import ValidationError
+from app.store import engine as engine_mod
+from app.store.engine import LOCAL_FILESYSTEMS, make_engine, store_filesystem
+
+REFUSED = ["vboxsf", "virtiofs", "ceph", "glusterfs", "fuse.rclone", "fuse.s3fs", "fuse.sshfs",
+           "fuseblk", "davfs", "lustre", "ocfs2", "nfs", "nfs4", "cifs", "smb3", "9p", "afs",
+           "gpfs", "beegfs", "weirdfs-from-the-future"]
+ALLOWED = ["ext4", "ext3", "ext2", "xfs", "btrfs", "zfs", "f2fs", "tmpfs", "overlay", "apfs",
+           "hfsplus"]
+
+
+def mounts(tmp_path: Path, fstype: str, where: Path) -> Path:
+    table = tmp_path / "mounts"
+    table.write_text(
+        "proc /proc proc rw 0 0\n"
+        "/dev/sda1 / ext4 rw,relatime 0 0\n"
+        f"server:/share {where} {fstype} rw 0 0\n"
+    )
+    return table
+
+
+@pytest.mark.parametrize("fstype", REFUSED)
+def test_anything_but_a_known_local_file_system_is_refused_with_one_message(tmp_path,
+                                                                            monkeypatch, fstype):
+    share = tmp_path / "share"
+    share.mkdir()
+    monkeypatch.setattr(engine_mod, "MOUNTS_FILE", mounts(tmp_path, fstype, share))
+    with pytest.raises(ValidationError) as exc:
+        make_engine(f"sqlite:///{share / 'slate.sqlite3'}")
+    assert exc.value.field == "store"
+    message = str(exc.value)
+    assert f"on a {fstype} file system" in message
+    assert "not a local file system Slate knows" in message and "PostgreSQL" in message
+    assert not (share / "slate.sqlite3").exists()  # refused before anything is created
+
+
+@pytest.mark.parametrize("fstype", ALLOWED)
+def test_local_file_systems_are_allowed(tmp_path, monkeypatch, fstype):
+    assert fstype in LOCAL_FILESYSTEMS
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    monkeypatch.setattr(engine_mod, "MOUNTS_FILE", mounts(tmp_path, fstype, disk))
+    make_engine(f"sqlite:///{disk / 'slate.sqlite3'}").dispose()
+
+
+def test_the_longest_mount_point_decides_and_escaped_paths_are_read(tmp_path):
+    inner = tmp_path / "my share" / "inner"
+    inner.mkdir(parents=True)
+    escaped = str(tmp_path / "my share").replace(" ", "\\040")
+    table = tmp_path / "mounts"
+    table.write_text(
+        "/dev/sda1 / ext4 rw 0 0\n"
+        f"host:/x {escaped} vboxsf rw 0 0\n"
+        f"/dev/sdb1 {escaped}/inner xfs rw 0 0\n"
+    )
+    assert store_filesystem(tmp_path / "my share" / "slate.sqlite3", table) == "vboxsf"
+    assert store_filesystem(inner / "slate.sqlite3", table) == "xfs"
+    assert store_filesystem(tmp_path / "slate.sqlite3", table) == "ext4"
+
+
+def test_a_path_under_no_listed_mount_is_unknown_and_refused(tmp_path, monkeypatch):
+    table = tmp_path / "mounts"
+    table.write_text("server:/x /elsewhere nfs rw 0 0\n")
+    monkeypatch.setattr(engine_mod, "MOUNTS_FILE", table)
+    assert store_filesystem(tmp_path / "slate.sqlite3") == "unknown"
+    with pytest.raises(ValidationError, match="on a unknown file system"):
+        make_engine(f"sqlite:///{tmp_path / 'slate.sqlite3'}")
+
+
+def test_this_machine_s_own_mounts_let_the_test_store_in(tmp_path):
+    """The real /proc/mounts of the test machine: its temporary folder is local."""
+    assert store_filesystem(tmp_path / "slate.sqlite3") in LOCAL_FILESYSTEMS
+
+
+def test_doctor_says_the_same(tmp_path, monkeypatch):
+    from app.config import load
+    from app.doctor import diagnose
+
+    share = tmp_path / "share"
+    share.mkdir()
+    monkeypatch.setattr(engine_mod, "MOUNTS_FILE", mounts(tmp_path, "virtiofs", share))
+    config = load({"data_dir": str(tmp_path / "data"), "store": f"sqlite:///{share}/s.sqlite3"},
+                  {})
+    found = diagnose(config, {})
+    assert any("on a virtiofs file system" in p for p in found["problems"]), found["problems"]
