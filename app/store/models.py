@@ -19,6 +19,8 @@ class Base(DeclarativeBase):
 #: The idempotency boundary, as of the newest revision.
 BOUNDARY_INDEX = "uq_tasks_boundary"
 BOUNDARY_COLUMNS = ("tenant", "idempotency_key", "provider", "endpoint")
+#: A user's slots of one day, for the daily budget in the claim and for spend.
+COST_DAY_INDEX = "ix_tasks_cost_day"
 
 
 class Task(Base):
@@ -52,6 +54,15 @@ class Task(Base):
     poll_failures: Mapped[int] = mapped_column(Integer, default=0)
     project: Mapped[Optional[str]] = mapped_column(String(120))
     prompt_text: Mapped[Optional[str]] = mapped_column(Text)  # params["prompt"], for search
+    # The cost (migration 0006): the estimate stored at claim time (exact decimal text, NULL
+    # when the price is unknown), its currency (NULL: not priced at claim — a slot from before
+    # 0006), how it was computed, the provider's report priced with the same table, and the
+    # local day of the claim (what the daily budget and spend by day count by).
+    cost_estimate: Mapped[Optional[str]] = mapped_column(String(40))
+    cost_currency: Mapped[Optional[str]] = mapped_column(String(3))
+    cost_basis: Mapped[Optional[str]] = mapped_column(Text)
+    cost_reported: Mapped[Optional[str]] = mapped_column(String(40))
+    cost_day: Mapped[Optional[str]] = mapped_column(String(10))
 
     __table_args__ = (
         Index(BOUNDARY_INDEX, *BOUNDARY_COLUMNS, unique=True),
@@ -59,6 +70,7 @@ class Task(Base):
         Index("ix_tasks_slot", "tenant", "slot_key", "provider", "endpoint"),
         Index("ix_tasks_owner_list", "tenant", "user_hash", "provider", "endpoint", "id"),
         Index("ix_tasks_poll", "state", "next_poll_at"),
+        Index(COST_DAY_INDEX, "tenant", "user_hash", "provider", "endpoint", "cost_day"),
     )
 
 

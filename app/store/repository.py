@@ -3,7 +3,8 @@ quota, and the lifecycle's reads (one slot, one task, due polls).
 
 Every write runs in one short write transaction (``BEGIN IMMEDIATE`` on SQLite). The unique
 boundary index is the final arbiter of a slot: an insert that loses the race reads the winner
-back. Quota is counted inside the claim transaction, so racing processes cannot exceed it.
+back. Quota is counted, and the daily budget checked, inside the claim transaction, so racing
+processes cannot exceed either.
 
 Connection trouble (PostgreSQL): a server restart, a dropped connection or a server that is
 still starting raises a transient ``OperationalError``. Reads simply run again (the pool's
@@ -29,10 +30,13 @@ from app.domain.states import State, may_reclaim
 from app.store.engine import WriteQueue, write_queue, writer
 from app.store.migrate import upgrade
 from app.store.models import events, media_t, quota_t, tasks
+from app.domain.cost import BudgetCheck, SlotCost
+from app.domain.prices import PriceTable
 from app.store.rows import (
     ClaimOutcome,
     ClaimRequest,
     ClaimResult,
+    ClaimWrite,
     EventRow,
     MediaRow,
     Scope,
@@ -44,6 +48,8 @@ from app.store.rows import (
     state_text,
     task_row,
 )
+from app.store.spend import check_budget_in_claim
+from app.store.spend import cost_rows as spend_rows
 from app.store.statements import statements_for
 
 log = logging.getLogger(__name__)
@@ -78,6 +84,11 @@ def _retrying_read(method: Callable[..., T]) -> Callable[..., T]:
 class _QuotaExceeded(Exception):
     def __init__(self, used: int) -> None:
         self.used = used
+
+
+class _BudgetExceeded(Exception):
+    def __init__(self, check: BudgetCheck) -> None:
+        self.check = check
 
 
 class Repository:
@@ -188,8 +199,8 @@ class Repository:
 
     def claim(self, req: ClaimRequest) -> ClaimResult:
         """Claim the slot in ``submitting`` (or re-claim a ``rejected`` one of the same intent),
-        or return the existing record untouched, in one write transaction. Quota is checked
-        here."""
+        or return the existing record untouched, in one write transaction. Quota and the daily
+        budget are checked here."""
         scope, w = req.scope, req.write
         host, pid, started = w.owner
         now = req.now
@@ -222,7 +233,7 @@ class Repository:
                         state=State.SUBMITTING.value, owner_host=host, owner_pid=pid,
                         owner_started=started, lease_until=w.lease_until, updated_at=now,
                         error_code=None, error_message=None, next_poll_at=None,
-                        poll_failures=0,
+                        poll_failures=0, **w.cost_values(),
                     )
                 ).rowcount
                 if done != 1:  # pragma: no cover - BEGIN IMMEDIATE makes this unreachable
@@ -241,6 +252,7 @@ class Repository:
                     return ClaimResult.existing(winner, lost_race=True)
                 task_id = row["id"]
             used = self._count_quota(conn, scope, req.kind, w.day, w.units, w.quota_limit)
+            self._check_budget(conn, scope, w, task_id)
             # both events durable, in this transaction, before the request leaves
             conn.execute(self.sql.event_insert, [{**e, "task_id": task_id} for e in claim_events])
             if row is None:
@@ -251,6 +263,8 @@ class Repository:
             return self._run_write(claim_tx)
         except _QuotaExceeded as exc:
             return ClaimResult(ClaimOutcome.QUOTA_REFUSED, quota_used=exc.used)
+        except _BudgetExceeded as exc:
+            return ClaimResult(ClaimOutcome.BUDGET_REFUSED, budget=exc.check)
 
     def _find_by_key(self, conn: Connection, scope: Scope, key: str) -> TaskRow | None:
         row = conn.execute(
@@ -275,6 +289,17 @@ class Repository:
             raise _QuotaExceeded(self._quota_used(conn, scope, kind, day))
         return int(used)
 
+    @staticmethod
+    def _check_budget(conn: Connection, scope: Scope, w: ClaimWrite, task_id: int) -> None:
+        """The daily budget, next to the quota in the claim transaction: a refusal rolls the
+        whole claim back (nothing written, nothing sent). Rule: ``domain.cost.check_budget``;
+        today's spend and the serialization of racing claims: ``store.spend``."""
+        if w.budget is None:
+            return
+        check = check_budget_in_claim(conn, scope, w.budget, w.day, w.cost, task_id)
+        if not check.allowed:
+            raise _BudgetExceeded(check)
+
     def _quota_used(self, conn: Connection, scope: Scope, kind: str, day: str) -> int:
         return int(
             conn.execute(
@@ -297,6 +322,13 @@ class Repository:
         out = {"image": 0, "video": 0}
         out.update({k: int(u) for k, u in rows})
         return out
+
+    @_retrying_read
+    def cost_rows(self, scope: Scope, table: PriceTable, **filters: Any) -> list[
+            tuple[SlotCost, int]]:
+        """The slots' costs for spend and today's budget use (``store.spend.cost_rows``)."""
+        with self.read() as conn:
+            return spend_rows(conn, scope, table, **filters)
 
     # -- events -------------------------------------------------------------------------
     def _add_event(

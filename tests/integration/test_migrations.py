@@ -1,6 +1,6 @@
 """Migrations on both backends: step by step, with data, and the unique boundary never missing.
 
-Every step (base → 0001 → 0002 → 0003, down and up again) is checked against the database catalog:
+Every step (base → 0001 → 0002 → 0003 → 0006, down and up again) is checked against the database catalog:
 a unique index over the idempotency key exists after each one, and a duplicate key is refused.
 The index replacement itself (create new, read it back, then drop old) is checked from inside:
 when the old index is dropped the new one already reads back, and when it does not read back
@@ -16,6 +16,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from app.domain.days import local_day
 from app.store.engine import make_engine
 from app.store.migrate import HEAD_REVISION, current_revision, downgrade, script_head, upgrade
 from app.store.migrations import indexes
@@ -24,7 +25,7 @@ from app.store.repository import Repository
 from app.store.rows import ClaimRequest, ClaimWrite, Scope
 
 NARROW = ("tenant", "idempotency_key")
-STEPS = [None, "0001_initial", "0002_widen_boundary", "0003_browse_index"]
+STEPS = [None, "0001_initial", "0002_widen_boundary", "0003_browse_index", "0006_cost"]
 
 
 @pytest.fixture
@@ -86,8 +87,8 @@ def test_head_revision_constant_matches_the_scripts(engine):
 
 def test_step_by_step_up_and_down_keeps_a_unique_boundary(engine):
     assert_step(engine, None)
-    walk = ["0001_initial", "0002_widen_boundary", "0003_browse_index", "0001_initial",
-            "0002_widen_boundary", "0003_browse_index"]
+    walk = ["0001_initial", "0002_widen_boundary", "0003_browse_index", "0006_cost",
+            "0001_initial", "0002_widen_boundary", "0003_browse_index", "0006_cost"]
     for i, rev in enumerate(walk):
         if STEPS.index(rev) < STEPS.index(current_revision(engine)):
             downgrade(engine, rev)
@@ -128,7 +129,11 @@ def test_store_at_every_earlier_revision_with_data_upgrades_cleanly(engine, star
     if start is not None:
         old = repo.get_slot(scope, f"{1:064d}")
         assert old is not None and old.state == "success" and old.params == {"prompt": "p1"}
-        assert old.prompt_text == "p1"  # 0003 copied the prompt out of the parameters
+        if STEPS.index(start) < STEPS.index("0003_browse_index"):
+            assert old.prompt_text == "p1"  # 0003 copied the prompt out of the parameters
+        # 0006: the claim day from created_at (local time); no cost stored, priced when read
+        assert old.cost_day == local_day(old.created_at)
+        assert old.cost_currency is None and old.cost_estimate is None
         # The old record still arbitrates its slot: claiming it again answers the record.
         write = ClaimWrite(
             idempotency_key=f"k{1:063d}", request_id=old.request_id, params={"prompt": "p1"},
