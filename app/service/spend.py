@@ -9,6 +9,7 @@ not known is None, never 0.
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import re
 from typing import Any, Mapping
 
@@ -17,6 +18,7 @@ from app.domain.cost import spend_counted
 from app.domain.days import local_day
 from app.domain.errors import ValidationError
 from app.domain.params import normalize
+from app.domain.prices import PriceTable
 from app.domain.slots import KINDS
 from app.service.context import ServiceContext
 from app.service.results import (
@@ -28,6 +30,7 @@ from app.service.results import (
     invalid,
 )
 
+log = logging.getLogger(__name__)
 _DATE = re.compile(r"(\d{4})-?(\d{2})-?(\d{2})")
 
 
@@ -71,12 +74,25 @@ class Spending:
         except ValidationError as exc:
             return invalid(None, exc)
         group: GroupBy | None = by  # checked against GROUP_BY above
+        await self._price_old_slots(table)
         rows = await ctx.store.cost_rows(ctx.scope, table, by=group,
                                          project=None if project is None else project.strip(),
                                          since=day)
         report = SpendReport(spend_counted(rows, table.currency, group),
                              None if project is None else project.strip(), day)
         return Result(OutcomeKind.OK, payload=report)
+
+    async def _price_old_slots(self, table: PriceTable) -> None:
+        """Slots claimed before Slate stored costs are priced once, with the table in use, and
+        stored (their basis says when); a store that cannot be written now is read as it is
+        (those slots are then priced as they are read)."""
+        try:
+            n = await self.ctx.store.price_unpriced(self.ctx.scope, table, local_day())
+        except Exception:  # noqa: BLE001 - the figures come out right either way
+            log.exception("could not store the cost of older slots; pricing them as read")
+            return
+        if n:
+            log.info("stored the cost of %d slots claimed before Slate stored costs", n)
 
     async def budget_today(self) -> BudgetReport:
         """Today's use of the daily budget (also without a budget: ``limit`` is then None).

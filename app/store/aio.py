@@ -127,6 +127,10 @@ class Store:
     async def quota_used(self, scope: Scope, day: str) -> dict[str, int]:
         return await self._thread(self.repo.quota_used, scope, day)
 
+    async def price_unpriced(self, scope: Scope, table: PriceTable, day: str) -> int:
+        """Store the cost of slots claimed before costs were stored (once; then a no-op)."""
+        return await self._thread(self.repo.price_unpriced, scope, table, day)
+
     async def cost_rows(self, scope: Scope, table: PriceTable,
                         **filters: Any) -> list[tuple[SlotCost, int]]:
         """The slots' costs, counted in SQL (``store.spend.cost_rows``: ``by``, ``project``,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -21,6 +21,7 @@ BOUNDARY_INDEX = "uq_tasks_boundary"
 BOUNDARY_COLUMNS = ("tenant", "idempotency_key", "provider", "endpoint")
 #: A user's slots of one day, for the daily budget in the claim and for spend.
 COST_DAY_INDEX = "ix_tasks_cost_day"
+UNPRICED_INDEX = "ix_tasks_unpriced"
 
 
 class Task(Base):
@@ -71,6 +72,10 @@ class Task(Base):
         Index("ix_tasks_owner_list", "tenant", "user_hash", "provider", "endpoint", "id"),
         Index("ix_tasks_poll", "state", "next_poll_at"),
         Index(COST_DAY_INDEX, "tenant", "user_hash", "provider", "endpoint", "cost_day"),
+        # slots claimed before costs were stored (empty once spend has priced them)
+        Index(UNPRICED_INDEX, "tenant", "user_hash", "provider", "endpoint",
+              sqlite_where=text("cost_currency IS NULL"),
+              postgresql_where=text("cost_currency IS NULL")),
     )
 
 

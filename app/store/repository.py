@@ -50,6 +50,7 @@ from app.store.rows import (
 )
 from app.store.spend import check_budget_in_claim
 from app.store.spend import cost_rows as spend_rows
+from app.store.spend import price_unpriced as store_prices
 from app.store.statements import statements_for
 
 log = logging.getLogger(__name__)
@@ -322,6 +323,18 @@ class Repository:
         out = {"image": 0, "video": 0}
         out.update({k: int(u) for k, u in rows})
         return out
+
+    def price_unpriced(self, scope: Scope, table: PriceTable, day: str,
+                       batch: int = 2000) -> int:
+        """Store the cost of the scope's slots claimed before costs were stored, in short write
+        transactions of ``batch`` slots (``store.spend.price_unpriced``). Returns how many."""
+        total = 0
+        while True:
+            done = self._run_write(
+                lambda conn, _ambiguous: store_prices(conn, scope, table, day, batch))
+            total += done
+            if done < batch:
+                return total
 
     @_retrying_read
     def cost_rows(self, scope: Scope, table: PriceTable, **filters: Any) -> list[

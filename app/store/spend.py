@@ -73,18 +73,43 @@ def provider_succeeded(state: str, provider_status: str | None) -> bool:
         state == State.FAIL.value and provider_status in SUCCESS_WORDS)
 
 
+PRICED_NOW = "priced now: the slot was claimed before Slate stored costs"
+
+
 def lazy_cost(kind: str, params: dict[str, Any], state: str, provider_status: str | None,
               results: dict[str, Any] | None, stored_reported: str | None,
-              table: PriceTable) -> Cost:
+              table: PriceTable, note: str = PRICED_NOW) -> Cost:
     """The cost of a slot stored without one (claimed before the cost columns existed): priced
-    now from its parameters, and its report from its results, with ``table``."""
+    from its parameters, and its report from its results, with ``table``; the basis says so."""
     est = estimate(kind, params, table)
     rep = amount(stored_reported)
     if rep is None:
         usage = usage_of(kind, results, provider_succeeded(state, provider_status))
         rep = reported(kind, params, usage, table)
-    return Cost(est.estimate, est.currency, f"{est.basis} (priced now: the slot was claimed "
-                                                f"before Slate stored costs)", rep)
+    return Cost(est.estimate, est.currency, f"{est.basis} ({note})", rep)
+
+
+def price_unpriced(conn: Connection, scope: Scope, table: PriceTable, day: str,
+                   limit: int) -> int:
+    """Store a cost for up to ``limit`` slots of ``scope`` claimed before the cost columns
+    existed, priced with ``table`` (found through the partial index ``ix_tasks_unpriced``, empty
+    once every slot is priced). Returns how many were priced; 0: none is left."""
+    rows = conn.execute(
+        select(tasks.c.id, tasks.c.kind, tasks.c.params, tasks.c.state, tasks.c.provider_status,
+               tasks.c.results, tasks.c.cost_reported)
+        .where(*_in_scope(scope), tasks.c.cost_currency.is_(None))
+        .limit(limit)
+    ).all()
+    note = f"priced {day}, when first counted: the slot was claimed before Slate stored costs"
+    for r in rows:
+        cost = lazy_cost(r.kind, r.params or {}, r.state, r.provider_status, r.results,
+                         r.cost_reported, table, note)
+        record = cost.to_record()
+        conn.execute(
+            tasks.update().where(tasks.c.id == r.id, tasks.c.cost_currency.is_(None)).values(
+                cost_estimate=record["estimate"], cost_currency=record["currency"],
+                cost_basis=record["basis"], cost_reported=record["reported"]))
+    return len(rows)
 
 
 def _in_scope(scope: Scope) -> list[ColumnElement[bool]]:

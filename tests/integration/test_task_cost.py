@@ -149,6 +149,12 @@ async def test_a_slot_claimed_before_costs_were_stored_is_priced_when_shown(harn
     assert "priced now" in old.cost.basis
     spent = (await svc.spend()).payload.spend.total
     assert spent.estimate == CLIP_768P_6S and spent.reported == CLIP_768P_6S
+    # spend priced it once and stored that, saying when (the next reads are SQL only)
+    row = harness.repo.get_slot(svc.scope, SlotRef.parse("studio-a", "lin", RID + "10").slot_key)
+    assert (row.cost_estimate, row.cost_currency, row.cost_reported) == ("0.28", "USD", "0.28")
+    assert f"priced {local_day()}, when first counted" in row.cost_basis
+    assert (await svc.status(RID + "10")).task.cost.basis == row.cost_basis
+    assert await harness.store.price_unpriced(svc.scope, svc.prices, local_day()) == 0
 
 
 def test_cost_in_the_cli_json(slate, slate_env, tmp_path):

@@ -7,8 +7,11 @@ summed, and never as 0), ``cost_basis`` how the estimate was computed, and ``cos
 local calendar day of the claim, which the daily budget and ``spend --by day`` count by.
 
 Existing slots get their ``cost_day`` here, from ``created_at`` in this machine's local time
-(daylight saving included), in one statement. The index serves the budget check in the claim
-transaction: one user's slots of one day. The unique boundary is untouched.
+(daylight saving included), in one statement; their cost is left NULL (the price table, with the
+user's override, is the service's to read): ``spend`` prices them once, the first time it counts
+them, and stores that. ``ix_tasks_cost_day`` serves the budget check in the claim transaction
+(one user's slots of one day); the partial ``ix_tasks_unpriced`` finds the slots still to price
+and is empty afterwards. The unique boundary is untouched.
 """
 
 import sqlalchemy as sa
@@ -20,6 +23,7 @@ branch_labels = None
 depends_on = None
 
 INDEX = "ix_tasks_cost_day"
+UNPRICED = "ix_tasks_unpriced"
 COLUMNS = (
     ("cost_estimate", sa.String(40)),
     ("cost_currency", sa.String(3)),
@@ -59,9 +63,13 @@ def upgrade() -> None:
         op.add_column("tasks", sa.Column(name, type_))
     _backfill_days(op.get_bind())
     op.create_index(INDEX, "tasks", ["tenant", "user_hash", "provider", "endpoint", "cost_day"])
+    unpriced = sa.text("cost_currency IS NULL")
+    op.create_index(UNPRICED, "tasks", ["tenant", "user_hash", "provider", "endpoint"],
+                    sqlite_where=unpriced, postgresql_where=unpriced)
 
 
 def downgrade() -> None:
+    op.drop_index(UNPRICED, table_name="tasks")
     op.drop_index(INDEX, table_name="tasks")
     with op.batch_alter_table("tasks") as batch:
         for name, _type in reversed(COLUMNS):
