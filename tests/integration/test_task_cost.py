@@ -169,3 +169,28 @@ def test_cost_in_the_cli_json(slate, slate_env, tmp_path):
                     "basis": "image-01 2 images × $0.0035 = $0.007"}
     status = slate("status", RID + "11", env=env)
     assert status.out["task"]["cost"] == cost
+
+
+def test_a_price_file_slate_cannot_read_is_named_and_never_read_as_zero(slate, slate_env,
+                                                                        tmp_path, demo_sim):
+    env = {**slate_env, "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
+    ok = slate("submit", "--request-id", RID + "12", "--kind", "video", "--prompt", "p",
+               "--resolution", "768P", env=env)
+    assert ok.code == 0
+    bad = write_override(tmp_path / "cfg", '[models."MiniMax-Hailuo-2.3".per_clip]\n'
+                         '"768P" = { 6 = -1 }\n')
+    out = slate("submit", "--request-id", RID + "13", "--kind", "video", "--prompt", "p",
+                "--resolution", "768P", env=env)
+    assert out.code == 2 and out.out["outcome"] == "invalid"
+    assert f"{bad}:2:" in out.out["error"]["message"] and "must not be negative" in (
+        out.out["error"]["message"])
+    assert out.out["error"]["field"] == 'models.MiniMax-Hailuo-2.3.per_clip.768P.6'
+    assert demo_sim.stats()["creates_total"] == 1  # nothing sent
+    shots = tmp_path / "shots.csv"
+    shots.write_text(f"request_id,kind,prompt\n{RID}14,video,p\n", encoding="utf-8")
+    for args in (["spend"], ["batch", str(shots), "--dry-run"], ["batch", str(shots)]):
+        refused = slate(*args, env=env)
+        assert refused.code == 2 and str(bad) in refused.out["error"]["message"], refused.out
+    assert demo_sim.stats()["creates_total"] == 1
+    status = slate("status", RID + "12", env=env)  # the stored cost needs no table
+    assert status.code == 0 and status.out["task"]["cost"]["estimate"] == 0.28
