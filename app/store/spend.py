@@ -24,6 +24,7 @@ from sqlalchemy import (
     ColumnElement,
     Connection,
     and_,
+    bindparam,
     case,
     func,
     literal,
@@ -101,15 +102,25 @@ def price_unpriced(conn: Connection, scope: Scope, table: PriceTable, day: str,
         .limit(limit)
     ).all()
     note = f"priced {day}, when first counted: the slot was claimed before Slate stored costs"
+    values = []
     for r in rows:
-        cost = lazy_cost(r.kind, r.params or {}, r.state, r.provider_status, r.results,
-                         r.cost_reported, table, note)
-        record = cost.to_record()
-        conn.execute(
-            tasks.update().where(tasks.c.id == r.id, tasks.c.cost_currency.is_(None)).values(
-                cost_estimate=record["estimate"], cost_currency=record["currency"],
-                cost_basis=record["basis"], cost_reported=record["reported"]))
+        record = lazy_cost(r.kind, r.params or {}, r.state, r.provider_status, r.results,
+                           r.cost_reported, table, note).to_record()
+        values.append({"b_id": r.id, "b_estimate": record["estimate"],
+                       "b_currency": record["currency"], "b_basis": record["basis"],
+                       "b_reported": record["reported"]})
+    if values:
+        conn.execute(_PRICE_UPDATE, values)
     return len(rows)
+
+
+#: One statement for a batch of slots priced (executemany).
+_PRICE_UPDATE = (
+    tasks.update()
+    .where(tasks.c.id == bindparam("b_id"), tasks.c.cost_currency.is_(None))
+    .values(cost_estimate=bindparam("b_estimate"), cost_currency=bindparam("b_currency"),
+            cost_basis=bindparam("b_basis"), cost_reported=bindparam("b_reported"))
+)
 
 
 def _in_scope(scope: Scope) -> list[ColumnElement[bool]]:
