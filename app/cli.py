@@ -2,8 +2,9 @@
 
 Every command takes ``--json`` and then prints exactly one JSON object on stdout, errors
 included. Global options work before and after the command. Exit codes: 0 fine · 1 internal ·
-2 invalid input or bad handle · 3 conflict · 4 unknown · 5 quota exceeded · 6 fail or rejected ·
-7 still running when ``wait`` gave up · 8 not found.
+2 invalid input or bad handle · 3 conflict · 4 unknown · 5 quota or budget exceeded · 6 fail or
+rejected · 7 still running when ``wait`` gave up · 8 not found. ``batch`` answers for all its
+rows by precedence (:func:`batch_exit_code`).
 
 The service answers with typed results; this module alone turns them into JSON
 (:func:`render`) and exit codes (:func:`exit_code`).
@@ -22,12 +23,16 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from app import __version__
+from app.domain.cost import format_money, money_json
 from app.domain.errors import SlateError, ValidationError
 from app.domain.protocols import V2, protocol_for
 from app.domain.states import State
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.inputs import image_option
 from app.service.results import (
+    BatchReport,
+    BatchRow,
+    BudgetReport,
     Exported,
     History,
     LookupReport,
@@ -39,6 +44,7 @@ from app.service.results import (
     Result,
     SlotList,
     SlotTasks,
+    SpendReport,
 )
 from app.service.views import MediaView, TaskView
 
@@ -135,6 +141,18 @@ def build_parser() -> Parser:
 
     c = sub.add_parser("cancel", parents=[parent], help="cancel a queued MiniMax-H3 (V2) task")
     c.add_argument("request_id")
+    b = sub.add_parser("batch", parents=[parent],
+                       help="a shot list (CSV or YAML, one slot a row): submit every row")
+    b.add_argument("file")
+    b.add_argument("--dry-run", action="store_true",
+                   help="show per row what a run would answer; send and store nothing")
+    b.add_argument("--wait", action="store_true", help="follow the rows to the end")
+    b.add_argument("--max-seconds", type=float)
+
+    sp = sub.add_parser("spend", parents=[parent], help="estimated and reported cost of the slots")
+    sp.add_argument("--project")
+    sp.add_argument("--since", help="count slots claimed on this day or later (YYYY-MM-DD)")
+    sp.add_argument("--by", help="group by day, project or model")
 
     h = sub.add_parser("history", parents=[parent], help="the slot's events, oldest first")
     h.add_argument("request_id")
@@ -209,15 +227,41 @@ EXIT = {
     OutcomeKind.CREATED: 0, OutcomeKind.REPLAYED: 0, OutcomeKind.OK: 0,
     OutcomeKind.CANCELLED: 0,
     OutcomeKind.INVALID: 2, OutcomeKind.CONFLICT: 3, OutcomeKind.UNKNOWN: 4,
-    OutcomeKind.QUOTA_EXCEEDED: 5, OutcomeKind.REJECTED: 6, OutcomeKind.NOT_FOUND: 8,
+    OutcomeKind.QUOTA_EXCEEDED: 5, OutcomeKind.BUDGET_EXCEEDED: 5, OutcomeKind.REJECTED: 6,
+    OutcomeKind.NOT_FOUND: 8,
 }
 EXIT_INTERNAL, EXIT_FAIL, EXIT_STILL_RUNNING, EXIT_INTERRUPTED = 1, 6, 7, 130
+
+
+def batch_exit_code(report: BatchReport) -> int:
+    """A batch's exit: 0 when every row was created or replayed (and, with ``--wait``, none
+    failed or is still running); otherwise by precedence 2 any invalid row, 3 any conflict,
+    5 any quota or budget refusal, 4 any unknown, 6 any rejected or failed, 7 any still
+    running when ``--max-seconds`` ran out. A row's internal error exits 1 before all."""
+    kinds = {r.outcome for r in report.rows}
+    problems = {r.problem.code for r in report.rows if r.problem is not None}
+    if ProblemCode.INTERNAL in problems:
+        return EXIT_INTERNAL
+    for outcomes, code in (
+        ({OutcomeKind.INVALID}, 2), ({OutcomeKind.CONFLICT}, 3),
+        ({OutcomeKind.QUOTA_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED}, 5),
+        ({OutcomeKind.UNKNOWN}, 4), ({OutcomeKind.REJECTED}, 6),
+    ):
+        if kinds & outcomes:
+            return code
+    if any(r.task is not None and r.task.state is State.FAIL for r in report.rows):
+        return EXIT_FAIL
+    if ProblemCode.STILL_RUNNING in problems:
+        return EXIT_STILL_RUNNING
+    return 0
 
 
 def exit_code(result: Result[Any]) -> int:
     """The exit code of an answer. Beyond the outcome table: an internal error exits 1, an
     interrupt 130, ``wait`` giving up 7, and an answer about a slot whose task failed exits 6
     (the slot's result) — its history excepted, which only reads the record."""
+    if isinstance(result.payload, BatchReport) and result.kind is OutcomeKind.OK:
+        return batch_exit_code(result.payload)
     problem = result.problem
     if problem is not None:
         if problem.code in (ProblemCode.INTERNAL, ProblemCode.STORE_BUSY):
@@ -256,6 +300,42 @@ def render_task(t: TaskView) -> dict[str, Any]:
         "created_at": t.created_at,
         "updated_at": t.updated_at,
         "failed_count": t.failed_count,
+        "cost": render_task_cost(t),
+    }
+
+
+def render_task_cost(t: TaskView) -> dict[str, Any]:
+    """``{"estimate", "currency", "basis", "reported"}``: null amounts where unknown, never 0;
+    the basis says so where the provider documents no charge for the task's outcome."""
+    if t.cost is None:
+        return {"estimate": None, "currency": None, "reported": None,
+                "basis": "the price table cannot be read (see slate doctor and the log)"}
+    out = t.cost.to_json()
+    if t.not_charged:
+        out["basis"] = f"{out['basis']}; not charged: the task is {t.state.value}"
+    return out
+
+
+def render_budget(b: BudgetReport) -> dict[str, Any]:
+    return {"day": b.day, "currency": b.currency, "limit": money_json(b.limit),
+            "spent": money_json(b.spent.estimate), "remaining": money_json(b.remaining),
+            "known_spent": money_json(b.spent.known_estimate),
+            "unknown_slots": b.spent.unknown_slots}
+
+
+def render_quota(q: QuotaReport) -> dict[str, Any]:
+    return {"day": q.day, "video": {"used": q.video.used, "limit": q.video.limit},
+            "image": {"used": q.image.used, "limit": q.image.limit}}
+
+
+def render_batch_row(r: BatchRow) -> dict[str, Any]:
+    return {
+        "row": r.row, "line": r.line, "request_id": r.request_id, "kind": r.kind,
+        "outcome": r.outcome.value, "task": render_task(r.task) if r.task else None,
+        "error": render_problem(r.problem) if r.problem else None,
+        "cost": None if r.cost is None else {
+            "estimate": money_json(r.cost.estimate), "currency": r.cost.currency,
+            "basis": r.cost.basis},
     }
 
 
@@ -301,11 +381,20 @@ def render(result: Result[Any]) -> dict[str, Any]:
         out["exported"] = [{"path": f.path, "sha256": f.sha256, "bytes": f.bytes}
                            for f in payload.files]
     elif isinstance(payload, QuotaReport):
-        out["quota"] = {
-            "day": payload.day,
-            "video": {"used": payload.video.used, "limit": payload.video.limit},
-            "image": {"used": payload.image.used, "limit": payload.image.limit},
-        }
+        out["quota"] = render_quota(payload)
+        out["budget"] = render_budget(payload.budget) if payload.budget else None
+    elif isinstance(payload, SpendReport):
+        out.update(payload.spend.to_json())
+        out["project"], out["since"] = payload.project, payload.since
+    elif isinstance(payload, BatchReport):
+        out["dry_run"] = payload.dry_run
+        out["file"] = payload.file
+        out["rows"] = [render_batch_row(r) for r in payload.rows]
+        out["counts"] = payload.counts
+        out["cost"] = {"estimate": money_json(payload.cost.estimate),
+                       "currency": payload.cost.currency, "basis": payload.cost.basis}
+        out["quota"] = render_quota(payload.quota)
+        out["budget"] = render_budget(payload.budget) if payload.budget else None
     elif isinstance(payload, KeyInfo):
         out["key"] = payload.data
     elif isinstance(payload, LookupReport):
@@ -357,6 +446,28 @@ def _human(out: Result[Any]) -> str:
         for kind, use in (("video", payload.video), ("image", payload.image)):
             lim = "∞" if use.limit is None else use.limit
             lines.append(f"  {kind}: {use.used} / {lim} today ({payload.day})")
+        if payload.budget is not None:
+            b = payload.budget
+            lines.append(f"  budget: {format_money(b.spent.estimate, b.currency)} of "
+                         f"{format_money(b.limit, b.currency)} today")
+    elif isinstance(payload, SpendReport):
+        sp = payload.spend
+        lines.append(f"  total: {format_money(sp.total.estimate, sp.currency)} estimated, "
+                     f"{format_money(sp.total.reported, sp.currency)} reported, "
+                     f"{sp.total.slots} slots")
+        for g in sp.groups:
+            est = format_money(g.total.estimate, sp.currency)
+            rep = format_money(g.total.reported, sp.currency)
+            lines.append(f"  {g.key or '(none)':<40} {est:>12} {rep:>12} {g.total.slots:>6}")
+    elif isinstance(payload, BatchReport):
+        for r in payload.rows:
+            why = ""
+            if r.problem is not None and r.outcome is not OutcomeKind.CREATED:
+                why = f" — {r.problem.message}"
+            lines.append(f"  row {r.row:<5} {r.outcome.value:<16} {r.request_id or '—'}{why}")
+        counts = ", ".join(f"{n} {k}" for k, n in payload.counts.items() if n)
+        total = format_money(payload.cost.estimate, payload.cost.currency)
+        lines.append(f"  {counts}; estimated {total}")
     elif isinstance(payload, Exported):
         for f in payload.files:
             lines.append(f"  wrote {f.path}")
@@ -450,6 +561,10 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
             return await svc.recover(ns.request_id, how)
         if cmd == "cancel":
             return await svc.cancel(ns.request_id)
+        if cmd == "batch":
+            return await _batch(svc, ns)
+        if cmd == "spend":
+            return await svc.spend(project=ns.project, since=ns.since, by=ns.by)
         if cmd == "history":
             return await svc.history(ns.request_id)
         if cmd == "list":
@@ -461,6 +576,26 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
         raise AssertionError(cmd)
     finally:
         await app.aclose()
+
+
+async def _batch(svc: Any, ns: argparse.Namespace) -> Result[Any]:
+    """``batch FILE``: the dry run, or the run with one progress line per change on stderr."""
+    from app.service.batch import BatchSource
+    from app.service.results import BatchProgress
+
+    try:
+        source = BatchSource.from_file(ns.file)
+    except ValidationError as exc:
+        return _invalid(str(exc), field=exc.field)
+    if ns.dry_run:
+        return await svc.plan_batch(source)
+
+    def progress(event: BatchProgress) -> None:
+        sys.stderr.write(event.message + "\n")
+        sys.stderr.flush()
+
+    return await svc.run_batch(source, wait=ns.wait, max_seconds=ns.max_seconds,
+                               on_progress=progress)
 
 
 def _key_command(ns: argparse.Namespace) -> Result[Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import getpass
 import os
 from dataclasses import dataclass, field, replace
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -12,6 +13,7 @@ import platformdirs
 
 from app.domain.errors import ValidationError
 from app.domain.numbers import number, whole
+from app.domain.prices import parse_money
 from app.domain.slots import normalize_tenant, normalize_user
 
 APP_NAME = "Slate"
@@ -37,6 +39,7 @@ ENV = {
     "quota_video": "SLATE_QUOTA_VIDEO",
     "quota_image": "SLATE_QUOTA_IMAGE",
     "demo_fault": "SLATE_DEMO_FAULT",
+    "budget_daily": "SLATE_BUDGET_DAILY",
 }
 
 
@@ -68,6 +71,10 @@ class Config:
     max_concurrent_polls: int = 8
     demo_stage_seconds: float = 2.0
     demo_fault: str | None = None  # fault switches of the embedded demo provider (validated)
+    #: The daily money budget per user, in the price table's currency (None: no budget).
+    budget_daily: Decimal | None = None
+    #: The user's price file (None: ``prices.toml`` in Slate's config folder).
+    prices_file: Path | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -131,6 +138,7 @@ def load(options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | 
     poll_interval = None if poll is None else number(
         "poll_interval", poll, minimum=POLL_INTERVAL_RANGE[0], maximum=POLL_INTERVAL_RANGE[1])
     qv, qi = pick("quota_video"), pick("quota_image")
+    budget = pick("budget_daily")
     return Config(
         data_dir=data_dir,
         store=store,
@@ -148,7 +156,17 @@ def load(options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | 
                                   environ.get("SLATE_DEMO_STAGE_SECONDS") or 2.0, minimum=0.0,
                                   maximum=DEMO_STAGE_MAX),
         demo_fault=_demo_fault(pick("demo_fault")),
+        budget_daily=None if budget is None else _budget(budget),
     )
+
+
+def _budget(value: Any) -> Decimal:
+    """``SLATE_BUDGET_DAILY``: a finite, non-negative amount such as 5 or 12.50."""
+    try:
+        return parse_money(value, "budget_daily")
+    except ValidationError as exc:
+        raise ValidationError("budget_daily", f"{exc.message} (SLATE_BUDGET_DAILY, the daily "
+                              "budget in the price table's currency)") from None
 
 
 def demo_faults(config: Config) -> dict[str, Any]:

@@ -17,11 +17,14 @@ from typing import Any, Awaitable, Callable, TypeVar
 from app.config import Config
 from app.domain import handles
 from app.domain.capabilities import Capabilities
+from app.domain.cost import Cost, SlotCost, charge
 from app.domain.errors import ValidationError
+from app.domain.prices import Money, PriceTable, PriceTableError
 from app.domain.protocols import V1, V2, VideoProtocol, protocol_of
 from app.domain.slots import SlotRef, validate_request_id
 from app.domain.states import WHY_NOT, Action, State, allowed_actions, is_allowed
 from app.providers.base import Provider, VideoApi
+from app.service.prices import load_price_table
 from app.service.ratelimit import RateLimiter
 from app.service.results import (
     OutcomeKind,
@@ -35,6 +38,7 @@ from app.service.results import (
 from app.service.views import MediaView, TaskError, TaskView
 from app.store.aio import Store
 from app.store.rows import Scope, TaskRow
+from app.store.spend import DECLARED_FAILED, amount, lazy_cost
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -124,6 +128,7 @@ class ServiceContext:
         self.rng = rng or random.Random()
         self.listeners: list[Callable[[TaskView], None]] = []
         self.notes = NoteQueue(store, self.scope)
+        self._prices: PriceTable | None = None
 
     @property
     def provider_info(self) -> ProviderInfo:
@@ -144,6 +149,49 @@ class ServiceContext:
         """What the provider can do for this slot (list, cancel, upload)."""
         protocol = self.protocol(task)
         return self.provider.api(protocol).caps if protocol != V1 else self.provider.caps
+
+    # -- prices -----------------------------------------------------------------------------
+    @property
+    def prices(self) -> PriceTable:
+        """The price table (shipped, with the user's override), read once. Raises
+        :class:`~app.domain.prices.PriceTableError` (a ValidationError naming the file, line
+        and field) when the override cannot be read: never a silent fallback."""
+        if self._prices is None:
+            self._prices = load_price_table(self.config.prices_file)
+        return self._prices
+
+    def reload_prices(self) -> PriceTable:
+        """Read the price table again (after the user edited the override)."""
+        self._prices = None
+        return self.prices
+
+    def prices_or_none(self) -> PriceTable | None:
+        """The price table, or None (logged) where pricing is a side matter: a view, a report
+        being recorded. Submits, batches and spend ask :attr:`prices` and refuse instead."""
+        try:
+            return self.prices
+        except PriceTableError as exc:
+            log.error("the price table cannot be read: %s", exc)
+            return None
+
+    def task_cost(self, task: TaskRow) -> tuple[Cost | None, Money]:
+        """The task's cost (stored at claim; or, for a slot claimed before Slate stored costs,
+        priced now) and what it counts for in spend and the budget."""
+        if task.cost_currency is not None:
+            cost: Cost | None = Cost(amount(task.cost_estimate), task.cost_currency,
+                                     task.cost_basis or "", amount(task.cost_reported))
+        else:
+            table = self.prices_or_none()
+            cost = None if table is None else lazy_cost(
+                task.kind, task.params, task.state.value, task.provider_status, task.results,
+                task.cost_reported, table)
+        if cost is None:
+            return None, None
+        charged = charge(SlotCost(
+            request_id=task.request_id, model=str(task.params.get("model") or ""),
+            day=task.cost_day or "", state=task.state.value, estimate=cost.estimate,
+            reported=cost.reported, declared_failed=task.error_code == DECLARED_FAILED))
+        return cost, charged
 
     # -- slots and views --------------------------------------------------------------------
     def slot(self, request_id: str) -> SlotRef:
@@ -174,6 +222,7 @@ class ServiceContext:
         err = None
         if task.error_code or task.error_message:
             err = TaskError(task.error_code, task.error_message)
+        cost, charged = self.task_cost(task)
         return TaskView(
             id=task.id, request_id=task.request_id, handle=self.handle_for(task), kind=task.kind,
             state=task.state, provider=task.provider, provider_task_id=task.provider_task_id,
@@ -184,6 +233,7 @@ class ServiceContext:
             created_at=task.created_at, updated_at=task.updated_at,
             next_poll_at=task.next_poll_at, has_results=task.has_results, project=task.project,
             failed_count=_failed_count(task),
+            cost=cost, charged=charged,
         )
 
     def notify(self, task: TaskRow | None) -> None:

@@ -159,7 +159,8 @@ class Lifecycle:
         elif mapped is State.DOWNLOADING and not status.file_id:
             new = await moves.to_fail(task, code="no_media",
                                       message="the provider reported Success without a file",
-                                      detail="Success without a file id", data=raw, **said)
+                                      detail="Success without a file id", data=raw,
+                                      provider_success=True, **said)
         elif mapped is State.DOWNLOADING:
             results = {"file_id": status.file_id, "width": status.width, "height": status.height}
             new = await moves.to_downloading(

@@ -21,6 +21,7 @@ from app.domain.slots import KINDS, validate_request_id
 from app.domain.states import Action, State
 from app.service import media as media_mod
 from app.service.context import ServiceContext
+from app.service.spend import Spending
 from app.service.results import (
     Exported,
     ExportedFile,
@@ -159,13 +160,16 @@ class Reads:
                       payload=Exported(tuple(written)))
 
     async def quota(self) -> Result[QuotaReport]:
-        """Today's use and limits."""
+        """Today's use and limits, and today's use of the daily budget when one is set."""
         ctx = self.ctx
         day = local_day()
         used = await ctx.store.quota_used(ctx.scope, day)
+        budget = None
+        if ctx.config.budget_daily is not None and ctx.prices_or_none() is not None:
+            budget = await Spending(ctx).budget_today()
         return Result(OutcomeKind.OK, payload=QuotaReport(
             day, QuotaUse(used["video"], ctx.config.quota_video),
-            QuotaUse(used["image"], ctx.config.quota_image)))
+            QuotaUse(used["image"], ctx.config.quota_image), budget))
 
     async def suggest_request_id(self, request_id: str) -> str:
         """The next free attempt of a RequestId (``scene-02`` → ``scene-02.t2``)."""

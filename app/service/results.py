@@ -8,11 +8,15 @@ JSON are the command line's business (``app/cli.py``); the GUI routes results by
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
 from enum import Enum
 from typing import Any, Generic, TypeVar
 
+from app.domain.cost import Cost, Spend, SpendTotal
 from app.domain.errors import ValidationError
+from app.domain.prices import Money
 from app.domain.states import State
 from app.service.views import TaskView
 
@@ -27,6 +31,7 @@ class OutcomeKind(Enum):
     REJECTED = "rejected"
     INVALID = "invalid"
     QUOTA_EXCEEDED = "quota_exceeded"
+    BUDGET_EXCEEDED = "budget_exceeded"
     OK = "ok"
     NOT_FOUND = "not_found"
     CANCELLED = "cancelled"
@@ -42,6 +47,7 @@ class ProblemCode(Enum):
     UNKNOWN = "unknown"
     REJECTED = "rejected"
     QUOTA_EXCEEDED = "quota_exceeded"
+    BUDGET_EXCEEDED = "budget_exceeded"
     STILL_RUNNING = "still_running"
     STORE_BUSY = "store_busy"
     MEDIA_MISSING = "media_missing"
@@ -128,12 +134,50 @@ class QuotaUse:
 
 
 @dataclass(frozen=True)
+class BudgetReport:
+    """Today's use of the daily money budget: what today's slots count for (``spent``: the
+    domain's :class:`~app.domain.cost.SpendTotal`, unknown creates at their estimate), the
+    ``limit`` (None: no budget) and what is left (None: no budget, or today's spend has a part
+    of unknown price)."""
+
+    day: str
+    currency: str
+    limit: Decimal | None
+    spent: SpendTotal
+
+    @property
+    def remaining(self) -> Money:
+        if self.limit is None or self.spent.estimate is None:
+            return None
+        return max(Decimal(0), self.limit - self.spent.estimate)
+
+
+@dataclass(frozen=True)
 class QuotaReport:
-    """Today's use and limits, per kind (``limit`` None: no limit)."""
+    """Today's use and limits, per kind (``limit`` None: no limit), and the daily budget."""
 
     day: str
     video: QuotaUse
     image: QuotaUse
+    budget: BudgetReport | None = None
+
+
+@dataclass(frozen=True)
+class SpendReport:
+    """``spend``: the domain's totals and groups, and the filters that chose the slots."""
+
+    spend: Spend
+    project: str | None = None
+    since: str | None = None
+
+
+@dataclass(frozen=True)
+class DraftCost:
+    """What a draft would cost if created now: the estimate (price table × the normalized
+    parameters) and the words the form shows ("about $0.48", "price unknown")."""
+
+    cost: Cost
+    text: str
 
 
 @dataclass(frozen=True)
@@ -169,6 +213,62 @@ class LookupReport:
     owned_by_other_slots: tuple[str, ...]
     candidates: tuple[Candidate, ...]
     attached: str | None = None
+# -- batches ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BatchRow:
+    """One row's answer. ``row``: its number as the user counts it (CSV: the line it starts
+    on; YAML: the item number). ``cost``: its estimate (for a slot that exists: the task's
+    stored cost)."""
+
+    row: int
+    line: int
+    request_id: str | None
+    kind: str | None
+    outcome: OutcomeKind
+    task: TaskView | None = None
+    problem: Problem | None = None
+    cost: Cost | None = None
+
+
+@dataclass(frozen=True)
+class BatchProgress:
+    """One change of one row, as it happens: its answer (``outcome``), or, while waiting, a new
+    state of its task (``outcome`` None). ``message`` is one line for people."""
+
+    row: int
+    request_id: str | None
+    outcome: OutcomeKind | None
+    state: State | None
+    message: str
+
+
+ProgressCallback = Callable[[BatchProgress], None]
+
+#: The outcomes every batch answer counts (zeros included), in the order they are shown.
+COUNTED = (OutcomeKind.CREATED, OutcomeKind.REPLAYED, OutcomeKind.CONFLICT,
+           OutcomeKind.INVALID, OutcomeKind.QUOTA_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED,
+           OutcomeKind.UNKNOWN, OutcomeKind.REJECTED)
+
+
+@dataclass(frozen=True)
+class BatchReport:
+    """A batch's answer: every row in file order, the estimated cost of the rows created (or,
+    in a dry run, of those that would be), and today's quota and budget after them (in a dry
+    run: as they would be)."""
+
+    dry_run: bool
+    rows: tuple[BatchRow, ...]
+    cost: Cost
+    quota: QuotaReport
+    budget: BudgetReport | None = None
+    file: str | None = None
+
+    @property
+    def counts(self) -> dict[str, int]:
+        out = {k.value: 0 for k in COUNTED}
+        for r in self.rows:
+            out[r.outcome.value] = out.get(r.outcome.value, 0) + 1
+        return out
 
 
 # -- common answers ---------------------------------------------------------------------------

@@ -11,7 +11,9 @@ answers with typed results (:mod:`app.service.results`). The modules behind it:
   declare failed;
 * :mod:`~app.service.cancel` — cancel a queued task where the provider can (MiniMax V2);
 * :mod:`~app.service.reads` — status, history, list, quota, export, suggestions, SlotReader;
-* :mod:`~app.service.context` — what they share.
+* :mod:`~app.service.spend` — spend, today's budget use, a draft's cost;
+* :mod:`~app.service.batch` — shot lists: the dry run and the run, with progress;
+* :mod:`~app.service.context` — what they share (the price table among them).
 """
 
 from __future__ import annotations
@@ -22,20 +24,29 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from app.config import Config
+from app.domain.prices import PriceTable
+from app.domain.shotlist import ShotList
 from app.providers.base import Provider
 from app.service.cancel import Canceller
+from app.service.batch import Batches, BatchSource
 from app.service.context import ProviderInfo, ServiceContext
 from app.service.lifecycle import Lifecycle
 from app.service.reads import Reads, SlotReader
 from app.service.recover import RecoverHow, Recovery
 from app.service.results import (
+    BatchReport,
+    BudgetReport,
+    DraftCost,
     Exported,
     History,
     LookupReport,
+    ProgressCallback,
     QuotaReport,
     Result,
     SlotList,
+    SpendReport,
 )
+from app.service.spend import Spending
 from app.service.submit import Submitter
 from app.service.transitions import Transitions
 from app.service.views import TaskView
@@ -56,6 +67,8 @@ class SlateService:
         self._recovery = Recovery(ctx, self.lifecycle, moves)
         self._canceller = Canceller(ctx, self.lifecycle, moves)
         self._reads = Reads(ctx)
+        self._spending = Spending(ctx)
+        self._batches = Batches(ctx, self._submitter, self.lifecycle)
         #: The slot browser's reads, bound to this service's scope.
         self.reader = SlotReader(store, ctx.scope)
 
@@ -150,6 +163,45 @@ class SlateService:
 
     async def suggest_request_id(self, request_id: str) -> str:
         return await self._reads.suggest_request_id(request_id)
+
+    # -- money ----------------------------------------------------------------------------
+    @property
+    def prices(self) -> PriceTable:
+        """The price table in use (raises PriceTableError, naming file, line and field, when
+        the user's override cannot be read)."""
+        return self.ctx.prices
+
+    def reload_prices(self) -> PriceTable:
+        """Read the price table again (after the user edited their ``prices.toml``)."""
+        return self.ctx.reload_prices()
+
+    async def spend(self, *, project: str | None = None, since: str | None = None,
+                    by: str | None = None) -> Result[SpendReport]:
+        return await self._spending.spend(project=project, since=since, by=by)
+
+    async def budget_today(self) -> BudgetReport:
+        """Today's use of the daily budget (``limit`` None when no budget is set)."""
+        return await self._spending.budget_today()
+
+    def estimate(self, kind: Any, params: Mapping[str, Any]) -> Result[DraftCost]:
+        """A draft's cost before Create ("about $0.48"); invalid parameters answer invalid."""
+        return self._spending.estimate(kind, params)
+
+    # -- shot lists -------------------------------------------------------------------------
+    async def plan_batch(self, source: BatchSource | ShotList,
+                         base_dir: Path | None = None) -> Result[BatchReport]:
+        """The dry run of a shot list: per row what a run would answer; nothing stored or sent.
+        ``source``: a file's :class:`BatchSource` (``BatchSource.from_file``), or rows already
+        read or made (a template's :class:`ShotList`, local files relative to ``base_dir``)."""
+        return await self._batches.plan(source, base_dir)
+
+    async def run_batch(self, source: BatchSource | ShotList, base_dir: Path | None = None, *,
+                        wait: bool = False, max_seconds: float | None = None,
+                        on_progress: ProgressCallback | None = None) -> Result[BatchReport]:
+        """Submit every good row of a shot list (ordinary submit semantics); ``on_progress``
+        hears of every row's answer and, with ``wait``, of every change until it stops."""
+        return await self._batches.run(source, base_dir, wait=wait, max_seconds=max_seconds,
+                                       on_progress=on_progress)
 
     # -- lifecycle ------------------------------------------------------------------------
     async def sweep_submitting(self) -> list[TaskRow]:

@@ -15,14 +15,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from app.domain import params_v2
+from app.domain.cost import BudgetCheck, estimate, format_money
 from app.domain.days import local_day
 from app.domain.errors import ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import project_of, suggest_next_request_id
 from app.domain.params import FRAME_IMAGE_FIELDS, diff, normalize, request_body, units
+from app.domain.prices import PriceTable
 from app.domain.protocols import V2, protocol_of
 from app.domain.slots import KINDS, SlotRef, validate_request_id
 from app.domain.states import STOP_STATES, State, same_intent
@@ -43,7 +45,7 @@ from app.service.results import (
     invalid,
 )
 from app.service.transitions import Transitions
-from app.store.rows import ClaimOutcome, ClaimRequest, ClaimWrite, Owner, TaskRow
+from app.store.rows import BudgetRule, ClaimOutcome, ClaimRequest, ClaimWrite, Owner, TaskRow
 
 log = logging.getLogger(__name__)
 
@@ -51,19 +53,23 @@ RATE_LIMIT_RETRIES = 3
 
 
 def claim_request(ctx: ServiceContext, slot: SlotRef, kind: Any, norm: dict[str, Any],
-                  fp: str, now: float) -> ClaimRequest:
+                  fp: str, now: float, table: PriceTable | None = None) -> ClaimRequest:
     """What a submit asks the store for: this slot with this intent — and, should it be free,
     the slot in ``submitting``, owned by this process under a lease (in the store's clock) that
-    outlives the create's timeout, counted against today's quota (built only then). The lease
-    is renewed while the owner uploads and sends (:mod:`app.service.lease`)."""
+    outlives the create's timeout, counted against today's quota and checked against the daily
+    budget, with its cost estimate from ``table`` (built only then). The lease is renewed while
+    the owner uploads and sends (:mod:`app.service.lease`)."""
 
     def write() -> ClaimWrite:
+        budget = ctx.config.budget_daily
         return ClaimWrite(
             idempotency_key=slot.key(kind), request_id=slot.request_id, params=norm,
             units=units(kind, norm), owner=this_owner(),
             lease_until=ctx.store.clock() + lease_seconds(ctx),
             quota_limit=ctx.config.quota_limit(kind), day=local_day(now),
             project=project_of(slot.request_id),
+            cost=None if table is None else estimate(kind, norm, table),
+            budget=None if budget is None or table is None else BudgetRule(budget, table),
         )
 
     return ClaimRequest(ctx.scope, slot.slot_key, kind, fp, now, write)
@@ -77,7 +83,27 @@ class Submitter:
 
     async def submit(
         self, request_id: Any, kind: Any, params: Mapping[str, Any], *, wait: bool = False,
-        max_seconds: float | None = None,
+        max_seconds: float | None = None, on_claimed: Callable[[], None] | None = None,
+    ) -> Result[Any]:
+        """``on_claimed`` is called once the claim has answered (or the input was refused):
+        a batch lets the next row claim only then, so rows claim in the file's order."""
+        called = False
+
+        def claimed() -> None:
+            nonlocal called
+            if not called and on_claimed is not None:
+                called = True
+                on_claimed()
+
+        try:
+            return await self._submit(request_id, kind, params, wait=wait,
+                                      max_seconds=max_seconds, on_claimed=claimed)
+        finally:
+            claimed()
+
+    async def _submit(
+        self, request_id: Any, kind: Any, params: Mapping[str, Any], *, wait: bool,
+        max_seconds: float | None, on_claimed: Callable[[], None],
     ) -> Result[Any]:
         ctx = self.ctx
         local: dict[str, inputs.LocalInput] = {}
@@ -95,10 +121,16 @@ class Submitter:
                     await asyncio.to_thread(inputs.check_v1_images, kind, params)
                 norm = normalize(kind, params)
             max_seconds = max_seconds_given(max_seconds)
+            table = ctx.prices
         except ValidationError as exc:
             return invalid(request_id, exc)
         fp = fingerprint(kind, norm)
-        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time()))
+        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time(),
+                                                    table))
+        on_claimed()
+        if claim.outcome is ClaimOutcome.BUDGET_REFUSED:
+            assert claim.budget is not None
+            return await self._budget_refused(slot, claim.budget, table.currency)
         if claim.outcome is ClaimOutcome.QUOTA_REFUSED:
             limit = ctx.config.quota_limit(kind)
             need = units(kind, norm)
@@ -120,6 +152,23 @@ class Submitter:
         if wait and out.kind is OutcomeKind.CREATED:
             return await self.lifecycle.wait_after(out, max_seconds)
         return out
+
+    async def _budget_refused(self, slot: SlotRef, check: BudgetCheck,
+                              currency: str) -> Result[Any]:
+        """The daily budget refused the claim: nothing was written or sent; history says why."""
+        ctx = self.ctx
+        reason = check.reason or "the daily budget refuses this create"
+        await ctx.store.add_event(
+            ctx.scope, slot.slot_key, None, "budget_refused", detail=reason,
+            data={"budget": str(check.budget), "currency": currency,
+                  "spent_today": None if check.spent is None else str(check.spent),
+                  "estimate": None if check.estimate is None else str(check.estimate)},
+        )
+        left = check.remaining
+        tail = "" if left is None else f" ({format_money(left, currency)} left today)"
+        return Result(OutcomeKind.BUDGET_EXCEEDED, slot.request_id, problem=Problem(
+            ProblemCode.BUDGET_EXCEEDED, f"the daily budget refuses this create; nothing was "
+            f"sent: {reason}{tail}"))
 
     async def _existing(
         self, slot: SlotRef, task: TaskRow, kind: str, fp: str, norm: dict[str, Any], *,

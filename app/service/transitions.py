@@ -27,6 +27,7 @@ import logging
 import time
 from typing import Any, Sequence
 
+from app.domain.cost import reported, usage_of
 from app.domain.states import State
 from app.providers.base import ProviderError, Refused
 from app.service.context import ServiceContext
@@ -34,7 +35,7 @@ from app.store.rows import TaskRow
 
 log = logging.getLogger(__name__)
 
-_LET_GO = {"owner_pid": None, "lease_until": None}  # the create's answer is stored
+_LET_GO: dict[str, Any] = {"owner_pid": None, "lease_until": None}  # the create's answer is stored
 _FROM_SUBMITTING = (State.SUBMITTING,)
 _LATE = " (this answer arrived after the record was declared unknown; attached to it)"
 
@@ -43,11 +44,34 @@ class Transitions:
     def __init__(self, ctx: ServiceContext) -> None:
         self.ctx = ctx
 
-    async def _move(self, task: TaskRow, **kw: Any) -> TaskRow | None:
+    async def _move(self, task: TaskRow, *, provider_success: bool = False,
+                    **kw: Any) -> TaskRow | None:
+        reported = self._reported(task, kw, provider_success)
+        if reported is not None:
+            kw["cost_reported"] = reported
         new = await self.ctx.store.transition(task, **kw)
         if new is not None:
             self.ctx.notify(new)
         return new
+
+    def _reported(self, task: TaskRow, kw: dict[str, Any], provider_success: bool) -> str | None:
+        """The provider's report, priced with the price table, when this move brings one: the
+        provider said the generation succeeded (``downloading``, or a success without media),
+        or the move stores results that carry a report (V2 ``usage``, images'
+        ``success_count``). Recorded whatever the download does next; None: nothing to record
+        (an earlier report is kept)."""
+        success = provider_success or kw.get("state") == State.DOWNLOADING
+        results = kw.get("results", task.results)
+        if not success and not ("results" in kw and usage_of(task.kind, results, False)):
+            return None
+        usage = usage_of(task.kind, results, success)
+        table = self.ctx.prices_or_none()
+        if usage is None or table is None:
+            return None
+        if task.cost_currency is not None and task.cost_currency != table.currency:
+            return None  # the estimate is in another currency: never mix the two
+        priced = reported(task.kind, task.params, usage, table)
+        return None if priced is None else str(priced)
 
     # -- the create's answer ------------------------------------------------------------------
     async def _answer(self, task: TaskRow, *, detail: str | None = None,

@@ -6,8 +6,11 @@ Views hold no owner internals and no secrets; handles are signed for the viewing
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
+from app.domain.cost import NOT_CHARGED_STATES, Cost
+from app.domain.prices import Money
 from app.domain.states import Action, State
 
 
@@ -54,7 +57,19 @@ class TaskView:
     has_results: bool = False
     project: str | None = None
     failed_count: int | None = None  # images blocked by the provider's safety filter
+    #: The task's cost: the estimate stored at claim (price table × parameters), the provider's
+    #: report priced with the same table; None only when no price table could be read.
+    cost: Cost | None = None
+    #: What the slot counts for in spend and the daily budget (``domain.cost.charge``): the
+    #: reported figure, 0 where the provider documents no charge, else the estimate.
+    charged: Money = None
 
     @property
     def demo(self) -> bool:
         return self.provider == "demo"
+
+    @property
+    def not_charged(self) -> bool:
+        """The provider documents no charge for this outcome (failed, refused, cancelled)."""
+        return (self.charged == Decimal(0) and self.state.value in NOT_CHARGED_STATES
+                and (self.cost is None or self.cost.reported is None))

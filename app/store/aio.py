@@ -23,6 +23,8 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from sqlalchemy import Engine
 
+from app.domain.cost import SlotCost
+from app.domain.prices import PriceTable
 from app.domain.states import State, may_reclaim
 from app.store import queries
 from app.store.engine import make_engine, write_queue
@@ -174,6 +176,16 @@ class Store:
 
     async def quota_used(self, scope: Scope, day: str) -> dict[str, int]:
         return await self._thread(self.repo.quota_used, scope, day)
+
+    async def price_unpriced(self, scope: Scope, table: PriceTable, day: str) -> int:
+        """Store the cost of slots claimed before costs were stored (once; then a no-op)."""
+        return await self._thread(self.repo.price_unpriced, scope, table, day)
+
+    async def cost_rows(self, scope: Scope, table: PriceTable,
+                        **filters: Any) -> list[tuple[SlotCost, int]]:
+        """The slots' costs, counted in SQL (``store.spend.cost_rows``: ``by``, ``project``,
+        ``since``, ``day``)."""
+        return await self._thread(self.repo.cost_rows, scope, table, **filters)
 
     async def due_tasks(self, scope: Scope | None, states: Sequence[State], now: float,
                         limit: int) -> list[TaskRow]:

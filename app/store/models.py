@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text
+from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -32,6 +32,9 @@ KEY_COLUMNS = ("tenant", "idempotency_key", "provider", "endpoint")
 #: The boundary a claim relies on, as of the newest revision.
 BOUNDARY_INDEX = SLOT_INDEX
 BOUNDARY_COLUMNS = SLOT_COLUMNS
+#: A user's slots of one day, for the daily budget in the claim and for spend.
+COST_DAY_INDEX = "ix_tasks_cost_day"
+UNPRICED_INDEX = "ix_tasks_unpriced"
 
 
 class Task(Base):
@@ -70,6 +73,15 @@ class Task(Base):
     project: Mapped[Optional[str]] = mapped_column(String(120))
     prompt_text: Mapped[Optional[str]] = mapped_column(Text)  # params["prompt"], for search
     slot_copy: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The cost (migration 0006): the estimate stored at claim time (exact decimal text, NULL
+    # when the price is unknown), its currency (NULL: not priced at claim — a slot from before
+    # 0006), how it was computed, the provider's report priced with the same table, and the
+    # local day of the claim (what the daily budget and spend by day count by).
+    cost_estimate: Mapped[Optional[str]] = mapped_column(String(40))
+    cost_currency: Mapped[Optional[str]] = mapped_column(String(3))
+    cost_basis: Mapped[Optional[str]] = mapped_column(Text)
+    cost_reported: Mapped[Optional[str]] = mapped_column(String(40))
+    cost_day: Mapped[Optional[str]] = mapped_column(String(10))
 
     __table_args__ = (
         Index(SLOT_INDEX, *SLOT_COLUMNS, unique=True),
@@ -77,6 +89,11 @@ class Task(Base):
         Index("ix_tasks_browse", "tenant", "user_hash", "provider", "endpoint", "project", "created_at"),
         Index("ix_tasks_owner_list", "tenant", "user_hash", "provider", "endpoint", "id"),
         Index("ix_tasks_poll", "state", "next_poll_at"),
+        Index(COST_DAY_INDEX, "tenant", "user_hash", "provider", "endpoint", "cost_day"),
+        # slots claimed before costs were stored (empty once spend has priced them)
+        Index(UNPRICED_INDEX, "tenant", "user_hash", "provider", "endpoint",
+              sqlite_where=text("cost_currency IS NULL"),
+              postgresql_where=text("cost_currency IS NULL")),
     )
 
 

@@ -3,7 +3,8 @@ quota, and the lifecycle's reads (one slot, one task, due polls).
 
 Every write runs in one short write transaction (``BEGIN IMMEDIATE`` on SQLite). The unique
 boundary index is the final arbiter of a slot: an insert that loses the race reads the winner
-back. Quota is counted inside the claim transaction, so racing processes cannot exceed it.
+back. Quota is counted, and the daily budget checked, inside the claim transaction, so racing
+processes cannot exceed either.
 
 Connection trouble (PostgreSQL): a server restart, a dropped connection or a server that is
 still starting raises a transient ``OperationalError``. Reads simply run again (the pool's
@@ -38,7 +39,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
+from app.domain.cost import BudgetCheck, SlotCost
 from app.domain.errors import StoreBusy
+from app.domain.prices import PriceTable
 from app.domain.states import State, may_reclaim
 from app.store import engine as engine_mod
 from app.store.engine import WriteQueue, write_queue, writer
@@ -48,6 +51,7 @@ from app.store.rows import (
     ClaimOutcome,
     ClaimRequest,
     ClaimResult,
+    ClaimWrite,
     EventRow,
     MediaRow,
     Owner,
@@ -60,6 +64,9 @@ from app.store.rows import (
     state_text,
     task_row,
 )
+from app.store.spend import check_budget_in_claim
+from app.store.spend import cost_rows as spend_rows
+from app.store.spend import price_unpriced as store_prices
 from app.store.statements import statements_for
 
 log = logging.getLogger(__name__)
@@ -105,6 +112,11 @@ def _retrying_read(method: Callable[..., T]) -> Callable[..., T]:
 class _QuotaExceeded(Exception):
     def __init__(self, used: int) -> None:
         self.used = used
+
+
+class _BudgetExceeded(Exception):
+    def __init__(self, check: BudgetCheck) -> None:
+        self.check = check
 
 
 class Repository:
@@ -261,8 +273,8 @@ class Repository:
 
     def claim(self, req: ClaimRequest) -> ClaimResult:
         """Claim the slot in ``submitting`` (or re-claim a ``rejected`` one of the same intent),
-        or return the existing record untouched, in one write transaction. Quota is checked
-        here."""
+        or return the existing record untouched, in one write transaction. Quota and the daily
+        budget are checked here."""
         scope, w = req.scope, req.write
         owner = Owner(*w.owner)
         now = req.now
@@ -298,7 +310,7 @@ class Repository:
                         owner_boot=owner.boot, owner_pidns=owner.pidns,
                         lease_until=w.lease_until, updated_at=now,
                         error_code=None, error_message=None, next_poll_at=None,
-                        poll_failures=0,
+                        poll_failures=0, **w.cost_values(),
                     )
                 ).rowcount
                 if done != 1:  # pragma: no cover - BEGIN IMMEDIATE makes this unreachable
@@ -317,6 +329,7 @@ class Repository:
                     return ClaimResult.existing(winner, lost_race=True)
                 task_id = row["id"]
             used = self._count_quota(conn, scope, req.kind, w.day, w.units, w.quota_limit)
+            self._check_budget(conn, scope, w, task_id)
             # both events durable, in this transaction, before the request leaves
             conn.execute(self.sql.event_insert, [{**e, "task_id": task_id} for e in claim_events])
             if row is None:
@@ -328,6 +341,8 @@ class Repository:
                 return self._run_write(claim_tx)
             except _QuotaExceeded as exc:
                 return ClaimResult(ClaimOutcome.QUOTA_REFUSED, quota_used=exc.used)
+            except _BudgetExceeded as exc:
+                return ClaimResult(ClaimOutcome.BUDGET_REFUSED, budget=exc.check)
             except IntegrityError:
                 # PostgreSQL checks the idempotency key's unique index before the slot's (the
                 # ON CONFLICT target): a same-kind racer that inserted at the same instant is
@@ -361,6 +376,17 @@ class Repository:
             raise _QuotaExceeded(self._quota_used(conn, scope, kind, day))
         return int(used)
 
+    @staticmethod
+    def _check_budget(conn: Connection, scope: Scope, w: ClaimWrite, task_id: int) -> None:
+        """The daily budget, next to the quota in the claim transaction: a refusal rolls the
+        whole claim back (nothing written, nothing sent). Rule: ``domain.cost.check_budget``;
+        today's spend and the serialization of racing claims: ``store.spend``."""
+        if w.budget is None:
+            return
+        check = check_budget_in_claim(conn, scope, w.budget, w.day, w.cost, task_id)
+        if not check.allowed:
+            raise _BudgetExceeded(check)
+
     def _quota_used(self, conn: Connection, scope: Scope, kind: str, day: str) -> int:
         return int(
             conn.execute(
@@ -383,6 +409,25 @@ class Repository:
         out = {"image": 0, "video": 0}
         out.update({k: int(u) for k, u in rows})
         return out
+
+    def price_unpriced(self, scope: Scope, table: PriceTable, day: str,
+                       batch: int = 2000) -> int:
+        """Store the cost of the scope's slots claimed before costs were stored, in short write
+        transactions of ``batch`` slots (``store.spend.price_unpriced``). Returns how many."""
+        total = 0
+        while True:
+            done = self._run_write(
+                lambda conn, _ambiguous: store_prices(conn, scope, table, day, batch))
+            total += done
+            if done < batch:
+                return total
+
+    @_retrying_read
+    def cost_rows(self, scope: Scope, table: PriceTable, **filters: Any) -> list[
+            tuple[SlotCost, int]]:
+        """The slots' costs for spend and today's budget use (``store.spend.cost_rows``)."""
+        with self.read() as conn:
+            return spend_rows(conn, scope, table, **filters)
 
     # -- events -------------------------------------------------------------------------
     def _add_event(

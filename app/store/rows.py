@@ -10,11 +10,14 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 from enum import Enum
 from functools import cached_property
 from typing import Any, Callable, Mapping, NamedTuple
 
+from app.domain.cost import BudgetCheck, Cost
 from app.domain.days import local_day
+from app.domain.prices import PriceTable
 from app.domain.states import State
 from app.domain.states import has_results as results_present
 from app.store.models import media_t, tasks
@@ -78,6 +81,11 @@ class TaskRow:
     project: str | None
     prompt_text: str | None
     slot_copy: int = 0
+    cost_estimate: str | None = None
+    cost_currency: str | None = None
+    cost_basis: str | None = None
+    cost_reported: str | None = None
+    cost_day: str | None = None
     media: list[MediaRow] = field(default_factory=list)
 
     @property
@@ -173,8 +181,19 @@ class Owner(NamedTuple):
 
 
 @dataclass(frozen=True)
+class BudgetRule:
+    """The daily money budget the claim checks next to the quota: its ``limit`` in the price
+    table's currency, and the ``table`` that prices today's slots stored without a price (slots
+    claimed before the cost columns existed)."""
+
+    limit: Decimal
+    table: PriceTable
+
+
+@dataclass(frozen=True)
 class ClaimWrite:
-    """What a fresh claim writes besides the slot it names."""
+    """What a fresh claim writes besides the slot it names. ``cost``: the estimate stored with
+    the task; ``budget``: the daily budget to check in the claim transaction (None: none set)."""
 
     idempotency_key: str
     request_id: str
@@ -186,6 +205,16 @@ class ClaimWrite:
     day: str
     project: str | None = None
     event_data: dict[str, Any] | None = None
+    cost: Cost | None = None
+    budget: BudgetRule | None = None
+
+    def cost_values(self) -> dict[str, Any]:
+        """The task's cost columns as this claim stores them (also when re-claiming)."""
+        record = self.cost.to_record() if self.cost is not None else {}
+        return {
+            "cost_estimate": record.get("estimate"), "cost_currency": record.get("currency"),
+            "cost_basis": record.get("basis"), "cost_reported": None, "cost_day": self.day,
+        }
 
 
 @dataclass(frozen=True)
@@ -222,6 +251,7 @@ class ClaimRequest:
             "project": w.project, "prompt_text": w.params.get("prompt"),
             "provider_task_id": None, "provider_status": None, "results": None,
             "error_code": None, "error_message": None, "next_poll_at": None,
+            **w.cost_values(),
         }
 
     def claim_events(self) -> list[dict[str, Any]]:
@@ -242,6 +272,7 @@ class ClaimOutcome(Enum):
     CLAIMED = "claimed"  #: this caller owns a fresh ``submitting`` record: it sends the create
     EXISTING = "existing"  #: the slot's record, untouched (also after losing an insert race)
     QUOTA_REFUSED = "quota_refused"  #: today's quota has no room; nothing was written
+    BUDGET_REFUSED = "budget_refused"  #: today's budget has no room; nothing was written
 
 
 @dataclass(frozen=True)
@@ -250,6 +281,7 @@ class ClaimResult:
     task: TaskRow | None = None
     quota_used: int = 0
     lost_race: bool = False
+    budget: BudgetCheck | None = None  #: the budget's answer when it refused
 
     @property
     def claimed(self) -> bool:

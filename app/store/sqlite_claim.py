@@ -7,8 +7,9 @@ column types' own bind and result processors — straight on the pooled DBAPI co
 
 It handles the two common cases: reading a slot without any lock (the claim's read-first), and
 a fresh claim (``BEGIN IMMEDIATE``, insert, quota, the two events, ``COMMIT``). Everything else —
-re-claiming a ``rejected`` record, a lost insert race, a quota refusal — returns ``None`` and the
-caller runs the general claim transaction. Same rules, same rows, same single transaction.
+re-claiming a ``rejected`` record, a lost insert race, a quota refusal, a claim under a daily
+budget — returns ``None`` and the caller runs the general claim transaction. Same rules, same
+rows, same single transaction.
 """
 
 from __future__ import annotations
@@ -116,6 +117,8 @@ class SqliteClaim:
         w, scope = req.write, req.scope
         if w.quota_limit is not None and w.units > w.quota_limit:
             return None  # the general path reports the refusal with today's use
+        if w.budget is not None:
+            return None  # a daily budget is checked by the general path (store/spend.py)
         find_args = self.find.args(self._slot(scope, req.slot_key))
         insert_args = self.insert.args(req.task_values())
         quota = self.quota[w.quota_limit is not None]

@@ -251,6 +251,8 @@ class SettingsDialog(QDialog):
         self.setMinimumSize(560, 400)
         self._check = check
         self._key_source = key_source
+        # Settings this dialog does not show yet are kept as they are when it saves.
+        self._kept = {k: values[k] for k in ("budget_daily",) if k in values}
         self._clear_key = False
         self.api_key = QLineEdit(objectName="apiKeyEdit")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -373,6 +375,7 @@ class SettingsDialog(QDialog):
             "poll_interval": self.poll.value() or None,
             "data_dir": self.data_dir.text().strip(),
             "store": self.store.text().strip(),
+            **self._kept,
         }
         if self.api_key.text().strip():
             out["api_key"] = self.api_key.text().strip()

@@ -62,6 +62,7 @@ EVENT_WORDS = {
     "declared_failed": QT_TRANSLATE_NOOP("Event", "declared failed"),
     "exported": QT_TRANSLATE_NOOP("Event", "exported"),
     "quota_refused": QT_TRANSLATE_NOOP("Event", "refused: daily quota used up"),
+    "budget_refused": QT_TRANSLATE_NOOP("Event", "refused: daily budget would be exceeded"),
 }
 
 

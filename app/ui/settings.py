@@ -2,8 +2,8 @@
 
 Three kinds of values live in the platform's settings store (``QSettings``):
 
-- :class:`ServiceSettings` — what the Settings dialog edits: region, team, designer, quotas, poll
-  interval, data folder and store. They are applied to the :class:`~app.config.Config` the CLI
+- :class:`ServiceSettings` — what the Settings dialog edits: region, team, designer, quotas, the
+  daily money budget, poll interval, data folder and store. They are applied to the :class:`~app.config.Config` the CLI
   built, except for the fields a flag or an environment variable fixed for this run
   (:func:`fixed_fields`).
 - :class:`DraftDefaults` — the kind, model, duration, resolution and ratio a fresh draft starts
@@ -29,15 +29,17 @@ from typing import Any
 from app import config as config_mod
 from app.config import ENV, REGION_URLS, Config
 from app.domain.errors import ValidationError
+from app.domain.prices import parse_money
 from app.ui.qt import QT_TRANSLATE_NOOP, QSettings, translate
 
 log = logging.getLogger(__name__)
 
 # The keys of :class:`ServiceSettings` under ``settings/`` (the names are those of the config).
-SERVICE_KEYS = ("region", "tenant", "user", "quota_video", "quota_image", "poll_interval",
-                "data_dir", "store")
+SERVICE_KEYS = ("region", "tenant", "user", "quota_video", "quota_image", "budget_daily",
+                "poll_interval", "data_dir", "store")
 # The config fields a saved setting may change (the region is applied as ``base_url``).
-_APPLIED = ("tenant", "user", "quota_video", "quota_image", "poll_interval", "data_dir", "store")
+_APPLIED = ("tenant", "user", "quota_video", "quota_image", "budget_daily", "poll_interval",
+            "data_dir", "store")
 DRAFT_KEYS = ("kind", "model", "duration", "resolution", "ratio")
 KINDS = ("video", "image")
 REGIONS = tuple(REGION_URLS)
@@ -80,6 +82,9 @@ class ServiceSettings:
     user: str | None = None
     quota_video: int | None = None
     quota_image: int | None = None
+    #: The daily money budget per designer, in the price table's currency, as exact decimal text
+    #: (``SLATE_BUDGET_DAILY``); None: no budget.
+    budget_daily: str | None = None
     poll_interval: float | None = None
     data_dir: str | None = None
     store: str | None = None
@@ -93,12 +98,14 @@ class ServiceSettings:
             raise ValidationError("region", f"must be one of {', '.join(REGIONS)}, got {region!r}")
         quota_video = _number("quota_video", values.get("quota_video"), int)
         quota_image = _number("quota_image", values.get("quota_image"), int)
+        budget = values.get("budget_daily")
         return cls(
             region=region,
             tenant=_text(values.get("tenant")),
             user=_text(values.get("user")),
             quota_video=quota_video,
             quota_image=quota_image,
+            budget_daily=None if _empty(budget) else str(parse_money(budget, "budget_daily")),
             poll_interval=_number("poll_interval", values.get("poll_interval"), float),
             data_dir=_text(values.get("data_dir")),
             store=_text(values.get("store")),
@@ -217,6 +224,7 @@ def dialog_values(config: Config, region: str = "global") -> dict[str, Any]:
     return {
         "tenant": config.tenant, "user": config.user, "quota_video": config.quota_video,
         "quota_image": config.quota_image, "poll_interval": config.poll_interval,
+        "budget_daily": None if config.budget_daily is None else str(config.budget_daily),
         "data_dir": str(config.data_dir),
         # the default store follows the data folder: show it as the placeholder, not as a URL
         "store": "" if config.store == default_store(config.data_dir) else config.store,

@@ -288,6 +288,10 @@
         <source>refused: daily quota used up</source>
         <translation>已拒绝：今日配额已用完</translation>
     </message>
+    <message>
+        <source>refused: daily budget would be exceeded</source>
+        <translation>已拒绝：将超出今日预算</translation>
+    </message>
 </context>
 <context>
     <name>FramePicker</name>
@@ -419,6 +423,7 @@
     </message>
     <message>
         <source>every generation paid once</source>
+        <extracomment>States whose banner shows the task&apos;s error (the provider&apos;s or Slate&apos;s words).</extracomment>
         <translation>每次生成只付一次费</translation>
     </message>
     <message>

@@ -19,6 +19,7 @@ FIGURES: dict[str, tuple[str, str, str]] = {
     "poll_loop_lag_max_ms": ("polling", "ms", "< 50"),
     "poll_max_requests_per_second": ("polling", "requests in any 1 s", "<= cap"),
     "cold_start_s": ("gui", "s", "< 1"),
+    "spend_100k_ms": ("spend", "ms", "< 1000"),
 }
 
-GROUPS = ("submit", "race", "polling", "gui")
+GROUPS = ("submit", "race", "polling", "gui", "spend")

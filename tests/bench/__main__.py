@@ -2,9 +2,9 @@
 JSON object.
 
 Groups (each runs in its own child process, in this order): ``submit`` (figures 1-2),
-``race`` (3), ``polling`` (6-7), ``gui`` (4, 5, 8). ``--quick`` is a smoke run with small
-sizes (about 30 s); its figures are not comparable with the targets. The full run takes a few
-minutes (plus about 20 s once to build the cached 100k store).
+``race`` (3), ``polling`` (6-7), ``gui`` (4, 5, 8), ``spend`` (9). ``--quick`` is a smoke run
+with small sizes (about 40 s); its figures are not comparable with the targets. The full run
+takes a few minutes (plus a minute or two once to build the cached 100k stores).
 """
 
 from __future__ import annotations
@@ -27,12 +27,14 @@ FULL = {
     "polling": ["--tasks", "1000", "--seconds", "30", "--idle-seconds", "3"],
     "polling_stress": ["--tasks", "1000", "--seconds", "15", "--idle-seconds", "1", "--rps", "50"],
     "gui": ["--slots", "100000", "--runs", "3"],
+    "spend": ["--slots", "100000", "--runs", "5", "--claims", "200"],
 }
 QUICK = {
     "submit": ["--rounds", "2", "--ops", "30"],
     "race": ["--procs", "4", "--keys", "20"],
     "polling": ["--tasks", "200", "--seconds", "4", "--idle-seconds", "0.5"],
     "gui": ["--slots", "2000", "--runs", "1"],
+    "spend": ["--slots", "2000", "--runs", "1", "--claims", "10"],
 }
 MODULES = {
     "submit": "tests.bench.submit_cost",
@@ -40,8 +42,10 @@ MODULES = {
     "polling": "tests.bench.polling",
     "polling_stress": "tests.bench.polling",
     "gui": "tests.bench.gui",
+    "spend": "tests.bench.spend",
 }
-TIMEOUTS = {"submit": 300, "race": 300, "polling": 240, "polling_stress": 180, "gui": 600}
+TIMEOUTS = {"submit": 300, "race": 300, "polling": 240, "polling_stress": 180, "gui": 600,
+            "spend": 900}
 
 
 def met(value: Any, target: str, cap: float | None = None) -> bool | None:
@@ -60,6 +64,7 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
     race = details.get("race", {})
     poll = details.get("polling", {})
     gui = details.get("gui", {})
+    spend = details.get("spend", {})
     values: dict[str, tuple[Any, dict[str, Any]]] = {
         "submit_claim_ratio": (sub.get("claim_ratio"), {
             "claim_median_ms": sub.get("claim", {}).get("median_ms"),
@@ -90,6 +95,11 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
             "server_side": poll.get("server_max_per_second")}),
         "cold_start_s": (gui.get("cold_start_s"), {
             "to_first_slot_rows_s": gui.get("cold_start_to_slots_s")}),
+        "spend_100k_ms": (spend.get("spend_ms"), {
+            "slots": spend.get("slots"),
+            "legacy_first_spend_ms": spend.get("legacy_first_spend", {}).get("ms"),
+            "budget_today_ms": spend.get("stored", {}).get("budget_today", {}).get("median_ms"),
+            "claim_with_budget_ratio": spend.get("claim_budget_ratio")}),
     }
     out: dict[str, dict[str, Any]] = {}
     for key, (group, unit, target) in FIGURES.items():

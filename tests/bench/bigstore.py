@@ -12,8 +12,13 @@ Every slot is in a settled state (success 80 %, fail 8 %, rejected 8 %, unknown 
 opening the store in the app polls nothing and writes nothing: the cache stays pristine.
 Media rows are not generated (no files exist for them).
 
-``python -m tests.bench.bigstore [--slots N] [--events-per-slot K] [--force]`` prints the
-store's path and facts as one JSON object.
+Every slot carries its cost as the claim and the lifecycle store it (migration 0006): the
+estimate from the shipped price table, the provider's report for a success, the claim day.
+``legacy=True`` (``--legacy``) leaves the cost columns empty but the day, as a store migrated
+from before 0006 looks: Slate then prices every slot when it is read.
+
+``python -m tests.bench.bigstore [--slots N] [--events-per-slot K] [--legacy] [--force]`` prints
+the store's path and facts as one JSON object.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from typing import Any, Iterator
 
 from tests.bench.common import bench_dir, emit
 
-VERSION = 3  # 2: prompt_text (migration 0003); 3: slot boundary, owner ids, store id (0004-5)
+VERSION = 4  # 2: prompt_text (0003); 3: slot boundary, owner ids, store id (0004-5); 4: cost (0006)
 TENANT, USER = "studio-a", "lin"
 PROVIDER, ENDPOINT = "demo", "local"
 PROJECTS = 100
@@ -59,18 +64,26 @@ STATE_WEIGHTS = (("success", 80), ("fail", 8), ("rejected", 8), ("unknown", 4))
 STATUS_WORDS = ("Preparing", "Queueing", "Processing", "Success")
 
 
-def cache_dir(slots: int, events_per_slot: int) -> Path:
-    return bench_dir() / f"bigstore-v{VERSION}-{slots}x{events_per_slot}"
+def cache_dir(slots: int, events_per_slot: int, legacy: bool = False) -> Path:
+    tail = "-legacy" if legacy else ""
+    return bench_dir() / f"bigstore-v{VERSION}-{slots}x{events_per_slot}{tail}"
 
 
 def store_url(path: Path) -> str:
     return f"sqlite:///{path.as_posix()}"
 
 
-def _slots(n: int, rng: random.Random, now: float) -> Iterator[dict[str, Any]]:
+def _slots(n: int, rng: random.Random, now: float, legacy: bool = False
+           ) -> Iterator[dict[str, Any]]:
+    from app.domain.cost import estimate, reported, usage_of
+    from app.domain.days import local_day
     from app.domain.fingerprint import fingerprint
     from app.domain.params import normalize
+    from app.domain.prices import parse_table
     from app.domain.slots import SlotRef
+    from app.service.prices import shipped_text
+
+    table = parse_table(shipped_text())
 
     user_hash = SlotRef.parse(TENANT, USER, "placeholder-id").user_hash
     states = [s for s, w in STATE_WEIGHTS for _ in range(w)]
@@ -110,7 +123,14 @@ def _slots(n: int, rng: random.Random, now: float) -> Iterator[dict[str, Any]]:
             error_code = "unknown"
             error_message = "ReadTimeout: the create's answer never arrived"
             task_id = None  # type: ignore[assignment]
+        cost = estimate(kind, norm, table).with_reported(
+            reported(kind, norm, usage_of(kind, results, state == "success"), table)
+            if state == "success" else None).to_record()
+        if legacy:
+            cost = {"estimate": None, "currency": None, "basis": None, "reported": None}
         yield dict(
+            cost_estimate=cost["estimate"], cost_currency=cost["currency"],
+            cost_basis=cost["basis"], cost_reported=cost["reported"], cost_day=local_day(created),
             tenant=ref.tenant, user_hash=user_hash, slot_key=ref.slot_key,
             idempotency_key=ref.key(kind), provider=PROVIDER, endpoint=ENDPOINT, request_id=rid,
             kind=kind, fingerprint=fingerprint(kind, norm), params=json.dumps(norm),
@@ -155,11 +175,12 @@ def _events(task_id: int, slot: dict[str, Any], per_slot: int) -> list[tuple[Any
     return out
 
 
-def build(slots: int, events_per_slot: int, *, force: bool = False, seed: int = 7) -> dict[str, Any]:
+def build(slots: int, events_per_slot: int, *, force: bool = False, seed: int = 7,
+          legacy: bool = False) -> dict[str, Any]:
     """Build (or reuse) the cached store; returns its facts."""
     from app.store.aio import open_store
 
-    folder = cache_dir(slots, events_per_slot)
+    folder = cache_dir(slots, events_per_slot, legacy)
     marker = folder / "complete.json"
     if marker.exists() and not force:
         facts = json.loads(marker.read_text())
@@ -179,7 +200,8 @@ def build(slots: int, events_per_slot: int, *, force: bool = False, seed: int = 
             "request_id", "kind", "fingerprint", "params", "state", "provider_task_id",
             "provider_status", "results", "error_code", "error_message", "owner_host", "owner_pid",
             "owner_started", "lease_until", "units", "created_at", "updated_at", "next_poll_at",
-            "poll_failures", "project", "prompt_text")
+            "poll_failures", "project", "prompt_text", "cost_estimate", "cost_currency",
+            "cost_basis", "cost_reported", "cost_day")
     task_sql = f"INSERT INTO tasks (id, {', '.join(cols)}) VALUES (?, {', '.join('?' for _ in cols)})"
     event_sql = ("INSERT INTO slot_events (tenant, slot_key, provider, endpoint, task_id, at, event, "
                  "state, detail, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -189,7 +211,7 @@ def build(slots: int, events_per_slot: int, *, force: bool = False, seed: int = 
     batch_events: list[tuple[Any, ...]] = []
     n_events = 0
     db.execute("BEGIN")
-    for task_id, slot in enumerate(_slots(slots, rng, now), start=1):
+    for task_id, slot in enumerate(_slots(slots, rng, now, legacy), start=1):
         batch_tasks.append((task_id, *(slot[c] for c in cols)))
         batch_events.extend(_events(task_id, slot, events_per_slot))
         if len(batch_tasks) >= 5000:
@@ -216,6 +238,7 @@ def build(slots: int, events_per_slot: int, *, force: bool = False, seed: int = 
         "tenant": TENANT,
         "user": USER,
         "version": VERSION,
+        "legacy": legacy,
         "search_hit": "lighthouse",
         "search_miss": "zzqx-no-such-text",
     }
@@ -228,9 +251,10 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--slots", type=int, default=100_000)
     p.add_argument("--events-per-slot", type=int, default=10)
+    p.add_argument("--legacy", action="store_true", help="no cost columns (as before 0006)")
     p.add_argument("--force", action="store_true")
     ns = p.parse_args(argv)
-    emit(build(ns.slots, ns.events_per_slot, force=ns.force))
+    emit(build(ns.slots, ns.events_per_slot, force=ns.force, legacy=ns.legacy))
     return 0
 
 

@@ -7,7 +7,8 @@ duplicate key — and from 0004 a second task for one slot, whatever its kind. A
 replacement (create new, read it back, then drop old) is checked from inside: when the old index
 is dropped the new one already reads back, and when it does not read back right nothing is
 dropped. A store that already holds several tasks for one slot migrates without losing or
-hiding any of them.
+hiding any of them. 0006 gives old slots their claim day and leaves their cost to be priced
+when read.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from app.domain.days import local_day
 from app.store.engine import make_engine
 from app.store.migrate import HEAD_REVISION, current_revision, downgrade, script_head, upgrade
 from app.store.migrations import indexes
@@ -30,7 +32,7 @@ from app.store.rows import ClaimRequest, ClaimWrite, Owner, Scope
 
 NARROW = ("tenant", "idempotency_key")
 STEPS = [None, "0001_initial", "0002_widen_boundary", "0003_browse_index",
-         "0004_slot_boundary", "0005_owner_text_store_id"]
+         "0004_slot_boundary", "0005_owner_text_store_id", "0006_cost"]
 SCOPE = Scope("studio-a", "u" * 64, "demo", "local")
 
 
@@ -161,6 +163,9 @@ def test_store_at_every_earlier_revision_with_data_upgrades_cleanly(engine, star
         if not at_least(start, "0003_browse_index"):
             assert old.prompt_text == "p1"  # 0003 copied the prompt out of the parameters
         assert old.slot_copy == 0 and old.owner_boot is None
+        # 0006: the claim day from created_at (local time); no cost stored, priced when read
+        assert old.cost_day == local_day(old.created_at)
+        assert old.cost_currency is None and old.cost_estimate is None
         # The old record still arbitrates its slot: claiming it again answers the record —
         # and so does a claim of the other kind (the slot is the boundary now).
         for kind, key in (("video", f"k{1:063d}"), ("image", "image-key" + "0" * 55)):

@@ -9,6 +9,7 @@ import gc
 import os
 import subprocess
 import sys
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -239,3 +240,26 @@ def test_the_window_does_not_import_the_entry_module():
     assert out.stdout.strip() == "False"
     window = (ROOT / "app" / "ui" / "window.py").read_text()
     assert "app.ui.app" not in window and "from app.ui import app" not in window
+
+
+# -- the daily budget ----------------------------------------------------------------------------
+def test_the_daily_budget_is_a_setting_applied_like_slate_budget_daily(store, base):
+    settings = Settings(ini(store))
+    settings.save_service(ServiceSettings.from_values({"budget_daily": " 12.50 "}))
+    assert ini(store).value("settings/budget_daily") == "12.50"
+    got = Settings(ini(store)).service()
+    assert got.budget_daily == "12.50"
+    cfg = Settings(ini(store)).config(base)
+    assert cfg.budget_daily == Decimal("12.50")
+    fixed = Settings(ini(store), fixed={"budget_daily"}).config(base.with_(budget_daily=Decimal(3)))
+    assert fixed.budget_daily == Decimal(3)  # SLATE_BUDGET_DAILY wins for this run
+    assert dialog_values(cfg)["budget_daily"] == "12.50"
+
+
+@pytest.mark.parametrize("value", ["nan", "-1", "inf", "lots"])
+def test_a_bad_budget_setting_names_its_field(store, value):
+    s = ini(store)
+    s.setValue("settings/budget_daily", value)
+    with pytest.raises(ValidationError) as err:
+        Settings(s).service()
+    assert err.value.field == "budget_daily"

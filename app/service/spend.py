@@ -1,0 +1,118 @@
+"""Money: ``spend`` (what the slots cost, grouped), today's use of the daily budget, and the cost
+of a draft before Create.
+
+The rules are the domain's (:mod:`app.domain.cost`); the store counts the slots
+(:mod:`app.store.spend`). Every figure here is in the price table's currency; an amount that is
+not known is None, never 0.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from typing import Any, Mapping
+
+from app.domain.cost import GROUP_BY, Cost, GroupBy, SpendTotal, estimate, format_money
+from app.domain.cost import spend_counted
+from app.domain.days import local_day
+from app.domain.errors import ValidationError
+from app.domain.params import normalize
+from app.domain.prices import PriceTable
+from app.domain.slots import KINDS
+from app.service.context import ServiceContext
+from app.service.results import (
+    BudgetReport,
+    DraftCost,
+    OutcomeKind,
+    Result,
+    SpendReport,
+    invalid,
+)
+
+log = logging.getLogger(__name__)
+_DATE = re.compile(r"(\d{4})-?(\d{2})-?(\d{2})")
+
+
+def parse_since(value: object) -> str:
+    """``--since``: a calendar day, ``2026-08-16`` or ``20260816``, as ``YYYY-MM-DD``."""
+    if not isinstance(value, str) or not _DATE.fullmatch(value.strip()):
+        raise ValidationError("since", f"{value!r}: write a date such as 2026-08-16")
+    m = _DATE.fullmatch(value.strip())
+    assert m is not None
+    try:
+        day = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
+    except ValueError:
+        raise ValidationError("since", f"{value!r} is not a calendar day") from None
+    return day.isoformat()
+
+
+def draft_text(cost: Cost) -> str:
+    """What the form shows before Create: "about $0.48", or that the price is unknown."""
+    if cost.estimate is None:
+        return "price unknown"
+    return f"about {format_money(cost.estimate, cost.currency)}"
+
+
+class Spending:
+    def __init__(self, ctx: ServiceContext) -> None:
+        self.ctx = ctx
+
+    async def spend(self, *, project: str | None = None, since: str | None = None,
+                    by: str | None = None) -> Result[SpendReport]:
+        """What this user's slots (of this provider and endpoint) cost: the total and, with
+        ``by`` (day, project, model), groups. ``since`` counts slots claimed on that day or
+        later; ``project`` the slots of one project of the naming scheme."""
+        ctx = self.ctx
+        try:
+            if by is not None and by not in GROUP_BY:
+                raise ValidationError("by", f"{by!r}: one of {', '.join(GROUP_BY)}")
+            if project is not None and not project.strip():
+                raise ValidationError("project", "must not be empty")
+            day = None if since is None else parse_since(since)
+            table = ctx.prices
+        except ValidationError as exc:
+            return invalid(None, exc)
+        group: GroupBy | None = by  # checked against GROUP_BY above
+        await self._price_old_slots(table)
+        rows = await ctx.store.cost_rows(ctx.scope, table, by=group,
+                                         project=None if project is None else project.strip(),
+                                         since=day)
+        report = SpendReport(spend_counted(rows, table.currency, group),
+                             None if project is None else project.strip(), day)
+        return Result(OutcomeKind.OK, payload=report)
+
+    async def _price_old_slots(self, table: PriceTable) -> None:
+        """Slots claimed before Slate stored costs are priced once, with the table in use, and
+        stored (their basis says when); a store that cannot be written now is read as it is
+        (those slots are then priced as they are read)."""
+        try:
+            n = await self.ctx.store.price_unpriced(self.ctx.scope, table, local_day())
+        except Exception:  # noqa: BLE001 - the figures come out right either way
+            log.exception("could not store the cost of older slots; pricing them as read")
+            return
+        if n:
+            log.info("stored the cost of %d slots claimed before Slate stored costs", n)
+
+    async def budget_today(self) -> BudgetReport:
+        """Today's use of the daily budget (also without a budget: ``limit`` is then None).
+        Raises PriceTableError when the price table cannot be read."""
+        ctx = self.ctx
+        table = ctx.prices
+        day = local_day()
+        rows = await ctx.store.cost_rows(ctx.scope, table, day=day)
+        total: SpendTotal = spend_counted(rows, table.currency).total
+        return BudgetReport(day, table.currency, ctx.config.budget_daily, total)
+
+    def estimate(self, kind: Any, params: Mapping[str, Any]) -> Result[DraftCost]:
+        """The cost of a draft from its parameters as the form states them (defaults applied
+        as the submit applies them), before anything is stored or sent."""
+        try:
+            if kind not in KINDS:
+                raise ValidationError("kind", "must be image or video")
+            norm = normalize(kind, params)
+            table = self.ctx.prices
+        except ValidationError as exc:
+            return invalid(None, exc)
+        cost = estimate(kind, norm, table)
+        return Result(OutcomeKind.OK, payload=DraftCost(cost, draft_text(cost)))

@@ -1,0 +1,316 @@
+"""`slate batch FILE [--dry-run] [--wait]`: shot lists, one slot a row.
+
+The real `slate` command in subprocesses, the demo provider over loopback counting every create,
+real stores (SQLite file; PostgreSQL for the 50-row file). The dry run must send nothing, store
+nothing, and predict row by row what the run then does.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from PIL import Image
+
+from app.domain.shotlist import ShotList, parse
+from app.domain.templates import SceneEdit, scene_rows
+from app.service.inputs import image_file_data_url
+from app.service.results import BatchProgress, OutcomeKind
+from app.store.engine import make_engine
+from tests.fixtures import ROOT
+from tests.prices import CLIP_768P_6S
+
+PROJECT = "article:20260816:batch50"
+COLUMNS = ["request_id", "kind", "prompt", "resolution", "duration", "n"]
+
+
+def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
+    out = io.StringIO(newline="")
+    w = csv.DictWriter(out, COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow({c: r.get(c, "") for c in COLUMNS})
+    path.write_text(out.getvalue(), encoding="utf-8")
+    return path
+
+
+def video(rid: str, prompt: str, **kw: str) -> dict[str, str]:
+    return {"request_id": rid, "kind": "video", "prompt": prompt, "resolution": "768P",
+            "duration": "6", **kw}
+
+
+def image(rid: str, prompt: str) -> dict[str, str]:
+    return {"request_id": rid, "kind": "image", "prompt": prompt, "n": "1"}
+
+
+def counts(url: str) -> tuple[int, int]:
+    eng = make_engine(url)
+    try:
+        with eng.connect() as conn:
+            return (conn.execute(sa.text("SELECT count(*) FROM tasks")).scalar(),
+                    conn.execute(sa.text("SELECT count(*) FROM slot_events")).scalar())
+    finally:
+        eng.dispose()
+
+
+def outcomes(result) -> list[tuple[int, str | None, str]]:
+    return [(r["row"], r["request_id"], r["outcome"]) for r in result.out["rows"]]
+
+
+def fifty_rows() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+    """The 50-row file (30 new, 5 done before, 5 changed since, 5 invalid, 5 repeated rows,
+    shuffled) and the 10 rows run before it."""
+    new = [(image if i % 5 == 4 else video)(f"{PROJECT}:scene-{i + 1:02d}", f"scene {i + 1}")
+           for i in range(30)]
+    done = [video(f"{PROJECT}:done-{i}", f"done {i}") for i in range(5)]
+    changed_before = [video(f"{PROJECT}:changed-{i}", f"first take {i}") for i in range(5)]
+    changed_now = [video(f"{PROJECT}:changed-{i}", f"second take {i}") for i in range(5)]
+    invalid = [
+        video(f"{PROJECT}:bad-duration", "x", duration="6s"),
+        video(f"{PROJECT}:bad-resolution", "x", resolution="4K"),
+        {"request_id": f"{PROJECT}:bad-kind", "kind": "audio", "prompt": "x"},
+        video("bad id!", "x"),
+        {"request_id": f"{PROJECT}:bad-n", "kind": "image", "prompt": "x", "n": "ten"},
+    ]
+    repeated = [dict(new[i]) for i in (0, 7, 14, 21, 28)]
+    rows = new + done + changed_now + invalid
+    random.Random(5).shuffle(rows)
+    # a repeated row always comes after the row it repeats
+    for r in repeated:
+        first = rows.index(next(x for x in rows if x["request_id"] == r["request_id"]))
+        rows.insert(random.Random(first).randint(first + 1, len(rows)), r)
+    assert len(rows) == 50
+    return rows, done + changed_before
+
+
+def test_fifty_rows_dry_run_predicts_the_run_and_a_second_run_creates_nothing(
+        slate, slate_env, demo_sim, store_url, tmp_path):
+    env = {**slate_env, "SLATE_STORE": store_url}
+    rows, before = fifty_rows()
+    pre = slate("batch", str(write_csv(tmp_path / "before.csv", before)), env=env)
+    assert pre.code == 0 and pre.out["counts"]["created"] == 10, pre.out
+    path = write_csv(tmp_path / "shots.csv", rows)
+    requests0, stored0 = demo_sim.stats()["requests_total"], counts(store_url)
+
+    dry = slate("batch", str(path), "--dry-run", env=env)
+    assert demo_sim.stats()["requests_total"] == requests0  # sent nothing
+    assert counts(store_url) == stored0  # stored nothing: no task, no event
+    assert dry.out["dry_run"] is True and dry.out["outcome"] == "ok"
+    assert dry.code == 2  # invalid rows come first in the precedence
+    assert dry.out["counts"] == {"created": 30, "replayed": 5, "conflict": 5, "invalid": 10,
+                                 "quota_exceeded": 0, "budget_exceeded": 0, "unknown": 0,
+                                 "rejected": 0}
+    # 24 videos of 768P/6 s at $0.28; the 6 image-01 rows have no price in the shipped table
+    assert dry.out["cost"]["estimate"] is None and dry.out["cost"]["currency"] == "USD"
+    assert "30 creates, 6 of unknown price (the others $6.72)" == dry.out["cost"]["basis"]
+
+    creates0 = demo_sim.stats()["creates_total"]
+    run = slate("batch", str(path), env=env, timeout=180)
+    assert run.code == 2 and run.out["dry_run"] is False
+    assert outcomes(run) == outcomes(dry)  # row by row, what the dry run said
+    assert demo_sim.stats()["creates_total"] - creates0 == 30
+    assert all(n == 1 for n in demo_sim.stats()["creates_by_prompt"].values())
+    lines = path.read_text().splitlines()
+    for r in run.out["rows"]:
+        if r["outcome"] != "invalid":
+            assert r["task"] is not None and set(r["task"]["cost"]) == {
+                "estimate", "currency", "basis", "reported"}
+            continue
+        # refused with the row number (the CSV line) and the field; the others still went
+        field, message = r["error"]["field"], r["error"]["message"]
+        assert message.startswith(f"row {r['row']}: {field}: "), r
+        assert r["row"] == r["line"]  # CSV: the row is the line it starts on
+        if r["request_id"] is not None:
+            assert r["request_id"] in lines[r["row"] - 1]
+    by_rid = {r["request_id"]: r["error"]["field"] for r in run.out["rows"]
+              if r["outcome"] == "invalid" and r["request_id"]}
+    assert by_rid[f"{PROJECT}:bad-duration"] == "duration"
+    assert by_rid[f"{PROJECT}:bad-resolution"] == "resolution"
+    assert by_rid[f"{PROJECT}:bad-kind"] == "kind"
+    assert by_rid[f"{PROJECT}:bad-n"] == "n"
+    assert sum(1 for r in run.out["rows"] if r["outcome"] == "invalid"
+               and r["error"]["field"] == "request_id"
+               and "already row" in r["error"]["message"]) == 5
+
+    again = slate("batch", str(path), env=env, timeout=180)
+    assert demo_sim.stats()["creates_total"] - creates0 == 30  # nothing new
+    assert again.out["counts"]["created"] == 0 and again.out["counts"]["replayed"] == 35
+
+    # one row's prompt edited: exactly one more conflict, nothing sent
+    edited = [dict(r) for r in rows]
+    target = next(r for r in edited if r["request_id"] == f"{PROJECT}:scene-02")
+    target["prompt"] += " (edited)"
+    write_csv(path, edited)
+    dry3 = slate("batch", str(path), "--dry-run", env=env)
+    third = slate("batch", str(path), env=env, timeout=180)
+    assert outcomes(third) == outcomes(dry3)
+    assert third.out["counts"]["conflict"] == 6 and third.code == 2
+    changed = [(a, b) for a, b in zip(outcomes(again), outcomes(third)) if a != b]
+    assert [b for _a, b in changed] == [
+        (changed[0][1][0], f"{PROJECT}:scene-02", "conflict")]
+    assert demo_sim.stats()["creates_total"] - creates0 == 30
+
+
+def test_a_run_killed_half_way_and_started_again_finishes_without_a_duplicate_create(
+        slate, slate_env, demo_sim, tmp_path):
+    demo_sim.set_faults(delay_create_response=0.4)
+    rows = [video(f"{PROJECT}:kill-{i:02d}", f"kill {i}") for i in range(16)]
+    path = write_csv(tmp_path / "shots.csv", rows)
+    proc = subprocess.Popen([sys.executable, "-m", "app", "--json", "batch", str(path)],
+                            env=slate_env, cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    answered = 0
+    deadline = time.monotonic() + 60
+    assert proc.stderr is not None
+    while answered < 5 and time.monotonic() < deadline:
+        line = proc.stderr.readline()
+        if not line:
+            break
+        answered += ": created" in line
+    assert answered == 5, "the run did not get half way"
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=10)
+    assert proc.returncode == -signal.SIGKILL
+    first = Counter(demo_sim.stats()["creates_by_prompt"])
+    assert 5 <= sum(first.values()) < 16
+
+    demo_sim.set_faults(delay_create_response=0.0)
+    rerun = slate("batch", str(path), env=slate_env, timeout=120)
+    got = Counter(r["outcome"] for r in rerun.out["rows"])
+    creates = demo_sim.stats()["creates_by_prompt"]
+    assert all(n == 1 for n in creates.values()), creates  # no duplicate create
+    assert set(got) <= {"created", "replayed", "unknown"}, rerun.out
+    assert got["created"] >= 1 and got["replayed"] >= 5  # it finished the rest
+    for r in rerun.out["rows"]:
+        prompt = f"kill {int(r['request_id'][-2:])}"
+        if r["outcome"] == "created":
+            assert first[prompt] == 0 and creates[prompt] == 1
+        elif r["outcome"] == "replayed":
+            assert creates[prompt] == 1
+        else:  # in flight when killed: the create may exist, so it is never sent again
+            assert creates.get(prompt, 0) <= 1
+    assert rerun.code == (4 if got["unknown"] else 0)
+    third = slate("batch", str(path), env=slate_env, timeout=120)
+    assert demo_sim.stats()["creates_by_prompt"] == creates
+    assert third.out["counts"]["created"] == 0
+
+
+def test_wait_follows_every_row_with_one_progress_line_per_change(slate, slate_env, tmp_path):
+    rows = [video(f"{PROJECT}:wait-{i}", f"wait {i}") for i in range(3)]
+    out = slate("batch", str(write_csv(tmp_path / "w.csv", rows)), "--wait", timeout=120)
+    assert out.code == 0, out.out  # one JSON object on stdout (checked by the runner)
+    assert [r["task"]["state"] for r in out.out["rows"]] == ["success"] * 3
+    assert [r["outcome"] for r in out.out["rows"]] == ["created"] * 3
+    lines = [ln for ln in out.stderr.splitlines() if ln.startswith("row ")]
+    for i, r in enumerate(out.out["rows"]):
+        mine = [ln for ln in lines if ln.startswith(f"row {r['row']}: ")]
+        assert mine[0].startswith(f"row {r['row']}: {PROJECT}:wait-{i}: created")
+        assert mine[-1] == f"row {r['row']}: {PROJECT}:wait-{i}: success"
+        states = [ln.rsplit(": ", 1)[1] for ln in mine[1:]]
+        assert len(states) == len(set(states))  # one line per change, never a repeat
+    assert out.out["cost"] == {"estimate": 0.84, "currency": "USD", "basis": "3 creates"}
+
+
+def test_local_files_are_read_relative_to_the_shot_list(slate, slate_env, tmp_path):
+    folder = tmp_path / "article"
+    (folder / "frames").mkdir(parents=True)
+    Image.new("RGB", (640, 360), (30, 90, 160)).save(folder / "frames" / "first.png")
+    path = folder / "shots.yaml"
+    path.write_text(
+        "defaults:\n  kind: video\n  series: article\n  date: 2026-08-16\n  project: frames\n"
+        "rows:\n"
+        "  - {scene: 1, prompt: from a frame, first_frame: frames/first.png, resolution: 768P}\n"
+        "  - {scene: 2, prompt: missing frame, first_frame: frames/none.png}\n",
+        encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "app", "--json", "batch", "article/shots.yaml"],
+                         env=slate_env, cwd=tmp_path, capture_output=True, text=True,
+                         timeout=60)  # run from another folder than the file's
+    result = json.loads(out.stdout)
+    first, second = result["rows"]
+    assert first["outcome"] == "created", first
+    assert first["task"]["params"]["first_frame_image"] == image_file_data_url(
+        folder / "frames" / "first.png", "first_frame_image")
+    assert second["outcome"] == "invalid" and second["error"]["field"] == "first_frame"
+    assert second["error"]["message"].startswith("row 2: first_frame: ")
+    assert out.returncode == 2
+
+
+@pytest.mark.parametrize("content, field", [
+    (None, "file"), (b"\xff\xfe not utf-8", "file"), (b"", "file"),
+    (b"request_id;kind;prompt\n", "header"),
+])
+def test_a_shot_list_that_cannot_be_read_is_invalid(slate, tmp_path, content, field):
+    path = tmp_path / "shots.csv"
+    if content is not None:
+        path.write_bytes(content)
+    out = slate("batch", str(path))
+    assert out.code == 2 and out.out["outcome"] == "invalid", out.out
+    assert out.out["error"]["field"] == field
+
+
+async def test_dry_run_predicts_quota_and_budget_refusals_the_run_then_makes(harness, tmp_path):
+    svc = harness.other(budget_daily=Decimal("0.84"), quota_image=2,
+                        prices_file=tmp_path / "none.toml")
+    assert (await svc.submit(f"{PROJECT}:scene-01", "video",
+                             {"prompt": "scene 1", "duration": 6, "resolution": "768P"})
+            ).kind is OutcomeKind.CREATED
+    rows = scene_rows(series="article", date="20260816", project="batch50", first=1, last=5,
+                      kind="video", prompt="scene", options={"resolution": "768P"},
+                      edits={1: SceneEdit(prompt="scene 1")})
+    extra = parse("request_id,kind,prompt\n"
+                  f"{PROJECT}:img-1,image,a\n{PROJECT}:img-2,image,b\n", "csv")
+    shots = ShotList("csv", (*rows, *extra.entries))
+    requests0 = harness.sim.stats()["requests_total"]
+    plan = (await svc.plan_batch(shots)).payload
+    assert harness.sim.stats()["requests_total"] == requests0
+    predicted = [(r.request_id, r.outcome) for r in plan.rows]
+    assert [o for _r, o in predicted] == [
+        OutcomeKind.REPLAYED, OutcomeKind.CREATED, OutcomeKind.CREATED,
+        OutcomeKind.BUDGET_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED,  # 3 × $0.28 = the budget
+        OutcomeKind.BUDGET_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED,  # image-01: price unknown
+    ]
+    assert plan.budget.remaining == 0 and plan.budget.spent.estimate == 3 * CLIP_768P_6S
+    assert plan.cost.estimate == 2 * CLIP_768P_6S
+    assert "unknown" in plan.rows[-1].problem.message
+    events: list[BatchProgress] = []
+    ran = (await svc.run_batch(shots, on_progress=events.append)).payload
+    assert [(r.request_id, r.outcome) for r in ran.rows] == predicted
+    answers = sorted((e.request_id, e.outcome) for e in events if e.outcome is not None)
+    assert answers == sorted(predicted)  # one progress event with each row's answer
+    assert harness.sim.stats()["creates_total"] == 3
+    assert ran.budget.remaining == 0
+
+    quota = harness.other(user="mei", quota_video=2, prices_file=tmp_path / "none.toml")
+    plan = (await quota.plan_batch(ShotList("csv", tuple(rows)))).payload
+    assert [r.outcome for r in plan.rows] == [OutcomeKind.CREATED] * 2 + [
+        OutcomeKind.QUOTA_EXCEEDED] * 3
+    assert plan.quota.video.used == 2
+    ran = (await quota.run_batch(ShotList("csv", tuple(rows)))).payload
+    assert [r.outcome for r in ran.rows] == [r.outcome for r in plan.rows]
+
+
+async def test_a_draft_costs_what_its_parameters_say(harness, tmp_path):
+    svc = harness.other(prices_file=tmp_path / "none.toml")
+    six = svc.estimate("video", {"prompt": "p", "duration": 6, "resolution": "768P"}).payload
+    assert six.text == "about $0.28" and six.cost.estimate == CLIP_768P_6S
+    fast = svc.estimate("video", {"prompt": "p", "model": "MiniMax-Hailuo-2.3-Fast",
+                                  "first_frame_image": "https://x.test/f.png",
+                                  "resolution": "768P"}).payload
+    assert fast.text == "about $0.19"
+    unknown = svc.estimate("video", {"prompt": "p", "duration": 10}).payload
+    assert unknown.text == "price unknown" and unknown.cost.estimate is None
+    bad = svc.estimate("video", {"prompt": "p", "duration": 7})
+    assert bad.kind is OutcomeKind.INVALID and bad.problem.field == "duration"
+    assert harness.sim.stats()["requests_total"] == 0
