@@ -234,7 +234,7 @@ class Why(str, Enum):
         return self.value
 
 
-# The designer's words for the domain's reasons (the same words the window shows today).
+# The designer's words for the domain's reasons (the action bar's tooltips say them).
 WHY_NOT_WORDS: dict[Action, str] = {
     Action.CREATE: QT_TRANSLATE_NOOP(
         "WhyNot", "This slot already has a task. Create again only after a definitive refusal; "
