@@ -11,7 +11,6 @@ keeps the layout, and runs the settings flow through :mod:`app.ui.settings`.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from app.domain.states import Action, recover_options
@@ -272,19 +271,7 @@ class MainWindow(QMainWindow):
         self._open_dialog(image_dialog(self, done))
 
     def _choose_frame(self, picker: FramePicker) -> None:
-        def chosen(path: str) -> None:
-            if not path:
-                return
-
-            def read(url: str | None, err: str | None) -> None:
-                if url:
-                    picker.set_file(Path(path).name, url)
-                else:
-                    self.slot_pane.show_message(err or "")
-
-            self.controller.read_data_url(path, read)
-
-        self.choose_file(chosen)
+        self.choose_file(lambda path: path and self.slot_pane.use_file(picker, path))
 
     def _conflict(self, out: Result[Any]) -> None:
         problem = out.problem

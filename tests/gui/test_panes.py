@@ -20,7 +20,7 @@ from app.ui.panes.banner import Banner
 from app.ui.panes.result import ResultPane
 from app.ui.qt import translate
 from tests.gui.bulk import insert_slot
-from tests.gui.conftest import buttons, shown
+from tests.gui.conftest import buttons, fill_form, shown
 
 RID = "article:20260816:tide-eye:scene-02"
 OTHER = "article:20260816:tide-eye:scene-03"
@@ -202,3 +202,31 @@ def test_an_action_whose_work_raised_frees_its_button(gui, make_window, tmp_path
               what="the error said")
     gui.until(lambda: export.isEnabled(), what="Export offered again")
     assert Busy.EXPORT not in window.slot.busy
+
+
+def test_a_frame_file_goes_into_the_draft_as_a_data_url(gui, make_window, tmp_path):
+    """Choose… on the first frame: the window asks for the file, the slot pane reads it (off the
+    UI thread) into the picker and so into the draft; a file of another type is refused, said,
+    and the frame chosen before stays."""
+    from app.ui.qt import QColor, QImage
+
+    image = QImage(64, 36, QImage.Format.Format_RGB32)
+    image.fill(QColor("#3b6ea5"))
+    frame = tmp_path / "frame.png"
+    assert image.save(str(frame))
+    window = make_window()
+    window.new_draft()
+    fill_form(window, "article:20260816:tide-eye:scene-05", "from the first frame")
+    picker = window.slot_pane.form.first
+    window.choose_file = lambda done: done(str(frame))
+    picker.choose.click()
+    gui.until(lambda: str(window.slot.draft.params.get("first_frame_image", "")).startswith(
+        "data:image/png;base64,"), what="the frame in the draft")
+    assert "frame.png (file," in picker.edit.text()
+    bad = tmp_path / "notes.txt"
+    bad.write_text("not an image")
+    window.choose_file = lambda done: done(str(bad))
+    picker.choose.click()
+    gui.until(lambda: "only PNG, JPEG or WebP" in window.slot_pane.actions.message.text(),
+              what="the refusal said")
+    assert window.slot.draft.params["first_frame_image"].startswith("data:image/png;base64,")

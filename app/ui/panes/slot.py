@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 from contextlib import suppress
+from pathlib import Path
 from typing import Any
 
 from app.domain.states import Action
@@ -19,7 +20,7 @@ from app.service.commands import RecoverHow
 from app.service.results import Exported, OutcomeKind, Result
 from app.service.views import TaskView
 from app.ui.current import Busy, CurrentSlot
-from app.ui.form import CreateForm, RequestIdComposer
+from app.ui.form import CreateForm, FramePicker, RequestIdComposer
 from app.ui.panes.actions import ActionBar
 from app.ui.panes.banner import Banner
 from app.ui.qt import QFrame, QLabel, QScrollArea, Qt, QTimer, QVBoxLayout, QWidget, Signal
@@ -196,6 +197,16 @@ class SlotPane(QWidget):
     def export(self, request_id: str, folder: str) -> None:
         self.slot.begin(Busy.EXPORT)
         self.controller.export(request_id, folder)
+
+    def use_file(self, picker: FramePicker, path: str) -> None:
+        """Put the image file at ``path`` into ``picker`` (as a data URL), or say why not."""
+        def read(url: str | None, err: str | None) -> None:
+            if url:
+                picker.set_file(Path(path).name, url)
+            else:
+                self.show_message(err or "")
+
+        self.controller.read_data_url(path, read)
 
     def show_message(self, text: str, error: bool = True) -> None:
         self.actions.show_message(text, error)
