@@ -163,9 +163,14 @@ def media_folder(data_dir: Path, tenant: str, slot_key: str) -> Path:
 
 def _make_folder(folder: Path) -> None:
     """The slot's media folder and the three above it (``media/<tenant>/<xx>/``, see
-    :func:`media_folder`): 0700 each (media files are 0600)."""
-    for each in reversed([folder, *list(folder.parents)[:3]]):
-        private_dir(each)
+    :func:`media_folder`): 0700 each (media files are 0600). Folders above that Slate did not
+    make are never touched: a folder outside that layout is made 0700 itself, and only the
+    levels it had to create with it are."""
+    above = list(folder.parents)[:3]
+    ours = len(above) == 3 and above[2].name == "media"
+    for each in reversed(above):
+        private_dir(each, tighten_existing=ours)
+    private_dir(folder)
 
 
 def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,

@@ -54,8 +54,10 @@ class TaskRunner(QObject):
 
     def run(
         self, coro: Coroutine[Any, Any, Any], *, done: Callable[[Any], None] | None = None,
-        background: bool = False, what: str = "",
+        failed: Callable[[str], None] | None = None, background: bool = False, what: str = "",
     ) -> asyncio.Task[Any] | None:
+        """Run ``coro``; ``done(result)`` when it returns, ``failed(message)`` when it raises
+        (after :attr:`error` said so). Neither is called once the runner is shut down."""
         if self._closed:
             coro.close()
             return None
@@ -72,7 +74,10 @@ class TaskRunner(QObject):
             exc = t.exception()
             if exc is not None:
                 log.error("%s failed", what or "background work", exc_info=exc)
-                self.error.emit(f"{what + ': ' if what else ''}{type(exc).__name__}: {exc}")
+                message = f"{what + ': ' if what else ''}{type(exc).__name__}: {exc}"
+                self.error.emit(message)
+                if failed is not None and not self._closed:
+                    failed(message)
                 return
             if done is not None and not self._closed:
                 try:
@@ -119,6 +124,7 @@ class Controller(QObject):
     outcomeArrived = Signal(str, object)  # action, Result
     conflictArrived = Signal(object)  # Result with problem.diff and problem.suggested_request_id
     statusChanged = Signal(object)  # Status
+    actionFailed = Signal(str)  # action: its coroutine raised (errorOccurred said why)
     errorOccurred = Signal(str)
     reset = Signal()  # the service was replaced (settings applied): reload everything
 
@@ -222,7 +228,7 @@ class Controller(QObject):
             if done is not None:
                 done("settings are saved and apply on the next start")
             return
-        self.runner.run(self._reconfigure(config), done=done, what="apply settings")
+        self.runner.run(self._reconfigure(config), done=done, failed=done, what="apply settings")
 
     async def _reconfigure(self, config: Any) -> str | None:
         assert self._rebuild is not None
@@ -344,7 +350,8 @@ class Controller(QObject):
             self.outcomeArrived.emit(action, out)
             self.runner.run(self.refresh_status(), what="status")
 
-        self.runner.run(coro, done=done, what=action)
+        self.runner.run(coro, done=done, failed=lambda _m: self.actionFailed.emit(action),
+                        what=action)
 
     def submit(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
         self._act("create", self.service.submit(request_id, kind, params))
@@ -354,6 +361,9 @@ class Controller(QObject):
 
     def recover(self, request_id: str, how: RecoverHow) -> None:
         self._act("recover", self.service.recover(request_id, how))
+
+    def cancel(self, request_id: str) -> None:
+        self._act("cancel", self.service.cancel(request_id))
 
     def export(self, request_id: str, to: str) -> None:
         self._act("export", self.service.export(request_id, to))

@@ -201,6 +201,7 @@ class Busy(str, Enum):
     QUERY = "query"
     RECOVER = "recover"
     EXPORT = "export"
+    CANCEL = "cancel"
     SETTINGS = "settings"  # settings being applied: the service is rebuilt, nothing may act
 
     def __str__(self) -> str:
@@ -213,6 +214,7 @@ BLOCKS: dict[Busy, frozenset[Action] | None] = {
     Busy.QUERY: frozenset({Action.QUERY}),
     Busy.RECOVER: frozenset({Action.RECOVER}),
     Busy.EXPORT: frozenset({Action.EXPORT}),
+    Busy.CANCEL: frozenset({Action.CANCEL}),
     Busy.SETTINGS: None,
 }
 
@@ -234,7 +236,7 @@ class Why(str, Enum):
         return self.value
 
 
-# The designer's words for the domain's reasons (the same words the window shows today).
+# The designer's words for the domain's reasons (the action bar's tooltips say them).
 WHY_NOT_WORDS: dict[Action, str] = {
     Action.CREATE: QT_TRANSLATE_NOOP(
         "WhyNot", "This slot already has a task. Create again only after a definitive refusal; "
@@ -270,6 +272,7 @@ BUSY_WORDS: dict[Busy, tuple[str, str]] = {
     Busy.QUERY: ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Asking the provider…")),
     Busy.RECOVER: ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Recovering…")),
     Busy.EXPORT: ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Exporting…")),
+    Busy.CANCEL: ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Cancelling…")),
     Busy.SETTINGS: ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Applying settings…")),
 }
 
@@ -479,7 +482,12 @@ class CurrentSlot(Observable):
 
     def _table(self) -> tuple[Action, ...]:
         task = self.task
-        return allowed_actions(self.state, has_results=bool(task.has_results) if task else False)
+        # Cancel is the task's own: the service offers it only where its protocol can cancel
+        # (a MiniMax-H3 task still queued), and says so in the task's allowed actions.
+        can_cancel = task is not None and Action.CANCEL in (getattr(task, "allowed_actions", None)
+                                                            or ())
+        return allowed_actions(self.state, has_results=bool(task.has_results) if task else False,
+                               can_cancel=can_cancel)
 
     def offers(self) -> dict[Action, Offer]:
         """Every action, in the domain's order, with whether it can be taken now and why not."""

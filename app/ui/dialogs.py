@@ -1,4 +1,4 @@
-"""Dialogs: conflict (with the parameter diff), recover, and settings.
+"""Dialogs: conflict (with the parameter diff), recover, settings, and the file choosers.
 
 Dialogs are shown with ``open()`` (window-modal, never a nested event loop) and report through
 signals, so they work under qasync and in tests alike.
@@ -7,12 +7,14 @@ signals, so they work under qasync and in tests alike.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any, Callable
 
 from app.config import ENV, REGION_URLS
 from app.domain.states import RecoverOption, RecoverWay
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -33,6 +35,7 @@ from app.ui.qt import (
     QWidget,
     Qt,
     Signal,
+    translate,
 )
 
 
@@ -395,4 +398,28 @@ class SettingsDialog(QDialog):
         self.accept()
 
 
-__all__ = ["ConflictDialog", "QCheckBox", "REGION_URLS", "RecoverDialog", "SettingsDialog", "Qt"]
+EXPORT_TO = QT_TRANSLATE_NOOP("MainWindow", "Export to folder")
+CHOOSE_IMAGE = QT_TRANSLATE_NOOP("MainWindow", "Choose an image")
+IMAGE_FILES = QT_TRANSLATE_NOOP("MainWindow", "Images (*.png *.jpg *.jpeg *.webp)")
+
+
+def folder_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
+    """A folder chooser for exports (open it with ``open()``): ``done(path)`` once chosen."""
+    dlg = QFileDialog(parent, translate("MainWindow", EXPORT_TO), str(Path.home()))
+    dlg.setFileMode(QFileDialog.FileMode.Directory)
+    dlg.setOption(QFileDialog.Option.ShowDirsOnly, True)
+    dlg.fileSelected.connect(done)
+    return dlg
+
+
+def image_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
+    """An image file chooser (open it with ``open()``): ``done(path)`` once chosen."""
+    dlg = QFileDialog(parent, translate("MainWindow", CHOOSE_IMAGE), str(Path.home()),
+                      translate("MainWindow", IMAGE_FILES))
+    dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+    dlg.fileSelected.connect(done)
+    return dlg
+
+
+__all__ = ["ConflictDialog", "QCheckBox", "REGION_URLS", "RecoverDialog", "SettingsDialog", "Qt",
+           "folder_dialog", "image_dialog"]

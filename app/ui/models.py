@@ -290,6 +290,11 @@ class SlotTreeModel(QAbstractItemModel):
     def loading(self) -> bool:
         return self._pending > 0
 
+    @property
+    def started(self) -> bool:
+        """The first page of projects has arrived: an empty tree now means no slot at all."""
+        return self._root.started
+
     def _fetch(self, node: Node) -> None:
         if node.exhausted or node.pending:
             return

@@ -8,8 +8,11 @@ Three kinds of values live in the platform's settings store (``QSettings``):
   (:func:`fixed_fields`).
 - :class:`DraftDefaults` — the kind, model, duration, resolution and ratio a fresh draft starts
   from, and :attr:`Settings.notify_finished` (tell the designer when a slot they started ends).
-- the window's layout (geometry, splitters, the last slot), which the window reads and writes
-  itself through :attr:`Settings.qsettings`.
+- the window's layout (geometry, splitters, the last slot) under ``window/``
+  (:meth:`Settings.restore_window`, :meth:`Settings.save_window`).
+
+Applying the dialog's values runs here too (:meth:`Settings.check_values`,
+:meth:`Settings.apply_change`): the window only shows the dialog and says the result.
 
 There are no module globals: a :class:`Settings` object carries the store and this run's fixed
 fields and is handed to the window. ``slate gui --screenshot`` runs on a :meth:`Settings.snapshot`,
@@ -23,14 +26,14 @@ import os
 import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from collections.abc import Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Protocol
 
 from app import config as config_mod
 from app.config import ENV, REGION_URLS, Config
 from app.domain.errors import ValidationError
 from app.domain.prices import parse_money
-from app.ui.qt import QT_TRANSLATE_NOOP, QSettings, translate
+from app.ui.qt import QT_TRANSLATE_NOOP, QByteArray, QSettings, translate
 
 log = logging.getLogger(__name__)
 
@@ -232,6 +235,24 @@ def dialog_values(config: Config, region: str = "global") -> dict[str, Any]:
     }
 
 
+class ServiceHost(Protocol):
+    """What applying settings needs of the app's controller (:class:`app.ui.controller.Controller`):
+    the running config, where the key comes from, the key operations and the rebuild. Each
+    operation answers ``done(None)`` or ``done(reason)``."""
+
+    key_source: str
+
+    @property
+    def config(self) -> Config: ...
+
+    def set_api_key(self, key: str, done: Callable[[str | None], None]) -> None: ...
+
+    def delete_api_key(self, done: Callable[[str | None], None]) -> None: ...
+
+    def reconfigure(self, config: Config,
+                    done: Callable[[str | None], None] | None = None) -> None: ...
+
+
 # -- the store ---------------------------------------------------------------------------------
 def _flag(value: Any, default: bool) -> bool:
     if isinstance(value, bool):
@@ -279,6 +300,75 @@ class Settings:
         if all(_empty(self.qsettings.value(f"settings/{key}")) for key in SERVICE_KEYS):
             return config
         return apply(config, self.service(), key_source=key_source, fixed=self.fixed)
+
+    def check_values(self, host: ServiceHost, values: Mapping[str, Any]) -> str | None:
+        """What is wrong with the dialog's ``values`` (said before it closes), or None."""
+        try:
+            service = ServiceSettings.from_values(values)
+        except Exception as exc:  # noqa: BLE001 - the message is for the user
+            return str(exc)
+        return check(host.config, service, key_source=host.key_source, fixed=self.fixed)
+
+    def apply_change(self, host: ServiceHost, change: SettingsChange,
+                     done: Callable[[str | None], None]) -> None:
+        """Store or remove the key if asked, rebuild the service with ``change``, and save the
+        service settings once the new service runs; then ``done(None)``. Otherwise
+        ``done(reason)``: a store that cannot be opened leaves the old service and the saved
+        settings as they were; a key that could not be stored or removed is said, and the rest
+        is applied (but not saved)."""
+
+        def finished(err: str | None) -> None:
+            if not err:
+                self.save_service(change.service)
+            done(err)
+
+        def rebuild(key_err: str | None = None) -> None:
+            try:
+                cfg = apply(host.config, change.service, key_source=host.key_source,
+                            fixed=self.fixed)
+            except Exception as exc:  # noqa: BLE001 - a bad value is said, not raised
+                finished(str(exc))
+                return
+            host.reconfigure(cfg, (lambda e: finished(e or key_err)) if key_err else finished)
+
+        if change.api_key:
+            host.set_api_key(change.api_key, rebuild)
+        elif change.clear_api_key:
+            host.delete_api_key(rebuild)
+        else:
+            rebuild()
+
+    # the window's layout
+    def layout_state(self, key: str) -> QByteArray | None:
+        """The saved state ``window/<key>`` (geometry, splitter, header…), or None."""
+        value = self.qsettings.value(f"window/{key}")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    def restore_window(self, window: Any,
+                       parts: Mapping[str, Callable[[QByteArray], Any]]) -> None:
+        """The window's saved geometry and size, then each part's state (``window/<key>``)."""
+        geometry = self.layout_state("geometry")
+        if geometry is not None:
+            window.restoreGeometry(geometry)
+        size = self.qsettings.value("window/size")
+        if size is not None and hasattr(size, "isValid") and size.isValid() and (
+                not window.isMaximized()):
+            window.resize(size)
+        for key, restore in parts.items():
+            state = self.layout_state(key)
+            if state is not None:
+                restore(state)
+
+    def save_window(self, window: Any, parts: Mapping[str, Callable[[], Any]],
+                    last_slot: str | None = None) -> None:
+        """Save the window's geometry and size, each part's state, and the slot on screen."""
+        values = {"geometry": window.saveGeometry(), "size": window.size()}
+        values.update({key: save() for key, save in parts.items()})
+        if last_slot:
+            values["lastSlot"] = last_slot
+        for key, value in values.items():
+            self.qsettings.setValue(f"window/{key}", value)
+        self.qsettings.sync()
 
     # draft defaults and notifications
     def draft_defaults(self) -> DraftDefaults:

@@ -325,60 +325,10 @@
     </message>
 </context>
 <context>
-    <name>HistoryPanel</name>
-    <message>
-        <source>Result and history</source>
-        <translation>结果与历史</translation>
-    </message>
-    <message>
-        <source>RESULT</source>
-        <translation>结果</translation>
-    </message>
-    <message>
-        <source>No verified media yet.</source>
-        <translation>还没有已校验的媒体。</translation>
-    </message>
-    <message>
-        <source>Images</source>
-        <translation>图片</translation>
-    </message>
-    <message>
-        <source>Open</source>
-        <translation>打开</translation>
-    </message>
-    <message>
-        <source>Show in folder</source>
-        <translation>在文件夹中显示</translation>
-    </message>
-    <message>
-        <source>HISTORY</source>
-        <translation>历史</translation>
-    </message>
-    <message>
-        <source>History</source>
-        <translation>历史</translation>
-    </message>
-    <message>
-        <source>Pick a slot on the left, or start a new one.</source>
-        <translation>在左侧选择一个槽位，或新建一个。</translation>
-    </message>
-    <message>
-        <source>No verified media: this slot failed.</source>
-        <translation>没有已校验的媒体：这个槽位失败了。</translation>
-    </message>
-    <message>
-        <source>Media appear here once they are downloaded and verified.</source>
-        <translation>媒体下载并校验后会显示在这里。</translation>
-    </message>
-    <message>
-        <source>Nothing has happened in this slot yet.</source>
-        <translation>这个槽位还没有任何记录。</translation>
-    </message>
-</context>
-<context>
     <name>MainWindow</name>
     <message>
         <source>Create</source>
+        <extracomment>The buttons, left to right: action, object name, label, shortcut (said in the tooltip).</extracomment>
         <translation>创建</translation>
     </message>
     <message>
@@ -396,6 +346,10 @@
     <message>
         <source>New slot</source>
         <translation>新槽位</translation>
+    </message>
+    <message>
+        <source>Cancel task</source>
+        <translation>取消任务</translation>
     </message>
     <message>
         <source>Send this slot to the provider (once).</source>
@@ -418,45 +372,12 @@
         <translation>用这些参数开始一个新槽位（当前槽位保持不变）。</translation>
     </message>
     <message>
+        <source>Ask the provider to drop this queued task; nothing is billed for it.</source>
+        <translation>请服务商撤下这个排队中的任务；不会为它计费。</translation>
+    </message>
+    <message>
         <source>Slot state</source>
         <translation>槽位状态</translation>
-    </message>
-    <message>
-        <source>every generation paid once</source>
-        <extracomment>States whose banner shows the task&apos;s error (the provider&apos;s or Slate&apos;s words).</extracomment>
-        <translation>每次生成只付一次费</translation>
-    </message>
-    <message>
-        <source>+ New slot</source>
-        <translation>+ 新槽位</translation>
-    </message>
-    <message>
-        <source>Start a blank slot (Ctrl+N)</source>
-        <translation>新建空白槽位（Ctrl+N）</translation>
-    </message>
-    <message>
-        <source>⚙ Settings</source>
-        <translation>⚙ 设置</translation>
-    </message>
-    <message>
-        <source>API key, region, team, quotas (Ctrl+,)</source>
-        <translation>API 密钥、区域、团队、配额（Ctrl+,）</translation>
-    </message>
-    <message>
-        <source>This slot&apos;s parameters are fixed. Use New slot to change them.</source>
-        <translation>这个槽位的参数已固定。如需修改，请使用“新槽位”。</translation>
-    </message>
-    <message>
-        <source>Welcome to Slate</source>
-        <translation>欢迎使用 Slate</translation>
-    </message>
-    <message>
-        <source>A slot is one piece of work with a stable name, such as article:20260816:tide-eye:scene-02. Slate sends each slot to the provider once, keeps its history, and never pays twice for it.</source>
-        <translation>槽位是一项有固定名称的工作，例如 article:20260816:tide-eye:scene-02。Slate 对每个槽位只向服务商发送一次，保留完整历史，绝不重复付费。</translation>
-    </message>
-    <message>
-        <source>Create your first slot</source>
-        <translation>创建第一个槽位</translation>
     </message>
     <message>
         <source>Search</source>
@@ -477,62 +398,6 @@
     <message>
         <source>Settings</source>
         <translation>设置</translation>
-    </message>
-    <message>
-        <source>(unnamed slot)</source>
-        <translation>（未命名槽位）</translation>
-    </message>
-    <message>
-        <source>This RequestId is already used (%1). &lt;a href=&quot;%2&quot;&gt;Open it&lt;/a&gt; — creating it with other parameters will be refused.</source>
-        <translation>这个 RequestId 已被使用（%1）。&lt;a href=&quot;%2&quot;&gt;打开它&lt;/a&gt;——用其他参数创建会被拒绝。</translation>
-    </message>
-    <message>
-        <source>Exported %1 file(s).</source>
-        <translation>已导出 %1 个文件。</translation>
-    </message>
-    <message>
-        <source>Today: %1 · %2</source>
-        <translation>今日：%1 · %2</translation>
-    </message>
-    <message>
-        <source>videos</source>
-        <translation>视频</translation>
-    </message>
-    <message>
-        <source>images</source>
-        <translation>图片</translation>
-    </message>
-    <message>
-        <source>%1 running</source>
-        <translation>%1 个进行中</translation>
-    </message>
-    <message>
-        <source>⚠ Provider not answering: %1 task(s) retrying</source>
-        <translation>⚠ 服务商无响应：%1 个任务正在重试</translation>
-    </message>
-    <message>
-        <source>Connection OK</source>
-        <translation>连接正常</translation>
-    </message>
-    <message>
-        <source>DEMO</source>
-        <translation>演示</translation>
-    </message>
-    <message>
-        <source>Demo provider: nothing is billed and media are made on this computer. Set an API key in Settings to use MiniMax.</source>
-        <translation>演示服务商：不会计费，媒体在本机生成。在“设置”中填写 API 密钥即可使用 MiniMax。</translation>
-    </message>
-    <message>
-        <source>The demo provider is active until you set an API key in Settings: try everything, nothing is billed.</source>
-        <translation>在“设置”中填写 API 密钥之前，使用的是演示服务商：可以随意尝试，不会计费。</translation>
-    </message>
-    <message>
-        <source>Real provider: every create is billed.</source>
-        <translation>真实服务商：每次创建都会计费。</translation>
-    </message>
-    <message>
-        <source>Team / designer</source>
-        <translation>团队 / 设计师</translation>
     </message>
     <message>
         <source>Store URL: not a database URL (sqlite:///path or postgresql://host/name).</source>
@@ -695,6 +560,58 @@
     <message>
         <source>RequestId</source>
         <translation>RequestId</translation>
+    </message>
+</context>
+<context>
+    <name>ResultPane</name>
+    <message>
+        <source>Result and history</source>
+        <extracomment>Events whose stored detail only repeats the event&apos;s name.</extracomment>
+        <translation>结果与历史</translation>
+    </message>
+    <message>
+        <source>RESULT</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>No verified media yet.</source>
+        <translation>还没有已校验的媒体。</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
+        <source>HISTORY</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>Pick a slot on the left, or start a new one.</source>
+        <translation>在左侧选择一个槽位，或新建一个。</translation>
+    </message>
+    <message>
+        <source>No verified media: this slot failed.</source>
+        <translation>没有已校验的媒体：这个槽位失败了。</translation>
+    </message>
+    <message>
+        <source>Media appear here once they are downloaded and verified.</source>
+        <translation>媒体下载并校验后会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Nothing has happened in this slot yet.</source>
+        <translation>这个槽位还没有任何记录。</translation>
     </message>
 </context>
 <context>
@@ -952,6 +869,34 @@
     </message>
 </context>
 <context>
+    <name>SlotPane</name>
+    <message>
+        <source>This slot&apos;s parameters are fixed. Use New slot to change them.</source>
+        <extracomment>Outcomes said in the message line only (the slot on screen stays as it is).</extracomment>
+        <translation>这个槽位的参数已固定。如需修改，请使用“新槽位”。</translation>
+    </message>
+    <message>
+        <source>Asking the provider…</source>
+        <translation>正在询问服务商……</translation>
+    </message>
+    <message>
+        <source>Asking the provider to cancel…</source>
+        <translation>正在请服务商取消…</translation>
+    </message>
+    <message>
+        <source>Exported %1 file(s).</source>
+        <translation>已导出 %1 个文件。</translation>
+    </message>
+    <message>
+        <source>(unnamed slot)</source>
+        <translation>（未命名槽位）</translation>
+    </message>
+    <message>
+        <source>This RequestId is already used (%1). &lt;a href=&quot;%2&quot;&gt;Open it&lt;/a&gt; — creating it with other parameters will be refused.</source>
+        <translation>这个 RequestId 已被使用（%1）。&lt;a href=&quot;%2&quot;&gt;打开它&lt;/a&gt;——用其他参数创建会被拒绝。</translation>
+    </message>
+</context>
+<context>
     <name>State</name>
     <message>
         <source>Empty slot</source>
@@ -999,10 +944,75 @@
     </message>
 </context>
 <context>
+    <name>StatusPane</name>
+    <message>
+        <source>Today: %1 · %2</source>
+        <translation>今日：%1 · %2</translation>
+    </message>
+    <message>
+        <source>videos</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>images</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>%1 running</source>
+        <translation>%1 个进行中</translation>
+    </message>
+    <message>
+        <source>⚠ Provider not answering: %1 task(s) retrying</source>
+        <translation>⚠ 服务商无响应：%1 个任务正在重试</translation>
+    </message>
+    <message>
+        <source>Connection OK</source>
+        <translation>连接正常</translation>
+    </message>
+    <message>
+        <source>DEMO</source>
+        <translation>演示</translation>
+    </message>
+    <message>
+        <source>Demo provider: nothing is billed and media are made on this computer. Set an API key in Settings to use MiniMax.</source>
+        <translation>演示服务商：不会计费，媒体在本机生成。在“设置”中填写 API 密钥即可使用 MiniMax。</translation>
+    </message>
+    <message>
+        <source>Real provider: every create is billed.</source>
+        <translation>真实服务商：每次创建都会计费。</translation>
+    </message>
+    <message>
+        <source>Team / designer</source>
+        <translation>团队 / 设计师</translation>
+    </message>
+</context>
+<context>
+    <name>TopBar</name>
+    <message>
+        <source>every generation paid once</source>
+        <translation>每次生成只付一次费</translation>
+    </message>
+    <message>
+        <source>+ New slot</source>
+        <translation>+ 新槽位</translation>
+    </message>
+    <message>
+        <source>Start a blank slot (Ctrl+N)</source>
+        <translation>新建空白槽位（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>⚙ Settings</source>
+        <translation>⚙ 设置</translation>
+    </message>
+    <message>
+        <source>API key, region, team, quotas (Ctrl+,)</source>
+        <translation>API 密钥、区域、团队、配额（Ctrl+,）</translation>
+    </message>
+</context>
+<context>
     <name>VideoView</name>
     <message>
         <source>▶ Play</source>
-        <extracomment>Events whose stored detail only repeats the event&apos;s name.</extracomment>
         <translation>▶ 播放</translation>
     </message>
     <message>
@@ -1020,6 +1030,25 @@
     <message>
         <source>❚❚ Pause</source>
         <translation>❚❚ 暂停</translation>
+    </message>
+</context>
+<context>
+    <name>WelcomePage</name>
+    <message>
+        <source>Welcome to Slate</source>
+        <translation>欢迎使用 Slate</translation>
+    </message>
+    <message>
+        <source>A slot is one piece of work with a stable name, such as article:20260816:tide-eye:scene-02. Slate sends each slot to the provider once, keeps its history, and never pays twice for it.</source>
+        <translation>槽位是一项有固定名称的工作，例如 article:20260816:tide-eye:scene-02。Slate 对每个槽位只向服务商发送一次，保留完整历史，绝不重复付费。</translation>
+    </message>
+    <message>
+        <source>Create your first slot</source>
+        <translation>创建第一个槽位</translation>
+    </message>
+    <message>
+        <source>The demo provider is active until you set an API key in Settings: try everything, nothing is billed.</source>
+        <translation>在“设置”中填写 API 密钥之前，使用的是演示服务商：可以随意尝试，不会计费。</translation>
     </message>
 </context>
 <context>
@@ -1075,6 +1104,10 @@
     <message>
         <source>Exporting…</source>
         <translation>正在导出……</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
     </message>
 </context>
 </TS>

@@ -3,8 +3,8 @@
 The parent builds (or reuses) the cached store (:mod:`tests.bench.bigstore`), then starts the
 real app in a child process, offscreen, exactly as ``slate gui`` does (``app.cli.main``), with
 a clean settings folder and the demo provider. The child watches the main window through its
-public classes only (``MainWindow``, its ``SlotTreeModel`` and ``SlotBrowser``; nothing in
-``app/ui`` is changed) and reports:
+public classes only (``MainWindow``, its ``SlotTreeModel``, ``SlotBrowser`` and ``CurrentSlot``;
+nothing in ``app/ui`` is changed) and reports:
 
 * **cold start** — from the parent's ``Popen`` to the first rows of the slot tree inserted
   while the window is visible (the project groups, newest first); and, right after, the
@@ -165,7 +165,7 @@ class Probe:
             w.select(rid)
             t1 = await loaded
             out["history_ms"] = round((t1 - t0) * 1000, 2)
-            out["history_events"] = len(w.events) if isinstance(getattr(w, "events", None), list) else None
+            out["history_events"] = len(w.slot.events)
             await asyncio.sleep(0.5)
             out["rss_mb"] = round(psutil.Process().memory_info().rss / 2**20, 1)
             out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)

@@ -137,7 +137,7 @@ def make_window(gui: Gui, qtbot: Any) -> Iterator[Callable[..., Any]]:
         if start:
             controller.start()
         opened.append((controller, window))
-        gui.until(lambda: window.model._root.started, what="first page of slots")
+        gui.until(lambda: window.model.started, what="first page of slots")
         return window
 
     yield make
@@ -156,16 +156,28 @@ def close(gui: Gui, controller: Any, window: Any) -> None:
     gui.run(controller.aclose())
 
 
+def shown(window: Any, request_id: str) -> bool:
+    """The record of ``request_id`` is the slot on screen."""
+    task = window.slot.task
+    return task is not None and task.request_id == request_id
+
+
+def buttons(window: Any) -> dict[Any, Any]:
+    """The slot pane's action buttons, by Action."""
+    return window.slot_pane.actions.buttons
+
+
 def fill_form(window: Any, rid: str, prompt: str, kind: str = "video", **params: Any) -> None:
+    form = window.slot_pane.form
     if kind == "image":
-        window.form.image_radio.setChecked(True)
+        form.image_radio.setChecked(True)
     else:
-        window.form.video_radio.setChecked(True)
-    window.composer.set_request_id(rid)
-    window.form.prompt.setPlainText(prompt)
+        form.video_radio.setChecked(True)
+    window.slot_pane.composer.set_request_id(rid)
+    form.prompt.setPlainText(prompt)
     if "resolution" in params:
-        window.form.resolution.setCurrentText(params["resolution"])
+        form.resolution.setCurrentText(params["resolution"])
     if "duration" in params:
-        window.form.duration.setCurrentIndex(window.form.duration.findData(params["duration"]))
+        form.duration.setCurrentIndex(form.duration.findData(params["duration"]))
     if "n" in params:
-        window.form.n.setValue(params["n"])
+        form.n.setValue(params["n"])

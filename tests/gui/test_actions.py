@@ -7,13 +7,13 @@ import pytest
 
 from app.domain.states import IN_FLIGHT, Action, State, allowed_actions
 from tests.gui.bulk import insert_slot
-from tests.gui.conftest import fill_form
+from tests.gui.conftest import buttons, fill_form, shown
 
 BUTTONS = (Action.CREATE, Action.QUERY, Action.RECOVER, Action.EXPORT, Action.NEW_SLOT)
 
 
 def enabled(window) -> set[Action]:
-    return {a for a in BUTTONS if window.buttons[a].isEnabled()}
+    return {a for a in BUTTONS if buttons(window)[a].isEnabled()}
 
 
 def expected(state, has_results=False) -> set[Action]:
@@ -36,47 +36,47 @@ def test_enabled_actions_equal_the_table_for_every_state(gui, make_window):
     window = make_window(start=False)
     for rid, (state, results) in rids.items():
         window.select(rid)
-        gui.until(lambda: window.task is not None and window.task.request_id == rid, what=rid)
-        assert window.task.state == state
+        gui.until(lambda: shown(window, rid), what=rid)
+        assert window.slot.task.state == state
         assert enabled(window) == expected(state, results), state
-        create = window.buttons[Action.CREATE]
+        create = buttons(window)[Action.CREATE]
         if state in {s.value for s in IN_FLIGHT} or state == "unknown":
             assert not create.isEnabled()
         for action in BUTTONS:
-            button = window.buttons[action]
+            button = buttons(window)[action]
             assert button.toolTip(), (state, action)
         # the banner says the state in words
-        assert window.banner.title.text()
-        assert window.form.prompt.isReadOnly()
+        assert window.slot_pane.banner.title.text()
+        assert window.slot_pane.form.prompt.isReadOnly()
 
 
 def test_empty_slot_offers_create_only_when_the_form_is_valid(gui, make_window):
     window = make_window()
     window.new_draft()
     assert enabled(window) == set()  # nothing named, nothing written yet
-    assert "RequestId" in window.buttons[Action.CREATE].toolTip()
+    assert "RequestId" in buttons(window)[Action.CREATE].toolTip()
     fill_form(window, "article:20260816:tide-eye:scene-01", "tide eye, slow dolly in")
     assert enabled(window) == expected(None) == {Action.CREATE}
     # the 10 s + 1080P hint, as you type
-    window.form.duration.setCurrentIndex(window.form.duration.findData(10))
-    window.form.resolution.setCurrentText("1080P")
-    assert not window.buttons[Action.CREATE].isEnabled()
-    assert "768P" in window.form.error.text() and "6 s" in window.form.error.text()
-    assert "768P" in window.buttons[Action.CREATE].toolTip()
-    window.form.resolution.setCurrentText("768P")
-    assert window.buttons[Action.CREATE].isEnabled()
+    window.slot_pane.form.duration.setCurrentIndex(window.slot_pane.form.duration.findData(10))
+    window.slot_pane.form.resolution.setCurrentText("1080P")
+    assert not buttons(window)[Action.CREATE].isEnabled()
+    assert "768P" in window.slot_pane.form.error.text() and "6 s" in window.slot_pane.form.error.text()
+    assert "768P" in buttons(window)[Action.CREATE].toolTip()
+    window.slot_pane.form.resolution.setCurrentText("768P")
+    assert buttons(window)[Action.CREATE].isEnabled()
 
 
 def test_prompt_count_follows_the_model_limit(gui, make_window):
     window = make_window()
     window.new_draft()
-    window.form.prompt.setPlainText("x" * 2001)
-    assert window.form.count.text() == "2001 / 2000"
-    assert "2000" in window.form.error.text()
-    window.form.image_radio.setChecked(True)
-    assert window.form.count.text() == "2001 / 1500"
-    window.form.prompt.setPlainText("a cat")
-    assert window.form.error.text() == ""
+    window.slot_pane.form.prompt.setPlainText("x" * 2001)
+    assert window.slot_pane.form.count.text() == "2001 / 2000"
+    assert "2000" in window.slot_pane.form.error.text()
+    window.slot_pane.form.image_radio.setChecked(True)
+    assert window.slot_pane.form.count.text() == "2001 / 1500"
+    window.slot_pane.form.prompt.setPlainText("a cat")
+    assert window.slot_pane.form.error.text() == ""
 
 
 @pytest.mark.parametrize("rid,ok", [("short", False), ("article:20260816:tide eye:scene-01", False),
@@ -85,5 +85,5 @@ def test_request_id_is_validated_as_you_type(gui, make_window, rid, ok):
     window = make_window()
     window.new_draft()
     fill_form(window, rid, "a prompt")
-    assert window.buttons[Action.CREATE].isEnabled() is ok
-    assert bool(window.composer.error.text()) is (not ok)
+    assert buttons(window)[Action.CREATE].isEnabled() is ok
+    assert bool(window.slot_pane.composer.error.text()) is (not ok)

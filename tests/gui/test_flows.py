@@ -8,16 +8,17 @@ import pytest
 from app.domain.states import Action
 from app.service.results import OutcomeKind
 from app.ui.controller import Controller
+from app.ui.panes.result import ResultPane
 from app.ui.qt import multimedia
 from app.ui.window import MainWindow
-from tests.gui.conftest import close, fill_form
+from tests.gui.conftest import buttons, close, fill_form
 
 RID = "article:20260816:tide-eye:scene-01"
 
 
 def wait_state(gui, window, state, rid=RID, timeout=20.0):
-    gui.until(lambda: window.task is not None and window.task.request_id == rid
-              and window.task.state == state, timeout=timeout, what=f"{rid} {state}")
+    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == rid
+              and window.slot.task.state == state, timeout=timeout, what=f"{rid} {state}")
 
 
 # The offscreen platform has no GPU: Qt Multimedia says (as a warning) that it converts video
@@ -32,26 +33,27 @@ def test_create_video_then_play_it_in_the_history_panel(gui, make_window):
     window = make_window()
     window.new_draft()
     fill_form(window, RID, "tide eye, slow dolly in", resolution="768P")
-    window.buttons[Action.CREATE].click()
-    assert not window.buttons[Action.CREATE].isEnabled()  # never twice
+    buttons(window)[Action.CREATE].click()
+    assert not buttons(window)[Action.CREATE].isEnabled()  # never twice
     wait_state(gui, window, "success")
-    assert {a for a in Action if a in window.buttons and window.buttons[a].isEnabled()} == {
+    assert {a for a in Action if a in buttons(window) and buttons(window)[a].isEnabled()} == {
         Action.EXPORT, Action.NEW_SLOT}
-    panel = window.findChild(type(window.history), "historyPanel")
-    assert panel is window.history
-    gui.until(lambda: any("verified" in window.history.events.topLevelItem(i).text(0)
-                          for i in range(window.history.events.topLevelItemCount())), what="events")
-    first = window.history.events.topLevelItem(0)
+    panel = window.findChild(ResultPane, "historyPanel")
+    assert panel is window.result_pane
+    events = panel.events
+    gui.until(lambda: any("verified" in events.topLevelItem(i).text(0)
+                          for i in range(events.topLevelItemCount())), what="events")
+    first = events.topLevelItem(0)
     assert first.childCount() == 0 or first.child(0).text(0)
-    created = next(window.history.events.topLevelItem(i) for i in range(window.history.events.topLevelItemCount())
-                   if "created at the provider" in window.history.events.topLevelItem(i).text(0))
+    created = next(events.topLevelItem(i) for i in range(events.topLevelItemCount())
+                   if "created at the provider" in events.topLevelItem(i).text(0))
     assert created.childCount() == 1 and "raw" in created.child(0).text(0)  # raw response, expandable
-    media = window.task.media[0]
-    info = window.history.file_info
+    media = window.slot.task.media[0]
+    info = window.result_pane.file_info
     assert media.sha256[:32] in info.text() and media.sha256[32:] in info.text()
     assert media.path in info.toolTip() and media.sha256 in info.toolTip()
-    video = window.history.video
-    assert window.history.media_stack.currentWidget() is video
+    video = window.result_pane.video
+    assert window.result_pane.media_stack.currentWidget() is video
     gui.until(lambda: video.poster.pixmap() is not None and not video.poster.pixmap().isNull(), what="poster")
     video.play_button.click()
     qm = multimedia()[0]
@@ -74,15 +76,15 @@ def test_image_slot_shows_thumbnails_and_exports(gui, make_window, tmp_path):
     window.new_draft()
     rid = "article:20260816:tide-eye:still-01"
     fill_form(window, rid, "a lighthouse at dawn", kind="image", n=2)
-    window.create()
+    window.slot_pane.create()
     wait_state(gui, window, "success", rid)
-    thumbs = window.history.thumbs
+    thumbs = window.result_pane.thumbs
     gui.until(lambda: thumbs.count() == 2 and all(not thumbs.item(i).icon().isNull() for i in range(2)),
               what="thumbnails")
     window.choose_directory = lambda done: done(str(tmp_path / "out"))
-    window.buttons[Action.EXPORT].click()
+    buttons(window)[Action.EXPORT].click()
     gui.until(lambda: len(list((tmp_path / "out").glob("*.png"))) == 2, what="export")
-    gui.until(lambda: "Exported 2" in window.message.text())
+    gui.until(lambda: "Exported 2" in window.slot_pane.actions.message.text())
 
 
 def test_conflict_dialog_shows_the_diff_and_creates_as_new_slot(gui, make_window):
@@ -91,7 +93,7 @@ def test_conflict_dialog_shows_the_diff_and_creates_as_new_slot(gui, make_window
     window = make_window()
     window.new_draft()
     fill_form(window, RID, "tide eye, slow dolly in ", resolution="768P")  # one extra space
-    window.create()  # before the draft lookup tells: the service is the arbiter
+    window.slot_pane.create()  # before the draft lookup tells: the service is the arbiter
     dialog = gui.until(lambda: window.dialog, what="conflict dialog")
     assert dialog.objectName() == "conflictDialog"
     rows = [dialog.table.topLevelItem(i).text(0) for i in range(dialog.table.topLevelItemCount())]
@@ -101,7 +103,7 @@ def test_conflict_dialog_shows_the_diff_and_creates_as_new_slot(gui, make_window
     assert dialog.new_id.text() == RID + ".t2"
     dialog.create_button.click()
     wait_state(gui, window, "success", RID + ".t2")
-    assert window.task.params["prompt"] == "tide eye, slow dolly in "
+    assert window.slot.task.params["prompt"] == "tide eye, slow dolly in "
     # the original slot is untouched, and its history records the refused attempt
     hist = gui.run(other.history(RID))
     assert [e.event for e in hist.payload.events].count("conflict") == 1
@@ -113,11 +115,11 @@ def test_new_slot_from_a_finished_one_suggests_the_next_request_id(gui, make_win
     window = make_window()
     window.select(RID)
     wait_state(gui, window, "success")
-    window.buttons[Action.NEW_SLOT].click()
-    gui.until(lambda: window.composer.request_id() == RID + ".t2", what="suggestion")
-    assert window.draft and not window.form.prompt.isReadOnly()
-    assert window.form.prompt.toPlainText() == "waves"
-    assert window.buttons[Action.CREATE].isEnabled()
+    buttons(window)[Action.NEW_SLOT].click()
+    gui.until(lambda: window.slot_pane.composer.request_id() == RID + ".t2", what="suggestion")
+    assert window.slot.is_draft and not window.slot_pane.form.prompt.isReadOnly()
+    assert window.slot_pane.form.prompt.toPlainText() == "waves"
+    assert buttons(window)[Action.CREATE].isEnabled()
 
 
 def _unknown_slot(gui, rid=RID):
@@ -132,8 +134,8 @@ def test_recover_attach_task_id(gui, make_window):
     window = make_window()
     window.select(RID)
     wait_state(gui, window, "unknown")
-    assert "left at" in window.banner.body.text()
-    window.buttons[Action.RECOVER].click()
+    assert "left at" in window.slot_pane.banner.body.text()
+    buttons(window)[Action.RECOVER].click()
     dialog = gui.until(lambda: window.dialog, what="recover dialog")
     assert dialog.attach.isChecked() and not dialog.ok.isEnabled()
     dialog.task_id.setText(task_id)
@@ -155,8 +157,9 @@ def test_recover_declare_failed_needs_a_reason_and_warns_of_a_charge(gui, make_w
     assert dialog.ok.isEnabled()
     dialog.ok.click()
     wait_state(gui, window, "fail")
-    assert "not in the console" in window.banner.body.text()
-    assert window.buttons[Action.NEW_SLOT].isEnabled() and not window.buttons[Action.CREATE].isEnabled()
+    assert "not in the console" in window.slot_pane.banner.body.text()
+    assert buttons(window)[Action.NEW_SLOT].isEnabled()
+    assert not buttons(window)[Action.CREATE].isEnabled()
 
 
 def test_recover_redownload_after_a_failed_download(gui, make_window):
@@ -167,7 +170,7 @@ def test_recover_redownload_after_a_failed_download(gui, make_window):
     window = make_window()
     window.select(RID)
     wait_state(gui, window, "fail")
-    assert window.buttons[Action.RECOVER].isEnabled()
+    assert buttons(window)[Action.RECOVER].isEnabled()
     window.open_recover()
     dialog = window.dialog
     assert dialog.redownload.isChecked() and not dialog.declare.isEnabled()
@@ -180,9 +183,9 @@ def test_restart_resumes_in_flight_slots_and_restores_the_layout(gui, make_windo
     window = make_window()
     window.new_draft()
     fill_form(window, RID, "slow waves", resolution="768P")
-    window.create()
-    gui.until(lambda: window.task is not None and window.task.state in ("preparing", "queueing", "processing"),
-              what="in flight")
+    window.slot_pane.create()
+    gui.until(lambda: window.slot.task is not None
+              and window.slot.task.state in ("preparing", "queueing", "processing"), what="in flight")
     window.splitter.setSizes([300, 600, 460])
     sizes = window.splitter.sizes()
     controller = window.controller
@@ -196,3 +199,36 @@ def test_restart_resumes_in_flight_slots_and_restores_the_layout(gui, make_windo
     assert again.splitter.sizes() == sizes
     again.select(RID)
     wait_state(gui, again, "success", timeout=30)
+
+
+def test_a_queued_minimax_h3_task_is_cancelled_with_the_cancel_button(gui, make_window, sim):
+    """The Cancel button is offered only while the provider still has the V2 task queued; a
+    click asks the provider, and the slot turns `cancelled` once the provider confirms."""
+    sim.config.preparing, sim.config.queueing = 0.0, 60.0  # stays queued at the provider
+    rid = "article:20260816:tide-eye:scene-09"
+    out = gui.run(gui.service.submit(rid, "video", {"model": "MiniMax-H3", "prompt": "tide eye",
+                                                    "duration": 4}))
+    assert out.kind is OutcomeKind.CREATED
+    window = make_window()
+    window.select(rid)
+    wait_state(gui, window, "queueing", rid)
+    cancel = buttons(window)[Action.CANCEL]
+    gui.until(cancel.isEnabled, what="cancel offered")
+    assert not cancel.isHidden()
+    assert cancel.accessibleName() or cancel.text()
+    cancel.click()
+    wait_state(gui, window, "cancelled", rid)
+    assert not buttons(window)[Action.CANCEL].isEnabled()
+    assert buttons(window)[Action.NEW_SLOT].isEnabled()
+    assert sim.stats()["cancelled_by_prompt"] == {"tide eye": 1}
+
+
+def test_a_v1_task_offers_no_cancel(gui, make_window, sim):
+    sim.config.preparing, sim.config.queueing = 0.0, 60.0
+    window = make_window()
+    window.new_draft()
+    fill_form(window, RID, "tide eye, slow dolly in", resolution="768P")
+    buttons(window)[Action.CREATE].click()
+    wait_state(gui, window, "queueing")
+    cancel = buttons(window)[Action.CANCEL]
+    assert not cancel.isEnabled() and cancel.isHidden() and "MiniMax-H3" in cancel.toolTip()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.domain.states import Action
 from app.ui.qt import QAbstractItemView, QKeySequence, QLineEdit, QPlainTextEdit, QPushButton, QTreeView, QWidget
 from tests.gui.bulk import insert_slot
-from tests.gui.conftest import fill_form
+from tests.gui.conftest import buttons, fill_form, shown
 
 NAMES = {"slotList": QTreeView, "createButton": QPushButton, "queryButton": QPushButton,
          "recoverButton": QPushButton, "historyPanel": QWidget, "promptEdit": QPlainTextEdit,
@@ -19,7 +19,8 @@ def test_object_names_and_accessible_names(gui, make_window):
         assert w is not None, name
         assert w.accessibleName() or isinstance(w, QPushButton) and w.text(), name
     assert window.browser.tree.selectionMode() == QAbstractItemView.SelectionMode.SingleSelection
-    assert window.provider_badge.objectName() == "demoBadge" and window.provider_badge.text() == "DEMO"
+    badge = window.status_pane.provider_badge
+    assert badge.objectName() == "demoBadge" and badge.text() == "DEMO"
 
 
 def test_shortcuts(gui, make_window, qtbot):
@@ -35,19 +36,19 @@ def test_shortcuts(gui, make_window, qtbot):
     # next / previous slot walk the tree, opening groups on the way
     window.browser.tree.setCurrentIndex(window.model.index(0, 0))
     actions["next"].trigger()
-    gui.until(lambda: window.current_rid is not None, what="a slot selected by next")
-    first = window.current_rid
-    gui.until(lambda: window.task is not None and window.task.request_id == first)
+    gui.until(lambda: window.slot.selected is not None, what="a slot selected by next")
+    first = window.slot.selected
+    gui.until(lambda: shown(window, first))
     actions["next"].trigger()
-    gui.until(lambda: window.current_rid != first, what="next slot")
+    gui.until(lambda: window.slot.selected != first, what="next slot")
     actions["previous"].trigger()
-    gui.until(lambda: window.current_rid == first, what="previous slot")
+    gui.until(lambda: window.slot.selected == first, what="previous slot")
     # create by keyboard
     window.new_draft()
     fill_form(window, "article:20260816:keys:scene-09", "keyboard", resolution="768P")
     actions["create"].trigger()
-    gui.until(lambda: window.task is not None and window.task.request_id == "article:20260816:keys:scene-09")
-    assert not window.buttons[Action.CREATE].isEnabled()
+    gui.until(lambda: shown(window, "article:20260816:keys:scene-09"))
+    assert not buttons(window)[Action.CREATE].isEnabled()
 
 
 def test_accessible_names_are_translated(gui, make_window, qapp):

@@ -11,6 +11,7 @@ from app.ui.models import NodeKindRole
 from app.ui.qt import QStyleOptionViewItem
 from tests.gui.bulk import insert_slot
 from tests.gui.layout_checks import clipped
+from tests.gui.conftest import shown
 
 DONE = "article:20260816:tide-eye:still-01"
 LOST = "article:20260816:tide-eye:scene-03"
@@ -18,18 +19,18 @@ LOST = "article:20260816:tide-eye:scene-03"
 
 def test_open_and_show_in_folder_only_where_there_is_a_file(gui, make_window):
     window = make_window()
-    gui.until(lambda: window.middle_stack.currentWidget() is window.empty_page, what="welcome page")
-    history = window.history
+    gui.until(lambda: window.middle_stack.currentWidget() is window.welcome, what="welcome page")
+    history = window.result_pane
     assert not history.open_button.isVisible() and not history.folder_button.isVisible()
 
     gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1}, wait=True))
     insert_slot(gui.service, LOST, "unknown", error="read timeout")
     window.model.refresh()
     window.select(LOST)
-    gui.until(lambda: window.task is not None and window.task.request_id == LOST, what="unknown slot")
+    gui.until(lambda: shown(window, LOST), what="unknown slot")
     assert not history.open_button.isVisible() and not history.folder_button.isVisible()
     window.select(DONE)
-    gui.until(lambda: window.task is not None and window.task.request_id == DONE, what="done slot")
+    gui.until(lambda: shown(window, DONE), what="done slot")
     assert history.open_button.isVisible() and history.folder_button.isVisible()
     assert history.open_button.isEnabled()
     window.new_draft()
@@ -58,12 +59,12 @@ def test_history_events_wrap_instead_of_being_cut_off(gui, make_window):
     window.splitter.setSizes([400, 640, 320])
     now = time.time()
     long_detail = "video create: connection failed after sending (RemoteProtocolError: Server disconnected)"
-    window.history._show_events([
+    window.result_pane.show_events([
         HistoryEvent(now, "create_sent", State.SUBMITTING, None, None),
         HistoryEvent(now, "unknown", State.UNKNOWN, long_detail, None),
     ])
     gui.settle(0.1)
-    events = window.history.events
+    events = window.result_pane.events
     short, long = (events.indexFromItem(events.topLevelItem(i)) for i in range(2))
     option = QStyleOptionViewItem()
     events.initViewItemOption(option)
@@ -75,7 +76,8 @@ def test_the_unknown_banner_says_when_once(gui, make_window):
     insert_slot(gui.service, LOST, "unknown", error="read timeout")
     window = make_window()
     window.select(LOST)
-    gui.until(lambda: window.task is not None and window.task.request_id == LOST, what="unknown slot")
-    body = window.banner.body.text()
+    gui.until(lambda: shown(window, LOST), what="unknown slot")
+    body = window.slot_pane.banner.body.text()
     assert body.count("left") == 1 and "no clear answer" in body
-    assert "Took" not in window.banner.progress.text()  # an unknown task did not "take" anything yet
+    # an unknown task did not "take" anything yet
+    assert "Took" not in window.slot_pane.banner.progress.text()

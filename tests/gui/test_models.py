@@ -48,8 +48,8 @@ def test_qtmodeltester_on_the_history_tree(gui, make_window, qtmodeltester):
                                        {"prompt": "x", "resolution": "768P"}, wait=True))
     window = make_window()
     window.select("article:20260816:tide-eye:scene-01")
-    gui.until(lambda: window.task is not None and window.task.state == "success")
-    qtmodeltester.check(window.history.events.model(), force_py=True)
+    gui.until(lambda: window.slot.task is not None and window.slot.task.state == "success")
+    qtmodeltester.check(window.result_pane.events.model(), force_py=True)
 
 
 def test_paging_at_100k_slots(gui, qtmodeltester):
@@ -118,8 +118,8 @@ def test_projects_follow_the_newest_activity_and_counts_stay_true(gui, make_wind
     # a new slot made here: its project moves to the top at once
     window.new_draft()
     fill_form(window, "article:20260816:alpha:scene-03", "a lighthouse", kind="image")
-    window.create()
-    gui.until(lambda: window.task is not None and window.task.state == "success", what="created")
+    window.slot_pane.create()
+    gui.until(lambda: window.slot.task is not None and window.slot.task.state == "success", what="created")
     assert project_keys(model) == [("alpha", 3), ("gamma", 1), ("beta", 1)]
     assert window.model.index_of("article:20260816:alpha:scene-03").isValid()
 

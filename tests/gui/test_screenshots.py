@@ -14,7 +14,7 @@ from app.ui.app import install_translations
 from app.ui.qt import QImage
 from tests.fixtures import ROOT
 from tests.gui.bulk import insert_slot
-from tests.gui.conftest import SCREENSHOTS, fill_form
+from tests.gui.conftest import SCREENSHOTS, buttons, fill_form, shown
 from tests.gui.layout_checks import clipped
 
 VIDEO = "article:20260816:tide-eye:scene-02"
@@ -38,7 +38,7 @@ def lang(request, qapp):
 @pytest.mark.qt_log_ignore(r".*No RHI backend\. Using CPU conversion\.")
 def test_main_views(gui, make_window, lang):
     first = make_window()
-    gui.until(lambda: first.middle_stack.currentWidget() is first.empty_page, what="welcome page")
+    gui.until(lambda: first.middle_stack.currentWidget() is first.welcome, what="welcome page")
     save(first, f"{lang}-1-first-launch")
     first.close()
 
@@ -54,23 +54,23 @@ def test_main_views(gui, make_window, lang):
 
     window = make_window()
     if lang == "zh_CN":
-        assert window.buttons[Action.CREATE].text() == "创建"
-        assert window.provider_badge.text() == "演示"
+        assert buttons(window)[Action.CREATE].text() == "创建"
+        assert window.status_pane.provider_badge.text() == "演示"
     window.select(VIDEO)
-    gui.until(lambda: window.task is not None and window.task.request_id == VIDEO)
-    video = window.history.video
+    gui.until(lambda: shown(window, VIDEO))
+    video = window.result_pane.video
     gui.until(lambda: video.poster.pixmap() is not None and not video.poster.pixmap().isNull())
     gui.until(lambda: window.browser.tree.currentIndex().isValid(), what="tree selection")
     save(window, f"{lang}-2-video-done")
 
     window.select(IMAGE)
-    gui.until(lambda: window.task is not None and window.task.request_id == IMAGE)
-    thumbs = window.history.thumbs
+    gui.until(lambda: shown(window, IMAGE))
+    thumbs = window.result_pane.thumbs
     gui.until(lambda: thumbs.count() == 3 and all(not thumbs.item(i).icon().isNull() for i in range(3)))
     save(window, f"{lang}-3-images-done")
 
     window.select(LOST)
-    gui.until(lambda: window.task is not None and window.task.request_id == LOST)
+    gui.until(lambda: shown(window, LOST))
     save(window, f"{lang}-4-unknown")
     window.open_recover()
     window.dialog.declare.setChecked(True)
@@ -79,11 +79,11 @@ def test_main_views(gui, make_window, lang):
 
     window.new_draft()
     fill_form(window, "article:20260816:tide-eye:scene-04", "tide eye, aerial, 10 seconds", duration=10)
-    window.form.resolution.setCurrentText("1080P")
+    window.slot_pane.form.resolution.setCurrentText("1080P")
     save(window, f"{lang}-6-new-slot-hint")
 
     fill_form(window, VIDEO, "tide eye, slow dolly in, dusk light on wet sand ", resolution="768P")
-    window.create()
+    window.slot_pane.create()
     dialog = gui.until(lambda: window.dialog, what="conflict dialog")
     save(dialog, f"{lang}-7-conflict-dialog")
     dialog.close()

@@ -15,9 +15,10 @@ from app.service import secrets
 from app.service.results import OutcomeKind
 from app.ui import app as app_mod
 from app.ui.controller import Controller
+from app.ui.current import Busy
 from app.ui.settings import Settings
 from app.ui.window import MainWindow
-from tests.gui.conftest import close
+from tests.gui.conftest import buttons, close, shown
 
 RID = "article:20260816:tide-eye:scene-01"
 
@@ -39,7 +40,7 @@ def open_app(gui: Any, qtbot: Any) -> Any:
         window.show()
         controller.start()
         opened.append((controller, window))
-        gui.until(lambda: window.model._root.started, what="first page of slots")
+        gui.until(lambda: window.model.started, what="first page of slots")
         return window, controller
 
     yield make
@@ -59,13 +60,17 @@ def save(gui: Any, window: MainWindow, **fields: Any) -> None:
             widget.setText(value)
     before = window.controller.service
     dlg.save_button.click()
-    gui.until(lambda: not window._applying, what="settings applied")
+    gui.until(lambda: not applying(window), what="settings applied")
     gui.until(lambda: window.controller.runner.busy == 0 or window.controller.service is not before,
               what="service rebuilt")
 
 
+def applying(window: MainWindow) -> bool:
+    return Busy.SETTINGS in window.slot.busy
+
+
 def quota_text(window: MainWindow) -> str:
-    return window.quota_label.text()
+    return window.status_pane.quota_label.text()
 
 
 def test_changing_the_designer_rebuilds_the_service_and_loses_nothing(gui, open_app):
@@ -75,7 +80,7 @@ def test_changing_the_designer_rebuilds_the_service_and_loses_nothing(gui, open_
     assert out.kind is OutcomeKind.CREATED
     window, controller = open_app()
     window.select(RID)
-    gui.until(lambda: window.task is not None and window.task.request_id == RID, what="slot shown")
+    gui.until(lambda: shown(window, RID), what="slot shown")
     old_owner, old_service = controller.owner, controller.service
     old_background = set(controller.runner._background)
     assert len(old_background) == 2  # the poller and the status loop
@@ -87,13 +92,13 @@ def test_changing_the_designer_rebuilds_the_service_and_loses_nothing(gui, open_
     assert controller._on_task not in old_service.listeners
     assert old_owner.provider._client.is_closed  # the old provider is closed
     assert controller.service.config.poll_interval == 0.2
-    assert window.identity.text() == "studio-a / mei"
+    assert window.status_pane.identity.text() == "studio-a / mei"
     gui.until(lambda: "videos 0/5" in quota_text(window), what="mei's quota in the status bar")
     # mei has no slot: the list is empty and the welcome page says what to do
-    gui.until(lambda: window.model._root.started and not window.model.loading, what="slot list reloaded")
+    gui.until(lambda: window.model.started and not window.model.loading, what="slot list reloaded")
     assert window.model.rowCount() == 0
-    gui.until(lambda: window.middle_stack.currentWidget() is window.empty_page, what="welcome page")
-    assert window.notice.text() == "Settings applied."
+    gui.until(lambda: window.middle_stack.currentWidget() is window.welcome, what="welcome page")
+    assert window.status_pane.notice.text() == "Settings applied."
     s = gui.settings()
     assert s.value("settings/user") == "mei" and int(s.value("settings/quota_video")) == 5
 
@@ -107,7 +112,7 @@ def test_changing_the_designer_rebuilds_the_service_and_loses_nothing(gui, open_
     assert gui.settings().value("settings/quota_video") is None
     # the slot that was generating during both switches finishes under the new service's poller
     window.select(RID)
-    gui.until(lambda: window.task is not None and window.task.state == "success", timeout=30,
+    gui.until(lambda: window.slot.task is not None and window.slot.task.state == "success", timeout=30,
               what="the in-flight slot resumed and finished")
 
 
@@ -115,10 +120,10 @@ def test_the_slot_on_screen_stays_on_screen_when_its_identity_does(gui, open_app
     gui.run(gui.other_service().submit(RID, "image", {"prompt": "a lighthouse"}, wait=True))
     window, controller = open_app()
     window.select(RID)
-    gui.until(lambda: window.task is not None and window.task.state == "success", what="slot shown")
+    gui.until(lambda: window.slot.task is not None and window.slot.task.state == "success", what="slot shown")
     save(gui, window, quota_image=50)
     assert controller.service.config.quota_image == 50
-    gui.until(lambda: window.task is not None and window.task.request_id == RID and not window.draft,
+    gui.until(lambda: shown(window, RID) and not window.slot.is_draft,
               what="the same slot shown again")
     gui.until(lambda: window.model.index_of(RID).isValid(), what="slot revealed in the tree")
 
@@ -134,7 +139,7 @@ def test_a_data_folder_change_moves_the_default_store_with_it(gui, open_app, tmp
     save(gui, window, data_dir=str(other_dir))
     assert Path(controller.service.config.data_dir) == other_dir
     assert str(other_dir) in controller.service.config.store
-    gui.until(lambda: window.model._root.started and not window.model.loading and window.model.rowCount() == 0,
+    gui.until(lambda: window.model.started and not window.model.loading and window.model.rowCount() == 0,
               what="the new store is empty")
     save(gui, window, data_dir=str(gui.config.data_dir))
     gui.until(lambda: window.model.rowCount() == 1, what="the first store again")
@@ -157,11 +162,11 @@ def test_bad_settings_leave_the_running_service_and_the_saved_settings_alone(gui
     blocker.write_text("not a folder")
     dlg.store.setText(f"sqlite:///{blocker.as_posix()}/sub/slate.sqlite3")
     dlg.save_button.click()
-    gui.until(lambda: "not applied" in window.notice.text(), what="the failure said")
-    assert "not applied" in window.message.text()
+    gui.until(lambda: "not applied" in window.status_pane.notice.text(), what="the failure said")
+    assert "not applied" in window.slot_pane.actions.message.text()
     assert controller.service is service and controller.runner._background  # still running
     assert gui.settings().value("settings/store") is None  # not saved: the next start still works
-    assert window.buttons and not window._applying and window.settings_button.isEnabled()
+    assert buttons(window) and not applying(window) and window.top_bar.settings_button.isEnabled()
 
 
 def test_the_api_key_is_never_shown_and_only_removed_on_request(gui, open_app):
@@ -175,7 +180,7 @@ def test_the_api_key_is_never_shown_and_only_removed_on_request(gui, open_app):
         assert dlg.api_key.text() == "" and stored not in dlg.api_key.placeholderText()
         assert dlg.remove_key.isVisible()
         dlg.save_button.click()  # an empty key field keeps the stored key
-        gui.until(lambda: not window._applying and window.notice.text() == "Settings applied.")
+        gui.until(lambda: not applying(window) and window.status_pane.notice.text() == "Settings applied.")
         assert secrets.api_key() == (stored, "keyring")
 
         window.open_settings()
@@ -183,7 +188,7 @@ def test_the_api_key_is_never_shown_and_only_removed_on_request(gui, open_app):
         dlg.api_key.setText("sk-replacement-key-987654321")
         dlg.save_button.click()
         assert dlg.api_key.text() == ""  # the typed key does not stay in the closed dialog
-        gui.until(lambda: not window._applying and secrets.api_key()[0] == "sk-replacement-key-987654321")
+        gui.until(lambda: not applying(window) and secrets.api_key()[0] == "sk-replacement-key-987654321")
         gui.until(lambda: controller.owner is not None and controller.key_source == "keyring")
 
         window.open_settings()
@@ -191,7 +196,7 @@ def test_the_api_key_is_never_shown_and_only_removed_on_request(gui, open_app):
         dlg.remove_key.click()  # explicit: the user asks to remove it
         assert not dlg.api_key.isEnabled() and "removed" in dlg.api_key.placeholderText()
         dlg.save_button.click()
-        gui.until(lambda: not window._applying and secrets.api_key() == (None, "none"), what="key removed")
+        gui.until(lambda: not applying(window) and secrets.api_key() == (None, "none"), what="key removed")
         gui.until(lambda: controller.key_source == "none")
         window.open_settings()
         assert not window.dialog.remove_key.isVisible()

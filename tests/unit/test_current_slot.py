@@ -504,12 +504,6 @@ def test_every_reason_has_words():
     assert calls == [("WhyNot", WORDS[Why.NO_TASK_ID][1])]
 
 
-def test_the_words_for_the_table_are_the_windows():
-    from app.ui.window import WHY_NOT_TR
-
-    assert WHY_NOT_TR == WHY_NOT_WORDS  # one translation serves both until the window binds
-
-
 # -- invariants over every combination ------------------------------------------------------------
 @given(state=st.sampled_from(STATES), has_results=st.booleans(),
        kind=st.sampled_from(["video", "image"]), task_id=st.sampled_from([None, "t-1"]),

@@ -95,3 +95,34 @@ def test_doctor_says_the_same(tmp_path, monkeypatch):
                   {})
     found = diagnose(config, {})
     assert any("on a virtiofs file system" in p for p in found["problems"]), found["problems"]
+
+
+def test_a_media_folder_outside_slate_s_layout_never_tightens_the_folders_above(tmp_path):
+    """Only ``media/<tenant>/<xx>/<slot>`` is Slate's own: a download into any other folder
+    makes that folder (and the levels it created) owner-only, never an existing parent such
+    as the system's temporary folder."""
+    import os
+    import stat
+
+    from app.service.media import _make_folder, media_folder
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    os.chmod(shared, 0o1777)
+    _make_folder(shared / "a" / "b" / "c" / "downloads")
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o1777
+    for made in ("a", "a/b", "a/b/c", "a/b/c/downloads"):
+        assert stat.S_IMODE((shared / made).stat().st_mode) == 0o700, made
+    existing = tmp_path / "existing"
+    existing.mkdir(mode=0o755)
+    os.chmod(existing, 0o755)
+    _make_folder(existing / "downloads")
+    assert stat.S_IMODE(existing.stat().st_mode) == 0o755
+    data = tmp_path / "data"
+    (data / "media").mkdir(parents=True)
+    os.chmod(data / "media", 0o755)  # made by an older Slate under the umask
+    os.chmod(data, 0o755)  # a data dir the user chose
+    folder = media_folder(data, "studio-a", "ab" * 32)
+    _make_folder(folder)
+    assert stat.S_IMODE((data / "media").stat().st_mode) == 0o700
+    assert stat.S_IMODE(data.stat().st_mode) == 0o755

@@ -35,6 +35,11 @@ class Rule:
     direct_only: bool = False
 
 
+#: The service's modules of plain types: results and views it returns, the browser's reads,
+#: and the recover commands (the service's facade and machinery are not among them).
+PUBLIC_SERVICE_TYPES = ("app.service.results", "app.service.views", "app.service.reads",
+                        "app.service.commands")
+
 RULES: tuple[Rule, ...] = (
     Rule("app.domain imports nothing from app outside app.domain",
          importers=("app.domain",), only_within=("app.domain",)),
@@ -47,6 +52,15 @@ RULES: tuple[Rule, ...] = (
     # opens the store: only direct imports of the store are forbidden here.
     Rule("app.ui never imports app.store", importers=("app.ui",), forbidden=("app.store",),
          direct_only=True),
+    # Panes are widgets bound to the slot on screen and the controller they are handed: they see
+    # the rules, the rest of the UI, and the service's public types (results, views, reads,
+    # commands), never the service itself, the store or the app's entry points.
+    Rule("app.ui.panes import only app.ui, app.domain and the service's public types",
+         importers=("app.ui.panes",),
+         only_within=("app.ui", "app.domain", *PUBLIC_SERVICE_TYPES)),
+    Rule("app.ui.panes never import the window, the app or the controller",
+         importers=("app.ui.panes",),
+         forbidden=("app.ui.window", "app.ui.app", "app.ui.controller")),
 )
 
 def _under(module: str, packages: tuple[str, ...]) -> bool:
@@ -108,6 +122,8 @@ def violations() -> list[str]:
     out: list[str] = []
     for rule in RULES:
         sources = [m for m in modules if _under(m, rule.importers)]
+        if not sources:  # a package without __init__.py is invisible to grimp: say so
+            out.append(f"{rule.name}: no module of {', '.join(rule.importers)} in the graph")
         for src in sources:
             for dst in sorted(imports[src]):
                 if rule.only_within and not _under(dst, rule.only_within):
@@ -170,6 +186,12 @@ def test_the_check_finds_back_arrows_and_cycles(tmp_path):
         "app/ui/widget.py": "from app.store import reader\n",
         "app/ui/app.py": "def run():\n    from app.ui import window\n",
         "app/ui/window.py": "def settings():\n    from app.ui import app\n",
+        "app/ui/panes/__init__.py": "",
+        "app/ui/panes/pane.py": "from app.service import helper\nfrom app.ui import settings\n",
+        "app/ui/panes/other.py": "from app.service import views\n\ndef later():\n"
+                                 "    from app.ui import window\n",
+        "app/ui/settings.py": "from app.domain import rules\n",
+        "app/service/views.py": "",
     }
     for name, text in files.items():
         path = tmp_path / name
@@ -189,6 +211,17 @@ def test_the_check_finds_back_arrows_and_cycles(tmp_path):
     assert "import cycle among app.store.fast, app.store.repo" in found
     assert ("import cycle among app.ui.app, app.ui.window: "
             "app.ui.app -> app.ui.window -> app.ui.app") in found
+    # panes: the service itself and the window are out of bounds; public types and app.ui are not
+    assert ("app.ui.panes import only app.ui, app.domain and the service's public types: "
+            "app.ui.panes.pane -> app.service.helper") in found
+    assert "app.ui.panes.pane -> app.ui.settings" not in found
+    assert "app.ui.panes.other -> app.service.views" not in found
+    assert ("app.ui.panes never import the window, the app or the controller: "
+            "app.ui.panes.other -> app.ui.window") in found
+    # a rule whose package the graph does not hold (no __init__.py) is reported, not passed
+    (tmp_path / "app/ui/panes/__init__.py").unlink()
+    found = "\n".join(violations_in(tmp_path))
+    assert "app.ui.panes import only" in found and "no module of app.ui.panes" in found
 
 
 if __name__ == "__main__":

@@ -1,4 +1,9 @@
-"""The left pane: search and filters over the slot tree (filtering runs in SQL, in the model)."""
+"""The left pane: search and filters over the slot tree (filtering runs in SQL, in the model).
+
+Bound to :class:`~app.ui.current.CurrentSlot`: the tree follows the slot on screen (its row is
+brought into view, its groups opened and its page loaded when needed), and a click on a slot row
+is reported as :attr:`SlotBrowser.slotActivated`.
+"""
 
 from __future__ import annotations
 
@@ -7,9 +12,11 @@ from typing import Any
 
 from app.domain.states import FILTER_GROUPS, State
 from app.service.reads import SlotFilter
-from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel
+from app.ui.current import CurrentSlot
+from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel, row_from_view
 from app.ui.qt import (
     QAbstractItemView,
+    QByteArray,
     QComboBox,
     QHBoxLayout,
     QHeaderView,
@@ -30,10 +37,13 @@ class SlotBrowser(QWidget):
 
     slotActivated = Signal(str)  # request_id
 
-    def __init__(self, model: SlotTreeModel, parent: QWidget | None = None) -> None:
+    def __init__(self, model: SlotTreeModel, slot: CurrentSlot,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("slotBrowser")
         self.model = model
+        self.slot = slot
+        self._followed: str | None = None  # the slot whose row was last brought into view
         self._revealing = False
         self._pending_step: bool | None = None
         self._step_from: Any = None
@@ -110,6 +120,13 @@ class SlotBrowser(QWidget):
         model.rowsInserted.connect(self._update_empty)
         model.loadingChanged.connect(lambda _l: self._update_empty())
         model.loadingChanged.connect(self._retry_step)
+        model.modelReset.connect(self._forget)
+        self._ages = QTimer(self, interval=30_000)
+        self._ages.timeout.connect(model.refresh_ages)
+        self._ages.timeout.connect(model.refresh)  # other processes (the CLI, a teammate) write too
+        self._ages.start()
+        slot.selected_changed.connect(self._follow_selection)
+        slot.task_changed.connect(self._follow_record)
 
     def _span_groups(self, parent: QModelIndex, first: int, last: int) -> None:
         """Project and day rows use the whole width: their name and count are never cut off."""
@@ -136,9 +153,48 @@ class SlotBrowser(QWidget):
         return self.current_filter() != SlotFilter()
 
     def _update_empty(self, *_: Any) -> None:
-        nothing = self.model.rowCount() == 0 and not self.model.loading and self.model._root.started
+        nothing = self.model.rowCount() == 0 and not self.model.loading and self.model.started
         self.empty.setVisible(nothing and self.filtered())
         self.empty.setText(self.tr("No slot matches these filters."))
+
+    def focus_search(self) -> None:
+        self.search.setFocus()
+        self.search.selectAll()
+
+    # -- following the slot on screen -----------------------------------------------------------
+    def _forget(self) -> None:
+        self._followed = None
+
+    def _follow_selection(self, request_id: str | None) -> None:
+        if request_id is None:  # a draft: no row is the slot on screen
+            self._followed = None
+            self.tree.clearSelection()
+            return
+        index = self.model.index_of(request_id)
+        if index.isValid() and self.tree.currentIndex().siblingAtColumn(0) != index:
+            self.show_index(index)
+
+    def _follow_record(self, task: Any) -> None:
+        """A record on screen: its row is up to date, and in view the first time it shows."""
+        if task is None:
+            return
+        row = row_from_view(task)
+        self.model.upsert(row)
+        if self._followed == task.request_id:
+            return
+        self._followed = task.request_id
+        index = self.model.index_of(task.request_id)
+        if index.isValid():
+            self.show_index(index)
+        else:
+            self.model.reveal(row)
+
+    # -- layout ---------------------------------------------------------------------------------
+    def save_layout(self) -> QByteArray:
+        return self.tree.header().saveState()
+
+    def restore_layout(self, state: QByteArray) -> None:
+        self.tree.header().restoreState(state)
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         rid = current.data(RequestIdRole) if current.isValid() else None

@@ -1,19 +1,27 @@
 """The right pane: verified media first (video plays in place, images as thumbnails), the file's
-path and SHA-256, then the slot's history with each raw provider response expandable."""
+path and SHA-256, then the slot's history with each raw provider response expandable.
+
+Bound to :class:`~app.ui.current.CurrentSlot`: it shows the record and history on screen, and
+keeps them while the next slot loads. Images and posters are decoded by the controller's worker.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from app.domain.states import State
 from app.service.results import HistoryEvent
 from app.service.views import MediaView, TaskView
+from app.ui.current import CurrentSlot
+from app.ui.media import THUMB, VideoView, load_thumbnail, load_video_poster
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
+    QByteArray,
     QDesktopServices,
     QHBoxLayout,
     QImage,
@@ -23,13 +31,13 @@ from app.ui.qt import (
     QPixmap,
     QPushButton,
     QSize,
-    QStyle,
-    QStyledItemDelegate,
-    QTextLayout,
-    QTextOption,
-    QStyleOptionViewItem,
     QSplitter,
     QStackedWidget,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTextLayout,
+    QTextOption,
     QTreeWidget,
     QTreeWidgetItem,
     QUrl,
@@ -37,12 +45,10 @@ from app.ui.qt import (
     QWidget,
     Qt,
     Signal,
-    multimedia,
-    multimedia_error,
     translate,
 )
 
-THUMB = 160
+_NOTHING: Any = object()  # nothing drawn yet
 
 EVENT_WORDS = {
     "submitted": QT_TRANSLATE_NOOP("Event", "slot claimed, create about to be sent"),
@@ -70,32 +76,6 @@ EVENT_WORDS = {
 QUIET_DETAILS = {"submitted", "create_sent", "replayed"}
 
 
-def load_thumbnail(path: str, size: int = THUMB) -> QImage:
-    """Decode and scale an image (a worker thread may call this: QImage, not QPixmap)."""
-    img = QImage(path)
-    if img.isNull():
-        return img
-    return img.scaled(size, size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)
-
-
-def load_video_poster(path: str, size: int = 480) -> QImage:
-    """The first frame of a video, decoded with PyAV (a worker thread calls this)."""
-    try:
-        import av
-
-        with av.open(path) as container:
-            for frame in container.decode(video=0):
-                rgb = frame.reformat(format="rgb24")
-                plane = rgb.planes[0]
-                img = QImage(bytes(plane), rgb.width, rgb.height, plane.line_size,
-                             QImage.Format.Format_RGB888).copy()
-                return img.scaled(size, size, Qt.AspectRatioMode.KeepAspectRatio,
-                                  Qt.TransformationMode.SmoothTransformation)
-    except Exception:  # noqa: BLE001 - a poster is a nicety; the player still works
-        pass
-    return QImage()
-
-
 class WrappingDelegate(QStyledItemDelegate):
     """Rows as tall as their text wrapped at the view's width: an event is read whole, not cut
     off with "…" (QTreeView measures rows without knowing the column width)."""
@@ -113,8 +93,9 @@ class WrappingDelegate(QStyledItemDelegate):
             depth += 1
             parent = parent.parent()
         levels = depth + (1 if self.view.rootIsDecorated() else 0)
-        margin = self.view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self.view) + 1
-        width = max(80, self.view.columnWidth(0) - self.view.indentation() * levels - 2 * margin - 1)
+        view = self.view
+        margin = view.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+        width = max(80, view.columnWidth(0) - view.indentation() * levels - 2 * margin - 1)
         # Lay the text out as the style will paint it (QTextLayout, word wrap): line heights then
         # include fallback fonts (CJK glyphs are taller than the UI font's own metrics say).
         layout = QTextLayout(opt.text, opt.font)
@@ -141,127 +122,21 @@ class EventTree(QTreeWidget):
         self.scheduleDelayedItemsLayout()
 
 
-class VideoView(QWidget):
-    """A poster with a play button; playing swaps in a QVideoWidget driven by a QMediaPlayer."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("videoView")
-        self.path: str | None = None
-        self._poster_image: QImage | None = None
-        self.player: Any = None
-        self.audio: Any = None
-        self.video_widget: Any = None
-        self.stack = QStackedWidget()
-        self.poster = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, objectName="videoPoster")
-        self.poster.setMinimumHeight(160)
-        self.poster.setStyleSheet("background: #1f2328; color: #c9d1d9; border-radius: 6px;")
-        self.stack.addWidget(self.poster)
-        self.play_button = QPushButton(self.tr("▶ Play"), objectName="playButton")
-        self.play_button.setAccessibleName(self.tr("Play video"))
-        self.note = QLabel(objectName="hint")
-        self.note.setWordWrap(True)
-        row = QHBoxLayout()
-        row.addWidget(self.play_button)
-        row.addWidget(self.note, 1)
-        box = QVBoxLayout(self)
-        box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(self.stack, 1)
-        box.addLayout(row)
-        self.play_button.clicked.connect(self.toggle)
-        mm = multimedia()
-        if mm is None:
-            self.play_button.setEnabled(False)
-            self.note.setText(self.tr("Video playback is not available here: %1").replace(
-                "%1", multimedia_error() or ""))
-
-    def _ensure_player(self) -> Any:
-        if self.player is None:
-            mm = multimedia()
-            if mm is None:
-                return None
-            qm, qmw = mm
-            self.player = qm.QMediaPlayer(self)
-            self.video_widget = qmw.QVideoWidget()
-            self.video_widget.setObjectName("videoWidget")
-            self.stack.addWidget(self.video_widget)
-            self.player.setVideoOutput(self.video_widget)
-            # Qt 6 plays no sound without an audio output: the system's default device
-            self.audio = qm.QAudioOutput(self)
-            self.player.setAudioOutput(self.audio)
-            self.player.setLoops(qm.QMediaPlayer.Loops.Infinite)
-            self.player.playbackStateChanged.connect(self._state_changed)
-            self.player.errorOccurred.connect(lambda _e, msg: self.note.setText(msg))
-        return self.player
-
-    def set_video(self, path: str | None, poster: QImage | None = None) -> None:
-        self.stop()
-        self.path = path
-        self.stack.setCurrentWidget(self.poster)
-        self._poster_image = None
-        if poster is not None and not poster.isNull():
-            self.set_poster(poster)
-        else:
-            self.poster.setPixmap(QPixmap())
-            self.poster.setText(self.tr("Video") if path else "")
-        self.play_button.setText(self.tr("▶ Play"))
-
-    def set_poster(self, poster: QImage) -> None:
-        """Show the first frame whole (letterboxed), never cropped, at the pane's size."""
-        if not poster.isNull():
-            self._poster_image = poster
-            self._fit_poster()
-
-    def _fit_poster(self) -> None:
-        image = getattr(self, "_poster_image", None)
-        if image is None:
-            return
-        size = self.poster.contentsRect().size()
-        if size.width() < 8 or size.height() < 8:
-            size = image.size()
-        self.poster.setPixmap(QPixmap.fromImage(image.scaled(
-            size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)))
-
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        self._fit_poster()
-
-    def toggle(self) -> None:
-        player = self._ensure_player()
-        if player is None or not self.path:
-            return
-        qm = multimedia()[0]  # type: ignore[index]
-        if player.playbackState() == qm.QMediaPlayer.PlaybackState.PlayingState:
-            player.pause()
-            return
-        if player.source() != QUrl.fromLocalFile(self.path):
-            player.setSource(QUrl.fromLocalFile(self.path))
-        self.stack.setCurrentWidget(self.video_widget)
-        player.play()
-
-    def _state_changed(self, state: Any) -> None:
-        qm = multimedia()[0]  # type: ignore[index]
-        playing = state == qm.QMediaPlayer.PlaybackState.PlayingState
-        self.play_button.setText(self.tr("❚❚ Pause") if playing else self.tr("▶ Play"))
-
-    def stop(self) -> None:
-        if self.player is not None:
-            self.player.stop()
-            self.player.setSource(QUrl())
-
-
-class HistoryPanel(QWidget):
-    """Media, file facts and the timeline of one slot. Asks the controller to decode images."""
+class ResultPane(QWidget):
+    """Media, file facts and the timeline of the slot on screen."""
 
     openFolder = Signal(str)
 
-    def __init__(self, controller: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, controller: Any, slot: CurrentSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("historyPanel")
         self.setAccessibleName(self.tr("Result and history"))
         self.controller = controller
+        self.slot = slot
         self._media: list[MediaView] = []
         self._token = 0
+        self._drawn_task: Any = _NOTHING
+        self._drawn_events: Any = _NOTHING
 
         self.media_title = QLabel(self.tr("RESULT"), objectName="paneTitle")
         self.media_stack = QStackedWidget()
@@ -324,15 +199,26 @@ class HistoryPanel(QWidget):
 
         self.open_button.clicked.connect(self._open_file)
         self.folder_button.clicked.connect(self._open_folder)
-        self.thumbs.itemActivated.connect(lambda item: self._open_path(item.data(Qt.ItemDataRole.UserRole)))
-        self.show_slot(None, [])
+        self.thumbs.itemActivated.connect(
+            lambda item: self._open_path(item.data(Qt.ItemDataRole.UserRole)))
+        for changed in (slot.task_changed, slot.events_changed, slot.loading_changed):
+            changed.connect(lambda _value: self.redraw())
+        self.redraw()
 
     # -- content ----------------------------------------------------------------------------
-    def show_slot(self, task: TaskView | None, events: list[HistoryEvent]) -> None:
-        self._show_media(task)
-        self._show_events(events)
+    def redraw(self) -> None:
+        """Show the slot's record and history, each only when it changed (kept while loading)."""
+        slot = self.slot
+        if slot.loading:
+            return
+        if slot.task is not self._drawn_task:
+            self._drawn_task = slot.task
+            self.show_media(slot.task)  # type: ignore[arg-type]
+        if slot.events is not self._drawn_events:
+            self._drawn_events = slot.events
+            self.show_events(slot.events)
 
-    def _show_media(self, task: TaskView | None) -> None:
+    def show_media(self, task: TaskView | None) -> None:
         media = list(task.media) if task is not None and task.state is State.SUCCESS else []
         same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
         self._media = media
@@ -350,7 +236,8 @@ class HistoryPanel(QWidget):
             elif task.state is State.FAIL:
                 self.empty_media.setText(self.tr("No verified media: this slot failed."))
             else:
-                self.empty_media.setText(self.tr("Media appear here once they are downloaded and verified."))
+                self.empty_media.setText(
+                    self.tr("Media appear here once they are downloaded and verified."))
             return
         self.file_info.setText("<br>".join(self._describe(m) for m in media[:2])
                                + (f"<br>… +{len(media) - 2}" if len(media) > 2 else ""))
@@ -364,7 +251,8 @@ class HistoryPanel(QWidget):
             self.video.set_video(media[0].path)
             path = media[0].path
             self.controller.call(load_video_poster, path,
-                                 done=lambda img: token == self._token and self.video.set_poster(img))
+                                 done=lambda img: token == self._token
+                                 and self.video.set_poster(img))
             return
         self.video.set_video(None)
         self.media_stack.setCurrentWidget(self.thumbs)
@@ -386,7 +274,8 @@ class HistoryPanel(QWidget):
         from html import escape
 
         dims = f"{m.width}×{m.height}" if m.width and m.height else ""
-        size = f"{m.bytes / 1024 / 1024:.1f} MB" if m.bytes >= 1024 * 1024 else f"{m.bytes / 1024:.0f} KB"
+        size = (f"{m.bytes / 1024 / 1024:.1f} MB" if m.bytes >= 1024 * 1024
+                else f"{m.bytes / 1024:.0f} KB")
         dur = f" · {m.duration:g} s" if m.duration else ""
         path = m.path if len(m.path) <= 64 else m.path[:28] + "…" + m.path[-34:]
         return (f"<b>{escape(m.content_type)}</b> · {dims}{dur} · {size}<br>"
@@ -394,10 +283,11 @@ class HistoryPanel(QWidget):
                 f"<span style='font-family:monospace; font-size:9pt; color:#6b7280'>SHA-256 "
                 f"{m.sha256[:32]}<br>{'&nbsp;' * 8}{m.sha256[32:]}</span>")
 
-    def _show_events(self, events: list[HistoryEvent]) -> None:
+    def show_events(self, events: Sequence[HistoryEvent]) -> None:
         self.events.clear()
         if not events:
-            self.events.addTopLevelItem(QTreeWidgetItem([self.tr("Nothing has happened in this slot yet.")]))
+            self.events.addTopLevelItem(
+                QTreeWidgetItem([self.tr("Nothing has happened in this slot yet.")]))
             return
         for e in events:
             when = dt.datetime.fromtimestamp(e.at).strftime("%H:%M:%S")
@@ -409,7 +299,8 @@ class HistoryPanel(QWidget):
             item.setToolTip(0, dt.datetime.fromtimestamp(e.at).isoformat(timespec="seconds"))
             data = e.data
             if data:
-                raw = QTreeWidgetItem([json.dumps(data, indent=2, ensure_ascii=False, default=str)[:4000]])
+                text = json.dumps(data, indent=2, ensure_ascii=False, default=str)[:4000]
+                raw = QTreeWidgetItem([text])
                 raw.setForeground(0, Qt.GlobalColor.darkGray)
                 font = raw.font(0)
                 font.setFamily("monospace")
@@ -418,6 +309,17 @@ class HistoryPanel(QWidget):
                 item.addChild(raw)
             self.events.addTopLevelItem(item)
         self.events.scrollToBottom()
+
+    def stop(self) -> None:
+        """Stop playing (the window closes)."""
+        self.video.stop()
+
+    # -- layout -----------------------------------------------------------------------------
+    def save_layout(self) -> QByteArray:
+        return self.splitter.saveState()
+
+    def restore_layout(self, state: QByteArray) -> None:
+        self.splitter.restoreState(state)
 
     # -- buttons ------------------------------------------------------------------------------
     def _open_path(self, path: str | None) -> None:

@@ -1,0 +1,162 @@
+"""Media widgets and decoders: image thumbnails and video posters (decoded off the UI thread by
+the controller's worker), and a video view that plays in place.
+
+Decoders return ``QImage`` (a worker thread may make one; a ``QPixmap`` only the UI thread).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.ui.qt import (
+    QHBoxLayout,
+    QImage,
+    QLabel,
+    QPixmap,
+    QPushButton,
+    QStackedWidget,
+    QUrl,
+    QVBoxLayout,
+    QWidget,
+    Qt,
+    multimedia,
+    multimedia_error,
+)
+
+THUMB = 160
+
+
+def load_thumbnail(path: str, size: int = THUMB) -> QImage:
+    """Decode and scale an image (a worker thread may call this: QImage, not QPixmap)."""
+    img = QImage(path)
+    if img.isNull():
+        return img
+    return img.scaled(size, size, Qt.AspectRatioMode.KeepAspectRatio,
+                      Qt.TransformationMode.SmoothTransformation)
+
+
+def load_video_poster(path: str, size: int = 480) -> QImage:
+    """The first frame of a video, decoded with PyAV (a worker thread calls this)."""
+    try:
+        import av
+
+        with av.open(path) as container:
+            for frame in container.decode(video=0):
+                rgb = frame.reformat(format="rgb24")
+                plane = rgb.planes[0]
+                img = QImage(bytes(plane), rgb.width, rgb.height, plane.line_size,
+                             QImage.Format.Format_RGB888).copy()
+                return img.scaled(size, size, Qt.AspectRatioMode.KeepAspectRatio,
+                                  Qt.TransformationMode.SmoothTransformation)
+    except Exception:  # noqa: BLE001 - a poster is a nicety; the player still works
+        pass
+    return QImage()
+
+
+class VideoView(QWidget):
+    """A poster with a play button; playing swaps in a QVideoWidget driven by a QMediaPlayer."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("videoView")
+        self.path: str | None = None
+        self._poster_image: QImage | None = None
+        self.player: Any = None
+        self.audio: Any = None
+        self.video_widget: Any = None
+        self.stack = QStackedWidget()
+        self.poster = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, objectName="videoPoster")
+        self.poster.setMinimumHeight(160)
+        self.poster.setStyleSheet("background: #1f2328; color: #c9d1d9; border-radius: 6px;")
+        self.stack.addWidget(self.poster)
+        self.play_button = QPushButton(self.tr("▶ Play"), objectName="playButton")
+        self.play_button.setAccessibleName(self.tr("Play video"))
+        self.note = QLabel(objectName="hint")
+        self.note.setWordWrap(True)
+        row = QHBoxLayout()
+        row.addWidget(self.play_button)
+        row.addWidget(self.note, 1)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.stack, 1)
+        box.addLayout(row)
+        self.play_button.clicked.connect(self.toggle)
+        mm = multimedia()
+        if mm is None:
+            self.play_button.setEnabled(False)
+            self.note.setText(self.tr("Video playback is not available here: %1").replace(
+                "%1", multimedia_error() or ""))
+
+    def _ensure_player(self) -> Any:
+        if self.player is None:
+            mm = multimedia()
+            if mm is None:
+                return None
+            qm, qmw = mm
+            self.player = qm.QMediaPlayer(self)
+            self.video_widget = qmw.QVideoWidget()
+            self.video_widget.setObjectName("videoWidget")
+            self.stack.addWidget(self.video_widget)
+            self.player.setVideoOutput(self.video_widget)
+            # Qt 6 plays no sound without an audio output: the system's default device
+            self.audio = qm.QAudioOutput(self)
+            self.player.setAudioOutput(self.audio)
+            self.player.setLoops(qm.QMediaPlayer.Loops.Infinite)
+            self.player.playbackStateChanged.connect(self._state_changed)
+            self.player.errorOccurred.connect(lambda _e, msg: self.note.setText(msg))
+        return self.player
+
+    def set_video(self, path: str | None, poster: QImage | None = None) -> None:
+        self.stop()
+        self.path = path
+        self.stack.setCurrentWidget(self.poster)
+        self._poster_image = None
+        if poster is not None and not poster.isNull():
+            self.set_poster(poster)
+        else:
+            self.poster.setPixmap(QPixmap())
+            self.poster.setText(self.tr("Video") if path else "")
+        self.play_button.setText(self.tr("▶ Play"))
+
+    def set_poster(self, poster: QImage) -> None:
+        """Show the first frame whole (letterboxed), never cropped, at the pane's size."""
+        if not poster.isNull():
+            self._poster_image = poster
+            self._fit_poster()
+
+    def _fit_poster(self) -> None:
+        image = getattr(self, "_poster_image", None)
+        if image is None:
+            return
+        size = self.poster.contentsRect().size()
+        if size.width() < 8 or size.height() < 8:
+            size = image.size()
+        self.poster.setPixmap(QPixmap.fromImage(image.scaled(
+            size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_poster()
+
+    def toggle(self) -> None:
+        player = self._ensure_player()
+        if player is None or not self.path:
+            return
+        qm = multimedia()[0]  # type: ignore[index]
+        if player.playbackState() == qm.QMediaPlayer.PlaybackState.PlayingState:
+            player.pause()
+            return
+        if player.source() != QUrl.fromLocalFile(self.path):
+            player.setSource(QUrl.fromLocalFile(self.path))
+        self.stack.setCurrentWidget(self.video_widget)
+        player.play()
+
+    def _state_changed(self, state: Any) -> None:
+        qm = multimedia()[0]  # type: ignore[index]
+        playing = state == qm.QMediaPlayer.PlaybackState.PlayingState
+        self.play_button.setText(self.tr("❚❚ Pause") if playing else self.tr("▶ Play"))
+
+    def stop(self) -> None:
+        if self.player is not None:
+            self.player.stop()
+            self.player.setSource(QUrl())

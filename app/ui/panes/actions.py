@@ -1,0 +1,130 @@
+"""The slot pane's bottom bar: what a create costs, the action buttons, and the last message.
+
+The buttons show :meth:`CurrentSlot.offers <app.ui.current.CurrentSlot.offers>` and nothing else:
+enabled or not, the reason in the tooltip when not (``Reason.say``), and the ``primary``
+property on the one highlighted button. A click is reported as :attr:`ActionBar.triggered`;
+the slot pane decides what it does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from app.domain.states import Action
+from app.ui.current import CurrentSlot, Offer, Why
+from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    translate,
+)
+
+#: The buttons, left to right: action, object name, label, shortcut (said in the tooltip).
+ACTION_BUTTONS = (
+    (Action.CREATE, "createButton", QT_TRANSLATE_NOOP("MainWindow", "Create"), "Ctrl+Return"),
+    (Action.QUERY, "queryButton", QT_TRANSLATE_NOOP("MainWindow", "Query"), "F5"),
+    (Action.RECOVER, "recoverButton", QT_TRANSLATE_NOOP("MainWindow", "Recover…"), None),
+    (Action.EXPORT, "exportButton", QT_TRANSLATE_NOOP("MainWindow", "Export…"), "Ctrl+E"),
+    (Action.CANCEL, "cancelButton", QT_TRANSLATE_NOOP("MainWindow", "Cancel task"), None),
+    (Action.NEW_SLOT, "newSlotButton", QT_TRANSLATE_NOOP("MainWindow", "New slot"),
+     "Ctrl+Shift+N"),
+)
+ACTION_HELP = {
+    Action.CREATE: QT_TRANSLATE_NOOP("MainWindow", "Send this slot to the provider (once)."),
+    Action.QUERY: QT_TRANSLATE_NOOP("MainWindow", "Ask the provider about this task now."),
+    Action.RECOVER: QT_TRANSLATE_NOOP(
+        "MainWindow", "Attach a task id, download again, or declare failed. Never creates."),
+    Action.EXPORT: QT_TRANSLATE_NOOP("MainWindow", "Copy the verified media to a folder."),
+    Action.NEW_SLOT: QT_TRANSLATE_NOOP(
+        "MainWindow", "Start a new slot from these parameters (this slot stays as it is)."),
+    Action.CANCEL: QT_TRANSLATE_NOOP(
+        "MainWindow", "Ask the provider to drop this queued task; nothing is billed for it."),
+}
+USES_QUOTA = QT_TRANSLATE_NOOP("MainWindow", "Uses %1 of today's quota.")
+IMAGES = QT_TRANSLATE_NOOP("MainWindow", "%1 image(s)")
+ONE_VIDEO = QT_TRANSLATE_NOOP("MainWindow", "1 video")
+
+
+def _tr(text: str) -> str:
+    return translate("MainWindow", text)
+
+
+def repolish(widget: QWidget) -> None:
+    """Apply the stylesheet again after a dynamic property changed."""
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
+
+
+class ActionBar(QWidget):
+    """The cost line, one button per action the slot pane offers, and the message line."""
+
+    triggered = Signal(object)  # the Action of the button clicked
+
+    def __init__(self, slot: CurrentSlot, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("actionBar")
+        self.slot = slot
+        self.cost = QLabel(objectName="hint")
+        self.buttons: dict[Action, QPushButton] = {}
+        row = QHBoxLayout()
+        for action, name, text, keys in ACTION_BUTTONS:
+            button = QPushButton(_tr(text), objectName=name)
+            button.setAccessibleName(_tr(text).rstrip("…"))
+            if keys:
+                button.setProperty("keys", keys)
+            button.clicked.connect(lambda _checked=False, a=action: self.triggered.emit(a))
+            self.buttons[action] = button
+            row.addWidget(button)
+        row.addStretch(1)
+        self.message = QLabel(objectName="messageLabel")
+        self.message.setWordWrap(True)
+        self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(4, 6, 4, 0)
+        box.setSpacing(4)
+        box.addWidget(self.cost)
+        box.addLayout(row)
+        box.addWidget(self.message)
+        slot.offers_changed.connect(self.show_offers)
+        slot.draft_changed.connect(lambda _draft: self.show_cost())
+        slot.task_changed.connect(lambda _task: self.show_cost())
+        self.show_offers(slot.offers())
+        self.show_cost()
+
+    def show_offers(self, offers: Mapping[Action, Offer]) -> None:
+        """Enable exactly what is offered; say why in the tooltip when not; mark the primary.
+        Cancel is shown only while it can be used (it is rare, and the bar stays short)."""
+        for action, button in self.buttons.items():
+            offer = offers[action]
+            button.setEnabled(offer.enabled)
+            if offer.enabled or offer.reason is None:
+                keys = button.property("keys")
+                tip = _tr(ACTION_HELP[action]) + (f" ({keys})" if keys else "")
+            else:
+                tip = offer.reason.say(translate)
+            button.setToolTip(tip)
+            if action is Action.CANCEL:  # shown only where it can act: a queued MiniMax-H3 task
+                button.setVisible(offer.enabled or (offer.reason is not None
+                                                    and offer.reason.why is Why.BUSY))
+            if bool(button.property("primary")) != offer.primary:
+                button.setProperty("primary", offer.primary)
+                repolish(button)
+
+    def show_cost(self) -> None:
+        cost = self.slot.cost
+        text = ""
+        if cost is not None:
+            kind, n = cost
+            what = _tr(IMAGES).replace("%1", str(n)) if kind == "image" else _tr(ONE_VIDEO)
+            text = _tr(USES_QUOTA).replace("%1", what)
+        if text != self.cost.text():
+            self.cost.setText(text)
+
+    def show_message(self, text: str, error: bool = True) -> None:
+        self.message.setText(text)
+        self.message.setStyleSheet("color: #8a2d23;" if text and error else "")

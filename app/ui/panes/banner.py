@@ -1,0 +1,177 @@
+"""The slot's state in words, at the top of the slot pane: a badge, a title, one or two sentences
+(the provider's words first for a slot that ended badly), and a progress line that ticks.
+
+Bound to :class:`~app.ui.current.CurrentSlot`: it redraws when the record on screen changes and
+keeps what it shows while the next record loads (no flash of an empty banner between slots).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+
+from app.domain.states import State
+from app.ui.current import CurrentSlot, Progress
+from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    Qt,
+    QTimer,
+    QVBoxLayout,
+    QWidget,
+    translate,
+)
+from app.ui.style import badge_color, badge_pixmap, state_word
+
+BANNERS = {
+    None: (QT_TRANSLATE_NOOP("Banner", "New slot"),
+           QT_TRANSLATE_NOOP("Banner", "Nothing has been sent yet. Name the slot, write the "
+                             "prompt, then press Create.")),
+    State.SUBMITTING: (QT_TRANSLATE_NOOP("Banner", "Sending"),
+                       QT_TRANSLATE_NOOP("Banner", "The create request is on its way. Slate "
+                                         "recorded it first, so it can never be sent twice.")),
+    State.PREPARING: (QT_TRANSLATE_NOOP("Banner", "Running at the provider"),
+                      QT_TRANSLATE_NOOP("Banner", "The provider accepted the task and is "
+                                        "preparing it. You can close Slate: it picks up where it "
+                                        "left off.")),
+    State.QUEUEING: (QT_TRANSLATE_NOOP("Banner", "Waiting in the provider's queue"),
+                     QT_TRANSLATE_NOOP("Banner", "The task is queued at the provider. You can "
+                                       "close Slate: it picks up where it left off.")),
+    State.PROCESSING: (QT_TRANSLATE_NOOP("Banner", "Generating"),
+                       QT_TRANSLATE_NOOP("Banner", "The provider is generating. You can close "
+                                         "Slate: it picks up where it left off.")),
+    State.DOWNLOADING: (QT_TRANSLATE_NOOP("Banner", "Downloading"),
+                        QT_TRANSLATE_NOOP("Banner", "The provider finished. Slate is downloading "
+                                          "and verifying the media.")),
+    State.SUCCESS: (QT_TRANSLATE_NOOP("Banner", "Done"),
+                    QT_TRANSLATE_NOOP("Banner", "The media are verified and on disk (SHA-256 "
+                                      "recorded). Export them, or start a New slot for a "
+                                      "variation.")),
+    State.FAIL: (QT_TRANSLATE_NOOP("Banner", "Failed"),
+                 QT_TRANSLATE_NOOP("Banner", "This slot will not change again. Start a New slot "
+                                   "to try again.")),
+    State.REJECTED: (QT_TRANSLATE_NOOP("Banner", "Refused by the provider"),
+                     QT_TRANSLATE_NOOP("Banner", "No task was made and nothing was billed. You "
+                                       "may Create again with the same parameters, or start a "
+                                       "New slot.")),
+    State.UNKNOWN: (QT_TRANSLATE_NOOP("Banner", "Unknown"),
+                    QT_TRANSLATE_NOOP("Banner", "The create request left and no clear answer "
+                                      "came back. Slate will not create again. Query the "
+                                      "provider, or Recover.")),
+    State.CANCELLED: (QT_TRANSLATE_NOOP("Banner", "Cancelled"),
+                      QT_TRANSLATE_NOOP("Banner", "The provider cancelled the task while it was "
+                                        "queued; nothing was billed. Start a New slot to try "
+                                        "again.")),
+}
+UNKNOWN_SENT_AT = QT_TRANSLATE_NOOP(
+    "Banner", "The create request left at %1 and no clear answer came back. Slate will not create "
+    "again. Query the provider, or Recover.")
+BANNER_BG = {State.SUCCESS: "#e8f3ec", State.FAIL: "#fbeaea", State.REJECTED: "#f0f0f1",
+             State.UNKNOWN: "#fdf3e1", None: "#eef2f7"}
+SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
+# Said by the progress line (the "MainWindow" context keeps the translations they always had).
+TOOK = QT_TRANSLATE_NOOP("MainWindow", "Took %1 · last change %2")
+LAST_CHANGE = QT_TRANSLATE_NOOP("MainWindow", "Last change %1")
+ELAPSED = QT_TRANSLATE_NOOP("MainWindow", "%1 · elapsed %2")
+NEXT_QUERY = QT_TRANSLATE_NOOP("MainWindow", "next query in %1 s")
+QUERYING_NOW = QT_TRANSLATE_NOOP("MainWindow", "querying now")
+
+
+def clock(seconds: float) -> str:
+    """``m:ss``, or ``h:mm:ss`` from an hour on."""
+    seconds = int(max(0, seconds))
+    h, rest = divmod(seconds, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def progress_text(p: Progress | None) -> str:
+    """The progress line: elapsed and next query for running work, else how long it took."""
+    if p is None:
+        return ""
+    if not p.running:
+        changed = dt.datetime.fromtimestamp(p.last_change).strftime("%Y-%m-%d %H:%M")
+        if p.took is not None:
+            return translate("MainWindow", TOOK).replace("%1", clock(p.took)).replace("%2", changed)
+        return translate("MainWindow", LAST_CHANGE).replace("%1", changed)
+    text = translate("MainWindow", ELAPSED).replace("%1", state_word(p.state)).replace(
+        "%2", clock(p.elapsed))
+    if p.next_query_in is not None:
+        text += " · " + (translate("MainWindow", NEXT_QUERY).replace(
+            "%1", str(int(p.next_query_in) + 1)) if p.next_query_in > 0
+            else translate("MainWindow", QUERYING_NOW))
+    return text
+
+
+class Banner(QFrame):
+    """A badge, a title, one or two sentences, and the progress line of the slot on screen."""
+
+    def __init__(self, slot: CurrentSlot, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("banner")
+        self.slot = slot
+        self._drawn: tuple[object, ...] | None = None
+        self.icon = QLabel()
+        self.icon.setFixedSize(28, 28)
+        self.title = QLabel(objectName="bannerTitle")
+        self.body = QLabel(objectName="bannerBody")
+        self.body.setWordWrap(True)
+        self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.progress = QLabel(objectName="progressLabel")
+        text = QVBoxLayout()
+        text.setSpacing(2)
+        text.addWidget(self.title)
+        text.addWidget(self.body)
+        text.addWidget(self.progress)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(12, 10, 12, 10)
+        row.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
+        row.addLayout(text, 1)
+        self.setAccessibleName(translate("MainWindow", SLOT_STATE))
+        slot.task_changed.connect(lambda _task: self.redraw())
+        slot.loading_changed.connect(lambda _loading: self.redraw())
+        self._tick = QTimer(self, interval=1000)
+        self._tick.timeout.connect(self.update_progress)
+        self._tick.start()
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Show the slot's state (kept as it is while the next record loads)."""
+        slot = self.slot
+        if slot.loading:
+            return
+        task = slot.state, slot.problem, slot.task.created_at if slot.task is not None else None
+        if task != self._drawn:
+            self._drawn = task
+            self.show_state(*task)
+        self.update_progress()
+
+    def show_state(self, state: State | None, problem: str = "",
+                   sent_at: float | None = None) -> None:
+        """The title and sentence of ``state``: the provider's ``problem`` above the sentence;
+        an unknown slot says when its create left instead (one sentence, not two)."""
+        title, sentence = BANNERS.get(state, BANNERS[State.UNKNOWN])
+        self.icon.setPixmap(badge_pixmap(state, 28))
+        word = translate("Banner", title)
+        self.title.setText(word)
+        self.title.setStyleSheet(f"color: {badge_color(state).darker(125).name()};")
+        text = translate("Banner", sentence)
+        if state is State.UNKNOWN and sent_at is not None:
+            sent = dt.datetime.fromtimestamp(sent_at).strftime("%H:%M:%S")
+            text = translate("Banner", UNKNOWN_SENT_AT).replace("%1", sent)
+        elif problem:
+            text = f"{problem}\n{text}"
+        self.body.setText(text)
+        self.setToolTip(problem)
+        bg = BANNER_BG.get(state, "#eaf1f9")
+        self.setStyleSheet(f"QFrame#banner {{ background: {bg}; border-radius: 8px; }}")
+        self.setAccessibleDescription(f"{word}. {text}")
+
+    def update_progress(self) -> None:
+        if self.slot.loading:
+            return
+        text = progress_text(self.slot.progress(time.time()))
+        self.progress.setText(text)
+        self.progress.setVisible(bool(text))

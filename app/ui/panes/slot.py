@@ -1,0 +1,309 @@
+"""The middle pane: the slot on screen — its RequestId, state banner, composer, form and actions.
+
+Bound to :class:`~app.ui.current.CurrentSlot`: a record on screen fills the composer and the form
+(read-only), a draft's edits go into :meth:`CurrentSlot.edit_draft`, and the buttons show the
+slot's offers (:mod:`app.ui.panes.actions`). The pane runs the slot's own work with the
+controller — select a slot, start a draft (blank, or "New slot" from the one on screen), create,
+query, recover, export — with the slot's busy flags set while it runs, and says the outcome in its
+message line. Dialogs belong to the window: the pane asks for them with signals.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from contextlib import suppress
+from pathlib import Path
+from typing import Any
+
+from app.domain.states import Action
+from app.service.commands import RecoverHow
+from app.service.results import Exported, OutcomeKind, Result
+from app.service.views import TaskView
+from app.ui.current import Busy, CurrentSlot
+from app.ui.form import CreateForm, FramePicker, RequestIdComposer
+from app.ui.panes.actions import ActionBar
+from app.ui.panes.banner import Banner
+from app.ui.qt import QFrame, QLabel, QScrollArea, Qt, QTimer, QVBoxLayout, QWidget, Signal
+from app.ui.style import state_word
+
+#: Outcomes said in the message line only (the slot on screen stays as it is).
+SAID_ONLY = (OutcomeKind.INVALID, OutcomeKind.QUOTA_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED,
+             OutcomeKind.NOT_FOUND)
+
+
+class SlotPane(QWidget):
+    """Heading, banner, composer, form and the action bar of the slot on screen."""
+
+    slotWanted = Signal(str)  # show this slot (the "already used" link, a slot just created)
+    recoverWanted = Signal()  # the Recover button: the window asks how
+    exportWanted = Signal()  # the Export button: the window asks where
+    frameWanted = Signal(object)  # the FramePicker that wants a file
+
+    def __init__(self, controller: Any, slot: CurrentSlot, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("slotPane")
+        self.controller = controller
+        self.slot = slot
+        self._shown: tuple[str, Any] | None = None  # the record in the form: (kind, params)
+        self.heading = QLabel(objectName="slotHeading")
+        self.heading.setStyleSheet("font-size: 16px; font-weight: 600; font-family: monospace;")
+        self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.heading.setWordWrap(True)
+        self.banner = Banner(slot)
+        self.composer = RequestIdComposer()
+        self.used_hint = QLabel(objectName="hint")
+        self.used_hint.setWordWrap(True)
+        self.used_hint.setTextFormat(Qt.TextFormat.RichText)
+        self.form = CreateForm()
+        self.locked_hint = QLabel(self.tr("This slot's parameters are fixed. Use New slot to "
+                                          "change them."), objectName="hint")
+        self.locked_hint.setWordWrap(True)
+        self.actions = ActionBar(slot)
+
+        inner = QWidget(objectName="slotInner")
+        box = QVBoxLayout(inner)
+        box.setContentsMargins(4, 4, 8, 4)
+        box.setSpacing(10)
+        for widget, stretch in ((self.heading, 0), (self.banner, 0), (self.composer, 0),
+                                (self.used_hint, 0), (self.form, 1), (self.locked_hint, 0)):
+            box.addWidget(widget, stretch)
+        inner.setStyleSheet("QWidget#slotInner { background: white; }")
+        scroll = QScrollArea(objectName="slotScroll")
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(inner)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(scroll, 1)
+        column.addWidget(self.actions)
+
+        self._lookup_timer = QTimer(self, singleShot=True, interval=400)
+        self._lookup_timer.timeout.connect(self._lookup_draft)
+        self.used_hint.linkActivated.connect(self.slotWanted)
+        self.form.changed.connect(self._edited)
+        self.form.frameWanted.connect(self.frameWanted)
+        self.composer.changed.connect(self._composer_changed)
+        self.composer.nextSceneWanted.connect(
+            lambda prefix: controller.next_scene(prefix, done=self.composer.set_scene))
+        self.actions.triggered.connect(self._triggered)
+        slot.task_changed.connect(lambda _task: self._show_slot())
+        slot.loading_changed.connect(lambda _loading: self._show_slot())
+        controller.taskChanged.connect(self._task_changed)
+        controller.outcomeArrived.connect(self._outcome)
+        controller.actionFailed.connect(self._end)
+        controller.errorOccurred.connect(self.show_message)
+
+    # -- which slot is on screen --------------------------------------------------------------
+    def select(self, request_id: str, *, fresh: bool = False) -> None:
+        """Show a stored slot; its record and history come from the controller. ``fresh``: load
+        it as new even when it is already on screen (another identity may hold that name)."""
+        slot = self.slot
+        if fresh or slot.is_draft or slot.selected != request_id:
+            slot.select(request_id)
+        self.controller.select(request_id)
+
+    def new_draft(self, *, focus: bool = True, project: str | None = None) -> None:
+        """A blank slot: today's date, the project on screen (or ``project``), the next free
+        scene."""
+        if project is None:
+            task = self.slot.task
+            project = (getattr(task, "project", None) if task is not None else None) or (
+                self.composer.project.text())
+        self._enter_draft()
+        self.form.clear()
+        self.composer.series = "article"
+        self.composer.date.setDate(dt.date.today())
+        self.composer.project.setText(project)
+        self.composer.scene.setText("")
+        if project:
+            self.controller.next_scene(self.composer.prefix(), done=self.composer.set_scene)
+        if focus:
+            (self.composer.project if not project else self.form.prompt).setFocus()
+
+    def new_slot(self) -> None:
+        """"New slot" from the one on screen: its parameters, a suggested RequestId, editable."""
+        task = self.slot.task
+        if task is None:
+            return
+        self._enter_draft()
+        self.form.set_params(task.kind, dict(getattr(task, "params", {})))
+        self.composer.set_request_id(task.request_id)
+        self.controller.suggest(task.request_id, done=self.composer.set_request_id)
+        self.form.prompt.setFocus()
+
+    def refresh_draft(self) -> None:
+        """Ask again whether the draft's RequestId is taken (the service was replaced)."""
+        self.used_hint.clear()
+        self.used_hint.hide()
+        self._lookup_timer.start()
+
+    def is_blank(self) -> bool:
+        """Nothing named and nothing written: the welcome page may stand in for the pane."""
+        return not self.composer.project.text() and not self.form.prompt.toPlainText()
+
+    def form_values(self) -> tuple[str, dict[str, Any]]:
+        """The form's kind and raw parameters."""
+        return self.form.kind(), self.form.params()
+
+    def _enter_draft(self) -> None:
+        self.slot.start_draft()
+        self.controller.select(None)
+        self.composer.set_read_only(False)
+        self.form.set_read_only(False)
+        self.actions.message.clear()
+        self._edited()
+
+    # -- actions -------------------------------------------------------------------------------
+    def _triggered(self, action: Action) -> None:
+        {Action.CREATE: self.create, Action.QUERY: self.query,
+         Action.RECOVER: self.recoverWanted.emit, Action.EXPORT: self.exportWanted.emit,
+         Action.NEW_SLOT: self.new_slot, Action.CANCEL: self.cancel}[action]()
+
+    def create(self) -> None:
+        """Create the draft; a refused slot is created again with its stored parameters."""
+        slot = self.slot
+        if not slot.offer(Action.CREATE).enabled:
+            return
+        task, draft = slot.task, slot.draft
+        if task is not None:
+            self._submit(task.request_id, task.kind, dict(getattr(task, "params", {})))
+        elif draft is not None:
+            self._submit(draft.request_id, draft.kind, dict(draft.params))
+
+    def create_as(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
+        """Create ``params`` as a new slot named ``request_id`` (the conflict dialog's choice)."""
+        self._enter_draft()
+        self.form.set_params(kind, params)
+        self.composer.set_request_id(request_id)
+        self._submit(request_id, kind, params)
+
+    def _submit(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
+        self.slot.begin(Busy.CREATE)
+        self.show_message("")
+        self.controller.submit(request_id, kind, params)
+
+    def query(self) -> None:
+        task = self.slot.task
+        if task is None or not self.slot.offer(Action.QUERY).enabled:
+            return
+        self.slot.begin(Busy.QUERY)
+        self.show_message(self.tr("Asking the provider…"))
+        self.controller.query(task.request_id)
+
+    def cancel(self) -> None:
+        """Cancel the queued task: the provider confirms, or the slot stays as it is."""
+        task = self.slot.task
+        if task is None or not self.slot.offer(Action.CANCEL).enabled:
+            return
+        self.slot.begin(Busy.CANCEL)
+        self.show_message(self.tr("Asking the provider to cancel…"), error=False)
+        self.controller.cancel(task.request_id)
+
+    def recover(self, request_id: str, how: RecoverHow) -> None:
+        self.slot.begin(Busy.RECOVER)
+        self.controller.recover(request_id, how)
+
+    def export(self, request_id: str, folder: str) -> None:
+        self.slot.begin(Busy.EXPORT)
+        self.controller.export(request_id, folder)
+
+    def use_file(self, picker: FramePicker, path: str) -> None:
+        """Put the image file at ``path`` into ``picker`` (as a data URL), or say why not."""
+        def read(url: str | None, err: str | None) -> None:
+            if url:
+                picker.set_file(Path(path).name, url)
+            else:
+                self.show_message(err or "")
+
+        self.controller.read_data_url(path, read)
+
+    def show_message(self, text: str, error: bool = True) -> None:
+        self.actions.show_message(text, error)
+
+    def _end(self, action: str) -> None:
+        with suppress(ValueError):
+            self.slot.end(Busy(action))
+
+    # -- the controller's news -----------------------------------------------------------------
+    def _task_changed(self, view: TaskView) -> None:
+        slot = self.slot
+        draft = slot.draft
+        if draft is not None and Busy.CREATE in slot.busy and view.request_id == draft.request_id:
+            slot.end(Busy.CREATE)  # claimed: the draft is a stored slot now
+            self.slotWanted.emit(view.request_id)
+        else:
+            slot.update_task(view)
+
+    def _outcome(self, action: str, out: Result[Any]) -> None:
+        self._end(action)
+        msg = out.problem.message if out.problem else ""
+        if action == "export" and out.kind is OutcomeKind.OK:
+            n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
+            msg = self.tr("Exported %1 file(s).").replace("%1", str(n))
+        if out.kind in SAID_ONLY:
+            self.show_message(msg)
+        elif out.kind is not OutcomeKind.CONFLICT:  # the window shows the conflict dialog
+            self.show_message(msg if out.kind is not OutcomeKind.OK or action == "export" else "")
+            rid = out.request_id
+            if rid and out.task is not None and (self.slot.is_draft or rid == self.slot.selected):
+                self.slotWanted.emit(rid)
+
+    # -- showing -------------------------------------------------------------------------------
+    def _show_slot(self) -> None:
+        """The record on screen in the composer and the form (read-only); kept while loading."""
+        slot = self.slot
+        if slot.loading:
+            return
+        task = slot.task
+        if task is not None:
+            self.composer.set_read_only(True)
+            if self.composer.request_id() != task.request_id:
+                self.composer.set_request_id(task.request_id)
+            shown = (task.kind, getattr(task, "params", {}))
+            if shown != self._shown:
+                self.form.set_params(task.kind, dict(shown[1]))
+                self.form.set_read_only(True)
+            self._shown = shown
+        else:
+            self._shown = None
+        self._show_heading()
+        self.locked_hint.setVisible(task is not None)
+        self.used_hint.setVisible(slot.is_draft and bool(self.used_hint.text()))
+
+    def _show_heading(self) -> None:
+        task = self.slot.task
+        rid = task.request_id if task is not None else self.composer.request_id()
+        self.heading.setText(rid or self.tr("(unnamed slot)"))
+
+    def _composer_changed(self, _rid: str) -> None:
+        if not self.slot.loading:
+            self._show_heading()
+        if self.slot.is_draft:
+            self.used_hint.clear()
+            self.used_hint.hide()
+            self._lookup_timer.start()
+        self._edited()
+
+    def _edited(self, *_: Any) -> None:
+        """The draft follows the form and the composer, with their first complaint."""
+        if self.slot.draft is None:
+            return
+        self.slot.edit_draft(request_id=self.composer.request_id(), kind=self.form.kind(),
+                             params=self.form.params(),
+                             problem=self.composer.error_text() or self.form.error_text())
+
+    def _lookup_draft(self) -> None:
+        rid = self.composer.request_id()
+        if not self.slot.is_draft or self.composer.error_text() is not None:
+            return
+
+        def found(out: Result[Any]) -> None:
+            if self.slot.is_draft and self.composer.request_id() == rid and out.task is not None:
+                self.used_hint.setText(self.tr(
+                    "This RequestId is already used (%1). <a href=\"%2\">Open it</a> — creating "
+                    "it with other parameters will be refused.").replace(
+                        "%1", state_word(out.task.state)).replace("%2", rid))
+                self.used_hint.show()
+
+        self.controller.lookup(rid, found)

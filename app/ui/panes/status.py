@@ -1,0 +1,100 @@
+"""The status bar: the provider (DEMO in an unmistakable badge), team / designer, today's quota,
+tasks running, the connection, warnings, and a short notice of what just happened.
+
+Bound to the controller: ``statusChanged`` redraws the counts, ``reset`` (a new service) the
+provider and identity.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.ui.qt import QLabel, QStatusBar, QTimer, QWidget
+
+
+def _repolish(widget: QWidget) -> None:
+    widget.style().unpolish(widget)
+    widget.style().polish(widget)
+
+
+class StatusPane(QStatusBar):
+    """Provider, identity, quota, running, connection and warnings; a notice at the right."""
+
+    def __init__(self, controller: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("statusBar")
+        self.controller = controller
+        self.provider_badge = QLabel(objectName="demoBadge")
+        self.identity = QLabel(objectName="identityLabel")
+        self.quota_label = QLabel(objectName="quotaLabel")
+        self.running_label = QLabel(objectName="runningLabel")
+        self.connection = QLabel(objectName="connectionLabel")
+        self.warning_label = QLabel(objectName="warningLabel")
+        for w in (self.provider_badge, self.identity, self.quota_label, self.running_label,
+                  self.connection, self.warning_label):
+            self.addWidget(w)
+        self.notice = QLabel(objectName="noticeLabel")  # what just happened (settings applied…)
+        self.addPermanentWidget(self.notice)
+        self._notice_timer = QTimer(self, singleShot=True, interval=8000)
+        self._notice_timer.timeout.connect(self.notice.clear)
+        controller.statusChanged.connect(self.show_status)
+        controller.reset.connect(self.show_provider)
+        self.show_provider()
+
+    def show_status(self, status: Any) -> None:
+        """Today's quota, the tasks running, and whether the provider answers."""
+        quota = status.quota
+
+        def part(kind: str, label: str) -> str:
+            q = getattr(quota, kind) if quota is not None else None
+            used, limit = (q.used, q.limit) if q is not None else (0, None)
+            return f"{label} {used}/{limit}" if limit is not None else f"{label} {used}"
+
+        self.quota_label.setText(self.tr("Today: %1 · %2")
+                                 .replace("%1", part("video", self.tr("videos")))
+                                 .replace("%2", part("image", self.tr("images"))))
+        running = int(status.running or 0)
+        self.running_label.setText(self.tr("%1 running").replace("%1", str(running)))
+        failing = int(status.failing or 0)
+        if failing:
+            self.connection.setObjectName("troubleLabel")
+            self.connection.setText(self.tr("⚠ Provider not answering: %1 task(s) retrying")
+                                    .replace("%1", str(failing)))
+        else:
+            self.connection.setObjectName("connectionLabel")
+            self.connection.setText(self.tr("Connection OK"))
+        _repolish(self.connection)
+
+    def show_provider(self) -> None:
+        """The provider's badge, the team and designer, and the warnings of this run."""
+        c = self.controller
+        badge = self.provider_badge
+        if c.demo:
+            badge.setObjectName("demoBadge")
+            badge.setText(self.tr("DEMO"))
+            badge.setToolTip(self.tr(
+                "Demo provider: nothing is billed and media are made on this computer. "
+                "Set an API key in Settings to use MiniMax."))
+        else:
+            badge.setObjectName("providerBadge")
+            badge.setText(c.provider_label)
+            badge.setToolTip(self.tr("Real provider: every create is billed."))
+        badge.setAccessibleName(badge.text())
+        _repolish(badge)
+        self.identity.setText(f"{c.config.tenant} / {c.config.user}")
+        self.identity.setToolTip(self.tr("Team / designer"))
+        if c.warnings:
+            self.warning_label.setText("⚠")
+            self.warning_label.setToolTip("\n".join(c.warnings))
+        else:
+            self.warning_label.clear()
+
+    def show_notice(self, text: str, *, error: bool = False, keep: bool = False) -> None:
+        """A short note at the right; cleared after a few seconds unless ``keep``."""
+        self.notice.setText(text)
+        self.notice.setToolTip(text)
+        self.notice.setStyleSheet("color: #8a2d23; font-weight: 600;" if error else "")
+        if keep:
+            self._notice_timer.stop()
+        else:
+            self._notice_timer.start()

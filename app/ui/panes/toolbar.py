@@ -1,0 +1,38 @@
+"""The top bar: Slate's name and promise, "+ New slot" and "⚙ Settings".
+
+Bound to :class:`~app.ui.current.CurrentSlot`: Settings waits while settings are being applied.
+"""
+
+from __future__ import annotations
+
+from app.ui.current import Busy, CurrentSlot
+from app.ui.qt import QHBoxLayout, QLabel, QPushButton, QWidget, Signal
+
+
+class TopBar(QWidget):
+    """The window's first row."""
+
+    newWanted = Signal()  # a blank slot
+    settingsWanted = Signal()
+
+    def __init__(self, slot: CurrentSlot, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("topBar")
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 6)
+        title = QLabel("Slate")
+        title.setStyleSheet("font-size: 18px; font-weight: 700; color: #3b6ea5;")
+        tagline = QLabel(self.tr("every generation paid once"), objectName="hint")
+        self.new_button = QPushButton(self.tr("+ New slot"), objectName="newDraftButton")
+        self.new_button.setToolTip(self.tr("Start a blank slot (Ctrl+N)"))
+        self.settings_button = QPushButton(self.tr("⚙ Settings"), objectName="settingsButton")
+        self.settings_button.setToolTip(self.tr("API key, region, team, quotas (Ctrl+,)"))
+        row.addWidget(title)
+        row.addWidget(tagline)
+        row.addStretch(1)
+        row.addWidget(self.new_button)
+        row.addWidget(self.settings_button)
+        self.new_button.clicked.connect(self.newWanted)
+        self.settings_button.clicked.connect(self.settingsWanted)
+        slot.busy_changed.connect(
+            lambda busy: self.settings_button.setEnabled(Busy.SETTINGS not in busy))
