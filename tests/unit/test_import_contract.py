@@ -61,6 +61,16 @@ RULES: tuple[Rule, ...] = (
     Rule("app.ui.panes never import the window, the app or the controller",
          importers=("app.ui.panes",),
          forbidden=("app.ui.window", "app.ui.app", "app.ui.controller")),
+    # The store's three sides share rows.py and statements.py and never reach into each other.
+    Rule("app.store.repository never imports the lean claim or the read side",
+         importers=("app.store.repository",),
+         forbidden=("app.store.sqlite_claim", "app.store.queries"), direct_only=True),
+    Rule("app.store.sqlite_claim never imports the repository or the read side",
+         importers=("app.store.sqlite_claim",),
+         forbidden=("app.store.repository", "app.store.queries"), direct_only=True),
+    Rule("app.store.queries never imports the repository or the lean claim",
+         importers=("app.store.queries",),
+         forbidden=("app.store.repository", "app.store.sqlite_claim"), direct_only=True),
 )
 
 def _under(module: str, packages: tuple[str, ...]) -> bool:
