@@ -44,6 +44,12 @@ def test_many_processes_opening_a_fresh_store_at_once_all_work(slate_env, tmp_pa
         argvs = [["submit", "--request-id", f"{RID}-{i:02d}", "--kind", "image", "--prompt", f"f{i}"]
                  for i in range(12)]
         results = race(env, argvs, lead=3.0)
+        odd = [(code, out["outcome"], out["error"]) for code, out in results
+               if out["outcome"] != "created"]
+        if odd:  # say what went wrong, with the log's last lines (a race here is rare)
+            log = tmp_path / f"fresh-{trial}" / "logs" / "slate.log"
+            tail = log.read_text(errors="replace")[-6000:] if log.exists() else "(no log)"
+            raise AssertionError(f"not created: {odd}\n--- slate.log ---\n{tail}")
         assert Counter(out["outcome"] for _c, out in results) == {"created": 12}, results
         handles = [out["task"]["handle"] for _c, out in results]
         status = race(env, [["status", "--handle", h] for h in handles[::3]], lead=2.0)
