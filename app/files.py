@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import os
 import stat
+import time
 from pathlib import Path
+from typing import Any
 
 PRIVATE_DIR = 0o700
 PRIVATE_FILE = 0o600
@@ -135,3 +137,33 @@ def others_can_read(path: Path) -> int | None:
     except OSError:
         return None
     return mode if mode & 0o077 else None
+
+
+def enable_wal(conn: Any, seconds: float = 30.0) -> None:
+    """``PRAGMA journal_mode=WAL`` on a SQLite DBAPI connection, waiting for the others.
+
+    While another connection holds a lock on the file — several Slate processes opening one
+    new store (or the demo provider's) at the same instant — SQLite answers the journal-mode
+    change with "database is locked" at once, without its busy handler. A store already in WAL
+    needs no change (the mode is read first, which takes no lock); otherwise the change is
+    tried again, in growing pauses, for up to ``seconds`` (the busy timeout)."""
+    import sqlite3
+
+    deadline = time.monotonic() + seconds
+    pause = 0.005
+    while True:
+        cur = conn.cursor()
+        try:
+            mode = cur.execute("PRAGMA journal_mode").fetchone()
+            if mode is not None and str(mode[0]).lower() == "wal":
+                return
+            cur.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            words = str(exc).lower()
+            if ("locked" not in words and "busy" not in words) or time.monotonic() >= deadline:
+                raise
+        finally:
+            cur.close()
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)

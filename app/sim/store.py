@@ -91,8 +91,10 @@ class SimStore:
 
             private_dir(path.parent, tighten_existing=False)
             prepare_sqlite(path)  # the demo provider keeps prompts too: 0600, WAL/SHM alike
+            from app.files import enable_wal
+
             with self._connect() as db:
-                db.execute("PRAGMA journal_mode=WAL")
+                enable_wal(db)
                 db.executescript(_SCHEMA)
         with self._write() as db:
             for table, column, decl in _ADDED_COLUMNS:

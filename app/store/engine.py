@@ -22,7 +22,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
 from app.domain.errors import StoreBusy, ValidationError
-from app.files import open_private, prepare_sqlite, private_dir
+from app.files import enable_wal, open_private, prepare_sqlite, private_dir
 
 log = logging.getLogger(__name__)
 
@@ -165,8 +165,8 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
         @event.listens_for(engine, "connect")
         def _on_connect(dbapi_conn: Any, _record: Any) -> None:
             dbapi_conn.isolation_level = None  # let us emit BEGIN ourselves
+            enable_wal(dbapi_conn, BUSY_TIMEOUT_MS / 1000)
             cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")
             cur.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             cur.execute("PRAGMA foreign_keys=ON")

@@ -126,3 +126,50 @@ def test_a_media_folder_outside_slate_s_layout_never_tightens_the_folders_above(
     _make_folder(folder)
     assert stat.S_IMODE((data / "media").stat().st_mode) == 0o700
     assert stat.S_IMODE(data.stat().st_mode) == 0o755
+
+
+def test_wal_is_switched_on_even_while_another_process_holds_the_new_file(tmp_path):
+    """SQLite refuses a journal-mode change at once ("database is locked", no busy handler)
+    while another connection holds a lock: several processes opening one new store at the same
+    instant met that. Slate waits for the lock instead, and leaves a WAL store as it is."""
+    import sqlite3
+    import subprocess
+    import sys
+    import threading
+    import time
+
+    from app.files import enable_wal
+
+    db = tmp_path / "new.sqlite3"
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import sqlite3, sys\n"
+         f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+         "c.execute('CREATE TABLE t (x)'); c.execute('BEGIN IMMEDIATE')\n"
+         "c.execute('INSERT INTO t VALUES (1)'); print('held', flush=True)\n"
+         "sys.stdin.readline(); c.execute('COMMIT')\n"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdin is not None and holder.stdout is not None
+
+    def release() -> None:
+        holder.stdin.write("go\n")  # type: ignore[union-attr]
+        holder.stdin.flush()  # type: ignore[union-attr]
+
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        plain = sqlite3.connect(db, timeout=5, isolation_level=None)
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            plain.execute("PRAGMA journal_mode=WAL")  # what SQLite does on its own
+        plain.close()
+        conn = sqlite3.connect(db, timeout=5, isolation_level=None)
+        timer = threading.Timer(0.3, release)
+        started = time.monotonic()
+        timer.start()
+        enable_wal(conn, seconds=30)
+        assert time.monotonic() - started >= 0.3  # it waited for the holder to let go
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        enable_wal(conn, seconds=0)  # already WAL: nothing to change, nothing to wait for
+        conn.close()
+        timer.join()
+    finally:
+        holder.wait(timeout=30)
