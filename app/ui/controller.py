@@ -403,6 +403,28 @@ class Controller(QObject):
 
         self.call(run, done=finished)
 
+    def probe_media(self, source: str, kind: str, field: str, protocol: str,
+                    done: Callable[[Any], None]) -> None:
+        """Read and check one input off the UI thread: ``done`` gets the
+        :class:`~app.ui.inputs.MediaInput`, or the refusal (naming the limit) as text."""
+        from app.ui.inputs import probe_media
+
+        def read() -> Any:
+            try:
+                return probe_media(source, kind, field, protocol)
+            except ValidationError as exc:
+                return exc.message
+
+        self.call(read, done=done)
+
+    def estimate(self, kind: str, params: dict[str, Any]) -> Result[Any]:
+        """A draft's cost before Create (no I/O: the price table is read once)."""
+        try:
+            return self.service.estimate(kind, params)
+        except Exception as exc:  # noqa: BLE001 - a price table that cannot be read: no figure
+            log.warning("no estimate: %s", exc)
+            return Result(OutcomeKind.INVALID)
+
     def read_data_url(self, path: str, done: Callable[[str | None, str | None], None]) -> None:
         """Read an image file into a ``data:image/...;base64`` URL: ``done(url, error)``."""
 

@@ -400,7 +400,10 @@ class SettingsDialog(QDialog):
 
 EXPORT_TO = QT_TRANSLATE_NOOP("MainWindow", "Export to folder")
 CHOOSE_IMAGE = QT_TRANSLATE_NOOP("MainWindow", "Choose an image")
-IMAGE_FILES = QT_TRANSLATE_NOOP("MainWindow", "Images (*.png *.jpg *.jpeg *.webp)")
+IMAGE_FILES = QT_TRANSLATE_NOOP("MainWindow", "Images (*.png *.jpg *.jpeg *.webp *.heic *.heif)")
+CHOOSE_MEDIA = QT_TRANSLATE_NOOP("MainWindow", "Choose a reference picture, video or sound")
+MEDIA_FILES = QT_TRANSLATE_NOOP(
+    "MainWindow", "Media (*.png *.jpg *.jpeg *.webp *.heic *.heif *.mp4 *.mov *.wav *.mp3)")
 
 
 def folder_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
@@ -421,5 +424,14 @@ def image_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
     return dlg
 
 
+def media_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
+    """A chooser for a reference picture, video or sound clip: ``done(path)`` once chosen."""
+    dlg = QFileDialog(parent, translate("MainWindow", CHOOSE_MEDIA), str(Path.home()),
+                      translate("MainWindow", MEDIA_FILES))
+    dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+    dlg.fileSelected.connect(done)
+    return dlg
+
+
 __all__ = ["ConflictDialog", "QCheckBox", "REGION_URLS", "RecoverDialog", "SettingsDialog", "Qt",
-           "folder_dialog", "image_dialog"]
+           "folder_dialog", "image_dialog", "media_dialog"]

@@ -24,8 +24,9 @@ from app.ui.dialogs import (
     SettingsDialog,
     folder_dialog,
     image_dialog,
+    media_dialog,
 )
-from app.ui.form import FramePicker
+from app.ui.inputs import ReferenceList
 from app.ui.models import SlotTreeModel
 from app.ui.panes.browser import SlotBrowser
 from app.ui.panes.result import ResultPane
@@ -270,8 +271,13 @@ class MainWindow(QMainWindow):
     def choose_file(self, done: Any) -> None:
         self._open_dialog(image_dialog(self, done))
 
-    def _choose_frame(self, picker: FramePicker) -> None:
-        self.choose_file(lambda path: path and self.slot_pane.use_file(picker, path))
+    def choose_media(self, done: Any) -> None:
+        """A picture, video or sound clip for the reference list (tests replace this)."""
+        self._open_dialog(media_dialog(self, done))
+
+    def _choose_frame(self, picker: Any) -> None:
+        choose = self.choose_media if isinstance(picker, ReferenceList) else self.choose_file
+        choose(lambda path: path and self.slot_pane.use_file(picker, path))
 
     def _conflict(self, out: Result[Any]) -> None:
         problem = out.problem

@@ -92,7 +92,8 @@ def test_conflict_dialog_shows_the_diff_and_creates_as_new_slot(gui, make_window
     gui.run(other.submit(RID, "video", {"prompt": "tide eye, slow dolly in", "resolution": "768P"}))
     window = make_window()
     window.new_draft()
-    fill_form(window, RID, "tide eye, slow dolly in ", resolution="768P")  # one extra space
+    fill_form(window, RID, "tide eye, slow dolly in ", resolution="768P",
+              model="MiniMax-Hailuo-2.3")  # one extra space, the CLI's default model
     window.slot_pane.create()  # before the draft lookup tells: the service is the arbiter
     dialog = gui.until(lambda: window.dialog, what="conflict dialog")
     assert dialog.objectName() == "conflictDialog"
@@ -227,7 +228,8 @@ def test_a_v1_task_offers_no_cancel(gui, make_window, sim):
     sim.config.preparing, sim.config.queueing = 0.0, 60.0
     window = make_window()
     window.new_draft()
-    fill_form(window, RID, "tide eye, slow dolly in", resolution="768P")
+    fill_form(window, RID, "tide eye, slow dolly in", resolution="768P",
+              model="MiniMax-Hailuo-2.3")
     buttons(window)[Action.CREATE].click()
     wait_state(gui, window, "queueing")
     cancel = buttons(window)[Action.CANCEL]

@@ -1,0 +1,201 @@
+"""The create form for MiniMax-H3: the model picker offers H3 first, its controls follow the
+model's rules (and say why what is disabled is), inputs arrive by Choose…, drag-and-drop and
+paste with thumbnails and are checked on arrival, the draft's cost changes with the parameters,
+and an H3 create through the form ends in success with sound, on the demo provider."""
+
+from __future__ import annotations
+
+import av
+import pytest
+
+from app.domain.states import Action
+from app.ui.qt import (
+    QApplication,
+    QColor,
+    QGuiApplication,
+    QImage,
+    QPoint,
+    QPointF,
+    Qt,
+    QtCore,
+    QtGui,
+    QUrl,
+    multimedia,
+)
+from tests.gui.conftest import buttons, fill_form
+
+RID = "article:20260816:tide-eye:scene-21"
+
+
+def picture(path, w, h, color="#3b6ea5"):
+    image = QImage(w, h, QImage.Format.Format_RGB32)
+    image.fill(QColor(color))
+    assert image.save(str(path))
+    return path
+
+
+def drop(widget, mime):
+    """A real drag enter and drop on ``widget`` (what a drag from the file manager sends)."""
+    enter = QtGui.QDragEnterEvent(QPoint(5, 5), Qt.DropAction.CopyAction, mime,
+                                  Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, enter)
+    assert enter.isAccepted(), "the widget must accept the drag"
+    event = QtGui.QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime,
+                             Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(widget, event)
+
+
+def urls(*paths):
+    mime = QtCore.QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
+    return mime
+
+
+def test_the_form_offers_h3_first_and_its_controls_follow_the_model(gui, make_window):
+    window = make_window()
+    window.new_draft()
+    form = window.slot_pane.form
+    models = form.models()
+    assert models[:2] == ["MiniMax-H3", "MiniMax-H3-Max"]
+    assert form.model_id() == "MiniMax-H3"
+    heading = form.model.model().item(2)
+    assert "Legacy" in heading.text() and not heading.isEnabled()
+    assert "MiniMax-Hailuo-2.3" in models[2:]
+    # duration: a slider over every second the model allows
+    assert (form.duration.minimum(), form.duration.maximum()) == (4, 15)
+    assert [form.resolution.itemText(i) for i in range(form.resolution.count())] == ["768P", "2K"]
+    # prompt expansion is H3-Max's: disabled for H3, said why (tooltip and inline hint)
+    assert not form.expansion.isEnabled()
+    assert "MiniMax-H3-Max" in form.expansion.toolTip()
+    assert form.expansion_hint.isVisibleTo(window) and "MiniMax-H3-Max" in form.expansion_hint.text()
+    # "adaptive" needs a picture or a clip: a text-only request gets a fixed ratio, said why
+    adaptive = form.ratio.model().item(form.ratio.findData("adaptive"))
+    assert not adaptive.isEnabled() and "fixed ratio" in form.ratio_hint.text()
+    assert form.references.isVisibleTo(window) and form.first.isVisibleTo(window)
+    assert not form.optimizer.isVisibleTo(window)  # V2 has no prompt optimizer switch
+    assert "9 images" in form.references.limits.text() and "15 s" in form.references.limits.text()
+
+    form.set_model("MiniMax-H3-Max")
+    assert (form.duration.minimum(), form.duration.maximum()) == (5, 15)
+    assert [form.resolution.itemText(i) for i in range(form.resolution.count())] == ["480P", "768P"]
+    assert form.expansion.isEnabled() and not form.expansion_hint.isVisibleTo(window)
+    # a last frame alone: H3-Max needs a first frame first
+    assert not form.last.choose.isEnabled() and "first frame" in form.last.hint.text()
+    assert "first frame" in form.last.edit.toolTip()
+
+    form.set_model("MiniMax-Hailuo-2.3")  # a legacy model: its own durations and controls
+    assert form.duration.values == [6, 10]
+    assert not form.references.isVisibleTo(window) and form.optimizer.isVisibleTo(window)
+    fill_form(window, RID, "tide eye", model="MiniMax-H3")
+    assert buttons(window)[Action.CREATE].isEnabled()
+
+
+def test_inputs_by_drop_and_paste_with_thumbnails_and_limits(gui, make_window, tmp_path):
+    window = make_window()
+    window.new_draft()
+    fill_form(window, RID, "tide eye, from this frame")
+    form = window.slot_pane.form
+    frame = picture(tmp_path / "frame.png", 1280, 720)
+    drop(form.first, urls(frame))  # files from the file manager
+    gui.until(lambda: form.first.input is not None, what="the dropped frame")
+    assert form.first.has_thumbnail() and "1280×720" in form.first.edit.text()
+    assert "embedded" not in form.first.edit.text()
+    assert window.slot.draft.params["first_frame_image"] == str(frame)
+    # adaptive is allowed now, references are not (frames or references), said why
+    assert form.ratio.model().item(form.ratio.findData("adaptive")).isEnabled()
+    assert not form.references.add.isEnabled() and "frames" in form.references.hint.text()
+    form.first.clear.click()
+    assert form.first.input is None and form.references.add.isEnabled()
+
+    # a picture itself (dragged from a browser or another app) onto the reference list
+    mime = QtCore.QMimeData()
+    image = QImage(800, 600, QImage.Format.Format_RGB32)
+    image.fill(QColor("#c08040"))
+    mime.setImageData(image)
+    drop(form.references, mime)
+    gui.until(lambda: len(form.references.items) == 1, what="the dropped picture")
+    assert not form.references.list.item(0).icon().isNull()  # a thumbnail, not a file name
+    assert window.slot.draft.params["reference_image"][0].startswith("data:image/png;base64,")
+    assert "1 of 9 images" in form.references.limits.text()
+
+    # paste (Ctrl+V) onto the reference list: a copied file
+    second = picture(tmp_path / "second.jpg", 900, 900, "#204060")
+    QGuiApplication.clipboard().setMimeData(urls(second))
+    form.references.paste()
+    gui.until(lambda: len(form.references.items) == 2, what="the pasted file")
+    assert window.slot.draft.params["reference_image"][1] == str(second)
+
+    # too wide, too large: refused on arrival with the limit named, nothing taken
+    wide = picture(tmp_path / "wide.png", 1500, 300)
+    drop(form.references, urls(wide))
+    gui.until(lambda: "2:5 to 5:2" in window.slot_pane.actions.message.text(), what="aspect")
+    huge = picture(tmp_path / "huge.png", 6000, 3000)
+    QGuiApplication.clipboard().setMimeData(urls(huge))
+    form.first.paste()  # (blocked while references are in: nothing happens)
+    assert form.first.input is None
+    drop(form.references, urls(huge))
+    gui.until(lambda: "256–5760 px" in window.slot_pane.actions.message.text(), what="sides")
+    assert len(form.references.items) == 2
+    # and the paste onto a frame picker, once the references are gone
+    form.references.set_items([])
+    QGuiApplication.clipboard().setMimeData(urls(frame))
+    form.first.paste()
+    gui.until(lambda: form.first.input is not None, what="the pasted frame")
+    assert form.first.has_thumbnail()
+
+
+def test_the_cost_in_the_form_changes_with_duration_and_resolution(gui, make_window):
+    window = make_window()
+    window.new_draft()
+    form = window.slot_pane.form
+    assert not form.cost.isVisibleTo(window)  # nothing to price before the draft is valid
+    fill_form(window, RID, "tide eye", duration=6, resolution="768P")
+    six = form.cost.text()
+    assert six.startswith("Cost: about $") and "$0 " not in six + " " and six != "Cost: about $0.00"
+    estimate = gui.service.estimate("video", form.check_params()).payload.text
+    assert six == "Cost: " + estimate
+    form.duration.set_value(12)
+    twelve = form.cost.text()
+    assert twelve.startswith("Cost: about $") and twelve != six
+    form.resolution.setCurrentText("2K")
+    assert form.cost.text() != twelve and form.cost.text().startswith("Cost: about $")
+    form.set_model("MiniMax-Hailuo-2.3")
+    assert form.cost.text().startswith("Cost: about $") or form.cost.text() == (
+        "Cost: price unknown")
+
+
+@pytest.mark.qt_log_ignore(
+    r".*No RHI backend\. Using CPU conversion\.", r"PulseAudioService: pa_context_connect\(\) failed"
+)
+def test_an_h3_create_through_the_form_ends_in_success_and_plays_with_sound(gui, make_window,
+                                                                             tmp_path):
+    assert multimedia() is not None, "QtMultimedia must load (Debian: libpulse0)"
+    window = make_window()
+    window.new_draft()
+    form = window.slot_pane.form
+    fill_form(window, RID, "tide eye, slow dolly in", duration=5, resolution="768P")
+    frame = picture(tmp_path / "frame.png", 1280, 720)
+    window.choose_file = lambda done: done(str(frame))
+    form.first.choose.click()
+    gui.until(lambda: form.first.input is not None, what="the chosen frame")
+    form.ratio.setCurrentIndex(form.ratio.findData("adaptive"))
+    assert buttons(window)[Action.CREATE].isEnabled()
+    buttons(window)[Action.CREATE].click()
+    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == RID
+              and window.slot.task.state == "success", timeout=40, what="H3 success")
+    task = window.slot.task
+    assert task.params["model"] == "MiniMax-H3" and task.params["duration"] == 5
+    assert task.params["content"][0]["role"] == "first_frame"
+    # read-only now: the stored first frame is shown, the controls are locked
+    assert form.prompt.isReadOnly() and not form.model.isEnabled()
+    assert form.first.edit.text()
+    with av.open(task.media[0].path) as container:
+        assert container.streams.audio, "an H3 result carries sound"
+    video = window.result_pane.video
+    gui.until(lambda: window.result_pane.media_stack.currentWidget() is video, what="player")
+    video.play_button.click()
+    qm = multimedia()[0]
+    gui.until(lambda: video.player.playbackState() == qm.QMediaPlayer.PlaybackState.PlayingState)
+    assert video.player.audioOutput() is not None
+    assert video.player.audioTracks(), "the player sees the sound track"
+    video.play_button.click()
