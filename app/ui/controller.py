@@ -362,6 +362,10 @@ class Controller(QObject):
     def recover(self, request_id: str, how: RecoverHow) -> None:
         self._act("recover", self.service.recover(request_id, how))
 
+    def look(self, request_id: str, done: Callable[[Result[Any]], None]) -> None:
+        """The provider's task list searched for an unknown slot's create; attaches nothing."""
+        self.runner.run(self.service.look(request_id), done=done, what="lookup")
+
     def cancel(self, request_id: str) -> None:
         self._act("cancel", self.service.cancel(request_id))
 

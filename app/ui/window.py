@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.domain.states import Action, recover_options
-from app.service.results import Result
+from app.domain.protocols import protocol_of
+from app.domain.states import Action, State, recover_options
+from app.service.results import LookupReport, Result
 from app.ui import settings as settings_mod
 from app.ui.assets import app_icon
 from app.ui.current import Busy, CurrentSlot
@@ -27,6 +28,7 @@ from app.ui.dialogs import (
     media_dialog,
 )
 from app.ui.inputs import ReferenceList
+from app.ui.lookup import LookupDialog
 from app.ui.models import SlotTreeModel
 from app.ui.panes.browser import SlotBrowser
 from app.ui.panes.result import ResultPane
@@ -74,6 +76,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.dialog: Any = None
         self._shown = False
+        self._looked: set[str] = set()  # unknown slots the app has looked up this session
 
         self.slot = CurrentSlot(c.caps.capabilities)
         self.model = SlotTreeModel(c, self)
@@ -107,6 +110,7 @@ class MainWindow(QMainWindow):
         self._build_shortcuts()
 
         c.slotLoaded.connect(self._slot_loaded)  # a method: disconnected when the window goes
+        self.slot.task_changed.connect(self._maybe_look)
         c.conflictArrived.connect(self._conflict)
         c.reset.connect(self._reset)
         self.browser.slotActivated.connect(self.select)
@@ -251,10 +255,41 @@ class MainWindow(QMainWindow):
         task = self.slot.task
         if task is None or not self.slot.offer(Action.RECOVER).enabled:
             return
-        rid, caps = task.request_id, self.slot.caps
+        rid = task.request_id
+        caps = self.controller.caps.caps_for(protocol_of(task.kind, getattr(task, "params", {})))
         dlg = RecoverDialog(rid, recover_options(task, caps), can_lookup=caps.can_list_tasks,
                             parent=self)
         dlg.recover.connect(lambda how: self.slot_pane.recover(rid, how))
+        self._open_dialog(dlg)
+
+    # -- the app's own lookup for an unknown slot --------------------------------------------------
+    def _maybe_look(self, task: Any) -> None:
+        """An unknown slot whose provider lists tasks comes on screen: look it up once (this
+        session) and show what was found; nothing is attached without the user."""
+        if task is None or task.state != State.UNKNOWN or task.request_id in self._looked:
+            return
+        caps = self.controller.caps.caps_for(protocol_of(task.kind, getattr(task, "params", {})))
+        if not caps.can_list_tasks or task.provider_task_id:
+            return
+        rid = task.request_id
+        self._looked.add(rid)
+        self.status_pane.show_notice(self.tr("Looking for this slot's task at the provider…"))
+        self.controller.look(rid, lambda out: self._looked_up(rid, out))
+
+    def _looked_up(self, rid: str, out: Result[Any]) -> None:
+        task = self.slot.task
+        if task is None or task.request_id != rid or task.state != State.UNKNOWN:
+            return
+        report = out.payload
+        if not isinstance(report, LookupReport):
+            msg = out.problem.message if out.problem else ""
+            self.status_pane.show_notice(self.tr("The provider's task list did not answer: %1")
+                                         .replace("%1", msg), error=True)
+            return
+        name = "MiniMax" if not self.controller.demo else self.tr("the demo provider")
+        dlg = LookupDialog(rid, report, name, self)
+        dlg.attach.connect(lambda how: self.slot_pane.recover(rid, how))
+        dlg.otherWays.connect(self.open_recover)
         self._open_dialog(dlg)
 
     def export(self) -> None:
