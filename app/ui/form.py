@@ -249,6 +249,8 @@ class CreateForm(QWidget):
         self.prober: Any = None
         #: ``estimator(kind, params)``: the draft's cost (a Result of DraftCost), or None.
         self.estimator: Any = None
+        #: Today's use of the daily budget (a BudgetReport; its ``limit`` None: no budget).
+        self.budget: Any = None
         self.image_radio = QRadioButton(self.tr("Image"), objectName="imageRadio")
         self.video_radio = QRadioButton(self.tr("Video"), objectName="videoRadio")
         self.video_radio.setChecked(True)
@@ -590,6 +592,13 @@ class CreateForm(QWidget):
         self.last.set_blocked(why_last)
         self.references.set_blocked(why_refs)
 
+    def set_budget(self, budget: Any) -> None:
+        """Today's budget use (from the status refresh): said beside the draft's cost."""
+        if budget != self.budget:
+            self.budget = budget
+            if not self._read_only:
+                self._show_cost(self.error_text() is None)
+
     def _show_cost(self, valid: bool) -> None:
         text = ""
         if valid and self.estimator is not None and not self._read_only:
@@ -601,8 +610,22 @@ class CreateForm(QWidget):
                 else:
                     text = self.tr("Cost: about %1").replace(
                         "%1", format_money(cost.estimate, cost.currency))
+                text += self._budget_text(cost)
         self.cost.setText(text)
         self.cost.setVisible(bool(text))
+
+    def _budget_text(self, cost: Any) -> str:
+        b = self.budget
+        if b is None or b.limit is None:
+            return ""
+        spent = b.spent.estimate
+        used = format_money(spent, b.currency) if spent is not None else self.tr("unknown")
+        text = self.tr(" · today %1 of %2 budget").replace("%1", used).replace(
+            "%2", format_money(b.limit, b.currency))
+        left = b.remaining
+        if left is not None and cost.estimate is not None and cost.estimate > left:
+            text += self.tr(" — over what is left today; Create will be refused")
+        return text
 
     def validate(self) -> None:
         if self._filling:

@@ -86,6 +86,8 @@ class SlotPane(QWidget):
         self.form.prober = controller.probe_media
         self.form.estimator = controller.estimate
         self.form.refused.connect(self.show_message)
+        controller.statusChanged.connect(
+            lambda status: self.form.set_budget(getattr(status.quota, "budget", None)))
         self.composer.changed.connect(self._composer_changed)
         self.composer.nextSceneWanted.connect(
             lambda prefix: controller.next_scene(prefix, done=self.composer.set_scene))
