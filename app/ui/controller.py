@@ -366,6 +366,10 @@ class Controller(QObject):
         """The provider's task list searched for an unknown slot's create; attaches nothing."""
         self.runner.run(self.service.look(request_id), done=done, what="lookup")
 
+    def spend(self, options: dict[str, Any], done: Callable[[Result[Any]], None]) -> None:
+        """``slate spend`` for the Spend view (``project``, ``since``, ``by``)."""
+        self.runner.run(self.service.spend(**options), done=done, what="spend")
+
     def cancel(self, request_id: str) -> None:
         self._act("cancel", self.service.cancel(request_id))
 

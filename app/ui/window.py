@@ -29,6 +29,7 @@ from app.ui.dialogs import (
 )
 from app.ui.inputs import ReferenceList
 from app.ui.lookup import LookupDialog
+from app.ui.spend import SpendDialog
 from app.ui.models import SlotTreeModel
 from app.ui.panes.browser import SlotBrowser
 from app.ui.panes.result import ResultPane
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
         self.welcome.startWanted.connect(self.new_draft)
         self.top_bar.newWanted.connect(self.new_draft)
         self.top_bar.settingsWanted.connect(self.open_settings)
+        self.top_bar.spendWanted.connect(self.open_spend)
         self.model.rowsInserted.connect(self._maybe_empty)
         self.model.loadingChanged.connect(self._maybe_empty)
 
@@ -153,6 +155,8 @@ class MainWindow(QMainWindow):
             "export": add("exportAction", ["Ctrl+E"], lambda: self.export(), self.tr("Export")),
             "settings": add("settingsAction", ["Ctrl+,"], lambda: self.open_settings(),
                             self.tr("Settings")),
+            "spend": add("spendAction", ["Ctrl+Shift+S"], lambda: self.open_spend(),
+                         self.tr("Spend")),
         }
 
     # -- layout persistence ----------------------------------------------------------------------
@@ -322,6 +326,10 @@ class MainWindow(QMainWindow):
         kind, params = self.slot_pane.form_values()
         dlg.createAsNew.connect(lambda rid: self.slot_pane.create_as(rid, kind, params))
         self._open_dialog(dlg)
+
+    def open_spend(self) -> None:
+        """The Spend view: today, this week, per project — the figures of ``slate spend``."""
+        self._open_dialog(SpendDialog(self.controller, self))
 
     def open_settings(self) -> None:
         if Busy.SETTINGS in self.slot.busy:

@@ -14,6 +14,7 @@ class TopBar(QWidget):
 
     newWanted = Signal()  # a blank slot
     settingsWanted = Signal()
+    spendWanted = Signal()
 
     def __init__(self, slot: CurrentSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -30,9 +31,14 @@ class TopBar(QWidget):
         row.addWidget(title)
         row.addWidget(tagline)
         row.addStretch(1)
+        self.spend_button = QPushButton(self.tr("Spend"), objectName="spendButton")
+        self.spend_button.setToolTip(self.tr("What your slots cost: today, this week, per project "
+                                             "(Ctrl+Shift+S)"))
+        row.addWidget(self.spend_button)
         row.addWidget(self.new_button)
         row.addWidget(self.settings_button)
         self.new_button.clicked.connect(self.newWanted)
         self.settings_button.clicked.connect(self.settingsWanted)
+        self.spend_button.clicked.connect(self.spendWanted)
         slot.busy_changed.connect(
             lambda busy: self.settings_button.setEnabled(Busy.SETTINGS not in busy))
