@@ -370,6 +370,34 @@ class Controller(QObject):
         """``slate spend`` for the Spend view (``project``, ``since``, ``by``)."""
         self.runner.run(self.service.spend(**options), done=done, what="spend")
 
+    def plan_batch(self, source: Any, base_dir: Any, done: Callable[[Result[Any]], None]) -> None:
+        """The dry run of a shot list (a file's path, or a template's ShotList): sends nothing."""
+        self.runner.run(self._batch("plan", source, base_dir), done=done, what="shot list")
+
+    def run_batch(self, source: Any, base_dir: Any, on_progress: Callable[[Any], None],
+                  done: Callable[[Result[Any]], None]) -> None:
+        """Submit the shot list's rows (ordinary submit semantics); progress per row."""
+        self.runner.run(self._batch("run", source, base_dir, on_progress), done=done,
+                        what="shot list")
+
+    async def _batch(self, how: str, source: Any, base_dir: Any,
+                     on_progress: Callable[[Any], None] | None = None) -> Result[Any]:
+        from pathlib import Path
+
+        from app.service.batch import BatchSource
+        from app.service.results import invalid
+
+        if isinstance(source, (str, Path)):
+            try:
+                source = await asyncio.to_thread(BatchSource.from_file, source)
+            except ValidationError as exc:
+                return invalid(None, exc)
+        if how == "plan":
+            return await self.service.plan_batch(source, base_dir)
+        out = await self.service.run_batch(source, base_dir, on_progress=on_progress)
+        await self.refresh_status()
+        return out
+
     def cancel(self, request_id: str) -> None:
         self._act("cancel", self.service.cancel(request_id))
 

@@ -711,6 +711,20 @@ class CreateForm(QWidget):
             self.prober(source, kind, field, protocol,
                         lambda got, t=target: self._arrived(t, got))
 
+    def take_dropped(self, sources: list[str]) -> None:
+        """Inputs dropped on the form itself: references where the model takes them (and no
+        frame is set), else the first frame, else the last frame."""
+        if self._read_only:
+            return
+        if self.is_v2() and self.references._blocked is None:
+            self.take(self.references, sources)
+        elif self.fields.isRowVisible(self.first) and self.first.accepting() and not self.first.input:
+            self.take(self.first, sources[:1])
+        elif self.fields.isRowVisible(self.last) and self.last.accepting():
+            self.take(self.last, sources[:1])
+        else:
+            self.refuse(self.tr("This model takes no pictures here."))
+
     def _arrived(self, target: Any, got: Any) -> None:
         if not isinstance(got, MediaInput):
             self.refuse(self.tr("Not added — %1").replace("%1", str(got)))

@@ -11,6 +11,7 @@ keeps the layout, and runs the settings flow through :mod:`app.ui.settings`.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from app.domain.protocols import protocol_of
@@ -29,6 +30,14 @@ from app.ui.dialogs import (
 )
 from app.ui.inputs import ReferenceList
 from app.ui.lookup import LookupDialog
+from app.ui.inputs import SHOTLIST_SUFFIXES, kind_of_source, sources_of
+from app.ui.shotlist import (
+    ShotListDialog,
+    TemplateDialog,
+    save_dialog,
+    save_rows,
+    shotlist_dialog,
+)
 from app.ui.spend import SpendDialog
 from app.ui.models import SlotTreeModel
 from app.ui.panes.browser import SlotBrowser
@@ -51,6 +60,11 @@ from app.ui.qt import (
     QWidget,
 )
 from app.ui.style import STYLESHEET
+
+
+#: The form's settings a template gives every scene (shot-list columns).
+TEMPLATE_OPTIONS = ("model", "duration", "resolution", "ratio", "prompt_expansion", "aspect_ratio",
+                    "n")
 
 
 def _frame(widget: QWidget) -> QFrame:
@@ -123,6 +137,9 @@ class MainWindow(QMainWindow):
         self.top_bar.newWanted.connect(self.new_draft)
         self.top_bar.settingsWanted.connect(self.open_settings)
         self.top_bar.spendWanted.connect(self.open_spend)
+        self.top_bar.set_shot_list_actions(self.shortcut_actions["import"],
+                                           self.shortcut_actions["template"])
+        self.setAcceptDrops(True)
         self.model.rowsInserted.connect(self._maybe_empty)
         self.model.loadingChanged.connect(self._maybe_empty)
 
@@ -157,6 +174,10 @@ class MainWindow(QMainWindow):
                             self.tr("Settings")),
             "spend": add("spendAction", ["Ctrl+Shift+S"], lambda: self.open_spend(),
                          self.tr("Spend")),
+            "import": add("importShotListAction", ["Ctrl+I"], lambda: self.import_shot_list(),
+                          self.tr("Import shot list…")),
+            "template": add("templateAction", ["Ctrl+Shift+T"], lambda: self.open_template(),
+                            self.tr("Scenes from a template…")),
         }
 
     # -- layout persistence ----------------------------------------------------------------------
@@ -330,6 +351,71 @@ class MainWindow(QMainWindow):
     def open_spend(self) -> None:
         """The Spend view: today, this week, per project — the figures of ``slate spend``."""
         self._open_dialog(SpendDialog(self.controller, self))
+
+    # -- shot lists --------------------------------------------------------------------------------
+    def import_shot_list(self, path: str | None = None) -> None:
+        """"Import shot list…": a CSV or YAML file → the review of its dry run → Create all."""
+        if path is None:
+            self.choose_shot_list(lambda chosen: chosen and self.import_shot_list(chosen))
+            return
+        self.review_shot_list(path, None, Path(path).name)
+
+    def choose_shot_list(self, done: Any) -> None:
+        """Ask for a shot-list file (tests replace this)."""
+        self._open_dialog(shotlist_dialog(self, done))
+
+    def review_shot_list(self, source: Any, base_dir: Any, title: str) -> None:
+        dlg = ShotListDialog(self.controller, source, base_dir, title, self)
+        dlg.created.connect(lambda _rids: self.model.schedule_refresh())
+        self._open_dialog(dlg)
+
+    def open_template(self) -> None:
+        """Scenes NN–MM of the project on screen from one prompt, with the form's settings."""
+        kind, params = self.slot_pane.form_values()
+        options = {k: v for k, v in params.items()
+                   if k in TEMPLATE_OPTIONS and isinstance(v, (str, int)) and not isinstance(v, bool)}
+        dlg = TemplateDialog(self.slot_pane.composer.project.text().strip(), kind, options, self)
+        dlg.prompt.setPlainText(params.get("prompt") or "")
+        dlg.reviewWanted.connect(lambda shots: self.review_shot_list(
+            shots, None, self.tr("template")))
+        dlg.saveWanted.connect(lambda rows: self.choose_save(
+            lambda path: path and self._save_rows(rows, path)))
+        self._open_dialog(dlg)
+
+    def choose_save(self, done: Any) -> None:
+        """Ask where to save a shot list (tests replace this); the template stays open."""
+        dlg = save_dialog(self, done)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.open()
+
+    def _save_rows(self, rows: list[Any], path: str) -> None:
+        err = save_rows(rows, path)
+        self.status_pane.show_notice(
+            self.tr("Not saved: %1").replace("%1", err) if err
+            else self.tr("Saved %1 scenes to %2").replace("%1", str(len(rows))).replace(
+                "%2", Path(path).name), error=bool(err))
+
+    # -- drops on the window: a shot list opens its review; media go into the form --------------
+    def dragEnterEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        if sources_of(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        sources = sources_of(event.mimeData())
+        if not sources:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        shots = [s for s in sources if s.lower().endswith(SHOTLIST_SUFFIXES)]
+        if shots:
+            self.import_shot_list(shots[0])
+            return
+        media = [s for s in sources if kind_of_source(s) is not None]
+        if media and self.slot.is_draft:
+            self.middle_stack.setCurrentWidget(self.slot_page)
+            self.slot_pane.form.take_dropped(media)
 
     def open_settings(self) -> None:
         if Busy.SETTINGS in self.slot.busy:

@@ -199,3 +199,19 @@ def test_an_h3_create_through_the_form_ends_in_success_and_plays_with_sound(gui,
     assert video.player.audioOutput() is not None
     assert video.player.audioTracks(), "the player sees the sound track"
     video.play_button.click()
+
+
+def test_a_picture_dropped_on_the_window_goes_into_the_draft(gui, make_window, tmp_path):
+    """Dropped anywhere on the form (not on a picker): an H3 draft takes it as a reference."""
+    window = make_window()
+    window.new_draft()
+    fill_form(window, RID, "tide eye")
+    ref = picture(tmp_path / "ref.webp", 1024, 1024)
+    drop(window, urls(ref))
+    form = window.slot_pane.form
+    gui.until(lambda: len(form.references.items) == 1, what="the reference")
+    assert window.slot.draft.params["reference_image"] == [str(ref)]
+    form.set_model("MiniMax-Hailuo-02")  # a legacy model: the first frame takes it
+    drop(window, urls(ref))
+    gui.until(lambda: form.first.input is not None, what="the first frame")
+    assert form.first.value().startswith("data:image/webp;base64,")
