@@ -244,12 +244,12 @@ class CreateForm(QWidget):
         super().__init__(parent)
         self._read_only = False
         self._filling = False
-        #: ``prober(source, kind, field, protocol, done)``: reads and checks an input off the UI
-        #: thread; ``done`` gets a MediaInput or the refusal's text (the slot pane sets it).
+        # ``prober(source, kind, field, protocol, done)``: reads and checks an input off the UI
+        # thread; ``done`` gets a MediaInput or the refusal's text (the slot pane sets it).
         self.prober: Any = None
-        #: ``estimator(kind, params)``: the draft's cost (a Result of DraftCost), or None.
+        # ``estimator(kind, params)``: the draft's cost (a Result of DraftCost), or None.
         self.estimator: Any = None
-        #: Today's use of the daily budget (a BudgetReport; its ``limit`` None: no budget).
+        # Today's use of the daily budget (a BudgetReport; its ``limit`` None: no budget).
         self.budget: Any = None
         self.image_radio = QRadioButton(self.tr("Image"), objectName="imageRadio")
         self.video_radio = QRadioButton(self.tr("Video"), objectName="videoRadio")

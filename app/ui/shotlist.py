@@ -71,6 +71,10 @@ COLUMNS = (QT_TRANSLATE_NOOP("ShotList", "Row"), QT_TRANSLATE_NOOP("ShotList", "
            QT_TRANSLATE_NOOP("ShotList", "Cost"), QT_TRANSLATE_NOOP("ShotList", "Why"))
 
 
+PRICE_UNKNOWN = QT_TRANSLATE_NOOP("ShotList", "price unknown")
+ABOUT = QT_TRANSLATE_NOOP("ShotList", "about %1")
+
+
 def _tr(text: str) -> str:
     return translate("ShotList", text)
 
@@ -79,8 +83,8 @@ def cost_text(cost: Cost | None) -> str:
     if cost is None:
         return ""
     if cost.estimate is None:
-        return _tr("price unknown")
-    return _tr("about %1").replace("%1", format_money(cost.estimate, cost.currency))
+        return _tr(PRICE_UNKNOWN)
+    return _tr(ABOUT).replace("%1", format_money(cost.estimate, cost.currency))
 
 
 def why(row: BatchRow) -> str:
