@@ -300,6 +300,7 @@ class CreateForm(QWidget):
         self.references = ReferenceList()
         self.cost = QLabel(objectName="costLabel")
         self.cost.setStyleSheet("font-weight: 600; color: #374151;")
+        self.cost.setWordWrap(True)
         self.error = QLabel(objectName="fieldError")
         self.error.setWordWrap(True)
         for w, name in ((self.model, self.tr("Model")), (self.duration.slider, self.tr("Duration")),
@@ -589,7 +590,7 @@ class CreateForm(QWidget):
                 why_last = self.tr("%1 needs a first frame before a last frame.").replace(
                     "%1", model)
         self.first.set_blocked(why_frames)
-        self.last.set_blocked(why_last)
+        self.last.set_blocked(why_last, inline=why_last != why_frames)
         self.references.set_blocked(why_refs)
 
     def set_budget(self, budget: Any) -> None:

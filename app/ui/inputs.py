@@ -338,18 +338,19 @@ class FramePicker(DropMixin, QWidget):
                 Qt.TransformationMode.SmoothTransformation))
         else:
             self.thumb.setPixmap(QPixmap())
-            self.thumb.setText(self.tr("drop") if self.input is None else "🖼")
+            self.thumb.setText(self.tr("drop") if self.input is None else self.tr("picture"))
 
     def has_thumbnail(self) -> bool:
         pm = self.thumb.pixmap()
         return pm is not None and not pm.isNull()
 
-    def set_blocked(self, why: str | None) -> None:
-        """Disable the picker and say why (tooltip and inline hint), or enable it again."""
+    def set_blocked(self, why: str | None, *, inline: bool = True) -> None:
+        """Disable the picker and say why (tooltip, and an inline hint unless a neighbour
+        already says the same), or enable it again."""
         self._blocked = why
         self._apply_enabled()
-        self.hint.setText(why or "")
-        self.hint.setVisible(bool(why) and not self._read_only)
+        self.hint.setText(why if why and inline else "")
+        self.hint.setVisible(bool(why) and inline and not self._read_only)
         for w in (self.edit, self.choose, self.thumb):
             w.setToolTip(why or "")
 
@@ -457,9 +458,9 @@ class ReferenceList(DropMixin, QWidget):
         from app.domain import params_v2 as v2
 
         self.list.clear()
-        icons = {"image": "🖼", "video": "▶", "audio": "♪"}
+        kinds = {"image": self.tr("picture"), "video": self.tr("video"), "audio": self.tr("sound")}
         for m in self.items:
-            item = QListWidgetItem(f"{icons.get(m.kind, '')} {m.summary()}")
+            item = QListWidgetItem(f"{kinds.get(m.kind, m.kind)} · {m.summary()}")
             if m.thumb is not None:
                 from app.ui.qt import QIcon
 

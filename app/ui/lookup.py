@@ -16,6 +16,7 @@ from typing import Any
 from app.service.commands import AttachTask
 from app.service.results import LookupReport
 from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
     QAbstractItemView,
     QDialog,
     QDialogButtonBox,
@@ -25,7 +26,18 @@ from app.ui.qt import (
     QVBoxLayout,
     QWidget,
     Signal,
+    translate,
 )
+
+
+#: The provider's status words (V2), said for people.
+STATUS_WORDS = {
+    "queued": QT_TRANSLATE_NOOP("LookupDialog", "queued"),
+    "running": QT_TRANSLATE_NOOP("LookupDialog", "generating"),
+    "succeeded": QT_TRANSLATE_NOOP("LookupDialog", "finished"),
+    "failed": QT_TRANSLATE_NOOP("LookupDialog", "failed"),
+    "cancelled": QT_TRANSLATE_NOOP("LookupDialog", "cancelled"),
+}
 
 
 def _when(at: float) -> str:
@@ -75,8 +87,10 @@ class LookupDialog(QDialog):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setAccessibleName(self.tr("Matching tasks"))
         for c in report.candidates:
+            status = STATUS_WORDS.get((c.status or "").lower())
             item = QTreeWidgetItem([c.task_id, _when(c.created_at), c.model or "",
-                                    c.status or ""])
+                                    translate("LookupDialog", status) if status
+                                    else c.status or ""])
             self.table.addTopLevelItem(item)
         for col in range(4):
             self.table.resizeColumnToContents(col)

@@ -87,10 +87,17 @@ def cost_text(cost: Cost | None) -> str:
     return _tr(ABOUT).replace("%1", format_money(cost.estimate, cost.currency))
 
 
+KIND_WORDS = {"video": QT_TRANSLATE_NOOP("ShotList", "video"),
+              "image": QT_TRANSLATE_NOOP("ShotList", "image")}
+CHANGED = QT_TRANSLATE_NOOP("ShotList", "this slot exists with another %1; nothing is sent")
+
+
 def why(row: BatchRow) -> str:
     p = row.problem
     if p is None:
         return ""
+    if row.outcome is OutcomeKind.CONFLICT and p.diff:
+        return _tr(CHANGED).replace("%1", ", ".join(p.diff))
     message = p.message
     prefix = f"row {row.row}: "
     if message.startswith(prefix):
@@ -160,7 +167,8 @@ class ShotListDialog(QDialog):
         self.table.clear()
         self.items.clear()
         for row in report.rows:
-            item = QTreeWidgetItem([str(row.row), row.request_id or "—", row.kind or "",
+            kind = _tr(KIND_WORDS[row.kind]) if row.kind in KIND_WORDS else (row.kind or "")
+            item = QTreeWidgetItem([str(row.row), row.request_id or "—", kind,
                                     _tr(PLANNED.get(row.outcome, row.outcome.value)),
                                     cost_text(row.cost) if row.outcome is OutcomeKind.CREATED
                                     else "", why(row)])
@@ -353,6 +361,8 @@ class TemplateDialog(QDialog):
                                                     self.edit_how.currentText(), text]))
         self.edits.topLevelItem(self.edits.topLevelItemCount() - 1).setData(
             1, 256, self.edit_how.currentData())
+        for col in range(2):
+            self.edits.resizeColumnToContents(col)
         self.edit_text.clear()
 
     def rows(self) -> list[Any]:

@@ -439,9 +439,34 @@
         <source>picture (%1 KB)</source>
         <translation>图片（%1 KB）</translation>
     </message>
+    <message>
+        <source>picture</source>
+        <translation>图片</translation>
+    </message>
 </context>
 <context>
     <name>LookupDialog</name>
+    <message>
+        <source>queued</source>
+        <extracomment>The provider&apos;s status words (V2), said for people.</extracomment>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>generating</source>
+        <translation>生成中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
     <message>
         <source>Looking for this slot&apos;s task at %1</source>
         <translation>正在 %1 查找这个槽位的任务</translation>
@@ -791,6 +816,18 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
         <translation>移除选中的参考素材</translation>
     </message>
     <message>
+        <source>picture</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>sound</source>
+        <translation>音频</translation>
+    </message>
+    <message>
         <source>%1 of %2 images · %3 of %4 videos (%5 of %6 s) · %7 of %8 audio (%9 of %6 s)</source>
         <translation>图片 %1/%2 · 视频 %3/%4（%5/%6 秒）· 音频 %7/%8（%9/%6 秒）</translation>
     </message>
@@ -1088,6 +1125,18 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     <message>
         <source>about %1</source>
         <translation>约 %1</translation>
+    </message>
+    <message>
+        <source>video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>this slot exists with another %1; nothing is sent</source>
+        <translation>这个槽位已存在，但 %1 不同；不会发送</translation>
     </message>
     <message>
         <source>Import shot list</source>

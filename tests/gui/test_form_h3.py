@@ -51,6 +51,11 @@ def urls(*paths):
     return mime
 
 
+def copy(*paths):
+    """Files copied to the clipboard (the clipboard owns the data it is given)."""
+    QGuiApplication.clipboard().setMimeData(urls(*paths))
+
+
 def test_the_form_offers_h3_first_and_its_controls_follow_the_model(gui, make_window):
     window = make_window()
     window.new_draft()
@@ -120,7 +125,7 @@ def test_inputs_by_drop_and_paste_with_thumbnails_and_limits(gui, make_window, t
 
     # paste (Ctrl+V) onto the reference list: a copied file
     second = picture(tmp_path / "second.jpg", 900, 900, "#204060")
-    QGuiApplication.clipboard().setMimeData(urls(second))
+    copy(second)
     form.references.paste()
     gui.until(lambda: len(form.references.items) == 2, what="the pasted file")
     assert window.slot.draft.params["reference_image"][1] == str(second)
@@ -130,7 +135,7 @@ def test_inputs_by_drop_and_paste_with_thumbnails_and_limits(gui, make_window, t
     drop(form.references, urls(wide))
     gui.until(lambda: "2:5 to 5:2" in window.slot_pane.actions.message.text(), what="aspect")
     huge = picture(tmp_path / "huge.png", 6000, 3000)
-    QGuiApplication.clipboard().setMimeData(urls(huge))
+    copy(huge)
     form.first.paste()  # (blocked while references are in: nothing happens)
     assert form.first.input is None
     drop(form.references, urls(huge))
@@ -138,10 +143,11 @@ def test_inputs_by_drop_and_paste_with_thumbnails_and_limits(gui, make_window, t
     assert len(form.references.items) == 2
     # and the paste onto a frame picker, once the references are gone
     form.references.set_items([])
-    QGuiApplication.clipboard().setMimeData(urls(frame))
+    copy(frame)
     form.first.paste()
     gui.until(lambda: form.first.input is not None, what="the pasted frame")
     assert form.first.has_thumbnail()
+    QGuiApplication.clipboard().clear()
 
 
 def test_the_cost_in_the_form_changes_with_duration_and_resolution(gui, make_window):
@@ -165,7 +171,8 @@ def test_the_cost_in_the_form_changes_with_duration_and_resolution(gui, make_win
 
 
 @pytest.mark.qt_log_ignore(
-    r".*No RHI backend\. Using CPU conversion\.", r"PulseAudioService: pa_context_connect\(\) failed"
+    r".*No RHI backend\. Using CPU conversion\.", r"PulseAudioService: pa_context_connect\(\) failed",
+    r"No audio device detected",
 )
 def test_an_h3_create_through_the_form_ends_in_success_and_plays_with_sound(gui, make_window,
                                                                              tmp_path):

@@ -58,6 +58,7 @@ class SlotPane(QWidget):
         self.locked_hint = QLabel(self.tr("This slot's parameters are fixed. Use New slot to "
                                           "change them."), objectName="hint")
         self.locked_hint.setWordWrap(True)
+        self.locked_hint.hide()  # shown for a stored slot only (a first draft changes no task)
         self.actions = ActionBar(slot)
 
         inner = QWidget(objectName="slotInner")
