@@ -114,9 +114,9 @@ def _video_poster(data: bytes) -> QImage | None:
     try:
         with av.open(io.BytesIO(data)) as container:
             for frame in container.decode(video=0):
-                rgb = frame.to_ndarray(format="rgb24")
-                h, w, _ = rgb.shape
-                return QImage(rgb.tobytes(), w, h, 3 * w, QImage.Format.Format_RGB888).copy()
+                png = io.BytesIO()
+                frame.to_image().save(png, "PNG")  # Pillow; no numpy needed
+                return QImage.fromData(png.getvalue())
     except Exception:  # noqa: BLE001 - no poster is not an error: the row says what it is
         return None
     return None

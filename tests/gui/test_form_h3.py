@@ -222,3 +222,33 @@ def test_a_picture_dropped_on_the_window_goes_into_the_draft(gui, make_window, t
     drop(window, urls(ref))
     gui.until(lambda: form.first.input is not None, what="the first frame")
     assert form.first.value().startswith("data:image/webp;base64,")
+
+
+def test_video_and_sound_references_are_checked_and_shown(gui, make_window, tmp_path):
+    """A clip and a sound go into the reference list with their length (a clip with a poster
+    thumbnail); a clip longer than the limit is refused naming it; sound alone says why not."""
+    from tests.sim_media import audio_bytes, video_bytes
+
+    window = make_window()
+    window.new_draft()
+    fill_form(window, RID, "tide eye")
+    form = window.slot_pane.form
+    clip = tmp_path / "clip.mp4"
+    clip.write_bytes(video_bytes(seconds=3.0))
+    long_clip = tmp_path / "long.mp4"
+    long_clip.write_bytes(video_bytes(seconds=20.0))
+    sound = tmp_path / "sea.wav"
+    sound.write_bytes(audio_bytes(4.0, "wav"))
+    drop(form.references, urls(long_clip))
+    gui.until(lambda: "2–15 s" in window.slot_pane.actions.message.text(), what="too long")
+    assert form.references.items == []
+    drop(form.references, urls(clip, sound))
+    gui.until(lambda: len(form.references.items) == 2, what="clip and sound")
+    video, audio = sorted(form.references.items, key=lambda m: m.kind, reverse=True)
+    assert video.kind == "video" and video.thumb is not None  # a poster frame
+    assert audio.kind == "audio" and audio.thumb is None
+    assert "1 of 3 videos (3.0 of 15 s)" in form.references.limits.text()
+    assert "1 of 3 audio (4.0 of 15 s)" in form.references.limits.text()
+    assert window.slot.draft.params["reference_video"] == [str(clip)]
+    assert window.slot.draft.params["reference_audio"] == [str(sound)]
+    assert buttons(window)[Action.CREATE].isEnabled()
