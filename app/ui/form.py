@@ -244,6 +244,7 @@ class CreateForm(QWidget):
         super().__init__(parent)
         self._read_only = False
         self._filling = False
+        self._showing = False  # set_params at work: stored values are not second-guessed
         # ``prober(source, kind, field, protocol, done)``: reads and checks an input off the UI
         # thread; ``done`` gets a MediaInput or the refusal's text (the slot pane sets it).
         self.prober: Any = None
@@ -562,7 +563,8 @@ class CreateForm(QWidget):
                                 "image or video; without one, choose a fixed ratio.")
         adaptive.setEnabled(why_ratio is None)
         adaptive.setToolTip(why_ratio or "")
-        if why_ratio and self.ratio.currentData() == v2.ADAPTIVE:
+        if (why_ratio and self.ratio.currentData() == v2.ADAPTIVE and not self._read_only
+                and not self._showing):  # stored parameters are shown as they are
             self.ratio.setCurrentIndex(self.ratio.findData(v2.DEFAULT_RATIO))
         self.ratio.setToolTip(why_ratio or "")
         self.ratio_hint.setText(why_ratio or "")
@@ -698,7 +700,8 @@ class CreateForm(QWidget):
         protocol = "v2" if self.is_v2() else self.kind()
         for source in sources:
             kind = kind_of_source(source)
-            name = Path(source).name if not source.startswith("data:") else self.tr("pasted picture")
+            name = (self.tr("pasted picture") if source.startswith("data:")
+                    else Path(source).name)
             if kind is None:
                 self.refuse(self.tr("%1 is not a picture, a video or a sound clip Slate can "
                                     "use.").replace("%1", name))
@@ -719,7 +722,8 @@ class CreateForm(QWidget):
             return
         if self.is_v2() and self.references._blocked is None:
             self.take(self.references, sources)
-        elif self.fields.isRowVisible(self.first) and self.first.accepting() and not self.first.input:
+        elif (self.fields.isRowVisible(self.first) and self.first.accepting()
+              and not self.first.input):
             self.take(self.first, sources[:1])
         elif self.fields.isRowVisible(self.last) and self.last.accepting():
             self.take(self.last, sources[:1])
@@ -748,6 +752,14 @@ class CreateForm(QWidget):
     # -- stored slots ---------------------------------------------------------------------------
     def set_params(self, kind: str, params: dict[str, Any]) -> None:
         """Show stored (normalized) parameters, or a draft's raw ones."""
+        self._showing = True
+        try:
+            self._set_params(kind, params)
+        finally:
+            self._showing = False
+        self.validate()
+
+    def _set_params(self, kind: str, params: dict[str, Any]) -> None:
         (self.image_radio if kind == "image" else self.video_radio).setChecked(True)
         self._fill_models()
         if params.get("model"):
@@ -857,4 +869,5 @@ def today_compact() -> str:
     return dt.date.today().strftime("%Y%m%d")
 
 
-__all__ = ["CreateForm", "DurationSlider", "FramePicker", "ReferenceList", "QPushButton", "RequestIdComposer", "today_compact"]
+__all__ = ["CreateForm", "DurationSlider", "FramePicker", "ReferenceList", "QPushButton",
+           "RequestIdComposer", "today_compact"]

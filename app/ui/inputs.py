@@ -68,7 +68,11 @@ class MediaInput:
     thumb: QImage | None = None
 
     def check_value(self) -> Any:
-        """What the domain's rules are asked with: the facts of local content, else the URL."""
+        """What the domain's rules are asked with: the facts of local content, else the URL.
+        A stored slot's local input (known by its facts, no longer by its bytes) is not sent,
+        so it is not checked either."""
+        if not self.value:
+            return None
         return self.facts if self.facts is not None else self.value
 
     def summary(self) -> str:
@@ -189,7 +193,8 @@ class DropMixin:
 
     def _init_drop(self) -> None:
         self.setAcceptDrops(True)  # type: ignore[attr-defined]
-        paste = QShortcut(QKeySequence(QKeySequence.StandardKey.Paste), self)  # type: ignore[arg-type]
+        keys = QKeySequence(QKeySequence.StandardKey.Paste)
+        paste = QShortcut(keys, self)  # type: ignore[arg-type]
         paste.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         paste.activated.connect(self.paste)
 
@@ -443,8 +448,9 @@ class ReferenceList(DropMixin, QWidget):
         ``reference_audio``): the values the create sends, or what the rules check."""
         out: dict[str, list[Any]] = {}
         for m in self.items:
-            out.setdefault(f"reference_{m.kind}", []).append(
-                m.check_value() if check else m.value)
+            if m.value:  # a stored slot's local input is shown, not sent again
+                out.setdefault(f"reference_{m.kind}", []).append(
+                    m.check_value() if check else m.value)
         return out
 
     def count(self, kind: str) -> int:
@@ -460,7 +466,10 @@ class ReferenceList(DropMixin, QWidget):
         self.list.clear()
         kinds = {"image": self.tr("picture"), "video": self.tr("video"), "audio": self.tr("sound")}
         for m in self.items:
-            item = QListWidgetItem(f"{kinds.get(m.kind, m.kind)} · {m.summary()}")
+            text = f"{kinds.get(m.kind, m.kind)} · {m.summary()}"
+            if not m.value and not self._read_only:
+                text += self.tr(" — add the file again to use it")
+            item = QListWidgetItem(text)
             if m.thumb is not None:
                 from app.ui.qt import QIcon
 
@@ -489,6 +498,7 @@ class ReferenceList(DropMixin, QWidget):
 
     def set_read_only(self, ro: bool) -> None:
         self._read_only = ro
+        self._show()
         self.add.setEnabled(not ro and self._blocked is None)
         self.remove.setEnabled(bool(self.items) and not ro)
         self.hint.setVisible(bool(self._blocked) and not ro)

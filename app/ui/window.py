@@ -373,7 +373,8 @@ class MainWindow(QMainWindow):
         """Scenes NN–MM of the project on screen from one prompt, with the form's settings."""
         kind, params = self.slot_pane.form_values()
         options = {k: v for k, v in params.items()
-                   if k in TEMPLATE_OPTIONS and isinstance(v, (str, int)) and not isinstance(v, bool)}
+                   if k in TEMPLATE_OPTIONS and isinstance(v, (str, int))
+                   and not isinstance(v, bool)}
         dlg = TemplateDialog(self.slot_pane.composer.project.text().strip(), kind, options, self)
         dlg.prompt.setPlainText(params.get("prompt") or "")
         dlg.reviewWanted.connect(lambda shots: self.review_shot_list(

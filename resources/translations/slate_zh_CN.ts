@@ -828,6 +828,10 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
         <translation>音频</translation>
     </message>
     <message>
+        <source> — add the file again to use it</source>
+        <translation> — 需要重新添加文件才能使用</translation>
+    </message>
+    <message>
         <source>%1 of %2 images · %3 of %4 videos (%5 of %6 s) · %7 of %8 audio (%9 of %6 s)</source>
         <translation>图片 %1/%2 · 视频 %3/%4（%5/%6 秒）· 音频 %7/%8（%9/%6 秒）</translation>
     </message>

@@ -72,7 +72,8 @@ def test_the_form_offers_h3_first_and_its_controls_follow_the_model(gui, make_wi
     # prompt expansion is H3-Max's: disabled for H3, said why (tooltip and inline hint)
     assert not form.expansion.isEnabled()
     assert "MiniMax-H3-Max" in form.expansion.toolTip()
-    assert form.expansion_hint.isVisibleTo(window) and "MiniMax-H3-Max" in form.expansion_hint.text()
+    assert form.expansion_hint.isVisibleTo(window)
+    assert "MiniMax-H3-Max" in form.expansion_hint.text()
     # "adaptive" needs a picture or a clip: a text-only request gets a fixed ratio, said why
     adaptive = form.ratio.model().item(form.ratio.findData("adaptive"))
     assert not adaptive.isEnabled() and "fixed ratio" in form.ratio_hint.text()
@@ -171,7 +172,8 @@ def test_the_cost_in_the_form_changes_with_duration_and_resolution(gui, make_win
 
 
 @pytest.mark.qt_log_ignore(
-    r".*No RHI backend\. Using CPU conversion\.", r"PulseAudioService: pa_context_connect\(\) failed",
+    r".*No RHI backend\. Using CPU conversion\.",
+    r"PulseAudioService: pa_context_connect\(\) failed",
     r"No audio device detected",
 )
 def test_an_h3_create_through_the_form_ends_in_success_and_plays_with_sound(gui, make_window,
@@ -205,7 +207,9 @@ def test_an_h3_create_through_the_form_ends_in_success_and_plays_with_sound(gui,
     gui.until(lambda: video.player.playbackState() == qm.QMediaPlayer.PlaybackState.PlayingState)
     assert video.player.audioOutput() is not None
     assert video.player.audioTracks(), "the player sees the sound track"
-    video.play_button.click()
+    video.player.stop()  # stopped before the window closes (the audio thread ends first)
+    gui.until(lambda: video.player.playbackState() == qm.QMediaPlayer.PlaybackState.StoppedState)
+    gui.settle(0.3)
 
 
 def test_a_picture_dropped_on_the_window_goes_into_the_draft(gui, make_window, tmp_path):
@@ -252,3 +256,24 @@ def test_video_and_sound_references_are_checked_and_shown(gui, make_window, tmp_
     assert window.slot.draft.params["reference_video"] == [str(clip)]
     assert window.slot.draft.params["reference_audio"] == [str(sound)]
     assert buttons(window)[Action.CREATE].isEnabled()
+
+
+def test_a_stored_h3_slot_shows_its_inputs_and_new_slot_does_not_send_them_unseen(
+        gui, make_window, tmp_path):
+    ref = picture(tmp_path / "ref.png", 800, 800)
+    gui.run(gui.service.submit(RID, "video", {"model": "MiniMax-H3", "prompt": "tide eye",
+                                              "duration": 4, "reference_image": [str(ref)],
+                                              "ratio": "adaptive"}))
+    window = make_window()
+    window.select(RID)
+    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == RID)
+    form = window.slot_pane.form
+    gui.until(lambda: len(form.references.items) == 1, what="the stored reference")
+    assert "800×800" in form.references.list.item(0).text()
+    assert form.ratio.currentData() == "adaptive" and not form.ratio.isEnabled()
+    window.slot_pane.new_slot()
+    assert window.slot.is_draft
+    assert "add the file again" in form.references.list.item(0).text()
+    assert "reference_image" not in window.slot.draft.params
+    assert form.ratio.currentData() == "16:9"  # adaptive needs the picture: said, not sent
+    assert "fixed ratio" in form.ratio_hint.text()

@@ -59,7 +59,8 @@ def test_import_review_then_create_all(gui, make_window, tmp_path):
     two = service.estimate("video", {"model": "MiniMax-H3", "prompt": "x", "duration": 5}).payload
     assert rows[0][4] == "about " + format_money(one.cost.estimate, one.cost.currency)
     total = one.cost.estimate + two.cost.estimate
-    assert dialog.totals.text() == f"Creating the new rows costs about {format_money(total, 'USD')}."
+    assert dialog.totals.text() == (
+        f"Creating the new rows costs about {format_money(total, 'USD')}.")
     spent = gui.run(service.budget_today()).spent.estimate
     left = Decimal(20) - spent - total
     assert f"Budget left today after these: {format_money(left, 'USD')} of $20.00." in (

@@ -263,8 +263,8 @@ class SlotPane(QWidget):
                 self.composer.set_request_id(task.request_id)
             shown = (task.kind, getattr(task, "params", {}))
             if shown != self._shown:
+                self.form.set_read_only(True)  # first: stored values are shown as they are
                 self.form.set_params(task.kind, dict(shown[1]))
-                self.form.set_read_only(True)
             self._shown = shown
         else:
             self._shown = None
