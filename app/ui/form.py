@@ -245,6 +245,7 @@ class CreateForm(QWidget):
         self._read_only = False
         self._filling = False
         self._showing = False  # set_params at work: stored values are not second-guessed
+        self._expansion_forced = False  # "off" shown because the model has no expansion
         # ``prober(source, kind, field, protocol, done)``: reads and checks an input off the UI
         # thread; ``done`` gets a MediaInput or the refusal's text (the slot pane sets it).
         self.prober: Any = None
@@ -551,6 +552,12 @@ class CreateForm(QWidget):
             "Prompt expansion is a MiniMax-H3-Max feature; %1 follows your prompt as written."
         ).replace("%1", model)
         self.expansion.setEnabled(why_exp is None and not self._read_only)
+        if why_exp and not self._showing:  # not used by this model: it says "off"
+            self.expansion.setCurrentIndex(self.expansion.findData("disabled"))
+        elif not why_exp and not self._showing and self.expansion.currentData() == "disabled" \
+                and self._expansion_forced:
+            self.expansion.setCurrentIndex(self.expansion.findData(v2.DEFAULT_EXPANSION))
+        self._expansion_forced = bool(why_exp)
         self.expansion.setToolTip(why_exp or "")
         self.expansion_hint.setText(why_exp or "")
         self.expansion_hint.setVisible(bool(why_exp))

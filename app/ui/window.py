@@ -417,6 +417,9 @@ class MainWindow(QMainWindow):
         if media and self.slot.is_draft:
             self.middle_stack.setCurrentWidget(self.slot_page)
             self.slot_pane.form.take_dropped(media)
+        elif media:
+            self.slot_pane.show_message(self.tr(
+                "This slot's inputs are fixed. Start a new slot to use what you dropped."))
 
     def open_settings(self) -> None:
         if Busy.SETTINGS in self.slot.busy:

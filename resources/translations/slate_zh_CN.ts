@@ -654,6 +654,10 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
         <translation>已将 %1 个场景保存到 %2</translation>
     </message>
     <message>
+        <source>This slot&apos;s inputs are fixed. Start a new slot to use what you dropped.</source>
+        <translation>这个槽位的输入已固定。请新建槽位来使用你拖入的内容。</translation>
+    </message>
+    <message>
         <source>Store URL: not a database URL (sqlite:///path or postgresql://host/name).</source>
         <translation>存储 URL：不是数据库 URL（sqlite:///路径 或 postgresql://主机/库名）。</translation>
     </message>

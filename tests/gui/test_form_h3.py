@@ -81,7 +81,9 @@ def test_the_form_offers_h3_first_and_its_controls_follow_the_model(gui, make_wi
     assert not form.optimizer.isVisibleTo(window)  # V2 has no prompt optimizer switch
     assert "9 images" in form.references.limits.text() and "15 s" in form.references.limits.text()
 
+    assert form.expansion.currentData() == "disabled"  # says "off": H3 does not expand
     form.set_model("MiniMax-H3-Max")
+    assert form.expansion.currentData() == "balanced"  # H3-Max's default
     assert (form.duration.minimum(), form.duration.maximum()) == (5, 15)
     assert [form.resolution.itemText(i) for i in range(form.resolution.count())] == ["480P", "768P"]
     assert form.expansion.isEnabled() and not form.expansion_hint.isVisibleTo(window)
@@ -226,6 +228,14 @@ def test_a_picture_dropped_on_the_window_goes_into_the_draft(gui, make_window, t
     drop(window, urls(ref))
     gui.until(lambda: form.first.input is not None, what="the first frame")
     assert form.first.value().startswith("data:image/webp;base64,")
+    # on a stored slot nothing changes, and the app says why
+    gui.run(gui.service.submit(RID + "x", "video", {"model": "MiniMax-H3", "prompt": "stored",
+                                                    "duration": 4}))
+    window.select(RID + "x")
+    gui.until(lambda: window.slot.task is not None and not window.slot.is_draft)
+    drop(window, urls(ref))
+    assert "Start a new slot" in window.slot_pane.actions.message.text()
+    assert window.slot.task.request_id == RID + "x" and form.references.items == []
 
 
 def test_video_and_sound_references_are_checked_and_shown(gui, make_window, tmp_path):
