@@ -8,7 +8,7 @@ from decimal import Decimal
 
 from app.domain.cost import format_money
 from app.ui.dialogs import SettingsDialog
-from app.ui.settings import dialog_values
+from app.ui.settings import dialog_values, fixed_fields
 from tests.fixtures import SECRET, make_config
 from tests.gui.conftest import fill_form, shown
 from tests.gui.test_settings import open_app, save  # noqa: F401 - the fixture
@@ -73,7 +73,9 @@ def test_the_budget_field_in_settings_applies_and_is_fixed_by_the_environment(gu
     assert window.dialog.budget.text() == "2.50"
     window.dialog.close()
     values = dialog_values(controller.config)
-    dlg = SettingsDialog(values, "none", window, fixed={"budget_daily"})
+    fixed = fixed_fields(controller.config, {"SLATE_BUDGET_DAILY": "3.00"})
+    assert "budget_daily" in fixed
+    dlg = SettingsDialog(values, "none", window, fixed=fixed)
     assert not dlg.budget.isEnabled() and "SLATE_BUDGET_DAILY" in dlg.budget.toolTip()
     dlg.close()
     # a budget that is no amount is refused next to the fields; nothing changes
