@@ -151,6 +151,12 @@ def test_inputs_by_drop_and_paste_with_thumbnails_and_limits(gui, make_window, t
     gui.until(lambda: form.first.input is not None, what="the pasted frame")
     assert form.first.has_thumbnail()
     QGuiApplication.clipboard().clear()
+    # a picture itself dropped onto the frame picker
+    form.first.clear.click()
+    drop(form.first, mime)
+    gui.until(lambda: form.first.input is not None, what="the dropped picture as a frame")
+    assert form.first.has_thumbnail() and "800×600" in form.first.edit.text()
+    assert window.slot.draft.params["first_frame_image"].startswith("data:image/png;base64,")
 
 
 def test_the_cost_in_the_form_changes_with_duration_and_resolution(gui, make_window):
