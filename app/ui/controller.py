@@ -362,6 +362,42 @@ class Controller(QObject):
     def recover(self, request_id: str, how: RecoverHow) -> None:
         self._act("recover", self.service.recover(request_id, how))
 
+    def look(self, request_id: str, done: Callable[[Result[Any]], None]) -> None:
+        """The provider's task list searched for an unknown slot's create; attaches nothing."""
+        self.runner.run(self.service.look(request_id), done=done, what="lookup")
+
+    def spend(self, options: dict[str, Any], done: Callable[[Result[Any]], None]) -> None:
+        """``slate spend`` for the Spend view (``project``, ``since``, ``by``)."""
+        self.runner.run(self.service.spend(**options), done=done, what="spend")
+
+    def plan_batch(self, source: Any, base_dir: Any, done: Callable[[Result[Any]], None]) -> None:
+        """The dry run of a shot list (a file's path, or a template's ShotList): sends nothing."""
+        self.runner.run(self._batch("plan", source, base_dir), done=done, what="shot list")
+
+    def run_batch(self, source: Any, base_dir: Any, on_progress: Callable[[Any], None],
+                  done: Callable[[Result[Any]], None]) -> None:
+        """Submit the shot list's rows (ordinary submit semantics); progress per row."""
+        self.runner.run(self._batch("run", source, base_dir, on_progress), done=done,
+                        what="shot list")
+
+    async def _batch(self, how: str, source: Any, base_dir: Any,
+                     on_progress: Callable[[Any], None] | None = None) -> Result[Any]:
+        from pathlib import Path
+
+        from app.service.batch import BatchSource
+        from app.service.results import invalid
+
+        if isinstance(source, (str, Path)):
+            try:
+                source = await asyncio.to_thread(BatchSource.from_file, source)
+            except ValidationError as exc:
+                return invalid(None, exc)
+        if how == "plan":
+            return await self.service.plan_batch(source, base_dir)
+        out = await self.service.run_batch(source, base_dir, on_progress=on_progress)
+        await self.refresh_status()
+        return out
+
     def cancel(self, request_id: str) -> None:
         self._act("cancel", self.service.cancel(request_id))
 
@@ -402,6 +438,28 @@ class Controller(QObject):
             done(err)
 
         self.call(run, done=finished)
+
+    def probe_media(self, source: str, kind: str, field: str, protocol: str,
+                    done: Callable[[Any], None]) -> None:
+        """Read and check one input off the UI thread: ``done`` gets the
+        :class:`~app.ui.inputs.MediaInput`, or the refusal (naming the limit) as text."""
+        from app.ui.inputs import probe_media
+
+        def read() -> Any:
+            try:
+                return probe_media(source, kind, field, protocol)
+            except ValidationError as exc:
+                return exc.message
+
+        self.call(read, done=done)
+
+    def estimate(self, kind: str, params: dict[str, Any]) -> Result[Any]:
+        """A draft's cost before Create (no I/O: the price table is read once)."""
+        try:
+            return self.service.estimate(kind, params)
+        except Exception as exc:  # noqa: BLE001 - a price table that cannot be read: no figure
+            log.warning("no estimate: %s", exc)
+            return Result(OutcomeKind.INVALID)
 
     def read_data_url(self, path: str, done: Callable[[str | None, str | None], None]) -> None:
         """Read an image file into a ``data:image/...;base64`` URL: ``done(url, error)``."""

@@ -254,8 +254,6 @@ class SettingsDialog(QDialog):
         self.setMinimumSize(560, 400)
         self._check = check
         self._key_source = key_source
-        # Settings this dialog does not show yet are kept as they are when it saves.
-        self._kept = {k: values[k] for k in ("budget_daily",) if k in values}
         self._clear_key = False
         self.api_key = QLineEdit(objectName="apiKeyEdit")
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
@@ -279,6 +277,11 @@ class SettingsDialog(QDialog):
         for spin, key in ((self.quota_video, "quota_video"), (self.quota_image, "quota_image")):
             spin.setSpecialValueText(self.tr("no limit"))
             spin.setValue(int(values.get(key) or 0))
+        self.budget = QLineEdit(str(values.get("budget_daily") or ""), objectName="budgetEdit")
+        self.budget.setPlaceholderText(self.tr("no budget"))
+        self.budget.setToolTip(self.tr("The most you want to spend per day, in the price table's "
+                                       "currency (e.g. 5.00). A create that would go over it is "
+                                       "refused before anything is sent."))
         self.poll = QDoubleSpinBox(objectName="pollSpin", minimum=0.0, maximum=600.0, decimals=1)
         self.poll.setSpecialValueText(self.tr("provider default"))
         self.poll.setSuffix(self.tr(" s"))
@@ -299,6 +302,7 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Designer (user)"), self.user)
         form.addRow(self.tr("Videos per day"), self.quota_video)
         form.addRow(self.tr("Images per day"), self.quota_image)
+        form.addRow(self.tr("Daily budget"), self.budget)
         form.addRow(self.tr("Query every"), self.poll)
         form.addRow(self.tr("Data folder"), drow)
         form.addRow(self.tr("Store URL"), self.store)
@@ -309,11 +313,13 @@ class SettingsDialog(QDialog):
         self.quota_video.setAccessibleName(self.tr("Videos per day"))
         self.quota_image.setAccessibleName(self.tr("Images per day"))
         self.poll.setAccessibleName(self.tr("Query interval"))
+        self.budget.setAccessibleName(self.tr("Daily budget"))
         self.data_dir.setAccessibleName(self.tr("Data folder"))
         self.store.setAccessibleName(self.tr("Store URL"))
         self.fields = {"region": self.region, "tenant": self.tenant, "user": self.user,
                        "quota_video": self.quota_video, "quota_image": self.quota_image,
-                       "poll_interval": self.poll, "data_dir": self.data_dir, "store": self.store}
+                       "poll_interval": self.poll, "data_dir": self.data_dir, "store": self.store,
+                       "budget_daily": self.budget}
         for name in fixed:
             widget = self.fields.get("region" if name in ("base_url", "provider") else name)
             if widget is None:
@@ -378,7 +384,7 @@ class SettingsDialog(QDialog):
             "poll_interval": self.poll.value() or None,
             "data_dir": self.data_dir.text().strip(),
             "store": self.store.text().strip(),
-            **self._kept,
+            "budget_daily": self.budget.text().strip() or None,
         }
         if self.api_key.text().strip():
             out["api_key"] = self.api_key.text().strip()
@@ -400,7 +406,10 @@ class SettingsDialog(QDialog):
 
 EXPORT_TO = QT_TRANSLATE_NOOP("MainWindow", "Export to folder")
 CHOOSE_IMAGE = QT_TRANSLATE_NOOP("MainWindow", "Choose an image")
-IMAGE_FILES = QT_TRANSLATE_NOOP("MainWindow", "Images (*.png *.jpg *.jpeg *.webp)")
+IMAGE_FILES = QT_TRANSLATE_NOOP("MainWindow", "Images (*.png *.jpg *.jpeg *.webp *.heic *.heif)")
+CHOOSE_MEDIA = QT_TRANSLATE_NOOP("MainWindow", "Choose a reference picture, video or sound")
+MEDIA_FILES = QT_TRANSLATE_NOOP(
+    "MainWindow", "Media (*.png *.jpg *.jpeg *.webp *.heic *.heif *.mp4 *.mov *.wav *.mp3)")
 
 
 def folder_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
@@ -421,5 +430,14 @@ def image_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
     return dlg
 
 
+def media_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
+    """A chooser for a reference picture, video or sound clip: ``done(path)`` once chosen."""
+    dlg = QFileDialog(parent, translate("MainWindow", CHOOSE_MEDIA), str(Path.home()),
+                      translate("MainWindow", MEDIA_FILES))
+    dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+    dlg.fileSelected.connect(done)
+    return dlg
+
+
 __all__ = ["ConflictDialog", "QCheckBox", "REGION_URLS", "RecoverDialog", "SettingsDialog", "Qt",
-           "folder_dialog", "image_dialog"]
+           "folder_dialog", "image_dialog", "media_dialog"]

@@ -9,12 +9,14 @@ reads a disk or the store (frame files, the next free scene).
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 from typing import Any
 
 from app.domain.errors import ValidationError
+from app.domain import params_v2 as v2
+from app.domain.cost import format_money
 from app.domain.params import (
     ASPECT_RATIOS,
-    DEFAULT_VIDEO_MODEL,
     IMAGE_MODELS,
     IMAGE_PROMPT_MAX,
     VIDEO_MODELS,
@@ -22,7 +24,10 @@ from app.domain.params import (
     normalize,
 )
 from app.domain import naming
+from app.domain.params_v2 import MediaFacts
+from app.domain.protocols import V2, V2_MODELS, protocol_for
 from app.domain.slots import validate_request_id
+from app.ui.inputs import FramePicker, MediaInput, ReferenceList, kind_of_source
 from app.ui.qt import (
     QButtonGroup,
     QCheckBox,
@@ -42,6 +47,7 @@ from app.ui.qt import (
     QVBoxLayout,
     QWidget,
     Qt,
+    QtWidgets,
     Signal,
 )
 
@@ -169,73 +175,84 @@ class RequestIdComposer(QWidget):
         self.next_button.setEnabled(not ro)
 
 
-class FramePicker(QWidget):
-    """An image input: an ``https://`` URL typed in, or a file chosen and sent as a data URL."""
+#: A picture the domain's rules are asked "what if" with (it passes every image limit).
+_PROBE_IMAGE = MediaFacts("image", "0" * 64, 1000, "png", "probe", 1024, 576)
+#: The form's fields that take media, in the order the rules check them.
+MEDIA_ROWS = ("first_frame_image", "last_frame_image", "reference")
 
-    changed = Signal()
-    fileWanted = Signal()
 
-    def __init__(self, name: str, parent: QWidget | None = None) -> None:
+class DurationSlider(QWidget):
+    """Seconds on a slider: every value a model allows (4–15 for MiniMax-H3, 6 or 10 for a
+    legacy Hailuo model), the value said beside it."""
+
+    changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._data_url: str | None = None
-        self.edit = QLineEdit(placeholderText=self.tr("https://… or choose a file"))
-        self.edit.setAccessibleName(name)
-        self.choose = QToolButton(text=self.tr("Choose…"))
-        self.choose.setAccessibleName(self.tr("Choose a file for %1").replace("%1", name))
-        self.clear = QToolButton(text="✕")
-        self.clear.setAccessibleName(self.tr("Clear %1").replace("%1", name))
-        self.clear.setToolTip(self.tr("Clear"))
+        self.values: list[int] = [6]
+        self.slider = QtWidgets.QSlider(Qt.Orientation.Horizontal, objectName="durationSlider")
+        self.slider.setPageStep(1)
+        self.slider.setTickPosition(QtWidgets.QSlider.TickPosition.TicksBelow)
+        self.label = QLabel(objectName="durationValue")
+        self.label.setMinimumWidth(40)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.edit, 1)
-        row.addWidget(self.choose)
-        row.addWidget(self.clear)
-        self.edit.textEdited.connect(self._typed)
-        self.choose.clicked.connect(self.fileWanted)
-        self.clear.clicked.connect(lambda: self.set_value(None))
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.label)
+        self.slider.valueChanged.connect(self._moved)
 
-    def _typed(self) -> None:
-        self._data_url = None
-        self.changed.emit()
+    def set_values(self, values: list[int], keep: int | None, default: int) -> None:
+        self.values = list(values)
+        self.slider.blockSignals(True)
+        self.slider.setRange(0, len(values) - 1)
+        want = keep if keep in values else (default if default in values else values[0])
+        self.slider.setValue(values.index(want))
+        self.slider.blockSignals(False)
+        self._say()
 
-    def value(self) -> str | None:
-        if self._data_url is not None:
-            return self._data_url
-        return self.edit.text().strip() or None
+    def minimum(self) -> int:
+        return self.values[0]
 
-    def set_file(self, name: str, data_url: str) -> None:
-        self._data_url = data_url
-        size_kb = len(data_url) * 3 // 4 // 1024
-        self.edit.setText(self.tr("%1 (file, %2 KB)").replace("%1", name).replace("%2", str(size_kb)))
-        self.edit.setReadOnly(True)
-        self.changed.emit()
+    def maximum(self) -> int:
+        return self.values[-1]
 
-    def set_value(self, value: str | None) -> None:
-        if value and value.startswith("data:"):
-            self._data_url = value
-            self.edit.setText(self.tr("embedded image (%1 KB)").replace("%1", str(len(value) * 3 // 4 // 1024)))
-            self.edit.setReadOnly(True)
-        else:
-            self._data_url = None
-            self.edit.setReadOnly(False)
-            self.edit.setText(value or "")
-        self.changed.emit()
+    def value(self) -> int:
+        return self.values[self.slider.value()]
 
-    def set_read_only(self, ro: bool) -> None:
-        self.edit.setReadOnly(ro or self._data_url is not None)
-        self.choose.setEnabled(not ro)
-        self.clear.setEnabled(not ro)
+    def set_value(self, seconds: int) -> None:
+        if seconds in self.values:
+            self.slider.setValue(self.values.index(seconds))
+
+    def _say(self) -> None:
+        self.label.setText(self.tr("%1 s").replace("%1", str(self.value())))
+        self.slider.setAccessibleDescription(self.label.text())
+
+    def _moved(self) -> None:
+        self._say()
+        self.changed.emit(self.value())
 
 
 class CreateForm(QWidget):
-    """Kind, prompt and parameters. ``params()`` is the raw dict the service normalizes."""
+    """Kind, prompt and parameters. ``params()`` is the raw dict the service takes;
+    ``check_params()`` the same with local media as the facts the rules check."""
 
     changed = Signal()
-    frameWanted = Signal(object)  # the FramePicker that wants a file
+    frameWanted = Signal(object)  # the FramePicker (or ReferenceList) that wants a file
+    refused = Signal(str)  # an input was not taken: why, in a designer's words
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._read_only = False
+        self._filling = False
+        self._showing = False  # set_params at work: stored values are not second-guessed
+        self._expansion_forced = False  # "off" shown because the model has no expansion
+        # ``prober(source, kind, field, protocol, done)``: reads and checks an input off the UI
+        # thread; ``done`` gets a MediaInput or the refusal's text (the slot pane sets it).
+        self.prober: Any = None
+        # ``estimator(kind, params)``: the draft's cost (a Result of DraftCost), or None.
+        self.estimator: Any = None
+        # Today's use of the daily budget (a BudgetReport; its ``limit`` None: no budget).
+        self.budget: Any = None
         self.image_radio = QRadioButton(self.tr("Image"), objectName="imageRadio")
         self.video_radio = QRadioButton(self.tr("Video"), objectName="videoRadio")
         self.video_radio.setChecked(True)
@@ -254,8 +271,23 @@ class CreateForm(QWidget):
         self.count.setAlignment(Qt.AlignmentFlag.AlignRight)
 
         self.model = QComboBox(objectName="modelCombo")
-        self.duration = QComboBox(objectName="durationCombo")
+        self.duration = DurationSlider()
+        self.duration.setObjectName("durationControl")
         self.resolution = QComboBox(objectName="resolutionCombo")
+        self.ratio = QComboBox(objectName="ratioCombo")
+        self.ratio.addItem(self.tr("adaptive (follows the image or video)"), v2.ADAPTIVE)
+        for r in v2.RATIOS:
+            self.ratio.addItem(r, r)
+        self.ratio.setCurrentIndex(self.ratio.findData(v2.DEFAULT_RATIO))
+        self.ratio_hint = QLabel(objectName="hint")
+        self.ratio_hint.setWordWrap(True)
+        self.expansion = QComboBox(objectName="expansionCombo")
+        for mode, text in (("disabled", self.tr("off")), ("balanced", self.tr("balanced")),
+                           ("quality", self.tr("best quality"))):
+            self.expansion.addItem(text, mode)
+        self.expansion.setCurrentIndex(self.expansion.findData(v2.DEFAULT_EXPANSION))
+        self.expansion_hint = QLabel(objectName="hint")
+        self.expansion_hint.setWordWrap(True)
         self.aspect = QComboBox(objectName="aspectCombo")
         self.aspect.addItems(list(ASPECT_RATIOS))
         self.n = QSpinBox(objectName="countSpin", minimum=1, maximum=9)
@@ -267,10 +299,16 @@ class CreateForm(QWidget):
         self.last.setObjectName("lastFrame")
         self.subject = FramePicker(self.tr("Subject reference"))
         self.subject.setObjectName("subjectReference")
+        self.references = ReferenceList()
+        self.cost = QLabel(objectName="costLabel")
+        self.cost.setStyleSheet("font-weight: 600; color: #374151;")
+        self.cost.setWordWrap(True)
         self.error = QLabel(objectName="fieldError")
         self.error.setWordWrap(True)
-        for w, name in ((self.model, self.tr("Model")), (self.duration, self.tr("Duration")),
+        for w, name in ((self.model, self.tr("Model")), (self.duration.slider, self.tr("Duration")),
                         (self.resolution, self.tr("Resolution")), (self.aspect, self.tr("Aspect ratio")),
+                        (self.ratio, self.tr("Aspect ratio")),
+                        (self.expansion, self.tr("Prompt expansion")),
                         (self.n, self.tr("Number of images")), (self.seed, self.tr("Seed")),
                         (self.optimizer, self.tr("Prompt optimizer"))):
             w.setAccessibleName(name)
@@ -284,18 +322,36 @@ class CreateForm(QWidget):
         head.addStretch(1)
         head.addWidget(self.count)
 
+        ratio_box = QVBoxLayout()
+        ratio_box.setSpacing(2)
+        ratio_box.addWidget(self.ratio)
+        ratio_box.addWidget(self.ratio_hint)
+        self._ratio_row = QWidget()
+        self._ratio_row.setLayout(ratio_box)
+        ratio_box.setContentsMargins(0, 0, 0, 0)
+        exp_box = QVBoxLayout()
+        exp_box.setSpacing(2)
+        exp_box.setContentsMargins(0, 0, 0, 0)
+        exp_box.addWidget(self.expansion)
+        exp_box.addWidget(self.expansion_hint)
+        self._expansion_row = QWidget()
+        self._expansion_row.setLayout(exp_box)
+
         self.fields = QFormLayout()
         self.fields.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.fields.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.fields.addRow(self.tr("Model"), self.model)
         self.fields.addRow(self.tr("Duration"), self.duration)
         self.fields.addRow(self.tr("Resolution"), self.resolution)
+        self.fields.addRow(self.tr("Ratio"), self._ratio_row)
         self.fields.addRow(self.tr("Aspect ratio"), self.aspect)
         self.fields.addRow(self.tr("Images"), self.n)
         self.fields.addRow(self.tr("Seed"), self.seed)
+        self.fields.addRow(self.tr("Expansion"), self._expansion_row)
         self.fields.addRow(self.tr("First frame"), self.first)
         self.fields.addRow(self.tr("Last frame"), self.last)
         self.fields.addRow(self.tr("Subject"), self.subject)
+        self.fields.addRow(self.tr("References"), self.references)
         self.fields.addRow("", self.optimizer)
 
         box = QVBoxLayout(self)
@@ -305,87 +361,152 @@ class CreateForm(QWidget):
         box.addWidget(self.prompt)
         box.addLayout(self.fields)
         box.addWidget(self.error)
+        box.addWidget(self.cost)
         box.addStretch(1)
 
         self._fill_models()
         self.optimizer.setChecked(True)
         self.image_radio.toggled.connect(self._kind_changed)
-        self.model.currentTextChanged.connect(self._model_changed)
-        for sig in (self.prompt.textChanged, self.duration.currentTextChanged,
-                    self.resolution.currentTextChanged, self.aspect.currentTextChanged,
+        self.model.currentIndexChanged.connect(self._model_changed)
+        self.duration.changed.connect(self._duration_changed)
+        for sig in (self.prompt.textChanged, self.resolution.currentTextChanged,
+                    self.aspect.currentTextChanged, self.ratio.currentIndexChanged,
+                    self.expansion.currentIndexChanged,
                     self.n.valueChanged, self.seed.textChanged, self.optimizer.toggled,
-                    self.first.changed, self.last.changed, self.subject.changed):
+                    self.first.changed, self.last.changed, self.subject.changed,
+                    self.references.changed):
             sig.connect(self.validate)
-        for picker in (self.first, self.last, self.subject):
+        for picker in (self.first, self.last, self.subject, self.references):
             picker.fileWanted.connect(lambda p=picker: self.frameWanted.emit(p))
+            picker.sourcesDropped.connect(lambda sources, p=picker: self.take(p, sources))
         self.validate()
 
     # -- kind and model -------------------------------------------------------------------------
     def kind(self) -> str:
         return "image" if self.image_radio.isChecked() else "video"
 
+    def model_id(self) -> str:
+        return str(self.model.currentData() or self.model.currentText())
+
+    def is_v2(self) -> bool:
+        return self.kind() == "video" and protocol_for("video", self.model_id()) == V2
+
+    def models(self) -> list[str]:
+        """The models offered, in order (the "Legacy" heading left out)."""
+        return [self.model.itemData(i) for i in range(self.model.count())
+                if self.model.itemData(i)]
+
     def _fill_models(self) -> None:
         self.model.blockSignals(True)
         self.model.clear()
         if self.kind() == "video":
-            self.model.addItems(list(VIDEO_MODELS))
-            self.model.setCurrentText(DEFAULT_VIDEO_MODEL)
+            for m in V2_MODELS:
+                self.model.addItem(m, m)
+            self.model.addItem(self.tr("— Legacy (Hailuo) —"), None)
+            heading = self.model.model().item(self.model.count() - 1)
+            heading.setEnabled(False)
+            heading.setSelectable(False)
+            for m in VIDEO_MODELS:
+                self.model.addItem(m, m)
+            self.model.setCurrentIndex(self.model.findData(V2_MODELS[0]))
         else:
-            self.model.addItems(list(IMAGE_MODELS))
+            for m in IMAGE_MODELS:
+                self.model.addItem(m, m)
         self.model.blockSignals(False)
         self._model_changed()
+
+    def set_model(self, model: str) -> None:
+        i = self.model.findData(model)
+        if i >= 0:
+            self.model.setCurrentIndex(i)
 
     def _kind_changed(self) -> None:
         self._fill_models()
         self.optimizer.setChecked(self.kind() == "video")
 
+    def _rule_durations(self) -> tuple[list[int], int]:
+        model = self.model_id()
+        if self.is_v2():
+            rule = v2.MODELS[model]
+            return list(range(rule.min_seconds, rule.max_seconds + 1)), v2.DEFAULT_DURATION
+        vrule = VIDEO_MODELS.get(model)
+        if vrule is None:
+            return [6], 6
+        return sorted(vrule.resolutions), 6
+
+    def _resolutions(self) -> tuple[list[str], str]:
+        model = self.model_id()
+        if self.is_v2():
+            return list(v2.MODELS[model].resolutions), v2.DEFAULT_RESOLUTION
+        rule = VIDEO_MODELS.get(model)
+        if rule is None:
+            return [], ""
+        all_res: list[str] = []
+        for rs in rule.resolutions.values():
+            all_res += [r for r in rs if r not in all_res]
+        return all_res, rule.default_resolution.get(self.duration.value(), all_res[0])
+
     def _model_changed(self) -> None:
         video = self.kind() == "video"
-        rule = VIDEO_MODELS.get(self.model.currentText()) if video else None
-        self.duration.blockSignals(True)
-        self.resolution.blockSignals(True)
-        keep_d, keep_r = self.duration.currentData(), self.resolution.currentText()
-        self.duration.clear()
-        self.resolution.clear()
-        if rule is not None:
-            for d in rule.resolutions:
-                self.duration.addItem(self.tr("%1 s").replace("%1", str(d)), d)
-            all_res: list[str] = []
-            for rs in rule.resolutions.values():
-                all_res += [r for r in rs if r not in all_res]
-            self.resolution.addItems(all_res)
-            if keep_d in rule.resolutions:
-                self.duration.setCurrentIndex(self.duration.findData(keep_d))
-            if keep_r in all_res:
-                self.resolution.setCurrentText(keep_r)
-            else:
-                self.resolution.setCurrentText(rule.default_resolution[self.duration.currentData()])
-        self.duration.blockSignals(False)
-        self.resolution.blockSignals(False)
-        for w in (self.duration, self.resolution, self.first, self.last):
-            self.fields.setRowVisible(w, video)
-        self.fields.setRowVisible(self.aspect, not video)
-        self.fields.setRowVisible(self.n, not video)
-        self.fields.setRowVisible(self.seed, not video)
-        if rule is not None:
-            self.fields.setRowVisible(self.first, rule.allows_first_frame)
-            self.fields.setRowVisible(self.last, rule.allows_last_frame)
-            self.fields.setRowVisible(self.subject, rule.needs_subject)
-        else:
-            self.fields.setRowVisible(self.subject, True)
+        self._filling = True
+        try:
+            if video:
+                values, default = self._rule_durations()
+                self.duration.set_values(values, self.duration.value(), default)
+                keep = self.resolution.currentText()
+                self.resolution.blockSignals(True)
+                self.resolution.clear()
+                res, default_res = self._resolutions()
+                self.resolution.addItems(res)
+                self.resolution.setCurrentText(keep if keep in res else default_res)
+                self.resolution.blockSignals(False)
+        finally:
+            self._filling = False
+        is_v2 = self.is_v2()
+        rule = VIDEO_MODELS.get(self.model_id()) if video and not is_v2 else None
+        rows: dict[QWidget, bool] = {
+            self.duration: video, self.resolution: video, self._ratio_row: is_v2,
+            self.aspect: not video, self.n: not video, self.seed: not video,
+            self._expansion_row: is_v2, self.references: is_v2,
+            self.first: video and (is_v2 or (rule is not None and rule.allows_first_frame)),
+            self.last: video and (is_v2 or (rule is not None and rule.allows_last_frame)),
+            self.subject: (not video) or (rule is not None and rule.needs_subject),
+            self.optimizer: not is_v2,
+        }
+        for w, on in rows.items():
+            self.fields.setRowVisible(w, on)
         self.validate()
+
+    def _duration_changed(self) -> None:
+        self.validate()  # a legacy model's resolutions per duration: the rules say
 
     # -- values ---------------------------------------------------------------------------------
     def limit(self) -> int:
-        return VIDEO_PROMPT_MAX if self.kind() == "video" else IMAGE_PROMPT_MAX
+        return v2.PROMPT_MAX if self.is_v2() else (
+            VIDEO_PROMPT_MAX if self.kind() == "video" else IMAGE_PROMPT_MAX)
+
+    def _v2_params(self, check: bool) -> dict[str, Any]:
+        model = self.model_id()
+        out: dict[str, Any] = {"model": model, "prompt": self.prompt.toPlainText(),
+                               "duration": self.duration.value(),
+                               "resolution": self.resolution.currentText(),
+                               "ratio": self.ratio.currentData()}
+        if v2.MODELS[model].prompt_expansion:
+            out["prompt_expansion"] = self.expansion.currentData()
+        for field, picker in (("first_frame_image", self.first), ("last_frame_image", self.last)):
+            out[field] = picker.check_value() if check else picker.value()
+        out.update(self.references.by_field(check=check))
+        return {k: v for k, v in out.items() if v is not None}
 
     def params(self) -> dict[str, Any]:
         """The raw parameters as the user set them (only fields this kind and model take)."""
-        out: dict[str, Any] = {"model": self.model.currentText(), "prompt": self.prompt.toPlainText(),
+        if self.is_v2():
+            return self._v2_params(check=False)
+        out: dict[str, Any] = {"model": self.model_id(), "prompt": self.prompt.toPlainText(),
                                "prompt_optimizer": self.optimizer.isChecked()}
         if self.kind() == "video":
-            rule = VIDEO_MODELS.get(self.model.currentText())
-            out["duration"] = self.duration.currentData()
+            rule = VIDEO_MODELS.get(self.model_id())
+            out["duration"] = self.duration.value()
             out["resolution"] = self.resolution.currentText()
             if rule is None or rule.allows_first_frame:
                 out["first_frame_image"] = self.first.value()
@@ -401,26 +522,142 @@ class CreateForm(QWidget):
             out["subject_reference"] = self.subject.value()
         return {k: v for k, v in out.items() if v is not None}
 
+    def check_params(self) -> dict[str, Any]:
+        """The parameters as the rules check them (local media by their facts)."""
+        return self._v2_params(check=True) if self.is_v2() else self.params()
+
     def error_text(self) -> str | None:
         try:
-            normalize(self.kind(), self.params())
+            normalize(self.kind(), self.check_params())
             return None
         except ValidationError as exc:
             return str(exc)
 
+    def _what_if(self, **changes: Any) -> ValidationError | None:
+        """Ask the rules whether the draft with ``changes`` would be taken (a prompt assumed)."""
+        raw = {**self._v2_params(check=True), "prompt": "x", **changes}
+        raw = {k: v for k, v in raw.items() if v is not None}
+        try:
+            normalize("video", raw)
+            return None
+        except ValidationError as exc:
+            return exc
+
+    def _explain_v2(self) -> None:
+        """Enable what the model and the inputs allow; say why the rest is disabled."""
+        model = self.model_id()
+        rule = v2.MODELS[model]
+        # prompt expansion: a model feature
+        why_exp = None if rule.prompt_expansion else self.tr(
+            "Prompt expansion is a MiniMax-H3-Max feature; %1 follows your prompt as written."
+        ).replace("%1", model)
+        self.expansion.setEnabled(why_exp is None and not self._read_only)
+        if why_exp and not self._showing:  # not used by this model: it says "off"
+            self.expansion.setCurrentIndex(self.expansion.findData("disabled"))
+        elif not why_exp and not self._showing and self.expansion.currentData() == "disabled" \
+                and self._expansion_forced:
+            self.expansion.setCurrentIndex(self.expansion.findData(v2.DEFAULT_EXPANSION))
+        self._expansion_forced = bool(why_exp)
+        self.expansion.setToolTip(why_exp or "")
+        self.expansion_hint.setText(why_exp or "")
+        self.expansion_hint.setVisible(bool(why_exp))
+        # adaptive ratio: needs a picture or a clip to follow
+        adaptive = self.ratio.model().item(self.ratio.findData(v2.ADAPTIVE))
+        err = self._what_if(ratio=v2.ADAPTIVE)
+        why_ratio = None
+        if err is not None and err.field == "ratio":
+            why_ratio = self.tr("“adaptive” takes its shape from a first frame or a reference "
+                                "image or video; without one, choose a fixed ratio.")
+        adaptive.setEnabled(why_ratio is None)
+        adaptive.setToolTip(why_ratio or "")
+        if (why_ratio and self.ratio.currentData() == v2.ADAPTIVE and not self._read_only
+                and not self._showing):  # stored parameters are shown as they are
+            self.ratio.setCurrentIndex(self.ratio.findData(v2.DEFAULT_RATIO))
+        self.ratio.setToolTip(why_ratio or "")
+        self.ratio_hint.setText(why_ratio or "")
+        self.ratio_hint.setVisible(bool(why_ratio) and not self._read_only)
+        # frames and references: one or the other
+        has_refs = bool(self.references.items)
+        has_frames = bool(self.first.input or self.last.input)
+        why_frames = why_refs = None
+        if has_refs:
+            err = self._what_if(first_frame_image=_PROBE_IMAGE)
+            if err is not None and err.field.startswith("reference"):
+                why_frames = self.tr("Frames and references don't mix: remove the references "
+                                     "to start from a frame.")
+        if has_frames:
+            err = self._what_if(first_frame_image=None, last_frame_image=None,
+                                reference_image=[_PROBE_IMAGE])
+            err2 = self._what_if(reference_image=[_PROBE_IMAGE])
+            if err is None and err2 is not None and err2.field.startswith("reference"):
+                why_refs = self.tr("References and frames don't mix: clear the first and last "
+                                   "frame to use references.")
+        why_last = why_frames
+        if why_last is None and not self.first.input and not self.last.input:
+            err = self._what_if(last_frame_image=_PROBE_IMAGE)
+            if err is not None and err.field == "last_frame_image":
+                why_last = self.tr("%1 needs a first frame before a last frame.").replace(
+                    "%1", model)
+        self.first.set_blocked(why_frames)
+        self.last.set_blocked(why_last, inline=why_last != why_frames)
+        self.references.set_blocked(why_refs)
+
+    def set_budget(self, budget: Any) -> None:
+        """Today's budget use (from the status refresh): said beside the draft's cost."""
+        if budget != self.budget:
+            self.budget = budget
+            if not self._read_only:
+                self._show_cost(self.error_text() is None)
+
+    def _show_cost(self, valid: bool) -> None:
+        text = ""
+        if valid and self.estimator is not None and not self._read_only:
+            out = self.estimator(self.kind(), self.check_params())
+            cost = getattr(getattr(out, "payload", None), "cost", None)
+            if cost is not None:
+                if cost.estimate is None:
+                    text = self.tr("Cost: price unknown")
+                else:
+                    text = self.tr("Cost: about %1").replace(
+                        "%1", format_money(cost.estimate, cost.currency))
+                text += self._budget_text(cost)
+        self.cost.setText(text)
+        self.cost.setVisible(bool(text))
+
+    def _budget_text(self, cost: Any) -> str:
+        b = self.budget
+        if b is None or b.limit is None:
+            return ""
+        spent = b.spent.estimate
+        used = format_money(spent, b.currency) if spent is not None else self.tr("unknown")
+        text = self.tr(" · today %1 of %2 budget").replace("%1", used).replace(
+            "%2", format_money(b.limit, b.currency))
+        left = b.remaining
+        if left is not None and cost.estimate is not None and cost.estimate > left:
+            text += self.tr(" — over what is left today; Create will be refused")
+        return text
+
     def validate(self) -> None:
+        if self._filling:
+            return
         text = self.prompt.toPlainText()
         limit = self.limit()
         self.count.setText(f"{len(text)} / {limit}")
         over = len(text) > limit
         self.count.setStyleSheet("color: #b03a2e; font-weight: 600;" if over else "color: #6b7280;")
+        if self.is_v2():
+            self._explain_v2()
+        else:
+            for p in (self.first, self.last, self.subject):
+                p.set_blocked(None)
         field = None
         message = ""
         if not self._read_only:
             try:
-                normalize(self.kind(), self.params())
+                normalize(self.kind(), self.check_params())
             except ValidationError as exc:
                 field, message = exc.field, exc.message
+        self._show_cost(field is None and not self._read_only)
         if field == "prompt" and not text.strip():
             message = self.tr("Write a prompt to start.") if self.kind() == "image" or not self.first.value() else message
             self.error.setObjectName("hint")
@@ -431,10 +668,14 @@ class CreateForm(QWidget):
         hint = self.error.objectName() == "hint"
         self.error.setText((message if hint else self._field_label(field) + message) if message else "")
         self.error.setVisible(bool(message))
-        widgets = {"prompt": self.prompt, "resolution": self.resolution, "duration": self.duration,
+        widgets = {"prompt": self.prompt, "resolution": self.resolution,
+                   "duration": self.duration.slider, "ratio": self.ratio,
                    "first_frame_image": self.first.edit, "last_frame_image": self.last.edit,
                    "subject_reference": self.subject.edit, "seed": self.seed, "n": self.n,
-                   "aspect_ratio": self.aspect, "model": self.model}
+                   "aspect_ratio": self.aspect, "model": self.model,
+                   "reference_image": self.references.list,
+                   "reference_video": self.references.list,
+                   "reference_audio": self.references.list}
         for name, w in widgets.items():
             _set_invalid(w, name == field and bool(text.strip() or name != "prompt"))
         self.changed.emit()
@@ -444,24 +685,106 @@ class CreateForm(QWidget):
                   "duration": self.tr("Duration"), "first_frame_image": self.tr("First frame"),
                   "last_frame_image": self.tr("Last frame"), "subject_reference": self.tr("Subject"),
                   "seed": self.tr("Seed"), "n": self.tr("Images"), "aspect_ratio": self.tr("Aspect ratio"),
-                  "model": self.tr("Model")}
+                  "model": self.tr("Model"), "ratio": self.tr("Ratio"),
+                  "reference_image": self.tr("References"),
+                  "reference_video": self.tr("References"),
+                  "reference_audio": self.tr("References"), "content": self.tr("References")}
         return f"{labels[field]}: " if field in labels else ""
 
+    # -- inputs: chosen, dropped, pasted --------------------------------------------------------
+    def _field_of(self, target: Any, kind: str) -> str:
+        if target is self.first:
+            return "first_frame_image"
+        if target is self.last:
+            return "last_frame_image"
+        if target is self.subject:
+            return "subject_reference"
+        return f"reference_{kind}"
+
+    def take(self, target: Any, sources: list[str]) -> None:
+        """Check each dropped, pasted or chosen input and put it into ``target`` (a frame
+        picker or the reference list), or say why not."""
+        protocol = "v2" if self.is_v2() else self.kind()
+        for source in sources:
+            kind = kind_of_source(source)
+            name = (self.tr("pasted picture") if source.startswith("data:")
+                    else Path(source).name)
+            if kind is None:
+                self.refuse(self.tr("%1 is not a picture, a video or a sound clip Slate can "
+                                    "use.").replace("%1", name))
+                continue
+            if isinstance(target, FramePicker) and kind != "image":
+                self.refuse(self.tr("%1: a frame must be a picture.").replace("%1", name))
+                continue
+            field = self._field_of(target, kind)
+            if self.prober is None:
+                continue
+            self.prober(source, kind, field, protocol,
+                        lambda got, t=target: self._arrived(t, got))
+
+    def take_dropped(self, sources: list[str]) -> None:
+        """Inputs dropped on the form itself: references where the model takes them (and no
+        frame is set), else the first frame, else the last frame."""
+        if self._read_only:
+            return
+        if self.is_v2() and self.references._blocked is None:
+            self.take(self.references, sources)
+        elif (self.fields.isRowVisible(self.first) and self.first.accepting()
+              and not self.first.input):
+            self.take(self.first, sources[:1])
+        elif self.fields.isRowVisible(self.last) and self.last.accepting():
+            self.take(self.last, sources[:1])
+        else:
+            self.refuse(self.tr("This model takes no pictures here."))
+
+    def _arrived(self, target: Any, got: Any) -> None:
+        if not isinstance(got, MediaInput):
+            self.refuse(self.tr("Not added — %1").replace("%1", str(got)))
+            return
+        if isinstance(target, ReferenceList):
+            field = f"reference_{got.kind}"
+            current = self.references.by_field(check=True).get(field, [])
+            err = self._what_if(**{field: [*current, got.check_value()]})
+            if err is not None and (err.field.startswith("reference") or err.field == "content"):
+                self.refuse(self.tr("Not added — %1").replace("%1", err.message))
+                return
+            target.append(got)
+        else:
+            target.set_input(got)
+        self.refuse("")
+
+    def refuse(self, text: str) -> None:
+        self.refused.emit(text)
+
+    # -- stored slots ---------------------------------------------------------------------------
     def set_params(self, kind: str, params: dict[str, Any]) -> None:
-        """Show stored (normalized) parameters."""
+        """Show stored (normalized) parameters, or a draft's raw ones."""
+        self._showing = True
+        try:
+            self._set_params(kind, params)
+        finally:
+            self._showing = False
+        self.validate()
+
+    def _set_params(self, kind: str, params: dict[str, Any]) -> None:
         (self.image_radio if kind == "image" else self.video_radio).setChecked(True)
         self._fill_models()
-        self.model.setCurrentText(params.get("model") or self.model.currentText())
+        if params.get("model"):
+            self.set_model(params["model"])
         self.prompt.setPlainText(params.get("prompt") or "")
         self.optimizer.setChecked(bool(params.get("prompt_optimizer")))
+        self.references.set_items([])
         if kind == "video":
             d = params.get("duration")
-            if d is not None and self.duration.findData(d) >= 0:
-                self.duration.setCurrentIndex(self.duration.findData(d))
+            if isinstance(d, int):
+                self.duration.set_value(d)
             if params.get("resolution"):
                 self.resolution.setCurrentText(params["resolution"])
-            self.first.set_value(params.get("first_frame_image"))
-            self.last.set_value(params.get("last_frame_image"))
+            if self.is_v2():
+                self._set_v2_media(params)
+            else:
+                self.first.set_value(params.get("first_frame_image"))
+                self.last.set_value(params.get("last_frame_image"))
         else:
             self.aspect.setCurrentText(params.get("aspect_ratio") or "1:1")
             self.n.setValue(int(params.get("n") or 1))
@@ -475,6 +798,48 @@ class CreateForm(QWidget):
             self.subject.set_value(None)
         self.validate()
 
+    def _set_v2_media(self, params: dict[str, Any]) -> None:
+        if params.get("ratio"):
+            i = self.ratio.findData(params["ratio"])
+            if i >= 0:
+                self.ratio.setCurrentIndex(i)
+        if params.get("prompt_expansion"):
+            i = self.expansion.findData(params["prompt_expansion"])
+            if i >= 0:
+                self.expansion.setCurrentIndex(i)
+        self.first.set_value(None)
+        self.last.set_value(None)
+        refs: list[MediaInput] = []
+        content = params.get("content")
+        if isinstance(content, list):  # a stored slot: the normalized items
+            for item in content:
+                kind = v2.KIND_OF_TYPE.get(item.get("type"), "image")
+                media = _stored_media(item, kind, self.tr("local file"))
+                if item.get("role") == "first_frame":
+                    self._show_stored(self.first, media)
+                elif item.get("role") == "last_frame":
+                    self._show_stored(self.last, media)
+                else:
+                    refs.append(media)
+        else:  # a draft's raw values
+            for field, picker in (("first_frame_image", self.first),
+                                  ("last_frame_image", self.last)):
+                if isinstance(params.get(field), str):
+                    picker.set_value(params[field])
+            for field in v2.REFERENCE_FIELDS:
+                kind = field.split("_")[1]
+                for value in params.get(field) or []:
+                    if isinstance(value, str):
+                        refs.append(MediaInput(value, kind, Path(value).name or value))
+        self.references.set_items(refs)
+
+    @staticmethod
+    def _show_stored(picker: FramePicker, media: MediaInput) -> None:
+        if media.facts is None:
+            picker.set_value(media.value)
+        else:
+            picker.set_stored(media.summary())
+
     def set_read_only(self, ro: bool) -> None:
         self._read_only = ro
         self.prompt.setReadOnly(ro)
@@ -482,10 +847,10 @@ class CreateForm(QWidget):
         self.prompt.style().unpolish(self.prompt)
         self.prompt.style().polish(self.prompt)
         for w in (self.image_radio, self.video_radio, self.model, self.duration, self.resolution,
-                  self.aspect, self.n, self.optimizer):
+                  self.aspect, self.n, self.optimizer, self.ratio, self.expansion):
             w.setEnabled(not ro)
         self.seed.setReadOnly(ro)
-        for p in (self.first, self.last, self.subject):
+        for p in (self.first, self.last, self.subject, self.references):
             p.set_read_only(ro)
         self.validate()
 
@@ -494,11 +859,22 @@ class CreateForm(QWidget):
         self.first.set_value(None)
         self.last.set_value(None)
         self.subject.set_value(None)
+        self.references.set_items([])
         self.seed.clear()
+
+
+def _stored_media(item: dict[str, Any], kind: str, local_word: str) -> MediaInput:
+    if item.get("url"):
+        return MediaInput(item["url"], kind, str(item["url"]).rsplit("/", 1)[-1])
+    facts = MediaFacts(kind, str(item.get("sha256") or ""), int(item.get("bytes") or 0),
+                       str(item.get("format") or ""), local_word, item.get("width"),
+                       item.get("height"), item.get("seconds"))
+    return MediaInput("", kind, local_word, facts)
 
 
 def today_compact() -> str:
     return dt.date.today().strftime("%Y%m%d")
 
 
-__all__ = ["CreateForm", "FramePicker", "QPushButton", "RequestIdComposer", "today_compact"]
+__all__ = ["CreateForm", "DurationSlider", "FramePicker", "ReferenceList", "QPushButton",
+           "RequestIdComposer", "today_compact"]

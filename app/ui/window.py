@@ -11,10 +11,12 @@ keeps the layout, and runs the settings flow through :mod:`app.ui.settings`.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from app.domain.states import Action, recover_options
-from app.service.results import Result
+from app.domain.protocols import protocol_of
+from app.domain.states import Action, State, recover_options
+from app.service.results import LookupReport, Result
 from app.ui import settings as settings_mod
 from app.ui.assets import app_icon
 from app.ui.current import Busy, CurrentSlot
@@ -24,8 +26,19 @@ from app.ui.dialogs import (
     SettingsDialog,
     folder_dialog,
     image_dialog,
+    media_dialog,
 )
-from app.ui.form import FramePicker
+from app.ui.inputs import ReferenceList
+from app.ui.lookup import LookupDialog
+from app.ui.inputs import SHOTLIST_SUFFIXES, kind_of_source, sources_of
+from app.ui.shotlist import (
+    ShotListDialog,
+    TemplateDialog,
+    save_dialog,
+    save_rows,
+    shotlist_dialog,
+)
+from app.ui.spend import SpendDialog
 from app.ui.models import SlotTreeModel
 from app.ui.panes.browser import SlotBrowser
 from app.ui.panes.result import ResultPane
@@ -47,6 +60,11 @@ from app.ui.qt import (
     QWidget,
 )
 from app.ui.style import STYLESHEET
+
+
+#: The form's settings a template gives every scene (shot-list columns).
+TEMPLATE_OPTIONS = ("model", "duration", "resolution", "ratio", "prompt_expansion", "aspect_ratio",
+                    "n")
 
 
 def _frame(widget: QWidget) -> QFrame:
@@ -73,6 +91,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.dialog: Any = None
         self._shown = False
+        self._looked: set[str] = set()  # unknown slots the app has looked up this session
 
         self.slot = CurrentSlot(c.caps.capabilities)
         self.model = SlotTreeModel(c, self)
@@ -106,6 +125,7 @@ class MainWindow(QMainWindow):
         self._build_shortcuts()
 
         c.slotLoaded.connect(self._slot_loaded)  # a method: disconnected when the window goes
+        self.slot.task_changed.connect(self._maybe_look)
         c.conflictArrived.connect(self._conflict)
         c.reset.connect(self._reset)
         self.browser.slotActivated.connect(self.select)
@@ -116,6 +136,10 @@ class MainWindow(QMainWindow):
         self.welcome.startWanted.connect(self.new_draft)
         self.top_bar.newWanted.connect(self.new_draft)
         self.top_bar.settingsWanted.connect(self.open_settings)
+        self.top_bar.spendWanted.connect(self.open_spend)
+        self.top_bar.set_shot_list_actions(self.shortcut_actions["import"],
+                                           self.shortcut_actions["template"])
+        self.setAcceptDrops(True)
         self.model.rowsInserted.connect(self._maybe_empty)
         self.model.loadingChanged.connect(self._maybe_empty)
 
@@ -148,6 +172,12 @@ class MainWindow(QMainWindow):
             "export": add("exportAction", ["Ctrl+E"], lambda: self.export(), self.tr("Export")),
             "settings": add("settingsAction", ["Ctrl+,"], lambda: self.open_settings(),
                             self.tr("Settings")),
+            "spend": add("spendAction", ["Ctrl+Shift+S"], lambda: self.open_spend(),
+                         self.tr("Spend")),
+            "import": add("importShotListAction", ["Ctrl+I"], lambda: self.import_shot_list(),
+                          self.tr("Import shot list…")),
+            "template": add("templateAction", ["Ctrl+Shift+T"], lambda: self.open_template(),
+                            self.tr("Scenes from a template…")),
         }
 
     # -- layout persistence ----------------------------------------------------------------------
@@ -250,10 +280,41 @@ class MainWindow(QMainWindow):
         task = self.slot.task
         if task is None or not self.slot.offer(Action.RECOVER).enabled:
             return
-        rid, caps = task.request_id, self.slot.caps
+        rid = task.request_id
+        caps = self.controller.caps.caps_for(protocol_of(task.kind, getattr(task, "params", {})))
         dlg = RecoverDialog(rid, recover_options(task, caps), can_lookup=caps.can_list_tasks,
                             parent=self)
         dlg.recover.connect(lambda how: self.slot_pane.recover(rid, how))
+        self._open_dialog(dlg)
+
+    # -- the app's own lookup for an unknown slot --------------------------------------------------
+    def _maybe_look(self, task: Any) -> None:
+        """An unknown slot whose provider lists tasks comes on screen: look it up once (this
+        session) and show what was found; nothing is attached without the user."""
+        if task is None or task.state != State.UNKNOWN or task.request_id in self._looked:
+            return
+        caps = self.controller.caps.caps_for(protocol_of(task.kind, getattr(task, "params", {})))
+        if not caps.can_list_tasks or task.provider_task_id:
+            return
+        rid = task.request_id
+        self._looked.add(rid)
+        self.status_pane.show_notice(self.tr("Looking for this slot's task at the provider…"))
+        self.controller.look(rid, lambda out: self._looked_up(rid, out))
+
+    def _looked_up(self, rid: str, out: Result[Any]) -> None:
+        task = self.slot.task
+        if task is None or task.request_id != rid or task.state != State.UNKNOWN:
+            return
+        report = out.payload
+        if not isinstance(report, LookupReport):
+            msg = out.problem.message if out.problem else ""
+            self.status_pane.show_notice(self.tr("The provider's task list did not answer: %1")
+                                         .replace("%1", msg), error=True)
+            return
+        name = "MiniMax" if not self.controller.demo else self.tr("the demo provider")
+        dlg = LookupDialog(rid, report, name, self)
+        dlg.attach.connect(lambda how: self.slot_pane.recover(rid, how))
+        dlg.otherWays.connect(self.open_recover)
         self._open_dialog(dlg)
 
     def export(self) -> None:
@@ -270,8 +331,13 @@ class MainWindow(QMainWindow):
     def choose_file(self, done: Any) -> None:
         self._open_dialog(image_dialog(self, done))
 
-    def _choose_frame(self, picker: FramePicker) -> None:
-        self.choose_file(lambda path: path and self.slot_pane.use_file(picker, path))
+    def choose_media(self, done: Any) -> None:
+        """A picture, video or sound clip for the reference list (tests replace this)."""
+        self._open_dialog(media_dialog(self, done))
+
+    def _choose_frame(self, picker: Any) -> None:
+        choose = self.choose_media if isinstance(picker, ReferenceList) else self.choose_file
+        choose(lambda path: path and self.slot_pane.use_file(picker, path))
 
     def _conflict(self, out: Result[Any]) -> None:
         problem = out.problem
@@ -281,6 +347,79 @@ class MainWindow(QMainWindow):
         kind, params = self.slot_pane.form_values()
         dlg.createAsNew.connect(lambda rid: self.slot_pane.create_as(rid, kind, params))
         self._open_dialog(dlg)
+
+    def open_spend(self) -> None:
+        """The Spend view: today, this week, per project — the figures of ``slate spend``."""
+        self._open_dialog(SpendDialog(self.controller, self))
+
+    # -- shot lists --------------------------------------------------------------------------------
+    def import_shot_list(self, path: str | None = None) -> None:
+        """"Import shot list…": a CSV or YAML file → the review of its dry run → Create all."""
+        if path is None:
+            self.choose_shot_list(lambda chosen: chosen and self.import_shot_list(chosen))
+            return
+        self.review_shot_list(path, None, Path(path).name)
+
+    def choose_shot_list(self, done: Any) -> None:
+        """Ask for a shot-list file (tests replace this)."""
+        self._open_dialog(shotlist_dialog(self, done))
+
+    def review_shot_list(self, source: Any, base_dir: Any, title: str) -> None:
+        dlg = ShotListDialog(self.controller, source, base_dir, title, self)
+        dlg.created.connect(lambda _rids: self.model.schedule_refresh())
+        self._open_dialog(dlg)
+
+    def open_template(self) -> None:
+        """Scenes NN–MM of the project on screen from one prompt, with the form's settings."""
+        kind, params = self.slot_pane.form_values()
+        options = {k: v for k, v in params.items()
+                   if k in TEMPLATE_OPTIONS and isinstance(v, (str, int))
+                   and not isinstance(v, bool)}
+        dlg = TemplateDialog(self.slot_pane.composer.project.text().strip(), kind, options, self)
+        dlg.prompt.setPlainText(params.get("prompt") or "")
+        dlg.reviewWanted.connect(lambda shots: self.review_shot_list(
+            shots, None, self.tr("template")))
+        dlg.saveWanted.connect(lambda rows: self.choose_save(
+            lambda path: path and self._save_rows(rows, path)))
+        self._open_dialog(dlg)
+
+    def choose_save(self, done: Any) -> None:
+        """Ask where to save a shot list (tests replace this); the template stays open."""
+        dlg = save_dialog(self, done)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.open()
+
+    def _save_rows(self, rows: list[Any], path: str) -> None:
+        err = save_rows(rows, path)
+        self.status_pane.show_notice(
+            self.tr("Not saved: %1").replace("%1", err) if err
+            else self.tr("Saved %1 scenes to %2").replace("%1", str(len(rows))).replace(
+                "%2", Path(path).name), error=bool(err))
+
+    # -- drops on the window: a shot list opens its review; media go into the form --------------
+    def dragEnterEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        if sources_of(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        sources = sources_of(event.mimeData())
+        if not sources:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        shots = [s for s in sources if s.lower().endswith(SHOTLIST_SUFFIXES)]
+        if shots:
+            self.import_shot_list(shots[0])
+            return
+        media = [s for s in sources if kind_of_source(s) is not None]
+        if media and self.slot.is_draft:
+            self.middle_stack.setCurrentWidget(self.slot_page)
+            self.slot_pane.form.take_dropped(media)
+        elif media:
+            self.slot_pane.show_message(self.tr(
+                "This slot's inputs are fixed. Start a new slot to use what you dropped."))
 
     def open_settings(self) -> None:
         if Busy.SETTINGS in self.slot.busy:

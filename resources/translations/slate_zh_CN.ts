@@ -97,6 +97,13 @@
     </message>
 </context>
 <context>
+    <name>BarChart</name>
+    <message>
+        <source>Nothing spent yet.</source>
+        <translation>还没有任何花费。</translation>
+    </message>
+</context>
+<context>
     <name>ConflictDialog</name>
     <message>
         <source>This RequestId is already used</source>
@@ -154,6 +161,22 @@
         <translation>描述画面：主体、动作、镜头、光线……</translation>
     </message>
     <message>
+        <source>adaptive (follows the image or video)</source>
+        <translation>自适应（跟随图片或视频）</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>balanced</source>
+        <translation>均衡</translation>
+    </message>
+    <message>
+        <source>best quality</source>
+        <translation>最佳质量</translation>
+    </message>
+    <message>
         <source>random</source>
         <translation>随机</translation>
     </message>
@@ -190,6 +213,10 @@
         <translation>宽高比</translation>
     </message>
     <message>
+        <source>Prompt expansion</source>
+        <translation>提示词扩写</translation>
+    </message>
+    <message>
         <source>Number of images</source>
         <translation>图片数量</translation>
     </message>
@@ -202,20 +229,104 @@
         <translation>提示词优化</translation>
     </message>
     <message>
+        <source>Ratio</source>
+        <translation>画面比例</translation>
+    </message>
+    <message>
         <source>Images</source>
         <translation>图片</translation>
+    </message>
+    <message>
+        <source>Expansion</source>
+        <translation>扩写</translation>
     </message>
     <message>
         <source>Subject</source>
         <translation>主体</translation>
     </message>
     <message>
-        <source>%1 s</source>
-        <translation>%1 秒</translation>
+        <source>References</source>
+        <translation>参考素材</translation>
+    </message>
+    <message>
+        <source>— Legacy (Hailuo) —</source>
+        <translation>— 旧版（海螺）—</translation>
+    </message>
+    <message>
+        <source>Prompt expansion is a MiniMax-H3-Max feature; %1 follows your prompt as written.</source>
+        <translation>提示词扩写是 MiniMax-H3-Max 的功能；%1 会按你写的提示词生成。</translation>
+    </message>
+    <message>
+        <source>“adaptive” takes its shape from a first frame or a reference image or video; without one, choose a fixed ratio.</source>
+        <translation>“自适应”会跟随首帧或参考图片/视频的形状；没有这些时，请选择固定比例。</translation>
+    </message>
+    <message>
+        <source>Frames and references don&apos;t mix: remove the references to start from a frame.</source>
+        <translation>首尾帧和参考素材不能同时使用：要从某一帧开始，请先移除参考素材。</translation>
+    </message>
+    <message>
+        <source>References and frames don&apos;t mix: clear the first and last frame to use references.</source>
+        <translation>参考素材和首尾帧不能同时使用：要使用参考素材，请先清除首帧和尾帧。</translation>
+    </message>
+    <message>
+        <source>%1 needs a first frame before a last frame.</source>
+        <translation>%1 需要先有首帧，才能设置尾帧。</translation>
+    </message>
+    <message>
+        <source>Cost: price unknown</source>
+        <translation>费用：价格未知</translation>
+    </message>
+    <message>
+        <source>Cost: about %1</source>
+        <translation>费用：约 %1</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source> · today %1 of %2 budget</source>
+        <translation> · 今日已用 %1，预算 %2</translation>
+    </message>
+    <message>
+        <source> — over what is left today; Create will be refused</source>
+        <translation> — 超出今日剩余预算，创建会被拒绝</translation>
+    </message>
+    <message>
+        <source>pasted picture</source>
+        <translation>粘贴的图片</translation>
+    </message>
+    <message>
+        <source>%1 is not a picture, a video or a sound clip Slate can use.</source>
+        <translation>%1 不是 Slate 能使用的图片、视频或音频。</translation>
+    </message>
+    <message>
+        <source>%1: a frame must be a picture.</source>
+        <translation>%1：帧必须是图片。</translation>
+    </message>
+    <message>
+        <source>This model takes no pictures here.</source>
+        <translation>这个模型在这里不接受图片。</translation>
+    </message>
+    <message>
+        <source>Not added — %1</source>
+        <translation>未添加 — %1</translation>
+    </message>
+    <message>
+        <source>local file</source>
+        <translation>本地文件</translation>
     </message>
     <message>
         <source>Write a prompt to start.</source>
         <translation>先写一段提示词。</translation>
+    </message>
+</context>
+<context>
+    <name>DurationSlider</name>
+    <message>
+        <source>%1 s</source>
+        <extracomment>A picture the domain&apos;s rules are asked &quot;what if&quot; with (it passes every image limit). The form&apos;s fields that take media, in the order the rules check them.</extracomment>
+        <translation>%1 秒</translation>
     </message>
 </context>
 <context>
@@ -296,8 +407,13 @@
 <context>
     <name>FramePicker</name>
     <message>
-        <source>https://… or choose a file</source>
-        <translation>https://… 或选择文件</translation>
+        <source>drop</source>
+        <extracomment>Shot-list files: dropped on the window, they open the import review.</extracomment>
+        <translation>拖放</translation>
+    </message>
+    <message>
+        <source>Drop or paste an image, or https://…</source>
+        <translation>拖放或粘贴图片，或输入 https://…</translation>
     </message>
     <message>
         <source>Choose…</source>
@@ -316,19 +432,105 @@
         <translation>清除</translation>
     </message>
     <message>
-        <source>%1 (file, %2 KB)</source>
-        <translation>%1（文件，%2 KB）</translation>
+        <source>image</source>
+        <translation>图片</translation>
     </message>
     <message>
-        <source>embedded image (%1 KB)</source>
-        <translation>内嵌图片（%1 KB）</translation>
+        <source>picture (%1 KB)</source>
+        <translation>图片（%1 KB）</translation>
+    </message>
+    <message>
+        <source>picture</source>
+        <translation>图片</translation>
+    </message>
+</context>
+<context>
+    <name>LookupDialog</name>
+    <message>
+        <source>queued</source>
+        <extracomment>The provider&apos;s status words (V2), said for people.</extracomment>
+        <translation>排队中</translation>
+    </message>
+    <message>
+        <source>generating</source>
+        <translation>生成中</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Looking for this slot&apos;s task at %1</source>
+        <translation>正在 %1 查找这个槽位的任务</translation>
+    </message>
+    <message>
+        <source>1 matching task found at %1 — attach?</source>
+        <translation>在 %1 找到 1 个匹配的任务 — 关联吗？</translation>
+    </message>
+    <message>
+        <source>%1 matching tasks found at %2 — pick the one this slot made:</source>
+        <translation>在 %2 找到 %1 个匹配的任务 — 请选出这个槽位创建的那个：</translation>
+    </message>
+    <message>
+        <source>No matching task found at %1.</source>
+        <translation>在 %1 没有找到匹配的任务。</translation>
+    </message>
+    <message>
+        <source>Slate looked at the tasks made between %1 and %2 with this slot&apos;s model, duration, resolution and ratio. The prompt is not in the list, so check the time before you attach.</source>
+        <translation>Slate 查看了 %1 到 %2 之间创建、模型、时长、分辨率和比例都与这个槽位相同的任务。列表里没有提示词，关联前请核对时间。</translation>
+    </message>
+    <message>
+        <source>Slate looked at the tasks made between %1 and %2; none has this slot&apos;s parameters. If you find the task in the console, attach its id; otherwise declare the slot failed.</source>
+        <translation>Slate 查看了 %1 到 %2 之间创建的任务，没有一个与这个槽位的参数相同。如果你在控制台找到了任务，请关联它的 ID；否则请把槽位标记为失败。</translation>
+    </message>
+    <message>
+        <source>Task id</source>
+        <translation>任务 ID</translation>
+    </message>
+    <message>
+        <source>Made at</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Matching tasks</source>
+        <translation>匹配的任务</translation>
+    </message>
+    <message>
+        <source>Attach</source>
+        <translation>关联</translation>
+    </message>
+    <message>
+        <source>Attach by id or declare failed…</source>
+        <translation>按 ID 关联或标记失败…</translation>
+    </message>
+    <message>
+        <source>Not now</source>
+        <translation>以后再说</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>Create</source>
-        <extracomment>The buttons, left to right: action, object name, label, shortcut (said in the tooltip).</extracomment>
+        <extracomment>The form&apos;s settings a template gives every scene (shot-list columns).
+----------
+The buttons, left to right: action, object name, label, shortcut (said in the tooltip).</extracomment>
         <translation>创建</translation>
     </message>
     <message>
@@ -376,6 +578,22 @@
         <translation>请服务商撤下这个排队中的任务；不会为它计费。</translation>
     </message>
     <message>
+        <source>Cost: %1 as reported by the provider (estimated %2)</source>
+        <translation>费用：服务商报告 %1（估算 %2）</translation>
+    </message>
+    <message>
+        <source>Cost: about %1 (estimate; the provider has not reported it yet)</source>
+        <translation>费用：约 %1（估算；服务商尚未报告）</translation>
+    </message>
+    <message>
+        <source>Cost: price unknown (not in the price table)</source>
+        <translation>费用：价格未知（价格表中没有）</translation>
+    </message>
+    <message>
+        <source>Not charged: the provider bills nothing for this outcome.</source>
+        <translation>不收费：服务商不对这种结果计费。</translation>
+    </message>
+    <message>
         <source>Slot state</source>
         <translation>槽位状态</translation>
     </message>
@@ -398,6 +616,46 @@
     <message>
         <source>Settings</source>
         <translation>设置</translation>
+    </message>
+    <message>
+        <source>Spend</source>
+        <translation>花费</translation>
+    </message>
+    <message>
+        <source>Import shot list…</source>
+        <translation>导入镜头表…</translation>
+    </message>
+    <message>
+        <source>Scenes from a template…</source>
+        <translation>用模板生成场景…</translation>
+    </message>
+    <message>
+        <source>Looking for this slot&apos;s task at the provider…</source>
+        <translation>正在服务商处查找这个槽位的任务…</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s task list did not answer: %1</source>
+        <translation>服务商的任务列表没有响应：%1</translation>
+    </message>
+    <message>
+        <source>the demo provider</source>
+        <translation>演示服务商</translation>
+    </message>
+    <message>
+        <source>template</source>
+        <translation>模板</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>未保存：%1</translation>
+    </message>
+    <message>
+        <source>Saved %1 scenes to %2</source>
+        <translation>已将 %1 个场景保存到 %2</translation>
+    </message>
+    <message>
+        <source>This slot&apos;s inputs are fixed. Start a new slot to use what you dropped.</source>
+        <translation>这个槽位的输入已固定。请新建槽位来使用你拖入的内容。</translation>
     </message>
     <message>
         <source>Store URL: not a database URL (sqlite:///path or postgresql://host/name).</source>
@@ -464,8 +722,16 @@
         <translation>选择图片</translation>
     </message>
     <message>
-        <source>Images (*.png *.jpg *.jpeg *.webp)</source>
-        <translation>图片 (*.png *.jpg *.jpeg *.webp)</translation>
+        <source>Images (*.png *.jpg *.jpeg *.webp *.heic *.heif)</source>
+        <translation>图片 (*.png *.jpg *.jpeg *.webp *.heic *.heif)</translation>
+    </message>
+    <message>
+        <source>Choose a reference picture, video or sound</source>
+        <translation>选择参考图片、视频或音频</translation>
+    </message>
+    <message>
+        <source>Media (*.png *.jpg *.jpeg *.webp *.heic *.heif *.mp4 *.mov *.wav *.mp3)</source>
+        <translation>媒体 (*.png *.jpg *.jpeg *.webp *.heic *.heif *.mp4 *.mov *.wav *.mp3)</translation>
     </message>
 </context>
 <context>
@@ -529,6 +795,49 @@
     <message>
         <source>Paste the task id from the provider console.</source>
         <translation>请粘贴服务商控制台中的任务 ID。</translation>
+    </message>
+</context>
+<context>
+    <name>ReferenceList</name>
+    <message>
+        <source>Reference media</source>
+        <translation>参考素材</translation>
+    </message>
+    <message>
+        <source>Add…</source>
+        <translation>添加…</translation>
+    </message>
+    <message>
+        <source>Add reference media</source>
+        <translation>添加参考素材</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove the selected reference</source>
+        <translation>移除选中的参考素材</translation>
+    </message>
+    <message>
+        <source>picture</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>sound</source>
+        <translation>音频</translation>
+    </message>
+    <message>
+        <source> — add the file again to use it</source>
+        <translation> — 需要重新添加文件才能使用</translation>
+    </message>
+    <message>
+        <source>%1 of %2 images · %3 of %4 videos (%5 of %6 s) · %7 of %8 audio (%9 of %6 s)</source>
+        <translation>图片 %1/%2 · 视频 %3/%4（%5/%6 秒）· 音频 %7/%8（%9/%6 秒）</translation>
     </message>
 </context>
 <context>
@@ -661,6 +970,14 @@
         <translation>不限</translation>
     </message>
     <message>
+        <source>no budget</source>
+        <translation>不设预算</translation>
+    </message>
+    <message>
+        <source>The most you want to spend per day, in the price table&apos;s currency (e.g. 5.00). A create that would go over it is refused before anything is sent.</source>
+        <translation>每天最多愿意花费的金额，使用价格表的币种（例如 5.00）。会超出预算的创建在发送前就会被拒绝。</translation>
+    </message>
+    <message>
         <source>provider default</source>
         <translation>服务商默认</translation>
     </message>
@@ -701,6 +1018,10 @@
         <translation>每日图片数</translation>
     </message>
     <message>
+        <source>Daily budget</source>
+        <translation>每日预算</translation>
+    </message>
+    <message>
         <source>Query every</source>
         <translation>查询间隔</translation>
     </message>
@@ -735,6 +1056,186 @@
     <message>
         <source>Keep stored key</source>
         <translation>保留已存储的密钥</translation>
+    </message>
+</context>
+<context>
+    <name>ShotList</name>
+    <message>
+        <source>new — will be created</source>
+        <extracomment>What the dry run predicts for a row, in a designer&apos;s words.</extracomment>
+        <translation>新的 — 将会创建</translation>
+    </message>
+    <message>
+        <source>already made — nothing sent</source>
+        <translation>已创建过 — 不会发送</translation>
+    </message>
+    <message>
+        <source>conflict — exists with other settings</source>
+        <translation>冲突 — 已存在且参数不同</translation>
+    </message>
+    <message>
+        <source>can&apos;t be made</source>
+        <translation>无法创建</translation>
+    </message>
+    <message>
+        <source>over today&apos;s quota</source>
+        <translation>超出今日配额</translation>
+    </message>
+    <message>
+        <source>over today&apos;s budget</source>
+        <translation>超出今日预算</translation>
+    </message>
+    <message>
+        <source>outcome unknown — recover it first</source>
+        <translation>结果未知 — 请先恢复</translation>
+    </message>
+    <message>
+        <source>refused by the provider</source>
+        <translation>被服务商拒绝</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <extracomment>What a run answered for a row.</extracomment>
+        <translation>已创建</translation>
+    </message>
+    <message>
+        <source>already made</source>
+        <translation>已创建过</translation>
+    </message>
+    <message>
+        <source>Row</source>
+        <translation>行</translation>
+    </message>
+    <message>
+        <source>Slot</source>
+        <translation>槽位</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>What happens</source>
+        <translation>将会发生</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>price unknown</source>
+        <translation>价格未知</translation>
+    </message>
+    <message>
+        <source>about %1</source>
+        <translation>约 %1</translation>
+    </message>
+    <message>
+        <source>video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>image</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>this slot exists with another %1; nothing is sent</source>
+        <translation>这个槽位已存在，但 %1 不同；不会发送</translation>
+    </message>
+    <message>
+        <source>Import shot list</source>
+        <translation>导入镜头表</translation>
+    </message>
+    <message>
+        <source>Shot lists (*.csv *.yaml *.yml)</source>
+        <translation>镜头表 (*.csv *.yaml *.yml)</translation>
+    </message>
+    <message>
+        <source>Save as shot list</source>
+        <translation>另存为镜头表</translation>
+    </message>
+</context>
+<context>
+    <name>ShotListDialog</name>
+    <message>
+        <source>Shot list: %1</source>
+        <translation>镜头表：%1</translation>
+    </message>
+    <message>
+        <source>Shot list</source>
+        <translation>镜头表</translation>
+    </message>
+    <message>
+        <source>Checking every row (nothing is sent)…</source>
+        <translation>正在检查每一行（不会发送任何请求）…</translation>
+    </message>
+    <message>
+        <source>Rows of the shot list</source>
+        <translation>镜头表的各行</translation>
+    </message>
+    <message>
+        <source>Create all</source>
+        <translation>全部创建</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>This shot list cannot be read: %1</source>
+        <translation>无法读取这个镜头表：%1</translation>
+    </message>
+    <message>
+        <source>%1 rows: %2 new, %3 already made, %4 conflicts, %5 can&apos;t be made.</source>
+        <translation>共 %1 行：%2 行新建，%3 行已创建过，%4 行冲突，%5 行无法创建。</translation>
+    </message>
+    <message>
+        <source>Creating the new rows costs %1.</source>
+        <translation>创建新行的费用：%1。</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Create %1 new</source>
+        <translation>创建 %1 个新槽位</translation>
+    </message>
+    <message>
+        <source>%1 of %2 %3s used</source>
+        <translation>%3 已用 %1/%2</translation>
+    </message>
+    <message>
+        <source>No daily budget is set.</source>
+        <translation>未设置每日预算。</translation>
+    </message>
+    <message>
+        <source>Budget left today after these: %1 of %2.</source>
+        <translation>创建后今日剩余预算：%1（共 %2）。</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Quota after these: %1.</source>
+        <translation>创建后的配额：%1。</translation>
+    </message>
+    <message>
+        <source>Creating the new rows…</source>
+        <translation>正在创建新行…</translation>
+    </message>
+    <message>
+        <source>The shot list was not run: %1</source>
+        <translation>镜头表没有运行：%1</translation>
+    </message>
+    <message>
+        <source>%1 slots created; they continue in the slot list.</source>
+        <translation>已创建 %1 个槽位；它们会在槽位列表中继续进行。</translation>
     </message>
 </context>
 <context>
@@ -897,6 +1398,89 @@
     </message>
 </context>
 <context>
+    <name>SpendDialog</name>
+    <message>
+        <source>Spend</source>
+        <translation>花费</translation>
+    </message>
+    <message>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>This week</source>
+        <translation>本周</translation>
+    </message>
+    <message>
+        <source>All time</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>This week by day</source>
+        <translation>本周按天</translation>
+    </message>
+    <message>
+        <source>By project</source>
+        <translation>按项目</translation>
+    </message>
+    <message>
+        <source>By model</source>
+        <translation>按模型</translation>
+    </message>
+    <message>
+        <source>Day</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Slots</source>
+        <translation>槽位</translation>
+    </message>
+    <message>
+        <source>Estimated</source>
+        <translation>估算</translation>
+    </message>
+    <message>
+        <source>Reported</source>
+        <translation>已报告</translation>
+    </message>
+    <message>
+        <source>Light bars: estimated · dark bars: reported by the provider. A slot whose price is not in the price table counts as unknown, never as $0.</source>
+        <translation>浅色柱：估算 · 深色柱：服务商报告。价格表中没有价格的槽位计为未知，绝不计为 $0。</translation>
+    </message>
+    <message>
+        <source>not available</source>
+        <translation>不可用</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>none yet</source>
+        <translation>暂无</translation>
+    </message>
+    <message>
+        <source>%1 slots · reported %2 (%3 slots)</source>
+        <translation>%1 个槽位 · 已报告 %2（%3 个槽位）</translation>
+    </message>
+    <message>
+        <source>%1 + %2 unknown</source>
+        <translation>%1 + %2 个未知</translation>
+    </message>
+    <message>
+        <source>(no project)</source>
+        <translation>（无项目）</translation>
+    </message>
+</context>
+<context>
     <name>State</name>
     <message>
         <source>Empty slot</source>
@@ -987,6 +1571,97 @@
     </message>
 </context>
 <context>
+    <name>TemplateDialog</name>
+    <message>
+        <source>Scenes from a template</source>
+        <translation>用模板生成场景</translation>
+    </message>
+    <message>
+        <source>Project</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <source>First scene</source>
+        <translation>起始场景</translation>
+    </message>
+    <message>
+        <source>Last scene</source>
+        <translation>结束场景</translation>
+    </message>
+    <message>
+        <source>Prompt for every scene</source>
+        <translation>每个场景的提示词</translation>
+    </message>
+    <message>
+        <source>The prompt every scene starts from</source>
+        <translation>每个场景都从这个提示词开始</translation>
+    </message>
+    <message>
+        <source>Scene</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>How</source>
+        <translation>方式</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文字</translation>
+    </message>
+    <message>
+        <source>Per-scene edits</source>
+        <translation>逐场景修改</translation>
+    </message>
+    <message>
+        <source>Scene to edit</source>
+        <translation>要修改的场景</translation>
+    </message>
+    <message>
+        <source>add to the prompt</source>
+        <translation>追加到提示词</translation>
+    </message>
+    <message>
+        <source>replace the prompt</source>
+        <translation>替换提示词</translation>
+    </message>
+    <message>
+        <source>How the scene changes</source>
+        <translation>场景如何修改</translation>
+    </message>
+    <message>
+        <source>Scene edit</source>
+        <translation>场景修改</translation>
+    </message>
+    <message>
+        <source>Add edit</source>
+        <translation>添加修改</translation>
+    </message>
+    <message>
+        <source>Scenes</source>
+        <translation>场景</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <source>Review…</source>
+        <translation>检查…</translation>
+    </message>
+    <message>
+        <source>Save as shot list…</source>
+        <translation>另存为镜头表…</translation>
+    </message>
+    <message>
+        <source>Every scene: %1 · %2 (from the form)</source>
+        <translation>每个场景：%1 · %2（来自表单）</translation>
+    </message>
+</context>
+<context>
     <name>TopBar</name>
     <message>
         <source>every generation paid once</source>
@@ -1007,6 +1682,22 @@
     <message>
         <source>API key, region, team, quotas (Ctrl+,)</source>
         <translation>API 密钥、区域、团队、配额（Ctrl+,）</translation>
+    </message>
+    <message>
+        <source>Spend</source>
+        <translation>花费</translation>
+    </message>
+    <message>
+        <source>What your slots cost: today, this week, per project (Ctrl+Shift+S)</source>
+        <translation>你的槽位花了多少：今天、本周、按项目（Ctrl+Shift+S）</translation>
+    </message>
+    <message>
+        <source>Shot list</source>
+        <translation>镜头表</translation>
+    </message>
+    <message>
+        <source>Import a shot list, or make scenes from a template</source>
+        <translation>导入镜头表，或用模板生成场景</translation>
     </message>
 </context>
 <context>

@@ -173,11 +173,13 @@ def fill_form(window: Any, rid: str, prompt: str, kind: str = "video", **params:
         form.image_radio.setChecked(True)
     else:
         form.video_radio.setChecked(True)
+    if "model" in params:
+        form.set_model(params["model"])
     window.slot_pane.composer.set_request_id(rid)
     form.prompt.setPlainText(prompt)
+    if "duration" in params:
+        form.duration.set_value(params["duration"])
     if "resolution" in params:
         form.resolution.setCurrentText(params["resolution"])
-    if "duration" in params:
-        form.duration.setCurrentIndex(form.duration.findData(params["duration"]))
     if "n" in params:
         form.n.setValue(params["n"])

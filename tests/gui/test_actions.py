@@ -55,10 +55,11 @@ def test_empty_slot_offers_create_only_when_the_form_is_valid(gui, make_window):
     window.new_draft()
     assert enabled(window) == set()  # nothing named, nothing written yet
     assert "RequestId" in buttons(window)[Action.CREATE].toolTip()
-    fill_form(window, "article:20260816:tide-eye:scene-01", "tide eye, slow dolly in")
+    fill_form(window, "article:20260816:tide-eye:scene-01", "tide eye, slow dolly in",
+              model="MiniMax-Hailuo-2.3")
     assert enabled(window) == expected(None) == {Action.CREATE}
     # the 10 s + 1080P hint, as you type
-    window.slot_pane.form.duration.setCurrentIndex(window.slot_pane.form.duration.findData(10))
+    window.slot_pane.form.duration.set_value(10)
     window.slot_pane.form.resolution.setCurrentText("1080P")
     assert not buttons(window)[Action.CREATE].isEnabled()
     assert "768P" in window.slot_pane.form.error.text() and "6 s" in window.slot_pane.form.error.text()
@@ -71,6 +72,8 @@ def test_prompt_count_follows_the_model_limit(gui, make_window):
     window = make_window()
     window.new_draft()
     window.slot_pane.form.prompt.setPlainText("x" * 2001)
+    assert window.slot_pane.form.count.text() == "2001 / 7000"  # MiniMax-H3 first
+    window.slot_pane.form.set_model("MiniMax-Hailuo-2.3")
     assert window.slot_pane.form.count.text() == "2001 / 2000"
     assert "2000" in window.slot_pane.form.error.text()
     window.slot_pane.form.image_radio.setChecked(True)

@@ -26,13 +26,16 @@ def wait_state(gui, window, state, rid=RID, timeout=20.0):
 # missing sound server: the player's audio output then plays to Qt's null device (the bundle
 # test plays with sound, to a PulseAudio server of its own).
 @pytest.mark.qt_log_ignore(
-    r".*No RHI backend\. Using CPU conversion\.", r"PulseAudioService: pa_context_connect\(\) failed"
+    r".*No RHI backend\. Using CPU conversion\.",
+    r"PulseAudioService: pa_context_connect\(\) failed",
+    r"No audio device detected",
 )
 def test_create_video_then_play_it_in_the_history_panel(gui, make_window):
     assert multimedia() is not None, "QtMultimedia must load (Debian: libpulse0)"
     window = make_window()
     window.new_draft()
-    fill_form(window, RID, "tide eye, slow dolly in", resolution="768P")
+    fill_form(window, RID, "tide eye, slow dolly in", resolution="768P",
+              model="MiniMax-Hailuo-2.3")  # (MiniMax-H3 with sound: tests/gui/test_form_h3.py)
     buttons(window)[Action.CREATE].click()
     assert not buttons(window)[Action.CREATE].isEnabled()  # never twice
     wait_state(gui, window, "success")
@@ -92,7 +95,8 @@ def test_conflict_dialog_shows_the_diff_and_creates_as_new_slot(gui, make_window
     gui.run(other.submit(RID, "video", {"prompt": "tide eye, slow dolly in", "resolution": "768P"}))
     window = make_window()
     window.new_draft()
-    fill_form(window, RID, "tide eye, slow dolly in ", resolution="768P")  # one extra space
+    fill_form(window, RID, "tide eye, slow dolly in ", resolution="768P",
+              model="MiniMax-Hailuo-2.3")  # one extra space, the CLI's default model
     window.slot_pane.create()  # before the draft lookup tells: the service is the arbiter
     dialog = gui.until(lambda: window.dialog, what="conflict dialog")
     assert dialog.objectName() == "conflictDialog"
@@ -227,7 +231,8 @@ def test_a_v1_task_offers_no_cancel(gui, make_window, sim):
     sim.config.preparing, sim.config.queueing = 0.0, 60.0
     window = make_window()
     window.new_draft()
-    fill_form(window, RID, "tide eye, slow dolly in", resolution="768P")
+    fill_form(window, RID, "tide eye, slow dolly in", resolution="768P",
+              model="MiniMax-Hailuo-2.3")
     buttons(window)[Action.CREATE].click()
     wait_state(gui, window, "queueing")
     cancel = buttons(window)[Action.CANCEL]

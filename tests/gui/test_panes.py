@@ -210,23 +210,24 @@ def test_a_frame_file_goes_into_the_draft_as_a_data_url(gui, make_window, tmp_pa
     and the frame chosen before stays."""
     from app.ui.qt import QColor, QImage
 
-    image = QImage(64, 36, QImage.Format.Format_RGB32)
+    image = QImage(640, 360, QImage.Format.Format_RGB32)
     image.fill(QColor("#3b6ea5"))
     frame = tmp_path / "frame.png"
     assert image.save(str(frame))
     window = make_window()
     window.new_draft()
-    fill_form(window, "article:20260816:tide-eye:scene-05", "from the first frame")
+    fill_form(window, "article:20260816:tide-eye:scene-05", "from the first frame",
+              model="MiniMax-Hailuo-02")
     picker = window.slot_pane.form.first
     window.choose_file = lambda done: done(str(frame))
     picker.choose.click()
     gui.until(lambda: str(window.slot.draft.params.get("first_frame_image", "")).startswith(
         "data:image/png;base64,"), what="the frame in the draft")
-    assert "frame.png (file," in picker.edit.text()
+    assert "frame.png · 640×360" in picker.edit.text() and picker.has_thumbnail()
     bad = tmp_path / "notes.txt"
     bad.write_text("not an image")
     window.choose_file = lambda done: done(str(bad))
     picker.choose.click()
-    gui.until(lambda: "only PNG, JPEG or WebP" in window.slot_pane.actions.message.text(),
+    gui.until(lambda: "notes.txt is not a picture" in window.slot_pane.actions.message.text(),
               what="the refusal said")
     assert window.slot.draft.params["first_frame_image"].startswith("data:image/png;base64,")

@@ -78,7 +78,8 @@ def test_main_views(gui, make_window, lang):
     window.dialog.close()
 
     window.new_draft()
-    fill_form(window, "article:20260816:tide-eye:scene-04", "tide eye, aerial, 10 seconds", duration=10)
+    fill_form(window, "article:20260816:tide-eye:scene-04", "tide eye, aerial, 10 seconds",
+              duration=10, model="MiniMax-Hailuo-2.3")
     window.slot_pane.form.resolution.setCurrentText("1080P")
     save(window, f"{lang}-6-new-slot-hint")
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from app.domain.cost import format_money
 from app.domain.states import Action
 from app.ui.current import CurrentSlot, Offer, Why
 from app.ui.qt import (
@@ -48,6 +49,13 @@ ACTION_HELP = {
 USES_QUOTA = QT_TRANSLATE_NOOP("MainWindow", "Uses %1 of today's quota.")
 IMAGES = QT_TRANSLATE_NOOP("MainWindow", "%1 image(s)")
 ONE_VIDEO = QT_TRANSLATE_NOOP("MainWindow", "1 video")
+COST_REPORTED = QT_TRANSLATE_NOOP("MainWindow", "Cost: %1 as reported by the provider "
+                                  "(estimated %2)")
+COST_ESTIMATED = QT_TRANSLATE_NOOP("MainWindow", "Cost: about %1 (estimate; the provider has not "
+                                   "reported it yet)")
+COST_UNKNOWN = QT_TRANSLATE_NOOP("MainWindow", "Cost: price unknown (not in the price table)")
+NOT_CHARGED = QT_TRANSLATE_NOOP("MainWindow", "Not charged: the provider bills nothing for this "
+                                "outcome.")
 
 
 def _tr(text: str) -> str:
@@ -118,7 +126,10 @@ class ActionBar(QWidget):
     def show_cost(self) -> None:
         cost = self.slot.cost
         text = ""
-        if cost is not None:
+        task = self.slot.task
+        if task is not None:
+            text = task_cost_text(task)
+        elif cost is not None:
             kind, n = cost
             what = _tr(IMAGES).replace("%1", str(n)) if kind == "image" else _tr(ONE_VIDEO)
             text = _tr(USES_QUOTA).replace("%1", what)
@@ -128,3 +139,19 @@ class ActionBar(QWidget):
     def show_message(self, text: str, error: bool = True) -> None:
         self.message.setText(text)
         self.message.setStyleSheet("color: #8a2d23;" if text and error else "")
+
+
+def task_cost_text(task: object) -> str:
+    """A stored slot's cost in words: reported (and the estimate beside it), the estimate, not
+    charged, or unknown — never $0 for a price Slate does not know."""
+    cost = getattr(task, "cost", None)
+    if cost is None:
+        return ""
+    if getattr(task, "not_charged", False):
+        return _tr(NOT_CHARGED)
+    if cost.reported is not None:
+        return _tr(COST_REPORTED).replace("%1", format_money(cost.reported, cost.currency)).replace(
+            "%2", format_money(cost.estimate, cost.currency))
+    if cost.estimate is None:
+        return _tr(COST_UNKNOWN)
+    return _tr(COST_ESTIMATED).replace("%1", format_money(cost.estimate, cost.currency))

@@ -58,6 +58,7 @@ class SlotPane(QWidget):
         self.locked_hint = QLabel(self.tr("This slot's parameters are fixed. Use New slot to "
                                           "change them."), objectName="hint")
         self.locked_hint.setWordWrap(True)
+        self.locked_hint.hide()  # shown for a stored slot only (a first draft changes no task)
         self.actions = ActionBar(slot)
 
         inner = QWidget(objectName="slotInner")
@@ -83,6 +84,11 @@ class SlotPane(QWidget):
         self.used_hint.linkActivated.connect(self.slotWanted)
         self.form.changed.connect(self._edited)
         self.form.frameWanted.connect(self.frameWanted)
+        self.form.prober = controller.probe_media
+        self.form.estimator = controller.estimate
+        self.form.refused.connect(self.show_message)
+        controller.statusChanged.connect(
+            lambda status: self.form.set_budget(getattr(status.quota, "budget", None)))
         self.composer.changed.connect(self._composer_changed)
         self.composer.nextSceneWanted.connect(
             lambda prefix: controller.next_scene(prefix, done=self.composer.set_scene))
@@ -208,15 +214,10 @@ class SlotPane(QWidget):
         self.slot.begin(Busy.EXPORT)
         self.controller.export(request_id, folder)
 
-    def use_file(self, picker: FramePicker, path: str) -> None:
-        """Put the image file at ``path`` into ``picker`` (as a data URL), or say why not."""
-        def read(url: str | None, err: str | None) -> None:
-            if url:
-                picker.set_file(Path(path).name, url)
-            else:
-                self.show_message(err or "")
-
-        self.controller.read_data_url(path, read)
+    def use_file(self, picker: Any, path: str) -> None:
+        """Put the file at ``path`` into ``picker`` (a frame picker or the reference list) once
+        it is read and checked, or say why not."""
+        self.form.take(picker, [path])
 
     def show_message(self, text: str, error: bool = True) -> None:
         self.actions.show_message(text, error)
@@ -262,8 +263,8 @@ class SlotPane(QWidget):
                 self.composer.set_request_id(task.request_id)
             shown = (task.kind, getattr(task, "params", {}))
             if shown != self._shown:
+                self.form.set_read_only(True)  # first: stored values are shown as they are
                 self.form.set_params(task.kind, dict(shown[1]))
-                self.form.set_read_only(True)
             self._shown = shown
         else:
             self._shown = None

@@ -6,7 +6,9 @@ Bound to :class:`~app.ui.current.CurrentSlot`: Settings waits while settings are
 from __future__ import annotations
 
 from app.ui.current import Busy, CurrentSlot
-from app.ui.qt import QHBoxLayout, QLabel, QPushButton, QWidget, Signal
+from typing import Any
+
+from app.ui.qt import QHBoxLayout, QLabel, QPushButton, QtWidgets, QToolButton, QWidget, Signal
 
 
 class TopBar(QWidget):
@@ -14,6 +16,7 @@ class TopBar(QWidget):
 
     newWanted = Signal()  # a blank slot
     settingsWanted = Signal()
+    spendWanted = Signal()
 
     def __init__(self, slot: CurrentSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -30,9 +33,26 @@ class TopBar(QWidget):
         row.addWidget(title)
         row.addWidget(tagline)
         row.addStretch(1)
+        self.spend_button = QPushButton(self.tr("Spend"), objectName="spendButton")
+        self.spend_button.setToolTip(self.tr("What your slots cost: today, this week, per project "
+                                             "(Ctrl+Shift+S)"))
+        self.shots_button = QToolButton(objectName="shotListButton")
+        self.shots_button.setText(self.tr("Shot list"))
+        self.shots_button.setToolTip(self.tr("Import a shot list, or make scenes from a template"))
+        self.shots_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.shots_menu = QtWidgets.QMenu(self.shots_button)
+        self.shots_button.setMenu(self.shots_menu)
+        row.addWidget(self.shots_button)
+        row.addWidget(self.spend_button)
         row.addWidget(self.new_button)
         row.addWidget(self.settings_button)
         self.new_button.clicked.connect(self.newWanted)
         self.settings_button.clicked.connect(self.settingsWanted)
+        self.spend_button.clicked.connect(self.spendWanted)
         slot.busy_changed.connect(
             lambda busy: self.settings_button.setEnabled(Busy.SETTINGS not in busy))
+
+    def set_shot_list_actions(self, *actions: Any) -> None:
+        """The window's shot-list actions (Import shot list…, Scenes from a template…)."""
+        for action in actions:
+            self.shots_menu.addAction(action)

@@ -1,0 +1,433 @@
+"""Shot lists in the app: "Import shot list…" opens a review of the dry run, row by row, with
+the total cost and the budget that would remain; "Create all" then submits the new rows. A
+template makes scenes NN–MM of a project from one prompt with per-scene edits, and can be
+reviewed the same way or saved as a shot list.
+
+The rules are the service's and the domain's: :meth:`SlateService.plan_batch` (the dry run:
+nothing stored, nothing sent), :meth:`SlateService.run_batch` (each row through the ordinary
+submit, so a row already made is replayed and a changed one is a conflict),
+:func:`app.domain.templates.scene_rows` and :func:`app.domain.shotlist.write`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from app.domain.cost import Cost, format_money
+from app.domain.errors import ValidationError
+from app.domain.shotlist import ShotList, write
+from app.domain.templates import SceneEdit, scene_rows
+from app.service.results import BatchProgress, BatchReport, BatchRow, OutcomeKind
+from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
+    QAbstractItemView,
+    QColor,
+    QComboBox,
+    QDate,
+    QDateEdit,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QSpinBox,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    translate,
+)
+
+#: What the dry run predicts for a row, in a designer's words.
+PLANNED = {
+    OutcomeKind.CREATED: QT_TRANSLATE_NOOP("ShotList", "new — will be created"),
+    OutcomeKind.REPLAYED: QT_TRANSLATE_NOOP("ShotList", "already made — nothing sent"),
+    OutcomeKind.CONFLICT: QT_TRANSLATE_NOOP("ShotList", "conflict — exists with other settings"),
+    OutcomeKind.INVALID: QT_TRANSLATE_NOOP("ShotList", "can't be made"),
+    OutcomeKind.QUOTA_EXCEEDED: QT_TRANSLATE_NOOP("ShotList", "over today's quota"),
+    OutcomeKind.BUDGET_EXCEEDED: QT_TRANSLATE_NOOP("ShotList", "over today's budget"),
+    OutcomeKind.UNKNOWN: QT_TRANSLATE_NOOP("ShotList", "outcome unknown — recover it first"),
+    OutcomeKind.REJECTED: QT_TRANSLATE_NOOP("ShotList", "refused by the provider"),
+}
+#: What a run answered for a row.
+DONE = {
+    OutcomeKind.CREATED: QT_TRANSLATE_NOOP("ShotList", "created"),
+    OutcomeKind.REPLAYED: QT_TRANSLATE_NOOP("ShotList", "already made"),
+}
+COLORS = {OutcomeKind.CREATED: "#1f6f43", OutcomeKind.REPLAYED: "#4b5563",
+          OutcomeKind.CONFLICT: "#8a4b00", OutcomeKind.INVALID: "#8a2d23",
+          OutcomeKind.QUOTA_EXCEEDED: "#8a2d23", OutcomeKind.BUDGET_EXCEEDED: "#8a2d23",
+          OutcomeKind.UNKNOWN: "#8a4b00", OutcomeKind.REJECTED: "#8a2d23"}
+COLUMNS = (QT_TRANSLATE_NOOP("ShotList", "Row"), QT_TRANSLATE_NOOP("ShotList", "Slot"),
+           QT_TRANSLATE_NOOP("ShotList", "Kind"), QT_TRANSLATE_NOOP("ShotList", "What happens"),
+           QT_TRANSLATE_NOOP("ShotList", "Cost"), QT_TRANSLATE_NOOP("ShotList", "Why"))
+
+
+PRICE_UNKNOWN = QT_TRANSLATE_NOOP("ShotList", "price unknown")
+ABOUT = QT_TRANSLATE_NOOP("ShotList", "about %1")
+
+
+def _tr(text: str) -> str:
+    return translate("ShotList", text)
+
+
+def cost_text(cost: Cost | None) -> str:
+    if cost is None:
+        return ""
+    if cost.estimate is None:
+        return _tr(PRICE_UNKNOWN)
+    return _tr(ABOUT).replace("%1", format_money(cost.estimate, cost.currency))
+
+
+KIND_WORDS = {"video": QT_TRANSLATE_NOOP("ShotList", "video"),
+              "image": QT_TRANSLATE_NOOP("ShotList", "image")}
+CHANGED = QT_TRANSLATE_NOOP("ShotList", "this slot exists with another %1; nothing is sent")
+
+
+def why(row: BatchRow) -> str:
+    p = row.problem
+    if p is None:
+        return ""
+    if row.outcome is OutcomeKind.CONFLICT and p.diff:
+        return _tr(CHANGED).replace("%1", ", ".join(p.diff))
+    message = p.message
+    prefix = f"row {row.row}: "
+    if message.startswith(prefix):
+        message = message[len(prefix):]
+    return message
+
+
+class ShotListDialog(QDialog):
+    """The dry run's review of a shot list (a file or a template's rows) and Create all."""
+
+    created = Signal(list)  # the RequestIds the run created
+
+    def __init__(self, controller: Any, source: Any, base_dir: Path | None = None,
+                 title: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("shotListDialog")
+        self.setWindowTitle(self.tr("Shot list: %1").replace("%1", title) if title
+                            else self.tr("Shot list"))
+        self.setMinimumSize(640, 420)
+        self.controller = controller
+        self.source = source
+        self.base_dir = base_dir
+        self.report: BatchReport | None = None
+        self.result: BatchReport | None = None
+        self.items: dict[str, QTreeWidgetItem] = {}
+        self.heading = QLabel(self.tr("Checking every row (nothing is sent)…"),
+                              objectName="shotListHeading")
+        self.heading.setWordWrap(True)
+        self.heading.setStyleSheet("font-weight: 600;")
+        self.table = QTreeWidget(objectName="shotListTable")
+        self.table.setRootIsDecorated(False)
+        self.table.setHeaderLabels([_tr(c) for c in COLUMNS])
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+        self.table.header().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        self.table.setAccessibleName(self.tr("Rows of the shot list"))
+        self.totals = QLabel(objectName="shotListTotals")
+        self.totals.setWordWrap(True)
+        self.budget = QLabel(objectName="shotListBudget")
+        self.budget.setWordWrap(True)
+        buttons = QDialogButtonBox()
+        self.create_button = buttons.addButton(self.tr("Create all"),
+                                               QDialogButtonBox.ButtonRole.AcceptRole)
+        self.create_button.setObjectName("createAllButton")
+        self.create_button.setProperty("primary", True)
+        self.create_button.setEnabled(False)
+        self.close_button = buttons.addButton(self.tr("Close"),
+                                              QDialogButtonBox.ButtonRole.RejectRole)
+        box = QVBoxLayout(self)
+        box.addWidget(self.heading)
+        box.addWidget(self.table, 1)
+        box.addWidget(self.totals)
+        box.addWidget(self.budget)
+        box.addWidget(buttons)
+        self.create_button.clicked.connect(self.create_all)
+        self.close_button.clicked.connect(self.reject)
+        controller.taskChanged.connect(self._task_changed)
+        controller.plan_batch(source, base_dir, self._planned)
+
+    # -- the dry run ----------------------------------------------------------------------------
+    def _planned(self, out: Any) -> None:
+        report = out.payload
+        if not isinstance(report, BatchReport):
+            msg = out.problem.message if out.problem else ""
+            self.heading.setText(self.tr("This shot list cannot be read: %1").replace("%1", msg))
+            return
+        self.report = report
+        self.table.clear()
+        self.items.clear()
+        for row in report.rows:
+            kind = _tr(KIND_WORDS[row.kind]) if row.kind in KIND_WORDS else (row.kind or "")
+            item = QTreeWidgetItem([str(row.row), row.request_id or "—", kind,
+                                    _tr(PLANNED.get(row.outcome, row.outcome.value)),
+                                    cost_text(row.cost) if row.outcome is OutcomeKind.CREATED
+                                    else "", why(row)])
+            item.setForeground(3, QColor(COLORS.get(row.outcome, "#374151")))
+            item.setToolTip(5, why(row))
+            item.setData(0, 256, row.outcome.value)  # Qt.UserRole
+            self.table.addTopLevelItem(item)
+            if row.request_id:
+                self.items[row.request_id] = item
+        for col in range(5):
+            self.table.resizeColumnToContents(col)
+        counts = report.counts
+        new = counts.get("created", 0)
+        self.heading.setText(self.tr("%1 rows: %2 new, %3 already made, %4 conflicts, "
+                                     "%5 can't be made.").replace(
+            "%1", str(len(report.rows))).replace("%2", str(new)).replace(
+            "%3", str(counts.get("replayed", 0))).replace(
+            "%4", str(counts.get("conflict", 0))).replace(
+            "%5", str(len(report.rows) - new - counts.get("replayed", 0)
+                      - counts.get("conflict", 0))))
+        self.totals.setText(self.tr("Creating the new rows costs %1.").replace(
+            "%1", cost_text(report.cost) or self.tr("nothing")))
+        self.budget.setText(self._budget_text(report))
+        self.create_button.setEnabled(new > 0)
+        self.create_button.setText(self.tr("Create %1 new").replace("%1", str(new))
+                                   if new else self.tr("Create all"))
+
+    def _budget_text(self, report: BatchReport) -> str:
+        b = report.budget
+        q = report.quota
+        quota = []
+        for kind, use in (("video", q.video), ("image", q.image)):
+            if use.limit is not None:
+                quota.append(self.tr("%1 of %2 %3s used").replace("%1", str(use.used)).replace(
+                    "%2", str(use.limit)).replace("%3", kind))
+        parts = []
+        if b is None or b.limit is None:
+            parts.append(self.tr("No daily budget is set."))
+        else:
+            left = b.remaining
+            parts.append(self.tr("Budget left today after these: %1 of %2.").replace(
+                "%1", format_money(left, b.currency) if left is not None
+                else self.tr("unknown")).replace("%2", format_money(b.limit, b.currency)))
+        if quota:
+            parts.append(self.tr("Quota after these: %1.").replace("%1", ", ".join(quota)))
+        return " ".join(parts)
+
+    # -- the run ----------------------------------------------------------------------------------
+    def create_all(self) -> None:
+        if self.report is None or not self.create_button.isEnabled():
+            return
+        self.create_button.setEnabled(False)
+        self.heading.setText(self.tr("Creating the new rows…"))
+        self.controller.run_batch(self.source, self.base_dir, self._progress, self._ran)
+
+    def _progress(self, event: BatchProgress) -> None:
+        item = self.items.get(event.request_id or "")
+        if item is None:
+            return
+        if event.outcome is not None:
+            word = DONE.get(event.outcome) or PLANNED.get(event.outcome, event.outcome.value)
+            item.setText(3, _tr(word))
+            item.setData(0, 256, event.outcome.value)
+        elif event.state is not None:
+            item.setText(3, self._state_word(event.state))
+
+    def _state_word(self, state: Any) -> str:
+        from app.ui.style import state_word
+
+        return state_word(state)
+
+    def _task_changed(self, view: Any) -> None:
+        if self.result is None:
+            return
+        item = self.items.get(view.request_id)
+        if item is not None and item.data(0, 256) in ("created", "replayed"):
+            item.setText(3, self._state_word(view.state))
+
+    def _ran(self, out: Any) -> None:
+        report = out.payload
+        if not isinstance(report, BatchReport):
+            msg = out.problem.message if out.problem else ""
+            self.heading.setText(self.tr("The shot list was not run: %1").replace("%1", msg))
+            return
+        self.result = report
+        made = [r.request_id for r in report.rows
+                if r.outcome is OutcomeKind.CREATED and r.request_id]
+        for r in report.rows:
+            item = self.items.get(r.request_id or "")
+            if item is not None and r.task is not None:
+                item.setText(3, self._state_word(r.task.state))
+                item.setData(0, 256, r.outcome.value)
+        self.heading.setText(self.tr("%1 slots created; they continue in the slot list.")
+                             .replace("%1", str(len(made))))
+        self.created.emit(made)
+
+
+class TemplateDialog(QDialog):
+    """Scenes NN–MM of a project from one prompt, with per-scene edits: review them as a shot
+    list, or save them as a file to edit."""
+
+    reviewWanted = Signal(object)  # the ShotList the template makes
+    saveWanted = Signal(object)  # (rows) for "Save as shot list…"
+
+    def __init__(self, project: str, kind: str, options: dict[str, Any],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("templateDialog")
+        self.setWindowTitle(self.tr("Scenes from a template"))
+        self.setMinimumSize(560, 460)
+        self.kind = kind
+        self.options = dict(options)
+        self.project = QLineEdit(project, objectName="templateProject")
+        self.project.setAccessibleName(self.tr("Project"))
+        self.date = QDateEdit(QDate.currentDate(), objectName="templateDate", calendarPopup=True)
+        self.date.setDisplayFormat("yyyy-MM-dd")
+        self.date.setAccessibleName(self.tr("Date"))
+        self.first = QSpinBox(objectName="templateFirst", minimum=1, maximum=9999, value=1)
+        self.last = QSpinBox(objectName="templateLast", minimum=1, maximum=9999, value=6)
+        self.first.setAccessibleName(self.tr("First scene"))
+        self.last.setAccessibleName(self.tr("Last scene"))
+        scenes = QHBoxLayout()
+        scenes.addWidget(self.first)
+        scenes.addWidget(QLabel("–"))
+        scenes.addWidget(self.last)
+        scenes.addStretch(1)
+        self.prompt = QPlainTextEdit(objectName="templatePrompt")
+        self.prompt.setAccessibleName(self.tr("Prompt for every scene"))
+        self.prompt.setPlaceholderText(self.tr("The prompt every scene starts from"))
+        self.prompt.setMaximumHeight(90)
+        self.settings_line = QLabel(self._options_text(), objectName="hint")
+        self.settings_line.setWordWrap(True)
+        self.edits = QTreeWidget(objectName="templateEdits")
+        self.edits.setRootIsDecorated(False)
+        self.edits.setHeaderLabels([self.tr("Scene"), self.tr("How"), self.tr("Text")])
+        self.edits.setAccessibleName(self.tr("Per-scene edits"))
+        self.edit_scene = QSpinBox(objectName="editScene", minimum=1, maximum=9999)
+        self.edit_scene.setAccessibleName(self.tr("Scene to edit"))
+        self.edit_how = QComboBox(objectName="editHow")
+        self.edit_how.addItem(self.tr("add to the prompt"), "add")
+        self.edit_how.addItem(self.tr("replace the prompt"), "prompt")
+        self.edit_how.setAccessibleName(self.tr("How the scene changes"))
+        self.edit_text = QLineEdit(objectName="editText")
+        self.edit_text.setAccessibleName(self.tr("Scene edit"))
+        self.edit_add = QPushButton(self.tr("Add edit"), objectName="addEditButton")
+        erow = QHBoxLayout()
+        erow.addWidget(self.edit_scene)
+        erow.addWidget(self.edit_how)
+        erow.addWidget(self.edit_text, 1)
+        erow.addWidget(self.edit_add)
+        self.error = QLabel(objectName="fieldError")
+        self.error.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow(self.tr("Project"), self.project)
+        form.addRow(self.tr("Date"), self.date)
+        form.addRow(self.tr("Scenes"), scenes)
+        form.addRow(self.tr("Prompt"), self.prompt)
+        form.addRow("", self.settings_line)
+        buttons = QDialogButtonBox()
+        self.review_button = buttons.addButton(self.tr("Review…"),
+                                               QDialogButtonBox.ButtonRole.AcceptRole)
+        self.review_button.setObjectName("reviewTemplateButton")
+        self.review_button.setProperty("primary", True)
+        self.save_button = buttons.addButton(self.tr("Save as shot list…"),
+                                             QDialogButtonBox.ButtonRole.ActionRole)
+        self.save_button.setObjectName("saveTemplateButton")
+        buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        box = QVBoxLayout(self)
+        box.addLayout(form)
+        box.addWidget(QLabel(self.tr("Per-scene edits")))
+        box.addWidget(self.edits, 1)
+        box.addLayout(erow)
+        box.addWidget(self.error)
+        box.addWidget(buttons)
+        self.edit_add.clicked.connect(self.add_edit)
+        self.review_button.clicked.connect(self._review)
+        self.save_button.clicked.connect(self._save)
+        buttons.rejected.connect(self.reject)
+
+    def _options_text(self) -> str:
+        shown = ", ".join(f"{k} {v}" for k, v in self.options.items())
+        return self.tr("Every scene: %1 · %2 (from the form)").replace("%1", self.kind).replace(
+            "%2", shown or "—")
+
+    def add_edit(self) -> None:
+        text = self.edit_text.text().strip()
+        if not text:
+            return
+        self.edits.addTopLevelItem(QTreeWidgetItem([str(self.edit_scene.value()),
+                                                    self.edit_how.currentText(), text]))
+        self.edits.topLevelItem(self.edits.topLevelItemCount() - 1).setData(
+            1, 256, self.edit_how.currentData())
+        for col in range(2):
+            self.edits.resizeColumnToContents(col)
+        self.edit_text.clear()
+
+    def rows(self) -> list[Any]:
+        """The template's rows (raises ValidationError naming the field)."""
+        edits: dict[int, SceneEdit] = {}
+        for i in range(self.edits.topLevelItemCount()):
+            item = self.edits.topLevelItem(i)
+            scene, how, text = int(item.text(0)), item.data(1, 256), item.text(2)
+            old = edits.get(scene, SceneEdit())
+            edits[scene] = (SceneEdit(prompt=text, add=old.add) if how == "prompt"
+                            else SceneEdit(prompt=old.prompt, add=text))
+        day = self.date.date().toPython()
+        assert isinstance(day, dt.date)
+        return scene_rows(series="article", date=day, project=self.project.text().strip(),
+                          first=self.first.value(), last=self.last.value(), kind=self.kind,
+                          prompt=self.prompt.toPlainText(), options=self.options, edits=edits)
+
+    def _checked_rows(self) -> list[Any] | None:
+        try:
+            rows = self.rows()
+        except ValidationError as exc:
+            self.error.setText(f"{exc.field}: {exc.message}")
+            return None
+        self.error.clear()
+        return rows
+
+    def _review(self) -> None:
+        rows = self._checked_rows()
+        if rows is not None:
+            self.reviewWanted.emit(ShotList("csv", tuple(rows)))
+            self.accept()
+
+    def _save(self) -> None:
+        rows = self._checked_rows()
+        if rows is not None:
+            self.saveWanted.emit(rows)
+
+
+def save_rows(rows: list[Any], path: str) -> str | None:
+    """Write a template's rows as a shot list (``.yaml``/``.yml`` or else CSV); the error or
+    None."""
+    fmt = "yaml" if path.lower().endswith((".yaml", ".yml")) else "csv"
+    try:
+        Path(path).write_bytes(write(rows, fmt))
+    except (OSError, ValidationError) as exc:
+        return str(exc)
+    return None
+
+
+def shotlist_dialog(parent: QWidget, done: Any) -> QFileDialog:
+    dlg = QFileDialog(parent, _tr(QT_TRANSLATE_NOOP("ShotList", "Import shot list")),
+                      str(Path.home()),
+                      _tr(QT_TRANSLATE_NOOP("ShotList", "Shot lists (*.csv *.yaml *.yml)")))
+    dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
+    dlg.fileSelected.connect(done)
+    return dlg
+
+
+def save_dialog(parent: QWidget, done: Any) -> QFileDialog:
+    dlg = QFileDialog(parent, _tr(QT_TRANSLATE_NOOP("ShotList", "Save as shot list")),
+                      str(Path.home() / "shots.csv"),
+                      _tr(QT_TRANSLATE_NOOP("ShotList", "Shot lists (*.csv *.yaml *.yml)")))
+    dlg.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+    dlg.fileSelected.connect(done)
+    return dlg
+
+
+__all__ = ["ShotListDialog", "TemplateDialog", "save_rows", "save_dialog", "shotlist_dialog"]

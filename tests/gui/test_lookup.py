@@ -1,0 +1,89 @@
+"""The app's own lookup for an unknown MiniMax-H3 slot (the demo provider lost the create's
+answer after making the task): what it found is shown, and nothing is attached until the user
+confirms."""
+
+from __future__ import annotations
+
+import time
+
+from app.service.results import OutcomeKind
+from app.service.slate import SlateService
+from app.ui.lookup import LookupDialog
+from tests.fixtures import SECRET, make_config
+from tests.gui.conftest import shown
+
+RID = "article:20260816:tide-eye:scene-31"
+H3 = {"model": "MiniMax-H3", "prompt": "tide eye, lost answer", "duration": 4,
+      "resolution": "768P", "ratio": "16:9"}
+
+
+def lost(gui, service, rid=RID):
+    out = gui.run(service.submit(rid, "video", H3))
+    assert out.kind is OutcomeKind.UNKNOWN and out.task.provider_task_id is None
+    return out
+
+
+def test_one_match_is_attached_only_after_the_user_confirms(gui, make_window):
+    gui.sim.set_faults(lose_create_response=1)
+    lost(gui, gui.other_service())
+    [made] = [t for t in gui.sim.store.list_v2_tasks() if t["prompt"] == H3["prompt"]]
+    window = make_window()
+    window.select(RID)
+    dialog = gui.until(lambda: isinstance(window.dialog, LookupDialog) and window.dialog,
+                       what="the lookup's answer")
+    assert dialog.heading.text().startswith("1 matching task found at")
+    assert "attach?" in dialog.heading.text()
+    row = dialog.table.topLevelItem(0)
+    assert row.text(0) == made["task_id"] and row.text(2) == "MiniMax-H3" and row.text(1)
+    # shown, not attached: the slot is still unknown, with no task id, at the provider too
+    gui.settle(0.3)
+    status = gui.run(gui.service.status(RID))
+    assert status.task.state.value == "unknown" and status.task.provider_task_id is None
+    assert window.slot.task.state == "unknown"
+    dialog.attach_button.click()
+    gui.until(lambda: shown(window, RID) and window.slot.task.provider_task_id == made["task_id"],
+              what="attached")
+    gui.until(lambda: window.slot.task.state == "success", timeout=30, what="success")
+    assert gui.sim.stats()["made_total"] == 1  # looking and attaching never create
+    # looked up once: showing the slot again asks nothing
+    window.new_draft()
+    window.select(RID)
+    gui.until(lambda: shown(window, RID))
+    assert not isinstance(window.dialog, LookupDialog)
+
+
+def test_several_matches_are_listed_to_pick_from_and_not_now_attaches_nothing(gui, make_window):
+    mei = SlateService(make_config(gui.config.data_dir, gui.config.store, user="mei"), gui.store,
+                       gui.provider, SECRET)
+    gui.sim.set_faults(lose_create_response=2)
+    lost(gui, gui.other_service())
+    lost(gui, mei)  # a colleague's identical request, unknown to her too
+    window = make_window()
+    window.select(RID)
+    dialog = gui.until(lambda: isinstance(window.dialog, LookupDialog) and window.dialog,
+                       what="the lookup's answer")
+    assert dialog.heading.text().startswith("2 matching tasks found")
+    assert dialog.table.topLevelItemCount() == 2
+    assert not dialog.attach_button.isEnabled()  # nothing chosen for the user
+    dialog.later_button.click()
+    gui.settle(0.3)
+    status = gui.run(gui.service.status(RID))
+    assert status.task.state.value == "unknown" and status.task.provider_task_id is None
+
+
+def test_no_match_is_said_and_offers_attach_by_id_or_declare_failed(gui, make_window):
+    gui.sim.set_faults(lose_create_response=1)
+    lost(gui, gui.other_service())
+    [made] = gui.sim.store.list_v2_tasks()  # deleted at the provider: gone from its list
+    action, _ = gui.sim.store.v2_delete(made["task_id"], time.time(), lambda _t: "deleted")
+    assert action == "deleted"
+    window = make_window()
+    window.select(RID)
+    dialog = gui.until(lambda: isinstance(window.dialog, LookupDialog) and window.dialog,
+                       what="the lookup's answer")
+    assert dialog.heading.text().startswith("No matching task found")
+    assert not dialog.attach_button.isVisibleTo(dialog)
+    dialog.other_button.click()
+    gui.until(lambda: window.dialog is not None and window.dialog.objectName() == "recoverDialog",
+              what="the recover dialog")
+    assert window.dialog.attach.isEnabled() and window.dialog.declare.isEnabled()
