@@ -39,6 +39,28 @@ def short_lease(timeout: float, lease: float = 1.0) -> dict[str, float]:
             "app.service.lease.RENEW_EVERY": 0.25}
 
 
+def stop_between_renewals(owner, env: dict[str, str]) -> None:
+    """SIGSTOP the owner just after it renewed its lease, so it is not stopped in the middle of
+    a write (which would hold the store's write lock: every other process would then be told
+    the store is busy — by design, and not what these tests are about)."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(env["SLATE_STORE"])
+    try:
+        def lease() -> object:
+            with engine.connect() as conn:
+                return conn.execute(sa.text("SELECT lease_until FROM tasks WHERE request_id = :r"),
+                                    {"r": RID}).scalar()
+
+        first = lease()
+        deadline = time.monotonic() + 30
+        while lease() == first and time.monotonic() < deadline:
+            time.sleep(0.005)
+        stop(owner)
+    finally:
+        engine.dispose()
+
+
 def state_of(env: dict[str, str], **kw) -> dict:
     got = run(env, ["status", RID], **kw)
     assert got.out["task"] is not None, got.out
@@ -51,14 +73,15 @@ def history_of(env: dict[str, str]) -> list[dict]:
 
 @pytest.fixture
 def env(slate_env, store_url):
-    return {**slate_env, "SLATE_STORE": store_url}
+    # The creates are held up to 12 s: the owner's read timeout outlasts them.
+    return {**slate_env, "SLATE_STORE": store_url, "SLATE_TIMEOUT": "30"}
 
 
 @pytest.mark.parametrize("owner_offset, observer_offset", [(0.0, HOUR), (-HOUR, 0.0)],
                          ids=["observer-an-hour-ahead", "owner-an-hour-behind"])
 def test_clock_skew_between_machines_never_makes_a_live_owner_look_expired(
         env, demo_sim, owner_offset, observer_offset):
-    demo_sim.set_faults(delay_create_response=4.0)  # the create is out for 4 s
+    demo_sim.set_faults(delay_create_response=12.0)  # the create is out for 12 s
     owner = spawn(env, SUBMIT, clock_offset=owner_offset, hostname="render-box-1")
     wait_until(lambda: demo_sim.stats()["creates_total"] == 1, what="the create to arrive")
     seen = state_of(env, clock_offset=observer_offset, hostname="render-box-2")
@@ -84,7 +107,7 @@ def test_an_owner_in_another_pid_namespace_is_judged_by_its_lease(env, demo_sim)
     process out here. With ``unshare`` (root) the owner really runs in its own PID namespace;
     without it the owner's namespace id is set to another one (the rule is the same: the ids
     differ, so the pid is not looked up)."""
-    demo_sim.set_faults(delay_create_response=4.0)
+    demo_sim.set_faults(delay_create_response=12.0)
     if _unshare_works():
         owner = spawn(env, SUBMIT, prefix=["unshare", "--pid", "--fork", "--mount-proc"])
     else:  # pragma: no cover - the test machine is root; elsewhere the ids are made to differ
@@ -100,7 +123,7 @@ def test_an_owner_in_another_pid_namespace_is_judged_by_its_lease(env, demo_sim)
 
 def test_a_create_held_by_retry_after_1e9_past_the_lease_stays_owned_and_is_sent(env):
     """The provider answers the first create with 1002 and ``Retry-After: 1e9``. The owner waits
-    the cap (set to 5 s here; 60 s in Slate), not 1e9 s, and renews its lease meanwhile (1 s
+    the cap (set to 12 s here; 60 s in Slate), not 1e9 s, and renews its lease meanwhile (1 s
     long here): another machine looking in after the lease would have run out finds it owned."""
     server = HostileServer({"POST /v1/video_generation": [
         Answer(refused(1002, "rate limit exceeded(RPM)"), headers={"Retry-After": "1e9"}),
@@ -109,17 +132,17 @@ def test_a_create_held_by_retry_after_1e9_past_the_lease_stays_owned_and_is_sent
     try:
         envs = {**env, "SLATE_BASE_URL": server.base_url, "SLATE_TIMEOUT": "5"}
         owner = spawn(envs, SUBMIT, patches={**short_lease(5.0),
-                                             "app.service.ratelimit.RETRY_AFTER_CAP": 5.0})
+                                             "app.service.ratelimit.RETRY_AFTER_CAP": 12.0})
         wait_until(lambda: server.sent("POST", "/v1/video_generation") == 1,
                    what="the first create")
         time.sleep(1.6)  # past the first lease and the observer's slack
         seen = state_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
         assert seen["state"] == "submitting", seen
-        done = finish(owner, timeout=30)
+        done = finish(owner, timeout=60)
         assert done.code == 0 and done.out["outcome"] == "created", done.out
         assert done.out["task"]["provider_task_id"] == "vt-after-backoff"
         waited = [e for e in history_of(envs) if e["event"] == "rate_limited"]
-        assert len(waited) == 1 and "sending again in 5.0 s" in waited[0]["detail"], waited
+        assert len(waited) == 1 and "sending again in 12.0 s" in waited[0]["detail"], waited
         assert server.sent("POST", "/v1/video_generation") == 2
     finally:
         server.stop()
@@ -127,10 +150,11 @@ def test_a_create_held_by_retry_after_1e9_past_the_lease_stays_owned_and_is_sent
 
 def test_an_answer_for_a_record_already_unknown_attaches_to_it(env, demo_sim):
     demo_sim.set_faults(delay_create_response=3.0)
-    owner = spawn(env, SUBMIT, patches=short_lease(5.0))
+    # The owner's read timeout (60 s) outlasts its stop and a slow observer; its lease is 1 s.
+    owner = spawn({**env, "SLATE_TIMEOUT": "60"}, SUBMIT, patches=short_lease(60.0))
     try:
         wait_until(lambda: demo_sim.stats()["creates_total"] == 1, what="the create to arrive")
-        stop(owner)  # the owner stops renewing: to another machine it looks gone
+        stop_between_renewals(owner, env)  # the owner stops renewing: to another machine it looks gone
         time.sleep(1.5)
         seen = state_of(env, hostname="render-box-2", patches=QUICK_OBSERVER)
         assert seen["state"] == "unknown" and seen["provider_task_id"] is None, seen
@@ -165,7 +189,7 @@ def test_an_owner_that_lost_its_record_before_a_resend_never_sends_it(env):
         try:
             wait_until(lambda: server.sent("POST", "/v1/video_generation") == 1,
                        what="the first create")
-            stop(owner)
+            stop_between_renewals(owner, envs)
             time.sleep(1.5)
             seen = state_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
             assert seen["state"] == "unknown", seen
