@@ -89,7 +89,7 @@ def preload(workdir: Path, n: int) -> tuple[str, Path]:
 
 def start_sim_process(state: Path) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.sim", "--state", str(state), "--latency", "1000000",
+        [sys.executable, "-m", "app.sim", "--state", str(state), "--latency", "86400",
          "--image-latency", "0"],
         cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
