@@ -489,6 +489,53 @@ class CreateForm(QWidget):
             p.set_read_only(ro)
         self.validate()
 
+    def apply_defaults(self, defaults: Any) -> None:
+        """A fresh draft: the user's defaults (``DraftDefaults``: kind, model, duration,
+        resolution, ratio; None keeps the form's own default), never the last slot's values."""
+        kind = getattr(defaults, "kind", "video") or "video"
+        (self.image_radio if kind == "image" else self.video_radio).setChecked(True)
+        self._fill_models()  # the kind's default model, duration and resolution
+        if kind == "video":
+            self.duration.setCurrentIndex(0)
+            self._model_changed()
+        model = getattr(defaults, "model", None)
+        if model and self.model.findText(model) >= 0:
+            self.model.setCurrentText(model)
+        if kind == "video":
+            rule = VIDEO_MODELS.get(self.model.currentText())
+            duration = getattr(defaults, "duration", None)
+            if duration is not None and self.duration.findData(duration) >= 0:
+                self.duration.setCurrentIndex(self.duration.findData(duration))
+            elif rule is not None:
+                self.duration.setCurrentIndex(0)
+            resolution = getattr(defaults, "resolution", None)
+            if resolution and self.resolution.findText(resolution) >= 0:
+                self.resolution.setCurrentText(resolution)
+            elif rule is not None:
+                self.resolution.setCurrentText(
+                    rule.default_resolution[self.duration.currentData()])
+        else:
+            self.aspect.setCurrentText(getattr(defaults, "ratio", None) or "1:1")
+            self.n.setValue(1)
+        self.optimizer.setChecked(kind == "video")
+        self.validate()
+
+    def picker(self, field: str) -> FramePicker:
+        """The image input of ``field`` (``first_frame``, ``last_frame``, ``subject_reference``),
+        its row shown: a video model that takes it is chosen when the current one does not."""
+        picker = {"first_frame": self.first, "last_frame": self.last,
+                  "subject_reference": self.subject}[field]
+        if self.kind() == "video":
+            allows = {"first_frame": "allows_first_frame", "last_frame": "allows_last_frame",
+                      "subject_reference": "needs_subject"}[field]
+            rule = VIDEO_MODELS.get(self.model.currentText())
+            if rule is not None and not getattr(rule, allows):
+                for name, other in VIDEO_MODELS.items():
+                    if getattr(other, allows):
+                        self.model.setCurrentText(name)
+                        break
+        return picker
+
     def clear(self) -> None:
         self.prompt.clear()
         self.first.set_value(None)

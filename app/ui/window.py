@@ -11,12 +11,16 @@ keeps the layout, and runs the settings flow through :mod:`app.ui.settings`.
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Any
 
 from app.domain.states import Action, recover_options
 from app.service.results import Result
 from app.ui import settings as settings_mod
+from app.service.views import MediaView
 from app.ui.assets import app_icon
+from app.ui.chain import Role, frame_data_url, is_video, media_path
 from app.ui.current import Busy, CurrentSlot
 from app.ui.dialogs import (
     ConflictDialog,
@@ -193,10 +197,32 @@ class MainWindow(QMainWindow):
         self.slot_pane.select(request_id, fresh=fresh)
 
     def new_draft(self, *, initial: bool = False) -> None:
-        """A blank slot: today's date, the current project, the next free scene."""
+        """A blank slot: today's date, the current project, the next free scene, and the
+        parameters from the user's defaults (Settings), not the last slot's."""
         if not initial:
             self.middle_stack.setCurrentWidget(self.slot_page)
-        self.slot_pane.new_draft(focus=not initial)
+        self.slot_pane.new_draft(focus=not initial, defaults=self.settings.draft_defaults())
+
+    def use_result_as(self, media: MediaView | str, role: Role | str) -> None:
+        """Open a new draft fed with a result: ``media`` (a :class:`MediaView` or a file path)
+        becomes the draft's ``role`` (:class:`~app.ui.chain.Role` or its value:
+        ``"first_frame"``, ``"last_frame"``, ``"subject_reference"``). An image goes in as it is;
+        a video gives its **last frame** (decoded off the UI thread) — video → video continuity.
+        The slot on screen stays visible beside the new draft as its source. Returns at once;
+        a file that cannot be used is said in the slot pane's message line."""
+        role = Role(role)
+        path, content_type = media_path(media)
+        source = self.slot.task
+        self.middle_stack.setCurrentWidget(self.slot_page)
+        defaults = self.settings.draft_defaults()
+        if role is not Role.REFERENCE and defaults.kind != "video":
+            defaults = dataclasses.replace(defaults, kind="video", model=None)
+        self.slot_pane.new_draft(focus=False, defaults=defaults, source=source)
+        picker = self.slot_pane.form.picker(role.value)
+        name = Path(path).name
+        if is_video(path, content_type):
+            name = self.tr("last frame of %1").replace("%1", name)
+        self.slot_pane.feed(picker, name, lambda: frame_data_url(path, content_type))
 
     def _slot_loaded(self, request_id: str, task: Any, events: list[Any]) -> None:
         self.slot.show(request_id, task, events)

@@ -31,7 +31,7 @@ ACTION_BUTTONS = (
     (Action.RECOVER, "recoverButton", QT_TRANSLATE_NOOP("MainWindow", "Recover…"), None),
     (Action.EXPORT, "exportButton", QT_TRANSLATE_NOOP("MainWindow", "Export…"), "Ctrl+E"),
     (Action.CANCEL, "cancelButton", QT_TRANSLATE_NOOP("MainWindow", "Cancel task"), None),
-    (Action.NEW_SLOT, "newSlotButton", QT_TRANSLATE_NOOP("MainWindow", "New slot"),
+    (Action.NEW_SLOT, "newSlotButton", QT_TRANSLATE_NOOP("MainWindow", "Edit as new slot"),
      "Ctrl+Shift+N"),
 )
 ACTION_HELP = {

@@ -201,7 +201,8 @@ class ResultPane(QWidget):
         self.folder_button.clicked.connect(self._open_folder)
         self.thumbs.itemActivated.connect(
             lambda item: self._open_path(item.data(Qt.ItemDataRole.UserRole)))
-        for changed in (slot.task_changed, slot.events_changed, slot.loading_changed):
+        for changed in (slot.task_changed, slot.events_changed, slot.loading_changed,
+                        slot.source_changed):
             changed.connect(lambda _value: self.redraw())
         self.redraw()
 
@@ -211,9 +212,13 @@ class ResultPane(QWidget):
         slot = self.slot
         if slot.loading:
             return
-        if slot.task is not self._drawn_task:
-            self._drawn_task = slot.task
-            self.show_media(slot.task)  # type: ignore[arg-type]
+        # A draft started from a slot keeps that slot's result beside the form.
+        shown = slot.task if slot.task is not None else slot.source
+        self.media_title.setText(self.tr("RESULT") if slot.task is not None or shown is None
+                                 else self.tr("SOURCE"))
+        if shown is not self._drawn_task:
+            self._drawn_task = shown
+            self.show_media(shown)  # type: ignore[arg-type]
         if slot.events is not self._drawn_events:
             self._drawn_events = slot.events
             self.show_events(slot.events)

@@ -15,6 +15,7 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+from app.domain.errors import ValidationError
 from app.domain.states import Action
 from app.service.commands import RecoverHow
 from app.service.results import Exported, OutcomeKind, Result
@@ -103,15 +104,19 @@ class SlotPane(QWidget):
             slot.select(request_id)
         self.controller.select(request_id)
 
-    def new_draft(self, *, focus: bool = True, project: str | None = None) -> None:
+    def new_draft(self, *, focus: bool = True, project: str | None = None,
+                  defaults: Any = None, source: Any = None) -> None:
         """A blank slot: today's date, the project on screen (or ``project``), the next free
-        scene."""
+        scene; the parameters from ``defaults`` (the user's ``DraftDefaults``) when given.
+        ``source``: the slot whose result feeds this draft (kept visible beside it)."""
         if project is None:
             task = self.slot.task
             project = (getattr(task, "project", None) if task is not None else None) or (
                 self.composer.project.text())
-        self._enter_draft()
+        self._enter_draft(source)
         self.form.clear()
+        if defaults is not None:
+            self.form.apply_defaults(defaults)
         self.composer.series = "article"
         self.composer.date.setDate(dt.date.today())
         self.composer.project.setText(project)
@@ -126,7 +131,7 @@ class SlotPane(QWidget):
         task = self.slot.task
         if task is None:
             return
-        self._enter_draft()
+        self._enter_draft(task)
         self.form.set_params(task.kind, dict(getattr(task, "params", {})))
         self.composer.set_request_id(task.request_id)
         self.controller.suggest(task.request_id, done=self.composer.set_request_id)
@@ -146,8 +151,8 @@ class SlotPane(QWidget):
         """The form's kind and raw parameters."""
         return self.form.kind(), self.form.params()
 
-    def _enter_draft(self) -> None:
-        self.slot.start_draft()
+    def _enter_draft(self, source: Any = None) -> None:
+        self.slot.start_draft(source=source)
         self.controller.select(None)
         self.composer.set_read_only(False)
         self.form.set_read_only(False)
@@ -217,6 +222,24 @@ class SlotPane(QWidget):
                 self.show_message(err or "")
 
         self.controller.read_data_url(path, read)
+
+    def feed(self, picker: FramePicker, name: str, read: Any) -> None:
+        """Fill ``picker`` with ``read()``'s data URL, read in a worker thread (a result's image,
+        a video's last frame); a file that cannot be used is said in the message line."""
+        def run() -> tuple[str | None, str | None]:
+            try:
+                return read(), None
+            except ValidationError as exc:
+                return None, exc.message
+
+        def done(result: tuple[str | None, str | None]) -> None:
+            url, err = result
+            if url:
+                picker.set_file(name, url)
+            else:
+                self.show_message(err or "")
+
+        self.controller.call(run, done=done)
 
     def show_message(self, text: str, error: bool = True) -> None:
         self.actions.show_message(text, error)
