@@ -53,10 +53,16 @@ from app.ui.qt import (
 from app.ui.style import STYLESHEET
 
 
+# The panes' narrowest widths: together (with margins and handles) within the window's minimum
+# width, so nothing is cut off at the smallest window (tests/gui/test_min_size.py).
+MIN_SIZE = (1000, 640)
+LEFT_MIN, MIDDLE_MIN, RIGHT_MIN = 250, 430, 240
+
+
 def _frame(widget: QWidget) -> QFrame:
     frame = QFrame(objectName="pane")
     box = QVBoxLayout(frame)
-    box.setContentsMargins(10, 10, 10, 10)
+    box.setContentsMargins(8, 8, 8, 8)
     box.addWidget(widget)
     return frame
 
@@ -87,13 +93,13 @@ class MainWindow(QMainWindow):
         self.status_pane = StatusPane(c)
         self.setStatusBar(self.status_pane)
         self.slot_page = _frame(self.slot_pane)
-        self.slot_page.setMinimumWidth(500)
+        self.slot_page.setMinimumWidth(MIDDLE_MIN)
         self.middle_stack = QStackedWidget(objectName="middleStack")
         self.middle_stack.addWidget(self.slot_page)
         self.middle_stack.addWidget(self.welcome)
         left, right = _frame(self.browser), _frame(self.result_pane)
-        left.setMinimumWidth(340)
-        right.setMinimumWidth(320)
+        left.setMinimumWidth(LEFT_MIN)
+        right.setMinimumWidth(RIGHT_MIN)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
         for i, (pane, stretch) in enumerate(((left, 3), (self.middle_stack, 5), (right, 4))):
             self.splitter.addWidget(pane)
@@ -102,7 +108,7 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([400, 540, 420])
         central = QWidget()
         box = QVBoxLayout(central)
-        box.setContentsMargins(10, 10, 10, 6)
+        box.setContentsMargins(8, 8, 8, 4)
         self.top_bar = TopBar(self.slot)
         box.addWidget(self.top_bar)
         box.addWidget(self.splitter, 1)
@@ -123,7 +129,7 @@ class MainWindow(QMainWindow):
         self.model.rowsInserted.connect(self._maybe_empty)
         self.model.loadingChanged.connect(self._maybe_empty)
 
-        self.setMinimumSize(1000, 640)
+        self.setMinimumSize(*MIN_SIZE)
         self.resize(1360, 820)
         self.restore_layout()
         self.new_draft(initial=True)

@@ -352,6 +352,10 @@
         <translation>取消任务</translation>
     </message>
     <message>
+        <source>Edit as new slot</source>
+        <translation>编辑为新槽位</translation>
+    </message>
+    <message>
         <source>Send this slot to the provider (once).</source>
         <translation>把这个槽位发送给服务商（只发一次）。</translation>
     </message>
@@ -398,6 +402,10 @@
     <message>
         <source>Settings</source>
         <translation>设置</translation>
+    </message>
+    <message>
+        <source>last frame of %1</source>
+        <translation>%1 的最后一帧</translation>
     </message>
     <message>
         <source>Store URL: not a database URL (sqlite:///path or postgresql://host/name).</source>
@@ -582,6 +590,14 @@
         <translation>图片</translation>
     </message>
     <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Show the files&apos; details</source>
+        <translation>显示文件详情</translation>
+    </message>
+    <message>
         <source>Open</source>
         <translation>打开</translation>
     </message>
@@ -598,6 +614,10 @@
         <translation>历史</translation>
     </message>
     <message>
+        <source>SOURCE</source>
+        <translation>来源</translation>
+    </message>
+    <message>
         <source>Pick a slot on the left, or start a new one.</source>
         <translation>在左侧选择一个槽位，或新建一个。</translation>
     </message>
@@ -608,6 +628,18 @@
     <message>
         <source>Media appear here once they are downloaded and verified.</source>
         <translation>媒体下载并校验后会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 image(s)</source>
+        <translation>%1 张图片</translation>
     </message>
     <message>
         <source>Nothing has happened in this slot yet.</source>
@@ -809,6 +841,7 @@
     </message>
     <message>
         <source>No slot matches these filters.</source>
+        <extracomment>Below this width the tree shows the slot and its state only (kind and age come back when the pane is wider): a slot&apos;s name is never cut to &quot;sc…&quot;.</extracomment>
         <translation>没有符合筛选条件的槽位。</translation>
     </message>
 </context>

@@ -12,9 +12,9 @@ from collections.abc import Mapping
 
 from app.domain.states import Action
 from app.ui.current import CurrentSlot, Offer, Why
+from app.ui.flow import FlowLayout
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
-    QHBoxLayout,
     QLabel,
     QPushButton,
     Qt,
@@ -70,8 +70,9 @@ class ActionBar(QWidget):
         self.setObjectName("actionBar")
         self.slot = slot
         self.cost = QLabel(objectName="hint")
+        self.cost.setWordWrap(True)
         self.buttons: dict[Action, QPushButton] = {}
-        row = QHBoxLayout()
+        row = FlowLayout(spacing=6)  # wraps in a narrow pane: no button is ever cut off
         for action, name, text, keys in ACTION_BUTTONS:
             button = QPushButton(_tr(text), objectName=name)
             button.setAccessibleName(_tr(text).rstrip("…"))
@@ -80,7 +81,6 @@ class ActionBar(QWidget):
             button.clicked.connect(lambda _checked=False, a=action: self.triggered.emit(a))
             self.buttons[action] = button
             row.addWidget(button)
-        row.addStretch(1)
         self.message = QLabel(objectName="messageLabel")
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

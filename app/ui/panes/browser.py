@@ -14,7 +14,9 @@ from app.domain.states import FILTER_GROUPS, State
 from app.service.reads import SlotFilter
 from app.ui.current import CurrentSlot
 from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel, row_from_view
+from app.ui.flow import FlowLayout
 from app.ui.qt import (
+    QEvent,
     QAbstractItemView,
     QByteArray,
     QComboBox,
@@ -88,22 +90,18 @@ class SlotBrowser(QWidget):
         self.empty = QLabel(objectName="hint")
         self.empty.setWordWrap(True)
         self.empty.hide()
+        self.tree.installEventFilter(self)
 
         for combo in (self.state, self.kind, self.date):
             # as wide as the longest choice in the current language: a filter never reads cut off
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        top = QHBoxLayout()
-        top.setSpacing(6)
-        top.addWidget(self.search, 1)
-        top.addWidget(self.date)
-        filters = QHBoxLayout()
-        filters.setSpacing(6)
-        filters.addWidget(self.state, 1)
-        filters.addWidget(self.kind, 1)
+        filters = FlowLayout(spacing=6)  # wraps in a narrow pane: a filter is never cut off
+        for combo in (self.state, self.kind, self.date):
+            filters.addWidget(combo)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.title)
-        box.addLayout(top)
+        box.addWidget(self.search)
         box.addLayout(filters)
         box.addWidget(self.tree, 1)
         box.addWidget(self.empty)
@@ -127,6 +125,18 @@ class SlotBrowser(QWidget):
         self._ages.start()
         slot.selected_changed.connect(self._follow_selection)
         slot.task_changed.connect(self._follow_record)
+
+    #: Below this width the tree shows the slot and its state only (kind and age come back when
+    #: the pane is wider): a slot's name is never cut to "sc…".
+    NARROW = 330
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if obj is self.tree and event.type() == QEvent.Type.Resize:
+            narrow = event.size().width() < self.NARROW
+            for col in (2, 3):
+                if self.tree.isColumnHidden(col) != narrow:
+                    self.tree.setColumnHidden(col, narrow)
+        return super().eventFilter(obj, event)
 
     def _span_groups(self, parent: QModelIndex, first: int, last: int) -> None:
         """Project and day rows use the whole width: their name and count are never cut off."""

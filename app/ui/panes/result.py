@@ -18,11 +18,12 @@ from app.domain.states import State
 from app.service.results import HistoryEvent
 from app.service.views import MediaView, TaskView
 from app.ui.current import CurrentSlot
-from app.ui.media import THUMB, VideoView, load_thumbnail, load_video_poster
+from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QByteArray,
     QDesktopServices,
+    QEvent,
     QHBoxLayout,
     QImage,
     QLabel,
@@ -38,6 +39,7 @@ from app.ui.qt import (
     QStyleOptionViewItem,
     QTextLayout,
     QTextOption,
+    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QUrl,
@@ -49,6 +51,7 @@ from app.ui.qt import (
 )
 
 _NOTHING: Any = object()  # nothing drawn yet
+LARGE = 480  # images are decoded this large at most (shown as large as the pane allows)
 
 EVENT_WORDS = {
     "submitted": QT_TRANSLATE_NOOP("Event", "slot claimed, create about to be sent"),
@@ -145,15 +148,28 @@ class ResultPane(QWidget):
         self.empty_media.setWordWrap(True)
         self.thumbs = QListWidget(objectName="thumbnailList")
         self.thumbs.setViewMode(QListWidget.ViewMode.IconMode)
-        self.thumbs.setIconSize(QSize(THUMB, THUMB))
+        self.thumbs.setIconSize(QSize(160, 160))
         self.thumbs.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.thumbs.setMovement(QListWidget.Movement.Static)
         self.thumbs.setSpacing(6)
+        self.thumbs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.thumbs.setWordWrap(True)
+        self.thumbs.installEventFilter(self)
         self.thumbs.setAccessibleName(self.tr("Images"))
         self.video = VideoView()
         for w in (self.empty_media, self.thumbs, self.video):
             self.media_stack.addWidget(w)
-        self.file_info = QLabel(objectName="fileInfo")
+        self.summary = QLabel(objectName="mediaSummary")
+        self.summary.setWordWrap(True)
+        self.details_button = QToolButton(objectName="detailsButton", text=self.tr("Details"))
+        self.details_button.setCheckable(True)
+        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.setAutoRaise(True)
+        self.details_button.setAccessibleName(self.tr("Show the files' details"))
+        self.details_button.toggled.connect(self._toggle_details)
+        self.file_info = QLabel(objectName="fileInfo")  # paths and SHA-256: behind "Details"
+        self.file_info.setVisible(False)
         self.file_info.setWordWrap(True)
         self.file_info.setTextFormat(Qt.TextFormat.RichText)
         self.file_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -180,6 +196,8 @@ class ResultPane(QWidget):
         tbox.setContentsMargins(0, 0, 0, 0)
         tbox.addWidget(self.media_title)
         tbox.addWidget(self.media_stack, 1)
+        tbox.addWidget(self.summary)
+        tbox.addWidget(self.details_button)
         tbox.addWidget(self.file_info)
         tbox.addLayout(buttons)
         bottom = QWidget()
@@ -230,6 +248,9 @@ class ResultPane(QWidget):
         # Open and Show in folder exist only where there is a file to open (hidden, not greyed out).
         self.open_button.setVisible(bool(media))
         self.folder_button.setVisible(bool(media))
+        self.details_button.setVisible(bool(media))
+        self.summary.setVisible(bool(media))
+        self.file_info.setVisible(bool(media) and self.details_button.isChecked())
         if not media:
             self._token += 1
             self.video.set_video(None)
@@ -244,8 +265,8 @@ class ResultPane(QWidget):
                 self.empty_media.setText(
                     self.tr("Media appear here once they are downloaded and verified."))
             return
-        self.file_info.setText("<br>".join(self._describe(m) for m in media[:2])
-                               + (f"<br>… +{len(media) - 2}" if len(media) > 2 else ""))
+        self.summary.setText(self._summarize(media))
+        self.file_info.setText("<br>".join(self._describe(m) for m in media))
         self.file_info.setToolTip("\n\n".join(f"{m.path}\nSHA-256 {m.sha256}" for m in media))
         if same:
             return
@@ -263,17 +284,61 @@ class ResultPane(QWidget):
         self.media_stack.setCurrentWidget(self.thumbs)
         self.thumbs.clear()
         for i, m in enumerate(media, 1):
-            item = QListWidgetItem(f"{i} · {m.width}×{m.height}" if m.width else str(i))
+            item = QListWidgetItem(str(i))
             item.setData(Qt.ItemDataRole.UserRole, m.path)
-            item.setToolTip(f"{m.path}\nSHA-256 {m.sha256}")
-            item.setSizeHint(QSize(THUMB + 16, THUMB + 28))
+            item.setToolTip(f"{m.width}×{m.height}" if m.width else "")
             self.thumbs.addItem(item)
 
             def show(img: QImage, item: QListWidgetItem = item) -> None:
                 if token == self._token and not img.isNull():
                     item.setIcon(QPixmap.fromImage(img))
 
-            self.controller.call(load_thumbnail, m.path, done=show)
+            self.controller.call(load_thumbnail, m.path, LARGE, done=show)
+        self._fit_thumbs()
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if obj is self.thumbs and event.type() == QEvent.Type.Resize:
+            self._fit_thumbs()
+        return super().eventFilter(obj, event)
+
+    def _fit_thumbs(self) -> None:
+        """Images as large as the pane allows, every one of them in view: the fewest columns
+        whose rows fit the height (square cells; a scroll bar only when even one per row is
+        too tall)."""
+        n = self.thumbs.count()
+        if not n:
+            return
+        width = self.thumbs.viewport().width()
+        height = self.thumbs.viewport().height()
+        pad, label = 2 * self.thumbs.spacing() + 8, self.thumbs.fontMetrics().height() + 8
+        cell = max(48, width - pad)
+        for cols in range(1, n + 1):
+            cell = max(48, (width - cols * pad) // cols)
+            rows = -(-n // cols)
+            if rows * (cell + label + pad) <= height:
+                break
+        cell = min(cell, LARGE)
+        self.thumbs.setIconSize(QSize(cell, cell))
+        for i in range(n):
+            self.thumbs.item(i).setSizeHint(QSize(cell + 8, cell + label))
+
+    def _toggle_details(self, on: bool) -> None:
+        self.details_button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.file_info.setVisible(on and bool(self._media))
+
+    def _summarize(self, media: list[MediaView]) -> str:
+        """One line a designer reads: how many, how large, how long (no paths, no hashes)."""
+        first = media[0]
+        total = sum(m.bytes for m in media)
+        size = (f"{total / 1024 / 1024:.1f} MB" if total >= 1024 * 1024
+                else f"{total / 1024:.0f} KB")
+        dims = f"{first.width}×{first.height}" if first.width and first.height else ""
+        if first.content_type.startswith("video/"):
+            what = self.tr("Video")
+            dur = self.tr("%1 s").replace("%1", f"{first.duration:g}") if first.duration else ""
+            return " · ".join(p for p in (what, dims, dur, size) if p)
+        what = self.tr("%1 image(s)").replace("%1", str(len(media)))
+        return " · ".join(p for p in (what, dims, size) if p)
 
     def _describe(self, m: MediaView) -> str:
         from html import escape

@@ -22,6 +22,7 @@ from app.service.results import Exported, OutcomeKind, Result
 from app.service.views import TaskView
 from app.ui.current import Busy, CurrentSlot
 from app.ui.form import CreateForm, FramePicker, RequestIdComposer
+from app.ui.widgets import ElidedLabel
 from app.ui.panes.actions import ActionBar
 from app.ui.panes.banner import Banner
 from app.ui.qt import QFrame, QLabel, QScrollArea, Qt, QTimer, QVBoxLayout, QWidget, Signal
@@ -46,19 +47,20 @@ class SlotPane(QWidget):
         self.controller = controller
         self.slot = slot
         self._shown: tuple[str, Any] | None = None  # the record in the form: (kind, params)
-        self.heading = QLabel(objectName="slotHeading")
-        self.heading.setStyleSheet("font-size: 16px; font-weight: 600; font-family: monospace;")
+        self.heading = ElidedLabel(objectName="slotHeading")
+        self.heading.setStyleSheet("font-size: 15px; font-weight: 600; font-family: monospace;")
         self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.heading.setWordWrap(True)
         self.banner = Banner(slot)
         self.composer = RequestIdComposer()
         self.used_hint = QLabel(objectName="hint")
         self.used_hint.setWordWrap(True)
         self.used_hint.setTextFormat(Qt.TextFormat.RichText)
+        self.used_hint.hide()
         self.form = CreateForm()
         self.locked_hint = QLabel(self.tr("This slot's parameters are fixed. Use New slot to "
                                           "change them."), objectName="hint")
         self.locked_hint.setWordWrap(True)
+        self.locked_hint.hide()
         self.actions = ActionBar(slot)
 
         inner = QWidget(objectName="slotInner")
@@ -123,6 +125,7 @@ class SlotPane(QWidget):
         self.composer.scene.setText("")
         if project:
             self.controller.next_scene(self.composer.prefix(), done=self.composer.set_scene)
+        self._show_slot()
         if focus:
             (self.composer.project if not project else self.form.prompt).setFocus()
 
@@ -135,6 +138,7 @@ class SlotPane(QWidget):
         self.form.set_params(task.kind, dict(getattr(task, "params", {})))
         self.composer.set_request_id(task.request_id)
         self.controller.suggest(task.request_id, done=self.composer.set_request_id)
+        self._show_slot()
         self.form.prompt.setFocus()
 
     def refresh_draft(self) -> None:
