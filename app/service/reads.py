@@ -18,7 +18,7 @@ from app.domain.days import local_day
 from app.domain.errors import ForeignHandleError, HandleError, ValidationError
 from app.domain.naming import next_free_scene, suggest_next_request_id, suggestion_prefix
 from app.domain.slots import KINDS, validate_request_id
-from app.domain.states import Action, State
+from app.domain.states import IN_FLIGHT, Action, State
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.spend import Spending
@@ -214,6 +214,42 @@ class SlotReader:
     async def failing_queries(self) -> int:
         """In-flight tasks whose latest provider query failed (the status bar's trouble note)."""
         return await self._store.failing_queries(self.scope)
+
+    async def running(self, limit: int = 100) -> list[SlotRow]:
+        """The slots in flight (being sent, at the provider, downloading), newest first: the
+        queue panel's rows, and the groups the browser opens at start."""
+        tasks = await self._store.tasks_in_states(self.scope, list(IN_FLIGHT))
+        tasks.sort(key=lambda t: t.created_at, reverse=True)
+        rows: list[SlotRow] = []
+        for task in tasks[:limit]:
+            row = await self._store.slot_row(self.scope, task.request_id)
+            if row is not None:
+                rows.append(row)
+        return rows
+
+    async def durations(self, kind: str, model: str | None, resolution: str | None = None,
+                        duration: int | None = None, *, limit: int = 50) -> list[float]:
+        """Seconds from create to success of this designer's latest successful tasks of the same
+        kind, model, resolution and duration (newest first, at most ``limit``): what the progress
+        estimate learns from."""
+        out: list[float] = []
+        before: int | None = None
+        while len(out) < limit:
+            page = await self._store.list_slots(self.scope, state=State.SUCCESS.value, kind=kind,
+                                                limit=200, before_id=before)
+            if not page:
+                break
+            for task in page:
+                p = task.params or {}
+                if (p.get("model") == model and p.get("resolution") == resolution
+                        and p.get("duration") == duration):
+                    took = task.updated_at - task.created_at
+                    if 0 < took < 6 * 3600:
+                        out.append(took)
+            before = page[-1].id
+            if len(page) < 200:
+                break
+        return out[:limit]
 
     async def next_scene(self, prefix: str) -> str:
         """The next free ``scene-NN`` for a ``series:date:project:`` prefix."""

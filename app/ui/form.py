@@ -52,6 +52,14 @@ def _set_invalid(widget: QWidget, invalid: bool) -> None:
         widget.style().polish(widget)
 
 
+class DateEdit(QDateEdit):
+    """A date field that is one Tab stop: Tab leaves the field (the year, month and day are
+    changed with the arrow keys, or picked in the calendar), as every other field does."""
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 - Qt override
+        return QWidget.focusNextPrevChild(self, next)
+
+
 class RequestIdComposer(QWidget):
     """Project, date and scene → the full RequestId (``series:YYYYMMDD:project:scene``)."""
 
@@ -62,8 +70,10 @@ class RequestIdComposer(QWidget):
         super().__init__(parent)
         self.series = "article"
         self._updating = False
+        self._read_only = False
+        self.free = False  # the RequestId has another shape than series:date:project:scene
         self.project = QLineEdit(objectName="projectEdit", placeholderText=self.tr("project"))
-        self.date = QDateEdit(objectName="dateEdit", calendarPopup=True)
+        self.date = DateEdit(objectName="dateEdit", calendarPopup=True)
         self.date.setDisplayFormat("yyyy-MM-dd")
         self.date.setDate(QDate.currentDate())
         self.scene = QLineEdit(objectName="sceneEdit", placeholderText="scene-01")
@@ -99,6 +109,9 @@ class RequestIdComposer(QWidget):
         self.error.hide()
         grid.setColumnStretch(1, 1)
 
+        for a, b in ((self.project, self.date), (self.date, self.scene),
+                     (self.scene, self.next_button), (self.next_button, self.full)):
+            QWidget.setTabOrder(a, b)
         self.project.textChanged.connect(self._compose)
         self.date.dateChanged.connect(self._compose)
         self.scene.textChanged.connect(self._compose)
@@ -119,23 +132,47 @@ class RequestIdComposer(QWidget):
             self.full.setText(self.prefix() + self._scene_text())
         finally:
             self._updating = False
+        if self.free:
+            self._set_free(False)
         self._validate()
 
     def _parse(self) -> None:
+        """The full RequestId typed or set: the parts follow when it has the
+        ``series:YYYYMMDD:project:scene`` shape. Any other shape (``campaign:2026-autumn-launch:
+        x:y``) is kept exactly as it is: the parts cannot hold it, so they are left empty and
+        locked, and nothing ever recomposes it (no part of it is lost)."""
         if not self._updating:
             name = naming.parse(self.full.text())
-            if name is not None:
-                self._updating = True
-                try:
+            day = QDate.fromString(name.date, "yyyyMMdd") if name is not None else QDate()
+            text = self.full.text().strip()
+            free = bool(text) and (name is None or not day.isValid()
+                                   or naming.compose(name.series, day.toPython(), name.project,
+                                                     name.scene) != text)
+            self._updating = True
+            try:
+                if name is not None and not free:
                     self.series = name.series
-                    day = QDate.fromString(name.date, "yyyyMMdd")
-                    if day.isValid():
-                        self.date.setDate(day)
+                    self.date.setDate(day)
                     self.project.setText(name.project)
                     self.scene.setText(name.scene)
-                finally:
-                    self._updating = False
+                elif free:
+                    self.project.clear()
+                    self.scene.clear()
+            finally:
+                self._updating = False
+            self._set_free(free)
         self._validate()
+
+    def _set_free(self, free: bool) -> None:
+        """A RequestId of another shape: the parts are locked (the full field is the name)."""
+        self.free = free
+        for w in (self.project, self.date, self.scene):
+            w.setEnabled(not free)
+        self.next_button.setEnabled(not free and not self._read_only)
+        tip = self.tr("This RequestId does not follow project, date and scene: edit it in the "
+                      "RequestId field.") if free else ""
+        for w in (self.project, self.date, self.scene):
+            w.setToolTip(tip)
 
     def _validate(self) -> None:
         try:
@@ -165,10 +202,11 @@ class RequestIdComposer(QWidget):
         self.scene.setText(scene)
 
     def set_read_only(self, ro: bool) -> None:
+        self._read_only = ro
         for w in (self.project, self.scene, self.full):
             w.setReadOnly(ro)
         self.date.setReadOnly(ro)
-        self.next_button.setEnabled(not ro)
+        self.next_button.setEnabled(not ro and not self.free)
 
 
 class FramePicker(QWidget):

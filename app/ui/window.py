@@ -134,6 +134,7 @@ class MainWindow(QMainWindow):
         self.restore_layout()
         self.new_draft(initial=True)
         self.model.fetch_all_roots()
+        self.open_running()
 
     def _build_shortcuts(self) -> None:
         def add(name: str, keys: list[str], slot: Any, text: str) -> QAction:
@@ -229,6 +230,11 @@ class MainWindow(QMainWindow):
         if is_video(path, content_type):
             name = self.tr("last frame of %1").replace("%1", name)
         self.slot_pane.feed(picker, name, lambda: frame_data_url(path, content_type))
+
+    def open_running(self) -> None:
+        """The slots running now are in view: their project and day are opened at start."""
+        c = self.controller
+        c.load(c.reader.running(), done=self.model.open_rows)
 
     def _slot_loaded(self, request_id: str, task: Any, events: list[Any]) -> None:
         self.slot.show(request_id, task, events)

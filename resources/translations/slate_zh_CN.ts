@@ -569,6 +569,10 @@
         <source>RequestId</source>
         <translation>RequestId</translation>
     </message>
+    <message>
+        <source>This RequestId does not follow project, date and scene: edit it in the RequestId field.</source>
+        <translation>这个 RequestId 不是“项目、日期、场景”的格式：请直接在 RequestId 栏中编辑。</translation>
+    </message>
 </context>
 <context>
     <name>ResultPane</name>
@@ -778,6 +782,10 @@
     <message>
         <source>Search slots and prompts…</source>
         <translation>搜索槽位和提示词……</translation>
+    </message>
+    <message>
+        <source>Clear the search</source>
+        <translation>清除搜索</translation>
     </message>
     <message>
         <source>Search slots</source>
@@ -1040,6 +1048,14 @@
     <message>
         <source>API key, region, team, quotas (Ctrl+,)</source>
         <translation>API 密钥、区域、团队、配额（Ctrl+,）</translation>
+    </message>
+    <message>
+        <source>New slot</source>
+        <translation>新槽位</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
     </message>
 </context>
 <context>

@@ -144,3 +144,134 @@ def test_fresh_drafts_start_from_the_users_defaults_not_the_last_slot(gui, make_
     form.duration.setCurrentIndex(0)
     window.new_draft()
     assert form.kind() == "video" and form.model.currentText() == "MiniMax-Hailuo-2.3"
+
+
+ODD = "campaign:2026-autumn-launch:x:y"
+
+
+def test_request_ids_of_any_shape_round_trip_through_the_form(gui, make_window):
+    window = make_window()
+    window.new_draft()
+    pane = window.slot_pane
+    composer = pane.composer
+    composer.set_request_id(ODD)
+    assert composer.request_id() == ODD and window.slot.draft.request_id == ODD
+    assert composer.free and not composer.project.isEnabled() and not composer.date.isEnabled()
+    assert composer.project.text() == "" and composer.scene.text() == ""
+    pane.form.video_radio.setChecked(True)
+    pane.form.prompt.setPlainText("autumn launch teaser")
+    pane.form.resolution.setCurrentText("768P")
+    gui.until(lambda: window.slot.offer(Action.CREATE).enabled, what="create offered")
+    pane.create()
+    gui.until(lambda: shown(window, ODD), what="created under the odd RequestId")
+    assert window.slot.task.request_id == ODD
+    assert pane.heading.full_text() == ODD and composer.request_id() == ODD
+    # a usual name lets the parts speak again, and a fresh draft starts from them
+    composer.set_request_id("article:20260816:tide-eye:scene-02")
+    window.new_draft()
+    assert not composer.free and composer.project.isEnabled()
+    assert composer.request_id().startswith("article:")
+    # Edit as new slot from the odd one keeps every part of its name
+    window.select(ODD)
+    gui.until(lambda: shown(window, ODD), what="odd slot again")
+    buttons(window)[Action.NEW_SLOT].click()
+    gui.until(lambda: composer.request_id() != ODD, what="suggested name")
+    assert composer.request_id().startswith("campaign:2026-autumn-launch:x:"), composer.request_id()
+
+
+def test_tab_takes_one_stop_per_field_in_the_composer(gui, make_window, qtbot):
+    from app.ui.qt import Qt
+
+    window = make_window()
+    window.activateWindow()
+    window.new_draft()
+    composer = window.slot_pane.composer
+    composer.project.setFocus()
+    gui.until(lambda: composer.project.hasFocus(), what="project focused")
+    order = []
+    for _ in range(4):
+        qtbot.keyClick(window.focusWidget(), Qt.Key.Key_Tab)
+        order.append(window.focusWidget())
+    date_line = composer.date.findChild(type(composer.project))
+    assert order[0] in (composer.date, date_line)
+    assert order[1] is composer.scene  # the day and month are not stops of their own
+    assert order[2] is composer.next_button and order[3] is composer.full
+
+
+def test_every_button_has_an_accessible_name(gui, make_window):
+    import re
+
+    from PySide6.QtGui import QAccessible
+
+    from app.ui.qt import QAbstractButton
+
+    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1},
+                                       wait=True))
+    window = make_window()
+    window.select(DONE)
+    gui.until(lambda: shown(window, DONE), what="done slot")
+    window.open_settings()
+    nameless = []
+    for root in (window, window.dialog):
+        for button in root.findChildren(QAbstractButton):
+            if type(button).__name__ in ("QExpandingLineEdit",):
+                continue
+            # what assistive technology reads: the accessible name, else the text
+            name = QAccessible.queryAccessibleInterface(button).text(QAccessible.Text.Name)
+            if not re.search(r"\w{2,}", name) or not re.match(r"\w", name):
+                nameless.append(f"{button.objectName() or type(button).__name__}: "
+                                f"{button.text()!r} {name!r} in {button.parent()}")
+    window.dialog.close()
+    assert nameless == [], "\n".join(nameless)
+
+
+def test_the_status_bar_says_the_task_ended_when_it_ends(gui, make_window, monkeypatch):
+    """No "1 running" after the task ended: the count follows the task's own changes, not a
+    timer (the timer is made too slow to help here)."""
+    from app.ui import controller as controller_mod
+    from tests.gui.conftest import fill_form
+
+    monkeypatch.setattr(controller_mod, "STATUS_REFRESH_SECONDS", 120.0)
+    window = make_window()
+    running = window.status_pane.running_label
+    gui.until(lambda: running.text() == "0 running", what="first status")
+    rid = "article:20260816:tide-eye:scene-07"
+    window.new_draft()
+    fill_form(window, rid, "tide eye, slow dolly in", resolution="768P")
+    buttons(window)[Action.CREATE].click()
+    gui.until(lambda: running.text() == "1 running", timeout=5, what="1 running")
+    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == rid
+              and window.slot.task.state == "success", timeout=30, what="success")
+    gui.until(lambda: running.text() == "0 running", timeout=1.0, what="0 running at once")
+
+
+def test_running_slots_are_in_view_at_start(gui, make_window):
+    for i in range(3):
+        insert_slot(gui.service, f"article:20260801:old-project:scene-{i:02d}", "success",
+                    created_at=1_785_000_000 + i)
+    insert_slot(gui.service, RUNNING, "processing", provider_task_id="t-1",
+                created_at=1_780_000_000)  # an older project: sorted below the others
+    window = make_window()
+    tree, model = window.browser.tree, window.model
+    index = gui.until(lambda: model.index_of(RUNNING).isValid() and model.index_of(RUNNING),
+                      what="running row loaded")
+    gui.until(lambda: tree.isExpanded(index.parent()) and tree.isExpanded(index.parent().parent()),
+              what="its day and project opened")
+    assert not tree.visualRect(index).isEmpty()  # on screen
+    assert window.slot.is_draft  # seen, not selected: the page stays as it was
+
+
+def test_an_unknown_slot_without_task_id_leads_with_recover(gui, make_window):
+    lost = "article:20260816:tide-eye:scene-03"
+    asked = "article:20260816:tide-eye:scene-08"
+    insert_slot(gui.service, lost, "unknown", error="read timeout")
+    insert_slot(gui.service, asked, "unknown", error="read timeout", provider_task_id="t-8")
+    window = make_window(start=False)
+    window.select(lost)
+    gui.until(lambda: shown(window, lost), what="unknown without task id")
+    bar = buttons(window)
+    assert bar[Action.RECOVER].property("primary") and not bar[Action.QUERY].property("primary")
+    assert not bar[Action.QUERY].isEnabled()
+    window.select(asked)
+    gui.until(lambda: shown(window, asked), what="unknown with task id")
+    assert bar[Action.QUERY].property("primary") and not bar[Action.RECOVER].property("primary")

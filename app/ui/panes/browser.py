@@ -17,6 +17,7 @@ from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel, row_from_v
 from app.ui.flow import FlowLayout
 from app.ui.qt import (
     QEvent,
+    QToolButton,
     QAbstractItemView,
     QByteArray,
     QComboBox,
@@ -53,6 +54,8 @@ class SlotBrowser(QWidget):
         self.search = QLineEdit(objectName="searchEdit")
         self.search.setPlaceholderText(self.tr("Search slots and prompts…"))
         self.search.setClearButtonEnabled(True)
+        for clear in self.search.findChildren(QToolButton):  # Qt's own clear button: name it
+            clear.setAccessibleName(self.tr("Clear the search"))
         self.search.setAccessibleName(self.tr("Search slots"))
         self.state = QComboBox(objectName="stateFilter")
         self.state.addItem(self.tr("All states"), ())
@@ -114,6 +117,7 @@ class SlotBrowser(QWidget):
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         model.rowsInserted.connect(self._span_groups)
         model.revealed.connect(self.show_index)
+        model.opened.connect(self.open_index)
         model.modelReset.connect(self._update_empty)
         model.rowsInserted.connect(self._update_empty)
         model.loadingChanged.connect(lambda _l: self._update_empty())
@@ -214,6 +218,15 @@ class SlotBrowser(QWidget):
             self.slotActivated.emit(rid)
         elif current.isValid() and not self.tree.isExpanded(current.siblingAtColumn(0)):
             self.tree.expand(current.siblingAtColumn(0))
+
+    def open_index(self, index: QModelIndex) -> None:
+        """Open the groups above ``index`` (a running slot at start): seen, not selected."""
+        parent = index.parent()
+        while parent.isValid():
+            self.tree.expand(parent)
+            parent = parent.parent()
+        if not self.tree.currentIndex().isValid():
+            self.tree.scrollTo(index)
 
     def show_index(self, index: QModelIndex) -> None:
         parent = index.parent()

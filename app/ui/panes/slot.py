@@ -119,6 +119,7 @@ class SlotPane(QWidget):
         self.form.clear()
         if defaults is not None:
             self.form.apply_defaults(defaults)
+        self.composer.set_request_id("")  # back to the parts (a free-form name is let go)
         self.composer.series = "article"
         self.composer.date.setDate(dt.date.today())
         self.composer.project.setText(project)

@@ -27,6 +27,8 @@ class TopBar(QWidget):
         self.new_button.setToolTip(self.tr("Start a blank slot (Ctrl+N)"))
         self.settings_button = QPushButton(self.tr("⚙ Settings"), objectName="settingsButton")
         self.settings_button.setToolTip(self.tr("API key, region, team, quotas (Ctrl+,)"))
+        self.new_button.setAccessibleName(self.tr("New slot"))
+        self.settings_button.setAccessibleName(self.tr("Settings"))
         row.addWidget(title)
         row.addWidget(tagline)
         row.addStretch(1)
