@@ -10,6 +10,7 @@ entry point (the gallery's context menus call it too).
 
 from __future__ import annotations
 
+import logging
 import mimetypes
 import os
 import tempfile
@@ -19,6 +20,8 @@ from typing import Any
 
 from app.domain.errors import ValidationError
 from app.service.inputs import image_file_data_url
+
+log = logging.getLogger(__name__)
 
 
 class Role(str, Enum):
@@ -84,8 +87,9 @@ def frame_data_url(path: str, content_type: str | None = None) -> str:
         except ValidationError:
             raise
         except Exception as exc:  # noqa: BLE001 - a damaged file is said, in words
+            log.info("last frame of %s: %s", path, exc)
             raise ValidationError("video", f"{Path(path).name}: the last frame could not be "
-                                  f"read ({exc})") from None
+                                  "read (is it a video?)") from None
         return image_file_data_url(out, "image")
 
 

@@ -56,8 +56,16 @@
         <translation>已完成</translation>
     </message>
     <message>
-        <source>The media are verified and on disk (SHA-256 recorded). Export them, or start a New slot for a variation.</source>
-        <translation>媒体已校验并保存到磁盘（已记录 SHA-256）。可以导出，或用“新槽位”做一个变体。</translation>
+        <source>The media are checked and saved on this computer. Export them, or use Edit as new slot for a variation.</source>
+        <translation>媒体已校验并保存在这台电脑上。可以导出，或用“编辑为新槽位”做一个变体。</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Show the provider&apos;s own words</source>
+        <translation>显示服务商的原始说明</translation>
     </message>
     <message>
         <source>Failed</source>
@@ -378,6 +386,14 @@
     <message>
         <source>Ask the provider to drop this queued task; nothing is billed for it.</source>
         <translation>请服务商撤下这个排队中的任务；不会为它计费。</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Show the technical details</source>
+        <translation>显示技术细节</translation>
     </message>
     <message>
         <source>Slot state</source>
@@ -1157,6 +1173,145 @@
     <message>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>Words</name>
+    <message>
+        <source>The provider&apos;s safety check refused the prompt or an input image. Reword the prompt or change the image, then try again in a new slot.</source>
+        <translation>服务商的内容安全审核拒绝了提示词或输入图片。请改写提示词或更换图片，然后在新槽位中重试。</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s safety check stopped the generated result, so nothing was delivered. Try a different prompt in a new slot.</source>
+        <translation>服务商的内容安全审核拦截了生成结果，因此没有交付任何内容。请在新槽位中换一个提示词重试。</translation>
+    </message>
+    <message>
+        <source>The MiniMax account has no balance left. Top it up in the MiniMax console, then create again.</source>
+        <translation>MiniMax 账户余额不足。请在 MiniMax 控制台充值后再创建。</translation>
+    </message>
+    <message>
+        <source>The provider is receiving too many requests right now (rate limit). Nothing was made; try again in a minute.</source>
+        <translation>服务商当前请求过多（限流）。没有生成任何内容；请一分钟后重试。</translation>
+    </message>
+    <message>
+        <source>The API key was refused. A key works only in its own region (international or mainland China): check the key and the region in Settings.</source>
+        <translation>API 密钥被拒绝。密钥只能在其所属区域（国际站或中国大陆）使用：请在“设置”中检查密钥和区域。</translation>
+    </message>
+    <message>
+        <source>Your MiniMax plan&apos;s allowance is used up for now. Try again later, or raise the plan&apos;s limit in the MiniMax console.</source>
+        <translation>你的 MiniMax 套餐额度暂时已用完。请稍后再试，或在 MiniMax 控制台提高套餐限额。</translation>
+    </message>
+    <message>
+        <source>This model is not part of your MiniMax plan. Choose another model.</source>
+        <translation>你的 MiniMax 套餐不包含这个模型。请选择其他模型。</translation>
+    </message>
+    <message>
+        <source>The provider did not accept these settings. Check the model, duration, resolution and input images.</source>
+        <translation>服务商不接受这些设置。请检查模型、时长、分辨率和输入图片。</translation>
+    </message>
+    <message>
+        <source>The MiniMax account needs real-name verification before it can generate.</source>
+        <translation>MiniMax 账户需要先完成实名认证才能生成。</translation>
+    </message>
+    <message>
+        <source>The prompt contains characters the provider does not accept. Remove unusual symbols and try again.</source>
+        <translation>提示词中含有服务商不接受的字符。请删除特殊符号后重试。</translation>
+    </message>
+    <message>
+        <source>The prompt is too long for the provider. Shorten it and try again.</source>
+        <translation>提示词超出服务商的长度限制。请缩短后重试。</translation>
+    </message>
+    <message>
+        <source>The request never left this computer, so nothing was made or billed. Check the network connection, then create again.</source>
+        <translation>请求没有离开这台电脑，因此没有生成任何内容，也没有计费。请检查网络连接后再创建。</translation>
+    </message>
+    <message>
+        <source>The request left, but the connection broke before the provider&apos;s answer arrived. The task may exist at the provider: look it up, or declare the slot failed if you are sure it does not.</source>
+        <translation>请求已发出，但在服务商答复到达前连接中断。服务商处可能已有这个任务：请查找它；如果确定不存在，可以声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>The request left, but no answer came back in time. The task may exist at the provider: look it up, or declare the slot failed if you are sure it does not.</source>
+        <translation>请求已发出，但没有及时收到答复。服务商处可能已有这个任务：请查找它；如果确定不存在，可以声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>Slate was closed while the request was being sent. The task may exist at the provider: look it up, or declare the slot failed if you are sure it does not.</source>
+        <translation>发送请求时 Slate 被关闭了。服务商处可能已有这个任务：请查找它；如果确定不存在，可以声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>The provider answered with a status Slate does not know, so Slate stopped here and downloaded nothing. Ask the provider again later.</source>
+        <translation>服务商返回了 Slate 不认识的状态，因此 Slate 停在这里，没有下载任何内容。请稍后再向服务商查询。</translation>
+    </message>
+    <message>
+        <source>The provider said the task finished but delivered no file.</source>
+        <translation>服务商表示任务已完成，但没有交付文件。</translation>
+    </message>
+    <message>
+        <source>The downloaded file did not pass Slate&apos;s check (it does not open as a picture or a video). Download it again with Recover.</source>
+        <translation>下载的文件没有通过 Slate 的校验（无法作为图片或视频打开）。请用“恢复”重新下载。</translation>
+    </message>
+    <message>
+        <source>The provider reports that the task failed.</source>
+        <translation>服务商报告任务失败。</translation>
+    </message>
+    <message>
+        <source>The provider had an internal problem with this request.</source>
+        <translation>服务商处理这个请求时出现了内部问题。</translation>
+    </message>
+    <message>
+        <source>This slot was declared failed. The reason given: %1</source>
+        <translation>这个槽位已被声明为失败。给出的原因：%1</translation>
+    </message>
+    <message>
+        <source>There is no provider task to ask about, because the create&apos;s answer never came back. Use Recover: look the task up at the provider, attach its task id from the provider&apos;s console, or declare the slot failed.</source>
+        <translation>创建请求的答复没有回来，因此没有可以查询的服务商任务。请使用“恢复”：在服务商处查找任务、关联服务商控制台中的任务 ID，或声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>There is no provider task to ask about, because the create&apos;s answer never came back. Use Recover: attach its task id from the provider&apos;s console, or declare the slot failed.</source>
+        <translation>创建请求的答复没有回来，因此没有可以查询的服务商任务。请使用“恢复”：关联服务商控制台中的任务 ID，或声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>MiniMax cannot be asked about image tasks. When you are sure the images were not made, use Recover to declare the slot failed.</source>
+        <translation>MiniMax 不支持查询图片任务。确定图片没有生成时，请用“恢复”声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>The provider lists no task that matches this slot. If you find it in the provider&apos;s console, attach its task id with Recover.</source>
+        <translation>服务商的任务列表中没有与这个槽位匹配的任务。如果你在服务商控制台找到了它，请用“恢复”关联其任务 ID。</translation>
+    </message>
+    <message>
+        <source>Today&apos;s quota is used up, so nothing was sent. It starts again tomorrow, or can be raised in Settings.</source>
+        <translation>今日配额已用完，因此没有发送。明天会重新计算，也可以在“设置”中提高。</translation>
+    </message>
+    <message>
+        <source>This would go over today&apos;s budget, so nothing was sent. The budget can be changed in Settings.</source>
+        <translation>这会超出今日预算，因此没有发送。可以在“设置”中修改预算。</translation>
+    </message>
+    <message>
+        <source>The slot store is busy with another Slate right now. Try again in a moment.</source>
+        <translation>槽位存储正被另一个 Slate 占用。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>The media files are no longer on this computer. Use Recover to download them again.</source>
+        <translation>媒体文件已不在这台电脑上。请用“恢复”重新下载。</translation>
+    </message>
+    <message>
+        <source>This slot does not exist (any more) for this team and designer.</source>
+        <translation>对这个团队和设计师来说，这个槽位不存在（或已不存在）。</translation>
+    </message>
+    <message>
+        <source>The task is still running; its media can be exported once it is done.</source>
+        <translation>任务仍在进行中；完成后才能导出媒体。</translation>
+    </message>
+    <message>
+        <source>Something went wrong inside Slate. The details below and in the log say what.</source>
+        <translation>Slate 内部出了问题。下方详情和日志中有具体说明。</translation>
+    </message>
+    <message>
+        <source>The provider could not be reached. Check the network connection; Slate tries again by itself.</source>
+        <translation>无法连接服务商。请检查网络连接；Slate 会自动重试。</translation>
+    </message>
+    <message>
+        <source>The system&apos;s password store is not available, so the API key cannot be kept. Set the key in the environment instead (see Settings).</source>
+        <translation>系统密码存储不可用，无法保存 API 密钥。请改为在环境变量中设置密钥（见“设置”）。</translation>
     </message>
 </context>
 </TS>

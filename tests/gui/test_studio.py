@@ -261,17 +261,58 @@ def test_running_slots_are_in_view_at_start(gui, make_window):
     assert window.slot.is_draft  # seen, not selected: the page stays as it was
 
 
-def test_an_unknown_slot_without_task_id_leads_with_recover(gui, make_window):
-    lost = "article:20260816:tide-eye:scene-03"
-    asked = "article:20260816:tide-eye:scene-08"
-    insert_slot(gui.service, lost, "unknown", error="read timeout")
-    insert_slot(gui.service, asked, "unknown", error="read timeout", provider_task_id="t-8")
-    window = make_window(start=False)
-    window.select(lost)
-    gui.until(lambda: shown(window, lost), what="unknown without task id")
-    bar = buttons(window)
-    assert bar[Action.RECOVER].property("primary") and not bar[Action.QUERY].property("primary")
-    assert not bar[Action.QUERY].isEnabled()
-    window.select(asked)
-    gui.until(lambda: shown(window, asked), what="unknown with task id")
-    assert bar[Action.QUERY].property("primary") and not bar[Action.RECOVER].property("primary")
+def _visible_words(window) -> str:
+    from app.ui.qt import QAbstractButton, QLabel, QLineEdit
+
+    out = []
+    for w in window.findChildren(QLabel) + window.findChildren(QAbstractButton) + \
+            window.findChildren(QLineEdit):
+        if w.isVisible():
+            out.append(w.text())
+    return "\n".join(out)
+
+
+def test_the_main_view_speaks_to_designers_with_details_one_click_away(gui, make_window):
+    from app.ui import words
+
+    failed = "article:20260816:tide-eye:scene-06"
+    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1},
+                                       wait=True))
+    insert_slot(gui.service, failed, "fail", error="1026 new_sensitive: input flagged",
+                provider_task_id="t-6")
+    window = make_window()
+    window.select(DONE)
+    gui.until(lambda: shown(window, DONE), what="done slot")
+    media = window.slot.task.media[0]
+    gui.settle(0.1)
+    seen = _visible_words(window)
+    assert media.sha256[:12] not in seen and media.path not in seen and "SHA-256" not in seen
+    result = window.result_pane
+    assert result.summary.isVisible() and "1 image(s)" in result.summary.text()
+    assert not result.file_info.isVisible()
+    result.details_button.click()
+    assert result.file_info.isVisible() and media.sha256[:32] in result.file_info.text()
+
+    window.select(failed)
+    gui.until(lambda: shown(window, failed), what="failed slot")
+    banner = window.slot_pane.banner
+    assert words.INPUT_SENSITIVE in banner.body.text()
+    assert "new_sensitive" not in _visible_words(window)
+    assert banner.details_button.isVisible() and not banner.details.isVisible()
+    banner.details_button.click()
+    assert banner.details.isVisible() and "new_sensitive" in banner.details.text()
+
+
+def test_an_error_of_the_app_is_said_in_words_with_the_exception_behind_details(gui,
+                                                                                make_window):
+    from app.ui import words
+
+    window = make_window()
+    window.new_draft()
+    window.controller.errorOccurred.emit("load slot: OperationalError: database is locked")
+    bar = window.slot_pane.actions
+    assert bar.message.text() == words.INTERNAL
+    assert "OperationalError" not in bar.message.text()
+    assert bar.details_button.isVisible()
+    bar.details_button.click()
+    assert "OperationalError" in bar.details.text()

@@ -17,6 +17,7 @@ from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QLabel,
     QPushButton,
+    QToolButton,
     Qt,
     QVBoxLayout,
     QWidget,
@@ -45,6 +46,8 @@ ACTION_HELP = {
     Action.CANCEL: QT_TRANSLATE_NOOP(
         "MainWindow", "Ask the provider to drop this queued task; nothing is billed for it."),
 }
+DETAILS = QT_TRANSLATE_NOOP("MainWindow", "Details")
+DETAILS_NAME = QT_TRANSLATE_NOOP("MainWindow", "Show the technical details")
 USES_QUOTA = QT_TRANSLATE_NOOP("MainWindow", "Uses %1 of today's quota.")
 IMAGES = QT_TRANSLATE_NOOP("MainWindow", "%1 image(s)")
 ONE_VIDEO = QT_TRANSLATE_NOOP("MainWindow", "1 video")
@@ -84,12 +87,29 @@ class ActionBar(QWidget):
         self.message = QLabel(objectName="messageLabel")
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # the technical words behind a message: one click away, never in the message itself
+        self.details_button = QToolButton(objectName="messageDetailsButton")
+        self.details_button.setText(_tr(DETAILS))
+        self.details_button.setAccessibleName(_tr(DETAILS_NAME))
+        self.details_button.setCheckable(True)
+        self.details_button.setAutoRaise(True)
+        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.hide()
+        self.details = QLabel(objectName="messageDetails")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setStyleSheet("color: #555; font-family: monospace; font-size: 9pt;")
+        self.details.hide()
+        self.details_button.toggled.connect(self._toggle_details)
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 6, 4, 0)
         box.setSpacing(4)
         box.addWidget(self.cost)
         box.addLayout(row)
         box.addWidget(self.message)
+        box.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignLeft)
+        box.addWidget(self.details)
         slot.offers_changed.connect(self.show_offers)
         slot.draft_changed.connect(lambda _draft: self.show_cost())
         slot.task_changed.connect(lambda _task: self.show_cost())
@@ -125,6 +145,16 @@ class ActionBar(QWidget):
         if text != self.cost.text():
             self.cost.setText(text)
 
-    def show_message(self, text: str, error: bool = True) -> None:
+    def show_message(self, text: str, error: bool = True, detail: str = "") -> None:
+        """The last message in the designer's words; ``detail`` (the service's or provider's own
+        words) behind the Details button."""
         self.message.setText(text)
         self.message.setStyleSheet("color: #8a2d23;" if text and error else "")
+        detail = detail if detail and detail != text else ""
+        self.details.setText(detail)
+        self.details_button.setVisible(bool(detail))
+        self.details.setVisible(bool(detail) and self.details_button.isChecked())
+
+    def _toggle_details(self, on: bool) -> None:
+        self.details_button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.details.setVisible(on and bool(self.details.text()))

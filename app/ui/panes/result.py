@@ -17,7 +17,9 @@ from typing import Any
 from app.domain.states import State
 from app.service.results import HistoryEvent
 from app.service.views import MediaView, TaskView
+from app.ui import words
 from app.ui.current import CurrentSlot
+from app.ui.style import state_word
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
@@ -363,11 +365,15 @@ class ResultPane(QWidget):
             when = dt.datetime.fromtimestamp(e.at).strftime("%H:%M:%S")
             word = translate("Event", EVENT_WORDS[e.event]) if e.event in EVENT_WORDS else e.event
             text = f"{when}  {word}"
+            technical = ""
             if e.detail and e.event not in QUIET_DETAILS:
-                text += f": {e.detail}"
+                shown, technical = words.event_detail(e.event, e.detail, state_word, translate)
+                text += f": {shown}"
             item = QTreeWidgetItem([text])
             item.setToolTip(0, dt.datetime.fromtimestamp(e.at).isoformat(timespec="seconds"))
             data = e.data
+            if technical:  # the original words, expandable like the raw response
+                data = {"detail": technical, **(data or {})}
             if data:
                 text = json.dumps(data, indent=2, ensure_ascii=False, default=str)[:4000]
                 raw = QTreeWidgetItem([text])

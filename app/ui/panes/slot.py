@@ -15,6 +15,8 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+import shiboken6
+
 from app.domain.errors import ValidationError
 from app.domain.states import Action
 from app.service.commands import RecoverHow
@@ -25,7 +27,18 @@ from app.ui.form import CreateForm, FramePicker, RequestIdComposer
 from app.ui.widgets import ElidedLabel
 from app.ui.panes.actions import ActionBar
 from app.ui.panes.banner import Banner
-from app.ui.qt import QFrame, QLabel, QScrollArea, Qt, QTimer, QVBoxLayout, QWidget, Signal
+from app.ui.qt import (
+    QFrame,
+    QLabel,
+    QScrollArea,
+    Qt,
+    QTimer,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    translate,
+)
+from app.ui import words
 from app.ui.style import state_word
 
 #: Outcomes said in the message line only (the slot on screen stays as it is).
@@ -47,6 +60,7 @@ class SlotPane(QWidget):
         self.controller = controller
         self.slot = slot
         self._shown: tuple[str, Any] | None = None  # the record in the form: (kind, params)
+        self._detail = ""  # the technical words of the last outcome (behind Details)
         self.heading = ElidedLabel(objectName="slotHeading")
         self.heading.setStyleSheet("font-size: 15px; font-weight: 600; font-family: monospace;")
         self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -88,14 +102,14 @@ class SlotPane(QWidget):
         self.form.frameWanted.connect(self.frameWanted)
         self.composer.changed.connect(self._composer_changed)
         self.composer.nextSceneWanted.connect(
-            lambda prefix: controller.next_scene(prefix, done=self.composer.set_scene))
+            lambda prefix: self._next_scene(prefix))
         self.actions.triggered.connect(self._triggered)
         slot.task_changed.connect(lambda _task: self._show_slot())
         slot.loading_changed.connect(lambda _loading: self._show_slot())
         controller.taskChanged.connect(self._task_changed)
         controller.outcomeArrived.connect(self._outcome)
         controller.actionFailed.connect(self._end)
-        controller.errorOccurred.connect(self.show_message)
+        controller.errorOccurred.connect(self.show_error)
 
     # -- which slot is on screen --------------------------------------------------------------
     def select(self, request_id: str, *, fresh: bool = False) -> None:
@@ -125,7 +139,7 @@ class SlotPane(QWidget):
         self.composer.project.setText(project)
         self.composer.scene.setText("")
         if project:
-            self.controller.next_scene(self.composer.prefix(), done=self.composer.set_scene)
+            self._next_scene(self.composer.prefix())
         self._show_slot()
         if focus:
             (self.composer.project if not project else self.form.prompt).setFocus()
@@ -138,9 +152,28 @@ class SlotPane(QWidget):
         self._enter_draft(task)
         self.form.set_params(task.kind, dict(getattr(task, "params", {})))
         self.composer.set_request_id(task.request_id)
-        self.controller.suggest(task.request_id, done=self.composer.set_request_id)
+        rid = task.request_id
+
+        def suggested(name: str) -> None:  # only into the draft it was asked for
+            if self._alive() and self.slot.is_draft and self.composer.request_id() == rid:
+                self.composer.set_request_id(name)
+
+        self.controller.suggest(rid, done=suggested)
         self._show_slot()
         self.form.prompt.setFocus()
+
+    def _alive(self) -> bool:
+        return shiboken6.isValid(self) and shiboken6.isValid(self.composer.full)
+
+    def _next_scene(self, prefix: str) -> None:
+        """Ask for the next free scene of ``prefix``; an answer that arrives after the draft moved
+        on (another project, another slot) is dropped, never written over the new name."""
+        def done(scene: str) -> None:
+            if (self._alive() and self.slot.is_draft and not self.composer.free
+                    and self.composer.prefix() == prefix):
+                self.composer.set_scene(scene)
+
+        self.controller.next_scene(prefix, done=done)
 
     def refresh_draft(self) -> None:
         """Ask again whether the draft's RequestId is taken (the service was replaced)."""
@@ -239,6 +272,8 @@ class SlotPane(QWidget):
 
         def done(result: tuple[str | None, str | None]) -> None:
             url, err = result
+            if not self._alive() or not shiboken6.isValid(picker):
+                return
             if url:
                 picker.set_file(name, url)
             else:
@@ -246,8 +281,17 @@ class SlotPane(QWidget):
 
         self.controller.call(run, done=done)
 
-    def show_message(self, text: str, error: bool = True) -> None:
-        self.actions.show_message(text, error)
+    def show_message(self, text: str, error: bool = True, detail: str | None = None) -> None:
+        """Say ``text`` in the message line; ``detail`` (default: the last outcome's technical
+        words, when ``text`` is that outcome's sentence) behind the Details button."""
+        if detail is None:
+            detail, self._detail = self._detail, ""
+        self.actions.show_message(text, error, detail if text else "")
+
+    def show_error(self, message: str) -> None:
+        """An error of the app's own work: the sentence, the original behind Details."""
+        said = words.for_error(message, translate)
+        self.show_message(said.text, detail=said.detail)
 
     def _end(self, action: str) -> None:
         with suppress(ValueError):
@@ -265,7 +309,11 @@ class SlotPane(QWidget):
 
     def _outcome(self, action: str, out: Result[Any]) -> None:
         self._end(action)
-        msg = out.problem.message if out.problem else ""
+        task = out.task if out.task is not None else self.slot.task
+        said = words.for_outcome(out.problem, translate=translate,
+                                 can_lookup=bool(getattr(self.slot.caps, "can_list_tasks", False)),
+                                 kind=getattr(task, "kind", None))
+        msg, self._detail = said.text, said.detail
         if action == "export" and out.kind is OutcomeKind.OK:
             n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
             msg = self.tr("Exported %1 file(s).").replace("%1", str(n))
