@@ -37,3 +37,30 @@ class ElidedLabel(QLabel):
 
 
 __all__ = ["ElidedLabel"]
+
+
+def fit_icons(view: Any, largest: int, aspect: float = 1.0) -> None:
+    """Size an icon-mode list's images as large as its viewport allows with every one in view:
+    the fewest columns whose rows fit the height (cells ``aspect`` = height / width of the
+    images, at most ``largest`` px wide); a vertical scroll bar only when even one per row is
+    too tall."""
+    from app.ui.qt import QSize, QStyle
+
+    n = view.count()
+    if not n:
+        return
+    # the width with room for a vertical scroll bar, shown or not: fitting never toggles it
+    bar = 0 if view.verticalScrollBar().isVisible() else view.style().pixelMetric(
+        QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
+    width, height = view.viewport().width() - bar, view.viewport().height()
+    pad, label = 2 * view.spacing() + 8, view.fontMetrics().height() + 8
+    cell = max(48, width - pad)
+    for cols in range(1, n + 1):
+        cell = max(48, (width - cols * pad) // cols)
+        if -(-n // cols) * (int(cell * aspect) + label + pad) <= height:
+            break
+    cell = min(cell, largest)
+    tall = max(24, int(cell * aspect))
+    view.setIconSize(QSize(cell, tall))
+    for i in range(n):
+        view.item(i).setSizeHint(QSize(cell + 8, tall + label))

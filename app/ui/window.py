@@ -123,6 +123,7 @@ class MainWindow(QMainWindow):
         self.slot_pane.recoverWanted.connect(self.open_recover)
         self.slot_pane.exportWanted.connect(self.export)
         self.slot_pane.frameWanted.connect(self._choose_frame)
+        self.slot_pane.finished.useWanted.connect(self.use_result_as)
         self.welcome.startWanted.connect(self.new_draft)
         self.top_bar.newWanted.connect(self.new_draft)
         self.top_bar.settingsWanted.connect(self.open_settings)
@@ -193,6 +194,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         self.save_layout()
         self.result_pane.stop()
+        self.slot_pane.finished.stop()
         if self.dialog is not None:
             self.dialog.close()
         super().closeEvent(event)

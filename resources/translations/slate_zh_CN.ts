@@ -302,6 +302,66 @@
     </message>
 </context>
 <context>
+    <name>FinishedView</name>
+    <message>
+        <source>Use as first frame of a new slot</source>
+        <extracomment>The menu&apos;s words per role, for an image and for a video (its last frame).</extracomment>
+        <translation>用作新槽位的首帧</translation>
+    </message>
+    <message>
+        <source>Use as last frame of a new slot</source>
+        <translation>用作新槽位的尾帧</translation>
+    </message>
+    <message>
+        <source>Use as reference of a new slot</source>
+        <translation>用作新槽位的参考</translation>
+    </message>
+    <message>
+        <source>Continue: last frame of this video as first frame of a new slot</source>
+        <translation>接续：把这段视频的最后一帧用作新槽位的首帧</translation>
+    </message>
+    <message>
+        <source>Last frame of this video as reference of a new slot</source>
+        <translation>把这段视频的最后一帧用作新槽位的参考</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Use in a new slot</source>
+        <translation>用于新槽位</translation>
+    </message>
+    <message>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>%1 image(s)</source>
+        <translation>%1 张图片</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>first frame</source>
+        <translation>首帧</translation>
+    </message>
+    <message>
+        <source>last frame</source>
+        <translation>尾帧</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>参考</translation>
+    </message>
+    <message>
+        <source>from %1</source>
+        <translation>基于%1</translation>
+    </message>
+</context>
+<context>
     <name>FramePicker</name>
     <message>
         <source>https://… or choose a file</source>

@@ -56,8 +56,11 @@ def test_every_pane_fits_at_the_minimum_size(gui, make_window, lang):
         window.select(rid)
         gui.until(lambda: shown(window, rid), what=rid)
         if rid == IMAGE:
-            thumbs = window.result_pane.thumbs
-            gui.until(lambda: thumbs.count() == 3, what="thumbnails")
+            grid = window.slot_pane.finished.images
+            gui.until(lambda: grid.count() == 3 and all(not grid.item(i).icon().isNull()
+                                                        for i in range(3)), what="images")
+            assert all(grid.visualItemRect(grid.item(i)).right() <= grid.viewport().width()
+                       for i in range(3))  # no image cut off at the side
         check(gui, window, f"{lang}-{name}")
     window.slot_pane.new_slot()
     check(gui, window, f"{lang}-edit-as-new")

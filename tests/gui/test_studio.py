@@ -316,3 +316,49 @@ def test_an_error_of_the_app_is_said_in_words_with_the_exception_behind_details(
     assert bar.details_button.isVisible()
     bar.details_button.click()
     assert "OperationalError" in bar.details.text()
+
+
+def test_a_finished_slot_shows_its_results_large_then_a_summary(gui, make_window):
+    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse at dawn", "n": 3,
+                                                       "aspect_ratio": "16:9"}, wait=True))
+    window = make_window()
+    window.select(DONE)
+    gui.until(lambda: shown(window, DONE), what="done slot")
+    pane = window.slot_pane
+    finished, grid = pane.finished, pane.finished.images
+    gui.until(lambda: grid.count() == 3 and all(not grid.item(i).icon().isNull()
+                                                for i in range(3)), what="images")
+    assert finished.isVisible() and not pane.form.isVisible() and not pane.composer.isVisible()
+    # large: each image wider than the old 160 px thumbnails, and all three in view
+    rects = [grid.visualItemRect(grid.item(i)) for i in range(3)]
+    assert min(r.width() for r in rects) > 160
+    assert all(r.right() <= grid.viewport().width() and r.bottom() <= grid.viewport().height()
+               for r in rects), (rects, grid.viewport().size(), grid.iconSize())
+    summary = finished.summary.text()
+    assert "3 image(s)" in summary and "image-01" in summary and "16:9" in summary
+    assert "a lighthouse at dawn" in summary
+    # the right pane keeps facts, Details and history; the media are not shown twice
+    assert not window.result_pane.media_stack.isVisible()
+    assert window.result_pane.summary.isVisible() and window.result_pane.events.isVisible()
+    assert buttons(window)[Action.NEW_SLOT].isEnabled()
+
+
+def test_use_as_from_a_results_menu_feeds_a_new_slot(gui, make_window):
+    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 2},
+                                       wait=True))
+    window = make_window()
+    window.select(DONE)
+    gui.until(lambda: shown(window, DONE), what="done slot")
+    finished = window.slot_pane.finished
+    gui.until(lambda: finished.images.count() == 2, what="images")
+    finished.images.setCurrentRow(1)
+    second = window.slot.task.media[1]
+    assert finished.current_media() == second
+    actions = {a.objectName(): a for a in finished.actions_for(second)}
+    assert set(actions) == {"use-first_frame", "use-last_frame", "use-subject_reference"}
+    actions["use-first_frame"].trigger()
+    form = window.slot_pane.form
+    gui.until(lambda: form.first.value(), what="first frame filled from the menu")
+    assert form.first.value() == "data:image/png;base64," + base64.b64encode(
+        Path(second.path).read_bytes()).decode()
+    assert window.slot.is_draft and form.isVisible()

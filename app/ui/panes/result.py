@@ -20,6 +20,7 @@ from app.service.views import MediaView, TaskView
 from app.ui import words
 from app.ui.current import CurrentSlot
 from app.ui.style import state_word
+from app.ui.widgets import fit_icons
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
@@ -142,6 +143,7 @@ class ResultPane(QWidget):
         self._token = 0
         self._drawn_task: Any = _NOTHING
         self._drawn_events: Any = _NOTHING
+        self._folded: list[int] | None = None  # the split before the media area was folded
 
         self.media_title = QLabel(self.tr("RESULT"), objectName="paneTitle")
         self.media_stack = QStackedWidget()
@@ -236,6 +238,10 @@ class ResultPane(QWidget):
         shown = slot.task if slot.task is not None else slot.source
         self.media_title.setText(self.tr("RESULT") if slot.task is not None or shown is None
                                  else self.tr("SOURCE"))
+        # A finished slot's results are shown large in the slot pane: here only the source of a
+        # draft (beside its form) and the facts, Details and history.
+        large_elsewhere = slot.task is not None and slot.task.state == State.SUCCESS
+        self._show_media_here(not large_elsewhere)
         if shown is not self._drawn_task:
             self._drawn_task = shown
             self.show_media(shown)  # type: ignore[arg-type]
@@ -298,31 +304,33 @@ class ResultPane(QWidget):
             self.controller.call(load_thumbnail, m.path, LARGE, done=show)
         self._fit_thumbs()
 
+    def _show_media_here(self, on: bool) -> None:
+        """Show the media area, or fold it away (the slot pane shows the results large): the
+        history then takes the room, and the designer's own split comes back after."""
+        if on == (self._folded is None):  # already so
+            return
+        self.media_title.setVisible(on)
+        self.media_stack.setVisible(on)
+        if not on:
+            self._folded = self.splitter.sizes()
+            total = sum(self._folded)
+            top = self.splitter.widget(0).minimumSizeHint().height()
+            self.splitter.setSizes([top, max(1, total - top)])
+        elif self._folded is not None:
+            sizes, self._folded = self._folded, None
+            self.splitter.setSizes(sizes)
+
+    def _aspect(self) -> float:
+        m = self._media[0] if self._media else None
+        return (m.height / m.width) if m is not None and m.width and m.height else 1.0
+
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
         if obj is self.thumbs and event.type() == QEvent.Type.Resize:
             self._fit_thumbs()
         return super().eventFilter(obj, event)
 
     def _fit_thumbs(self) -> None:
-        """Images as large as the pane allows, every one of them in view: the fewest columns
-        whose rows fit the height (square cells; a scroll bar only when even one per row is
-        too tall)."""
-        n = self.thumbs.count()
-        if not n:
-            return
-        width = self.thumbs.viewport().width()
-        height = self.thumbs.viewport().height()
-        pad, label = 2 * self.thumbs.spacing() + 8, self.thumbs.fontMetrics().height() + 8
-        cell = max(48, width - pad)
-        for cols in range(1, n + 1):
-            cell = max(48, (width - cols * pad) // cols)
-            rows = -(-n // cols)
-            if rows * (cell + label + pad) <= height:
-                break
-        cell = min(cell, LARGE)
-        self.thumbs.setIconSize(QSize(cell, cell))
-        for i in range(n):
-            self.thumbs.item(i).setSizeHint(QSize(cell + 8, cell + label))
+        fit_icons(self.thumbs, LARGE, self._aspect())
 
     def _toggle_details(self, on: bool) -> None:
         self.details_button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
@@ -392,6 +400,12 @@ class ResultPane(QWidget):
 
     # -- layout -----------------------------------------------------------------------------
     def save_layout(self) -> QByteArray:
+        if self._folded is not None:  # keep the designer's split, not the folded one
+            folded = self.splitter.sizes()
+            self.splitter.setSizes(self._folded)
+            state = self.splitter.saveState()
+            self.splitter.setSizes(folded)
+            return state
         return self.splitter.saveState()
 
     def restore_layout(self, state: QByteArray) -> None:

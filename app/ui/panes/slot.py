@@ -27,6 +27,7 @@ from app.ui.form import CreateForm, FramePicker, RequestIdComposer
 from app.ui.widgets import ElidedLabel
 from app.ui.panes.actions import ActionBar
 from app.ui.panes.banner import Banner
+from app.ui.panes.finished import FinishedView
 from app.ui.qt import (
     QFrame,
     QLabel,
@@ -81,8 +82,11 @@ class SlotPane(QWidget):
         box = QVBoxLayout(inner)
         box.setContentsMargins(4, 4, 8, 4)
         box.setSpacing(10)
-        for widget, stretch in ((self.heading, 0), (self.banner, 0), (self.composer, 0),
-                                (self.used_hint, 0), (self.form, 1), (self.locked_hint, 0)):
+        self.finished = FinishedView(controller)  # a stored slot: results large, then summary
+        self.finished.hide()
+        for widget, stretch in ((self.heading, 0), (self.banner, 0), (self.finished, 1),
+                                (self.composer, 0), (self.used_hint, 0), (self.form, 1),
+                                (self.locked_hint, 0)):
             box.addWidget(widget, stretch)
         inner.setStyleSheet("QWidget#slotInner { background: white; }")
         scroll = QScrollArea(objectName="slotScroll")
@@ -332,6 +336,14 @@ class SlotPane(QWidget):
         if slot.loading:
             return
         task = slot.task
+        # A stored slot shows its results and a summary; the composer and form are for drafts.
+        self.finished.setVisible(task is not None)
+        self.composer.setVisible(task is None)
+        self.form.setVisible(task is None)
+        if task is not None:
+            self.finished.show_task(task)
+        else:
+            self.finished.show_task(None)
         if task is not None:
             self.composer.set_read_only(True)
             if self.composer.request_id() != task.request_id:
@@ -344,7 +356,7 @@ class SlotPane(QWidget):
         else:
             self._shown = None
         self._show_heading()
-        self.locked_hint.setVisible(task is not None)
+        self.locked_hint.setVisible(False)  # the summary says it; Edit as new slot is offered
         self.used_hint.setVisible(slot.is_draft and bool(self.used_hint.text()))
 
     def _show_heading(self) -> None:
