@@ -42,7 +42,7 @@ from app.service.views import TaskView
 from app.store.aio import Store
 from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow
 
-__all__ = ["Group", "Reads", "SlotFilter", "SlotReader", "SlotRow"]
+__all__ = ["Group", "QueueEntry", "Reads", "SlotFilter", "SlotReader", "SlotRow"]
 
 
 class Reads:
@@ -178,6 +178,20 @@ class Reads:
         return suggest_next_request_id(request_id, set(taken) | {request_id})
 
 
+@dataclasses.dataclass(frozen=True)
+class QueueEntry:
+    """A slot in flight as the queue panel shows it: its row, and whether its create waits for
+    the provider's rate limit (its latest event says so)."""
+
+    row: SlotRow
+    rate_limited: bool = False
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.row.kind
+
+
 class SlotReader:
     """The slot browser's reads, bound to one scope (they run in a worker thread).
 
@@ -226,6 +240,23 @@ class SlotReader:
             if row is not None:
                 rows.append(row)
         return rows
+
+    async def queue(self, limit: int = 100) -> list[QueueEntry]:
+        """The queue panel's entries: the slots in flight, newest first, with the ones waiting
+        for the rate limit marked (their create is retried, nothing was made yet)."""
+        tasks = await self._store.tasks_in_states(self.scope, list(IN_FLIGHT))
+        tasks.sort(key=lambda t: t.created_at, reverse=True)
+        out: list[QueueEntry] = []
+        for task in tasks[:limit]:
+            row = await self._store.slot_row(self.scope, task.request_id)
+            if row is None:
+                continue
+            waiting = False
+            if task.state == State.SUBMITTING:
+                events = await self._store.history(self.scope, task.slot_key)
+                waiting = bool(events) and events[-1].event == "rate_limited"
+            out.append(QueueEntry(row, waiting, dict(task.params or {})))
+        return out
 
     async def durations(self, kind: str, model: str | None, resolution: str | None = None,
                         duration: int | None = None, *, limit: int = 50) -> list[float]:

@@ -32,6 +32,7 @@ from app.ui.dialogs import (
 from app.ui.form import FramePicker
 from app.ui.models import SlotTreeModel
 from app.ui.panes.browser import SlotBrowser
+from app.ui.panes.queue import QueuePanel
 from app.ui.panes.result import ResultPane
 from app.ui.panes.slot import SlotPane
 from app.ui.panes.status import StatusPane
@@ -97,7 +98,14 @@ class MainWindow(QMainWindow):
         self.middle_stack = QStackedWidget(objectName="middleStack")
         self.middle_stack.addWidget(self.slot_page)
         self.middle_stack.addWidget(self.welcome)
-        left, right = _frame(self.browser), _frame(self.result_pane)
+        self.queue = QueuePanel(c, self.slot_pane.estimates)
+        self.queue.hide()
+        column = QWidget(objectName="leftColumn")
+        cbox = QVBoxLayout(column)
+        cbox.setContentsMargins(0, 0, 0, 0)
+        cbox.addWidget(self.queue)
+        cbox.addWidget(self.browser, 1)
+        left, right = _frame(column), _frame(self.result_pane)
         left.setMinimumWidth(LEFT_MIN)
         right.setMinimumWidth(RIGHT_MIN)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
@@ -127,6 +135,8 @@ class MainWindow(QMainWindow):
         self.welcome.startWanted.connect(self.new_draft)
         self.top_bar.newWanted.connect(self.new_draft)
         self.top_bar.settingsWanted.connect(self.open_settings)
+        self.top_bar.queueToggled.connect(self.show_queue)
+        self.queue.slotWanted.connect(self.select)
         self.model.rowsInserted.connect(self._maybe_empty)
         self.model.loadingChanged.connect(self._maybe_empty)
 
@@ -160,6 +170,8 @@ class MainWindow(QMainWindow):
             "export": add("exportAction", ["Ctrl+E"], lambda: self.export(), self.tr("Export")),
             "settings": add("settingsAction", ["Ctrl+,"], lambda: self.open_settings(),
                             self.tr("Settings")),
+            "queue": add("queueAction", ["Ctrl+Shift+Q"],
+                         lambda: self.show_queue(not self.queue.isVisible()), self.tr("Queue")),
         }
 
     # -- layout persistence ----------------------------------------------------------------------
@@ -234,9 +246,21 @@ class MainWindow(QMainWindow):
         self.slot_pane.feed(picker, name, lambda: frame_data_url(path, content_type))
 
     def open_running(self) -> None:
-        """The slots running now are in view: their project and day are opened at start."""
+        """The slots running now are in view: their project and day are opened at start, and
+        the queue panel is open when anything runs."""
         c = self.controller
-        c.load(c.reader.running(), done=self.model.open_rows)
+
+        def found(rows: list[Any]) -> None:
+            self.model.open_rows(rows)
+            if rows:
+                self.show_queue(True)
+
+        c.load(c.reader.running(), done=found)
+
+    def show_queue(self, on: bool = True) -> None:
+        """Open or close the queue panel (the top bar's Queue button, Ctrl+Shift+Q)."""
+        self.queue.setVisible(on)
+        self.top_bar.queue_button.setChecked(on)
 
     def _slot_loaded(self, request_id: str, task: Any, events: list[Any]) -> None:
         self.slot.show(request_id, task, events)

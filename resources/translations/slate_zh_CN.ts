@@ -68,6 +68,26 @@
         <translation>显示服务商的原始说明</translation>
     </message>
     <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>usually %1–%2 (from your last %3 like it)</source>
+        <translation>通常需要 %1–%2（根据你最近 %3 个同类任务）</translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation>大约还剩 %1</translation>
+    </message>
+    <message>
+        <source>taking longer than usual</source>
+        <translation>比平时慢</translation>
+    </message>
+    <message>
+        <source>no estimate yet: none like it finished before</source>
+        <translation>暂无预估：之前没有完成过同类任务</translation>
+    </message>
+    <message>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -480,6 +500,10 @@
         <translation>设置</translation>
     </message>
     <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
         <source>last frame of %1</source>
         <translation>%1 的最后一帧</translation>
     </message>
@@ -550,6 +574,50 @@
     <message>
         <source>Images (*.png *.jpg *.jpeg *.webp)</source>
         <translation>图片 (*.png *.jpg *.jpeg *.webp)</translation>
+    </message>
+</context>
+<context>
+    <name>QueuePanel</name>
+    <message>
+        <source>Generating at the provider</source>
+        <extracomment>The groups, in order: (key, words).</extracomment>
+        <translation>服务商生成中</translation>
+    </message>
+    <message>
+        <source>Queued at the provider</source>
+        <translation>在服务商处排队</translation>
+    </message>
+    <message>
+        <source>Waiting for the rate limit</source>
+        <translation>等待限流解除</translation>
+    </message>
+    <message>
+        <source>Being sent</source>
+        <translation>发送中</translation>
+    </message>
+    <message>
+        <source>Downloading</source>
+        <translation>下载中</translation>
+    </message>
+    <message>
+        <source>Nothing is running.</source>
+        <translation>没有正在进行的任务。</translation>
+    </message>
+    <message>
+        <source>QUEUE</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>usually %1</source>
+        <translation>通常 %1</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
     </message>
 </context>
 <context>
@@ -1124,6 +1192,14 @@
     <message>
         <source>API key, region, team, quotas (Ctrl+,)</source>
         <translation>API 密钥、区域、团队、配额（Ctrl+,）</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>What is running, queued or waiting (Ctrl+Shift+Q)</source>
+        <translation>正在进行、排队或等待中的任务（Ctrl+Shift+Q）</translation>
     </message>
     <message>
         <source>New slot</source>

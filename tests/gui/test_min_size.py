@@ -4,6 +4,8 @@ names in the tree read whole. Screenshots are saved to tests/screenshots/ for re
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from app.ui.app import install_translations
@@ -44,6 +46,17 @@ def test_every_pane_fits_at_the_minimum_size(gui, make_window, lang):
     insert_slot(gui.service, FAILED, "fail", error="1026 input sensitive",
                 provider_task_id="t-6")
     insert_slot(gui.service, ODD, "success")
+    # two earlier tasks like the running one: the banner and the queue show an estimate
+    from sqlalchemy import update
+
+    from app.store.models import tasks
+
+    for i, took in enumerate((70, 95)):
+        tid = insert_slot(gui.service, f"article:20260815:tide-eye:past-{i}", "success",
+                          created_at=time.time() - 7200)
+        with gui.service.store.engine.begin() as conn:
+            conn.execute(update(tasks).where(tasks.c.id == tid).values(
+                updated_at=time.time() - 7200 + took))
     window = make_window()
     window.resize(window.minimumSize())
     gui.until(lambda: window.model.rowCount() >= 2, what="projects")
@@ -61,6 +74,9 @@ def test_every_pane_fits_at_the_minimum_size(gui, make_window, lang):
                                                         for i in range(3)), what="images")
             assert all(grid.visualItemRect(grid.item(i)).right() <= grid.viewport().width()
                        for i in range(3))  # no image cut off at the side
+        if rid == RUNNING:
+            gui.until(lambda: window.slot_pane.banner.estimate is not None, what="estimate")
+            gui.until(lambda: window.queue.isVisible() and window.queue.entries, what="queue")
         check(gui, window, f"{lang}-{name}")
     window.slot_pane.new_slot()
     check(gui, window, f"{lang}-edit-as-new")

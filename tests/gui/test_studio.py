@@ -331,7 +331,7 @@ def test_a_finished_slot_shows_its_results_large_then_a_summary(gui, make_window
     assert finished.isVisible() and not pane.form.isVisible() and not pane.composer.isVisible()
     # large: each image wider than the old 160 px thumbnails, and all three in view
     rects = [grid.visualItemRect(grid.item(i)) for i in range(3)]
-    assert min(r.width() for r in rects) > 160
+    assert min(r.width() for r in rects) > 160, (rects, grid.viewport().size())
     assert all(r.right() <= grid.viewport().width() and r.bottom() <= grid.viewport().height()
                for r in rects), (rects, grid.viewport().size(), grid.iconSize())
     summary = finished.summary.text()

@@ -13,11 +13,13 @@ import time
 from app.domain.states import State
 from app.ui import words
 from app.ui.current import CurrentSlot, Progress
+from app.ui.progress import Estimate, Estimates
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QProgressBar,
     QToolButton,
     Qt,
     QTimer,
@@ -75,12 +77,17 @@ BANNER_BG = {State.SUCCESS: "#e8f3ec", State.FAIL: "#fbeaea", State.REJECTED: "#
 SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
 DETAILS = QT_TRANSLATE_NOOP("Banner", "Details")
 DETAILS_NAME = QT_TRANSLATE_NOOP("Banner", "Show the provider's own words")
+PROGRESS_NAME = QT_TRANSLATE_NOOP("Banner", "Progress")
 # Said by the progress line (the "MainWindow" context keeps the translations they always had).
 TOOK = QT_TRANSLATE_NOOP("MainWindow", "Took %1 · last change %2")
 LAST_CHANGE = QT_TRANSLATE_NOOP("MainWindow", "Last change %1")
 ELAPSED = QT_TRANSLATE_NOOP("MainWindow", "%1 · elapsed %2")
 NEXT_QUERY = QT_TRANSLATE_NOOP("MainWindow", "next query in %1 s")
 QUERYING_NOW = QT_TRANSLATE_NOOP("MainWindow", "querying now")
+USUALLY = QT_TRANSLATE_NOOP("Banner", "usually %1–%2 (from your last %3 like it)")
+LEFT = QT_TRANSLATE_NOOP("Banner", "about %1 left")
+OVERDUE = QT_TRANSLATE_NOOP("Banner", "taking longer than usual")
+NO_ESTIMATE = QT_TRANSLATE_NOOP("Banner", "no estimate yet: none like it finished before")
 
 
 def clock(seconds: float) -> str:
@@ -125,6 +132,13 @@ class Banner(QFrame):
         self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.progress = QLabel(objectName="progressLabel")
         self.progress.setWordWrap(True)
+        self.estimates: Estimates | None = None  # set by the slot pane (it has the controller)
+        self.estimate: Estimate | None = None  # the running task's, once known
+        self.bar = QProgressBar(objectName="progressBar")
+        self.bar.setTextVisible(False)
+        self.bar.setFixedHeight(6)
+        self.bar.setAccessibleName(translate("Banner", PROGRESS_NAME))
+        self.bar.hide()
         # the provider's or Slate's own words behind the sentence: one click away
         self.details_button = QToolButton(objectName="bannerDetailsButton")
         self.details_button.setText(translate("Banner", DETAILS))
@@ -145,6 +159,7 @@ class Banner(QFrame):
         text.addWidget(self.title)
         text.addWidget(self.body)
         text.addWidget(self.progress)
+        text.addWidget(self.bar)
         text.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignLeft)
         text.addWidget(self.details)
         row = QHBoxLayout(self)
@@ -202,6 +217,27 @@ class Banner(QFrame):
     def update_progress(self) -> None:
         if self.slot.loading:
             return
-        text = progress_text(self.slot.progress(time.time()))
+        p = self.slot.progress(time.time())
+        text = progress_text(p)
+        running = p is not None and p.running
+        est = None
+        if running and self.estimates is not None and self.slot.task is not None:
+            est = self.estimates.get(self.slot.task)
+        self.estimate = est
+        if running:
+            assert p is not None
+            if est is not None:
+                text += " · " + translate("Banner", USUALLY).replace("%1", clock(est.low)).replace(
+                    "%2", clock(est.high)).replace("%3", str(est.samples))
+                low, high = est.left(p.elapsed)
+                text += " · " + (translate("Banner", LEFT).replace("%1", clock(high))
+                                 if high > 0 else translate("Banner", OVERDUE))
+                self.bar.setRange(0, 1000)
+                self.bar.setValue(int(est.fraction(p.elapsed) * 1000))
+            else:
+                if self.estimates is not None:
+                    text += " · " + translate("Banner", NO_ESTIMATE)
+                self.bar.setRange(0, 0)  # moving: no estimate to measure against
+        self.bar.setVisible(running)
         self.progress.setText(text)
         self.progress.setVisible(bool(text))

@@ -80,6 +80,7 @@ class FinishedView(QWidget):
         self.images.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.images.customContextMenuRequested.connect(self._context_menu)
         self.images.installEventFilter(self)
+        self.images.viewport().installEventFilter(self)  # its size is what counts
         self.images.setMinimumHeight(220)
         self.video = VideoView()
         self.video.setMinimumHeight(240)
@@ -106,6 +107,8 @@ class FinishedView(QWidget):
         box.addWidget(self.media, 1)
         box.addLayout(row)
         box.addWidget(self.summary)
+        box.addStretch(0)  # takes the room only when there are no media (summary at the top)
+        self._box = box
 
     # -- content ------------------------------------------------------------------------------
     def show_task(self, task: Any) -> None:
@@ -116,6 +119,7 @@ class FinishedView(QWidget):
         self._media = media
         self.media.setVisible(bool(media))
         self.use_button.setVisible(bool(media))
+        self._box.setStretch(self._box.count() - 1, 0 if media else 1)
         if same:
             return
         self._token += 1
@@ -219,7 +223,8 @@ class FinishedView(QWidget):
         return (m.height / m.width) if m is not None and m.width and m.height else 1.0
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
-        if obj is self.images and event.type() == QEvent.Type.Resize:
+        if obj in (self.images, self.images.viewport()) and event.type() in (
+                QEvent.Type.Resize, QEvent.Type.Show):
             fit_icons(self.images, LARGE, self._aspect())
         return super().eventFilter(obj, event)
 

@@ -159,6 +159,7 @@ class ResultPane(QWidget):
         self.thumbs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.thumbs.setWordWrap(True)
         self.thumbs.installEventFilter(self)
+        self.thumbs.viewport().installEventFilter(self)  # its size is what counts
         self.thumbs.setAccessibleName(self.tr("Images"))
         self.video = VideoView()
         for w in (self.empty_media, self.thumbs, self.video):
@@ -325,7 +326,8 @@ class ResultPane(QWidget):
         return (m.height / m.width) if m is not None and m.width and m.height else 1.0
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
-        if obj is self.thumbs and event.type() == QEvent.Type.Resize:
+        if obj in (self.thumbs, self.thumbs.viewport()) and event.type() in (
+                QEvent.Type.Resize, QEvent.Type.Show):
             self._fit_thumbs()
         return super().eventFilter(obj, event)
 

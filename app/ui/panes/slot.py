@@ -27,6 +27,7 @@ from app.ui.form import CreateForm, FramePicker, RequestIdComposer
 from app.ui.widgets import ElidedLabel
 from app.ui.panes.actions import ActionBar
 from app.ui.panes.banner import Banner
+from app.ui.progress import Estimates
 from app.ui.panes.finished import FinishedView
 from app.ui.qt import (
     QFrame,
@@ -66,6 +67,9 @@ class SlotPane(QWidget):
         self.heading.setStyleSheet("font-size: 15px; font-weight: 600; font-family: monospace;")
         self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner = Banner(slot)
+        self.estimates = Estimates(controller)
+        self.banner.estimates = self.estimates
+        self.estimates.changed.append(self.banner.update_progress)
         self.composer = RequestIdComposer()
         self.used_hint = QLabel(objectName="hint")
         self.used_hint.setWordWrap(True)
@@ -303,6 +307,8 @@ class SlotPane(QWidget):
 
     # -- the controller's news -----------------------------------------------------------------
     def _task_changed(self, view: TaskView) -> None:
+        if view.state == "success":
+            self.estimates.forget()  # one more past task to learn from
         slot = self.slot
         draft = slot.draft
         if draft is not None and Busy.CREATE in slot.busy and view.request_id == draft.request_id:
