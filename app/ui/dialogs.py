@@ -302,6 +302,11 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Query every"), self.poll)
         form.addRow(self.tr("Data folder"), drow)
         form.addRow(self.tr("Store URL"), self.store)
+        self.notify = QCheckBox(self.tr("Tell me when a slot I started is done, failed or "
+                                        "unknown"), objectName="notifyCheck")
+        self.notify.setChecked(bool(values.get("notify_finished", True)))
+        self.notify.setAccessibleName(self.tr("Notifications"))
+        form.addRow(self.tr("Notifications"), self.notify)
         # Literal self.tr() calls, one per name, so lupdate finds every one of them.
         self.region.setAccessibleName(self.tr("Region"))
         self.tenant.setAccessibleName(self.tr("Team"))
@@ -378,6 +383,7 @@ class SettingsDialog(QDialog):
             "poll_interval": self.poll.value() or None,
             "data_dir": self.data_dir.text().strip(),
             "store": self.store.text().strip(),
+            "notify_finished": self.notify.isChecked(),
             **self._kept,
         }
         if self.api_key.text().strip():

@@ -31,6 +31,7 @@ from app.ui.dialogs import (
 )
 from app.ui.form import FramePicker
 from app.ui.models import SlotTreeModel
+from app.ui.notify import Notifier
 from app.ui.panes.browser import SlotBrowser
 from app.ui.panes.queue import QueuePanel
 from app.ui.panes.result import ResultPane
@@ -92,6 +93,7 @@ class MainWindow(QMainWindow):
         self.result_pane = ResultPane(c, self.slot)
         self.welcome = WelcomePage(c)
         self.status_pane = StatusPane(c)
+        self.notifier = Notifier(self, c, self.settings)
         self.setStatusBar(self.status_pane)
         self.slot_page = _frame(self.slot_pane)
         self.slot_page.setMinimumWidth(MIDDLE_MIN)
@@ -132,6 +134,7 @@ class MainWindow(QMainWindow):
         self.slot_pane.exportWanted.connect(self.export)
         self.slot_pane.frameWanted.connect(self._choose_frame)
         self.slot_pane.finished.useWanted.connect(self.use_result_as)
+        self.slot_pane.submitted.connect(self.notifier.track)
         self.welcome.startWanted.connect(self.new_draft)
         self.top_bar.newWanted.connect(self.new_draft)
         self.top_bar.settingsWanted.connect(self.open_settings)
@@ -350,13 +353,17 @@ class MainWindow(QMainWindow):
         if Busy.SETTINGS in self.slot.busy:
             return
         values = settings_mod.dialog_values(self.controller.config, self.settings.saved_region())
+        values["notify_finished"] = self.settings.notify_finished
         dlg = SettingsDialog(values, self.controller.key_source, self, fixed=self.settings.fixed,
                              check=lambda v: self.settings.check_values(self.controller, v))
         dlg.applied.connect(self.apply_settings)
         self._open_dialog(dlg)
 
     def apply_settings(self, values: dict[str, Any]) -> None:
-        """Apply the dialog's values (:meth:`Settings.apply_change`); nothing acts meanwhile."""
+        """Apply the dialog's values (:meth:`Settings.apply_change`); nothing acts meanwhile.
+        The notification switch is the window's own: saved at once."""
+        if "notify_finished" in values:
+            self.settings.notify_finished = bool(values["notify_finished"])
         try:
             change = settings_mod.SettingsChange.from_dialog(values)
         except Exception as exc:  # noqa: BLE001 - checked by the dialog; said, never raised

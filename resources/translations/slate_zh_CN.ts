@@ -577,6 +577,33 @@
     </message>
 </context>
 <context>
+    <name>Notifier</name>
+    <message>
+        <source>Done: %1</source>
+        <translation>已完成：%1</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Outcome unknown: %1</source>
+        <translation>结果未知：%1</translation>
+    </message>
+    <message>
+        <source>The media are checked and saved.</source>
+        <translation>媒体已校验并保存。</translation>
+    </message>
+    <message>
+        <source>The slot failed.</source>
+        <translation>这个槽位失败了。</translation>
+    </message>
+    <message>
+        <source>No clear answer came back. Open the slot to look it up or recover it.</source>
+        <translation>没有收到明确答复。请打开槽位进行查找或恢复。</translation>
+    </message>
+</context>
+<context>
     <name>QueuePanel</name>
     <message>
         <source>Generating at the provider</source>
@@ -891,6 +918,14 @@
     <message>
         <source>Store URL</source>
         <translation>存储 URL</translation>
+    </message>
+    <message>
+        <source>Tell me when a slot I started is done, failed or unknown</source>
+        <translation>我发起的槽位完成、失败或结果未知时通知我</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>通知</translation>
     </message>
     <message>
         <source>Team</source>

@@ -11,6 +11,7 @@ from pathlib import Path
 from PIL import Image
 
 from app.domain.states import Action
+from app.ui.current import Busy
 from app.ui.chain import Role
 from app.ui.settings import DraftDefaults
 from tests.gui.bulk import insert_slot
@@ -362,3 +363,45 @@ def test_use_as_from_a_results_menu_feeds_a_new_slot(gui, make_window):
     assert form.first.value() == "data:image/png;base64," + base64.b64encode(
         Path(second.path).read_bytes()).decode()
     assert window.slot.is_draft and form.isVisible()
+
+
+def test_a_slot_started_here_says_when_it_ends_and_the_setting_turns_it_off(gui, make_window,
+                                                                              monkeypatch):
+    from app.ui.qt import QApplication, QSystemTrayIcon
+    from tests.gui.conftest import fill_form
+
+    shown_messages, alerts = [], []
+    monkeypatch.setattr(QSystemTrayIcon, "showMessage",
+                        lambda self, *a: shown_messages.append(a[:2]))
+    monkeypatch.setattr(QApplication, "alert", staticmethod(lambda w, ms=0: alerts.append(w)))
+    window = make_window()
+    other = "article:20260816:tide-eye:scene-11"
+    gui.run(gui.other_service().submit(other, "image", {"prompt": "not from here", "n": 1},
+                                       wait=True))
+    rid = "article:20260816:tide-eye:scene-10"
+    window.new_draft()
+    fill_form(window, rid, "tide eye, slow dolly in", resolution="768P")
+    buttons(window)[Action.CREATE].click()
+    gui.until(lambda: shown_messages, timeout=30, what="the notification")
+    assert shown_messages == [("Done: scene-10", "The media are checked and saved.")]
+    assert alerts == [window]
+    gui.settle(0.3)
+    assert len(shown_messages) == 1  # once; and never for a slot made elsewhere
+
+    # Settings → Notifications off: the next one is silent
+    window.open_settings()
+    dialog = window.dialog
+    assert dialog.notify.isChecked()
+    dialog.notify.setChecked(False)
+    window.apply_settings(dialog.values())
+    dialog.close()
+    assert window.settings.notify_finished is False
+    gui.until(lambda: Busy.SETTINGS not in window.slot.busy, what="settings applied")
+    rid2 = "article:20260816:tide-eye:scene-12"
+    window.new_draft()
+    fill_form(window, rid2, "tide eye, aerial", resolution="768P")
+    buttons(window)[Action.CREATE].click()
+    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == rid2
+              and window.slot.task.state == "success", timeout=30, what="second done")
+    gui.settle(0.3)
+    assert len(shown_messages) == 1 and len(alerts) == 1

@@ -55,6 +55,7 @@ class SlotPane(QWidget):
     recoverWanted = Signal()  # the Recover button: the window asks how
     exportWanted = Signal()  # the Export button: the window asks where
     frameWanted = Signal(object)  # the FramePicker that wants a file
+    submitted = Signal(str)  # a create the designer started here (the notifier follows it)
 
     def __init__(self, controller: Any, slot: CurrentSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -232,6 +233,7 @@ class SlotPane(QWidget):
     def _submit(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
         self.slot.begin(Busy.CREATE)
         self.show_message("")
+        self.submitted.emit(request_id)
         self.controller.submit(request_id, kind, params)
 
     def query(self) -> None:
@@ -332,7 +334,11 @@ class SlotPane(QWidget):
         elif out.kind is not OutcomeKind.CONFLICT:  # the window shows the conflict dialog
             self.show_message(msg if out.kind is not OutcomeKind.OK or action == "export" else "")
             rid = out.request_id
-            if rid and out.task is not None and (self.slot.is_draft or rid == self.slot.selected):
+            draft = self.slot.draft
+            # the slot just made (its draft still on screen) or the one shown; never yank the
+            # designer out of another draft they started meanwhile ("Edit as new slot")
+            if rid and out.task is not None and (
+                    (draft is not None and draft.request_id == rid) or rid == self.slot.selected):
                 self.slotWanted.emit(rid)
 
     # -- showing -------------------------------------------------------------------------------
