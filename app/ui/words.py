@@ -24,68 +24,100 @@ CONTEXT = "Words"
 
 
 # -- the sentences ---------------------------------------------------------------------------------
-INPUT_SENSITIVE = QT_TRANSLATE_NOOP("Words", "The provider's safety check refused the prompt or an input image. Reword "
-                     "the prompt or change the image, then try again in a new slot.")
-OUTPUT_SENSITIVE = QT_TRANSLATE_NOOP("Words", "The provider's safety check stopped the generated result, so nothing was "
-                      "delivered. Try a different prompt in a new slot.")
-BALANCE = QT_TRANSLATE_NOOP("Words", "The MiniMax account has no balance left. Top it up in the MiniMax console, then "
-             "create again.")
-RATE_LIMIT = QT_TRANSLATE_NOOP("Words", "The provider is receiving too many requests right now (rate limit). Nothing was "
-                "made; try again in a minute.")
-WRONG_KEY = QT_TRANSLATE_NOOP("Words", "The API key was refused. A key works only in its own region (international or "
-               "mainland China): check the key and the region in Settings.")
-PLAN_QUOTA = QT_TRANSLATE_NOOP("Words", "Your MiniMax plan's allowance is used up for now. Try again later, or raise the "
-                "plan's limit in the MiniMax console.")
-NOT_IN_PLAN = QT_TRANSLATE_NOOP("Words", "This model is not part of your MiniMax plan. Choose another model.")
-BAD_PARAMS = QT_TRANSLATE_NOOP("Words", "The provider did not accept these settings. Check the model, duration, "
-                "resolution and input images.")
-VERIFY_ACCOUNT = QT_TRANSLATE_NOOP("Words", "The MiniMax account needs real-name verification before it can generate.")
-BAD_CHARACTERS = QT_TRANSLATE_NOOP("Words", "The prompt contains characters the provider does not accept. Remove unusual "
-                    "symbols and try again.")
-PROMPT_TOO_LONG = QT_TRANSLATE_NOOP("Words", "The prompt is too long for the provider. Shorten it and try again.")
-NEVER_SENT = QT_TRANSLATE_NOOP("Words", "The request never left this computer, so nothing was made or billed. Check "
-                "the network connection, then create again.")
-LOST_ANSWER = QT_TRANSLATE_NOOP("Words", "The request left, but the connection broke before the provider's answer "
-                 "arrived. The task may exist at the provider: look it up, or declare the slot "
-                 "failed if you are sure it does not.")
-NO_ANSWER_IN_TIME = QT_TRANSLATE_NOOP("Words", "The request left, but no answer came back in time. The task may exist at "
-                       "the provider: look it up, or declare the slot failed if you are sure it "
-                       "does not.")
-APP_CLOSED = QT_TRANSLATE_NOOP("Words", "Slate was closed while the request was being sent. The task may exist at the "
-                "provider: look it up, or declare the slot failed if you are sure it does not.")
-STRANGE_STATUS = QT_TRANSLATE_NOOP("Words", "The provider answered with a status Slate does not know, so Slate stopped "
-                    "here and downloaded nothing. Ask the provider again later.")
-NO_FILE = QT_TRANSLATE_NOOP("Words", "The provider said the task finished but delivered no file.")
-BAD_FILE = QT_TRANSLATE_NOOP("Words", "The downloaded file did not pass Slate's check (it does not open as a picture or "
-              "a video). Download it again with Recover.")
-PROVIDER_FAILED = QT_TRANSLATE_NOOP("Words", "The provider reports that the task failed.")
-PROVIDER_ERROR = QT_TRANSLATE_NOOP("Words", "The provider had an internal problem with this request.")
-DECLARED = QT_TRANSLATE_NOOP("Words", "This slot was declared failed. The reason given: %1")
+INPUT_SENSITIVE = QT_TRANSLATE_NOOP(
+    "Words", "The provider's safety check refused the prompt or an input image. Reword the prompt "
+    "or change the image, then try again in a new slot.")
+OUTPUT_SENSITIVE = QT_TRANSLATE_NOOP(
+    "Words", "The provider's safety check stopped the generated result, so nothing was delivered. "
+    "Try a different prompt in a new slot.")
+BALANCE = QT_TRANSLATE_NOOP(
+    "Words", "The MiniMax account has no balance left. Top it up in the MiniMax console, then "
+    "create again.")
+RATE_LIMIT = QT_TRANSLATE_NOOP(
+    "Words", "The provider is receiving too many requests right now (rate limit). Nothing was "
+    "made; try again in a minute.")
+WRONG_KEY = QT_TRANSLATE_NOOP(
+    "Words", "The API key was refused. A key works only in its own region (international or "
+    "mainland China): check the key and the region in Settings.")
+PLAN_QUOTA = QT_TRANSLATE_NOOP(
+    "Words", "Your MiniMax plan's allowance is used up for now. Try again later, or raise the "
+    "plan's limit in the MiniMax console.")
+NOT_IN_PLAN = QT_TRANSLATE_NOOP(
+    "Words", "This model is not part of your MiniMax plan. Choose another model.")
+BAD_PARAMS = QT_TRANSLATE_NOOP(
+    "Words", "The provider did not accept these settings. Check the model, duration, resolution "
+    "and input images.")
+VERIFY_ACCOUNT = QT_TRANSLATE_NOOP(
+    "Words", "The MiniMax account needs real-name verification before it can generate.")
+BAD_CHARACTERS = QT_TRANSLATE_NOOP(
+    "Words", "The prompt contains characters the provider does not accept. Remove unusual symbols "
+    "and try again.")
+PROMPT_TOO_LONG = QT_TRANSLATE_NOOP(
+    "Words", "The prompt is too long for the provider. Shorten it and try again.")
+NEVER_SENT = QT_TRANSLATE_NOOP(
+    "Words", "The request never left this computer, so nothing was made or billed. Check the "
+    "network connection, then create again.")
+LOST_ANSWER = QT_TRANSLATE_NOOP(
+    "Words", "The request left, but the connection broke before the provider's answer arrived. "
+    "The task may exist at the provider: look it up, or declare the slot failed if you "
+    "are sure it does not.")
+NO_ANSWER_IN_TIME = QT_TRANSLATE_NOOP(
+    "Words", "The request left, but no answer came back in time. The task may exist at the "
+    "provider: look it up, or declare the slot failed if you are sure it does not.")
+APP_CLOSED = QT_TRANSLATE_NOOP(
+    "Words", "Slate was closed while the request was being sent. The task may exist at the "
+    "provider: look it up, or declare the slot failed if you are sure it does not.")
+STRANGE_STATUS = QT_TRANSLATE_NOOP(
+    "Words", "The provider answered with a status Slate does not know, so Slate stopped here and "
+    "downloaded nothing. Ask the provider again later.")
+NO_FILE = QT_TRANSLATE_NOOP(
+    "Words", "The provider said the task finished but delivered no file.")
+BAD_FILE = QT_TRANSLATE_NOOP(
+    "Words", "The downloaded file did not pass Slate's check (it does not open as a picture or a "
+    "video). Download it again with Recover.")
+PROVIDER_FAILED = QT_TRANSLATE_NOOP(
+    "Words", "The provider reports that the task failed.")
+PROVIDER_ERROR = QT_TRANSLATE_NOOP(
+    "Words", "The provider had an internal problem with this request.")
+DECLARED = QT_TRANSLATE_NOOP(
+    "Words", "This slot was declared failed. The reason given: %1")
 # outcomes of the slot pane's actions
-NO_TASK_TO_ASK = QT_TRANSLATE_NOOP("Words", "There is no provider task to ask about, because the create's answer never "
-                    "came back. Use Recover: look the task up at the provider, attach its task "
-                    "id from the provider's console, or declare the slot failed.")
-NO_TASK_TO_ASK_NO_LOOKUP = QT_TRANSLATE_NOOP("Words", "There is no provider task to ask about, because the create's "
-                              "answer never came back. Use Recover: attach its task id from the "
-                              "provider's console, or declare the slot failed.")
-IMAGES_NOT_QUERYABLE = QT_TRANSLATE_NOOP("Words", "MiniMax cannot be asked about image tasks. When you are sure the "
-                          "images were not made, use Recover to declare the slot failed.")
-LOOKUP_NOTHING = QT_TRANSLATE_NOOP("Words", "The provider lists no task that matches this slot. If you find it in the "
-                    "provider's console, attach its task id with Recover.")
-QUOTA = QT_TRANSLATE_NOOP("Words", "Today's quota is used up, so nothing was sent. It starts again tomorrow, or can be "
-           "raised in Settings.")
-BUDGET = QT_TRANSLATE_NOOP("Words", "This would go over today's budget, so nothing was sent. The budget can be changed "
-            "in Settings.")
-STORE_BUSY = QT_TRANSLATE_NOOP("Words", "The slot store is busy with another Slate right now. Try again in a moment.")
-MEDIA_MISSING = QT_TRANSLATE_NOOP("Words", "The media files are no longer on this computer. Use Recover to download "
-                   "them again.")
-NOT_FOUND = QT_TRANSLATE_NOOP("Words", "This slot does not exist (any more) for this team and designer.")
-STILL_RUNNING = QT_TRANSLATE_NOOP("Words", "The task is still running; its media can be exported once it is done.")
-INTERNAL = QT_TRANSLATE_NOOP("Words", "Something went wrong inside Slate. The details below and in the log say what.")
-NETWORK = QT_TRANSLATE_NOOP("Words", "The provider could not be reached. Check the network connection; Slate tries "
-             "again by itself.")
-KEYRING = QT_TRANSLATE_NOOP("Words", "The system's password store is not available, so the API key cannot be kept. "
-             "Set the key in the environment instead (see Settings).")
+NO_TASK_TO_ASK = QT_TRANSLATE_NOOP(
+    "Words", "There is no provider task to ask about, because the create's answer never came "
+    "back. Use Recover: look the task up at the provider, attach its task id from the "
+    "provider's console, or declare the slot failed.")
+NO_TASK_TO_ASK_NO_LOOKUP = QT_TRANSLATE_NOOP(
+    "Words", "There is no provider task to ask about, because the create's answer never came "
+    "back. Use Recover: attach its task id from the provider's console, or declare the "
+    "slot failed.")
+IMAGES_NOT_QUERYABLE = QT_TRANSLATE_NOOP(
+    "Words", "MiniMax cannot be asked about image tasks. When you are sure the images were not "
+    "made, use Recover to declare the slot failed.")
+LOOKUP_NOTHING = QT_TRANSLATE_NOOP(
+    "Words", "The provider lists no task that matches this slot. If you find it in the provider's "
+    "console, attach its task id with Recover.")
+QUOTA = QT_TRANSLATE_NOOP(
+    "Words", "Today's quota is used up, so nothing was sent. It starts again tomorrow, or can be "
+    "raised in Settings.")
+BUDGET = QT_TRANSLATE_NOOP(
+    "Words", "This would go over today's budget, so nothing was sent. The budget can be changed "
+    "in Settings.")
+STORE_BUSY = QT_TRANSLATE_NOOP(
+    "Words", "The slot store is busy with another Slate right now. Try again in a moment.")
+MEDIA_MISSING = QT_TRANSLATE_NOOP(
+    "Words", "The media files are no longer on this computer. Use Recover to download them again.")
+NOT_FOUND = QT_TRANSLATE_NOOP(
+    "Words", "This slot does not exist (any more) for this team and designer.")
+STILL_RUNNING = QT_TRANSLATE_NOOP(
+    "Words", "The task is still running; its media can be exported once it is done.")
+INTERNAL = QT_TRANSLATE_NOOP(
+    "Words", "Something went wrong inside Slate. The details below and in the log say what.")
+NETWORK = QT_TRANSLATE_NOOP(
+    "Words", "The provider could not be reached. Check the network connection; Slate tries again "
+    "by itself.")
+KEYRING = QT_TRANSLATE_NOOP(
+    "Words", "The system's password store is not available, so the API key cannot be kept. Set "
+    "the key in the environment instead (see Settings).")
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from app.ui import words
 from app.domain.states import Action, State
 from app.service.results import HistoryEvent
+from app.ui import words
 from app.ui.current import WORDS, Busy, Caps, CurrentSlot, Why
 from app.ui.panes.actions import ACTION_HELP, ActionBar
 from app.ui.panes.banner import Banner

@@ -84,7 +84,6 @@ def test_the_queue_panel_groups_what_runs_and_is_open_at_start(gui, make_window)
                 provider_task_id="t-6")
     sending = "article:20260816:tide-eye:scene-07"
     insert_slot(gui.service, sending, "submitting")
-    gui.service.store.repo  # the rate-limit event, as the submitter writes it
     from app.domain.slots import SlotRef
 
     ref = SlotRef.parse(gui.service.tenant, gui.service.user, sending)

@@ -21,7 +21,6 @@ from app.ui.qt import (
     QAbstractItemView,
     QByteArray,
     QComboBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
