@@ -94,11 +94,13 @@ class RequestIdComposer(QWidget):
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(6)
         # One field per row: the composer fits the narrowest slot pane in every language.
-        grid.addWidget(QLabel(self.tr("Project")), 0, 0)
+        self.part_labels = (QLabel(self.tr("Project")), QLabel(self.tr("Date")),
+                            QLabel(self.tr("Scene")))
+        grid.addWidget(self.part_labels[0], 0, 0)
         grid.addWidget(self.project, 0, 1)
-        grid.addWidget(QLabel(self.tr("Date")), 1, 0)
+        grid.addWidget(self.part_labels[1], 1, 0)
         grid.addWidget(self.date, 1, 1, Qt.AlignmentFlag.AlignLeft)
-        grid.addWidget(QLabel(self.tr("Scene")), 2, 0)
+        grid.addWidget(self.part_labels[2], 2, 0)
         scene_row = QHBoxLayout()
         scene_row.addWidget(self.scene, 1)
         scene_row.addWidget(self.next_button)
@@ -168,6 +170,9 @@ class RequestIdComposer(QWidget):
         self.free = free
         for w in (self.project, self.date, self.scene):
             w.setEnabled(not free)
+        # the parts cannot hold this name: not shown (a stale date would mislead)
+        for w in (*self.part_labels, self.project, self.date, self.scene, self.next_button):
+            w.setVisible(not free)
         self.next_button.setEnabled(not free and not self._read_only)
         tip = self.tr("This RequestId does not follow project, date and scene: edit it in the "
                       "RequestId field.") if free else ""

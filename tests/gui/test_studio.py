@@ -158,6 +158,7 @@ def test_request_ids_of_any_shape_round_trip_through_the_form(gui, make_window):
     composer.set_request_id(ODD)
     assert composer.request_id() == ODD and window.slot.draft.request_id == ODD
     assert composer.free and not composer.project.isEnabled() and not composer.date.isEnabled()
+    assert not composer.date.isVisible() and not composer.project.isVisible()  # no stale parts
     assert composer.project.text() == "" and composer.scene.text() == ""
     pane.form.video_radio.setChecked(True)
     pane.form.prompt.setPlainText("autumn launch teaser")
@@ -170,7 +171,7 @@ def test_request_ids_of_any_shape_round_trip_through_the_form(gui, make_window):
     # a usual name lets the parts speak again, and a fresh draft starts from them
     composer.set_request_id("article:20260816:tide-eye:scene-02")
     window.new_draft()
-    assert not composer.free and composer.project.isEnabled()
+    assert not composer.free and composer.project.isEnabled() and composer.date.isVisible()
     assert composer.request_id().startswith("article:")
     # Edit as new slot from the odd one keeps every part of its name
     window.select(ODD)

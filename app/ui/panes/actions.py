@@ -128,6 +128,9 @@ class ActionBar(QWidget):
             else:
                 tip = offer.reason.say(translate)
             button.setToolTip(tip)
+            if action is Action.NEW_SLOT:  # a stored slot's; a draft has nothing to edit from
+                button.setVisible(not (offer.reason is not None
+                                       and offer.reason.why is Why.STATE))
             if action is Action.CANCEL:  # shown only where it can act: a queued MiniMax-H3 task
                 button.setVisible(offer.enabled or (offer.reason is not None
                                                     and offer.reason.why is Why.BUSY))
