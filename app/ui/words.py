@@ -96,6 +96,16 @@ IMAGES_NOT_QUERYABLE = QT_TRANSLATE_NOOP(
 LOOKUP_NOTHING = QT_TRANSLATE_NOOP(
     "Words", "The provider lists no task that matches this slot. If you find it in the provider's "
     "console, attach its task id with Recover.")
+LOOKUP_MANY = QT_TRANSLATE_NOOP(
+    "Words", "The provider lists several tasks that could be this slot and cannot show their "
+    "prompts, so none was chosen. Find the right one in the provider's console and attach its "
+    "task id with Recover.")
+NOT_CONFIRMED = QT_TRANSLATE_NOOP(
+    "Words", "The provider did not confirm that task id, so nothing changed. Check the id in "
+    "the provider's console.")
+LIST_SILENT = QT_TRANSLATE_NOOP(
+    "Words", "The provider's task list did not answer, so nothing changed. Try again in a "
+    "moment.")
 QUOTA = QT_TRANSLATE_NOOP(
     "Words", "Today's quota is used up, so nothing was sent. It starts again tomorrow, or can be "
     "raised in Settings.")
@@ -225,7 +235,18 @@ def for_outcome(problem: Any, *, can_lookup: bool = False, kind: str | None = No
     said: str | None
     if code == "invalid":
         return Said(message)
-    if code == "unknown" and "task id" in message:
+    low = message.lower()
+    if code == "unknown" and low.startswith("lookup found no matching"):
+        said = LOOKUP_NOTHING
+    elif code == "unknown" and low.startswith("lookup found"):
+        said = LOOKUP_MANY
+    elif code == "unknown" and "did not confirm task" in low:
+        said = NOT_CONFIRMED
+    elif code == "unknown" and "task list did not answer" in low:
+        said = LIST_SILENT
+    elif code == "unknown" and "answered status" in low:
+        said = STRANGE_STATUS
+    elif code == "unknown" and "task id" in message:
         said = NO_TASK_TO_ASK if can_lookup else NO_TASK_TO_ASK_NO_LOOKUP
     elif code == "unknown" and kind == "image" and "image" in message:
         said = IMAGES_NOT_QUERYABLE

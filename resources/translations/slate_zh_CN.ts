@@ -1369,6 +1369,18 @@
         <translation>API 密钥被拒绝。密钥只能在其所属区域（国际站或中国大陆）使用：请在“设置”中检查密钥和区域。</translation>
     </message>
     <message>
+        <source>The provider lists several tasks that could be this slot and cannot show their prompts, so none was chosen. Find the right one in the provider&apos;s console and attach its task id with Recover.</source>
+        <translation>服务商列出了多个可能属于这个槽位的任务，但无法显示它们的提示词，因此没有选择任何一个。请在服务商控制台找到正确的任务，并用“恢复”关联其任务 ID。</translation>
+    </message>
+    <message>
+        <source>The provider did not confirm that task id, so nothing changed. Check the id in the provider&apos;s console.</source>
+        <translation>服务商没有确认这个任务 ID，因此没有任何改变。请在服务商控制台核对 ID。</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s task list did not answer, so nothing changed. Try again in a moment.</source>
+        <translation>服务商的任务列表没有响应，因此没有任何改变。请稍后重试。</translation>
+    </message>
+    <message>
         <source>Your MiniMax plan&apos;s allowance is used up for now. Try again later, or raise the plan&apos;s limit in the MiniMax console.</source>
         <translation>你的 MiniMax 套餐额度暂时已用完。请稍后再试，或在 MiniMax 控制台提高套餐限额。</translation>
     </message>

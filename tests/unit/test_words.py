@@ -75,6 +75,18 @@ def test_outcomes_are_said_with_the_guis_words_not_cli_flags():
     images = Problem(ProblemCode.UNKNOWN, "images cannot be queried at MiniMax; recover "
                      "--declare-failed when you are sure")
     assert words.for_outcome(images, kind="image").text == words.IMAGES_NOT_QUERYABLE
+    for message, expected in (
+            ("lookup found no matching task in the time window; nothing changed. Attach one "
+             "with --task-id ID", words.LOOKUP_NOTHING),
+            ("lookup found 2 matching tasks (the list cannot show the prompt, so none is "
+             "chosen) in the time window; nothing changed. Attach one with --task-id ID",
+             words.LOOKUP_MANY),
+            ("the provider did not confirm task 123: not found; nothing changed",
+             words.NOT_CONFIRMED),
+            ("the provider's task list did not answer: timeout; nothing changed",
+             words.LIST_SILENT)):
+        said = words.for_outcome(Problem(ProblemCode.UNKNOWN, message), can_lookup=True)
+        assert said.text == expected and "--" not in said.text and said.detail == message
     refused = Problem(ProblemCode.REJECTED, "insufficient balance", provider=ProviderAnswer(1008))
     assert words.for_outcome(refused).text == words.BALANCE
     assert words.for_outcome(Problem(ProblemCode.QUOTA_EXCEEDED, "quota 3/3")).text == words.QUOTA
