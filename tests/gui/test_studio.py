@@ -406,3 +406,27 @@ def test_a_slot_started_here_says_when_it_ends_and_the_setting_turns_it_off(gui,
               and window.slot.task.state == "success", timeout=30, what="second done")
     gui.settle(0.3)
     assert len(shown_messages) == 1 and len(alerts) == 1
+
+
+def test_a_video_result_continues_into_a_new_slot_from_its_last_frame(gui, make_window):
+    clip = "article:20260816:tide-eye:scene-09"
+    gui.run(gui.other_service().submit(clip, "video", {"prompt": "tide eye, slow dolly in",
+                                                       "resolution": "768P"}, wait=True),
+            timeout=40)
+    window = make_window()
+    window.select(clip)
+    gui.until(lambda: shown(window, clip) and window.slot.task.state == "success",
+              what="video done")
+    finished = window.slot_pane.finished
+    assert finished.media.currentWidget() is finished.video
+    video = window.slot.task.media[0]
+    actions = {a.objectName(): a for a in finished.actions_for(video)}
+    assert set(actions) == {"use-first_frame", "use-subject_reference"}
+    assert "last frame of this video" in actions["use-first_frame"].text()
+    actions["use-first_frame"].trigger()
+    form = window.slot_pane.form
+    gui.until(lambda: form.first.value(), timeout=20, what="last frame as first frame")
+    image = _decoded(form.first.value())
+    assert (image.width, image.height) == (video.width, video.height)
+    assert window.slot.source is not None and window.slot.source.request_id == clip
+    assert window.result_pane.media_title.text() == "SOURCE"  # the video stays beside the form
