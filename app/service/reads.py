@@ -229,25 +229,30 @@ class SlotReader:
         """In-flight tasks whose latest provider query failed (the status bar's trouble note)."""
         return await self._store.failing_queries(self.scope)
 
-    async def running(self, limit: int = 100) -> list[SlotRow]:
+    async def running(self, limit: int = 20) -> list[SlotRow]:
         """The slots in flight (being sent, at the provider, downloading), newest first: the
         queue panel's rows, and the groups the browser opens at start."""
-        tasks = await self._store.tasks_in_states(self.scope, list(IN_FLIGHT))
-        tasks.sort(key=lambda t: t.created_at, reverse=True)
         rows: list[SlotRow] = []
-        for task in tasks[:limit]:
+        for task in await self._in_flight(limit):
             row = await self._store.slot_row(self.scope, task.request_id)
             if row is not None:
                 rows.append(row)
         return rows
 
-    async def queue(self, limit: int = 100) -> list[QueueEntry]:
+    async def _in_flight(self, limit: int) -> list[TaskRow]:
+        """The newest ``limit`` tasks in flight (each state read with its own limit: a store
+        with thousands in flight is not read whole)."""
+        tasks: list[TaskRow] = []
+        for state in IN_FLIGHT:
+            tasks += await self._store.list_slots(self.scope, state=state.value, limit=limit)
+        tasks.sort(key=lambda t: t.created_at, reverse=True)
+        return tasks[:limit]
+
+    async def queue(self, limit: int = 50) -> list[QueueEntry]:
         """The queue panel's entries: the slots in flight, newest first, with the ones waiting
         for the rate limit marked (their create is retried, nothing was made yet)."""
-        tasks = await self._store.tasks_in_states(self.scope, list(IN_FLIGHT))
-        tasks.sort(key=lambda t: t.created_at, reverse=True)
         out: list[QueueEntry] = []
-        for task in tasks[:limit]:
+        for task in await self._in_flight(limit):
             row = await self._store.slot_row(self.scope, task.request_id)
             if row is None:
                 continue
@@ -261,11 +266,12 @@ class SlotReader:
     async def durations(self, kind: str, model: str | None, resolution: str | None = None,
                         duration: int | None = None, *, limit: int = 50) -> list[float]:
         """Seconds from create to success of this designer's latest successful tasks of the same
-        kind, model, resolution and duration (newest first, at most ``limit``): what the progress
-        estimate learns from."""
+        kind, model, resolution and duration (newest first, at most ``limit``, among the latest
+        thousand successes): what the progress estimate learns from."""
         out: list[float] = []
         before: int | None = None
-        while len(out) < limit:
+        scanned = 0
+        while len(out) < limit and scanned < 1000:  # the latest thousand successes at most
             page = await self._store.list_slots(self.scope, state=State.SUCCESS.value, kind=kind,
                                                 limit=200, before_id=before)
             if not page:
@@ -278,6 +284,7 @@ class SlotReader:
                     if 0 < took < 6 * 3600:
                         out.append(took)
             before = page[-1].id
+            scanned += len(page)
             if len(page) < 200:
                 break
         return out[:limit]

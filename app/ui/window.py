@@ -254,7 +254,7 @@ class MainWindow(QMainWindow):
         c = self.controller
 
         def found(rows: list[Any]) -> None:
-            self.model.open_rows(rows)
+            self.model.open_rows(rows[:5])  # the newest few: their groups, not the whole store
             if rows:
                 self.show_queue(True)
 
