@@ -354,6 +354,7 @@ class MainWindow(QMainWindow):
             return
         values = settings_mod.dialog_values(self.controller.config, self.settings.saved_region())
         values["notify_finished"] = self.settings.notify_finished
+        values["draft_defaults"] = self.settings.draft_defaults()
         dlg = SettingsDialog(values, self.controller.key_source, self, fixed=self.settings.fixed,
                              check=lambda v: self.settings.check_values(self.controller, v))
         dlg.applied.connect(self.apply_settings)
@@ -364,6 +365,8 @@ class MainWindow(QMainWindow):
         The notification switch is the window's own: saved at once."""
         if "notify_finished" in values:
             self.settings.notify_finished = bool(values["notify_finished"])
+        if isinstance(values.get("draft_defaults"), settings_mod.DraftDefaults):
+            self.settings.save_draft_defaults(values["draft_defaults"])
         try:
             change = settings_mod.SettingsChange.from_dialog(values)
         except Exception as exc:  # noqa: BLE001 - checked by the dialog; said, never raised

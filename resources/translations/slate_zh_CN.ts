@@ -928,6 +928,42 @@
         <translation>通知</translation>
     </message>
     <message>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>New slots start as</source>
+        <translation>新槽位默认为</translation>
+    </message>
+    <message>
+        <source>New slots: kind</source>
+        <translation>新槽位：类型</translation>
+    </message>
+    <message>
+        <source>New slots: model</source>
+        <translation>新槽位：模型</translation>
+    </message>
+    <message>
+        <source>New slots: duration</source>
+        <translation>新槽位：时长</translation>
+    </message>
+    <message>
+        <source>New slots: resolution</source>
+        <translation>新槽位：分辨率</translation>
+    </message>
+    <message>
+        <source>New slots: aspect ratio</source>
+        <translation>新槽位：宽高比</translation>
+    </message>
+    <message>
         <source>Team</source>
         <translation>团队</translation>
     </message>

@@ -430,3 +430,25 @@ def test_a_video_result_continues_into_a_new_slot_from_its_last_frame(gui, make_
     assert (image.width, image.height) == (video.width, video.height)
     assert window.slot.source is not None and window.slot.source.request_id == clip
     assert window.result_pane.media_title.text() == "SOURCE"  # the video stays beside the form
+
+
+def test_the_defaults_of_new_slots_are_chosen_in_settings(gui, make_window):
+    window = make_window()
+    window.open_settings()
+    dialog = window.dialog
+    assert dialog.default_kind.currentData() == "video"
+    dialog.default_kind.setCurrentIndex(dialog.default_kind.findData("image"))
+    assert dialog.default_ratio.isVisible() and not dialog.default_duration.isVisible()
+    dialog.default_ratio.setCurrentText("16:9")
+    window.apply_settings(dialog.values())
+    dialog.close()
+    gui.until(lambda: Busy.SETTINGS not in window.slot.busy, what="settings applied")
+    assert window.settings.draft_defaults() == DraftDefaults(kind="image", model="image-01",
+                                                             ratio="16:9")
+    window.new_draft()
+    form = window.slot_pane.form
+    assert form.kind() == "image" and form.aspect.currentText() == "16:9"
+    window.open_settings()  # the dialog shows what was saved
+    assert window.dialog.default_kind.currentData() == "image"
+    assert window.dialog.default_ratio.currentText() == "16:9"
+    window.dialog.close()
