@@ -182,7 +182,31 @@ def build_parser() -> Parser:
     g.add_argument("--screenshot", help="render the main window to this PNG and exit")
     g.add_argument("--select", help="select this RequestId first")
     g.add_argument("--lang", help="UI language, e.g. en or zh_CN")
+    g.add_argument("--size", help="the window's size, WIDTHxHEIGHT (e.g. 1000x640, the "
+                   "smallest), for screenshots")
     return p
+
+
+#: The window's smallest size (the main window's own minimum) and a sane largest.
+GUI_MIN_SIZE = (1000, 640)
+GUI_MAX_SIDE = 16384
+
+
+def window_size(text: str) -> tuple[int, int]:
+    """``WIDTHxHEIGHT`` → (width, height), at least the window's minimum; a ValidationError
+    naming ``size`` otherwise (said before anything starts)."""
+    parts = text.strip().lower().replace("×", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise ValidationError("size", f"must be WIDTHxHEIGHT in pixels, e.g. 1000x640, got "
+                              f"{text!r}")
+    width, height = (int(p) for p in parts)
+    if width < GUI_MIN_SIZE[0] or height < GUI_MIN_SIZE[1]:
+        raise ValidationError("size", f"must be at least {GUI_MIN_SIZE[0]}x{GUI_MIN_SIZE[1]} "
+                              f"(the window's smallest size), got {text!r}")
+    if width > GUI_MAX_SIDE or height > GUI_MAX_SIDE:
+        raise ValidationError("size", f"must be at most {GUI_MAX_SIDE} pixels a side, got "
+                              f"{text!r}")
+    return width, height
 
 
 def _as_given(value: str | None, field: str) -> str | None:
@@ -648,6 +672,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from app.doctor import main as doctor_main
 
         return doctor_main(config, as_json)
+    size = None
+    if getattr(ns, "size", None):  # slate gui --size: checked before anything is made
+        try:
+            size = window_size(ns.size)
+        except ValidationError as exc:
+            return emit(_invalid(str(exc), field=exc.field), as_json)
     _setup_logging(bool(getattr(ns, "verbose", False)), config.data_dir)
     cmd = ns.command
     try:
@@ -660,7 +690,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             from app.ui.app import run_gui
 
             return run_gui(config, screenshot=getattr(ns, "screenshot", None),
-                           select=getattr(ns, "select", None), lang=getattr(ns, "lang", None))
+                           select=getattr(ns, "select", None), lang=getattr(ns, "lang", None),
+                           size=size)
         if cmd == "key":
             return emit(_key_command(ns), as_json)
         if cmd == "sim":

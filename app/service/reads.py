@@ -18,7 +18,7 @@ from app.domain.days import local_day
 from app.domain.errors import ForeignHandleError, HandleError, ValidationError
 from app.domain.naming import next_free_scene, suggest_next_request_id, suggestion_prefix
 from app.domain.slots import KINDS, validate_request_id
-from app.domain.states import Action, State
+from app.domain.states import IN_FLIGHT, Action, State
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.spend import Spending
@@ -42,7 +42,7 @@ from app.service.views import TaskView
 from app.store.aio import Store
 from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow
 
-__all__ = ["Group", "Reads", "SlotFilter", "SlotReader", "SlotRow"]
+__all__ = ["Group", "QueueEntry", "Reads", "SlotFilter", "SlotReader", "SlotRow"]
 
 
 class Reads:
@@ -178,6 +178,20 @@ class Reads:
         return suggest_next_request_id(request_id, set(taken) | {request_id})
 
 
+@dataclasses.dataclass(frozen=True)
+class QueueEntry:
+    """A slot in flight as the queue panel shows it: its row, and whether its create waits for
+    the provider's rate limit (its latest event says so)."""
+
+    row: SlotRow
+    rate_limited: bool = False
+    params: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+    @property
+    def kind(self) -> str:
+        return self.row.kind
+
+
 class SlotReader:
     """The slot browser's reads, bound to one scope (they run in a worker thread).
 
@@ -214,6 +228,66 @@ class SlotReader:
     async def failing_queries(self) -> int:
         """In-flight tasks whose latest provider query failed (the status bar's trouble note)."""
         return await self._store.failing_queries(self.scope)
+
+    async def running(self, limit: int = 20) -> list[SlotRow]:
+        """The slots in flight (being sent, at the provider, downloading), newest first: the
+        queue panel's rows, and the groups the browser opens at start."""
+        rows: list[SlotRow] = []
+        for task in await self._in_flight(limit):
+            row = await self._store.slot_row(self.scope, task.request_id)
+            if row is not None:
+                rows.append(row)
+        return rows
+
+    async def _in_flight(self, limit: int) -> list[TaskRow]:
+        """The newest ``limit`` tasks in flight (each state read with its own limit: a store
+        with thousands in flight is not read whole)."""
+        tasks: list[TaskRow] = []
+        for state in IN_FLIGHT:
+            tasks += await self._store.list_slots(self.scope, state=state.value, limit=limit)
+        tasks.sort(key=lambda t: t.created_at, reverse=True)
+        return tasks[:limit]
+
+    async def queue(self, limit: int = 50) -> list[QueueEntry]:
+        """The queue panel's entries: the slots in flight, newest first, with the ones waiting
+        for the rate limit marked (their create is retried, nothing was made yet)."""
+        out: list[QueueEntry] = []
+        for task in await self._in_flight(limit):
+            row = await self._store.slot_row(self.scope, task.request_id)
+            if row is None:
+                continue
+            waiting = False
+            if task.state == State.SUBMITTING:
+                events = await self._store.history(self.scope, task.slot_key)
+                waiting = bool(events) and events[-1].event == "rate_limited"
+            out.append(QueueEntry(row, waiting, dict(task.params or {})))
+        return out
+
+    async def durations(self, kind: str, model: str | None, resolution: str | None = None,
+                        duration: int | None = None, *, limit: int = 50) -> list[float]:
+        """Seconds from create to success of this designer's latest successful tasks of the same
+        kind, model, resolution and duration (newest first, at most ``limit``, among the latest
+        thousand successes): what the progress estimate learns from."""
+        out: list[float] = []
+        before: int | None = None
+        scanned = 0
+        while len(out) < limit and scanned < 1000:  # the latest thousand successes at most
+            page = await self._store.list_slots(self.scope, state=State.SUCCESS.value, kind=kind,
+                                                limit=200, before_id=before)
+            if not page:
+                break
+            for task in page:
+                p = task.params or {}
+                if (p.get("model") == model and p.get("resolution") == resolution
+                        and p.get("duration") == duration):
+                    took = task.updated_at - task.created_at
+                    if 0 < took < 6 * 3600:
+                        out.append(took)
+            before = page[-1].id
+            scanned += len(page)
+            if len(page) < 200:
+                break
+        return out[:limit]
 
     async def next_scene(self, prefix: str) -> str:
         """The next free ``scene-NN`` for a ``series:date:project:`` prefix."""

@@ -82,7 +82,8 @@ async def _tell(title: str, text: str) -> None:
 
 
 async def amain(app: QApplication, config: Config, settings: Settings, *,
-                screenshot: str | None = None, select: str | None = None) -> int:
+                screenshot: str | None = None, select: str | None = None,
+                size: tuple[int, int] | None = None) -> int:
     """Run the window until it closes. ``screenshot`` runs get a throwaway copy of ``settings``
     (the window saves its layout on close): a screenshot never writes the user's settings."""
     from app.domain.errors import SlateError
@@ -102,7 +103,11 @@ async def amain(app: QApplication, config: Config, settings: Settings, *,
     window = MainWindow(controller, settings)
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
+    if size is not None:  # slate gui --size WxH: this size, whatever the saved layout says
+        window.resize(*size)
     window.show()
+    if size is not None:
+        window.resize(*size)
     if os.environ.get("SLATE_GUI_PROBE"):  # tests that drive the real window from outside
         from app.ui.probe import attach
 
@@ -132,9 +137,9 @@ async def amain(app: QApplication, config: Config, settings: Settings, *,
 
 
 def run_gui(config: Config, screenshot: str | None = None, select: str | None = None,
-            lang: str | None = None) -> int:
+            lang: str | None = None, size: tuple[int, int] | None = None) -> int:
     """The desktop app (``slate``, ``slate gui``). ``screenshot`` renders the window to a PNG and
-    exits, writing none of the user's settings."""
+    exits, writing none of the user's settings; ``size`` (``--size WxH``) sets the window's size."""
     import qasync
 
     app = make_app()
@@ -146,7 +151,8 @@ def run_gui(config: Config, screenshot: str | None = None, select: str | None = 
         config = settings.config(config, key_source=_key_source())
     except Exception as exc:  # noqa: BLE001 - bad saved settings must not lock the user out
         log.warning("ignoring saved settings: %s", exc)
-    return int(qasync.run(amain(app, config, settings, screenshot=screenshot, select=select)))
+    return int(qasync.run(amain(app, config, settings, screenshot=screenshot, select=select,
+                                size=size)))
 
 
 def _key_source() -> str:

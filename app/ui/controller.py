@@ -134,6 +134,8 @@ class Controller(QObject):
     ) -> None:
         super().__init__(parent)
         self.runner = TaskRunner(self)
+        self._status_pending = False
+        self._status_again = False
         self.runner.error.connect(self.errorOccurred)
         self.owner = owner  # the bootstrap.Slate that built the service (closed with us)
         self._rebuild = rebuild
@@ -156,6 +158,26 @@ class Controller(QObject):
         self.taskChanged.emit(view)
         if view.request_id == self._current:
             self._reload_current()
+        self._refresh_status_soon()  # the status bar never says "1 running" for an ended task
+
+    def _refresh_status_soon(self) -> None:
+        """Refresh the status now (coalesced: one refresh at a time, one more if asked meanwhile)."""
+        if self._status_pending:
+            self._status_again = True
+            return
+        self._status_pending = True
+
+        async def refresh() -> None:
+            try:
+                while True:
+                    self._status_again = False
+                    await self.refresh_status()
+                    if not self._status_again:
+                        return
+            finally:
+                self._status_pending = False
+
+        self.runner.run(refresh(), what="status")
 
     @property
     def reader(self) -> SlotReader:

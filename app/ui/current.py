@@ -342,6 +342,17 @@ class Progress:
     last_change: float  # when the record last changed (epoch seconds)
 
 
+def offered_actions(state: State | None, *, has_results: bool = False,
+                    can_cancel: bool = False) -> tuple[Action, ...]:
+    """The domain's table (:func:`allowed_actions`) plus what the window adds: "Edit as new slot"
+    (``NEW_SLOT``) on every stored slot, whatever its state — it starts a draft from the slot's
+    parameters and never touches the slot itself, so it is offered while the slot still runs."""
+    table = allowed_actions(state, has_results=has_results, can_cancel=can_cancel)
+    if state is None or Action.NEW_SLOT in table:
+        return table
+    return tuple(a for a in Action if a in table or a is Action.NEW_SLOT)
+
+
 def _state_of(task: SlotTask | None) -> State | None:
     return State(task.state) if task is not None else None
 
@@ -362,6 +373,9 @@ class CurrentSlot(Observable):
     loading: Property[bool] = Property(False)  # selected, its record not yet shown
     busy: Property[frozenset[Busy]] = Property(frozenset())
     caps: Property[Any] = Property(NO_CAPS)
+    #: The slot a draft was started from ("New slot", a result used as an input): its result
+    #: stays on screen beside the draft. None otherwise.
+    source: Property[SlotTask | None] = Property(None)
 
     def __init__(self, caps: Any = NO_CAPS) -> None:
         super().__init__()
@@ -373,9 +387,11 @@ class CurrentSlot(Observable):
 
     # -- commands: what the window and the controller tell it --------------------------------
     def start_draft(self, request_id: str = "", kind: str = "video",
-                    params: Mapping[str, Any] | None = None, problem: str | None = None) -> None:
-        """A new slot being written (blank, or "New slot" from the one on screen)."""
+                    params: Mapping[str, Any] | None = None, problem: str | None = None,
+                    source: SlotTask | None = None) -> None:
+        """A new slot being written (blank, or "New slot" from the one on screen: ``source``)."""
         with self.changes():
+            self.source = source
             self.selected = None
             self.task = None
             self.events = ()
@@ -393,6 +409,7 @@ class CurrentSlot(Observable):
     def select(self, request_id: str) -> None:
         """The designer chose a slot: nothing may act until its record is shown."""
         with self.changes():
+            self.source = None
             self.draft = None
             self.selected = request_id
             self.task = None
@@ -486,7 +503,8 @@ class CurrentSlot(Observable):
         # (a MiniMax-H3 task still queued), and says so in the task's allowed actions.
         can_cancel = task is not None and Action.CANCEL in (getattr(task, "allowed_actions", None)
                                                             or ())
-        return allowed_actions(self.state, has_results=bool(task.has_results) if task else False,
+        return offered_actions(self.state,
+                               has_results=bool(task.has_results) if task else False,
                                can_cancel=can_cancel)
 
     def offers(self) -> dict[Action, Offer]:
@@ -553,5 +571,5 @@ class CurrentSlot(Observable):
 
 __all__ = [
     "BLOCKS", "NO_CAPS", "PRIMARY", "WHY_NOT_WORDS", "Busy", "Caps", "CurrentSlot", "Draft",
-    "Observable", "Offer", "Progress", "Property", "Reason", "Signal", "SlotTask", "Why",
+    "Observable", "Offer", "Progress", "offered_actions", "Property", "Reason", "Signal", "SlotTask", "Why",
 ]

@@ -11,8 +11,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from app.config import ENV, REGION_URLS
+from app.domain import params_v2
+from app.domain.params import ASPECT_RATIOS, IMAGE_MODELS, VIDEO_MODELS
+from app.domain.protocols import V2_MODELS
 from app.domain.states import RecoverOption, RecoverWay
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
+from app.ui.settings import DraftDefaults
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QCheckBox,
@@ -306,6 +310,60 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Query every"), self.poll)
         form.addRow(self.tr("Data folder"), drow)
         form.addRow(self.tr("Store URL"), self.store)
+        self.notify = QCheckBox(self.tr("Tell me when a slot I started is done, failed or "
+                                        "unknown"), objectName="notifyCheck")
+        self.notify.setChecked(bool(values.get("notify_finished", True)))
+        self.notify.setAccessibleName(self.tr("Notifications"))
+        form.addRow(self.tr("Notifications"), self.notify)
+        # What a fresh slot starts from (not the last slot's values)
+        defaults = values.get("draft_defaults")
+        self.default_kind = QComboBox(objectName="defaultKind")
+        self.default_kind.addItem(self.tr("Video"), "video")
+        self.default_kind.addItem(self.tr("Image"), "image")
+        self.default_model = QComboBox(objectName="defaultModel")
+        self.default_duration = QComboBox(objectName="defaultDuration")
+        self.default_resolution = QComboBox(objectName="defaultResolution")
+        self.default_ratio = QComboBox(objectName="defaultRatio")
+        durations = sorted({d for rule in VIDEO_MODELS.values() for d in rule.resolutions}
+                           | {d for m in V2_MODELS for d in range(params_v2.MODELS[m].min_seconds,
+                                                                  params_v2.MODELS[m].max_seconds + 1)})
+        for d in durations:
+            self.default_duration.addItem(self.tr("%1 s").replace("%1", str(d)), d)
+        resolutions: list[str] = []
+        for m in V2_MODELS:
+            resolutions += [r for r in params_v2.MODELS[m].resolutions if r not in resolutions]
+        for rule in VIDEO_MODELS.values():
+            for rs in rule.resolutions.values():
+                resolutions += [r for r in rs if r not in resolutions]
+        self.default_resolution.addItems(resolutions)
+        self.default_ratio.addItems(list(ASPECT_RATIOS))
+        self.default_kind.currentIndexChanged.connect(self._default_kind_changed)
+        kind = getattr(defaults, "kind", "video") or "video"
+        self.default_kind.setCurrentIndex(self.default_kind.findData(kind))
+        self._default_kind_changed()
+        for combo, value in ((self.default_model, getattr(defaults, "model", None)),
+                             (self.default_resolution, getattr(defaults, "resolution", None)),
+                             (self.default_ratio, getattr(defaults, "ratio", None))):
+            if value and combo.findText(value) >= 0:
+                combo.setCurrentText(value)
+        duration = getattr(defaults, "duration", None)
+        if duration is not None and self.default_duration.findData(duration) >= 0:
+            self.default_duration.setCurrentIndex(self.default_duration.findData(duration))
+        drow = QHBoxLayout()
+        drow.addWidget(self.default_kind)
+        drow.addWidget(self.default_model, 1)
+        form.addRow(self.tr("New slots start as"), drow)
+        prow = QHBoxLayout()
+        prow.addWidget(self.default_duration)
+        prow.addWidget(self.default_resolution)
+        prow.addWidget(self.default_ratio)
+        prow.addStretch(1)
+        form.addRow("", prow)
+        self.default_kind.setAccessibleName(self.tr("New slots: kind"))
+        self.default_model.setAccessibleName(self.tr("New slots: model"))
+        self.default_duration.setAccessibleName(self.tr("New slots: duration"))
+        self.default_resolution.setAccessibleName(self.tr("New slots: resolution"))
+        self.default_ratio.setAccessibleName(self.tr("New slots: aspect ratio"))
         # Literal self.tr() calls, one per name, so lupdate finds every one of them.
         self.region.setAccessibleName(self.tr("Region"))
         self.tenant.setAccessibleName(self.tr("Team"))
@@ -349,6 +407,26 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         self._update_key_hint()
 
+    def _default_kind_changed(self, *_: Any) -> None:
+        video = self.default_kind.currentData() == "video"
+        keep = self.default_model.currentText()
+        self.default_model.clear()
+        self.default_model.addItems([*V2_MODELS, *VIDEO_MODELS] if video else list(IMAGE_MODELS))
+        if self.default_model.findText(keep) >= 0:
+            self.default_model.setCurrentText(keep)
+        for w in (self.default_duration, self.default_resolution):
+            w.setVisible(video)
+        self.default_ratio.setVisible(not video)
+
+    def draft_defaults(self) -> DraftDefaults:
+        """What a fresh slot starts from, as chosen here."""
+        video = self.default_kind.currentData() == "video"
+        return DraftDefaults(
+            kind=str(self.default_kind.currentData()), model=self.default_model.currentText() or None,
+            duration=self.default_duration.currentData() if video else None,
+            resolution=self.default_resolution.currentText() if video else None,
+            ratio=None if video else self.default_ratio.currentText())
+
     def _update_key_hint(self) -> None:
         if self._clear_key:
             text = self.tr("the stored key will be removed when you save")
@@ -385,6 +463,8 @@ class SettingsDialog(QDialog):
             "data_dir": self.data_dir.text().strip(),
             "store": self.store.text().strip(),
             "budget_daily": self.budget.text().strip() or None,
+            "notify_finished": self.notify.isChecked(),
+            "draft_defaults": self.draft_defaults(),
         }
         if self.api_key.text().strip():
             out["api_key"] = self.api_key.text().strip()

@@ -58,6 +58,14 @@ def _set_invalid(widget: QWidget, invalid: bool) -> None:
         widget.style().polish(widget)
 
 
+class DateEdit(QDateEdit):
+    """A date field that is one Tab stop: Tab leaves the field (the year, month and day are
+    changed with the arrow keys, or picked in the calendar), as every other field does."""
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # noqa: N802, A002 - Qt override
+        return QWidget.focusNextPrevChild(self, next)
+
+
 class RequestIdComposer(QWidget):
     """Project, date and scene → the full RequestId (``series:YYYYMMDD:project:scene``)."""
 
@@ -68,8 +76,10 @@ class RequestIdComposer(QWidget):
         super().__init__(parent)
         self.series = "article"
         self._updating = False
+        self._read_only = False
+        self.free = False  # the RequestId has another shape than series:date:project:scene
         self.project = QLineEdit(objectName="projectEdit", placeholderText=self.tr("project"))
-        self.date = QDateEdit(objectName="dateEdit", calendarPopup=True)
+        self.date = DateEdit(objectName="dateEdit", calendarPopup=True)
         self.date.setDisplayFormat("yyyy-MM-dd")
         self.date.setDate(QDate.currentDate())
         self.scene = QLineEdit(objectName="sceneEdit", placeholderText="scene-01")
@@ -89,20 +99,27 @@ class RequestIdComposer(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(6)
-        grid.addWidget(QLabel(self.tr("Project")), 0, 0)
+        # One field per row: the composer fits the narrowest slot pane in every language.
+        self.part_labels = (QLabel(self.tr("Project")), QLabel(self.tr("Date")),
+                            QLabel(self.tr("Scene")))
+        grid.addWidget(self.part_labels[0], 0, 0)
         grid.addWidget(self.project, 0, 1)
-        grid.addWidget(QLabel(self.tr("Date")), 0, 2)
-        grid.addWidget(self.date, 0, 3)
-        grid.addWidget(QLabel(self.tr("Scene")), 1, 0)
+        grid.addWidget(self.part_labels[1], 1, 0)
+        grid.addWidget(self.date, 1, 1, Qt.AlignmentFlag.AlignLeft)
+        grid.addWidget(self.part_labels[2], 2, 0)
         scene_row = QHBoxLayout()
         scene_row.addWidget(self.scene, 1)
         scene_row.addWidget(self.next_button)
-        grid.addLayout(scene_row, 1, 1)
-        grid.addWidget(QLabel(self.tr("RequestId")), 2, 0)
-        grid.addWidget(self.full, 2, 1, 1, 3)
-        grid.addWidget(self.error, 3, 1, 1, 3)
+        grid.addLayout(scene_row, 2, 1)
+        grid.addWidget(QLabel(self.tr("RequestId")), 3, 0)
+        grid.addWidget(self.full, 3, 1)
+        grid.addWidget(self.error, 4, 1)
+        self.error.hide()
         grid.setColumnStretch(1, 1)
 
+        for a, b in ((self.project, self.date), (self.date, self.scene),
+                     (self.scene, self.next_button), (self.next_button, self.full)):
+            QWidget.setTabOrder(a, b)
         self.project.textChanged.connect(self._compose)
         self.date.dateChanged.connect(self._compose)
         self.scene.textChanged.connect(self._compose)
@@ -123,23 +140,50 @@ class RequestIdComposer(QWidget):
             self.full.setText(self.prefix() + self._scene_text())
         finally:
             self._updating = False
+        if self.free:
+            self._set_free(False)
         self._validate()
 
     def _parse(self) -> None:
+        """The full RequestId typed or set: the parts follow when it has the
+        ``series:YYYYMMDD:project:scene`` shape. Any other shape (``campaign:2026-autumn-launch:
+        x:y``) is kept exactly as it is: the parts cannot hold it, so they are left empty and
+        locked, and nothing ever recomposes it (no part of it is lost)."""
         if not self._updating:
             name = naming.parse(self.full.text())
-            if name is not None:
-                self._updating = True
-                try:
+            day = QDate.fromString(name.date, "yyyyMMdd") if name is not None else QDate()
+            text = self.full.text().strip()
+            free = bool(text) and (name is None or not day.isValid()
+                                   or naming.compose(name.series, day.toPython(), name.project,
+                                                     name.scene) != text)
+            self._updating = True
+            try:
+                if name is not None and not free:
                     self.series = name.series
-                    day = QDate.fromString(name.date, "yyyyMMdd")
-                    if day.isValid():
-                        self.date.setDate(day)
+                    self.date.setDate(day)
                     self.project.setText(name.project)
                     self.scene.setText(name.scene)
-                finally:
-                    self._updating = False
+                elif free:
+                    self.project.clear()
+                    self.scene.clear()
+            finally:
+                self._updating = False
+            self._set_free(free)
         self._validate()
+
+    def _set_free(self, free: bool) -> None:
+        """A RequestId of another shape: the parts are locked (the full field is the name)."""
+        self.free = free
+        for w in (self.project, self.date, self.scene):
+            w.setEnabled(not free)
+        # the parts cannot hold this name: not shown (a stale date would mislead)
+        for w in (*self.part_labels, self.project, self.date, self.scene, self.next_button):
+            w.setVisible(not free)
+        self.next_button.setEnabled(not free and not self._read_only)
+        tip = self.tr("This RequestId does not follow project, date and scene: edit it in the "
+                      "RequestId field.") if free else ""
+        for w in (self.project, self.date, self.scene):
+            w.setToolTip(tip)
 
     def _validate(self) -> None:
         try:
@@ -169,10 +213,11 @@ class RequestIdComposer(QWidget):
         self.scene.setText(scene)
 
     def set_read_only(self, ro: bool) -> None:
+        self._read_only = ro
         for w in (self.project, self.scene, self.full):
             w.setReadOnly(ro)
         self.date.setReadOnly(ro)
-        self.next_button.setEnabled(not ro)
+        self.next_button.setEnabled(not ro and not self.free)
 
 
 #: A picture the domain's rules are asked "what if" with (it passes every image limit).
@@ -853,6 +898,53 @@ class CreateForm(QWidget):
         for p in (self.first, self.last, self.subject, self.references):
             p.set_read_only(ro)
         self.validate()
+
+    def apply_defaults(self, defaults: Any) -> None:
+        """A fresh draft: the user's defaults (``DraftDefaults``: kind, model, duration,
+        resolution, ratio; None, or a value the model does not take, keeps the form's own
+        default), never the last slot's values."""
+        kind = getattr(defaults, "kind", "video") or "video"
+        (self.image_radio if kind == "image" else self.video_radio).setChecked(True)
+        self._fill_models()  # the kind's first model, with its own defaults
+        model = getattr(defaults, "model", None)
+        if model and model in self.models():
+            self.set_model(model)
+        if kind == "video":
+            values, default = self._rule_durations()
+            self.duration.set_values(values, None, default)
+            duration = getattr(defaults, "duration", None)
+            if isinstance(duration, int):
+                self.duration.set_value(duration)
+            res, default_res = self._resolutions()
+            resolution = getattr(defaults, "resolution", None)
+            self.resolution.setCurrentText(resolution if resolution in res else default_res)
+            ratio = getattr(defaults, "ratio", None)
+            if self.is_v2() and ratio and self.ratio.findData(ratio) >= 0:
+                self.ratio.setCurrentIndex(self.ratio.findData(ratio))
+        else:
+            self.aspect.setCurrentText(getattr(defaults, "ratio", None) or "1:1")
+            self.n.setValue(1)
+        self.optimizer.setChecked(kind == "video")
+        self.validate()
+
+    def picker(self, field: str) -> FramePicker:
+        """The image input of ``field`` (``first_frame``, ``last_frame``, ``subject_reference``),
+        its row shown: a video model that takes it is chosen when the current one does not."""
+        picker = {"first_frame": self.first, "last_frame": self.last,
+                  "subject_reference": self.subject}[field]
+        if self.kind() == "video":
+            allows = {"first_frame": "allows_first_frame", "last_frame": "allows_last_frame",
+                      "subject_reference": "needs_subject"}[field]
+            rule = VIDEO_MODELS.get(self.model_id())
+            # MiniMax-H3 takes first and last frames itself, but no subject picture.
+            switch = ((rule is not None and not getattr(rule, allows))
+                      or (self.is_v2() and field == "subject_reference"))
+            if switch:
+                for name, other in VIDEO_MODELS.items():
+                    if getattr(other, allows):
+                        self.set_model(name)
+                        break
+        return picker
 
     def clear(self) -> None:
         self.prompt.clear()

@@ -328,6 +328,12 @@ class FramePicker(DropMixin, QWidget):
         else:
             self.set_input(None)
 
+    def set_file(self, name: str, data_url: str) -> None:
+        """A picture read from a file or a result (``data_url``), said by its name."""
+        self.set_value(data_url)
+        self.edit.setText(self.tr("%1 (picture, %2 KB)").replace("%1", name).replace(
+            "%2", str(len(data_url) * 3 // 4 // 1024)))
+
     def set_stored(self, text: str) -> None:
         """A stored slot's local input (known by its facts only: no thumbnail)."""
         self.set_input(None)

@@ -120,6 +120,7 @@ class SlotTreeModel(QAbstractItemModel):
     """Slots grouped by project then day, newest first, loaded page by page from SQL."""
 
     revealed = Signal(QModelIndex)
+    opened = Signal(QModelIndex)  # a row loaded to be seen, not selected (running at start)
     loadingChanged = Signal(bool)
 
     def __init__(self, controller: Any, parent: QObject | None = None) -> None:
@@ -538,29 +539,48 @@ class SlotTreeModel(QAbstractItemModel):
         self._reveal = row
         self._continue_reveal()
 
-    def _continue_reveal(self) -> None:
-        row = self._reveal
-        if row is None:
-            return
+    def open_rows(self, rows: list[SlotRow]) -> None:
+        """Load what is needed to show each of ``rows`` without selecting it, emitting ``opened``
+        for each (the slots running at start: their groups are opened, not hidden)."""
+        self._opening = list(rows)
+        self._continue_reveal()
+
+    def _walk(self, row: SlotRow) -> tuple[str, Node | None]:
+        """("found", node), ("gone", None) when filtered out, or ("loading", None): a page of the
+        way is being fetched (this is called again when it arrives)."""
         node = self._root
         for key in (row.project, row.day):
             child = node.find(key)
             if child is None:
                 if node.exhausted:
-                    self._reveal = None  # filtered out
-                    return
+                    return "gone", None
                 self._fetch(node)
-                return
+                return "loading", None
             node = child
         found = self._by_id.get(row.id)
         if found is None:
             if node.exhausted:
-                self._reveal = None
-                return
+                return "gone", None
             self._fetch(node)
-            return
-        self._reveal = None
-        self.revealed.emit(self.node_index(found))
+            return "loading", None
+        return "found", found
+
+    def _continue_reveal(self) -> None:
+        row = self._reveal
+        if row is not None:
+            status, found = self._walk(row)
+            if status != "loading":
+                self._reveal = None
+                if found is not None:
+                    self.revealed.emit(self.node_index(found))
+        opening = getattr(self, "_opening", [])
+        while opening:
+            status, found = self._walk(opening[0])
+            if status == "loading":
+                break
+            opening.pop(0)
+            if found is not None:
+                self.opened.emit(self.node_index(found))
 
 
 LoadFn = Callable[..., None]

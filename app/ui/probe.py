@@ -32,6 +32,14 @@ WIDGETS = (
 )
 
 
+def _shown(root: QWidget, cls: type, name: str) -> Any:
+    """The visible widget of that class and object name (several may exist; one is on screen)."""
+    for child in root.findChildren(cls, name):
+        if child.isVisible():
+            return child
+    return None
+
+
 class Probe:
     def __init__(self, window: QWidget, path: str) -> None:
         self.window = window
@@ -71,8 +79,8 @@ class Probe:
                 self.write("rows", count=count)
         widgets: dict[str, list[int]] = {}
         for name in WIDGETS:
-            child = w.findChild(QWidget, name)
-            if child is not None and child.isVisible():
+            child = _shown(w, QWidget, name)
+            if child is not None:
                 top_left = child.mapToGlobal(child.rect().topLeft())
                 widgets[name] = [top_left.x(), top_left.y(), child.width(), child.height()]
         if widgets != self.last_widgets:
@@ -81,15 +89,16 @@ class Probe:
         self.poll_video(w)
 
     def poll_video(self, w: QWidget) -> None:
-        poster = w.findChild(QLabel, "videoPoster")
-        if poster is not None and poster.isVisible():
+        poster = _shown(w, QLabel, "videoPoster")
+        if poster is not None:
             pixmap = poster.pixmap()
             size = [pixmap.width(), pixmap.height()] if not pixmap.isNull() else None
             if size is not None and size != self.last_poster:
                 self.last_poster = size
                 self.write("poster", size=size)
-        mm = multimedia() if w.findChild(QWidget, "videoView") is not None else None
-        player = w.findChild(mm[0].QMediaPlayer) if mm is not None else None
+        view = _shown(w, QWidget, "videoView")  # the one on screen (a pane may hide another)
+        mm = multimedia() if view is not None else None
+        player = getattr(view, "player", None) if mm is not None else None
         if player is None:
             return
         output = player.audioOutput()

@@ -11,6 +11,7 @@ keeps the layout, and runs the settings flow through :mod:`app.ui.settings`.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,9 @@ from app.domain.protocols import protocol_of
 from app.domain.states import Action, State, recover_options
 from app.service.results import LookupReport, Result
 from app.ui import settings as settings_mod
+from app.service.views import MediaView
 from app.ui.assets import app_icon
+from app.ui.chain import Role, frame_data_url, is_video, media_path
 from app.ui.current import Busy, CurrentSlot
 from app.ui.dialogs import (
     ConflictDialog,
@@ -40,7 +43,9 @@ from app.ui.shotlist import (
 )
 from app.ui.spend import SpendDialog
 from app.ui.models import SlotTreeModel
+from app.ui.notify import Notifier
 from app.ui.panes.browser import SlotBrowser
+from app.ui.panes.queue import QueuePanel
 from app.ui.panes.result import ResultPane
 from app.ui.panes.slot import SlotPane
 from app.ui.panes.status import StatusPane
@@ -65,12 +70,16 @@ from app.ui.style import STYLESHEET
 #: The form's settings a template gives every scene (shot-list columns).
 TEMPLATE_OPTIONS = ("model", "duration", "resolution", "ratio", "prompt_expansion", "aspect_ratio",
                     "n")
+# The panes' narrowest widths: together (with margins and handles) within the window's minimum
+# width, so nothing is cut off at the smallest window (tests/gui/test_min_size.py).
+MIN_SIZE = (1000, 640)
+LEFT_MIN, MIDDLE_MIN, RIGHT_MIN = 250, 430, 240
 
 
 def _frame(widget: QWidget) -> QFrame:
     frame = QFrame(objectName="pane")
     box = QVBoxLayout(frame)
-    box.setContentsMargins(10, 10, 10, 10)
+    box.setContentsMargins(8, 8, 8, 8)
     box.addWidget(widget)
     return frame
 
@@ -100,15 +109,23 @@ class MainWindow(QMainWindow):
         self.result_pane = ResultPane(c, self.slot)
         self.welcome = WelcomePage(c)
         self.status_pane = StatusPane(c)
+        self.notifier = Notifier(self, c, self.settings)
         self.setStatusBar(self.status_pane)
         self.slot_page = _frame(self.slot_pane)
-        self.slot_page.setMinimumWidth(500)
+        self.slot_page.setMinimumWidth(MIDDLE_MIN)
         self.middle_stack = QStackedWidget(objectName="middleStack")
         self.middle_stack.addWidget(self.slot_page)
         self.middle_stack.addWidget(self.welcome)
-        left, right = _frame(self.browser), _frame(self.result_pane)
-        left.setMinimumWidth(340)
-        right.setMinimumWidth(320)
+        self.queue = QueuePanel(c, self.slot_pane.estimates)
+        self.queue.hide()
+        column = QWidget(objectName="leftColumn")
+        cbox = QVBoxLayout(column)
+        cbox.setContentsMargins(0, 0, 0, 0)
+        cbox.addWidget(self.queue)
+        cbox.addWidget(self.browser, 1)
+        left, right = _frame(column), _frame(self.result_pane)
+        left.setMinimumWidth(LEFT_MIN)
+        right.setMinimumWidth(RIGHT_MIN)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
         for i, (pane, stretch) in enumerate(((left, 3), (self.middle_stack, 5), (right, 4))):
             self.splitter.addWidget(pane)
@@ -117,7 +134,7 @@ class MainWindow(QMainWindow):
         self.splitter.setSizes([400, 540, 420])
         central = QWidget()
         box = QVBoxLayout(central)
-        box.setContentsMargins(10, 10, 10, 6)
+        box.setContentsMargins(8, 8, 8, 4)
         self.top_bar = TopBar(self.slot)
         box.addWidget(self.top_bar)
         box.addWidget(self.splitter, 1)
@@ -133,6 +150,8 @@ class MainWindow(QMainWindow):
         self.slot_pane.recoverWanted.connect(self.open_recover)
         self.slot_pane.exportWanted.connect(self.export)
         self.slot_pane.frameWanted.connect(self._choose_frame)
+        self.slot_pane.finished.useWanted.connect(self.use_result_as)
+        self.slot_pane.submitted.connect(self.notifier.track)
         self.welcome.startWanted.connect(self.new_draft)
         self.top_bar.newWanted.connect(self.new_draft)
         self.top_bar.settingsWanted.connect(self.open_settings)
@@ -140,14 +159,17 @@ class MainWindow(QMainWindow):
         self.top_bar.set_shot_list_actions(self.shortcut_actions["import"],
                                            self.shortcut_actions["template"])
         self.setAcceptDrops(True)
+        self.top_bar.queueToggled.connect(self.show_queue)
+        self.queue.slotWanted.connect(self.select)
         self.model.rowsInserted.connect(self._maybe_empty)
         self.model.loadingChanged.connect(self._maybe_empty)
 
-        self.setMinimumSize(1000, 640)
+        self.setMinimumSize(*MIN_SIZE)
         self.resize(1360, 820)
         self.restore_layout()
         self.new_draft(initial=True)
         self.model.fetch_all_roots()
+        self.open_running()
 
     def _build_shortcuts(self) -> None:
         def add(name: str, keys: list[str], slot: Any, text: str) -> QAction:
@@ -178,6 +200,8 @@ class MainWindow(QMainWindow):
                           self.tr("Import shot list…")),
             "template": add("templateAction", ["Ctrl+Shift+T"], lambda: self.open_template(),
                             self.tr("Scenes from a template…")),
+            "queue": add("queueAction", ["Ctrl+Shift+Q"],
+                         lambda: self.show_queue(not self.queue.isVisible()), self.tr("Queue")),
         }
 
     # -- layout persistence ----------------------------------------------------------------------
@@ -212,6 +236,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         self.save_layout()
         self.result_pane.stop()
+        self.slot_pane.finished.stop()
         if self.dialog is not None:
             self.dialog.close()
         super().closeEvent(event)
@@ -223,10 +248,49 @@ class MainWindow(QMainWindow):
         self.slot_pane.select(request_id, fresh=fresh)
 
     def new_draft(self, *, initial: bool = False) -> None:
-        """A blank slot: today's date, the current project, the next free scene."""
+        """A blank slot: today's date, the current project, the next free scene, and the
+        parameters from the user's defaults (Settings), not the last slot's."""
         if not initial:
             self.middle_stack.setCurrentWidget(self.slot_page)
-        self.slot_pane.new_draft(focus=not initial)
+        self.slot_pane.new_draft(focus=not initial, defaults=self.settings.draft_defaults())
+
+    def use_result_as(self, media: MediaView | str, role: Role | str) -> None:
+        """Open a new draft fed with a result: ``media`` (a :class:`MediaView` or a file path)
+        becomes the draft's ``role`` (:class:`~app.ui.chain.Role` or its value:
+        ``"first_frame"``, ``"last_frame"``, ``"subject_reference"``). An image goes in as it is;
+        a video gives its **last frame** (decoded off the UI thread) — video → video continuity.
+        The slot on screen stays visible beside the new draft as its source. Returns at once;
+        a file that cannot be used is said in the slot pane's message line."""
+        role = Role(role)
+        path, content_type = media_path(media)
+        source = self.slot.task
+        self.middle_stack.setCurrentWidget(self.slot_page)
+        defaults = self.settings.draft_defaults()
+        if role is not Role.REFERENCE and defaults.kind != "video":
+            defaults = dataclasses.replace(defaults, kind="video", model=None)
+        self.slot_pane.new_draft(focus=False, defaults=defaults, source=source)
+        picker = self.slot_pane.form.picker(role.value)
+        name = Path(path).name
+        if is_video(path, content_type):
+            name = self.tr("last frame of %1").replace("%1", name)
+        self.slot_pane.feed(picker, name, lambda: frame_data_url(path, content_type))
+
+    def open_running(self) -> None:
+        """The slots running now are in view: their project and day are opened at start, and
+        the queue panel is open when anything runs."""
+        c = self.controller
+
+        def found(rows: list[Any]) -> None:
+            self.model.open_rows(rows[:5])  # the newest few: their groups, not the whole store
+            if rows:
+                self.show_queue(True)
+
+        c.load(c.reader.running(), done=found)
+
+    def show_queue(self, on: bool = True) -> None:
+        """Open or close the queue panel (the top bar's Queue button, Ctrl+Shift+Q)."""
+        self.queue.setVisible(on)
+        self.top_bar.queue_button.setChecked(on)
 
     def _slot_loaded(self, request_id: str, task: Any, events: list[Any]) -> None:
         self.slot.show(request_id, task, events)
@@ -425,13 +489,20 @@ class MainWindow(QMainWindow):
         if Busy.SETTINGS in self.slot.busy:
             return
         values = settings_mod.dialog_values(self.controller.config, self.settings.saved_region())
+        values["notify_finished"] = self.settings.notify_finished
+        values["draft_defaults"] = self.settings.draft_defaults()
         dlg = SettingsDialog(values, self.controller.key_source, self, fixed=self.settings.fixed,
                              check=lambda v: self.settings.check_values(self.controller, v))
         dlg.applied.connect(self.apply_settings)
         self._open_dialog(dlg)
 
     def apply_settings(self, values: dict[str, Any]) -> None:
-        """Apply the dialog's values (:meth:`Settings.apply_change`); nothing acts meanwhile."""
+        """Apply the dialog's values (:meth:`Settings.apply_change`); nothing acts meanwhile.
+        The notification switch is the window's own: saved at once."""
+        if "notify_finished" in values:
+            self.settings.notify_finished = bool(values["notify_finished"])
+        if isinstance(values.get("draft_defaults"), settings_mod.DraftDefaults):
+            self.settings.save_draft_defaults(values["draft_defaults"])
         try:
             change = settings_mod.SettingsChange.from_dialog(values)
         except Exception as exc:  # noqa: BLE001 - checked by the dialog; said, never raised

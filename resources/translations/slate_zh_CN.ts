@@ -56,8 +56,36 @@
         <translation>已完成</translation>
     </message>
     <message>
-        <source>The media are verified and on disk (SHA-256 recorded). Export them, or start a New slot for a variation.</source>
-        <translation>媒体已校验并保存到磁盘（已记录 SHA-256）。可以导出，或用“新槽位”做一个变体。</translation>
+        <source>The media are checked and saved on this computer. Export them, or use Edit as new slot for a variation.</source>
+        <translation>媒体已校验并保存在这台电脑上。可以导出，或用“编辑为新槽位”做一个变体。</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Show the provider&apos;s own words</source>
+        <translation>显示服务商的原始说明</translation>
+    </message>
+    <message>
+        <source>Progress</source>
+        <translation>进度</translation>
+    </message>
+    <message>
+        <source>usually %1–%2 (from your last %3 like it)</source>
+        <translation>通常需要 %1–%2（根据你最近 %3 个同类任务）</translation>
+    </message>
+    <message>
+        <source>about %1 left</source>
+        <translation>大约还剩 %1</translation>
+    </message>
+    <message>
+        <source>taking longer than usual</source>
+        <translation>比平时慢</translation>
+    </message>
+    <message>
+        <source>no estimate yet: none like it finished before</source>
+        <translation>暂无预估：之前没有完成过同类任务</translation>
     </message>
     <message>
         <source>Failed</source>
@@ -405,6 +433,66 @@
     </message>
 </context>
 <context>
+    <name>FinishedView</name>
+    <message>
+        <source>Use as first frame of a new slot</source>
+        <extracomment>The menu&apos;s words per role, for an image and for a video (its last frame).</extracomment>
+        <translation>用作新槽位的首帧</translation>
+    </message>
+    <message>
+        <source>Use as last frame of a new slot</source>
+        <translation>用作新槽位的尾帧</translation>
+    </message>
+    <message>
+        <source>Use as reference of a new slot</source>
+        <translation>用作新槽位的参考</translation>
+    </message>
+    <message>
+        <source>Continue: last frame of this video as first frame of a new slot</source>
+        <translation>接续：把这段视频的最后一帧用作新槽位的首帧</translation>
+    </message>
+    <message>
+        <source>Last frame of this video as reference of a new slot</source>
+        <translation>把这段视频的最后一帧用作新槽位的参考</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Use in a new slot</source>
+        <translation>用于新槽位</translation>
+    </message>
+    <message>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>%1 image(s)</source>
+        <translation>%1 张图片</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>first frame</source>
+        <translation>首帧</translation>
+    </message>
+    <message>
+        <source>last frame</source>
+        <translation>尾帧</translation>
+    </message>
+    <message>
+        <source>reference</source>
+        <translation>参考</translation>
+    </message>
+    <message>
+        <source>from %1</source>
+        <translation>基于%1</translation>
+    </message>
+</context>
+<context>
     <name>FramePicker</name>
     <message>
         <source>drop</source>
@@ -438,6 +526,10 @@
     <message>
         <source>picture (%1 KB)</source>
         <translation>图片（%1 KB）</translation>
+    </message>
+    <message>
+        <source>%1 (picture, %2 KB)</source>
+        <translation>%1（图片，%2 KB）</translation>
     </message>
     <message>
         <source>picture</source>
@@ -554,6 +646,10 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
         <translation>取消任务</translation>
     </message>
     <message>
+        <source>Edit as new slot</source>
+        <translation>编辑为新槽位</translation>
+    </message>
+    <message>
         <source>Send this slot to the provider (once).</source>
         <translation>把这个槽位发送给服务商（只发一次）。</translation>
     </message>
@@ -591,7 +687,15 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     </message>
     <message>
         <source>Not charged: the provider bills nothing for this outcome.</source>
-        <translation>不收费：服务商不对这种结果计费。</translation>
+        <translation>不计费：服务商不会为这个结果收费。</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Show the technical details</source>
+        <translation>显示技术细节</translation>
     </message>
     <message>
         <source>Slot state</source>
@@ -655,7 +759,15 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     </message>
     <message>
         <source>This slot&apos;s inputs are fixed. Start a new slot to use what you dropped.</source>
-        <translation>这个槽位的输入已固定。请新建槽位来使用你拖入的内容。</translation>
+        <translation>这个槽位的输入已固定。如需使用拖入的内容，请新建槽位。</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>last frame of %1</source>
+        <translation>%1 的最后一帧</translation>
     </message>
     <message>
         <source>Store URL: not a database URL (sqlite:///path or postgresql://host/name).</source>
@@ -732,6 +844,77 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     <message>
         <source>Media (*.png *.jpg *.jpeg *.webp *.heic *.heif *.mp4 *.mov *.wav *.mp3)</source>
         <translation>媒体 (*.png *.jpg *.jpeg *.webp *.heic *.heif *.mp4 *.mov *.wav *.mp3)</translation>
+    </message>
+</context>
+<context>
+    <name>Notifier</name>
+    <message>
+        <source>Done: %1</source>
+        <translation>已完成：%1</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <source>Outcome unknown: %1</source>
+        <translation>结果未知：%1</translation>
+    </message>
+    <message>
+        <source>The media are checked and saved.</source>
+        <translation>媒体已校验并保存。</translation>
+    </message>
+    <message>
+        <source>The slot failed.</source>
+        <translation>这个槽位失败了。</translation>
+    </message>
+    <message>
+        <source>No clear answer came back. Open the slot to look it up or recover it.</source>
+        <translation>没有收到明确答复。请打开槽位进行查找或恢复。</translation>
+    </message>
+</context>
+<context>
+    <name>QueuePanel</name>
+    <message>
+        <source>Generating at the provider</source>
+        <extracomment>The groups, in order: (key, words).</extracomment>
+        <translation>服务商生成中</translation>
+    </message>
+    <message>
+        <source>Queued at the provider</source>
+        <translation>在服务商处排队</translation>
+    </message>
+    <message>
+        <source>Waiting for the rate limit</source>
+        <translation>等待限流解除</translation>
+    </message>
+    <message>
+        <source>Being sent</source>
+        <translation>发送中</translation>
+    </message>
+    <message>
+        <source>Downloading</source>
+        <translation>下载中</translation>
+    </message>
+    <message>
+        <source>Nothing is running.</source>
+        <translation>没有正在进行的任务。</translation>
+    </message>
+    <message>
+        <source>QUEUE</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>usually %1</source>
+        <translation>通常 %1</translation>
+    </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
     </message>
 </context>
 <context>
@@ -870,6 +1053,10 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
         <source>RequestId</source>
         <translation>RequestId</translation>
     </message>
+    <message>
+        <source>This RequestId does not follow project, date and scene: edit it in the RequestId field.</source>
+        <translation>这个 RequestId 不是“项目、日期、场景”的格式：请直接在 RequestId 栏中编辑。</translation>
+    </message>
 </context>
 <context>
     <name>ResultPane</name>
@@ -891,6 +1078,14 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
         <translation>图片</translation>
     </message>
     <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Show the files&apos; details</source>
+        <translation>显示文件详情</translation>
+    </message>
+    <message>
         <source>Open</source>
         <translation>打开</translation>
     </message>
@@ -907,6 +1102,10 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
         <translation>历史</translation>
     </message>
     <message>
+        <source>SOURCE</source>
+        <translation>来源</translation>
+    </message>
+    <message>
         <source>Pick a slot on the left, or start a new one.</source>
         <translation>在左侧选择一个槽位，或新建一个。</translation>
     </message>
@@ -917,6 +1116,18 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     <message>
         <source>Media appear here once they are downloaded and verified.</source>
         <translation>媒体下载并校验后会显示在这里。</translation>
+    </message>
+    <message>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 image(s)</source>
+        <translation>%1 张图片</translation>
     </message>
     <message>
         <source>Nothing has happened in this slot yet.</source>
@@ -1032,6 +1243,50 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     <message>
         <source>Store URL</source>
         <translation>存储 URL</translation>
+    </message>
+    <message>
+        <source>Tell me when a slot I started is done, failed or unknown</source>
+        <translation>我发起的槽位完成、失败或结果未知时通知我</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <source>Video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>Image</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>New slots start as</source>
+        <translation>新槽位默认为</translation>
+    </message>
+    <message>
+        <source>New slots: kind</source>
+        <translation>新槽位：类型</translation>
+    </message>
+    <message>
+        <source>New slots: model</source>
+        <translation>新槽位：模型</translation>
+    </message>
+    <message>
+        <source>New slots: duration</source>
+        <translation>新槽位：时长</translation>
+    </message>
+    <message>
+        <source>New slots: resolution</source>
+        <translation>新槽位：分辨率</translation>
+    </message>
+    <message>
+        <source>New slots: aspect ratio</source>
+        <translation>新槽位：宽高比</translation>
     </message>
     <message>
         <source>Team</source>
@@ -1249,6 +1504,10 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
         <translation>搜索槽位和提示词……</translation>
     </message>
     <message>
+        <source>Clear the search</source>
+        <translation>清除搜索</translation>
+    </message>
+    <message>
         <source>Search slots</source>
         <translation>搜索槽位</translation>
     </message>
@@ -1310,6 +1569,7 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     </message>
     <message>
         <source>No slot matches these filters.</source>
+        <extracomment>Below this width the tree shows the slot and its state only (kind and age come back when the pane is wider): a slot&apos;s name is never cut to &quot;sc…&quot;.</extracomment>
         <translation>没有符合筛选条件的槽位。</translation>
     </message>
 </context>
@@ -1699,6 +1959,22 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
         <source>Import a shot list, or make scenes from a template</source>
         <translation>导入镜头表，或用模板生成场景</translation>
     </message>
+    <message>
+        <source>Queue</source>
+        <translation>队列</translation>
+    </message>
+    <message>
+        <source>What is running, queued or waiting (Ctrl+Shift+Q)</source>
+        <translation>正在进行、排队或等待中的任务（Ctrl+Shift+Q）</translation>
+    </message>
+    <message>
+        <source>New slot</source>
+        <translation>新槽位</translation>
+    </message>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
 </context>
 <context>
     <name>VideoView</name>
@@ -1799,6 +2075,157 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     <message>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>Words</name>
+    <message>
+        <source>The provider&apos;s safety check refused the prompt or an input image. Reword the prompt or change the image, then try again in a new slot.</source>
+        <translation>服务商的内容安全审核拒绝了提示词或输入图片。请改写提示词或更换图片，然后在新槽位中重试。</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s safety check stopped the generated result, so nothing was delivered. Try a different prompt in a new slot.</source>
+        <translation>服务商的内容安全审核拦截了生成结果，因此没有交付任何内容。请在新槽位中换一个提示词重试。</translation>
+    </message>
+    <message>
+        <source>The MiniMax account has no balance left. Top it up in the MiniMax console, then create again.</source>
+        <translation>MiniMax 账户余额不足。请在 MiniMax 控制台充值后再创建。</translation>
+    </message>
+    <message>
+        <source>The provider is receiving too many requests right now (rate limit). Nothing was made; try again in a minute.</source>
+        <translation>服务商当前请求过多（限流）。没有生成任何内容；请一分钟后重试。</translation>
+    </message>
+    <message>
+        <source>The API key was refused. A key works only in its own region (international or mainland China): check the key and the region in Settings.</source>
+        <translation>API 密钥被拒绝。密钥只能在其所属区域（国际站或中国大陆）使用：请在“设置”中检查密钥和区域。</translation>
+    </message>
+    <message>
+        <source>The provider lists several tasks that could be this slot and cannot show their prompts, so none was chosen. Find the right one in the provider&apos;s console and attach its task id with Recover.</source>
+        <translation>服务商列出了多个可能属于这个槽位的任务，但无法显示它们的提示词，因此没有选择任何一个。请在服务商控制台找到正确的任务，并用“恢复”关联其任务 ID。</translation>
+    </message>
+    <message>
+        <source>The provider did not confirm that task id, so nothing changed. Check the id in the provider&apos;s console.</source>
+        <translation>服务商没有确认这个任务 ID，因此没有任何改变。请在服务商控制台核对 ID。</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s task list did not answer, so nothing changed. Try again in a moment.</source>
+        <translation>服务商的任务列表没有响应，因此没有任何改变。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>Your MiniMax plan&apos;s allowance is used up for now. Try again later, or raise the plan&apos;s limit in the MiniMax console.</source>
+        <translation>你的 MiniMax 套餐额度暂时已用完。请稍后再试，或在 MiniMax 控制台提高套餐限额。</translation>
+    </message>
+    <message>
+        <source>This model is not part of your MiniMax plan. Choose another model.</source>
+        <translation>你的 MiniMax 套餐不包含这个模型。请选择其他模型。</translation>
+    </message>
+    <message>
+        <source>The provider did not accept these settings. Check the model, duration, resolution and input images.</source>
+        <translation>服务商不接受这些设置。请检查模型、时长、分辨率和输入图片。</translation>
+    </message>
+    <message>
+        <source>The MiniMax account needs real-name verification before it can generate.</source>
+        <translation>MiniMax 账户需要先完成实名认证才能生成。</translation>
+    </message>
+    <message>
+        <source>The prompt contains characters the provider does not accept. Remove unusual symbols and try again.</source>
+        <translation>提示词中含有服务商不接受的字符。请删除特殊符号后重试。</translation>
+    </message>
+    <message>
+        <source>The prompt is too long for the provider. Shorten it and try again.</source>
+        <translation>提示词超出服务商的长度限制。请缩短后重试。</translation>
+    </message>
+    <message>
+        <source>The request never left this computer, so nothing was made or billed. Check the network connection, then create again.</source>
+        <translation>请求没有离开这台电脑，因此没有生成任何内容，也没有计费。请检查网络连接后再创建。</translation>
+    </message>
+    <message>
+        <source>The request left, but the connection broke before the provider&apos;s answer arrived. The task may exist at the provider: look it up, or declare the slot failed if you are sure it does not.</source>
+        <translation>请求已发出，但在服务商答复到达前连接中断。服务商处可能已有这个任务：请查找它；如果确定不存在，可以声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>The request left, but no answer came back in time. The task may exist at the provider: look it up, or declare the slot failed if you are sure it does not.</source>
+        <translation>请求已发出，但没有及时收到答复。服务商处可能已有这个任务：请查找它；如果确定不存在，可以声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>Slate was closed while the request was being sent. The task may exist at the provider: look it up, or declare the slot failed if you are sure it does not.</source>
+        <translation>发送请求时 Slate 被关闭了。服务商处可能已有这个任务：请查找它；如果确定不存在，可以声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>The provider answered with a status Slate does not know, so Slate stopped here and downloaded nothing. Ask the provider again later.</source>
+        <translation>服务商返回了 Slate 不认识的状态，因此 Slate 停在这里，没有下载任何内容。请稍后再向服务商查询。</translation>
+    </message>
+    <message>
+        <source>The provider said the task finished but delivered no file.</source>
+        <translation>服务商表示任务已完成，但没有交付文件。</translation>
+    </message>
+    <message>
+        <source>The downloaded file did not pass Slate&apos;s check (it does not open as a picture or a video). Download it again with Recover.</source>
+        <translation>下载的文件没有通过 Slate 的校验（无法作为图片或视频打开）。请用“恢复”重新下载。</translation>
+    </message>
+    <message>
+        <source>The provider reports that the task failed.</source>
+        <translation>服务商报告任务失败。</translation>
+    </message>
+    <message>
+        <source>The provider had an internal problem with this request.</source>
+        <translation>服务商处理这个请求时出现了内部问题。</translation>
+    </message>
+    <message>
+        <source>This slot was declared failed. The reason given: %1</source>
+        <translation>这个槽位已被声明为失败。给出的原因：%1</translation>
+    </message>
+    <message>
+        <source>There is no provider task to ask about, because the create&apos;s answer never came back. Use Recover: look the task up at the provider, attach its task id from the provider&apos;s console, or declare the slot failed.</source>
+        <translation>创建请求的答复没有回来，因此没有可以查询的服务商任务。请使用“恢复”：在服务商处查找任务、关联服务商控制台中的任务 ID，或声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>There is no provider task to ask about, because the create&apos;s answer never came back. Use Recover: attach its task id from the provider&apos;s console, or declare the slot failed.</source>
+        <translation>创建请求的答复没有回来，因此没有可以查询的服务商任务。请使用“恢复”：关联服务商控制台中的任务 ID，或声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>MiniMax cannot be asked about image tasks. When you are sure the images were not made, use Recover to declare the slot failed.</source>
+        <translation>MiniMax 不支持查询图片任务。确定图片没有生成时，请用“恢复”声明槽位失败。</translation>
+    </message>
+    <message>
+        <source>The provider lists no task that matches this slot. If you find it in the provider&apos;s console, attach its task id with Recover.</source>
+        <translation>服务商的任务列表中没有与这个槽位匹配的任务。如果你在服务商控制台找到了它，请用“恢复”关联其任务 ID。</translation>
+    </message>
+    <message>
+        <source>Today&apos;s quota is used up, so nothing was sent. It starts again tomorrow, or can be raised in Settings.</source>
+        <translation>今日配额已用完，因此没有发送。明天会重新计算，也可以在“设置”中提高。</translation>
+    </message>
+    <message>
+        <source>This would go over today&apos;s budget, so nothing was sent. The budget can be changed in Settings.</source>
+        <translation>这会超出今日预算，因此没有发送。可以在“设置”中修改预算。</translation>
+    </message>
+    <message>
+        <source>The slot store is busy with another Slate right now. Try again in a moment.</source>
+        <translation>槽位存储正被另一个 Slate 占用。请稍后重试。</translation>
+    </message>
+    <message>
+        <source>The media files are no longer on this computer. Use Recover to download them again.</source>
+        <translation>媒体文件已不在这台电脑上。请用“恢复”重新下载。</translation>
+    </message>
+    <message>
+        <source>This slot does not exist (any more) for this team and designer.</source>
+        <translation>对这个团队和设计师来说，这个槽位不存在（或已不存在）。</translation>
+    </message>
+    <message>
+        <source>The task is still running; its media can be exported once it is done.</source>
+        <translation>任务仍在进行中；完成后才能导出媒体。</translation>
+    </message>
+    <message>
+        <source>Something went wrong inside Slate. The details below and in the log say what.</source>
+        <translation>Slate 内部出了问题。下方详情和日志中有具体说明。</translation>
+    </message>
+    <message>
+        <source>The provider could not be reached. Check the network connection; Slate tries again by itself.</source>
+        <translation>无法连接服务商。请检查网络连接；Slate 会自动重试。</translation>
+    </message>
+    <message>
+        <source>The system&apos;s password store is not available, so the API key cannot be kept. Set the key in the environment instead (see Settings).</source>
+        <translation>系统密码存储不可用，无法保存 API 密钥。请改为在环境变量中设置密钥（见“设置”）。</translation>
     </message>
 </context>
 </TS>

@@ -14,6 +14,7 @@ import pytest
 
 from app.domain.states import Action, State
 from app.service.results import HistoryEvent
+from app.ui import words
 from app.ui.current import WORDS, Busy, Caps, CurrentSlot, Why
 from app.ui.panes.actions import ACTION_HELP, ActionBar
 from app.ui.panes.banner import Banner
@@ -134,7 +135,8 @@ def test_the_banner_keeps_the_slot_while_the_next_one_loads(qtbot):
     banner = Banner(slot)
     qtbot.addWidget(banner)
     assert banner.title.text() == "Failed"
-    assert banner.body.text().startswith("1026 input sensitive\n")
+    assert banner.body.text().startswith(words.INPUT_SENSITIVE + "\n")  # the designer's words
+    assert "1026 input sensitive" in banner.details.text()  # the provider's, one click away
     assert banner.progress.text().startswith("Took 1:00")
     slot.select(OTHER)
     assert banner.title.text() == "Failed"  # no flash of an empty banner between slots
@@ -161,8 +163,10 @@ def test_the_result_pane_keeps_the_slot_while_the_next_one_loads(qtbot):
     ])
     assert pane.empty_media.text() == "Media appear here once they are downloaded and verified."
     assert pane.events.topLevelItemCount() == 2
-    assert pane.events.topLevelItem(1).text(0).endswith("outcome unknown: read timeout")
+    assert pane.events.topLevelItem(1).text(0).endswith(
+        "outcome unknown: " + words.NO_ANSWER_IN_TIME)
     assert pane.events.topLevelItem(1).childCount() == 1  # the raw response
+    assert "read timeout" in pane.events.topLevelItem(1).child(0).text(0)  # and Slate's words
     slot.start_draft()
     assert pane.empty_media.text() == "Pick a slot on the left, or start a new one."
     assert pane.events.topLevelItemCount() == 1
@@ -198,8 +202,9 @@ def test_an_action_whose_work_raised_frees_its_button(gui, make_window, tmp_path
     window.choose_directory = lambda done: done(str(out))
     export = buttons(window)[Action.EXPORT]
     export.click()
-    gui.until(lambda: "IsADirectoryError" in window.slot_pane.actions.message.text(),
-              what="the error said")
+    bar = window.slot_pane.actions
+    gui.until(lambda: "IsADirectoryError" in bar.details.text(), what="the error said")
+    assert bar.message.text() and "IsADirectoryError" not in bar.message.text()  # in words
     gui.until(lambda: export.isEnabled(), what="Export offered again")
     assert Busy.EXPORT not in window.slot.busy
 

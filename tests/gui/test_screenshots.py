@@ -140,3 +140,34 @@ def test_a_screenshot_run_never_writes_the_users_settings(gui, tmp_path):
     shoot(used)
     assert conf.read_bytes() == before
     assert sorted(p.name for p in used.rglob("*")) == ["Slate", "Slate.conf"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_slate_gui_size_sets_the_windows_size_for_screenshots(gui, tmp_path, lang):
+    gui.run(gui.other_service().submit(VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"},
+                                       wait=True))
+    out = tmp_path / f"min-{lang}.png"
+    env = dict(os.environ, SLATE_DATA_DIR=str(gui.config.data_dir), SLATE_PROVIDER="demo",
+               SLATE_BASE_URL=gui.sim.base_url, SLATE_TENANT="studio-a", SLATE_USER="lin",
+               XDG_CONFIG_HOME=str(tmp_path / "config"), SLATE_POLL_INTERVAL="0.05")
+    proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshot", str(out),
+                           "--select", VIDEO, "--lang", lang, "--size", "1000x640"],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    image = QImage(str(out))
+    # the window's content at exactly 1000×640 (a device pixel ratio of 1 offscreen)
+    assert (image.width(), image.height()) == (1000, 640)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    assert image.save(str(SCREENSHOTS / f"cli-size-{lang}.png"))
+
+
+@pytest.mark.parametrize("size", ["10x10", "wide", "1200x", "999x640", "20000x800"])
+def test_slate_gui_size_refuses_a_bad_size_before_anything_starts(tmp_path, size):
+    env = dict(os.environ, SLATE_DATA_DIR=str(tmp_path / "data"), SLATE_PROVIDER="demo",
+               XDG_CONFIG_HOME=str(tmp_path / "config"))
+    proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshot",
+                           str(tmp_path / "x.png"), "--size", size, "--json"], env=env, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert '"size"' in proc.stdout and not (tmp_path / "x.png").exists()
+    assert not (tmp_path / "data").exists()  # nothing started, nothing made

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from app.domain.states import IN_FLIGHT, WHY_NOT, Action, State, allowed_actions
 from app.ui.current import (
     BLOCKS,
+    offered_actions,
     BUSY_WORDS,
     NO_CAPS,
     PRIMARY,
@@ -112,7 +113,9 @@ def test_the_task_shape_is_a_subset_of_the_services_task_view():
 @pytest.mark.parametrize("state", STATES, ids=lambda s: str(s))
 def test_offers_equal_the_domain_table(state, has_results):
     slot = slot_in(state, has_results=has_results)
-    table = allowed_actions(state, has_results=has_results)
+    table = offered_actions(state, has_results=has_results)
+    assert set(table) == set(allowed_actions(state, has_results=has_results)) | (
+        {Action.NEW_SLOT} if state is not None else set())  # "Edit as new slot": always
     offers = slot.offers()
     assert list(offers) == list(Action)  # every action, in the domain's order
     assert enabled(slot) == set(table)
@@ -146,14 +149,14 @@ def test_an_unknown_slot_without_task_id_cannot_be_queried_and_recover_leads():
     query = slot.offer(Action.QUERY)
     assert not query.enabled and query.reason.why is Why.NO_TASK_ID
     assert "Recover" in query.reason.say()
-    assert enabled(slot) == {Action.RECOVER}
+    assert enabled(slot) == {Action.RECOVER, Action.NEW_SLOT}
     assert slot.primary is Action.RECOVER and slot.offer(Action.RECOVER).primary
     assert not query.primary
 
 
 def test_an_unknown_slot_with_a_task_id_is_queried_first():
     slot = slot_in(State.UNKNOWN, task_id="task-7")
-    assert enabled(slot) == {Action.QUERY, Action.RECOVER}
+    assert enabled(slot) == {Action.QUERY, Action.RECOVER, Action.NEW_SLOT}
     assert slot.primary is Action.QUERY
 
 
@@ -273,7 +276,7 @@ def test_nothing_acts_while_the_selected_slot_loads():
     assert enabled(slot) == set() and slot.primary is None
     assert {o.reason.why for o in slot.offers().values()} == {Why.LOADING}
     slot.show(OTHER, Task(request_id=OTHER, state="unknown", provider_task_id=None), [])
-    assert not slot.loading and enabled(slot) == {Action.RECOVER}
+    assert not slot.loading and enabled(slot) == {Action.RECOVER, Action.NEW_SLOT}
 
 
 # -- primary action ---------------------------------------------------------------------------
@@ -519,7 +522,7 @@ def test_invariants(state, has_results, kind, task_id, can_query_images, busy, l
     if loading and state is not None:
         slot.select(OTHER)
     offers = slot.offers()
-    table = set(allowed_actions(state if not (loading and state is not None) else None,
+    table = set(offered_actions(state if not (loading and state is not None) else None,
                                 has_results=has_results))
     on = {a for a, o in offers.items() if o.enabled}
     assert on <= table  # never more than the domain allows

@@ -13,11 +13,12 @@ from collections.abc import Mapping
 from app.domain.cost import format_money
 from app.domain.states import Action
 from app.ui.current import CurrentSlot, Offer, Why
+from app.ui.flow import FlowLayout
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
-    QHBoxLayout,
     QLabel,
     QPushButton,
+    QToolButton,
     Qt,
     QVBoxLayout,
     QWidget,
@@ -32,7 +33,7 @@ ACTION_BUTTONS = (
     (Action.RECOVER, "recoverButton", QT_TRANSLATE_NOOP("MainWindow", "Recover…"), None),
     (Action.EXPORT, "exportButton", QT_TRANSLATE_NOOP("MainWindow", "Export…"), "Ctrl+E"),
     (Action.CANCEL, "cancelButton", QT_TRANSLATE_NOOP("MainWindow", "Cancel task"), None),
-    (Action.NEW_SLOT, "newSlotButton", QT_TRANSLATE_NOOP("MainWindow", "New slot"),
+    (Action.NEW_SLOT, "newSlotButton", QT_TRANSLATE_NOOP("MainWindow", "Edit as new slot"),
      "Ctrl+Shift+N"),
 )
 ACTION_HELP = {
@@ -46,6 +47,8 @@ ACTION_HELP = {
     Action.CANCEL: QT_TRANSLATE_NOOP(
         "MainWindow", "Ask the provider to drop this queued task; nothing is billed for it."),
 }
+DETAILS = QT_TRANSLATE_NOOP("MainWindow", "Details")
+DETAILS_NAME = QT_TRANSLATE_NOOP("MainWindow", "Show the technical details")
 USES_QUOTA = QT_TRANSLATE_NOOP("MainWindow", "Uses %1 of today's quota.")
 IMAGES = QT_TRANSLATE_NOOP("MainWindow", "%1 image(s)")
 ONE_VIDEO = QT_TRANSLATE_NOOP("MainWindow", "1 video")
@@ -78,8 +81,9 @@ class ActionBar(QWidget):
         self.setObjectName("actionBar")
         self.slot = slot
         self.cost = QLabel(objectName="hint")
+        self.cost.setWordWrap(True)
         self.buttons: dict[Action, QPushButton] = {}
-        row = QHBoxLayout()
+        row = FlowLayout(spacing=6)  # wraps in a narrow pane: no button is ever cut off
         for action, name, text, keys in ACTION_BUTTONS:
             button = QPushButton(_tr(text), objectName=name)
             button.setAccessibleName(_tr(text).rstrip("…"))
@@ -88,16 +92,32 @@ class ActionBar(QWidget):
             button.clicked.connect(lambda _checked=False, a=action: self.triggered.emit(a))
             self.buttons[action] = button
             row.addWidget(button)
-        row.addStretch(1)
         self.message = QLabel(objectName="messageLabel")
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # the technical words behind a message: one click away, never in the message itself
+        self.details_button = QToolButton(objectName="messageDetailsButton")
+        self.details_button.setText(_tr(DETAILS))
+        self.details_button.setAccessibleName(_tr(DETAILS_NAME))
+        self.details_button.setCheckable(True)
+        self.details_button.setAutoRaise(True)
+        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.hide()
+        self.details = QLabel(objectName="messageDetails")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setStyleSheet("color: #555; font-family: monospace; font-size: 9pt;")
+        self.details.hide()
+        self.details_button.toggled.connect(self._toggle_details)
         box = QVBoxLayout(self)
         box.setContentsMargins(4, 6, 4, 0)
         box.setSpacing(4)
         box.addWidget(self.cost)
         box.addLayout(row)
         box.addWidget(self.message)
+        box.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignLeft)
+        box.addWidget(self.details)
         slot.offers_changed.connect(self.show_offers)
         slot.draft_changed.connect(lambda _draft: self.show_cost())
         slot.task_changed.connect(lambda _task: self.show_cost())
@@ -116,6 +136,9 @@ class ActionBar(QWidget):
             else:
                 tip = offer.reason.say(translate)
             button.setToolTip(tip)
+            if action is Action.NEW_SLOT:  # a stored slot's; a draft has nothing to edit from
+                button.setVisible(not (offer.reason is not None
+                                       and offer.reason.why is Why.STATE))
             if action is Action.CANCEL:  # shown only where it can act: a queued MiniMax-H3 task
                 button.setVisible(offer.enabled or (offer.reason is not None
                                                     and offer.reason.why is Why.BUSY))
@@ -136,9 +159,19 @@ class ActionBar(QWidget):
         if text != self.cost.text():
             self.cost.setText(text)
 
-    def show_message(self, text: str, error: bool = True) -> None:
+    def show_message(self, text: str, error: bool = True, detail: str = "") -> None:
+        """The last message in the designer's words; ``detail`` (the service's or provider's own
+        words) behind the Details button."""
         self.message.setText(text)
         self.message.setStyleSheet("color: #8a2d23;" if text and error else "")
+        detail = detail if detail and detail != text else ""
+        self.details.setText(detail)
+        self.details_button.setVisible(bool(detail))
+        self.details.setVisible(bool(detail) and self.details_button.isChecked())
+
+    def _toggle_details(self, on: bool) -> None:
+        self.details_button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.details.setVisible(on and bool(self.details.text()))
 
 
 def task_cost_text(task: object) -> str:

@@ -11,12 +11,16 @@ import datetime as dt
 import time
 
 from app.domain.states import State
+from app.ui import words
 from app.ui.current import CurrentSlot, Progress
+from app.ui.progress import Estimate, Estimates
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QProgressBar,
+    QToolButton,
     Qt,
     QTimer,
     QVBoxLayout,
@@ -46,8 +50,8 @@ BANNERS = {
                         QT_TRANSLATE_NOOP("Banner", "The provider finished. Slate is downloading "
                                           "and verifying the media.")),
     State.SUCCESS: (QT_TRANSLATE_NOOP("Banner", "Done"),
-                    QT_TRANSLATE_NOOP("Banner", "The media are verified and on disk (SHA-256 "
-                                      "recorded). Export them, or start a New slot for a "
+                    QT_TRANSLATE_NOOP("Banner", "The media are checked and saved on this "
+                                      "computer. Export them, or use Edit as new slot for a "
                                       "variation.")),
     State.FAIL: (QT_TRANSLATE_NOOP("Banner", "Failed"),
                  QT_TRANSLATE_NOOP("Banner", "This slot will not change again. Start a New slot "
@@ -71,12 +75,19 @@ UNKNOWN_SENT_AT = QT_TRANSLATE_NOOP(
 BANNER_BG = {State.SUCCESS: "#e8f3ec", State.FAIL: "#fbeaea", State.REJECTED: "#f0f0f1",
              State.UNKNOWN: "#fdf3e1", None: "#eef2f7"}
 SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
+DETAILS = QT_TRANSLATE_NOOP("Banner", "Details")
+DETAILS_NAME = QT_TRANSLATE_NOOP("Banner", "Show the provider's own words")
+PROGRESS_NAME = QT_TRANSLATE_NOOP("Banner", "Progress")
 # Said by the progress line (the "MainWindow" context keeps the translations they always had).
 TOOK = QT_TRANSLATE_NOOP("MainWindow", "Took %1 · last change %2")
 LAST_CHANGE = QT_TRANSLATE_NOOP("MainWindow", "Last change %1")
 ELAPSED = QT_TRANSLATE_NOOP("MainWindow", "%1 · elapsed %2")
 NEXT_QUERY = QT_TRANSLATE_NOOP("MainWindow", "next query in %1 s")
 QUERYING_NOW = QT_TRANSLATE_NOOP("MainWindow", "querying now")
+USUALLY = QT_TRANSLATE_NOOP("Banner", "usually %1–%2 (from your last %3 like it)")
+LEFT = QT_TRANSLATE_NOOP("Banner", "about %1 left")
+OVERDUE = QT_TRANSLATE_NOOP("Banner", "taking longer than usual")
+NO_ESTIMATE = QT_TRANSLATE_NOOP("Banner", "no estimate yet: none like it finished before")
 
 
 def clock(seconds: float) -> str:
@@ -120,11 +131,37 @@ class Banner(QFrame):
         self.body.setWordWrap(True)
         self.body.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.progress = QLabel(objectName="progressLabel")
+        self.progress.setWordWrap(True)
+        self.estimates: Estimates | None = None  # set by the slot pane (it has the controller)
+        self.estimate: Estimate | None = None  # the running task's, once known
+        self.bar = QProgressBar(objectName="progressBar")
+        self.bar.setTextVisible(False)
+        self.bar.setFixedHeight(6)
+        self.bar.setAccessibleName(translate("Banner", PROGRESS_NAME))
+        self.bar.hide()
+        # the provider's or Slate's own words behind the sentence: one click away
+        self.details_button = QToolButton(objectName="bannerDetailsButton")
+        self.details_button.setText(translate("Banner", DETAILS))
+        self.details_button.setAccessibleName(translate("Banner", DETAILS_NAME))
+        self.details_button.setCheckable(True)
+        self.details_button.setAutoRaise(True)
+        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.hide()
+        self.details = QLabel(objectName="bannerDetails")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.details.setStyleSheet("color: #555; font-family: monospace; font-size: 9pt;")
+        self.details.hide()
+        self.details_button.toggled.connect(self._toggle_details)
         text = QVBoxLayout()
         text.setSpacing(2)
         text.addWidget(self.title)
         text.addWidget(self.body)
         text.addWidget(self.progress)
+        text.addWidget(self.bar)
+        text.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignLeft)
+        text.addWidget(self.details)
         row = QHBoxLayout(self)
         row.setContentsMargins(12, 10, 12, 10)
         row.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
@@ -142,14 +179,20 @@ class Banner(QFrame):
         slot = self.slot
         if slot.loading:
             return
-        task = slot.state, slot.problem, slot.task.created_at if slot.task is not None else None
+        said = words.for_task(slot.task, translate) if slot.task is not None else words.Said("")
+        task = (slot.state, said.text, slot.task.created_at if slot.task is not None else None,
+                said.detail)
         if task != self._drawn:
             self._drawn = task
             self.show_state(*task)
         self.update_progress()
 
+    def _toggle_details(self, on: bool) -> None:
+        self.details_button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.details.setVisible(on and bool(self.details.text()))
+
     def show_state(self, state: State | None, problem: str = "",
-                   sent_at: float | None = None) -> None:
+                   sent_at: float | None = None, detail: str = "") -> None:
         """The title and sentence of ``state``: the provider's ``problem`` above the sentence;
         an unknown slot says when its create left instead (one sentence, not two)."""
         title, sentence = BANNERS.get(state, BANNERS[State.UNKNOWN])
@@ -164,7 +207,9 @@ class Banner(QFrame):
         elif problem:
             text = f"{problem}\n{text}"
         self.body.setText(text)
-        self.setToolTip(problem)
+        self.details.setText(detail)
+        self.details_button.setVisible(bool(detail))
+        self.details.setVisible(bool(detail) and self.details_button.isChecked())
         bg = BANNER_BG.get(state, "#eaf1f9")
         self.setStyleSheet(f"QFrame#banner {{ background: {bg}; border-radius: 8px; }}")
         self.setAccessibleDescription(f"{word}. {text}")
@@ -172,6 +217,27 @@ class Banner(QFrame):
     def update_progress(self) -> None:
         if self.slot.loading:
             return
-        text = progress_text(self.slot.progress(time.time()))
+        p = self.slot.progress(time.time())
+        text = progress_text(p)
+        running = p is not None and p.running
+        est = None
+        if running and self.estimates is not None and self.slot.task is not None:
+            est = self.estimates.get(self.slot.task)
+        self.estimate = est
+        if running:
+            assert p is not None
+            if est is not None:
+                text += " · " + translate("Banner", USUALLY).replace("%1", clock(est.low)).replace(
+                    "%2", clock(est.high)).replace("%3", str(est.samples))
+                low, high = est.left(p.elapsed)
+                text += " · " + (translate("Banner", LEFT).replace("%1", clock(high))
+                                 if high > 0 else translate("Banner", OVERDUE))
+                self.bar.setRange(0, 1000)
+                self.bar.setValue(int(est.fraction(p.elapsed) * 1000))
+            else:
+                if self.estimates is not None:
+                    text += " · " + translate("Banner", NO_ESTIMATE)
+                self.bar.setRange(0, 0)  # moving: no estimate to measure against
+        self.bar.setVisible(running)
         self.progress.setText(text)
         self.progress.setVisible(bool(text))

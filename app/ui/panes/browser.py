@@ -14,11 +14,13 @@ from app.domain.states import FILTER_GROUPS, State
 from app.service.reads import SlotFilter
 from app.ui.current import CurrentSlot
 from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel, row_from_view
+from app.ui.flow import FlowLayout
 from app.ui.qt import (
+    QEvent,
+    QToolButton,
     QAbstractItemView,
     QByteArray,
     QComboBox,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -51,6 +53,8 @@ class SlotBrowser(QWidget):
         self.search = QLineEdit(objectName="searchEdit")
         self.search.setPlaceholderText(self.tr("Search slots and prompts…"))
         self.search.setClearButtonEnabled(True)
+        for clear in self.search.findChildren(QToolButton):  # Qt's own clear button: name it
+            clear.setAccessibleName(self.tr("Clear the search"))
         self.search.setAccessibleName(self.tr("Search slots"))
         self.state = QComboBox(objectName="stateFilter")
         self.state.addItem(self.tr("All states"), ())
@@ -88,22 +92,18 @@ class SlotBrowser(QWidget):
         self.empty = QLabel(objectName="hint")
         self.empty.setWordWrap(True)
         self.empty.hide()
+        self.tree.installEventFilter(self)
 
         for combo in (self.state, self.kind, self.date):
             # as wide as the longest choice in the current language: a filter never reads cut off
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        top = QHBoxLayout()
-        top.setSpacing(6)
-        top.addWidget(self.search, 1)
-        top.addWidget(self.date)
-        filters = QHBoxLayout()
-        filters.setSpacing(6)
-        filters.addWidget(self.state, 1)
-        filters.addWidget(self.kind, 1)
+        filters = FlowLayout(spacing=6)  # wraps in a narrow pane: a filter is never cut off
+        for combo in (self.state, self.kind, self.date):
+            filters.addWidget(combo)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.title)
-        box.addLayout(top)
+        box.addWidget(self.search)
         box.addLayout(filters)
         box.addWidget(self.tree, 1)
         box.addWidget(self.empty)
@@ -116,6 +116,7 @@ class SlotBrowser(QWidget):
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         model.rowsInserted.connect(self._span_groups)
         model.revealed.connect(self.show_index)
+        model.opened.connect(self.open_index)
         model.modelReset.connect(self._update_empty)
         model.rowsInserted.connect(self._update_empty)
         model.loadingChanged.connect(lambda _l: self._update_empty())
@@ -127,6 +128,18 @@ class SlotBrowser(QWidget):
         self._ages.start()
         slot.selected_changed.connect(self._follow_selection)
         slot.task_changed.connect(self._follow_record)
+
+    #: Below this width the tree shows the slot and its state only (kind and age come back when
+    #: the pane is wider): a slot's name is never cut to "sc…".
+    NARROW = 330
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if obj is self.tree and event.type() == QEvent.Type.Resize:
+            narrow = event.size().width() < self.NARROW
+            for col in (2, 3):
+                if self.tree.isColumnHidden(col) != narrow:
+                    self.tree.setColumnHidden(col, narrow)
+        return super().eventFilter(obj, event)
 
     def _span_groups(self, parent: QModelIndex, first: int, last: int) -> None:
         """Project and day rows use the whole width: their name and count are never cut off."""
@@ -204,6 +217,15 @@ class SlotBrowser(QWidget):
             self.slotActivated.emit(rid)
         elif current.isValid() and not self.tree.isExpanded(current.siblingAtColumn(0)):
             self.tree.expand(current.siblingAtColumn(0))
+
+    def open_index(self, index: QModelIndex) -> None:
+        """Open the groups above ``index`` (a running slot at start): seen, not selected."""
+        parent = index.parent()
+        while parent.isValid():
+            self.tree.expand(parent)
+            parent = parent.parent()
+        if not self.tree.currentIndex().isValid():
+            self.tree.scrollTo(index)
 
     def show_index(self, index: QModelIndex) -> None:
         parent = index.parent()

@@ -17,12 +17,16 @@ from typing import Any
 from app.domain.states import State
 from app.service.results import HistoryEvent
 from app.service.views import MediaView, TaskView
+from app.ui import words
 from app.ui.current import CurrentSlot
-from app.ui.media import THUMB, VideoView, load_thumbnail, load_video_poster
+from app.ui.style import state_word
+from app.ui.widgets import fit_icons
+from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QByteArray,
     QDesktopServices,
+    QEvent,
     QHBoxLayout,
     QImage,
     QLabel,
@@ -38,6 +42,7 @@ from app.ui.qt import (
     QStyleOptionViewItem,
     QTextLayout,
     QTextOption,
+    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QUrl,
@@ -49,6 +54,7 @@ from app.ui.qt import (
 )
 
 _NOTHING: Any = object()  # nothing drawn yet
+LARGE = 480  # images are decoded this large at most (shown as large as the pane allows)
 
 EVENT_WORDS = {
     "submitted": QT_TRANSLATE_NOOP("Event", "slot claimed, create about to be sent"),
@@ -137,6 +143,7 @@ class ResultPane(QWidget):
         self._token = 0
         self._drawn_task: Any = _NOTHING
         self._drawn_events: Any = _NOTHING
+        self._folded: list[int] | None = None  # the split before the media area was folded
 
         self.media_title = QLabel(self.tr("RESULT"), objectName="paneTitle")
         self.media_stack = QStackedWidget()
@@ -145,15 +152,29 @@ class ResultPane(QWidget):
         self.empty_media.setWordWrap(True)
         self.thumbs = QListWidget(objectName="thumbnailList")
         self.thumbs.setViewMode(QListWidget.ViewMode.IconMode)
-        self.thumbs.setIconSize(QSize(THUMB, THUMB))
+        self.thumbs.setIconSize(QSize(160, 160))
         self.thumbs.setResizeMode(QListWidget.ResizeMode.Adjust)
         self.thumbs.setMovement(QListWidget.Movement.Static)
         self.thumbs.setSpacing(6)
+        self.thumbs.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.thumbs.setWordWrap(True)
+        self.thumbs.installEventFilter(self)
+        self.thumbs.viewport().installEventFilter(self)  # its size is what counts
         self.thumbs.setAccessibleName(self.tr("Images"))
         self.video = VideoView()
         for w in (self.empty_media, self.thumbs, self.video):
             self.media_stack.addWidget(w)
-        self.file_info = QLabel(objectName="fileInfo")
+        self.summary = QLabel(objectName="mediaSummary")
+        self.summary.setWordWrap(True)
+        self.details_button = QToolButton(objectName="detailsButton", text=self.tr("Details"))
+        self.details_button.setCheckable(True)
+        self.details_button.setArrowType(Qt.ArrowType.RightArrow)
+        self.details_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.details_button.setAutoRaise(True)
+        self.details_button.setAccessibleName(self.tr("Show the files' details"))
+        self.details_button.toggled.connect(self._toggle_details)
+        self.file_info = QLabel(objectName="fileInfo")  # paths and SHA-256: behind "Details"
+        self.file_info.setVisible(False)
         self.file_info.setWordWrap(True)
         self.file_info.setTextFormat(Qt.TextFormat.RichText)
         self.file_info.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -180,6 +201,8 @@ class ResultPane(QWidget):
         tbox.setContentsMargins(0, 0, 0, 0)
         tbox.addWidget(self.media_title)
         tbox.addWidget(self.media_stack, 1)
+        tbox.addWidget(self.summary)
+        tbox.addWidget(self.details_button)
         tbox.addWidget(self.file_info)
         tbox.addLayout(buttons)
         bottom = QWidget()
@@ -201,7 +224,8 @@ class ResultPane(QWidget):
         self.folder_button.clicked.connect(self._open_folder)
         self.thumbs.itemActivated.connect(
             lambda item: self._open_path(item.data(Qt.ItemDataRole.UserRole)))
-        for changed in (slot.task_changed, slot.events_changed, slot.loading_changed):
+        for changed in (slot.task_changed, slot.events_changed, slot.loading_changed,
+                        slot.source_changed):
             changed.connect(lambda _value: self.redraw())
         self.redraw()
 
@@ -211,9 +235,17 @@ class ResultPane(QWidget):
         slot = self.slot
         if slot.loading:
             return
-        if slot.task is not self._drawn_task:
-            self._drawn_task = slot.task
-            self.show_media(slot.task)  # type: ignore[arg-type]
+        # A draft started from a slot keeps that slot's result beside the form.
+        shown = slot.task if slot.task is not None else slot.source
+        self.media_title.setText(self.tr("RESULT") if slot.task is not None or shown is None
+                                 else self.tr("SOURCE"))
+        # A finished slot's results are shown large in the slot pane: here only the source of a
+        # draft (beside its form) and the facts, Details and history.
+        large_elsewhere = slot.task is not None and slot.task.state == State.SUCCESS
+        self._show_media_here(not large_elsewhere)
+        if shown is not self._drawn_task:
+            self._drawn_task = shown
+            self.show_media(shown)  # type: ignore[arg-type]
         if slot.events is not self._drawn_events:
             self._drawn_events = slot.events
             self.show_events(slot.events)
@@ -225,6 +257,9 @@ class ResultPane(QWidget):
         # Open and Show in folder exist only where there is a file to open (hidden, not greyed out).
         self.open_button.setVisible(bool(media))
         self.folder_button.setVisible(bool(media))
+        self.details_button.setVisible(bool(media))
+        self.summary.setVisible(bool(media))
+        self.file_info.setVisible(bool(media) and self.details_button.isChecked())
         if not media:
             self._token += 1
             self.video.set_video(None)
@@ -239,8 +274,8 @@ class ResultPane(QWidget):
                 self.empty_media.setText(
                     self.tr("Media appear here once they are downloaded and verified."))
             return
-        self.file_info.setText("<br>".join(self._describe(m) for m in media[:2])
-                               + (f"<br>… +{len(media) - 2}" if len(media) > 2 else ""))
+        self.summary.setText(self._summarize(media))
+        self.file_info.setText("<br>".join(self._describe(m) for m in media))
         self.file_info.setToolTip("\n\n".join(f"{m.path}\nSHA-256 {m.sha256}" for m in media))
         if same:
             return
@@ -258,17 +293,64 @@ class ResultPane(QWidget):
         self.media_stack.setCurrentWidget(self.thumbs)
         self.thumbs.clear()
         for i, m in enumerate(media, 1):
-            item = QListWidgetItem(f"{i} · {m.width}×{m.height}" if m.width else str(i))
+            item = QListWidgetItem(str(i))
             item.setData(Qt.ItemDataRole.UserRole, m.path)
-            item.setToolTip(f"{m.path}\nSHA-256 {m.sha256}")
-            item.setSizeHint(QSize(THUMB + 16, THUMB + 28))
+            item.setToolTip(f"{m.width}×{m.height}" if m.width else "")
             self.thumbs.addItem(item)
 
             def show(img: QImage, item: QListWidgetItem = item) -> None:
                 if token == self._token and not img.isNull():
                     item.setIcon(QPixmap.fromImage(img))
 
-            self.controller.call(load_thumbnail, m.path, done=show)
+            self.controller.call(load_thumbnail, m.path, LARGE, done=show)
+        self._fit_thumbs()
+
+    def _show_media_here(self, on: bool) -> None:
+        """Show the media area, or fold it away (the slot pane shows the results large): the
+        history then takes the room, and the designer's own split comes back after."""
+        if on == (self._folded is None):  # already so
+            return
+        self.media_title.setVisible(on)
+        self.media_stack.setVisible(on)
+        if not on:
+            self._folded = self.splitter.sizes()
+            total = sum(self._folded)
+            top = self.splitter.widget(0).minimumSizeHint().height()
+            self.splitter.setSizes([top, max(1, total - top)])
+        elif self._folded is not None:
+            sizes, self._folded = self._folded, None
+            self.splitter.setSizes(sizes)
+
+    def _aspect(self) -> float:
+        m = self._media[0] if self._media else None
+        return (m.height / m.width) if m is not None and m.width and m.height else 1.0
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if obj in (self.thumbs, self.thumbs.viewport()) and event.type() in (
+                QEvent.Type.Resize, QEvent.Type.Show):
+            self._fit_thumbs()
+        return super().eventFilter(obj, event)
+
+    def _fit_thumbs(self) -> None:
+        fit_icons(self.thumbs, LARGE, self._aspect())
+
+    def _toggle_details(self, on: bool) -> None:
+        self.details_button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
+        self.file_info.setVisible(on and bool(self._media))
+
+    def _summarize(self, media: list[MediaView]) -> str:
+        """One line a designer reads: how many, how large, how long (no paths, no hashes)."""
+        first = media[0]
+        total = sum(m.bytes for m in media)
+        size = (f"{total / 1024 / 1024:.1f} MB" if total >= 1024 * 1024
+                else f"{total / 1024:.0f} KB")
+        dims = f"{first.width}×{first.height}" if first.width and first.height else ""
+        if first.content_type.startswith("video/"):
+            what = self.tr("Video")
+            dur = self.tr("%1 s").replace("%1", f"{first.duration:g}") if first.duration else ""
+            return " · ".join(p for p in (what, dims, dur, size) if p)
+        what = self.tr("%1 image(s)").replace("%1", str(len(media)))
+        return " · ".join(p for p in (what, dims, size) if p)
 
     def _describe(self, m: MediaView) -> str:
         from html import escape
@@ -293,11 +375,15 @@ class ResultPane(QWidget):
             when = dt.datetime.fromtimestamp(e.at).strftime("%H:%M:%S")
             word = translate("Event", EVENT_WORDS[e.event]) if e.event in EVENT_WORDS else e.event
             text = f"{when}  {word}"
+            technical = ""
             if e.detail and e.event not in QUIET_DETAILS:
-                text += f": {e.detail}"
+                shown, technical = words.event_detail(e.event, e.detail, state_word, translate)
+                text += f": {shown}"
             item = QTreeWidgetItem([text])
             item.setToolTip(0, dt.datetime.fromtimestamp(e.at).isoformat(timespec="seconds"))
             data = e.data
+            if technical:  # the original words, expandable like the raw response
+                data = {"detail": technical, **(data or {})}
             if data:
                 text = json.dumps(data, indent=2, ensure_ascii=False, default=str)[:4000]
                 raw = QTreeWidgetItem([text])
@@ -316,6 +402,12 @@ class ResultPane(QWidget):
 
     # -- layout -----------------------------------------------------------------------------
     def save_layout(self) -> QByteArray:
+        if self._folded is not None:  # keep the designer's split, not the folded one
+            folded = self.splitter.sizes()
+            self.splitter.setSizes(self._folded)
+            state = self.splitter.saveState()
+            self.splitter.setSizes(folded)
+            return state
         return self.splitter.saveState()
 
     def restore_layout(self, state: QByteArray) -> None:

@@ -15,15 +15,32 @@ from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
+import shiboken6
+
+from app.domain.errors import ValidationError
 from app.domain.states import Action
 from app.service.commands import RecoverHow
 from app.service.results import Exported, OutcomeKind, Result
 from app.service.views import TaskView
 from app.ui.current import Busy, CurrentSlot
 from app.ui.form import CreateForm, FramePicker, RequestIdComposer
+from app.ui.widgets import ElidedLabel
 from app.ui.panes.actions import ActionBar
 from app.ui.panes.banner import Banner
-from app.ui.qt import QFrame, QLabel, QScrollArea, Qt, QTimer, QVBoxLayout, QWidget, Signal
+from app.ui.progress import Estimates
+from app.ui.panes.finished import FinishedView
+from app.ui.qt import (
+    QFrame,
+    QLabel,
+    QScrollArea,
+    Qt,
+    QTimer,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    translate,
+)
+from app.ui import words
 from app.ui.style import state_word
 
 #: Outcomes said in the message line only (the slot on screen stays as it is).
@@ -38,6 +55,7 @@ class SlotPane(QWidget):
     recoverWanted = Signal()  # the Recover button: the window asks how
     exportWanted = Signal()  # the Export button: the window asks where
     frameWanted = Signal(object)  # the FramePicker that wants a file
+    submitted = Signal(str)  # a create the designer started here (the notifier follows it)
 
     def __init__(self, controller: Any, slot: CurrentSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -45,15 +63,19 @@ class SlotPane(QWidget):
         self.controller = controller
         self.slot = slot
         self._shown: tuple[str, Any] | None = None  # the record in the form: (kind, params)
-        self.heading = QLabel(objectName="slotHeading")
-        self.heading.setStyleSheet("font-size: 16px; font-weight: 600; font-family: monospace;")
+        self._detail = ""  # the technical words of the last outcome (behind Details)
+        self.heading = ElidedLabel(objectName="slotHeading")
+        self.heading.setStyleSheet("font-size: 15px; font-weight: 600; font-family: monospace;")
         self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.heading.setWordWrap(True)
         self.banner = Banner(slot)
+        self.estimates = Estimates(controller)
+        self.banner.estimates = self.estimates
+        self.estimates.changed.append(self.banner.update_progress)
         self.composer = RequestIdComposer()
         self.used_hint = QLabel(objectName="hint")
         self.used_hint.setWordWrap(True)
         self.used_hint.setTextFormat(Qt.TextFormat.RichText)
+        self.used_hint.hide()
         self.form = CreateForm()
         self.locked_hint = QLabel(self.tr("This slot's parameters are fixed. Use New slot to "
                                           "change them."), objectName="hint")
@@ -65,8 +87,11 @@ class SlotPane(QWidget):
         box = QVBoxLayout(inner)
         box.setContentsMargins(4, 4, 8, 4)
         box.setSpacing(10)
-        for widget, stretch in ((self.heading, 0), (self.banner, 0), (self.composer, 0),
-                                (self.used_hint, 0), (self.form, 1), (self.locked_hint, 0)):
+        self.finished = FinishedView(controller)  # a stored slot: results large, then summary
+        self.finished.hide()
+        for widget, stretch in ((self.heading, 0), (self.banner, 0), (self.finished, 1),
+                                (self.composer, 0), (self.used_hint, 0), (self.form, 1),
+                                (self.locked_hint, 0)):
             box.addWidget(widget, stretch)
         inner.setStyleSheet("QWidget#slotInner { background: white; }")
         scroll = QScrollArea(objectName="slotScroll")
@@ -91,14 +116,14 @@ class SlotPane(QWidget):
             lambda status: self.form.set_budget(getattr(status.quota, "budget", None)))
         self.composer.changed.connect(self._composer_changed)
         self.composer.nextSceneWanted.connect(
-            lambda prefix: controller.next_scene(prefix, done=self.composer.set_scene))
+            lambda prefix: self._next_scene(prefix))
         self.actions.triggered.connect(self._triggered)
         slot.task_changed.connect(lambda _task: self._show_slot())
         slot.loading_changed.connect(lambda _loading: self._show_slot())
         controller.taskChanged.connect(self._task_changed)
         controller.outcomeArrived.connect(self._outcome)
         controller.actionFailed.connect(self._end)
-        controller.errorOccurred.connect(self.show_message)
+        controller.errorOccurred.connect(self.show_error)
 
     # -- which slot is on screen --------------------------------------------------------------
     def select(self, request_id: str, *, fresh: bool = False) -> None:
@@ -109,21 +134,27 @@ class SlotPane(QWidget):
             slot.select(request_id)
         self.controller.select(request_id)
 
-    def new_draft(self, *, focus: bool = True, project: str | None = None) -> None:
+    def new_draft(self, *, focus: bool = True, project: str | None = None,
+                  defaults: Any = None, source: Any = None) -> None:
         """A blank slot: today's date, the project on screen (or ``project``), the next free
-        scene."""
+        scene; the parameters from ``defaults`` (the user's ``DraftDefaults``) when given.
+        ``source``: the slot whose result feeds this draft (kept visible beside it)."""
         if project is None:
             task = self.slot.task
             project = (getattr(task, "project", None) if task is not None else None) or (
                 self.composer.project.text())
-        self._enter_draft()
+        self._enter_draft(source)
         self.form.clear()
+        if defaults is not None:
+            self.form.apply_defaults(defaults)
+        self.composer.set_request_id("")  # back to the parts (a free-form name is let go)
         self.composer.series = "article"
         self.composer.date.setDate(dt.date.today())
         self.composer.project.setText(project)
         self.composer.scene.setText("")
         if project:
-            self.controller.next_scene(self.composer.prefix(), done=self.composer.set_scene)
+            self._next_scene(self.composer.prefix())
+        self._show_slot()
         if focus:
             (self.composer.project if not project else self.form.prompt).setFocus()
 
@@ -132,11 +163,31 @@ class SlotPane(QWidget):
         task = self.slot.task
         if task is None:
             return
-        self._enter_draft()
+        self._enter_draft(task)
         self.form.set_params(task.kind, dict(getattr(task, "params", {})))
         self.composer.set_request_id(task.request_id)
-        self.controller.suggest(task.request_id, done=self.composer.set_request_id)
+        rid = task.request_id
+
+        def suggested(name: str) -> None:  # only into the draft it was asked for
+            if self._alive() and self.slot.is_draft and self.composer.request_id() == rid:
+                self.composer.set_request_id(name)
+
+        self.controller.suggest(rid, done=suggested)
+        self._show_slot()
         self.form.prompt.setFocus()
+
+    def _alive(self) -> bool:
+        return shiboken6.isValid(self) and shiboken6.isValid(self.composer.full)
+
+    def _next_scene(self, prefix: str) -> None:
+        """Ask for the next free scene of ``prefix``; an answer that arrives after the draft moved
+        on (another project, another slot) is dropped, never written over the new name."""
+        def done(scene: str) -> None:
+            if (self._alive() and self.slot.is_draft and not self.composer.free
+                    and self.composer.prefix() == prefix):
+                self.composer.set_scene(scene)
+
+        self.controller.next_scene(prefix, done=done)
 
     def refresh_draft(self) -> None:
         """Ask again whether the draft's RequestId is taken (the service was replaced)."""
@@ -152,8 +203,8 @@ class SlotPane(QWidget):
         """The form's kind and raw parameters."""
         return self.form.kind(), self.form.params()
 
-    def _enter_draft(self) -> None:
-        self.slot.start_draft()
+    def _enter_draft(self, source: Any = None) -> None:
+        self.slot.start_draft(source=source)
         self.controller.select(None)
         self.composer.set_read_only(False)
         self.form.set_read_only(False)
@@ -187,6 +238,7 @@ class SlotPane(QWidget):
     def _submit(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
         self.slot.begin(Busy.CREATE)
         self.show_message("")
+        self.submitted.emit(request_id)
         self.controller.submit(request_id, kind, params)
 
     def query(self) -> None:
@@ -219,8 +271,37 @@ class SlotPane(QWidget):
         it is read and checked, or say why not."""
         self.form.take(picker, [path])
 
-    def show_message(self, text: str, error: bool = True) -> None:
-        self.actions.show_message(text, error)
+    def feed(self, picker: FramePicker, name: str, read: Any) -> None:
+        """Fill ``picker`` with ``read()``'s data URL, read in a worker thread (a result's image,
+        a video's last frame); a file that cannot be used is said in the message line."""
+        def run() -> tuple[str | None, str | None]:
+            try:
+                return read(), None
+            except ValidationError as exc:
+                return None, exc.message
+
+        def done(result: tuple[str | None, str | None]) -> None:
+            url, err = result
+            if not self._alive() or not shiboken6.isValid(picker):
+                return
+            if url:
+                picker.set_file(name, url)
+            else:
+                self.show_message(err or "")
+
+        self.controller.call(run, done=done)
+
+    def show_message(self, text: str, error: bool = True, detail: str | None = None) -> None:
+        """Say ``text`` in the message line; ``detail`` (default: the last outcome's technical
+        words, when ``text`` is that outcome's sentence) behind the Details button."""
+        if detail is None:
+            detail, self._detail = self._detail, ""
+        self.actions.show_message(text, error, detail if text else "")
+
+    def show_error(self, message: str) -> None:
+        """An error of the app's own work: the sentence, the original behind Details."""
+        said = words.for_error(message, translate)
+        self.show_message(said.text, detail=said.detail)
 
     def _end(self, action: str) -> None:
         with suppress(ValueError):
@@ -228,6 +309,8 @@ class SlotPane(QWidget):
 
     # -- the controller's news -----------------------------------------------------------------
     def _task_changed(self, view: TaskView) -> None:
+        if view.state == "success":
+            self.estimates.forget()  # one more past task to learn from
         slot = self.slot
         draft = slot.draft
         if draft is not None and Busy.CREATE in slot.busy and view.request_id == draft.request_id:
@@ -238,7 +321,11 @@ class SlotPane(QWidget):
 
     def _outcome(self, action: str, out: Result[Any]) -> None:
         self._end(action)
-        msg = out.problem.message if out.problem else ""
+        task = out.task if out.task is not None else self.slot.task
+        said = words.for_outcome(out.problem, translate=translate,
+                                 can_lookup=bool(getattr(self.slot.caps, "can_list_tasks", False)),
+                                 kind=getattr(task, "kind", None))
+        msg, self._detail = said.text, said.detail
         if action == "export" and out.kind is OutcomeKind.OK:
             n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
             msg = self.tr("Exported %1 file(s).").replace("%1", str(n))
@@ -247,7 +334,11 @@ class SlotPane(QWidget):
         elif out.kind is not OutcomeKind.CONFLICT:  # the window shows the conflict dialog
             self.show_message(msg if out.kind is not OutcomeKind.OK or action == "export" else "")
             rid = out.request_id
-            if rid and out.task is not None and (self.slot.is_draft or rid == self.slot.selected):
+            draft = self.slot.draft
+            # the slot just made (its draft still on screen) or the one shown; never yank the
+            # designer out of another draft they started meanwhile ("Edit as new slot")
+            if rid and out.task is not None and (
+                    (draft is not None and draft.request_id == rid) or rid == self.slot.selected):
                 self.slotWanted.emit(rid)
 
     # -- showing -------------------------------------------------------------------------------
@@ -257,6 +348,14 @@ class SlotPane(QWidget):
         if slot.loading:
             return
         task = slot.task
+        # A stored slot shows its results and a summary; the composer and form are for drafts.
+        self.finished.setVisible(task is not None)
+        self.composer.setVisible(task is None)
+        self.form.setVisible(task is None)
+        if task is not None:
+            self.finished.show_task(task)
+        else:
+            self.finished.show_task(None)
         if task is not None:
             self.composer.set_read_only(True)
             if self.composer.request_id() != task.request_id:
@@ -269,7 +368,7 @@ class SlotPane(QWidget):
         else:
             self._shown = None
         self._show_heading()
-        self.locked_hint.setVisible(task is not None)
+        self.locked_hint.setVisible(False)  # the summary says it; Edit as new slot is offered
         self.used_hint.setVisible(slot.is_draft and bool(self.used_hint.text()))
 
     def _show_heading(self) -> None:

@@ -17,6 +17,7 @@ class TopBar(QWidget):
     newWanted = Signal()  # a blank slot
     settingsWanted = Signal()
     spendWanted = Signal()
+    queueToggled = Signal(bool)  # the queue panel opened or closed
 
     def __init__(self, slot: CurrentSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -30,6 +31,13 @@ class TopBar(QWidget):
         self.new_button.setToolTip(self.tr("Start a blank slot (Ctrl+N)"))
         self.settings_button = QPushButton(self.tr("⚙ Settings"), objectName="settingsButton")
         self.settings_button.setToolTip(self.tr("API key, region, team, quotas (Ctrl+,)"))
+        self.queue_button = QPushButton(self.tr("Queue"), objectName="queueButton")
+        self.queue_button.setCheckable(True)
+        self.queue_button.setToolTip(self.tr("What is running, queued or waiting (Ctrl+Shift+Q)"))
+        self.queue_button.setAccessibleName(self.tr("Queue"))
+        self.queue_button.toggled.connect(self.queueToggled)
+        self.new_button.setAccessibleName(self.tr("New slot"))
+        self.settings_button.setAccessibleName(self.tr("Settings"))
         row.addWidget(title)
         row.addWidget(tagline)
         row.addStretch(1)
@@ -44,6 +52,7 @@ class TopBar(QWidget):
         self.shots_button.setMenu(self.shots_menu)
         row.addWidget(self.shots_button)
         row.addWidget(self.spend_button)
+        row.addWidget(self.queue_button)
         row.addWidget(self.new_button)
         row.addWidget(self.settings_button)
         self.new_button.clicked.connect(self.newWanted)

@@ -1,0 +1,238 @@
+"""A stored slot in the slot pane: its results large first, then its parameters as a compact
+read-only summary (the form is for drafts only).
+
+Images are a grid sized to the pane (every image in view, none cut off); a video plays in place
+with sound. Each result offers to feed a new slot — "Use as first frame", "Use as last frame",
+"Use as reference" for an image, the same with the **last frame** of a video — through
+:attr:`FinishedView.useWanted` ``(media, role)``, which the window answers with
+``MainWindow.use_result_as``.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from app.domain.states import State
+from app.service.views import MediaView
+from app.ui.chain import Role
+from app.ui.media import VideoView, load_thumbnail, load_video_poster
+from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
+    QAction,
+    QEvent,
+    QHBoxLayout,
+    QImage,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QMenu,
+    QPixmap,
+    QPushButton,
+    QSize,
+    QStackedWidget,
+    Qt,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    translate,
+)
+from app.ui.widgets import fit_icons
+
+LARGE = 640  # the largest an image is decoded for the grid
+
+#: The menu's words per role, for an image and for a video (its last frame).
+IMAGE_ROLES = (
+    (Role.FIRST_FRAME, QT_TRANSLATE_NOOP("FinishedView", "Use as first frame of a new slot")),
+    (Role.LAST_FRAME, QT_TRANSLATE_NOOP("FinishedView", "Use as last frame of a new slot")),
+    (Role.REFERENCE, QT_TRANSLATE_NOOP("FinishedView", "Use as reference of a new slot")),
+)
+VIDEO_ROLES = (
+    (Role.FIRST_FRAME, QT_TRANSLATE_NOOP(
+        "FinishedView", "Continue: last frame of this video as first frame of a new slot")),
+    (Role.REFERENCE, QT_TRANSLATE_NOOP(
+        "FinishedView", "Last frame of this video as reference of a new slot")),
+)
+
+
+def _tr(text: str) -> str:
+    return translate("FinishedView", text)
+
+
+class FinishedView(QWidget):
+    """Large results and a compact summary of a stored slot's parameters."""
+
+    useWanted = Signal(object, str)  # (MediaView, Role value): feed a new slot with it
+
+    def __init__(self, controller: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("finishedView")
+        self.controller = controller
+        self._media: list[MediaView] = []
+        self._token = 0
+        self.images = QListWidget(objectName="resultGrid")
+        self.images.setViewMode(QListWidget.ViewMode.IconMode)
+        self.images.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.images.setMovement(QListWidget.Movement.Static)
+        self.images.setSpacing(6)
+        self.images.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.images.setAccessibleName(_tr(QT_TRANSLATE_NOOP("FinishedView", "Results")))
+        self.images.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.images.customContextMenuRequested.connect(self._context_menu)
+        self.images.installEventFilter(self)
+        self.images.viewport().installEventFilter(self)  # its size is what counts
+        self.images.setMinimumHeight(220)
+        self.video = VideoView()
+        self.video.setMinimumHeight(240)
+        self.media = QStackedWidget(objectName="resultMedia")
+        self.media.addWidget(self.images)
+        self.media.addWidget(self.video)
+        self.use_button = QPushButton(_tr(QT_TRANSLATE_NOOP("FinishedView", "Use in a new slot")),
+                                      objectName="useAsButton")
+        self.use_button.setAccessibleName(self.use_button.text())
+        self.use_menu = QMenu(self.use_button)
+        self.use_button.setMenu(self.use_menu)
+        self.use_menu.aboutToShow.connect(self._fill_use_menu)
+        self.summary = QLabel(objectName="slotSummary")
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        row = QHBoxLayout()
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(self.use_button)
+        row.addStretch(1)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(8)
+        box.addWidget(self.media, 1)
+        box.addLayout(row)
+        box.addWidget(self.summary)
+        box.addStretch(0)  # takes the room only when there are no media (summary at the top)
+        self._box = box
+
+    # -- content ------------------------------------------------------------------------------
+    def show_task(self, task: Any) -> None:
+        """The task's results (success only) and the summary of its parameters."""
+        media = list(task.media) if task is not None and task.state is State.SUCCESS else []
+        self.summary.setText(self._summary(task) if task is not None else "")
+        same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
+        self._media = media
+        self.media.setVisible(bool(media))
+        self.use_button.setVisible(bool(media))
+        self._box.setStretch(self._box.count() - 1, 0 if media else 1)
+        if same:
+            return
+        self._token += 1
+        token = self._token
+        self.images.clear()
+        self.video.set_video(None)
+        if not media:
+            return
+        if media[0].content_type.startswith("video/"):
+            self.media.setCurrentWidget(self.video)
+            path = media[0].path
+            self.video.set_video(path)
+            self.controller.call(load_video_poster, path, LARGE,
+                                 done=lambda img: token == self._token
+                                 and self.video.set_poster(img))
+            return
+        self.media.setCurrentWidget(self.images)
+        for i, m in enumerate(media, 1):
+            item = QListWidgetItem(str(i))
+            item.setData(Qt.ItemDataRole.UserRole, i - 1)
+            item.setToolTip(f"{m.width}×{m.height}" if m.width else "")
+            self.images.addItem(item)
+
+            def show(img: QImage, item: QListWidgetItem = item) -> None:
+                if token == self._token and not img.isNull():
+                    item.setIcon(QPixmap.fromImage(img))
+
+            self.controller.call(load_thumbnail, m.path, LARGE, done=show)
+        fit_icons(self.images, LARGE, self._aspect())
+
+    def _summary(self, task: Any) -> str:
+        """Kind, model, duration, resolution or ratio, inputs used, and the prompt: read-only."""
+        p = dict(getattr(task, "params", {}) or {})
+        parts: list[str] = []
+        if task.kind == "video":
+            parts.append(_tr(QT_TRANSLATE_NOOP("FinishedView", "Video")))
+        else:
+            n = int(p.get("n") or 1)
+            parts.append(_tr(QT_TRANSLATE_NOOP("FinishedView", "%1 image(s)")).replace(
+                "%1", str(n)))
+        parts += [str(p[k]) for k in ("model",) if p.get(k)]
+        if p.get("duration"):
+            parts.append(_tr(QT_TRANSLATE_NOOP("FinishedView", "%1 s")).replace(
+                "%1", str(p["duration"])))
+        for key in ("resolution", "aspect_ratio"):
+            if p.get(key):
+                parts.append(str(p[key]))
+        inputs = [_tr(word) for key, word in (
+            ("first_frame_image", QT_TRANSLATE_NOOP("FinishedView", "first frame")),
+            ("last_frame_image", QT_TRANSLATE_NOOP("FinishedView", "last frame")),
+            ("subject_reference", QT_TRANSLATE_NOOP("FinishedView", "reference")),
+        ) if p.get(key)]
+        line = " · ".join(parts)
+        if inputs:
+            line += " · " + _tr(QT_TRANSLATE_NOOP("FinishedView", "from %1")).replace(
+                "%1", ", ".join(inputs))
+        prompt = str(p.get("prompt") or "")
+        return (f"<b>{html.escape(line)}</b><br>"
+                f"<span style='color:#374151'>{html.escape(prompt)}</span>")
+
+    # -- using a result in a new slot ------------------------------------------------------------
+    def current_media(self) -> MediaView | None:
+        if not self._media:
+            return None
+        if self.media.currentWidget() is self.images:
+            item = self.images.currentItem()
+            if item is not None:
+                return self._media[int(item.data(Qt.ItemDataRole.UserRole))]
+        return self._media[0]
+
+    def actions_for(self, media: MediaView) -> list[QAction]:
+        """The "use in a new slot" actions of one result (its words depend on image or video)."""
+        video = media.content_type.startswith("video/")
+        out = []
+        for role, text in (VIDEO_ROLES if video else IMAGE_ROLES):
+            act = QAction(_tr(text), self)
+            act.setObjectName(f"use-{role.value}")
+            act.triggered.connect(lambda _c=False, m=media, r=role: self.useWanted.emit(m, r.value))
+            out.append(act)
+        return out
+
+    def _fill_use_menu(self) -> None:
+        self.use_menu.clear()
+        media = self.current_media()
+        if media is not None:
+            for act in self.actions_for(media):
+                self.use_menu.addAction(act)
+
+    def _context_menu(self, pos: Any) -> None:
+        item = self.images.itemAt(pos)
+        if item is None:
+            return
+        media = self._media[int(item.data(Qt.ItemDataRole.UserRole))]
+        menu = QMenu(self)
+        for act in self.actions_for(media):
+            menu.addAction(act)
+        menu.popup(self.images.viewport().mapToGlobal(pos))
+
+    def _aspect(self) -> float:
+        m = self._media[0] if self._media else None
+        return (m.height / m.width) if m is not None and m.width and m.height else 1.0
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if obj in (self.images, self.images.viewport()) and event.type() in (
+                QEvent.Type.Resize, QEvent.Type.Show):
+            fit_icons(self.images, LARGE, self._aspect())
+        return super().eventFilter(obj, event)
+
+    def stop(self) -> None:
+        self.video.stop()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(400, 480 if self._media else 60)
+
+
+__all__ = ["FinishedView", "IMAGE_ROLES", "VIDEO_ROLES"]

@@ -1,0 +1,66 @@
+"""Small widgets the panes share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.ui.qt import QLabel, QSizePolicy, Qt, QWidget
+
+
+class ElidedLabel(QLabel):
+    """One line that never overflows its pane: elided in the middle when too long (the whole text
+    in the tooltip and in :meth:`full_text`). A RequestId keeps its start and its scene."""
+
+    def __init__(self, text: str = "", parent: QWidget | None = None, **kw: Any) -> None:
+        super().__init__(parent, **kw)
+        self._full = ""
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.setMinimumWidth(40)
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt override
+        self._full = text
+        self._fit()
+
+    def full_text(self) -> str:
+        return self._full
+
+    def _fit(self) -> None:
+        width = max(0, self.contentsRect().width())
+        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideMiddle, width)
+        super().setText(shown)
+        self.setToolTip(self._full if shown != self._full else "")
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit()
+
+
+__all__ = ["ElidedLabel"]
+
+
+def fit_icons(view: Any, largest: int, aspect: float = 1.0) -> None:
+    """Size an icon-mode list's images as large as its viewport allows with every one in view:
+    the fewest columns whose rows fit the height (cells ``aspect`` = height / width of the
+    images, at most ``largest`` px wide); a vertical scroll bar only when even one per row is
+    too tall."""
+    from app.ui.qt import QSize, QStyle
+
+    n = view.count()
+    if not n:
+        return
+    # the width with room for a vertical scroll bar, shown or not: fitting never toggles it
+    bar = 0 if view.verticalScrollBar().isVisible() else view.style().pixelMetric(
+        QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
+    width, height = view.viewport().width() - bar, view.viewport().height()
+    pad, label = 2 * view.spacing() + 8, view.fontMetrics().height() + 8
+    cell = max(48, width - pad)
+    for cols in range(1, n + 1):
+        cell = max(48, (width - cols * pad) // cols)
+        if -(-n // cols) * (int(cell * aspect) + label + pad) <= height:
+            break
+    cell = min(cell, largest)
+    tall = max(24, int(cell * aspect))
+    view.setIconSize(QSize(cell, tall))
+    for i in range(n):
+        view.item(i).setSizeHint(QSize(cell + 8, tall + label))

@@ -1,0 +1,302 @@
+"""The designer's words for what the provider and the service say: one mapping, in both languages.
+
+Provider failure reasons (codes such as 1026 or 1008, V2's ``new_sensitive``), the service's
+messages for an action's outcome (``Problem``), and errors of the app itself are turned into a
+plain sentence: what happened and what the designer can do, with no CLI flags, exception class
+names, API field names, paths or ids. The original text is kept as :attr:`Said.detail`, which the
+window shows one click away ("Details") and the history keeps.
+
+Pure Python (no widgets): the sentences are marked with ``QT_TRANSLATE_NOOP`` in the ``Words``
+context and translated by the ``translate`` function the caller passes (Qt's, in the app).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from app.domain.states import State, state_for_status_word
+from app.ui.current import QT_TRANSLATE_NOOP
+
+CONTEXT = "Words"
+
+
+# -- the sentences ---------------------------------------------------------------------------------
+INPUT_SENSITIVE = QT_TRANSLATE_NOOP(
+    "Words", "The provider's safety check refused the prompt or an input image. Reword the prompt "
+    "or change the image, then try again in a new slot.")
+OUTPUT_SENSITIVE = QT_TRANSLATE_NOOP(
+    "Words", "The provider's safety check stopped the generated result, so nothing was delivered. "
+    "Try a different prompt in a new slot.")
+BALANCE = QT_TRANSLATE_NOOP(
+    "Words", "The MiniMax account has no balance left. Top it up in the MiniMax console, then "
+    "create again.")
+RATE_LIMIT = QT_TRANSLATE_NOOP(
+    "Words", "The provider is receiving too many requests right now (rate limit). Nothing was "
+    "made; try again in a minute.")
+WRONG_KEY = QT_TRANSLATE_NOOP(
+    "Words", "The API key was refused. A key works only in its own region (international or "
+    "mainland China): check the key and the region in Settings.")
+PLAN_QUOTA = QT_TRANSLATE_NOOP(
+    "Words", "Your MiniMax plan's allowance is used up for now. Try again later, or raise the "
+    "plan's limit in the MiniMax console.")
+NOT_IN_PLAN = QT_TRANSLATE_NOOP(
+    "Words", "This model is not part of your MiniMax plan. Choose another model.")
+BAD_PARAMS = QT_TRANSLATE_NOOP(
+    "Words", "The provider did not accept these settings. Check the model, duration, resolution "
+    "and input images.")
+VERIFY_ACCOUNT = QT_TRANSLATE_NOOP(
+    "Words", "The MiniMax account needs real-name verification before it can generate.")
+BAD_CHARACTERS = QT_TRANSLATE_NOOP(
+    "Words", "The prompt contains characters the provider does not accept. Remove unusual symbols "
+    "and try again.")
+PROMPT_TOO_LONG = QT_TRANSLATE_NOOP(
+    "Words", "The prompt is too long for the provider. Shorten it and try again.")
+NEVER_SENT = QT_TRANSLATE_NOOP(
+    "Words", "The request never left this computer, so nothing was made or billed. Check the "
+    "network connection, then create again.")
+LOST_ANSWER = QT_TRANSLATE_NOOP(
+    "Words", "The request left, but the connection broke before the provider's answer arrived. "
+    "The task may exist at the provider: look it up, or declare the slot failed if you "
+    "are sure it does not.")
+NO_ANSWER_IN_TIME = QT_TRANSLATE_NOOP(
+    "Words", "The request left, but no answer came back in time. The task may exist at the "
+    "provider: look it up, or declare the slot failed if you are sure it does not.")
+APP_CLOSED = QT_TRANSLATE_NOOP(
+    "Words", "Slate was closed while the request was being sent. The task may exist at the "
+    "provider: look it up, or declare the slot failed if you are sure it does not.")
+STRANGE_STATUS = QT_TRANSLATE_NOOP(
+    "Words", "The provider answered with a status Slate does not know, so Slate stopped here and "
+    "downloaded nothing. Ask the provider again later.")
+NO_FILE = QT_TRANSLATE_NOOP(
+    "Words", "The provider said the task finished but delivered no file.")
+BAD_FILE = QT_TRANSLATE_NOOP(
+    "Words", "The downloaded file did not pass Slate's check (it does not open as a picture or a "
+    "video). Download it again with Recover.")
+PROVIDER_FAILED = QT_TRANSLATE_NOOP(
+    "Words", "The provider reports that the task failed.")
+PROVIDER_ERROR = QT_TRANSLATE_NOOP(
+    "Words", "The provider had an internal problem with this request.")
+DECLARED = QT_TRANSLATE_NOOP(
+    "Words", "This slot was declared failed. The reason given: %1")
+# outcomes of the slot pane's actions
+NO_TASK_TO_ASK = QT_TRANSLATE_NOOP(
+    "Words", "There is no provider task to ask about, because the create's answer never came "
+    "back. Use Recover: look the task up at the provider, attach its task id from the "
+    "provider's console, or declare the slot failed.")
+NO_TASK_TO_ASK_NO_LOOKUP = QT_TRANSLATE_NOOP(
+    "Words", "There is no provider task to ask about, because the create's answer never came "
+    "back. Use Recover: attach its task id from the provider's console, or declare the "
+    "slot failed.")
+IMAGES_NOT_QUERYABLE = QT_TRANSLATE_NOOP(
+    "Words", "MiniMax cannot be asked about image tasks. When you are sure the images were not "
+    "made, use Recover to declare the slot failed.")
+LOOKUP_NOTHING = QT_TRANSLATE_NOOP(
+    "Words", "The provider lists no task that matches this slot. If you find it in the provider's "
+    "console, attach its task id with Recover.")
+LOOKUP_MANY = QT_TRANSLATE_NOOP(
+    "Words", "The provider lists several tasks that could be this slot and cannot show their "
+    "prompts, so none was chosen. Find the right one in the provider's console and attach its "
+    "task id with Recover.")
+NOT_CONFIRMED = QT_TRANSLATE_NOOP(
+    "Words", "The provider did not confirm that task id, so nothing changed. Check the id in "
+    "the provider's console.")
+LIST_SILENT = QT_TRANSLATE_NOOP(
+    "Words", "The provider's task list did not answer, so nothing changed. Try again in a "
+    "moment.")
+QUOTA = QT_TRANSLATE_NOOP(
+    "Words", "Today's quota is used up, so nothing was sent. It starts again tomorrow, or can be "
+    "raised in Settings.")
+BUDGET = QT_TRANSLATE_NOOP(
+    "Words", "This would go over today's budget, so nothing was sent. The budget can be changed "
+    "in Settings.")
+STORE_BUSY = QT_TRANSLATE_NOOP(
+    "Words", "The slot store is busy with another Slate right now. Try again in a moment.")
+MEDIA_MISSING = QT_TRANSLATE_NOOP(
+    "Words", "The media files are no longer on this computer. Use Recover to download them again.")
+NOT_FOUND = QT_TRANSLATE_NOOP(
+    "Words", "This slot does not exist (any more) for this team and designer.")
+STILL_RUNNING = QT_TRANSLATE_NOOP(
+    "Words", "The task is still running; its media can be exported once it is done.")
+INTERNAL = QT_TRANSLATE_NOOP(
+    "Words", "Something went wrong inside Slate. The details below and in the log say what.")
+NETWORK = QT_TRANSLATE_NOOP(
+    "Words", "The provider could not be reached. Check the network connection; Slate tries again "
+    "by itself.")
+KEYRING = QT_TRANSLATE_NOOP(
+    "Words", "The system's password store is not available, so the API key cannot be kept. Set "
+    "the key in the environment instead (see Settings).")
+
+
+@dataclass(frozen=True)
+class Said:
+    """A designer's sentence (translated) and the technical original behind it ("" if none)."""
+
+    text: str
+    detail: str = ""
+
+
+Translate = Callable[[str, str], str]
+
+
+def _plain(_context: str, text: str) -> str:
+    return text
+
+
+_CODE_SENTENCES: dict[str, str] = {
+    "1026": INPUT_SENSITIVE, "1027": OUTPUT_SENSITIVE, "1008": BALANCE, "1002": RATE_LIMIT,
+    "2045": RATE_LIMIT, "1041": RATE_LIMIT, "1004": WRONG_KEY, "2049": WRONG_KEY,
+    "1028": PLAN_QUOTA, "1030": PLAN_QUOTA, "2056": PLAN_QUOTA, "2061": NOT_IN_PLAN,
+    "2013": BAD_PARAMS, "2038": VERIFY_ACCOUNT, "1042": BAD_CHARACTERS, "1039": PROMPT_TOO_LONG,
+    "1000": PROVIDER_ERROR, "1013": PROVIDER_ERROR, "1024": PROVIDER_ERROR, "1033": PROVIDER_ERROR,
+    "never_sent": NEVER_SENT, "unknown_status": STRANGE_STATUS, "no_media": NO_FILE,
+    "verification_failed": BAD_FILE, "declared_failed": DECLARED,
+}
+# Words in a message, first match wins (a message without a known code).
+_MESSAGE_SENTENCES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), s) for p, s in (
+        (r"output[_ ].*sensitive|sensitive[_ ]output|1027", OUTPUT_SENSITIVE),
+        (r"sensitive", INPUT_SENSITIVE),
+        (r"balance|insufficient|1008", BALANCE),
+        (r"rate.?limit|too many requests|1002", RATE_LIMIT),
+        (r"authenticat|api key|invalid key|unauthori[sz]ed|1004|2049", WRONG_KEY),
+        (r"never left|never sent|not sent", NEVER_SENT),
+        (r"connection failed after sending|RemoteProtocolError|disconnected|reset by peer",
+         LOST_ANSWER),
+        (r"no answer in time|timed? ?out|timeout", NO_ANSWER_IN_TIME),
+        (r"owner .* is gone|process that sent the create ended", APP_CLOSED),
+        (r"unrecognized status", STRANGE_STATUS),
+        (r"does not decode|verification", BAD_FILE),
+        (r"without a (file|video)", NO_FILE),
+        (r"declared failed", DECLARED),
+        (r"quota used up|usage limit", PLAN_QUOTA),
+        (r"not in your plan", NOT_IN_PLAN),
+        (r"invalid param", BAD_PARAMS),
+        (r"ConnectError|ConnectTimeout|Network|could not connect|name resolution", NETWORK),
+    ))
+
+
+def _code_of(code: Any) -> str:
+    text = str(code or "").strip()
+    m = re.search(r"\((\d{3,6})\)\s*$", text)
+    return m.group(1) if m else text
+
+
+def sentence(code: Any, message: str | None) -> str | None:
+    """The untranslated designer sentence for a provider or service failure, or None when
+    nothing is known about it (the caller then uses its own general words)."""
+    key = _code_of(code)
+    if key in _CODE_SENTENCES:
+        return _CODE_SENTENCES[key]
+    text = message or ""
+    m = re.search(r"\((\d{3,6})\)", text)
+    if m and m.group(1) in _CODE_SENTENCES:
+        return _CODE_SENTENCES[m.group(1)]
+    for pattern, said in _MESSAGE_SENTENCES:
+        if pattern.search(text) or pattern.search(key):
+            return said
+    return None
+
+
+def for_task(task: Any, translate: Translate = _plain) -> Said:
+    """A failed, refused or unknown task's reason in the designer's words ("" when it has none);
+    the provider's or Slate's original words as the detail."""
+    error = getattr(task, "error", None)
+    if isinstance(error, dict):
+        code, message = error.get("code"), error.get("message")
+    else:
+        code, message = getattr(error, "code", None), getattr(error, "message", None)
+    if not code and not message:
+        return Said("")
+    state = State(task.state) if task is not None else None
+    if code == "declared_failed":  # the designer's own reason is already in their words
+        reason = str(message or "").split(": ", 1)[-1]
+        return Said(translate(CONTEXT, DECLARED).replace("%1", reason), str(message or ""))
+    said = sentence(code, message)
+    if said is None:
+        said = PROVIDER_FAILED if state is State.FAIL else PROVIDER_ERROR
+        if state is State.UNKNOWN:
+            said = LOST_ANSWER
+    detail = " · ".join(p for p in (str(code or ""), str(message or "")) if p and p != "unknown")
+    return Said(translate(CONTEXT, said), detail)
+
+
+def for_outcome(problem: Any, *, can_lookup: bool = False, kind: str | None = None,
+                translate: Translate = _plain) -> Said:
+    """An action's answer (a service ``Problem``) in the designer's words; its message as the
+    detail. Validation messages name the field already and are kept as they are."""
+    if problem is None:
+        return Said("")
+    code = getattr(getattr(problem, "code", None), "value", getattr(problem, "code", None))
+    message = str(getattr(problem, "message", "") or "")
+    provider = getattr(problem, "provider", None)
+    said: str | None
+    if code == "invalid":
+        return Said(message)
+    low = message.lower()
+    if code == "unknown" and low.startswith("lookup found no matching"):
+        said = LOOKUP_NOTHING
+    elif code == "unknown" and low.startswith("lookup found"):
+        said = LOOKUP_MANY
+    elif code == "unknown" and "did not confirm task" in low:
+        said = NOT_CONFIRMED
+    elif code == "unknown" and "task list did not answer" in low:
+        said = LIST_SILENT
+    elif code == "unknown" and "answered status" in low:
+        said = STRANGE_STATUS
+    elif code == "unknown" and "task id" in message:
+        said = NO_TASK_TO_ASK if can_lookup else NO_TASK_TO_ASK_NO_LOOKUP
+    elif code == "unknown" and kind == "image" and "image" in message:
+        said = IMAGES_NOT_QUERYABLE
+    elif code == "not_found" and ("lookup" in message.lower() or "no task" in message.lower()):
+        said = LOOKUP_NOTHING
+    else:
+        said = {"quota_exceeded": QUOTA, "budget_exceeded": BUDGET, "store_busy": STORE_BUSY,
+                "media_missing": MEDIA_MISSING, "not_found": NOT_FOUND,
+                "still_running": STILL_RUNNING, "no_keyring": KEYRING,
+                "internal": INTERNAL}.get(str(code))
+        if said is None:
+            said = sentence(getattr(provider, "code", None), message)
+    if said is None:
+        said = INTERNAL if code in (None, "interrupted") else PROVIDER_ERROR
+    return Said(translate(CONTEXT, said), message)
+
+
+def for_error(message: str, translate: Translate = _plain) -> Said:
+    """An error of the app's own work ("load slot: OperationalError: …")."""
+    said = sentence(None, message) or INTERNAL
+    return Said(translate(CONTEXT, said), message)
+
+
+def status_word(word: str, state_word: Callable[[State], str]) -> str:
+    """A provider status word ("Preparing", "Processing", "Success") in the designer's language:
+    the state it stands for, said by ``state_word``; an unknown word stays as it is."""
+    for protocol in ("v1", "v2"):
+        state = state_for_status_word(word, protocol)
+        if state is not State.UNKNOWN:
+            return state_word(state)
+    return word
+
+
+def event_detail(event: str, detail: str, state_word: Callable[[State], str],
+                 translate: Translate = _plain) -> tuple[str, str]:
+    """A history event's detail as the timeline shows it: (shown, technical). A status word is
+    translated; a failure reason becomes its sentence (the original kept as the technical part);
+    other details stay as they are."""
+    if not detail:
+        return "", ""
+    if event in ("status", "recovered"):
+        word = detail.split(" (", 1)[0]
+        shown = status_word(word, state_word)
+        return shown, detail if shown != detail else ""
+    if event in ("unknown", "rejected", "query_failed", "verification_failed"):
+        said = sentence(None, detail)
+        if said is not None:
+            return translate(CONTEXT, said), detail
+    return detail, ""
+
+
+__all__ = ["CONTEXT", "Said", "event_detail", "for_error", "for_outcome", "for_task",
+           "sentence", "status_word"]

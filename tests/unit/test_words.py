@@ -1,0 +1,134 @@
+"""The designer's words for provider failures and service messages: one mapping, no technical
+words in the sentence, the original kept as the detail, and a Chinese sentence for each."""
+
+from __future__ import annotations
+
+import re
+from types import SimpleNamespace
+
+import pytest
+
+from app.domain.states import State
+from app.service.results import Problem, ProblemCode, ProviderAnswer
+from app.service.views import TaskError
+from app.ui import words
+
+TECHNICAL = re.compile(r"--|Error\b|Exception|sha-?256|new_sensitive|base_resp|/tmp/|\b\d{4}\b",
+                       re.IGNORECASE)
+
+
+def task(state: str, code: str | None, message: str | None) -> SimpleNamespace:
+    return SimpleNamespace(state=state, error=TaskError(code, message))
+
+
+@pytest.mark.parametrize(("code", "message", "expected"), [
+    ("1026", "input content flagged as sensitive", words.INPUT_SENSITIVE),
+    ("1027", "output video flagged", words.OUTPUT_SENSITIVE),
+    ("provider_fail", "new_sensitive", words.INPUT_SENSITIVE),
+    ("provider_fail", "output_sensitive: the video was blocked", words.OUTPUT_SENSITIVE),
+    ("1008", "insufficient balance", words.BALANCE),
+    (None, "insufficient balance (1008)", words.BALANCE),
+    ("1002", "rate limit", words.RATE_LIMIT),
+    ("1004", "authentication failed (check the API key); the key is for api.minimax.io",
+     words.WRONG_KEY),
+    ("2049", "invalid API key", words.WRONG_KEY),
+    ("2061", "this model is not in your plan", words.NOT_IN_PLAN),
+    ("2013", "invalid parameters", words.BAD_PARAMS),
+    ("never_sent", "video create: the request never left (ConnectError: refused)",
+     words.NEVER_SENT),
+    ("unknown", "video create: connection failed after sending (RemoteProtocolError: Server "
+     "disconnected)", words.LOST_ANSWER),
+    ("unknown", "video create: no answer in time after sending (ReadTimeout)",
+     words.NO_ANSWER_IN_TIME),
+    ("unknown", "the process that sent the create ended before the answer was stored",
+     words.APP_CLOSED),
+    ("unknown_status", "the provider answered an unrecognized status 'Weird'",
+     words.STRANGE_STATUS),
+    ("no_media", "the provider reported Success without a file", words.NO_FILE),
+])
+def test_provider_reasons_map_to_sentences(code, message, expected):
+    assert words.sentence(code, message) == expected
+    state = "unknown" if code in ("unknown",) else "fail"
+    said = words.for_task(task(state, code, message))
+    assert said.text == expected
+    assert message in said.detail  # the original, one click away
+    assert not TECHNICAL.search(said.text), said.text
+
+
+def test_an_unheard_of_reason_still_gets_words_and_keeps_the_original():
+    said = words.for_task(task("fail", "9999", "the flux capacitor overheated"))
+    assert said.text == words.PROVIDER_FAILED and "flux capacitor" in said.detail
+    assert words.for_task(task("unknown", "x", "???")).text == words.LOST_ANSWER
+    assert words.for_task(task("success", None, None)) == words.Said("")
+
+
+def test_outcomes_are_said_with_the_guis_words_not_cli_flags():
+    lost = Problem(ProblemCode.UNKNOWN, "the create's answer never arrived, so there is no "
+                   "provider task id to query. Try recover --lookup (the provider lists its "
+                   "recent tasks), find the task in the provider console and recover --task-id "
+                   "ID, or recover --declare-failed.")
+    with_lookup = words.for_outcome(lost, can_lookup=True)
+    without = words.for_outcome(lost, can_lookup=False)
+    assert with_lookup.text == words.NO_TASK_TO_ASK and "look the task up" in with_lookup.text
+    assert without.text == words.NO_TASK_TO_ASK_NO_LOOKUP and "look" not in without.text
+    assert "--" not in with_lookup.text and "--task-id" in with_lookup.detail
+    images = Problem(ProblemCode.UNKNOWN, "images cannot be queried at MiniMax; recover "
+                     "--declare-failed when you are sure")
+    assert words.for_outcome(images, kind="image").text == words.IMAGES_NOT_QUERYABLE
+    for message, expected in (
+            ("lookup found no matching task in the time window; nothing changed. Attach one "
+             "with --task-id ID", words.LOOKUP_NOTHING),
+            ("lookup found 2 matching tasks (the list cannot show the prompt, so none is "
+             "chosen) in the time window; nothing changed. Attach one with --task-id ID",
+             words.LOOKUP_MANY),
+            ("the provider did not confirm task 123: not found; nothing changed",
+             words.NOT_CONFIRMED),
+            ("the provider's task list did not answer: timeout; nothing changed",
+             words.LIST_SILENT)):
+        said = words.for_outcome(Problem(ProblemCode.UNKNOWN, message), can_lookup=True)
+        assert said.text == expected and "--" not in said.text and said.detail == message
+    refused = Problem(ProblemCode.REJECTED, "insufficient balance", provider=ProviderAnswer(1008))
+    assert words.for_outcome(refused).text == words.BALANCE
+    assert words.for_outcome(Problem(ProblemCode.QUOTA_EXCEEDED, "quota 3/3")).text == words.QUOTA
+    invalid = Problem(ProblemCode.INVALID, "prompt: must not be empty", field="prompt")
+    assert words.for_outcome(invalid).text == "prompt: must not be empty"
+    assert words.for_outcome(None) == words.Said("")
+
+
+def test_errors_of_the_app_hide_exception_names():
+    said = words.for_error("load slot: OperationalError: database is locked")
+    assert said.text == words.INTERNAL and "OperationalError" in said.detail
+    assert not TECHNICAL.search(said.text)
+
+
+def test_status_words_and_event_details_are_the_designers():
+    def state_word(state):
+        return {State.PREPARING: "准备中", State.PROCESSING: "生成中"}.get(state, str(state))
+
+    assert words.status_word("Preparing", state_word) == "准备中"
+    assert words.status_word("Weird", state_word) == "Weird"
+    shown, technical = words.event_detail("status", "Processing (usage {})", state_word)
+    assert shown == "生成中" and technical == "Processing (usage {})"
+    shown, technical = words.event_detail(
+        "unknown", "video create: connection failed after sending (RemoteProtocolError: x)",
+        state_word)
+    assert shown == words.LOST_ANSWER and "RemoteProtocolError" in technical
+    assert words.event_detail("exported", "2 files", state_word) == ("2 files", "")
+
+
+def test_every_sentence_has_chinese_words(qapp):
+    from app.ui.app import install_translations
+    from app.ui.qt import translate
+
+    sentences = [v for k, v in vars(words).items() if k.isupper() and isinstance(v, str)
+                 and k != "CONTEXT"]
+    assert len(sentences) > 30
+    install_translations(qapp, "zh_CN")
+    try:
+        missing = [s for s in sentences
+                   if not re.search(r"[\u4e00-\u9fff]", translate(words.CONTEXT, s))]
+    finally:
+        install_translations(qapp, "en")
+    assert missing == []
+    for s in sentences:
+        assert not TECHNICAL.search(s), s
