@@ -26,6 +26,9 @@ from app.ui.dialogs import (
     image_dialog,
 )
 from app.ui.form import FramePicker
+from app.ui.gallery.model import GalleryModel, GalleryScope
+from app.ui.gallery.pane import GalleryPane
+from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, default_cache_dir
 from app.ui.models import SlotTreeModel
 from app.ui.panes.browser import SlotBrowser
 from app.ui.panes.result import ResultPane
@@ -39,10 +42,12 @@ from app.ui.qt import (
     QFrame,
     QKeySequence,
     QMainWindow,
+    QPushButton,
     QSettings,
     QSplitter,
     QStackedWidget,
     Qt,
+    QTimer,
     QVBoxLayout,
     QWidget,
 )
@@ -87,6 +92,7 @@ class MainWindow(QMainWindow):
         self.middle_stack = QStackedWidget(objectName="middleStack")
         self.middle_stack.addWidget(self.slot_page)
         self.middle_stack.addWidget(self.welcome)
+        self._build_gallery()
         left, right = _frame(self.browser), _frame(self.result_pane)
         left.setMinimumWidth(340)
         right.setMinimumWidth(320)
@@ -103,6 +109,13 @@ class MainWindow(QMainWindow):
         box.addWidget(self.top_bar)
         box.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
+        self.gallery_button = QPushButton(self.tr("▦ Gallery"), objectName="galleryButton",
+                                          checkable=True)
+        self.gallery_button.setToolTip(self.tr("Every result of the selection, as a grid (Ctrl+G)"))
+        self.gallery_button.toggled.connect(self.show_gallery)
+        self.top_bar.layout().insertWidget(2, self.gallery_button)
+        self.middle_stack.currentChanged.connect(
+            lambda _i: self.gallery_button.setChecked(self.gallery_shown()))
         self._build_shortcuts()
 
         c.slotLoaded.connect(self._slot_loaded)  # a method: disconnected when the window goes
@@ -148,7 +161,92 @@ class MainWindow(QMainWindow):
             "export": add("exportAction", ["Ctrl+E"], lambda: self.export(), self.tr("Export")),
             "settings": add("settingsAction", ["Ctrl+,"], lambda: self.open_settings(),
                             self.tr("Settings")),
+            "gallery": add("galleryAction", ["Ctrl+G"],
+                           lambda: self.show_gallery(not self.gallery_shown()), self.tr("Gallery")),
         }
+
+    # -- the results gallery ---------------------------------------------------------------------
+    def _build_gallery(self) -> None:
+        c = self.controller
+        self.thumbs = ThumbLoader(ThumbCache(default_cache_dir(c.config.data_dir)), parent=self)
+        self.gallery_model = GalleryModel(c, self.thumbs, self)
+        self.gallery = GalleryPane(self.gallery_model)
+        self.gallery_page = _frame(self.gallery)
+        self.middle_stack.addWidget(self.gallery_page)
+        self._gallery_where: tuple[str | None, str | None] = (None, None)
+        self._gallery_stale = True
+        self._gallery_timer = QTimer(self, singleShot=True, interval=1500)
+        self._gallery_timer.timeout.connect(self._gallery_refresh)
+        self.gallery.slotActivated.connect(lambda rid: self.slot_pane.select(rid))
+        self.gallery.scopeCleared.connect(self._gallery_all)
+        b = self.browser
+        for combo in (b.state, b.kind, b.date):
+            combo.currentIndexChanged.connect(self._gallery_follow)
+        b._debounce.timeout.connect(self._gallery_follow)
+        b.tree.selectionModel().currentChanged.connect(self._gallery_group)
+        c.taskChanged.connect(self._gallery_task)
+
+    def gallery_shown(self) -> bool:
+        return self.middle_stack.currentWidget() is self.gallery_page
+
+    def show_gallery(self, on: bool = True) -> None:
+        """The gallery in the middle (the slot on the right stays), or back to the slot."""
+        if on == self.gallery_shown():
+            return
+        if on:
+            self.middle_stack.setCurrentWidget(self.gallery_page)
+            self._gallery_follow()
+            self.gallery.view.setFocus()
+        else:
+            self.middle_stack.setCurrentWidget(self.slot_page)
+
+    def gallery_scope(self) -> GalleryScope:
+        project, day = self._gallery_where
+        return GalleryScope(self.browser.current_filter(), project, day)
+
+    def _gallery_follow(self, *_: Any) -> None:
+        if not self.gallery_shown():
+            self._gallery_stale = True
+            return
+        scope = self.gallery_scope()
+        if self._gallery_stale and scope == self.gallery_model.scope:
+            self.gallery_model.reload()
+        self._gallery_stale = False
+        self.gallery.set_scope(scope)
+
+    def _gallery_group(self, current: Any, _previous: Any = None) -> None:
+        """A project or day row chosen in the browser: the gallery shows that group."""
+        if not current.isValid():
+            return
+        node = current.siblingAtColumn(0).internalPointer()
+        kind = getattr(node, "kind", None)
+        if kind == "project":
+            self._gallery_where = (node.key, None)
+        elif kind == "day":
+            self._gallery_where = (node.parent.key, node.key)
+        else:
+            return
+        self._gallery_follow()
+
+    def _gallery_all(self) -> None:
+        self._gallery_where = (None, None)
+        self._gallery_follow()
+
+    def _gallery_task(self, view: Any) -> None:
+        """A slot changed: its tiles redraw; new results arrive with a calm refresh (only when
+        the grid is at its top, so a designer scrolled down is never moved)."""
+        held = self.gallery_model.update_state(view.id, view.state)
+        if held and (not view.media or self.gallery_model.has_media(view.id)):
+            return
+        self._gallery_stale = True
+        if self.gallery_shown():
+            self._gallery_timer.start()
+
+    def _gallery_refresh(self) -> None:
+        if self.gallery_shown() and self.gallery.view.verticalScrollBar().value() == 0 \
+                and not self.gallery_model.loading:
+            self._gallery_stale = False
+            self.gallery_model.reload()
 
     # -- layout persistence ----------------------------------------------------------------------
     def _layout_parts(self) -> dict[str, tuple[Any, Any]]:
@@ -182,6 +280,7 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         self.save_layout()
         self.result_pane.stop()
+        self.thumbs.close()
         if self.dialog is not None:
             self.dialog.close()
         super().closeEvent(event)

@@ -325,6 +325,81 @@
     </message>
 </context>
 <context>
+    <name>GalleryPane</name>
+    <message>
+        <source>Cannot show this file</source>
+        <translation>无法显示此文件</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <source>RESULTS</source>
+        <translation>成果</translation>
+    </message>
+    <message>
+        <source>Show all projects</source>
+        <translation>显示全部项目</translation>
+    </message>
+    <message>
+        <source>Show the results of all projects</source>
+        <translation>显示全部项目的成果</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>成果</translation>
+    </message>
+    <message>
+        <source>All projects</source>
+        <translation>全部项目</translation>
+    </message>
+    <message>
+        <source>No project</source>
+        <translation>无项目</translation>
+    </message>
+    <message>
+        <source>Gathering your results…</source>
+        <translation>正在汇集你的成果…</translation>
+    </message>
+    <message>
+        <source>No results match these filters.
+Clear the search or choose another state, kind or day.</source>
+        <translation>没有符合这些筛选条件的成果。
+请清除搜索，或换一个状态、类型或日期。</translation>
+    </message>
+    <message>
+        <source>Nothing here yet.
+Every image and video you create gathers here, newest first.</source>
+        <translation>这里还没有内容。
+你生成的每张图片和每段视频都会汇集在这里，最新的在前。</translation>
+    </message>
+    <message>
+        <source>Open in viewer</source>
+        <translation>在查看器中打开</translation>
+    </message>
+    <message>
+        <source>Show slot</source>
+        <translation>显示槽位</translation>
+    </message>
+    <message>
+        <source>Compare the two selected (C)</source>
+        <translation>对比选中的两项 (C)</translation>
+    </message>
+    <message>
+        <source>Use as first frame</source>
+        <translation>用作首帧</translation>
+    </message>
+    <message>
+        <source>Use as last frame</source>
+        <translation>用作尾帧</translation>
+    </message>
+    <message>
+        <source>Use as reference</source>
+        <translation>用作参考图</translation>
+    </message>
+</context>
+<context>
     <name>MainWindow</name>
     <message>
         <source>Create</source>
@@ -380,6 +455,14 @@
         <translation>槽位状态</translation>
     </message>
     <message>
+        <source>▦ Gallery</source>
+        <translation>▦ 图库</translation>
+    </message>
+    <message>
+        <source>Every result of the selection, as a grid (Ctrl+G)</source>
+        <translation>以网格显示所选范围的全部成果 (Ctrl+G)</translation>
+    </message>
+    <message>
         <source>Search</source>
         <translation>搜索</translation>
     </message>
@@ -398,6 +481,10 @@
     <message>
         <source>Settings</source>
         <translation>设置</translation>
+    </message>
+    <message>
+        <source>Gallery</source>
+        <translation>图库</translation>
     </message>
     <message>
         <source>Store URL: not a database URL (sqlite:///path or postgresql://host/name).</source>

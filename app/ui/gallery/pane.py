@@ -1,0 +1,316 @@
+"""The results gallery pane: a virtualized grid of every result of the selection (a ``QListView``
+in icon mode over :class:`~app.ui.gallery.model.GalleryModel`, painted by one delegate — never a
+widget per tile), with a state badge per tile (colour *and* shape), and the words for an empty
+or loading gallery.
+
+Click → :attr:`GalleryPane.slotActivated` (the window shows that slot); double-click, Space or
+Return → :attr:`viewerWanted`; two tiles selected and C → :attr:`compareWanted`. The context
+menu also offers "Use as first frame / last frame / reference" for an image result when the
+window has connected :attr:`useResultWanted` and set :attr:`offer_use` (the hook for chaining).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.domain.states import State
+from app.service.reads import ResultRow
+from app.ui.gallery.model import GalleryModel, GalleryScope, ResultRole, ThumbRole, is_video
+from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
+    QAbstractItemView,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QHBoxLayout,
+    QLabel,
+    QModelIndex,
+    QPainter,
+    QPen,
+    QPushButton,
+    QRect,
+    QSize,
+    QStackedWidget,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    Qt,
+    QtCore,
+    QtWidgets,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    translate,
+)
+from app.ui.style import badge_pixmap, state_word
+
+TILE = 168  # the picture's box
+CANNOT_SHOW = QT_TRANSLATE_NOOP("GalleryPane", "Cannot show this file")
+LOADING = QT_TRANSLATE_NOOP("GalleryPane", "Loading…")
+CAPTION = 22
+
+
+@dataclass(frozen=True)
+class ResultRef:
+    """A result handed to another part of the window (chaining, compare)."""
+
+    request_id: str
+    path: str
+    sha256: str
+    kind: str
+    content_type: str
+    width: int | None
+    height: int | None
+
+
+def ref_of(row: ResultRow) -> ResultRef | None:
+    if row.path is None or row.sha256 is None:
+        return None
+    return ResultRef(row.request_id, row.path, row.sha256, "video" if is_video(row) else "image",
+                     row.content_type or "", row.width, row.height)
+
+
+def duration_text(seconds: float | None) -> str:
+    if not seconds:
+        return ""
+    s = int(round(seconds))
+    return f"{s // 60}:{s % 60:02d}"
+
+
+class TileDelegate(QStyledItemDelegate):
+    """Paints a tile: the picture letterboxed in a dark box, the state badge, a video mark, and
+    the scene name under it."""
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Any) -> QSize:  # noqa: N802
+        return QSize(TILE + 8, TILE + CAPTION + 8)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Any) -> None:
+        row: ResultRow | None = index.data(ResultRole)
+        if row is None:
+            return
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        r = option.rect.adjusted(4, 4, -4, -4)
+        box = QRect(r.left(), r.top(), r.width(), TILE)
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#23272e"))
+        painter.drawRoundedRect(box, 6, 6)
+        pix = index.data(ThumbRole)
+        model = index.model()
+        if pix is not None and not pix.isNull():
+            dpr = pix.devicePixelRatio() or 1.0
+            size = QSize(int(pix.width() / dpr), int(pix.height() / dpr))
+            size.scale(box.size() - QSize(4, 4), Qt.AspectRatioMode.KeepAspectRatio)
+            target = QRect(0, 0, size.width(), size.height())
+            target.moveCenter(box.center())
+            painter.drawPixmap(target, pix)
+        else:
+            painter.setPen(QColor("#aab2bd"))
+            if row.path is None:
+                text = state_word(row.state)
+            elif isinstance(model, GalleryModel) and model.thumb_failed(row):
+                text = translate("GalleryPane", CANNOT_SHOW)
+            else:
+                text = translate("GalleryPane", LOADING)
+            painter.drawText(box.adjusted(8, 8, -8, -8),
+                             Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
+        if is_video(row) and row.path is not None:
+            mark = f"▶ {duration_text(row.duration)}".strip()
+            fm = QFontMetrics(option.font)
+            w = fm.horizontalAdvance(mark) + 10
+            chip = QRect(box.left() + 6, box.bottom() - 6 - fm.height() - 2, w, fm.height() + 2)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(0, 0, 0, 150))
+            painter.drawRoundedRect(chip, 4, 4)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(chip, Qt.AlignmentFlag.AlignCenter, mark)
+        if row.state != State.SUCCESS or row.path is None:
+            badge = badge_pixmap(row.state.value, 18)
+            spot = QRect(box.right() - 26, box.top() + 6, 22, 22)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(255, 255, 255, 230))
+            painter.drawEllipse(spot)
+            painter.drawPixmap(spot.adjusted(2, 2, -2, -2), badge)
+        if selected:
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(QColor("#3b6ea5"), 3))
+            painter.drawRoundedRect(box.adjusted(1, 1, -1, -1), 6, 6)
+        caption = QRect(r.left(), box.bottom() + 3, r.width(), CAPTION - 3)
+        font = QFont(option.font)
+        painter.setFont(font)
+        painter.setPen(option.palette.color(option.palette.ColorRole.Text))
+        fm = QFontMetrics(font)
+        label = index.data(Qt.ItemDataRole.DisplayRole) or ""
+        painter.drawText(caption, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         fm.elidedText(label, Qt.TextElideMode.ElideMiddle, caption.width()))
+        painter.restore()
+
+
+class GalleryView(QtWidgets.QListView):
+    """The grid: icon mode, uniform tiles, batched layout; more is fetched as it scrolls."""
+
+    activatedKey = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("galleryView")
+        self.setViewMode(QtWidgets.QListView.ViewMode.IconMode)
+        self.setResizeMode(QtWidgets.QListView.ResizeMode.Adjust)
+        self.setMovement(QtWidgets.QListView.Movement.Static)
+        self.setUniformItemSizes(True)
+        self.setLayoutMode(QtWidgets.QListView.LayoutMode.Batched)
+        self.setBatchSize(200)
+        self.setSpacing(2)
+        self.setWrapping(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.verticalScrollBar().setSingleStep(24)
+        self.setItemDelegate(TileDelegate(self))
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+
+    def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.activatedKey.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class GalleryPane(QWidget):
+    """The results gallery: title, scope, the grid, and its empty and loading words."""
+
+    slotActivated = Signal(str)  # request_id: show this slot
+    viewerWanted = Signal(int)  # row of the gallery model
+    compareWanted = Signal(int, int)  # rows A and B
+    # Chaining hook: ("first_frame" | "last_frame" | "reference", ResultRef). The window (or
+    # whoever feeds a new slot) connects it and sets ``offer_use`` so the menu offers it.
+    useResultWanted = Signal(str, object)
+    scopeCleared = Signal()
+
+    def __init__(self, model: GalleryModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("galleryPane")
+        self.model = model
+        self.offer_use = False
+        self.title = QLabel(self.tr("RESULTS"), objectName="paneTitle")
+        self.scope_label = QLabel(objectName="hint")
+        self.scope_label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.all_button = QPushButton(self.tr("Show all projects"), objectName="galleryAllButton")
+        self.all_button.setAccessibleName(self.tr("Show the results of all projects"))
+        self.all_button.clicked.connect(self.scopeCleared)
+        self.view = GalleryView()
+        self.view.setAccessibleName(self.tr("Results"))
+        self.view.setModel(model)
+        self.empty = QLabel(objectName="galleryEmpty", alignment=Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.view)
+        self.stack.addWidget(self.empty)
+        head = QHBoxLayout()
+        head.setSpacing(8)
+        head.addWidget(self.title)
+        head.addWidget(self.scope_label, 1)
+        head.addWidget(self.all_button)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(head)
+        box.addWidget(self.stack, 1)
+
+        self.view.clicked.connect(self._clicked)
+        self.view.doubleClicked.connect(lambda idx: self.viewerWanted.emit(idx.row()))
+        self.view.activatedKey.connect(self._open_current)
+        self.view.customContextMenuRequested.connect(self._menu)
+        self.view.installEventFilter(self)
+        model.modelReset.connect(self._update_state)
+        model.rowsInserted.connect(self._update_state)
+        model.loadingChanged.connect(self._update_state)
+        self._update_state()
+
+    # -- scope ---------------------------------------------------------------------------------
+    def set_scope(self, scope: GalleryScope) -> None:
+        self.model.set_scope(scope)
+        self._say_scope()
+
+    def _say_scope(self) -> None:
+        s = self.model.scope
+        if s.project is None:
+            text = self.tr("All projects")
+        else:
+            name = s.project or self.tr("No project")
+            text = f"{name} · {s.day}" if s.day else name
+        self.scope_label.setText(text)
+        self.all_button.setVisible(s.project is not None)
+
+    def _update_state(self, *_: Any) -> None:
+        m = self.model
+        self._say_scope()
+        if m.rowCount() > 0:
+            self.stack.setCurrentWidget(self.view)
+            return
+        if m.loading or not m.started:
+            self.empty.setText(self.tr("Gathering your results…"))
+        elif m.scope.filter.search or m.scope.filter.states or m.scope.filter.kind or \
+                m.scope.filter.since is not None:
+            self.empty.setText(self.tr("No results match these filters.\n"
+                                       "Clear the search or choose another state, kind or day."))
+        else:
+            self.empty.setText(self.tr("Nothing here yet.\nEvery image and video you create "
+                                       "gathers here, newest first."))
+        self.stack.setCurrentWidget(self.empty)
+
+    # -- what the designer does -----------------------------------------------------------------
+    def _clicked(self, index: QModelIndex) -> None:
+        row = self.model.row_at(index.row())
+        if row is not None:
+            self.slotActivated.emit(row.request_id)
+
+    def _open_current(self) -> None:
+        idx = self.view.currentIndex()
+        if idx.isValid():
+            self.viewerWanted.emit(idx.row())
+
+    def selected_rows(self) -> list[int]:
+        return sorted(i.row() for i in self.view.selectionModel().selectedIndexes())
+
+    def compare_selected(self) -> bool:
+        rows = self.selected_rows()
+        if len(rows) != 2:
+            return False
+        self.compareWanted.emit(rows[0], rows[1])
+        return True
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if obj is self.view and event.type() == QtCore.QEvent.Type.KeyPress \
+                and event.key() == Qt.Key.Key_C and not event.modifiers():
+            return self.compare_selected()
+        return super().eventFilter(obj, event)
+
+    def menu_for(self, index: QModelIndex) -> QtWidgets.QMenu:
+        """The context menu of a tile (built, not shown: tests read it)."""
+        menu = QtWidgets.QMenu(self)
+        row = self.model.row_at(index.row())
+        if row is None:
+            return menu
+        i = index.row()
+        menu.addAction(self.tr("Open in viewer"), lambda: self.viewerWanted.emit(i))
+        menu.addAction(self.tr("Show slot"), lambda: self.slotActivated.emit(row.request_id))
+        rows = self.selected_rows()
+        if len(rows) == 2 and i in rows:
+            menu.addAction(self.tr("Compare the two selected (C)"), self.compare_selected)
+        ref = ref_of(row)
+        if self.offer_use and ref is not None and ref.kind == "image":
+            menu.addSeparator()
+            for role, text in (("first_frame", self.tr("Use as first frame")),
+                               ("last_frame", self.tr("Use as last frame")),
+                               ("reference", self.tr("Use as reference"))):
+                menu.addAction(text, lambda r=role: self.useResultWanted.emit(r, ref))
+        return menu
+
+    def _menu(self, pos: Any) -> None:
+        index = self.view.indexAt(pos)
+        if not index.isValid():
+            return
+        menu = self.menu_for(index)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.view.viewport().mapToGlobal(pos))
