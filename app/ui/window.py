@@ -29,6 +29,8 @@ from app.ui.form import FramePicker
 from app.ui.gallery.model import GalleryModel, GalleryScope
 from app.ui.gallery.pane import GalleryPane
 from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, default_cache_dir
+from app.ui.compare import CompareView
+from app.ui.viewer import Viewer
 from app.ui.models import SlotTreeModel
 from app.ui.panes.browser import SlotBrowser
 from app.ui.panes.result import ResultPane
@@ -40,6 +42,7 @@ from app.ui.qt import (
     QAction,
     QEvent,
     QFrame,
+    QGuiApplication,
     QKeySequence,
     QMainWindow,
     QPushButton,
@@ -177,7 +180,11 @@ class MainWindow(QMainWindow):
         self._gallery_stale = True
         self._gallery_timer = QTimer(self, singleShot=True, interval=1500)
         self._gallery_timer.timeout.connect(self._gallery_refresh)
+        self.viewer: Viewer | None = None
+        self.compare: CompareView | None = None
         self.gallery.slotActivated.connect(lambda rid: self.slot_pane.select(rid))
+        self.gallery.viewerWanted.connect(self.open_viewer)
+        self.gallery.compareWanted.connect(self.open_compare)
         self.gallery.scopeCleared.connect(self._gallery_all)
         b = self.browser
         for combo in (b.state, b.kind, b.date):
@@ -242,6 +249,51 @@ class MainWindow(QMainWindow):
         if self.gallery_shown():
             self._gallery_timer.start()
 
+    def _over_window(self, dlg: Any) -> None:
+        """A lightbox covers the window (at least its minimum size)."""
+        geo = self.geometry()
+        dlg.resize(max(geo.width(), 1000), max(geo.height(), 640))
+        dlg.move(geo.topLeft())
+
+    def open_viewer(self, row: int) -> Viewer:
+        """The viewer on a gallery row (the same viewer, reused)."""
+        if self.viewer is None:
+            self.viewer = Viewer(self.gallery_model, self)
+            self.viewer.slotWanted.connect(self._viewer_slot)
+            self.viewer.compareWanted.connect(self.open_compare)
+            self.viewer.useResultWanted.connect(self.gallery.useResultWanted)
+        if not self.viewer.isVisible():
+            self._over_window(self.viewer)
+        self.viewer.offer_use = self.gallery.offer_use
+        self.viewer.show_row(row)
+        self._bring_up(self.viewer)
+        return self.viewer
+
+    def _viewer_slot(self, request_id: str) -> None:
+        if self.viewer is not None:
+            self.viewer.close()
+        self.slot_pane.select(request_id)
+
+    def open_compare(self, a: int, b: int) -> CompareView | None:
+        """Results ``a`` and ``b`` of the gallery side by side."""
+        if self.compare is None:
+            self.compare = CompareView(self.gallery_model, self)
+        if not self.compare.show_pair(a, b):
+            return None
+        if self.viewer is not None and self.viewer.isVisible():
+            self.viewer.close()
+        if not self.compare.isVisible():
+            self._over_window(self.compare)
+        self._bring_up(self.compare)
+        return self.compare
+
+    @staticmethod
+    def _bring_up(dlg: Any) -> None:
+        dlg.show()
+        if QGuiApplication.platformName() != "offscreen":  # (offscreen warns it cannot raise)
+            dlg.raise_()
+            dlg.activateWindow()
+
     def _gallery_refresh(self) -> None:
         if self.gallery_shown() and self.gallery.view.verticalScrollBar().value() == 0 \
                 and not self.gallery_model.loading:
@@ -281,6 +333,9 @@ class MainWindow(QMainWindow):
         self.save_layout()
         self.result_pane.stop()
         self.thumbs.close()
+        for dlg in (self.viewer, self.compare):
+            if dlg is not None:
+                dlg.close()
         if self.dialog is not None:
             self.dialog.close()
         super().closeEvent(event)

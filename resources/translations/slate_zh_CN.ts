@@ -97,6 +97,49 @@
     </message>
 </context>
 <context>
+    <name>CompareView</name>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Actual size</source>
+        <translation>实际大小</translation>
+    </message>
+    <message>
+        <source>▶ Play both</source>
+        <translation>▶ 同时播放</translation>
+    </message>
+    <message>
+        <source>Swap A and B</source>
+        <translation>交换 A 和 B</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭 (Esc)</translation>
+    </message>
+    <message>
+        <source>Zoom and pan move both sides together.</source>
+        <translation>缩放和平移会同时作用于两侧。</translation>
+    </message>
+    <message>
+        <source>Play, pause and scrub move both sides together.</source>
+        <translation>播放、暂停和拖动进度会同时作用于两侧。</translation>
+    </message>
+    <message>
+        <source>❚❚ Pause both</source>
+        <translation>❚❚ 同时暂停</translation>
+    </message>
+</context>
+<context>
     <name>ConflictDialog</name>
     <message>
         <source>This RequestId is already used</source>
@@ -702,6 +745,17 @@ Every image and video you create gathers here, newest first.</source>
     </message>
 </context>
 <context>
+    <name>ResultStage</name>
+    <message>
+        <source>This slot has no picture yet.</source>
+        <translation>这个槽位还没有画面。</translation>
+    </message>
+    <message>
+        <source>This file cannot be shown (missing or damaged).</source>
+        <translation>无法显示此文件（文件缺失或已损坏）。</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -1097,6 +1151,33 @@ Every image and video you create gathers here, newest first.</source>
     </message>
 </context>
 <context>
+    <name>VideoPlayer</name>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 播放</translation>
+    </message>
+    <message>
+        <source>Play or pause</source>
+        <translation>播放或暂停</translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation>播放位置</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>音量</translation>
+    </message>
+    <message>
+        <source>Video playback is not available here: %1</source>
+        <translation>此处无法播放视频：%1</translation>
+    </message>
+    <message>
+        <source>❚❚ Pause</source>
+        <translation>❚❚ 暂停</translation>
+    </message>
+</context>
+<context>
     <name>VideoView</name>
     <message>
         <source>▶ Play</source>
@@ -1117,6 +1198,113 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>❚❚ Pause</source>
         <translation>❚❚ 暂停</translation>
+    </message>
+</context>
+<context>
+    <name>Viewer</name>
+    <message>
+        <source>Viewer</source>
+        <translation>查看器</translation>
+    </message>
+    <message>
+        <source>Previous result</source>
+        <translation>上一个成果</translation>
+    </message>
+    <message>
+        <source>Previous result (←)</source>
+        <translation>上一个成果 (←)</translation>
+    </message>
+    <message>
+        <source>Next result</source>
+        <translation>下一个成果</translation>
+    </message>
+    <message>
+        <source>Next result (→)</source>
+        <translation>下一个成果 (→)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Fit the window (F)</source>
+        <translation>适应窗口 (F)</translation>
+    </message>
+    <message>
+        <source>Actual size</source>
+        <translation>实际大小</translation>
+    </message>
+    <message>
+        <source>Actual size, one image pixel per screen pixel (1)</source>
+        <translation>实际大小，一个图像像素对应一个屏幕像素 (1)</translation>
+    </message>
+    <message>
+        <source>Zoom out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <source>Compare with…</source>
+        <translation>与…对比</translation>
+    </message>
+    <message>
+        <source>Show this result beside another, side by side</source>
+        <translation>把这个成果与另一个并排显示</translation>
+    </message>
+    <message>
+        <source>Show slot</source>
+        <translation>显示槽位</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Close the viewer (Esc)</source>
+        <translation>关闭查看器 (Esc)</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>SHA-256</source>
+        <translation>SHA-256</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>RequestId</source>
+        <translation>RequestId</translation>
+    </message>
+    <message>
+        <source>No other result to compare with</source>
+        <translation>没有可对比的其他成果</translation>
+    </message>
+    <message>
+        <source>Use as first frame</source>
+        <translation>用作首帧</translation>
+    </message>
+    <message>
+        <source>Use as last frame</source>
+        <translation>用作尾帧</translation>
+    </message>
+    <message>
+        <source>Use as reference</source>
+        <translation>用作参考图</translation>
     </message>
 </context>
 <context>

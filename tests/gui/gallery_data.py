@@ -40,7 +40,8 @@ def add_media(service: SlateService, task_id: int, path: Path, position: int = 0
 
 def add_image_results(service: SlateService, folder: Path, n: int, *, project: str = "harbor",
                       day: str = "20260816", per_slot: int = 1, start: int = 0,
-                      created_at: float | None = None) -> list[str]:
+                      created_at: float | None = None,
+                      size: tuple[int, int] = (96, 54)) -> list[str]:
     """``n`` successful image slots of ``project`` with ``per_slot`` real PNGs each; returns
     their RequestIds, oldest first."""
     rids = []
@@ -51,7 +52,7 @@ def add_image_results(service: SlateService, folder: Path, n: int, *, project: s
                               results={"image_urls": ["https://demo.invalid/x.png"]})
         for p in range(per_slot):
             path = folder / "media" / project / f"{i:04d}-{p}.png"
-            png(path, i * 10 + p)
-            add_media(service, task_id, path, position=p)
+            png(path, i * 10 + p, size)
+            add_media(service, task_id, path, position=p, size=size)
         rids.append(rid)
     return rids
