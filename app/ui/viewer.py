@@ -383,8 +383,6 @@ class Viewer(QDialog):
         for w in (self.zoom_out, self.zoom_label, self.zoom_in, self.fit_button,
                   self.actual_button):
             tools.addWidget(w)
-        for b in (self.prev_button, self.next_button, self.zoom_in, self.zoom_out):
-            b.setFixedWidth(36)
         top = QHBoxLayout()
         top.setSpacing(6)
         top.addWidget(self.prev_button)

@@ -246,6 +246,11 @@ class GalleryModel(QtCore.QAbstractListModel):
             idx = self.index(i)
             self.dataChanged.emit(idx, idx, [ThumbRole])
 
+    def forget_pictures(self) -> None:
+        """Drop the decoded pictures held in memory (they come back from the disk cache)."""
+        self._pixmaps.clear()
+        self._failed.clear()
+
     def thumbs_shown(self) -> int:
         """How many rows have their picture in memory (for tests and benchmarks)."""
         return sum(1 for key in self._by_thumb if key in self._pixmaps)

@@ -149,21 +149,22 @@ class TileDelegate(QStyledItemDelegate):
 
 
 class GalleryView(QtWidgets.QListView):
-    """The grid: icon mode, uniform tiles, batched layout; more is fetched as it scrolls."""
+    """The grid: list mode flowing left to right and wrapping, with uniform tiles (icon mode
+    lays every item out again on each change: slow at thousands of rows); more is fetched as it
+    scrolls."""
 
     activatedKey = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("galleryView")
-        self.setViewMode(QtWidgets.QListView.ViewMode.IconMode)
+        self.setViewMode(QtWidgets.QListView.ViewMode.ListMode)
+        self.setFlow(QtWidgets.QListView.Flow.LeftToRight)
+        self.setWrapping(True)
         self.setResizeMode(QtWidgets.QListView.ResizeMode.Adjust)
         self.setMovement(QtWidgets.QListView.Movement.Static)
         self.setUniformItemSizes(True)
-        self.setLayoutMode(QtWidgets.QListView.LayoutMode.Batched)
-        self.setBatchSize(200)
         self.setSpacing(2)
-        self.setWrapping(True)
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.verticalScrollBar().setSingleStep(24)
@@ -269,6 +270,31 @@ class GalleryPane(QWidget):
         idx = self.view.currentIndex()
         if idx.isValid():
             self.viewerWanted.emit(idx.row())
+
+    def visible_rows(self) -> list[int]:
+        """The rows whose tiles are on screen now."""
+        view, model = self.view, self.model
+        area = view.viewport().rect()
+        first = view.indexAt(area.topLeft() + type(area.topLeft())(8, 8))
+        rows = []
+        for i in range(first.row() if first.isValid() else 0, model.rowCount()):
+            rect = view.visualRect(model.index(i))
+            if rect.intersects(area):
+                rows.append(i)
+            elif rows and rect.top() > area.bottom():
+                break
+        return rows
+
+    def pictures_shown(self) -> bool:
+        """Every tile on screen that has a picture shows it (none still loading)."""
+        model = self.model
+        for i in self.visible_rows():
+            row = model.row_at(i)
+            if row is None or row.path is None or model.thumb_failed(row):
+                continue
+            if model.thumbnail(row, ask=False) is None:
+                return False
+        return True
 
     def selected_rows(self) -> list[int]:
         return sorted(i.row() for i in self.view.selectionModel().selectedIndexes())

@@ -22,7 +22,7 @@ from typing import Any
 
 import platformdirs
 
-from app.ui.qt import QImage, QObject, Qt, QtGui, Signal
+from app.ui.qt import QImage, QObject, Signal
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +30,8 @@ log = logging.getLogger(__name__)
 THUMB_EDGE = 256
 #: The cache's bound on disk.
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
+#: How much lower the decoder threads run than the UI thread (Linux, per thread).
+NICE = 5
 
 
 def default_cache_dir(data_dir: Path | None = None) -> Path:
@@ -59,26 +61,35 @@ class ThumbRequest:
         return f"{self.sha256}-{self.bytes}"
 
 
+def to_qimage(img: Any) -> QImage:
+    """A Pillow image as a ``QImage`` (one copy of the small thumbnail's bytes)."""
+    if img.mode not in ("RGB", "RGBA"):
+        img = img.convert("RGBA" if "A" in img.getbands() or img.mode == "P" else "RGB")
+    fmt = QImage.Format.Format_RGBA8888 if img.mode == "RGBA" else QImage.Format.Format_RGB888
+    data = img.tobytes()
+    stride = len(data) // max(1, img.height)
+    return QImage(data, img.width, img.height, stride, fmt).copy()
+
+
+def _read_image(path: str, edge: int) -> Any:
+    """A Pillow image scaled to ``edge`` on its longer side. Pillow decodes, scales and encodes
+    with the interpreter lock released; Qt's image calls from Python hold it, which would stall
+    the UI thread while a worker decodes."""
+    from PIL import Image, ImageOps
+
+    with Image.open(path) as img:
+        img.draft("RGB", (edge, edge))  # JPEG: decode at a fraction of the size
+        img = ImageOps.exif_transpose(img)
+        img.thumbnail((edge, edge), Image.Resampling.BILINEAR, reducing_gap=2.0)
+        return img.copy() if img.mode in ("RGB", "RGBA") else img.convert("RGBA")
+
+
 def decode_image(path: str, edge: int) -> QImage:
-    """An image scaled to ``edge`` on its longer side while it is read (no full-size copy kept)."""
-    reader = QtGui.QImageReader(path)
-    reader.setAutoTransform(True)
-    size = reader.size()
-    if size.isValid() and max(size.width(), size.height()) > edge:
-        scaled = size.scaled(edge, edge, Qt.AspectRatioMode.KeepAspectRatio)
-        reader.setScaledSize(scaled)
-    img = reader.read()
-    if img.isNull():
-        return img
-    if max(img.width(), img.height()) > edge:
-        img = img.scaled(edge, edge, Qt.AspectRatioMode.KeepAspectRatio,
-                         Qt.TransformationMode.SmoothTransformation)
-    return img
+    """An image scaled to ``edge`` on its longer side (a worker thread calls this)."""
+    return to_qimage(_read_image(path, edge))
 
 
-def decode_poster(path: str, edge: int, *, frames: int = 48) -> QImage:
-    """A video's first good frame (the first that is not near black, within ``frames``; else the
-    first decodable one), decoded with PyAV and scaled to ``edge``."""
+def _read_poster(path: str, edge: int, frames: int = 48) -> Any:
     import av
 
     first: Any = None
@@ -88,25 +99,25 @@ def decode_poster(path: str, edge: int, *, frames: int = 48) -> QImage:
         for i, frame in enumerate(container.decode(stream)):
             height = max(2, 64 * frame.height // max(1, frame.width))
             small = frame.reformat(width=64, height=height, format="gray")
-            plane = small.planes[0]
-            data = bytes(plane)
+            data = bytes(small.planes[0])
             mean = sum(data) / max(1, len(data))
-            if first is None:
+            if first is None or mean > 12:
                 first = frame
-            if mean > 12:
-                first = frame
-                break
-            if i >= frames:
+            if mean > 12 or i >= frames:
                 break
     if first is None:
-        return QImage()
+        return None
     w, h = first.width, first.height
     scale = min(1.0, edge / max(w, h))
     tw, th = max(2, int(w * scale) // 2 * 2), max(2, int(h * scale) // 2 * 2)
-    rgb = first.reformat(width=tw, height=th, format="rgb24")
-    plane = rgb.planes[0]
-    return QImage(bytes(plane), rgb.width, rgb.height, plane.line_size,
-                  QImage.Format.Format_RGB888).copy()
+    return first.reformat(width=tw, height=th, format="rgb24").to_image()
+
+
+def decode_poster(path: str, edge: int, *, frames: int = 48) -> QImage:
+    """A video's first good frame (the first that is not near black, within ``frames``; else the
+    first decodable one), decoded with PyAV and scaled to ``edge``."""
+    img = _read_poster(path, edge, frames)
+    return QImage() if img is None else to_qimage(img)
 
 
 class ThumbCache:
@@ -130,8 +141,13 @@ class ThumbCache:
         target = self.file_for(req)
         if not target.exists():
             return None
-        img = QImage(str(target))
-        if img.isNull():
+        try:
+            from PIL import Image
+
+            with Image.open(target) as pic:
+                pic.load()
+                img = to_qimage(pic)
+        except Exception:  # noqa: BLE001 - a damaged cache file is made again
             return None
         try:
             os.utime(target)  # least recently *used* is what pruning removes
@@ -149,25 +165,24 @@ class ThumbCache:
         if not Path(req.path).is_file():
             return QImage()
         try:
-            img = decode_poster(req.path, self.edge) if req.kind == "video" else decode_image(
-                req.path, self.edge)
+            pic = (_read_poster(req.path, self.edge) if req.kind == "video"
+                   else _read_image(req.path, self.edge))
         except Exception as exc:  # noqa: BLE001 - a damaged file shows as "cannot show"
             log.info("no thumbnail for %s: %s", req.path, exc)
             return QImage()
         with self._lock:
             self.decodes += 1
-        if not img.isNull():
-            self._store(req, img)
-        return img
+        if pic is None:
+            return QImage()
+        self._store(req, pic)
+        return to_qimage(pic)
 
-    def _store(self, req: ThumbRequest, img: QImage) -> None:
+    def _store(self, req: ThumbRequest, pic: Any) -> None:
         target = self.file_for(req)
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             tmp = target.with_name(f".{target.name}.{threading.get_ident()}.tmp")
-            if not img.save(str(tmp), "PNG"):
-                tmp.unlink(missing_ok=True)
-                return
+            pic.save(tmp, "PNG", compress_level=1)
             os.replace(tmp, target)
             size = target.stat().st_size
         except OSError as exc:
@@ -222,7 +237,7 @@ class ThumbLoader(QObject):
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.cache = cache
-        self._backlog = backlog
+        self.backlog = backlog
         self._queue: OrderedDict[str, ThumbRequest] = OrderedDict()  # newest last
         self._running: set[str] = set()
         self._cv = threading.Condition()
@@ -238,7 +253,7 @@ class ThumbLoader(QObject):
                 return
             self._queue.pop(req.key, None)
             self._queue[req.key] = req  # to the front of the line
-            while len(self._queue) > self._backlog:  # long scrolled past: asked again if seen
+            while len(self._queue) > self.backlog:  # long scrolled past: asked again if seen
                 self._queue.popitem(last=False)
             self._cv.notify()
 
@@ -247,6 +262,17 @@ class ThumbLoader(QObject):
             return len(self._queue) + len(self._running)
 
     def _work(self) -> None:
+        try:  # the UI thread comes first when the cores are busy (Linux: per thread)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+        except (AttributeError, OSError):
+            pass
+        try:  # first imports are slow: done here, before the first thumbnail is asked for
+            import av  # noqa: F401
+            from PIL import Image, ImageOps, JpegImagePlugin, PngImagePlugin  # noqa: F401
+
+            Image.init()
+        except ImportError:
+            pass
         while True:
             with self._cv:
                 while not self._queue and not self._closed:
