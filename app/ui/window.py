@@ -117,8 +117,7 @@ class MainWindow(QMainWindow):
         self.gallery_button.setToolTip(self.tr("Every result of the selection, as a grid (Ctrl+G)"))
         self.gallery_button.toggled.connect(self.show_gallery)
         self.top_bar.layout().insertWidget(2, self.gallery_button)
-        self.middle_stack.currentChanged.connect(
-            lambda _i: self.gallery_button.setChecked(self.gallery_shown()))
+        self.middle_stack.currentChanged.connect(lambda _i: self._gallery_page_changed())
         self._build_shortcuts()
 
         c.slotLoaded.connect(self._slot_loaded)  # a method: disconnected when the window goes
@@ -206,6 +205,24 @@ class MainWindow(QMainWindow):
             self.gallery.view.setFocus()
         else:
             self.middle_stack.setCurrentWidget(self.slot_page)
+
+    def _gallery_page_changed(self) -> None:
+        """The gallery takes the middle and the right: results big and first (the slot a click
+        selects is one toggle away, Ctrl+G)."""
+        shown = self.gallery_shown()
+        self.gallery_button.setChecked(shown)
+        right = self.splitter.widget(2)
+        if shown == right.isHidden():
+            return
+        if shown:
+            self._split_sizes = self.splitter.sizes()
+            left, middle, wide = self._split_sizes
+            right.hide()
+            self.splitter.setSizes([left, middle + wide, 0])
+        else:
+            right.show()
+            if getattr(self, "_split_sizes", None):
+                self.splitter.setSizes(self._split_sizes)
 
     def gallery_scope(self) -> GalleryScope:
         project, day = self._gallery_where
@@ -330,6 +347,7 @@ class MainWindow(QMainWindow):
             self.model.schedule_refresh()  # back from the terminal: show what the CLI made
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        self.show_gallery(False)  # the right pane back: its width is part of the saved layout
         self.save_layout()
         self.result_pane.stop()
         self.thumbs.close()

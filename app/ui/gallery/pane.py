@@ -45,7 +45,8 @@ from app.ui.qt import (
 )
 from app.ui.style import badge_pixmap, state_word
 
-TILE = 168  # the picture's box
+TILE = 168  # the picture's box at its smallest
+MAX_TILE = 256  # and largest (the cached thumbnails' edge)
 CANNOT_SHOW = QT_TRANSLATE_NOOP("GalleryPane", "Cannot show this file")
 LOADING = QT_TRANSLATE_NOOP("GalleryPane", "Loading…")
 CAPTION = 22
@@ -83,7 +84,8 @@ class TileDelegate(QStyledItemDelegate):
     the scene name under it."""
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Any) -> QSize:  # noqa: N802
-        return QSize(TILE + 8, TILE + CAPTION + 8)
+        tile = getattr(self.parent(), "tile", TILE)
+        return QSize(tile + 8, tile + CAPTION + 8)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Any) -> None:
         row: ResultRow | None = index.data(ResultRole)
@@ -92,7 +94,7 @@ class TileDelegate(QStyledItemDelegate):
         painter.save()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         r = option.rect.adjusted(4, 4, -4, -4)
-        box = QRect(r.left(), r.top(), r.width(), TILE)
+        box = QRect(r.left(), r.top(), r.width(), r.height() - CAPTION)
         selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor("#23272e"))
@@ -164,12 +166,30 @@ class GalleryView(QtWidgets.QListView):
         self.setResizeMode(QtWidgets.QListView.ResizeMode.Adjust)
         self.setMovement(QtWidgets.QListView.Movement.Static)
         self.setUniformItemSizes(True)
-        self.setSpacing(2)
+        self.setSpacing(0)  # the tiles' own margins make the gaps
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.verticalScrollBar().setSingleStep(24)
+        self.tile = TILE
         self.setItemDelegate(TileDelegate(self))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self._fit_tiles()
+
+    def _fit_tiles(self) -> None:
+        """Tiles grow with the grid (whole columns, 168 to 256 px): big results on a big
+        window, never a ragged gap on the right."""
+        width = self.viewport().width() - 16  # slack: the flow never wraps a column early
+        per = TILE + 8 + 2 * self.spacing()
+        columns = max(1, width // per)
+        tile = max(TILE, min(MAX_TILE, width // columns - 8 - 2 * self.spacing()))
+        if tile != self.tile or not self.gridSize().isValid():
+            self.tile = tile
+            self.setGridSize(QSize(tile + 8 + 2 * self.spacing(),
+                                   tile + CAPTION + 8 + 2 * self.spacing()))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_tiles()
 
     def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
