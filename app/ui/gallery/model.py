@@ -70,7 +70,7 @@ class GalleryModel(QtCore.QAbstractListModel):
     pageLoaded = Signal(int)  # rows added
 
     def __init__(self, controller: Any, loader: ThumbLoader, parent: QObject | None = None,
-                 *, page: int = PAGE, memory: int = 500) -> None:
+                 *, page: int = PAGE, memory: int = 240) -> None:
         super().__init__(parent)
         self.controller = controller
         self.loader = loader

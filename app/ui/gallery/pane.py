@@ -16,7 +16,14 @@ from typing import Any
 
 from app.domain.states import State
 from app.service.reads import ResultRow
-from app.ui.gallery.model import GalleryModel, GalleryScope, ResultRole, ThumbRole, is_video
+from app.ui.gallery.model import (
+    GalleryModel,
+    GalleryScope,
+    ResultRole,
+    ThumbRole,
+    is_video,
+    scene_label,
+)
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAbstractItemView,
@@ -28,6 +35,7 @@ from app.ui.qt import (
     QModelIndex,
     QPainter,
     QPen,
+    QPixmap,
     QPushButton,
     QRect,
     QSize,
@@ -81,26 +89,69 @@ def duration_text(seconds: float | None) -> str:
 
 class TileDelegate(QStyledItemDelegate):
     """Paints a tile: the picture letterboxed in a dark box, the state badge, a video mark, and
-    the scene name under it."""
+    the scene name under it. Each tile is drawn once into a pixmap (kept for the last few hundred
+    tiles) and blitted while the grid scrolls; only the selection frame is drawn each time."""
+
+    def __init__(self, parent: Any = None, *, keep: int = 64) -> None:
+        super().__init__(parent)
+        from collections import OrderedDict
+
+        self._tiles: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._keep = keep
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Any) -> QSize:  # noqa: N802
         tile = getattr(self.parent(), "tile", TILE)
         return QSize(tile + 8, tile + CAPTION + 8)
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Any) -> None:
-        row: ResultRow | None = index.data(ResultRole)
-        if row is None:
-            return
-        painter.save()
+        model = index.model()
+        row = model.row_at(index.row()) if isinstance(model, GalleryModel) else None
+        if row is not None:
+            selected = bool(option.state & QStyle.StateFlag.State_Selected)
+            self.paint_tile(painter, option, option.rect, model, row, selected,
+                            painter.device().devicePixelRatioF())
+
+    def paint_tile(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
+                   model: GalleryModel, row: ResultRow, selected: bool, ratio: float) -> None:
+        """Blit the tile of ``row`` at ``rect`` (drawn into the tile cache first if needed)."""
+        pix = model.thumbnail(row)
+        failed = pix is None and model.thumb_failed(row)
+        w, h = rect.width(), rect.height()
+        key = (row.key, row.state, w, h, ratio, pix.cacheKey() if pix is not None else None,
+               failed)
+        tile = self._tiles.get(key)
+        if tile is None:
+            tile = QPixmap(QSize(int(w * ratio), int(h * ratio)))
+            tile.setDevicePixelRatio(ratio)
+            tile.fill(option.palette.color(option.palette.ColorRole.Base))  # opaque: a fast blit
+            p = QPainter(tile)
+            self._draw(p, option, QRect(0, 0, w, h), row, scene_label(row), pix, failed)
+            p.end()
+            self._tiles[key] = tile
+            while len(self._tiles) > self._keep:
+                self._tiles.popitem(last=False)
+        else:
+            self._tiles.move_to_end(key)
+        painter.drawPixmap(rect.topLeft(), tile)
+        if selected:
+            painter.save()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            r = rect.adjusted(4, 4, -4, -4)
+            box = QRect(r.left(), r.top(), r.width(), r.height() - CAPTION)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(QColor("#3b6ea5"), 3))
+            painter.drawRoundedRect(box.adjusted(1, 1, -1, -1), 6, 6)
+            painter.restore()
+
+    def _draw(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
+              row: ResultRow, label: str, pix: Any, failed: bool) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        r = option.rect.adjusted(4, 4, -4, -4)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        r = rect.adjusted(4, 4, -4, -4)
         box = QRect(r.left(), r.top(), r.width(), r.height() - CAPTION)
-        selected = bool(option.state & QStyle.StateFlag.State_Selected)
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor("#23272e"))
         painter.drawRoundedRect(box, 6, 6)
-        pix = index.data(ThumbRole)
-        model = index.model()
         if pix is not None and not pix.isNull():
             dpr = pix.devicePixelRatio() or 1.0
             size = QSize(int(pix.width() / dpr), int(pix.height() / dpr))
@@ -110,9 +161,10 @@ class TileDelegate(QStyledItemDelegate):
             painter.drawPixmap(target, pix)
         else:
             painter.setPen(QColor("#aab2bd"))
+            painter.setFont(option.font)
             if row.path is None:
                 text = state_word(row.state)
-            elif isinstance(model, GalleryModel) and model.thumb_failed(row):
+            elif failed:
                 text = translate("GalleryPane", CANNOT_SHOW)
             else:
                 text = translate("GalleryPane", LOADING)
@@ -121,6 +173,7 @@ class TileDelegate(QStyledItemDelegate):
         if is_video(row) and row.path is not None:
             mark = f"▶ {duration_text(row.duration)}".strip()
             fm = QFontMetrics(option.font)
+            painter.setFont(option.font)
             w = fm.horizontalAdvance(mark) + 10
             chip = QRect(box.left() + 6, box.bottom() - 6 - fm.height() - 2, w, fm.height() + 2)
             painter.setPen(Qt.PenStyle.NoPen)
@@ -135,19 +188,13 @@ class TileDelegate(QStyledItemDelegate):
             painter.setBrush(QColor(255, 255, 255, 230))
             painter.drawEllipse(spot)
             painter.drawPixmap(spot.adjusted(2, 2, -2, -2), badge)
-        if selected:
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(QPen(QColor("#3b6ea5"), 3))
-            painter.drawRoundedRect(box.adjusted(1, 1, -1, -1), 6, 6)
         caption = QRect(r.left(), box.bottom() + 3, r.width(), CAPTION - 3)
         font = QFont(option.font)
         painter.setFont(font)
         painter.setPen(option.palette.color(option.palette.ColorRole.Text))
         fm = QFontMetrics(font)
-        label = index.data(Qt.ItemDataRole.DisplayRole) or ""
         painter.drawText(caption, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                          fm.elidedText(label, Qt.TextElideMode.ElideMiddle, caption.width()))
-        painter.restore()
 
 
 class GalleryView(QtWidgets.QListView):
@@ -190,6 +237,41 @@ class GalleryView(QtWidgets.QListView):
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
         self._fit_tiles()
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        """Only the tiles in the damaged area, each one cached blit (QListView's own painting
+        builds a style option and calls the delegate through Python for every item on screen:
+        too slow to scroll smoothly)."""
+        model = self.model()
+        if not isinstance(model, GalleryModel):
+            super().paintEvent(event)
+            return
+        port = self.viewport()
+        painter = QPainter(port)
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        area = event.rect()
+        painter.fillRect(area, option.palette.color(option.palette.ColorRole.Base))
+        delegate = self.itemDelegate()
+        ratio = port.devicePixelRatioF()
+        selection = self.selectionModel()
+        first = self.indexAt(area.topLeft() + QtCore.QPoint(1, 1))
+        start = first.row() if first.isValid() else 0
+        if not first.isValid():  # the damage starts in a gap: from the row above it
+            probe = self.indexAt(QtCore.QPoint(1, max(0, area.top() - self.gridSize().height())))
+            start = probe.row() if probe.isValid() else 0
+        for i in range(start, model.rowCount()):
+            index = model.index(i)
+            rect = self.visualRect(index)
+            if rect.top() > area.bottom():
+                break
+            if not rect.intersects(area):
+                continue
+            row = model.row_at(i)
+            if row is not None:
+                delegate.paint_tile(painter, option, rect, model, row,
+                                    selection.isSelected(index), ratio)
+        painter.end()
 
     def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
