@@ -148,19 +148,7 @@ class Probe:
         asyncio.get_event_loop().create_task(self.script())
 
     def visible_rows(self) -> list[int]:
-        view = self.window.gallery.view
-        model = self.window.gallery_model
-        area = view.viewport().rect()
-        first = view.indexAt(area.topLeft() + type(area.topLeft())(8, 8))
-        start = first.row() if first.isValid() else 0
-        rows = []
-        for i in range(start, min(model.rowCount(), start + 200)):
-            rect = view.visualRect(model.index(i))
-            if rect.intersects(area):
-                rows.append(i)
-            elif rows and rect.top() > area.bottom():
-                break
-        return rows
+        return list(self.window.gallery.visible_rows())
 
     def pictured(self, rows: list[int]) -> bool:
         model = self.window.gallery_model

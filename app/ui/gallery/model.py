@@ -33,6 +33,7 @@ StateRole = Qt.ItemDataRole.UserRole + 42
 RequestIdRole = Qt.ItemDataRole.UserRole + 43
 
 PAGE = 120  # slots per page: about three screens of tiles
+FIRST_PAGE = 40  # the first page: one large screen, shown sooner
 Index = QModelIndex | QPersistentModelIndex
 
 
@@ -127,20 +128,21 @@ class GalleryModel(QtCore.QAbstractListModel):
         self._set_loading(True)
         generation = self._generation
         s = self.scope
+        limit = min(self.page, FIRST_PAGE) if self._cursor is None else self.page
         read = self.controller.reader.results(s.filter, s.project, s.day, before_id=self._cursor,
-                                              limit=self.page)
+                                              limit=limit)
 
         def done(rows: list[ResultRow]) -> None:
             if generation != self._generation:
                 return
-            self._append(rows)
+            self._append(rows, limit)
 
         self.controller.load(read, done=done)
 
-    def _append(self, rows: list[ResultRow]) -> None:
+    def _append(self, rows: list[ResultRow], limit: int) -> None:
         self.started = True
         slots = {r.task_id for r in rows}
-        if len(slots) < self.page:
+        if len(slots) < limit:
             self._exhausted = True
         if rows:
             self._cursor = min(slots)

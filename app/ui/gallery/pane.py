@@ -238,6 +238,36 @@ class GalleryView(QtWidgets.QListView):
         super().resizeEvent(event)
         self._fit_tiles()
 
+    def _tiles_in(self, area: QRect, count: int) -> Any:
+        """(row, rect) of the tiles meeting ``area``: computed from the uniform grid (each
+        ``visualRect`` from Python asks the model's ``rowCount`` many times over), checked
+        against the view's own layout once, which is asked instead if they differ."""
+        grid = self.gridSize()
+        gw, gh = grid.width(), grid.height()
+        if count == 0 or gw <= 0 or gh <= 0:
+            return
+        cols = max(1, self.viewport().width() // gw)
+        dx, dy = self.horizontalOffset(), self.verticalOffset()
+        first_line = max(0, (area.top() + dy) // gh)
+        probe = min(count - 1, first_line * cols)
+        expected = QRect((probe % cols) * gw - dx, (probe // cols) * gh - dy, gw, gh)
+        if self.visualRect(self.model().index(probe)) != expected:  # not the layout assumed
+            for i in range(count):
+                rect = self.visualRect(self.model().index(i))
+                if rect.intersects(area):
+                    yield i, rect
+            return
+        line = first_line
+        while line * gh - dy <= area.bottom():
+            for col in range(cols):
+                i = line * cols + col
+                if i >= count:
+                    return
+                rect = QRect(col * gw - dx, line * gh - dy, gw, gh)
+                if rect.intersects(area):
+                    yield i, rect
+            line += 1
+
     def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         """Only the tiles in the damaged area, each one cached blit (QListView's own painting
         builds a style option and calls the delegate through Python for every item on screen:
@@ -255,22 +285,11 @@ class GalleryView(QtWidgets.QListView):
         delegate = self.itemDelegate()
         ratio = port.devicePixelRatioF()
         selection = self.selectionModel()
-        first = self.indexAt(area.topLeft() + QtCore.QPoint(1, 1))
-        start = first.row() if first.isValid() else 0
-        if not first.isValid():  # the damage starts in a gap: from the row above it
-            probe = self.indexAt(QtCore.QPoint(1, max(0, area.top() - self.gridSize().height())))
-            start = probe.row() if probe.isValid() else 0
-        for i in range(start, model.rowCount()):
-            index = model.index(i)
-            rect = self.visualRect(index)
-            if rect.top() > area.bottom():
-                break
-            if not rect.intersects(area):
-                continue
+        for i, rect in self._tiles_in(area, model.rowCount()):
             row = model.row_at(i)
             if row is not None:
                 delegate.paint_tile(painter, option, rect, model, row,
-                                    selection.isSelected(index), ratio)
+                                    selection.isSelected(model.index(i)), ratio)
         painter.end()
 
     def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
@@ -375,17 +394,8 @@ class GalleryPane(QWidget):
 
     def visible_rows(self) -> list[int]:
         """The rows whose tiles are on screen now."""
-        view, model = self.view, self.model
-        area = view.viewport().rect()
-        first = view.indexAt(area.topLeft() + type(area.topLeft())(8, 8))
-        rows = []
-        for i in range(first.row() if first.isValid() else 0, model.rowCount()):
-            rect = view.visualRect(model.index(i))
-            if rect.intersects(area):
-                rows.append(i)
-            elif rows and rect.top() > area.bottom():
-                break
-        return rows
+        area = self.view.viewport().rect()
+        return [i for i, _ in self.view._tiles_in(area, self.model.rowCount())]
 
     def pictures_shown(self) -> bool:
         """Every tile on screen that has a picture shows it (none still loading)."""
