@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from app.service.reads import SlotFilter
 from app.domain.states import State
 from app.ui.controller import Controller
@@ -219,3 +221,47 @@ def test_the_chaining_hook_is_offered_for_image_results(gui, make_window, tmp_pa
     ref = got[0][1]
     assert ref.request_id == rids[-1] and ref.kind == "image" and len(ref.sha256) == 64
     assert QImage(ref.path).width() == 96
+
+
+def test_a_slot_created_in_the_window_appears_in_the_gallery_running_then_done(
+        gui, make_window):
+    window = make_window()
+    window.show_gallery(True)
+    model = window.gallery_model
+    gui.until(lambda: loaded(model), what="empty gallery")
+    window.controller.submit(VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"})
+    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == VIDEO,
+              what="the new slot on screen")
+    window.show_gallery(True)  # (a create shows its slot: back to the gallery)
+
+    def tile():
+        i = next((i for i in range(model.rowCount())
+                  if model.row_at(i).request_id == VIDEO), None)
+        return model.row_at(i) if i is not None else None
+
+    # the new slot shows first, in its state, then with its poster once it is done
+    gui.until(lambda: tile() is not None, what="the new slot's tile")
+    def done():  # (a reload empties the grid for a moment)
+        t = tile()
+        return t is not None and t.state == State.SUCCESS and t.path is not None
+
+    gui.until(done, timeout=30, what="the finished video's tile")
+    assert model.row_at(0).request_id == VIDEO
+    gui.until(lambda: window.gallery.pictures_shown(), what="its poster")
+    assert model.thumbnail(tile(), ask=False) is not None
+
+
+@pytest.mark.qt_log_ignore(r"PulseAudioService: pa_context_connect\(\) failed")  # no sound server
+def test_double_click_opens_the_viewer_on_that_result(gui, make_window, tmp_path):
+    rids = add_image_results(gui.service, tmp_path, 4)
+    window = make_window()
+    window.show_gallery(True)
+    model, view = window.gallery_model, window.gallery.view
+    gui.until(lambda: loaded(model) and model.rowCount() == 4)
+    rect = view.visualRect(model.index(2))
+    # a real double click: press, release, then the double-click press
+    gui.qtbot.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    gui.qtbot.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    gui.until(lambda: window.viewer is not None and window.viewer.isVisible(), what="viewer")
+    assert window.viewer.row_index == 2 and window.viewer.title.text() == rids[1].split(":")[-1]
+    window.viewer.close()
