@@ -109,6 +109,14 @@ class CompareView(QDialog):
         QShortcut(QKeySequence("1"), self, ca.actual_size)
         QShortcut(QKeySequence("Space"), self, self.toggle_play)
         model.modelReset.connect(self.close)
+        model.dataChanged.connect(self._row_changed)
+
+    def _row_changed(self, top: Any, bottom: Any, _roles: Any = None) -> None:
+        for panel, i in ((self.a, self.rows[0]), (self.b, self.rows[1])):
+            if top.row() <= i <= bottom.row():
+                row = self.model.row_at(i)
+                if row is not None:
+                    panel.stage.thumb_arrived(self.model.thumbnail(row, ask=False))
 
     def show_pair(self, a: int, b: int) -> bool:
         ra, rb = self.model.row_at(a), self.model.row_at(b)

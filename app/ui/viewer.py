@@ -205,6 +205,14 @@ class VideoPlayer(QWidget):
                 "%1", multimedia_error() or ""))
         self.screen_widget.setObjectName("viewerVideo")
         self.screen_widget.setMinimumSize(160, 90)
+        # the first frame until it plays (a video widget shows black before its first frame)
+        self.poster = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, objectName="viewerPoster")
+        self.poster.setStyleSheet("background: #16181c;")
+        self.poster.setMinimumSize(160, 90)
+        self._poster: QPixmap | None = None
+        self.screen = QStackedWidget()
+        self.screen.addWidget(self.poster)
+        self.screen.addWidget(self.screen_widget)
         controls = QHBoxLayout()
         controls.setSpacing(8)
         controls.addWidget(self.play_button)
@@ -214,7 +222,7 @@ class VideoPlayer(QWidget):
         controls.addWidget(self.volume)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(self.screen_widget, 1)
+        box.addWidget(self.screen, 1)
         box.addLayout(controls)
         box.addWidget(self.note)
         self.play_button.clicked.connect(self.toggle)
@@ -222,9 +230,12 @@ class VideoPlayer(QWidget):
         self.position.sliderPressed.connect(lambda: self.seek(self.position.value()))
         self.volume.valueChanged.connect(self._volume)
 
-    def set_source(self, path: str | None) -> None:
+    def set_source(self, path: str | None, poster: QPixmap | None = None) -> None:
         self.stop()
         self.path = path
+        self._poster = poster if poster is not None and not poster.isNull() else None
+        self.screen.setCurrentWidget(self.poster)
+        self._fit_poster()
         self.position.setRange(0, 0)
         self.time.setText("0:00 / 0:00")
         if self.player is not None:
@@ -238,7 +249,24 @@ class VideoPlayer(QWidget):
 
     def play(self) -> None:
         if self.player is not None and self.path:
+            self.screen.setCurrentWidget(self.screen_widget)
             self.player.play()
+
+    def set_poster(self, poster: QPixmap) -> None:
+        self._poster = poster
+        self._fit_poster()
+
+    def _fit_poster(self) -> None:
+        if self._poster is None:
+            self.poster.setPixmap(QPixmap())
+            return
+        size = self.poster.size()
+        self.poster.setPixmap(self._poster.scaled(
+            size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_poster()
 
     def pause(self) -> None:
         if self.player is not None:
@@ -313,7 +341,7 @@ class ResultStage(QWidget):
             self.stack.setCurrentWidget(self.note)
         elif is_video(row):
             self.stack.setCurrentWidget(self.video)
-            self.video.set_source(row.path)
+            self.video.set_source(row.path, thumb)
         else:
             self.stack.setCurrentWidget(self.canvas)
             natural = (row.width, row.height) if row.width and row.height else None
@@ -322,6 +350,17 @@ class ResultStage(QWidget):
             else:
                 self.canvas.clear()
             self.decoder.decode(row.path)
+
+    def thumb_arrived(self, thumb: QPixmap | None) -> None:
+        """The gallery's picture of this result arrived: shown until the real thing is."""
+        row = self.row
+        if row is None or thumb is None or thumb.isNull():
+            return
+        if self.stack.currentWidget() is self.video and self.video._poster is None:
+            self.video.set_poster(thumb)
+        elif self.stack.currentWidget() is self.canvas and not self.canvas.full_size:
+            natural = (row.width, row.height) if row.width and row.height else None
+            self.canvas.set_pixmap(thumb, natural)
 
     def _decoded(self, path: str, image: QImage) -> None:
         if self.row is None or self.row.path != path:
@@ -430,6 +469,7 @@ class Viewer(QDialog):
         self.close_button.clicked.connect(self.close)
         self.details_button.toggled.connect(self._toggle_details)
         self._pending: int | None = None  # a step past the loaded rows, taken when they arrive
+        model.dataChanged.connect(self._row_changed)
         model.pageLoaded.connect(self._rows_arrived)
         model.modelReset.connect(self._model_reset)
         # Keys as shortcuts (the canvas would scroll with the arrows, a focused button would
@@ -483,6 +523,12 @@ class Viewer(QDialog):
         self._pending = None
         if 0 <= target < self.model.rowCount():
             self.show_row(target)
+
+    def _row_changed(self, top: Any, bottom: Any, _roles: Any = None) -> None:
+        if top.row() <= self.row_index <= bottom.row():
+            row = self.current()
+            if row is not None:
+                self.stage.thumb_arrived(self.model.thumbnail(row, ask=False))
 
     def _rows_arrived(self, *_: Any) -> None:
         if self._pending is not None and self._pending < self.model.rowCount():
@@ -552,21 +598,25 @@ class Viewer(QDialog):
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.compare_button.mapToGlobal(self.compare_button.rect().bottomLeft()))
 
-    def use_menu(self) -> list[tuple[str, str]]:
-        return [("first_frame", self.tr("Use as first frame")),
-                ("last_frame", self.tr("Use as last frame")),
-                ("reference", self.tr("Use as reference"))]
-
-    def contextMenuEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+    def use_menu(self) -> QtWidgets.QMenu | None:
+        """The chaining menu for the result on screen ("Use as first frame / last frame /
+        reference"), when the window offers chaining and the result is an image."""
         row = self.current()
         ref: ResultRef | None = ref_of(row) if row is not None else None
         if not (self.offer_use and ref is not None and ref.kind == "image"):
-            return
+            return None
         menu = QtWidgets.QMenu(self)
-        for role, text in self.use_menu():
+        for role, text in (("first_frame", self.tr("Use as first frame")),
+                           ("last_frame", self.tr("Use as last frame")),
+                           ("reference", self.tr("Use as reference"))):
             menu.addAction(text, lambda r=role: self.useResultWanted.emit(r, ref))
-        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        menu.popup(event.globalPos())
+        return menu
+
+    def contextMenuEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        menu = self.use_menu()
+        if menu is not None:
+            menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+            menu.popup(event.globalPos())
 
     def done(self, result: int) -> None:  # closing stops the sound
         self.stage.stop()

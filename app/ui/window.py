@@ -277,6 +277,7 @@ class MainWindow(QMainWindow):
         if self.viewer is None:
             self.viewer = Viewer(self.gallery_model, self)
             self.viewer.slotWanted.connect(self._viewer_slot)
+            self.viewer.finished.connect(self._lightbox_closed)
             self.viewer.compareWanted.connect(self.open_compare)
             self.viewer.useResultWanted.connect(self.gallery.useResultWanted)
         if not self.viewer.isVisible():
@@ -285,6 +286,10 @@ class MainWindow(QMainWindow):
         self.viewer.show_row(row)
         self._bring_up(self.viewer)
         return self.viewer
+
+    def _lightbox_closed(self, *_: Any) -> None:
+        if self._gallery_stale and self.gallery_shown():
+            self._gallery_timer.start()
 
     def _viewer_slot(self, request_id: str) -> None:
         if self.viewer is not None:
@@ -295,6 +300,7 @@ class MainWindow(QMainWindow):
         """Results ``a`` and ``b`` of the gallery side by side."""
         if self.compare is None:
             self.compare = CompareView(self.gallery_model, self)
+            self.compare.finished.connect(self._lightbox_closed)
         if not self.compare.show_pair(a, b):
             return None
         if self.viewer is not None and self.viewer.isVisible():
@@ -312,6 +318,8 @@ class MainWindow(QMainWindow):
             dlg.activateWindow()
 
     def _gallery_refresh(self) -> None:
+        if any(d is not None and d.isVisible() for d in (self.viewer, self.compare)):
+            return  # never under the designer's eyes: refreshed when the lightbox closes
         if self.gallery_shown() and self.gallery.view.verticalScrollBar().value() == 0 \
                 and not self.gallery_model.loading:
             self._gallery_stale = False

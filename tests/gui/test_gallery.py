@@ -265,3 +265,29 @@ def test_double_click_opens_the_viewer_on_that_result(gui, make_window, tmp_path
     gui.until(lambda: window.viewer is not None and window.viewer.isVisible(), what="viewer")
     assert window.viewer.row_index == 2 and window.viewer.title.text() == rids[1].split(":")[-1]
     window.viewer.close()
+
+
+def test_a_project_or_day_chosen_in_the_browser_is_what_the_gallery_shows(gui, make_window,
+                                                                          tmp_path):
+    harbor = add_image_results(gui.service, tmp_path, 3, project="harbor")
+    add_image_results(gui.service, tmp_path, 2, project="lighthouse", start=10)
+    window = make_window()
+    window.show_gallery(True)
+    model = window.gallery_model
+    gui.until(lambda: loaded(model) and model.rowCount() == 5, what="all results")
+    assert window.gallery.scope_label.text() == "All projects"
+    assert not window.gallery.all_button.isVisible()
+    tree = window.browser.tree
+    project = next(window.model.index(r, 0) for r in range(window.model.rowCount())
+                   if window.model.index(r, 0).internalPointer().key == "harbor")
+    tree.setCurrentIndex(project)
+    gui.until(lambda: loaded(model) and model.rowCount() == 3, what="harbor only")
+    assert {model.row_at(i).request_id for i in range(3)} == set(harbor)
+    assert window.gallery.scope_label.text() == "harbor" and window.gallery.all_button.isVisible()
+    tree.expand(project)
+    gui.until(lambda: window.model.rowCount(project) == 1, what="the day row")
+    tree.setCurrentIndex(window.model.index(0, 0, project))
+    gui.until(lambda: loaded(model) and "·" in window.gallery.scope_label.text(), what="day")
+    assert model.rowCount() == 3
+    window.gallery.all_button.click()
+    gui.until(lambda: loaded(model) and model.rowCount() == 5, what="all again")

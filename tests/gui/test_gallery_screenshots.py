@@ -72,3 +72,13 @@ def test_gallery_viewer_and_compare(gui, make_window, lang):
         gui.settle(0.2)
         save(compare, f"{lang}-compare-{size}")
         compare.close()
+
+        clip = next(i for i in range(model.rowCount())
+                    if model.row_at(i).kind == "video" and model.row_at(i).path)
+        viewer = window.open_viewer(clip)
+        viewer.resize(w, h)
+        gui.until(lambda: viewer.stage.video.poster.pixmap() is not None
+                  and not viewer.stage.video.poster.pixmap().isNull(), what="the first frame")
+        gui.settle(0.2)
+        save(viewer, f"{lang}-viewer-video-{size}")
+        viewer.close()

@@ -190,3 +190,20 @@ def test_compare_two_videos_plays_and_pauses_them_together(gui, make_window, tmp
     gui.until(lambda: va.player.playbackState() == playing, what="A plays with B")
     compare.close()
     assert va.player.playbackState() != playing and vb.player.playbackState() != playing
+
+
+def test_the_viewer_offers_chaining_for_an_image_through_the_gallerys_hook(gui, make_window,
+                                                                           tmp_path):
+    rids = add_image_results(gui.service, tmp_path, 2)
+    window, model = gallery_window(gui, make_window)
+    viewer = window.open_viewer(0)
+    assert viewer.use_menu() is None  # nobody feeds new slots yet: nothing offered
+    got = []
+    window.gallery.useResultWanted.connect(lambda role, ref: got.append((role, ref)))
+    window.gallery.offer_use = True
+    viewer = window.open_viewer(1)
+    actions = {a.text(): a for a in viewer.use_menu().actions()}
+    assert set(actions) == {"Use as first frame", "Use as last frame", "Use as reference"}
+    actions["Use as last frame"].trigger()
+    assert got[0][0] == "last_frame" and got[0][1].request_id == rids[0]
+    assert got[0][1].path == model.row_at(1).path
