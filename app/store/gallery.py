@@ -87,9 +87,10 @@ def results(
         by_task.setdefault(m.task_id, []).append(m)
     out: list[ResultRow] = []
     for s in slots:
-        common = dict(task_id=s.id, request_id=s.request_id, state=State(s.state), kind=s.kind,
-                      model=s.model, prompt=s.prompt_text, project=s.project or "",
-                      created_at=s.created_at)
+        common: dict[str, Any] = {
+            "task_id": s.id, "request_id": s.request_id, "state": State(s.state), "kind": s.kind,
+            "model": s.model, "prompt": s.prompt_text, "project": s.project or "",
+            "created_at": s.created_at}
         found = by_task.get(s.id)
         if not found:
             out.append(ResultRow(**common, position=0, media_id=None, path=None, sha256=None,

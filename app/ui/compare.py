@@ -18,9 +18,9 @@ from app.ui.qt import (
     QPushButton,
     QShortcut,
     Qt,
+    QtWidgets,
     QVBoxLayout,
     QWidget,
-    QtWidgets,
 )
 from app.ui.viewer import ResultStage, parameter_words
 

@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from app.service.reads import SlotFilter
 from app.domain.states import State
+from app.service.reads import SlotFilter
 from app.ui.controller import Controller
-from app.ui.gallery.model import GalleryModel, GalleryScope, ResultRole, ThumbRole
+from app.ui.gallery.model import GalleryModel, ResultRole, ThumbRole
 from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, ThumbRequest, decode_poster
 from app.ui.qt import QImage, Qt
 from tests.gui.bulk import insert_slot

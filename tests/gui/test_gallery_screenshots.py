@@ -59,7 +59,7 @@ def test_gallery_viewer_and_compare(gui, make_window, lang):
                      if model.row_at(i).request_id.endswith("still-02"))
         viewer = window.open_viewer(still)
         viewer.resize(w, h)
-        gui.until(lambda: viewer.stage.canvas.full_size, what="full image")
+        gui.until(lambda v=viewer: v.stage.canvas.full_size, what="full image")
         viewer.details_button.setChecked(True)
         gui.settle(0.2)
         save(viewer, f"{lang}-viewer-{size}")
@@ -67,7 +67,7 @@ def test_gallery_viewer_and_compare(gui, make_window, lang):
 
         compare = window.open_compare(still, still + 1)
         compare.resize(w, h)
-        gui.until(lambda: compare.a.stage.canvas.full_size and compare.b.stage.canvas.full_size,
+        gui.until(lambda c=compare: c.a.stage.canvas.full_size and c.b.stage.canvas.full_size,
                   what="both images")
         gui.settle(0.2)
         save(compare, f"{lang}-compare-{size}")
@@ -77,8 +77,8 @@ def test_gallery_viewer_and_compare(gui, make_window, lang):
                     if model.row_at(i).kind == "video" and model.row_at(i).path)
         viewer = window.open_viewer(clip)
         viewer.resize(w, h)
-        gui.until(lambda: viewer.stage.video.poster.pixmap() is not None
-                  and not viewer.stage.video.poster.pixmap().isNull(), what="the first frame")
+        gui.until(lambda v=viewer: v.stage.video.poster.pixmap() is not None
+                  and not v.stage.video.poster.pixmap().isNull(), what="the first frame")
         gui.settle(0.2)
         save(viewer, f"{lang}-viewer-video-{size}")
         viewer.close()

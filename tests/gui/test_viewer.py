@@ -86,7 +86,7 @@ def test_viewer_zooms_fits_shows_actual_size_pans_and_steps_through_the_gallery(
     # next / previous follow the gallery's order, paging in more rows at the end
     for expected in range(1, 24):
         gui.qtbot.keyClick(viewer, Qt.Key.Key_Right)
-        gui.until(lambda: viewer.row_index == expected, what=f"row {expected}")
+        gui.until(lambda e=expected: viewer.row_index == e, what=f"row {expected}")
     assert viewer.title.text() == rids[0].rsplit(":", 1)[-1] and model.rowCount() == 24
     gui.qtbot.keyClick(viewer, Qt.Key.Key_Right)  # the end: stays
     gui.settle(0.2)
@@ -177,7 +177,7 @@ def test_compare_two_images_side_by_side_with_synced_zoom_and_pan(gui, make_wind
 def test_compare_two_videos_plays_and_pauses_them_together(gui, make_window, tmp_path):
     qm = multimedia()[0]
     add_videos(gui, tmp_path, 2)
-    window, model = gallery_window(gui, make_window)
+    window, _model = gallery_window(gui, make_window)
     compare = window.open_compare(0, 1)
     va, vb = compare.a.stage.video, compare.b.stage.video
     playing = qm.QMediaPlayer.PlaybackState.PlayingState

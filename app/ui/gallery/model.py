@@ -10,7 +10,7 @@ small in-memory cache or asks the loader, which answers later (``dataChanged``).
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.domain.states import State
@@ -35,6 +35,7 @@ RequestIdRole = Qt.ItemDataRole.UserRole + 43
 PAGE = 120  # slots per page: about three screens of tiles
 FIRST_PAGE = 40  # the first page: one large screen, shown sooner
 Index = QModelIndex | QPersistentModelIndex
+NO_PARENT = QModelIndex()
 
 
 def is_video(row: ResultRow) -> bool:
@@ -59,7 +60,7 @@ def scene_label(row: ResultRow) -> str:
 class GalleryScope:
     """Which results: the browser's filter, and optionally one project and one day."""
 
-    filter: SlotFilter = SlotFilter()
+    filter: SlotFilter = field(default_factory=SlotFilter)
     project: str | None = None
     day: str | None = None
 
@@ -115,10 +116,10 @@ class GalleryModel(QtCore.QAbstractListModel):
             self.loading = value
             self.loadingChanged.emit(value)
 
-    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: N802
+    def canFetchMore(self, parent: Index = NO_PARENT) -> bool:  # noqa: N802
         return not parent.isValid() and not self._exhausted and not self.loading
 
-    def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: N802
+    def fetchMore(self, parent: Index = NO_PARENT) -> None:  # noqa: N802
         if not parent.isValid():
             self._fetch()
 
@@ -181,7 +182,7 @@ class GalleryModel(QtCore.QAbstractListModel):
         return any(self.rows[i].path is not None for i in self._by_task.get(task_id, ()))
 
     # -- the model ----------------------------------------------------------------------------
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: N802
+    def rowCount(self, parent: Index = NO_PARENT) -> int:  # noqa: N802
         return 0 if parent.isValid() else len(self.rows)
 
     def row_at(self, i: int) -> ResultRow | None:

@@ -19,8 +19,6 @@ from app.service.reads import ResultRow
 from app.ui.gallery.model import (
     GalleryModel,
     GalleryScope,
-    ResultRole,
-    ThumbRole,
     is_video,
     scene_label,
 )
@@ -83,7 +81,7 @@ def ref_of(row: ResultRow) -> ResultRef | None:
 def duration_text(seconds: float | None) -> str:
     if not seconds:
         return ""
-    s = int(round(seconds))
+    s = round(seconds)
     return f"{s // 60}:{s % 60:02d}"
 
 
