@@ -210,6 +210,8 @@ class Probe:
         w = self.window
         model = w.gallery_model
         loader = w.thumbs
+        while loader.pending():  # what scrolling asked for is finished first, into its cache
+            await asyncio.sleep(0.005)
         cache = ThumbCache(folder)
         loader.cache = cache
         loader.backlog = 100_000
