@@ -291,3 +291,22 @@ def test_a_project_or_day_chosen_in_the_browser_is_what_the_gallery_shows(gui, m
     assert model.rowCount() == 3
     window.gallery.all_button.click()
     gui.until(lambda: loaded(model) and model.rowCount() == 5, what="all again")
+
+
+def test_ctrl_g_switches_between_the_slot_and_the_gallery_which_takes_the_right_pane_too(
+        gui, make_window):
+    window = make_window()
+    right = window.splitter.widget(2)
+    before = window.splitter.sizes()
+    action = window.shortcut_actions["gallery"]
+    assert action.shortcut().toString() == "Ctrl+G"
+    action.trigger()
+    assert window.gallery_shown() and window.gallery_button.isChecked() and right.isHidden()
+    assert window.splitter.sizes()[0] == before[0]  # the slot browser keeps its width
+    action.trigger()
+    assert not window.gallery_shown() and not window.gallery_button.isChecked()
+    assert right.isVisible() and window.splitter.sizes() == before
+    window.gallery_button.click()
+    assert window.gallery_shown()
+    window.new_draft()  # a new slot brings the slot page (and the right pane) back
+    assert not window.gallery_shown() and right.isVisible()
