@@ -9,6 +9,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 QT=$(.venv/bin/python -c 'import PySide6, os; print(list(PySide6.__path__)[0])')
 for ts in resources/translations/slate_*.ts; do
-  "$QT/lupdate" -no-obsolete -locations none app/ui/*.py app/ui/panes/*.py -ts "$ts"
+  "$QT/lupdate" -no-obsolete -locations none app/ui/*.py app/ui/panes/*.py app/ui/gallery/*.py -ts "$ts"
   "$QT/lrelease" "$ts" -qm "${ts%.ts}.qm"
 done

@@ -40,9 +40,10 @@ from app.service.results import (
 )
 from app.service.views import TaskView
 from app.store.aio import Store
+from app.store.gallery import ResultRow
 from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow
 
-__all__ = ["Group", "QueueEntry", "Reads", "SlotFilter", "SlotReader", "SlotRow"]
+__all__ = ["Group", "QueueEntry", "Reads", "ResultRow", "SlotFilter", "SlotReader", "SlotRow"]
 
 
 class Reads:
@@ -199,9 +200,11 @@ class SlotReader:
     (days) or id (slots) as ``after``/``before_id``.
     """
 
-    def __init__(self, store: Store, scope: Scope) -> None:
+    def __init__(self, store: Store, scope: Scope, data_dir: Path | None = None) -> None:
         self._store = store
         self.scope = scope
+        #: Where media paths are relative to (results come back with absolute paths).
+        self.data_dir = data_dir
 
     async def projects(self, flt: SlotFilter, *, after: int | None = None,
                        limit: int = 100) -> list[Group]:
@@ -215,6 +218,19 @@ class SlotReader:
                     before_id: int | None = None, limit: int = 200) -> list[SlotRow]:
         return await self._store.slots(self.scope, flt, project, day, before_id=before_id,
                                        limit=limit)
+
+    async def results(self, flt: SlotFilter, project: str | None = None, day: str | None = None,
+                      *, before_id: int | None = None, limit: int = 120) -> list[ResultRow]:
+        """The results gallery's page: every result of up to ``limit`` matching slots older than
+        ``before_id`` (of one project and day when given), newest first; a slot without media
+        comes as one row without a path. Paths are absolute (under the data folder)."""
+        rows = await self._store.results(self.scope, flt, project, day, before_id=before_id,
+                                         limit=limit)
+        if self.data_dir is None:
+            return rows
+        base = self.data_dir
+        return [r if r.path is None or Path(r.path).is_absolute()
+                else dataclasses.replace(r, path=str(base / r.path)) for r in rows]
 
     async def slot(self, request_id: str) -> SlotRow | None:
         return await self._store.slot_row(self.scope, request_id)

@@ -70,7 +70,7 @@ class SlateService:
         self._spending = Spending(ctx)
         self._batches = Batches(ctx, self._submitter, self.lifecycle)
         #: The slot browser's reads, bound to this service's scope.
-        self.reader = SlotReader(store, ctx.scope)
+        self.reader = SlotReader(store, ctx.scope, config.data_dir)
 
     # -- what it serves -------------------------------------------------------------------
     @property

@@ -26,7 +26,9 @@ from sqlalchemy import Engine
 from app.domain.cost import SlotCost
 from app.domain.prices import PriceTable
 from app.domain.states import State, may_reclaim
+from app.store import gallery as gallery_queries
 from app.store import queries
+from app.store.gallery import ResultRow
 from app.store.engine import make_engine, write_queue
 from app.store.repository import Repository
 from app.store.rows import (
@@ -235,6 +237,12 @@ class Store:
 
     async def failing_queries(self, scope: Scope) -> int:
         return await self._thread(queries.failing_queries, self.engine, scope)
+
+    async def results(self, scope: Scope, flt: SlotFilter, project: str | None = None,
+                      day: str | None = None, *, before_id: int | None = None,
+                      limit: int = 120) -> list[ResultRow]:
+        return await self._thread(gallery_queries.results, self.engine, scope, flt, project, day,
+                                  before_id=before_id, limit=limit)
 
     # -- life -----------------------------------------------------------------------------
     @property

@@ -42,6 +42,12 @@ from app.ui.shotlist import (
     shotlist_dialog,
 )
 from app.ui.spend import SpendDialog
+from app.ui.form import FramePicker
+from app.ui.gallery.model import GalleryModel, GalleryScope
+from app.ui.gallery.pane import GalleryPane
+from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, default_cache_dir
+from app.ui.compare import CompareView
+from app.ui.viewer import Viewer
 from app.ui.models import SlotTreeModel
 from app.ui.notify import Notifier
 from app.ui.panes.browser import SlotBrowser
@@ -55,12 +61,15 @@ from app.ui.qt import (
     QAction,
     QEvent,
     QFrame,
+    QGuiApplication,
     QKeySequence,
     QMainWindow,
+    QPushButton,
     QSettings,
     QSplitter,
     QStackedWidget,
     Qt,
+    QTimer,
     QVBoxLayout,
     QWidget,
 )
@@ -118,6 +127,7 @@ class MainWindow(QMainWindow):
         self.middle_stack.addWidget(self.welcome)
         self.queue = QueuePanel(c, self.slot_pane.estimates)
         self.queue.hide()
+        self._build_gallery()
         column = QWidget(objectName="leftColumn")
         cbox = QVBoxLayout(column)
         cbox.setContentsMargins(0, 0, 0, 0)
@@ -139,6 +149,13 @@ class MainWindow(QMainWindow):
         box.addWidget(self.top_bar)
         box.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
+        self.gallery_button = QPushButton(self.tr("▦ Gallery"), objectName="galleryButton",
+                                          checkable=True)
+        self.gallery_button.setToolTip(self.tr("Every result of the selection, as a grid (Ctrl+G)"))
+        self.gallery_button.setAccessibleName(self.tr("Gallery"))
+        self.gallery_button.toggled.connect(self.show_gallery)
+        self.top_bar.layout().insertWidget(2, self.gallery_button)
+        self.middle_stack.currentChanged.connect(lambda _i: self._gallery_page_changed())
         self._build_shortcuts()
 
         c.slotLoaded.connect(self._slot_loaded)  # a method: disconnected when the window goes
@@ -202,7 +219,167 @@ class MainWindow(QMainWindow):
                             self.tr("Scenes from a template…")),
             "queue": add("queueAction", ["Ctrl+Shift+Q"],
                          lambda: self.show_queue(not self.queue.isVisible()), self.tr("Queue")),
+            "gallery": add("galleryAction", ["Ctrl+G"],
+                           lambda: self.show_gallery(not self.gallery_shown()), self.tr("Gallery")),
         }
+
+    # -- the results gallery ---------------------------------------------------------------------
+    def _build_gallery(self) -> None:
+        c = self.controller
+        self.thumbs = ThumbLoader(ThumbCache(default_cache_dir(c.config.data_dir)), parent=self)
+        self.gallery_model = GalleryModel(c, self.thumbs, self)
+        self.gallery = GalleryPane(self.gallery_model)
+        self.gallery_page = _frame(self.gallery)
+        self.middle_stack.addWidget(self.gallery_page)
+        self._gallery_where: tuple[str | None, str | None] = (None, None)
+        self._gallery_stale = True
+        self._gallery_timer = QTimer(self, singleShot=True, interval=1500)
+        self._gallery_timer.timeout.connect(self._gallery_refresh)
+        self.viewer: Viewer | None = None
+        self.compare: CompareView | None = None
+        self.gallery.slotActivated.connect(lambda rid: self.slot_pane.select(rid))
+        self.gallery.viewerWanted.connect(self.open_viewer)
+        self.gallery.compareWanted.connect(self.open_compare)
+        self.gallery.scopeCleared.connect(self._gallery_all)
+        b = self.browser
+        for combo in (b.state, b.kind, b.date):
+            combo.currentIndexChanged.connect(self._gallery_follow)
+        b._debounce.timeout.connect(self._gallery_follow)
+        b.tree.selectionModel().currentChanged.connect(self._gallery_group)
+        c.taskChanged.connect(self._gallery_task)
+
+    def gallery_shown(self) -> bool:
+        return self.middle_stack.currentWidget() is self.gallery_page
+
+    def show_gallery(self, on: bool = True) -> None:
+        """The gallery in the middle (the slot on the right stays), or back to the slot."""
+        if on == self.gallery_shown():
+            return
+        if on:
+            self.middle_stack.setCurrentWidget(self.gallery_page)
+            self._gallery_follow()
+            self.gallery.view.setFocus()
+        else:
+            self.middle_stack.setCurrentWidget(self.slot_page)
+
+    def _gallery_page_changed(self) -> None:
+        """The gallery takes the middle and the right: results big and first (the slot a click
+        selects is one toggle away, Ctrl+G)."""
+        shown = self.gallery_shown()
+        self.gallery_button.setChecked(shown)
+        right = self.splitter.widget(2)
+        if shown == right.isHidden():
+            return
+        if shown:
+            self._split_sizes = self.splitter.sizes()
+            left, middle, wide = self._split_sizes
+            right.hide()
+            self.splitter.setSizes([left, middle + wide, 0])
+        else:
+            right.show()
+            if getattr(self, "_split_sizes", None):
+                self.splitter.setSizes(self._split_sizes)
+
+    def gallery_scope(self) -> GalleryScope:
+        project, day = self._gallery_where
+        return GalleryScope(self.browser.current_filter(), project, day)
+
+    def _gallery_follow(self, *_: Any) -> None:
+        if not self.gallery_shown():
+            self._gallery_stale = True
+            return
+        scope = self.gallery_scope()
+        if self._gallery_stale and scope == self.gallery_model.scope:
+            self.gallery_model.reload()
+        self._gallery_stale = False
+        self.gallery.set_scope(scope)
+
+    def _gallery_group(self, current: Any, _previous: Any = None) -> None:
+        """A project or day row chosen in the browser: the gallery shows that group."""
+        if not current.isValid():
+            return
+        node = current.siblingAtColumn(0).internalPointer()
+        kind = getattr(node, "kind", None)
+        if kind == "project":
+            self._gallery_where = (node.key, None)
+        elif kind == "day":
+            self._gallery_where = (node.parent.key, node.key)
+        else:
+            return
+        self._gallery_follow()
+
+    def _gallery_all(self) -> None:
+        self._gallery_where = (None, None)
+        self._gallery_follow()
+
+    def _gallery_task(self, view: Any) -> None:
+        """A slot changed: its tiles redraw; new results arrive with a calm refresh (only when
+        the grid is at its top, so a designer scrolled down is never moved)."""
+        held = self.gallery_model.update_state(view.id, view.state)
+        if held and (not view.media or self.gallery_model.has_media(view.id)):
+            return
+        self._gallery_stale = True
+        if self.gallery_shown():
+            self._gallery_timer.start()
+
+    def _over_window(self, dlg: Any) -> None:
+        """A lightbox covers the window (at least its minimum size)."""
+        geo = self.geometry()
+        dlg.resize(max(geo.width(), 1000), max(geo.height(), 640))
+        dlg.move(geo.topLeft())
+
+    def open_viewer(self, row: int) -> Viewer:
+        """The viewer on a gallery row (the same viewer, reused)."""
+        if self.viewer is None:
+            self.viewer = Viewer(self.gallery_model, self)
+            self.viewer.slotWanted.connect(self._viewer_slot)
+            self.viewer.finished.connect(self._lightbox_closed)
+            self.viewer.compareWanted.connect(self.open_compare)
+            self.viewer.useResultWanted.connect(self.gallery.useResultWanted)
+        if not self.viewer.isVisible():
+            self._over_window(self.viewer)
+        self.viewer.offer_use = self.gallery.offer_use
+        self.viewer.show_row(row)
+        self._bring_up(self.viewer)
+        return self.viewer
+
+    def _lightbox_closed(self, *_: Any) -> None:
+        if self._gallery_stale and self.gallery_shown():
+            self._gallery_timer.start()
+
+    def _viewer_slot(self, request_id: str) -> None:
+        if self.viewer is not None:
+            self.viewer.close()
+        self.slot_pane.select(request_id)
+
+    def open_compare(self, a: int, b: int) -> CompareView | None:
+        """Results ``a`` and ``b`` of the gallery side by side."""
+        if self.compare is None:
+            self.compare = CompareView(self.gallery_model, self)
+            self.compare.finished.connect(self._lightbox_closed)
+        if not self.compare.show_pair(a, b):
+            return None
+        if self.viewer is not None and self.viewer.isVisible():
+            self.viewer.close()
+        if not self.compare.isVisible():
+            self._over_window(self.compare)
+        self._bring_up(self.compare)
+        return self.compare
+
+    @staticmethod
+    def _bring_up(dlg: Any) -> None:
+        dlg.show()
+        if QGuiApplication.platformName() != "offscreen":  # (offscreen warns it cannot raise)
+            dlg.raise_()
+            dlg.activateWindow()
+
+    def _gallery_refresh(self) -> None:
+        if any(d is not None and d.isVisible() for d in (self.viewer, self.compare)):
+            return  # never under the designer's eyes: refreshed when the lightbox closes
+        if self.gallery_shown() and self.gallery.view.verticalScrollBar().value() == 0 \
+                and not self.gallery_model.loading:
+            self._gallery_stale = False
+            self.gallery_model.reload()
 
     # -- layout persistence ----------------------------------------------------------------------
     def _layout_parts(self) -> dict[str, tuple[Any, Any]]:
@@ -234,9 +411,14 @@ class MainWindow(QMainWindow):
             self.model.schedule_refresh()  # back from the terminal: show what the CLI made
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        self.show_gallery(False)  # the right pane back: its width is part of the saved layout
         self.save_layout()
         self.result_pane.stop()
         self.slot_pane.finished.stop()
+        self.thumbs.close()
+        for dlg in (self.viewer, self.compare):
+            if dlg is not None:
+                dlg.close()
         if self.dialog is not None:
             self.dialog.close()
         super().closeEvent(event)

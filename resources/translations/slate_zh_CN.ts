@@ -132,6 +132,49 @@
     </message>
 </context>
 <context>
+    <name>CompareView</name>
+    <message>
+        <source>Compare</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Actual size</source>
+        <translation>实际大小</translation>
+    </message>
+    <message>
+        <source>▶ Play both</source>
+        <translation>▶ 同时播放</translation>
+    </message>
+    <message>
+        <source>Swap A and B</source>
+        <translation>交换 A 和 B</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Close (Esc)</source>
+        <translation>关闭 (Esc)</translation>
+    </message>
+    <message>
+        <source>Zoom and pan move both sides together.</source>
+        <translation>缩放和平移会同时作用于两侧。</translation>
+    </message>
+    <message>
+        <source>Play, pause and scrub move both sides together.</source>
+        <translation>播放、暂停和拖动进度会同时作用于两侧。</translation>
+    </message>
+    <message>
+        <source>❚❚ Pause both</source>
+        <translation>❚❚ 同时暂停</translation>
+    </message>
+</context>
+<context>
     <name>ConflictDialog</name>
     <message>
         <source>This RequestId is already used</source>
@@ -537,6 +580,81 @@
     </message>
 </context>
 <context>
+    <name>GalleryPane</name>
+    <message>
+        <source>Cannot show this file</source>
+        <translation>无法显示此文件</translation>
+    </message>
+    <message>
+        <source>Loading…</source>
+        <translation>加载中…</translation>
+    </message>
+    <message>
+        <source>RESULTS</source>
+        <translation>成果</translation>
+    </message>
+    <message>
+        <source>Show all projects</source>
+        <translation>显示全部项目</translation>
+    </message>
+    <message>
+        <source>Show the results of all projects</source>
+        <translation>显示全部项目的成果</translation>
+    </message>
+    <message>
+        <source>Results</source>
+        <translation>成果</translation>
+    </message>
+    <message>
+        <source>All projects</source>
+        <translation>全部项目</translation>
+    </message>
+    <message>
+        <source>No project</source>
+        <translation>无项目</translation>
+    </message>
+    <message>
+        <source>Gathering your results…</source>
+        <translation>正在汇集你的成果…</translation>
+    </message>
+    <message>
+        <source>No results match these filters.
+Clear the search or choose another state, kind or day.</source>
+        <translation>没有符合这些筛选条件的成果。
+请清除搜索，或换一个状态、类型或日期。</translation>
+    </message>
+    <message>
+        <source>Nothing here yet.
+Every image and video you create gathers here, newest first.</source>
+        <translation>这里还没有内容。
+你生成的每张图片和每段视频都会汇集在这里，最新的在前。</translation>
+    </message>
+    <message>
+        <source>Open in viewer</source>
+        <translation>在查看器中打开</translation>
+    </message>
+    <message>
+        <source>Show slot</source>
+        <translation>显示槽位</translation>
+    </message>
+    <message>
+        <source>Compare the two selected (C)</source>
+        <translation>对比选中的两项 (C)</translation>
+    </message>
+    <message>
+        <source>Use as first frame</source>
+        <translation>用作首帧</translation>
+    </message>
+    <message>
+        <source>Use as last frame</source>
+        <translation>用作尾帧</translation>
+    </message>
+    <message>
+        <source>Use as reference</source>
+        <translation>用作参考图</translation>
+    </message>
+</context>
+<context>
     <name>LookupDialog</name>
     <message>
         <source>queued</source>
@@ -620,9 +738,7 @@
     <name>MainWindow</name>
     <message>
         <source>Create</source>
-        <extracomment>The form&apos;s settings a template gives every scene (shot-list columns).
-----------
-The buttons, left to right: action, object name, label, shortcut (said in the tooltip).</extracomment>
+        <extracomment>The buttons, left to right: action, object name, label, shortcut (said in the tooltip).</extracomment>
         <translation>创建</translation>
     </message>
     <message>
@@ -734,6 +850,10 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
         <translation>用模板生成场景…</translation>
     </message>
     <message>
+        <source>Gallery</source>
+        <translation>图库</translation>
+    </message>
+    <message>
         <source>Looking for this slot&apos;s task at the provider…</source>
         <translation>正在服务商处查找这个槽位的任务…</translation>
     </message>
@@ -764,6 +884,15 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     <message>
         <source>Queue</source>
         <translation>队列</translation>
+    </message>
+    <message>
+        <source>▦ Gallery</source>
+        <extracomment>The form&apos;s settings a template gives every scene (shot-list columns).</extracomment>
+        <translation>▦ 图库</translation>
+    </message>
+    <message>
+        <source>Every result of the selection, as a grid (Ctrl+G)</source>
+        <translation>以网格显示所选范围的全部成果 (Ctrl+G)</translation>
     </message>
     <message>
         <source>last frame of %1</source>
@@ -1132,6 +1261,17 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     <message>
         <source>Nothing has happened in this slot yet.</source>
         <translation>这个槽位还没有任何记录。</translation>
+    </message>
+</context>
+<context>
+    <name>ResultStage</name>
+    <message>
+        <source>This slot has no picture yet.</source>
+        <translation>这个槽位还没有画面。</translation>
+    </message>
+    <message>
+        <source>This file cannot be shown (missing or damaged).</source>
+        <translation>无法显示此文件（文件缺失或已损坏）。</translation>
     </message>
 </context>
 <context>
@@ -1977,6 +2117,33 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     </message>
 </context>
 <context>
+    <name>VideoPlayer</name>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 播放</translation>
+    </message>
+    <message>
+        <source>Play or pause</source>
+        <translation>播放或暂停</translation>
+    </message>
+    <message>
+        <source>Position</source>
+        <translation>播放位置</translation>
+    </message>
+    <message>
+        <source>Volume</source>
+        <translation>音量</translation>
+    </message>
+    <message>
+        <source>Video playback is not available here: %1</source>
+        <translation>此处无法播放视频：%1</translation>
+    </message>
+    <message>
+        <source>❚❚ Pause</source>
+        <translation>❚❚ 暂停</translation>
+    </message>
+</context>
+<context>
     <name>VideoView</name>
     <message>
         <source>▶ Play</source>
@@ -1997,6 +2164,113 @@ The buttons, left to right: action, object name, label, shortcut (said in the to
     <message>
         <source>❚❚ Pause</source>
         <translation>❚❚ 暂停</translation>
+    </message>
+</context>
+<context>
+    <name>Viewer</name>
+    <message>
+        <source>Viewer</source>
+        <translation>查看器</translation>
+    </message>
+    <message>
+        <source>Previous result</source>
+        <translation>上一个成果</translation>
+    </message>
+    <message>
+        <source>Previous result (←)</source>
+        <translation>上一个成果 (←)</translation>
+    </message>
+    <message>
+        <source>Next result</source>
+        <translation>下一个成果</translation>
+    </message>
+    <message>
+        <source>Next result (→)</source>
+        <translation>下一个成果 (→)</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Fit the window (F)</source>
+        <translation>适应窗口 (F)</translation>
+    </message>
+    <message>
+        <source>Actual size</source>
+        <translation>实际大小</translation>
+    </message>
+    <message>
+        <source>Actual size, one image pixel per screen pixel (1)</source>
+        <translation>实际大小，一个图像像素对应一个屏幕像素 (1)</translation>
+    </message>
+    <message>
+        <source>Zoom out</source>
+        <translation>缩小</translation>
+    </message>
+    <message>
+        <source>Zoom in</source>
+        <translation>放大</translation>
+    </message>
+    <message>
+        <source>Compare with…</source>
+        <translation>与…对比</translation>
+    </message>
+    <message>
+        <source>Show this result beside another, side by side</source>
+        <translation>把这个成果与另一个并排显示</translation>
+    </message>
+    <message>
+        <source>Show slot</source>
+        <translation>显示槽位</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Close the viewer (Esc)</source>
+        <translation>关闭查看器 (Esc)</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详细信息</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>SHA-256</source>
+        <translation>SHA-256</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>RequestId</source>
+        <translation>RequestId</translation>
+    </message>
+    <message>
+        <source>No other result to compare with</source>
+        <translation>没有可对比的其他成果</translation>
+    </message>
+    <message>
+        <source>Use as first frame</source>
+        <translation>用作首帧</translation>
+    </message>
+    <message>
+        <source>Use as last frame</source>
+        <translation>用作尾帧</translation>
+    </message>
+    <message>
+        <source>Use as reference</source>
+        <translation>用作参考图</translation>
     </message>
 </context>
 <context>

@@ -20,6 +20,11 @@ FIGURES: dict[str, tuple[str, str, str]] = {
     "poll_max_requests_per_second": ("polling", "requests in any 1 s", "<= cap"),
     "cold_start_s": ("gui", "s", "< 1"),
     "spend_100k_ms": ("spend", "ms", "< 1000"),
+    "gallery_first_thumbnails_ms": ("gallery", "ms", "< 150"),
+    "gallery_scroll_lag_p99_ms": ("gallery", "ms", "< 16"),
+    "gallery_scroll_lag_max_ms": ("gallery", "ms", "< 50"),
+    "gallery_cache_build_lag_p99_ms": ("gallery", "ms", "< 16"),
+    "gallery_rss_mb": ("gallery", "MB", "< 300"),
 }
 
-GROUPS = ("submit", "race", "polling", "gui", "spend")
+GROUPS = ("submit", "race", "polling", "gui", "spend", "gallery")

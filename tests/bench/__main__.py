@@ -2,7 +2,8 @@
 JSON object.
 
 Groups (each runs in its own child process, in this order): ``submit`` (figures 1-2),
-``race`` (3), ``polling`` (6-7), ``gui`` (4, 5, 8), ``spend`` (9). ``--quick`` is a smoke run
+``race`` (3), ``polling`` (6-7), ``gui`` (4, 5, 8), ``spend`` (9), ``gallery`` (the results
+gallery: first thumbnails, scrolling, the thumbnail cache build, RSS). ``--quick`` is a smoke run
 with small sizes (about 40 s); its figures are not comparable with the targets. The full run
 takes a few minutes (plus a minute or two once to build the cached 100k stores).
 """
@@ -28,6 +29,7 @@ FULL = {
     "polling_stress": ["--tasks", "1000", "--seconds", "15", "--idle-seconds", "1", "--rps", "50"],
     "gui": ["--slots", "100000", "--runs", "3"],
     "spend": ["--slots", "100000", "--runs", "5", "--claims", "200"],
+    "gallery": ["--slots", "100000", "--results", "1000"],
 }
 QUICK = {
     "submit": ["--rounds", "2", "--ops", "30"],
@@ -35,6 +37,7 @@ QUICK = {
     "polling": ["--tasks", "200", "--seconds", "4", "--idle-seconds", "0.5"],
     "gui": ["--slots", "2000", "--runs", "1"],
     "spend": ["--slots", "2000", "--runs", "1", "--claims", "10"],
+    "gallery": ["--slots", "2000", "--results", "200"],
 }
 MODULES = {
     "submit": "tests.bench.submit_cost",
@@ -43,9 +46,10 @@ MODULES = {
     "polling_stress": "tests.bench.polling",
     "gui": "tests.bench.gui",
     "spend": "tests.bench.spend",
+    "gallery": "tests.bench.gallery",
 }
 TIMEOUTS = {"submit": 300, "race": 300, "polling": 240, "polling_stress": 180, "gui": 600,
-            "spend": 900}
+            "spend": 900, "gallery": 900}
 
 
 def met(value: Any, target: str, cap: float | None = None) -> bool | None:
@@ -65,6 +69,7 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
     poll = details.get("polling", {})
     gui = details.get("gui", {})
     spend = details.get("spend", {})
+    gallery = details.get("gallery", {})
     values: dict[str, tuple[Any, dict[str, Any]]] = {
         "submit_claim_ratio": (sub.get("claim_ratio"), {
             "claim_median_ms": sub.get("claim", {}).get("median_ms"),
@@ -100,6 +105,19 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
             "legacy_first_spend_ms": spend.get("legacy_first_spend", {}).get("ms"),
             "budget_today_ms": spend.get("stored", {}).get("budget_today", {}).get("median_ms"),
             "claim_with_budget_ratio": spend.get("claim_budget_ratio")}),
+        "gallery_first_thumbnails_ms": (gallery.get("first_thumbnails_ms"), {
+            "warm_cache_ms": gallery.get("first_thumbnails_warm_ms"),
+            "tiles": gallery.get("first_thumbnails_cold", {}).get("tiles")}),
+        "gallery_scroll_lag_p99_ms": (gallery.get("scroll_lag_p99_ms"), {
+            "results_scrolled": gallery.get("scroll", {}).get("results_scrolled"),
+            "idle_baseline_p99_ms": gallery.get("idle_lag_p99_ms")}),
+        "gallery_scroll_lag_max_ms": (gallery.get("scroll_lag_max_ms"), {
+            "idle_baseline_max_ms": gallery.get("idle_lag_max_ms")}),
+        "gallery_cache_build_lag_p99_ms": (gallery.get("cache_build_lag_p99_ms"), {
+            "build_s": gallery.get("cache_build_s"),
+            "thumbnails": gallery.get("cache_build", {}).get("thumbnails"),
+            "lag_max_ms": gallery.get("cache_build_lag_max_ms")}),
+        "gallery_rss_mb": (gallery.get("rss_mb"), {"peak_rss_mb": gallery.get("peak_rss_mb")}),
     }
     out: dict[str, dict[str, Any]] = {}
     for key, (group, unit, target) in FIGURES.items():

@@ -49,3 +49,26 @@ def test_only_runs_the_named_groups() -> None:
     assert list(out["details"]) == ["submit"]
     assert out["figures"]["submit_claim_ratio"]["value"] is not None
     assert out["figures"]["race_creates"].get("skipped") is True
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_gallery_section_runs_on_a_small_store() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.bench", "--quick", "--only", "gallery"], cwd=ROOT,
+        capture_output=True, text=True, timeout=220, check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = json.loads(proc.stdout)
+    assert list(out["details"]) == ["gallery"]
+    gallery = out["details"]["gallery"]
+    assert "error" not in gallery, gallery
+    for key in ("gallery_first_thumbnails_ms", "gallery_scroll_lag_p99_ms",
+                "gallery_scroll_lag_max_ms", "gallery_cache_build_lag_p99_ms", "gallery_rss_mb"):
+        assert out["figures"][key]["value"] is not None, (key, gallery)
+    # what was measured is what was asked: pictures on the first screen, 200 results scrolled,
+    # every thumbnail of them built by the loader's threads
+    assert gallery["first_thumbnails_cold"]["tiles_with_pictures"] > 0
+    assert gallery["scroll"]["results_scrolled"] >= 200
+    build = gallery["cache_build"]
+    assert build["thumbnails"] > 0 and build["decoded"] == build["thumbnails"]

@@ -1,0 +1,104 @@
+"""The read side of the results gallery: every result of the slots that match the browser's
+filter (and, when given, one project and one local day), newest slot first.
+
+A page is a keyset page of *slots* (``before_id``: the last page's oldest task id); each slot
+brings all of its media, in order, and a slot without media (running, failed, unknown) brings
+one row without media so the gallery can show its state. The slots are found through
+``ix_tasks_owner_list`` (scope, then id descending) or ``ix_tasks_browse`` (scope, project,
+created_at); their media through the media table's ``task_id`` index — no new index is needed.
+
+These functions block; :class:`app.store.aio.Store` runs them in a worker thread.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, and_, select
+
+from app.domain.days import day_bounds
+from app.domain.states import State
+from app.store.models import media_t, tasks
+from app.store.queries import _conditions, _in_project, _json_text
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    """One tile of the gallery: a slot's result (or the slot itself while it has none)."""
+
+    task_id: int
+    request_id: str
+    state: State
+    kind: str
+    model: str | None
+    prompt: str | None
+    project: str
+    created_at: float
+    position: int  # the result's place in its slot (0 for a slot without media)
+    media_id: int | None
+    path: str | None  # relative to the data folder, as the media table stores it
+    sha256: str | None
+    bytes: int | None
+    content_type: str | None
+    width: int | None
+    height: int | None
+    duration: float | None
+
+    @property
+    def key(self) -> tuple[int, int]:
+        """Stable identity of the tile in the gallery."""
+        return (self.task_id, self.position)
+
+
+def results(
+    engine: Engine, scope: Any, flt: Any, project: str | None = None, day: str | None = None, *,
+    before_id: int | None = None, limit: int = 120,
+) -> list[ResultRow]:
+    """The results of up to ``limit`` matching slots older than ``before_id``, newest first."""
+    cond = _conditions(engine, scope, flt)
+    if project is not None:
+        cond.append(_in_project(project))
+    if day is not None:
+        start, end = day_bounds(day)
+        cond += [tasks.c.created_at >= start, tasks.c.created_at < end]
+    if before_id is not None:
+        cond.append(tasks.c.id < before_id)
+    slot_stmt = (
+        select(tasks.c.id, tasks.c.request_id, tasks.c.state, tasks.c.kind,
+               _json_text(engine, "model").label("model"), tasks.c.prompt_text,
+               tasks.c.project, tasks.c.created_at)
+        .where(and_(*cond)).order_by(tasks.c.id.desc()).limit(limit)
+    )
+    with engine.connect() as conn:
+        slots = conn.execute(slot_stmt).all()
+        if not slots:
+            return []
+        ids = [s.id for s in slots]
+        media_rows = conn.execute(
+            select(media_t.c.id, media_t.c.task_id, media_t.c.position, media_t.c.path,
+                   media_t.c.sha256, media_t.c.bytes, media_t.c.content_type, media_t.c.width,
+                   media_t.c.height, media_t.c.duration)
+            .where(media_t.c.task_id.in_(ids))
+            .order_by(media_t.c.task_id, media_t.c.position, media_t.c.id)
+        ).all()
+    by_task: dict[int, list[Any]] = {}
+    for m in media_rows:
+        by_task.setdefault(m.task_id, []).append(m)
+    out: list[ResultRow] = []
+    for s in slots:
+        common: dict[str, Any] = {
+            "task_id": s.id, "request_id": s.request_id, "state": State(s.state), "kind": s.kind,
+            "model": s.model, "prompt": s.prompt_text, "project": s.project or "",
+            "created_at": s.created_at}
+        found = by_task.get(s.id)
+        if not found:
+            out.append(ResultRow(**common, position=0, media_id=None, path=None, sha256=None,
+                                 bytes=None, content_type=None, width=None, height=None,
+                                 duration=None))
+            continue
+        for i, m in enumerate(found):
+            out.append(ResultRow(**common, position=i, media_id=m.id, path=m.path,
+                                 sha256=m.sha256, bytes=m.bytes, content_type=m.content_type,
+                                 width=m.width, height=m.height, duration=m.duration))
+    return out

@@ -1,0 +1,452 @@
+"""The results gallery pane: a virtualized grid of every result of the selection (a ``QListView``
+in icon mode over :class:`~app.ui.gallery.model.GalleryModel`, painted by one delegate — never a
+widget per tile), with a state badge per tile (colour *and* shape), and the words for an empty
+or loading gallery.
+
+Click → :attr:`GalleryPane.slotActivated` (the window shows that slot); double-click, Space or
+Return → :attr:`viewerWanted`; two tiles selected and C → :attr:`compareWanted`. The context
+menu also offers "Use as first frame / last frame / reference" for an image result when the
+window has connected :attr:`useResultWanted` and set :attr:`offer_use` (the hook for chaining).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from app.domain.states import State
+from app.service.reads import ResultRow
+from app.ui.gallery.model import (
+    GalleryModel,
+    GalleryScope,
+    is_video,
+    scene_label,
+)
+from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
+    QAbstractItemView,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QHBoxLayout,
+    QLabel,
+    QModelIndex,
+    QPainter,
+    QPen,
+    QPixmap,
+    QPushButton,
+    QRect,
+    QSize,
+    QStackedWidget,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    Qt,
+    QtCore,
+    QtWidgets,
+    QVBoxLayout,
+    QWidget,
+    Signal,
+    translate,
+)
+from app.ui.style import badge_pixmap, state_word
+
+TILE = 168  # the picture's box at its smallest
+MAX_TILE = 256  # and largest (the cached thumbnails' edge)
+CANNOT_SHOW = QT_TRANSLATE_NOOP("GalleryPane", "Cannot show this file")
+LOADING = QT_TRANSLATE_NOOP("GalleryPane", "Loading…")
+CAPTION = 22
+
+
+@dataclass(frozen=True)
+class ResultRef:
+    """A result handed to another part of the window (chaining, compare)."""
+
+    request_id: str
+    path: str
+    sha256: str
+    kind: str
+    content_type: str
+    width: int | None
+    height: int | None
+
+
+def ref_of(row: ResultRow) -> ResultRef | None:
+    if row.path is None or row.sha256 is None:
+        return None
+    return ResultRef(row.request_id, row.path, row.sha256, "video" if is_video(row) else "image",
+                     row.content_type or "", row.width, row.height)
+
+
+def duration_text(seconds: float | None) -> str:
+    if not seconds:
+        return ""
+    s = round(seconds)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+class TileDelegate(QStyledItemDelegate):
+    """Paints a tile: the picture letterboxed in a dark box, the state badge, a video mark, and
+    the scene name under it. Each tile is drawn once into a pixmap (kept for the last few hundred
+    tiles) and blitted while the grid scrolls; only the selection frame is drawn each time."""
+
+    def __init__(self, parent: Any = None, *, keep: int = 64) -> None:
+        super().__init__(parent)
+        from collections import OrderedDict
+
+        self._tiles: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+        self._keep = keep
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Any) -> QSize:  # noqa: N802
+        tile = getattr(self.parent(), "tile", TILE)
+        return QSize(tile + 8, tile + CAPTION + 8)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Any) -> None:
+        model = index.model()
+        row = model.row_at(index.row()) if isinstance(model, GalleryModel) else None
+        if row is not None:
+            selected = bool(option.state & QStyle.StateFlag.State_Selected)
+            self.paint_tile(painter, option, option.rect, model, row, selected,
+                            painter.device().devicePixelRatioF())
+
+    def paint_tile(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
+                   model: GalleryModel, row: ResultRow, selected: bool, ratio: float) -> None:
+        """Blit the tile of ``row`` at ``rect`` (drawn into the tile cache first if needed)."""
+        pix = model.thumbnail(row)
+        failed = pix is None and model.thumb_failed(row)
+        w, h = rect.width(), rect.height()
+        key = (row.key, row.state, w, h, ratio, pix.cacheKey() if pix is not None else None,
+               failed)
+        tile = self._tiles.get(key)
+        if tile is None:
+            tile = QPixmap(QSize(int(w * ratio), int(h * ratio)))
+            tile.setDevicePixelRatio(ratio)
+            tile.fill(option.palette.color(option.palette.ColorRole.Base))  # opaque: a fast blit
+            p = QPainter(tile)
+            self._draw(p, option, QRect(0, 0, w, h), row, scene_label(row), pix, failed)
+            p.end()
+            self._tiles[key] = tile
+            while len(self._tiles) > self._keep:
+                self._tiles.popitem(last=False)
+        else:
+            self._tiles.move_to_end(key)
+        painter.drawPixmap(rect.topLeft(), tile)
+        if selected:
+            painter.save()
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            r = rect.adjusted(4, 4, -4, -4)
+            box = QRect(r.left(), r.top(), r.width(), r.height() - CAPTION)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.setPen(QPen(QColor("#3b6ea5"), 3))
+            painter.drawRoundedRect(box.adjusted(1, 1, -1, -1), 6, 6)
+            painter.restore()
+
+    def _draw(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
+              row: ResultRow, label: str, pix: Any, failed: bool) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        r = rect.adjusted(4, 4, -4, -4)
+        box = QRect(r.left(), r.top(), r.width(), r.height() - CAPTION)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor("#23272e"))
+        painter.drawRoundedRect(box, 6, 6)
+        if pix is not None and not pix.isNull():
+            dpr = pix.devicePixelRatio() or 1.0
+            size = QSize(int(pix.width() / dpr), int(pix.height() / dpr))
+            size.scale(box.size() - QSize(4, 4), Qt.AspectRatioMode.KeepAspectRatio)
+            target = QRect(0, 0, size.width(), size.height())
+            target.moveCenter(box.center())
+            painter.drawPixmap(target, pix)
+        else:
+            painter.setPen(QColor("#aab2bd"))
+            painter.setFont(option.font)
+            if row.path is None:
+                text = state_word(row.state)
+            elif failed:
+                text = translate("GalleryPane", CANNOT_SHOW)
+            else:
+                text = translate("GalleryPane", LOADING)
+            painter.drawText(box.adjusted(8, 8, -8, -8),
+                             Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
+        if is_video(row) and row.path is not None:
+            mark = f"▶ {duration_text(row.duration)}".strip()
+            fm = QFontMetrics(option.font)
+            painter.setFont(option.font)
+            w = fm.horizontalAdvance(mark) + 10
+            chip = QRect(box.left() + 6, box.bottom() - 6 - fm.height() - 2, w, fm.height() + 2)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(0, 0, 0, 150))
+            painter.drawRoundedRect(chip, 4, 4)
+            painter.setPen(QColor("#ffffff"))
+            painter.drawText(chip, Qt.AlignmentFlag.AlignCenter, mark)
+        if row.state != State.SUCCESS or row.path is None:
+            badge = badge_pixmap(row.state.value, 18)
+            spot = QRect(box.right() - 26, box.top() + 6, 22, 22)
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(255, 255, 255, 230))
+            painter.drawEllipse(spot)
+            painter.drawPixmap(spot.adjusted(2, 2, -2, -2), badge)
+        caption = QRect(r.left(), box.bottom() + 3, r.width(), CAPTION - 3)
+        font = QFont(option.font)
+        painter.setFont(font)
+        painter.setPen(option.palette.color(option.palette.ColorRole.Text))
+        fm = QFontMetrics(font)
+        painter.drawText(caption, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                         fm.elidedText(label, Qt.TextElideMode.ElideMiddle, caption.width()))
+
+
+class GalleryView(QtWidgets.QListView):
+    """The grid: list mode flowing left to right and wrapping, with uniform tiles (icon mode
+    lays every item out again on each change: slow at thousands of rows); more is fetched as it
+    scrolls."""
+
+    activatedKey = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("galleryView")
+        self.setViewMode(QtWidgets.QListView.ViewMode.ListMode)
+        self.setFlow(QtWidgets.QListView.Flow.LeftToRight)
+        self.setWrapping(True)
+        self.setResizeMode(QtWidgets.QListView.ResizeMode.Adjust)
+        self.setMovement(QtWidgets.QListView.Movement.Static)
+        self.setUniformItemSizes(True)
+        self.setSpacing(0)  # the tiles' own margins make the gaps
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.verticalScrollBar().setSingleStep(24)
+        self.tile = TILE
+        self.setItemDelegate(TileDelegate(self))
+        self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self._fit_tiles()
+
+    def _fit_tiles(self) -> None:
+        """Tiles grow with the grid (whole columns, 168 to 256 px): big results on a big
+        window, never a ragged gap on the right."""
+        width = self.viewport().width() - 16  # slack: the flow never wraps a column early
+        per = TILE + 8 + 2 * self.spacing()
+        columns = max(1, width // per)
+        tile = max(TILE, min(MAX_TILE, width // columns - 8 - 2 * self.spacing()))
+        if tile != self.tile or not self.gridSize().isValid():
+            self.tile = tile
+            self.setGridSize(QSize(tile + 8 + 2 * self.spacing(),
+                                   tile + CAPTION + 8 + 2 * self.spacing()))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_tiles()
+
+    def _tiles_in(self, area: QRect, count: int) -> Any:
+        """(row, rect) of the tiles meeting ``area``: computed from the uniform grid (each
+        ``visualRect`` from Python asks the model's ``rowCount`` many times over), checked
+        against the view's own layout once, which is asked instead if they differ."""
+        grid = self.gridSize()
+        gw, gh = grid.width(), grid.height()
+        if count == 0 or gw <= 0 or gh <= 0:
+            return
+        cols = max(1, self.viewport().width() // gw)
+        dx, dy = self.horizontalOffset(), self.verticalOffset()
+        first_line = max(0, (area.top() + dy) // gh)
+        probe = min(count - 1, first_line * cols)
+        expected = QRect((probe % cols) * gw - dx, (probe // cols) * gh - dy, gw, gh)
+        if self.visualRect(self.model().index(probe)) != expected:  # not the layout assumed
+            for i in range(count):
+                rect = self.visualRect(self.model().index(i))
+                if rect.intersects(area):
+                    yield i, rect
+            return
+        line = first_line
+        while line * gh - dy <= area.bottom():
+            for col in range(cols):
+                i = line * cols + col
+                if i >= count:
+                    return
+                rect = QRect(col * gw - dx, line * gh - dy, gw, gh)
+                if rect.intersects(area):
+                    yield i, rect
+            line += 1
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        """Only the tiles in the damaged area, each one cached blit (QListView's own painting
+        builds a style option and calls the delegate through Python for every item on screen:
+        too slow to scroll smoothly)."""
+        model = self.model()
+        if not isinstance(model, GalleryModel):
+            super().paintEvent(event)
+            return
+        port = self.viewport()
+        painter = QPainter(port)
+        option = QStyleOptionViewItem()
+        self.initViewItemOption(option)
+        area = event.rect()
+        painter.fillRect(area, option.palette.color(option.palette.ColorRole.Base))
+        delegate = self.itemDelegate()
+        ratio = port.devicePixelRatioF()
+        selection = self.selectionModel()
+        for i, rect in self._tiles_in(area, model.rowCount()):
+            row = model.row_at(i)
+            if row is not None:
+                delegate.paint_tile(painter, option, rect, model, row,
+                                    selection.isSelected(model.index(i)), ratio)
+        painter.end()
+
+    def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        if event.key() in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self.activatedKey.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class GalleryPane(QWidget):
+    """The results gallery: title, scope, the grid, and its empty and loading words."""
+
+    slotActivated = Signal(str)  # request_id: show this slot
+    viewerWanted = Signal(int)  # row of the gallery model
+    compareWanted = Signal(int, int)  # rows A and B
+    # Chaining hook: ("first_frame" | "last_frame" | "reference", ResultRef). The window (or
+    # whoever feeds a new slot) connects it and sets ``offer_use`` so the menu offers it.
+    useResultWanted = Signal(str, object)
+    scopeCleared = Signal()
+
+    def __init__(self, model: GalleryModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("galleryPane")
+        self.model = model
+        self.offer_use = False
+        self.title = QLabel(self.tr("RESULTS"), objectName="paneTitle")
+        self.scope_label = QLabel(objectName="hint")
+        self.scope_label.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        self.all_button = QPushButton(self.tr("Show all projects"), objectName="galleryAllButton")
+        self.all_button.setAccessibleName(self.tr("Show the results of all projects"))
+        self.all_button.clicked.connect(self.scopeCleared)
+        self.view = GalleryView()
+        self.view.setAccessibleName(self.tr("Results"))
+        self.view.setModel(model)
+        self.empty = QLabel(objectName="galleryEmpty", alignment=Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.view)
+        self.stack.addWidget(self.empty)
+        head = QHBoxLayout()
+        head.setSpacing(8)
+        head.addWidget(self.title)
+        head.addWidget(self.scope_label, 1)
+        head.addWidget(self.all_button)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(head)
+        box.addWidget(self.stack, 1)
+
+        self.view.clicked.connect(self._clicked)
+        self.view.doubleClicked.connect(lambda idx: self.viewerWanted.emit(idx.row()))
+        self.view.activatedKey.connect(self._open_current)
+        self.view.customContextMenuRequested.connect(self._menu)
+        self.view.installEventFilter(self)
+        model.modelReset.connect(self._update_state)
+        model.rowsInserted.connect(self._update_state)
+        model.loadingChanged.connect(self._update_state)
+        self._update_state()
+
+    # -- scope ---------------------------------------------------------------------------------
+    def set_scope(self, scope: GalleryScope) -> None:
+        self.model.set_scope(scope)
+        self._say_scope()
+
+    def _say_scope(self) -> None:
+        s = self.model.scope
+        if s.project is None:
+            text = self.tr("All projects")
+        else:
+            name = s.project or self.tr("No project")
+            text = f"{name} · {s.day}" if s.day else name
+        self.scope_label.setText(text)
+        self.all_button.setVisible(s.project is not None)
+
+    def _update_state(self, *_: Any) -> None:
+        m = self.model
+        self._say_scope()
+        if m.rowCount() > 0:
+            self.stack.setCurrentWidget(self.view)
+            return
+        if m.loading or not m.started:
+            self.empty.setText(self.tr("Gathering your results…"))
+        elif m.scope.filter.search or m.scope.filter.states or m.scope.filter.kind or \
+                m.scope.filter.since is not None:
+            self.empty.setText(self.tr("No results match these filters.\n"
+                                       "Clear the search or choose another state, kind or day."))
+        else:
+            self.empty.setText(self.tr("Nothing here yet.\nEvery image and video you create "
+                                       "gathers here, newest first."))
+        self.stack.setCurrentWidget(self.empty)
+
+    # -- what the designer does -----------------------------------------------------------------
+    def _clicked(self, index: QModelIndex) -> None:
+        row = self.model.row_at(index.row())
+        if row is not None:
+            self.slotActivated.emit(row.request_id)
+
+    def _open_current(self) -> None:
+        idx = self.view.currentIndex()
+        if idx.isValid():
+            self.viewerWanted.emit(idx.row())
+
+    def visible_rows(self) -> list[int]:
+        """The rows whose tiles are on screen now."""
+        area = self.view.viewport().rect()
+        return [i for i, _ in self.view._tiles_in(area, self.model.rowCount())]
+
+    def pictures_shown(self) -> bool:
+        """Every tile on screen that has a picture shows it (none still loading)."""
+        model = self.model
+        for i in self.visible_rows():
+            row = model.row_at(i)
+            if row is None or row.path is None or model.thumb_failed(row):
+                continue
+            if model.thumbnail(row, ask=False) is None:
+                return False
+        return True
+
+    def selected_rows(self) -> list[int]:
+        return sorted(i.row() for i in self.view.selectionModel().selectedIndexes())
+
+    def compare_selected(self) -> bool:
+        rows = self.selected_rows()
+        if len(rows) != 2:
+            return False
+        self.compareWanted.emit(rows[0], rows[1])
+        return True
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if obj is self.view and event.type() == QtCore.QEvent.Type.KeyPress \
+                and event.key() == Qt.Key.Key_C and not event.modifiers():
+            return self.compare_selected()
+        return super().eventFilter(obj, event)
+
+    def menu_for(self, index: QModelIndex) -> QtWidgets.QMenu:
+        """The context menu of a tile (built, not shown: tests read it)."""
+        menu = QtWidgets.QMenu(self)
+        row = self.model.row_at(index.row())
+        if row is None:
+            return menu
+        i = index.row()
+        menu.addAction(self.tr("Open in viewer"), lambda: self.viewerWanted.emit(i))
+        menu.addAction(self.tr("Show slot"), lambda: self.slotActivated.emit(row.request_id))
+        rows = self.selected_rows()
+        if len(rows) == 2 and i in rows:
+            menu.addAction(self.tr("Compare the two selected (C)"), self.compare_selected)
+        ref = ref_of(row)
+        if self.offer_use and ref is not None and ref.kind == "image":
+            menu.addSeparator()
+            for role, text in (("first_frame", self.tr("Use as first frame")),
+                               ("last_frame", self.tr("Use as last frame")),
+                               ("reference", self.tr("Use as reference"))):
+                menu.addAction(text, lambda r=role: self.useResultWanted.emit(r, ref))
+        return menu
+
+    def _menu(self, pos: Any) -> None:
+        index = self.view.indexAt(pos)
+        if not index.isValid():
+            return
+        menu = self.menu_for(index)
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(self.view.viewport().mapToGlobal(pos))
