@@ -3,7 +3,9 @@ script of answers (the last one repeats) and counts what it was sent.
 
 ``HostileServer(script)`` where ``script`` maps ``"POST /v1/video_generation"`` (method and path)
 to a list of :class:`Answer`. Bodies may be anything a hostile server sends: task ids of any
-length, unknown status words, ``Retry-After: 1e9``.
+length, unknown status words, ``Retry-After: 1e9``. An answer whose ``body`` is ``bytes`` is sent as it is (media downloads,
+bodies that are not JSON); ``drip`` sends it that many bytes at a time, ``drip_every`` seconds
+apart (a slow-drip server); ``declare`` overrides the Content-Length header (``None``: none).
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ class Answer:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    content_type: str = "application/json"
+    drip: int = 0
+    drip_every: float = 0.0
+    declare: int | None | str = "exact"
 
 
 def ok(**fields: Any) -> dict[str, Any]:
@@ -36,6 +42,7 @@ class HostileServer:
     def __init__(self, script: dict[str, list[Answer]]) -> None:
         self.script = {k: list(v) for k, v in script.items()}
         self.requests: list[tuple[str, str, Any]] = []
+        self.authorizations: list[str | None] = []
         self._lock = threading.Lock()
         server = self
 
@@ -54,6 +61,7 @@ class HostileServer:
                 key = f"{method} {path}"
                 with server._lock:
                     server.requests.append((method, path, body))
+                    server.authorizations.append(self.headers.get("Authorization"))
                     answers = server.script.get(key)
                     if not answers:
                         answer = Answer(refused(2013, f"no such path {key}"), status=404)
@@ -63,14 +71,31 @@ class HostileServer:
                     import time
 
                     time.sleep(answer.delay)
-                data = json.dumps(answer.body).encode()
+                data = (answer.body if isinstance(answer.body, bytes)
+                        else json.dumps(answer.body).encode())
                 self.send_response(answer.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Content-Type", answer.content_type)
+                if answer.declare == "exact":
+                    self.send_header("Content-Length", str(len(data)))
+                elif answer.declare is not None:
+                    self.send_header("Content-Length", str(answer.declare))
+                else:
+                    self.close_connection = True
                 for k, v in answer.headers.items():
                     self.send_header(k, v)
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    if not answer.drip:
+                        self.wfile.write(data)
+                        return
+                    import time
+
+                    for at in range(0, len(data), answer.drip):
+                        self.wfile.write(data[at:at + answer.drip])
+                        self.wfile.flush()
+                        time.sleep(answer.drip_every)
+                except OSError:
+                    pass  # the client gave up
 
             def do_GET(self) -> None:  # noqa: N802
                 self._answer("GET")

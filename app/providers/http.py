@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from app import scrub as scrub_mod
 from app.providers.base import Ambiguous, Download, Refused
 
 log = logging.getLogger(__name__)
@@ -137,6 +138,7 @@ class ApiClient:
                 "(plain http only to loopback: 127.0.0.1, ::1, localhost)"
             )
         self._key = api_key.strip()
+        scrub_mod.register(self._key)
         self.base_url = base_url.rstrip("/")
         self.client = httpx.AsyncClient(
             timeout=httpx.Timeout(timeout, connect=connect_timeout, pool=connect_timeout),
@@ -150,16 +152,10 @@ class ApiClient:
 
     # -- secrets ---------------------------------------------------------------------------
     def scrub_text(self, text: str) -> str:
-        return text.replace(self._key, "***") if self._key and self._key in text else text
+        return scrub_mod.scrub_text(text)
 
     def scrub(self, value: Any) -> Any:
-        if isinstance(value, str):
-            return self.scrub_text(value)
-        if isinstance(value, dict):
-            return {self.scrub_text(str(k)): self.scrub(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self.scrub(v) for v in value]
-        return value
+        return scrub_mod.scrub(value)
 
     # -- requests --------------------------------------------------------------------------
     async def send(
@@ -196,7 +192,7 @@ class ApiClient:
             log.warning("%s %s failed after sending: %s", method, path, type(exc).__name__)
             raise Ambiguous(message) from None
 
-        trace_id = response.headers.get("Trace-Id")
+        trace_id = self.scrub_text(response.headers.get("Trace-Id") or "") or None
         log.debug("%s %s → HTTP %s trace=%s", method, path, response.status_code, trace_id)
         body: Any
         try:
@@ -210,7 +206,7 @@ class ApiClient:
             raw = {"_body": self.scrub_text(response.text[:2000])}
         raw["_http_status"] = response.status_code
         if trace_id:
-            raw["_trace_id"] = self.scrub_text(trace_id)
+            raw["_trace_id"] = trace_id
         return Answer(response.status_code, body, raw, retry_after(response))
 
     # -- downloads -------------------------------------------------------------------------
