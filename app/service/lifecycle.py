@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from app.domain import params_v2
 from app.domain.errors import ValidationError
@@ -55,10 +55,17 @@ class Lifecycle:
         self.moves = moves
         self._inflight: set[int] = set()
         self._poll_sem: asyncio.Semaphore | None = None
+        #: Run at the start of every sweep: the journal's replay (set by the service).
+        self.before_sweep: Callable[[], Awaitable[Any]] | None = None
 
     # -- start-up -------------------------------------------------------------------------
     async def sweep_submitting(self) -> list[TaskRow]:
-        """Turn ``submitting`` records whose owner is provably gone into ``unknown``."""
+        """Write journaled answers into their slots first (``before_sweep``, see
+        :mod:`app.service.journal`), then turn ``submitting`` records whose owner is provably
+        gone into ``unknown``. Every command that opens the store, and the desktop app's
+        poller, starts here."""
+        if self.before_sweep is not None:
+            await self.before_sweep()
         out = []
         now: float | None = None
         for task in await self.ctx.store.tasks_in_states(None, [State.SUBMITTING]):
