@@ -320,6 +320,29 @@ class Lifecycle:
             out = dataclasses.replace(out, kind=first.kind)
         return out
 
+    async def _advance_until(self, task: TaskRow, deadline: float | None) -> TaskRow:
+        """One step of evidence, cut at ``deadline`` (monotonic): a download that drips past
+        it is abandoned — the task stays where it was (``downloading``), to resume later."""
+        if deadline is None:
+            return await self.advance(task)
+        try:
+            async with asyncio.timeout(max(deadline - time.monotonic(), 0.0)):
+                return await self.advance(task)
+        except TimeoutError:
+            log.info("task %s: the command's deadline cut its step (%s)", task.id, task.state)
+            return (await self.ctx.store.task(task.id)) or task
+
+    async def download_within(self, task: TaskRow, seconds: float,
+                              preverified: list[media_mod.VerifiedMedia] | None = None) -> TaskRow:
+        """:meth:`download`, abandoned after ``seconds`` (the task stays ``downloading``)."""
+        try:
+            async with asyncio.timeout(seconds):
+                return await self.download(task, preverified)
+        except TimeoutError:
+            log.info("task %s: downloads not done within %g s; left downloading", task.id,
+                     seconds)
+            return (await self.ctx.store.task(task.id)) or task
+
     async def wait_task(self, task: TaskRow, max_seconds: float | None) -> Result[Any]:
         """Query until a stop state (success, fail, unknown, rejected) or ``max_seconds``."""
         ctx = self.ctx
@@ -331,7 +354,7 @@ class Lifecycle:
             ):
                 return ctx.by_state(await ctx.with_media(task))
             if not first or task.state != State.SUBMITTING:
-                task = await self.advance(task)
+                task = await self._advance_until(task, deadline)
             first = False
             if task.state in STOP_STATES:
                 return ctx.by_state(await ctx.with_media(task))

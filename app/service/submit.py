@@ -506,5 +506,7 @@ class Submitter:
             task, answer=True, event="created", detail=detail,
             data={"raw": result.raw}, **answered)
         recorded()
-        task = await self.lifecycle.download(new or task, preverified=inline)
+        # The downloads are bounded by the request timeout: a drip server never holds the
+        # command; the slot stays `downloading` and `wait`/`query` go on.
+        task = await self.lifecycle.download_within(new or task, ctx.config.timeout, inline)
         return Result(OutcomeKind.CREATED, task.request_id, ctx.view(task))
