@@ -5,7 +5,8 @@ script of answers (the last one repeats) and counts what it was sent.
 to a list of :class:`Answer`. Bodies may be anything a hostile server sends: task ids of any
 length, unknown status words, ``Retry-After: 1e9``. An answer whose ``body`` is ``bytes`` is sent as it is (media downloads,
 bodies that are not JSON); ``drip`` sends it that many bytes at a time, ``drip_every`` seconds
-apart (a slow-drip server); ``declare`` overrides the Content-Length header (``None``: none).
+apart (a slow-drip server); ``declare`` overrides the Content-Length header (``None``: none); ``chunks`` (a function
+returning an iterable of bytes) streams a body too large to hold (a 400 MB answer).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
 
 
@@ -28,6 +29,7 @@ class Answer:
     drip: int = 0
     drip_every: float = 0.0
     declare: int | None | str = "exact"
+    chunks: Callable[[], Iterable[bytes]] | None = None
 
 
 def ok(**fields: Any) -> dict[str, Any]:
@@ -85,6 +87,10 @@ class HostileServer:
                     self.send_header(k, v)
                 self.end_headers()
                 try:
+                    if answer.chunks is not None:
+                        for chunk in answer.chunks():
+                            self.wfile.write(chunk)
+                        return
                     if not answer.drip:
                         self.wfile.write(data)
                         return

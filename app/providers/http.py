@@ -30,6 +30,9 @@ HOST_OF = {"global": "api.minimax.io", "cn": "api.minimaxi.com"}
 PLATFORM_OF = {"global": "MiniMax's global platform", "cn": "MiniMax's mainland China platform"}
 
 _LOOPBACK_NAMES = {"localhost", "localhost.localdomain"}
+#: The largest API answer read (inline base64 images included: nine 2048×2048 images fit);
+#: a larger one is never held in memory.
+MAX_ANSWER_BYTES = 48 * 1024 * 1024
 
 
 def is_loopback_host(host: str | None) -> bool:
@@ -172,9 +175,14 @@ class ApiClient:
             base = self.client.timeout
             extra["timeout"] = httpx.Timeout(timeout, connect=base.connect, pool=base.pool)
         try:
-            response = await self.client.request(method, url, json=json, params=params,
-                                                 files=files, data=data, headers=headers,
-                                                 **extra)
+            request = self.client.build_request(method, url, json=json, params=params,
+                                                files=files, data=data, headers=headers,
+                                                **extra)
+            streamed = await self.client.send(request, stream=True)
+            try:
+                content = await self._read_capped(streamed, what)
+            finally:
+                await streamed.aclose()
         except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout,
                 httpx.UnsupportedProtocol) as exc:
             message = self.scrub_text(
@@ -192,6 +200,11 @@ class ApiClient:
             log.warning("%s %s failed after sending: %s", method, path, type(exc).__name__)
             raise Ambiguous(message) from None
 
+        # The body as read under the cap (already decoded: no Content-Encoding any more).
+        response = httpx.Response(
+            streamed.status_code, request=request, content=content,
+            headers=[(k, v) for k, v in streamed.headers.multi_items()
+                     if k.lower() != "content-encoding"])
         trace_id = self.scrub_text(response.headers.get("Trace-Id") or "") or None
         log.debug("%s %s → HTTP %s trace=%s", method, path, response.status_code, trace_id)
         body: Any
@@ -208,6 +221,23 @@ class ApiClient:
         if trace_id:
             raw["_trace_id"] = trace_id
         return Answer(response.status_code, body, raw, retry_after(response))
+
+    async def _read_capped(self, response: httpx.Response, what: str) -> bytes:
+        """The answer's body, read at most :data:`MAX_ANSWER_BYTES` of it: a larger one is
+        never held (the request was sent, so what it did is unknown → Ambiguous)."""
+        declared = as_int(response.headers.get("Content-Length"))
+        if declared is not None and declared > MAX_ANSWER_BYTES:
+            raise Ambiguous(f"{what}: the answer is {declared} bytes, more than the "
+                            f"{MAX_ANSWER_BYTES} bytes an answer may have; not read")
+        parts: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > MAX_ANSWER_BYTES:
+                raise Ambiguous(f"{what}: the answer exceeds the {MAX_ANSWER_BYTES} bytes an "
+                                "answer may have; not read")
+            parts.append(chunk)
+        return b"".join(parts)
 
     # -- downloads -------------------------------------------------------------------------
     @asynccontextmanager

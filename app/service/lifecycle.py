@@ -200,7 +200,8 @@ class Lifecycle:
                     got = list(preverified or [])
                     for url in results.get("image_urls") or []:
                         got.append(await media_mod.download_verified(
-                            ctx.provider, url, folder=folder, kind="image"))
+                            ctx.provider, url, folder=folder, kind="image",
+                            image_check=media_mod.ImageCheck.of(task.params)))
                     verified = got
                 reason = None
                 break

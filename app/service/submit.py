@@ -482,7 +482,8 @@ class Submitter:
             if item.data is not None:
                 try:
                     inline.append(await asyncio.to_thread(
-                        media_mod.store_inline, item.data, folder=folder, kind="image"))
+                        media_mod.store_inline, item.data, folder=folder, kind="image",
+                        image_check=media_mod.ImageCheck.of(task.params)))
                 except media_mod.VerificationFailed as exc:
                     results.setdefault("inline_errors", []).append(exc.reason)
         answered: dict[str, Any] = {

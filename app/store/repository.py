@@ -58,6 +58,7 @@ from app.store.rows import (
     Owner,
     Scope,
     TaskRow,
+    bounded,
     event_row,
     jsonable,
     media_row,
@@ -436,7 +437,7 @@ class Repository:
         self, conn: Connection, scope: Scope, slot_key: str, task_id: int | None, at: float,
         event: str, state: State | None, detail: str | None, data: dict[str, Any] | None,
     ) -> None:
-        detail, data = scrub(detail), scrub(data)
+        detail, data = scrub(detail), bounded(scrub(data))
         if self.dialect == "postgresql":
             detail, data = pg_clean(detail), pg_clean(data)
         conn.execute(
@@ -475,6 +476,8 @@ class Repository:
             return
         rows = [{"tenant": scope.tenant, "provider": scope.provider, "endpoint": scope.endpoint,
                  "data": None, **scrub(n), "state": state_text(n.get("state"))} for n in notes]
+        for row in rows:
+            row["data"] = bounded(row["data"])
         if self.dialect != "sqlite":
             self._run_write(lambda conn, _ambiguous: conn.execute(self.sql.event_insert, rows))
             return
