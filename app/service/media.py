@@ -30,6 +30,8 @@ MAX_VIDEO_BYTES = 2 * 1024 * 1024 * 1024
 #: and the container's length includes the audio encoder's padding.
 ASPECT_TOLERANCE = 0.02
 SECONDS_TOLERANCE = 0.5
+#: How far from the middle, and from the end, a decoded frame may be (beyond two frames' time).
+FRAME_SLACK_SECONDS = 0.5
 
 
 class VerificationFailed(Exception):
@@ -179,10 +181,43 @@ def probe_video(path: Path) -> VideoFacts:
         raise VerificationFailed(f"video does not decode: {type(exc).__name__}: {exc}") from None
 
 
+def decode_frames(path: Path, duration: float | None) -> int:
+    """Decode every frame of the video at ``path`` (the container alone says nothing of
+    them): the first must decode, one in the middle and the last, through to the end the
+    container claims. Returns how many frames decoded; VerificationFailed says what did not."""
+    import av
+
+    times: list[float] = []
+    try:
+        with av.open(str(path)) as container:
+            stream = container.streams.video[0]
+            stream.thread_type = "AUTO"
+            for frame in container.decode(stream):
+                if frame.time is not None:
+                    times.append(float(frame.time))
+    except Exception as exc:  # noqa: BLE001 - any decoder error: the frames do not decode
+        said = f"after {len(times)} frame(s)" if times else "at the first frame"
+        raise VerificationFailed(f"the video's frames do not decode ({said}: "
+                                 f"{type(exc).__name__}: {exc})") from None
+    if not times:
+        raise VerificationFailed("the video's frames do not decode: not one frame")
+    if duration:
+        step = duration / max(len(times), 1)
+        slack = max(FRAME_SLACK_SECONDS, 2 * step)
+        if not any(abs(t - duration / 2) <= slack for t in times):
+            raise VerificationFailed(f"the video's frames do not decode in the middle "
+                                     f"(around {duration / 2:.2f} s)")
+        if max(times) < duration - slack - step:
+            raise VerificationFailed(f"the video's frames do not decode to the end: the last "
+                                     f"one at {max(times):.2f} s of {duration:.2f} s")
+    return len(times)
+
+
 def verify_video(path: Path, check: VideoCheck | None) -> VideoFacts:
-    """Probe the video at ``path`` and hold it to ``check``; VerificationFailed says what
-    differs."""
+    """Probe the video at ``path``, decode its frames (:func:`decode_frames`) and hold it to
+    ``check``; VerificationFailed says what differs."""
     got = probe_video(path)
+    decode_frames(path, got.duration)
     if check is None:
         return got
     w, h = got.width, got.height
