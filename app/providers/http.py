@@ -11,8 +11,10 @@ The API key never enters a message, a log line, a repr or a raw dict; downloads 
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
+import socket
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
@@ -45,6 +47,39 @@ def is_loopback_host(host: str | None) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+MAX_REDIRECTS = 5
+
+
+def _global(address: str) -> bool:
+    """Whether ``address`` is a public internet address (IPv4-mapped IPv6 read as IPv4)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast
+
+
+async def _addresses(host: str, port: int, resolve: bool = True) -> list[str]:
+    """The addresses ``host`` stands for: itself when it is one, else what it resolves to
+    (nothing when it does not resolve, or ``resolve`` is off)."""
+    bare = host.strip("[]")
+    try:
+        ipaddress.ip_address(bare.split("%", 1)[0])
+        return [bare]
+    except ValueError:
+        pass
+    if not resolve:
+        return []
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(bare, port,
+                                                             type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return []
+    return [str(info[4][0]) for info in infos]
 
 
 def endpoint_for(base_url: str) -> str:
@@ -143,6 +178,11 @@ class ApiClient:
         self._key = api_key.strip()
         scrub_mod.register(self._key)
         self.base_url = base_url.rstrip("/")
+        #: A provider elsewhere: its links may not point at this machine or a private network.
+        self._remote = not is_loopback_host(parts.hostname)
+        #: Names are resolved to check them only when this client opens real connections (a
+        #: transport given in code routes requests itself).
+        self._resolve = transport is None
         self.client = httpx.AsyncClient(
             timeout=httpx.Timeout(timeout, connect=connect_timeout, pool=connect_timeout),
             transport=transport,
@@ -240,23 +280,52 @@ class ApiClient:
         return b"".join(parts)
 
     # -- downloads -------------------------------------------------------------------------
+    async def _check_target(self, url: str, hop: int) -> None:
+        """The download policy, for the first URL and every redirect hop alike: http(s) with a
+        host; plain http only to loopback; and with a remote base URL (MiniMax), never a
+        loopback, link-local, private or otherwise non-global address — by the literal or by
+        what the name resolves to (a name that does not resolve is left to fail to connect)."""
+        where = "download" if not hop else f"download (redirect {hop})"
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise Refused(f"{where}: not an http(s) URL", never_sent=True)
+        host = parts.hostname
+        if parts.scheme == "http" and not is_loopback_host(host):
+            raise Refused(f"{where}: plain http is only allowed to loopback", never_sent=True)
+        if not self._remote:
+            return
+        if host.strip("[]").lower() in _LOOPBACK_NAMES:
+            raise Refused(f"{where}: {host} is this machine; a remote provider's links may "
+                          "not point at it", never_sent=True)
+        for address in await _addresses(host, parts.port or 443, self._resolve):
+            if not _global(address):
+                raise Refused(f"{where}: {host} is a loopback, link-local or private address "
+                              f"({address}); a remote provider's links may not point there",
+                              never_sent=True)
+
     @asynccontextmanager
     async def download(self, url: str) -> AsyncIterator[Download]:
         """``async with client.download(url) as d:`` — iterate ``d.chunks``."""
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise Refused("download: not an http(s) URL", never_sent=True)
-        if parts.scheme == "http" and not is_loopback_host(parts.hostname):
-            raise Refused("download: plain http is only allowed to loopback", never_sent=True)
-        request = self.client.build_request("GET", url)  # no Authorization: another host
-        try:
-            response = await self.client.send(request, stream=True, follow_redirects=True)
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-            raise Refused(f"download: could not connect ({type(exc).__name__})",
-                          never_sent=True) from None
-        except httpx.HTTPError as exc:
-            raise Ambiguous(f"download: failed ({type(exc).__name__})") from None
-        log.debug("download %s → HTTP %s", parts.hostname, response.status_code)
+        hops = 0
+        while True:
+            await self._check_target(url, hops)
+            request = self.client.build_request("GET", url)  # no Authorization: another host
+            try:
+                response = await self.client.send(request, stream=True, follow_redirects=False)
+            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+                raise Refused(f"download: could not connect ({type(exc).__name__})",
+                              never_sent=True) from None
+            except httpx.HTTPError as exc:
+                raise Ambiguous(f"download: failed ({type(exc).__name__})") from None
+            location = response.headers.get("Location")
+            if not (response.is_redirect and location):
+                break
+            await response.aclose()
+            hops += 1
+            if hops > MAX_REDIRECTS:
+                raise Refused(f"download: more than {MAX_REDIRECTS} redirects", never_sent=True)
+            url = str(response.url.join(location))  # checked like the first, at the loop's top
+        log.debug("download %s → HTTP %s", urlsplit(url).hostname, response.status_code)
 
         async def chunks() -> AsyncIterator[bytes]:
             try:
