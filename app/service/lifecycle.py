@@ -38,6 +38,9 @@ from app.store.rows import TaskRow
 log = logging.getLogger(__name__)
 
 DOWNLOAD_ATTEMPTS = 3
+#: No backoff schedules a query further ahead than this (300 s and a margin): a next query
+#: time beyond it was written by a machine whose clock runs ahead, and is treated as due.
+MAX_POLL_GAP = 360.0
 #: The longest ``--max-seconds`` a wait takes (a week).
 MAX_WAIT_SECONDS = 7 * 86_400.0
 
@@ -87,7 +90,8 @@ class Lifecycle:
         plan = []
         for i, task in enumerate(tasks):
             due = now + i * gap + ctx.rng.random() * gap
-            if task.next_poll_at is None or task.next_poll_at < due:
+            if task.next_poll_at is None or task.next_poll_at < due or (
+                    task.next_poll_at > now + MAX_POLL_GAP):  # written by a clock far ahead
                 plan.append((task.id, due))
         await ctx.store.schedule_polls(plan)
         return len(tasks)
@@ -364,7 +368,7 @@ class Lifecycle:
                 return Result(OutcomeKind.OK, task.request_id, ctx.view(task), Problem(
                     ProblemCode.STILL_RUNNING, f"still {task.state} after {max_seconds:g} s"))
             pause = ctx.poll_interval
-            if task.next_poll_at:
+            if task.next_poll_at and task.next_poll_at - time.time() <= MAX_POLL_GAP:
                 pause = max(0.05, min(task.next_poll_at - time.time(), 300.0))
             if deadline is not None:
                 pause = min(pause, max(deadline - now, 0.0))
