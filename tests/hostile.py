@@ -1,12 +1,13 @@
 """A hostile MiniMax-compatible server on loopback, for tests: it answers each API path from a
 script of answers (the last one repeats) and counts what it was sent.
 
-``HostileServer(script)`` where ``script`` maps ``"POST /v1/video_generation"`` (method and path)
-to a list of :class:`Answer`. Bodies may be anything a hostile server sends: task ids of any
-length, unknown status words, ``Retry-After: 1e9``. An answer whose ``body`` is ``bytes`` is sent as it is (media downloads,
-bodies that are not JSON); ``drip`` sends it that many bytes at a time, ``drip_every`` seconds
-apart (a slow-drip server); ``declare`` overrides the Content-Length header (``None``: none); ``chunks`` (a function
-returning an iterable of bytes) streams a body too large to hold (a 400 MB answer).
+``HostileServer(script)`` where ``script`` maps ``"POST /v1/video_generation"`` (method and
+path) to a list of :class:`Answer`. Bodies may be anything a hostile server sends: task ids of
+any length, unknown status words, ``Retry-After: 1e9``. An answer whose ``body`` is ``bytes`` is
+sent as it is (media downloads, bodies that are not JSON); ``drip`` sends it that many bytes at
+a time, ``drip_every`` seconds apart (a slow-drip server); ``declare`` overrides the Content-
+Length header (``None``: none); ``chunks`` (a function returning an iterable of bytes) streams a
+body too large to hold (a 400 MB answer).
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """A Slate worker process for restart and soak tests.
 
 ``python -m tests.worker --data-dir D --store URL --base-url B --prefix P --count N [--seed S]
-[--resume-only] [--clock-offset S] [--lease-margin S --renew-every S]`` submits N slots (unless resuming), then runs the poller until every slot is
+[--resume-only] [--clock-offset S] [--lease-margin S --renew-every S]``
+submits N slots (unless resuming), then runs the poller until every slot is
 settled (success, fail or unknown; rejected slots are created again, as the table allows).
 Kinds and parameters are drawn from the seed, so every restart asks for the same slots. A share
 of the videos (``--v2-share``) are MiniMax-H3 / H3-Max slots on the V2 protocol.
