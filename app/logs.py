@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import logging.handlers
 import os
-import re
 from pathlib import Path
+
+from app.scrub import scrub_text
 
 _configured = False
 
@@ -21,7 +22,6 @@ class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
                           os.O_WRONLY | os.O_APPEND | (os.O_TRUNC if self.mode == "w" else 0))
         return os.fdopen(fd, "a" if self.mode != "w" else "w", encoding=self.encoding,
                          errors=self.errors)
-_BEARER = re.compile(r"(Bearer\s+)[^\s'\"]+", re.I)
 
 
 class RedactKey(logging.Filter):
@@ -40,7 +40,7 @@ class RedactKey(logging.Filter):
         if env_key:
             self.add(env_key.strip())
         msg = record.getMessage()
-        clean = _BEARER.sub(r"\1[redacted]", msg)
+        clean = scrub_text(msg, "[redacted]")  # the registered keys and any bearer token
         for s in self.secrets:
             clean = clean.replace(s, "[redacted]")
         if clean != msg:

@@ -1,9 +1,13 @@
 """A hostile MiniMax-compatible server on loopback, for tests: it answers each API path from a
 script of answers (the last one repeats) and counts what it was sent.
 
-``HostileServer(script)`` where ``script`` maps ``"POST /v1/video_generation"`` (method and path)
-to a list of :class:`Answer`. Bodies may be anything a hostile server sends: task ids of any
-length, unknown status words, ``Retry-After: 1e9``.
+``HostileServer(script)`` where ``script`` maps ``"POST /v1/video_generation"`` (method and
+path) to a list of :class:`Answer`. Bodies may be anything a hostile server sends: task ids of
+any length, unknown status words, ``Retry-After: 1e9``. An answer whose ``body`` is ``bytes`` is
+sent as it is (media downloads, bodies that are not JSON); ``drip`` sends it that many bytes at
+a time, ``drip_every`` seconds apart (a slow-drip server); ``declare`` overrides the Content-
+Length header (``None``: none); ``chunks`` (a function returning an iterable of bytes) streams a
+body too large to hold (a 400 MB answer).
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import json
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
 
 
@@ -22,6 +26,11 @@ class Answer:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    content_type: str = "application/json"
+    drip: int = 0
+    drip_every: float = 0.0
+    declare: int | None | str = "exact"
+    chunks: Callable[[], Iterable[bytes]] | None = None
 
 
 def ok(**fields: Any) -> dict[str, Any]:
@@ -36,6 +45,7 @@ class HostileServer:
     def __init__(self, script: dict[str, list[Answer]]) -> None:
         self.script = {k: list(v) for k, v in script.items()}
         self.requests: list[tuple[str, str, Any]] = []
+        self.authorizations: list[str | None] = []
         self._lock = threading.Lock()
         server = self
 
@@ -54,6 +64,7 @@ class HostileServer:
                 key = f"{method} {path}"
                 with server._lock:
                     server.requests.append((method, path, body))
+                    server.authorizations.append(self.headers.get("Authorization"))
                     answers = server.script.get(key)
                     if not answers:
                         answer = Answer(refused(2013, f"no such path {key}"), status=404)
@@ -63,14 +74,35 @@ class HostileServer:
                     import time
 
                     time.sleep(answer.delay)
-                data = json.dumps(answer.body).encode()
+                data = (answer.body if isinstance(answer.body, bytes)
+                        else json.dumps(answer.body).encode())
                 self.send_response(answer.status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
+                self.send_header("Content-Type", answer.content_type)
+                if answer.declare == "exact":
+                    self.send_header("Content-Length", str(len(data)))
+                elif answer.declare is not None:
+                    self.send_header("Content-Length", str(answer.declare))
+                else:
+                    self.close_connection = True
                 for k, v in answer.headers.items():
                     self.send_header(k, v)
                 self.end_headers()
-                self.wfile.write(data)
+                try:
+                    if answer.chunks is not None:
+                        for chunk in answer.chunks():
+                            self.wfile.write(chunk)
+                        return
+                    if not answer.drip:
+                        self.wfile.write(data)
+                        return
+                    import time
+
+                    for at in range(0, len(data), answer.drip):
+                        self.wfile.write(data[at:at + answer.drip])
+                        self.wfile.flush()
+                        time.sleep(answer.drip_every)
+                except OSError:
+                    pass  # the client gave up
 
             def do_GET(self) -> None:  # noqa: N802
                 self._answer("GET")

@@ -7,6 +7,17 @@ returns counts and the checks: duplicate creates (counted by the provider per sl
 tasks (a create reached the provider but the store has no record of the slot), and successes
 without verified media (files missing or not matching their SHA-256, or a V2 video that is not
 the size, length and sound asked).
+
+``hostile=True`` adds what a hostile server and a shared store do: create answers too large to
+read (``hostile_body``), slow-drip downloads, media that does not decode as asked (videos with
+garbage frames, 1×1 images, decompression bombs), a ``Retry-After`` longer than the owner's
+lease (the lease must be renewed through the backoff), and a second worker whose clock runs an
+hour ahead (another machine) working the same slots at the same time. It also checks that no
+provider task id whose answer went out is lost (``lost_provider_ids``: in no slot and no
+history) and re-verifies every success's media from disk (images decode and have the shape
+asked, videos decode frame by frame).
+
+``python -m tests.soak N [--hostile] [--store URL] [--seed S]`` runs it at N tasks.
 """
 
 from __future__ import annotations
@@ -36,6 +47,10 @@ FAULTS = {
     "content_fail": 0.03, "expire_downloads": 0.04, "truncate_downloads": 0.04,
     "overloaded": 0.02, "expired_url": 0.04,
 }
+#: The hostile kinds (``hostile=True``), on top of :data:`FAULTS`.
+HOSTILE_FAULTS = {"hostile_body": 0.02, "drip_downloads": 0.02, "undecodable_media": 0.04}
+#: A short lease (timeout 5 s + margin) renewed often, and a Retry-After past it.
+LEASE_MARGIN, RENEW_EVERY, RETRY_AFTER = -3.0, 0.25, 3.0
 #: Shares of the mix: videos among slots, and MiniMax-H3 (V2) among videos.
 VIDEO_SHARE, V2_SHARE = 0.4, 0.5
 
@@ -43,7 +58,8 @@ VIDEO_SHARE, V2_SHARE = 0.4, 0.5
 def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = None,
          max_seconds: float = 240.0, kill_every: tuple[float, float] = (0.4, 2.5),
          min_kills: int = 25, min_faults: int = 20,
-         video_share: float = VIDEO_SHARE, v2_share: float = V2_SHARE) -> dict[str, Any]:
+         video_share: float = VIDEO_SHARE, v2_share: float = V2_SHARE,
+         hostile: bool = False, skew: float = 3600.0) -> dict[str, Any]:
     """Run ``tasks`` slots through workers that are SIGKILLed at random moments while the demo
     provider injects random faults. The fault-and-kill phase lasts until both ``min_kills``
     kills and ``min_faults`` injected faults happened (at most 60 % of ``max_seconds``): on a
@@ -53,15 +69,21 @@ def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = 
     data_dir = workdir / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
     store = store or f"sqlite:///{(data_dir / 'slate.sqlite3').as_posix()}"
+    faults = {**FAULTS, **(HOSTILE_FAULTS if hostile else {})}
     sim = start_sim(SimConfig(preparing=0.05, queueing=0.05, processing=0.15, image_latency=0.0,
-                              seed=seed, faults=Faults(random=dict(FAULTS), status_word="")))
-    sim.set_faults(status_word=None, random=dict(FAULTS))
+                              seed=seed, faults=Faults(random=dict(faults), status_word="")))
+    sim.set_faults(status_word=None, random=dict(faults))
+    if hostile:
+        sim.set_faults(retry_after=RETRY_AFTER)
     env = dict(os.environ)
     env["SLATE_TEST_KEYRING_FILE"] = str(workdir / "keyring.json")
     cmd = [sys.executable, "-m", "tests.worker", "--data-dir", str(data_dir), "--store", store,
            "--base-url", sim.base_url, "--prefix", "soak:20261130:tide-eye", "--count", str(tasks),
            "--seed", str(seed), "--video-share", str(video_share), "--v2-share", str(v2_share),
            "--max-seconds", str(max_seconds * 2)]
+    if hostile:
+        cmd += ["--lease-margin", str(LEASE_MARGIN), "--renew-every", str(RENEW_EVERY)]
+    other_cmd = cmd + ["--clock-offset", str(skew)] if hostile and skew else None
     kills = rounds = 0
     started = time.monotonic()
     try:
@@ -72,6 +94,11 @@ def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = 
             injected = sum(sim.stats()["faults_injected"].values())
             if time.monotonic() - started < max_seconds * 0.6 and (
                     kills < min_kills or injected < min_faults):
+                other = None
+                if other_cmd is not None:  # another machine on the same slots, at once
+                    other = subprocess.Popen(other_cmd, env=env, cwd=ROOT,
+                                             stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.DEVNULL)
                 try:
                     proc.wait(timeout=rng.uniform(*kill_every))
                 except subprocess.TimeoutExpired:
@@ -79,6 +106,12 @@ def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = 
                     proc.wait()
                     kills += 1
                     continue
+                finally:
+                    if other is not None:
+                        if other.poll() is None:
+                            os.kill(other.pid, signal.SIGKILL)
+                            kills += 1
+                        other.wait()
             else:
                 sim.set_faults(random={})  # let the last worker finish the stragglers
                 remaining = max(5.0, max_seconds - (time.monotonic() - started))
@@ -88,18 +121,35 @@ def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = 
                 raise AssertionError(f"worker exited {proc.returncode}: {err[-3000:]}")
             break
         return check(data_dir, store, sim.stats(), tasks, kills=kills, rounds=rounds,
-                     seconds=time.monotonic() - started)
+                     seconds=time.monotonic() - started, deep=hostile)
     finally:
         sim.stop()
 
 
-def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, **extra: Any) -> dict[str, Any]:
+def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, *, deep: bool = False,
+          **extra: Any) -> dict[str, Any]:
     engine = sa.create_engine(store)
     with engine.connect() as conn:
         rows = conn.execute(sa.text(
-            "SELECT id, request_id, state, kind, params FROM tasks")).mappings().all()
+            "SELECT id, request_id, state, kind, params, provider_task_id FROM tasks")
+        ).mappings().all()
         media = conn.execute(sa.text("SELECT task_id, path, sha256, bytes FROM media")).mappings().all()
+        history = conn.execute(sa.text("SELECT data, detail FROM slot_events")).all()
+        gone = {rid for (rid,) in conn.execute(sa.text(
+            "SELECT t.request_id FROM tasks t JOIN slot_events e ON e.task_id = t.id "
+            "WHERE t.state = 'unknown' AND t.provider_task_id IS NULL "
+            "AND e.event = 'unknown' AND e.detail LIKE 'owner % is gone'"))}
     engine.dispose()
+    # Every provider task id whose create answer went out whole is in its slot or its history
+    # — unless the worker was SIGKILLed between the answer leaving the provider and its fsync
+    # into the journal: the record then says its owner is gone (`unknown`, no task id; recover
+    # by lookup), counted apart as cut by a kill.
+    kept_ids = {str(r["provider_task_id"]) for r in rows if r["provider_task_id"]}
+    history_text = "\n".join(f"{d} {t}" for d, t in history)
+    missing = [(prompt, tid) for prompt, ids in stats.get("answered_ids", {}).items()
+               for tid in ids if tid not in kept_ids and tid not in history_text]
+    cut_by_kill = [m for m in missing if m[0].removeprefix("slot ") in gone]
+    lost_ids = [m for m in missing if m not in cut_by_kill]
     by_rid = {r["request_id"]: r for r in rows}
     made = stats["made_by_prompt"]
     duplicates = {p: n for p, n in made.items() if n > 1}
@@ -125,6 +175,8 @@ def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, **extra
                 ok = False
             elif v2 and not _as_asked(path, params):
                 ok = False
+            elif deep and not _decodes_as_asked(path, r["kind"], params):
+                ok = False
         if not ok:
             fake_success.append(r["request_id"])
     return {
@@ -138,7 +190,11 @@ def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, **extra
         "duplicate_creates": len(duplicates),
         "lost_tasks": len(lost),
         "successes_without_verified_media": len(fake_success),
-        "details": {"duplicates": duplicates, "lost": lost[:20], "fake_success": fake_success[:20]},
+        "provider_ids_answered": sum(len(v) for v in stats.get("answered_ids", {}).values()),
+        "lost_provider_ids": len(lost_ids),
+        "answers_cut_by_a_kill": len(cut_by_kill),
+        "details": {"duplicates": duplicates, "lost": lost[:20], "fake_success": fake_success[:20],
+                    "lost_provider_ids": lost_ids[:20]},
         **extra,
     }
 
@@ -158,8 +214,37 @@ def _as_asked(path: Path, params: dict[str, Any]) -> bool:
     return True
 
 
+def _decodes_as_asked(path: Path, kind: str, params: dict[str, Any]) -> bool:
+    """Media on disk decodes and is what was asked: an image of the aspect ratio asked (its
+    size read before decoding), a video frame by frame (checked again here, independently)."""
+    from app.service.media import ImageCheck, VerificationFailed, probe_image, verify_video
+
+    try:
+        if kind == "image":
+            probe_image(path, ImageCheck.of(params) or ImageCheck(aspect=1.0, ratio="1:1"))
+        else:
+            verify_video(path, None)
+    except VerificationFailed:
+        return False
+    return True
+
+
 if __name__ == "__main__":
+    import argparse
     import tempfile
 
+    parser = argparse.ArgumentParser(description="the fault soak at any size")
+    parser.add_argument("tasks", type=int, nargs="?", default=200)
+    parser.add_argument("--hostile", action="store_true", help="the hostile kinds too")
+    parser.add_argument("--store", default=None, help="a store URL (default: SQLite)")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--max-seconds", type=float, default=None)
+    parser.add_argument("--min-kills", type=int, default=25)
+    args = parser.parse_args()
+    budget = args.max_seconds or max(240.0, args.tasks * 1.2)
     with tempfile.TemporaryDirectory() as d:
-        print(json.dumps(soak(Path(d), tasks=int(sys.argv[1]) if len(sys.argv) > 1 else 200)))
+        began = time.monotonic()
+        result = soak(Path(d), tasks=args.tasks, seed=args.seed, store=args.store,
+                      hostile=args.hostile, max_seconds=budget, min_kills=args.min_kills)
+        result["wall_seconds"] = round(time.monotonic() - began, 1)
+        print(json.dumps(result, default=str))

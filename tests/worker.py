@@ -1,7 +1,8 @@
 """A Slate worker process for restart and soak tests.
 
 ``python -m tests.worker --data-dir D --store URL --base-url B --prefix P --count N [--seed S]
-[--resume-only]`` submits N slots (unless resuming), then runs the poller until every slot is
+[--resume-only] [--clock-offset S] [--lease-margin S --renew-every S]``
+submits N slots (unless resuming), then runs the poller until every slot is
 settled (success, fail or unknown; rejected slots are created again, as the table allows).
 Kinds and parameters are drawn from the seed, so every restart asks for the same slots. A share
 of the videos (``--v2-share``) are MiniMax-H3 / H3-Max slots on the V2 protocol.
@@ -105,7 +106,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rps", type=float, default=200.0)
     p.add_argument("--resume-only", action="store_true")
     p.add_argument("--max-seconds", type=float, default=300.0)
-    return asyncio.run(run(p.parse_args(argv)))
+    p.add_argument("--clock-offset", type=float, default=0.0,
+                   help="this process's clock runs this many seconds off (another machine)")
+    p.add_argument("--lease-margin", type=float, default=None,
+                   help="app.service.lease.LEASE_MARGIN (a short lease: timeout + margin)")
+    p.add_argument("--renew-every", type=float, default=None,
+                   help="app.service.lease.RENEW_EVERY")
+    ns = p.parse_args(argv)
+    if ns.clock_offset:
+        real = time.time
+        time.time = lambda: real() + ns.clock_offset  # type: ignore[assignment]
+    from app.service import lease
+
+    if ns.lease_margin is not None:
+        lease.LEASE_MARGIN = ns.lease_margin
+    if ns.renew_every is not None:
+        lease.RENEW_EVERY = ns.renew_every
+    return asyncio.run(run(ns))
 
 
 if __name__ == "__main__":

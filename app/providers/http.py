@@ -11,8 +11,10 @@ The API key never enters a message, a log line, a repr or a raw dict; downloads 
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
+import socket
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
@@ -20,6 +22,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from app import scrub as scrub_mod
 from app.providers.base import Ambiguous, Download, Refused
 
 log = logging.getLogger(__name__)
@@ -29,6 +32,9 @@ HOST_OF = {"global": "api.minimax.io", "cn": "api.minimaxi.com"}
 PLATFORM_OF = {"global": "MiniMax's global platform", "cn": "MiniMax's mainland China platform"}
 
 _LOOPBACK_NAMES = {"localhost", "localhost.localdomain"}
+#: The largest API answer read (inline base64 images included: nine 2048×2048 images fit);
+#: a larger one is never held in memory.
+MAX_ANSWER_BYTES = 48 * 1024 * 1024
 
 
 def is_loopback_host(host: str | None) -> bool:
@@ -41,6 +47,39 @@ def is_loopback_host(host: str | None) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+MAX_REDIRECTS = 5
+
+
+def _global(address: str) -> bool:
+    """Whether ``address`` is a public internet address (IPv4-mapped IPv6 read as IPv4)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip.is_global and not ip.is_multicast
+
+
+async def _addresses(host: str, port: int, resolve: bool = True) -> list[str]:
+    """The addresses ``host`` stands for: itself when it is one, else what it resolves to
+    (nothing when it does not resolve, or ``resolve`` is off)."""
+    bare = host.strip("[]")
+    try:
+        ipaddress.ip_address(bare.split("%", 1)[0])
+        return [bare]
+    except ValueError:
+        pass
+    if not resolve:
+        return []
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(bare, port,
+                                                             type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return []
+    return [str(info[4][0]) for info in infos]
 
 
 def endpoint_for(base_url: str) -> str:
@@ -137,7 +176,13 @@ class ApiClient:
                 "(plain http only to loopback: 127.0.0.1, ::1, localhost)"
             )
         self._key = api_key.strip()
+        scrub_mod.register(self._key)
         self.base_url = base_url.rstrip("/")
+        #: A provider elsewhere: its links may not point at this machine or a private network.
+        self._remote = not is_loopback_host(parts.hostname)
+        #: Names are resolved to check them only when this client opens real connections (a
+        #: transport given in code routes requests itself).
+        self._resolve = transport is None
         self.client = httpx.AsyncClient(
             timeout=httpx.Timeout(timeout, connect=connect_timeout, pool=connect_timeout),
             transport=transport,
@@ -150,16 +195,10 @@ class ApiClient:
 
     # -- secrets ---------------------------------------------------------------------------
     def scrub_text(self, text: str) -> str:
-        return text.replace(self._key, "***") if self._key and self._key in text else text
+        return scrub_mod.scrub_text(text)
 
     def scrub(self, value: Any) -> Any:
-        if isinstance(value, str):
-            return self.scrub_text(value)
-        if isinstance(value, dict):
-            return {self.scrub_text(str(k)): self.scrub(v) for k, v in value.items()}
-        if isinstance(value, list):
-            return [self.scrub(v) for v in value]
-        return value
+        return scrub_mod.scrub(value)
 
     # -- requests --------------------------------------------------------------------------
     async def send(
@@ -176,9 +215,14 @@ class ApiClient:
             base = self.client.timeout
             extra["timeout"] = httpx.Timeout(timeout, connect=base.connect, pool=base.pool)
         try:
-            response = await self.client.request(method, url, json=json, params=params,
-                                                 files=files, data=data, headers=headers,
-                                                 **extra)
+            request = self.client.build_request(method, url, json=json, params=params,
+                                                files=files, data=data, headers=headers,
+                                                **extra)
+            streamed = await self.client.send(request, stream=True)
+            try:
+                content = await self._read_capped(streamed, what)
+            finally:
+                await streamed.aclose()
         except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout,
                 httpx.UnsupportedProtocol) as exc:
             message = self.scrub_text(
@@ -196,7 +240,12 @@ class ApiClient:
             log.warning("%s %s failed after sending: %s", method, path, type(exc).__name__)
             raise Ambiguous(message) from None
 
-        trace_id = response.headers.get("Trace-Id")
+        # The body as read under the cap (already decoded: no Content-Encoding any more).
+        response = httpx.Response(
+            streamed.status_code, request=request, content=content,
+            headers=[(k, v) for k, v in streamed.headers.multi_items()
+                     if k.lower() != "content-encoding"])
+        trace_id = self.scrub_text(response.headers.get("Trace-Id") or "") or None
         log.debug("%s %s → HTTP %s trace=%s", method, path, response.status_code, trace_id)
         body: Any
         try:
@@ -210,27 +259,73 @@ class ApiClient:
             raw = {"_body": self.scrub_text(response.text[:2000])}
         raw["_http_status"] = response.status_code
         if trace_id:
-            raw["_trace_id"] = self.scrub_text(trace_id)
+            raw["_trace_id"] = trace_id
         return Answer(response.status_code, body, raw, retry_after(response))
 
+    async def _read_capped(self, response: httpx.Response, what: str) -> bytes:
+        """The answer's body, read at most :data:`MAX_ANSWER_BYTES` of it: a larger one is
+        never held (the request was sent, so what it did is unknown → Ambiguous)."""
+        declared = as_int(response.headers.get("Content-Length"))
+        if declared is not None and declared > MAX_ANSWER_BYTES:
+            raise Ambiguous(f"{what}: the answer is {declared} bytes, more than the "
+                            f"{MAX_ANSWER_BYTES} bytes an answer may have; not read")
+        parts: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > MAX_ANSWER_BYTES:
+                raise Ambiguous(f"{what}: the answer exceeds the {MAX_ANSWER_BYTES} bytes an "
+                                "answer may have; not read")
+            parts.append(chunk)
+        return b"".join(parts)
+
     # -- downloads -------------------------------------------------------------------------
+    async def _check_target(self, url: str, hop: int) -> None:
+        """The download policy, for the first URL and every redirect hop alike: http(s) with a
+        host; plain http only to loopback; and with a remote base URL (MiniMax), never a
+        loopback, link-local, private or otherwise non-global address — by the literal or by
+        what the name resolves to (a name that does not resolve is left to fail to connect)."""
+        where = "download" if not hop else f"download (redirect {hop})"
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise Refused(f"{where}: not an http(s) URL", never_sent=True)
+        host = parts.hostname
+        if parts.scheme == "http" and not is_loopback_host(host):
+            raise Refused(f"{where}: plain http is only allowed to loopback", never_sent=True)
+        if not self._remote:
+            return
+        if host.strip("[]").lower() in _LOOPBACK_NAMES:
+            raise Refused(f"{where}: {host} is this machine; a remote provider's links may "
+                          "not point at it", never_sent=True)
+        for address in await _addresses(host, parts.port or 443, self._resolve):
+            if not _global(address):
+                raise Refused(f"{where}: {host} is a loopback, link-local or private address "
+                              f"({address}); a remote provider's links may not point there",
+                              never_sent=True)
+
     @asynccontextmanager
     async def download(self, url: str) -> AsyncIterator[Download]:
         """``async with client.download(url) as d:`` — iterate ``d.chunks``."""
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise Refused("download: not an http(s) URL", never_sent=True)
-        if parts.scheme == "http" and not is_loopback_host(parts.hostname):
-            raise Refused("download: plain http is only allowed to loopback", never_sent=True)
-        request = self.client.build_request("GET", url)  # no Authorization: another host
-        try:
-            response = await self.client.send(request, stream=True, follow_redirects=True)
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-            raise Refused(f"download: could not connect ({type(exc).__name__})",
-                          never_sent=True) from None
-        except httpx.HTTPError as exc:
-            raise Ambiguous(f"download: failed ({type(exc).__name__})") from None
-        log.debug("download %s → HTTP %s", parts.hostname, response.status_code)
+        hops = 0
+        while True:
+            await self._check_target(url, hops)
+            request = self.client.build_request("GET", url)  # no Authorization: another host
+            try:
+                response = await self.client.send(request, stream=True, follow_redirects=False)
+            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+                raise Refused(f"download: could not connect ({type(exc).__name__})",
+                              never_sent=True) from None
+            except httpx.HTTPError as exc:
+                raise Ambiguous(f"download: failed ({type(exc).__name__})") from None
+            location = response.headers.get("Location")
+            if not (response.is_redirect and location):
+                break
+            await response.aclose()
+            hops += 1
+            if hops > MAX_REDIRECTS:
+                raise Refused(f"download: more than {MAX_REDIRECTS} redirects", never_sent=True)
+            url = str(response.url.join(location))  # checked like the first, at the loop's top
+        log.debug("download %s → HTTP %s", urlsplit(url).hostname, response.status_code)
 
         async def chunks() -> AsyncIterator[bytes]:
             try:

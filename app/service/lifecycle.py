@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from app.domain import params_v2
 from app.domain.errors import ValidationError
@@ -38,6 +38,9 @@ from app.store.rows import TaskRow
 log = logging.getLogger(__name__)
 
 DOWNLOAD_ATTEMPTS = 3
+#: No backoff schedules a query further ahead than this (300 s and a margin): a next query
+#: time beyond it was written by a machine whose clock runs ahead, and is treated as due.
+MAX_POLL_GAP = 360.0
 #: The longest ``--max-seconds`` a wait takes (a week).
 MAX_WAIT_SECONDS = 7 * 86_400.0
 
@@ -55,10 +58,17 @@ class Lifecycle:
         self.moves = moves
         self._inflight: set[int] = set()
         self._poll_sem: asyncio.Semaphore | None = None
+        #: Run at the start of every sweep: the journal's replay (set by the service).
+        self.before_sweep: Callable[[], Awaitable[Any]] | None = None
 
     # -- start-up -------------------------------------------------------------------------
     async def sweep_submitting(self) -> list[TaskRow]:
-        """Turn ``submitting`` records whose owner is provably gone into ``unknown``."""
+        """Write journaled answers into their slots first (``before_sweep``, see
+        :mod:`app.service.journal`), then turn ``submitting`` records whose owner is provably
+        gone into ``unknown``. Every command that opens the store, and the desktop app's
+        poller, starts here."""
+        if self.before_sweep is not None:
+            await self.before_sweep()
         out = []
         now: float | None = None
         for task in await self.ctx.store.tasks_in_states(None, [State.SUBMITTING]):
@@ -80,7 +90,8 @@ class Lifecycle:
         plan = []
         for i, task in enumerate(tasks):
             due = now + i * gap + ctx.rng.random() * gap
-            if task.next_poll_at is None or task.next_poll_at < due:
+            if task.next_poll_at is None or task.next_poll_at < due or (
+                    task.next_poll_at > now + MAX_POLL_GAP):  # written by a clock far ahead
                 plan.append((task.id, due))
         await ctx.store.schedule_polls(plan)
         return len(tasks)
@@ -193,7 +204,8 @@ class Lifecycle:
                     got = list(preverified or [])
                     for url in results.get("image_urls") or []:
                         got.append(await media_mod.download_verified(
-                            ctx.provider, url, folder=folder, kind="image"))
+                            ctx.provider, url, folder=folder, kind="image",
+                            image_check=media_mod.ImageCheck.of(task.params)))
                     verified = got
                 reason = None
                 break
@@ -313,6 +325,29 @@ class Lifecycle:
             out = dataclasses.replace(out, kind=first.kind)
         return out
 
+    async def _advance_until(self, task: TaskRow, deadline: float | None) -> TaskRow:
+        """One step of evidence, cut at ``deadline`` (monotonic): a download that drips past
+        it is abandoned — the task stays where it was (``downloading``), to resume later."""
+        if deadline is None:
+            return await self.advance(task)
+        try:
+            async with asyncio.timeout(max(deadline - time.monotonic(), 0.0)):
+                return await self.advance(task)
+        except TimeoutError:
+            log.info("task %s: the command's deadline cut its step (%s)", task.id, task.state)
+            return (await self.ctx.store.task(task.id)) or task
+
+    async def download_within(self, task: TaskRow, seconds: float,
+                              preverified: list[media_mod.VerifiedMedia] | None = None) -> TaskRow:
+        """:meth:`download`, abandoned after ``seconds`` (the task stays ``downloading``)."""
+        try:
+            async with asyncio.timeout(seconds):
+                return await self.download(task, preverified)
+        except TimeoutError:
+            log.info("task %s: downloads not done within %g s; left downloading", task.id,
+                     seconds)
+            return (await self.ctx.store.task(task.id)) or task
+
     async def wait_task(self, task: TaskRow, max_seconds: float | None) -> Result[Any]:
         """Query until a stop state (success, fail, unknown, rejected) or ``max_seconds``."""
         ctx = self.ctx
@@ -324,7 +359,7 @@ class Lifecycle:
             ):
                 return ctx.by_state(await ctx.with_media(task))
             if not first or task.state != State.SUBMITTING:
-                task = await self.advance(task)
+                task = await self._advance_until(task, deadline)
             first = False
             if task.state in STOP_STATES:
                 return ctx.by_state(await ctx.with_media(task))
@@ -333,7 +368,7 @@ class Lifecycle:
                 return Result(OutcomeKind.OK, task.request_id, ctx.view(task), Problem(
                     ProblemCode.STILL_RUNNING, f"still {task.state} after {max_seconds:g} s"))
             pause = ctx.poll_interval
-            if task.next_poll_at:
+            if task.next_poll_at and task.next_poll_at - time.time() <= MAX_POLL_GAP:
                 pause = max(0.05, min(task.next_poll_at - time.time(), 300.0))
             if deadline is not None:
                 pause = min(pause, max(deadline - now, 0.0))

@@ -30,6 +30,8 @@ MAX_VIDEO_BYTES = 2 * 1024 * 1024 * 1024
 #: and the container's length includes the audio encoder's padding.
 ASPECT_TOLERANCE = 0.02
 SECONDS_TOLERANCE = 0.5
+#: How far from the middle, and from the end, a decoded frame may be (beyond two frames' time).
+FRAME_SLACK_SECONDS = 0.5
 
 
 class VerificationFailed(Exception):
@@ -71,13 +73,62 @@ def sniff(head: bytes) -> tuple[str, str] | None:
     return None
 
 
-def probe_image(path: Path) -> tuple[int, int]:
+#: The most pixels an image may have before it is decoded (image-01 makes at most 2048×2048;
+#: a decompression bomb of a few hundred kB can claim 13300×13300 and take gigabytes).
+MAX_IMAGE_PIXELS = 4096 * 4096
+
+
+@dataclass(frozen=True)
+class ImageCheck:
+    """What a generated image must be: ``size`` exactly (width and height were asked), else
+    the ``aspect`` asked (``ratio`` names it, e.g. "16:9")."""
+
+    size: tuple[int, int] | None = None
+    aspect: float | None = None
+    ratio: str | None = None
+
+    @classmethod
+    def of(cls, params: dict[str, Any]) -> "ImageCheck | None":
+        """The check for an image slot's normalized parameters."""
+        w, h, ratio = params.get("width"), params.get("height"), params.get("aspect_ratio")
+        if isinstance(ratio, str) and ":" in ratio:
+            a, b = ratio.split(":", 1)
+            if a.isdigit() and b.isdigit() and int(b):
+                return cls(aspect=int(a) / int(b), ratio=ratio)
+        if isinstance(w, int) and isinstance(h, int) and w > 0 and h > 0:
+            return cls(size=(w, h))
+        return None
+
+    def hold(self, width: int, height: int) -> None:
+        if self.size is not None and (width, height) != self.size:
+            raise VerificationFailed(f"image is {width}×{height}; {self.size[0]}×{self.size[1]} "
+                                     "was asked")
+        if self.aspect is not None and (
+                abs(width / height - self.aspect) > ASPECT_TOLERANCE * self.aspect):
+            raise VerificationFailed(f"image is {width}×{height}; the aspect ratio asked is "
+                                     f"{self.ratio}")
+
+
+def probe_image(path: Path, check: ImageCheck | None = None) -> tuple[int, int]:
+    """Width and height of the image at ``path``, after checking them from its header (pixel
+    cap, ``check``) and only then decoding it whole."""
     from PIL import Image
 
     try:
         with Image.open(path) as img:
+            width, height = img.size
+            if width <= 0 or height <= 0:
+                raise VerificationFailed(f"image claims {width}×{height} pixels")
+            if width * height > MAX_IMAGE_PIXELS:
+                raise VerificationFailed(
+                    f"image claims {width}×{height} pixels, more than the {MAX_IMAGE_PIXELS} "
+                    "an image may have; not decoded")
+            if check is not None:
+                check.hold(width, height)
             img.load()
             return img.size
+    except VerificationFailed:
+        raise
     except Exception as exc:  # noqa: BLE001 - any decoder error means "not a real image"
         raise VerificationFailed(f"image does not decode: {type(exc).__name__}: {exc}") from None
 
@@ -130,10 +181,43 @@ def probe_video(path: Path) -> VideoFacts:
         raise VerificationFailed(f"video does not decode: {type(exc).__name__}: {exc}") from None
 
 
+def decode_frames(path: Path, duration: float | None) -> int:
+    """Decode every frame of the video at ``path`` (the container alone says nothing of
+    them): the first must decode, one in the middle and the last, through to the end the
+    container claims. Returns how many frames decoded; VerificationFailed says what did not."""
+    import av
+
+    times: list[float] = []
+    try:
+        with av.open(str(path)) as container:
+            stream = container.streams.video[0]
+            stream.thread_type = "AUTO"
+            for frame in container.decode(stream):
+                if frame.time is not None:
+                    times.append(float(frame.time))
+    except Exception as exc:  # noqa: BLE001 - any decoder error: the frames do not decode
+        said = f"after {len(times)} frame(s)" if times else "at the first frame"
+        raise VerificationFailed(f"the video's frames do not decode ({said}: "
+                                 f"{type(exc).__name__}: {exc})") from None
+    if not times:
+        raise VerificationFailed("the video's frames do not decode: not one frame")
+    if duration:
+        step = duration / max(len(times), 1)
+        slack = max(FRAME_SLACK_SECONDS, 2 * step)
+        if not any(abs(t - duration / 2) <= slack for t in times):
+            raise VerificationFailed(f"the video's frames do not decode in the middle "
+                                     f"(around {duration / 2:.2f} s)")
+        if max(times) < duration - slack - step:
+            raise VerificationFailed(f"the video's frames do not decode to the end: the last "
+                                     f"one at {max(times):.2f} s of {duration:.2f} s")
+    return len(times)
+
+
 def verify_video(path: Path, check: VideoCheck | None) -> VideoFacts:
-    """Probe the video at ``path`` and hold it to ``check``; VerificationFailed says what
-    differs."""
+    """Probe the video at ``path``, decode its frames (:func:`decode_frames`) and hold it to
+    ``check``; VerificationFailed says what differs."""
     got = probe_video(path)
+    decode_frames(path, got.duration)
     if check is None:
         return got
     w, h = got.width, got.height
@@ -174,7 +258,7 @@ def _make_folder(folder: Path) -> None:
 
 
 def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
-            check: VideoCheck | None) -> VerifiedMedia:
+            check: VideoCheck | None, image_check: ImageCheck | None = None) -> VerifiedMedia:
     with open(tmp, "rb") as f:
         head = f.read(16)
     found = sniff(head)
@@ -190,7 +274,7 @@ def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
     else:
         if not ctype.startswith("image/"):
             raise VerificationFailed(f"expected an image, got {ctype}")
-        width, height = probe_image(tmp)
+        width, height = probe_image(tmp, image_check)
     _make_folder(folder)
     final = folder / f"{digest}{ext}"
     os.replace(tmp, final)
@@ -200,10 +284,10 @@ def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
 async def download_verified(
     provider: Provider, url: str, *, folder: Path, kind: str,
     declared_bytes: int | None = None, expect_size: tuple[int, int] | None = None,
-    check: VideoCheck | None = None,
+    check: VideoCheck | None = None, image_check: ImageCheck | None = None,
 ) -> VerifiedMedia:
     """Download ``url`` into ``folder`` and verify it (videos against ``check``, or the
-    reported ``expect_size``). Raises VerificationFailed."""
+    reported ``expect_size``; images against ``image_check``). Raises VerificationFailed."""
     if check is None and expect_size is not None:
         check = VideoCheck(size=expect_size)
     _make_folder(folder)
@@ -238,14 +322,15 @@ async def download_verified(
             raise VerificationFailed(f"size mismatch: {size} bytes, the provider declared {declared_bytes}")
         if size == 0:
             raise VerificationFailed("download was empty")
-        return _finish(tmp, folder, digest.hexdigest(), size, kind, check)
+        return _finish(tmp, folder, digest.hexdigest(), size, kind, check, image_check)
     finally:
         if fd != -1:
             os.close(fd)
         tmp.unlink(missing_ok=True)
 
 
-def store_inline(data: bytes, *, folder: Path, kind: str) -> VerifiedMedia:
+def store_inline(data: bytes, *, folder: Path, kind: str,
+                 image_check: ImageCheck | None = None) -> VerifiedMedia:
     """Verify and store bytes that arrived inline (base64 images)."""
     _make_folder(folder)
     fd, name = tempfile.mkstemp(prefix=".part-", dir=folder)
@@ -257,7 +342,8 @@ def store_inline(data: bytes, *, folder: Path, kind: str) -> VerifiedMedia:
             os.fsync(out.fileno())
         if not data:
             raise VerificationFailed("inline image was empty")
-        return _finish(tmp, folder, hashlib.sha256(data).hexdigest(), len(data), kind, None)
+        return _finish(tmp, folder, hashlib.sha256(data).hexdigest(), len(data), kind, None,
+                       image_check)
     finally:
         tmp.unlink(missing_ok=True)
 

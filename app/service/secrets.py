@@ -17,6 +17,8 @@ import keyring
 from keyring.backends.fail import Keyring as FailKeyring
 from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
 
+from app import scrub
+
 log = logging.getLogger(__name__)
 
 SERVICE = "slate"
@@ -41,9 +43,11 @@ def api_key(environ: dict[str, str] | None = None) -> tuple[str | None, str]:
     env = os.environ if environ is None else environ
     key = (env.get(ENV_API_KEY) or "").strip()
     if key:
+        scrub.register(key)
         return key, "env"
     stored = _keyring_get(API_KEY_ENTRY)
     if stored:
+        scrub.register(stored)
         return stored, "keyring"
     return None, "none"
 

@@ -64,6 +64,7 @@ class SlateService:
         moves = Transitions(ctx)
         self.lifecycle = Lifecycle(ctx, moves)
         self._submitter = Submitter(ctx, self.lifecycle, moves)
+        self.lifecycle.before_sweep = self._submitter.replay_journal
         self._recovery = Recovery(ctx, self.lifecycle, moves)
         self._canceller = Canceller(ctx, self.lifecycle, moves)
         self._reads = Reads(ctx)

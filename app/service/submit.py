@@ -13,14 +13,17 @@ when one fails the create is never sent: the slot is ``rejected`` and may be cre
 from __future__ import annotations
 
 import asyncio
+import base64
 import logging
+import os
 import time
+from pathlib import Path
 from typing import Any, Callable, Mapping
 
 from app.domain import params_v2
 from app.domain.cost import BudgetCheck, estimate, format_money
 from app.domain.days import local_day
-from app.domain.errors import ValidationError
+from app.domain.errors import StoreBusy, ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import project_of, suggest_next_request_id
 from app.domain.params import FRAME_IMAGE_FIELDS, diff, normalize, request_body, units
@@ -28,13 +31,13 @@ from app.domain.prices import PriceTable
 from app.domain.protocols import V2, protocol_of
 from app.domain.slots import KINDS, SlotRef, validate_request_id
 from app.domain.states import STOP_STATES, State, same_intent
-from app.providers.base import Ambiguous, ImageResult, ProviderError, Refused
-from app.service import inputs
+from app.providers.base import Ambiguous, ImageItem, ImageResult, ProviderError, Refused
+from app.service import inputs, journal
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.lease import Lease, lease_seconds
 from app.service.lifecycle import Lifecycle, max_seconds_given
-from app.service.owner import this_owner
+from app.service.owner import owner_gone, this_owner
 from app.service.ratelimit import backoff, retry_delay
 from app.service.results import (
     OutcomeKind,
@@ -80,6 +83,7 @@ class Submitter:
         self.ctx = ctx
         self.lifecycle = lifecycle
         self.moves = moves
+        self._replaying = False
 
     async def submit(
         self, request_id: Any, kind: Any, params: Mapping[str, Any], *, wait: bool = False,
@@ -310,17 +314,148 @@ class Submitter:
                               ctx.view(new or await self._fresh(task)),
                               Problem(ProblemCode.UNKNOWN, f"the create's outcome is unknown "
                                       f"({why}). Slate will not create again; query or recover."))
-        if task.kind != "video":
-            log.info("image create for slot %s answered (id %s)", task.id, answer.id)
-            return await self._images_answered(task, answer)
-        # Should this write fail, the record stays `submitting` under this (live) process and
-        # turns `unknown` once it ends; the log keeps the task id for recover --task-id.
-        log.info("video create for slot %s answered: provider task %s", task.id, answer.task_id)
-        new = await self.moves.to_created(task, answer.task_id, answer.raw, sent_at,
-                                          State.QUEUEING if v2 else State.PREPARING)
+        answered = (self._video_answer(answer, sent_at, v2) if task.kind == "video"
+                    else self._image_answer(answer))
+        entry = await self._journal(task, answered)
+        try:
+            return await self._record_answer(task, answered, entry)
+        except Exception as exc:  # noqa: BLE001 - the answer is safe in the journal: say where
+            return self._kept(task, answered, entry, exc)
+        finally:
+            if entry is not None:
+                journal.release(entry)
+
+    # -- the create's answer: journal first, then the store ------------------------------------
+    @staticmethod
+    def _video_answer(answer: Any, sent_at: float, v2: bool) -> dict[str, Any]:
+        return {"type": "video", "task_id": answer.task_id, "raw": answer.raw,
+                "sent_at": sent_at, "state": (State.QUEUEING if v2 else State.PREPARING).value}
+
+    @staticmethod
+    def _image_answer(result: ImageResult) -> dict[str, Any]:
+        return {"type": "image", "id": result.id,
+                "urls": [i.url for i in result.items if i.url],
+                "inline": [base64.b64encode(i.data).decode("ascii")
+                           for i in result.items if i.data is not None],
+                "success_count": result.success_count, "failed_count": result.failed_count,
+                "raw": result.raw}
+
+    async def _journal(self, task: TaskRow, answered: dict[str, Any]) -> Path | None:
+        """Make the answer durable before any store write (None: the journal could not be
+        written; the store write is still tried, the log keeps the answer's ids)."""
+        owner = Owner(task.owner_host or "", task.owner_pid or 0, task.owner_started or 0.0,
+                      task.owner_boot, task.owner_pidns)
+        try:
+            folder = await self._journal_folder()
+            return await asyncio.to_thread(journal.write, folder, task, owner, answered)
+        except Exception as exc:  # noqa: BLE001 - the store write may still succeed
+            log.error("the create's answer for record %s could not be journaled (%s: %s); "
+                      "provider task %s, images %s", task.id, type(exc).__name__, exc,
+                      answered.get("task_id") or answered.get("id"), answered.get("urls"))
+            return None
+
+    async def _journal_folder(self) -> Path:
+        store = self.ctx.store
+        store_id = await asyncio.to_thread(lambda: store.store_id)
+        return journal.folder_for(self.ctx.config.data_dir, store_id)
+
+    async def _record_answer(self, task: TaskRow, answered: dict[str, Any],
+                             entry: Path | None) -> Result[Any]:
+        """Write the answer into the slot (and, for images, download them); the journal entry
+        goes as soon as the store holds the answer."""
+        ctx = self.ctx
+
+        def recorded() -> None:
+            if entry is not None:
+                journal.settle(entry)
+
+        if answered["type"] == "image":
+            result = ImageResult(
+                id=answered.get("id"),
+                items=[ImageItem(url=u) for u in answered.get("urls") or []]
+                + [ImageItem(data=base64.b64decode(b)) for b in answered.get("inline") or []],
+                success_count=answered.get("success_count"),
+                failed_count=answered.get("failed_count"), raw=answered.get("raw") or {})
+            log.info("image create for slot %s answered (id %s)", task.id, result.id)
+            return await self._images_answered(task, result, recorded)
+        log.info("video create for slot %s answered: provider task %s", task.id,
+                 answered["task_id"])
+        new = await self.moves.to_created(task, answered["task_id"], answered.get("raw") or {},
+                                          float(answered.get("sent_at") or time.time()),
+                                          State(answered["state"]))
+        recorded()
         return Result(OutcomeKind.CREATED, task.request_id,
                       ctx.view(new or await self._fresh(task)))
 
+    def _kept(self, task: TaskRow, answered: dict[str, Any], entry: Path | None,
+              exc: Exception) -> Result[Any]:
+        """The store could not record a paid answer: say what happened and where it is."""
+        what = (f"provider task {answered['task_id']}" if answered["type"] == "video" else
+                f"{len(answered.get('urls') or []) + len(answered.get('inline') or [])} image(s)"
+                + (f": {', '.join(answered['urls'])}" if answered.get("urls") else ""))
+        why = f"{type(exc).__name__}: {exc}"
+        log.error("record %s: the create answered (%s) but the store could not record it (%s); "
+                  "journal entry %s", task.id, what, why, entry)
+        if entry is not None:
+            where = (f"nothing is lost: the answer is kept in {entry} and is written into the "
+                     f"slot the next time Slate opens this store (any command, e.g. `slate "
+                     f"status {task.request_id}`)")
+        else:
+            where = f"the journal could not be written either; the log keeps the answer ({what})"
+        code = ProblemCode.STORE_BUSY if isinstance(exc, StoreBusy) else ProblemCode.INTERNAL
+        return Result(OutcomeKind.INVALID, task.request_id, problem=Problem(
+            code, f"the provider answered the create ({what}) but the store could not record "
+            f"it ({why}); {where}"))
+
+    async def replay_journal(self) -> int:
+        """Write every journaled answer the store does not have yet into its slot (answers
+        whose store write failed). Only this provider's and endpoint's entries: images are
+        downloaded with this provider. Returns how many entries were settled."""
+        if self._replaying:
+            return 0
+        folder = await self._journal_folder()
+        entries = await asyncio.to_thread(journal.pending, folder)
+        done = 0
+        self._replaying = True
+        try:
+            for entry in entries:
+                try:
+                    done += await self._replay(entry)
+                except Exception as exc:  # noqa: BLE001 - stays in the journal for next time
+                    log.error("journal entry %s could not be written into its slot yet "
+                              "(%s: %s)", entry.path, type(exc).__name__, exc)
+        finally:
+            self._replaying = False
+        if done:
+            log.info("journal: %d answer(s) written into their slots", done)
+        return done
+
+    async def _replay(self, entry: journal.Entry) -> bool:
+        ctx = self.ctx
+        d, answered = entry.data, entry.answer
+        if (d.get("provider"), d.get("endpoint")) != (ctx.scope.provider, ctx.scope.endpoint):
+            return False
+        owner = d.get("owner") or {}
+        if owner.get("pid") != os.getpid() and not owner_gone(
+                owner.get("host"), owner.get("pid"), owner.get("started"), None,
+                boot=owner.get("boot"), pidns=owner.get("pidns")):
+            return False  # its own process is still at it
+        task = await ctx.store.task(int(d.get("task_id") or 0))
+        if task is None or task.slot_key != d.get("slot_key"):
+            log.error("journal entry %s names record %s, which this store does not hold; left "
+                      "in place", entry.path, d.get("task_id"))
+            return False
+        answer_id = answered.get("task_id") if answered.get("type") == "video" \
+            else answered.get("id")
+        if task.provider_task_id is not None and task.provider_task_id == answer_id:
+            journal.settle(entry.path)  # the store had it already
+            return True
+        await ctx.store.add_event(
+            task.scope, task.slot_key, task.id, "journal_replayed", state=task.state,
+            detail="the create's answer, kept in the journal when the store could not record "
+            "it, is written into the slot now")
+        await self._record_answer(task, answered, entry.path)
+        return True
     async def _fresh(self, task: TaskRow) -> TaskRow:
         return (await self.ctx.store.task(task.id)) or task
 
@@ -332,8 +467,10 @@ class Submitter:
         task = new or await self._fresh(task)
         return self.ctx.by_state(await self.ctx.with_media(task))
 
-    async def _images_answered(self, task: TaskRow, result: ImageResult) -> Result[Any]:
-        """Images come with the create's answer: verify and store them at once (URLs expire)."""
+    async def _images_answered(self, task: TaskRow, result: ImageResult,
+                               recorded: Callable[[], None]) -> Result[Any]:
+        """Images come with the create's answer: verify and store them at once (URLs expire).
+        ``recorded`` is called once the store holds the answer (before the downloads)."""
         ctx = self.ctx
         urls = [i.url for i in result.items if i.url]
         results: dict[str, Any] = {"id": result.id, "image_urls": urls,
@@ -345,7 +482,8 @@ class Submitter:
             if item.data is not None:
                 try:
                     inline.append(await asyncio.to_thread(
-                        media_mod.store_inline, item.data, folder=folder, kind="image"))
+                        media_mod.store_inline, item.data, folder=folder, kind="image",
+                        image_check=media_mod.ImageCheck.of(task.params)))
                 except media_mod.VerificationFailed as exc:
                     results.setdefault("inline_errors", []).append(exc.reason)
         answered: dict[str, Any] = {
@@ -359,6 +497,7 @@ class Submitter:
             new = await self.moves.to_fail(
                 task, answer=True, code="blocked" if blocked else "no_media",
                 message=message, detail=message, data={"raw": result.raw}, **answered)
+            recorded()
             return Result(OutcomeKind.CREATED, task.request_id, ctx.view(new or task))
         detail = f"{len(urls) + len(inline)} image(s) answered"
         if result.failed_count:
@@ -367,5 +506,8 @@ class Submitter:
         new = await self.moves.to_downloading(
             task, answer=True, event="created", detail=detail,
             data={"raw": result.raw}, **answered)
-        task = await self.lifecycle.download(new or task, preverified=inline)
+        recorded()
+        # The downloads are bounded by the request timeout: a drip server never holds the
+        # command; the slot stays `downloading` and `wait`/`query` go on.
+        task = await self.lifecycle.download_within(new or task, ctx.config.timeout, inline)
         return Result(OutcomeKind.CREATED, task.request_id, ctx.view(task))

@@ -138,6 +138,20 @@ FAULTS: dict[str, FaultInfo] = {
     "truncate_downloads": FaultInfo(
         "count", ALWAYS, "the next N downloads declare the full length, send half, and close"
     ),
+    # -- a hostile server (never part of the default mix; named or drawn only)
+    "drip_downloads": FaultInfo(
+        "count", ALWAYS, "the next N downloads trickle their bytes in 512-byte pieces, "
+        "20 ms apart (a slow-drip server)"
+    ),
+    "undecodable_media": FaultInfo(
+        "count", ALWAYS, "the next N downloads serve media that does not decode as asked: a "
+        "video whose frames are garbage behind a sound container, an image of 1x1 pixels or a "
+        "decompression bomb claiming 13300x13300"
+    ),
+    "hostile_body": FaultInfo(
+        "count", ALWAYS, "the next N create answers (the task is made) declare a 64 MB body, "
+        "send a few bytes and close"
+    ),
 }
 #: Switches ``random`` can draw (probability per name).
 RANDOM_FAULTS = tuple(
@@ -193,6 +207,9 @@ class Faults:
     expired_url: int = 0
     expire_downloads: int = 0
     truncate_downloads: int = 0
+    drip_downloads: int = 0
+    undecodable_media: int = 0
+    hostile_body: int = 0
     random: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

@@ -17,11 +17,13 @@ import hashlib
 import io
 import math
 import os
+import random
 import struct
 import threading
 import zlib
 from collections import OrderedDict
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 
 _render_lock = threading.Lock()
@@ -358,3 +360,40 @@ def _encode_mp4_v2(
         finally:
             container.close()
     return buf.getvalue()
+
+
+# -- the undecodable_media fault ------------------------------------------------------------
+def _png_box(kind: bytes, data: bytes) -> bytes:
+    return (struct.pack(">I", len(data)) + kind + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+
+
+@lru_cache(maxsize=1)
+def bomb_png(side: int = 13300) -> bytes:
+    """A grey PNG claiming side×side pixels that compresses to a few hundred kB."""
+    z = zlib.compressobj(9)
+    row = b"\0" * (side + 1)
+    idat = b"".join(z.compress(row) for _ in range(side)) + z.flush()
+    ihdr = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_box(b"IHDR", ihdr) + _png_box(b"IDAT", idat)
+            + _png_box(b"IEND", b""))
+
+
+def tiny_png() -> bytes:
+    """A real PNG of 1×1 pixels (the shape of no request)."""
+    ihdr = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + _png_box(b"IHDR", ihdr)
+            + _png_box(b"IDAT", zlib.compress(b"\0\0\0\0")) + _png_box(b"IEND", b""))
+
+
+def spoiled_media(data: bytes, content_type: str, rng: random.Random) -> bytes:
+    """Media that does not decode as asked: an MP4 whose frames are garbage (its container —
+    streams, sizes, duration — intact), or a 1×1 PNG, or a decompression bomb."""
+    if content_type == "video/mp4":
+        at = data.find(b"mdat")
+        if at < 4:
+            return data[: len(data) // 2]
+        size = int.from_bytes(data[at - 4:at], "big") - 8
+        start = at + 4
+        return data[:start] + b"\xff" * max(size, 0) + data[start + max(size, 0):]
+    return bomb_png() if rng.random() < 0.5 else tiny_png()

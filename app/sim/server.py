@@ -246,6 +246,7 @@ class SimServer:
         self._api_times: deque[float] = deque(maxlen=100_000)
         self._creates_by_prompt: Counter[str] = Counter()
         self._made_by_prompt: Counter[str] = Counter()
+        self._answered_ids: dict[str, list[str]] = {}
         self._cancelled_by_prompt: Counter[str] = Counter()
         self._unbilled_by_prompt: Counter[str] = Counter()  # tasks made to fail (not charged)
         self._injected: Counter[str] = Counter()
@@ -258,6 +259,11 @@ class SimServer:
             self._times.append(now)
             if endpoint not in ("download", "other"):
                 self._api_times.append(now)
+
+    def _answered(self, prompt: str, task_id: str) -> None:
+        """A create's answer went out whole (``answered_ids`` in the stats)."""
+        with self._lock:
+            self._answered_ids.setdefault(prompt, []).append(task_id)
 
     def _count_create(self, kind: str, prompt: str, made: bool, billed: bool = True) -> None:
         with self._lock:
@@ -291,6 +297,7 @@ class SimServer:
                 "creates_by_prompt": dict(self._creates_by_prompt),
                 "made_total": sum(self._made_by_prompt.values()),
                 "made_by_prompt": dict(self._made_by_prompt),
+                "answered_ids": {k: list(v) for k, v in self._answered_ids.items()},
                 "cancelled_total": sum(self._cancelled_by_prompt.values()),
                 "cancelled_by_prompt": dict(self._cancelled_by_prompt),
                 "billed_total": sum(billed.values()),
@@ -677,12 +684,21 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             code = sim.faults.create_error_code
             raise ApiError(code, CODE_MESSAGES.get(code, "error"))
 
-    def _after_create(self, v2: bool = False) -> None:
-        """Faults that strike after the task exists: lost, 5xx or delayed answers."""
+    def _after_create(self, v2: bool = False, task_id: str | None = None) -> None:
+        """Faults that strike after the task exists: lost, 5xx, hostile or delayed answers."""
         sim = self.sim
         if sim._take("lose_create_response"):
             log.info("demo fault: dropping the create answer")
             self._drop()
+        if sim._take("hostile_body"):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(64 * 1024 * 1024))
+            self.end_headers()
+            self.wfile.write(b'{"task_id": "' + (task_id or "").encode() + b'", "pad": "')
+            self.wfile.flush()
+            self.close_connection = True
+            raise _Drop
         if sim._take("server_error_after_create"):
             if v2:
                 self._v2_error(v2rules.V2Error(500, "internal server error"))
@@ -714,10 +730,11 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
         )
         sim._count_create("video", prompt, made=True, billed=not outcome.startswith("fail_"))
         log.debug("demo task %s created (%s)", task["task_id"], outcome)
-        self._after_create()
+        self._after_create(task_id=str(task["task_id"]))
         self._json(
             {"task_id": task["task_id"], "base_resp": {"status_code": 0, "status_msg": "success"}}
         )
+        sim._answered(prompt, str(task["task_id"]))
 
     def _api_query_video_generation(self) -> None:
         self._guard(create=False)
@@ -970,6 +987,22 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
         if data is None:
             body = b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code></Error>'
             return self._send(404, body, "application/xml")
+        if sim._take("undecodable_media"):
+            data = media.spoiled_media(data, content_type, sim._rng)
+        if sim._take("drip_downloads"):
+            self.send_response(200)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            try:
+                for at in range(0, len(data), 512):
+                    self.wfile.write(data[at:at + 512])
+                    self.wfile.flush()
+                    if sim._stopping.wait(0.02):
+                        break
+            except (BrokenPipeError, ConnectionResetError):
+                self.close_connection = True  # the client gave up (or was killed)
+            return
         if sim._take("truncate_downloads"):
             self.send_response(200)
             self.send_header("Content-Type", content_type)

@@ -171,8 +171,9 @@ class V2Endpoints:
             "video", params["prompt"], made=True, billed=not outcome.startswith("fail_")
         )
         log.debug("demo V2 task %s created (%s)", task["task_id"], outcome)
-        self._after_create(v2=True)  # type: ignore[attr-defined]
+        self._after_create(v2=True, task_id=str(task["task_id"]))  # type: ignore[attr-defined]
         self._json({"task_id": task["task_id"]})  # type: ignore[attr-defined]
+        sim._answered(params["prompt"], str(task["task_id"]))
 
     def _v2_query(self, raw_id: str) -> None:
         self._v2_guard(create=False)

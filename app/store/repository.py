@@ -43,6 +43,7 @@ from app.domain.cost import BudgetCheck, SlotCost
 from app.domain.errors import StoreBusy
 from app.domain.prices import PriceTable
 from app.domain.states import State, may_reclaim
+from app.scrub import scrub
 from app.store import engine as engine_mod
 from app.store.engine import WriteQueue, write_queue, writer
 from app.store.migrate import upgrade
@@ -57,6 +58,7 @@ from app.store.rows import (
     Owner,
     Scope,
     TaskRow,
+    bounded,
     event_row,
     jsonable,
     media_row,
@@ -239,6 +241,7 @@ class Repository:
     def _clean(self, values: dict[str, Any]) -> dict[str, Any]:
         """Make values storable on PostgreSQL (no-op on SQLite): no NUL characters or NaN.
         Provider values (task ids, status words, codes) are TEXT: stored whole, never clipped."""
+        values = {k: scrub(v) for k, v in values.items()}  # the API key, wherever echoed
         if self.dialect != "postgresql":
             return values
         return {k: pg_clean(v) for k, v in values.items()}
@@ -434,6 +437,7 @@ class Repository:
         self, conn: Connection, scope: Scope, slot_key: str, task_id: int | None, at: float,
         event: str, state: State | None, detail: str | None, data: dict[str, Any] | None,
     ) -> None:
+        detail, data = scrub(detail), bounded(scrub(data))
         if self.dialect == "postgresql":
             detail, data = pg_clean(detail), pg_clean(data)
         conn.execute(
@@ -471,7 +475,9 @@ class Repository:
         if not notes:
             return
         rows = [{"tenant": scope.tenant, "provider": scope.provider, "endpoint": scope.endpoint,
-                 "data": None, **n, "state": state_text(n.get("state"))} for n in notes]
+                 "data": None, **scrub(n), "state": state_text(n.get("state"))} for n in notes]
+        for row in rows:
+            row["data"] = bounded(row["data"])
         if self.dialect != "sqlite":
             self._run_write(lambda conn, _ambiguous: conn.execute(self.sql.event_insert, rows))
             return

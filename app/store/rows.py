@@ -336,6 +336,30 @@ def jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
+#: The longest text a history event's data keeps whole (a provider's raw answer may carry
+#: megabytes: inline images, padding); longer text keeps its start and says how long it was.
+HISTORY_TEXT_LIMIT = 4000
+HISTORY_TEXT_EXCERPT = 1000
+HISTORY_LIST_LIMIT = 200
+
+
+def bounded(value: Any) -> Any:
+    """``value`` (JSON-like) with every long text cut to an excerpt and every long list to its
+    first items, each saying what was cut: what the history keeps of a raw answer."""
+    if isinstance(value, str):
+        if len(value) <= HISTORY_TEXT_LIMIT:
+            return value
+        return f"{value[:HISTORY_TEXT_EXCERPT]}… [{len(value)} characters, cut]"
+    if isinstance(value, dict):
+        return {bounded(k): bounded(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        items = [bounded(v) for v in value[:HISTORY_LIST_LIMIT]]
+        if len(value) > HISTORY_LIST_LIMIT:
+            items.append(f"… [{len(value)} items, cut]")
+        return items
+    return value
+
+
 def pg_clean(value: Any) -> Any:
     """What PostgreSQL cannot store (SQLite can): NUL characters in text, NaN/Infinity in JSON."""
     if isinstance(value, str):

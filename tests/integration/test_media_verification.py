@@ -126,3 +126,31 @@ async def test_image_where_video_expected_fails(provider, server, tmp_path):
         await download_verified(provider, server + route("/img-as-video", _image("PNG")),
                                 folder=tmp_path, kind="video")
     assert "MP4" in exc.value.reason
+
+
+def _spoil(mp4: bytes, start: float, end: float) -> bytes:
+    """``mp4`` with the part ``start``–``end`` (fractions) of its media data (``mdat``) made
+    garbage: the container (``moov``: streams, sizes, duration) still reads as before."""
+    at = mp4.index(b"mdat") + 4
+    size = int.from_bytes(mp4[at - 8:at - 4], "big") - 8
+    lo, hi = at + int(size * start), at + int(size * end)
+    return mp4[:lo] + b"\xff" * (hi - lo) + mp4[hi:]
+
+
+@pytest.mark.parametrize("start, end", [(0.0, 1.0), (0.6, 1.0), (0.3, 0.5)],
+                         ids=["every frame", "the last frames", "the middle frames"])
+async def test_an_mp4_whose_frames_do_not_decode_is_not_verified(provider, server, tmp_path,
+                                                                 start, end):
+    """Issue 15, point 5: the probe read only the container, so an MP4 whose frames cannot be
+    decoded counted as verified. Now frames are decoded through to the last."""
+    good = _mp4(seconds=3)
+    bad = _spoil(good, start, end)
+    with pytest.raises(VerificationFailed) as exc:
+        await download_verified(provider, server + route(f"/spoiled-{start}.mp4", bad),
+                                folder=tmp_path, kind="video", expect_size=(320, 176))
+    assert "decode" in exc.value.reason, exc.value.reason
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()], "nothing may stay on disk"
+    # the same file unspoiled verifies, frames and all
+    got = await download_verified(provider, server + route(f"/whole-{start}.mp4", good),
+                                  folder=tmp_path, kind="video", expect_size=(320, 176))
+    assert 2.5 < got.duration < 3.5

@@ -68,3 +68,20 @@ def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, sto
         assert max(stats["made_by_prompt"].values()) == 1
     finally:
         sim.stop()
+
+
+def test_hostile_fault_soak_small(tmp_path, store_url):
+    """The hostile kinds in a small soak (the 1,000-task run is ``python -m tests.soak 1000
+    --hostile``, see docs/BENCHMARKS.md): create answers too large to read, drip downloads,
+    media that does not decode as asked, a Retry-After past a short lease, and a second worker
+    an hour ahead on the same slots at once."""
+    result = soak(tmp_path, tasks=40, seed=11, store=store_url, hostile=True, min_kills=16,
+                  min_faults=20, max_seconds=200)
+    print("hostile soak:", json.dumps({k: v for k, v in result.items() if k != "details"}))
+    assert result["duplicate_creates"] == 0, result["details"]
+    assert result["lost_tasks"] == 0, result["details"]
+    assert result["successes_without_verified_media"] == 0, result["details"]
+    assert result["lost_provider_ids"] == 0, result["details"]
+    assert result["slots_recorded"] == 40
+    assert result["kills"] >= 16 and result["provider_ids_answered"] >= 3, result
+    assert set(result["states"]) <= {"success", "fail", "unknown"}

@@ -175,8 +175,9 @@ def video_bytes() -> bytes:
     return render_mp4(*VIDEO_SIZE, 1, "fake video", fps=2)
 
 
-def image_bytes(index: int = 0) -> bytes:
-    return render_png(32, 32, "fake image", index=index)
+def image_bytes(index: int = 0, size: tuple[int, int] = (64, 36)) -> bytes:
+    """A real PNG, 16:9 (the aspect the service tests ask for) unless ``size`` says other."""
+    return render_png(size[0], size[1], "fake image", index=index)
 
 
 def images(*urls: str, raw: dict[str, Any] | None = None) -> ImageResult:

@@ -121,8 +121,8 @@ async def test_redownload_fetches_again_on_the_same_task(service, fake):
 async def test_recover_is_not_offered_in_other_states(service, fake, state_of):
     if state_of == "success":
         fake.answer_create(images("https://img.test/1.png"))
-        fake.add_image("https://img.test/1.png")
-        await service.submit(RID, "image", {"prompt": "p"})
+        fake.add_image("https://img.test/1.png")  # a 16:9 image (fakes.image_bytes)
+        await service.submit(RID, "image", {"prompt": "p", "aspect_ratio": "16:9"})
     elif state_of == "rejected":
         fake.answer_create(Refused("refused, code 1026", code=1026))
         await service.submit(RID, "image", {"prompt": "p"})
