@@ -19,6 +19,7 @@ from app.ui.qt import (
     QVBoxLayout,
     QWidget,
     Qt,
+    media_player,
     multimedia,
     multimedia_error,
 )
@@ -93,14 +94,11 @@ class VideoView(QWidget):
             if mm is None:
                 return None
             qm, qmw = mm
-            self.player = qm.QMediaPlayer(self)
+            self.player, self.audio = media_player(self)  # the system's default device
             self.video_widget = qmw.QVideoWidget()
             self.video_widget.setObjectName("videoWidget")
             self.stack.addWidget(self.video_widget)
             self.player.setVideoOutput(self.video_widget)
-            # Qt 6 plays no sound without an audio output: the system's default device
-            self.audio = qm.QAudioOutput(self)
-            self.player.setAudioOutput(self.audio)
             self.player.setLoops(qm.QMediaPlayer.Loops.Infinite)
             self.player.playbackStateChanged.connect(self._state_changed)
             self.player.errorOccurred.connect(lambda _e, msg: self.note.setText(msg))

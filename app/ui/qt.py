@@ -7,6 +7,7 @@ that a headless machine may lack. :func:`multimedia` says why it is missing inst
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 from PySide6.QtCore import (
@@ -130,11 +131,42 @@ def multimedia_error() -> str | None:
     return _multimedia_error
 
 
+def _ask_once(obj: Any, signal: Any) -> None:
+    # connect then disconnect a no-op: Qt calls the sender's connectNotify / disconnectNotify,
+    # and Shiboken remembers, in the wrapper, that Python overrides neither
+    connection = signal.connect(_no_op)
+    QObject.disconnect(connection)
+
+
+def _no_op(*_args: Any) -> None:
+    pass
+
+
+def media_player(parent: QObject) -> tuple[Any, Any]:
+    """A ``QMediaPlayer`` with its ``QAudioOutput`` (Qt 6 plays no sound without one).
+
+    Qt's audio thread, tearing a renderer down, calls ``disconnectNotify`` on the player and
+    its audio output while it holds one of Qt's connection locks. For an object made from
+    Python, Shiboken then asks the interpreter whether Python overrides that method, which needs
+    the GIL; the main thread, holding the GIL, can at that moment be waiting for the same lock
+    inside ``stop()``: both wait for ever (seen as a hang when a compare view closed). Shiboken
+    keeps the answer in the wrapper once asked, so it is asked here, on the main thread, before
+    any audio thread exists."""
+    qm = multimedia()[0]  # type: ignore[index]
+    player = qm.QMediaPlayer(parent)
+    audio = qm.QAudioOutput(parent)
+    for obj in (player, audio):
+        _ask_once(obj, obj.destroyed)
+    player.setAudioOutput(audio)
+    return player, audio
+
+
 def translate(context: str, text: str) -> str:
     return QCoreApplication.translate(context, text)
 
 
 __all__ = [name for name in dir() if name.startswith("Q") or name in (
-    "Qt", "QT_TRANSLATE_NOOP", "Signal", "Slot", "QtCore", "QtGui", "QtWidgets", "multimedia", "multimedia_error",
+    "Qt", "QT_TRANSLATE_NOOP", "Signal", "Slot", "QtCore", "QtGui", "QtWidgets", "media_player", "multimedia",
+    "multimedia_error",
     "translate",
 )]

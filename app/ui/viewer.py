@@ -37,6 +37,7 @@ from app.ui.qt import (
     QVBoxLayout,
     QWidget,
     Signal,
+    media_player,
     multimedia,
     multimedia_error,
 )
@@ -187,12 +188,10 @@ class VideoPlayer(QWidget):
         self.note.setWordWrap(True)
         mm = multimedia()
         if mm is not None:
-            qm, qmw = mm
+            qmw = mm[1]
             self.screen_widget: QWidget = qmw.QVideoWidget()
-            self.player = qm.QMediaPlayer(self)
-            self.audio = qm.QAudioOutput(self)  # Qt 6 plays no sound without one
+            self.player, self.audio = media_player(self)
             self.audio.setVolume(0.8)
-            self.player.setAudioOutput(self.audio)
             self.player.setVideoOutput(self.screen_widget)
             self.player.playbackStateChanged.connect(self._state_changed)
             self.player.positionChanged.connect(self._position_changed)
