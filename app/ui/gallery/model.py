@@ -24,6 +24,7 @@ from app.ui.qt import (
     QPixmap,
     Qt,
     QtCore,
+    QTimer,
     Signal,
 )
 
@@ -34,6 +35,8 @@ RequestIdRole = Qt.ItemDataRole.UserRole + 43
 
 PAGE = 120  # slots per page: about three screens of tiles
 FIRST_PAGE = 40  # the first page: one large screen, shown sooner
+HANDOFF_MS = 4  # thumbnails arriving within this become pixmaps together (one repaint)
+HANDOFF_BATCH = 24  # at most this many pixmaps made per hand-off (about one screen)
 Index = QModelIndex | QPersistentModelIndex
 NO_PARENT = QModelIndex()
 
@@ -89,6 +92,12 @@ class GalleryModel(QtCore.QAbstractListModel):
         self._generation = 0
         self.loading = False
         self.started = False  # the first page has arrived (empty states may be said)
+        self._arrived: dict[str, QImage] = {}
+        self._handoff = QTimer(self)
+        self._handoff.setSingleShot(True)
+        self._handoff.setInterval(HANDOFF_MS)
+        self._handoff.timeout.connect(self._hand_off)
+        self.handoffs = 0  # dataChanged signals said for thumbnails (tests)
         loader.ready.connect(self._thumb_ready)
 
     # -- scope and paging ---------------------------------------------------------------------
@@ -229,7 +238,7 @@ class GalleryModel(QtCore.QAbstractListModel):
         if pix is not None:
             self._pixmaps.move_to_end(req.key)
             return pix
-        if ask and req.key not in self._failed:
+        if ask and req.key not in self._failed and req.key not in self._arrived:
             self.loader.request(req)
         return None
 
@@ -238,21 +247,44 @@ class GalleryModel(QtCore.QAbstractListModel):
         return req is not None and req.key in self._failed
 
     def _thumb_ready(self, key: str, image: QImage) -> None:
-        if image.isNull():
-            self._failed.add(key)
-        else:
-            self._pixmaps[key] = QPixmap.fromImage(image)
-            self._pixmaps.move_to_end(key)
-            while len(self._pixmaps) > self._memory:
-                self._pixmaps.popitem(last=False)
-        for i in self._by_thumb.get(key, ()):
-            idx = self.index(i)
-            self.dataChanged.emit(idx, idx, [ThumbRole])
+        """A thumbnail arrived: kept until the next hand-off, so pictures arriving within one
+        frame become pixmaps together and the grid repaints once for them."""
+        self._arrived[key] = image
+        if not self._handoff.isActive():
+            self._handoff.start()
+
+    def _hand_off(self) -> None:
+        """Turn the arrived thumbnails into pixmaps (at most :data:`HANDOFF_BATCH` per frame, the
+        rest at the next one) and say which rows changed: one ``dataChanged`` per run of
+        adjacent rows."""
+        rows: list[int] = []
+        while self._arrived and len(rows) < HANDOFF_BATCH:
+            key, image = next(iter(self._arrived.items()))
+            del self._arrived[key]
+            if image.isNull():
+                self._failed.add(key)
+            else:
+                self._pixmaps[key] = QPixmap.fromImage(image)
+                self._pixmaps.move_to_end(key)
+            rows.extend(self._by_thumb.get(key, ()))
+        while len(self._pixmaps) > self._memory:
+            self._pixmaps.popitem(last=False)
+        if self._arrived:
+            self._handoff.start()
+        rows.sort()
+        start = 0
+        for k in range(1, len(rows) + 1):
+            if k == len(rows) or rows[k] > rows[k - 1] + 1:
+                self.dataChanged.emit(self.index(rows[start]), self.index(rows[k - 1]),
+                                      [ThumbRole])
+                self.handoffs += 1
+                start = k
 
     def forget_pictures(self) -> None:
         """Drop the decoded pictures held in memory (they come back from the disk cache)."""
         self._pixmaps.clear()
         self._failed.clear()
+        self._arrived.clear()
 
     def thumbs_shown(self) -> int:
         """How many rows have their picture in memory (for tests and benchmarks)."""
