@@ -19,6 +19,7 @@ from app.service.reads import ResultRow
 from app.ui.gallery.model import (
     GalleryModel,
     GalleryScope,
+    ThumbRole,
     is_video,
     scene_label,
 )
@@ -43,6 +44,7 @@ from app.ui.qt import (
     QStyleOptionViewItem,
     Qt,
     QtCore,
+    QtGui,
     QtWidgets,
     QVBoxLayout,
     QWidget,
@@ -265,6 +267,24 @@ class GalleryView(QtWidgets.QListView):
                 if rect.intersects(area):
                     yield i, rect
             line += 1
+
+    def dataChanged(self, top_left: Any, bottom_right: Any,  # noqa: N802 - Qt override
+                    roles: Any = ()) -> None:
+        """Arrived pictures repaint only their tiles on screen (QAbstractItemView repaints the
+        whole viewport for a range of rows, and a hand-off is a range)."""
+        model = self.model()
+        if not isinstance(model, GalleryModel) or list(roles) != [ThumbRole] \
+                or not top_left.isValid():
+            super().dataChanged(top_left, bottom_right, roles)
+            return
+        first, last = top_left.row(), bottom_right.row()
+        port = self.viewport()
+        region = QtGui.QRegion()
+        for i, rect in self._tiles_in(port.rect(), model.rowCount()):
+            if first <= i <= last:
+                region += rect
+        if not region.isEmpty():
+            port.update(region)
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         """Only the tiles in the damaged area, each one cached blit (QListView's own painting

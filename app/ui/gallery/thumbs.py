@@ -42,6 +42,8 @@ DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 NICE = 5
 #: The interpreter's thread switch interval while thumbnails are decoded (seconds).
 SWITCH_INTERVAL = 0.001
+#: How long after the loader is made its worker processes start unasked (seconds).
+WARM_START = 1.0
 
 
 def default_cache_dir(data_dir: Path | None = None) -> Path:
@@ -115,13 +117,21 @@ class DecoderPool:
     worker that dies (a decoder crashing on a hostile file) costs that one thumbnail: the pool is
     made anew and the app goes on."""
 
-    def __init__(self, workers: int = 2, *, nice: int = NICE) -> None:
+    def __init__(self, workers: int = 2, *, nice: int = NICE, start: bool = True) -> None:
         self.workers = workers
         self.nice = nice
         self.restarts = 0
         self._lock = threading.Lock()
         self._closed = False
-        self._executor = self._start()
+        self._executor: ProcessPoolExecutor | None = None
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Start the workers now (else the first thumbnail does)."""
+        with self._lock:
+            if self._executor is None and not self._closed:
+                self._executor = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
         ctx = multiprocessing.get_context("spawn")
@@ -130,6 +140,10 @@ class DecoderPool:
         for _ in range(self.workers):  # every worker starts and imports its decoders now
             ex.submit(decode.warm)
         return ex
+
+    @property
+    def started(self) -> bool:
+        return self._executor is not None
 
     def pids(self) -> list[int]:
         """The worker processes' ids (for tests and benchmarks)."""
@@ -142,6 +156,8 @@ class DecoderPool:
         with self._lock:
             if self._closed:
                 return None
+            if self._executor is None:
+                self._executor = self._start()
             ex = self._executor
         try:
             return ex.submit(decode.thumbnail, path, kind, target, edge).result()
@@ -160,7 +176,8 @@ class DecoderPool:
         with self._lock:
             self._closed = True
             ex = self._executor
-        ex.shutdown(wait=False, cancel_futures=True)
+        if ex is not None:
+            ex.shutdown(wait=False, cancel_futures=True)
 
 
 class ThumbCache:
@@ -272,7 +289,9 @@ class ThumbLoader(QObject):
             sys.setswitchinterval(SWITCH_INTERVAL)
         if processes is None:
             processes = processes_wanted()
-        self.pool = DecoderPool(workers) if processes else None
+        # The workers start a moment after the loader (a window that never shows its gallery
+        # spawns nothing) or at the first request, whichever comes first.
+        self.pool = DecoderPool(workers, start=False) if processes else None
         self.cache = cache
         self.backlog = backlog
         self._queue: OrderedDict[str, ThumbRequest] = OrderedDict()  # newest last
@@ -316,6 +335,12 @@ class ThumbLoader(QObject):
             pass
         if self.pool is None:  # first imports are slow: done before the first request
             decode.warm()
+        elif threading.current_thread() is self._threads[0]:
+            with self._cv:
+                self._cv.wait_for(lambda: self._queue or self._closed, timeout=WARM_START)
+                closed = self._closed
+            if not closed:
+                self.pool.start()
         while True:
             with self._cv:
                 while not self._queue and not self._closed:
