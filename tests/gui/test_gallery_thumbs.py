@@ -198,3 +198,25 @@ def test_an_arrived_picture_repaints_only_its_tile(gui, make_window, tmp_path):
         QRegion(view.visualRect(model.index(rows[3])))
     assert damaged == tiles  # not the whole viewport
     view.viewport().removeEventFilter(paints)
+
+
+def test_opening_the_gallery_reads_its_first_page_once(gui, make_window, tmp_path):
+    add_image_results(gui.service, tmp_path, 5)
+    window = make_window()
+    reader = window.gallery_model.controller.reader
+    reads: list[object] = []
+    real = reader.results
+
+    def counting(*args, **kw):
+        reads.append(args)
+        return real(*args, **kw)
+
+    reader.results = counting
+    try:
+        window.show_gallery(True)
+        model = window.gallery_model
+        gui.until(lambda: model.started and not model.loading and model.rowCount() == 5)
+        gui.settle(0.2)
+        assert len(reads) == 1  # the window's reload and its scope did not both read it
+    finally:
+        del reader.results

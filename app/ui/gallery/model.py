@@ -9,6 +9,8 @@ small in-memory cache or asks the loader, which answers later (``dataChanged``).
 
 from __future__ import annotations
 
+import math
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -35,7 +37,7 @@ RequestIdRole = Qt.ItemDataRole.UserRole + 43
 
 PAGE = 120  # slots per page: about three screens of tiles
 FIRST_PAGE = 40  # the first page: one large screen, shown sooner
-HANDOFF_MS = 4  # thumbnails arriving within this become pixmaps together (one repaint)
+HANDOFF_MS = 12  # at most one hand-off of arrived thumbnails per this (one repaint for them)
 HANDOFF_BATCH = 24  # at most this many pixmaps made per hand-off (about one screen)
 Index = QModelIndex | QPersistentModelIndex
 NO_PARENT = QModelIndex()
@@ -95,15 +97,15 @@ class GalleryModel(QtCore.QAbstractListModel):
         self._arrived: dict[str, QImage] = {}
         self._handoff = QTimer(self)
         self._handoff.setSingleShot(True)
-        self._handoff.setInterval(HANDOFF_MS)
+        self._last_handoff = 0.0
         self._handoff.timeout.connect(self._hand_off)
         self.handoffs = 0  # dataChanged signals said for thumbnails (tests)
         loader.ready.connect(self._thumb_ready)
 
     # -- scope and paging ---------------------------------------------------------------------
     def set_scope(self, scope: GalleryScope) -> None:
-        if scope == self.scope and self.started:
-            return
+        if scope == self.scope and (self.started or self.loading):
+            return  # shown, or its first page on the way (asked again, it would be read twice)
         self.scope = scope
         self.reload()
 
@@ -247,16 +249,18 @@ class GalleryModel(QtCore.QAbstractListModel):
         return req is not None and req.key in self._failed
 
     def _thumb_ready(self, key: str, image: QImage) -> None:
-        """A thumbnail arrived: kept until the next hand-off, so pictures arriving within one
-        frame become pixmaps together and the grid repaints once for them."""
+        """A thumbnail arrived: handed to the grid at once when the last hand-off is a frame
+        old, else with the others arriving within that frame (one repaint for them)."""
         self._arrived[key] = image
         if not self._handoff.isActive():
-            self._handoff.start()
+            wait = self._last_handoff + HANDOFF_MS / 1000 - time.monotonic()
+            self._handoff.start(max(0, math.ceil(wait * 1000)))
 
     def _hand_off(self) -> None:
         """Turn the arrived thumbnails into pixmaps (at most :data:`HANDOFF_BATCH` per frame, the
         rest at the next one) and say which rows changed: one ``dataChanged`` per run of
         adjacent rows."""
+        self._last_handoff = time.monotonic()
         rows: list[int] = []
         while self._arrived and len(rows) < HANDOFF_BATCH:
             key, image = next(iter(self._arrived.items()))
@@ -270,7 +274,7 @@ class GalleryModel(QtCore.QAbstractListModel):
         while len(self._pixmaps) > self._memory:
             self._pixmaps.popitem(last=False)
         if self._arrived:
-            self._handoff.start()
+            self._handoff.start(HANDOFF_MS)
         rows.sort()
         start = 0
         for k in range(1, len(rows) + 1):
