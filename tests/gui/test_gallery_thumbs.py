@@ -220,3 +220,28 @@ def test_opening_the_gallery_reads_its_first_page_once(gui, make_window, tmp_pat
         assert len(reads) == 1  # the window's reload and its scope did not both read it
     finally:
         del reader.results
+
+
+def test_the_next_page_is_read_before_the_bottom_is_reached(gui, make_window, tmp_path,
+                                                             monkeypatch):
+    add_image_results(gui.service, tmp_path, 200)
+    monkeypatch.setattr(gallery_model, "FIRST_PAGE", 150)
+    window = make_window()
+    window.resize(1360, 820)
+    window.show()
+    window.gallery_model.page = 150
+    window.show_gallery(True)
+    model, view = window.gallery_model, window.gallery.view
+    gui.until(lambda: model.started and not model.loading, what="first page")
+    first = model.rowCount()
+    bar = view.verticalScrollBar()
+    gui.until(lambda: bar.maximum() > 3 * view.viewport().height(), what="layout")
+    # one screen down: nothing more is read yet
+    bar.setValue(view.viewport().height())
+    gui.settle(0.2)
+    assert model.rowCount() == first
+    # two screens before the bottom (not at it): the next page comes
+    ahead = 2 * view.viewport().height() - 10
+    bar.setValue(bar.maximum() - ahead)
+    assert bar.value() < bar.maximum()
+    gui.until(lambda: model.rowCount() > first and not model.loading, what="next page")

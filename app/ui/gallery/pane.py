@@ -58,6 +58,7 @@ MAX_TILE = 256  # and largest (the cached thumbnails' edge)
 CANNOT_SHOW = QT_TRANSLATE_NOOP("GalleryPane", "Cannot show this file")
 LOADING = QT_TRANSLATE_NOOP("GalleryPane", "Loading…")
 CAPTION = 22
+PREFETCH_SCREENS = 2  # the next page is read while this many screens are still ahead
 
 
 @dataclass(frozen=True)
@@ -220,7 +221,18 @@ class GalleryView(QtWidgets.QListView):
         self.tile = TILE
         self.setItemDelegate(TileDelegate(self))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.verticalScrollBar().valueChanged.connect(self._prefetch)
         self._fit_tiles()
+
+    def _prefetch(self, value: int) -> None:
+        """The next page is asked for while :data:`PREFETCH_SCREENS` screens of tiles are still
+        ahead (the view itself asks only at the very bottom, where the scroll then stops)."""
+        model = self.model()
+        if not isinstance(model, GalleryModel):
+            return
+        ahead = self.verticalScrollBar().maximum() - value
+        if ahead < PREFETCH_SCREENS * self.viewport().height() and model.canFetchMore():
+            model.fetchMore()
 
     def _fit_tiles(self) -> None:
         """Tiles grow with the grid (whole columns, 168 to 256 px): big results on a big
