@@ -15,6 +15,7 @@ import asyncio
 import ipaddress
 import logging
 import socket
+import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
@@ -23,7 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from app import scrub as scrub_mod
-from app.providers.base import Ambiguous, Download, Refused
+from app.providers.base import Ambiguous, Download, Refused, Stalled
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,12 @@ def is_loopback_host(host: str | None) -> bool:
 
 
 MAX_REDIRECTS = 5
+#: The minimum-rate rule for downloads: after ``RATE_GRACE`` seconds a download must have
+#: averaged ``MIN_RATE`` bytes a second, or it is let go (:class:`Stalled`). A server dripping a
+#: few bytes at a time never trips a read timeout; with the size caps this bounds every
+#: download's time, in the app's poller as in any command.
+MIN_RATE = 16 * 1024
+RATE_GRACE = 15.0
 
 
 def _global(address: str) -> bool:
@@ -328,8 +335,14 @@ class ApiClient:
         log.debug("download %s → HTTP %s", urlsplit(url).hostname, response.status_code)
 
         async def chunks() -> AsyncIterator[bytes]:
+            began, size = time.monotonic(), 0
             try:
                 async for chunk in response.aiter_bytes():
+                    size += len(chunk)
+                    took = time.monotonic() - began
+                    if took > RATE_GRACE and size < MIN_RATE * took:
+                        raise Stalled(f"download too slow: {size} bytes in {took:.0f} s (less "
+                                      f"than {MIN_RATE // 1024} KB/s); let go, to try again later")
                     yield chunk
             except httpx.HTTPError as exc:
                 raise Ambiguous(f"download interrupted ({type(exc).__name__})") from None
