@@ -447,6 +447,7 @@ class Viewer(QDialog):
         self.use_button.setToolTip(self.tr(
             "Feed a new slot with this result: as its first frame, last frame or reference"))
         self.use_button.setMenu(QtWidgets.QMenu(self.use_button))
+        self.use_button.setProperty("hasMenu", True)  # its arrow's own room (style.py)
         self.use_button.menu().aboutToShow.connect(
             lambda: self.fill_use_menu(self.use_button.menu()))
         self.use_button.hide()

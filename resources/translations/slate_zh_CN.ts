@@ -1080,6 +1080,10 @@ Every image and video you create gathers here, newest first.</source>
         <translation>通常 %1</translation>
     </message>
     <message>
+        <source>and %1 more</source>
+        <translation>还有 %1 个</translation>
+    </message>
+    <message>
         <source>Queue</source>
         <translation>队列</translation>
     </message>
