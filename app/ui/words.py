@@ -164,6 +164,8 @@ EVENT_WORDS = {
     "lookup": QT_TRANSLATE_NOOP("Event", "looked up at the provider"),
     "": QT_TRANSLATE_NOOP("Event", "other event"),  # one this version of Slate does not know
 }
+#: An event and its detail on one line ("status: generating"; Chinese puts a full-width colon).
+EVENT_LINE = {"format": QT_TRANSLATE_NOOP("Event", "%1: %2")}
 #: Events whose stored detail only repeats the event's name (kept behind Details).
 QUIET_DETAILS = frozenset({"submitted", "create_sent", "replayed"})
 
@@ -402,7 +404,10 @@ def event_line(event: str, detail: str | None, state_word: Callable[[State], str
         return word, detail
     shown, rest = event_detail(event, detail or "", state_word, translate)
     technical = " · ".join(t for t in (technical, rest) if t)
-    return (f"{word}: {shown}" if shown else word), technical
+    if not shown:
+        return word, technical
+    return translate("Event", EVENT_LINE["format"]).replace("%1", word).replace("%2", shown), \
+        technical
 
 
 __all__ = ["CONTEXT", "EVENT_WORDS", "Said", "event_detail", "event_line", "file_size",

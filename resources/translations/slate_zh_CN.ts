@@ -503,6 +503,11 @@
         <source>other event</source>
         <translation>其他事件</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <extracomment>An event and its detail on one line (&quot;status: generating&quot;; Chinese puts a full-width colon).</extracomment>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>FinishedView</name>
