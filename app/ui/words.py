@@ -135,6 +135,7 @@ D_FILES = QT_TRANSLATE_NOOP("Words", "%1 file(s)")
 D_UPLOADED = QT_TRANSLATE_NOOP("Words", "%1 input file(s) uploaded")
 D_RETRY = QT_TRANSLATE_NOOP("Words", "nothing was made; sending again in %1 s")
 D_NOT_BILLED = QT_TRANSLATE_NOOP("Words", "not billed")
+D_NEXT_TRY = QT_TRANSLATE_NOOP("Words", "the result is safe; next try in %1 s")
 
 #: The history's events in the designer's words (context ``Event``).
 EVENT_WORDS = {
@@ -151,6 +152,7 @@ EVENT_WORDS = {
     "verified": QT_TRANSLATE_NOOP("Event", "media verified"),
     "verification_failed": QT_TRANSLATE_NOOP("Event", "verification failed"),
     "query_failed": QT_TRANSLATE_NOOP("Event", "query failed"),
+    "download_stalled": QT_TRANSLATE_NOOP("Event", "download too slow, paused"),
     "recovered": QT_TRANSLATE_NOOP("Event", "recovered"),
     "declared_failed": QT_TRANSLATE_NOOP("Event", "declared failed"),
     "exported": QT_TRANSLATE_NOOP("Event", "exported"),
@@ -359,6 +361,10 @@ def event_detail(event: str, detail: str, state_word: Callable[[State], str],
     elif event == "rate_limited":
         m = re.search(r"again in (\d+(?:\.\d+)?) ?s", detail)
         shown = (translate(CONTEXT, D_RETRY).replace("%1", f"{float(m.group(1)):.0f}")
+                 if m else "")
+    elif event == "download_stalled":
+        m = re.search(r"next try in (\d+(?:\.\d+)?) ?s", detail)
+        shown = (translate(CONTEXT, D_NEXT_TRY).replace("%1", f"{float(m.group(1)):.0f}")
                  if m else "")
     elif event == "cancelled":
         shown = translate(CONTEXT, D_NOT_BILLED) if "not billed" in detail else ""

@@ -456,6 +456,10 @@
         <translation>查询失败</translation>
     </message>
     <message>
+        <source>download too slow, paused</source>
+        <translation>下载太慢，已暂停</translation>
+    </message>
+    <message>
         <source>recovered</source>
         <translation>已恢复</translation>
     </message>
@@ -2566,6 +2570,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>not billed</source>
         <translation>未计费</translation>
+    </message>
+    <message>
+        <source>the result is safe; next try in %1 s</source>
+        <translation>结果不会丢失；%1 秒后重试</translation>
     </message>
 </context>
 </TS>

@@ -134,6 +134,9 @@ SHA = "135b1010b8244b62c3269a4dbf96c80461f31a64bfe5da9f15aa3abc7dfc9d63"
      "input files sent: 2 input file(s) uploaded"),
     ("rate_limited", "1002 rate limit; nothing was created; sending again in 2.4 s",
      "rate limited, waiting: nothing was made; sending again in 2 s"),
+    ("download_stalled", "download too slow: 2048 bytes in 15 s (less than 16 KB/s); let go, "
+     "to try again later; next try in 4 s",
+     "download too slow, paused: the result is safe; next try in 4 s"),
     ("cancelled", "cancelled at the provider while queued (task 1796); not billed",
      "cancelled: not billed"),
     ("recovered", "attached provider task 1796159999", "recovered"),
