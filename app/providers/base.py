@@ -61,6 +61,11 @@ class Ambiguous(ProviderError):
     """The request may have been acted on: the outcome is unknown."""
 
 
+class Stalled(ProviderError):
+    """A download that arrives slower than the minimum rate was let go: nothing is wrong with
+    the task or its media, only the transfer; try again later."""
+
+
 @dataclass(frozen=True)
 class VideoCreated:
     task_id: str

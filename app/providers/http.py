@@ -15,6 +15,7 @@ import asyncio
 import ipaddress
 import logging
 import socket
+import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any, AsyncIterator
@@ -23,7 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from app import scrub as scrub_mod
-from app.providers.base import Ambiguous, Download, Refused
+from app.providers.base import Ambiguous, Download, Refused, Stalled
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,12 @@ def is_loopback_host(host: str | None) -> bool:
 
 
 MAX_REDIRECTS = 5
+#: The minimum-rate rule for downloads: after ``RATE_GRACE`` seconds a download must have
+#: averaged ``MIN_RATE`` bytes a second, or it is let go (:class:`Stalled`). A server dripping a
+#: few bytes at a time never trips a read timeout; with the size caps this bounds every
+#: download's time, in the app's poller as in any command.
+MIN_RATE = 16 * 1024
+RATE_GRACE = 15.0
 
 
 def _global(address: str) -> bool:
@@ -280,11 +287,13 @@ class ApiClient:
         return b"".join(parts)
 
     # -- downloads -------------------------------------------------------------------------
-    async def _check_target(self, url: str, hop: int) -> None:
+    async def _check_target(self, url: str, hop: int) -> list[str]:
         """The download policy, for the first URL and every redirect hop alike: http(s) with a
         host; plain http only to loopback; and with a remote base URL (MiniMax), never a
         loopback, link-local, private or otherwise non-global address — by the literal or by
-        what the name resolves to (a name that does not resolve is left to fail to connect)."""
+        what the name resolves to (a name that does not resolve is left to fail to connect).
+        Returns the addresses checked (none for a local provider): the connection goes to one
+        of them, never to a second answer of the resolver (DNS rebinding)."""
         where = "download" if not hop else f"download (redirect {hop})"
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
@@ -293,23 +302,43 @@ class ApiClient:
         if parts.scheme == "http" and not is_loopback_host(host):
             raise Refused(f"{where}: plain http is only allowed to loopback", never_sent=True)
         if not self._remote:
-            return
+            return []
         if host.strip("[]").lower() in _LOOPBACK_NAMES:
             raise Refused(f"{where}: {host} is this machine; a remote provider's links may "
                           "not point at it", never_sent=True)
-        for address in await _addresses(host, parts.port or 443, self._resolve):
+        addresses = await _addresses(host, parts.port or 443, self._resolve)
+        for address in addresses:
             if not _global(address):
                 raise Refused(f"{where}: {host} is a loopback, link-local or private address "
                               f"({address}); a remote provider's links may not point there",
                               never_sent=True)
+        return addresses
+
+    def _pinned(self, url: str, addresses: list[str]) -> httpx.Request:
+        """A GET of ``url`` that connects to the first checked address, the name kept for the
+        Host header and for TLS (SNI and the certificate check)."""
+        parts = httpx.URL(url)
+        host = parts.host
+        try:
+            ipaddress.ip_address(host.strip("[]").split("%", 1)[0])
+            literal = True
+        except ValueError:
+            literal = False
+        if literal or not addresses:
+            return self.client.build_request("GET", url)
+        address = addresses[0]
+        netloc = host if parts.port is None else f"{host}:{parts.port}"
+        return self.client.build_request(
+            "GET", parts.copy_with(host=address), headers={"Host": netloc},
+            extensions={"sni_hostname": host})
 
     @asynccontextmanager
     async def download(self, url: str) -> AsyncIterator[Download]:
         """``async with client.download(url) as d:`` — iterate ``d.chunks``."""
         hops = 0
         while True:
-            await self._check_target(url, hops)
-            request = self.client.build_request("GET", url)  # no Authorization: another host
+            addresses = await self._check_target(url, hops)
+            request = self._pinned(url, addresses)  # no Authorization: another host
             try:
                 response = await self.client.send(request, stream=True, follow_redirects=False)
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
@@ -324,12 +353,18 @@ class ApiClient:
             hops += 1
             if hops > MAX_REDIRECTS:
                 raise Refused(f"download: more than {MAX_REDIRECTS} redirects", never_sent=True)
-            url = str(response.url.join(location))  # checked like the first, at the loop's top
+            url = str(httpx.URL(url).join(location))  # checked like the first, at the loop's top
         log.debug("download %s → HTTP %s", urlsplit(url).hostname, response.status_code)
 
         async def chunks() -> AsyncIterator[bytes]:
+            began, size = time.monotonic(), 0
             try:
                 async for chunk in response.aiter_bytes():
+                    size += len(chunk)
+                    took = time.monotonic() - began
+                    if took > RATE_GRACE and size < MIN_RATE * took:
+                        raise Stalled(f"download too slow: {size} bytes in {took:.0f} s (less "
+                                      f"than {MIN_RATE // 1024} KB/s); let go, to try again later")
                     yield chunk
             except httpx.HTTPError as exc:
                 raise Ambiguous(f"download interrupted ({type(exc).__name__})") from None

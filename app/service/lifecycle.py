@@ -26,7 +26,7 @@ from app.domain.states import (
     State,
     state_for_status_word,
 )
-from app.providers.base import ProviderError, VideoStatus
+from app.providers.base import ProviderError, Stalled, VideoStatus
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.owner import owner_gone
@@ -209,6 +209,10 @@ class Lifecycle:
                     verified = got
                 reason = None
                 break
+            except Stalled as exc:  # the transfer, not the media: the task stays downloading
+                failures = task.poll_failures + 1
+                delay = backoff(ctx.poll_interval, failures, rng=ctx.rng)
+                return (await self.moves.download_stalled(task, exc, failures, delay)) or task
             except media_mod.VerificationFailed as exc:
                 reason = exc.reason
                 await self._verification_failed(task, f"attempt {attempt}: {exc.reason}")
@@ -302,7 +306,8 @@ class Lifecycle:
             return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
                 ProblemCode.UNKNOWN, "images cannot be queried at MiniMax; recover "
                 "--declare-failed when you are sure"))
-        task = await self.advance(task)
+        # one step, within the command's own deadline (a download cut there resumes later)
+        task = await self._advance_until(task, time.monotonic() + ctx.config.timeout)
         return ctx.by_state(await ctx.with_media(task))
 
     async def wait(self, request_id: object, max_seconds: float | None = None) -> Result[Any]:

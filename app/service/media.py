@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from app.files import private_dir
-from app.providers.base import Ambiguous, Provider, ProviderError
+from app.providers.base import Ambiguous, Provider, ProviderError, Stalled
 
 SIGNATURES = (
     (b"\x89PNG\r\n\x1a\n", "image/png", ".png"),
@@ -312,6 +312,8 @@ async def download_verified(
                     out.flush()
                     os.fsync(out.fileno())
                 declared = dl.content_length
+        except Stalled:
+            raise  # nothing wrong with the media: the caller tries again later
         except ProviderError as exc:
             raise VerificationFailed(
                 f"download broke off after {size} bytes: {exc.message}", retryable=isinstance(exc, Ambiguous)

@@ -223,6 +223,17 @@ class Transitions:
             data={"raw": exc.raw, "code": exc.code},
         )
 
+    async def download_stalled(self, task: TaskRow, exc: ProviderError, failures: int,
+                               delay: float) -> TaskRow | None:
+        """A download let go for its rate: still ``downloading``, the next try after a backoff
+        (noted on the 1st and every 10th)."""
+        note = failures == 1 or failures % 10 == 0
+        return await self._move(
+            task, expect=(State.DOWNLOADING,), poll_failures=failures,
+            next_poll_at=time.time() + delay, event="download_stalled" if note else None,
+            detail=f"{exc.message}; next try in {delay:.0f} s",
+        )
+
     async def to_cancelled(self, task: TaskRow, *, detail: str,
                            data: dict[str, Any] | None = None,
                            expect: Sequence[State] | None = None,

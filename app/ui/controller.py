@@ -20,7 +20,7 @@ from app.domain.errors import ValidationError
 from app.service.inputs import image_file_data_url
 from app.service.commands import RecoverHow
 from app.service.context import ProviderInfo
-from app.service.reads import SlotReader
+from app.service.reads import QueueEntry, SlotReader
 from app.service.results import History, OutcomeKind, QuotaReport, Result
 from app.service.slate import SlateService
 from app.service.views import TaskView
@@ -31,13 +31,20 @@ log = logging.getLogger(__name__)
 STATUS_REFRESH_SECONDS = 2.0
 
 
+#: The queue panel's rows at most (the newest in flight); the count is exact beyond.
+QUEUE_LIMIT = 50
+
+
 @dataclass(frozen=True)
 class Status:
-    """What the status bar shows: today's quota, tasks running, tasks whose queries fail."""
+    """What the status bar and the queue panel show, read together (one source: the panel lists
+    the very slots the status bar counts): today's quota, the slots in flight and their count,
+    tasks whose queries fail."""
 
     quota: QuotaReport | None
     running: int
     failing: int
+    queue: tuple[QueueEntry, ...] = ()  # the newest in flight (QUEUE_LIMIT at most)
 
 
 class TaskRunner(QObject):
@@ -160,6 +167,10 @@ class Controller(QObject):
             self._reload_current()
         self._refresh_status_soon()  # the status bar never says "1 running" for an ended task
 
+    def refresh_status_soon(self) -> None:
+        """Read the status bar's and the queue panel's status again, now."""
+        self._refresh_status_soon()
+
     def _refresh_status_soon(self) -> None:
         """Refresh the status now (coalesced: one refresh at a time, one more if asked meanwhile)."""
         if self._status_pending:
@@ -223,9 +234,11 @@ class Controller(QObject):
 
     async def refresh_status(self) -> Status:
         quota = (await self.service.quota()).payload
-        running = await self.service.running_count()
+        queue = tuple(await self.reader.queue(QUEUE_LIMIT))
+        # the count is the panel's rows (past the panel's limit: the store's exact count)
+        running = len(queue) if len(queue) < QUEUE_LIMIT else await self.service.running_count()
         failing = await self.reader.failing_queries()
-        self.status = Status(quota, running, failing)
+        self.status = Status(quota, running, failing, queue)
         self.statusChanged.emit(self.status)
         return self.status
 

@@ -158,6 +158,10 @@ QComboBox::drop-down, QDateEdit::drop-down {{ subcontrol-origin: padding; subcon
     width: 20px; border: none; background: transparent; }}
 QComboBox::down-arrow, QDateEdit::down-arrow {{ image: url("{_icon('chevron-down.svg')}"); width: 10px; height: 10px; }}
 QComboBox::down-arrow:disabled, QDateEdit::down-arrow:disabled {{ image: url("{_icon('chevron-down-disabled.svg')}"); }}
+QPushButton[hasMenu="true"] {{ padding-right: 22px; }}
+QPushButton[hasMenu="true"]::menu-indicator {{ image: url("{_icon('chevron-down.svg')}");
+    subcontrol-origin: padding; subcontrol-position: center right; right: 8px; width: 10px;
+    height: 10px; }}
 QSpinBox, QDoubleSpinBox {{ padding-right: 20px; }}
 QSpinBox::up-button, QDoubleSpinBox::up-button {{ subcontrol-origin: border; subcontrol-position: top right;
     width: 18px; border: none; background: transparent; }}

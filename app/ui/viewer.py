@@ -16,7 +16,7 @@ from typing import Any
 
 from app.service.reads import ResultRow
 from app.ui.gallery.model import GalleryModel, is_video, scene_label
-from app.ui.gallery.pane import ResultRef, duration_text, ref_of
+from app.ui.gallery.pane import ResultRef, duration_text, ref_of, use_choices
 from app.ui.qt import (
     QColor,
     QDialog,
@@ -443,8 +443,17 @@ class Viewer(QDialog):
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details.hide()
+        self.use_button = QPushButton(self.tr("Use in a new slot"), objectName="viewerUse")
+        self.use_button.setToolTip(self.tr(
+            "Feed a new slot with this result: as its first frame, last frame or reference"))
+        self.use_button.setMenu(QtWidgets.QMenu(self.use_button))
+        self.use_button.setProperty("hasMenu", True)  # its arrow's own room (style.py)
+        self.use_button.menu().aboutToShow.connect(
+            lambda: self.fill_use_menu(self.use_button.menu()))
+        self.use_button.hide()
         bottom = QHBoxLayout()
         bottom.addWidget(self.caption, 1)
+        bottom.addWidget(self.use_button, 0, Qt.AlignmentFlag.AlignTop)
         bottom.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignTop)
         box = QVBoxLayout(self)
         # the window's size is its own (a layout change while shown never resizes the lightbox)
@@ -507,6 +516,7 @@ class Viewer(QDialog):
         self.caption.setText(f"<b>{_esc(row.request_id)}</b> · {_esc(parameter_words(row))}"
                              f"<br>{_esc(prompt)}")
         self._fill_details(row)
+        self._say_use()
         self._say_position()
         self._say_zoom()
         if index >= self.model.rowCount() - 3 and self.model.canFetchMore():
@@ -597,19 +607,31 @@ class Viewer(QDialog):
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(self.compare_button.mapToGlobal(self.compare_button.rect().bottomLeft()))
 
-    def use_menu(self) -> QtWidgets.QMenu | None:
-        """The chaining menu for the result on screen ("Use as first frame / last frame /
-        reference"), when the window offers chaining and the result is an image."""
+    def _use_choices(self) -> tuple[ResultRef | None, list[tuple[str, str]]]:
         row = self.current()
         ref: ResultRef | None = ref_of(row) if row is not None else None
-        if not (self.offer_use and ref is not None and ref.kind == "image"):
-            return None
-        menu = QtWidgets.QMenu(self)
-        for role, text in (("first_frame", self.tr("Use as first frame")),
-                           ("last_frame", self.tr("Use as last frame")),
-                           ("reference", self.tr("Use as reference"))):
+        return ref, (use_choices(ref) if self.offer_use else [])
+
+    def fill_use_menu(self, menu: QtWidgets.QMenu) -> bool:
+        """Put the chaining choices for the result on screen into ``menu`` ("Use as first
+        frame / last frame / reference"; a video's last frame); False when there are none."""
+        menu.clear()
+        ref, choices = self._use_choices()
+        for role, text in choices:
             menu.addAction(text, lambda r=role: self.useResultWanted.emit(r, ref))
+        return bool(choices)
+
+    def use_menu(self) -> QtWidgets.QMenu | None:
+        """The chaining menu for the result on screen, when the window offers chaining and the
+        result has a file (also the "Use in a new slot" button's menu and the context menu)."""
+        menu = QtWidgets.QMenu(self)
+        if not self.fill_use_menu(menu):
+            menu.deleteLater()
+            return None
         return menu
+
+    def _say_use(self) -> None:
+        self.use_button.setVisible(bool(self._use_choices()[1]))
 
     def contextMenuEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         menu = self.use_menu()

@@ -44,7 +44,7 @@ from app.ui.shotlist import (
 from app.ui.spend import SpendDialog
 from app.ui.form import FramePicker
 from app.ui.gallery.model import GalleryModel, GalleryScope
-from app.ui.gallery.pane import GalleryPane
+from app.ui.gallery.pane import GalleryPane, ResultRef
 from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, default_cache_dir
 from app.ui.compare import CompareView
 from app.ui.viewer import Viewer
@@ -83,6 +83,8 @@ TEMPLATE_OPTIONS = ("model", "duration", "resolution", "ratio", "prompt_expansio
 # width, so nothing is cut off at the smallest window (tests/gui/test_min_size.py).
 MIN_SIZE = (1000, 640)
 LEFT_MIN, MIDDLE_MIN, RIGHT_MIN = 250, 430, 240
+#: ``use_result_as``'s default source: the slot on screen.
+ON_SCREEN: Any = object()
 
 
 def _frame(widget: QWidget) -> QFrame:
@@ -241,6 +243,11 @@ class MainWindow(QMainWindow):
         self.gallery.viewerWanted.connect(self.open_viewer)
         self.gallery.compareWanted.connect(self.open_compare)
         self.gallery.scopeCleared.connect(self._gallery_all)
+        # "Use as first frame / last frame / reference" on a tile and in the viewer: a new draft
+        # takes the result, as from the finished slot's results menu (a draft can always be
+        # opened, so it is always offered).
+        self.gallery.offer_use = True
+        self.gallery.useResultWanted.connect(self.use_gallery_result)
         b = self.browser
         for combo in (b.state, b.kind, b.date):
             combo.currentIndexChanged.connect(self._gallery_follow)
@@ -436,26 +443,47 @@ class MainWindow(QMainWindow):
             self.middle_stack.setCurrentWidget(self.slot_page)
         self.slot_pane.new_draft(focus=not initial, defaults=self.settings.draft_defaults())
 
-    def use_result_as(self, media: MediaView | str, role: Role | str) -> None:
-        """Open a new draft fed with a result: ``media`` (a :class:`MediaView` or a file path)
-        becomes the draft's ``role`` (:class:`~app.ui.chain.Role` or its value:
-        ``"first_frame"``, ``"last_frame"``, ``"subject_reference"``). An image goes in as it is;
-        a video gives its **last frame** (decoded off the UI thread) — video → video continuity.
-        The slot on screen stays visible beside the new draft as its source. Returns at once;
-        a file that cannot be used is said in the slot pane's message line."""
+    def use_result_as(self, media: MediaView | ResultRef | str, role: Role | str, *,
+                      source: Any = ON_SCREEN) -> None:
+        """Open a new draft fed with a result: ``media`` (a :class:`MediaView`, a gallery
+        :class:`ResultRef` or a file path) becomes the draft's ``role``
+        (:class:`~app.ui.chain.Role` or its value: ``"first_frame"``, ``"last_frame"``,
+        ``"subject_reference"``). An image goes in as it is; a video gives its **last frame**
+        (decoded off the UI thread) — video → video continuity. ``source``, the slot the result
+        comes from (default: the slot on screen), stays visible beside the new draft, and the
+        draft takes its project. Returns at once; a file that cannot be used is said in the slot
+        pane's message line."""
         role = Role(role)
         path, content_type = media_path(media)
-        source = self.slot.task
+        if source is ON_SCREEN:
+            source = self.slot.task
         self.middle_stack.setCurrentWidget(self.slot_page)
         defaults = self.settings.draft_defaults()
         if role is not Role.REFERENCE and defaults.kind != "video":
             defaults = dataclasses.replace(defaults, kind="video", model=None)
-        self.slot_pane.new_draft(focus=False, defaults=defaults, source=source)
+        self.slot_pane.new_draft(focus=False, defaults=defaults, source=source,
+                                 project=getattr(source, "project", None) or None)
         picker = self.slot_pane.form.picker(role.value)
         name = Path(path).name
         if is_video(path, content_type):
             name = self.tr("last frame of %1").replace("%1", name)
         self.slot_pane.feed(picker, name, lambda: frame_data_url(path, content_type))
+
+    def use_gallery_result(self, role: str, ref: ResultRef) -> None:
+        """"Use as …" on a gallery tile or in the viewer: the lightbox closes and a new draft
+        takes the result exactly as from the finished slot's menu (:meth:`use_result_as`), with
+        the result's own slot as its source (read from the store first: no export, no dialog).
+        ``role``: the gallery's ``"first_frame"``, ``"last_frame"`` or ``"reference"``."""
+        chosen = Role.REFERENCE if role == "reference" else Role(role)
+        for dlg in (self.viewer, self.compare):
+            if dlg is not None and dlg.isVisible():
+                dlg.close()
+        self.middle_stack.setCurrentWidget(self.slot_page)
+
+        def found(out: Result[Any]) -> None:
+            self.use_result_as(ref, chosen, source=out.task)
+
+        self.controller.lookup(ref.request_id, found)
 
     def open_running(self) -> None:
         """The slots running now are in view: their project and day are opened at start, and

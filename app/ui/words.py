@@ -128,6 +128,48 @@ NETWORK = QT_TRANSLATE_NOOP(
 KEYRING = QT_TRANSLATE_NOOP(
     "Words", "The system's password store is not available, so the API key cannot be kept. Set "
     "the key in the environment instead (see Settings).")
+# what a history event's detail says, in the designer's words (the rest is behind Details)
+D_IMAGES = QT_TRANSLATE_NOOP("Words", "%1 image(s)")
+D_VIDEO = QT_TRANSLATE_NOOP("Words", "video")
+D_FILES = QT_TRANSLATE_NOOP("Words", "%1 file(s)")
+D_UPLOADED = QT_TRANSLATE_NOOP("Words", "%1 input file(s) uploaded")
+D_RETRY = QT_TRANSLATE_NOOP("Words", "nothing was made; sending again in %1 s")
+D_NOT_BILLED = QT_TRANSLATE_NOOP("Words", "not billed")
+D_NEXT_TRY = QT_TRANSLATE_NOOP("Words", "the result is safe; next try in %1 s")
+
+#: The history's events in the designer's words (context ``Event``).
+EVENT_WORDS = {
+    "submitted": QT_TRANSLATE_NOOP("Event", "slot claimed, create about to be sent"),
+    "create_sent": QT_TRANSLATE_NOOP("Event", "create request sent"),
+    "created": QT_TRANSLATE_NOOP("Event", "created at the provider"),
+    "status": QT_TRANSLATE_NOOP("Event", "status"),
+    "unknown": QT_TRANSLATE_NOOP("Event", "outcome unknown"),
+    "rejected": QT_TRANSLATE_NOOP("Event", "refused by the provider"),
+    "rate_limited": QT_TRANSLATE_NOOP("Event", "rate limited, waiting"),
+    "conflict": QT_TRANSLATE_NOOP("Event", "conflict: other parameters refused"),
+    "replayed": QT_TRANSLATE_NOOP("Event", "asked again: answered from the record"),
+    "downloaded": QT_TRANSLATE_NOOP("Event", "downloaded"),
+    "verified": QT_TRANSLATE_NOOP("Event", "media verified"),
+    "verification_failed": QT_TRANSLATE_NOOP("Event", "verification failed"),
+    "query_failed": QT_TRANSLATE_NOOP("Event", "query failed"),
+    "download_stalled": QT_TRANSLATE_NOOP("Event", "download too slow, paused"),
+    "recovered": QT_TRANSLATE_NOOP("Event", "recovered"),
+    "declared_failed": QT_TRANSLATE_NOOP("Event", "declared failed"),
+    "exported": QT_TRANSLATE_NOOP("Event", "exported"),
+    "quota_refused": QT_TRANSLATE_NOOP("Event", "refused: daily quota used up"),
+    "budget_refused": QT_TRANSLATE_NOOP("Event", "refused: daily budget would be exceeded"),
+    "cancelled": QT_TRANSLATE_NOOP("Event", "cancelled"),
+    "deleted": QT_TRANSLATE_NOOP("Event", "removed at the provider instead of cancelled"),
+    "inputs": QT_TRANSLATE_NOOP("Event", "input files sent"),
+    "journal_replayed": QT_TRANSLATE_NOOP("Event", "the provider's answer, kept safe, recorded"),
+    "late_answer": QT_TRANSLATE_NOOP("Event", "the provider's answer came late"),
+    "lookup": QT_TRANSLATE_NOOP("Event", "looked up at the provider"),
+    "": QT_TRANSLATE_NOOP("Event", "other event"),  # one this version of Slate does not know
+}
+#: An event and its detail on one line ("status: generating"; Chinese puts a full-width colon).
+EVENT_LINE = {"format": QT_TRANSLATE_NOOP("Event", "%1: %2")}
+#: Events whose stored detail only repeats the event's name (kept behind Details).
+QUIET_DETAILS = frozenset({"submitted", "create_sent", "replayed"})
 
 
 @dataclass(frozen=True)
@@ -282,21 +324,97 @@ def status_word(word: str, state_word: Callable[[State], str]) -> str:
 
 def event_detail(event: str, detail: str, state_word: Callable[[State], str],
                  translate: Translate = _plain) -> tuple[str, str]:
-    """A history event's detail as the timeline shows it: (shown, technical). A status word is
-    translated; a failure reason becomes its sentence (the original kept as the technical part);
-    other details stay as they are."""
+    """A history event's detail as the timeline shows it: (shown, technical). Only the designer's
+    words are shown — a status word in the designer's language, a failure reason's sentence, how
+    many images, how large — and every other word the service kept (ids, hashes, content types,
+    paths, URLs, its English sentences) is the technical part, behind Details."""
     if not detail:
         return "", ""
+    shown = ""
     if event in ("status", "recovered"):
         word = detail.split(" (", 1)[0]
-        shown = status_word(word, state_word)
-        return shown, detail if shown != detail else ""
-    if event in ("unknown", "rejected", "query_failed", "verification_failed"):
-        said = sentence(None, detail)
-        if said is not None:
-            return translate(CONTEXT, said), detail
-    return detail, ""
+        said = status_word(word, state_word)
+        shown = said if said != word or _is_status_word(word) else ""
+    elif event == "declared_failed":  # the designer's own reason, in their own words
+        return detail, ""
+    elif event in ("unknown", "rejected", "query_failed", "verification_failed", "deleted",
+                   "lookup"):
+        reason = sentence(None, detail)
+        if event == "lookup":
+            reason = LOOKUP_NOTHING if "no matching" in detail else LOOKUP_MANY
+        shown = translate(CONTEXT, reason) if reason is not None else ""
+    elif event == "created":
+        m = re.match(r"(\d+) image\(s\)", detail)
+        shown = _count(translate(CONTEXT, D_IMAGES), m.group(1)) if m else ""
+    elif event == "verified":
+        shown = _verified(detail, translate)
+    elif event == "downloaded":
+        m = re.match(r"(\d+) bytes(?:, (\d+)×(\d+))?", detail)
+        if m:
+            size = file_size(int(m.group(1)))
+            shown = f"{size} · {m.group(2)}×{m.group(3)}" if m.group(2) else size
+    elif event == "exported":
+        m = re.match(r"(\d+) file", detail)
+        shown = _count(translate(CONTEXT, D_FILES), m.group(1)) if m else ""
+    elif event == "inputs":
+        shown = _count(translate(CONTEXT, D_UPLOADED), str(detail.count(" uploaded as ")))
+    elif event == "rate_limited":
+        m = re.search(r"again in (\d+(?:\.\d+)?) ?s", detail)
+        shown = (translate(CONTEXT, D_RETRY).replace("%1", f"{float(m.group(1)):.0f}")
+                 if m else "")
+    elif event == "download_stalled":
+        m = re.search(r"next try in (\d+(?:\.\d+)?) ?s", detail)
+        shown = (translate(CONTEXT, D_NEXT_TRY).replace("%1", f"{float(m.group(1)):.0f}")
+                 if m else "")
+    elif event == "cancelled":
+        shown = translate(CONTEXT, D_NOT_BILLED) if "not billed" in detail else ""
+    elif event == "quota_refused":
+        shown = translate(CONTEXT, QUOTA)
+    elif event == "budget_refused":
+        shown = translate(CONTEXT, BUDGET)
+    return shown, (detail if shown != detail else "")
 
 
-__all__ = ["CONTEXT", "Said", "event_detail", "for_error", "for_outcome", "for_task",
-           "sentence", "status_word"]
+def _is_status_word(word: str) -> bool:
+    return any(state_for_status_word(word, p) is not State.UNKNOWN for p in ("v1", "v2"))
+
+
+def _count(text: str, n: str) -> str:
+    return text.replace("%1", n)
+
+
+def file_size(size: int) -> str:
+    """Bytes as a designer reads them: "57 KB", "2.4 MB"."""
+    return f"{size / 1024 / 1024:.1f} MB" if size >= 1024 * 1024 else f"{size / 1024:.0f} KB"
+
+
+def _verified(detail: str, translate: Translate) -> str:
+    """"image/png 1024×1024 sha256 …, …" → "3 images · 1024×1024" (or "video · 1366×768")."""
+    items = re.findall(r"(\w+)/[\w.+-]+ (?:(\d+)×(\d+))?", detail)
+    if not items:
+        return ""
+    kind, w, h = items[0]
+    what = (translate(CONTEXT, D_VIDEO) if kind == "video"
+            else _count(translate(CONTEXT, D_IMAGES), str(len(items))))
+    return f"{what} · {w}×{h}" if w and h else what
+
+
+def event_line(event: str, detail: str | None, state_word: Callable[[State], str],
+               translate: Translate = _plain) -> tuple[str, str]:
+    """A history event as one line of the timeline (without its time): (line, technical). The
+    line is the event's words and its designer detail; ``technical`` the service's own words."""
+    known = bool(event) and event in EVENT_WORDS
+    word = translate("Event", EVENT_WORDS[event if known else ""])
+    technical = "" if known else event
+    if detail and event in QUIET_DETAILS:
+        return word, detail
+    shown, rest = event_detail(event, detail or "", state_word, translate)
+    technical = " · ".join(t for t in (technical, rest) if t)
+    if not shown:
+        return word, technical
+    return translate("Event", EVENT_LINE["format"]).replace("%1", word).replace("%2", shown), \
+        technical
+
+
+__all__ = ["CONTEXT", "EVENT_WORDS", "Said", "event_detail", "event_line", "file_size",
+           "for_error", "for_outcome", "for_task", "sentence", "status_word"]

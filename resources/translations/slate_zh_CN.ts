@@ -404,6 +404,7 @@
     <name>Event</name>
     <message>
         <source>slot claimed, create about to be sent</source>
+        <extracomment>The history&apos;s events in the designer&apos;s words (context ``Event``).</extracomment>
         <translation>已占用槽位，即将发送创建请求</translation>
     </message>
     <message>
@@ -455,6 +456,10 @@
         <translation>查询失败</translation>
     </message>
     <message>
+        <source>download too slow, paused</source>
+        <translation>下载太慢，已暂停</translation>
+    </message>
+    <message>
         <source>recovered</source>
         <translation>已恢复</translation>
     </message>
@@ -473,6 +478,39 @@
     <message>
         <source>refused: daily budget would be exceeded</source>
         <translation>已拒绝：将超出今日预算</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>removed at the provider instead of cancelled</source>
+        <translation>服务商删除了任务，而不是取消</translation>
+    </message>
+    <message>
+        <source>input files sent</source>
+        <translation>已发送输入文件</translation>
+    </message>
+    <message>
+        <source>the provider&apos;s answer, kept safe, recorded</source>
+        <translation>已写入先前保存的服务商答复</translation>
+    </message>
+    <message>
+        <source>the provider&apos;s answer came late</source>
+        <translation>服务商的答复来迟了</translation>
+    </message>
+    <message>
+        <source>looked up at the provider</source>
+        <translation>已在服务商处查找</translation>
+    </message>
+    <message>
+        <source>other event</source>
+        <translation>其他事件</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <extracomment>An event and its detail on one line (&quot;status: generating&quot;; Chinese puts a full-width colon).</extracomment>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -590,6 +628,14 @@
         <translation>加载中…</translation>
     </message>
     <message>
+        <source>Continue: last frame of this video as first frame</source>
+        <translation>接续：把这段视频的最后一帧用作首帧</translation>
+    </message>
+    <message>
+        <source>Last frame of this video as reference</source>
+        <translation>把这段视频的最后一帧用作参考</translation>
+    </message>
+    <message>
         <source>RESULTS</source>
         <translation>成果</translation>
     </message>
@@ -643,6 +689,7 @@ Every image and video you create gathers here, newest first.</source>
     </message>
     <message>
         <source>Use as first frame</source>
+        <extracomment>&quot;Use as …&quot; per kind of result: (role, words). A video gives its last frame (as the finished slot&apos;s results menu offers it).</extracomment>
         <translation>用作首帧</translation>
     </message>
     <message>
@@ -887,7 +934,7 @@ Every image and video you create gathers here, newest first.</source>
     </message>
     <message>
         <source>▦ Gallery</source>
-        <extracomment>The form&apos;s settings a template gives every scene (shot-list columns).</extracomment>
+        <extracomment>The form&apos;s settings a template gives every scene (shot-list columns). ``use_result_as``&apos;s default source: the slot on screen.</extracomment>
         <translation>▦ 图库</translation>
     </message>
     <message>
@@ -1042,6 +1089,10 @@ Every image and video you create gathers here, newest first.</source>
         <translation>通常 %1</translation>
     </message>
     <message>
+        <source>and %1 more</source>
+        <translation>还有 %1 个</translation>
+    </message>
+    <message>
         <source>Queue</source>
         <translation>队列</translation>
     </message>
@@ -1191,7 +1242,6 @@ Every image and video you create gathers here, newest first.</source>
     <name>ResultPane</name>
     <message>
         <source>Result and history</source>
-        <extracomment>Events whose stored detail only repeats the event&apos;s name.</extracomment>
         <translation>结果与历史</translation>
     </message>
     <message>
@@ -2237,6 +2287,14 @@ Every image and video you create gathers here, newest first.</source>
         <translation>详细信息</translation>
     </message>
     <message>
+        <source>Use in a new slot</source>
+        <translation>用于新槽位</translation>
+    </message>
+    <message>
+        <source>Feed a new slot with this result: as its first frame, last frame or reference</source>
+        <translation>把这个结果用于新槽位：作为首帧、尾帧或参考</translation>
+    </message>
+    <message>
         <source>File</source>
         <translation>文件</translation>
     </message>
@@ -2259,18 +2317,6 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>No other result to compare with</source>
         <translation>没有可对比的其他成果</translation>
-    </message>
-    <message>
-        <source>Use as first frame</source>
-        <translation>用作首帧</translation>
-    </message>
-    <message>
-        <source>Use as last frame</source>
-        <translation>用作尾帧</translation>
-    </message>
-    <message>
-        <source>Use as reference</source>
-        <translation>用作参考图</translation>
     </message>
 </context>
 <context>
@@ -2500,6 +2546,34 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>The system&apos;s password store is not available, so the API key cannot be kept. Set the key in the environment instead (see Settings).</source>
         <translation>系统密码存储不可用，无法保存 API 密钥。请改为在环境变量中设置密钥（见“设置”）。</translation>
+    </message>
+    <message>
+        <source>%1 image(s)</source>
+        <translation>%1 张图片</translation>
+    </message>
+    <message>
+        <source>video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>%1 file(s)</source>
+        <translation>%1 个文件</translation>
+    </message>
+    <message>
+        <source>%1 input file(s) uploaded</source>
+        <translation>已上传 %1 个输入文件</translation>
+    </message>
+    <message>
+        <source>nothing was made; sending again in %1 s</source>
+        <translation>尚未生成；%1 秒后重新发送</translation>
+    </message>
+    <message>
+        <source>not billed</source>
+        <translation>未计费</translation>
+    </message>
+    <message>
+        <source>the result is safe; next try in %1 s</source>
+        <translation>结果不会丢失；%1 秒后重试</translation>
     </message>
 </context>
 </TS>

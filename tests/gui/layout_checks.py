@@ -93,3 +93,34 @@ def elided_rows(tree: Any) -> list[str]:
 
     walk(QModelIndex(), 0)
     return found
+
+
+#: Air a menu button's text needs: left of the text, between the text and the menu arrow, and
+#: right of the arrow (pixels each).
+MENU_AIR = 6
+
+
+def cramped_menus(root: QWidget) -> list[str]:
+    """Visible buttons with a menu whose text and arrow do not both fit with air between them
+    (text width + arrow + 3 × MENU_AIR > button width), or that are shorter than the push
+    buttons beside them."""
+    from app.ui.qt import QAbstractButton, QtWidgets
+
+    found: list[str] = []
+    for w in root.findChildren(QAbstractButton):
+        menu = w.menu() if hasattr(w, "menu") else None
+        if menu is None or not w.isVisible() or not w.text():
+            continue
+        style = w.style()
+        arrow = style.pixelMetric(QtWidgets.QStyle.PixelMetric.PM_MenuButtonIndicator, None, w)
+        need = w.fontMetrics().horizontalAdvance(w.text()) + arrow + 3 * MENU_AIR
+        if need > w.width():
+            found.append(f"{w.objectName() or type(w).__name__}: {w.text()!r} needs {need} px, "
+                         f"has {w.width()} px")
+        row = w.parentWidget()
+        others = [b for b in row.findChildren(QPushButton) if b is not w and b.isVisible()
+                  and b.parentWidget() is row and b.menu() is None] if row is not None else []
+        if others and w.height() < max(b.height() for b in others):
+            found.append(f"{w.objectName() or type(w).__name__}: {w.height()} px tall beside "
+                         f"buttons of {max(b.height() for b in others)} px")
+    return found

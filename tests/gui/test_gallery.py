@@ -208,9 +208,11 @@ def test_the_chaining_hook_is_offered_for_image_results(gui, make_window, tmp_pa
     window.show_gallery(True)
     model = window.gallery_model
     gui.until(lambda: loaded(model) and model.rowCount() == 2)
+    window.gallery.offer_use = False  # nobody feeds new slots: nothing offered
     menu = window.gallery.menu_for(model.index(0))
     assert "Use as first frame" not in [a.text() for a in menu.actions()]
     got = []
+    window.gallery.useResultWanted.disconnect()  # the hook alone (the window's answer: below)
     window.gallery.useResultWanted.connect(lambda role, ref: got.append((role, ref)))
     window.gallery.offer_use = True
     menu = window.gallery.menu_for(model.index(0))

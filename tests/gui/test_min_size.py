@@ -1,6 +1,6 @@
 """The window at its own minimum size, in English and Chinese, with the slot pane in every kind of
-state: no text is cut off (buttons, combo boxes, labels), no button is pushed off the window, slot
-names in the tree read whole. Screenshots are saved to tests/screenshots/ for review."""
+state: no text is cut off (buttons, combo boxes, labels), no button is pushed off the window, a
+menu button's text and arrow both fit, slot names in the tree read whole. Screenshots are saved to tests/screenshots/ for review."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from app.ui.app import install_translations
 from tests.gui.bulk import insert_slot
 from tests.gui.conftest import SCREENSHOTS, shown
-from tests.gui.layout_checks import clipped, elided_rows, outside
+from tests.gui.layout_checks import clipped, cramped_menus, elided_rows, outside
 
 IMAGE = "article:20260816:tide-eye:still-01"
 RUNNING = "article:20260816:tide-eye:scene-05"
@@ -39,6 +39,9 @@ def check(gui, window, name: str) -> None:
     assert clipped(window) == [], name
     assert outside(window) == [], name
     assert elided_rows(window.browser.tree) == [], name
+    # the top bar's "Shot list" (and every menu button): its text and its arrow both fit
+    assert window.top_bar.shots_button.isVisible()
+    assert cramped_menus(window) == [], name
 
 
 @pytest.mark.qt_log_ignore(r".*No RHI backend\. Using CPU conversion\.")

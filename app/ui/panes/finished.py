@@ -92,6 +92,7 @@ class FinishedView(QWidget):
         self.use_button.setAccessibleName(self.use_button.text())
         self.use_menu = QMenu(self.use_button)
         self.use_button.setMenu(self.use_menu)
+        self.use_button.setProperty("hasMenu", True)  # its arrow's own room (style.py)
         self.use_menu.aboutToShow.connect(self._fill_use_menu)
         self.summary = QLabel(objectName="slotSummary")
         self.summary.setWordWrap(True)

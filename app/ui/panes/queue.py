@@ -2,8 +2,9 @@
 the provider, queued at the provider, waiting for the rate limit, being sent or downloaded — with
 how long each has run and how long it usually takes. A click shows the slot.
 
-Bound to the controller: it reads ``reader.queue()`` whenever the status is refreshed (every
-couple of seconds and on each task change) while it is open.
+Bound to the controller: it shows the slots of the controller's status (``Status.queue``, read
+every couple of seconds and on each task change) — the very read whose count the status bar
+says, so the two always agree.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ EMPTY = QT_TRANSLATE_NOOP("QueuePanel", "Nothing is running.")
 TITLE = QT_TRANSLATE_NOOP("QueuePanel", "QUEUE")
 ROW = QT_TRANSLATE_NOOP("QueuePanel", "%1 · %2")  # name · time running (the group says what)
 USUAL = QT_TRANSLATE_NOOP("QueuePanel", "usually %1")
+MORE = QT_TRANSLATE_NOOP("QueuePanel", "and %1 more")
 
 
 def _tr(text: str) -> str:
@@ -67,7 +69,7 @@ class QueuePanel(QFrame):
         self.controller = controller
         self.estimates = estimates
         self.entries: list[Any] = []
-        self._asking = False
+        self.total = 0  # the slots in flight (more than the rows when there are very many)
         self.title = QLabel(_tr(TITLE), objectName="paneTitle")
         self.tree = QTreeWidget(objectName="queueTree")
         self.tree.setHeaderHidden(True)
@@ -91,30 +93,26 @@ class QueuePanel(QFrame):
             estimates.changed.append(self._estimated)
         self.show_entries([])
 
-    def _status_changed(self, _status: Any) -> None:
-        self.refresh()
+    def _status_changed(self, status: Any) -> None:
+        self.show_entries(list(status.queue), total=status.running)
 
     def _estimated(self) -> None:
         if shiboken6.isValid(self):
-            self.show_entries(self.entries)
+            self.show_entries(self.entries, total=self.total)
 
     def refresh(self) -> None:
-        """Read the queue again (only while the panel is open; one read at a time)."""
-        if not self.isVisible() or self._asking:
-            return
-        self._asking = True
+        """Ask for the status again (the panel and the status bar are redrawn from it)."""
+        self.controller.refresh_status_soon()
 
-        def arrived(entries: list[Any]) -> None:
-            self._asking = False
-            self.show_entries(entries)
+    def count(self) -> int:
+        """How many slots the panel says are in flight."""
+        return self.total
 
-        c = self.controller
-        c.runner.run(c.reader.queue(), done=arrived, failed=lambda _m: setattr(
-            self, "_asking", False), what="queue")
-
-    def show_entries(self, entries: list[Any], now: float | None = None) -> None:
+    def show_entries(self, entries: list[Any], now: float | None = None, *,
+                     total: int | None = None) -> None:
         now = time.time() if now is None else now
         self.entries = list(entries)
+        self.total = max(len(entries), total or 0)
         self.tree.clear()
         groups: dict[str, list[Any]] = {}
         for e in entries:
@@ -139,6 +137,10 @@ class QueuePanel(QFrame):
                 item.setData(0, Qt.ItemDataRole.UserRole, row.request_id)
                 item.setToolTip(0, f"{row.request_id}\n{state_word(State(row.state))}")
                 self.tree.addTopLevelItem(item)
+        if self.total > len(entries):
+            more = QTreeWidgetItem([_tr(MORE).replace("%1", str(self.total - len(entries)))])
+            more.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.tree.addTopLevelItem(more)
         self.tree.setVisible(bool(entries))
         self.empty.setVisible(not entries)
         # as tall as its rows (at most eight): the slot tree keeps the rest of the column
@@ -154,6 +156,9 @@ class QueuePanel(QFrame):
 
     def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
+        status = getattr(self.controller, "status", None)
+        if status is not None:  # the latest status at once, a fresh one soon
+            self._status_changed(status)
         self.refresh()
 
 

@@ -56,30 +56,7 @@ from app.ui.qt import (
 _NOTHING: Any = object()  # nothing drawn yet
 LARGE = 480  # images are decoded this large at most (shown as large as the pane allows)
 
-EVENT_WORDS = {
-    "submitted": QT_TRANSLATE_NOOP("Event", "slot claimed, create about to be sent"),
-    "create_sent": QT_TRANSLATE_NOOP("Event", "create request sent"),
-    "created": QT_TRANSLATE_NOOP("Event", "created at the provider"),
-    "status": QT_TRANSLATE_NOOP("Event", "status"),
-    "unknown": QT_TRANSLATE_NOOP("Event", "outcome unknown"),
-    "rejected": QT_TRANSLATE_NOOP("Event", "refused by the provider"),
-    "rate_limited": QT_TRANSLATE_NOOP("Event", "rate limited, waiting"),
-    "conflict": QT_TRANSLATE_NOOP("Event", "conflict: other parameters refused"),
-    "replayed": QT_TRANSLATE_NOOP("Event", "asked again: answered from the record"),
-    "downloaded": QT_TRANSLATE_NOOP("Event", "downloaded"),
-    "verified": QT_TRANSLATE_NOOP("Event", "media verified"),
-    "verification_failed": QT_TRANSLATE_NOOP("Event", "verification failed"),
-    "query_failed": QT_TRANSLATE_NOOP("Event", "query failed"),
-    "recovered": QT_TRANSLATE_NOOP("Event", "recovered"),
-    "declared_failed": QT_TRANSLATE_NOOP("Event", "declared failed"),
-    "exported": QT_TRANSLATE_NOOP("Event", "exported"),
-    "quota_refused": QT_TRANSLATE_NOOP("Event", "refused: daily quota used up"),
-    "budget_refused": QT_TRANSLATE_NOOP("Event", "refused: daily budget would be exceeded"),
-}
-
-
-#: Events whose stored detail only repeats the event's name.
-QUIET_DETAILS = {"submitted", "create_sent", "replayed"}
+EVENT_WORDS, QUIET_DETAILS = words.EVENT_WORDS, words.QUIET_DETAILS  # (one mapping: words)
 
 
 class WrappingDelegate(QStyledItemDelegate):
@@ -373,13 +350,8 @@ class ResultPane(QWidget):
             return
         for e in events:
             when = dt.datetime.fromtimestamp(e.at).strftime("%H:%M:%S")
-            word = translate("Event", EVENT_WORDS[e.event]) if e.event in EVENT_WORDS else e.event
-            text = f"{when}  {word}"
-            technical = ""
-            if e.detail and e.event not in QUIET_DETAILS:
-                shown, technical = words.event_detail(e.event, e.detail, state_word, translate)
-                text += f": {shown}"
-            item = QTreeWidgetItem([text])
+            line, technical = words.event_line(e.event, e.detail, state_word, translate)
+            item = QTreeWidgetItem([f"{when}  {line}"])
             item.setToolTip(0, dt.datetime.fromtimestamp(e.at).isoformat(timespec="seconds"))
             data = e.data
             if technical:  # the original words, expandable like the raw response

@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.ui.current import Busy, CurrentSlot
 from typing import Any
 
-from app.ui.qt import QHBoxLayout, QLabel, QPushButton, QtWidgets, QToolButton, QWidget, Signal
+from app.ui.qt import QHBoxLayout, QLabel, QPushButton, QtWidgets, QWidget, Signal
 
 
 class TopBar(QWidget):
@@ -44,12 +44,14 @@ class TopBar(QWidget):
         self.spend_button = QPushButton(self.tr("Spend"), objectName="spendButton")
         self.spend_button.setToolTip(self.tr("What your slots cost: today, this week, per project "
                                              "(Ctrl+Shift+S)"))
-        self.shots_button = QToolButton(objectName="shotListButton")
-        self.shots_button.setText(self.tr("Shot list"))
+        # A push button like its neighbours, its menu arrow in a room of its own (style.py:
+        # #shotListButton), never over the text, in either language
+        self.shots_button = QPushButton(self.tr("Shot list"), objectName="shotListButton")
         self.shots_button.setToolTip(self.tr("Import a shot list, or make scenes from a template"))
-        self.shots_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.shots_button.setAccessibleName(self.tr("Shot list"))
         self.shots_menu = QtWidgets.QMenu(self.shots_button)
         self.shots_button.setMenu(self.shots_menu)
+        self.shots_button.setProperty("hasMenu", True)
         row.addWidget(self.shots_button)
         row.addWidget(self.spend_button)
         row.addWidget(self.queue_button)
