@@ -107,7 +107,8 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
             "claim_with_budget_ratio": spend.get("claim_budget_ratio")}),
         "gallery_first_thumbnails_ms": (gallery.get("first_thumbnails_ms"), {
             "warm_cache_ms": gallery.get("first_thumbnails_warm_ms"),
-            "tiles": gallery.get("first_thumbnails_cold", {}).get("tiles")}),
+            "tiles": gallery.get("first_thumbnails_cold", {}).get("tiles"),
+            "first_page_ms": gallery.get("first_thumbnails_cold", {}).get("first_page_ms")}),
         "gallery_scroll_lag_p99_ms": (gallery.get("scroll_lag_p99_ms"), {
             "results_scrolled": gallery.get("scroll", {}).get("results_scrolled"),
             "idle_baseline_p99_ms": gallery.get("idle_lag_p99_ms")}),
@@ -116,8 +117,12 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
         "gallery_cache_build_lag_p99_ms": (gallery.get("cache_build_lag_p99_ms"), {
             "build_s": gallery.get("cache_build_s"),
             "thumbnails": gallery.get("cache_build", {}).get("thumbnails"),
-            "lag_max_ms": gallery.get("cache_build_lag_max_ms")}),
-        "gallery_rss_mb": (gallery.get("rss_mb"), {"peak_rss_mb": gallery.get("peak_rss_mb")}),
+            "lag_max_ms": gallery.get("cache_build_lag_max_ms"),
+            "idle_baseline_p99_ms": gallery.get("idle_lag_p99_ms")}),
+        "gallery_rss_mb": (gallery.get("rss_mb"), {
+            "peak_rss_mb": gallery.get("peak_rss_mb"),
+            "thumbnail_workers_rss_mb": gallery.get("workers_rss_mb"),
+            "thumbnail_workers_pss_mb": gallery.get("workers_pss_mb")}),
     }
     out: dict[str, dict[str, Any]] = {}
     for key, (group, unit, target) in FIGURES.items():

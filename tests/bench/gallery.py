@@ -19,7 +19,8 @@ through its public parts (``MainWindow.show_gallery``, ``gallery_model``, ``gall
   worker threads (how long), with the loop lag meanwhile.
 * **idle lag** — the same 5 ms timer with the window idle for 3 s before all that: on a shared,
   busy machine the baseline says how much lag is not the gallery's doing.
-* **RSS** — the process's resident memory at the end (and the peak).
+* **RSS** — the app process's resident memory at the end (and the peak); beside it the
+  thumbnail worker processes' RSS and PSS (shared pages counted once).
 
 ``python -m tests.bench.gallery [--slots 100000] [--results 1000]`` prints one JSON object.
 """
@@ -268,6 +269,7 @@ class Probe:
             await asyncio.sleep(0.3)
             out["rss_mb"] = round(psutil.Process().memory_info().rss / 2**20, 1)
             out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+            out["workers"] = workers_memory(w.thumbs)
         except Exception as exc:  # noqa: BLE001 - report, then close the window anyway
             import traceback
 
@@ -275,6 +277,24 @@ class Probe:
             self.out["trace"] = traceback.format_exc()[-1500:]
         finally:
             w.close()
+
+
+def workers_memory(loader: Any) -> dict[str, Any]:
+    """The thumbnail worker processes' memory (RSS, and PSS: shared pages counted once)."""
+    import psutil
+
+    pool = getattr(loader, "pool", None)
+    pids = pool.pids() if pool is not None else []
+    rss = pss = 0
+    for pid in pids:
+        try:
+            info = psutil.Process(pid).memory_full_info()
+        except (psutil.Error, OSError):
+            continue
+        rss += info.rss
+        pss += getattr(info, "pss", info.rss)
+    return {"processes": len(pids), "rss_mb": round(rss / 2**20, 1),
+            "pss_mb": round(pss / 2**20, 1)}
 
 
 def child(results: int) -> dict[str, Any]:
@@ -348,6 +368,8 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
         "cache_build_s": build_.get("seconds"),
         "cache_build_lag_p99_ms": build_.get("p99_ms"),
         "cache_build_lag_max_ms": build_.get("max_ms"),
+        "workers_rss_mb": out.get("workers", {}).get("rss_mb"),
+        "workers_pss_mb": out.get("workers", {}).get("pss_mb"),
     })
     return out
 

@@ -67,8 +67,9 @@ def test_gallery_section_runs_on_a_small_store() -> None:
                 "gallery_scroll_lag_max_ms", "gallery_cache_build_lag_p99_ms", "gallery_rss_mb"):
         assert out["figures"][key]["value"] is not None, (key, gallery)
     # what was measured is what was asked: pictures on the first screen, 200 results scrolled,
-    # every thumbnail of them built by the loader's threads
+    # every thumbnail of them built by the loader's worker processes
     assert gallery["first_thumbnails_cold"]["tiles_with_pictures"] > 0
+    assert gallery["workers"]["processes"] == 2 and gallery["workers"]["rss_mb"] > 0
     assert gallery["scroll"]["results_scrolled"] >= 200
     build = gallery["cache_build"]
     assert build["thumbnails"] > 0 and build["decoded"] == build["thumbnails"]

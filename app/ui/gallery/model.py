@@ -9,6 +9,8 @@ small in-memory cache or asks the loader, which answers later (``dataChanged``).
 
 from __future__ import annotations
 
+import math
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -24,6 +26,7 @@ from app.ui.qt import (
     QPixmap,
     Qt,
     QtCore,
+    QTimer,
     Signal,
 )
 
@@ -34,6 +37,8 @@ RequestIdRole = Qt.ItemDataRole.UserRole + 43
 
 PAGE = 120  # slots per page: about three screens of tiles
 FIRST_PAGE = 40  # the first page: one large screen, shown sooner
+HANDOFF_MS = 12  # at most one hand-off of arrived thumbnails per this (one repaint for them)
+HANDOFF_BATCH = 24  # at most this many pixmaps made per hand-off (about one screen)
 Index = QModelIndex | QPersistentModelIndex
 NO_PARENT = QModelIndex()
 
@@ -89,12 +94,18 @@ class GalleryModel(QtCore.QAbstractListModel):
         self._generation = 0
         self.loading = False
         self.started = False  # the first page has arrived (empty states may be said)
+        self._arrived: dict[str, QImage] = {}
+        self._handoff = QTimer(self)
+        self._handoff.setSingleShot(True)
+        self._last_handoff = 0.0
+        self._handoff.timeout.connect(self._hand_off)
+        self.handoffs = 0  # dataChanged signals said for thumbnails (tests)
         loader.ready.connect(self._thumb_ready)
 
     # -- scope and paging ---------------------------------------------------------------------
     def set_scope(self, scope: GalleryScope) -> None:
-        if scope == self.scope and self.started:
-            return
+        if scope == self.scope and (self.started or self.loading):
+            return  # shown, or its first page on the way (asked again, it would be read twice)
         self.scope = scope
         self.reload()
 
@@ -229,7 +240,7 @@ class GalleryModel(QtCore.QAbstractListModel):
         if pix is not None:
             self._pixmaps.move_to_end(req.key)
             return pix
-        if ask and req.key not in self._failed:
+        if ask and req.key not in self._failed and req.key not in self._arrived:
             self.loader.request(req)
         return None
 
@@ -238,21 +249,46 @@ class GalleryModel(QtCore.QAbstractListModel):
         return req is not None and req.key in self._failed
 
     def _thumb_ready(self, key: str, image: QImage) -> None:
-        if image.isNull():
-            self._failed.add(key)
-        else:
-            self._pixmaps[key] = QPixmap.fromImage(image)
-            self._pixmaps.move_to_end(key)
-            while len(self._pixmaps) > self._memory:
-                self._pixmaps.popitem(last=False)
-        for i in self._by_thumb.get(key, ()):
-            idx = self.index(i)
-            self.dataChanged.emit(idx, idx, [ThumbRole])
+        """A thumbnail arrived: handed to the grid at once when the last hand-off is a frame
+        old, else with the others arriving within that frame (one repaint for them)."""
+        self._arrived[key] = image
+        if not self._handoff.isActive():
+            wait = self._last_handoff + HANDOFF_MS / 1000 - time.monotonic()
+            self._handoff.start(max(0, math.ceil(wait * 1000)))
+
+    def _hand_off(self) -> None:
+        """Turn the arrived thumbnails into pixmaps (at most :data:`HANDOFF_BATCH` per frame, the
+        rest at the next one) and say which rows changed: one ``dataChanged`` per run of
+        adjacent rows."""
+        self._last_handoff = time.monotonic()
+        rows: list[int] = []
+        while self._arrived and len(rows) < HANDOFF_BATCH:
+            key, image = next(iter(self._arrived.items()))
+            del self._arrived[key]
+            if image.isNull():
+                self._failed.add(key)
+            else:
+                self._pixmaps[key] = QPixmap.fromImage(image)
+                self._pixmaps.move_to_end(key)
+            rows.extend(self._by_thumb.get(key, ()))
+        while len(self._pixmaps) > self._memory:
+            self._pixmaps.popitem(last=False)
+        if self._arrived:
+            self._handoff.start(HANDOFF_MS)
+        rows.sort()
+        start = 0
+        for k in range(1, len(rows) + 1):
+            if k == len(rows) or rows[k] > rows[k - 1] + 1:
+                self.dataChanged.emit(self.index(rows[start]), self.index(rows[k - 1]),
+                                      [ThumbRole])
+                self.handoffs += 1
+                start = k
 
     def forget_pictures(self) -> None:
         """Drop the decoded pictures held in memory (they come back from the disk cache)."""
         self._pixmaps.clear()
         self._failed.clear()
+        self._arrived.clear()
 
     def thumbs_shown(self) -> int:
         """How many rows have their picture in memory (for tests and benchmarks)."""

@@ -20,6 +20,7 @@ from app.service.reads import ResultRow
 from app.ui.gallery.model import (
     GalleryModel,
     GalleryScope,
+    ThumbRole,
     is_video,
     scene_label,
 )
@@ -44,6 +45,7 @@ from app.ui.qt import (
     QStyleOptionViewItem,
     Qt,
     QtCore,
+    QtGui,
     QtWidgets,
     QVBoxLayout,
     QWidget,
@@ -57,6 +59,7 @@ MAX_TILE = 256  # and largest (the cached thumbnails' edge)
 CANNOT_SHOW = QT_TRANSLATE_NOOP("GalleryPane", "Cannot show this file")
 LOADING = QT_TRANSLATE_NOOP("GalleryPane", "Loading…")
 CAPTION = 22
+PREFETCH_SCREENS = 2  # the next page is read while this many screens are still ahead
 #: "Use as …" per kind of result: (role, words). A video gives its last frame (as the finished
 #: slot's results menu offers it).
 IMAGE_USES = (
@@ -239,7 +242,18 @@ class GalleryView(QtWidgets.QListView):
         self.tile = TILE
         self.setItemDelegate(TileDelegate(self))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.verticalScrollBar().valueChanged.connect(self._prefetch)
         self._fit_tiles()
+
+    def _prefetch(self, value: int) -> None:
+        """The next page is asked for while :data:`PREFETCH_SCREENS` screens of tiles are still
+        ahead (the view itself asks only at the very bottom, where the scroll then stops)."""
+        model = self.model()
+        if not isinstance(model, GalleryModel):
+            return
+        ahead = self.verticalScrollBar().maximum() - value
+        if ahead < PREFETCH_SCREENS * self.viewport().height() and model.canFetchMore():
+            model.fetchMore()
 
     def _fit_tiles(self) -> None:
         """Tiles grow with the grid (whole columns, 168 to 256 px): big results on a big
@@ -286,6 +300,24 @@ class GalleryView(QtWidgets.QListView):
                 if rect.intersects(area):
                     yield i, rect
             line += 1
+
+    def dataChanged(self, top_left: Any, bottom_right: Any,  # noqa: N802 - Qt override
+                    roles: Any = ()) -> None:
+        """Arrived pictures repaint only their tiles on screen (QAbstractItemView repaints the
+        whole viewport for a range of rows, and a hand-off is a range)."""
+        model = self.model()
+        if not isinstance(model, GalleryModel) or list(roles) != [ThumbRole] \
+                or not top_left.isValid():
+            super().dataChanged(top_left, bottom_right, roles)
+            return
+        first, last = top_left.row(), bottom_right.row()
+        port = self.viewport()
+        region = QtGui.QRegion()
+        for i, rect in self._tiles_in(port.rect(), model.rowCount()):
+            if first <= i <= last:
+                region += rect
+        if not region.isEmpty():
+            port.update(region)
 
     def paintEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         """Only the tiles in the damaged area, each one cached blit (QListView's own painting

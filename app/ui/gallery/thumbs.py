@@ -2,27 +2,34 @@
 SHA-256 and byte size (and the thumbnail's edge), and a loader that decodes off the UI thread.
 
 * :class:`ThumbCache` — blocking, thread-safe: ``get(...)`` answers from disk or decodes (images
-  with ``QImageReader`` scaled while reading, video posters with PyAV — the first frame that is
-  not black), writes the PNG atomically, and prunes the least recently used files once the cache
-  grows past its bound.
-* :class:`ThumbLoader` — a ``QObject`` with a small pool of worker threads; the newest request is
-  served first (the tiles the designer is looking at), a request already queued or in flight is
-  not repeated, and the answer comes back on the UI thread as :attr:`ThumbLoader.ready`.
+  with Pillow, video posters with PyAV — the first frame that is not black; see
+  :mod:`app.ui.gallery.decode`), writes the PNG atomically, and prunes the least recently used
+  files once the cache grows past its bound.
+* :class:`DecoderPool` — the worker processes that do that work for the loader, so no decoder
+  shares the UI thread's interpreter lock.
+* :class:`ThumbLoader` — a ``QObject`` with a few threads that hand requests to the pool; the
+  newest request is served first (the tiles the designer is looking at), a request already
+  queued or in flight is not repeated, and the answer comes back on the UI thread as
+  :attr:`ThumbLoader.ready`.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import sys
 import threading
 from collections import OrderedDict
+from concurrent.futures import CancelledError, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
+from app.ui.gallery import decode
 from app.ui.qt import QImage, QObject, Signal
 
 log = logging.getLogger(__name__)
@@ -33,8 +40,14 @@ THUMB_EDGE = 256
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 #: How much lower the decoder threads run than the UI thread (Linux, per thread).
 NICE = 5
+#: How much lower the decoder processes run. They share no interpreter lock with the UI thread,
+#: so only a little: at nice 5 other programs' load starved them (first screen of thumbnails
+#: 190-1,350 ms at load 4-5, against 150-195 ms at nice 0) with no gain in scrolling lag.
+WORKER_NICE = 2
 #: The interpreter's thread switch interval while thumbnails are decoded (seconds).
 SWITCH_INTERVAL = 0.001
+#: How long after the loader is made its worker processes start unasked (seconds).
+WARM_START = 1.0
 
 
 def default_cache_dir(data_dir: Path | None = None) -> Path:
@@ -66,74 +79,127 @@ class ThumbRequest:
 
 def to_qimage(img: Any) -> QImage:
     """A Pillow image as a ``QImage`` (one copy of the small thumbnail's bytes)."""
-    if img.mode not in ("RGB", "RGBA"):
-        img = img.convert("RGBA" if "A" in img.getbands() or img.mode == "P" else "RGB")
-    fmt = QImage.Format.Format_RGBA8888 if img.mode == "RGBA" else QImage.Format.Format_RGB888
-    data = img.tobytes()
-    stride = len(data) // max(1, img.height)
-    return QImage(data, img.width, img.height, stride, fmt).copy()
+    img = decode._rgb(img)
+    return _qimage(img.width, img.height, img.mode, img.tobytes())
 
 
-def _read_image(path: str, edge: int) -> Any:
-    """A Pillow image scaled to ``edge`` on its longer side. Pillow decodes, scales and encodes
-    with the interpreter lock released; Qt's image calls from Python hold it, which would stall
-    the UI thread while a worker decodes."""
-    from PIL import Image, ImageOps
+def _qimage(width: int, height: int, mode: str, data: bytes) -> QImage:
+    if not width or not height:
+        return QImage()
+    fmt = QImage.Format.Format_RGBA8888 if mode == "RGBA" else QImage.Format.Format_RGB888
+    return QImage(data, width, height, len(data) // height, fmt).copy()
 
-    with Image.open(path) as img:
-        img.draft("RGB", (edge, edge))  # JPEG: decode at a fraction of the size
-        img = ImageOps.exif_transpose(img)
-        img.thumbnail((edge, edge), Image.Resampling.BILINEAR, reducing_gap=2.0)
-        return img.copy() if img.mode in ("RGB", "RGBA") else img.convert("RGBA")
+
+_read_image = decode.read_image
+_read_poster = decode.read_poster
 
 
 def decode_image(path: str, edge: int) -> QImage:
     """An image scaled to ``edge`` on its longer side (a worker thread calls this)."""
-    return to_qimage(_read_image(path, edge))
-
-
-def _read_poster(path: str, edge: int, frames: int = 48) -> Any:
-    import av
-
-    first: Any = None
-    with av.open(path) as container:
-        stream = container.streams.video[0]
-        stream.thread_type = "AUTO"
-        for i, frame in enumerate(container.decode(stream)):
-            height = max(2, 64 * frame.height // max(1, frame.width))
-            small = frame.reformat(width=64, height=height, format="gray")
-            data = bytes(small.planes[0])
-            mean = sum(data) / max(1, len(data))
-            if first is None or mean > 12:
-                first = frame
-            if mean > 12 or i >= frames:
-                break
-    if first is None:
-        return None
-    w, h = first.width, first.height
-    scale = min(1.0, edge / max(w, h))
-    tw, th = max(2, int(w * scale) // 2 * 2), max(2, int(h * scale) // 2 * 2)
-    return first.reformat(width=tw, height=th, format="rgb24").to_image()
+    return to_qimage(decode.read_image(path, edge))
 
 
 def decode_poster(path: str, edge: int, *, frames: int = 48) -> QImage:
     """A video's first good frame (the first that is not near black, within ``frames``; else the
     first decodable one), decoded with PyAV and scaled to ``edge``."""
-    img = _read_poster(path, edge, frames)
+    img = decode.read_poster(path, edge, frames)
     return QImage() if img is None else to_qimage(img)
 
 
+def processes_wanted() -> bool:
+    """Whether thumbnails are made in worker processes: yes, unless ``SLATE_THUMB_PROCESSES=0``
+    or the app is a frozen bundle (whose entry point does not serve ``multiprocessing``'s
+    spawned children; it decodes in threads as before)."""
+    if os.environ.get("SLATE_THUMB_PROCESSES", "").strip() == "0":
+        return False
+    return not getattr(sys, "frozen", False)
+
+
+class DecoderPool:
+    """Worker processes that make thumbnails (:func:`app.ui.gallery.decode.thumbnail`), started
+    (spawned: never a fork of the Qt process) and warmed up at once, below the app's priority. A
+    worker that dies (a decoder crashing on a hostile file) costs that one thumbnail: the pool is
+    made anew and the app goes on."""
+
+    def __init__(self, workers: int = 2, *, nice: int = WORKER_NICE, start: bool = True) -> None:
+        self.workers = workers
+        self.nice = nice
+        self.restarts = 0
+        self._lock = threading.Lock()
+        self._closed = False
+        self._executor: ProcessPoolExecutor | None = None
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Start the workers now (else the first thumbnail does)."""
+        with self._lock:
+            if self._executor is None and not self._closed:
+                self._executor = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        ctx = multiprocessing.get_context("spawn")
+        ex = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
+                                 initializer=decode.init_worker, initargs=(self.nice,))
+        for _ in range(self.workers):  # every worker starts and imports its decoders now
+            ex.submit(decode.warm)
+        return ex
+
+    @property
+    def started(self) -> bool:
+        return self._executor is not None
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (for tests and benchmarks)."""
+        procs = getattr(self._executor, "_processes", None) or {}
+        return [p.pid for p in list(procs.values()) if p.pid is not None]
+
+    def thumbnail(self, path: str, kind: str, target: str, edge: int) -> decode.Answer | None:
+        """Blocks the calling (loader) thread, not the interpreter, until a worker answers;
+        None when the worker died or the pool is closed."""
+        with self._lock:
+            if self._closed:
+                return None
+            if self._executor is None:
+                self._executor = self._start()
+            ex = self._executor
+        try:
+            return ex.submit(decode.thumbnail, path, kind, target, edge).result()
+        except BrokenProcessPool:
+            log.warning("a thumbnail worker died on %s; starting the workers again", path)
+            with self._lock:
+                if self._executor is ex and not self._closed:
+                    self.restarts += 1
+                    self._executor = self._start()
+                    ex.shutdown(wait=False, cancel_futures=True)
+            return None
+        except (CancelledError, RuntimeError):  # closed meanwhile
+            return None
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            ex = self._executor
+        if ex is not None:
+            ex.shutdown(wait=False, cancel_futures=True)
+
+
 class ThumbCache:
-    """Thumbnails on disk, ``<dir>/<sha[:2]>/<sha256>-<bytes>-<edge>.png``, bounded in bytes."""
+    """Thumbnails on disk, ``<dir>/<sha[:2]>/<sha256>-<bytes>-<edge>.png``, bounded in bytes.
+
+    With a :attr:`pool` the reading, decoding and writing happen in its worker processes (the
+    calling thread only waits); without one, in the calling thread."""
 
     def __init__(self, directory: Path | str, *, edge: int = THUMB_EDGE,
                  max_bytes: int = DEFAULT_MAX_BYTES) -> None:
         self.dir = Path(directory)
         self.edge = edge
         self.max_bytes = max_bytes
+        self.pool: DecoderPool | None = None
         self._lock = threading.Lock()
         self.decodes = 0  # thumbnails decoded from media (cache misses)
         self.hits = 0  # thumbnails read back from the disk cache
+        self.made_by: set[int] = set()  # the process ids that made them
         self._written = 0
         self._since_prune = 0
 
@@ -141,56 +207,34 @@ class ThumbCache:
         return self.dir / req.sha256[:2] / f"{req.key}-{self.edge}.png"
 
     def cached(self, req: ThumbRequest) -> QImage | None:
-        target = self.file_for(req)
-        if not target.exists():
+        img = decode.read_cached(str(self.file_for(req)))
+        if img is None:
             return None
-        try:
-            from PIL import Image
-
-            with Image.open(target) as pic:
-                pic.load()
-                img = to_qimage(pic)
-        except Exception:  # noqa: BLE001 - a damaged cache file is made again
-            return None
-        try:
-            os.utime(target)  # least recently *used* is what pruning removes
-        except OSError:
-            pass
         with self._lock:
             self.hits += 1
-        return img
+        return to_qimage(img)
 
     def get(self, req: ThumbRequest) -> QImage:
         """The thumbnail of ``req`` (a null image when the file cannot be decoded)."""
-        img = self.cached(req)
-        if img is not None:
-            return img
-        if not Path(req.path).is_file():
+        target = str(self.file_for(req))
+        path = os.path.abspath(req.path)
+        pool = self.pool
+        answer = (pool.thumbnail(path, req.kind, target, self.edge) if pool is not None
+                  else decode.thumbnail(path, req.kind, target, self.edge))
+        if answer is None:
             return QImage()
-        try:
-            pic = (_read_poster(req.path, self.edge) if req.kind == "video"
-                   else _read_image(req.path, self.edge))
-        except Exception as exc:  # noqa: BLE001 - a damaged file shows as "cannot show"
-            log.info("no thumbnail for %s: %s", req.path, exc)
-            return QImage()
+        outcome, width, height, mode, data, written, pid = answer
         with self._lock:
-            self.decodes += 1
-        if pic is None:
-            return QImage()
-        self._store(req, pic)
-        return to_qimage(pic)
+            self.made_by.add(pid)
+            if outcome == "hit":
+                self.hits += 1
+            elif outcome == "decoded":
+                self.decodes += 1
+        if written:
+            self._account(written)
+        return _qimage(width, height, mode, data)
 
-    def _store(self, req: ThumbRequest, pic: Any) -> None:
-        target = self.file_for(req)
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.{threading.get_ident()}.tmp")
-            pic.save(tmp, "PNG", compress_level=1)
-            os.replace(tmp, target)
-            size = target.stat().st_size
-        except OSError as exc:
-            log.info("thumbnail cache not written: %s", exc)
-            return
+    def _account(self, size: int) -> None:
         with self._lock:
             self._written += size
             self._since_prune += size
@@ -232,18 +276,26 @@ class ThumbCache:
 
 
 class ThumbLoader(QObject):
-    """Decodes thumbnails in worker threads; newest request first; answers on the UI thread."""
+    """Makes thumbnails off the UI thread; newest request first; answers on the UI thread.
+
+    Its threads hand the work to a :class:`DecoderPool` of worker processes (unless
+    :func:`processes_wanted` says no, or ``processes=False``: then they decode themselves)."""
 
     ready = Signal(str, QImage)  # key, image (null: cannot be shown)
 
     def __init__(self, cache: ThumbCache, *, workers: int = 2, backlog: int = 400,
-                 parent: QObject | None = None) -> None:
+                 processes: bool | None = None, parent: QObject | None = None) -> None:
         super().__init__(parent)
         # A waiting UI thread gets the interpreter lock within 1 ms instead of Python's default
-        # 5 ms while the decoders run Python code between their C calls (latency over
+        # 5 ms while the loader's threads run Python code between their C calls (latency over
         # throughput, what a desktop app wants).
         if sys.getswitchinterval() > SWITCH_INTERVAL:
             sys.setswitchinterval(SWITCH_INTERVAL)
+        if processes is None:
+            processes = processes_wanted()
+        # The workers start a moment after the loader (a window that never shows its gallery
+        # spawns nothing) or at the first request, whichever comes first.
+        self.pool = DecoderPool(workers, start=False) if processes else None
         self.cache = cache
         self.backlog = backlog
         self._queue: OrderedDict[str, ThumbRequest] = OrderedDict()  # newest last
@@ -254,6 +306,17 @@ class ThumbLoader(QObject):
                          for i in range(workers)]
         for t in self._threads:
             t.start()
+
+    @property
+    def cache(self) -> ThumbCache:
+        return self._cache
+
+    @cache.setter
+    def cache(self, cache: ThumbCache) -> None:
+        """The cache the loader fills (its work goes to the loader's worker processes)."""
+        if self.pool is not None and cache.pool is None:
+            cache.pool = self.pool
+        self._cache = cache
 
     def request(self, req: ThumbRequest) -> None:
         with self._cv:
@@ -274,13 +337,14 @@ class ThumbLoader(QObject):
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
         except (AttributeError, OSError):
             pass
-        try:  # first imports are slow: done here, before the first thumbnail is asked for
-            import av  # noqa: F401
-            from PIL import Image, ImageOps, JpegImagePlugin, PngImagePlugin  # noqa: F401
-
-            Image.init()
-        except ImportError:
-            pass
+        if self.pool is None:  # first imports are slow: done before the first request
+            decode.warm()
+        elif threading.current_thread() is self._threads[0]:
+            with self._cv:
+                self._cv.wait_for(lambda: self._queue or self._closed, timeout=WARM_START)
+                closed = self._closed
+            if not closed:
+                self.pool.start()
         while True:
             with self._cv:
                 while not self._queue and not self._closed:
@@ -308,5 +372,7 @@ class ThumbLoader(QObject):
             self._closed = True
             self._queue.clear()
             self._cv.notify_all()
+        if self.pool is not None:
+            self.pool.close()
         for t in self._threads:
             t.join(timeout)

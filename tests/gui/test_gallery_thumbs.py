@@ -1,0 +1,247 @@
+"""The gallery's thumbnails are made in worker processes (never a thread of the app, which would
+share the UI thread's interpreter lock), a worker that dies costs one thumbnail and the pool goes
+on, the threaded fallback still works, and thumbnails arriving together are handed to the grid
+together (one ``dataChanged`` per run of adjacent rows, a bounded number per frame)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+from app.ui.controller import Controller
+from app.ui.gallery import model as gallery_model
+from app.ui.gallery import thumbs
+from app.ui.gallery.model import GalleryModel, thumb_request
+from app.ui.gallery.thumbs import (
+    DecoderPool,
+    ThumbCache,
+    ThumbLoader,
+    ThumbRequest,
+    processes_wanted,
+)
+from app.ui.qt import QEvent, QImage, QObject, QtGui
+from tests.gui.gallery_data import add_image_results, png
+
+
+def _requests(tmp_path, n, size=(300, 200)):
+    reqs = []
+    for i in range(n):
+        path = tmp_path / "media" / f"{i}.png"
+        sha, nbytes = png(path, i, size)
+        reqs.append(ThumbRequest(str(path), sha, nbytes, "image"))
+    return reqs
+
+
+def test_thumbnails_are_made_in_worker_processes_not_in_the_app(gui, tmp_path):
+    reqs = _requests(tmp_path, 4)
+    cache = ThumbCache(tmp_path / "cache", edge=64)
+    loader = ThumbLoader(cache, processes=True)
+    try:
+        assert loader.pool is not None and cache.pool is loader.pool
+        got: dict[str, QImage] = {}
+        loader.ready.connect(lambda key, img: got.__setitem__(key, img))
+        for r in reqs:
+            loader.request(r)
+        gui.until(lambda: len(got) == 4, what="thumbnails")
+        assert all(not img.isNull() and max(img.width(), img.height()) == 64
+                   for img in got.values())
+        assert cache.decodes == 4 and cache.hits == 0
+        assert cache.made_by and os.getpid() not in cache.made_by
+        assert cache.made_by <= set(loader.pool.pids())
+        assert all(cache.file_for(r).is_file() for r in reqs)  # the disk cache as before
+        # a cache given to the loader later (a second gallery) uses the same workers
+        other = ThumbCache(tmp_path / "other", edge=64)
+        loader.cache = other
+        assert other.pool is loader.pool
+    finally:
+        loader.close()
+
+
+def test_the_workers_start_unasked_a_moment_after_the_loader_not_with_it(gui, tmp_path,
+                                                                        monkeypatch):
+    quick = ThumbLoader(ThumbCache(tmp_path / "a"), processes=True)
+    assert not quick.pool.started  # a window closed at once spawned nothing
+    quick.close()
+    gui.settle(0.2)
+    assert not quick.pool.started
+    monkeypatch.setattr(thumbs, "WARM_START", 0.1)
+    loader = ThumbLoader(ThumbCache(tmp_path / "b"), processes=True)
+    try:
+        gui.until(lambda: loader.pool.started and len(loader.pool.pids()) == 2, what="workers")
+    finally:
+        loader.close()
+
+
+def test_a_worker_that_dies_costs_one_thumbnail_and_the_pool_starts_again(tmp_path):
+    reqs = _requests(tmp_path, 3)
+    cache = ThumbCache(tmp_path / "cache", edge=64)
+    pool = DecoderPool(2)
+    cache.pool = pool
+    try:
+        assert not cache.get(reqs[0]).isNull()
+        pids = pool.pids()
+        assert len(pids) == 2
+        for pid in pids:  # as a decoder crashing on a hostile file would
+            os.kill(pid, signal.SIGKILL)
+        assert cache.get(reqs[1]).isNull()  # that one is lost ("cannot show")...
+        assert pool.restarts == 1
+        img = cache.get(reqs[2])  # ...and the next one is made by new workers
+        assert not img.isNull() and max(img.width(), img.height()) == 64
+        assert set(pool.pids()).isdisjoint(pids)
+    finally:
+        pool.close()
+    assert cache.get(reqs[1]).isNull()  # a closed pool answers nothing, never hangs
+
+
+def test_without_processes_the_loader_threads_decode_as_before(gui, tmp_path, monkeypatch):
+    reqs = _requests(tmp_path, 2)
+    cache = ThumbCache(tmp_path / "cache", edge=64)
+    loader = ThumbLoader(cache, processes=False)
+    try:
+        assert loader.pool is None and cache.pool is None
+        got: dict[str, QImage] = {}
+        loader.ready.connect(lambda key, img: got.__setitem__(key, img))
+        for r in reqs:
+            loader.request(r)
+        gui.until(lambda: len(got) == 2, what="thumbnails")
+        assert cache.made_by == {os.getpid()} and cache.decodes == 2
+    finally:
+        loader.close()
+    monkeypatch.delenv("SLATE_THUMB_PROCESSES", raising=False)
+    assert processes_wanted()
+    monkeypatch.setenv("SLATE_THUMB_PROCESSES", "0")
+    assert not processes_wanted()
+    monkeypatch.delenv("SLATE_THUMB_PROCESSES")
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert not processes_wanted()  # a bundle's entry point does not serve spawned children
+
+
+def _picture(seed: int) -> QImage:
+    img = QImage(32, 18, QImage.Format.Format_RGB888)
+    img.fill(0x102030 + seed)
+    return img
+
+
+def test_thumbnails_arriving_together_are_one_hand_off(gui, tmp_path, monkeypatch):
+    add_image_results(gui.service, tmp_path, 40)
+    controller = Controller(gui.service)
+    loader = ThumbLoader(ThumbCache(tmp_path / "cache"), processes=False)
+    model = GalleryModel(controller, loader)
+    try:
+        model.reload()
+        gui.until(lambda: model.started and not model.loading, what="first page")
+        assert model.rowCount() == 40
+        changed: list[tuple[int, int]] = []
+        model.dataChanged.connect(lambda a, b, roles: changed.append((a.row(), b.row())))
+        keys = [thumb_request(model.row_at(i)).key for i in range(40)]
+        # rows 0-9 and 20-24 arrive within one frame (the grid's repaint comes once)
+        for i in [*range(10), *range(20, 25)]:
+            loader.ready.emit(keys[i], _picture(i))
+        assert changed == [] and model.thumbs_shown() == 0  # not yet: one hand-off per frame
+        gui.until(lambda: model.thumbs_shown() == 15, what="hand-off")
+        assert sorted(changed) == [(0, 9), (20, 24)]  # one signal per run of adjacent rows
+        assert model.handoffs == 2
+        # a burst larger than a frame's batch is spread over frames
+        changed.clear()
+        monkeypatch.setattr(gallery_model, "HANDOFF_BATCH", 4)
+        for i in range(30, 40):
+            loader.ready.emit(keys[i], _picture(i))
+        gui.until(lambda: model.thumbs_shown() == 25, what="hand-offs")
+        assert sorted(changed) == [(30, 33), (34, 37), (38, 39)]
+        # a thumbnail that could not be made shows "cannot show", without a new request
+        loader.ready.emit(keys[10], QImage())
+        gui.until(lambda: model.thumb_failed(model.row_at(10)), what="failed")
+        assert model.thumbnail(model.row_at(10)) is None and loader.pending() == 0
+    finally:
+        loader.close()
+        gui.run(controller.aclose())
+
+
+QRegion = QtGui.QRegion
+
+
+class _Paints(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.regions: list[QRegion] = []
+
+    def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Paint:
+            self.regions.append(QRegion(event.region()))
+        return False
+
+
+def test_an_arrived_picture_repaints_only_its_tile(gui, make_window, tmp_path):
+    add_image_results(gui.service, tmp_path, 30)
+    window = make_window()
+    window.resize(1360, 820)
+    window.show()
+    window.show_gallery(True)
+    model, view = window.gallery_model, window.gallery.view
+    gui.until(lambda: model.started and not model.loading and model.rowCount() == 30)
+    gui.until(lambda: window.gallery.pictures_shown(), what="first screen")
+    gui.settle(0.2)
+    paints = _Paints()
+    view.viewport().installEventFilter(paints)
+    rows = window.gallery.visible_rows()
+    assert len(rows) >= 8
+    keys = [thumb_request(model.row_at(i)).key for i in (rows[2], rows[3])]
+    for key in keys:  # two adjacent tiles get new pictures in one hand-off
+        window.thumbs.ready.emit(key, _picture(7))
+    gui.until(lambda: paints.regions, what="repaint")
+    gui.settle(0.1)
+    damaged = QRegion()
+    for r in paints.regions:
+        damaged += r
+    tiles = QRegion(view.visualRect(model.index(rows[2]))) + \
+        QRegion(view.visualRect(model.index(rows[3])))
+    assert damaged == tiles  # not the whole viewport
+    view.viewport().removeEventFilter(paints)
+
+
+def test_opening_the_gallery_reads_its_first_page_once(gui, make_window, tmp_path):
+    add_image_results(gui.service, tmp_path, 5)
+    window = make_window()
+    reader = window.gallery_model.controller.reader
+    reads: list[object] = []
+    real = reader.results
+
+    def counting(*args, **kw):
+        reads.append(args)
+        return real(*args, **kw)
+
+    reader.results = counting
+    try:
+        window.show_gallery(True)
+        model = window.gallery_model
+        gui.until(lambda: model.started and not model.loading and model.rowCount() == 5)
+        gui.settle(0.2)
+        assert len(reads) == 1  # the window's reload and its scope did not both read it
+    finally:
+        del reader.results
+
+
+def test_the_next_page_is_read_before_the_bottom_is_reached(gui, make_window, tmp_path,
+                                                             monkeypatch):
+    add_image_results(gui.service, tmp_path, 200)
+    monkeypatch.setattr(gallery_model, "FIRST_PAGE", 150)
+    window = make_window()
+    window.resize(1360, 820)
+    window.show()
+    window.gallery_model.page = 150
+    window.show_gallery(True)
+    model, view = window.gallery_model, window.gallery.view
+    gui.until(lambda: model.started and not model.loading, what="first page")
+    first = model.rowCount()
+    bar = view.verticalScrollBar()
+    gui.until(lambda: bar.maximum() > 3 * view.viewport().height(), what="layout")
+    # one screen down: nothing more is read yet
+    bar.setValue(view.viewport().height())
+    gui.settle(0.2)
+    assert model.rowCount() == first
+    # two screens before the bottom (not at it): the next page comes
+    ahead = 2 * view.viewport().height() - 10
+    bar.setValue(bar.maximum() - ahead)
+    assert bar.value() < bar.maximum()
+    gui.until(lambda: model.rowCount() > first and not model.loading, what="next page")
