@@ -160,7 +160,7 @@ async def test_the_minimum_rate_rule_lets_a_drip_go_and_a_slow_download_finish(m
         "GET /dl/slow": [Answer(body, content_type="application/octet-stream", drip=8192,
                                 drip_every=0.1)],
     })
-    client = http.ApiClient("k" * 20, server.base_url, timeout=5.0)
+    client = http.ApiClient("sk-rate-rule-0123456789", server.base_url, timeout=5.0)
     try:
         began = time.monotonic()
         got = bytearray()
