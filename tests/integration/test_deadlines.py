@@ -33,7 +33,8 @@ def drip(body: bytes) -> Answer:
     return Answer(body, content_type="application/octet-stream", drip=64, drip_every=0.2)
 
 
-def test_wait_max_seconds_answers_in_time_against_a_drip_download(slate_env, store_url):
+def video_server() -> HostileServer:
+    """A V1 video that succeeds at once and whose download drips for ever."""
     server = HostileServer({})
     server.script.update({
         "POST /v1/video_generation": [Answer(ok(task_id="vt-drip"))],
@@ -45,6 +46,11 @@ def test_wait_max_seconds_answers_in_time_against_a_drip_download(slate_env, sto
             "download_url": f"{server.base_url}/dl/v.mp4"}))],
         "GET /dl/v.mp4": [drip(b"\0" * 2_000_000)],
     })
+    return server
+
+
+def test_wait_max_seconds_answers_in_time_against_a_drip_download(slate_env, store_url):
+    server = video_server()
     env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": server.base_url}
     try:
         made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
@@ -82,22 +88,6 @@ def test_an_image_submit_with_timeout_3_answers_in_time_against_a_drip_download(
         assert server.sent("POST", "/v1/image_generation") == 1
     finally:
         server.stop()
-
-
-def video_server() -> HostileServer:
-    """A V1 video that succeeds at once and whose download drips for ever."""
-    server = HostileServer({})
-    server.script.update({
-        "POST /v1/video_generation": [Answer(ok(task_id="vt-drip"))],
-        "GET /v1/query/video_generation": [Answer(ok(
-            task_id="vt-drip", status="Success", file_id="f-1", video_width=1366,
-            video_height=768))],
-        "GET /v1/files/retrieve": [Answer(ok(file={
-            "file_id": "f-1", "bytes": 2_000_000, "filename": "v.mp4",
-            "download_url": f"{server.base_url}/dl/v.mp4"}))],
-        "GET /dl/v.mp4": [drip(b"\0" * 2_000_000)],
-    })
-    return server
 
 
 def test_query_answers_within_its_timeout_against_a_drip_download(slate_env, store_url):
