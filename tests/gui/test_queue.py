@@ -79,7 +79,8 @@ def test_no_estimate_without_past_tasks_like_it(gui, make_window):
     assert banner.bar.isVisible() and banner.bar.maximum() == 0  # moving, not measuring
 
 
-def test_the_queue_panel_groups_what_runs_and_is_open_at_start(gui, make_window):
+def in_flight_three_ways(gui) -> None:
+    """One slot generating, one queued at the provider, one waiting for the rate limit."""
     insert_slot(gui.service, RUNNING, "processing", provider_task_id="t-5")
     insert_slot(gui.service, "article:20260816:tide-eye:scene-06", "queueing",
                 provider_task_id="t-6")
@@ -92,6 +93,10 @@ def test_the_queue_panel_groups_what_runs_and_is_open_at_start(gui, make_window)
     gui.run(gui.service.store.add_event(gui.service.scope, ref.slot_key, task.id,
                                         "rate_limited", state=task.state,
                                         detail="1002 rate limit; sending again in 2.0 s"))
+
+
+def test_the_queue_panel_groups_what_runs_and_is_open_at_start(gui, make_window):
+    in_flight_three_ways(gui)
     insert_slot(gui.service, "article:20260816:tide-eye:still-01", "success")
     window = make_window(start=False)
     queue = window.queue
@@ -122,18 +127,7 @@ def _heads(queue) -> list[str]:
 
 def test_the_queue_panel_and_the_status_bar_say_the_same_slots_at_every_refresh(gui,
                                                                                 make_window):
-    insert_slot(gui.service, RUNNING, "processing", provider_task_id="t-5")
-    insert_slot(gui.service, "article:20260816:tide-eye:scene-06", "queueing",
-                provider_task_id="t-6")
-    sending = "article:20260816:tide-eye:scene-07"
-    insert_slot(gui.service, sending, "submitting")
-    from app.domain.slots import SlotRef
-
-    ref = SlotRef.parse(gui.service.tenant, gui.service.user, sending)
-    task = gui.run(gui.service.store.slot(gui.service.scope, ref.slot_key))
-    gui.run(gui.service.store.add_event(gui.service.scope, ref.slot_key, task.id,
-                                        "rate_limited", state=task.state,
-                                        detail="1002 rate limit; sending again in 2.0 s"))
+    in_flight_three_ways(gui)
     window = make_window(start=False)
     queue, bar = window.queue, window.status_pane.running_label
     seen = []  # (status bar, panel's count, panel's groups) right after each status arrived
