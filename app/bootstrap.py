@@ -55,17 +55,21 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
     name = config.provider or ("minimax" if key else "demo")
     if config.demo_fault and (name == "minimax" or config.base_url):
         raise ValidationError(
-            "demo_fault", "applies to the embedded demo provider only (no API key, no --base-url);"
-            " for a standalone demo provider use `slate sim --fault`"
+            "demo_fault",
+            "applies to the embedded demo provider only (no API key, no --base-url);"
+            " for a standalone demo provider use `slate sim --fault`",
         )
     if name == "minimax":
         if not key:
             raise ValidationError(
-                "api_key", "no MiniMax API key: set MINIMAX_API_KEY or run `slate key set` "
-                "(or use --provider demo)"
+                "api_key",
+                "no MiniMax API key: set MINIMAX_API_KEY or run `slate key set` "
+                "(or use --provider demo)",
             )
         try:
-            return MiniMaxProvider(key, config.base_url or DEFAULT_BASE_URL, timeout=config.timeout), None
+            return MiniMaxProvider(
+                key, config.base_url or DEFAULT_BASE_URL, timeout=config.timeout
+            ), None
         except ValueError as exc:
             raise ValidationError("base_url", str(exc)) from None
     if config.base_url:
@@ -95,8 +99,12 @@ def prepare_data_dir(config: Config) -> str | None:
     private_dir(path, tighten_existing=False)
     changed = tighten_slate_files(path)
     if changed:
-        log.info("data dir %s: %d file(s) and folder(s) of Slate's were readable by others; "
-                 "now owner-only", path, changed)
+        log.info(
+            "data dir %s: %d file(s) and folder(s) of Slate's were readable by others; "
+            "now owner-only",
+            path,
+            changed,
+        )
     mode = others_can_read(path)
     if mode is None:
         return None
@@ -107,8 +115,10 @@ def prepare_data_dir(config: Config) -> str | None:
     if own and tighten(path, PRIVATE_DIR):
         log.info("data dir %s was readable by others (mode %04o): now 0700", path, mode)
         return None
-    return (f"others can read or enter the data dir {path} (mode {mode:04o}); Slate's own files "
-            f"in it are yours alone (0600), but `chmod 700 {path}` keeps even their names private")
+    return (
+        f"others can read or enter the data dir {path} (mode {mode:04o}); Slate's own files "
+        f"in it are yours alone (0600), but `chmod 700 {path}` keeps even their names private"
+    )
 
 
 def build(config: Config) -> Slate:

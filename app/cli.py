@@ -59,8 +59,13 @@ GLOBAL_OPTIONS = (
     ("--user", "user", str, "designer (SLATE_USER)"),
     ("--timeout", "timeout", str, "provider timeout in seconds (SLATE_TIMEOUT)"),
     ("--poll-interval", "poll_interval", str, "seconds between queries (SLATE_POLL_INTERVAL)"),
-    ("--demo-fault", "demo_fault", str, "fault switches for the embedded demo provider, e.g. "
-     "lose-create-response or slow=600 (SLATE_DEMO_FAULT; list: slate sim --list-faults)"),
+    (
+        "--demo-fault",
+        "demo_fault",
+        str,
+        "fault switches for the embedded demo provider, e.g. "
+        "lose-create-response or slow=600 (SLATE_DEMO_FAULT; list: slate sim --list-faults)",
+    ),
 )
 
 
@@ -77,17 +82,31 @@ def _globals_parent() -> argparse.ArgumentParser:
     parent = argparse.ArgumentParser(add_help=False)
     for flag, dest, typ, help_text in GLOBAL_OPTIONS:
         parent.add_argument(flag, dest=dest, type=typ, default=argparse.SUPPRESS, help=help_text)
-    parent.add_argument("--json", dest="json", action="store_true", default=argparse.SUPPRESS,
-                        help="print exactly one JSON object")
-    parent.add_argument("-v", "--verbose", dest="verbose", action="store_true",
-                        default=argparse.SUPPRESS, help="log to stderr")
+    parent.add_argument(
+        "--json",
+        dest="json",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="print exactly one JSON object",
+    )
+    parent.add_argument(
+        "-v",
+        "--verbose",
+        dest="verbose",
+        action="store_true",
+        default=argparse.SUPPRESS,
+        help="log to stderr",
+    )
     return parent
 
 
 def build_parser() -> Parser:
     parent = _globals_parent()
-    p = Parser(prog="slate", parents=[parent], description="Slate: generate images and videos "
-               "without ever paying twice for one intent.")
+    p = Parser(
+        prog="slate",
+        parents=[parent],
+        description="Slate: generate images and videos without ever paying twice for one intent.",
+    )
     p.add_argument("--version", action="version", version=f"slate {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=Parser)
 
@@ -100,15 +119,26 @@ def build_parser() -> Parser:
     s.add_argument("--resolution")
     s.add_argument("--first-frame", help="https:// URL, data: URL or a local image file")
     s.add_argument("--last-frame", help="https:// URL, data: URL or a local image file")
-    s.add_argument("--ratio", help="MiniMax-H3: adaptive, 21:9, 16:9, 4:3, 1:1, 3:4, 9:16 "
-                   "(text-only: a concrete ratio; default 16:9)")
+    s.add_argument(
+        "--ratio",
+        help="MiniMax-H3: adaptive, 21:9, 16:9, 4:3, 1:1, 3:4, 9:16 "
+        "(text-only: a concrete ratio; default 16:9)",
+    )
     for what in ("image", "video", "audio"):
-        s.add_argument(f"--reference-{what}", action="append", default=None,
-                       help=f"MiniMax-H3: a reference {what} (https:// URL, mm_file://ID, data: "
-                       "URL or a local file); repeatable, not mixed with frames")
+        s.add_argument(
+            f"--reference-{what}",
+            action="append",
+            default=None,
+            help=f"MiniMax-H3: a reference {what} (https:// URL, mm_file://ID, data: "
+            "URL or a local file); repeatable, not mixed with frames",
+        )
     s.add_argument("--prompt-expansion", help="MiniMax-H3-Max: disabled, balanced or quality")
-    s.add_argument("--fast-pretreatment", action=argparse.BooleanOptionalAction, default=None,
-                   help="Hailuo-2.3, 2.3-Fast and 02: shorter prompt optimization")
+    s.add_argument(
+        "--fast-pretreatment",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="Hailuo-2.3, 2.3-Fast and 02: shorter prompt optimization",
+    )
     s.add_argument("--aspect-ratio")
     s.add_argument("--width", help="image-01: width in px (512-2048, steps of 8), with --height")
     s.add_argument("--height", help="image-01: height in px (512-2048, steps of 8), with --width")
@@ -141,11 +171,17 @@ def build_parser() -> Parser:
 
     c = sub.add_parser("cancel", parents=[parent], help="cancel a queued MiniMax-H3 (V2) task")
     c.add_argument("request_id")
-    b = sub.add_parser("batch", parents=[parent],
-                       help="a shot list (CSV or YAML, one slot a row): submit every row")
+    b = sub.add_parser(
+        "batch",
+        parents=[parent],
+        help="a shot list (CSV or YAML, one slot a row): submit every row",
+    )
     b.add_argument("file")
-    b.add_argument("--dry-run", action="store_true",
-                   help="show per row what a run would answer; send and store nothing")
+    b.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="show per row what a run would answer; send and store nothing",
+    )
     b.add_argument("--wait", action="store_true", help="follow the rows to the end")
     b.add_argument("--max-seconds", type=float)
 
@@ -182,8 +218,10 @@ def build_parser() -> Parser:
     g.add_argument("--screenshot", help="render the main window to this PNG and exit")
     g.add_argument("--select", help="select this RequestId first")
     g.add_argument("--lang", help="UI language, e.g. en or zh_CN")
-    g.add_argument("--size", help="the window's size, WIDTHxHEIGHT (e.g. 1000x640, the "
-                   "smallest), for screenshots")
+    g.add_argument(
+        "--size",
+        help="the window's size, WIDTHxHEIGHT (e.g. 1000x640, the smallest), for screenshots",
+    )
     return p
 
 
@@ -197,15 +235,18 @@ def window_size(text: str) -> tuple[int, int]:
     naming ``size`` otherwise (said before anything starts)."""
     parts = text.strip().lower().replace("×", "x").split("x")
     if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
-        raise ValidationError("size", f"must be WIDTHxHEIGHT in pixels, e.g. 1000x640, got "
-                              f"{text!r}")
+        raise ValidationError(
+            "size", f"must be WIDTHxHEIGHT in pixels, e.g. 1000x640, got {text!r}"
+        )
     width, height = (int(p) for p in parts)
     if width < GUI_MIN_SIZE[0] or height < GUI_MIN_SIZE[1]:
-        raise ValidationError("size", f"must be at least {GUI_MIN_SIZE[0]}x{GUI_MIN_SIZE[1]} "
-                              f"(the window's smallest size), got {text!r}")
+        raise ValidationError(
+            "size",
+            f"must be at least {GUI_MIN_SIZE[0]}x{GUI_MIN_SIZE[1]} "
+            f"(the window's smallest size), got {text!r}",
+        )
     if width > GUI_MAX_SIDE or height > GUI_MAX_SIDE:
-        raise ValidationError("size", f"must be at most {GUI_MAX_SIDE} pixels a side, got "
-                              f"{text!r}")
+        raise ValidationError("size", f"must be at most {GUI_MAX_SIDE} pixels a side, got {text!r}")
     return width, height
 
 
@@ -222,15 +263,23 @@ def submit_params(ns: argparse.Namespace) -> dict[str, Any]:
     v2 = protocol_for(ns.kind, ns.model) == V2
     frame = _as_given if v2 else image_option
     raw: dict[str, Any] = {
-        "prompt": ns.prompt, "model": ns.model, "duration": ns.duration,
+        "prompt": ns.prompt,
+        "model": ns.model,
+        "duration": ns.duration,
         "resolution": ns.resolution,
         "first_frame_image": frame(ns.first_frame, "first_frame_image"),
         "last_frame_image": frame(ns.last_frame, "last_frame_image"),
-        "ratio": ns.ratio, "reference_image": ns.reference_image,
-        "reference_video": ns.reference_video, "reference_audio": ns.reference_audio,
-        "prompt_expansion": ns.prompt_expansion, "fast_pretreatment": ns.fast_pretreatment,
-        "aspect_ratio": ns.aspect_ratio, "width": ns.width, "height": ns.height,
-        "n": ns.n, "seed": ns.seed,
+        "ratio": ns.ratio,
+        "reference_image": ns.reference_image,
+        "reference_video": ns.reference_video,
+        "reference_audio": ns.reference_audio,
+        "prompt_expansion": ns.prompt_expansion,
+        "fast_pretreatment": ns.fast_pretreatment,
+        "aspect_ratio": ns.aspect_ratio,
+        "width": ns.width,
+        "height": ns.height,
+        "n": ns.n,
+        "seed": ns.seed,
         "prompt_optimizer": ns.prompt_optimizer,
         "subject_reference": image_option(ns.subject_reference, "subject_reference"),
         "response_format": ns.response_format,
@@ -248,10 +297,16 @@ class KeyInfo:
 
 #: outcome → exit code (DESIGN.md, "Command line").
 EXIT = {
-    OutcomeKind.CREATED: 0, OutcomeKind.REPLAYED: 0, OutcomeKind.OK: 0,
+    OutcomeKind.CREATED: 0,
+    OutcomeKind.REPLAYED: 0,
+    OutcomeKind.OK: 0,
     OutcomeKind.CANCELLED: 0,
-    OutcomeKind.INVALID: 2, OutcomeKind.CONFLICT: 3, OutcomeKind.UNKNOWN: 4,
-    OutcomeKind.QUOTA_EXCEEDED: 5, OutcomeKind.BUDGET_EXCEEDED: 5, OutcomeKind.REJECTED: 6,
+    OutcomeKind.INVALID: 2,
+    OutcomeKind.CONFLICT: 3,
+    OutcomeKind.UNKNOWN: 4,
+    OutcomeKind.QUOTA_EXCEEDED: 5,
+    OutcomeKind.BUDGET_EXCEEDED: 5,
+    OutcomeKind.REJECTED: 6,
     OutcomeKind.NOT_FOUND: 8,
 }
 EXIT_INTERNAL, EXIT_FAIL, EXIT_STILL_RUNNING, EXIT_INTERRUPTED = 1, 6, 7, 130
@@ -267,9 +322,11 @@ def batch_exit_code(report: BatchReport) -> int:
     if ProblemCode.INTERNAL in problems:
         return EXIT_INTERNAL
     for outcomes, code in (
-        ({OutcomeKind.INVALID}, 2), ({OutcomeKind.CONFLICT}, 3),
+        ({OutcomeKind.INVALID}, 2),
+        ({OutcomeKind.CONFLICT}, 3),
         ({OutcomeKind.QUOTA_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED}, 5),
-        ({OutcomeKind.UNKNOWN}, 4), ({OutcomeKind.REJECTED}, 6),
+        ({OutcomeKind.UNKNOWN}, 4),
+        ({OutcomeKind.REJECTED}, 6),
     ):
         if kinds & outcomes:
             return code
@@ -296,7 +353,8 @@ def exit_code(result: Result[Any]) -> int:
             return EXIT_STILL_RUNNING
     if (
         result.kind in (OutcomeKind.CREATED, OutcomeKind.REPLAYED, OutcomeKind.OK)
-        and result.task is not None and result.task.state is State.FAIL
+        and result.task is not None
+        and result.task.state is State.FAIL
         and not isinstance(result.payload, History)
     ):
         return EXIT_FAIL
@@ -304,8 +362,16 @@ def exit_code(result: Result[Any]) -> int:
 
 
 def render_media(m: MediaView) -> dict[str, Any]:
-    return {"path": m.path, "sha256": m.sha256, "bytes": m.bytes, "content_type": m.content_type,
-            "width": m.width, "height": m.height, "duration": m.duration, "handle": m.handle}
+    return {
+        "path": m.path,
+        "sha256": m.sha256,
+        "bytes": m.bytes,
+        "content_type": m.content_type,
+        "width": m.width,
+        "height": m.height,
+        "duration": m.duration,
+        "handle": m.handle,
+    }
 
 
 def render_task(t: TaskView) -> dict[str, Any]:
@@ -332,8 +398,12 @@ def render_task_cost(t: TaskView) -> dict[str, Any]:
     """``{"estimate", "currency", "basis", "reported"}``: null amounts where unknown, never 0;
     the basis says so where the provider documents no charge for the task's outcome."""
     if t.cost is None:
-        return {"estimate": None, "currency": None, "reported": None,
-                "basis": "the price table cannot be read (see slate doctor and the log)"}
+        return {
+            "estimate": None,
+            "currency": None,
+            "reported": None,
+            "basis": "the price table cannot be read (see slate doctor and the log)",
+        }
     out = t.cost.to_json()
     if t.not_charged:
         out["basis"] = f"{out['basis']}; not charged: the task is {t.state.value}"
@@ -341,25 +411,41 @@ def render_task_cost(t: TaskView) -> dict[str, Any]:
 
 
 def render_budget(b: BudgetReport) -> dict[str, Any]:
-    return {"day": b.day, "currency": b.currency, "limit": money_json(b.limit),
-            "spent": money_json(b.spent.estimate), "remaining": money_json(b.remaining),
-            "known_spent": money_json(b.spent.known_estimate),
-            "unknown_slots": b.spent.unknown_slots}
+    return {
+        "day": b.day,
+        "currency": b.currency,
+        "limit": money_json(b.limit),
+        "spent": money_json(b.spent.estimate),
+        "remaining": money_json(b.remaining),
+        "known_spent": money_json(b.spent.known_estimate),
+        "unknown_slots": b.spent.unknown_slots,
+    }
 
 
 def render_quota(q: QuotaReport) -> dict[str, Any]:
-    return {"day": q.day, "video": {"used": q.video.used, "limit": q.video.limit},
-            "image": {"used": q.image.used, "limit": q.image.limit}}
+    return {
+        "day": q.day,
+        "video": {"used": q.video.used, "limit": q.video.limit},
+        "image": {"used": q.image.used, "limit": q.image.limit},
+    }
 
 
 def render_batch_row(r: BatchRow) -> dict[str, Any]:
     return {
-        "row": r.row, "line": r.line, "request_id": r.request_id, "kind": r.kind,
-        "outcome": r.outcome.value, "task": render_task(r.task) if r.task else None,
+        "row": r.row,
+        "line": r.line,
+        "request_id": r.request_id,
+        "kind": r.kind,
+        "outcome": r.outcome.value,
+        "task": render_task(r.task) if r.task else None,
         "error": render_problem(r.problem) if r.problem else None,
-        "cost": None if r.cost is None else {
-            "estimate": money_json(r.cost.estimate), "currency": r.cost.currency,
-            "basis": r.cost.basis},
+        "cost": None
+        if r.cost is None
+        else {
+            "estimate": money_json(r.cost.estimate),
+            "currency": r.cost.currency,
+            "basis": r.cost.basis,
+        },
     }
 
 
@@ -387,9 +473,14 @@ def render(result: Result[Any]) -> dict[str, Any]:
     payload = result.payload
     if isinstance(payload, History):
         out["events"] = [
-            {"at": e.at, "time": dt.datetime.fromtimestamp(e.at).isoformat(timespec="seconds"),
-             "event": e.event, "state": e.state.value if e.state is not None else None,
-             "detail": e.detail, "data": e.data}
+            {
+                "at": e.at,
+                "time": dt.datetime.fromtimestamp(e.at).isoformat(timespec="seconds"),
+                "event": e.event,
+                "state": e.state.value if e.state is not None else None,
+                "detail": e.detail,
+                "data": e.data,
+            }
             for e in payload.events
         ]
         if payload.duplicates:
@@ -402,8 +493,9 @@ def render(result: Result[Any]) -> dict[str, Any]:
         out["slots"] = [{"request_id": v.request_id, **render_task(v)} for v in payload.slots]
         out["count"] = len(payload.slots)
     elif isinstance(payload, Exported):
-        out["exported"] = [{"path": f.path, "sha256": f.sha256, "bytes": f.bytes}
-                           for f in payload.files]
+        out["exported"] = [
+            {"path": f.path, "sha256": f.sha256, "bytes": f.bytes} for f in payload.files
+        ]
     elif isinstance(payload, QuotaReport):
         out["quota"] = render_quota(payload)
         out["budget"] = render_budget(payload.budget) if payload.budget else None
@@ -415,8 +507,11 @@ def render(result: Result[Any]) -> dict[str, Any]:
         out["file"] = payload.file
         out["rows"] = [render_batch_row(r) for r in payload.rows]
         out["counts"] = payload.counts
-        out["cost"] = {"estimate": money_json(payload.cost.estimate),
-                       "currency": payload.cost.currency, "basis": payload.cost.basis}
+        out["cost"] = {
+            "estimate": money_json(payload.cost.estimate),
+            "currency": payload.cost.currency,
+            "basis": payload.cost.basis,
+        }
         out["quota"] = render_quota(payload.quota)
         out["budget"] = render_budget(payload.budget) if payload.budget else None
     elif isinstance(payload, KeyInfo):
@@ -426,8 +521,10 @@ def render(result: Result[Any]) -> dict[str, Any]:
             "window": {"start": payload.window_start, "end": payload.window_end},
             "listed": payload.listed,
             "owned_by_other_slots": list(payload.owned_by_other_slots),
-            "candidates": [{"id": c.task_id, "created_at": c.created_at, "model": c.model,
-                            "status": c.status} for c in payload.candidates],
+            "candidates": [
+                {"id": c.task_id, "created_at": c.created_at, "model": c.model, "status": c.status}
+                for c in payload.candidates
+            ],
             "attached": payload.attached,
         }
     return out
@@ -440,14 +537,19 @@ def _human(out: Result[Any]) -> str:
     if out.task:
         t = out.task
         demo = " [DEMO provider]" if t.provider == "demo" else ""
-        lines.append(f"  {t.kind} · {t.state.value}{demo} · provider task {t.provider_task_id or '—'}")
+        lines.append(
+            f"  {t.kind} · {t.state.value}{demo} · provider task {t.provider_task_id or '—'}"
+        )
         for m in t.media:
-            lines.append(f"  {m.content_type} {m.width}×{m.height} {m.bytes} B sha256 {m.sha256[:16]}…  {m.path}")
+            lines.append(
+                f"  {m.content_type} {m.width}×{m.height} {m.bytes} B sha256 {m.sha256[:16]}…  {m.path}"
+            )
         if t.error:
             lines.append(f"  error: {t.error.message}")
         if t.failed_count:
-            lines.append(f"  {t.failed_count} image(s) blocked by the provider's safety filter "
-                         "(not charged)")
+            lines.append(
+                f"  {t.failed_count} image(s) blocked by the provider's safety filter (not charged)"
+            )
         actions = ", ".join(a.value for a in t.allowed_actions)
         lines.append(f"  you can: {actions or 'nothing right now'}")
         lines.append(f"  handle: {t.handle}")
@@ -457,8 +559,10 @@ def _human(out: Result[Any]) -> str:
     if isinstance(payload, (History, SlotTasks)) and payload.duplicates:
         lines.append(f"  note: {DUPLICATES_NOTE}")
         for t in payload.duplicates:
-            lines.append(f"  also: {t.kind} · {t.state.value} · provider task "
-                         f"{t.provider_task_id or '—'} · handle {t.handle}")
+            lines.append(
+                f"  also: {t.kind} · {t.state.value} · provider task "
+                f"{t.provider_task_id or '—'} · handle {t.handle}"
+            )
     if isinstance(payload, History):
         for ev in payload.events:
             when = dt.datetime.fromtimestamp(ev.at).isoformat(timespec="seconds")
@@ -472,13 +576,17 @@ def _human(out: Result[Any]) -> str:
             lines.append(f"  {kind}: {use.used} / {lim} today ({payload.day})")
         if payload.budget is not None:
             b = payload.budget
-            lines.append(f"  budget: {format_money(b.spent.estimate, b.currency)} of "
-                         f"{format_money(b.limit, b.currency)} today")
+            lines.append(
+                f"  budget: {format_money(b.spent.estimate, b.currency)} of "
+                f"{format_money(b.limit, b.currency)} today"
+            )
     elif isinstance(payload, SpendReport):
         sp = payload.spend
-        lines.append(f"  total: {format_money(sp.total.estimate, sp.currency)} estimated, "
-                     f"{format_money(sp.total.reported, sp.currency)} reported, "
-                     f"{sp.total.slots} slots")
+        lines.append(
+            f"  total: {format_money(sp.total.estimate, sp.currency)} estimated, "
+            f"{format_money(sp.total.reported, sp.currency)} reported, "
+            f"{sp.total.slots} slots"
+        )
         for g in sp.groups:
             est = format_money(g.total.estimate, sp.currency)
             rep = format_money(g.total.reported, sp.currency)
@@ -500,8 +608,10 @@ def _human(out: Result[Any]) -> str:
     elif isinstance(payload, LookupReport):
         start = dt.datetime.fromtimestamp(payload.window_start).isoformat(timespec="seconds")
         end = dt.datetime.fromtimestamp(payload.window_end).isoformat(timespec="seconds")
-        lines.append(f"  looked between {start} and {end}: {payload.listed} task(s) listed, "
-                     f"{len(payload.candidates)} candidate(s)")
+        lines.append(
+            f"  looked between {start} and {end}: {payload.listed} task(s) listed, "
+            f"{len(payload.candidates)} candidate(s)"
+        )
         for c in payload.candidates:
             when = dt.datetime.fromtimestamp(c.created_at).isoformat(timespec="seconds")
             lines.append(f"  {c.task_id}  {when}  {c.model}  {c.status}")
@@ -519,23 +629,33 @@ def emit(out: Result[Any], as_json: bool) -> int:
     return code
 
 
-def _invalid(message: str, *, field: str | None = None, request_id: str | None = None,
-             code: ProblemCode = ProblemCode.INVALID) -> Result[Any]:
+def _invalid(
+    message: str,
+    *,
+    field: str | None = None,
+    request_id: str | None = None,
+    code: ProblemCode = ProblemCode.INVALID,
+) -> Result[Any]:
     return Result(OutcomeKind.INVALID, request_id, problem=Problem(code, message, field=field))
 
 
 def recover_how(ns: argparse.Namespace) -> RecoverHow | Result[Any]:
     """The one recover way the flags name, or the answer why they don't."""
     if ns.declare_failed and not (ns.reason or "").strip():
-        return _invalid("reason: --declare-failed needs --reason TEXT", field="reason",
-                        request_id=ns.request_id)
+        return _invalid(
+            "reason: --declare-failed needs --reason TEXT", field="reason", request_id=ns.request_id
+        )
     if ns.reason and not ns.declare_failed:
-        return _invalid("reason: --reason goes with --declare-failed", field="reason",
-                        request_id=ns.request_id)
+        return _invalid(
+            "reason: --reason goes with --declare-failed", field="reason", request_id=ns.request_id
+        )
     modes = [ns.task_id is not None, ns.redownload, ns.declare_failed, ns.lookup]
     if sum(modes) != 1:
-        return _invalid("recover: choose exactly one of --task-id, --redownload, "
-                        "--declare-failed, --lookup", field="recover", request_id=ns.request_id)
+        return _invalid(
+            "recover: choose exactly one of --task-id, --redownload, --declare-failed, --lookup",
+            field="recover",
+            request_id=ns.request_id,
+        )
     if ns.task_id is not None:
         return AttachTask(ns.task_id)
     if ns.redownload:
@@ -565,14 +685,16 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
         await svc.sweep_submitting()
         cmd = ns.command
         if cmd == "submit":
-            return await svc.submit(ns.request_id, ns.kind, submit_params(ns), wait=ns.wait,
-                                    max_seconds=ns.max_seconds)
+            return await svc.submit(
+                ns.request_id, ns.kind, submit_params(ns), wait=ns.wait, max_seconds=ns.max_seconds
+            )
         if cmd == "status":
             if ns.handle is not None and ns.request_id is None:
                 return await svc.status_by_handle(ns.handle)
             if ns.request_id is None or ns.handle is not None:
-                return _invalid("status: give a RequestId or --handle, not both",
-                                field="request_id")
+                return _invalid(
+                    "status: give a RequestId or --handle, not both", field="request_id"
+                )
             return await svc.status(ns.request_id)
         if cmd == "query":
             return await svc.query(ns.request_id)
@@ -592,7 +714,9 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
         if cmd == "history":
             return await svc.history(ns.request_id)
         if cmd == "list":
-            return await svc.list_slots(state=ns.state, kind=ns.kind, limit=ns.limit, search=ns.search)
+            return await svc.list_slots(
+                state=ns.state, kind=ns.kind, limit=ns.limit, search=ns.search
+            )
         if cmd == "export":
             return await svc.export(ns.request_id, ns.to)
         if cmd == "quota":
@@ -618,8 +742,9 @@ async def _batch(svc: Any, ns: argparse.Namespace) -> Result[Any]:
         sys.stderr.write(event.message + "\n")
         sys.stderr.flush()
 
-    return await svc.run_batch(source, wait=ns.wait, max_seconds=ns.max_seconds,
-                               on_progress=progress)
+    return await svc.run_batch(
+        source, wait=ns.wait, max_seconds=ns.max_seconds, on_progress=progress
+    )
 
 
 def _key_command(ns: argparse.Namespace) -> Result[Any]:
@@ -627,8 +752,12 @@ def _key_command(ns: argparse.Namespace) -> Result[Any]:
 
     if ns.action == "status":
         key, source = secrets.api_key()
-        return Result(OutcomeKind.OK, payload=KeyInfo({
-            "present": bool(key), "source": source, "keyring_usable": secrets.keyring_usable()}))
+        return Result(
+            OutcomeKind.OK,
+            payload=KeyInfo(
+                {"present": bool(key), "source": source, "keyring_usable": secrets.keyring_usable()}
+            ),
+        )
     if ns.action == "delete":
         try:
             removed = secrets.delete_api_key()
@@ -689,9 +818,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return refused
             from app.ui.app import run_gui
 
-            return run_gui(config, screenshot=getattr(ns, "screenshot", None),
-                           select=getattr(ns, "select", None), lang=getattr(ns, "lang", None),
-                           size=size)
+            return run_gui(
+                config,
+                screenshot=getattr(ns, "screenshot", None),
+                select=getattr(ns, "select", None),
+                lang=getattr(ns, "lang", None),
+                size=size,
+            )
         if cmd == "key":
             return emit(_key_command(ns), as_json)
         if cmd == "sim":
@@ -700,14 +833,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             def sim_emit(data: dict[str, Any]) -> None:
                 text = data.pop("text", None)
                 if as_json:
-                    payload = {"outcome": "ok", "request_id": None, "task": None, "error": None, **data}
+                    payload = {
+                        "outcome": "ok",
+                        "request_id": None,
+                        "task": None,
+                        "error": None,
+                        **data,
+                    }
                     sys.stdout.write(json.dumps(payload) + "\n")
                 elif text is not None:
                     sys.stdout.write(text)
                 elif data.get("outcome") == "invalid":
                     sys.stderr.write(f"invalid: {data['error']['message']}\n")
                 else:
-                    sys.stdout.write(f"Slate demo provider listening on {data.get('base_url')}  (Ctrl+C stops)\n")
+                    sys.stdout.write(
+                        f"Slate demo provider listening on {data.get('base_url')}  (Ctrl+C stops)\n"
+                    )
                 sys.stdout.flush()
 
             return sim_cli.run(ns, sim_emit)
@@ -715,8 +856,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return emit(out, as_json)
     except ValidationError as exc:
         rid = getattr(ns, "request_id", None)
-        return emit(_invalid(str(exc), field=exc.field,
-                             request_id=rid if isinstance(rid, str) else None), as_json)
+        return emit(
+            _invalid(str(exc), field=exc.field, request_id=rid if isinstance(rid, str) else None),
+            as_json,
+        )
     except SlateError as exc:
         return emit(_invalid(str(exc), code=ProblemCode(exc.code)), as_json)
     except KeyboardInterrupt:

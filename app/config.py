@@ -83,24 +83,48 @@ class Config:
         put = object.__setattr__
         put(self, "tenant", normalize_tenant(self.tenant))
         put(self, "user", normalize_user(self.user))
-        put(self, "timeout", number("timeout", self.timeout, minimum=TIMEOUT_RANGE[0],
-                                    maximum=TIMEOUT_RANGE[1]))
+        put(
+            self,
+            "timeout",
+            number("timeout", self.timeout, minimum=TIMEOUT_RANGE[0], maximum=TIMEOUT_RANGE[1]),
+        )
         if self.poll_interval is not None:
-            put(self, "poll_interval", number("poll_interval", self.poll_interval,
-                                              minimum=POLL_INTERVAL_RANGE[0],
-                                              maximum=POLL_INTERVAL_RANGE[1]))
+            put(
+                self,
+                "poll_interval",
+                number(
+                    "poll_interval",
+                    self.poll_interval,
+                    minimum=POLL_INTERVAL_RANGE[0],
+                    maximum=POLL_INTERVAL_RANGE[1],
+                ),
+            )
         for name in ("quota_video", "quota_image"):
             value = getattr(self, name)
             if value is not None:
                 put(self, name, whole(name, value, minimum=0, maximum=QUOTA_MAX))
-        put(self, "max_requests_per_second",
-            number("max_requests_per_second", self.max_requests_per_second, above=0.0,
-                   maximum=10_000.0))
-        put(self, "max_concurrent_polls",
-            whole("max_concurrent_polls", self.max_concurrent_polls, minimum=1, maximum=1024))
-        put(self, "demo_stage_seconds", number("SLATE_DEMO_STAGE_SECONDS",
-                                               self.demo_stage_seconds, minimum=0.0,
-                                               maximum=DEMO_STAGE_MAX))
+        put(
+            self,
+            "max_requests_per_second",
+            number(
+                "max_requests_per_second", self.max_requests_per_second, above=0.0, maximum=10_000.0
+            ),
+        )
+        put(
+            self,
+            "max_concurrent_polls",
+            whole("max_concurrent_polls", self.max_concurrent_polls, minimum=1, maximum=1024),
+        )
+        put(
+            self,
+            "demo_stage_seconds",
+            number(
+                "SLATE_DEMO_STAGE_SECONDS",
+                self.demo_stage_seconds,
+                minimum=0.0,
+                maximum=DEMO_STAGE_MAX,
+            ),
+        )
 
     def with_(self, **changes: Any) -> "Config":
         return replace(self, **changes)
@@ -113,7 +137,9 @@ class Config:
         return self.quota_video if kind == "video" else self.quota_image
 
 
-def load(options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None) -> Config:
+def load(
+    options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | None = None
+) -> Config:
     """Build the config: explicit options win over the environment, which wins over defaults."""
     options = options or {}
     environ = os.environ if environ is None else environ
@@ -132,11 +158,17 @@ def load(options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | 
     base_url = pick("base_url")
     tenant = normalize_tenant(pick("tenant") or "personal")
     user = normalize_user(pick("user") or _default_user())
-    timeout = number("timeout", pick("timeout") or 60, minimum=TIMEOUT_RANGE[0],
-                     maximum=TIMEOUT_RANGE[1])
+    timeout = number(
+        "timeout", pick("timeout") or 60, minimum=TIMEOUT_RANGE[0], maximum=TIMEOUT_RANGE[1]
+    )
     poll = pick("poll_interval")
-    poll_interval = None if poll is None else number(
-        "poll_interval", poll, minimum=POLL_INTERVAL_RANGE[0], maximum=POLL_INTERVAL_RANGE[1])
+    poll_interval = (
+        None
+        if poll is None
+        else number(
+            "poll_interval", poll, minimum=POLL_INTERVAL_RANGE[0], maximum=POLL_INTERVAL_RANGE[1]
+        )
+    )
     qv, qi = pick("quota_video"), pick("quota_image")
     budget = pick("budget_daily")
     return Config(
@@ -148,13 +180,14 @@ def load(options: Mapping[str, Any] | None = None, environ: Mapping[str, str] | 
         user=user,
         timeout=timeout,
         poll_interval=poll_interval,
-        quota_video=None if qv is None else whole("quota_video", qv, minimum=0,
-                                                  maximum=QUOTA_MAX),
-        quota_image=None if qi is None else whole("quota_image", qi, minimum=0,
-                                                  maximum=QUOTA_MAX),
-        demo_stage_seconds=number("SLATE_DEMO_STAGE_SECONDS",
-                                  environ.get("SLATE_DEMO_STAGE_SECONDS") or 2.0, minimum=0.0,
-                                  maximum=DEMO_STAGE_MAX),
+        quota_video=None if qv is None else whole("quota_video", qv, minimum=0, maximum=QUOTA_MAX),
+        quota_image=None if qi is None else whole("quota_image", qi, minimum=0, maximum=QUOTA_MAX),
+        demo_stage_seconds=number(
+            "SLATE_DEMO_STAGE_SECONDS",
+            environ.get("SLATE_DEMO_STAGE_SECONDS") or 2.0,
+            minimum=0.0,
+            maximum=DEMO_STAGE_MAX,
+        ),
         demo_fault=_demo_fault(pick("demo_fault")),
         budget_daily=None if budget is None else _budget(budget),
     )
@@ -165,8 +198,10 @@ def _budget(value: Any) -> Decimal:
     try:
         return parse_money(value, "budget_daily")
     except ValidationError as exc:
-        raise ValidationError("budget_daily", f"{exc.message} (SLATE_BUDGET_DAILY, the daily "
-                              "budget in the price table's currency)") from None
+        raise ValidationError(
+            "budget_daily",
+            f"{exc.message} (SLATE_BUDGET_DAILY, the daily budget in the price table's currency)",
+        ) from None
 
 
 def demo_faults(config: Config) -> dict[str, Any]:

@@ -96,8 +96,12 @@ def prepare_sqlite(db: Path) -> None:
 #: What Slate keeps in a data dir: folders (all of whose contents are Slate's) and file-name
 #: prefixes. Nothing else in a data dir the user chose is ever touched.
 SLATE_FOLDERS = ("media", "logs", "notices", "demo-media-cache", "demo-tls")
-SLATE_FILE_PREFIXES = ("slate.sqlite3", "handle-secret", ".handle-secret.lock",
-                       "demo-provider.sqlite3")
+SLATE_FILE_PREFIXES = (
+    "slate.sqlite3",
+    "handle-secret",
+    ".handle-secret.lock",
+    "demo-provider.sqlite3",
+)
 #: Written once the data dir's older files were tightened (so it is done once, not per start).
 TIGHTENED_MARKER = ".private-v1"
 

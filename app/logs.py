@@ -18,10 +18,13 @@ class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
     def _open(self):  # type: ignore[no-untyped-def]
         from app.files import open_private
 
-        fd = open_private(Path(self.baseFilename),
-                          os.O_WRONLY | os.O_APPEND | (os.O_TRUNC if self.mode == "w" else 0))
-        return os.fdopen(fd, "a" if self.mode != "w" else "w", encoding=self.encoding,
-                         errors=self.errors)
+        fd = open_private(
+            Path(self.baseFilename),
+            os.O_WRONLY | os.O_APPEND | (os.O_TRUNC if self.mode == "w" else 0),
+        )
+        return os.fdopen(
+            fd, "a" if self.mode != "w" else "w", encoding=self.encoding, errors=self.errors
+        )
 
 
 class RedactKey(logging.Filter):
@@ -67,8 +70,9 @@ def configure(data_dir: Path | None, *, verbose: bool = False) -> None:
             logs = private_dir(data_dir / "logs")
             for old in logs.glob("slate.log*"):
                 tighten(old, 0o600)  # rotated logs an older Slate left readable
-            fh = PrivateRotatingFileHandler(logs / "slate.log", maxBytes=2_000_000,
-                                            backupCount=3, encoding="utf-8")
+            fh = PrivateRotatingFileHandler(
+                logs / "slate.log", maxBytes=2_000_000, backupCount=3, encoding="utf-8"
+            )
             fh.setFormatter(fmt)
             fh.addFilter(REDACTOR)
             root.addHandler(fh)

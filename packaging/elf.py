@@ -14,8 +14,16 @@ from pathlib import Path
 SHT_DYNAMIC, SHT_DYNSYM = 6, 11
 SHT_GNU_VERDEF, SHT_GNU_VERNEED, SHT_GNU_VERSYM = 0x6FFFFFFD, 0x6FFFFFFE, 0x6FFFFFFF
 DT_NEEDED, DT_SONAME = 1, 14
-STT_NAMES = {0: "NOTYPE", 1: "OBJECT", 2: "FUNC", 3: "SECTION", 4: "FILE", 5: "COMMON",
-             6: "TLS", 10: "IFUNC"}
+STT_NAMES = {
+    0: "NOTYPE",
+    1: "OBJECT",
+    2: "FUNC",
+    3: "SECTION",
+    4: "FILE",
+    5: "COMMON",
+    6: "TLS",
+    10: "IFUNC",
+}
 STB_LOCAL = 0
 SHN_UNDEF = 0
 VER_FLG_BASE = 1
@@ -126,9 +134,7 @@ def read(path: Path) -> Elf:
             file = _cstr(data, strtab + vn_file)
             apos = pos + aux
             for _i in range(cnt):
-                _hash, _flags, other, vna_name, vna_next = struct.unpack_from(
-                    "<IHHII", data, apos
-                )
+                _hash, _flags, other, vna_name, vna_next = struct.unpack_from("<IHHII", data, apos)
                 name = _cstr(data, strtab + vna_name)
                 required_versions[other] = name
                 elf.requires.setdefault(file, set()).add(name)

@@ -70,8 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         bad = stale()
         if bad:
-            print(f"render-icons: stale PNGs ({', '.join(bad)}); run packaging/render-icons.py",
-                  file=sys.stderr)
+            print(
+                f"render-icons: stale PNGs ({', '.join(bad)}); run packaging/render-icons.py",
+                file=sys.stderr,
+            )
             return 1
         return 0
     for size in SIZES:

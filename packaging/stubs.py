@@ -70,9 +70,7 @@ def load_manifest(path: Path = MANIFEST) -> dict[str, dict[str, object]]:
         for field in ("file", "why", "symbols"):
             if field not in entry:
                 raise StubError(f"{path.name}: [library.{key}] has no {field}")
-        unknown = set(entry.get("queries", [])) - {
-            s.split("@")[0] for s in entry["symbols"]
-        }
+        unknown = set(entry.get("queries", [])) - {s.split("@")[0] for s in entry["symbols"]}
         if unknown:
             raise StubError(f"{path.name}: [library.{key}] queries not in symbols: {unknown}")
     return libs
@@ -141,9 +139,7 @@ def survey(
             problems.append(f"{key}: {dest} is not a shared library with a SONAME")
             continue
         exported = real.defined()
-        importers = [
-            d for d, e in parsed.items() if d not in stubbed and real.soname in e.needed
-        ]
+        importers = [d for d, e in parsed.items() if d not in stubbed and real.soname in e.needed]
         if not importers:
             problems.append(f"{key}: nothing in the bundle links {real.soname} any more")
         wanted: dict[str, elf.Symbol] = {}
@@ -201,7 +197,7 @@ def _closure(roots: list[str], parsed: dict[str, elf.Elf], by_name: dict[str, st
 def _explain(problems: list[str]) -> str:
     return (
         "the bundle does not match packaging/stubs.toml (a new PyAV wheel?). Check what FFmpeg "
-        "calls from these libraries (docs/DECISIONS.md, \"Bundle\"), then update the list:\n  "
+        'calls from these libraries (docs/DECISIONS.md, "Bundle"), then update the list:\n  '
         + "\n  ".join(problems)
     )
 
@@ -232,8 +228,7 @@ def source(stub: Stub) -> str:
         "}",
         "",
         '#define QUERY(f) __attribute__((visibility("default"))) long f(void) { return 0; }',
-        '#define CALL(f) __attribute__((visibility("default"))) long f(void) '
-        "{ left_out(#f); }",
+        '#define CALL(f) __attribute__((visibility("default"))) long f(void) { left_out(#f); }',
         "",
     ]
     for sym in stub.symbols:
@@ -255,8 +250,9 @@ def version_script(stub: Stub) -> str:
         body = "".join(f"    {n};\n" for n in names)
         local = "  local: *;\n" if i == 0 else ""
         parent = f" {ver.parents[0]}" if ver.parents else ""
-        out.append(f"{ver.name} {{\n" + (f"  global:\n{body}" if body else "") + local
-                   + f"}}{parent};\n")
+        out.append(
+            f"{ver.name} {{\n" + (f"  global:\n{body}" if body else "") + local + f"}}{parent};\n"
+        )
     missing = {s.version for s in stub.symbols} - set(nodes)
     if missing:
         raise StubError(f"{stub.key}: versions {missing} are not defined by {stub.dest}")
@@ -284,10 +280,20 @@ def build(stub: Stub, workdir: Path, cc: str | None = None) -> Path:
     (folder / "stub.c").write_text(code)
     (folder / "stub.map").write_text(script)
     cmd = [
-        cc, "-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-w",
-        "-o", str(out), str(folder / "stub.c"),
-        f"-Wl,-soname,{stub.soname}", f"-Wl,--version-script={folder / 'stub.map'}",
-        "-Wl,--no-undefined", "-Wl,-z,noexecstack", "-s",
+        cc,
+        "-shared",
+        "-fPIC",
+        "-O2",
+        "-fvisibility=hidden",
+        "-w",
+        "-o",
+        str(out),
+        str(folder / "stub.c"),
+        f"-Wl,-soname,{stub.soname}",
+        f"-Wl,--version-script={folder / 'stub.map'}",
+        "-Wl,--no-undefined",
+        "-Wl,-z,noexecstack",
+        "-s",
     ]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -329,7 +335,6 @@ def apply(
             f"({len(stub.symbols)} symbols)"
         )
     return [(d, replaced.get(d, s), k) for d, s, k in binaries], report
-
 
 
 def main(argv: list[str]) -> int:

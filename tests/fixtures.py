@@ -65,8 +65,15 @@ def store_url(request: pytest.FixtureRequest, data_dir: Path) -> Iterator[str]:
 
 def make_config(data_dir: Path, store: str, **kw: Any) -> Config:
     base: dict[str, Any] = dict(
-        data_dir=data_dir, store=store, provider="demo", base_url=None, tenant="studio-a",
-        user="lin", timeout=5.0, poll_interval=0.05, max_requests_per_second=200.0,
+        data_dir=data_dir,
+        store=store,
+        provider="demo",
+        base_url=None,
+        tenant="studio-a",
+        user="lin",
+        timeout=5.0,
+        poll_interval=0.05,
+        max_requests_per_second=200.0,
         max_concurrent_polls=16,
     )
     base.update(kw)
@@ -133,17 +140,29 @@ def slate_env(tmp_path: Path, data_dir: Path, demo_sim: SimServer) -> dict[str, 
     """Environment for `slate` subprocesses: demo provider over loopback, test keyring."""
     env = dict(os.environ)
     env.update(
-        SLATE_DATA_DIR=str(data_dir), SLATE_PROVIDER="demo", SLATE_BASE_URL=demo_sim.base_url,
-        SLATE_TENANT="studio-a", SLATE_USER="lin", SLATE_POLL_INTERVAL="0.05",
-        SLATE_TEST_KEYRING_FILE=str(tmp_path / "keyring.json"), SLATE_TIMEOUT="5",
+        SLATE_DATA_DIR=str(data_dir),
+        SLATE_PROVIDER="demo",
+        SLATE_BASE_URL=demo_sim.base_url,
+        SLATE_TENANT="studio-a",
+        SLATE_USER="lin",
+        SLATE_POLL_INTERVAL="0.05",
+        SLATE_TEST_KEYRING_FILE=str(tmp_path / "keyring.json"),
+        SLATE_TIMEOUT="5",
     )
     return env
 
 
-def run_slate(env: dict[str, str], *args: str, timeout: float = 60, stdin: str | None = None) -> CliResult:
+def run_slate(
+    env: dict[str, str], *args: str, timeout: float = 60, stdin: str | None = None
+) -> CliResult:
     proc = subprocess.run(
-        [sys.executable, "-m", "app", "--json", *args], env=env, capture_output=True, text=True,
-        timeout=timeout, cwd=ROOT, input=stdin,
+        [sys.executable, "-m", "app", "--json", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        input=stdin,
     )
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
     assert len(lines) == 1, f"expected exactly one JSON line, got {proc.stdout!r} / {proc.stderr!r}"

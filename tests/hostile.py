@@ -74,8 +74,11 @@ class HostileServer:
                     import time
 
                     time.sleep(answer.delay)
-                data = (answer.body if isinstance(answer.body, bytes)
-                        else json.dumps(answer.body).encode())
+                data = (
+                    answer.body
+                    if isinstance(answer.body, bytes)
+                    else json.dumps(answer.body).encode()
+                )
                 self.send_response(answer.status)
                 self.send_header("Content-Type", answer.content_type)
                 if answer.declare == "exact":
@@ -98,7 +101,7 @@ class HostileServer:
                     import time
 
                     for at in range(0, len(data), answer.drip):
-                        self.wfile.write(data[at:at + answer.drip])
+                        self.wfile.write(data[at : at + answer.drip])
                         self.wfile.flush()
                         time.sleep(answer.drip_every)
                 except OSError:

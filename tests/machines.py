@@ -44,14 +44,28 @@ class Done:
     stderr: str
 
 
-def spawn(env: dict[str, str], argv: Sequence[str], *, clock_offset: float = 0.0,
-          hostname: str | None = None, patches: dict[str, Any] | None = None,
-          prefix: Sequence[str] = ()) -> subprocess.Popen[str]:
-    spec = {"argv": ["--json", *argv], "clock_offset": clock_offset, "hostname": hostname,
-            "patches": patches or {}}
+def spawn(
+    env: dict[str, str],
+    argv: Sequence[str],
+    *,
+    clock_offset: float = 0.0,
+    hostname: str | None = None,
+    patches: dict[str, Any] | None = None,
+    prefix: Sequence[str] = (),
+) -> subprocess.Popen[str]:
+    spec = {
+        "argv": ["--json", *argv],
+        "clock_offset": clock_offset,
+        "hostname": hostname,
+        "patches": patches or {},
+    }
     return subprocess.Popen(
-        [*prefix, sys.executable, "-c", _BOOT, json.dumps(spec)], env=env, cwd=ROOT,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [*prefix, sys.executable, "-c", _BOOT, json.dumps(spec)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 

@@ -80,8 +80,11 @@ def find_pg_bin() -> Path | None:
     pg_config = shutil.which("pg_config")
     if pg_config:
         try:
-            candidates.append(subprocess.run([pg_config, "--bindir"], capture_output=True,
-                                             text=True, timeout=10).stdout.strip())
+            candidates.append(
+                subprocess.run(
+                    [pg_config, "--bindir"], capture_output=True, text=True, timeout=10
+                ).stdout.strip()
+            )
         except (OSError, subprocess.SubprocessError):
             pass
     for c in candidates:
@@ -97,8 +100,9 @@ def _free_port() -> int:
 
 
 def _run(cmd: list[str], what: str, timeout: float = 120) -> None:
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                          stdin=subprocess.DEVNULL)
+    proc = subprocess.run(
+        cmd, capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"{what} failed ({proc.returncode}): {proc.stdout}\n{proc.stderr}")
 
@@ -117,31 +121,56 @@ def _start_own_server() -> PgServer:
     root = Path(tempfile.mkdtemp(prefix="slate-test-pg."))
     if _is_root():
         if subprocess.run(["id", "postgres"], capture_output=True).returncode != 0:
-            _run(["useradd", "--system", "--home-dir", "/var/lib/postgresql", "postgres"],
-                 "useradd postgres")
+            _run(
+                ["useradd", "--system", "--home-dir", "/var/lib/postgresql", "postgres"],
+                "useradd postgres",
+            )
         shutil.chown(root, user="postgres")
     data = root / "data"
-    _run(_as_pg([str(pg_bin / "initdb"), "-D", str(data), "-A", "trust", "-U", "slate",
-                 "-E", "UTF8"]), "initdb")
+    _run(
+        _as_pg(
+            [str(pg_bin / "initdb"), "-D", str(data), "-A", "trust", "-U", "slate", "-E", "UTF8"]
+        ),
+        "initdb",
+    )
     last_error: Exception | None = None
     for _ in range(5):  # the free port can be taken between the probe and the start
         port = _free_port()
         try:
-            _run(_as_pg([
-                str(pg_bin / "pg_ctl"), "-D", str(data), "-l", str(root / "log"), "-w", "-t", "60",
-                "-o", f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
-                "-c max_connections=200", "start",
-            ]), "pg_ctl start")
+            _run(
+                _as_pg(
+                    [
+                        str(pg_bin / "pg_ctl"),
+                        "-D",
+                        str(data),
+                        "-l",
+                        str(root / "log"),
+                        "-w",
+                        "-t",
+                        "60",
+                        "-o",
+                        f"-p {port} -k {root} -c listen_addresses=127.0.0.1 -c fsync=off "
+                        "-c max_connections=200",
+                        "start",
+                    ]
+                ),
+                "pg_ctl start",
+            )
             break
         except RuntimeError as exc:
             last_error = exc
     else:
         log = (root / "log").read_text() if (root / "log").exists() else ""
-        pytest.fail(f"could not start the test PostgreSQL server: {last_error}\n{log}",
-                    pytrace=False)
+        pytest.fail(
+            f"could not start the test PostgreSQL server: {last_error}\n{log}", pytrace=False
+        )
     server = PgServer(
-        url=f"postgresql+psycopg://slate@127.0.0.1:{port}/postgres", bin=pg_bin, data=data,
-        port=port, self_started=True, root=root,
+        url=f"postgresql+psycopg://slate@127.0.0.1:{port}/postgres",
+        bin=pg_bin,
+        data=data,
+        port=port,
+        self_started=True,
+        root=root,
     )
     atexit.register(_stop_own_server, server)
     return server
@@ -149,8 +178,13 @@ def _start_own_server() -> PgServer:
 
 def _stop_own_server(server: PgServer) -> None:
     assert server.bin is not None and server.data is not None
-    subprocess.run(_as_pg([str(server.bin / "pg_ctl"), "-D", str(server.data), "-m",
-                           "immediate", "-w", "stop"]), capture_output=True, timeout=60)
+    subprocess.run(
+        _as_pg(
+            [str(server.bin / "pg_ctl"), "-D", str(server.data), "-m", "immediate", "-w", "stop"]
+        ),
+        capture_output=True,
+        timeout=60,
+    )
     if server.root is not None:
         shutil.rmtree(server.root, ignore_errors=True)
 
@@ -165,8 +199,12 @@ def server() -> PgServer:
                 pg_bin = os.environ.get("SLATE_TEST_PG_BIN")
                 data = os.environ.get("SLATE_TEST_PG_DATA")
                 port = os.environ.get("SLATE_TEST_PG_PORT") or make_url(url).port or 5432
-                _server = PgServer(url=url, bin=Path(pg_bin) if pg_bin else None,
-                                   data=Path(data) if data else None, port=int(port))
+                _server = PgServer(
+                    url=url,
+                    bin=Path(pg_bin) if pg_bin else None,
+                    data=Path(data) if data else None,
+                    port=int(port),
+                )
             else:
                 _server = _start_own_server()
         return _server
@@ -175,8 +213,12 @@ def server() -> PgServer:
 def _psycopg_dsn(sqlalchemy_url: str) -> str:
     """A libpq connection string for psycopg from a ``postgresql+psycopg://`` URL."""
     u = make_url(sqlalchemy_url)
-    parts = {"host": u.host or "127.0.0.1", "port": u.port or 5432, "user": u.username or "",
-             "dbname": u.database or "postgres"}
+    parts = {
+        "host": u.host or "127.0.0.1",
+        "port": u.port or 5432,
+        "user": u.username or "",
+        "dbname": u.database or "postgres",
+    }
     if u.password:
         parts["password"] = u.password
     return " ".join(f"{k}='{v}'" for k, v in parts.items() if v != "")
@@ -189,8 +231,9 @@ def admin_execute(sql: str, url: str | None = None) -> None:
     deadline = time.monotonic() + 30
     while True:
         try:
-            with psycopg.connect(_psycopg_dsn(url or server().url), autocommit=True,
-                                 connect_timeout=10) as conn:
+            with psycopg.connect(
+                _psycopg_dsn(url or server().url), autocommit=True, connect_timeout=10
+            ) as conn:
                 conn.execute(sql)
             return
         except psycopg.OperationalError:
@@ -239,13 +282,17 @@ def _pg_ctl(*args: str, timeout: float = 120) -> None:
         pytest.fail(
             f"this test restarts the PostgreSQL server, but {PG_ENV} names a server without "
             "SLATE_TEST_PG_BIN and SLATE_TEST_PG_DATA (run it under .ci/run, or unset "
-            f"{PG_ENV} so the suite starts its own server)", pytrace=False,
+            f"{PG_ENV} so the suite starts its own server)",
+            pytrace=False,
         )
     assert s.bin is not None and s.data is not None
     # -l: the server's output must go to a file, never to our pipe (pg_ctl would hang us).
     log = s.data.parent / "restart.log"
-    _run(_as_pg([str(s.bin / "pg_ctl"), "-D", str(s.data), "-l", str(log), "-w", "-t", "60",
-                 *args]), f"pg_ctl {' '.join(args)}", timeout=timeout)
+    _run(
+        _as_pg([str(s.bin / "pg_ctl"), "-D", str(s.data), "-l", str(log), "-w", "-t", "60", *args]),
+        f"pg_ctl {' '.join(args)}",
+        timeout=timeout,
+    )
 
 
 def restart_server(mode: str = "fast") -> None:

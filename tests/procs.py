@@ -22,14 +22,23 @@ _WORKER = (
 )
 
 
-def race(env: dict[str, str], argvs: Sequence[Sequence[str]], *, lead: float = 4.0,
-         timeout: float = 120.0) -> list[tuple[int, dict]]:
+def race(
+    env: dict[str, str],
+    argvs: Sequence[Sequence[str]],
+    *,
+    lead: float = 4.0,
+    timeout: float = 120.0,
+) -> list[tuple[int, dict]]:
     """Start one process per argv; all run their command at the same instant."""
     start = time.time() + lead
     procs = [
         subprocess.Popen(
-            [sys.executable, "-c", _WORKER, repr(start), "--json", *argv], env=env, cwd=ROOT,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [sys.executable, "-c", _WORKER, repr(start), "--json", *argv],
+            env=env,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         for argv in argvs
     ]

@@ -54,8 +54,15 @@ class PulseServer:
     def record(self, seconds: float) -> list[int]:
         """``seconds`` of what the null sink plays: interleaved stereo 16-bit samples."""
         rec = subprocess.Popen(
-            [need("parec"), "-d", f"{SINK}.monitor", "--format=s16le", f"--rate={RATE}",
-             "--channels=2", "--raw"],
+            [
+                need("parec"),
+                "-d",
+                f"{SINK}.monitor",
+                "--format=s16le",
+                f"--rate={RATE}",
+                "--channels=2",
+                "--raw",
+            ],
             env=self.env(),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -84,10 +91,17 @@ def start_pulse(tmp: Path) -> PulseServer:
     folder.mkdir()
     proc = subprocess.Popen(
         [
-            need("pulseaudio"), "-n", "--daemonize=no", "--exit-idle-time=-1",
-            "--use-pid-file=no", "--disable-shm=yes", "--log-target=stderr",
-            "-L", f"module-native-protocol-unix auth-anonymous=1 socket={folder / 'native'}",
-            "-L", f"module-null-sink sink_name={SINK} rate={RATE}",
+            need("pulseaudio"),
+            "-n",
+            "--daemonize=no",
+            "--exit-idle-time=-1",
+            "--use-pid-file=no",
+            "--disable-shm=yes",
+            "--log-target=stderr",
+            "-L",
+            f"module-native-protocol-unix auth-anonymous=1 socket={folder / 'native'}",
+            "-L",
+            f"module-null-sink sink_name={SINK} rate={RATE}",
         ],
         env={"HOME": str(folder), "XDG_RUNTIME_DIR": str(folder), "PATH": "/usr/bin:/bin"},
         stdout=subprocess.DEVNULL,

@@ -37,14 +37,58 @@ from PySide6.QtCore import (
 )
 
 WORDS = [
-    "cote", "côte", "coté", "côté", "Zebra", "zebra", "Äpfel", "apfel", "ångström", "Ölçek",
-    "ıslak", "İstanbul", "file10", "file2", "File1", "中国", "日本", "北京", "上海", "한국",
-    "Ελλάδα", "Россия", "ch", "cz", "ll", "lz", "ñ", "n", "ø", "z", "þ",
+    "cote",
+    "côte",
+    "coté",
+    "côté",
+    "Zebra",
+    "zebra",
+    "Äpfel",
+    "apfel",
+    "ångström",
+    "Ölçek",
+    "ıslak",
+    "İstanbul",
+    "file10",
+    "file2",
+    "File1",
+    "中国",
+    "日本",
+    "北京",
+    "上海",
+    "한국",
+    "Ελλάδα",
+    "Россия",
+    "ch",
+    "cz",
+    "ll",
+    "lz",
+    "ñ",
+    "n",
+    "ø",
+    "z",
+    "þ",
 ]
 UPPER = "istanbul ıi ß ǆ ﬁ ἀι i̇ ﬀ"
 LOWER = "İSTANBUL ΣΑΣ IÌ Ĩ"
-ZONE_LOCALES = ["en_US", "zh_CN", "zh_TW", "de_DE", "ja_JP", "fr_FR", "ar_EG", "ru_RU", "es_ES",
-                "pt_BR", "hi_IN", "ko_KR", "tr_TR", "en_GB", "fa_IR", "th_TH"]
+ZONE_LOCALES = [
+    "en_US",
+    "zh_CN",
+    "zh_TW",
+    "de_DE",
+    "ja_JP",
+    "fr_FR",
+    "ar_EG",
+    "ru_RU",
+    "es_ES",
+    "pt_BR",
+    "hi_IN",
+    "ko_KR",
+    "tr_TR",
+    "en_GB",
+    "fa_IR",
+    "th_TH",
+]
 SAMPLE = "Slate 石板 Ölçek ß € ¥ “quotes” 한국 Россия"
 
 
@@ -79,10 +123,17 @@ def zones() -> dict[str, str]:
         QDateTime(QDate(2026, 1, 15), QTime(12, 0), QTimeZone.utc()),
         QDateTime(QDate(2026, 7, 15), QTime(12, 0), QTimeZone.utc()),
     ]
-    types = (QTimeZone.TimeType.StandardTime, QTimeZone.TimeType.DaylightTime,
-             QTimeZone.TimeType.GenericTime)
-    kinds = (QTimeZone.NameType.DefaultName, QTimeZone.NameType.LongName,
-             QTimeZone.NameType.ShortName, QTimeZone.NameType.OffsetName)
+    types = (
+        QTimeZone.TimeType.StandardTime,
+        QTimeZone.TimeType.DaylightTime,
+        QTimeZone.TimeType.GenericTime,
+    )
+    kinds = (
+        QTimeZone.NameType.DefaultName,
+        QTimeZone.NameType.LongName,
+        QTimeZone.NameType.ShortName,
+        QTimeZone.NameType.OffsetName,
+    )
     out = {}
     for raw in QTimeZone.availableTimeZoneIds():
         tz = QTimeZone(raw)
@@ -104,8 +155,9 @@ def codecs() -> dict[str, list[object]]:
         except LookupError:
             raw = b"Slate " + bytes(range(0x30, 0x7B))
         buf = QBuffer()
-        buf.setData(QByteArray(f'<?xml version="1.0" encoding="{name}"?><a>'.encode() + raw
-                               + b"</a>"))
+        buf.setData(
+            QByteArray(f'<?xml version="1.0" encoding="{name}"?><a>'.encode() + raw + b"</a>")
+        )
         buf.open(QIODevice.OpenModeFlag.ReadOnly)
         xml = QXmlStreamReader(buf)
         text = ""
@@ -146,8 +198,11 @@ def main() -> int:
 
 def codecs_sample(name: str) -> str:
     buf = QBuffer()
-    buf.setData(QByteArray(f'<?xml version="1.0" encoding="{name}"?><a>'.encode()
-                           + "石板".encode(name) + b"</a>"))
+    buf.setData(
+        QByteArray(
+            f'<?xml version="1.0" encoding="{name}"?><a>'.encode() + "石板".encode(name) + b"</a>"
+        )
+    )
     buf.open(QIODevice.OpenModeFlag.ReadOnly)
     xml = QXmlStreamReader(buf)
     text = ""

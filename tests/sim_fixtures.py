@@ -41,7 +41,9 @@ async def provider(sim: SimServer) -> AsyncIterator[MiniMaxProvider]:
         await p.aclose()
 
 
-async def wait_terminal(p: MiniMaxProvider, task_id: str, timeout: float = 10.0) -> list[VideoStatus]:
+async def wait_terminal(
+    p: MiniMaxProvider, task_id: str, timeout: float = 10.0
+) -> list[VideoStatus]:
     """Query until a word other than Preparing/Queueing/Processing arrives; return all answers."""
     seen: list[VideoStatus] = []
     loop = asyncio.get_running_loop()
@@ -56,4 +58,9 @@ async def wait_terminal(p: MiniMaxProvider, task_id: str, timeout: float = 10.0)
         await asyncio.sleep(0.03)
 
 
-VIDEO = {"model": "MiniMax-Hailuo-2.3", "prompt": "a lighthouse at dawn", "duration": 6, "resolution": "768P"}
+VIDEO = {
+    "model": "MiniMax-Hailuo-2.3",
+    "prompt": "a lighthouse at dawn",
+    "duration": 6,
+    "resolution": "768P",
+}

@@ -29,8 +29,14 @@ def request_id(prefix: str, i: int) -> str:
 
 async def run(ns: argparse.Namespace) -> list[str]:
     config = Config(
-        data_dir=Path(ns.data_dir), store=ns.store, provider="demo", base_url=ns.base_url,
-        tenant="race", user="lin", timeout=10.0, poll_interval=0.05,
+        data_dir=Path(ns.data_dir),
+        store=ns.store,
+        provider="demo",
+        base_url=ns.base_url,
+        tenant="race",
+        user="lin",
+        timeout=10.0,
+        poll_interval=0.05,
         max_requests_per_second=1000.0,
     )
     store = open_store_of(config)
@@ -42,8 +48,9 @@ async def run(ns: argparse.Namespace) -> list[str]:
             store.clock(), store.store_id
         for i in range(ns.rounds):
             await asyncio.sleep(max(0.0, ns.start + i * ns.gap - time.time()))
-            out = await svc.submit(request_id(ns.prefix, i), ns.kind,
-                                   {"prompt": f"race {ns.prefix} {i}"})
+            out = await svc.submit(
+                request_id(ns.prefix, i), ns.kind, {"prompt": f"race {ns.prefix} {i}"}
+            )
             outcomes.append(out.kind.value)
         return outcomes
     finally:

@@ -42,10 +42,17 @@ from app.sim import Faults, SimConfig, start_sim
 ROOT = Path(__file__).resolve().parents[1]
 
 FAULTS = {
-    "lose_create_response": 0.04, "rate_limit": 0.04, "server_error": 0.03,
-    "server_error_after_create": 0.03, "status_word": 0.01, "success_without_file": 0.03,
-    "content_fail": 0.03, "expire_downloads": 0.04, "truncate_downloads": 0.04,
-    "overloaded": 0.02, "expired_url": 0.04,
+    "lose_create_response": 0.04,
+    "rate_limit": 0.04,
+    "server_error": 0.03,
+    "server_error_after_create": 0.03,
+    "status_word": 0.01,
+    "success_without_file": 0.03,
+    "content_fail": 0.03,
+    "expire_downloads": 0.04,
+    "truncate_downloads": 0.04,
+    "overloaded": 0.02,
+    "expired_url": 0.04,
 }
 #: The hostile kinds (``hostile=True``), on top of :data:`FAULTS`.
 HOSTILE_FAULTS = {"hostile_body": 0.02, "drip_downloads": 0.02, "undecodable_media": 0.04}
@@ -55,11 +62,21 @@ LEASE_MARGIN, RENEW_EVERY, RETRY_AFTER = -3.0, 0.25, 3.0
 VIDEO_SHARE, V2_SHARE = 0.4, 0.5
 
 
-def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = None,
-         max_seconds: float = 240.0, kill_every: tuple[float, float] = (0.4, 2.5),
-         min_kills: int = 25, min_faults: int = 20,
-         video_share: float = VIDEO_SHARE, v2_share: float = V2_SHARE,
-         hostile: bool = False, skew: float = 3600.0) -> dict[str, Any]:
+def soak(
+    workdir: Path,
+    *,
+    tasks: int = 200,
+    seed: int = 7,
+    store: str | None = None,
+    max_seconds: float = 240.0,
+    kill_every: tuple[float, float] = (0.4, 2.5),
+    min_kills: int = 25,
+    min_faults: int = 20,
+    video_share: float = VIDEO_SHARE,
+    v2_share: float = V2_SHARE,
+    hostile: bool = False,
+    skew: float = 3600.0,
+) -> dict[str, Any]:
     """Run ``tasks`` slots through workers that are SIGKILLed at random moments while the demo
     provider injects random faults. The fault-and-kill phase lasts until both ``min_kills``
     kills and ``min_faults`` injected faults happened (at most 60 % of ``max_seconds``): on a
@@ -70,17 +87,44 @@ def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = 
     data_dir.mkdir(parents=True, exist_ok=True)
     store = store or f"sqlite:///{(data_dir / 'slate.sqlite3').as_posix()}"
     faults = {**FAULTS, **(HOSTILE_FAULTS if hostile else {})}
-    sim = start_sim(SimConfig(preparing=0.05, queueing=0.05, processing=0.15, image_latency=0.0,
-                              seed=seed, faults=Faults(random=dict(faults), status_word="")))
+    sim = start_sim(
+        SimConfig(
+            preparing=0.05,
+            queueing=0.05,
+            processing=0.15,
+            image_latency=0.0,
+            seed=seed,
+            faults=Faults(random=dict(faults), status_word=""),
+        )
+    )
     sim.set_faults(status_word=None, random=dict(faults))
     if hostile:
         sim.set_faults(retry_after=RETRY_AFTER)
     env = dict(os.environ)
     env["SLATE_TEST_KEYRING_FILE"] = str(workdir / "keyring.json")
-    cmd = [sys.executable, "-m", "tests.worker", "--data-dir", str(data_dir), "--store", store,
-           "--base-url", sim.base_url, "--prefix", "soak:20261130:tide-eye", "--count", str(tasks),
-           "--seed", str(seed), "--video-share", str(video_share), "--v2-share", str(v2_share),
-           "--max-seconds", str(max_seconds * 2)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "tests.worker",
+        "--data-dir",
+        str(data_dir),
+        "--store",
+        store,
+        "--base-url",
+        sim.base_url,
+        "--prefix",
+        "soak:20261130:tide-eye",
+        "--count",
+        str(tasks),
+        "--seed",
+        str(seed),
+        "--video-share",
+        str(video_share),
+        "--v2-share",
+        str(v2_share),
+        "--max-seconds",
+        str(max_seconds * 2),
+    ]
     if hostile:
         cmd += ["--lease-margin", str(LEASE_MARGIN), "--renew-every", str(RENEW_EVERY)]
     other_cmd = cmd + ["--clock-offset", str(skew)] if hostile and skew else None
@@ -89,16 +133,22 @@ def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = 
     try:
         while True:
             rounds += 1
-            proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.PIPE, text=True)
+            proc = subprocess.Popen(
+                cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+            )
             injected = sum(sim.stats()["faults_injected"].values())
             if time.monotonic() - started < max_seconds * 0.6 and (
-                    kills < min_kills or injected < min_faults):
+                kills < min_kills or injected < min_faults
+            ):
                 other = None
                 if other_cmd is not None:  # another machine on the same slots, at once
-                    other = subprocess.Popen(other_cmd, env=env, cwd=ROOT,
-                                             stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.DEVNULL)
+                    other = subprocess.Popen(
+                        other_cmd,
+                        env=env,
+                        cwd=ROOT,
+                        stdout=subprocess.DEVNULL,
+                        stderr=subprocess.DEVNULL,
+                    )
                 try:
                     proc.wait(timeout=rng.uniform(*kill_every))
                 except subprocess.TimeoutExpired:
@@ -120,25 +170,52 @@ def soak(workdir: Path, *, tasks: int = 200, seed: int = 7, store: str | None = 
             if proc.returncode != 0:
                 raise AssertionError(f"worker exited {proc.returncode}: {err[-3000:]}")
             break
-        return check(data_dir, store, sim.stats(), tasks, kills=kills, rounds=rounds,
-                     seconds=time.monotonic() - started, deep=hostile)
+        return check(
+            data_dir,
+            store,
+            sim.stats(),
+            tasks,
+            kills=kills,
+            rounds=rounds,
+            seconds=time.monotonic() - started,
+            deep=hostile,
+        )
     finally:
         sim.stop()
 
 
-def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, *, deep: bool = False,
-          **extra: Any) -> dict[str, Any]:
+def check(
+    data_dir: Path,
+    store: str,
+    stats: dict[str, Any],
+    tasks: int,
+    *,
+    deep: bool = False,
+    **extra: Any,
+) -> dict[str, Any]:
     engine = sa.create_engine(store)
     with engine.connect() as conn:
-        rows = conn.execute(sa.text(
-            "SELECT id, request_id, state, kind, params, provider_task_id FROM tasks")
-        ).mappings().all()
-        media = conn.execute(sa.text("SELECT task_id, path, sha256, bytes FROM media")).mappings().all()
+        rows = (
+            conn.execute(
+                sa.text("SELECT id, request_id, state, kind, params, provider_task_id FROM tasks")
+            )
+            .mappings()
+            .all()
+        )
+        media = (
+            conn.execute(sa.text("SELECT task_id, path, sha256, bytes FROM media")).mappings().all()
+        )
         history = conn.execute(sa.text("SELECT data, detail FROM slot_events")).all()
-        gone = {rid for (rid,) in conn.execute(sa.text(
-            "SELECT t.request_id FROM tasks t JOIN slot_events e ON e.task_id = t.id "
-            "WHERE t.state = 'unknown' AND t.provider_task_id IS NULL "
-            "AND e.event = 'unknown' AND e.detail LIKE 'owner % is gone'"))}
+        gone = {
+            rid
+            for (rid,) in conn.execute(
+                sa.text(
+                    "SELECT t.request_id FROM tasks t JOIN slot_events e ON e.task_id = t.id "
+                    "WHERE t.state = 'unknown' AND t.provider_task_id IS NULL "
+                    "AND e.event = 'unknown' AND e.detail LIKE 'owner % is gone'"
+                )
+            )
+        }
     engine.dispose()
     # Every provider task id whose create answer went out whole is in its slot or its history
     # — unless the worker was SIGKILLed between the answer leaving the provider and its fsync
@@ -146,8 +223,12 @@ def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, *, deep
     # by lookup), counted apart as cut by a kill.
     kept_ids = {str(r["provider_task_id"]) for r in rows if r["provider_task_id"]}
     history_text = "\n".join(f"{d} {t}" for d, t in history)
-    missing = [(prompt, tid) for prompt, ids in stats.get("answered_ids", {}).items()
-               for tid in ids if tid not in kept_ids and tid not in history_text]
+    missing = [
+        (prompt, tid)
+        for prompt, ids in stats.get("answered_ids", {}).items()
+        for tid in ids
+        if tid not in kept_ids and tid not in history_text
+    ]
     cut_by_kill = [m for m in missing if m[0].removeprefix("slot ") in gone]
     lost_ids = [m for m in missing if m not in cut_by_kill]
     by_rid = {r["request_id"]: r for r in rows}
@@ -170,8 +251,11 @@ def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, *, deep
         ok = bool(items)
         for m in items:
             path = data_dir / m["path"]
-            if not path.exists() or hashlib.sha256(path.read_bytes()).hexdigest() != m["sha256"] \
-                    or path.stat().st_size != m["bytes"]:
+            if (
+                not path.exists()
+                or hashlib.sha256(path.read_bytes()).hexdigest() != m["sha256"]
+                or path.stat().st_size != m["bytes"]
+            ):
                 ok = False
             elif v2 and not _as_asked(path, params):
                 ok = False
@@ -193,8 +277,12 @@ def check(data_dir: Path, store: str, stats: dict[str, Any], tasks: int, *, deep
         "provider_ids_answered": sum(len(v) for v in stats.get("answered_ids", {}).values()),
         "lost_provider_ids": len(lost_ids),
         "answers_cut_by_a_kill": len(cut_by_kill),
-        "details": {"duplicates": duplicates, "lost": lost[:20], "fake_success": fake_success[:20],
-                    "lost_provider_ids": lost_ids[:20]},
+        "details": {
+            "duplicates": duplicates,
+            "lost": lost[:20],
+            "fake_success": fake_success[:20],
+            "lost_provider_ids": lost_ids[:20],
+        },
         **extra,
     }
 
@@ -207,8 +295,15 @@ def _as_asked(path: Path, params: dict[str, Any]) -> bool:
 
     want = expected_output(params)
     try:
-        verify_video(path, VideoCheck(short_side=want.short_side, aspect=want.aspect,
-                                      seconds=want.seconds, audio_channels=want.audio_channels))
+        verify_video(
+            path,
+            VideoCheck(
+                short_side=want.short_side,
+                aspect=want.aspect,
+                seconds=want.seconds,
+                audio_channels=want.audio_channels,
+            ),
+        )
     except VerificationFailed:
         return False
     return True
@@ -244,7 +339,14 @@ if __name__ == "__main__":
     budget = args.max_seconds or max(240.0, args.tasks * 1.2)
     with tempfile.TemporaryDirectory() as d:
         began = time.monotonic()
-        result = soak(Path(d), tasks=args.tasks, seed=args.seed, store=args.store,
-                      hostile=args.hostile, max_seconds=budget, min_kills=args.min_kills)
+        result = soak(
+            Path(d),
+            tasks=args.tasks,
+            seed=args.seed,
+            store=args.store,
+            hostile=args.hostile,
+            max_seconds=budget,
+            min_kills=args.min_kills,
+        )
         result["wall_seconds"] = round(time.monotonic() - began, 1)
         print(json.dumps(result, default=str))

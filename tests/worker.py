@@ -27,12 +27,15 @@ SETTLED = {"success", "fail", "unknown"}
 
 
 #: The V2 slots of the mix: H3 at 768P and the faster H3-Max at 480P.
-V2_PARAMS = ({"model": "MiniMax-H3", "duration": 4, "resolution": "768P"},
-             {"model": "MiniMax-H3-Max", "duration": 5, "resolution": "480P", "ratio": "9:16"})
+V2_PARAMS = (
+    {"model": "MiniMax-H3", "duration": 4, "resolution": "768P"},
+    {"model": "MiniMax-H3-Max", "duration": 5, "resolution": "480P", "ratio": "9:16"},
+)
 
 
-def slot_plan(prefix: str, count: int, seed: int, video_share: float,
-              v2_share: float = 0.0) -> list[tuple[str, str, dict]]:
+def slot_plan(
+    prefix: str, count: int, seed: int, video_share: float, v2_share: float = 0.0
+) -> list[tuple[str, str, dict]]:
     rng = random.Random(seed)
     v2 = random.Random(seed + 1)  # its own stream: the V1 plan of a seed stays what it was
     plan = []
@@ -51,9 +54,16 @@ def slot_plan(prefix: str, count: int, seed: int, video_share: float,
 
 async def run(ns: argparse.Namespace) -> int:
     config = Config(
-        data_dir=Path(ns.data_dir), store=ns.store, provider="demo", base_url=ns.base_url,
-        tenant="soak", user="worker", timeout=5.0, poll_interval=0.05,
-        max_requests_per_second=ns.rps, max_concurrent_polls=16,
+        data_dir=Path(ns.data_dir),
+        store=ns.store,
+        provider="demo",
+        base_url=ns.base_url,
+        tenant="soak",
+        user="worker",
+        timeout=5.0,
+        poll_interval=0.05,
+        max_requests_per_second=ns.rps,
+        max_concurrent_polls=16,
     )
     store = open_store_of(config)
     secret, _warn = secrets.handle_secret(config.data_dir, config.store)
@@ -82,7 +92,11 @@ async def run(ns: argparse.Namespace) -> int:
             for rid, kind, params in rejected:
                 if not ns.resume_only:
                     await svc.submit(rid, kind, params)
-            pending = [r for r, s in states.items() if s not in SETTLED and not (ns.resume_only and s is None)]
+            pending = [
+                r
+                for r, s in states.items()
+                if s not in SETTLED and not (ns.resume_only and s is None)
+            ]
             print(f"pending {len(pending)}", flush=True)
             if not pending:
                 return 0
@@ -106,12 +120,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--rps", type=float, default=200.0)
     p.add_argument("--resume-only", action="store_true")
     p.add_argument("--max-seconds", type=float, default=300.0)
-    p.add_argument("--clock-offset", type=float, default=0.0,
-                   help="this process's clock runs this many seconds off (another machine)")
-    p.add_argument("--lease-margin", type=float, default=None,
-                   help="app.service.lease.LEASE_MARGIN (a short lease: timeout + margin)")
-    p.add_argument("--renew-every", type=float, default=None,
-                   help="app.service.lease.RENEW_EVERY")
+    p.add_argument(
+        "--clock-offset",
+        type=float,
+        default=0.0,
+        help="this process's clock runs this many seconds off (another machine)",
+    )
+    p.add_argument(
+        "--lease-margin",
+        type=float,
+        default=None,
+        help="app.service.lease.LEASE_MARGIN (a short lease: timeout + margin)",
+    )
+    p.add_argument("--renew-every", type=float, default=None, help="app.service.lease.RENEW_EVERY")
     ns = p.parse_args(argv)
     if ns.clock_offset:
         real = time.time

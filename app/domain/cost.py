@@ -99,8 +99,12 @@ class Cost:
         def amount(value: object) -> Money:
             return None if value is None else Decimal(str(value))
 
-        return cls(amount(record.get("estimate")), str(record["currency"]),
-                   str(record.get("basis") or ""), amount(record.get("reported")))
+        return cls(
+            amount(record.get("estimate")),
+            str(record["currency"]),
+            str(record.get("basis") or ""),
+            amount(record.get("reported")),
+        )
 
     def to_json(self) -> dict[str, Any]:
         """``{"estimate", "currency", "basis", "reported"}`` as in DESIGN.md's task JSON."""
@@ -210,22 +214,31 @@ def _per_second_parts(
         else:
             beyond = None if images is None else max(Decimal(0), images - extra.free)
             q = "?" if beyond is None else str(beyond)
-            parts.append(_Part(
-                beyond, extra.each,
-                f"{q} input image{'' if beyond == 1 else 's'} beyond {extra.free} × "
-                f"{_rate_text(extra.each, currency)}",
-            ))
+            parts.append(
+                _Part(
+                    beyond,
+                    extra.each,
+                    f"{q} input image{'' if beyond == 1 else 's'} beyond {extra.free} × "
+                    f"{_rate_text(extra.each, currency)}",
+                )
+            )
     if video_seconds != 0:
         ref = entry.reference_video
         video_rate = rate if isinstance(ref, str) else ref  # "output_rate": billed as output
-        q = "reference video of unknown length" if video_seconds is None else (
-            f"{_seconds_text(video_seconds)} reference video")
+        q = (
+            "reference video of unknown length"
+            if video_seconds is None
+            else (f"{_seconds_text(video_seconds)} reference video")
+        )
         parts.append(
             _Part(video_seconds, video_rate, f"{q} × {_rate_text(video_rate, currency, '/s')}")
         )
     if audio_seconds != 0:
-        q = "reference audio of unknown length" if audio_seconds is None else (
-            f"{_seconds_text(audio_seconds)} reference audio")
+        q = (
+            "reference audio of unknown length"
+            if audio_seconds is None
+            else (f"{_seconds_text(audio_seconds)} reference audio")
+        )
         audio = entry.reference_audio
         text = f"{q} (free)" if audio == 0 else f"{q} × {_rate_text(audio, currency, '/s')}"
         parts.append(_Part(audio_seconds, audio, text))
@@ -253,15 +266,19 @@ def estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
     if entry.scheme == "per_clip":
         key = entry.clip_key(resolution, seconds)
         if key is None:
-            return Cost(None, currency,
-                        f"{model} {resolution} {seconds} s: not in the price table")
+            return Cost(None, currency, f"{model} {resolution} {seconds} s: not in the price table")
         price = entry.per_clip[key]
         text = "price unknown" if price is None else f"{format_money(price, currency)} a clip"
         return Cost(price, currency, f"{model} {key[0]} {key[1]} s: {text}")
     inputs = v2_inputs(params)
     parts = _per_second_parts(
-        entry, resolution, None if seconds is None else Decimal(seconds), Decimal(inputs.images),
-        inputs.video_seconds, inputs.audio_seconds, currency,
+        entry,
+        resolution,
+        None if seconds is None else Decimal(seconds),
+        Decimal(inputs.images),
+        inputs.video_seconds,
+        inputs.audio_seconds,
+        currency,
     )
     return Cost(_total(parts), currency, _basis(f"{model} {resolution}", parts, currency))
 
@@ -305,7 +322,9 @@ def reported(
         return None if fallback is None else Decimal(fallback)
 
     parts = _per_second_parts(
-        entry, params.get("resolution"), output,
+        entry,
+        params.get("resolution"),
+        output,
         counted("input_image_count", sent.images),
         counted("input_seconds", sent.video_seconds),
         counted("input_audio_seconds", sent.audio_seconds),
@@ -523,18 +542,32 @@ def check_budget(budget: Decimal, today: SpendTotal, cost: Cost) -> BudgetCheck:
     cur = cost.currency
     spent, est = today.estimate, cost.estimate
     if est is None:
-        return BudgetCheck(False, budget, spent, est,
-                           f"the price of this create is unknown ({cost.basis}); with a daily "
-                           f"budget set, Slate creates only what it can price")
+        return BudgetCheck(
+            False,
+            budget,
+            spent,
+            est,
+            f"the price of this create is unknown ({cost.basis}); with a daily "
+            f"budget set, Slate creates only what it can price",
+        )
     if spent is None:
-        return BudgetCheck(False, budget, spent, est,
-                           f"today's spend includes {_plural(today.unknown_slots, 'slot')} of "
-                           f"unknown price, so the daily budget of {format_money(budget, cur)} "
-                           f"cannot be checked")
+        return BudgetCheck(
+            False,
+            budget,
+            spent,
+            est,
+            f"today's spend includes {_plural(today.unknown_slots, 'slot')} of "
+            f"unknown price, so the daily budget of {format_money(budget, cur)} "
+            f"cannot be checked",
+        )
     if spent + est > budget:
-        return BudgetCheck(False, budget, spent, est,
-                           f"today's spend {format_money(spent, cur)} + this create "
-                           f"{format_money(est, cur)} would exceed the daily budget of "
-                           f"{format_money(budget, cur)}")
+        return BudgetCheck(
+            False,
+            budget,
+            spent,
+            est,
+            f"today's spend {format_money(spent, cur)} + this create "
+            f"{format_money(est, cur)} would exceed the daily budget of "
+            f"{format_money(budget, cur)}",
+        )
     return BudgetCheck(True, budget, spent, est)
-

@@ -34,25 +34,34 @@ def _mac(secret: bytes, purpose: str, body: str) -> str:
     return _b64(hmac.new(secret, f"{purpose}.{body}".encode(), hashlib.sha256).digest()[:20])
 
 
-def sign(secret: bytes, purpose: str, tenant: str, user_hash: str, target: int,
-         store_id: str) -> str:
+def sign(
+    secret: bytes, purpose: str, tenant: str, user_hash: str, target: int, store_id: str
+) -> str:
     if purpose not in PURPOSES:
         raise ValueError(f"unknown handle purpose {purpose!r}")
-    body = _b64(json.dumps([store_id[:STORE_TAG], tenant, user_hash[:16], int(target)],
-                           separators=(",", ":"), ensure_ascii=False).encode())
+    body = _b64(
+        json.dumps(
+            [store_id[:STORE_TAG], tenant, user_hash[:16], int(target)],
+            separators=(",", ":"),
+            ensure_ascii=False,
+        ).encode()
+    )
     return f"{_PREFIX[purpose]}.{body}.{_mac(secret, purpose, body)}"
 
 
-def verify(secret: bytes, handle: object, purpose: str, tenant: str, user_hash: str,
-           store_id: str) -> int:
+def verify(
+    secret: bytes, handle: object, purpose: str, tenant: str, user_hash: str, store_id: str
+) -> int:
     """Return the target id, or raise HandleError (bad, or made by another store) /
     ForeignHandleError (another tenant's or user's: not found)."""
     if not isinstance(handle, str) or handle.count(".") != 2:
         raise HandleError("handle: not a Slate handle")
     prefix, body, mac = handle.split(".")
     if prefix in _OLD_PREFIX:
-        raise HandleError("handle: made by an older Slate, before handles named their store; "
-                          "ask for the slot by its RequestId (status RID) to get a new handle")
+        raise HandleError(
+            "handle: made by an older Slate, before handles named their store; "
+            "ask for the slot by its RequestId (status RID) to get a new handle"
+        )
     kinds = {v: k for k, v in _PREFIX.items()}
     if prefix not in kinds:
         raise HandleError("handle: not a Slate handle")
@@ -66,8 +75,10 @@ def verify(secret: bytes, handle: object, purpose: str, tenant: str, user_hash: 
     except (ValueError, TypeError) as exc:
         raise HandleError("handle: malformed") from exc
     if not hmac.compare_digest(str(h_store), store_id[:STORE_TAG]):
-        raise HandleError("handle: made by another store; use it with the store that made it "
-                          "(--store), or ask for the slot by its RequestId here")
+        raise HandleError(
+            "handle: made by another store; use it with the store that made it "
+            "(--store), or ask for the slot by its RequestId here"
+        )
     if h_tenant != tenant or h_user != user_hash[:16]:
         raise ForeignHandleError("handle: not found for this tenant and user")
     return target

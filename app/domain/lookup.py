@@ -33,8 +33,10 @@ class Window:
 def window(claimed_at: float, timeout_ran_out_at: float) -> Window:
     """From 10 s before the claim to 60 s after the create's timeout ran out, widened to whole
     seconds (the provider's timestamps are whole seconds)."""
-    return Window(math.floor(claimed_at - BEFORE_CLAIM),
-                  math.ceil(max(timeout_ran_out_at, claimed_at) + AFTER_TIMEOUT))
+    return Window(
+        math.floor(claimed_at - BEFORE_CLAIM),
+        math.ceil(max(timeout_ran_out_at, claimed_at) + AFTER_TIMEOUT),
+    )
 
 
 @dataclass(frozen=True)
@@ -92,13 +94,16 @@ class Selection:
             "window": {"start": self.window.start, "end": self.window.end},
             "listed": len(self.listed),
             "owned_by_other_slots": list(self.owned),
-            "candidates": [{"id": c.task_id, "created_at": c.created_at, "model": c.model,
-                            "status": c.status} for c in self.candidates],
+            "candidates": [
+                {"id": c.task_id, "created_at": c.created_at, "model": c.model, "status": c.status}
+                for c in self.candidates
+            ],
         }
 
 
-def select(params: Mapping[str, Any], win: Window, listed: Iterable[Listed],
-           owned: Sequence[str]) -> Selection:
+def select(
+    params: Mapping[str, Any], win: Window, listed: Iterable[Listed], owned: Sequence[str]
+) -> Selection:
     """Candidates among ``listed``: inside the window, matching the slot, not in ``owned``."""
     seen = tuple(t for t in listed if win.holds(t.created_at))
     taken = set(owned)

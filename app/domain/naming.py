@@ -68,7 +68,7 @@ def next_free_scene(prefix: str, taken: Iterable[str]) -> str:
     count as their scene). ``taken``: the RequestIds found under the prefix."""
     highest = 0
     for rid in taken:
-        m = _SCENE.fullmatch(rid[len(prefix):])
+        m = _SCENE.fullmatch(rid[len(prefix) :])
         if m:
             highest = max(highest, int(m.group(1)))
     return f"scene-{highest + 1:02d}"

@@ -20,8 +20,14 @@ def _show(limit: float) -> str:
     return f"{limit:g}"
 
 
-def number(field: str, value: object, *, minimum: float | None = None,
-           maximum: float | None = None, above: float | None = None) -> float:
+def number(
+    field: str,
+    value: object,
+    *,
+    minimum: float | None = None,
+    maximum: float | None = None,
+    above: float | None = None,
+) -> float:
     """``value`` (a number or its text) as a finite float within the bounds, or ValidationError
     naming ``field``. ``minimum``/``maximum`` are inclusive, ``above`` is an exclusive floor."""
     if isinstance(value, bool):
@@ -46,8 +52,9 @@ def number(field: str, value: object, *, minimum: float | None = None,
     return out
 
 
-def whole(field: str, value: object, *, minimum: int | None = None,
-          maximum: int | None = None) -> int:
+def whole(
+    field: str, value: object, *, minimum: int | None = None, maximum: int | None = None
+) -> int:
     """``value`` (an int or its decimal text) as an int within the bounds, or ValidationError."""
     if isinstance(value, bool):
         raise ValidationError(field, f"must be a whole number, got {value!r}")

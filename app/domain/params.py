@@ -86,18 +86,36 @@ VIDEO_MODELS: dict[str, VideoModelRule] = {
         resolutions={6: ("720P",)}, default_resolution={6: "720P"}, needs_first_frame=True
     ),
     "S2V-01": VideoModelRule(
-        resolutions={6: ("720P",)}, default_resolution={6: "720P"}, needs_subject=True,
-        allows_first_frame=False, sends_duration=False,
+        resolutions={6: ("720P",)},
+        default_resolution={6: "720P"},
+        needs_subject=True,
+        allows_first_frame=False,
+        sends_duration=False,
     ),
 }
 
 VIDEO_FIELDS = (
-    "model", "prompt", "duration", "resolution", "prompt_optimizer",
-    "first_frame_image", "last_frame_image", "subject_reference", "fast_pretreatment",
+    "model",
+    "prompt",
+    "duration",
+    "resolution",
+    "prompt_optimizer",
+    "first_frame_image",
+    "last_frame_image",
+    "subject_reference",
+    "fast_pretreatment",
 )
 IMAGE_FIELDS = (
-    "model", "prompt", "aspect_ratio", "n", "seed", "response_format", "prompt_optimizer",
-    "subject_reference", "width", "height",
+    "model",
+    "prompt",
+    "aspect_ratio",
+    "n",
+    "seed",
+    "response_format",
+    "prompt_optimizer",
+    "subject_reference",
+    "width",
+    "height",
 )
 #: image-01's explicit pixel size (``width`` and ``height`` together).
 IMAGE_SIDE_MIN, IMAGE_SIDE_MAX, IMAGE_SIDE_STEP = 512, 2048, 8
@@ -144,24 +162,34 @@ def check_frame(facts: MediaFacts, field: str, *, image_subject: bool = False) -
     formats = IMAGE_SUBJECT_FORMATS if image_subject else FRAME_FORMATS
     if facts.kind != "image" or facts.format not in formats:
         names = " or ".join(f.upper() for f in formats)
-        raise ValidationError(field, f"{what}: {facts.format.upper() or 'this'} is not "
-                              f"accepted here; use {names}")
+        raise ValidationError(
+            field, f"{what}: {facts.format.upper() or 'this'} is not accepted here; use {names}"
+        )
     if image_subject:
         if facts.bytes > IMAGE_SUBJECT_MAX_BYTES:
-            raise ValidationError(field, f"{what} is {facts.bytes / 1048576:.1f} MB; a subject "
-                                  "reference may be at most 10 MB")
+            raise ValidationError(
+                field,
+                f"{what} is {facts.bytes / 1048576:.1f} MB; a subject "
+                "reference may be at most 10 MB",
+            )
         return
     if facts.bytes >= FRAME_MAX_BYTES:
-        raise ValidationError(field, f"{what} is {facts.bytes / 1048576:.1f} MB; frames must "
-                              "be smaller than 20 MB")
+        raise ValidationError(
+            field, f"{what} is {facts.bytes / 1048576:.1f} MB; frames must be smaller than 20 MB"
+        )
     w, h = facts.width or 0, facts.height or 0
     if min(w, h) <= FRAME_SHORT_SIDE_MIN:
-        raise ValidationError(field, f"{what} is {w}×{h} px; the short side must be more than "
-                              f"{FRAME_SHORT_SIDE_MIN} px")
+        raise ValidationError(
+            field,
+            f"{what} is {w}×{h} px; the short side must be more than {FRAME_SHORT_SIDE_MIN} px",
+        )
     aspect = w / h
     if not FRAME_ASPECT_MIN - 1e-9 <= aspect <= FRAME_ASPECT_MAX + 1e-9:
-        raise ValidationError(field, f"{what} has an aspect ratio (width/height) of "
-                              f"{aspect:.2f}; frames must be within 2:5 and 5:2")
+        raise ValidationError(
+            field,
+            f"{what} has an aspect ratio (width/height) of "
+            f"{aspect:.2f}; frames must be within 2:5 and 5:2",
+        )
 
 
 #: The V1 fields that hold images, and whether they are image-01 subject references.
@@ -201,7 +229,9 @@ def _int(value: object, field: str) -> int:
 def _unknown_fields(raw: Mapping[str, Any], known: tuple[str, ...]) -> None:
     for name in raw:
         if name not in known:
-            raise ValidationError(name, f"is not a parameter of this kind; known: {', '.join(known)}")
+            raise ValidationError(
+                name, f"is not a parameter of this kind; known: {', '.join(known)}"
+            )
 
 
 def _subject_reference(value: object, kind: Kind) -> list[dict[str, Any]] | None:
@@ -237,7 +267,9 @@ def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
     _unknown_fields(raw, VIDEO_FIELDS)
     model = raw.get("model") or DEFAULT_VIDEO_MODEL
     if model not in VIDEO_MODELS:
-        raise ValidationError("model", f"{model!r} is not a video model; known: {', '.join(VIDEO_MODELS)}")
+        raise ValidationError(
+            "model", f"{model!r} is not a video model; known: {', '.join(VIDEO_MODELS)}"
+        )
     rule = VIDEO_MODELS[model]
     duration = 6 if raw.get("duration") is None else _int(raw["duration"], "duration")
     if duration not in rule.resolutions:
@@ -259,8 +291,10 @@ def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
         last = _frame(last, "last_frame_image")
     fast = _bool(raw.get("fast_pretreatment"), "fast_pretreatment", False)
     if fast and not rule.fast_pretreatment:
-        raise ValidationError("fast_pretreatment", f"has an effect on MiniMax-Hailuo-2.3, "
-                              f"2.3-Fast and 02 only, not {model}")
+        raise ValidationError(
+            "fast_pretreatment",
+            f"has an effect on MiniMax-Hailuo-2.3, 2.3-Fast and 02 only, not {model}",
+        )
     resolution_raw = raw.get("resolution")
     if resolution_raw is None or resolution_raw == "":
         resolution = rule.default_resolution[duration]
@@ -275,15 +309,18 @@ def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
                 "resolution", "10 s at 1080P is not offered; use 768P for 10 s, or 6 s for 1080P"
             )
         raise ValidationError(
-            "resolution", f"{resolution} is not offered by {model} at {duration} s; "
-            f"use {' or '.join(allowed_res)}"
+            "resolution",
+            f"{resolution} is not offered by {model} at {duration} s; "
+            f"use {' or '.join(allowed_res)}",
         )
     if resolution in rule.first_frame_only_resolutions and first is None:
         raise ValidationError("resolution", f"{resolution} needs a first frame image with {model}")
     if last is not None and resolution not in rule.last_frame_resolutions:
         raise ValidationError(
-            "resolution", f"{model} with first and last frame makes "
-            f"{' or '.join(rule.last_frame_resolutions)}, not {resolution}")
+            "resolution",
+            f"{model} with first and last frame makes "
+            f"{' or '.join(rule.last_frame_resolutions)}, not {resolution}",
+        )
     subject = _subject_reference(raw.get("subject_reference"), "video")
     if subject is not None and not rule.needs_subject:
         raise ValidationError("subject_reference", f"{model} does not take a subject reference")
@@ -309,14 +346,21 @@ def normalize_image(raw: Mapping[str, Any]) -> dict[str, Any]:
     _unknown_fields(raw, IMAGE_FIELDS)
     model = raw.get("model") or DEFAULT_IMAGE_MODEL
     if model not in IMAGE_MODELS:
-        raise ValidationError("model", f"{model!r} is not an image model; known: {', '.join(IMAGE_MODELS)}")
+        raise ValidationError(
+            "model", f"{model!r} is not an image model; known: {', '.join(IMAGE_MODELS)}"
+        )
     size = _image_size(raw, model)
     ratio = raw.get("aspect_ratio") or (None if size else "1:1")
     if size and ratio is not None:
-        raise ValidationError("aspect_ratio", "give aspect_ratio or width and height, not both "
-                              "(MiniMax would ignore width and height)")
+        raise ValidationError(
+            "aspect_ratio",
+            "give aspect_ratio or width and height, not both "
+            "(MiniMax would ignore width and height)",
+        )
     if ratio is not None and ratio not in ASPECT_RATIOS:
-        raise ValidationError("aspect_ratio", f"{ratio!r} is not offered; use one of {' '.join(ASPECT_RATIOS)}")
+        raise ValidationError(
+            "aspect_ratio", f"{ratio!r} is not offered; use one of {' '.join(ASPECT_RATIOS)}"
+        )
     if ratio == "21:9" and model == "image-01-live":
         raise ValidationError("aspect_ratio", "21:9 is offered by image-01 only")
     n = 1 if raw.get("n") is None else _int(raw["n"], "n")
@@ -352,14 +396,17 @@ def _image_size(raw: Mapping[str, Any], model: str) -> tuple[int, int] | None:
         missing = "height" if h in (None, "") else "width"
         raise ValidationError(missing, "width and height go together")
     if model != "image-01":
-        raise ValidationError("width", f"width and height are offered by image-01 only, not "
-                              f"{model}")
+        raise ValidationError(
+            "width", f"width and height are offered by image-01 only, not {model}"
+        )
     size = []
     for name, value in (("width", w), ("height", h)):
         px = _int(value, name)
         if not IMAGE_SIDE_MIN <= px <= IMAGE_SIDE_MAX or px % IMAGE_SIDE_STEP:
-            raise ValidationError(name, f"is {px}; use {IMAGE_SIDE_MIN}–{IMAGE_SIDE_MAX} px in "
-                                  f"steps of {IMAGE_SIDE_STEP}")
+            raise ValidationError(
+                name,
+                f"is {px}; use {IMAGE_SIDE_MIN}–{IMAGE_SIDE_MAX} px in steps of {IMAGE_SIDE_STEP}",
+            )
         size.append(px)
     return size[0], size[1]
 

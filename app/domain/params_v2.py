@@ -42,12 +42,12 @@ class V2ModelRule:
 
 
 MODELS: dict[str, V2ModelRule] = {
-    "MiniMax-H3": V2ModelRule(("768P", "2K"), 4, 15, last_frame_alone=True,
-                              prompt_expansion=False),
+    "MiniMax-H3": V2ModelRule(("768P", "2K"), 4, 15, last_frame_alone=True, prompt_expansion=False),
     # The faster variant. Reference support is contradicted between MiniMax's pages; MiniMax's
     # price table bills H3-Max images beyond the first two, which only references reach.
-    "MiniMax-H3-Max": V2ModelRule(("480P", "768P"), 5, 15, last_frame_alone=False,
-                                  prompt_expansion=True),
+    "MiniMax-H3-Max": V2ModelRule(
+        ("480P", "768P"), 5, 15, last_frame_alone=False, prompt_expansion=True
+    ),
 }
 assert tuple(MODELS) == V2_MODELS
 
@@ -56,7 +56,12 @@ DEFAULT_RESOLUTION: Final = "768P"
 DEFAULT_RATIO: Final = "16:9"
 DEFAULT_EXPANSION: Final = "balanced"
 RATIOS: dict[str, float] = {
-    "21:9": 21 / 9, "16:9": 16 / 9, "4:3": 4 / 3, "1:1": 1.0, "3:4": 3 / 4, "9:16": 9 / 16,
+    "21:9": 21 / 9,
+    "16:9": 16 / 9,
+    "4:3": 4 / 3,
+    "1:1": 1.0,
+    "3:4": 3 / 4,
+    "9:16": 9 / 16,
 }
 ADAPTIVE: Final = "adaptive"
 EXPANSION_MODES = ("disabled", "balanced", "quality")
@@ -98,8 +103,7 @@ MEDIA_FIELDS: dict[str, tuple[str, str]] = {  # raw field → (item type, role)
 }
 FRAME_FIELDS = ("first_frame_image", "last_frame_image")
 REFERENCE_FIELDS = ("reference_image", "reference_video", "reference_audio")
-FIELDS = ("model", "prompt", "duration", "resolution", "ratio", "prompt_expansion",
-          *MEDIA_FIELDS)
+FIELDS = ("model", "prompt", "duration", "resolution", "ratio", "prompt_expansion", *MEDIA_FIELDS)
 #: V1 parameters a V2 model does not have, with what to use instead.
 V1_ONLY: dict[str, str] = {
     "prompt_optimizer": "V2 has no prompt optimizer switch (MiniMax-H3-Max: prompt_expansion)",
@@ -172,8 +176,9 @@ def check_url(url: str, field: str) -> str:
     if url.startswith("http://"):
         raise ValidationError(field, "plain http:// is not accepted; use https://")
     if not url.startswith("https://"):
-        raise ValidationError(field, "must be an https:// URL, mm_file://ID, a data: URL or a "
-                              "local file")
+        raise ValidationError(
+            field, "must be an https:// URL, mm_file://ID, a data: URL or a local file"
+        )
     if any(c.isspace() for c in url):
         raise ValidationError(field, "a URL must not contain spaces")
     try:
@@ -198,26 +203,34 @@ def check_image(f: MediaFacts, field: str) -> None:
     """Format, bytes, pixel sides and aspect of an input image."""
     what = f.name or "the image"
     if f.kind != "image" or f.format not in IMAGE_FORMATS:
-        raise ValidationError(field, f"{what}: {f.format.upper() or 'this'} is not an accepted "
-                              "image format (JPG, JPEG, PNG, WEBP, HEIC, HEIF)")
+        raise ValidationError(
+            field,
+            f"{what}: {f.format.upper() or 'this'} is not an accepted "
+            "image format (JPG, JPEG, PNG, WEBP, HEIC, HEIF)",
+        )
     if f.bytes > IMAGE_MAX_BYTES:
         raise ValidationError(field, f"{what} is {_mb(f.bytes)}; images may be at most 30 MB")
     w, h = f.width or 0, f.height or 0
     if not (SIDE_MIN <= w <= SIDE_MAX and SIDE_MIN <= h <= SIDE_MAX):
-        raise ValidationError(field, f"{what} is {w}×{h} px; each side must be "
-                              f"{SIDE_MIN}–{SIDE_MAX} px")
+        raise ValidationError(
+            field, f"{what} is {w}×{h} px; each side must be {SIDE_MIN}–{SIDE_MAX} px"
+        )
     aspect = w / h
     if not ASPECT_MIN <= aspect <= ASPECT_MAX:
-        raise ValidationError(field, f"{what} has an aspect ratio (width/height) of "
-                              f"{aspect:.2f}; it must be within {ASPECT_MIN}–{ASPECT_MAX} "
-                              "(2:5 to 5:2)")
+        raise ValidationError(
+            field,
+            f"{what} has an aspect ratio (width/height) of "
+            f"{aspect:.2f}; it must be within {ASPECT_MIN}–{ASPECT_MAX} "
+            "(2:5 to 5:2)",
+        )
 
 
 def _check_clip(f: MediaFacts, field: str, what: str) -> None:
     seconds = f.seconds if f.seconds is not None else 0.0
     if not CLIP_MIN - 0.001 <= seconds <= CLIP_MAX + 0.001:
-        raise ValidationError(field, f"{what} lasts {seconds:.2f} s; each clip must last "
-                              f"{CLIP_MIN:g}–{CLIP_MAX:g} s")
+        raise ValidationError(
+            field, f"{what} lasts {seconds:.2f} s; each clip must last {CLIP_MIN:g}–{CLIP_MAX:g} s"
+        )
 
 
 def check_video(f: MediaFacts, field: str) -> None:
@@ -226,8 +239,9 @@ def check_video(f: MediaFacts, field: str) -> None:
     if f.kind != "video" or f.format not in VIDEO_FORMATS:
         raise ValidationError(field, f"{what}: reference videos must be MP4 or MOV")
     if f.video_codec not in VIDEO_CODECS:
-        raise ValidationError(field, f"{what}: the video codec {f.video_codec} is not H.264 or "
-                              "H.265")
+        raise ValidationError(
+            field, f"{what}: the video codec {f.video_codec} is not H.264 or H.265"
+        )
     if f.audio_codec is not None and f.audio_codec not in VIDEO_AUDIO_CODECS:
         raise ValidationError(field, f"{what}: the sound codec {f.audio_codec} is not AAC or MP3")
     if f.bytes > VIDEO_MAX_BYTES:
@@ -235,8 +249,7 @@ def check_video(f: MediaFacts, field: str) -> None:
     _check_clip(f, field, what)
     fps = f.fps or 0.0
     if not FPS_MIN - 0.001 <= fps <= FPS_MAX + 0.001:
-        raise ValidationError(field, f"{what} has {fps:.3f} fps; it must be within "
-                              "23.976–60 fps")
+        raise ValidationError(field, f"{what} has {fps:.3f} fps; it must be within 23.976–60 fps")
 
 
 def check_audio(f: MediaFacts, field: str) -> None:
@@ -268,8 +281,9 @@ def _item(value: object, field: str, item_type: str, role: str) -> dict[str, Any
     kind = KIND_OF_TYPE[item_type]
     if isinstance(value, MediaFacts):
         if value.kind != kind:
-            raise ValidationError(field, f"{value.name or 'this input'} is {value.kind}, "
-                                  f"not {kind}")
+            raise ValidationError(
+                field, f"{value.name or 'this input'} is {value.kind}, not {kind}"
+            )
         CHECKS[kind](value, field)
         return {"type": item_type, "role": role, **value.item()}
     if not isinstance(value, str):
@@ -284,15 +298,16 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     field; nothing here reads a file or the network."""
     for name in raw:
         if name in V1_ONLY:
-            raise ValidationError(name, f"is not a parameter of {raw.get('model')} (V2): "
-                                  f"{V1_ONLY[name]}")
+            raise ValidationError(
+                name, f"is not a parameter of {raw.get('model')} (V2): {V1_ONLY[name]}"
+            )
         if name not in FIELDS:
-            raise ValidationError(name, f"is not a parameter of this kind; known: "
-                                  f"{', '.join(FIELDS)}")
+            raise ValidationError(
+                name, f"is not a parameter of this kind; known: {', '.join(FIELDS)}"
+            )
     model = raw.get("model")
     if model not in MODELS:
-        raise ValidationError("model", f"{model!r} is not a V2 model; known: "
-                              f"{', '.join(MODELS)}")
+        raise ValidationError("model", f"{model!r} is not a V2 model; known: {', '.join(MODELS)}")
     rule = MODELS[model]
 
     prompt = raw.get("prompt")
@@ -303,18 +318,22 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     if not prompt.strip():
         raise ValidationError("prompt", f"is required ({model} needs a text prompt)")
     if len(prompt) > PROMPT_MAX:
-        raise ValidationError("prompt", f"is {len(prompt)} characters; the limit is "
-                              f"{PROMPT_MAX}")
+        raise ValidationError("prompt", f"is {len(prompt)} characters; the limit is {PROMPT_MAX}")
 
-    duration = DEFAULT_DURATION if raw.get("duration") in (None, "") else _int(
-        raw["duration"], "duration")
+    duration = (
+        DEFAULT_DURATION if raw.get("duration") in (None, "") else _int(raw["duration"], "duration")
+    )
     if not rule.min_seconds <= duration <= rule.max_seconds:
-        raise ValidationError("duration", f"{duration} s is not offered by {model}; use "
-                              f"{rule.min_seconds}–{rule.max_seconds} s")
+        raise ValidationError(
+            "duration",
+            f"{duration} s is not offered by {model}; use {rule.min_seconds}–{rule.max_seconds} s",
+        )
     resolution = (_text(raw.get("resolution"), "resolution") or DEFAULT_RESOLUTION).upper()
     if resolution not in rule.resolutions:
-        raise ValidationError("resolution", f"{resolution} is not offered by {model}; use "
-                              f"{' or '.join(rule.resolutions)}")
+        raise ValidationError(
+            "resolution",
+            f"{resolution} is not offered by {model}; use {' or '.join(rule.resolutions)}",
+        )
 
     items: list[dict[str, Any]] = []
     given: dict[str, int] = {}
@@ -328,52 +347,69 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     frames = [f for f in FRAME_FIELDS if given[f]]
     references = [f for f in REFERENCE_FIELDS if given[f]]
     if frames and references:
-        raise ValidationError(references[0], "references cannot be combined with a first or "
-                              "last frame: V2 takes frames or references, not both")
+        raise ValidationError(
+            references[0],
+            "references cannot be combined with a first or "
+            "last frame: V2 takes frames or references, not both",
+        )
     if given["last_frame_image"] and not given["first_frame_image"] and not rule.last_frame_alone:
-        raise ValidationError("last_frame_image", f"{model} needs a first frame with a last "
-                              "frame")
+        raise ValidationError("last_frame_image", f"{model} needs a first frame with a last frame")
     if given["reference_image"] > MAX_IMAGES:
-        raise ValidationError("reference_image", f"{given['reference_image']} reference images; "
-                              f"at most {MAX_IMAGES}")
+        raise ValidationError(
+            "reference_image", f"{given['reference_image']} reference images; at most {MAX_IMAGES}"
+        )
     if given["reference_video"] > MAX_VIDEOS:
-        raise ValidationError("reference_video", f"{given['reference_video']} reference videos; "
-                              f"at most {MAX_VIDEOS}")
+        raise ValidationError(
+            "reference_video", f"{given['reference_video']} reference videos; at most {MAX_VIDEOS}"
+        )
     if given["reference_audio"] > MAX_AUDIO:
-        raise ValidationError("reference_audio", f"{given['reference_audio']} audio clips; at "
-                              f"most {MAX_AUDIO}")
+        raise ValidationError(
+            "reference_audio", f"{given['reference_audio']} audio clips; at most {MAX_AUDIO}"
+        )
     if len(items) > MAX_FILES:
-        raise ValidationError("content", f"{len(items)} media inputs; a request takes at most "
-                              f"{MAX_FILES} files")
+        raise ValidationError(
+            "content", f"{len(items)} media inputs; a request takes at most {MAX_FILES} files"
+        )
     if given["reference_audio"] and not (given["reference_image"] or given["reference_video"]):
-        raise ValidationError("reference_audio", "reference audio needs at least one reference "
-                              "image or reference video")
-    for item_type, field, what in (("video_url", "reference_video", "reference videos"),
-                                   ("audio_url", "reference_audio", "reference audio")):
+        raise ValidationError(
+            "reference_audio",
+            "reference audio needs at least one reference image or reference video",
+        )
+    for item_type, field, what in (
+        ("video_url", "reference_video", "reference videos"),
+        ("audio_url", "reference_audio", "reference audio"),
+    ):
         total = sum(i.get("seconds") or 0.0 for i in items if i["type"] == item_type)
         if total > TOTAL_SECONDS_MAX + 0.001:
-            raise ValidationError(field, f"the {what} last {total:.2f} s in total; at most "
-                                  f"{TOTAL_SECONDS_MAX:g} s")
+            raise ValidationError(
+                field, f"the {what} last {total:.2f} s in total; at most {TOTAL_SECONDS_MAX:g} s"
+            )
 
     ratio = _text(raw.get("ratio"), "ratio") or DEFAULT_RATIO
     ratio = ratio.lower() if ratio.lower() == ADAPTIVE else ratio
     if ratio != ADAPTIVE and ratio not in RATIOS:
-        raise ValidationError("ratio", f"{ratio!r} is not offered; use {ADAPTIVE} or one of "
-                              f"{' '.join(RATIOS)}")
+        raise ValidationError(
+            "ratio", f"{ratio!r} is not offered; use {ADAPTIVE} or one of {' '.join(RATIOS)}"
+        )
     visual = any(i["type"] in ("image_url", "video_url") for i in items)
     if ratio == ADAPTIVE and not visual:
-        raise ValidationError("ratio", "a request without an image or a video needs a concrete "
-                              f"ratio ({' '.join(RATIOS)}), not adaptive")
+        raise ValidationError(
+            "ratio",
+            "a request without an image or a video needs a concrete "
+            f"ratio ({' '.join(RATIOS)}), not adaptive",
+        )
 
     expansion = _text(raw.get("prompt_expansion"), "prompt_expansion")
     if expansion is not None:
         if not rule.prompt_expansion:
-            raise ValidationError("prompt_expansion", f"is offered by MiniMax-H3-Max only, not "
-                                  f"{model}")
+            raise ValidationError(
+                "prompt_expansion", f"is offered by MiniMax-H3-Max only, not {model}"
+            )
         expansion = expansion.lower()
         if expansion not in EXPANSION_MODES:
-            raise ValidationError("prompt_expansion", f"{expansion!r} is not one of "
-                                  f"{', '.join(EXPANSION_MODES)}")
+            raise ValidationError(
+                "prompt_expansion", f"{expansion!r} is not one of {', '.join(EXPANSION_MODES)}"
+            )
     elif rule.prompt_expansion:
         expansion = DEFAULT_EXPANSION
 
@@ -430,13 +466,16 @@ def plan_body(params: Mapping[str, Any], can_upload: bool) -> BodyPlan:
             used += size
         else:
             upload.add(sha)
-    placeholders = {sha: ("x" * lengths[sha] if sha in inline else _UPLOAD_URL)
-                    for sha in inline | upload}
-    body_bytes = len(json.dumps(request_body(params, placeholders),
-                                ensure_ascii=False).encode("utf-8"))
+    placeholders = {
+        sha: ("x" * lengths[sha] if sha in inline else _UPLOAD_URL) for sha in inline | upload
+    }
+    body_bytes = len(
+        json.dumps(request_body(params, placeholders), ensure_ascii=False).encode("utf-8")
+    )
     if body_bytes > BODY_MAX:
-        raise ValidationError("content", f"the request body would be {_mb(body_bytes)}; "
-                              "MiniMax accepts at most 64 MB")
+        raise ValidationError(
+            "content", f"the request body would be {_mb(body_bytes)}; MiniMax accepts at most 64 MB"
+        )
     return BodyPlan(frozenset(inline), frozenset(upload), body_bytes)
 
 
@@ -490,8 +529,7 @@ def expected_output(params: Mapping[str, Any]) -> OutputExpectation:
         visual = [i for i in items if i["type"] in ("image_url", "video_url")]
         visual.sort(key=lambda i: i["type"] != "image_url")
         aspect = next((a for a in map(_aspect, visual) if a), None)
-    return OutputExpectation(SHORT_SIDE[params["resolution"]], aspect,
-                             float(params["duration"]))
+    return OutputExpectation(SHORT_SIDE[params["resolution"]], aspect, float(params["duration"]))
 
 
 def local_items(params: Mapping[str, Any]) -> Sequence[Mapping[str, Any]]:

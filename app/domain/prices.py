@@ -269,7 +269,7 @@ def _check_file(raw: Mapping[str, Any], text: str, path: str, *, complete: bool)
 def _check_model(c: _Checker, name: str, entry: Any, *, complete: bool) -> None:
     at = ("models", name)
     if not isinstance(entry, dict):
-        raise c.fail(at, "must be a table (e.g. [models.\"image-01\"])")
+        raise c.fail(at, 'must be a table (e.g. [models."image-01"])')
     for key in entry:
         if key not in _MODEL_KEYS:
             raise c.fail((*at, key), f"is not a price field; known: {', '.join(_MODEL_KEYS)}")
@@ -370,10 +370,16 @@ def _build(
         kind: Kind = entry["kind"]
         scheme = schemes[0]
         if (kind == "image") != (scheme == "per_image"):
-            where = (*at, scheme) if overridden is None or scheme in overridden.get(name, {}) else (
-                *at, "kind")
-            raise c.fail(where, f"a{'n' if kind == 'image' else ''} {kind} model cannot be "
-                         f"priced {scheme.replace('_', ' ')}")
+            where = (
+                (*at, scheme)
+                if overridden is None or scheme in overridden.get(name, {})
+                else (*at, "kind")
+            )
+            raise c.fail(
+                where,
+                f"a{'n' if kind == 'image' else ''} {kind} model cannot be "
+                f"priced {scheme.replace('_', ' ')}",
+            )
         extra = entry.get("input_images")
         video = entry.get("reference_video")
         models[name] = ModelPrices(
@@ -459,7 +465,7 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
         found = _key_path(stripped)
         if found and found[1] < len(stripped) and stripped[found[1]] == "=":
             lines.setdefault(table + found[0], number)
-            rest = stripped[found[1] + 1:]
+            rest = stripped[found[1] + 1 :]
             for quote in ('"""', "'''"):
                 if rest.count(quote) % 2 == 1:
                     in_string = quote

@@ -47,10 +47,26 @@ FORMATS: tuple[Format, ...] = ("csv", "yaml")
 
 NAMING_COLUMNS = ("series", "date", "project", "scene")
 OPTION_COLUMNS = (
-    "prompt", "model", "duration", "resolution", "ratio", "aspect_ratio", "n", "seed", "width",
-    "height", "first_frame", "last_frame", "subject_reference", "reference_image",
-    "reference_video", "reference_audio", "prompt_optimizer", "prompt_expansion",
-    "fast_pretreatment", "response_format",
+    "prompt",
+    "model",
+    "duration",
+    "resolution",
+    "ratio",
+    "aspect_ratio",
+    "n",
+    "seed",
+    "width",
+    "height",
+    "first_frame",
+    "last_frame",
+    "subject_reference",
+    "reference_image",
+    "reference_video",
+    "reference_audio",
+    "prompt_optimizer",
+    "prompt_expansion",
+    "fast_pretreatment",
+    "response_format",
 )
 COLUMNS = ("request_id", *NAMING_COLUMNS, "kind", *OPTION_COLUMNS)
 
@@ -407,8 +423,11 @@ def _finish(
         rid = entry.request_id
         if isinstance(entry, ShotRow) and rid in first:
             entry = RowError(
-                entry.row, entry.line, "request_id" if entry.name is None else "scene",
-                f"{rid} is already row {first[rid]}; a slot appears once in a shot list", rid,
+                entry.row,
+                entry.line,
+                "request_id" if entry.name is None else "scene",
+                f"{rid} is already row {first[rid]}; a slot appears once in a shot list",
+                rid,
             )
         if rid is not None:
             first.setdefault(rid, entry.row)
@@ -462,10 +481,14 @@ def _parse_csv(text: str) -> ShotList:
             values: dict[str, object] = {}
             extra = next((i for i in range(len(header), len(cells)) if cells[i].strip()), None)
             if extra is not None:
-                built.append(RowError(
-                    start, start, f"column {extra + 1}",
-                    f"the row has {len(cells)} cells; the header names {len(header)} columns",
-                ))
+                built.append(
+                    RowError(
+                        start,
+                        start,
+                        f"column {extra + 1}",
+                        f"the row has {len(cells)} cells; the header names {len(header)} columns",
+                    )
+                )
                 continue
             for i, name in enumerate(header):
                 cell = cells[i] if i < len(cells) else ""
@@ -479,8 +502,10 @@ def _parse_csv(text: str) -> ShotList:
 def _check_header(header: list[str], cells: list[str], line: int) -> None:
     if len(header) == 1 and (";" in cells[0] or "\t" in cells[0]):
         raise ShotListError(
-            "header", "names one column; Slate reads comma-separated files (save as CSV UTF-8, "
-            "comma-delimited)", line,
+            "header",
+            "names one column; Slate reads comma-separated files (save as CSV UTF-8, "
+            "comma-delimited)",
+            line,
         )
     if not any(name in COLUMNS for name in header):
         raise ShotListError(
@@ -603,8 +628,12 @@ def _row_values(row: ShotRow) -> dict[str, Any]:
     """A row as shot-list columns, in column order."""
     out: dict[str, Any] = {}
     if row.name is not None:
-        out.update(series=row.name.series, date=row.name.date, project=row.name.project,
-                   scene=row.name.scene)
+        out.update(
+            series=row.name.series,
+            date=row.name.date,
+            project=row.name.project,
+            scene=row.name.scene,
+        )
     else:
         out["request_id"] = row.request_id
     out["kind"] = row.kind
@@ -621,8 +650,11 @@ def _check_writable(column: str, value: Any) -> None:
         if not isinstance(value, (list, tuple)) or not value:
             raise ValueError(f"{column}: must be a non-empty list")
         for item in value:
-            if not isinstance(item, str) or not item or item != item.strip() or (
-                len(_LIST_SEPARATOR.split(item)) > 1
+            if (
+                not isinstance(item, str)
+                or not item
+                or item != item.strip()
+                or (len(_LIST_SEPARATOR.split(item)) > 1)
             ):
                 raise ValueError(f"{column}: {item!r} cannot be written as one list value")
         return
@@ -701,15 +733,25 @@ def write_yaml(rows: Sequence[ShotRow], defaults: Mapping[str, Any] | None = Non
         for column, value in shared.items():
             _check_writable(column, value)
     for values in table:
-        missing = [c for c in shared if c not in values
-                   and not (c in NAMING_COLUMNS and "request_id" in values)]
+        missing = [
+            c
+            for c in shared
+            if c not in values and not (c in NAMING_COLUMNS and "request_id" in values)
+        ]
         if missing:
             raise ValueError(f"{missing[0]}: a row without it would take the default")
-    rows_out = [{c: v for c, v in values.items() if c not in shared or shared[c] != v}
-                for values in table]
+    rows_out = [
+        {c: v for c, v in values.items() if c not in shared or shared[c] != v} for values in table
+    ]
     doc: Any = {"defaults": shared, "rows": rows_out} if shared else rows_out
-    return yaml.dump(doc, Dumper=_Dumper, allow_unicode=True, sort_keys=False,
-                     default_flow_style=False, width=10**9)
+    return yaml.dump(
+        doc,
+        Dumper=_Dumper,
+        allow_unicode=True,
+        sort_keys=False,
+        default_flow_style=False,
+        width=10**9,
+    )
 
 
 def write(rows: Sequence[ShotRow], fmt: Format) -> bytes:

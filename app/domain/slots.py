@@ -33,8 +33,9 @@ def validate_request_id(value: object, field: str = "request_id") -> str:
         raise ValidationError(field, "must be a string")
     if len(value) < REQUEST_ID_MIN:
         raise ValidationError(
-            field, f"is {len(value)} characters; a RequestId has {REQUEST_ID_MIN} to "
-            f"{REQUEST_ID_MAX} characters"
+            field,
+            f"is {len(value)} characters; a RequestId has {REQUEST_ID_MIN} to "
+            f"{REQUEST_ID_MAX} characters",
         )
     if len(value) > REQUEST_ID_MAX:
         raise ValidationError(
@@ -42,9 +43,7 @@ def validate_request_id(value: object, field: str = "request_id") -> str:
         )
     if not _REQUEST_ID_CHARS.fullmatch(value):
         bad = next(c for c in value if not _REQUEST_ID_CHARS.fullmatch(c))
-        raise ValidationError(
-            field, f"contains {bad!r}; only A-Z a-z 0-9 . _ : - are allowed"
-        )
+        raise ValidationError(field, f"contains {bad!r}; only A-Z a-z 0-9 . _ : - are allowed")
     return value
 
 
@@ -78,8 +77,9 @@ def normalize_tenant(value: object, field: str = "tenant") -> str:
         kept = _tenant_char(c)
         if kept is None:
             raise ValidationError(
-                field, f"contains {c!r} (U+{ord(c):04X}), which a tenant name cannot hold; "
-                "use letters and digits of any script, with spaces or punctuation between words"
+                field,
+                f"contains {c!r} (U+{ord(c):04X}), which a tenant name cannot hold; "
+                "use letters and digits of any script, with spaces or punctuation between words",
             )
         if kept != "-" or (out and out[-1] != "-"):
             out.append(kept)
@@ -122,7 +122,9 @@ def user_digest(user: str) -> str:
 
 def slot_key(tenant: str, user: str, request_id: str) -> str:
     """The kind-free name of a slot: finds the slot whatever kind it was created as."""
-    return sha256_hex(f"slate:{normalize_tenant(tenant)}:{user_digest(user)}:{sha256_hex(request_id)}")
+    return sha256_hex(
+        f"slate:{normalize_tenant(tenant)}:{user_digest(user)}:{sha256_hex(request_id)}"
+    )
 
 
 def idempotency_key(tenant: str, user: str, request_id: str, kind: Kind) -> str:

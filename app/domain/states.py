@@ -51,13 +51,16 @@ IN_FLIGHT = frozenset(
 #: States the poller keeps asking about (a submitting record has no task id yet).
 POLLABLE = frozenset({State.PREPARING, State.QUEUEING, State.PROCESSING, State.DOWNLOADING})
 #: States ``wait`` stops on: nothing more happens without the user.
-STOP_STATES = frozenset(
-    {State.SUCCESS, State.FAIL, State.UNKNOWN, State.REJECTED, State.CANCELLED}
-)
+STOP_STATES = frozenset({State.SUCCESS, State.FAIL, State.UNKNOWN, State.REJECTED, State.CANCELLED})
 #: The slot browser's filter groups besides single states.
 FILTER_GROUPS: dict[str, tuple[State, ...]] = {
-    "running": (State.SUBMITTING, State.PREPARING, State.QUEUEING, State.PROCESSING,
-                State.DOWNLOADING),
+    "running": (
+        State.SUBMITTING,
+        State.PREPARING,
+        State.QUEUEING,
+        State.PROCESSING,
+        State.DOWNLOADING,
+    ),
     "attention": (State.UNKNOWN, State.FAIL, State.REJECTED),
 }
 
@@ -116,8 +119,9 @@ def state_for_status_word(word: object, protocol: str = V1) -> State:
     return State.UNKNOWN
 
 
-def allowed_actions(state: State | str | None, *, has_results: bool = False,
-                    can_cancel: bool = False) -> tuple[Action, ...]:
+def allowed_actions(
+    state: State | str | None, *, has_results: bool = False, can_cancel: bool = False
+) -> tuple[Action, ...]:
     """Actions the user may take. ``fail`` offers recover only when results remain; a queued
     task offers cancel only where its provider can cancel (``can_cancel``: MiniMax V2)."""
     key = State(state) if state is not None else None
@@ -129,8 +133,13 @@ def allowed_actions(state: State | str | None, *, has_results: bool = False,
     return actions
 
 
-def is_allowed(action: Action, state: State | str | None, *, has_results: bool = False,
-               can_cancel: bool = False) -> bool:
+def is_allowed(
+    action: Action,
+    state: State | str | None,
+    *,
+    has_results: bool = False,
+    can_cancel: bool = False,
+) -> bool:
     return action in allowed_actions(state, has_results=has_results, can_cancel=can_cancel)
 
 
@@ -138,14 +147,17 @@ def has_results(results: Mapping[str, Any] | None) -> bool:
     """The provider left something to download (a file id, image URLs, inline images, or a V2
     task whose video a fresh query links again)."""
     r = results or {}
-    return bool(r.get("file_id") or r.get("image_urls") or r.get("images")
-                or r.get("url_by_query"))
+    return bool(r.get("file_id") or r.get("image_urls") or r.get("images") or r.get("url_by_query"))
 
 
 # -- claiming a slot ----------------------------------------------------------------------------
 def same_intent(
-    existing_kind: str, existing_fp: str, existing_user_hash: str,
-    kind: str, fp: str, user_hash: str,
+    existing_kind: str,
+    existing_fp: str,
+    existing_user_hash: str,
+    kind: str,
+    fp: str,
+    user_hash: str,
 ) -> bool:
     """A submit asks for what the record holds: same kind, fingerprint and owner. Anything else
     is a conflict (nothing is sent)."""
@@ -153,8 +165,13 @@ def same_intent(
 
 
 def may_reclaim(
-    existing_state: State | str, existing_kind: str, existing_fp: str, existing_user_hash: str,
-    kind: str, fp: str, user_hash: str,
+    existing_state: State | str,
+    existing_kind: str,
+    existing_fp: str,
+    existing_user_hash: str,
+    kind: str,
+    fp: str,
+    user_hash: str,
 ) -> bool:
     """A definitively ``rejected`` record may be claimed again by the same intent (nothing was
     created, nothing billed). Every other existing record is answered as it is."""
@@ -209,8 +226,9 @@ def recover_options(
     unknown = task.state == State.UNKNOWN
 
     def unknown_only(what: str) -> RecoverOption:
-        return RecoverOption(False, f"{what} is for unknown tasks; this one is {task.state}",
-                             state_allows=False)
+        return RecoverOption(
+            False, f"{what} is for unknown tasks; this one is {task.state}", state_allows=False
+        )
 
     attach = unknown_only("attach")
     if unknown:
@@ -221,12 +239,20 @@ def recover_options(
     if unknown:
         lookup = RecoverOption(True)
         if not caps.can_list_tasks:
-            lookup = RecoverOption(False, f"the {provider} provider cannot list tasks; find the "
-                                   "task id in its console and use --task-id")
+            lookup = RecoverOption(
+                False,
+                f"the {provider} provider cannot list tasks; find the "
+                "task id in its console and use --task-id",
+            )
     redownload = RecoverOption(True)
     if not (task.state == State.FAIL and task.has_results):
-        redownload = RecoverOption(False, "redownload needs a failed task with results left",
-                                   state_allows=False)
+        redownload = RecoverOption(
+            False, "redownload needs a failed task with results left", state_allows=False
+        )
     declare = RecoverOption(True) if unknown else unknown_only("declare-failed")
-    return {RecoverWay.ATTACH: attach, RecoverWay.LOOKUP: lookup,
-            RecoverWay.REDOWNLOAD: redownload, RecoverWay.DECLARE_FAILED: declare}
+    return {
+        RecoverWay.ATTACH: attach,
+        RecoverWay.LOOKUP: lookup,
+        RecoverWay.REDOWNLOAD: redownload,
+        RecoverWay.DECLARE_FAILED: declare,
+    }

@@ -62,8 +62,11 @@ def scene_rows(
         raise ValidationError("edits", f"scene {outside[0]} is outside scenes {first}–{last}")
     for name in options or {}:
         if name not in OPTION_COLUMNS or name == "prompt":
-            raise ValidationError(name, "is not an option a template sets; known: "
-                                  + ", ".join(c for c in OPTION_COLUMNS if c != "prompt"))
+            raise ValidationError(
+                name,
+                "is not an option a template sets; known: "
+                + ", ".join(c for c in OPTION_COLUMNS if c != "prompt"),
+            )
     day = date.strftime("%Y%m%d") if isinstance(date, dt.date) else date
     rows: list[ShotRow] = []
     for number, scene in enumerate(range(first, last + 1), start=1):

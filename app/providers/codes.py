@@ -84,14 +84,13 @@ def v1_http(answer: Answer, what: str, hint: str = "") -> dict[str, Any]:
     if status >= 500 or status == 408:
         raise Ambiguous(f"{what}: HTTP {status} from the provider", code=code, raw=raw)
     if status == 429:
-        raise Refused(f"{what}: rate limited (HTTP 429)", code=1002, raw=raw,
-                      retry_after=answer.retry_after)
+        raise Refused(
+            f"{what}: rate limited (HTTP 429)", code=1002, raw=raw, retry_after=answer.retry_after
+        )
     if status >= 400:
         if code is not None and code in AMBIGUOUS_CODES:
-            raise Ambiguous(f"{what}: HTTP {status}, code {code} {msg}".strip(), code=code,
-                            raw=raw)
-        raise Refused(_auth(f"{what}: HTTP {status} {msg}".strip(), code, hint), code=code,
-                      raw=raw)
+            raise Ambiguous(f"{what}: HTTP {status}, code {code} {msg}".strip(), code=code, raw=raw)
+        raise Refused(_auth(f"{what}: HTTP {status} {msg}".strip(), code, hint), code=code, raw=raw)
     if not isinstance(answer.body, dict):
         raise Ambiguous(f"{what}: the answer was not a JSON object (HTTP {status})", raw=raw)
     raw["_retry_after"] = answer.retry_after
@@ -108,10 +107,13 @@ def v1_raise_for_code(raw: dict[str, Any], what: str, hint: str = "") -> None:
         raise Ambiguous(f"{what}: the answer has no base_resp status code", raw=raw)
     label = msg or REFUSAL_CODES.get(code) or AMBIGUOUS_CODES.get(code) or "unrecognized error"
     if code in REFUSAL_CODES:
-        raise Refused(_auth(f"{what}: refused, code {code} ({label})", code, hint), code=code,
-                      raw=raw, retry_after=retry_after)
-    raise Ambiguous(f"{what}: code {code} ({label})", code=code, raw=raw,
-                    retry_after=retry_after)
+        raise Refused(
+            _auth(f"{what}: refused, code {code} ({label})", code, hint),
+            code=code,
+            raw=raw,
+            retry_after=retry_after,
+        )
+    raise Ambiguous(f"{what}: code {code} ({label})", code=code, raw=raw, retry_after=retry_after)
 
 
 # -- V2 ---------------------------------------------------------------------------------------
@@ -140,6 +142,10 @@ def v2_checked(answer: Answer, what: str, hint: str = "") -> dict[str, Any]:
         if status == 429 and code not in REFUSAL_CODES:
             code = 1002
         label = REFUSAL_CODES.get(code or 0, "refused")
-        raise Refused(_auth(f"{what}: refused ({said}; {label})", code, hint), code=code,
-                      raw=raw, retry_after=answer.retry_after if status == 429 else None)
+        raise Refused(
+            _auth(f"{what}: refused ({said}; {label})", code, hint),
+            code=code,
+            raw=raw,
+            retry_after=answer.retry_after if status == 429 else None,
+        )
     raise Ambiguous(f"{what}: {said}", code=code, raw=raw, retry_after=answer.retry_after)

@@ -24,14 +24,16 @@ class DemoProvider(MiniMaxProvider):
         kw.setdefault("endpoint", "local")
         super().__init__("demo-key", base_url, **kw)
 
-    async def list_tasks(self, since: float, until: float,
-                         model: str | None = None) -> list[ListedTask]:
+    async def list_tasks(
+        self, since: float, until: float, model: str | None = None
+    ) -> list[ListedTask]:
         """The demo provider's V1 tasks created between ``since`` and ``until``."""
         try:
             response = await self.http.client.get(f"{self.base_url}/_sim/tasks")
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-            raise Refused(f"list tasks: the request never left ({type(exc).__name__})",
-                          never_sent=True) from None
+            raise Refused(
+                f"list tasks: the request never left ({type(exc).__name__})", never_sent=True
+            ) from None
         except httpx.HTTPError as exc:
             raise Ambiguous(f"list tasks: {type(exc).__name__}") from None
         if response.status_code != 200:
@@ -46,8 +48,14 @@ class DemoProvider(MiniMaxProvider):
             if model is not None and params.get("model") != model:
                 continue
             if since <= created <= until:
-                facts = {"duration": params.get("duration"),
-                         "resolution": params.get("resolution"), "prompt": t.get("prompt")}
-                out.append(ListedTask(str(t["task_id"]), created, params.get("model"),
-                                      t.get("status"), facts))
+                facts = {
+                    "duration": params.get("duration"),
+                    "resolution": params.get("resolution"),
+                    "prompt": t.get("prompt"),
+                }
+                out.append(
+                    ListedTask(
+                        str(t["task_id"]), created, params.get("model"), t.get("status"), facts
+                    )
+                )
         return out

@@ -82,8 +82,7 @@ async def _addresses(host: str, port: int, resolve: bool = True) -> list[str]:
     if not resolve:
         return []
     try:
-        infos = await asyncio.get_running_loop().getaddrinfo(bare, port,
-                                                             type=socket.SOCK_STREAM)
+        infos = await asyncio.get_running_loop().getaddrinfo(bare, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
         return []
     return [str(info[4][0]) for info in infos]
@@ -106,9 +105,11 @@ def auth_hint(base_url: str) -> str:
     if region == "local":
         return f"the base URL points at {host}, a server on this machine"
     other = "cn" if region == "global" else "global"
-    return (f"the base URL points at {host} ({PLATFORM_OF[region]}); a key works only on the host "
-            f"of the platform that issued it — a key from {PLATFORM_OF[other]} needs "
-            f"--base-url {ENDPOINTS[other]}")
+    return (
+        f"the base URL points at {host} ({PLATFORM_OF[region]}); a key works only on the host "
+        f"of the platform that issued it — a key from {PLATFORM_OF[other]} needs "
+        f"--base-url {ENDPOINTS[other]}"
+    )
 
 
 def as_int(value: Any) -> int | None:
@@ -209,8 +210,16 @@ class ApiClient:
 
     # -- requests --------------------------------------------------------------------------
     async def send(
-        self, method: str, path: str, *, what: str, json: Any = None,
-        params: Any = None, files: Any = None, data: Any = None, timeout: float | None = None,
+        self,
+        method: str,
+        path: str,
+        *,
+        what: str,
+        json: Any = None,
+        params: Any = None,
+        files: Any = None,
+        data: Any = None,
+        timeout: float | None = None,
     ) -> Answer:
         """Send one API request; return the answer whatever its status, or raise for the
         transport (never sent → Refused, after sending → Ambiguous). ``timeout`` replaces the
@@ -222,36 +231,54 @@ class ApiClient:
             base = self.client.timeout
             extra["timeout"] = httpx.Timeout(timeout, connect=base.connect, pool=base.pool)
         try:
-            request = self.client.build_request(method, url, json=json, params=params,
-                                                files=files, data=data, headers=headers,
-                                                **extra)
+            request = self.client.build_request(
+                method,
+                url,
+                json=json,
+                params=params,
+                files=files,
+                data=data,
+                headers=headers,
+                **extra,
+            )
             streamed = await self.client.send(request, stream=True)
             try:
                 content = await self._read_capped(streamed, what)
             finally:
                 await streamed.aclose()
-        except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout,
-                httpx.UnsupportedProtocol) as exc:
+        except (
+            httpx.ConnectError,
+            httpx.ConnectTimeout,
+            httpx.PoolTimeout,
+            httpx.UnsupportedProtocol,
+        ) as exc:
             message = self.scrub_text(
-                f"{what}: the request never left ({type(exc).__name__}: {exc})")
+                f"{what}: the request never left ({type(exc).__name__}: {exc})"
+            )
             log.info("%s %s never sent: %s", method, path, type(exc).__name__)
             raise Refused(message, never_sent=True) from None
         except httpx.TimeoutException as exc:
             message = self.scrub_text(
-                f"{what}: no answer in time after sending ({type(exc).__name__})")
+                f"{what}: no answer in time after sending ({type(exc).__name__})"
+            )
             log.warning("%s %s timed out after sending: %s", method, path, type(exc).__name__)
             raise Ambiguous(message) from None
         except httpx.HTTPError as exc:
             message = self.scrub_text(
-                f"{what}: connection failed after sending ({type(exc).__name__}: {exc})")
+                f"{what}: connection failed after sending ({type(exc).__name__}: {exc})"
+            )
             log.warning("%s %s failed after sending: %s", method, path, type(exc).__name__)
             raise Ambiguous(message) from None
 
         # The body as read under the cap (already decoded: no Content-Encoding any more).
         response = httpx.Response(
-            streamed.status_code, request=request, content=content,
-            headers=[(k, v) for k, v in streamed.headers.multi_items()
-                     if k.lower() != "content-encoding"])
+            streamed.status_code,
+            request=request,
+            content=content,
+            headers=[
+                (k, v) for k, v in streamed.headers.multi_items() if k.lower() != "content-encoding"
+            ],
+        )
         trace_id = self.scrub_text(response.headers.get("Trace-Id") or "") or None
         log.debug("%s %s → HTTP %s trace=%s", method, path, response.status_code, trace_id)
         body: Any
@@ -274,15 +301,19 @@ class ApiClient:
         never held (the request was sent, so what it did is unknown → Ambiguous)."""
         declared = as_int(response.headers.get("Content-Length"))
         if declared is not None and declared > MAX_ANSWER_BYTES:
-            raise Ambiguous(f"{what}: the answer is {declared} bytes, more than the "
-                            f"{MAX_ANSWER_BYTES} bytes an answer may have; not read")
+            raise Ambiguous(
+                f"{what}: the answer is {declared} bytes, more than the "
+                f"{MAX_ANSWER_BYTES} bytes an answer may have; not read"
+            )
         parts: list[bytes] = []
         size = 0
         async for chunk in response.aiter_bytes():
             size += len(chunk)
             if size > MAX_ANSWER_BYTES:
-                raise Ambiguous(f"{what}: the answer exceeds the {MAX_ANSWER_BYTES} bytes an "
-                                "answer may have; not read")
+                raise Ambiguous(
+                    f"{what}: the answer exceeds the {MAX_ANSWER_BYTES} bytes an "
+                    "answer may have; not read"
+                )
             parts.append(chunk)
         return b"".join(parts)
 
@@ -304,14 +335,18 @@ class ApiClient:
         if not self._remote:
             return []
         if host.strip("[]").lower() in _LOOPBACK_NAMES:
-            raise Refused(f"{where}: {host} is this machine; a remote provider's links may "
-                          "not point at it", never_sent=True)
+            raise Refused(
+                f"{where}: {host} is this machine; a remote provider's links may not point at it",
+                never_sent=True,
+            )
         addresses = await _addresses(host, parts.port or 443, self._resolve)
         for address in addresses:
             if not _global(address):
-                raise Refused(f"{where}: {host} is a loopback, link-local or private address "
-                              f"({address}); a remote provider's links may not point there",
-                              never_sent=True)
+                raise Refused(
+                    f"{where}: {host} is a loopback, link-local or private address "
+                    f"({address}); a remote provider's links may not point there",
+                    never_sent=True,
+                )
         return addresses
 
     def _pinned(self, url: str, addresses: list[str]) -> httpx.Request:
@@ -329,8 +364,11 @@ class ApiClient:
         address = addresses[0]
         netloc = host if parts.port is None else f"{host}:{parts.port}"
         return self.client.build_request(
-            "GET", parts.copy_with(host=address), headers={"Host": netloc},
-            extensions={"sni_hostname": host})
+            "GET",
+            parts.copy_with(host=address),
+            headers={"Host": netloc},
+            extensions={"sni_hostname": host},
+        )
 
     @asynccontextmanager
     async def download(self, url: str) -> AsyncIterator[Download]:
@@ -342,8 +380,9 @@ class ApiClient:
             try:
                 response = await self.client.send(request, stream=True, follow_redirects=False)
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
-                raise Refused(f"download: could not connect ({type(exc).__name__})",
-                              never_sent=True) from None
+                raise Refused(
+                    f"download: could not connect ({type(exc).__name__})", never_sent=True
+                ) from None
             except httpx.HTTPError as exc:
                 raise Ambiguous(f"download: failed ({type(exc).__name__})") from None
             location = response.headers.get("Location")
@@ -363,8 +402,10 @@ class ApiClient:
                     size += len(chunk)
                     took = time.monotonic() - began
                     if took > RATE_GRACE and size < MIN_RATE * took:
-                        raise Stalled(f"download too slow: {size} bytes in {took:.0f} s (less "
-                                      f"than {MIN_RATE // 1024} KB/s); let go, to try again later")
+                        raise Stalled(
+                            f"download too slow: {size} bytes in {took:.0f} s (less "
+                            f"than {MIN_RATE // 1024} KB/s); let go, to try again later"
+                        )
                     yield chunk
             except httpx.HTTPError as exc:
                 raise Ambiguous(f"download interrupted ({type(exc).__name__})") from None

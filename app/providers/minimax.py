@@ -77,8 +77,9 @@ class MiniMaxProvider:
         connect_timeout: float = 10.0,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
-        self.http = ApiClient(api_key, base_url, timeout=timeout,
-                              connect_timeout=connect_timeout, transport=transport)
+        self.http = ApiClient(
+            api_key, base_url, timeout=timeout, connect_timeout=connect_timeout, transport=transport
+        )
         self.base_url = self.http.base_url
         self.name = name
         self.endpoint = endpoint or endpoint_for(base_url)
@@ -86,8 +87,10 @@ class MiniMaxProvider:
         self.v2 = MiniMaxV2(self.http)
 
     def __repr__(self) -> str:
-        return (f"{type(self).__name__}(name={self.name!r}, endpoint={self.endpoint!r}, "
-                f"base_url={self.base_url!r})")
+        return (
+            f"{type(self).__name__}(name={self.name!r}, endpoint={self.endpoint!r}, "
+            f"base_url={self.base_url!r})"
+        )
 
     @property
     def _client(self) -> httpx.AsyncClient:
@@ -101,7 +104,12 @@ class MiniMaxProvider:
     # ------------------------------------------------------------------ transport
 
     async def _call(
-        self, method: str, path: str, *, what: str, json: Any = None,
+        self,
+        method: str,
+        path: str,
+        *,
+        what: str,
+        json: Any = None,
         params: dict[str, str] | None = None,
     ) -> dict[str, Any]:
         """Send one V1 request; return the parsed body (with ``_trace_id``) or raise."""
@@ -118,13 +126,18 @@ class MiniMaxProvider:
         self._raise_for_code(raw, "video create")
         task_id = as_id(raw.get("task_id"))
         if task_id is None:
-            raise Ambiguous("video create: success code but no task_id in the answer", code=0, raw=raw)
+            raise Ambiguous(
+                "video create: success code but no task_id in the answer", code=0, raw=raw
+            )
         log.info("video task created: %s trace=%s", task_id, raw.get("_trace_id"))
         return VideoCreated(task_id=task_id, raw=raw)
 
     async def query_video(self, task_id: str) -> VideoStatus:
         raw = await self._call(
-            "GET", "/v1/query/video_generation", what="video query", params={"task_id": str(task_id)}
+            "GET",
+            "/v1/query/video_generation",
+            what="video query",
+            params={"task_id": str(task_id)},
         )
         code, msg = base_resp(raw)
         status = raw.get("status")
@@ -192,8 +205,9 @@ class MiniMaxProvider:
         """``async with provider.download(url) as d:`` — iterate ``d.chunks``."""
         return self.http.download(url)
 
-    async def list_tasks(self, since: float, until: float,
-                         model: str | None = None) -> list[ListedTask]:
+    async def list_tasks(
+        self, since: float, until: float, model: str | None = None
+    ) -> list[ListedTask]:
         raise NotImplementedError("MiniMax V1 cannot list recent tasks")
 
     async def cancel_video(self, task_id: str) -> Cancelled:

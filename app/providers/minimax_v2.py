@@ -94,8 +94,9 @@ class MiniMaxV2:
         )
 
     # -- list ------------------------------------------------------------------------------
-    async def list_tasks(self, since: float, until: float,
-                         model: str | None = None) -> list[ListedTask]:
+    async def list_tasks(
+        self, since: float, until: float, model: str | None = None
+    ) -> list[ListedTask]:
         """Tasks created between ``since`` and ``until`` (Unix seconds, both included), newest
         first, read page by page until a page reaches back past ``since``."""
         out: list[ListedTask] = []
@@ -120,11 +121,16 @@ class MiniMaxV2:
                 if since <= listed.created_at <= until:
                     out.append(listed)
             seen += len(items)
-            if (len(items) < PAGE_SIZE or (oldest is not None and oldest < since)
-                    or (total is not None and seen >= total)):
+            if (
+                len(items) < PAGE_SIZE
+                or (oldest is not None and oldest < since)
+                or (total is not None and seen >= total)
+            ):
                 return out
-        raise Ambiguous(f"task list: more than {MAX_PAGES * PAGE_SIZE} tasks are newer than the "
-                        "window; the list was not read to its end")
+        raise Ambiguous(
+            f"task list: more than {MAX_PAGES * PAGE_SIZE} tasks are newer than the "
+            "window; the list was not read to its end"
+        )
 
     @staticmethod
     def _listed(item: dict[str, Any]) -> ListedTask | None:
@@ -152,8 +158,13 @@ class MiniMaxV2:
         a V1 endpoint (HTTP 200 and ``base_resp``)."""
         timeout = max(UPLOAD_TIMEOUT, self.http.client.timeout.read or 0.0)
         answer = await self.http.send(
-            "POST", UPLOAD, what="upload", files={"file": (filename, data)},
-            data={"purpose": UPLOAD_PURPOSE}, timeout=timeout)
+            "POST",
+            UPLOAD,
+            what="upload",
+            files={"file": (filename, data)},
+            data={"purpose": UPLOAD_PURPOSE},
+            timeout=timeout,
+        )
         raw = v1_http(answer, "upload", self._hint)
         v1_raise_for_code(raw, "upload", self._hint)
         file = raw.get("file") if isinstance(raw.get("file"), dict) else {}

@@ -143,20 +143,31 @@ def resolve_files(params: Mapping[str, Any], base_dir: Path) -> dict[str, Any]:
         if isinstance(value, str) and value and not value.startswith(_URL_PREFIXES):
             out[name] = image_file_data_url(local(value), name)
         elif isinstance(value, list):
-            out[name] = [image_file_data_url(local(v), name)
-                         if isinstance(v, str) and not v.startswith(_URL_PREFIXES) else v
-                         for v in value]
+            out[name] = [
+                image_file_data_url(local(v), name)
+                if isinstance(v, str) and not v.startswith(_URL_PREFIXES)
+                else v
+                for v in value
+            ]
     for name in MEDIA_PARAMS:
         value = out.get(name)
         if isinstance(value, list):
-            out[name] = [str(local(v)) if isinstance(v, str) and not v.startswith(_URL_PREFIXES)
-                         else v for v in value]
+            out[name] = [
+                str(local(v)) if isinstance(v, str) and not v.startswith(_URL_PREFIXES) else v
+                for v in value
+            ]
     return out
 
 
 def _invalid_row(error: RowError) -> BatchRow:
-    return BatchRow(error.row, error.line, error.request_id, None, OutcomeKind.INVALID,
-                    problem=Problem(ProblemCode.INVALID, error.describe(), field=error.field))
+    return BatchRow(
+        error.row,
+        error.line,
+        error.request_id,
+        None,
+        OutcomeKind.INVALID,
+        problem=Problem(ProblemCode.INVALID, error.describe(), field=error.field),
+    )
 
 
 class Batches:
@@ -166,8 +177,9 @@ class Batches:
         self.lifecycle = lifecycle
 
     # -- reading -----------------------------------------------------------------------------
-    def _prepare(self, entry: ShotRow | RowError, base_dir: Path,
-                 table: PriceTable) -> _Prepared | RowError:
+    def _prepare(
+        self, entry: ShotRow | RowError, base_dir: Path, table: PriceTable
+    ) -> _Prepared | RowError:
         if isinstance(entry, RowError):
             return entry
         try:
@@ -175,8 +187,9 @@ class Batches:
             norm = normalize(entry.kind, params)
         except ValidationError as exc:
             return row_error(entry, exc)
-        return _Prepared(entry, params, norm, fingerprint(entry.kind, norm),
-                         estimate(entry.kind, norm, table))
+        return _Prepared(
+            entry, params, norm, fingerprint(entry.kind, norm), estimate(entry.kind, norm, table)
+        )
 
     async def _room(self, table: PriceTable) -> _Room:
         ctx = self.ctx
@@ -190,13 +203,20 @@ class Batches:
         budget = None
         if config.budget_daily is not None:
             budget = BudgetReport(room.day, table.currency, config.budget_daily, room.spent)
-        quota = QuotaReport(room.day, QuotaUse(room.used.get("video", 0), config.quota_video),
-                            QuotaUse(room.used.get("image", 0), config.quota_image), budget)
+        quota = QuotaReport(
+            room.day,
+            QuotaUse(room.used.get("video", 0), config.quota_video),
+            QuotaUse(room.used.get("image", 0), config.quota_image),
+            budget,
+        )
         return quota, budget
 
     # -- the dry run -------------------------------------------------------------------------
-    async def plan(self, source: BatchSource | ShotList, base_dir: Path | None = None,
-                   ) -> Result[BatchReport]:
+    async def plan(
+        self,
+        source: BatchSource | ShotList,
+        base_dir: Path | None = None,
+    ) -> Result[BatchReport]:
         """The dry run: what a run would answer per row now. Sends nothing, stores nothing."""
         ctx = self.ctx
         try:
@@ -214,66 +234,127 @@ class Batches:
             rows.append(await self._predict(prepared, room, table))
         quota, budget = self._reports(room, table)
         total = sum_costs(room.predicted, table.currency)
-        return Result(OutcomeKind.OK, payload=BatchReport(True, tuple(rows), total, quota,
-                                                          budget, name))
+        return Result(
+            OutcomeKind.OK, payload=BatchReport(True, tuple(rows), total, quota, budget, name)
+        )
 
     async def _predict(self, p: _Prepared, room: _Room, table: PriceTable) -> BatchRow:
         """What the submit of this row would answer now, by the claim's own rules."""
         ctx, row, kind = self.ctx, p.row, p.row.kind
         task = await ctx.load(row.request_id)
 
-        def answer(outcome: OutcomeKind, problem: Problem | None = None,
-                   cost: Cost | None = None) -> BatchRow:
+        def answer(
+            outcome: OutcomeKind, problem: Problem | None = None, cost: Cost | None = None
+        ) -> BatchRow:
             view = ctx.view(task) if task is not None else None
-            return BatchRow(row.row, row.line, row.request_id, kind, outcome, view, problem,
-                            cost if cost is not None else (view.cost if view else p.cost))
+            return BatchRow(
+                row.row,
+                row.line,
+                row.request_id,
+                kind,
+                outcome,
+                view,
+                problem,
+                cost if cost is not None else (view.cost if view else p.cost),
+            )
 
-        if task is not None and not may_reclaim(task.state, task.kind, task.fingerprint,
-                                                task.user_hash, kind, p.fingerprint,
-                                                ctx.scope.user_hash):
-            if not same_intent(task.kind, task.fingerprint, task.user_hash, kind,
-                               p.fingerprint, ctx.scope.user_hash):
-                changes = (diff(task.params, p.norm) if task.kind == kind
-                           else {"kind": {"stored": task.kind, "attempted": kind}})
+        if task is not None and not may_reclaim(
+            task.state,
+            task.kind,
+            task.fingerprint,
+            task.user_hash,
+            kind,
+            p.fingerprint,
+            ctx.scope.user_hash,
+        ):
+            if not same_intent(
+                task.kind,
+                task.fingerprint,
+                task.user_hash,
+                kind,
+                p.fingerprint,
+                ctx.scope.user_hash,
+            ):
+                changes = (
+                    diff(task.params, p.norm)
+                    if task.kind == kind
+                    else {"kind": {"stored": task.kind, "attempted": kind}}
+                )
                 suggestion = suggest_next_request_id(row.request_id)
-                return answer(OutcomeKind.CONFLICT, Problem(
-                    ProblemCode.CONFLICT, f"row {row.row}: this RequestId is already used with "
-                    f"other parameters ({', '.join(changes) or 'owner'}); nothing would be sent",
-                    diff=changes, suggested_request_id=suggestion))
+                return answer(
+                    OutcomeKind.CONFLICT,
+                    Problem(
+                        ProblemCode.CONFLICT,
+                        f"row {row.row}: this RequestId is already used with "
+                        f"other parameters ({', '.join(changes) or 'owner'}); nothing would be sent",
+                        diff=changes,
+                        suggested_request_id=suggestion,
+                    ),
+                )
             gone = task.state == State.SUBMITTING and owner_gone(
-                task.owner_host, task.owner_pid, task.owner_started, task.lease_until)
+                task.owner_host, task.owner_pid, task.owner_started, task.lease_until
+            )
             if task.state == State.UNKNOWN or gone:
-                return answer(OutcomeKind.UNKNOWN, Problem(
-                    ProblemCode.UNKNOWN, f"row {row.row}: this slot's create has an unknown "
-                    "outcome; create is disabled. Query the provider or recover."))
+                return answer(
+                    OutcomeKind.UNKNOWN,
+                    Problem(
+                        ProblemCode.UNKNOWN,
+                        f"row {row.row}: this slot's create has an unknown "
+                        "outcome; create is disabled. Query the provider or recover.",
+                    ),
+                )
             return answer(OutcomeKind.REPLAYED)
         # The claim would run: the quota first, then the budget (the claim's order).
         limit, need = ctx.config.quota_limit(kind), units(kind, p.norm)
         used = room.used.get(kind, 0)
         if limit is not None and used + need > limit:
-            return answer(OutcomeKind.QUOTA_EXCEEDED, Problem(
-                ProblemCode.QUOTA_EXCEEDED, f"row {row.row}: today's {kind} quota would be "
-                f"used up: {used} of {limit} (this create needs {need})"), p.cost)
+            return answer(
+                OutcomeKind.QUOTA_EXCEEDED,
+                Problem(
+                    ProblemCode.QUOTA_EXCEEDED,
+                    f"row {row.row}: today's {kind} quota would be "
+                    f"used up: {used} of {limit} (this create needs {need})",
+                ),
+                p.cost,
+            )
         if ctx.config.budget_daily is not None:
             check = check_budget(ctx.config.budget_daily, room.spent, p.cost)
             if not check.allowed:
-                return answer(OutcomeKind.BUDGET_EXCEEDED, Problem(
-                    ProblemCode.BUDGET_EXCEEDED, f"row {row.row}: the daily budget would "
-                    f"refuse this create: {check.reason}"), p.cost)
+                return answer(
+                    OutcomeKind.BUDGET_EXCEEDED,
+                    Problem(
+                        ProblemCode.BUDGET_EXCEEDED,
+                        f"row {row.row}: the daily budget would refuse this create: {check.reason}",
+                    ),
+                    p.cost,
+                )
         # Claimed: it counts against what the rows after it find. (A re-claimed ``rejected``
         # record counted 0 today and now counts its estimate, as the claim counts it.)
         room.used[kind] = used + need
-        room.spent = room.spent.add(SlotCost(
-            request_id=row.request_id, model=str(p.norm.get("model") or ""), day=room.day,
-            state=State.SUBMITTING.value, estimate=p.cost.estimate))
+        room.spent = room.spent.add(
+            SlotCost(
+                request_id=row.request_id,
+                model=str(p.norm.get("model") or ""),
+                day=room.day,
+                state=State.SUBMITTING.value,
+                estimate=p.cost.estimate,
+            )
+        )
         room.predicted.append(p.cost)
-        return BatchRow(row.row, row.line, row.request_id, kind, OutcomeKind.CREATED, None,
-                        None, p.cost)
+        return BatchRow(
+            row.row, row.line, row.request_id, kind, OutcomeKind.CREATED, None, None, p.cost
+        )
 
     # -- the run -----------------------------------------------------------------------------
-    async def run(self, source: BatchSource | ShotList, base_dir: Path | None = None, *,
-                  wait: bool = False, max_seconds: float | None = None,
-                  on_progress: ProgressCallback | None = None) -> Result[BatchReport]:
+    async def run(
+        self,
+        source: BatchSource | ShotList,
+        base_dir: Path | None = None,
+        *,
+        wait: bool = False,
+        max_seconds: float | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> Result[BatchReport]:
         """Submit every good row (ordinary submit semantics), in file order; with ``wait``,
         follow the created and replayed rows to a stop state (``max_seconds``: give up then)."""
         ctx = self.ctx
@@ -314,24 +395,39 @@ class Batches:
         created = [r.cost for r in rows if r.outcome is OutcomeKind.CREATED and r.cost]
         room = await self._room(table)
         quota, budget = self._reports(room, table)
-        return Result(OutcomeKind.OK, payload=BatchReport(
-            False, rows, sum_costs(created, table.currency), quota, budget, name))
+        return Result(
+            OutcomeKind.OK,
+            payload=BatchReport(
+                False, rows, sum_costs(created, table.currency), quota, budget, name
+            ),
+        )
 
-    async def _submit_all(self, good: Sequence[tuple[int, _Prepared]],
-                          results: dict[int, Result[Any]], answers: dict[int, BatchRow],
-                          by_task: dict[int, int], seen: dict[int, State],
-                          tell: _Teller) -> None:
+    async def _submit_all(
+        self,
+        good: Sequence[tuple[int, _Prepared]],
+        results: dict[int, Result[Any]],
+        answers: dict[int, BatchRow],
+        by_task: dict[int, int],
+        seen: dict[int, State],
+        tell: _Teller,
+    ) -> None:
         sem = asyncio.Semaphore(BATCH_CONCURRENCY)
         running: list[asyncio.Task[None]] = []
 
         async def one(index: int, p: _Prepared, claimed: asyncio.Event) -> None:
             try:
-                out = await self.submitter.submit(p.row.request_id, p.row.kind, p.params,
-                                                  on_claimed=claimed.set)
+                out = await self.submitter.submit(
+                    p.row.request_id, p.row.kind, p.params, on_claimed=claimed.set
+                )
             except Exception as exc:  # noqa: BLE001 - one row's trouble never stops the others
                 log.exception("batch row %s failed", p.row.row)
-                out = Result(OutcomeKind.INVALID, p.row.request_id, problem=Problem(
-                    ProblemCode.INTERNAL, f"row {p.row.row}: {type(exc).__name__}: {exc}"))
+                out = Result(
+                    OutcomeKind.INVALID,
+                    p.row.request_id,
+                    problem=Problem(
+                        ProblemCode.INTERNAL, f"row {p.row.row}: {type(exc).__name__}: {exc}"
+                    ),
+                )
             finally:
                 claimed.set()
                 sem.release()
@@ -350,13 +446,22 @@ class Batches:
         if running:
             await asyncio.gather(*running)
 
-    async def _wait_all(self, results: dict[int, Result[Any]], answers: dict[int, BatchRow],
-                        max_seconds: float | None, tell: _Teller) -> None:
+    async def _wait_all(
+        self,
+        results: dict[int, Result[Any]],
+        answers: dict[int, BatchRow],
+        max_seconds: float | None,
+        tell: _Teller,
+    ) -> None:
         sem = asyncio.Semaphore(WAIT_CONCURRENCY)
         deadline = None if max_seconds is None else time.monotonic() + max_seconds
-        followed = [i for i, out in results.items()
-                    if out.kind in (OutcomeKind.CREATED, OutcomeKind.REPLAYED)
-                    and out.task is not None and out.task.state not in STOP_STATES]
+        followed = [
+            i
+            for i, out in results.items()
+            if out.kind in (OutcomeKind.CREATED, OutcomeKind.REPLAYED)
+            and out.task is not None
+            and out.task.state not in STOP_STATES
+        ]
 
         async def follow(index: int) -> None:
             async with sem:
@@ -365,20 +470,31 @@ class Batches:
                     out = await self.lifecycle.wait_after(results[index], left)
                 except Exception as exc:  # noqa: BLE001 - one row's trouble never stops others
                     log.exception("waiting for batch row %s failed", answers[index].row)
-                    out = Result(OutcomeKind.UNKNOWN, answers[index].request_id,
-                                 answers[index].task, Problem(
-                                     ProblemCode.UNKNOWN, f"{type(exc).__name__}: {exc}"))
+                    out = Result(
+                        OutcomeKind.UNKNOWN,
+                        answers[index].request_id,
+                        answers[index].task,
+                        Problem(ProblemCode.UNKNOWN, f"{type(exc).__name__}: {exc}"),
+                    )
             before = answers[index]
-            answers[index] = BatchRow(before.row, before.line, before.request_id, before.kind,
-                                      out.kind, out.task or before.task, out.problem,
-                                      (out.task.cost if out.task else None) or before.cost)
+            answers[index] = BatchRow(
+                before.row,
+                before.line,
+                before.request_id,
+                before.kind,
+                out.kind,
+                out.task or before.task,
+                out.problem,
+                (out.task.cost if out.task else None) or before.cost,
+            )
 
         await asyncio.gather(*(follow(i) for i in followed))
 
     # -- helpers -------------------------------------------------------------------------
     @staticmethod
-    def _shots(source: BatchSource | ShotList,
-               base_dir: Path | None) -> tuple[ShotList, Path, str | None]:
+    def _shots(
+        source: BatchSource | ShotList, base_dir: Path | None
+    ) -> tuple[ShotList, Path, str | None]:
         if isinstance(source, ShotList):
             if not source.entries:
                 raise ValidationError("rows", "the shot list has no rows")
@@ -391,18 +507,26 @@ class Batches:
 
 def _file_invalid(exc: ValidationError) -> Result[BatchReport]:
     """The shot list as a whole cannot be read: nothing was submitted."""
-    return Result(OutcomeKind.INVALID, problem=Problem(ProblemCode.INVALID, str(exc),
-                                                      field=exc.field))
+    return Result(
+        OutcomeKind.INVALID, problem=Problem(ProblemCode.INVALID, str(exc), field=exc.field)
+    )
 
 
 def _row_of(p: _Prepared, out: Result[Any]) -> BatchRow:
     cost = out.task.cost if out.task is not None and out.task.cost is not None else p.cost
     problem = out.problem
     if problem is not None and not problem.message.startswith(f"row {p.row.row}:"):
-        problem = Problem(problem.code, f"row {p.row.row}: {problem.message}", problem.field,
-                          problem.provider, problem.diff, problem.suggested_request_id)
-    return BatchRow(p.row.row, p.row.line, p.row.request_id, p.row.kind, out.kind, out.task,
-                    problem, cost)
+        problem = Problem(
+            problem.code,
+            f"row {p.row.row}: {problem.message}",
+            problem.field,
+            problem.provider,
+            problem.diff,
+            problem.suggested_request_id,
+        )
+    return BatchRow(
+        p.row.row, p.row.line, p.row.request_id, p.row.kind, out.kind, out.task, problem, cost
+    )
 
 
 def _pending(shots: ShotList, index: int) -> BatchRow:

@@ -89,8 +89,16 @@ class NoteQueue:
         self._flush: asyncio.Task[None] | None = None
 
     def add(self, slot_key: str, task: TaskRow, event: str, detail: str) -> None:
-        self._pending.append({"slot_key": slot_key, "task_id": task.id, "at": time.time(),
-                              "event": event, "state": task.state, "detail": detail})
+        self._pending.append(
+            {
+                "slot_key": slot_key,
+                "task_id": task.id,
+                "at": time.time(),
+                "event": event,
+                "state": task.state,
+                "detail": detail,
+            }
+        )
         if self._flush is None or self._flush.done():
             self._flush = asyncio.get_running_loop().create_task(self._flush_later())
 
@@ -111,8 +119,14 @@ class NoteQueue:
 
 class ServiceContext:
     def __init__(
-        self, config: Config, store: Store, provider: Provider, secret: bytes, *,
-        poll_interval: float | None = None, rng: random.Random | None = None,
+        self,
+        config: Config,
+        store: Store,
+        provider: Provider,
+        secret: bytes,
+        *,
+        poll_interval: float | None = None,
+        rng: random.Random | None = None,
     ) -> None:
         self.config = config
         self.store = store
@@ -132,8 +146,12 @@ class ServiceContext:
 
     @property
     def provider_info(self) -> ProviderInfo:
-        return ProviderInfo(self.provider.name, self.provider.endpoint, self.provider.caps,
-                            self.provider.api(V2).caps)
+        return ProviderInfo(
+            self.provider.name,
+            self.provider.endpoint,
+            self.provider.caps,
+            self.provider.api(V2).caps,
+        )
 
     # -- protocols ----------------------------------------------------------------------------
     @staticmethod
@@ -178,19 +196,40 @@ class ServiceContext:
         """The task's cost (stored at claim; or, for a slot claimed before Slate stored costs,
         priced now) and what it counts for in spend and the budget."""
         if task.cost_currency is not None:
-            cost: Cost | None = Cost(amount(task.cost_estimate), task.cost_currency,
-                                     task.cost_basis or "", amount(task.cost_reported))
+            cost: Cost | None = Cost(
+                amount(task.cost_estimate),
+                task.cost_currency,
+                task.cost_basis or "",
+                amount(task.cost_reported),
+            )
         else:
             table = self.prices_or_none()
-            cost = None if table is None else lazy_cost(
-                task.kind, task.params, task.state.value, task.provider_status, task.results,
-                task.cost_reported, table)
+            cost = (
+                None
+                if table is None
+                else lazy_cost(
+                    task.kind,
+                    task.params,
+                    task.state.value,
+                    task.provider_status,
+                    task.results,
+                    task.cost_reported,
+                    table,
+                )
+            )
         if cost is None:
             return None, None
-        charged = charge(SlotCost(
-            request_id=task.request_id, model=str(task.params.get("model") or ""),
-            day=task.cost_day or "", state=task.state.value, estimate=cost.estimate,
-            reported=cost.reported, declared_failed=task.error_code == DECLARED_FAILED))
+        charged = charge(
+            SlotCost(
+                request_id=task.request_id,
+                model=str(task.params.get("model") or ""),
+                day=task.cost_day or "",
+                state=task.state.value,
+                estimate=cost.estimate,
+                reported=cost.reported,
+                declared_failed=task.error_code == DECLARED_FAILED,
+            )
+        )
         return cost, charged
 
     # -- slots and views --------------------------------------------------------------------
@@ -198,24 +237,34 @@ class ServiceContext:
         return SlotRef.parse(self.tenant, self.user, request_id)
 
     def handle_for(self, task: TaskRow) -> str:
-        return handles.sign(self.secret, "task", task.tenant, task.user_hash, task.id,
-                            self.store.store_id)
+        return handles.sign(
+            self.secret, "task", task.tenant, task.user_hash, task.id, self.store.store_id
+        )
 
     def owns(self, task: TaskRow) -> bool:
         """Whether a task fetched by id is this caller's: tenant, user, provider, endpoint."""
         s = self.scope
         return (task.tenant, task.user_hash, task.provider, task.endpoint) == (
-            s.tenant, s.user_hash, s.provider, s.endpoint)
+            s.tenant,
+            s.user_hash,
+            s.provider,
+            s.endpoint,
+        )
 
     def view(self, task: TaskRow) -> TaskView:
         data_dir = self.config.data_dir
         media = [
             MediaView(
                 path=str(m.path if Path(m.path).is_absolute() else data_dir / m.path),
-                sha256=m.sha256, bytes=m.bytes, content_type=m.content_type, width=m.width,
-                height=m.height, duration=m.duration,
-                handle=handles.sign(self.secret, "file", task.tenant, task.user_hash, m.id,
-                                    self.store.store_id),
+                sha256=m.sha256,
+                bytes=m.bytes,
+                content_type=m.content_type,
+                width=m.width,
+                height=m.height,
+                duration=m.duration,
+                handle=handles.sign(
+                    self.secret, "file", task.tenant, task.user_hash, m.id, self.store.store_id
+                ),
             )
             for m in task.media
         ]
@@ -224,16 +273,31 @@ class ServiceContext:
             err = TaskError(task.error_code, task.error_message)
         cost, charged = self.task_cost(task)
         return TaskView(
-            id=task.id, request_id=task.request_id, handle=self.handle_for(task), kind=task.kind,
-            state=task.state, provider=task.provider, provider_task_id=task.provider_task_id,
-            provider_status=task.provider_status, fingerprint=task.fingerprint,
-            params=task.params, media=media, error=err,
-            allowed_actions=list(allowed_actions(task.state, has_results=task.has_results,
-                                                 can_cancel=self.caps(task).can_cancel)),
-            created_at=task.created_at, updated_at=task.updated_at,
-            next_poll_at=task.next_poll_at, has_results=task.has_results, project=task.project,
+            id=task.id,
+            request_id=task.request_id,
+            handle=self.handle_for(task),
+            kind=task.kind,
+            state=task.state,
+            provider=task.provider,
+            provider_task_id=task.provider_task_id,
+            provider_status=task.provider_status,
+            fingerprint=task.fingerprint,
+            params=task.params,
+            media=media,
+            error=err,
+            allowed_actions=list(
+                allowed_actions(
+                    task.state, has_results=task.has_results, can_cancel=self.caps(task).can_cancel
+                )
+            ),
+            created_at=task.created_at,
+            updated_at=task.updated_at,
+            next_poll_at=task.next_poll_at,
+            has_results=task.has_results,
+            project=task.project,
             failed_count=_failed_count(task),
-            cost=cost, charged=charged,
+            cost=cost,
+            charged=charged,
         )
 
     def notify(self, task: TaskRow | None) -> None:
@@ -275,19 +339,30 @@ class ServiceContext:
         task = await self.load_or_answer(request_id)
         if isinstance(task, Result):
             return task
-        if not is_allowed(action, task.state, has_results=task.has_results,
-                          can_cancel=self.caps(task).can_cancel):
-            return not_allowed(self.view(task), f"{action} is not offered while the slot is "
-                               f"{task.state}: {WHY_NOT[action]}")
+        if not is_allowed(
+            action, task.state, has_results=task.has_results, can_cancel=self.caps(task).can_cancel
+        ):
+            return not_allowed(
+                self.view(task),
+                f"{action} is not offered while the slot is {task.state}: {WHY_NOT[action]}",
+            )
         return task
 
     def by_state(self, task: TaskRow, kind: OutcomeKind = OutcomeKind.OK) -> Result[Any]:
         """Answer by the slot's state: unknown and rejected say so; anything else is ``kind``."""
         view = self.view(task)
         if task.state == State.UNKNOWN:
-            return Result(OutcomeKind.UNKNOWN, task.request_id, view,
-                          Problem(ProblemCode.UNKNOWN, task.error_message or "outcome unknown"))
+            return Result(
+                OutcomeKind.UNKNOWN,
+                task.request_id,
+                view,
+                Problem(ProblemCode.UNKNOWN, task.error_message or "outcome unknown"),
+            )
         if task.state == State.REJECTED:
-            return Result(OutcomeKind.REJECTED, task.request_id, view,
-                          Problem(ProblemCode.REJECTED, task.error_message or "rejected"))
+            return Result(
+                OutcomeKind.REJECTED,
+                task.request_id,
+                view,
+                Problem(ProblemCode.REJECTED, task.error_message or "rejected"),
+            )
         return Result(kind, task.request_id, view)

@@ -43,16 +43,42 @@ DECODE_PIXELS_MAX = 5760 * 5760
 _DATA_URL = re.compile(r"data:([A-Za-z]+)/([A-Za-z0-9.+-]+);base64,(.*)", re.DOTALL)
 #: What a data URL's declared type may be, per kind, and the probed format it must hold.
 DATA_URL_TYPES: dict[str, dict[str, tuple[str, ...]]] = {
-    "image": {"png": ("png",), "jpeg": ("jpeg",), "jpg": ("jpeg",), "webp": ("webp",),
-              "heic": ("heic", "heif"), "heif": ("heic", "heif")},
+    "image": {
+        "png": ("png",),
+        "jpeg": ("jpeg",),
+        "jpg": ("jpeg",),
+        "webp": ("webp",),
+        "heic": ("heic", "heif"),
+        "heif": ("heic", "heif"),
+    },
     "video": {"mp4": ("mp4", "mov"), "quicktime": ("mov", "mp4")},
     "audio": {"mp3": ("mp3",), "wav": ("wav",)},
 }
 #: The data URL type a probed format travels as.
-WIRE_TYPE = {"jpeg": "jpeg", "png": "png", "webp": "webp", "heic": "heic", "heif": "heif",
-             "mp4": "mp4", "mov": "quicktime", "wav": "wav", "mp3": "mp3"}
-_HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"hevm", b"hevs",
-                b"mif1", b"msf1", b"heif"}
+WIRE_TYPE = {
+    "jpeg": "jpeg",
+    "png": "png",
+    "webp": "webp",
+    "heic": "heic",
+    "heif": "heif",
+    "mp4": "mp4",
+    "mov": "quicktime",
+    "wav": "wav",
+    "mp3": "mp3",
+}
+_HEIF_BRANDS = {
+    b"heic",
+    b"heix",
+    b"heim",
+    b"heis",
+    b"hevc",
+    b"hevx",
+    b"hevm",
+    b"hevs",
+    b"mif1",
+    b"msf1",
+    b"heif",
+}
 _HEVC_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx"}
 _NOT_HEIF = {b"qt  ", b"isom", b"mp42", b"mp41", b"M4V ", b"avif", b"avis"}
 
@@ -68,7 +94,8 @@ def image_file_data_url(path: str | Path, field: str) -> str:
     p = Path(path).expanduser()
     if not p.is_file():
         raise ValidationError(
-            field, f"{str(path)!r} is neither an https:// URL, a data: URL nor an image file")
+            field, f"{str(path)!r} is neither an https:// URL, a data: URL nor an image file"
+        )
     mime = mimetypes.guess_type(p.name)[0] or ""
     if mime not in IMAGE_TYPES:
         raise ValidationError(field, f"{p.name}: only PNG, JPEG or WebP images")
@@ -97,14 +124,14 @@ def _heif(data: bytes, name: str) -> MediaFacts | None:
     if len(data) < 16 or data[4:8] != b"ftyp" or data[8:12] in _NOT_HEIF:
         return None
     size = struct.unpack(">I", data[:4])[0]
-    brands = {data[8:12]} | {data[i:i + 4] for i in range(16, min(size, len(data)), 4)}
+    brands = {data[8:12]} | {data[i : i + 4] for i in range(16, min(size, len(data)), 4)}
     if not brands & _HEIF_BRANDS:
         return None
     fmt = "heic" if brands & _HEVC_BRANDS else "heif"
     at = data.find(b"ispe", 0, 1 << 20)
     if at < 0 or at + 16 > len(data):
         raise ValueError(f"the {fmt.upper()} image has no size (ispe) box")
-    width, height = struct.unpack(">II", data[at + 8:at + 16])
+    width, height = struct.unpack(">II", data[at + 8 : at + 16])
     if not width or not height:
         raise ValueError(f"the {fmt.upper()} image declares a zero size")
     return MediaFacts("image", _sha(data), len(data), fmt, name, width, height)
@@ -140,8 +167,9 @@ def probe_image(data: bytes, name: str) -> MediaFacts | None:
             try:
                 image.load()
             except Exception as exc:  # noqa: BLE001
-                raise ValueError(f"the {fmt.upper()} image is damaged "
-                                 f"({type(exc).__name__})") from None
+                raise ValueError(
+                    f"the {fmt.upper()} image is damaged ({type(exc).__name__})"
+                ) from None
     return MediaFacts("image", _sha(data), len(data), fmt, name, width, height)
 
 
@@ -159,24 +187,47 @@ def probe_av(data: bytes, name: str) -> MediaFacts:
         audio = container.streams.audio[0] if container.streams.audio else None
         seconds = _seconds(container, video or audio)
         if video is not None:
-            fmt = ("mov" if data[8:12] == b"qt  " else "mp4") if names & {"mp4", "mov"} \
+            fmt = (
+                ("mov" if data[8:12] == b"qt  " else "mp4")
+                if names & {"mp4", "mov"}
                 else container.format.name.split(",")[0]
+            )
             rate = video.average_rate or video.guessed_rate
             return MediaFacts(
-                "video", _sha(data), len(data), fmt, name, video.codec_context.width,
-                video.codec_context.height, seconds, float(rate) if rate else None,
+                "video",
+                _sha(data),
+                len(data),
+                fmt,
+                name,
+                video.codec_context.width,
+                video.codec_context.height,
+                seconds,
+                float(rate) if rate else None,
                 video.codec_context.name,
-                audio.codec_context.name if audio is not None else None)
+                audio.codec_context.name if audio is not None else None,
+            )
         if audio is not None:
-            fmt = "wav" if "wav" in names else "mp3" if "mp3" in names else \
-                container.format.name.split(",")[0]
+            fmt = (
+                "wav"
+                if "wav" in names
+                else "mp3"
+                if "mp3" in names
+                else container.format.name.split(",")[0]
+            )
             if fmt == "mp3":  # FFmpeg's MP3 probe accepts noise: insist on a decodable frame
                 try:
                     next(iter(container.decode(audio)))
                 except Exception:  # noqa: BLE001
                     raise ValueError("not a readable MP3 file") from None
-            return MediaFacts("audio", _sha(data), len(data), fmt, name, seconds=seconds,
-                              audio_codec=audio.codec_context.name)
+            return MediaFacts(
+                "audio",
+                _sha(data),
+                len(data),
+                fmt,
+                name,
+                seconds=seconds,
+                audio_codec=audio.codec_context.name,
+            )
         raise ValueError("the file has neither a video nor an audio stream")
     finally:
         container.close()
@@ -190,8 +241,11 @@ def _seconds(container: Any, stream: Any) -> float | None:
     return None
 
 
-KIND_WORDS = {"image": "image (JPG, PNG, WebP, HEIC/HEIF)", "video": "video (MP4, MOV)",
-              "audio": "audio clip (WAV, MP3)"}
+KIND_WORDS = {
+    "image": "image (JPG, PNG, WebP, HEIC/HEIF)",
+    "video": "video (MP4, MOV)",
+    "audio": "audio clip (WAV, MP3)",
+}
 
 
 def probe(data: bytes, kind: str, name: str, field: str) -> MediaFacts:
@@ -233,8 +287,9 @@ class LocalInput:
         try:
             data = self.path.read_bytes()
         except OSError as exc:
-            raise InputChanged(f"{self.path.name} can no longer be read: "
-                               f"{exc.strerror or exc}") from None
+            raise InputChanged(
+                f"{self.path.name} can no longer be read: {exc.strerror or exc}"
+            ) from None
         if _sha(data) != self.facts.sha256:
             raise InputChanged(f"{self.path.name} changed after it was checked")
         return data
@@ -260,11 +315,13 @@ def decode_data_url(url: str, kind: str, field: str) -> tuple[str, bytes]:
         raise ValidationError(field, f"expects data:{kind}/..., not data:{family}/...")
     known = DATA_URL_TYPES[kind]
     if f"{family}/{subtype}" != f"{family}/{subtype}".lower():
-        raise ValidationError(field, f"the data URL's type must be lowercase "
-                              f"({kind}/{subtype.lower()})")
+        raise ValidationError(
+            field, f"the data URL's type must be lowercase ({kind}/{subtype.lower()})"
+        )
     if subtype not in known:
-        raise ValidationError(field, f"data:{kind}/{subtype} is not accepted; use "
-                              f"{', '.join(known)}")
+        raise ValidationError(
+            field, f"data:{kind}/{subtype} is not accepted; use {', '.join(known)}"
+        )
     payload = re.sub(r"\s+", "", match.group(3))
     if len(payload) * 3 // 4 > MAX_READ_BYTES:
         raise ValidationError(field, f"the data URL holds more than {MAX_READ_BYTES >> 20} MB")
@@ -281,8 +338,9 @@ def from_data_url(url: str, kind: str, field: str) -> LocalInput:
         raise ValidationError(field, "the data URL is empty")
     facts = probe(data, kind, f"the data:{kind}/{subtype} URL", field)
     if facts.format not in DATA_URL_TYPES[kind][subtype]:
-        raise ValidationError(field, f"the data URL says {kind}/{subtype} but holds "
-                              f"{facts.format.upper()} data")
+        raise ValidationError(
+            field, f"the data URL says {kind}/{subtype} but holds {facts.format.upper()} data"
+        )
     return LocalInput(facts, data=data)
 
 
@@ -290,12 +348,12 @@ def from_file(value: str, kind: str, field: str) -> LocalInput:
     """Read and probe a local file."""
     path = Path(value).expanduser()
     if not path.is_file():
-        raise ValidationError(field, f"{value!r} is neither an https:// URL, mm_file://ID, a "
-                              "data: URL nor a file")
+        raise ValidationError(
+            field, f"{value!r} is neither an https:// URL, mm_file://ID, a data: URL nor a file"
+        )
     try:
         if path.stat().st_size > MAX_READ_BYTES:
-            raise ValidationError(field, f"{path.name} is larger than "
-                                  f"{MAX_READ_BYTES >> 20} MB")
+            raise ValidationError(field, f"{path.name} is larger than {MAX_READ_BYTES >> 20} MB")
         data = path.read_bytes()
     except OSError as exc:
         raise ValidationError(field, f"{path.name}: {exc.strerror or exc}") from None
@@ -323,8 +381,11 @@ def prepare_v2(raw: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, LocalI
         new: list[Any] = []
         for v in values:
             if isinstance(v, str) and v and not _is_remote(v):
-                got = (from_data_url(v, kind, field) if v.startswith("data:")
-                       else from_file(v, kind, field))
+                got = (
+                    from_data_url(v, kind, field)
+                    if v.startswith("data:")
+                    else from_file(v, kind, field)
+                )
                 local.setdefault(got.facts.sha256, got)
                 v = got.facts
             new.append(v)

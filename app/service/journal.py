@@ -70,11 +70,22 @@ def write(folder: Path, task: TaskRow, owner: Owner, answer: dict[str, Any]) -> 
     private_dir(folder.parent)
     private_dir(folder)
     data = {
-        "version": VERSION, "at": time.time(), "task_id": task.id, "tenant": task.tenant,
-        "slot_key": task.slot_key, "request_id": task.request_id, "kind": task.kind,
-        "provider": task.provider, "endpoint": task.endpoint,
-        "owner": {"host": owner.host, "pid": owner.pid, "started": owner.started,
-                  "boot": owner.boot, "pidns": owner.pidns},
+        "version": VERSION,
+        "at": time.time(),
+        "task_id": task.id,
+        "tenant": task.tenant,
+        "slot_key": task.slot_key,
+        "request_id": task.request_id,
+        "kind": task.kind,
+        "provider": task.provider,
+        "endpoint": task.endpoint,
+        "owner": {
+            "host": owner.host,
+            "pid": owner.pid,
+            "started": owner.started,
+            "boot": owner.boot,
+            "pidns": owner.pidns,
+        },
         "answer": scrub(answer),
     }
     name = f"{task.id}-{uuid.uuid4().hex}.json"

@@ -53,8 +53,12 @@ class Lease:
         self._task = asyncio.get_running_loop().create_task(self._keep())
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
         if self._task is not None:
             self._task.cancel()
             try:
@@ -69,8 +73,11 @@ class Lease:
         until = await self.ctx.store.renew_lease(self.task.id, self.owner, self.seconds)
         if until is None:
             self.held = False
-            log.warning("task %s: this process no longer holds the submitting record (it was "
-                        "declared unknown or answered elsewhere)", self.task.id)
+            log.warning(
+                "task %s: this process no longer holds the submitting record (it was "
+                "declared unknown or answered elsewhere)",
+                self.task.id,
+            )
             return False
         self._renewed = time.monotonic()
         return True

@@ -74,8 +74,15 @@ class Lifecycle:
         for task in await self.ctx.store.tasks_in_states(None, [State.SUBMITTING]):
             if now is None:
                 now = await self.ctx.store.now()  # leases are judged in the store's clock
-            if owner_gone(task.owner_host, task.owner_pid, task.owner_started, task.lease_until,
-                          now, boot=task.owner_boot, pidns=task.owner_pidns):
+            if owner_gone(
+                task.owner_host,
+                task.owner_pid,
+                task.owner_started,
+                task.lease_until,
+                now,
+                boot=task.owner_boot,
+                pidns=task.owner_pidns,
+            ):
                 new = await self.moves.to_unknown_owner_gone(task)
                 if new is not None:
                     out.append(new)
@@ -90,8 +97,11 @@ class Lifecycle:
         plan = []
         for i, task in enumerate(tasks):
             due = now + i * gap + ctx.rng.random() * gap
-            if task.next_poll_at is None or task.next_poll_at < due or (
-                    task.next_poll_at > now + MAX_POLL_GAP):  # written by a clock far ahead
+            if (
+                task.next_poll_at is None
+                or task.next_poll_at < due
+                or (task.next_poll_at > now + MAX_POLL_GAP)
+            ):  # written by a clock far ahead
                 plan.append((task.id, due))
         await ctx.store.schedule_polls(plan)
         return len(tasks)
@@ -143,40 +153,72 @@ class Lifecycle:
         said: dict[str, Any] = {"provider_status": word, "poll_failures": 0}
         if mapped is State.UNKNOWN:
             new = await moves.to_unknown(
-                task, code="unknown_status",
+                task,
+                code="unknown_status",
                 why=f"the provider answered an unrecognized status {word!r}; nothing downloaded",
-                detail=f"unrecognized status word {word!r}", data=raw, next_poll_at=None, **said,
+                detail=f"unrecognized status word {word!r}",
+                data=raw,
+                next_poll_at=None,
+                **said,
             )
         elif mapped is State.FAIL:
             code = str(status.error_code) if status.error_code else "provider_fail"
             msg = status.error_message or "the provider reports the task failed"
-            new = await moves.to_fail(task, code=code, message=msg, detail=f"{word}: {msg}",
-                                      data=raw, **said)
+            new = await moves.to_fail(
+                task, code=code, message=msg, detail=f"{word}: {msg}", data=raw, **said
+            )
         elif mapped is State.CANCELLED:
-            new = await moves.to_cancelled(task, detail="the provider reports the task "
-                                           "cancelled (not billed)", data=raw, **said)
+            new = await moves.to_cancelled(
+                task,
+                detail="the provider reports the task cancelled (not billed)",
+                data=raw,
+                **said,
+            )
         elif mapped is State.DOWNLOADING and protocol == V2:
             if not status.url:
                 new = await moves.to_fail(
-                    task, code="no_media", message="the provider reported success without a "
-                    "video URL", detail=f"{word} without content.url", data=raw, **said)
+                    task,
+                    code="no_media",
+                    message="the provider reported success without a video URL",
+                    detail=f"{word} without content.url",
+                    data=raw,
+                    **said,
+                )
             else:
                 results = {"url_by_query": True, "usage": status.usage or {}}
                 new = await moves.to_downloading(
-                    task, event="status", detail=f"{word} (usage {status.usage or {}})",
-                    data=raw, results=results, error_code=None, error_message=None,
-                    next_poll_at=time.time(), **said)
+                    task,
+                    event="status",
+                    detail=f"{word} (usage {status.usage or {}})",
+                    data=raw,
+                    results=results,
+                    error_code=None,
+                    error_message=None,
+                    next_poll_at=time.time(),
+                    **said,
+                )
                 return await self.download(new or task, link=status.url)
         elif mapped is State.DOWNLOADING and not status.file_id:
-            new = await moves.to_fail(task, code="no_media",
-                                      message="the provider reported Success without a file",
-                                      detail="Success without a file id", data=raw,
-                                      provider_success=True, **said)
+            new = await moves.to_fail(
+                task,
+                code="no_media",
+                message="the provider reported Success without a file",
+                detail="Success without a file id",
+                data=raw,
+                provider_success=True,
+                **said,
+            )
         elif mapped is State.DOWNLOADING:
             results = {"file_id": status.file_id, "width": status.width, "height": status.height}
             new = await moves.to_downloading(
-                task, event="status", detail=f"{word} (file {status.file_id})", data=raw,
-                results=results, error_code=None, error_message=None, next_poll_at=time.time(),
+                task,
+                event="status",
+                detail=f"{word} (file {status.file_id})",
+                data=raw,
+                results=results,
+                error_code=None,
+                error_message=None,
+                next_poll_at=time.time(),
                 **said,
             )
             return await self.download(new or task)
@@ -185,9 +227,12 @@ class Lifecycle:
         return new or task
 
     # -- downloads ------------------------------------------------------------------------------
-    async def download(self, task: TaskRow,
-                       preverified: list[media_mod.VerifiedMedia] | None = None,
-                       link: str | None = None) -> TaskRow:
+    async def download(
+        self,
+        task: TaskRow,
+        preverified: list[media_mod.VerifiedMedia] | None = None,
+        link: str | None = None,
+    ) -> TaskRow:
         """Fetch and verify every media item; only then ``success``. ``link``: a V2 video's
         URL from the query just answered (tried first; later attempts query again)."""
         ctx = self.ctx
@@ -203,9 +248,15 @@ class Lifecycle:
                 else:
                     got = list(preverified or [])
                     for url in results.get("image_urls") or []:
-                        got.append(await media_mod.download_verified(
-                            ctx.provider, url, folder=folder, kind="image",
-                            image_check=media_mod.ImageCheck.of(task.params)))
+                        got.append(
+                            await media_mod.download_verified(
+                                ctx.provider,
+                                url,
+                                folder=folder,
+                                kind="image",
+                                image_check=media_mod.ImageCheck.of(task.params),
+                            )
+                        )
                     verified = got
                 reason = None
                 break
@@ -224,26 +275,39 @@ class Lifecycle:
                 break
             except ProviderError as exc:
                 reason = f"could not get a download link: {exc.message}"
-                await self._verification_failed(task, f"attempt {attempt}: {reason}",
-                                                {"raw": exc.raw})
+                await self._verification_failed(
+                    task, f"attempt {attempt}: {reason}", {"raw": exc.raw}
+                )
         if reason is None and not verified:
             reason = "the provider answered success without any media item"
         if reason is not None:
-            new = await self.moves.to_fail(task, expect=(State.DOWNLOADING,),
-                                           code="verification_failed", message=reason,
-                                           detail=f"media not verified: {reason}")
+            new = await self.moves.to_fail(
+                task,
+                expect=(State.DOWNLOADING,),
+                code="verification_failed",
+                message=reason,
+                detail=f"media not verified: {reason}",
+            )
         else:
             new = await self.moves.to_success(task, [v.row(ctx.config.data_dir) for v in verified])
         return new or (await ctx.store.task(task.id)) or task
 
-    async def _verification_failed(self, task: TaskRow, detail: str,
-                                   data: dict[str, Any] | None = None) -> None:
-        await self.ctx.store.add_event(self.ctx.scope, task.slot_key, task.id,
-                                       "verification_failed", state=task.state, detail=detail,
-                                       data=data)
+    async def _verification_failed(
+        self, task: TaskRow, detail: str, data: dict[str, Any] | None = None
+    ) -> None:
+        await self.ctx.store.add_event(
+            self.ctx.scope,
+            task.slot_key,
+            task.id,
+            "verification_failed",
+            state=task.state,
+            detail=detail,
+            data=data,
+        )
 
-    async def _download_video(self, task: TaskRow, results: dict[str, Any], folder: Path,
-                              link: str | None = None) -> media_mod.VerifiedMedia:
+    async def _download_video(
+        self, task: TaskRow, results: dict[str, Any], folder: Path, link: str | None = None
+    ) -> media_mod.VerifiedMedia:
         if self.ctx.protocol(task) == V2:
             return await self._download_v2(task, folder, link)
         ctx = self.ctx
@@ -256,15 +320,26 @@ class Lifecycle:
         w, h = results.get("width"), results.get("height")
         expect = (int(w), int(h)) if w and h else None
         got = await media_mod.download_verified(
-            ctx.provider, info.download_url, folder=folder, kind="video",
-            declared_bytes=info.bytes or None, expect_size=expect,
+            ctx.provider,
+            info.download_url,
+            folder=folder,
+            kind="video",
+            declared_bytes=info.bytes or None,
+            expect_size=expect,
         )
-        await ctx.store.add_event(ctx.scope, task.slot_key, task.id, "downloaded",
-                                  state=task.state, detail=f"{got.bytes} bytes from file {file_id}")
+        await ctx.store.add_event(
+            ctx.scope,
+            task.slot_key,
+            task.id,
+            "downloaded",
+            state=task.state,
+            detail=f"{got.bytes} bytes from file {file_id}",
+        )
         return got
 
-    async def _download_v2(self, task: TaskRow, folder: Path,
-                           link: str | None) -> media_mod.VerifiedMedia:
+    async def _download_v2(
+        self, task: TaskRow, folder: Path, link: str | None
+    ) -> media_mod.VerifiedMedia:
         """A V2 video: its ``content.url`` (or, when that expired or failed, a fresh one from a
         new query — V2 has no file id to exchange), held to the size asked, the length and the
         stereo track."""
@@ -274,18 +349,29 @@ class Lifecycle:
             status = await ctx.call(lambda: api.query_video(task.provider_task_id or ""))
             if state_for_status_word(status.status, V2) is not State.DOWNLOADING:
                 raise media_mod.VerificationFailed(
-                    f"a fresh query answered {status.status!r}, not succeeded")
+                    f"a fresh query answered {status.status!r}, not succeeded"
+                )
             if not status.url:
                 raise media_mod.VerificationFailed("a fresh query gave no video URL")
             link = status.url
         want = params_v2.expected_output(task.params)
-        check = media_mod.VideoCheck(short_side=want.short_side, aspect=want.aspect,
-                                     seconds=want.seconds, audio_channels=want.audio_channels)
-        got = await media_mod.download_verified(ctx.provider, link, folder=folder, kind="video",
-                                                check=check)
-        await ctx.store.add_event(ctx.scope, task.slot_key, task.id, "downloaded",
-                                  state=task.state,
-                                  detail=f"{got.bytes} bytes, {got.width}×{got.height}")
+        check = media_mod.VideoCheck(
+            short_side=want.short_side,
+            aspect=want.aspect,
+            seconds=want.seconds,
+            audio_channels=want.audio_channels,
+        )
+        got = await media_mod.download_verified(
+            ctx.provider, link, folder=folder, kind="video", check=check
+        )
+        await ctx.store.add_event(
+            ctx.scope,
+            task.slot_key,
+            task.id,
+            "downloaded",
+            state=task.state,
+            detail=f"{got.bytes} bytes, {got.width}×{got.height}",
+        )
         return got
 
     # -- commands: query and wait ---------------------------------------------------------------
@@ -296,16 +382,33 @@ class Lifecycle:
             return got
         task = got
         if task.state == State.UNKNOWN and not task.provider_task_id:
-            look = ("recover --lookup (the provider lists its recent tasks), "
-                    if ctx.caps(task).can_list_tasks else "")
-            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
-                ProblemCode.UNKNOWN, "the create's answer never arrived, so there is no "
-                f"provider task id to query. Try {look}find the task in the provider console "
-                "and recover --task-id ID, or recover --declare-failed."))
+            look = (
+                "recover --lookup (the provider lists its recent tasks), "
+                if ctx.caps(task).can_list_tasks
+                else ""
+            )
+            return Result(
+                OutcomeKind.UNKNOWN,
+                task.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.UNKNOWN,
+                    "the create's answer never arrived, so there is no "
+                    f"provider task id to query. Try {look}find the task in the provider console "
+                    "and recover --task-id ID, or recover --declare-failed.",
+                ),
+            )
         if task.kind == "image" and task.state == State.UNKNOWN:
-            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
-                ProblemCode.UNKNOWN, "images cannot be queried at MiniMax; recover "
-                "--declare-failed when you are sure"))
+            return Result(
+                OutcomeKind.UNKNOWN,
+                task.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.UNKNOWN,
+                    "images cannot be queried at MiniMax; recover "
+                    "--declare-failed when you are sure",
+                ),
+            )
         # one step, within the command's own deadline (a download cut there resumes later)
         task = await self._advance_until(task, time.monotonic() + ctx.config.timeout)
         return ctx.by_state(await ctx.with_media(task))
@@ -342,15 +445,18 @@ class Lifecycle:
             log.info("task %s: the command's deadline cut its step (%s)", task.id, task.state)
             return (await self.ctx.store.task(task.id)) or task
 
-    async def download_within(self, task: TaskRow, seconds: float,
-                              preverified: list[media_mod.VerifiedMedia] | None = None) -> TaskRow:
+    async def download_within(
+        self,
+        task: TaskRow,
+        seconds: float,
+        preverified: list[media_mod.VerifiedMedia] | None = None,
+    ) -> TaskRow:
         """:meth:`download`, abandoned after ``seconds`` (the task stays ``downloading``)."""
         try:
             async with asyncio.timeout(seconds):
                 return await self.download(task, preverified)
         except TimeoutError:
-            log.info("task %s: downloads not done within %g s; left downloading", task.id,
-                     seconds)
+            log.info("task %s: downloads not done within %g s; left downloading", task.id, seconds)
             return (await self.ctx.store.task(task.id)) or task
 
     async def wait_task(self, task: TaskRow, max_seconds: float | None) -> Result[Any]:
@@ -370,8 +476,14 @@ class Lifecycle:
                 return ctx.by_state(await ctx.with_media(task))
             now = time.monotonic()
             if deadline is not None and now >= deadline:
-                return Result(OutcomeKind.OK, task.request_id, ctx.view(task), Problem(
-                    ProblemCode.STILL_RUNNING, f"still {task.state} after {max_seconds:g} s"))
+                return Result(
+                    OutcomeKind.OK,
+                    task.request_id,
+                    ctx.view(task),
+                    Problem(
+                        ProblemCode.STILL_RUNNING, f"still {task.state} after {max_seconds:g} s"
+                    ),
+                )
             pause = ctx.poll_interval
             if task.next_poll_at and task.next_poll_at - time.time() <= MAX_POLL_GAP:
                 pause = max(0.05, min(task.next_poll_at - time.time(), 300.0))
@@ -387,8 +499,9 @@ class Lifecycle:
         ctx = self.ctx
         if self._poll_sem is None:
             self._poll_sem = asyncio.Semaphore(ctx.config.max_concurrent_polls)
-        due = await ctx.store.due_tasks(ctx.scope, list(POLLABLE), time.time(),
-                                        limit or ctx.config.max_concurrent_polls * 4)
+        due = await ctx.store.due_tasks(
+            ctx.scope, list(POLLABLE), time.time(), limit or ctx.config.max_concurrent_polls * 4
+        )
         due = [t for t in due if t.id not in self._inflight]
         sem = self._poll_sem
 

@@ -55,9 +55,15 @@ class VerifiedMedia:
 
     def row(self, data_dir: Path) -> dict[str, Any]:
         return {
-            "path": str(self.path.relative_to(data_dir)) if self.path.is_relative_to(data_dir) else str(self.path),
-            "sha256": self.sha256, "bytes": self.bytes, "content_type": self.content_type,
-            "width": self.width, "height": self.height, "duration": self.duration,
+            "path": str(self.path.relative_to(data_dir))
+            if self.path.is_relative_to(data_dir)
+            else str(self.path),
+            "sha256": self.sha256,
+            "bytes": self.bytes,
+            "content_type": self.content_type,
+            "width": self.width,
+            "height": self.height,
+            "duration": self.duration,
         }
 
 
@@ -101,12 +107,15 @@ class ImageCheck:
 
     def hold(self, width: int, height: int) -> None:
         if self.size is not None and (width, height) != self.size:
-            raise VerificationFailed(f"image is {width}×{height}; {self.size[0]}×{self.size[1]} "
-                                     "was asked")
+            raise VerificationFailed(
+                f"image is {width}×{height}; {self.size[0]}×{self.size[1]} was asked"
+            )
         if self.aspect is not None and (
-                abs(width / height - self.aspect) > ASPECT_TOLERANCE * self.aspect):
-            raise VerificationFailed(f"image is {width}×{height}; the aspect ratio asked is "
-                                     f"{self.ratio}")
+            abs(width / height - self.aspect) > ASPECT_TOLERANCE * self.aspect
+        ):
+            raise VerificationFailed(
+                f"image is {width}×{height}; the aspect ratio asked is {self.ratio}"
+            )
 
 
 def probe_image(path: Path, check: ImageCheck | None = None) -> tuple[int, int]:
@@ -122,7 +131,8 @@ def probe_image(path: Path, check: ImageCheck | None = None) -> tuple[int, int]:
             if width * height > MAX_IMAGE_PIXELS:
                 raise VerificationFailed(
                     f"image claims {width}×{height} pixels, more than the {MAX_IMAGE_PIXELS} "
-                    "an image may have; not decoded")
+                    "an image may have; not decoded"
+                )
             if check is not None:
                 check.hold(width, height)
             img.load()
@@ -197,19 +207,23 @@ def decode_frames(path: Path, duration: float | None) -> int:
                     times.append(float(frame.time))
     except Exception as exc:  # noqa: BLE001 - any decoder error: the frames do not decode
         said = f"after {len(times)} frame(s)" if times else "at the first frame"
-        raise VerificationFailed(f"the video's frames do not decode ({said}: "
-                                 f"{type(exc).__name__}: {exc})") from None
+        raise VerificationFailed(
+            f"the video's frames do not decode ({said}: {type(exc).__name__}: {exc})"
+        ) from None
     if not times:
         raise VerificationFailed("the video's frames do not decode: not one frame")
     if duration:
         step = duration / max(len(times), 1)
         slack = max(FRAME_SLACK_SECONDS, 2 * step)
         if not any(abs(t - duration / 2) <= slack for t in times):
-            raise VerificationFailed(f"the video's frames do not decode in the middle "
-                                     f"(around {duration / 2:.2f} s)")
+            raise VerificationFailed(
+                f"the video's frames do not decode in the middle (around {duration / 2:.2f} s)"
+            )
         if max(times) < duration - slack - step:
-            raise VerificationFailed(f"the video's frames do not decode to the end: the last "
-                                     f"one at {max(times):.2f} s of {duration:.2f} s")
+            raise VerificationFailed(
+                f"the video's frames do not decode to the end: the last "
+                f"one at {max(times):.2f} s of {duration:.2f} s"
+            )
     return len(times)
 
 
@@ -223,20 +237,26 @@ def verify_video(path: Path, check: VideoCheck | None) -> VideoFacts:
     w, h = got.width, got.height
     if check.size is not None and (w, h) != tuple(check.size):
         raise VerificationFailed(
-            f"video is {w}×{h}, the provider reported {check.size[0]}×{check.size[1]}")
+            f"video is {w}×{h}, the provider reported {check.size[0]}×{check.size[1]}"
+        )
     if check.short_side is not None and min(w, h) != check.short_side:
-        raise VerificationFailed(f"video is {w}×{h}; the resolution asked has a short side of "
-                                 f"{check.short_side} px")
+        raise VerificationFailed(
+            f"video is {w}×{h}; the resolution asked has a short side of {check.short_side} px"
+        )
     if check.aspect is not None and abs(w / h - check.aspect) > ASPECT_TOLERANCE * check.aspect:
-        raise VerificationFailed(f"video is {w}×{h} (aspect {w / h:.3f}); the aspect asked is "
-                                 f"{check.aspect:.3f}")
+        raise VerificationFailed(
+            f"video is {w}×{h} (aspect {w / h:.3f}); the aspect asked is {check.aspect:.3f}"
+        )
     if check.seconds is not None:
         if got.duration is None or abs(got.duration - check.seconds) > SECONDS_TOLERANCE:
             said = "unknown" if got.duration is None else f"{got.duration:.2f} s"
             raise VerificationFailed(f"video lasts {said}; {check.seconds:g} s were asked")
     if check.audio_channels and got.audio_channels < check.audio_channels:
-        found = "no sound track" if not got.audio_channels else \
-            f"a {got.audio_channels}-channel sound track"
+        found = (
+            "no sound track"
+            if not got.audio_channels
+            else f"a {got.audio_channels}-channel sound track"
+        )
         raise VerificationFailed(f"video has {found}; this model makes a stereo track")
     return got
 
@@ -257,8 +277,15 @@ def _make_folder(folder: Path) -> None:
     private_dir(folder)
 
 
-def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
-            check: VideoCheck | None, image_check: ImageCheck | None = None) -> VerifiedMedia:
+def _finish(
+    tmp: Path,
+    folder: Path,
+    digest: str,
+    size: int,
+    kind: str,
+    check: VideoCheck | None,
+    image_check: ImageCheck | None = None,
+) -> VerifiedMedia:
     with open(tmp, "rb") as f:
         head = f.read(16)
     found = sniff(head)
@@ -282,9 +309,15 @@ def _finish(tmp: Path, folder: Path, digest: str, size: int, kind: str,
 
 
 async def download_verified(
-    provider: Provider, url: str, *, folder: Path, kind: str,
-    declared_bytes: int | None = None, expect_size: tuple[int, int] | None = None,
-    check: VideoCheck | None = None, image_check: ImageCheck | None = None,
+    provider: Provider,
+    url: str,
+    *,
+    folder: Path,
+    kind: str,
+    declared_bytes: int | None = None,
+    expect_size: tuple[int, int] | None = None,
+    check: VideoCheck | None = None,
+    image_check: ImageCheck | None = None,
 ) -> VerifiedMedia:
     """Download ``url`` into ``folder`` and verify it (videos against ``check``, or the
     reported ``expect_size``; images against ``image_check``). Raises VerificationFailed."""
@@ -316,12 +349,15 @@ async def download_verified(
             raise  # nothing wrong with the media: the caller tries again later
         except ProviderError as exc:
             raise VerificationFailed(
-                f"download broke off after {size} bytes: {exc.message}", retryable=isinstance(exc, Ambiguous)
+                f"download broke off after {size} bytes: {exc.message}",
+                retryable=isinstance(exc, Ambiguous),
             ) from None
         if declared is not None and size != declared:
             raise VerificationFailed(f"truncated: {size} of {declared} declared bytes arrived")
         if declared_bytes and size != declared_bytes:
-            raise VerificationFailed(f"size mismatch: {size} bytes, the provider declared {declared_bytes}")
+            raise VerificationFailed(
+                f"size mismatch: {size} bytes, the provider declared {declared_bytes}"
+            )
         if size == 0:
             raise VerificationFailed("download was empty")
         return _finish(tmp, folder, digest.hexdigest(), size, kind, check, image_check)
@@ -331,8 +367,9 @@ async def download_verified(
         tmp.unlink(missing_ok=True)
 
 
-def store_inline(data: bytes, *, folder: Path, kind: str,
-                 image_check: ImageCheck | None = None) -> VerifiedMedia:
+def store_inline(
+    data: bytes, *, folder: Path, kind: str, image_check: ImageCheck | None = None
+) -> VerifiedMedia:
     """Verify and store bytes that arrived inline (base64 images)."""
     _make_folder(folder)
     fd, name = tempfile.mkstemp(prefix=".part-", dir=folder)
@@ -344,8 +381,9 @@ def store_inline(data: bytes, *, folder: Path, kind: str,
             os.fsync(out.fileno())
         if not data:
             raise VerificationFailed("inline image was empty")
-        return _finish(tmp, folder, hashlib.sha256(data).hexdigest(), len(data), kind, None,
-                       image_check)
+        return _finish(
+            tmp, folder, hashlib.sha256(data).hexdigest(), len(data), kind, None, image_check
+        )
     finally:
         tmp.unlink(missing_ok=True)
 

@@ -74,9 +74,16 @@ def pid_comparable(host: str | None, boot: str | None, pidns: str | None) -> boo
     return host == socket.gethostname() and boot == boot_id() and pidns == pid_namespace()
 
 
-def owner_gone(host: str | None, pid: int | None, started: float | None,
-               lease_until: float | None, now: float | None = None, *,
-               boot: str | None = None, pidns: str | None = None) -> bool:
+def owner_gone(
+    host: str | None,
+    pid: int | None,
+    started: float | None,
+    lease_until: float | None,
+    now: float | None = None,
+    *,
+    boot: str | None = None,
+    pidns: str | None = None,
+) -> bool:
     """Whether the owner of a ``submitting`` record is provably gone. ``now`` is the store's
     clock (``Store.clock()``); ``boot``/``pidns`` are the owner's, as recorded."""
     now = time.time() if now is None else now
@@ -84,8 +91,11 @@ def owner_gone(host: str | None, pid: int | None, started: float | None,
         return True
     if not pid_comparable(host, boot, pidns):
         return lease_until is None or lease_until + LEASE_SKEW_MARGIN < now
-    if (pid == os.getpid() and started is not None
-            and abs(this_owner().started - started) < START_TIME_TOLERANCE):
+    if (
+        pid == os.getpid()
+        and started is not None
+        and abs(this_owner().started - started) < START_TIME_TOLERANCE
+    ):
         return False
     try:
         proc = psutil.Process(pid)

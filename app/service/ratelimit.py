@@ -43,7 +43,9 @@ class RateLimiter:
                 await asyncio.sleep(self.window - (now - self._sent[0]))
 
 
-def backoff(base: float, failures: int, cap: float = 300.0, rng: random.Random | None = None) -> float:
+def backoff(
+    base: float, failures: int, cap: float = 300.0, rng: random.Random | None = None
+) -> float:
     """Exponential backoff with full jitter in [0.5, 1.5) of the step."""
     draw = rng.random() if rng is not None else random.random()
     step = min(cap, base * (2 ** max(failures - 1, 0)))
@@ -60,7 +62,11 @@ def retry_delay(retry_after: float | None, fallback: float, cap: float | None = 
     ``inf`` is not obeyed); else (none, NaN, zero, negative) our own ``fallback``, a backoff
     bounded already. ``cap`` defaults to :data:`RETRY_AFTER_CAP`."""
     cap = RETRY_AFTER_CAP if cap is None else cap
-    if (isinstance(retry_after, (int, float)) and not isinstance(retry_after, bool)
-            and not math.isnan(retry_after) and retry_after > 0):
+    if (
+        isinstance(retry_after, (int, float))
+        and not isinstance(retry_after, bool)
+        and not math.isnan(retry_after)
+        and retry_after > 0
+    ):
         return float(min(retry_after, cap))
     return float(fallback)

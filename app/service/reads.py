@@ -71,8 +71,9 @@ class Reads:
         tenant's or user's). The row found is checked against the caller too (tenant, user,
         provider, endpoint): a handle never reaches a task that is not the caller's."""
         ctx = self.ctx
-        task_id = handles.verify(ctx.secret, handle, "task", ctx.scope.tenant,
-                                 ctx.scope.user_hash, ctx.store.store_id)
+        task_id = handles.verify(
+            ctx.secret, handle, "task", ctx.scope.tenant, ctx.scope.user_hash, ctx.store.store_id
+        )
         task = await ctx.store.task(task_id)
         if task is None or not ctx.owns(task):
             raise ForeignHandleError("handle: not found for this tenant and user")
@@ -84,8 +85,11 @@ class Reads:
         except ForeignHandleError as exc:
             return not_found(None, str(exc))
         except HandleError as exc:
-            return Result(OutcomeKind.INVALID, None,
-                          problem=Problem(ProblemCode.BAD_HANDLE, str(exc), field="handle"))
+            return Result(
+                OutcomeKind.INVALID,
+                None,
+                problem=Problem(ProblemCode.BAD_HANDLE, str(exc), field="handle"),
+            )
         return self.ctx.by_state(await self.ctx.with_media(task))
 
     async def history(self, request_id: object) -> Result[History]:
@@ -102,16 +106,26 @@ class Reads:
             return not_found(slot.request_id)
         items = tuple(HistoryEvent(e.at, e.event, e.state, e.detail, e.data) for e in events)
         others = await self._duplicates(task) if task is not None else ()
-        return Result(OutcomeKind.OK, slot.request_id, ctx.view(task) if task else None,
-                      payload=History(items, others))
+        return Result(
+            OutcomeKind.OK,
+            slot.request_id,
+            ctx.view(task) if task else None,
+            payload=History(items, others),
+        )
 
     async def list_slots(
-        self, *, state: str | None = None, kind: str | None = None, limit: int = 50,
-        search: str | None = None, before_id: int | None = None,
+        self,
+        *,
+        state: str | None = None,
+        kind: str | None = None,
+        limit: int = 50,
+        search: str | None = None,
+        before_id: int | None = None,
     ) -> Result[SlotList]:
         def bad(message: str, field: str) -> Result[SlotList]:
-            return Result(OutcomeKind.INVALID,
-                          problem=Problem(ProblemCode.INVALID, message, field=field))
+            return Result(
+                OutcomeKind.INVALID, problem=Problem(ProblemCode.INVALID, message, field=field)
+            )
 
         if state is not None and state not in {s.value for s in State}:
             return bad(f"state: one of {', '.join(s.value for s in State)}", "state")
@@ -119,8 +133,9 @@ class Reads:
             return bad("kind: image or video", "kind")
         if not 1 <= limit <= 10_000:
             return bad("limit: 1 to 10000", "limit")
-        rows = await self.ctx.store.list_slots(self.ctx.scope, state=state, kind=kind,
-                                               search=search, limit=limit, before_id=before_id)
+        rows = await self.ctx.store.list_slots(
+            self.ctx.scope, state=state, kind=kind, search=search, limit=limit, before_id=before_id
+        )
         return Result(OutcomeKind.OK, payload=SlotList(tuple(self.ctx.view(r) for r in rows)))
 
     async def export(self, request_id: object, to: str | Path) -> Result[Exported]:
@@ -132,8 +147,12 @@ class Reads:
         task = await ctx.with_media(got)
 
         def refused(code: ProblemCode, message: str, field: str | None = None) -> Result[Exported]:
-            return Result(OutcomeKind.INVALID, task.request_id, ctx.view(task),
-                          Problem(code, message, field=field))
+            return Result(
+                OutcomeKind.INVALID,
+                task.request_id,
+                ctx.view(task),
+                Problem(code, message, field=field),
+            )
 
         dest = Path(to).expanduser()
         try:
@@ -145,20 +164,33 @@ class Reads:
         for i, m in enumerate(task.media, 1):
             src = ctx.config.data_dir / m.path
             if not src.exists() or media_mod.sha256_file(src) != m.sha256:
-                return refused(ProblemCode.MEDIA_MISSING, f"{src} is missing or changed on disk; "
-                               "recover --redownload is not possible for a success; the record "
-                               "keeps its SHA-256")
+                return refused(
+                    ProblemCode.MEDIA_MISSING,
+                    f"{src} is missing or changed on disk; "
+                    "recover --redownload is not possible for a success; the record "
+                    "keeps its SHA-256",
+                )
             ext = src.suffix
             target = dest / (f"{stem}{ext}" if len(task.media) == 1 else f"{stem}-{i}{ext}")
             if target.exists() and media_mod.sha256_file(target) != m.sha256:
-                return refused(ProblemCode.INVALID, f"to: {target} exists with other content; "
-                               "nothing overwritten", "to")
+                return refused(
+                    ProblemCode.INVALID,
+                    f"to: {target} exists with other content; nothing overwritten",
+                    "to",
+                )
             shutil.copyfile(src, target)
             written.append(ExportedFile(str(target), m.sha256, m.bytes))
-        await ctx.store.add_event(ctx.scope, task.slot_key, task.id, "exported", state=task.state,
-                                  detail=f"{len(written)} file(s) to {dest}")
-        return Result(OutcomeKind.OK, task.request_id, ctx.view(task),
-                      payload=Exported(tuple(written)))
+        await ctx.store.add_event(
+            ctx.scope,
+            task.slot_key,
+            task.id,
+            "exported",
+            state=task.state,
+            detail=f"{len(written)} file(s) to {dest}",
+        )
+        return Result(
+            OutcomeKind.OK, task.request_id, ctx.view(task), payload=Exported(tuple(written))
+        )
 
     async def quota(self) -> Result[QuotaReport]:
         """Today's use and limits, and today's use of the daily budget when one is set."""
@@ -168,14 +200,21 @@ class Reads:
         budget = None
         if ctx.config.budget_daily is not None and ctx.prices_or_none() is not None:
             budget = await Spending(ctx).budget_today()
-        return Result(OutcomeKind.OK, payload=QuotaReport(
-            day, QuotaUse(used["video"], ctx.config.quota_video),
-            QuotaUse(used["image"], ctx.config.quota_image), budget))
+        return Result(
+            OutcomeKind.OK,
+            payload=QuotaReport(
+                day,
+                QuotaUse(used["video"], ctx.config.quota_video),
+                QuotaUse(used["image"], ctx.config.quota_image),
+                budget,
+            ),
+        )
 
     async def suggest_request_id(self, request_id: str) -> str:
         """The next free attempt of a RequestId (``scene-02`` → ``scene-02.t2``)."""
         taken = await self.ctx.store.request_ids_with_prefix(
-            self.ctx.scope, suggestion_prefix(request_id))
+            self.ctx.scope, suggestion_prefix(request_id)
+        )
         return suggest_next_request_id(request_id, set(taken) | {request_id})
 
 
@@ -206,31 +245,53 @@ class SlotReader:
         #: Where media paths are relative to (results come back with absolute paths).
         self.data_dir = data_dir
 
-    async def projects(self, flt: SlotFilter, *, after: int | None = None,
-                       limit: int = 100) -> list[Group]:
+    async def projects(
+        self, flt: SlotFilter, *, after: int | None = None, limit: int = 100
+    ) -> list[Group]:
         return await self._store.projects(self.scope, flt, after=after, limit=limit)
 
-    async def days(self, flt: SlotFilter, project: str, *, after: str | None = None,
-                   limit: int = 100) -> list[Group]:
+    async def days(
+        self, flt: SlotFilter, project: str, *, after: str | None = None, limit: int = 100
+    ) -> list[Group]:
         return await self._store.days(self.scope, flt, project, after=after, limit=limit)
 
-    async def slots(self, flt: SlotFilter, project: str, day: str, *,
-                    before_id: int | None = None, limit: int = 200) -> list[SlotRow]:
-        return await self._store.slots(self.scope, flt, project, day, before_id=before_id,
-                                       limit=limit)
+    async def slots(
+        self,
+        flt: SlotFilter,
+        project: str,
+        day: str,
+        *,
+        before_id: int | None = None,
+        limit: int = 200,
+    ) -> list[SlotRow]:
+        return await self._store.slots(
+            self.scope, flt, project, day, before_id=before_id, limit=limit
+        )
 
-    async def results(self, flt: SlotFilter, project: str | None = None, day: str | None = None,
-                      *, before_id: int | None = None, limit: int = 120) -> list[ResultRow]:
+    async def results(
+        self,
+        flt: SlotFilter,
+        project: str | None = None,
+        day: str | None = None,
+        *,
+        before_id: int | None = None,
+        limit: int = 120,
+    ) -> list[ResultRow]:
         """The results gallery's page: every result of up to ``limit`` matching slots older than
         ``before_id`` (of one project and day when given), newest first; a slot without media
         comes as one row without a path. Paths are absolute (under the data folder)."""
-        rows = await self._store.results(self.scope, flt, project, day, before_id=before_id,
-                                         limit=limit)
+        rows = await self._store.results(
+            self.scope, flt, project, day, before_id=before_id, limit=limit
+        )
         if self.data_dir is None:
             return rows
         base = self.data_dir
-        return [r if r.path is None or Path(r.path).is_absolute()
-                else dataclasses.replace(r, path=str(base / r.path)) for r in rows]
+        return [
+            r
+            if r.path is None or Path(r.path).is_absolute()
+            else dataclasses.replace(r, path=str(base / r.path))
+            for r in rows
+        ]
 
     async def slot(self, request_id: str) -> SlotRow | None:
         return await self._store.slot_row(self.scope, request_id)
@@ -279,8 +340,15 @@ class SlotReader:
             out.append(QueueEntry(row, waiting, dict(task.params or {})))
         return out
 
-    async def durations(self, kind: str, model: str | None, resolution: str | None = None,
-                        duration: int | None = None, *, limit: int = 50) -> list[float]:
+    async def durations(
+        self,
+        kind: str,
+        model: str | None,
+        resolution: str | None = None,
+        duration: int | None = None,
+        *,
+        limit: int = 50,
+    ) -> list[float]:
         """Seconds from create to success of this designer's latest successful tasks of the same
         kind, model, resolution and duration (newest first, at most ``limit``, among the latest
         thousand successes): what the progress estimate learns from."""
@@ -288,14 +356,18 @@ class SlotReader:
         before: int | None = None
         scanned = 0
         while len(out) < limit and scanned < 1000:  # the latest thousand successes at most
-            page = await self._store.list_slots(self.scope, state=State.SUCCESS.value, kind=kind,
-                                                limit=200, before_id=before)
+            page = await self._store.list_slots(
+                self.scope, state=State.SUCCESS.value, kind=kind, limit=200, before_id=before
+            )
             if not page:
                 break
             for task in page:
                 p = task.params or {}
-                if (p.get("model") == model and p.get("resolution") == resolution
-                        and p.get("duration") == duration):
+                if (
+                    p.get("model") == model
+                    and p.get("resolution") == resolution
+                    and p.get("duration") == duration
+                ):
                     took = task.updated_at - task.created_at
                     if 0 < took < 6 * 3600:
                         out.append(took)
@@ -307,5 +379,6 @@ class SlotReader:
 
     async def next_scene(self, prefix: str) -> str:
         """The next free ``scene-NN`` for a ``series:date:project:`` prefix."""
-        return next_free_scene(prefix, await self._store.request_ids_with_prefix(self.scope,
-                                                                                 prefix))
+        return next_free_scene(
+            prefix, await self._store.request_ids_with_prefix(self.scope, prefix)
+        )

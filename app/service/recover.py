@@ -68,18 +68,29 @@ class Recovery:
             return await self._lookup(task, options)
         return await self._attach(task, how.task_id, options[RecoverWay.ATTACH])
 
-    async def _declare_failed(self, task: TaskRow, reason: str,
-                              option: RecoverOption) -> Result[Any]:
+    async def _declare_failed(
+        self, task: TaskRow, reason: str, option: RecoverOption
+    ) -> Result[Any]:
         ctx = self.ctx
         if not reason or not reason.strip():
-            return Result(OutcomeKind.INVALID, task.request_id, ctx.view(task), Problem(
-                ProblemCode.INVALID, "reason: a reason is required to declare a task failed",
-                field="reason"))
+            return Result(
+                OutcomeKind.INVALID,
+                task.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.INVALID,
+                    "reason: a reason is required to declare a task failed",
+                    field="reason",
+                ),
+            )
         if not option.offered:
             return not_allowed(ctx.view(task), option.why_not)
         new = await self.moves.to_fail(
-            task, expect=(State.UNKNOWN,), code="declared_failed",
-            message=f"declared failed by {ctx.user}: {reason.strip()}", event="declared_failed",
+            task,
+            expect=(State.UNKNOWN,),
+            code="declared_failed",
+            message=f"declared failed by {ctx.user}: {reason.strip()}",
+            event="declared_failed",
             detail=reason.strip(),
             data={"note": "a charge may exist at the provider", "by": "user"},
         )
@@ -90,53 +101,93 @@ class Recovery:
         if not option.offered:
             return not_allowed(ctx.view(task), option.why_not)
         new = await self.moves.to_downloading(
-            task, expect=(State.FAIL,), event="recovered",
-            detail="redownload: fetching a fresh link", error_code=None, error_message=None,
+            task,
+            expect=(State.FAIL,),
+            event="recovered",
+            detail="redownload: fetching a fresh link",
+            error_code=None,
+            error_message=None,
         )
         if new is None:
             return ctx.by_state(task)
         return ctx.by_state(await self.lifecycle.download(new))
 
-    async def _attach(self, task: TaskRow, provider_task_id: str, option: RecoverOption,
-                      evidence: lookup.Selection | None = None) -> Result[Any]:
+    async def _attach(
+        self,
+        task: TaskRow,
+        provider_task_id: str,
+        option: RecoverOption,
+        evidence: lookup.Selection | None = None,
+    ) -> Result[Any]:
         ctx = self.ctx
         if not option.state_allows:
             return not_allowed(ctx.view(task), option.why_not)
         tid = (provider_task_id or "").strip()
         if not tid or len(tid) > 128 or not all(c.isalnum() or c in "-_." for c in tid):
-            return Result(OutcomeKind.INVALID, task.request_id, ctx.view(task), Problem(
-                ProblemCode.INVALID, "task_id: expected the provider's task id "
-                "(letters, digits, - _ .)", field="task_id"))
+            return Result(
+                OutcomeKind.INVALID,
+                task.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.INVALID,
+                    "task_id: expected the provider's task id (letters, digits, - _ .)",
+                    field="task_id",
+                ),
+            )
         if not option.offered:
             return not_allowed(ctx.view(task), option.why_not)
         if await ctx.store.owners_of(task.provider, task.endpoint, [tid], except_task=task.id):
-            return not_allowed(ctx.view(task), f"task {tid} is already attached to another "
-                               "slot; one task is never shown by two slots")
+            return not_allowed(
+                ctx.view(task),
+                f"task {tid} is already attached to another "
+                "slot; one task is never shown by two slots",
+            )
         api = ctx.api(task)
         protocol = ctx.protocol(task)
         try:
             status = await ctx.call(lambda: api.query_video(tid))
         except ProviderError as exc:
-            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
-                ProblemCode.UNKNOWN, f"the provider did not confirm task {tid}: {exc.message}; "
-                "nothing changed", provider=ProviderAnswer(exc.code)))
+            return Result(
+                OutcomeKind.UNKNOWN,
+                task.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.UNKNOWN,
+                    f"the provider did not confirm task {tid}: {exc.message}; nothing changed",
+                    provider=ProviderAnswer(exc.code),
+                ),
+            )
         if state_for_status_word(status.status, protocol) is State.UNKNOWN:
-            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
-                ProblemCode.UNKNOWN, f"task {tid} answered status {status.status!r}; "
-                "nothing changed"))
+            return Result(
+                OutcomeKind.UNKNOWN,
+                task.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.UNKNOWN,
+                    f"task {tid} answered status {status.status!r}; nothing changed",
+                ),
+            )
         detail = None
         if evidence is not None:
             w = evidence.window
-            detail = (f"lookup attached provider task {tid}: the one candidate among "
-                      f"{len(evidence.listed)} task(s) listed between {w.start} and {w.end}")
+            detail = (
+                f"lookup attached provider task {tid}: the one candidate among "
+                f"{len(evidence.listed)} task(s) listed between {w.start} and {w.end}"
+            )
         new = await self.moves.to_attached(
-            task, tid, status.raw, detail=detail,
-            evidence=evidence.evidence() if evidence is not None else None)
+            task,
+            tid,
+            status.raw,
+            detail=detail,
+            evidence=evidence.evidence() if evidence is not None else None,
+        )
         if new is None:
             fresh = await ctx.store.task(task.id) or task
             if fresh.state == State.UNKNOWN:  # the guard held: another slot took the task
-                return not_allowed(ctx.view(fresh), f"task {tid} was attached to another slot "
-                                   "meanwhile; nothing changed")
+                return not_allowed(
+                    ctx.view(fresh),
+                    f"task {tid} was attached to another slot meanwhile; nothing changed",
+                )
             return ctx.by_state(fresh)
         return ctx.by_state(await ctx.with_media(await self.lifecycle.advance(new)))
 
@@ -164,8 +215,9 @@ class Recovery:
         win = await self._window(task)
         api = ctx.api(task)
         model = task.params.get("model")
-        listed = await ctx.call(lambda: api.list_tasks(
-            win.start, win.end, model if isinstance(model, str) else None))
+        listed = await ctx.call(
+            lambda: api.list_tasks(win.start, win.end, model if isinstance(model, str) else None)
+        )
         ids = [t.task_id for t in listed]
         owned = await ctx.store.owners_of(task.provider, task.endpoint, ids, except_task=task.id)
         return lookup.select(task.params, win, listed, sorted(owned))
@@ -173,9 +225,13 @@ class Recovery:
     @staticmethod
     def _report(found: lookup.Selection, attached: str | None = None) -> LookupReport:
         return LookupReport(
-            found.window.start, found.window.end, len(found.listed), found.owned,
-            tuple(Candidate(c.task_id, c.created_at, c.model, c.status)
-                  for c in found.candidates), attached)
+            found.window.start,
+            found.window.end,
+            len(found.listed),
+            found.owned,
+            tuple(Candidate(c.task_id, c.created_at, c.model, c.status) for c in found.candidates),
+            attached,
+        )
 
     async def look(self, request_id: object) -> Result[LookupReport]:
         """The lookup without attaching: what the provider lists for this unknown slot (for
@@ -186,20 +242,26 @@ class Recovery:
             return got
         task = got
         option = recover_options(task, ctx.caps(task), provider=ctx.provider.name)[
-            RecoverWay.LOOKUP]
+            RecoverWay.LOOKUP
+        ]
         if not option.offered:
             return not_allowed(ctx.view(task), option.why_not)
         try:
             found = await self._select(task)
         except ProviderError as exc:
-            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
-                ProblemCode.UNKNOWN, f"the provider's task list did not answer: {exc.message}",
-                provider=ProviderAnswer(exc.code)))
-        return Result(OutcomeKind.OK, task.request_id, ctx.view(task),
-                      payload=self._report(found))
+            return Result(
+                OutcomeKind.UNKNOWN,
+                task.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.UNKNOWN,
+                    f"the provider's task list did not answer: {exc.message}",
+                    provider=ProviderAnswer(exc.code),
+                ),
+            )
+        return Result(OutcomeKind.OK, task.request_id, ctx.view(task), payload=self._report(found))
 
-    async def _lookup(self, task: TaskRow,
-                      options: dict[RecoverWay, RecoverOption]) -> Result[Any]:
+    async def _lookup(self, task: TaskRow, options: dict[RecoverWay, RecoverOption]) -> Result[Any]:
         ctx = self.ctx
         option = options[RecoverWay.LOOKUP]
         if not option.offered:
@@ -207,23 +269,51 @@ class Recovery:
         try:
             found = await self._select(task)
         except ProviderError as exc:
-            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
-                ProblemCode.UNKNOWN, f"the provider's task list did not answer: {exc.message}; "
-                "nothing changed", provider=ProviderAnswer(exc.code)))
+            return Result(
+                OutcomeKind.UNKNOWN,
+                task.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.UNKNOWN,
+                    f"the provider's task list did not answer: {exc.message}; nothing changed",
+                    provider=ProviderAnswer(exc.code),
+                ),
+            )
         one = found.found
         if one is None:
             n = len(found.candidates)
-            what = ("no matching task" if n == 0 else
-                    f"{n} matching tasks (the list cannot show the prompt, so none is chosen)")
+            what = (
+                "no matching task"
+                if n == 0
+                else f"{n} matching tasks (the list cannot show the prompt, so none is chosen)"
+            )
             await ctx.store.add_event(
-                ctx.scope, task.slot_key, task.id, "lookup", state=task.state,
+                ctx.scope,
+                task.slot_key,
+                task.id,
+                "lookup",
+                state=task.state,
                 detail=f"lookup found {what} between {found.window.start} and "
-                f"{found.window.end}; nothing changed", data=found.evidence())
-            return Result(OutcomeKind.UNKNOWN, task.request_id, ctx.view(task), Problem(
-                ProblemCode.UNKNOWN, f"lookup found {what} in the time window; nothing "
-                "changed. Attach one with --task-id ID"), payload=self._report(found))
+                f"{found.window.end}; nothing changed",
+                data=found.evidence(),
+            )
+            return Result(
+                OutcomeKind.UNKNOWN,
+                task.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.UNKNOWN,
+                    f"lookup found {what} in the time window; nothing "
+                    "changed. Attach one with --task-id ID",
+                ),
+                payload=self._report(found),
+            )
         out = await self._attach(task, one.task_id, options[RecoverWay.ATTACH], found)
-        attached = one.task_id if out.task is not None and \
-            out.task.provider_task_id == one.task_id else None
-        return Result(out.kind, out.request_id, out.task, out.problem,
-                      self._report(found, attached))
+        attached = (
+            one.task_id
+            if out.task is not None and out.task.provider_task_id == one.task_id
+            else None
+        )
+        return Result(
+            out.kind, out.request_id, out.task, out.problem, self._report(found, attached)
+        )

@@ -98,9 +98,11 @@ class HistoryEvent:
 
 
 #: Said with a slot that holds more than one task (made before the store enforced one).
-DUPLICATES_NOTE = ("this slot holds more than one task, made before the store enforced one task "
-                   "per slot; each may have been paid, all are kept: the first is shown as the "
-                   "slot's task, the others under \"duplicates\"")
+DUPLICATES_NOTE = (
+    "this slot holds more than one task, made before the store enforced one task "
+    "per slot; each may have been paid, all are kept: the first is shown as the "
+    'slot\'s task, the others under "duplicates"'
+)
 
 
 @dataclass(frozen=True)
@@ -213,6 +215,8 @@ class LookupReport:
     owned_by_other_slots: tuple[str, ...]
     candidates: tuple[Candidate, ...]
     attached: str | None = None
+
+
 # -- batches ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class BatchRow:
@@ -245,9 +249,16 @@ class BatchProgress:
 ProgressCallback = Callable[[BatchProgress], None]
 
 #: The outcomes every batch answer counts (zeros included), in the order they are shown.
-COUNTED = (OutcomeKind.CREATED, OutcomeKind.REPLAYED, OutcomeKind.CONFLICT,
-           OutcomeKind.INVALID, OutcomeKind.QUOTA_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED,
-           OutcomeKind.UNKNOWN, OutcomeKind.REJECTED)
+COUNTED = (
+    OutcomeKind.CREATED,
+    OutcomeKind.REPLAYED,
+    OutcomeKind.CONFLICT,
+    OutcomeKind.INVALID,
+    OutcomeKind.QUOTA_EXCEEDED,
+    OutcomeKind.BUDGET_EXCEEDED,
+    OutcomeKind.UNKNOWN,
+    OutcomeKind.REJECTED,
+)
 
 
 @dataclass(frozen=True)
@@ -276,20 +287,26 @@ def rid_or_none(request_id: object) -> str | None:
     return request_id if isinstance(request_id, str) else None
 
 
-def invalid(request_id: object, exc: ValidationError,
-            task: TaskView | None = None) -> Result[Any]:
+def invalid(request_id: object, exc: ValidationError, task: TaskView | None = None) -> Result[Any]:
     """Bad input, naming the field (nothing stored, nothing sent)."""
-    return Result(OutcomeKind.INVALID, rid_or_none(request_id), task,
-                  Problem(ProblemCode.INVALID, str(exc), field=exc.field))
+    return Result(
+        OutcomeKind.INVALID,
+        rid_or_none(request_id),
+        task,
+        Problem(ProblemCode.INVALID, str(exc), field=exc.field),
+    )
 
 
-def not_found(request_id: str | None,
-              message: str = "no such slot for this tenant and user") -> Result[Any]:
-    return Result(OutcomeKind.NOT_FOUND, request_id,
-                  problem=Problem(ProblemCode.NOT_FOUND, message))
+def not_found(
+    request_id: str | None, message: str = "no such slot for this tenant and user"
+) -> Result[Any]:
+    return Result(
+        OutcomeKind.NOT_FOUND, request_id, problem=Problem(ProblemCode.NOT_FOUND, message)
+    )
 
 
 def not_allowed(task: TaskView, message: str) -> Result[Any]:
     """The slot's state (or the provider) does not offer this; nothing changed."""
-    return Result(OutcomeKind.INVALID, task.request_id, task,
-                  Problem(ProblemCode.NOT_ALLOWED, message))
+    return Result(
+        OutcomeKind.INVALID, task.request_id, task, Problem(ProblemCode.NOT_ALLOWED, message)
+    )

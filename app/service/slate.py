@@ -56,11 +56,18 @@ from app.store.rows import Scope, TaskRow
 
 class SlateService:
     def __init__(
-        self, config: Config, store: Store, provider: Provider, secret: bytes, *,
-        poll_interval: float | None = None, rng: random.Random | None = None,
+        self,
+        config: Config,
+        store: Store,
+        provider: Provider,
+        secret: bytes,
+        *,
+        poll_interval: float | None = None,
+        rng: random.Random | None = None,
     ) -> None:
-        self.ctx = ctx = ServiceContext(config, store, provider, secret,
-                                        poll_interval=poll_interval, rng=rng)
+        self.ctx = ctx = ServiceContext(
+            config, store, provider, secret, poll_interval=poll_interval, rng=rng
+        )
         moves = Transitions(ctx)
         self.lifecycle = Lifecycle(ctx, moves)
         self._submitter = Submitter(ctx, self.lifecycle, moves)
@@ -115,10 +122,18 @@ class SlateService:
         return self.ctx.view(task)
 
     # -- commands -------------------------------------------------------------------------
-    async def submit(self, request_id: Any, kind: Any, params: Mapping[str, Any], *,
-                     wait: bool = False, max_seconds: float | None = None) -> Result[Any]:
-        return await self._submitter.submit(request_id, kind, params, wait=wait,
-                                            max_seconds=max_seconds)
+    async def submit(
+        self,
+        request_id: Any,
+        kind: Any,
+        params: Mapping[str, Any],
+        *,
+        wait: bool = False,
+        max_seconds: float | None = None,
+    ) -> Result[Any]:
+        return await self._submitter.submit(
+            request_id, kind, params, wait=wait, max_seconds=max_seconds
+        )
 
     async def status(self, request_id: object) -> Result[Any]:
         return await self._reads.status(request_id)
@@ -150,11 +165,18 @@ class SlateService:
     async def history(self, request_id: object) -> Result[History]:
         return await self._reads.history(request_id)
 
-    async def list_slots(self, *, state: str | None = None, kind: str | None = None,
-                         limit: int = 50, search: str | None = None,
-                         before_id: int | None = None) -> Result[SlotList]:
-        return await self._reads.list_slots(state=state, kind=kind, limit=limit, search=search,
-                                            before_id=before_id)
+    async def list_slots(
+        self,
+        *,
+        state: str | None = None,
+        kind: str | None = None,
+        limit: int = 50,
+        search: str | None = None,
+        before_id: int | None = None,
+    ) -> Result[SlotList]:
+        return await self._reads.list_slots(
+            state=state, kind=kind, limit=limit, search=search, before_id=before_id
+        )
 
     async def export(self, request_id: object, to: str | Path) -> Result[Exported]:
         return await self._reads.export(request_id, to)
@@ -176,8 +198,9 @@ class SlateService:
         """Read the price table again (after the user edited their ``prices.toml``)."""
         return self.ctx.reload_prices()
 
-    async def spend(self, *, project: str | None = None, since: str | None = None,
-                    by: str | None = None) -> Result[SpendReport]:
+    async def spend(
+        self, *, project: str | None = None, since: str | None = None, by: str | None = None
+    ) -> Result[SpendReport]:
         return await self._spending.spend(project=project, since=since, by=by)
 
     async def budget_today(self) -> BudgetReport:
@@ -189,20 +212,28 @@ class SlateService:
         return self._spending.estimate(kind, params)
 
     # -- shot lists -------------------------------------------------------------------------
-    async def plan_batch(self, source: BatchSource | ShotList,
-                         base_dir: Path | None = None) -> Result[BatchReport]:
+    async def plan_batch(
+        self, source: BatchSource | ShotList, base_dir: Path | None = None
+    ) -> Result[BatchReport]:
         """The dry run of a shot list: per row what a run would answer; nothing stored or sent.
         ``source``: a file's :class:`BatchSource` (``BatchSource.from_file``), or rows already
         read or made (a template's :class:`ShotList`, local files relative to ``base_dir``)."""
         return await self._batches.plan(source, base_dir)
 
-    async def run_batch(self, source: BatchSource | ShotList, base_dir: Path | None = None, *,
-                        wait: bool = False, max_seconds: float | None = None,
-                        on_progress: ProgressCallback | None = None) -> Result[BatchReport]:
+    async def run_batch(
+        self,
+        source: BatchSource | ShotList,
+        base_dir: Path | None = None,
+        *,
+        wait: bool = False,
+        max_seconds: float | None = None,
+        on_progress: ProgressCallback | None = None,
+    ) -> Result[BatchReport]:
         """Submit every good row of a shot list (ordinary submit semantics); ``on_progress``
         hears of every row's answer and, with ``wait``, of every change until it stops."""
-        return await self._batches.run(source, base_dir, wait=wait, max_seconds=max_seconds,
-                                       on_progress=on_progress)
+        return await self._batches.run(
+            source, base_dir, wait=wait, max_seconds=max_seconds, on_progress=on_progress
+        )
 
     # -- lifecycle ------------------------------------------------------------------------
     async def sweep_submitting(self) -> list[TaskRow]:

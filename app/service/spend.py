@@ -58,8 +58,9 @@ class Spending:
     def __init__(self, ctx: ServiceContext) -> None:
         self.ctx = ctx
 
-    async def spend(self, *, project: str | None = None, since: str | None = None,
-                    by: str | None = None) -> Result[SpendReport]:
+    async def spend(
+        self, *, project: str | None = None, since: str | None = None, by: str | None = None
+    ) -> Result[SpendReport]:
         """What this user's slots (of this provider and endpoint) cost: the total and, with
         ``by`` (day, project, model), groups. ``since`` counts slots claimed on that day or
         later; ``project`` the slots of one project of the naming scheme."""
@@ -75,11 +76,18 @@ class Spending:
             return invalid(None, exc)
         group: GroupBy | None = by  # checked against GROUP_BY above
         await self._price_old_slots(table)
-        rows = await ctx.store.cost_rows(ctx.scope, table, by=group,
-                                         project=None if project is None else project.strip(),
-                                         since=day)
-        report = SpendReport(spend_counted(rows, table.currency, group),
-                             None if project is None else project.strip(), day)
+        rows = await ctx.store.cost_rows(
+            ctx.scope,
+            table,
+            by=group,
+            project=None if project is None else project.strip(),
+            since=day,
+        )
+        report = SpendReport(
+            spend_counted(rows, table.currency, group),
+            None if project is None else project.strip(),
+            day,
+        )
         return Result(OutcomeKind.OK, payload=report)
 
     async def _price_old_slots(self, table: PriceTable) -> None:

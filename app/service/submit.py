@@ -55,8 +55,15 @@ log = logging.getLogger(__name__)
 RATE_LIMIT_RETRIES = 3
 
 
-def claim_request(ctx: ServiceContext, slot: SlotRef, kind: Any, norm: dict[str, Any],
-                  fp: str, now: float, table: PriceTable | None = None) -> ClaimRequest:
+def claim_request(
+    ctx: ServiceContext,
+    slot: SlotRef,
+    kind: Any,
+    norm: dict[str, Any],
+    fp: str,
+    now: float,
+    table: PriceTable | None = None,
+) -> ClaimRequest:
     """What a submit asks the store for: this slot with this intent — and, should it be free,
     the slot in ``submitting``, owned by this process under a lease (in the store's clock) that
     outlives the create's timeout, counted against today's quota and checked against the daily
@@ -66,10 +73,14 @@ def claim_request(ctx: ServiceContext, slot: SlotRef, kind: Any, norm: dict[str,
     def write() -> ClaimWrite:
         budget = ctx.config.budget_daily
         return ClaimWrite(
-            idempotency_key=slot.key(kind), request_id=slot.request_id, params=norm,
-            units=units(kind, norm), owner=this_owner(),
+            idempotency_key=slot.key(kind),
+            request_id=slot.request_id,
+            params=norm,
+            units=units(kind, norm),
+            owner=this_owner(),
             lease_until=ctx.store.clock() + lease_seconds(ctx),
-            quota_limit=ctx.config.quota_limit(kind), day=local_day(now),
+            quota_limit=ctx.config.quota_limit(kind),
+            day=local_day(now),
             project=project_of(slot.request_id),
             cost=None if table is None else estimate(kind, norm, table),
             budget=None if budget is None or table is None else BudgetRule(budget, table),
@@ -86,8 +97,14 @@ class Submitter:
         self._replaying = False
 
     async def submit(
-        self, request_id: Any, kind: Any, params: Mapping[str, Any], *, wait: bool = False,
-        max_seconds: float | None = None, on_claimed: Callable[[], None] | None = None,
+        self,
+        request_id: Any,
+        kind: Any,
+        params: Mapping[str, Any],
+        *,
+        wait: bool = False,
+        max_seconds: float | None = None,
+        on_claimed: Callable[[], None] | None = None,
     ) -> Result[Any]:
         """``on_claimed`` is called once the claim has answered (or the input was refused):
         a batch lets the next row claim only then, so rows claim in the file's order."""
@@ -100,14 +117,21 @@ class Submitter:
                 on_claimed()
 
         try:
-            return await self._submit(request_id, kind, params, wait=wait,
-                                      max_seconds=max_seconds, on_claimed=claimed)
+            return await self._submit(
+                request_id, kind, params, wait=wait, max_seconds=max_seconds, on_claimed=claimed
+            )
         finally:
             claimed()
 
     async def _submit(
-        self, request_id: Any, kind: Any, params: Mapping[str, Any], *, wait: bool,
-        max_seconds: float | None, on_claimed: Callable[[], None],
+        self,
+        request_id: Any,
+        kind: Any,
+        params: Mapping[str, Any],
+        *,
+        wait: bool,
+        max_seconds: float | None,
+        on_claimed: Callable[[], None],
     ) -> Result[Any]:
         ctx = self.ctx
         local: dict[str, inputs.LocalInput] = {}
@@ -129,8 +153,7 @@ class Submitter:
         except ValidationError as exc:
             return invalid(request_id, exc)
         fp = fingerprint(kind, norm)
-        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time(),
-                                                    table))
+        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time(), table))
         on_claimed()
         if claim.outcome is ClaimOutcome.BUDGET_REFUSED:
             assert claim.budget is not None
@@ -139,81 +162,137 @@ class Submitter:
             limit = ctx.config.quota_limit(kind)
             need = units(kind, norm)
             await ctx.store.add_event(
-                ctx.scope, slot.slot_key, None, "quota_refused",
+                ctx.scope,
+                slot.slot_key,
+                None,
+                "quota_refused",
                 detail=f"{kind} quota: {claim.quota_used} of {limit} used today; "
                 f"{need} more refused",
             )
-            return Result(OutcomeKind.QUOTA_EXCEEDED, slot.request_id, problem=Problem(
-                ProblemCode.QUOTA_EXCEEDED, f"today's {kind} quota is used up: "
-                f"{claim.quota_used} of {limit} (this create needs {need})"))
+            return Result(
+                OutcomeKind.QUOTA_EXCEEDED,
+                slot.request_id,
+                problem=Problem(
+                    ProblemCode.QUOTA_EXCEEDED,
+                    f"today's {kind} quota is used up: "
+                    f"{claim.quota_used} of {limit} (this create needs {need})",
+                ),
+            )
         task = claim.task
         assert task is not None
         if not claim.claimed:
-            return await self._existing(slot, task, kind, fp, norm, wait=wait,
-                                        max_seconds=max_seconds)
+            return await self._existing(
+                slot, task, kind, fp, norm, wait=wait, max_seconds=max_seconds
+            )
         ctx.notify(task)
         out = await self._create(task, local, plan)
         if wait and out.kind is OutcomeKind.CREATED:
             return await self.lifecycle.wait_after(out, max_seconds)
         return out
 
-    async def _budget_refused(self, slot: SlotRef, check: BudgetCheck,
-                              currency: str) -> Result[Any]:
+    async def _budget_refused(
+        self, slot: SlotRef, check: BudgetCheck, currency: str
+    ) -> Result[Any]:
         """The daily budget refused the claim: nothing was written or sent; history says why."""
         ctx = self.ctx
         reason = check.reason or "the daily budget refuses this create"
         await ctx.store.add_event(
-            ctx.scope, slot.slot_key, None, "budget_refused", detail=reason,
-            data={"budget": str(check.budget), "currency": currency,
-                  "spent_today": None if check.spent is None else str(check.spent),
-                  "estimate": None if check.estimate is None else str(check.estimate)},
+            ctx.scope,
+            slot.slot_key,
+            None,
+            "budget_refused",
+            detail=reason,
+            data={
+                "budget": str(check.budget),
+                "currency": currency,
+                "spent_today": None if check.spent is None else str(check.spent),
+                "estimate": None if check.estimate is None else str(check.estimate),
+            },
         )
         left = check.remaining
         tail = "" if left is None else f" ({format_money(left, currency)} left today)"
-        return Result(OutcomeKind.BUDGET_EXCEEDED, slot.request_id, problem=Problem(
-            ProblemCode.BUDGET_EXCEEDED, f"the daily budget refuses this create; nothing was "
-            f"sent: {reason}{tail}"))
+        return Result(
+            OutcomeKind.BUDGET_EXCEEDED,
+            slot.request_id,
+            problem=Problem(
+                ProblemCode.BUDGET_EXCEEDED,
+                f"the daily budget refuses this create; nothing was sent: {reason}{tail}",
+            ),
+        )
 
     async def _existing(
-        self, slot: SlotRef, task: TaskRow, kind: str, fp: str, norm: dict[str, Any], *,
-        wait: bool, max_seconds: float | None,
+        self,
+        slot: SlotRef,
+        task: TaskRow,
+        kind: str,
+        fp: str,
+        norm: dict[str, Any],
+        *,
+        wait: bool,
+        max_seconds: float | None,
     ) -> Result[Any]:
         """Answer from the record: the same intent is replayed, any other is a conflict."""
         ctx = self.ctx
-        if not same_intent(task.kind, task.fingerprint, task.user_hash, kind, fp,
-                           ctx.scope.user_hash):
-            changes = (diff(task.params, norm) if task.kind == kind
-                       else {"kind": {"stored": task.kind, "attempted": kind}})
+        if not same_intent(
+            task.kind, task.fingerprint, task.user_hash, kind, fp, ctx.scope.user_hash
+        ):
+            changes = (
+                diff(task.params, norm)
+                if task.kind == kind
+                else {"kind": {"stored": task.kind, "attempted": kind}}
+            )
             await ctx.store.add_event(
-                ctx.scope, slot.slot_key, task.id, "conflict", state=task.state,
+                ctx.scope,
+                slot.slot_key,
+                task.id,
+                "conflict",
+                state=task.state,
                 detail="changed: " + ", ".join(changes) if changes else "other owner",
                 data={"attempted_fingerprint": fp, "diff": changes},
             )
             names = ", ".join(changes) or "owner"
             suggestion = suggest_next_request_id(slot.request_id)
-            return Result(OutcomeKind.CONFLICT, slot.request_id,
-                          ctx.view(await ctx.with_media(task)), Problem(
-                ProblemCode.CONFLICT,
-                f"this RequestId is already used with other parameters ({names}); nothing "
-                f"was sent. Use a new RequestId for new parameters, e.g. {suggestion}",
-                diff=changes, suggested_request_id=suggestion))
+            return Result(
+                OutcomeKind.CONFLICT,
+                slot.request_id,
+                ctx.view(await ctx.with_media(task)),
+                Problem(
+                    ProblemCode.CONFLICT,
+                    f"this RequestId is already used with other parameters ({names}); nothing "
+                    f"was sent. Use a new RequestId for new parameters, e.g. {suggestion}",
+                    diff=changes,
+                    suggested_request_id=suggestion,
+                ),
+            )
         if task.state == State.SUBMITTING:
             swept = await self.lifecycle.sweep_submitting()
             task = next((t for t in swept if t.id == task.id), task)
-        ctx.notes.add(slot.slot_key, task, "replayed",
-                      "same parameters: answered from the record, nothing sent")
+        ctx.notes.add(
+            slot.slot_key,
+            task,
+            "replayed",
+            "same parameters: answered from the record, nothing sent",
+        )
         task = await ctx.with_media(task)
         if task.state == State.UNKNOWN:
-            return Result(OutcomeKind.UNKNOWN, slot.request_id, ctx.view(task), Problem(
-                ProblemCode.UNKNOWN, "this slot's create has an unknown outcome; create is "
-                "disabled. Query the provider or recover."))
+            return Result(
+                OutcomeKind.UNKNOWN,
+                slot.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.UNKNOWN,
+                    "this slot's create has an unknown outcome; create is "
+                    "disabled. Query the provider or recover.",
+                ),
+            )
         out: Result[Any] = Result(OutcomeKind.REPLAYED, slot.request_id, ctx.view(task))
         if wait and task.state not in STOP_STATES:
             return await self.lifecycle.wait_after(out, max_seconds)
         return out
 
-    async def _v2_body(self, task: TaskRow, local: dict[str, inputs.LocalInput],
-                       plan: params_v2.BodyPlan) -> dict[str, Any]:
+    async def _v2_body(
+        self, task: TaskRow, local: dict[str, inputs.LocalInput], plan: params_v2.BodyPlan
+    ) -> dict[str, Any]:
         """The V2 body: small images inline as data URLs, the rest uploaded first. Raises
         :class:`Refused` (never sent) when a file changed or an upload failed."""
         ctx = self.ctx
@@ -232,32 +311,59 @@ class Submitter:
             except inputs.InputChanged as exc:
                 raise Refused(f"{exc}; the create was not sent", never_sent=True) from None
             except ProviderError as exc:
-                raise Refused(f"uploading {item.filename} failed ({exc.message}); the create "
-                              "was not sent", never_sent=True, code=exc.code,
-                              raw=exc.raw) from None
+                raise Refused(
+                    f"uploading {item.filename} failed ({exc.message}); the create was not sent",
+                    never_sent=True,
+                    code=exc.code,
+                    raw=exc.raw,
+                ) from None
             sources[sha] = up.url
             said.append(f"{item.filename} uploaded as {up.url}")
         if said:
             await ctx.store.add_event(
-                ctx.scope, task.slot_key, task.id, "inputs", state=task.state,
+                ctx.scope,
+                task.slot_key,
+                task.id,
+                "inputs",
+                state=task.state,
                 detail="; ".join(said),
-                data={"inputs": {sha: {"name": local[sha].filename, "sent_as": sources[sha]
-                                       if sha in plan.upload else "data URL"}
-                                 for sha in sources}})
+                data={
+                    "inputs": {
+                        sha: {
+                            "name": local[sha].filename,
+                            "sent_as": sources[sha] if sha in plan.upload else "data URL",
+                        }
+                        for sha in sources
+                    }
+                },
+            )
         return params_v2.request_body(task.params, sources)
 
-    async def _create(self, task: TaskRow, local: dict[str, inputs.LocalInput] | None = None,
-                      plan: params_v2.BodyPlan | None = None) -> Result[Any]:
+    async def _create(
+        self,
+        task: TaskRow,
+        local: dict[str, inputs.LocalInput] | None = None,
+        plan: params_v2.BodyPlan | None = None,
+    ) -> Result[Any]:
         """Send the create exactly once (again only after a definitive rate-limit refusal),
         holding the record's lease all the while, uploads included (:mod:`app.service.lease`)."""
-        owner = Owner(task.owner_host or "", task.owner_pid or 0, task.owner_started or 0.0,
-                      task.owner_boot, task.owner_pidns)
+        owner = Owner(
+            task.owner_host or "",
+            task.owner_pid or 0,
+            task.owner_started or 0.0,
+            task.owner_boot,
+            task.owner_pidns,
+        )
         async with Lease(self.ctx, task, owner) as lease:
             return await self._send(task, lease, local, plan)
 
-    async def _send(self, task: TaskRow, lease: Lease,
-                    local: dict[str, inputs.LocalInput] | None,
-                    plan: params_v2.BodyPlan | None) -> Result[Any]:
+    async def _send(
+        self,
+        task: TaskRow,
+        lease: Lease,
+        local: dict[str, inputs.LocalInput] | None,
+        plan: params_v2.BodyPlan | None,
+    ) -> Result[Any]:
         ctx = self.ctx
         v2 = ctx.protocol(task) == V2
         try:
@@ -268,9 +374,12 @@ class Submitter:
                 body = request_body(task.kind, task.params)
         except Refused as exc:
             new = await self.moves.to_rejected(task, exc)
-            return Result(OutcomeKind.REJECTED, task.request_id, ctx.view(new or task),
-                          Problem(ProblemCode.REJECTED, exc.message,
-                                  provider=ProviderAnswer(exc.code)))
+            return Result(
+                OutcomeKind.REJECTED,
+                task.request_id,
+                ctx.view(new or task),
+                Problem(ProblemCode.REJECTED, exc.message, provider=ProviderAnswer(exc.code)),
+            )
         api = ctx.api(task)
         attempt = 0
         while True:
@@ -287,35 +396,59 @@ class Submitter:
                 break
             except Refused as exc:
                 if exc.rate_limited and attempt <= RATE_LIMIT_RETRIES:
-                    delay = retry_delay(exc.retry_after,
-                                        backoff(1.0, attempt, cap=20.0, rng=ctx.rng))
+                    delay = retry_delay(
+                        exc.retry_after, backoff(1.0, attempt, cap=20.0, rng=ctx.rng)
+                    )
                     await ctx.store.add_event(
-                        ctx.scope, task.slot_key, task.id, "rate_limited", state=task.state,
+                        ctx.scope,
+                        task.slot_key,
+                        task.id,
+                        "rate_limited",
+                        state=task.state,
                         detail=f"1002 rate limit; nothing was created; sending again in "
-                        f"{delay:.1f} s", data={"raw": exc.raw},
+                        f"{delay:.1f} s",
+                        data={"raw": exc.raw},
                     )
                     await asyncio.sleep(delay)  # the lease is renewed meanwhile
                     continue
                 new = await self.moves.to_rejected(task, exc)
-                return Result(OutcomeKind.REJECTED, task.request_id,
-                              ctx.view(new or await self._fresh(task)),
-                              Problem(ProblemCode.REJECTED, f"the provider refused the create "
-                                      f"(nothing was created): {exc.message}",
-                                      provider=ProviderAnswer(exc.code)))
+                return Result(
+                    OutcomeKind.REJECTED,
+                    task.request_id,
+                    ctx.view(new or await self._fresh(task)),
+                    Problem(
+                        ProblemCode.REJECTED,
+                        f"the provider refused the create (nothing was created): {exc.message}",
+                        provider=ProviderAnswer(exc.code),
+                    ),
+                )
             except Exception as exc:  # noqa: BLE001 - anything after send: outcome unknown
-                why = (exc.message if isinstance(exc, ProviderError)
-                       else f"{type(exc).__name__}: {exc}")
+                why = (
+                    exc.message
+                    if isinstance(exc, ProviderError)
+                    else f"{type(exc).__name__}: {exc}"
+                )
                 if not isinstance(exc, Ambiguous):
                     log.exception("unexpected error while creating")
                 raw = exc.raw if isinstance(exc, ProviderError) else None
-                new = await self.moves.to_unknown_after_send(task, why, raw, sent_at,
-                                                             ctx.config.timeout)
-                return Result(OutcomeKind.UNKNOWN, task.request_id,
-                              ctx.view(new or await self._fresh(task)),
-                              Problem(ProblemCode.UNKNOWN, f"the create's outcome is unknown "
-                                      f"({why}). Slate will not create again; query or recover."))
-        answered = (self._video_answer(answer, sent_at, v2) if task.kind == "video"
-                    else self._image_answer(answer))
+                new = await self.moves.to_unknown_after_send(
+                    task, why, raw, sent_at, ctx.config.timeout
+                )
+                return Result(
+                    OutcomeKind.UNKNOWN,
+                    task.request_id,
+                    ctx.view(new or await self._fresh(task)),
+                    Problem(
+                        ProblemCode.UNKNOWN,
+                        f"the create's outcome is unknown "
+                        f"({why}). Slate will not create again; query or recover.",
+                    ),
+                )
+        answered = (
+            self._video_answer(answer, sent_at, v2)
+            if task.kind == "video"
+            else self._image_answer(answer)
+        )
         entry = await self._journal(task, answered)
         try:
             return await self._record_answer(task, answered, entry)
@@ -328,30 +461,51 @@ class Submitter:
     # -- the create's answer: journal first, then the store ------------------------------------
     @staticmethod
     def _video_answer(answer: Any, sent_at: float, v2: bool) -> dict[str, Any]:
-        return {"type": "video", "task_id": answer.task_id, "raw": answer.raw,
-                "sent_at": sent_at, "state": (State.QUEUEING if v2 else State.PREPARING).value}
+        return {
+            "type": "video",
+            "task_id": answer.task_id,
+            "raw": answer.raw,
+            "sent_at": sent_at,
+            "state": (State.QUEUEING if v2 else State.PREPARING).value,
+        }
 
     @staticmethod
     def _image_answer(result: ImageResult) -> dict[str, Any]:
-        return {"type": "image", "id": result.id,
-                "urls": [i.url for i in result.items if i.url],
-                "inline": [base64.b64encode(i.data).decode("ascii")
-                           for i in result.items if i.data is not None],
-                "success_count": result.success_count, "failed_count": result.failed_count,
-                "raw": result.raw}
+        return {
+            "type": "image",
+            "id": result.id,
+            "urls": [i.url for i in result.items if i.url],
+            "inline": [
+                base64.b64encode(i.data).decode("ascii") for i in result.items if i.data is not None
+            ],
+            "success_count": result.success_count,
+            "failed_count": result.failed_count,
+            "raw": result.raw,
+        }
 
     async def _journal(self, task: TaskRow, answered: dict[str, Any]) -> Path | None:
         """Make the answer durable before any store write (None: the journal could not be
         written; the store write is still tried, the log keeps the answer's ids)."""
-        owner = Owner(task.owner_host or "", task.owner_pid or 0, task.owner_started or 0.0,
-                      task.owner_boot, task.owner_pidns)
+        owner = Owner(
+            task.owner_host or "",
+            task.owner_pid or 0,
+            task.owner_started or 0.0,
+            task.owner_boot,
+            task.owner_pidns,
+        )
         try:
             folder = await self._journal_folder()
             return await asyncio.to_thread(journal.write, folder, task, owner, answered)
         except Exception as exc:  # noqa: BLE001 - the store write may still succeed
-            log.error("the create's answer for record %s could not be journaled (%s: %s); "
-                      "provider task %s, images %s", task.id, type(exc).__name__, exc,
-                      answered.get("task_id") or answered.get("id"), answered.get("urls"))
+            log.error(
+                "the create's answer for record %s could not be journaled (%s: %s); "
+                "provider task %s, images %s",
+                task.id,
+                type(exc).__name__,
+                exc,
+                answered.get("task_id") or answered.get("id"),
+                answered.get("urls"),
+            )
             return None
 
     async def _journal_folder(self) -> Path:
@@ -359,8 +513,9 @@ class Submitter:
         store_id = await asyncio.to_thread(lambda: store.store_id)
         return journal.folder_for(self.ctx.config.data_dir, store_id)
 
-    async def _record_answer(self, task: TaskRow, answered: dict[str, Any],
-                             entry: Path | None) -> Result[Any]:
+    async def _record_answer(
+        self, task: TaskRow, answered: dict[str, Any], entry: Path | None
+    ) -> Result[Any]:
         """Write the answer into the slot (and, for images, download them); the journal entry
         goes as soon as the store holds the answer."""
         ctx = self.ctx
@@ -375,37 +530,63 @@ class Submitter:
                 items=[ImageItem(url=u) for u in answered.get("urls") or []]
                 + [ImageItem(data=base64.b64decode(b)) for b in answered.get("inline") or []],
                 success_count=answered.get("success_count"),
-                failed_count=answered.get("failed_count"), raw=answered.get("raw") or {})
+                failed_count=answered.get("failed_count"),
+                raw=answered.get("raw") or {},
+            )
             log.info("image create for slot %s answered (id %s)", task.id, result.id)
             return await self._images_answered(task, result, recorded)
-        log.info("video create for slot %s answered: provider task %s", task.id,
-                 answered["task_id"])
-        new = await self.moves.to_created(task, answered["task_id"], answered.get("raw") or {},
-                                          float(answered.get("sent_at") or time.time()),
-                                          State(answered["state"]))
+        log.info(
+            "video create for slot %s answered: provider task %s", task.id, answered["task_id"]
+        )
+        new = await self.moves.to_created(
+            task,
+            answered["task_id"],
+            answered.get("raw") or {},
+            float(answered.get("sent_at") or time.time()),
+            State(answered["state"]),
+        )
         recorded()
-        return Result(OutcomeKind.CREATED, task.request_id,
-                      ctx.view(new or await self._fresh(task)))
+        return Result(
+            OutcomeKind.CREATED, task.request_id, ctx.view(new or await self._fresh(task))
+        )
 
-    def _kept(self, task: TaskRow, answered: dict[str, Any], entry: Path | None,
-              exc: Exception) -> Result[Any]:
+    def _kept(
+        self, task: TaskRow, answered: dict[str, Any], entry: Path | None, exc: Exception
+    ) -> Result[Any]:
         """The store could not record a paid answer: say what happened and where it is."""
-        what = (f"provider task {answered['task_id']}" if answered["type"] == "video" else
-                f"{len(answered.get('urls') or []) + len(answered.get('inline') or [])} image(s)"
-                + (f": {', '.join(answered['urls'])}" if answered.get("urls") else ""))
+        what = (
+            f"provider task {answered['task_id']}"
+            if answered["type"] == "video"
+            else f"{len(answered.get('urls') or []) + len(answered.get('inline') or [])} image(s)"
+            + (f": {', '.join(answered['urls'])}" if answered.get("urls") else "")
+        )
         why = f"{type(exc).__name__}: {exc}"
-        log.error("record %s: the create answered (%s) but the store could not record it (%s); "
-                  "journal entry %s", task.id, what, why, entry)
+        log.error(
+            "record %s: the create answered (%s) but the store could not record it (%s); "
+            "journal entry %s",
+            task.id,
+            what,
+            why,
+            entry,
+        )
         if entry is not None:
-            where = (f"nothing is lost: the answer is kept in {entry} and is written into the "
-                     f"slot the next time Slate opens this store (any command, e.g. `slate "
-                     f"status {task.request_id}`)")
+            where = (
+                f"nothing is lost: the answer is kept in {entry} and is written into the "
+                f"slot the next time Slate opens this store (any command, e.g. `slate "
+                f"status {task.request_id}`)"
+            )
         else:
             where = f"the journal could not be written either; the log keeps the answer ({what})"
         code = ProblemCode.STORE_BUSY if isinstance(exc, StoreBusy) else ProblemCode.INTERNAL
-        return Result(OutcomeKind.INVALID, task.request_id, problem=Problem(
-            code, f"the provider answered the create ({what}) but the store could not record "
-            f"it ({why}); {where}"))
+        return Result(
+            OutcomeKind.INVALID,
+            task.request_id,
+            problem=Problem(
+                code,
+                f"the provider answered the create ({what}) but the store could not record "
+                f"it ({why}); {where}",
+            ),
+        )
 
     async def replay_journal(self) -> int:
         """Write every journaled answer the store does not have yet into its slot (answers
@@ -422,8 +603,12 @@ class Submitter:
                 try:
                     done += await self._replay(entry)
                 except Exception as exc:  # noqa: BLE001 - stays in the journal for next time
-                    log.error("journal entry %s could not be written into its slot yet "
-                              "(%s: %s)", entry.path, type(exc).__name__, exc)
+                    log.error(
+                        "journal entry %s could not be written into its slot yet (%s: %s)",
+                        entry.path,
+                        type(exc).__name__,
+                        exc,
+                    )
         finally:
             self._replaying = False
         if done:
@@ -437,25 +622,40 @@ class Submitter:
             return False
         owner = d.get("owner") or {}
         if owner.get("pid") != os.getpid() and not owner_gone(
-                owner.get("host"), owner.get("pid"), owner.get("started"), None,
-                boot=owner.get("boot"), pidns=owner.get("pidns")):
+            owner.get("host"),
+            owner.get("pid"),
+            owner.get("started"),
+            None,
+            boot=owner.get("boot"),
+            pidns=owner.get("pidns"),
+        ):
             return False  # its own process is still at it
         task = await ctx.store.task(int(d.get("task_id") or 0))
         if task is None or task.slot_key != d.get("slot_key"):
-            log.error("journal entry %s names record %s, which this store does not hold; left "
-                      "in place", entry.path, d.get("task_id"))
+            log.error(
+                "journal entry %s names record %s, which this store does not hold; left in place",
+                entry.path,
+                d.get("task_id"),
+            )
             return False
-        answer_id = answered.get("task_id") if answered.get("type") == "video" \
-            else answered.get("id")
+        answer_id = (
+            answered.get("task_id") if answered.get("type") == "video" else answered.get("id")
+        )
         if task.provider_task_id is not None and task.provider_task_id == answer_id:
             journal.settle(entry.path)  # the store had it already
             return True
         await ctx.store.add_event(
-            task.scope, task.slot_key, task.id, "journal_replayed", state=task.state,
+            task.scope,
+            task.slot_key,
+            task.id,
+            "journal_replayed",
+            state=task.state,
             detail="the create's answer, kept in the journal when the store could not record "
-            "it, is written into the slot now")
+            "it, is written into the slot now",
+        )
         await self._record_answer(task, answered, entry.path)
         return True
+
     async def _fresh(self, task: TaskRow) -> TaskRow:
         return (await self.ctx.store.task(task.id)) or task
 
@@ -467,45 +667,68 @@ class Submitter:
         task = new or await self._fresh(task)
         return self.ctx.by_state(await self.ctx.with_media(task))
 
-    async def _images_answered(self, task: TaskRow, result: ImageResult,
-                               recorded: Callable[[], None]) -> Result[Any]:
+    async def _images_answered(
+        self, task: TaskRow, result: ImageResult, recorded: Callable[[], None]
+    ) -> Result[Any]:
         """Images come with the create's answer: verify and store them at once (URLs expire).
         ``recorded`` is called once the store holds the answer (before the downloads)."""
         ctx = self.ctx
         urls = [i.url for i in result.items if i.url]
-        results: dict[str, Any] = {"id": result.id, "image_urls": urls,
-                                   "success_count": result.success_count,
-                                   "failed_count": result.failed_count}
+        results: dict[str, Any] = {
+            "id": result.id,
+            "image_urls": urls,
+            "success_count": result.success_count,
+            "failed_count": result.failed_count,
+        }
         folder = media_mod.media_folder(ctx.config.data_dir, task.tenant, task.slot_key)
         inline = []
         for item in result.items:
             if item.data is not None:
                 try:
-                    inline.append(await asyncio.to_thread(
-                        media_mod.store_inline, item.data, folder=folder, kind="image",
-                        image_check=media_mod.ImageCheck.of(task.params)))
+                    inline.append(
+                        await asyncio.to_thread(
+                            media_mod.store_inline,
+                            item.data,
+                            folder=folder,
+                            kind="image",
+                            image_check=media_mod.ImageCheck.of(task.params),
+                        )
+                    )
                 except media_mod.VerificationFailed as exc:
                     results.setdefault("inline_errors", []).append(exc.reason)
         answered: dict[str, Any] = {
-            "provider_task_id": result.id, "provider_status": "Success", "results": results,
-            "owner_pid": None, "lease_until": None,
+            "provider_task_id": result.id,
+            "provider_status": "Success",
+            "results": results,
+            "owner_pid": None,
+            "lease_until": None,
         }
         if not urls and not inline:
             blocked = bool(result.failed_count)
-            message = ("every image was blocked by the provider's safety filter (not charged)"
-                       if blocked else "the provider answered success without any image")
+            message = (
+                "every image was blocked by the provider's safety filter (not charged)"
+                if blocked
+                else "the provider answered success without any image"
+            )
             new = await self.moves.to_fail(
-                task, answer=True, code="blocked" if blocked else "no_media",
-                message=message, detail=message, data={"raw": result.raw}, **answered)
+                task,
+                answer=True,
+                code="blocked" if blocked else "no_media",
+                message=message,
+                detail=message,
+                data={"raw": result.raw},
+                **answered,
+            )
             recorded()
             return Result(OutcomeKind.CREATED, task.request_id, ctx.view(new or task))
         detail = f"{len(urls) + len(inline)} image(s) answered"
         if result.failed_count:
-            detail += (f"; {result.failed_count} blocked by the provider's safety filter "
-                       "(not charged)")
+            detail += (
+                f"; {result.failed_count} blocked by the provider's safety filter (not charged)"
+            )
         new = await self.moves.to_downloading(
-            task, answer=True, event="created", detail=detail,
-            data={"raw": result.raw}, **answered)
+            task, answer=True, event="created", detail=detail, data={"raw": result.raw}, **answered
+        )
         recorded()
         # The downloads are bounded by the request timeout: a drip server never holds the
         # command; the slot stays `downloading` and `wait`/`query` go on.

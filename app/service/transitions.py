@@ -44,8 +44,9 @@ class Transitions:
     def __init__(self, ctx: ServiceContext) -> None:
         self.ctx = ctx
 
-    async def _move(self, task: TaskRow, *, provider_success: bool = False,
-                    **kw: Any) -> TaskRow | None:
+    async def _move(
+        self, task: TaskRow, *, provider_success: bool = False, **kw: Any
+    ) -> TaskRow | None:
         reported = self._reported(task, kw, provider_success)
         if reported is not None:
             kw["cost_reported"] = reported
@@ -74,8 +75,14 @@ class Transitions:
         return None if priced is None else str(priced)
 
     # -- the create's answer ------------------------------------------------------------------
-    async def _answer(self, task: TaskRow, *, detail: str | None = None,
-                      data: dict[str, Any] | None = None, **kw: Any) -> TaskRow | None:
+    async def _answer(
+        self,
+        task: TaskRow,
+        *,
+        detail: str | None = None,
+        data: dict[str, Any] | None = None,
+        **kw: Any,
+    ) -> TaskRow | None:
         """Store the create's answer: from ``submitting`` — or from ``unknown`` (no provider
         task id yet) when the sweep declared the owner gone while the answer was on its way.
         Only then, when the record has moved on otherwise (declared failed, attached to
@@ -83,175 +90,330 @@ class Transitions:
         new = await self._move(task, expect=_FROM_SUBMITTING, detail=detail, data=data, **kw)
         if new is not None:
             return new
-        new = await self._move(task, expect=(State.UNKNOWN,), unset=("provider_task_id",),
-                               detail=(detail or "") + _LATE,
-                               data={**(data or {}), "late_answer": True}, **kw)
+        new = await self._move(
+            task,
+            expect=(State.UNKNOWN,),
+            unset=("provider_task_id",),
+            detail=(detail or "") + _LATE,
+            data={**(data or {}), "late_answer": True},
+            **kw,
+        )
         if new is not None:
-            log.warning("task %s: the create's answer arrived after the record was declared "
-                        "unknown; attached (%s)", task.id, detail)
+            log.warning(
+                "task %s: the create's answer arrived after the record was declared "
+                "unknown; attached (%s)",
+                task.id,
+                detail,
+            )
             return new
         pid = kw.get("provider_task_id")
         if pid is not None:
             current = await self.ctx.store.task(task.id)
             state = current.state if current is not None else None
-            log.warning("task %s: the create's answer (provider task %s) arrived after the record "
-                        "was settled as %s; kept in its history", task.id, pid, state)
+            log.warning(
+                "task %s: the create's answer (provider task %s) arrived after the record "
+                "was settled as %s; kept in its history",
+                task.id,
+                pid,
+                state,
+            )
             await self.ctx.store.add_event(
-                task.scope, task.slot_key, task.id, "late_answer", state=state,
+                task.scope,
+                task.slot_key,
+                task.id,
+                "late_answer",
+                state=state,
                 detail=f"the create answered with provider task {pid} after the record was "
                 f"settled ({state}); nothing changed. If it is this slot's task: recover "
-                f"--task-id {pid}", data={**(data or {}), "provider_task_id": pid})
+                f"--task-id {pid}",
+                data={**(data or {}), "provider_task_id": pid},
+            )
         return None
 
     async def to_rejected(self, task: TaskRow, exc: Refused) -> TaskRow | None:
         """Definitively refused before any task was made: nothing billed, create may follow."""
         return await self._answer(
-            task, state=State.REJECTED,
+            task,
+            state=State.REJECTED,
             error_code=str(exc.code) if exc.code is not None else "never_sent",
-            error_message=exc.message, **_LET_GO, event="rejected", detail=exc.message,
+            error_message=exc.message,
+            **_LET_GO,
+            event="rejected",
+            detail=exc.message,
             data={"raw": exc.raw, "code": exc.code},
         )
 
     async def to_rejected_not_sent(self, task: TaskRow) -> TaskRow | None:
         """The owner lost its hold on the record before sending (declared unknown while it
         waited): no create of this record left the machine, so nothing was made."""
-        why = ("the create was not sent: this process lost its hold on the slot while it waited "
-               "(its record was declared unknown); nothing was created")
+        why = (
+            "the create was not sent: this process lost its hold on the slot while it waited "
+            "(its record was declared unknown); nothing was created"
+        )
         return await self._move(
-            task, expect=(State.SUBMITTING, State.UNKNOWN), unset=("provider_task_id",),
-            state=State.REJECTED, error_code="never_sent", error_message=why, **_LET_GO,
-            event="rejected", detail=why,
+            task,
+            expect=(State.SUBMITTING, State.UNKNOWN),
+            unset=("provider_task_id",),
+            state=State.REJECTED,
+            error_code="never_sent",
+            error_message=why,
+            **_LET_GO,
+            event="rejected",
+            detail=why,
         )
 
-    async def to_created(self, task: TaskRow, provider_task_id: str, raw: dict[str, Any],
-                         sent_at: float, state: State = State.PREPARING) -> TaskRow | None:
+    async def to_created(
+        self,
+        task: TaskRow,
+        provider_task_id: str,
+        raw: dict[str, Any],
+        sent_at: float,
+        state: State = State.PREPARING,
+    ) -> TaskRow | None:
         """A video create answered with its task id: query it from now on (a V2 task starts
         ``queued``, a V1 one ``Preparing``)."""
         return await self._answer(
-            task, state=state,
-            provider_task_id=provider_task_id, provider_status=None,
-            next_poll_at=time.time() + self.ctx.poll_interval, **_LET_GO, event="created",
-            detail=f"provider task {provider_task_id}", data={"raw": raw, "sent_at": sent_at},
+            task,
+            state=state,
+            provider_task_id=provider_task_id,
+            provider_status=None,
+            next_poll_at=time.time() + self.ctx.poll_interval,
+            **_LET_GO,
+            event="created",
+            detail=f"provider task {provider_task_id}",
+            data={"raw": raw, "sent_at": sent_at},
         )
 
     # -- unknown --------------------------------------------------------------------------------
-    async def to_unknown(self, task: TaskRow, *, code: str, why: str, detail: str,
-                         data: dict[str, Any] | None = None,
-                         expect: Sequence[State] | None = None, **values: Any) -> TaskRow | None:
+    async def to_unknown(
+        self,
+        task: TaskRow,
+        *,
+        code: str,
+        why: str,
+        detail: str,
+        data: dict[str, Any] | None = None,
+        expect: Sequence[State] | None = None,
+        **values: Any,
+    ) -> TaskRow | None:
         """The create may or may not exist, or the provider said a word off the whitelist:
         create stays disabled; only query and recover are offered."""
-        return await self._move(task, expect=expect, state=State.UNKNOWN, error_code=code,
-                                error_message=why, event="unknown", detail=detail, data=data,
-                                **values)
+        return await self._move(
+            task,
+            expect=expect,
+            state=State.UNKNOWN,
+            error_code=code,
+            error_message=why,
+            event="unknown",
+            detail=detail,
+            data=data,
+            **values,
+        )
 
-    async def to_unknown_after_send(self, task: TaskRow, why: str, raw: Any,
-                                    sent_at: float, timeout: float) -> TaskRow | None:
+    async def to_unknown_after_send(
+        self, task: TaskRow, why: str, raw: Any, sent_at: float, timeout: float
+    ) -> TaskRow | None:
         """The create left and no answer can be trusted. ``sent_at`` and the create's
         ``timeout`` are kept: a lookup's window ends 60 s after that timeout ran out."""
-        return await self.to_unknown(task, expect=_FROM_SUBMITTING, code="unknown", why=why,
-                                     detail=why, data={"raw": raw, "sent_at": sent_at,
-                                                       "timeout": timeout}, **_LET_GO)
+        return await self.to_unknown(
+            task,
+            expect=_FROM_SUBMITTING,
+            code="unknown",
+            why=why,
+            detail=why,
+            data={"raw": raw, "sent_at": sent_at, "timeout": timeout},
+            **_LET_GO,
+        )
 
     async def to_unknown_owner_gone(self, task: TaskRow) -> TaskRow | None:
         return await self.to_unknown(
-            task, expect=_FROM_SUBMITTING, code="unknown",
+            task,
+            expect=_FROM_SUBMITTING,
+            code="unknown",
             why="the process that sent the create ended before the answer was stored; the task "
             "may or may not exist",
             detail=f"owner {task.owner_host} pid {task.owner_pid} is gone",
         )
 
     # -- fail, downloading, success ---------------------------------------------------------
-    async def to_fail(self, task: TaskRow, *, code: str, message: str, detail: str,
-                      data: dict[str, Any] | None = None, event: str = "status",
-                      expect: Sequence[State] | None = None, answer: bool = False,
-                      **values: Any) -> TaskRow | None:
+    async def to_fail(
+        self,
+        task: TaskRow,
+        *,
+        code: str,
+        message: str,
+        detail: str,
+        data: dict[str, Any] | None = None,
+        event: str = "status",
+        expect: Sequence[State] | None = None,
+        answer: bool = False,
+        **values: Any,
+    ) -> TaskRow | None:
         """Terminal (recover offers a redownload only while results remain). ``answer``: the
         create's own answer (see :meth:`_answer`)."""
         if answer:
-            return await self._answer(task, state=State.FAIL, error_code=code,
-                                      error_message=message, next_poll_at=None, event=event,
-                                      detail=detail, data=data, **values)
-        return await self._move(task, expect=expect, state=State.FAIL, error_code=code,
-                                error_message=message, next_poll_at=None, event=event,
-                                detail=detail, data=data, **values)
+            return await self._answer(
+                task,
+                state=State.FAIL,
+                error_code=code,
+                error_message=message,
+                next_poll_at=None,
+                event=event,
+                detail=detail,
+                data=data,
+                **values,
+            )
+        return await self._move(
+            task,
+            expect=expect,
+            state=State.FAIL,
+            error_code=code,
+            error_message=message,
+            next_poll_at=None,
+            event=event,
+            detail=detail,
+            data=data,
+            **values,
+        )
 
-    async def to_downloading(self, task: TaskRow, *, event: str, detail: str,
-                             data: dict[str, Any] | None = None,
-                             expect: Sequence[State] | None = None, answer: bool = False,
-                             **values: Any) -> TaskRow | None:
+    async def to_downloading(
+        self,
+        task: TaskRow,
+        *,
+        event: str,
+        detail: str,
+        data: dict[str, Any] | None = None,
+        expect: Sequence[State] | None = None,
+        answer: bool = False,
+        **values: Any,
+    ) -> TaskRow | None:
         """The provider's success (only its claim): fetch and verify every media item next.
         ``answer``: the create's own answer (images; see :meth:`_answer`)."""
         if answer:
-            return await self._answer(task, state=State.DOWNLOADING, event=event,
-                                      detail=detail, data=data, **values)
-        return await self._move(task, expect=expect, state=State.DOWNLOADING, event=event,
-                                detail=detail, data=data, **values)
+            return await self._answer(
+                task, state=State.DOWNLOADING, event=event, detail=detail, data=data, **values
+            )
+        return await self._move(
+            task,
+            expect=expect,
+            state=State.DOWNLOADING,
+            event=event,
+            detail=detail,
+            data=data,
+            **values,
+        )
 
     async def to_success(self, task: TaskRow, media: list[dict[str, Any]]) -> TaskRow | None:
         """Every media item downloaded and verified."""
         return await self._move(
-            task, expect=(State.DOWNLOADING,), state=State.SUCCESS, error_code=None,
-            error_message=None, next_poll_at=None, media=media, event="verified",
-            detail=", ".join(f"{r['content_type']} {r['width']}×{r['height']} sha256 "
-                             f"{r['sha256'][:12]}" for r in media),
+            task,
+            expect=(State.DOWNLOADING,),
+            state=State.SUCCESS,
+            error_code=None,
+            error_message=None,
+            next_poll_at=None,
+            media=media,
+            event="verified",
+            detail=", ".join(
+                f"{r['content_type']} {r['width']}×{r['height']} sha256 {r['sha256'][:12]}"
+                for r in media
+            ),
             data={"media": media},
         )
 
     # -- queries ----------------------------------------------------------------------------------
-    async def to_progress(self, task: TaskRow, state: State, word: str,
-                          raw: dict[str, Any]) -> TaskRow | None:
+    async def to_progress(
+        self, task: TaskRow, state: State, word: str, raw: dict[str, Any]
+    ) -> TaskRow | None:
         """A whitelisted in-flight word: keep querying. Leaving ``unknown`` this way is a
         recovery (its error is cleared); an unchanged word writes no event."""
         changed = task.provider_status != word or task.state != state
         was_unknown = task.state == State.UNKNOWN
         return await self._move(
-            task, state=state, next_poll_at=time.time() + self.ctx.poll_interval,
+            task,
+            state=state,
+            next_poll_at=time.time() + self.ctx.poll_interval,
             error_code=None if was_unknown else task.error_code,
             error_message=None if was_unknown else task.error_message,
             event=("recovered" if was_unknown else "status") if changed else None,
-            detail=word, data=raw, provider_status=word, poll_failures=0,
+            detail=word,
+            data=raw,
+            provider_status=word,
+            poll_failures=0,
         )
 
-    async def query_failed(self, task: TaskRow, exc: ProviderError, failures: int,
-                           delay: float) -> TaskRow | None:
+    async def query_failed(
+        self, task: TaskRow, exc: ProviderError, failures: int, delay: float
+    ) -> TaskRow | None:
         """No answer: same state, next query after a backoff (noted on the 1st and every 10th)."""
         note = failures == 1 or failures % 10 == 0
         return await self._move(
-            task, poll_failures=failures, next_poll_at=time.time() + delay,
+            task,
+            poll_failures=failures,
+            next_poll_at=time.time() + delay,
             event="query_failed" if note else None,
             detail=f"query failed ({exc.message}); next try in {delay:.0f} s",
             data={"raw": exc.raw, "code": exc.code},
         )
 
-    async def download_stalled(self, task: TaskRow, exc: ProviderError, failures: int,
-                               delay: float) -> TaskRow | None:
+    async def download_stalled(
+        self, task: TaskRow, exc: ProviderError, failures: int, delay: float
+    ) -> TaskRow | None:
         """A download let go for its rate: still ``downloading``, the next try after a backoff
         (noted on the 1st and every 10th)."""
         note = failures == 1 or failures % 10 == 0
         return await self._move(
-            task, expect=(State.DOWNLOADING,), poll_failures=failures,
-            next_poll_at=time.time() + delay, event="download_stalled" if note else None,
+            task,
+            expect=(State.DOWNLOADING,),
+            poll_failures=failures,
+            next_poll_at=time.time() + delay,
+            event="download_stalled" if note else None,
             detail=f"{exc.message}; next try in {delay:.0f} s",
         )
 
-    async def to_cancelled(self, task: TaskRow, *, detail: str,
-                           data: dict[str, Any] | None = None,
-                           expect: Sequence[State] | None = None,
-                           **values: Any) -> TaskRow | None:
+    async def to_cancelled(
+        self,
+        task: TaskRow,
+        *,
+        detail: str,
+        data: dict[str, Any] | None = None,
+        expect: Sequence[State] | None = None,
+        **values: Any,
+    ) -> TaskRow | None:
         """The provider confirmed that the queued task is cancelled: terminal, not billed."""
-        return await self._move(task, expect=expect, state=State.CANCELLED,
-                                error_code=None, error_message=None, next_poll_at=None,
-                                event="cancelled", detail=detail, data=data, **values)
+        return await self._move(
+            task,
+            expect=expect,
+            state=State.CANCELLED,
+            error_code=None,
+            error_message=None,
+            next_poll_at=None,
+            event="cancelled",
+            detail=detail,
+            data=data,
+            **values,
+        )
 
     # -- recover ------------------------------------------------------------------------------
-    async def to_attached(self, task: TaskRow, provider_task_id: str, raw: dict[str, Any], *,
-                          detail: str | None = None,
-                          evidence: dict[str, Any] | None = None) -> TaskRow | None:
+    async def to_attached(
+        self,
+        task: TaskRow,
+        provider_task_id: str,
+        raw: dict[str, Any],
+        *,
+        detail: str | None = None,
+        evidence: dict[str, Any] | None = None,
+    ) -> TaskRow | None:
         """The unknown create's task was found (by the user, or by lookup): continue from its
         answer. Only while no other slot holds that task (checked in the same transaction)."""
         return await self._move(
-            task, expect=(State.UNKNOWN,), provider_task_id=provider_task_id,
-            state=State.QUEUEING, error_code=None, error_message=None, event="recovered",
+            task,
+            expect=(State.UNKNOWN,),
+            provider_task_id=provider_task_id,
+            state=State.QUEUEING,
+            error_code=None,
+            error_message=None,
+            event="recovered",
             detail=detail or f"attached provider task {provider_task_id}",
             data={"raw": raw, **({"lookup": evidence} if evidence else {})},
             unique_provider_task=True,

@@ -71,5 +71,8 @@ class TaskView:
     @property
     def not_charged(self) -> bool:
         """The provider documents no charge for this outcome (failed, refused, cancelled)."""
-        return (self.charged == Decimal(0) and self.state.value in NOT_CHARGED_STATES
-                and (self.cost is None or self.cost.reported is None))
+        return (
+            self.charged == Decimal(0)
+            and self.state.value in NOT_CHARGED_STATES
+            and (self.cost is None or self.cost.reported is None)
+        )

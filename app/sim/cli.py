@@ -117,8 +117,12 @@ def run(ns: argparse.Namespace, emit: Callable[[dict[str, Any]], None]) -> int:
             if getattr(ns, name, None) is not None:
                 number(name, getattr(ns, name), minimum=low, maximum=86_400.0)
     except ValidationError as exc:
-        emit({"outcome": "invalid",
-              "error": {"code": "invalid", "field": exc.field, "message": str(exc)}})
+        emit(
+            {
+                "outcome": "invalid",
+                "error": {"code": "invalid", "field": exc.field, "message": str(exc)},
+            }
+        )
         return 2
     latency = getattr(ns, "latency", None)
     config = SimConfig.with_latency(latency) if latency is not None else SimConfig()

@@ -140,17 +140,23 @@ FAULTS: dict[str, FaultInfo] = {
     ),
     # -- a hostile server (never part of the default mix; named or drawn only)
     "drip_downloads": FaultInfo(
-        "count", ALWAYS, "the next N downloads trickle their bytes in 512-byte pieces, "
-        "20 ms apart (a slow-drip server)"
+        "count",
+        ALWAYS,
+        "the next N downloads trickle their bytes in 512-byte pieces, "
+        "20 ms apart (a slow-drip server)",
     ),
     "undecodable_media": FaultInfo(
-        "count", ALWAYS, "the next N downloads serve media that does not decode as asked: a "
+        "count",
+        ALWAYS,
+        "the next N downloads serve media that does not decode as asked: a "
         "video whose frames are garbage behind a sound container, an image of 1x1 pixels or a "
-        "decompression bomb claiming 13300x13300"
+        "decompression bomb claiming 13300x13300",
     ),
     "hostile_body": FaultInfo(
-        "count", ALWAYS, "the next N create answers (the task is made) declare a 64 MB body, "
-        "send a few bytes and close"
+        "count",
+        ALWAYS,
+        "the next N create answers (the task is made) declare a 64 MB body, "
+        "send a few bytes and close",
     ),
 }
 #: Switches ``random`` can draw (probability per name).

@@ -275,8 +275,9 @@ def render_mp4_v2(
 
                 private_dir(path.parent)
                 tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-                with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
-                               "wb") as f:
+                with os.fdopen(
+                    os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb"
+                ) as f:
                     f.write(data)
                 os.replace(tmp, path)
             except OSError:
@@ -364,8 +365,12 @@ def _encode_mp4_v2(
 
 # -- the undecodable_media fault ------------------------------------------------------------
 def _png_box(kind: bytes, data: bytes) -> bytes:
-    return (struct.pack(">I", len(data)) + kind + data
-            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+    return (
+        struct.pack(">I", len(data))
+        + kind
+        + data
+        + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    )
 
 
 @lru_cache(maxsize=1)
@@ -375,15 +380,23 @@ def bomb_png(side: int = 13300) -> bytes:
     row = b"\0" * (side + 1)
     idat = b"".join(z.compress(row) for _ in range(side)) + z.flush()
     ihdr = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _png_box(b"IHDR", ihdr) + _png_box(b"IDAT", idat)
-            + _png_box(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _png_box(b"IHDR", ihdr)
+        + _png_box(b"IDAT", idat)
+        + _png_box(b"IEND", b"")
+    )
 
 
 def tiny_png() -> bytes:
     """A real PNG of 1×1 pixels (the shape of no request)."""
     ihdr = struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + _png_box(b"IHDR", ihdr)
-            + _png_box(b"IDAT", zlib.compress(b"\0\0\0\0")) + _png_box(b"IEND", b""))
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _png_box(b"IHDR", ihdr)
+        + _png_box(b"IDAT", zlib.compress(b"\0\0\0\0"))
+        + _png_box(b"IEND", b"")
+    )
 
 
 def spoiled_media(data: bytes, content_type: str, rng: random.Random) -> bytes:
@@ -393,7 +406,7 @@ def spoiled_media(data: bytes, content_type: str, rng: random.Random) -> bytes:
         at = data.find(b"mdat")
         if at < 4:
             return data[: len(data) // 2]
-        size = int.from_bytes(data[at - 4:at], "big") - 8
+        size = int.from_bytes(data[at - 4 : at], "big") - 8
         start = at + 4
-        return data[:start] + b"\xff" * max(size, 0) + data[start + max(size, 0):]
+        return data[:start] + b"\xff" * max(size, 0) + data[start + max(size, 0) :]
     return bomb_png() if rng.random() < 0.5 else tiny_png()

@@ -996,7 +996,7 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
             self.end_headers()
             try:
                 for at in range(0, len(data), 512):
-                    self.wfile.write(data[at:at + 512])
+                    self.wfile.write(data[at : at + 512])
                     self.wfile.flush()
                     if sim._stopping.wait(0.02):
                         break

@@ -114,8 +114,15 @@ class Store:
 
     @staticmethod
     def _answered_as_is(found: TaskRow, req: ClaimRequest) -> bool:
-        return not may_reclaim(found.state, found.kind, found.fingerprint, found.user_hash,
-                               req.kind, req.fingerprint, req.scope.user_hash)
+        return not may_reclaim(
+            found.state,
+            found.kind,
+            found.fingerprint,
+            found.user_hash,
+            req.kind,
+            req.fingerprint,
+            req.scope.user_hash,
+        )
 
     def claim_transaction(self, req: ClaimRequest) -> ClaimResult:
         """The claim's write transaction (blocking): the lean SQLite claim, or the general one
@@ -160,8 +167,9 @@ class Store:
     async def transition(self, task: TaskRow, **kw: Any) -> TaskRow | None:
         return await self._thread(self.repo.transition, task, **kw)
 
-    async def add_event(self, scope: Scope, slot_key: str, task_id: int | None, event: str,
-                        **kw: Any) -> None:
+    async def add_event(
+        self, scope: Scope, slot_key: str, task_id: int | None, event: str, **kw: Any
+    ) -> None:
         await self._thread(self.repo.add_event, scope, slot_key, task_id, event, **kw)
 
     async def add_notes(self, scope: Scope, notes: Sequence[dict[str, Any]]) -> None:
@@ -170,11 +178,17 @@ class Store:
     async def history(self, scope: Scope, slot_key: str) -> list[EventRow]:
         return await self._thread(self.repo.history, scope, slot_key)
 
-    async def owners_of(self, provider: str, endpoint: str, provider_task_ids: Sequence[str],
-                        except_task: int | None = None) -> set[str]:
+    async def owners_of(
+        self,
+        provider: str,
+        endpoint: str,
+        provider_task_ids: Sequence[str],
+        except_task: int | None = None,
+    ) -> set[str]:
         """Which provider task ids some task of this store (any tenant or user) holds."""
-        return await self._thread(self.repo.owners_of, provider, endpoint, provider_task_ids,
-                                  except_task)
+        return await self._thread(
+            self.repo.owners_of, provider, endpoint, provider_task_ids, except_task
+        )
 
     async def quota_used(self, scope: Scope, day: str) -> dict[str, int]:
         return await self._thread(self.repo.quota_used, scope, day)
@@ -183,18 +197,19 @@ class Store:
         """Store the cost of slots claimed before costs were stored (once; then a no-op)."""
         return await self._thread(self.repo.price_unpriced, scope, table, day)
 
-    async def cost_rows(self, scope: Scope, table: PriceTable,
-                        **filters: Any) -> list[tuple[SlotCost, int]]:
+    async def cost_rows(
+        self, scope: Scope, table: PriceTable, **filters: Any
+    ) -> list[tuple[SlotCost, int]]:
         """The slots' costs, counted in SQL (``store.spend.cost_rows``: ``by``, ``project``,
         ``since``, ``day``)."""
         return await self._thread(self.repo.cost_rows, scope, table, **filters)
 
-    async def due_tasks(self, scope: Scope | None, states: Sequence[State], now: float,
-                        limit: int) -> list[TaskRow]:
+    async def due_tasks(
+        self, scope: Scope | None, states: Sequence[State], now: float, limit: int
+    ) -> list[TaskRow]:
         return await self._thread(self.repo.due_tasks, scope, states, now, limit)
 
-    async def tasks_in_states(self, scope: Scope | None,
-                              states: Sequence[State]) -> list[TaskRow]:
+    async def tasks_in_states(self, scope: Scope | None, states: Sequence[State]) -> list[TaskRow]:
         return await self._thread(self.repo.tasks_in_states, scope, states)
 
     async def next_due_at(self, scope: Scope | None, states: Sequence[State]) -> float | None:
@@ -210,26 +225,46 @@ class Store:
     async def request_ids_with_prefix(self, scope: Scope, prefix: str) -> list[str]:
         return await self._thread(queries.request_ids_with_prefix, self.engine, scope, prefix)
 
-    async def projects(self, scope: Scope, flt: SlotFilter, *, after: int | None = None,
-                       limit: int = 100) -> list[Group]:
-        return await self._thread(queries.projects, self.engine, scope, flt, after=after,
-                                  limit=limit)
+    async def projects(
+        self, scope: Scope, flt: SlotFilter, *, after: int | None = None, limit: int = 100
+    ) -> list[Group]:
+        return await self._thread(
+            queries.projects, self.engine, scope, flt, after=after, limit=limit
+        )
 
-    async def days(self, scope: Scope, flt: SlotFilter, project: str, *,
-                   after: str | None = None, limit: int = 100) -> list[Group]:
-        return await self._thread(queries.days, self.engine, scope, flt, project, after=after,
-                                  limit=limit)
+    async def days(
+        self,
+        scope: Scope,
+        flt: SlotFilter,
+        project: str,
+        *,
+        after: str | None = None,
+        limit: int = 100,
+    ) -> list[Group]:
+        return await self._thread(
+            queries.days, self.engine, scope, flt, project, after=after, limit=limit
+        )
 
-    async def slots(self, scope: Scope, flt: SlotFilter, project: str, day: str, *,
-                    before_id: int | None = None, limit: int = 200) -> list[SlotRow]:
-        return await self._thread(queries.slots, self.engine, scope, flt, project, day,
-                                  before_id=before_id, limit=limit)
+    async def slots(
+        self,
+        scope: Scope,
+        flt: SlotFilter,
+        project: str,
+        day: str,
+        *,
+        before_id: int | None = None,
+        limit: int = 200,
+    ) -> list[SlotRow]:
+        return await self._thread(
+            queries.slots, self.engine, scope, flt, project, day, before_id=before_id, limit=limit
+        )
 
     async def slot_row(self, scope: Scope, request_id: str) -> SlotRow | None:
         return await self._thread(queries.slot_by_request_id, self.engine, scope, request_id)
 
-    async def neighbours(self, scope: Scope, flt: SlotFilter,
-                         task_id: int) -> tuple[int | None, int | None]:
+    async def neighbours(
+        self, scope: Scope, flt: SlotFilter, task_id: int
+    ) -> tuple[int | None, int | None]:
         return await self._thread(queries.neighbours, self.engine, scope, flt, task_id)
 
     async def count(self, scope: Scope, flt: SlotFilter) -> int:
@@ -238,11 +273,26 @@ class Store:
     async def failing_queries(self, scope: Scope) -> int:
         return await self._thread(queries.failing_queries, self.engine, scope)
 
-    async def results(self, scope: Scope, flt: SlotFilter, project: str | None = None,
-                      day: str | None = None, *, before_id: int | None = None,
-                      limit: int = 120) -> list[ResultRow]:
-        return await self._thread(gallery_queries.results, self.engine, scope, flt, project, day,
-                                  before_id=before_id, limit=limit)
+    async def results(
+        self,
+        scope: Scope,
+        flt: SlotFilter,
+        project: str | None = None,
+        day: str | None = None,
+        *,
+        before_id: int | None = None,
+        limit: int = 120,
+    ) -> list[ResultRow]:
+        return await self._thread(
+            gallery_queries.results,
+            self.engine,
+            scope,
+            flt,
+            project,
+            day,
+            before_id=before_id,
+            limit=limit,
+        )
 
     # -- life -----------------------------------------------------------------------------
     @property

@@ -43,7 +43,7 @@ def pg_connect_args() -> dict[str, Any]:
     says which Slate process holds a connection (``pg_stat_activity.application_name``)."""
     return {
         "options": f"-c lock_timeout={PG_LOCK_TIMEOUT_MS} "
-                   f"-c idle_in_transaction_session_timeout={PG_IDLE_IN_TRANSACTION_MS}",
+        f"-c idle_in_transaction_session_timeout={PG_IDLE_IN_TRANSACTION_MS}",
         "application_name": f"slate pid {os.getpid()} host {socket.gethostname()}"[:63],
     }
 
@@ -59,11 +59,33 @@ def _sqlite_path(url: str) -> Path | None:
 #: else — network and cluster file systems (nfs, cifs, vboxsf, virtiofs, ceph, glusterfs,
 #: lustre, ocfs2, davfs, 9p, …), every FUSE file system (``fuse.*``, ``fuseblk``) and any name
 #: not listed — is refused. (Linux names; ``apfs``/``hfs`` are macOS's, read from ``mount``.)
-LOCAL_FILESYSTEMS = frozenset({
-    "ext2", "ext3", "ext4", "xfs", "btrfs", "zfs", "f2fs", "bcachefs", "jfs", "reiserfs",
-    "nilfs2", "tmpfs", "ramfs", "overlay", "rootfs", "ecryptfs", "vfat", "exfat", "ntfs3",
-    "hfs", "hfsplus", "apfs", "ufs",
-})
+LOCAL_FILESYSTEMS = frozenset(
+    {
+        "ext2",
+        "ext3",
+        "ext4",
+        "xfs",
+        "btrfs",
+        "zfs",
+        "f2fs",
+        "bcachefs",
+        "jfs",
+        "reiserfs",
+        "nilfs2",
+        "tmpfs",
+        "ramfs",
+        "overlay",
+        "rootfs",
+        "ecryptfs",
+        "vfat",
+        "exfat",
+        "ntfs3",
+        "hfs",
+        "hfsplus",
+        "apfs",
+        "ufs",
+    }
+)
 #: Where Linux lists the mounted file systems (a parameter of :func:`store_filesystem`, so
 #: tests can hand it another table).
 MOUNTS_FILE = Path("/proc/mounts")
@@ -98,8 +120,9 @@ def _bsd_mounts() -> list[tuple[str, str]] | None:
     import subprocess
 
     try:
-        text = subprocess.run(["/sbin/mount"], capture_output=True, text=True, timeout=5,
-                              check=True).stdout
+        text = subprocess.run(
+            ["/sbin/mount"], capture_output=True, text=True, timeout=5, check=True
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return None
     out = []
@@ -135,10 +158,12 @@ def unsupported_filesystem(path: Path, mounts_file: Path | None = None) -> str |
 
 def filesystem_refusal(path: Path, fs: str) -> str:
     """The one message for every file system a SQLite store may not live on."""
-    return (f"{path} is on a {fs} file system, which is not a local file system Slate knows "
-            "(ext4, xfs, btrfs, zfs, apfs, tmpfs, …); SQLite's locking is not reliable there. "
-            "Keep the store on a local disk, or use a shared PostgreSQL store for several "
-            "machines (see README).")
+    return (
+        f"{path} is on a {fs} file system, which is not a local file system Slate knows "
+        "(ext4, xfs, btrfs, zfs, apfs, tmpfs, …); SQLite's locking is not reliable there. "
+        "Keep the store on a local disk, or use a shared PostgreSQL store for several "
+        "machines (see README)."
+    )
 
 
 #: The former name of :func:`unsupported_filesystem`.
@@ -182,7 +207,12 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
         return engine
     if backend == "postgresql":
         return create_engine(
-            url, echo=echo, pool_pre_ping=True, pool_size=5, max_overflow=5, pool_recycle=1800,
+            url,
+            echo=echo,
+            pool_pre_ping=True,
+            pool_size=5,
+            max_overflow=5,
+            pool_recycle=1800,
             connect_args=pg_connect_args(),
         )
     raise ValidationError("store", f"unsupported database {backend!r}; use sqlite or postgresql")
@@ -248,8 +278,11 @@ class WriteQueue:
         alive = ""
         m = re.match(r"pid (\d+) host (\S+)", who or "")
         if m and m.group(2) == socket.gethostname():
-            alive = (" (that process is still there: stopped or hung?)"
-                     if _pid_exists(int(m.group(1))) else " (that process is gone)")
+            alive = (
+                " (that process is still there: stopped or hung?)"
+                if _pid_exists(int(m.group(1)))
+                else " (that process is gone)"
+            )
         return StoreBusy(
             f"store busy: its write lock {self.path} was not free after {waited:.0f} s; "
             f"{said}{alive}. Nothing was written; try again once that process has finished or "
@@ -292,8 +325,9 @@ class WriteQueue:
             event = self._pending
             if event is None:
                 event = self._pending = threading.Event()
-                threading.Thread(target=self._block, args=(fd, event), daemon=True,
-                                 name="slate-write-lock").start()
+                threading.Thread(
+                    target=self._block, args=(fd, event), daemon=True, name="slate-write-lock"
+                ).start()
             self._waiting = True
         event.wait(max(remaining, 0.0))
         with self._state:

@@ -52,8 +52,14 @@ class ResultRow:
 
 
 def results(
-    engine: Engine, scope: Any, flt: Any, project: str | None = None, day: str | None = None, *,
-    before_id: int | None = None, limit: int = 120,
+    engine: Engine,
+    scope: Any,
+    flt: Any,
+    project: str | None = None,
+    day: str | None = None,
+    *,
+    before_id: int | None = None,
+    limit: int = 120,
 ) -> list[ResultRow]:
     """The results of up to ``limit`` matching slots older than ``before_id``, newest first."""
     cond = _conditions(engine, scope, flt)
@@ -65,10 +71,19 @@ def results(
     if before_id is not None:
         cond.append(tasks.c.id < before_id)
     slot_stmt = (
-        select(tasks.c.id, tasks.c.request_id, tasks.c.state, tasks.c.kind,
-               _json_text(engine, "model").label("model"), tasks.c.prompt_text,
-               tasks.c.project, tasks.c.created_at)
-        .where(and_(*cond)).order_by(tasks.c.id.desc()).limit(limit)
+        select(
+            tasks.c.id,
+            tasks.c.request_id,
+            tasks.c.state,
+            tasks.c.kind,
+            _json_text(engine, "model").label("model"),
+            tasks.c.prompt_text,
+            tasks.c.project,
+            tasks.c.created_at,
+        )
+        .where(and_(*cond))
+        .order_by(tasks.c.id.desc())
+        .limit(limit)
     )
     with engine.connect() as conn:
         slots = conn.execute(slot_stmt).all()
@@ -76,9 +91,18 @@ def results(
             return []
         ids = [s.id for s in slots]
         media_rows = conn.execute(
-            select(media_t.c.id, media_t.c.task_id, media_t.c.position, media_t.c.path,
-                   media_t.c.sha256, media_t.c.bytes, media_t.c.content_type, media_t.c.width,
-                   media_t.c.height, media_t.c.duration)
+            select(
+                media_t.c.id,
+                media_t.c.task_id,
+                media_t.c.position,
+                media_t.c.path,
+                media_t.c.sha256,
+                media_t.c.bytes,
+                media_t.c.content_type,
+                media_t.c.width,
+                media_t.c.height,
+                media_t.c.duration,
+            )
             .where(media_t.c.task_id.in_(ids))
             .order_by(media_t.c.task_id, media_t.c.position, media_t.c.id)
         ).all()
@@ -88,17 +112,45 @@ def results(
     out: list[ResultRow] = []
     for s in slots:
         common: dict[str, Any] = {
-            "task_id": s.id, "request_id": s.request_id, "state": State(s.state), "kind": s.kind,
-            "model": s.model, "prompt": s.prompt_text, "project": s.project or "",
-            "created_at": s.created_at}
+            "task_id": s.id,
+            "request_id": s.request_id,
+            "state": State(s.state),
+            "kind": s.kind,
+            "model": s.model,
+            "prompt": s.prompt_text,
+            "project": s.project or "",
+            "created_at": s.created_at,
+        }
         found = by_task.get(s.id)
         if not found:
-            out.append(ResultRow(**common, position=0, media_id=None, path=None, sha256=None,
-                                 bytes=None, content_type=None, width=None, height=None,
-                                 duration=None))
+            out.append(
+                ResultRow(
+                    **common,
+                    position=0,
+                    media_id=None,
+                    path=None,
+                    sha256=None,
+                    bytes=None,
+                    content_type=None,
+                    width=None,
+                    height=None,
+                    duration=None,
+                )
+            )
             continue
         for i, m in enumerate(found):
-            out.append(ResultRow(**common, position=i, media_id=m.id, path=m.path,
-                                 sha256=m.sha256, bytes=m.bytes, content_type=m.content_type,
-                                 width=m.width, height=m.height, duration=m.duration))
+            out.append(
+                ResultRow(
+                    **common,
+                    position=i,
+                    media_id=m.id,
+                    path=m.path,
+                    sha256=m.sha256,
+                    bytes=m.bytes,
+                    content_type=m.content_type,
+                    width=m.width,
+                    height=m.height,
+                    duration=m.duration,
+                )
+            )
     return out

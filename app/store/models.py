@@ -86,14 +86,28 @@ class Task(Base):
     __table_args__ = (
         Index(SLOT_INDEX, *SLOT_COLUMNS, unique=True),
         Index(KEY_INDEX, *KEY_COLUMNS, unique=True),
-        Index("ix_tasks_browse", "tenant", "user_hash", "provider", "endpoint", "project", "created_at"),
+        Index(
+            "ix_tasks_browse",
+            "tenant",
+            "user_hash",
+            "provider",
+            "endpoint",
+            "project",
+            "created_at",
+        ),
         Index("ix_tasks_owner_list", "tenant", "user_hash", "provider", "endpoint", "id"),
         Index("ix_tasks_poll", "state", "next_poll_at"),
         Index(COST_DAY_INDEX, "tenant", "user_hash", "provider", "endpoint", "cost_day"),
         # slots claimed before costs were stored (empty once spend has priced them)
-        Index(UNPRICED_INDEX, "tenant", "user_hash", "provider", "endpoint",
-              sqlite_where=text("cost_currency IS NULL"),
-              postgresql_where=text("cost_currency IS NULL")),
+        Index(
+            UNPRICED_INDEX,
+            "tenant",
+            "user_hash",
+            "provider",
+            "endpoint",
+            sqlite_where=text("cost_currency IS NULL"),
+            postgresql_where=text("cost_currency IS NULL"),
+        ),
     )
 
 

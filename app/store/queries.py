@@ -20,7 +20,18 @@ import time
 from functools import lru_cache
 from typing import Any, Sequence
 
-from sqlalchemy import ColumnElement, Engine, Integer, and_, case, cast, func, literal_column, or_, select
+from sqlalchemy import (
+    ColumnElement,
+    Engine,
+    Integer,
+    and_,
+    case,
+    cast,
+    func,
+    literal_column,
+    or_,
+    select,
+)
 
 from app.domain.days import day_bounds
 from app.domain.states import POLLABLE
@@ -105,8 +116,13 @@ def _day_expr(engine: Engine, offsets: tuple[tuple[float, int], ...]) -> ColumnE
     if len(offsets) == 1:
         offset: Any = number(offsets[0][1])
     else:
-        offset = case(*((created < number(since), number(off)) for (since, _), (_, off)
-                        in zip(offsets[1:], offsets[:-1])), else_=number(offsets[-1][1]))
+        offset = case(
+            *(
+                (created < number(since), number(off))
+                for (since, _), (_, off) in zip(offsets[1:], offsets[:-1])
+            ),
+            else_=number(offsets[-1][1]),
+        )
     local = (created + offset) / literal_column("86400.0")
     if _is_sqlite(engine):
         return cast(local, Integer)  # timestamps are after 1970: truncation is floor
@@ -126,8 +142,10 @@ def _in_project(project: str) -> ColumnElement[bool]:
 
 def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnElement[bool]]:
     cond: list[ColumnElement[bool]] = [
-        tasks.c.tenant == scope.tenant, tasks.c.user_hash == scope.user_hash,
-        tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
+        tasks.c.tenant == scope.tenant,
+        tasks.c.user_hash == scope.user_hash,
+        tasks.c.provider == scope.provider,
+        tasks.c.endpoint == scope.endpoint,
     ]
     if flt.states:
         cond.append(tasks.c.state.in_([s.value for s in flt.states]))
@@ -140,11 +158,18 @@ def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnEle
         pattern = f"%{escaped}%"
         prompt = tasks.c.prompt_text
         if _is_sqlite(engine):
-            cond.append(or_(tasks.c.request_id.like(pattern, escape="\\"),
-                            prompt.like(pattern, escape="\\")))
+            cond.append(
+                or_(
+                    tasks.c.request_id.like(pattern, escape="\\"), prompt.like(pattern, escape="\\")
+                )
+            )
         else:
-            cond.append(or_(tasks.c.request_id.ilike(pattern, escape="\\"),
-                            prompt.ilike(pattern, escape="\\")))
+            cond.append(
+                or_(
+                    tasks.c.request_id.ilike(pattern, escape="\\"),
+                    prompt.ilike(pattern, escape="\\"),
+                )
+            )
     return cond
 
 
@@ -168,7 +193,12 @@ def projects(
 
 
 def days(
-    engine: Engine, scope: Scope, flt: SlotFilter, project: str, *, after: str | None = None,
+    engine: Engine,
+    scope: Scope,
+    flt: SlotFilter,
+    project: str,
+    *,
+    after: str | None = None,
     limit: int = 100,
 ) -> list[Group]:
     """Days of one project with matching slots, newest first (the designer's local days)."""
@@ -194,57 +224,92 @@ def days(
 
 def _slot_columns(engine: Engine) -> Sequence[Any]:
     return (
-        tasks.c.id, tasks.c.request_id, tasks.c.kind, tasks.c.state,
-        _json_text(engine, "model").label("model"), tasks.c.prompt_text.label("prompt"),
-        tasks.c.project, tasks.c.created_at, tasks.c.updated_at, tasks.c.next_poll_at,
-        tasks.c.results, tasks.c.provider_status, tasks.c.error_message,
+        tasks.c.id,
+        tasks.c.request_id,
+        tasks.c.kind,
+        tasks.c.state,
+        _json_text(engine, "model").label("model"),
+        tasks.c.prompt_text.label("prompt"),
+        tasks.c.project,
+        tasks.c.created_at,
+        tasks.c.updated_at,
+        tasks.c.next_poll_at,
+        tasks.c.results,
+        tasks.c.provider_status,
+        tasks.c.error_message,
     )
 
 
 def slots(
-    engine: Engine, scope: Scope, flt: SlotFilter, project: str, day: str, *,
-    before_id: int | None = None, limit: int = 200,
+    engine: Engine,
+    scope: Scope,
+    flt: SlotFilter,
+    project: str,
+    day: str,
+    *,
+    before_id: int | None = None,
+    limit: int = 200,
 ) -> list[SlotRow]:
     """Matching slots of one project and day, newest first."""
     start, end = day_bounds(day)
     cond = _conditions(engine, scope, flt) + [
-        _in_project(project), tasks.c.created_at >= start, tasks.c.created_at < end,
+        _in_project(project),
+        tasks.c.created_at >= start,
+        tasks.c.created_at < end,
     ]
     if before_id is not None:
         cond.append(tasks.c.id < before_id)
-    stmt = select(*_slot_columns(engine)).where(and_(*cond)).order_by(tasks.c.id.desc()).limit(limit)
+    stmt = (
+        select(*_slot_columns(engine)).where(and_(*cond)).order_by(tasks.c.id.desc()).limit(limit)
+    )
     with engine.connect() as conn:
         return [slot_row(r) for r in conn.execute(stmt)]
 
 
 def slot_by_request_id(engine: Engine, scope: Scope, request_id: str) -> SlotRow | None:
-    stmt = select(*_slot_columns(engine)).where(
-        and_(*_conditions(engine, scope, SlotFilter()), tasks.c.request_id == request_id)
-    ).order_by(tasks.c.id).limit(1)
+    stmt = (
+        select(*_slot_columns(engine))
+        .where(and_(*_conditions(engine, scope, SlotFilter()), tasks.c.request_id == request_id))
+        .order_by(tasks.c.id)
+        .limit(1)
+    )
     with engine.connect() as conn:
         r = conn.execute(stmt).first()
     return slot_row(r) if r is not None else None
 
 
-def neighbours(engine: Engine, scope: Scope, flt: SlotFilter, task_id: int) -> tuple[int | None, int | None]:
+def neighbours(
+    engine: Engine, scope: Scope, flt: SlotFilter, task_id: int
+) -> tuple[int | None, int | None]:
     """The ids of the next newer and next older matching slot (for next/previous slot keys)."""
     cond = _conditions(engine, scope, flt)
     with engine.connect() as conn:
-        newer = conn.execute(select(func.min(tasks.c.id)).where(and_(*cond, tasks.c.id > task_id))).scalar()
-        older = conn.execute(select(func.max(tasks.c.id)).where(and_(*cond, tasks.c.id < task_id))).scalar()
+        newer = conn.execute(
+            select(func.min(tasks.c.id)).where(and_(*cond, tasks.c.id > task_id))
+        ).scalar()
+        older = conn.execute(
+            select(func.max(tasks.c.id)).where(and_(*cond, tasks.c.id < task_id))
+        ).scalar()
     return newer, older
 
 
 def count(engine: Engine, scope: Scope, flt: SlotFilter) -> int:
     with engine.connect() as conn:
-        return int(conn.execute(select(func.count()).where(and_(*_conditions(engine, scope, flt)))).scalar() or 0)
+        return int(
+            conn.execute(
+                select(func.count()).where(and_(*_conditions(engine, scope, flt)))
+            ).scalar()
+            or 0
+        )
 
 
 def failing_queries(engine: Engine, scope: Scope) -> int:
     """In-flight tasks whose latest provider query failed: the status bar's connection trouble."""
     stmt = select(func.count()).where(
-        tasks.c.tenant == scope.tenant, tasks.c.provider == scope.provider,
-        tasks.c.endpoint == scope.endpoint, tasks.c.state.in_([s.value for s in POLLABLE]),
+        tasks.c.tenant == scope.tenant,
+        tasks.c.provider == scope.provider,
+        tasks.c.endpoint == scope.endpoint,
+        tasks.c.state.in_([s.value for s in POLLABLE]),
         tasks.c.poll_failures > 0,
     )
     with engine.connect() as conn:
@@ -255,8 +320,10 @@ def request_ids_with_prefix(engine: Engine, scope: Scope, prefix: str) -> list[s
     """The RequestIds of the scope that start with ``prefix`` (case-insensitively on SQLite)."""
     escaped = prefix.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
     stmt = select(tasks.c.request_id).where(
-        tasks.c.tenant == scope.tenant, tasks.c.user_hash == scope.user_hash,
-        tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
+        tasks.c.tenant == scope.tenant,
+        tasks.c.user_hash == scope.user_hash,
+        tasks.c.provider == scope.provider,
+        tasks.c.endpoint == scope.endpoint,
         tasks.c.request_id.like(escaped + "%", escape="\\"),
     )
     with engine.connect() as conn:
@@ -264,14 +331,23 @@ def request_ids_with_prefix(engine: Engine, scope: Scope, prefix: str) -> list[s
 
 
 def list_slots(
-    engine: Engine, scope: Scope, *, state: str | None = None, kind: str | None = None,
-    search: str | None = None, limit: int = 100, before_id: int | None = None,
-    since: float | None = None, until: float | None = None,
+    engine: Engine,
+    scope: Scope,
+    *,
+    state: str | None = None,
+    kind: str | None = None,
+    search: str | None = None,
+    limit: int = 100,
+    before_id: int | None = None,
+    since: float | None = None,
+    until: float | None = None,
 ) -> list[TaskRow]:
     """Slots newest first, keyset-paginated by id (``before_id``): the `slate list` answer."""
     cond = [
-        tasks.c.tenant == scope.tenant, tasks.c.user_hash == scope.user_hash,
-        tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
+        tasks.c.tenant == scope.tenant,
+        tasks.c.user_hash == scope.user_hash,
+        tasks.c.provider == scope.provider,
+        tasks.c.endpoint == scope.endpoint,
     ]
     if state:
         cond.append(tasks.c.state == state)
@@ -286,10 +362,13 @@ def list_slots(
     if search:
         pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         prompt = _json_text(engine, "prompt")
-        cond.append(or_(tasks.c.request_id.like(pattern, escape="\\"),
-                        prompt.like(pattern, escape="\\")))
+        cond.append(
+            or_(tasks.c.request_id.like(pattern, escape="\\"), prompt.like(pattern, escape="\\"))
+        )
     with engine.connect() as conn:
-        rows = conn.execute(
-            select(tasks).where(*cond).order_by(tasks.c.id.desc()).limit(limit)
-        ).mappings().all()
+        rows = (
+            conn.execute(select(tasks).where(*cond).order_by(tasks.c.id.desc()).limit(limit))
+            .mappings()
+            .all()
+        )
     return [task_row(r) for r in rows]

@@ -124,8 +124,9 @@ class _BudgetExceeded(Exception):
 class Repository:
     """The store's write side and point reads (the service reaches it through ``aio.Store``)."""
 
-    def __init__(self, engine: Engine, *, migrate: bool = True,
-                 queue: WriteQueue | None = None) -> None:
+    def __init__(
+        self, engine: Engine, *, migrate: bool = True, queue: WriteQueue | None = None
+    ) -> None:
         self.engine = engine
         self.writer = writer(engine)
         self._write_queue = queue if queue is not None else write_queue(engine)
@@ -167,8 +168,12 @@ class Repository:
         if not is_transient(exc) or time.monotonic() >= deadline:
             raise exc
         pause = min(0.05 * 2 ** min(attempt, 5), 1.0)
-        log.warning("store %s: connection trouble (%s); trying again in %.2f s",
-                    what, str(exc).splitlines()[0][:200], pause)
+        log.warning(
+            "store %s: connection trouble (%s); trying again in %.2f s",
+            what,
+            str(exc).splitlines()[0][:200],
+            pause,
+        )
         time.sleep(pause)
 
     def _retrying(self, fn: Callable[[], T], what: str) -> T:
@@ -211,13 +216,17 @@ class Repository:
         who: list[str] = []
         try:
             with self.read() as conn:
-                rows = conn.execute(text(
-                    "SELECT application_name, state, "
-                    "extract(epoch from clock_timestamp() - xact_start) FROM pg_stat_activity "
-                    "WHERE datname = current_database() AND pid <> pg_backend_pid() "
-                    "AND xact_start IS NOT NULL ORDER BY xact_start LIMIT 5")).all()
-            who = [f"{name or 'another client'} ({state}, {age:.0f} s)"
-                   for name, state, age in rows]
+                rows = conn.execute(
+                    text(
+                        "SELECT application_name, state, "
+                        "extract(epoch from clock_timestamp() - xact_start) FROM pg_stat_activity "
+                        "WHERE datname = current_database() AND pid <> pg_backend_pid() "
+                        "AND xact_start IS NOT NULL ORDER BY xact_start LIMIT 5"
+                    )
+                ).all()
+            who = [
+                f"{name or 'another client'} ({state}, {age:.0f} s)" for name, state, age in rows
+            ]
         except DBAPIError:
             pass
         waited = engine_mod.PG_LOCK_TIMEOUT_MS / 1000
@@ -262,16 +271,25 @@ class Repository:
         with self.read() as conn:
             if not inspect(conn).has_table(store_info_t.name):
                 return None
-            return conn.execute(select(store_info_t.c.value)
-                                .where(store_info_t.c.name == "store_id")).scalar()
+            return conn.execute(
+                select(store_info_t.c.value).where(store_info_t.c.name == "store_id")
+            ).scalar()
 
     # -- the claim ----------------------------------------------------------------------
     def find_slot(self, conn: Connection, scope: Scope, slot_key: str) -> TaskRow | None:
-        row = conn.execute(
-            self.sql.find_slot,
-            {"tenant": scope.tenant, "slot_key": slot_key, "provider": scope.provider,
-             "endpoint": scope.endpoint},
-        ).mappings().first()
+        row = (
+            conn.execute(
+                self.sql.find_slot,
+                {
+                    "tenant": scope.tenant,
+                    "slot_key": slot_key,
+                    "provider": scope.provider,
+                    "endpoint": scope.endpoint,
+                },
+            )
+            .mappings()
+            .first()
+        )
         return task_row(row) if row else None
 
     def claim(self, req: ClaimRequest) -> ClaimResult:
@@ -288,32 +306,54 @@ class Repository:
 
         def claim_tx(conn: Connection, ambiguous: bool) -> ClaimResult:
             existing = self.find_slot(conn, scope, req.slot_key)
-            if existing is not None and ambiguous and (
-                existing.state == State.SUBMITTING
-                and (existing.owner_host, existing.owner_pid, existing.owner_started)
-                == (owner.host, owner.pid, owner.started)
-                and existing.lease_until == w.lease_until and existing.updated_at == now
-                and existing.fingerprint == req.fingerprint and existing.kind == req.kind
+            if (
+                existing is not None
+                and ambiguous
+                and (
+                    existing.state == State.SUBMITTING
+                    and (existing.owner_host, existing.owner_pid, existing.owner_started)
+                    == (owner.host, owner.pid, owner.started)
+                    and existing.lease_until == w.lease_until
+                    and existing.updated_at == now
+                    and existing.fingerprint == req.fingerprint
+                    and existing.kind == req.kind
+                )
             ):
                 # Our earlier attempt's COMMIT went through (its answer was lost): the
                 # claim, its quota unit and its event are ours. Nothing was sent yet.
-                return ClaimResult(ClaimOutcome.CLAIMED, existing,
-                                   quota_used=self._quota_used(conn, scope, req.kind, w.day))
+                return ClaimResult(
+                    ClaimOutcome.CLAIMED,
+                    existing,
+                    quota_used=self._quota_used(conn, scope, req.kind, w.day),
+                )
             if existing is not None:
-                if not may_reclaim(existing.state, existing.kind, existing.fingerprint,
-                                   existing.user_hash, req.kind, req.fingerprint,
-                                   scope.user_hash):
+                if not may_reclaim(
+                    existing.state,
+                    existing.kind,
+                    existing.fingerprint,
+                    existing.user_hash,
+                    req.kind,
+                    req.fingerprint,
+                    scope.user_hash,
+                ):
                     return ClaimResult.existing(existing)
                 done = conn.execute(
                     update(tasks)
                     .where(tasks.c.id == existing.id, tasks.c.state == State.REJECTED.value)
                     .values(
-                        state=State.SUBMITTING.value, owner_host=owner.host,
-                        owner_pid=owner.pid, owner_started=owner.started,
-                        owner_boot=owner.boot, owner_pidns=owner.pidns,
-                        lease_until=w.lease_until, updated_at=now,
-                        error_code=None, error_message=None, next_poll_at=None,
-                        poll_failures=0, **w.cost_values(),
+                        state=State.SUBMITTING.value,
+                        owner_host=owner.host,
+                        owner_pid=owner.pid,
+                        owner_started=owner.started,
+                        owner_boot=owner.boot,
+                        owner_pidns=owner.pidns,
+                        lease_until=w.lease_until,
+                        updated_at=now,
+                        error_code=None,
+                        error_message=None,
+                        next_poll_at=None,
+                        poll_failures=0,
+                        **w.cost_values(),
                     )
                 ).rowcount
                 if done != 1:  # pragma: no cover - BEGIN IMMEDIATE makes this unreachable
@@ -357,12 +397,18 @@ class Repository:
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _find_by_key(self, conn: Connection, scope: Scope, key: str) -> TaskRow | None:
-        row = conn.execute(
-            select(tasks).where(
-                tasks.c.tenant == scope.tenant, tasks.c.idempotency_key == key,
-                tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
+        row = (
+            conn.execute(
+                select(tasks).where(
+                    tasks.c.tenant == scope.tenant,
+                    tasks.c.idempotency_key == key,
+                    tasks.c.provider == scope.provider,
+                    tasks.c.endpoint == scope.endpoint,
+                )
             )
-        ).mappings().first()
+            .mappings()
+            .first()
+        )
         return task_row(row) if row else None
 
     def _count_quota(
@@ -370,8 +416,13 @@ class Repository:
     ) -> int:
         if limit is not None and units > limit:
             raise _QuotaExceeded(self._quota_used(conn, scope, kind, day))
-        values = {"tenant": scope.tenant, "user_hash": scope.user_hash, "kind": kind, "day": day,
-                  "used": units}
+        values = {
+            "tenant": scope.tenant,
+            "user_hash": scope.user_hash,
+            "kind": kind,
+            "day": day,
+            "used": units,
+        }
         if limit is not None:
             values["limit"] = limit
         used = conn.execute(self.sql.quota_upsert[limit is not None], values).scalar()
@@ -394,10 +445,13 @@ class Repository:
         return int(
             conn.execute(
                 select(quota_t.c.used).where(
-                    quota_t.c.tenant == scope.tenant, quota_t.c.user_hash == scope.user_hash,
-                    quota_t.c.kind == kind, quota_t.c.day == day,
+                    quota_t.c.tenant == scope.tenant,
+                    quota_t.c.user_hash == scope.user_hash,
+                    quota_t.c.kind == kind,
+                    quota_t.c.day == day,
                 )
-            ).scalar() or 0
+            ).scalar()
+            or 0
         )
 
     @_retrying_read
@@ -405,7 +459,8 @@ class Repository:
         with self.read() as conn:
             rows = conn.execute(
                 select(quota_t.c.kind, quota_t.c.used).where(
-                    quota_t.c.tenant == scope.tenant, quota_t.c.user_hash == scope.user_hash,
+                    quota_t.c.tenant == scope.tenant,
+                    quota_t.c.user_hash == scope.user_hash,
                     quota_t.c.day == day,
                 )
             ).all()
@@ -413,56 +468,83 @@ class Repository:
         out.update({k: int(u) for k, u in rows})
         return out
 
-    def price_unpriced(self, scope: Scope, table: PriceTable, day: str,
-                       batch: int = 2000) -> int:
+    def price_unpriced(self, scope: Scope, table: PriceTable, day: str, batch: int = 2000) -> int:
         """Store the cost of the scope's slots claimed before costs were stored, in short write
         transactions of ``batch`` slots (``store.spend.price_unpriced``). Returns how many."""
         total = 0
         while True:
             done = self._run_write(
-                lambda conn, _ambiguous: store_prices(conn, scope, table, day, batch))
+                lambda conn, _ambiguous: store_prices(conn, scope, table, day, batch)
+            )
             total += done
             if done < batch:
                 return total
 
     @_retrying_read
-    def cost_rows(self, scope: Scope, table: PriceTable, **filters: Any) -> list[
-            tuple[SlotCost, int]]:
+    def cost_rows(
+        self, scope: Scope, table: PriceTable, **filters: Any
+    ) -> list[tuple[SlotCost, int]]:
         """The slots' costs for spend and today's budget use (``store.spend.cost_rows``)."""
         with self.read() as conn:
             return spend_rows(conn, scope, table, **filters)
 
     # -- events -------------------------------------------------------------------------
     def _add_event(
-        self, conn: Connection, scope: Scope, slot_key: str, task_id: int | None, at: float,
-        event: str, state: State | None, detail: str | None, data: dict[str, Any] | None,
+        self,
+        conn: Connection,
+        scope: Scope,
+        slot_key: str,
+        task_id: int | None,
+        at: float,
+        event: str,
+        state: State | None,
+        detail: str | None,
+        data: dict[str, Any] | None,
     ) -> None:
         detail, data = scrub(detail), bounded(scrub(data))
         if self.dialect == "postgresql":
             detail, data = pg_clean(detail), pg_clean(data)
         conn.execute(
             events.insert().values(
-                tenant=scope.tenant, slot_key=slot_key, provider=scope.provider,
-                endpoint=scope.endpoint, task_id=task_id, at=at, event=event,
-                state=state_text(state), detail=detail,
+                tenant=scope.tenant,
+                slot_key=slot_key,
+                provider=scope.provider,
+                endpoint=scope.endpoint,
+                task_id=task_id,
+                at=at,
+                event=event,
+                state=state_text(state),
+                detail=detail,
                 data=jsonable(data) if data is not None else None,
             )
         )
 
     def add_event(
-        self, scope: Scope, slot_key: str, task_id: int | None, event: str, *,
-        state: State | None = None, detail: str | None = None, data: dict[str, Any] | None = None,
+        self,
+        scope: Scope,
+        slot_key: str,
+        task_id: int | None,
+        event: str,
+        *,
+        state: State | None = None,
+        detail: str | None = None,
+        data: dict[str, Any] | None = None,
     ) -> None:
         """Append to a slot's history, durably, in its own transaction."""
         at = time.time()
 
         def add(conn: Connection, ambiguous: bool) -> None:
-            if ambiguous and conn.execute(
-                select(events.c.id).where(
-                    events.c.tenant == scope.tenant, events.c.slot_key == slot_key,
-                    events.c.event == event, events.c.at == at,
-                )
-            ).first():
+            if (
+                ambiguous
+                and conn.execute(
+                    select(events.c.id).where(
+                        events.c.tenant == scope.tenant,
+                        events.c.slot_key == slot_key,
+                        events.c.event == event,
+                        events.c.at == at,
+                    )
+                ).first()
+            ):
                 return  # the earlier attempt's COMMIT went through
             self._add_event(conn, scope, slot_key, task_id, at, event, state, detail, data)
 
@@ -474,8 +556,17 @@ class Repository:
         ``slot_key``, ``task_id``, ``at``, ``event``, ``state``, ``detail``."""
         if not notes:
             return
-        rows = [{"tenant": scope.tenant, "provider": scope.provider, "endpoint": scope.endpoint,
-                 "data": None, **scrub(n), "state": state_text(n.get("state"))} for n in notes]
+        rows = [
+            {
+                "tenant": scope.tenant,
+                "provider": scope.provider,
+                "endpoint": scope.endpoint,
+                "data": None,
+                **scrub(n),
+                "state": state_text(n.get("state")),
+            }
+            for n in notes
+        ]
         for row in rows:
             row["data"] = bounded(row["data"])
         if self.dialect != "sqlite":
@@ -494,12 +585,20 @@ class Repository:
     @_retrying_read
     def history(self, scope: Scope, slot_key: str) -> list[EventRow]:
         with self.read() as conn:
-            rows = conn.execute(
-                select(events).where(
-                    events.c.tenant == scope.tenant, events.c.slot_key == slot_key,
-                    events.c.provider == scope.provider, events.c.endpoint == scope.endpoint,
-                ).order_by(events.c.id)
-            ).mappings().all()
+            rows = (
+                conn.execute(
+                    select(events)
+                    .where(
+                        events.c.tenant == scope.tenant,
+                        events.c.slot_key == slot_key,
+                        events.c.provider == scope.provider,
+                        events.c.endpoint == scope.endpoint,
+                    )
+                    .order_by(events.c.id)
+                )
+                .mappings()
+                .all()
+            )
         return [event_row(r) for r in rows]
 
     # -- tasks --------------------------------------------------------------------------
@@ -522,9 +621,13 @@ class Repository:
             return task
 
     def _media_for(self, conn: Connection, task_id: int) -> list[MediaRow]:
-        rows = conn.execute(
-            select(media_t).where(media_t.c.task_id == task_id).order_by(media_t.c.position)
-        ).mappings().all()
+        rows = (
+            conn.execute(
+                select(media_t).where(media_t.c.task_id == task_id).order_by(media_t.c.position)
+            )
+            .mappings()
+            .all()
+        )
         return [media_row(r) for r in rows]
 
     def transition(
@@ -570,25 +673,35 @@ class Repository:
             if unique_provider_task and values.get("provider_task_id"):
                 pid = values["provider_task_id"]
                 if self.dialect == "postgresql":
-                    conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
-                                 {"k": f"slate-task:{task.provider}:{task.endpoint}:{pid}"})
+                    conn.execute(
+                        text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
+                        {"k": f"slate-task:{task.provider}:{task.endpoint}:{pid}"},
+                    )
                 other = tasks.alias("other")
-                cond.append(~exists().where(
-                    other.c.provider_task_id == pid, other.c.provider == task.provider,
-                    other.c.endpoint == task.endpoint, other.c.id != task.id))
+                cond.append(
+                    ~exists().where(
+                        other.c.provider_task_id == pid,
+                        other.c.provider == task.provider,
+                        other.c.endpoint == task.endpoint,
+                        other.c.id != task.id,
+                    )
+                )
             cond.extend(tasks.c[name].is_(None) for name in unset)
             done = conn.execute(
-                update(tasks).where(*cond).values(updated_at=now, **values)).rowcount
+                update(tasks).where(*cond).values(updated_at=now, **values)
+            ).rowcount
             if done != 1:
                 return None
             if media is not None:
                 conn.execute(media_t.delete().where(media_t.c.task_id == task.id))
                 for pos, m in enumerate(media):
-                    conn.execute(media_t.insert().values(task_id=task.id, position=pos,
-                                                         verified_at=now, **m))
+                    conn.execute(
+                        media_t.insert().values(task_id=task.id, position=pos, verified_at=now, **m)
+                    )
             if event is not None:
-                self._add_event(conn, scope, task.slot_key, task.id, now, event, new_state,
-                                detail, data)
+                self._add_event(
+                    conn, scope, task.slot_key, task.id, now, event, new_state, detail, data
+                )
             row = conn.execute(select(tasks).where(tasks.c.id == task.id)).mappings().one()
             out = task_row(row)
             out.media = self._media_for(conn, task.id)
@@ -597,19 +710,28 @@ class Repository:
         return self._run_write(apply)
 
     @_retrying_read
-    def owners_of(self, provider: str, endpoint: str, provider_task_ids: Sequence[str],
-                  except_task: int | None = None) -> set[str]:
+    def owners_of(
+        self,
+        provider: str,
+        endpoint: str,
+        provider_task_ids: Sequence[str],
+        except_task: int | None = None,
+    ) -> set[str]:
         """Which of ``provider_task_ids`` a task of the store (any tenant, any user) holds."""
         ids = sorted(set(provider_task_ids))
         found: set[str] = set()
         with self.read() as conn:
             for start in range(0, len(ids), 500):
-                cond = [tasks.c.provider == provider, tasks.c.endpoint == endpoint,
-                        tasks.c.provider_task_id.in_(ids[start:start + 500])]
+                cond = [
+                    tasks.c.provider == provider,
+                    tasks.c.endpoint == endpoint,
+                    tasks.c.provider_task_id.in_(ids[start : start + 500]),
+                ]
                 if except_task is not None:
                     cond.append(tasks.c.id != except_task)
-                found.update(conn.execute(select(tasks.c.provider_task_id).where(*cond))
-                             .scalars().all())
+                found.update(
+                    conn.execute(select(tasks.c.provider_task_id).where(*cond)).scalars().all()
+                )
         return found
 
     def renew_lease(self, task_id: int, owner: Owner, seconds: float) -> float | None:
@@ -621,16 +743,19 @@ class Repository:
         def renew(conn: Connection, _ambiguous: bool) -> float | None:
             # Idempotent: running it again after a lost COMMIT just extends the lease again.
             done = conn.execute(
-                update(tasks).where(
-                    tasks.c.id == task_id, tasks.c.state == State.SUBMITTING.value,
-                    tasks.c.owner_host == owner.host, tasks.c.owner_pid == owner.pid,
+                update(tasks)
+                .where(
+                    tasks.c.id == task_id,
+                    tasks.c.state == State.SUBMITTING.value,
+                    tasks.c.owner_host == owner.host,
+                    tasks.c.owner_pid == owner.pid,
                     tasks.c.owner_started == owner.started,
-                ).values(lease_until=now_sql + seconds)
+                )
+                .values(lease_until=now_sql + seconds)
             ).rowcount
             if done != 1:
                 return None
-            return conn.execute(select(tasks.c.lease_until)
-                                .where(tasks.c.id == task_id)).scalar()
+            return conn.execute(select(tasks.c.lease_until).where(tasks.c.id == task_id)).scalar()
 
         return self._run_write(renew)
 
@@ -639,13 +764,21 @@ class Repository:
         """The other tasks of a slot that held several before the slot boundary (``slot_copy``
         1, 2, …), oldest first; usually none."""
         with self.read() as conn:
-            rows = conn.execute(
-                select(tasks).where(
-                    tasks.c.tenant == scope.tenant, tasks.c.slot_key == slot_key,
-                    tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint,
-                    tasks.c.slot_copy > 0,
-                ).order_by(tasks.c.slot_copy)
-            ).mappings().all()
+            rows = (
+                conn.execute(
+                    select(tasks)
+                    .where(
+                        tasks.c.tenant == scope.tenant,
+                        tasks.c.slot_key == slot_key,
+                        tasks.c.provider == scope.provider,
+                        tasks.c.endpoint == scope.endpoint,
+                        tasks.c.slot_copy > 0,
+                    )
+                    .order_by(tasks.c.slot_copy)
+                )
+                .mappings()
+                .all()
+            )
             out = [task_row(r) for r in rows]
             for task in out:
                 task.media = self._media_for(conn, task.id)
@@ -655,29 +788,44 @@ class Repository:
     def duplicate_slots(self) -> int:
         """How many slots of the whole store hold more than one task (made before 0004)."""
         with self.read() as conn:
-            return int(conn.execute(
-                select(func.count(func.distinct(tasks.c.slot_key)))
-                .where(tasks.c.slot_copy > 0)).scalar() or 0)
+            return int(
+                conn.execute(
+                    select(func.count(func.distinct(tasks.c.slot_key))).where(tasks.c.slot_copy > 0)
+                ).scalar()
+                or 0
+            )
 
     @staticmethod
     def _in_scope(scope: Scope | None) -> list[Any]:
         if scope is None:
             return []
-        return [tasks.c.tenant == scope.tenant, tasks.c.provider == scope.provider,
-                tasks.c.endpoint == scope.endpoint]
+        return [
+            tasks.c.tenant == scope.tenant,
+            tasks.c.provider == scope.provider,
+            tasks.c.endpoint == scope.endpoint,
+        ]
 
     @_retrying_read
-    def due_tasks(self, scope: Scope | None, states: Sequence[State], now: float,
-                  limit: int) -> list[TaskRow]:
+    def due_tasks(
+        self, scope: Scope | None, states: Sequence[State], now: float, limit: int
+    ) -> list[TaskRow]:
         """Non-terminal tasks whose next poll is due, soonest first."""
-        cond = [tasks.c.state.in_([State(s).value for s in states]),
-                or_(tasks.c.next_poll_at.is_(None), tasks.c.next_poll_at <= now),
-                *self._in_scope(scope)]
+        cond = [
+            tasks.c.state.in_([State(s).value for s in states]),
+            or_(tasks.c.next_poll_at.is_(None), tasks.c.next_poll_at <= now),
+            *self._in_scope(scope),
+        ]
         with self.read() as conn:
-            rows = conn.execute(
-                select(tasks).where(and_(*cond))
-                .order_by(tasks.c.next_poll_at.nulls_first(), tasks.c.id).limit(limit)
-            ).mappings().all()
+            rows = (
+                conn.execute(
+                    select(tasks)
+                    .where(and_(*cond))
+                    .order_by(tasks.c.next_poll_at.nulls_first(), tasks.c.id)
+                    .limit(limit)
+                )
+                .mappings()
+                .all()
+            )
         return [task_row(r) for r in rows]
 
     @_retrying_read
@@ -699,7 +847,10 @@ class Repository:
         """Set ``next_poll_at`` of many tasks in one transaction: ``[(task id, when), ...]``."""
         if not due:
             return
-        stmt = (update(tasks).where(tasks.c.id == bindparam("b_id"))
-                .values(next_poll_at=bindparam("b_due")))
+        stmt = (
+            update(tasks)
+            .where(tasks.c.id == bindparam("b_id"))
+            .values(next_poll_at=bindparam("b_due"))
+        )
         rows = [{"b_id": i, "b_due": when} for i, when in due]
         self._run_write(lambda conn, _ambiguous: conn.execute(stmt, rows))

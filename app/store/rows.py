@@ -127,8 +127,10 @@ class SlotFilter:
             return False
         if self.search:
             needle = self.search.casefold()
-            if (needle not in row.request_id.casefold()
-                    and needle not in (row.prompt or "").casefold()):
+            if (
+                needle not in row.request_id.casefold()
+                and needle not in (row.prompt or "").casefold()
+            ):
                 return False
         return True
 
@@ -212,8 +214,11 @@ class ClaimWrite:
         """The task's cost columns as this claim stores them (also when re-claiming)."""
         record = self.cost.to_record() if self.cost is not None else {}
         return {
-            "cost_estimate": record.get("estimate"), "cost_currency": record.get("currency"),
-            "cost_basis": record.get("basis"), "cost_reported": None, "cost_day": self.day,
+            "cost_estimate": record.get("estimate"),
+            "cost_currency": record.get("currency"),
+            "cost_basis": record.get("basis"),
+            "cost_reported": None,
+            "cost_day": self.day,
         }
 
 
@@ -240,17 +245,36 @@ class ClaimRequest:
         s, w = self.scope, self.write
         host, pid, started, boot, pidns = Owner(*w.owner)
         return {
-            "tenant": s.tenant, "user_hash": s.user_hash, "slot_key": self.slot_key,
-            "idempotency_key": w.idempotency_key, "provider": s.provider,
-            "endpoint": s.endpoint, "request_id": w.request_id, "kind": self.kind,
-            "fingerprint": self.fingerprint, "params": w.params,
-            "state": State.SUBMITTING.value, "owner_host": host, "owner_pid": pid,
-            "owner_started": started, "owner_boot": boot, "owner_pidns": pidns,
-            "lease_until": w.lease_until, "units": w.units, "slot_copy": 0,
-            "created_at": self.now, "updated_at": self.now, "poll_failures": 0,
-            "project": w.project, "prompt_text": w.params.get("prompt"),
-            "provider_task_id": None, "provider_status": None, "results": None,
-            "error_code": None, "error_message": None, "next_poll_at": None,
+            "tenant": s.tenant,
+            "user_hash": s.user_hash,
+            "slot_key": self.slot_key,
+            "idempotency_key": w.idempotency_key,
+            "provider": s.provider,
+            "endpoint": s.endpoint,
+            "request_id": w.request_id,
+            "kind": self.kind,
+            "fingerprint": self.fingerprint,
+            "params": w.params,
+            "state": State.SUBMITTING.value,
+            "owner_host": host,
+            "owner_pid": pid,
+            "owner_started": started,
+            "owner_boot": boot,
+            "owner_pidns": pidns,
+            "lease_until": w.lease_until,
+            "units": w.units,
+            "slot_copy": 0,
+            "created_at": self.now,
+            "updated_at": self.now,
+            "poll_failures": 0,
+            "project": w.project,
+            "prompt_text": w.params.get("prompt"),
+            "provider_task_id": None,
+            "provider_status": None,
+            "results": None,
+            "error_code": None,
+            "error_message": None,
+            "next_poll_at": None,
             **w.cost_values(),
         }
 
@@ -258,13 +282,23 @@ class ClaimRequest:
         """``submitted`` and ``create_sent``: both durable in the claim transaction, before the
         request leaves."""
         s, w = self.scope, self.write
-        base = {"tenant": s.tenant, "slot_key": self.slot_key, "provider": s.provider,
-                "endpoint": s.endpoint, "at": self.now, "state": State.SUBMITTING.value}
+        base = {
+            "tenant": s.tenant,
+            "slot_key": self.slot_key,
+            "provider": s.provider,
+            "endpoint": s.endpoint,
+            "at": self.now,
+            "state": State.SUBMITTING.value,
+        }
         data = jsonable(w.event_data) if w.event_data is not None else None
         return [
             {**base, "event": "submitted", "detail": f"{self.kind} slot claimed", "data": data},
-            {**base, "event": "create_sent", "detail": "create request sent to the provider",
-             "data": None},
+            {
+                **base,
+                "event": "create_sent",
+                "detail": "create request sent to the provider",
+                "data": None,
+            },
         ]
 
 
@@ -309,8 +343,12 @@ def media_row(row: Mapping[str, Any]) -> MediaRow:
 
 def event_row(row: Mapping[str, Any]) -> EventRow:
     return EventRow(
-        id=row["id"], task_id=row["task_id"], at=row["at"], event=row["event"],
-        state=State(row["state"]) if row["state"] is not None else None, detail=row["detail"],
+        id=row["id"],
+        task_id=row["task_id"],
+        at=row["at"],
+        event=row["event"],
+        state=State(row["state"]) if row["state"] is not None else None,
+        detail=row["detail"],
         data=row["data"],
     )
 
@@ -318,10 +356,18 @@ def event_row(row: Mapping[str, Any]) -> EventRow:
 def slot_row(r: Any) -> SlotRow:
     """A browser row from a result row of the read side's slot columns."""
     return SlotRow(
-        id=r.id, request_id=r.request_id, kind=r.kind, state=State(r.state), model=r.model,
-        prompt=r.prompt, project=r.project or "", created_at=r.created_at,
-        updated_at=r.updated_at, next_poll_at=r.next_poll_at,
-        has_results=results_present(r.results), provider_status=r.provider_status,
+        id=r.id,
+        request_id=r.request_id,
+        kind=r.kind,
+        state=State(r.state),
+        model=r.model,
+        prompt=r.prompt,
+        project=r.project or "",
+        created_at=r.created_at,
+        updated_at=r.updated_at,
+        next_poll_at=r.next_poll_at,
+        has_results=results_present(r.results),
+        provider_status=r.provider_status,
         error_message=r.error_message,
     )
 

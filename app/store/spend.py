@@ -71,15 +71,23 @@ def amount(text_value: object) -> Money:
 def provider_succeeded(state: str, provider_status: str | None) -> bool:
     """Whether the provider said the generation succeeded (whatever our download did)."""
     return state in (State.DOWNLOADING.value, State.SUCCESS.value) or (
-        state == State.FAIL.value and provider_status in SUCCESS_WORDS)
+        state == State.FAIL.value and provider_status in SUCCESS_WORDS
+    )
 
 
 PRICED_NOW = "priced now: the slot was claimed before Slate stored costs"
 
 
-def lazy_cost(kind: str, params: dict[str, Any], state: str, provider_status: str | None,
-              results: dict[str, Any] | None, stored_reported: str | None,
-              table: PriceTable, note: str = PRICED_NOW) -> Cost:
+def lazy_cost(
+    kind: str,
+    params: dict[str, Any],
+    state: str,
+    provider_status: str | None,
+    results: dict[str, Any] | None,
+    stored_reported: str | None,
+    table: PriceTable,
+    note: str = PRICED_NOW,
+) -> Cost:
     """The cost of a slot stored without one (claimed before the cost columns existed): priced
     from its parameters, and its report from its results, with ``table``; the basis says so."""
     est = estimate(kind, params, table)
@@ -90,25 +98,45 @@ def lazy_cost(kind: str, params: dict[str, Any], state: str, provider_status: st
     return Cost(est.estimate, est.currency, f"{est.basis} ({note})", rep)
 
 
-def price_unpriced(conn: Connection, scope: Scope, table: PriceTable, day: str,
-                   limit: int) -> int:
+def price_unpriced(conn: Connection, scope: Scope, table: PriceTable, day: str, limit: int) -> int:
     """Store a cost for up to ``limit`` slots of ``scope`` claimed before the cost columns
     existed, priced with ``table`` (found through the partial index ``ix_tasks_unpriced``, empty
     once every slot is priced). Returns how many were priced; 0: none is left."""
     rows = conn.execute(
-        select(tasks.c.id, tasks.c.kind, tasks.c.params, tasks.c.state, tasks.c.provider_status,
-               tasks.c.results, tasks.c.cost_reported)
+        select(
+            tasks.c.id,
+            tasks.c.kind,
+            tasks.c.params,
+            tasks.c.state,
+            tasks.c.provider_status,
+            tasks.c.results,
+            tasks.c.cost_reported,
+        )
         .where(*_in_scope(scope), tasks.c.cost_currency.is_(None))
         .limit(limit)
     ).all()
     note = f"priced {day}, when first counted: the slot was claimed before Slate stored costs"
     values = []
     for r in rows:
-        record = lazy_cost(r.kind, r.params or {}, r.state, r.provider_status, r.results,
-                           r.cost_reported, table, note).to_record()
-        values.append({"b_id": r.id, "b_estimate": record["estimate"],
-                       "b_currency": record["currency"], "b_basis": record["basis"],
-                       "b_reported": record["reported"]})
+        record = lazy_cost(
+            r.kind,
+            r.params or {},
+            r.state,
+            r.provider_status,
+            r.results,
+            r.cost_reported,
+            table,
+            note,
+        ).to_record()
+        values.append(
+            {
+                "b_id": r.id,
+                "b_estimate": record["estimate"],
+                "b_currency": record["currency"],
+                "b_basis": record["basis"],
+                "b_reported": record["reported"],
+            }
+        )
     if values:
         conn.execute(_PRICE_UPDATE, values)
     return len(rows)
@@ -118,14 +146,22 @@ def price_unpriced(conn: Connection, scope: Scope, table: PriceTable, day: str,
 _PRICE_UPDATE = (
     tasks.update()
     .where(tasks.c.id == bindparam("b_id"), tasks.c.cost_currency.is_(None))
-    .values(cost_estimate=bindparam("b_estimate"), cost_currency=bindparam("b_currency"),
-            cost_basis=bindparam("b_basis"), cost_reported=bindparam("b_reported"))
+    .values(
+        cost_estimate=bindparam("b_estimate"),
+        cost_currency=bindparam("b_currency"),
+        cost_basis=bindparam("b_basis"),
+        cost_reported=bindparam("b_reported"),
+    )
 )
 
 
 def _in_scope(scope: Scope) -> list[ColumnElement[bool]]:
-    return [tasks.c.tenant == scope.tenant, tasks.c.user_hash == scope.user_hash,
-            tasks.c.provider == scope.provider, tasks.c.endpoint == scope.endpoint]
+    return [
+        tasks.c.tenant == scope.tenant,
+        tasks.c.user_hash == scope.user_hash,
+        tasks.c.provider == scope.provider,
+        tasks.c.endpoint == scope.endpoint,
+    ]
 
 
 def _model_expr(conn: Connection) -> ColumnElement[Any]:
@@ -137,8 +173,14 @@ def _model_expr(conn: Connection) -> ColumnElement[Any]:
 
 
 def cost_rows(
-    conn: Connection, scope: Scope, table: PriceTable, *, by: GroupBy | None = None,
-    project: str | None = None, since: str | None = None, day: str | None = None,
+    conn: Connection,
+    scope: Scope,
+    table: PriceTable,
+    *,
+    by: GroupBy | None = None,
+    project: str | None = None,
+    since: str | None = None,
+    day: str | None = None,
     exclude_id: int | None = None,
 ) -> list[tuple[SlotCost, int]]:
     """The slots of ``scope`` as ``(SlotCost, count)`` pairs for :func:`spend_counted`, in the
@@ -163,46 +205,93 @@ def cost_rows(
         key = _model_expr(conn)
     else:
         key = literal(None)
-    declared = case((tasks.c.error_code == literal_column(f"'{DECLARED_FAILED}'"),
-                     literal_column("1")), else_=literal_column("0"))
+    declared = case(
+        (tasks.c.error_code == literal_column(f"'{DECLARED_FAILED}'"), literal_column("1")),
+        else_=literal_column("0"),
+    )
     count = func.count()
-    group = [tasks.c.state, declared, tasks.c.cost_estimate, tasks.c.cost_reported,
-             tasks.c.cost_currency]
+    group = [
+        tasks.c.state,
+        declared,
+        tasks.c.cost_estimate,
+        tasks.c.cost_reported,
+        tasks.c.cost_currency,
+    ]
     if by is not None:
         group.insert(0, key)
-    stmt = (select(key.label("key"), tasks.c.state, declared.label("declared"),
-                   tasks.c.cost_estimate, tasks.c.cost_reported, tasks.c.cost_currency,
-                   count.label("n"))
-            .where(and_(*cond, tasks.c.cost_currency.is_not(None)))
-            .group_by(*group))
+    stmt = (
+        select(
+            key.label("key"),
+            tasks.c.state,
+            declared.label("declared"),
+            tasks.c.cost_estimate,
+            tasks.c.cost_reported,
+            tasks.c.cost_currency,
+            count.label("n"),
+        )
+        .where(and_(*cond, tasks.c.cost_currency.is_not(None)))
+        .group_by(*group)
+    )
     out: list[tuple[SlotCost, int]] = []
     for r in conn.execute(stmt):
         same = r.cost_currency == table.currency
-        out.append((_slot(by, r.key, r.state, bool(r.declared),
-                          amount(r.cost_estimate) if same else None,
-                          amount(r.cost_reported) if same else None), int(r.n)))
+        out.append(
+            (
+                _slot(
+                    by,
+                    r.key,
+                    r.state,
+                    bool(r.declared),
+                    amount(r.cost_estimate) if same else None,
+                    amount(r.cost_reported) if same else None,
+                ),
+                int(r.n),
+            )
+        )
     out.extend((slot, 1) for slot in _unpriced(conn, scope, table, cond, by, since, day))
     return out
 
 
-def _slot(by: GroupBy | None, key: Any, state: str, declared: bool, est: Money,
-          rep: Money) -> SlotCost:
+def _slot(
+    by: GroupBy | None, key: Any, state: str, declared: bool, est: Money, rep: Money
+) -> SlotCost:
     key_text = None if key is None else str(key)
     return SlotCost(
-        request_id="", model=key_text if by == "model" else "",
-        day=key_text if by == "day" else "", state=state, estimate=est, reported=rep,
-        declared_failed=declared, project=key_text if by == "project" else None,
+        request_id="",
+        model=key_text if by == "model" else "",
+        day=key_text if by == "day" else "",
+        state=state,
+        estimate=est,
+        reported=rep,
+        declared_failed=declared,
+        project=key_text if by == "project" else None,
     )
 
 
-def _unpriced(conn: Connection, scope: Scope, table: PriceTable, cond: Sequence[Any],
-              by: GroupBy | None, since: str | None, day: str | None) -> list[SlotCost]:
+def _unpriced(
+    conn: Connection,
+    scope: Scope,
+    table: PriceTable,
+    cond: Sequence[Any],
+    by: GroupBy | None,
+    since: str | None,
+    day: str | None,
+) -> list[SlotCost]:
     """Slots claimed before the cost columns existed: priced now, one by one."""
     rows = conn.execute(
-        select(tasks.c.request_id, tasks.c.kind, tasks.c.params, tasks.c.state,
-               tasks.c.error_code, tasks.c.provider_status, tasks.c.results,
-               tasks.c.cost_reported, tasks.c.cost_day, tasks.c.created_at, tasks.c.project)
-        .where(and_(*cond, tasks.c.cost_currency.is_(None)))
+        select(
+            tasks.c.request_id,
+            tasks.c.kind,
+            tasks.c.params,
+            tasks.c.state,
+            tasks.c.error_code,
+            tasks.c.provider_status,
+            tasks.c.results,
+            tasks.c.cost_reported,
+            tasks.c.cost_day,
+            tasks.c.created_at,
+            tasks.c.project,
+        ).where(and_(*cond, tasks.c.cost_currency.is_(None)))
     ).all()
     out = []
     for r in rows:
@@ -210,14 +299,21 @@ def _unpriced(conn: Connection, scope: Scope, table: PriceTable, cond: Sequence[
         if (day is not None and slot_day != day) or (since is not None and slot_day < since):
             continue
         params = r.params or {}
-        cost = lazy_cost(r.kind, params, r.state, r.provider_status, r.results, r.cost_reported,
-                         table)
-        out.append(SlotCost(
-            request_id=r.request_id, model=str(params.get("model") or ""), day=slot_day,
-            state=r.state, estimate=cost.estimate, reported=cost.reported,
-            declared_failed=r.error_code == DECLARED_FAILED,
-            project=r.project or project_of(r.request_id),
-        ))
+        cost = lazy_cost(
+            r.kind, params, r.state, r.provider_status, r.results, r.cost_reported, table
+        )
+        out.append(
+            SlotCost(
+                request_id=r.request_id,
+                model=str(params.get("model") or ""),
+                day=slot_day,
+                state=r.state,
+                estimate=cost.estimate,
+                reported=cost.reported,
+                declared_failed=r.error_code == DECLARED_FAILED,
+                project=r.project or project_of(r.request_id),
+            )
+        )
     return out
 
 
@@ -226,13 +322,14 @@ def _unpriced(conn: Connection, scope: Scope, table: PriceTable, cond: Sequence[
 
 def _lock_key(scope: Scope) -> int:
     digest = hashlib.sha256(
-        f"slate-budget\0{scope.tenant}\0{scope.user_hash}\0{scope.provider}\0{scope.endpoint}"
-        .encode()).digest()
+        f"slate-budget\0{scope.tenant}\0{scope.user_hash}\0{scope.provider}\0{scope.endpoint}".encode()
+    ).digest()
     return int.from_bytes(digest[:8], "big", signed=True)
 
 
-def check_budget_in_claim(conn: Connection, scope: Scope, rule: BudgetRule, day: str,
-                          cost: Cost | None, own_id: int) -> BudgetCheck:
+def check_budget_in_claim(
+    conn: Connection, scope: Scope, rule: BudgetRule, day: str, cost: Cost | None, own_id: int
+) -> BudgetCheck:
     """The budget's answer for this claim, inside the claim's transaction: today's spend of this
     user (the claim's own row left out) plus this create's estimate against the limit.
 

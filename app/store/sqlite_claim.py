@@ -58,22 +58,26 @@ def _compile(stmt: Any, dialect: Any, column_keys: Sequence[str] | None = None) 
 
 
 class SqliteClaim:
-    def __init__(self, engine: Engine, statements: Statements,
-                 write_queue: WriteQueue | None) -> None:
+    def __init__(
+        self, engine: Engine, statements: Statements, write_queue: WriteQueue | None
+    ) -> None:
         dialect = engine.dialect
         self.engine = engine
         self._write_queue = write_queue
         self.find = _compile(statements.find_slot, dialect)
-        self.insert = _compile(statements.claim_insert, dialect,
-                               [c.key for c in tasks.c if c.key != "id"])
+        self.insert = _compile(
+            statements.claim_insert, dialect, [c.key for c in tasks.c if c.key != "id"]
+        )
         self.quota = {
             limited: _compile(stmt, dialect, ["tenant", "user_hash", "kind", "day", "used"])
             for limited, stmt in statements.quota_upsert.items()
         }
-        self.event = _compile(statements.event_insert, dialect,
-                              [c.key for c in events.c if c.key != "id"])
+        self.event = _compile(
+            statements.event_insert, dialect, [c.key for c in events.c if c.key != "id"]
+        )
         self.row_procs = {
-            c.key: proc for c in tasks.c
+            c.key: proc
+            for c in tasks.c
             if (proc := c.type.result_processor(dialect, None)) is not None
         }
 
@@ -92,8 +96,12 @@ class SqliteClaim:
 
     @staticmethod
     def _slot(scope: Scope, slot_key: str) -> dict[str, Any]:
-        return {"tenant": scope.tenant, "slot_key": slot_key, "provider": scope.provider,
-                "endpoint": scope.endpoint}
+        return {
+            "tenant": scope.tenant,
+            "slot_key": slot_key,
+            "provider": scope.provider,
+            "endpoint": scope.endpoint,
+        }
 
     def find_slot(self, scope: Scope, slot_key: str) -> TaskRow | None:
         """The slot's task row (no media), read outside any transaction: under WAL a single
@@ -102,8 +110,12 @@ class SqliteClaim:
         try:
             cur = raw.cursor()
             try:
-                found = self._row(cur, cur.execute(
-                    self.find.sql, self.find.args(self._slot(scope, slot_key))).fetchone())
+                found = self._row(
+                    cur,
+                    cur.execute(
+                        self.find.sql, self.find.args(self._slot(scope, slot_key))
+                    ).fetchone(),
+                )
             finally:
                 cur.close()
         finally:
@@ -122,9 +134,16 @@ class SqliteClaim:
         find_args = self.find.args(self._slot(scope, req.slot_key))
         insert_args = self.insert.args(req.task_values())
         quota = self.quota[w.quota_limit is not None]
-        quota_args = quota.args({"tenant": scope.tenant, "user_hash": scope.user_hash,
-                                 "kind": req.kind, "day": w.day, "used": w.units,
-                                 "limit": w.quota_limit})
+        quota_args = quota.args(
+            {
+                "tenant": scope.tenant,
+                "user_hash": scope.user_hash,
+                "kind": req.kind,
+                "day": w.day,
+                "used": w.units,
+                "limit": w.quota_limit,
+            }
+        )
         events = req.claim_events()
         raw = self.engine.raw_connection()
         try:
@@ -144,9 +163,10 @@ class SqliteClaim:
                         if used is None:
                             cur.execute("ROLLBACK")
                             return None  # quota exceeded: the general path refuses and counts
-                        cur.executemany(self.event.sql, [
-                            self.event.args({**e, "task_id": row["id"]}) for e in events
-                        ])
+                        cur.executemany(
+                            self.event.sql,
+                            [self.event.args({**e, "task_id": row["id"]}) for e in events],
+                        )
                         cur.execute("COMMIT")
                     except BaseException:
                         if raw.dbapi_connection.in_transaction:

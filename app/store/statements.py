@@ -25,7 +25,8 @@ class Statements:
         self.find_slot = (
             select(tasks)
             .where(
-                tasks.c.tenant == bindparam("tenant"), tasks.c.slot_key == bindparam("slot_key"),
+                tasks.c.tenant == bindparam("tenant"),
+                tasks.c.slot_key == bindparam("slot_key"),
                 tasks.c.provider == bindparam("provider"),
                 tasks.c.endpoint == bindparam("endpoint"),
             )

@@ -46,7 +46,9 @@ def install_translations(app: QApplication, lang: str | None = None) -> str:
             app.installTranslator(ours)
             _translators.append(ours)
         qt = QTranslator(app)
-        if qt.load(locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)):
+        if qt.load(
+            locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+        ):
             app.installTranslator(qt)
             _translators.append(qt)
     return name
@@ -81,9 +83,15 @@ async def _tell(title: str, text: str) -> None:
     await done
 
 
-async def amain(app: QApplication, config: Config, settings: Settings, *,
-                screenshot: str | None = None, select: str | None = None,
-                size: tuple[int, int] | None = None) -> int:
+async def amain(
+    app: QApplication,
+    config: Config,
+    settings: Settings,
+    *,
+    screenshot: str | None = None,
+    select: str | None = None,
+    size: tuple[int, int] | None = None,
+) -> int:
     """Run the window until it closes. ``screenshot`` runs get a throwaway copy of ``settings``
     (the window saves its layout on close): a screenshot never writes the user's settings."""
     from app.domain.errors import SlateError
@@ -136,8 +144,13 @@ async def amain(app: QApplication, config: Config, settings: Settings, *,
         await controller.aclose()
 
 
-def run_gui(config: Config, screenshot: str | None = None, select: str | None = None,
-            lang: str | None = None, size: tuple[int, int] | None = None) -> int:
+def run_gui(
+    config: Config,
+    screenshot: str | None = None,
+    select: str | None = None,
+    lang: str | None = None,
+    size: tuple[int, int] | None = None,
+) -> int:
     """The desktop app (``slate``, ``slate gui``). ``screenshot`` renders the window to a PNG and
     exits, writing none of the user's settings; ``size`` (``--size WxH``) sets the window's size."""
     import qasync
@@ -151,8 +164,9 @@ def run_gui(config: Config, screenshot: str | None = None, select: str | None = 
         config = settings.config(config, key_source=_key_source())
     except Exception as exc:  # noqa: BLE001 - bad saved settings must not lock the user out
         log.warning("ignoring saved settings: %s", exc)
-    return int(qasync.run(amain(app, config, settings, screenshot=screenshot, select=select,
-                                size=size)))
+    return int(
+        qasync.run(amain(app, config, settings, screenshot=screenshot, select=select, size=size))
+    )
 
 
 def _key_source() -> str:

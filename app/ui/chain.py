@@ -88,8 +88,9 @@ def frame_data_url(path: str, content_type: str | None = None) -> str:
             raise
         except Exception as exc:  # noqa: BLE001 - a damaged file is said, in words
             log.info("last frame of %s: %s", path, exc)
-            raise ValidationError("video", f"{Path(path).name}: the last frame could not be "
-                                  "read (is it a video?)") from None
+            raise ValidationError(
+                "video", f"{Path(path).name}: the last frame could not be read (is it a video?)"
+            ) from None
         return image_file_data_url(out, "image")
 
 

@@ -77,8 +77,13 @@ class CompareView(QDialog):
         top.setSpacing(6)
         top.addWidget(self.title)
         top.addWidget(self.hint, 1)
-        for w in (self.fit_button, self.actual_button, self.play_button, self.swap_button,
-                  self.close_button):
+        for w in (
+            self.fit_button,
+            self.actual_button,
+            self.play_button,
+            self.swap_button,
+            self.close_button,
+        ):
             top.addWidget(w)
             w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         split = QtWidgets.QSplitter(Qt.Orientation.Horizontal, objectName="compareSplitter")

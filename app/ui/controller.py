@@ -60,8 +60,13 @@ class TaskRunner(QObject):
         self._closed = False
 
     def run(
-        self, coro: Coroutine[Any, Any, Any], *, done: Callable[[Any], None] | None = None,
-        failed: Callable[[str], None] | None = None, background: bool = False, what: str = "",
+        self,
+        coro: Coroutine[Any, Any, Any],
+        *,
+        done: Callable[[Any], None] | None = None,
+        failed: Callable[[str], None] | None = None,
+        background: bool = False,
+        what: str = "",
     ) -> asyncio.Task[Any] | None:
         """Run ``coro``; ``done(result)`` when it returns, ``failed(message)`` when it raises
         (after :attr:`error` said so). Neither is called once the runner is shut down."""
@@ -136,8 +141,12 @@ class Controller(QObject):
     reset = Signal()  # the service was replaced (settings applied): reload everything
 
     def __init__(
-        self, service: SlateService, *, owner: Any = None,
-        rebuild: Callable[[Any], Awaitable[Any]] | None = None, parent: QObject | None = None,
+        self,
+        service: SlateService,
+        *,
+        owner: Any = None,
+        rebuild: Callable[[Any], Awaitable[Any]] | None = None,
+        parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.runner = TaskRunner(self)
@@ -330,9 +339,13 @@ class Controller(QObject):
         result on the UI thread."""
         self.runner.run(read, done=done, what=getattr(read, "__name__", "read"))
 
-    def call(self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None] | None = None) -> None:
+    def call(
+        self, fn: Callable[..., Any], *args: Any, done: Callable[[Any], None] | None = None
+    ) -> None:
         """Run any other blocking function (file reads, image decoding) in a worker thread."""
-        self.runner.run(asyncio.to_thread(fn, *args), done=done, what=getattr(fn, "__name__", "work"))
+        self.runner.run(
+            asyncio.to_thread(fn, *args), done=done, what=getattr(fn, "__name__", "work")
+        )
 
     def select(self, request_id: str | None) -> None:
         """Make ``request_id`` the current slot and load its record and history."""
@@ -385,8 +398,9 @@ class Controller(QObject):
             self.outcomeArrived.emit(action, out)
             self.runner.run(self.refresh_status(), what="status")
 
-        self.runner.run(coro, done=done, failed=lambda _m: self.actionFailed.emit(action),
-                        what=action)
+        self.runner.run(
+            coro, done=done, failed=lambda _m: self.actionFailed.emit(action), what=action
+        )
 
     def submit(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
         self._act("create", self.service.submit(request_id, kind, params))
@@ -409,14 +423,21 @@ class Controller(QObject):
         """The dry run of a shot list (a file's path, or a template's ShotList): sends nothing."""
         self.runner.run(self._batch("plan", source, base_dir), done=done, what="shot list")
 
-    def run_batch(self, source: Any, base_dir: Any, on_progress: Callable[[Any], None],
-                  done: Callable[[Result[Any]], None]) -> None:
+    def run_batch(
+        self,
+        source: Any,
+        base_dir: Any,
+        on_progress: Callable[[Any], None],
+        done: Callable[[Result[Any]], None],
+    ) -> None:
         """Submit the shot list's rows (ordinary submit semantics); progress per row."""
-        self.runner.run(self._batch("run", source, base_dir, on_progress), done=done,
-                        what="shot list")
+        self.runner.run(
+            self._batch("run", source, base_dir, on_progress), done=done, what="shot list"
+        )
 
-    async def _batch(self, how: str, source: Any, base_dir: Any,
-                     on_progress: Callable[[Any], None] | None = None) -> Result[Any]:
+    async def _batch(
+        self, how: str, source: Any, base_dir: Any, on_progress: Callable[[Any], None] | None = None
+    ) -> Result[Any]:
         from pathlib import Path
 
         from app.service.batch import BatchSource
@@ -474,8 +495,9 @@ class Controller(QObject):
 
         self.call(run, done=finished)
 
-    def probe_media(self, source: str, kind: str, field: str, protocol: str,
-                    done: Callable[[Any], None]) -> None:
+    def probe_media(
+        self, source: str, kind: str, field: str, protocol: str, done: Callable[[Any], None]
+    ) -> None:
         """Read and check one input off the UI thread: ``done`` gets the
         :class:`~app.ui.inputs.MediaInput`, or the refusal (naming the limit) as text."""
         from app.ui.inputs import probe_media

@@ -105,8 +105,9 @@ class Observable:
     def _property_names(cls) -> list[str]:
         names: list[str] = []
         for klass in reversed(cls.__mro__):
-            names += [n for n, v in vars(klass).items()
-                      if isinstance(v, Property) and n not in names]
+            names += [
+                n for n, v in vars(klass).items() if isinstance(v, Property) and n not in names
+            ]
         return names
 
     def _assign(self, name: str, value: Any) -> None:
@@ -239,30 +240,47 @@ class Why(str, Enum):
 # The designer's words for the domain's reasons (the action bar's tooltips say them).
 WHY_NOT_WORDS: dict[Action, str] = {
     Action.CREATE: QT_TRANSLATE_NOOP(
-        "WhyNot", "This slot already has a task. Create again only after a definitive refusal; "
-        "use New slot for other parameters."),
+        "WhyNot",
+        "This slot already has a task. Create again only after a definitive refusal; "
+        "use New slot for other parameters.",
+    ),
     Action.QUERY: QT_TRANSLATE_NOOP(
-        "WhyNot", "There is no provider task to ask about in this state."),
+        "WhyNot", "There is no provider task to ask about in this state."
+    ),
     Action.RECOVER: QT_TRANSLATE_NOOP(
-        "WhyNot", "Recover is for unknown tasks, and for failed tasks with results left."),
+        "WhyNot", "Recover is for unknown tasks, and for failed tasks with results left."
+    ),
     Action.EXPORT: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be exported."),
     Action.OPEN: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be opened."),
     Action.NEW_SLOT: QT_TRANSLATE_NOOP("WhyNot", "Finish or recover this slot first."),
     Action.CANCEL: QT_TRANSLATE_NOOP(
-        "WhyNot", "Only a task the provider still has queued can be cancelled, and only where "
-        "the provider can cancel (MiniMax-H3)."),
+        "WhyNot",
+        "Only a task the provider still has queued can be cancelled, and only where "
+        "the provider can cancel (MiniMax-H3).",
+    ),
 }
 # (context, text) of the other reasons.
 WORDS: dict[Why, tuple[str, str]] = {
-    Why.NO_TASK_ID: ("WhyNot", QT_TRANSLATE_NOOP(
-        "WhyNot", "The create's answer never arrived, so there is no provider task to ask "
-        "about. Use Recover: attach the task id from the provider's console, or declare the "
-        "slot failed.")),
-    Why.NOT_QUERYABLE: ("WhyNot", QT_TRANSLATE_NOOP(
-        "WhyNot", "The provider cannot look up image tasks. Use Recover to declare the slot "
-        "failed.")),
-    Why.NO_DRAFT: ("WhyNot", QT_TRANSLATE_NOOP(
-        "WhyNot", "Nothing to create yet: start a new slot.")),
+    Why.NO_TASK_ID: (
+        "WhyNot",
+        QT_TRANSLATE_NOOP(
+            "WhyNot",
+            "The create's answer never arrived, so there is no provider task to ask "
+            "about. Use Recover: attach the task id from the provider's console, or declare the "
+            "slot failed.",
+        ),
+    ),
+    Why.NOT_QUERYABLE: (
+        "WhyNot",
+        QT_TRANSLATE_NOOP(
+            "WhyNot",
+            "The provider cannot look up image tasks. Use Recover to declare the slot failed.",
+        ),
+    ),
+    Why.NO_DRAFT: (
+        "WhyNot",
+        QT_TRANSLATE_NOOP("WhyNot", "Nothing to create yet: start a new slot."),
+    ),
     Why.LOADING: ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Loading the slot…")),
     Why.SETTINGS: ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Applying settings…")),
 }
@@ -342,8 +360,9 @@ class Progress:
     last_change: float  # when the record last changed (epoch seconds)
 
 
-def offered_actions(state: State | None, *, has_results: bool = False,
-                    can_cancel: bool = False) -> tuple[Action, ...]:
+def offered_actions(
+    state: State | None, *, has_results: bool = False, can_cancel: bool = False
+) -> tuple[Action, ...]:
     """The domain's table (:func:`allowed_actions`) plus what the window adds: "Edit as new slot"
     (``NEW_SLOT``) on every stored slot, whatever its state — it starts a draft from the slot's
     parameters and never touches the slot itself, so it is offered while the slot still runs."""
@@ -386,9 +405,14 @@ class CurrentSlot(Observable):
         self._last_offers = self.offers()
 
     # -- commands: what the window and the controller tell it --------------------------------
-    def start_draft(self, request_id: str = "", kind: str = "video",
-                    params: Mapping[str, Any] | None = None, problem: str | None = None,
-                    source: SlotTask | None = None) -> None:
+    def start_draft(
+        self,
+        request_id: str = "",
+        kind: str = "video",
+        params: Mapping[str, Any] | None = None,
+        problem: str | None = None,
+        source: SlotTask | None = None,
+    ) -> None:
         """A new slot being written (blank, or "New slot" from the one on screen: ``source``)."""
         with self.changes():
             self.source = source
@@ -501,11 +525,12 @@ class CurrentSlot(Observable):
         task = self.task
         # Cancel is the task's own: the service offers it only where its protocol can cancel
         # (a MiniMax-H3 task still queued), and says so in the task's allowed actions.
-        can_cancel = task is not None and Action.CANCEL in (getattr(task, "allowed_actions", None)
-                                                            or ())
-        return offered_actions(self.state,
-                               has_results=bool(task.has_results) if task else False,
-                               can_cancel=can_cancel)
+        can_cancel = task is not None and Action.CANCEL in (
+            getattr(task, "allowed_actions", None) or ()
+        )
+        return offered_actions(
+            self.state, has_results=bool(task.has_results) if task else False, can_cancel=can_cancel
+        )
 
     def offers(self) -> dict[Action, Offer]:
         """Every action, in the domain's order, with whether it can be taken now and why not."""
@@ -555,8 +580,9 @@ class CurrentSlot(Observable):
         if running and task.next_poll_at:
             next_in = max(0.0, task.next_poll_at - now)
         took = task.updated_at - task.created_at if state in (State.SUCCESS, State.FAIL) else None
-        return Progress(state, running, max(0.0, now - task.created_at), next_in, took,
-                        task.updated_at)
+        return Progress(
+            state, running, max(0.0, now - task.created_at), next_in, took, task.updated_at
+        )
 
     def _changed(self, names: set[str]) -> None:
         state = self.state
@@ -570,6 +596,21 @@ class CurrentSlot(Observable):
 
 
 __all__ = [
-    "BLOCKS", "NO_CAPS", "PRIMARY", "WHY_NOT_WORDS", "Busy", "Caps", "CurrentSlot", "Draft",
-    "Observable", "Offer", "Progress", "offered_actions", "Property", "Reason", "Signal", "SlotTask", "Why",
+    "BLOCKS",
+    "NO_CAPS",
+    "PRIMARY",
+    "WHY_NOT_WORDS",
+    "Busy",
+    "Caps",
+    "CurrentSlot",
+    "Draft",
+    "Observable",
+    "Offer",
+    "Progress",
+    "offered_actions",
+    "Property",
+    "Reason",
+    "Signal",
+    "SlotTask",
+    "Why",
 ]

@@ -65,18 +65,25 @@ class ConflictDialog(QDialog):
 
     createAsNew = Signal(str)  # the RequestId to create with the form's parameters
 
-    def __init__(self, request_id: str, diff: dict[str, Any], suggested: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, request_id: str, diff: dict[str, Any], suggested: str, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("conflictDialog")
         self.setWindowTitle(self.tr("This RequestId is already used"))
         self.setMinimumSize(560, 360)
-        intro = QLabel(self.tr(
-            "<b>%1</b> already holds a task made with other parameters. Nothing was sent and "
-            "nothing was charged. Slate never reuses a slot for other parameters: create them "
-            "as a new slot instead.").replace("%1", request_id))
+        intro = QLabel(
+            self.tr(
+                "<b>%1</b> already holds a task made with other parameters. Nothing was sent and "
+                "nothing was charged. Slate never reuses a slot for other parameters: create them "
+                "as a new slot instead."
+            ).replace("%1", request_id)
+        )
         intro.setWordWrap(True)
         self.table = QTreeWidget(objectName="diffTable")
-        self.table.setHeaderLabels([self.tr("Parameter"), self.tr("Stored in the slot"), self.tr("In the form")])
+        self.table.setHeaderLabels(
+            [self.tr("Parameter"), self.tr("Stored in the slot"), self.tr("In the form")]
+        )
         self.table.setRootIsDecorated(False)
         self.table.setWordWrap(True)
         self.table.setUniformRowHeights(False)
@@ -84,7 +91,11 @@ class ConflictDialog(QDialog):
         for name, change in diff.items():
             stored, attempted = change.get("stored"), change.get("attempted")
             a, b = _short(stored), _short(attempted)
-            if isinstance(stored, str) and isinstance(attempted, str) and stored.strip() == attempted.strip():
+            if (
+                isinstance(stored, str)
+                and isinstance(attempted, str)
+                and stored.strip() == attempted.strip()
+            ):
                 a, b = repr(stored)[:400], repr(attempted)[:400]
             import textwrap
 
@@ -105,7 +116,9 @@ class ConflictDialog(QDialog):
         row.addWidget(QLabel(self.tr("New slot")))
         row.addWidget(self.new_id, 1)
         buttons = QDialogButtonBox()
-        self.create_button = buttons.addButton(self.tr("Create as new slot"), QDialogButtonBox.ButtonRole.AcceptRole)
+        self.create_button = buttons.addButton(
+            self.tr("Create as new slot"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.create_button.setObjectName("createAsNewButton")
         self.create_button.setProperty("primary", True)
         cancel = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
@@ -139,33 +152,50 @@ class RecoverDialog(QDialog):
 
     recover = Signal(object)  # the RecoverHow for SlateService.recover
 
-    def __init__(self, request_id: str, options: dict[RecoverWay, RecoverOption],
-                 can_lookup: bool = False, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        request_id: str,
+        options: dict[RecoverWay, RecoverOption],
+        can_lookup: bool = False,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("recoverDialog")
         self.setWindowTitle(self.tr("Recover %1").replace("%1", request_id))
         self.setMinimumSize(520, 380)
         intro = QLabel(self.tr("Recover never sends a new create. Choose what you know:"))
         intro.setWordWrap(True)
-        self.attach = QRadioButton(self.tr("I found the task in the provider console: attach its task id"),
-                                   objectName="attachRadio")
-        self.task_id = QLineEdit(objectName="taskIdEdit", placeholderText=self.tr("provider task id"))
+        self.attach = QRadioButton(
+            self.tr("I found the task in the provider console: attach its task id"),
+            objectName="attachRadio",
+        )
+        self.task_id = QLineEdit(
+            objectName="taskIdEdit", placeholderText=self.tr("provider task id")
+        )
         self.task_id.setAccessibleName(self.tr("Provider task id"))
-        self.lookup = QRadioButton(self.tr("Look the task up at the provider by its parameters"),
-                                   objectName="lookupRadio")
-        self.redownload = QRadioButton(self.tr("Download the results again (fresh link, same task)"),
-                                       objectName="redownloadRadio")
+        self.lookup = QRadioButton(
+            self.tr("Look the task up at the provider by its parameters"), objectName="lookupRadio"
+        )
+        self.redownload = QRadioButton(
+            self.tr("Download the results again (fresh link, same task)"),
+            objectName="redownloadRadio",
+        )
         self.declare = QRadioButton(self.tr("Declare this task failed"), objectName="declareRadio")
         self.reason = QPlainTextEdit(objectName="reasonEdit")
         self.reason.setPlaceholderText(self.tr("Why? (required, kept in the slot's history)"))
         self.reason.setAccessibleName(self.tr("Reason"))
         self.reason.setMaximumHeight(70)
-        self.warning = QLabel(self.tr(
-            "⚠ A charge may already exist at the provider: the create may have been made even "
-            "though no answer came back. Declaring it failed does not refund anything."),
-            objectName="chargeWarning")
+        self.warning = QLabel(
+            self.tr(
+                "⚠ A charge may already exist at the provider: the create may have been made even "
+                "though no answer came back. Declaring it failed does not refund anything."
+            ),
+            objectName="chargeWarning",
+        )
         self.warning.setWordWrap(True)
-        self.warning.setStyleSheet("color: #8a4b00; background: #fff4e0; border-radius: 6px; padding: 6px;")
+        self.warning.setStyleSheet(
+            "color: #8a4b00; background: #fff4e0; border-radius: 6px; padding: 6px;"
+        )
         self.error = QLabel(objectName="fieldError")
         attach = options[RecoverWay.ATTACH]
         self.attach.setEnabled(attach.offered)
@@ -199,8 +229,14 @@ class RecoverDialog(QDialog):
         box.addWidget(buttons)
         buttons.accepted.connect(self._accept)
         buttons.rejected.connect(self.reject)
-        for sig in (self.attach.toggled, self.declare.toggled, self.redownload.toggled,
-                    self.lookup.toggled, self.task_id.textChanged, self.reason.textChanged):
+        for sig in (
+            self.attach.toggled,
+            self.declare.toggled,
+            self.redownload.toggled,
+            self.lookup.toggled,
+            self.task_id.textChanged,
+            self.reason.textChanged,
+        ):
             sig.connect(self._update)
         self._update()
 
@@ -211,7 +247,8 @@ class RecoverDialog(QDialog):
         ok = (
             (self.attach.isChecked() and bool(self.task_id.text().strip()))
             or (self.declare.isChecked() and bool(self.reason.toPlainText().strip()))
-            or self.redownload.isChecked() or self.lookup.isChecked()
+            or self.redownload.isChecked()
+            or self.lookup.isChecked()
         )
         self.ok.setEnabled(ok)
         if self.declare.isChecked() and not self.reason.toPlainText().strip():
@@ -247,11 +284,19 @@ class SettingsDialog(QDialog):
     Fields that a flag or an environment variable fixed for this run are shown read-only.
     """
 
-    applied = Signal(dict)  # the values; "api_key" when a new one was typed, "clear_api_key" to remove it
+    applied = Signal(
+        dict
+    )  # the values; "api_key" when a new one was typed, "clear_api_key" to remove it
 
-    def __init__(self, values: dict[str, Any], key_source: str, parent: QWidget | None = None, *,
-                 fixed: set[str] | frozenset[str] = frozenset(),
-                 check: Callable[[dict[str, Any]], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        values: dict[str, Any],
+        key_source: str,
+        parent: QWidget | None = None,
+        *,
+        fixed: set[str] | frozenset[str] = frozenset(),
+        check: Callable[[dict[str, Any]], str | None] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("settingsDialog")
         self.setWindowTitle(self.tr("Settings"))
@@ -263,8 +308,12 @@ class SettingsDialog(QDialog):
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.api_key.setAccessibleName(self.tr("MiniMax API key"))
         self.remove_key = QPushButton(self.tr("Remove stored key"), objectName="removeKeyButton")
-        self.remove_key.setToolTip(self.tr("Delete the key from the system keyring when you save "
-                                           "(Slate then uses the demo provider)."))
+        self.remove_key.setToolTip(
+            self.tr(
+                "Delete the key from the system keyring when you save "
+                "(Slate then uses the demo provider)."
+            )
+        )
         self.remove_key.setVisible(key_source == "keyring")
         self.remove_key.clicked.connect(self._toggle_remove)
         krow = QHBoxLayout()
@@ -283,9 +332,13 @@ class SettingsDialog(QDialog):
             spin.setValue(int(values.get(key) or 0))
         self.budget = QLineEdit(str(values.get("budget_daily") or ""), objectName="budgetEdit")
         self.budget.setPlaceholderText(self.tr("no budget"))
-        self.budget.setToolTip(self.tr("The most you want to spend per day, in the price table's "
-                                       "currency (e.g. 5.00). A create that would go over it is "
-                                       "refused before anything is sent."))
+        self.budget.setToolTip(
+            self.tr(
+                "The most you want to spend per day, in the price table's "
+                "currency (e.g. 5.00). A create that would go over it is "
+                "refused before anything is sent."
+            )
+        )
         self.poll = QDoubleSpinBox(objectName="pollSpin", minimum=0.0, maximum=600.0, decimals=1)
         self.poll.setSpecialValueText(self.tr("provider default"))
         self.poll.setSuffix(self.tr(" s"))
@@ -310,8 +363,10 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Query every"), self.poll)
         form.addRow(self.tr("Data folder"), drow)
         form.addRow(self.tr("Store URL"), self.store)
-        self.notify = QCheckBox(self.tr("Tell me when a slot I started is done, failed or "
-                                        "unknown"), objectName="notifyCheck")
+        self.notify = QCheckBox(
+            self.tr("Tell me when a slot I started is done, failed or unknown"),
+            objectName="notifyCheck",
+        )
         self.notify.setChecked(bool(values.get("notify_finished", True)))
         self.notify.setAccessibleName(self.tr("Notifications"))
         form.addRow(self.tr("Notifications"), self.notify)
@@ -324,9 +379,14 @@ class SettingsDialog(QDialog):
         self.default_duration = QComboBox(objectName="defaultDuration")
         self.default_resolution = QComboBox(objectName="defaultResolution")
         self.default_ratio = QComboBox(objectName="defaultRatio")
-        durations = sorted({d for rule in VIDEO_MODELS.values() for d in rule.resolutions}
-                           | {d for m in V2_MODELS for d in range(params_v2.MODELS[m].min_seconds,
-                                                                  params_v2.MODELS[m].max_seconds + 1)})
+        durations = sorted(
+            {d for rule in VIDEO_MODELS.values() for d in rule.resolutions}
+            | {
+                d
+                for m in V2_MODELS
+                for d in range(params_v2.MODELS[m].min_seconds, params_v2.MODELS[m].max_seconds + 1)
+            }
+        )
         for d in durations:
             self.default_duration.addItem(self.tr("%1 s").replace("%1", str(d)), d)
         resolutions: list[str] = []
@@ -341,9 +401,11 @@ class SettingsDialog(QDialog):
         kind = getattr(defaults, "kind", "video") or "video"
         self.default_kind.setCurrentIndex(self.default_kind.findData(kind))
         self._default_kind_changed()
-        for combo, value in ((self.default_model, getattr(defaults, "model", None)),
-                             (self.default_resolution, getattr(defaults, "resolution", None)),
-                             (self.default_ratio, getattr(defaults, "ratio", None))):
+        for combo, value in (
+            (self.default_model, getattr(defaults, "model", None)),
+            (self.default_resolution, getattr(defaults, "resolution", None)),
+            (self.default_ratio, getattr(defaults, "ratio", None)),
+        ):
             if value and combo.findText(value) >= 0:
                 combo.setCurrentText(value)
         duration = getattr(defaults, "duration", None)
@@ -374,26 +436,43 @@ class SettingsDialog(QDialog):
         self.budget.setAccessibleName(self.tr("Daily budget"))
         self.data_dir.setAccessibleName(self.tr("Data folder"))
         self.store.setAccessibleName(self.tr("Store URL"))
-        self.fields = {"region": self.region, "tenant": self.tenant, "user": self.user,
-                       "quota_video": self.quota_video, "quota_image": self.quota_image,
-                       "poll_interval": self.poll, "data_dir": self.data_dir, "store": self.store,
-                       "budget_daily": self.budget}
+        self.fields = {
+            "region": self.region,
+            "tenant": self.tenant,
+            "user": self.user,
+            "quota_video": self.quota_video,
+            "quota_image": self.quota_image,
+            "poll_interval": self.poll,
+            "data_dir": self.data_dir,
+            "store": self.store,
+            "budget_daily": self.budget,
+        }
         for name in fixed:
             widget = self.fields.get("region" if name in ("base_url", "provider") else name)
             if widget is None:
                 continue
             widget.setEnabled(False)
-            widget.setToolTip(self.tr("Set for this run by %1 or a command-line option.")
-                              .replace("%1", ENV.get(name, "SLATE_" + name.upper())))
+            widget.setToolTip(
+                self.tr("Set for this run by %1 or a command-line option.").replace(
+                    "%1", ENV.get(name, "SLATE_" + name.upper())
+                )
+            )
             if widget is self.data_dir:
                 self.browse.setEnabled(False)
         self.error = QLabel(objectName="fieldError")
         self.error.setWordWrap(True)
         self.error.hide()
-        note = QLabel(self.tr("The key is kept in the system keyring and never shown again. "
-                              "Changes apply at once; running tasks continue."), objectName="hint")
+        note = QLabel(
+            self.tr(
+                "The key is kept in the system keyring and never shown again. "
+                "Changes apply at once; running tasks continue."
+            ),
+            objectName="hint",
+        )
         note.setWordWrap(True)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
         self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
         self.save_button.setObjectName("saveSettingsButton")
         self.save_button.setProperty("primary", True)
@@ -422,10 +501,12 @@ class SettingsDialog(QDialog):
         """What a fresh slot starts from, as chosen here."""
         video = self.default_kind.currentData() == "video"
         return DraftDefaults(
-            kind=str(self.default_kind.currentData()), model=self.default_model.currentText() or None,
+            kind=str(self.default_kind.currentData()),
+            model=self.default_model.currentText() or None,
             duration=self.default_duration.currentData() if video else None,
             resolution=self.default_resolution.currentText() if video else None,
-            ratio=None if video else self.default_ratio.currentText())
+            ratio=None if video else self.default_ratio.currentText(),
+        )
 
     def _update_key_hint(self) -> None:
         if self._clear_key:
@@ -438,7 +519,9 @@ class SettingsDialog(QDialog):
             text = self.tr("no key yet: the demo provider is used")
         self.api_key.setPlaceholderText(text)
         self.api_key.setEnabled(not self._clear_key)
-        self.remove_key.setText(self.tr("Keep stored key") if self._clear_key else self.tr("Remove stored key"))
+        self.remove_key.setText(
+            self.tr("Keep stored key") if self._clear_key else self.tr("Remove stored key")
+        )
 
     def _toggle_remove(self) -> None:
         self._clear_key = not self._clear_key
@@ -489,7 +572,8 @@ CHOOSE_IMAGE = QT_TRANSLATE_NOOP("MainWindow", "Choose an image")
 IMAGE_FILES = QT_TRANSLATE_NOOP("MainWindow", "Images (*.png *.jpg *.jpeg *.webp *.heic *.heif)")
 CHOOSE_MEDIA = QT_TRANSLATE_NOOP("MainWindow", "Choose a reference picture, video or sound")
 MEDIA_FILES = QT_TRANSLATE_NOOP(
-    "MainWindow", "Media (*.png *.jpg *.jpeg *.webp *.heic *.heif *.mp4 *.mov *.wav *.mp3)")
+    "MainWindow", "Media (*.png *.jpg *.jpeg *.webp *.heic *.heif *.mp4 *.mov *.wav *.mp3)"
+)
 
 
 def folder_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
@@ -503,8 +587,12 @@ def folder_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
 
 def image_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
     """An image file chooser (open it with ``open()``): ``done(path)`` once chosen."""
-    dlg = QFileDialog(parent, translate("MainWindow", CHOOSE_IMAGE), str(Path.home()),
-                      translate("MainWindow", IMAGE_FILES))
+    dlg = QFileDialog(
+        parent,
+        translate("MainWindow", CHOOSE_IMAGE),
+        str(Path.home()),
+        translate("MainWindow", IMAGE_FILES),
+    )
     dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
     dlg.fileSelected.connect(done)
     return dlg
@@ -512,12 +600,25 @@ def image_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
 
 def media_dialog(parent: QWidget, done: Callable[[str], Any]) -> QFileDialog:
     """A chooser for a reference picture, video or sound clip: ``done(path)`` once chosen."""
-    dlg = QFileDialog(parent, translate("MainWindow", CHOOSE_MEDIA), str(Path.home()),
-                      translate("MainWindow", MEDIA_FILES))
+    dlg = QFileDialog(
+        parent,
+        translate("MainWindow", CHOOSE_MEDIA),
+        str(Path.home()),
+        translate("MainWindow", MEDIA_FILES),
+    )
     dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
     dlg.fileSelected.connect(done)
     return dlg
 
 
-__all__ = ["ConflictDialog", "QCheckBox", "REGION_URLS", "RecoverDialog", "SettingsDialog", "Qt",
-           "folder_dialog", "image_dialog", "media_dialog"]
+__all__ = [
+    "ConflictDialog",
+    "QCheckBox",
+    "REGION_URLS",
+    "RecoverDialog",
+    "SettingsDialog",
+    "Qt",
+    "folder_dialog",
+    "image_dialog",
+    "media_dialog",
+]

@@ -51,6 +51,7 @@ from app.ui.qt import (
     Signal,
 )
 
+
 def _set_invalid(widget: QWidget, invalid: bool) -> None:
     if bool(widget.property("invalid")) != invalid:
         widget.setProperty("invalid", invalid)
@@ -86,11 +87,17 @@ class RequestIdComposer(QWidget):
         self.full = QLineEdit(objectName="requestIdEdit")
         self.full.setPlaceholderText("article:20260816:tide-eye:scene-02")
         self.next_button = QToolButton(objectName="nextSceneButton", text=self.tr("Next free"))
-        self.next_button.setToolTip(self.tr("Use the next free scene number for this project and day"))
+        self.next_button.setToolTip(
+            self.tr("Use the next free scene number for this project and day")
+        )
         self.error = QLabel(objectName="fieldError")
         self.error.setWordWrap(True)
-        for w, name in ((self.project, self.tr("Project")), (self.date, self.tr("Date")),
-                        (self.scene, self.tr("Scene")), (self.full, self.tr("RequestId"))):
+        for w, name in (
+            (self.project, self.tr("Project")),
+            (self.date, self.tr("Date")),
+            (self.scene, self.tr("Scene")),
+            (self.full, self.tr("RequestId")),
+        ):
             w.setAccessibleName(name)
         self.project.setMinimumWidth(100)
         self.scene.setMinimumWidth(90)
@@ -100,8 +107,11 @@ class RequestIdComposer(QWidget):
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(6)
         # One field per row: the composer fits the narrowest slot pane in every language.
-        self.part_labels = (QLabel(self.tr("Project")), QLabel(self.tr("Date")),
-                            QLabel(self.tr("Scene")))
+        self.part_labels = (
+            QLabel(self.tr("Project")),
+            QLabel(self.tr("Date")),
+            QLabel(self.tr("Scene")),
+        )
         grid.addWidget(self.part_labels[0], 0, 0)
         grid.addWidget(self.project, 0, 1)
         grid.addWidget(self.part_labels[1], 1, 0)
@@ -117,8 +127,12 @@ class RequestIdComposer(QWidget):
         self.error.hide()
         grid.setColumnStretch(1, 1)
 
-        for a, b in ((self.project, self.date), (self.date, self.scene),
-                     (self.scene, self.next_button), (self.next_button, self.full)):
+        for a, b in (
+            (self.project, self.date),
+            (self.date, self.scene),
+            (self.scene, self.next_button),
+            (self.next_button, self.full),
+        ):
             QWidget.setTabOrder(a, b)
         self.project.textChanged.connect(self._compose)
         self.date.dateChanged.connect(self._compose)
@@ -153,9 +167,11 @@ class RequestIdComposer(QWidget):
             name = naming.parse(self.full.text())
             day = QDate.fromString(name.date, "yyyyMMdd") if name is not None else QDate()
             text = self.full.text().strip()
-            free = bool(text) and (name is None or not day.isValid()
-                                   or naming.compose(name.series, day.toPython(), name.project,
-                                                     name.scene) != text)
+            free = bool(text) and (
+                name is None
+                or not day.isValid()
+                or naming.compose(name.series, day.toPython(), name.project, name.scene) != text
+            )
             self._updating = True
             try:
                 if name is not None and not free:
@@ -180,8 +196,14 @@ class RequestIdComposer(QWidget):
         for w in (*self.part_labels, self.project, self.date, self.scene, self.next_button):
             w.setVisible(not free)
         self.next_button.setEnabled(not free and not self._read_only)
-        tip = self.tr("This RequestId does not follow project, date and scene: edit it in the "
-                      "RequestId field.") if free else ""
+        tip = (
+            self.tr(
+                "This RequestId does not follow project, date and scene: edit it in the "
+                "RequestId field."
+            )
+            if free
+            else ""
+        )
         for w in (self.project, self.date, self.scene):
             w.setToolTip(tip)
 
@@ -308,7 +330,9 @@ class CreateForm(QWidget):
 
         self.prompt = QPlainTextEdit(objectName="promptEdit")
         self.prompt.setAccessibleName(self.tr("Prompt"))
-        self.prompt.setPlaceholderText(self.tr("Describe the shot: subject, motion, camera, light…"))
+        self.prompt.setPlaceholderText(
+            self.tr("Describe the shot: subject, motion, camera, light…")
+        )
         self.prompt.setTabChangesFocus(True)
         self.prompt.setMinimumHeight(90)
         self.prompt.setMaximumHeight(150)
@@ -327,8 +351,11 @@ class CreateForm(QWidget):
         self.ratio_hint = QLabel(objectName="hint")
         self.ratio_hint.setWordWrap(True)
         self.expansion = QComboBox(objectName="expansionCombo")
-        for mode, text in (("disabled", self.tr("off")), ("balanced", self.tr("balanced")),
-                           ("quality", self.tr("best quality"))):
+        for mode, text in (
+            ("disabled", self.tr("off")),
+            ("balanced", self.tr("balanced")),
+            ("quality", self.tr("best quality")),
+        ):
             self.expansion.addItem(text, mode)
         self.expansion.setCurrentIndex(self.expansion.findData(v2.DEFAULT_EXPANSION))
         self.expansion_hint = QLabel(objectName="hint")
@@ -337,7 +364,9 @@ class CreateForm(QWidget):
         self.aspect.addItems(list(ASPECT_RATIOS))
         self.n = QSpinBox(objectName="countSpin", minimum=1, maximum=9)
         self.seed = QLineEdit(objectName="seedEdit", placeholderText=self.tr("random"))
-        self.optimizer = QCheckBox(self.tr("Let the provider refine the prompt"), objectName="optimizerCheck")
+        self.optimizer = QCheckBox(
+            self.tr("Let the provider refine the prompt"), objectName="optimizerCheck"
+        )
         self.first = FramePicker(self.tr("First frame"))
         self.first.setObjectName("firstFrame")
         self.last = FramePicker(self.tr("Last frame"))
@@ -350,12 +379,17 @@ class CreateForm(QWidget):
         self.cost.setWordWrap(True)
         self.error = QLabel(objectName="fieldError")
         self.error.setWordWrap(True)
-        for w, name in ((self.model, self.tr("Model")), (self.duration.slider, self.tr("Duration")),
-                        (self.resolution, self.tr("Resolution")), (self.aspect, self.tr("Aspect ratio")),
-                        (self.ratio, self.tr("Aspect ratio")),
-                        (self.expansion, self.tr("Prompt expansion")),
-                        (self.n, self.tr("Number of images")), (self.seed, self.tr("Seed")),
-                        (self.optimizer, self.tr("Prompt optimizer"))):
+        for w, name in (
+            (self.model, self.tr("Model")),
+            (self.duration.slider, self.tr("Duration")),
+            (self.resolution, self.tr("Resolution")),
+            (self.aspect, self.tr("Aspect ratio")),
+            (self.ratio, self.tr("Aspect ratio")),
+            (self.expansion, self.tr("Prompt expansion")),
+            (self.n, self.tr("Number of images")),
+            (self.seed, self.tr("Seed")),
+            (self.optimizer, self.tr("Prompt optimizer")),
+        ):
             w.setAccessibleName(name)
 
         kinds = QHBoxLayout()
@@ -414,12 +448,20 @@ class CreateForm(QWidget):
         self.image_radio.toggled.connect(self._kind_changed)
         self.model.currentIndexChanged.connect(self._model_changed)
         self.duration.changed.connect(self._duration_changed)
-        for sig in (self.prompt.textChanged, self.resolution.currentTextChanged,
-                    self.aspect.currentTextChanged, self.ratio.currentIndexChanged,
-                    self.expansion.currentIndexChanged,
-                    self.n.valueChanged, self.seed.textChanged, self.optimizer.toggled,
-                    self.first.changed, self.last.changed, self.subject.changed,
-                    self.references.changed):
+        for sig in (
+            self.prompt.textChanged,
+            self.resolution.currentTextChanged,
+            self.aspect.currentTextChanged,
+            self.ratio.currentIndexChanged,
+            self.expansion.currentIndexChanged,
+            self.n.valueChanged,
+            self.seed.textChanged,
+            self.optimizer.toggled,
+            self.first.changed,
+            self.last.changed,
+            self.subject.changed,
+            self.references.changed,
+        ):
             sig.connect(self.validate)
         for picker in (self.first, self.last, self.subject, self.references):
             picker.fileWanted.connect(lambda p=picker: self.frameWanted.emit(p))
@@ -438,8 +480,7 @@ class CreateForm(QWidget):
 
     def models(self) -> list[str]:
         """The models offered, in order (the "Legacy" heading left out)."""
-        return [self.model.itemData(i) for i in range(self.model.count())
-                if self.model.itemData(i)]
+        return [self.model.itemData(i) for i in range(self.model.count()) if self.model.itemData(i)]
 
     def _fill_models(self) -> None:
         self.model.blockSignals(True)
@@ -510,9 +551,14 @@ class CreateForm(QWidget):
         is_v2 = self.is_v2()
         rule = VIDEO_MODELS.get(self.model_id()) if video and not is_v2 else None
         rows: dict[QWidget, bool] = {
-            self.duration: video, self.resolution: video, self._ratio_row: is_v2,
-            self.aspect: not video, self.n: not video, self.seed: not video,
-            self._expansion_row: is_v2, self.references: is_v2,
+            self.duration: video,
+            self.resolution: video,
+            self._ratio_row: is_v2,
+            self.aspect: not video,
+            self.n: not video,
+            self.seed: not video,
+            self._expansion_row: is_v2,
+            self.references: is_v2,
             self.first: video and (is_v2 or (rule is not None and rule.allows_first_frame)),
             self.last: video and (is_v2 or (rule is not None and rule.allows_last_frame)),
             self.subject: (not video) or (rule is not None and rule.needs_subject),
@@ -527,15 +573,21 @@ class CreateForm(QWidget):
 
     # -- values ---------------------------------------------------------------------------------
     def limit(self) -> int:
-        return v2.PROMPT_MAX if self.is_v2() else (
-            VIDEO_PROMPT_MAX if self.kind() == "video" else IMAGE_PROMPT_MAX)
+        return (
+            v2.PROMPT_MAX
+            if self.is_v2()
+            else (VIDEO_PROMPT_MAX if self.kind() == "video" else IMAGE_PROMPT_MAX)
+        )
 
     def _v2_params(self, check: bool) -> dict[str, Any]:
         model = self.model_id()
-        out: dict[str, Any] = {"model": model, "prompt": self.prompt.toPlainText(),
-                               "duration": self.duration.value(),
-                               "resolution": self.resolution.currentText(),
-                               "ratio": self.ratio.currentData()}
+        out: dict[str, Any] = {
+            "model": model,
+            "prompt": self.prompt.toPlainText(),
+            "duration": self.duration.value(),
+            "resolution": self.resolution.currentText(),
+            "ratio": self.ratio.currentData(),
+        }
         if v2.MODELS[model].prompt_expansion:
             out["prompt_expansion"] = self.expansion.currentData()
         for field, picker in (("first_frame_image", self.first), ("last_frame_image", self.last)):
@@ -547,8 +599,11 @@ class CreateForm(QWidget):
         """The raw parameters as the user set them (only fields this kind and model take)."""
         if self.is_v2():
             return self._v2_params(check=False)
-        out: dict[str, Any] = {"model": self.model_id(), "prompt": self.prompt.toPlainText(),
-                               "prompt_optimizer": self.optimizer.isChecked()}
+        out: dict[str, Any] = {
+            "model": self.model_id(),
+            "prompt": self.prompt.toPlainText(),
+            "prompt_optimizer": self.optimizer.isChecked(),
+        }
         if self.kind() == "video":
             rule = VIDEO_MODELS.get(self.model_id())
             out["duration"] = self.duration.value()
@@ -593,14 +648,22 @@ class CreateForm(QWidget):
         model = self.model_id()
         rule = v2.MODELS[model]
         # prompt expansion: a model feature
-        why_exp = None if rule.prompt_expansion else self.tr(
-            "Prompt expansion is a MiniMax-H3-Max feature; %1 follows your prompt as written."
-        ).replace("%1", model)
+        why_exp = (
+            None
+            if rule.prompt_expansion
+            else self.tr(
+                "Prompt expansion is a MiniMax-H3-Max feature; %1 follows your prompt as written."
+            ).replace("%1", model)
+        )
         self.expansion.setEnabled(why_exp is None and not self._read_only)
         if why_exp and not self._showing:  # not used by this model: it says "off"
             self.expansion.setCurrentIndex(self.expansion.findData("disabled"))
-        elif not why_exp and not self._showing and self.expansion.currentData() == "disabled" \
-                and self._expansion_forced:
+        elif (
+            not why_exp
+            and not self._showing
+            and self.expansion.currentData() == "disabled"
+            and self._expansion_forced
+        ):
             self.expansion.setCurrentIndex(self.expansion.findData(v2.DEFAULT_EXPANSION))
         self._expansion_forced = bool(why_exp)
         self.expansion.setToolTip(why_exp or "")
@@ -611,12 +674,18 @@ class CreateForm(QWidget):
         err = self._what_if(ratio=v2.ADAPTIVE)
         why_ratio = None
         if err is not None and err.field == "ratio":
-            why_ratio = self.tr("“adaptive” takes its shape from a first frame or a reference "
-                                "image or video; without one, choose a fixed ratio.")
+            why_ratio = self.tr(
+                "“adaptive” takes its shape from a first frame or a reference "
+                "image or video; without one, choose a fixed ratio."
+            )
         adaptive.setEnabled(why_ratio is None)
         adaptive.setToolTip(why_ratio or "")
-        if (why_ratio and self.ratio.currentData() == v2.ADAPTIVE and not self._read_only
-                and not self._showing):  # stored parameters are shown as they are
+        if (
+            why_ratio
+            and self.ratio.currentData() == v2.ADAPTIVE
+            and not self._read_only
+            and not self._showing
+        ):  # stored parameters are shown as they are
             self.ratio.setCurrentIndex(self.ratio.findData(v2.DEFAULT_RATIO))
         self.ratio.setToolTip(why_ratio or "")
         self.ratio_hint.setText(why_ratio or "")
@@ -628,21 +697,26 @@ class CreateForm(QWidget):
         if has_refs:
             err = self._what_if(first_frame_image=_PROBE_IMAGE)
             if err is not None and err.field.startswith("reference"):
-                why_frames = self.tr("Frames and references don't mix: remove the references "
-                                     "to start from a frame.")
+                why_frames = self.tr(
+                    "Frames and references don't mix: remove the references to start from a frame."
+                )
         if has_frames:
-            err = self._what_if(first_frame_image=None, last_frame_image=None,
-                                reference_image=[_PROBE_IMAGE])
+            err = self._what_if(
+                first_frame_image=None, last_frame_image=None, reference_image=[_PROBE_IMAGE]
+            )
             err2 = self._what_if(reference_image=[_PROBE_IMAGE])
             if err is None and err2 is not None and err2.field.startswith("reference"):
-                why_refs = self.tr("References and frames don't mix: clear the first and last "
-                                   "frame to use references.")
+                why_refs = self.tr(
+                    "References and frames don't mix: clear the first and last "
+                    "frame to use references."
+                )
         why_last = why_frames
         if why_last is None and not self.first.input and not self.last.input:
             err = self._what_if(last_frame_image=_PROBE_IMAGE)
             if err is not None and err.field == "last_frame_image":
                 why_last = self.tr("%1 needs a first frame before a last frame.").replace(
-                    "%1", model)
+                    "%1", model
+                )
         self.first.set_blocked(why_frames)
         self.last.set_blocked(why_last, inline=why_last != why_frames)
         self.references.set_blocked(why_refs)
@@ -664,7 +738,8 @@ class CreateForm(QWidget):
                     text = self.tr("Cost: price unknown")
                 else:
                     text = self.tr("Cost: about %1").replace(
-                        "%1", format_money(cost.estimate, cost.currency))
+                        "%1", format_money(cost.estimate, cost.currency)
+                    )
                 text += self._budget_text(cost)
         self.cost.setText(text)
         self.cost.setVisible(bool(text))
@@ -675,8 +750,11 @@ class CreateForm(QWidget):
             return ""
         spent = b.spent.estimate
         used = format_money(spent, b.currency) if spent is not None else self.tr("unknown")
-        text = self.tr(" · today %1 of %2 budget").replace("%1", used).replace(
-            "%2", format_money(b.limit, b.currency))
+        text = (
+            self.tr(" · today %1 of %2 budget")
+            .replace("%1", used)
+            .replace("%2", format_money(b.limit, b.currency))
+        )
         left = b.remaining
         if left is not None and cost.estimate is not None and cost.estimate > left:
             text += self.tr(" — over what is left today; Create will be refused")
@@ -704,36 +782,59 @@ class CreateForm(QWidget):
                 field, message = exc.field, exc.message
         self._show_cost(field is None and not self._read_only)
         if field == "prompt" and not text.strip():
-            message = self.tr("Write a prompt to start.") if self.kind() == "image" or not self.first.value() else message
+            message = (
+                self.tr("Write a prompt to start.")
+                if self.kind() == "image" or not self.first.value()
+                else message
+            )
             self.error.setObjectName("hint")
         else:
             self.error.setObjectName("fieldError")
         self.error.style().unpolish(self.error)
         self.error.style().polish(self.error)
         hint = self.error.objectName() == "hint"
-        self.error.setText((message if hint else self._field_label(field) + message) if message else "")
+        self.error.setText(
+            (message if hint else self._field_label(field) + message) if message else ""
+        )
         self.error.setVisible(bool(message))
-        widgets = {"prompt": self.prompt, "resolution": self.resolution,
-                   "duration": self.duration.slider, "ratio": self.ratio,
-                   "first_frame_image": self.first.edit, "last_frame_image": self.last.edit,
-                   "subject_reference": self.subject.edit, "seed": self.seed, "n": self.n,
-                   "aspect_ratio": self.aspect, "model": self.model,
-                   "reference_image": self.references.list,
-                   "reference_video": self.references.list,
-                   "reference_audio": self.references.list}
+        widgets = {
+            "prompt": self.prompt,
+            "resolution": self.resolution,
+            "duration": self.duration.slider,
+            "ratio": self.ratio,
+            "first_frame_image": self.first.edit,
+            "last_frame_image": self.last.edit,
+            "subject_reference": self.subject.edit,
+            "seed": self.seed,
+            "n": self.n,
+            "aspect_ratio": self.aspect,
+            "model": self.model,
+            "reference_image": self.references.list,
+            "reference_video": self.references.list,
+            "reference_audio": self.references.list,
+        }
         for name, w in widgets.items():
             _set_invalid(w, name == field and bool(text.strip() or name != "prompt"))
         self.changed.emit()
 
     def _field_label(self, field: str | None) -> str:
-        labels = {"prompt": self.tr("Prompt"), "resolution": self.tr("Resolution"),
-                  "duration": self.tr("Duration"), "first_frame_image": self.tr("First frame"),
-                  "last_frame_image": self.tr("Last frame"), "subject_reference": self.tr("Subject"),
-                  "seed": self.tr("Seed"), "n": self.tr("Images"), "aspect_ratio": self.tr("Aspect ratio"),
-                  "model": self.tr("Model"), "ratio": self.tr("Ratio"),
-                  "reference_image": self.tr("References"),
-                  "reference_video": self.tr("References"),
-                  "reference_audio": self.tr("References"), "content": self.tr("References")}
+        labels = {
+            "prompt": self.tr("Prompt"),
+            "resolution": self.tr("Resolution"),
+            "duration": self.tr("Duration"),
+            "first_frame_image": self.tr("First frame"),
+            "last_frame_image": self.tr("Last frame"),
+            "subject_reference": self.tr("Subject"),
+            "seed": self.tr("Seed"),
+            "n": self.tr("Images"),
+            "aspect_ratio": self.tr("Aspect ratio"),
+            "model": self.tr("Model"),
+            "ratio": self.tr("Ratio"),
+            "reference_image": self.tr("References"),
+            "reference_video": self.tr("References"),
+            "reference_audio": self.tr("References"),
+            "content": self.tr("References"),
+        }
         return f"{labels[field]}: " if field in labels else ""
 
     # -- inputs: chosen, dropped, pasted --------------------------------------------------------
@@ -752,11 +853,13 @@ class CreateForm(QWidget):
         protocol = "v2" if self.is_v2() else self.kind()
         for source in sources:
             kind = kind_of_source(source)
-            name = (self.tr("pasted picture") if source.startswith("data:")
-                    else Path(source).name)
+            name = self.tr("pasted picture") if source.startswith("data:") else Path(source).name
             if kind is None:
-                self.refuse(self.tr("%1 is not a picture, a video or a sound clip Slate can "
-                                    "use.").replace("%1", name))
+                self.refuse(
+                    self.tr("%1 is not a picture, a video or a sound clip Slate can use.").replace(
+                        "%1", name
+                    )
+                )
                 continue
             if isinstance(target, FramePicker) and kind != "image":
                 self.refuse(self.tr("%1: a frame must be a picture.").replace("%1", name))
@@ -764,8 +867,7 @@ class CreateForm(QWidget):
             field = self._field_of(target, kind)
             if self.prober is None:
                 continue
-            self.prober(source, kind, field, protocol,
-                        lambda got, t=target: self._arrived(t, got))
+            self.prober(source, kind, field, protocol, lambda got, t=target: self._arrived(t, got))
 
     def take_dropped(self, sources: list[str]) -> None:
         """Inputs dropped on the form itself: references where the model takes them (and no
@@ -774,8 +876,9 @@ class CreateForm(QWidget):
             return
         if self.is_v2() and self.references._blocked is None:
             self.take(self.references, sources)
-        elif (self.fields.isRowVisible(self.first) and self.first.accepting()
-              and not self.first.input):
+        elif (
+            self.fields.isRowVisible(self.first) and self.first.accepting() and not self.first.input
+        ):
             self.take(self.first, sources[:1])
         elif self.fields.isRowVisible(self.last) and self.last.accepting():
             self.take(self.last, sources[:1])
@@ -867,8 +970,10 @@ class CreateForm(QWidget):
                 else:
                     refs.append(media)
         else:  # a draft's raw values
-            for field, picker in (("first_frame_image", self.first),
-                                  ("last_frame_image", self.last)):
+            for field, picker in (
+                ("first_frame_image", self.first),
+                ("last_frame_image", self.last),
+            ):
                 if isinstance(params.get(field), str):
                     picker.set_value(params[field])
             for field in v2.REFERENCE_FIELDS:
@@ -891,8 +996,18 @@ class CreateForm(QWidget):
         self.prompt.setProperty("readOnly", ro)
         self.prompt.style().unpolish(self.prompt)
         self.prompt.style().polish(self.prompt)
-        for w in (self.image_radio, self.video_radio, self.model, self.duration, self.resolution,
-                  self.aspect, self.n, self.optimizer, self.ratio, self.expansion):
+        for w in (
+            self.image_radio,
+            self.video_radio,
+            self.model,
+            self.duration,
+            self.resolution,
+            self.aspect,
+            self.n,
+            self.optimizer,
+            self.ratio,
+            self.expansion,
+        ):
             w.setEnabled(not ro)
         self.seed.setReadOnly(ro)
         for p in (self.first, self.last, self.subject, self.references):
@@ -930,15 +1045,22 @@ class CreateForm(QWidget):
     def picker(self, field: str) -> FramePicker:
         """The image input of ``field`` (``first_frame``, ``last_frame``, ``subject_reference``),
         its row shown: a video model that takes it is chosen when the current one does not."""
-        picker = {"first_frame": self.first, "last_frame": self.last,
-                  "subject_reference": self.subject}[field]
+        picker = {
+            "first_frame": self.first,
+            "last_frame": self.last,
+            "subject_reference": self.subject,
+        }[field]
         if self.kind() == "video":
-            allows = {"first_frame": "allows_first_frame", "last_frame": "allows_last_frame",
-                      "subject_reference": "needs_subject"}[field]
+            allows = {
+                "first_frame": "allows_first_frame",
+                "last_frame": "allows_last_frame",
+                "subject_reference": "needs_subject",
+            }[field]
             rule = VIDEO_MODELS.get(self.model_id())
             # MiniMax-H3 takes first and last frames itself, but no subject picture.
-            switch = ((rule is not None and not getattr(rule, allows))
-                      or (self.is_v2() and field == "subject_reference"))
+            switch = (rule is not None and not getattr(rule, allows)) or (
+                self.is_v2() and field == "subject_reference"
+            )
             if switch:
                 for name, other in VIDEO_MODELS.items():
                     if getattr(other, allows):
@@ -958,9 +1080,16 @@ class CreateForm(QWidget):
 def _stored_media(item: dict[str, Any], kind: str, local_word: str) -> MediaInput:
     if item.get("url"):
         return MediaInput(item["url"], kind, str(item["url"]).rsplit("/", 1)[-1])
-    facts = MediaFacts(kind, str(item.get("sha256") or ""), int(item.get("bytes") or 0),
-                       str(item.get("format") or ""), local_word, item.get("width"),
-                       item.get("height"), item.get("seconds"))
+    facts = MediaFacts(
+        kind,
+        str(item.get("sha256") or ""),
+        int(item.get("bytes") or 0),
+        str(item.get("format") or ""),
+        local_word,
+        item.get("width"),
+        item.get("height"),
+        item.get("seconds"),
+    )
     return MediaInput("", kind, local_word, facts)
 
 
@@ -968,5 +1097,12 @@ def today_compact() -> str:
     return dt.date.today().strftime("%Y%m%d")
 
 
-__all__ = ["CreateForm", "DurationSlider", "FramePicker", "ReferenceList", "QPushButton",
-           "RequestIdComposer", "today_compact"]
+__all__ = [
+    "CreateForm",
+    "DurationSlider",
+    "FramePicker",
+    "ReferenceList",
+    "QPushButton",
+    "RequestIdComposer",
+    "today_compact",
+]

@@ -49,8 +49,11 @@ SHOTLIST_SUFFIXES = (".csv", ".yaml", ".yml")
 def kind_of_path(path: str) -> str | None:
     """image, video or audio from a file's name (the probe then proves it)."""
     low = path.lower()
-    for kind, suffixes in (("image", IMAGE_SUFFIXES), ("video", VIDEO_SUFFIXES),
-                           ("audio", AUDIO_SUFFIXES)):
+    for kind, suffixes in (
+        ("image", IMAGE_SUFFIXES),
+        ("video", VIDEO_SUFFIXES),
+        ("audio", AUDIO_SUFFIXES),
+    ):
         if low.endswith(suffixes):
             return kind
     return None
@@ -106,8 +109,12 @@ def _thumb_of(data: bytes, kind: str) -> QImage | None:
         return None
     if img is None or img.isNull():
         return None
-    return img.scaled(THUMB * 2, THUMB, Qt.AspectRatioMode.KeepAspectRatio,
-                      Qt.TransformationMode.SmoothTransformation)
+    return img.scaled(
+        THUMB * 2,
+        THUMB,
+        Qt.AspectRatioMode.KeepAspectRatio,
+        Qt.TransformationMode.SmoothTransformation,
+    )
 
 
 def _video_poster(data: bytes) -> QImage | None:
@@ -246,8 +253,9 @@ class FramePicker(DropMixin, QWidget):
         self.thumb = QLabel(objectName="frameThumb")
         self.thumb.setFixedSize(THUMB, THUMB * 9 // 16 + 8)
         self.thumb.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.thumb.setStyleSheet("QLabel#frameThumb { border: 1px dashed #c5cad3; "
-                                 "border-radius: 4px; color: #8a93a3; }")
+        self.thumb.setStyleSheet(
+            "QLabel#frameThumb { border: 1px dashed #c5cad3; border-radius: 4px; color: #8a93a3; }"
+        )
         self.thumb.setText(self.tr("drop"))
         from app.ui.qt import QLineEdit
 
@@ -320,8 +328,9 @@ class FramePicker(DropMixin, QWidget):
             except Exception:  # noqa: BLE001 - an unreadable picture just has no thumbnail
                 thumb = None
             self.set_input(MediaInput(value, "image", self.tr("image"), None, thumb))
-            self.edit.setText(self.tr("picture (%1 KB)").replace(
-                "%1", str(len(value) * 3 // 4 // 1024)))
+            self.edit.setText(
+                self.tr("picture (%1 KB)").replace("%1", str(len(value) * 3 // 4 // 1024))
+            )
             self.edit.setReadOnly(True)
         elif value:
             self.set_input(MediaInput(value, "image", value))
@@ -331,8 +340,11 @@ class FramePicker(DropMixin, QWidget):
     def set_file(self, name: str, data_url: str) -> None:
         """A picture read from a file or a result (``data_url``), said by its name."""
         self.set_value(data_url)
-        self.edit.setText(self.tr("%1 (picture, %2 KB)").replace("%1", name).replace(
-            "%2", str(len(data_url) * 3 // 4 // 1024)))
+        self.edit.setText(
+            self.tr("%1 (picture, %2 KB)")
+            .replace("%1", name)
+            .replace("%2", str(len(data_url) * 3 // 4 // 1024))
+        )
 
     def set_stored(self, text: str) -> None:
         """A stored slot's local input (known by its facts only: no thumbnail)."""
@@ -344,9 +356,13 @@ class FramePicker(DropMixin, QWidget):
     def _show_thumb(self) -> None:
         thumb = self.input.thumb if self.input is not None else None
         if thumb is not None:
-            self.thumb.setPixmap(QPixmap.fromImage(thumb).scaled(
-                self.thumb.size(), Qt.AspectRatioMode.KeepAspectRatio,
-                Qt.TransformationMode.SmoothTransformation))
+            self.thumb.setPixmap(
+                QPixmap.fromImage(thumb).scaled(
+                    self.thumb.size(),
+                    Qt.AspectRatioMode.KeepAspectRatio,
+                    Qt.TransformationMode.SmoothTransformation,
+                )
+            )
         else:
             self.thumb.setPixmap(QPixmap())
             self.thumb.setText(self.tr("drop") if self.input is None else self.tr("picture"))
@@ -368,8 +384,11 @@ class FramePicker(DropMixin, QWidget):
     def _apply_enabled(self) -> None:
         on = not self._read_only and self._blocked is None
         self.edit.setEnabled(self._blocked is None)
-        self.edit.setReadOnly(not on or (self.input is not None and self.input.facts is not None)
-                              or self._stored is not None)
+        self.edit.setReadOnly(
+            not on
+            or (self.input is not None and self.input.facts is not None)
+            or self._stored is not None
+        )
         self.choose.setEnabled(on)
         self.clear.setEnabled(not self._read_only)
 
@@ -456,15 +475,17 @@ class ReferenceList(DropMixin, QWidget):
         for m in self.items:
             if m.value:  # a stored slot's local input is shown, not sent again
                 out.setdefault(f"reference_{m.kind}", []).append(
-                    m.check_value() if check else m.value)
+                    m.check_value() if check else m.value
+                )
         return out
 
     def count(self, kind: str) -> int:
         return sum(1 for m in self.items if m.kind == kind)
 
     def seconds(self, kind: str) -> float:
-        return sum((m.facts.seconds or 0.0) for m in self.items
-                   if m.kind == kind and m.facts is not None)
+        return sum(
+            (m.facts.seconds or 0.0) for m in self.items if m.kind == kind and m.facts is not None
+        )
 
     def _show(self) -> None:
         from app.domain import params_v2 as v2
@@ -482,14 +503,18 @@ class ReferenceList(DropMixin, QWidget):
                 item.setIcon(QIcon(QPixmap.fromImage(m.thumb)))
             item.setToolTip(m.summary())
             self.list.addItem(item)
-        self.limits.setText(self.tr(
-            "%1 of %2 images · %3 of %4 videos (%5 of %6 s) · %7 of %8 audio (%9 of %6 s)")
-            .replace("%1", str(self.count("image"))).replace("%2", str(v2.MAX_IMAGES))
-            .replace("%3", str(self.count("video"))).replace("%4", str(v2.MAX_VIDEOS))
+        self.limits.setText(
+            self.tr("%1 of %2 images · %3 of %4 videos (%5 of %6 s) · %7 of %8 audio (%9 of %6 s)")
+            .replace("%1", str(self.count("image")))
+            .replace("%2", str(v2.MAX_IMAGES))
+            .replace("%3", str(self.count("video")))
+            .replace("%4", str(v2.MAX_VIDEOS))
             .replace("%5", f"{self.seconds('video'):.1f}")
             .replace("%6", f"{v2.TOTAL_SECONDS_MAX:g}")
-            .replace("%7", str(self.count("audio"))).replace("%8", str(v2.MAX_AUDIO))
-            .replace("%9", f"{self.seconds('audio'):.1f}"))
+            .replace("%7", str(self.count("audio")))
+            .replace("%8", str(v2.MAX_AUDIO))
+            .replace("%9", f"{self.seconds('audio'):.1f}")
+        )
         self.remove.setEnabled(bool(self.items) and not self._read_only)
 
     def set_blocked(self, why: str | None) -> None:
@@ -512,5 +537,12 @@ class ReferenceList(DropMixin, QWidget):
 
 Prober = Callable[[str, str, str, str, Callable[[Any], None]], None]
 
-__all__ = ["FramePicker", "MediaInput", "ReferenceList", "kind_of_path", "kind_of_source",
-           "probe_media", "sources_of"]
+__all__ = [
+    "FramePicker",
+    "MediaInput",
+    "ReferenceList",
+    "kind_of_path",
+    "kind_of_source",
+    "probe_media",
+    "sources_of",
+]

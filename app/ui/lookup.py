@@ -50,8 +50,13 @@ class LookupDialog(QDialog):
     attach = Signal(object)  # AttachTask of the candidate the user confirmed
     otherWays = Signal()  # none found (or none fits): attach by id, declare failed
 
-    def __init__(self, request_id: str, report: LookupReport, provider: str = "MiniMax",
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        request_id: str,
+        report: LookupReport,
+        provider: str = "MiniMax",
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("lookupDialog")
         self.setWindowTitle(self.tr("Looking for this slot's task at %1").replace("%1", provider))
@@ -62,35 +67,54 @@ class LookupDialog(QDialog):
         if n == 1:
             head = self.tr("1 matching task found at %1 — attach?").replace("%1", provider)
         elif n > 1:
-            head = self.tr("%1 matching tasks found at %2 — pick the one this slot made:").replace(
-                "%1", str(n)).replace("%2", provider)
+            head = (
+                self.tr("%1 matching tasks found at %2 — pick the one this slot made:")
+                .replace("%1", str(n))
+                .replace("%2", provider)
+            )
         else:
             head = self.tr("No matching task found at %1.").replace("%1", provider)
         self.heading = QLabel(head, objectName="lookupHeading")
         self.heading.setWordWrap(True)
         self.heading.setStyleSheet("font-weight: 600;")
-        window = self.tr("Slate looked at the tasks made between %1 and %2 with this slot's "
-                         "model, duration, resolution and ratio. The prompt is not in the "
-                         "list, so check the time before you attach.").replace(
-            "%1", _when(report.window_start)).replace("%2", _when(report.window_end))
+        window = (
+            self.tr(
+                "Slate looked at the tasks made between %1 and %2 with this slot's "
+                "model, duration, resolution and ratio. The prompt is not in the "
+                "list, so check the time before you attach."
+            )
+            .replace("%1", _when(report.window_start))
+            .replace("%2", _when(report.window_end))
+        )
         if n == 0:
-            window = self.tr("Slate looked at the tasks made between %1 and %2; none has this "
-                             "slot's parameters. If you find the task in the console, attach "
-                             "its id; otherwise declare the slot failed.").replace(
-                "%1", _when(report.window_start)).replace("%2", _when(report.window_end))
+            window = (
+                self.tr(
+                    "Slate looked at the tasks made between %1 and %2; none has this "
+                    "slot's parameters. If you find the task in the console, attach "
+                    "its id; otherwise declare the slot failed."
+                )
+                .replace("%1", _when(report.window_start))
+                .replace("%2", _when(report.window_end))
+            )
         self.explain = QLabel(window, objectName="hint")
         self.explain.setWordWrap(True)
         self.table = QTreeWidget(objectName="candidateTable")
-        self.table.setHeaderLabels([self.tr("Task id"), self.tr("Made at"), self.tr("Model"),
-                                    self.tr("Status")])
+        self.table.setHeaderLabels(
+            [self.tr("Task id"), self.tr("Made at"), self.tr("Model"), self.tr("Status")]
+        )
         self.table.setRootIsDecorated(False)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setAccessibleName(self.tr("Matching tasks"))
         for c in report.candidates:
             status = STATUS_WORDS.get((c.status or "").lower())
-            item = QTreeWidgetItem([c.task_id, _when(c.created_at), c.model or "",
-                                    translate("LookupDialog", status) if status
-                                    else c.status or ""])
+            item = QTreeWidgetItem(
+                [
+                    c.task_id,
+                    _when(c.created_at),
+                    c.model or "",
+                    translate("LookupDialog", status) if status else c.status or "",
+                ]
+            )
             self.table.addTopLevelItem(item)
         for col in range(4):
             self.table.resizeColumnToContents(col)
@@ -98,15 +122,18 @@ class LookupDialog(QDialog):
         if n == 1:
             self.table.setCurrentItem(self.table.topLevelItem(0))
         buttons = QDialogButtonBox()
-        self.attach_button = buttons.addButton(self.tr("Attach"),
-                                               QDialogButtonBox.ButtonRole.AcceptRole)
+        self.attach_button = buttons.addButton(
+            self.tr("Attach"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.attach_button.setObjectName("attachFoundButton")
         self.attach_button.setProperty("primary", True)
-        self.other_button = buttons.addButton(self.tr("Attach by id or declare failed…"),
-                                              QDialogButtonBox.ButtonRole.ActionRole)
+        self.other_button = buttons.addButton(
+            self.tr("Attach by id or declare failed…"), QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.other_button.setObjectName("otherWaysButton")
-        self.later_button = buttons.addButton(self.tr("Not now"),
-                                              QDialogButtonBox.ButtonRole.RejectRole)
+        self.later_button = buttons.addButton(
+            self.tr("Not now"), QDialogButtonBox.ButtonRole.RejectRole
+        )
         self.later_button.setObjectName("notNowButton")
         self.attach_button.setVisible(n > 0)
         box = QVBoxLayout(self)

@@ -32,8 +32,9 @@ def load_thumbnail(path: str, size: int = THUMB) -> QImage:
     img = QImage(path)
     if img.isNull():
         return img
-    return img.scaled(size, size, Qt.AspectRatioMode.KeepAspectRatio,
-                      Qt.TransformationMode.SmoothTransformation)
+    return img.scaled(
+        size, size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+    )
 
 
 def load_video_poster(path: str, size: int = 480) -> QImage:
@@ -45,10 +46,19 @@ def load_video_poster(path: str, size: int = 480) -> QImage:
             for frame in container.decode(video=0):
                 rgb = frame.reformat(format="rgb24")
                 plane = rgb.planes[0]
-                img = QImage(bytes(plane), rgb.width, rgb.height, plane.line_size,
-                             QImage.Format.Format_RGB888).copy()
-                return img.scaled(size, size, Qt.AspectRatioMode.KeepAspectRatio,
-                                  Qt.TransformationMode.SmoothTransformation)
+                img = QImage(
+                    bytes(plane),
+                    rgb.width,
+                    rgb.height,
+                    plane.line_size,
+                    QImage.Format.Format_RGB888,
+                ).copy()
+                return img.scaled(
+                    size,
+                    size,
+                    Qt.AspectRatioMode.KeepAspectRatio,
+                    Qt.TransformationMode.SmoothTransformation,
+                )
     except Exception:  # noqa: BLE001 - a poster is a nicety; the player still works
         pass
     return QImage()
@@ -85,8 +95,11 @@ class VideoView(QWidget):
         mm = multimedia()
         if mm is None:
             self.play_button.setEnabled(False)
-            self.note.setText(self.tr("Video playback is not available here: %1").replace(
-                "%1", multimedia_error() or ""))
+            self.note.setText(
+                self.tr("Video playback is not available here: %1").replace(
+                    "%1", multimedia_error() or ""
+                )
+            )
 
     def _ensure_player(self) -> Any:
         if self.player is None:
@@ -129,8 +142,15 @@ class VideoView(QWidget):
         size = self.poster.contentsRect().size()
         if size.width() < 8 or size.height() < 8:
             size = image.size()
-        self.poster.setPixmap(QPixmap.fromImage(image.scaled(
-            size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation)))
+        self.poster.setPixmap(
+            QPixmap.fromImage(
+                image.scaled(
+                    size,
+                    Qt.AspectRatioMode.KeepAspectRatio,
+                    Qt.TransformationMode.SmoothTransformation,
+                )
+            )
+        )
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)

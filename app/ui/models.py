@@ -52,10 +52,17 @@ def _tr(text: str) -> str:
 
 def row_from_view(view: TaskView) -> SlotRow:
     return SlotRow(
-        id=view.id, request_id=view.request_id, kind=view.kind, state=view.state,
-        model=view.params.get("model"), prompt=view.params.get("prompt"),
-        project=view.project or "", created_at=view.created_at, updated_at=view.updated_at,
-        next_poll_at=view.next_poll_at, has_results=view.has_results,
+        id=view.id,
+        request_id=view.request_id,
+        kind=view.kind,
+        state=view.state,
+        model=view.params.get("model"),
+        prompt=view.params.get("prompt"),
+        project=view.project or "",
+        created_at=view.created_at,
+        updated_at=view.updated_at,
+        next_poll_at=view.next_poll_at,
+        has_results=view.has_results,
         provider_status=view.provider_status,
         error_message=view.error.message if view.error else None,
     )
@@ -84,18 +91,36 @@ def slot_label(request_id: str, project: str) -> str:
         marker = f":{project}:"
         at = request_id.find(marker)
         if at >= 0 and at + len(marker) < len(request_id):
-            return request_id[at + len(marker):]
+            return request_id[at + len(marker) :]
     return request_id
 
 
 class Node:
     """One row of the tree: the root, a project, a day, or a slot."""
 
-    __slots__ = ("kind", "parent", "children", "key", "count", "row", "exhausted", "pending",
-                 "started", "cursor", "newest")
+    __slots__ = (
+        "kind",
+        "parent",
+        "children",
+        "key",
+        "count",
+        "row",
+        "exhausted",
+        "pending",
+        "started",
+        "cursor",
+        "newest",
+    )
 
-    def __init__(self, kind: str, parent: "Node | None", key: str = "", count: int = 0,
-                 row: SlotRow | None = None, newest: int = 0) -> None:
+    def __init__(
+        self,
+        kind: str,
+        parent: "Node | None",
+        key: str = "",
+        count: int = 0,
+        row: SlotRow | None = None,
+        newest: int = 0,
+    ) -> None:
         self.kind = kind
         self.parent = parent
         self.children: list[Node] = []
@@ -162,7 +187,9 @@ class SlotTreeModel(QAbstractItemModel):
             return QModelIndex()
         return self.createIndex(node.position(), column, node)
 
-    def index(self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:
+    def index(
+        self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()
+    ) -> QModelIndex:
         if column < 0 or column >= len(COLUMNS) or row < 0:
             return QModelIndex()
         if parent.isValid() and parent.column() != 0:
@@ -201,12 +228,20 @@ class SlotTreeModel(QAbstractItemModel):
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(COLUMNS):
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(COLUMNS)
+        ):
             return _tr(COLUMNS[section])
         return None
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if not index.isValid():
             return None
         node = self._node(index)
@@ -269,8 +304,9 @@ class SlotTreeModel(QAbstractItemModel):
             prompt = (row.prompt or "").strip()
             if len(prompt) > 240:
                 prompt = prompt[:240] + "…"
-            return (f"{row.request_id}\n{state_word(row.state)} · {row.model or row.kind}"
-                    + (f"\n\n{prompt}" if prompt else ""))
+            return f"{row.request_id}\n{state_word(row.state)} · {row.model or row.kind}" + (
+                f"\n\n{prompt}" if prompt else ""
+            )
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return f"{row.request_id}, {state_word(row.state)}"
         return None
@@ -321,8 +357,12 @@ class SlotTreeModel(QAbstractItemModel):
             c.load(c.reader.days(flt, node.key, after=node.cursor, limit=DAY_PAGE), done=arrived)
         else:
             assert node.parent is not None
-            c.load(c.reader.slots(flt, node.parent.key, node.key, before_id=node.cursor,
-                                  limit=SLOT_PAGE), done=arrived)
+            c.load(
+                c.reader.slots(
+                    flt, node.parent.key, node.key, before_id=node.cursor, limit=SLOT_PAGE
+                ),
+                done=arrived,
+            )
 
     def _arrived(self, node: Node, items: list[Any]) -> None:
         node.pending = False
@@ -343,8 +383,11 @@ class SlotTreeModel(QAbstractItemModel):
                 fresh.append(Node("slot", node, item.request_id, row=item))
         if items:
             last = items[-1]
-            node.cursor = last.newest_id if node.kind == "root" else (
-                last.key if node.kind == "project" else last.id)
+            node.cursor = (
+                last.newest_id
+                if node.kind == "root"
+                else (last.key if node.kind == "project" else last.id)
+            )
         node.exhausted = len(items) < page
         if fresh:
             first = len(node.children)
@@ -399,8 +442,11 @@ class SlotTreeModel(QAbstractItemModel):
             return
         day = project.find(row.day)
         if day is None:
-            self._insert(project, self._day_position(project, row.day),
-                         Node("day", project, row.day, 1, newest=row.id))
+            self._insert(
+                project,
+                self._day_position(project, row.day),
+                Node("day", project, row.day, 1, newest=row.id),
+            )
             return
         day.count += 1
         day.newest = max(day.newest, row.id)
@@ -413,7 +459,9 @@ class SlotTreeModel(QAbstractItemModel):
 
     @staticmethod
     def _day_position(project: Node, day: str) -> int:
-        return next((i for i, d in enumerate(project.children) if d.key < day), len(project.children))
+        return next(
+            (i for i, d in enumerate(project.children) if d.key < day), len(project.children)
+        )
 
     def _insert(self, parent: Node, at: int, node: Node) -> None:
         self.beginInsertRows(self.node_index(parent), at, at)
@@ -467,8 +515,10 @@ class SlotTreeModel(QAbstractItemModel):
             self._sort_projects()
             for node in list(self._root.children):
                 if node.started:
-                    c.load(c.reader.days(flt, node.key, limit=DAY_PAGE),
-                           done=lambda items, n=node: days_arrived(n, items))
+                    c.load(
+                        c.reader.days(flt, node.key, limit=DAY_PAGE),
+                        done=lambda items, n=node: days_arrived(n, items),
+                    )
 
         def days_arrived(project: Node, groups: list[Group]) -> None:
             if gen != self._generation:
@@ -476,18 +526,25 @@ class SlotTreeModel(QAbstractItemModel):
             for g in groups:
                 day = project.find(g.key)
                 if day is None:
-                    if not project.exhausted and g.key < min((d.key for d in project.children), default=""):
+                    if not project.exhausted and g.key < min(
+                        (d.key for d in project.children), default=""
+                    ):
                         continue  # below the loaded page: paging brings it
-                    self._insert(project, self._day_position(project, g.key),
-                                 Node("day", project, g.key, g.count, newest=g.newest_id))
+                    self._insert(
+                        project,
+                        self._day_position(project, g.key),
+                        Node("day", project, g.key, g.count, newest=g.newest_id),
+                    )
                     continue
                 if (day.count, day.newest) != (g.count, g.newest_id):
                     day.count, day.newest = g.count, g.newest_id
                     idx = self.node_index(day)
                     self.dataChanged.emit(idx, idx)
                 if day.started:
-                    c.load(c.reader.slots(flt, project.key, day.key, limit=SLOT_PAGE),
-                           done=lambda rows, d=day: slots_arrived(d, rows))
+                    c.load(
+                        c.reader.slots(flt, project.key, day.key, limit=SLOT_PAGE),
+                        done=lambda rows, d=day: slots_arrived(d, rows),
+                    )
 
         def slots_arrived(day: Node, rows: list[SlotRow]) -> None:
             if gen != self._generation:
@@ -499,7 +556,9 @@ class SlotTreeModel(QAbstractItemModel):
                 node = self._by_id.get(r.id)
                 if node is not None and node.row != r:
                     node.row = r
-                    self.dataChanged.emit(self.node_index(node), self.node_index(node, len(COLUMNS) - 1))
+                    self.dataChanged.emit(
+                        self.node_index(node), self.node_index(node, len(COLUMNS) - 1)
+                    )
             if fresh:
                 self.beginInsertRows(self.node_index(day), 0, len(fresh) - 1)
                 nodes = [Node("slot", day, r.request_id, row=r) for r in fresh]
@@ -512,8 +571,10 @@ class SlotTreeModel(QAbstractItemModel):
         c.load(c.reader.projects(flt, limit=PROJECT_PAGE), done=projects_arrived)
 
     def _project_position(self, newest: int) -> int:
-        return next((i for i, p in enumerate(self._root.children) if p.newest < newest),
-                    len(self._root.children))
+        return next(
+            (i for i, p in enumerate(self._root.children) if p.newest < newest),
+            len(self._root.children),
+        )
 
     def _sort_projects(self) -> None:
         """Newest activity first, by moves (a view keeps its selection and open groups)."""
@@ -587,8 +648,12 @@ LoadFn = Callable[..., None]
 
 #: Words translated at run time through ``_tr``, listed here so lupdate finds them.
 _WORDS = (
-    QT_TRANSLATE_NOOP("SlotModel", "now"), QT_TRANSLATE_NOOP("SlotModel", "%1 min"),
-    QT_TRANSLATE_NOOP("SlotModel", "%1 h"), QT_TRANSLATE_NOOP("SlotModel", "%1 d"),
-    QT_TRANSLATE_NOOP("SlotModel", "Today"), QT_TRANSLATE_NOOP("SlotModel", "Yesterday"),
-    QT_TRANSLATE_NOOP("SlotModel", "Video"), QT_TRANSLATE_NOOP("SlotModel", "Image"),
+    QT_TRANSLATE_NOOP("SlotModel", "now"),
+    QT_TRANSLATE_NOOP("SlotModel", "%1 min"),
+    QT_TRANSLATE_NOOP("SlotModel", "%1 h"),
+    QT_TRANSLATE_NOOP("SlotModel", "%1 d"),
+    QT_TRANSLATE_NOOP("SlotModel", "Today"),
+    QT_TRANSLATE_NOOP("SlotModel", "Yesterday"),
+    QT_TRANSLATE_NOOP("SlotModel", "Video"),
+    QT_TRANSLATE_NOOP("SlotModel", "Image"),
 )

@@ -24,8 +24,9 @@ TITLES = {
 BODIES = {
     State.SUCCESS: QT_TRANSLATE_NOOP("Notifier", "The media are checked and saved."),
     State.FAIL: QT_TRANSLATE_NOOP("Notifier", "The slot failed."),
-    State.UNKNOWN: QT_TRANSLATE_NOOP("Notifier", "No clear answer came back. Open the slot to "
-                                     "look it up or recover it."),
+    State.UNKNOWN: QT_TRANSLATE_NOOP(
+        "Notifier", "No clear answer came back. Open the slot to look it up or recover it."
+    ),
 }
 
 

@@ -60,8 +60,12 @@ def key_of(task: Any) -> tuple[str, str | None, str | None, int | None]:
     """What makes two tasks alike for the estimate: kind, model, resolution, duration."""
     p = dict(getattr(task, "params", None) or {})
     duration = p.get("duration")
-    return (str(task.kind), p.get("model"), p.get("resolution"),
-            int(duration) if isinstance(duration, (int, float)) else None)
+    return (
+        str(task.kind),
+        p.get("model"),
+        p.get("resolution"),
+        int(duration) if isinstance(duration, (int, float)) else None,
+    )
 
 
 class Estimates:

@@ -165,8 +165,22 @@ def translate(context: str, text: str) -> str:
     return QCoreApplication.translate(context, text)
 
 
-__all__ = [name for name in dir() if name.startswith("Q") or name in (
-    "Qt", "QT_TRANSLATE_NOOP", "Signal", "Slot", "QtCore", "QtGui", "QtWidgets", "media_player", "multimedia",
-    "multimedia_error",
-    "translate",
-)]
+__all__ = [
+    name
+    for name in dir()
+    if name.startswith("Q")
+    or name
+    in (
+        "Qt",
+        "QT_TRANSLATE_NOOP",
+        "Signal",
+        "Slot",
+        "QtCore",
+        "QtGui",
+        "QtWidgets",
+        "media_player",
+        "multimedia",
+        "multimedia_error",
+        "translate",
+    )
+]

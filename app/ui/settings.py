@@ -38,18 +38,36 @@ from app.ui.qt import QT_TRANSLATE_NOOP, QByteArray, QSettings, translate
 log = logging.getLogger(__name__)
 
 # The keys of :class:`ServiceSettings` under ``settings/`` (the names are those of the config).
-SERVICE_KEYS = ("region", "tenant", "user", "quota_video", "quota_image", "budget_daily",
-                "poll_interval", "data_dir", "store")
+SERVICE_KEYS = (
+    "region",
+    "tenant",
+    "user",
+    "quota_video",
+    "quota_image",
+    "budget_daily",
+    "poll_interval",
+    "data_dir",
+    "store",
+)
 # The config fields a saved setting may change (the region is applied as ``base_url``).
-_APPLIED = ("tenant", "user", "quota_video", "quota_image", "budget_daily", "poll_interval",
-            "data_dir", "store")
+_APPLIED = (
+    "tenant",
+    "user",
+    "quota_video",
+    "quota_image",
+    "budget_daily",
+    "poll_interval",
+    "data_dir",
+    "store",
+)
 DRAFT_KEYS = ("kind", "model", "duration", "resolution", "ratio")
 KINDS = ("video", "image")
 REGIONS = tuple(REGION_URLS)
 NOTIFY_KEY = "notifications/slotFinished"
 
 NOT_A_STORE_URL = QT_TRANSLATE_NOOP(
-    "MainWindow", "Store URL: not a database URL (sqlite:///path or postgresql://host/name).")
+    "MainWindow", "Store URL: not a database URL (sqlite:///path or postgresql://host/name)."
+)
 
 
 def _empty(value: Any) -> bool:
@@ -133,11 +151,14 @@ class DraftDefaults:
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
             raise ValidationError("kind", f"must be video or image, got {self.kind!r}")
-        if self.duration is not None and (isinstance(self.duration, bool)
-                                          or not isinstance(self.duration, int)
-                                          or self.duration <= 0):
-            raise ValidationError("duration",
-                                  f"must be a whole number of seconds, got {self.duration!r}")
+        if self.duration is not None and (
+            isinstance(self.duration, bool)
+            or not isinstance(self.duration, int)
+            or self.duration <= 0
+        ):
+            raise ValidationError(
+                "duration", f"must be a whole number of seconds, got {self.duration!r}"
+            )
         for name in ("model", "resolution", "ratio"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, str) or not value.strip()):
@@ -158,8 +179,11 @@ class SettingsChange:
     @classmethod
     def from_dialog(cls, values: Mapping[str, Any]) -> SettingsChange:
         key = values.get("api_key") or None
-        return cls(ServiceSettings.from_values(values), api_key=key,
-                   clear_api_key=bool(values.get("clear_api_key")) and key is None)
+        return cls(
+            ServiceSettings.from_values(values),
+            api_key=key,
+            clear_api_key=bool(values.get("clear_api_key")) and key is None,
+        )
 
 
 # -- applying them to the config -----------------------------------------------------------------
@@ -182,8 +206,13 @@ def default_store(data_dir: Any) -> str:
     return f"sqlite:///{(Path(data_dir).expanduser() / 'slate.sqlite3').as_posix()}"
 
 
-def apply(config: Config, settings: ServiceSettings, *, key_source: str = "none",
-          fixed: Iterable[str] = ()) -> Config:
+def apply(
+    config: Config,
+    settings: ServiceSettings,
+    *,
+    key_source: str = "none",
+    fixed: Iterable[str] = (),
+) -> Config:
     """``config`` with ``settings`` applied, validated like flags.
 
     A setting that is not set means its default, not "keep what runs now". Fields fixed for this
@@ -197,17 +226,26 @@ def apply(config: Config, settings: ServiceSettings, *, key_source: str = "none"
             merged[key] = getattr(settings, key)
     if "base_url" not in fixed and "provider" not in fixed:
         region = settings.region
-        merged["base_url"] = (REGION_URLS.get(region) if key_source != "none" and region != "global"
-                              else None)
+        merged["base_url"] = (
+            REGION_URLS.get(region) if key_source != "none" and region != "global" else None
+        )
         merged["provider"] = None
     new = config_mod.load({k: v for k, v in merged.items() if v is not None}, environ={})
-    return new.with_(demo_stage_seconds=config.demo_stage_seconds, timeout=config.timeout,
-                     max_requests_per_second=config.max_requests_per_second,
-                     max_concurrent_polls=config.max_concurrent_polls)
+    return new.with_(
+        demo_stage_seconds=config.demo_stage_seconds,
+        timeout=config.timeout,
+        max_requests_per_second=config.max_requests_per_second,
+        max_concurrent_polls=config.max_concurrent_polls,
+    )
 
 
-def check(config: Config, settings: ServiceSettings, *, key_source: str = "none",
-          fixed: Iterable[str] = ()) -> str | None:
+def check(
+    config: Config,
+    settings: ServiceSettings,
+    *,
+    key_source: str = "none",
+    fixed: Iterable[str] = (),
+) -> str | None:
     """What is wrong with ``settings`` in the designer's words (translated), or None."""
     from sqlalchemy.engine import make_url
 
@@ -225,8 +263,11 @@ def check(config: Config, settings: ServiceSettings, *, key_source: str = "none"
 def dialog_values(config: Config, region: str = "global") -> dict[str, Any]:
     """What the Settings dialog shows: the running config, and the saved region."""
     return {
-        "tenant": config.tenant, "user": config.user, "quota_video": config.quota_video,
-        "quota_image": config.quota_image, "poll_interval": config.poll_interval,
+        "tenant": config.tenant,
+        "user": config.user,
+        "quota_video": config.quota_video,
+        "quota_image": config.quota_image,
+        "poll_interval": config.poll_interval,
         "budget_daily": None if config.budget_daily is None else str(config.budget_daily),
         "data_dir": str(config.data_dir),
         # the default store follows the data folder: show it as the placeholder, not as a URL
@@ -249,8 +290,9 @@ class ServiceHost(Protocol):
 
     def delete_api_key(self, done: Callable[[str | None], None]) -> None: ...
 
-    def reconfigure(self, config: Config,
-                    done: Callable[[str | None], None] | None = None) -> None: ...
+    def reconfigure(
+        self, config: Config, done: Callable[[str | None], None] | None = None
+    ) -> None: ...
 
 
 # -- the store ---------------------------------------------------------------------------------
@@ -309,8 +351,9 @@ class Settings:
             return str(exc)
         return check(host.config, service, key_source=host.key_source, fixed=self.fixed)
 
-    def apply_change(self, host: ServiceHost, change: SettingsChange,
-                     done: Callable[[str | None], None]) -> None:
+    def apply_change(
+        self, host: ServiceHost, change: SettingsChange, done: Callable[[str | None], None]
+    ) -> None:
         """Store or remove the key if asked, rebuild the service with ``change``, and save the
         service settings once the new service runs; then ``done(None)``. Otherwise
         ``done(reason)``: a store that cannot be opened leaves the old service and the saved
@@ -324,8 +367,9 @@ class Settings:
 
         def rebuild(key_err: str | None = None) -> None:
             try:
-                cfg = apply(host.config, change.service, key_source=host.key_source,
-                            fixed=self.fixed)
+                cfg = apply(
+                    host.config, change.service, key_source=host.key_source, fixed=self.fixed
+                )
             except Exception as exc:  # noqa: BLE001 - a bad value is said, not raised
                 finished(str(exc))
                 return
@@ -344,23 +388,27 @@ class Settings:
         value = self.qsettings.value(f"window/{key}")
         return value if isinstance(value, QByteArray) and not value.isEmpty() else None
 
-    def restore_window(self, window: Any,
-                       parts: Mapping[str, Callable[[QByteArray], Any]]) -> None:
+    def restore_window(self, window: Any, parts: Mapping[str, Callable[[QByteArray], Any]]) -> None:
         """The window's saved geometry and size, then each part's state (``window/<key>``)."""
         geometry = self.layout_state("geometry")
         if geometry is not None:
             window.restoreGeometry(geometry)
         size = self.qsettings.value("window/size")
-        if size is not None and hasattr(size, "isValid") and size.isValid() and (
-                not window.isMaximized()):
+        if (
+            size is not None
+            and hasattr(size, "isValid")
+            and size.isValid()
+            and (not window.isMaximized())
+        ):
             window.resize(size)
         for key, restore in parts.items():
             state = self.layout_state(key)
             if state is not None:
                 restore(state)
 
-    def save_window(self, window: Any, parts: Mapping[str, Callable[[], Any]],
-                    last_slot: str | None = None) -> None:
+    def save_window(
+        self, window: Any, parts: Mapping[str, Callable[[], Any]], last_slot: str | None = None
+    ) -> None:
         """Save the window's geometry and size, each part's state, and the slot on screen."""
         values = {"geometry": window.saveGeometry(), "size": window.size()}
         values.update({key: save() for key, save in parts.items()})

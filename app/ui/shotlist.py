@@ -62,13 +62,24 @@ DONE = {
     OutcomeKind.CREATED: QT_TRANSLATE_NOOP("ShotList", "created"),
     OutcomeKind.REPLAYED: QT_TRANSLATE_NOOP("ShotList", "already made"),
 }
-COLORS = {OutcomeKind.CREATED: "#1f6f43", OutcomeKind.REPLAYED: "#4b5563",
-          OutcomeKind.CONFLICT: "#8a4b00", OutcomeKind.INVALID: "#8a2d23",
-          OutcomeKind.QUOTA_EXCEEDED: "#8a2d23", OutcomeKind.BUDGET_EXCEEDED: "#8a2d23",
-          OutcomeKind.UNKNOWN: "#8a4b00", OutcomeKind.REJECTED: "#8a2d23"}
-COLUMNS = (QT_TRANSLATE_NOOP("ShotList", "Row"), QT_TRANSLATE_NOOP("ShotList", "Slot"),
-           QT_TRANSLATE_NOOP("ShotList", "Kind"), QT_TRANSLATE_NOOP("ShotList", "What happens"),
-           QT_TRANSLATE_NOOP("ShotList", "Cost"), QT_TRANSLATE_NOOP("ShotList", "Why"))
+COLORS = {
+    OutcomeKind.CREATED: "#1f6f43",
+    OutcomeKind.REPLAYED: "#4b5563",
+    OutcomeKind.CONFLICT: "#8a4b00",
+    OutcomeKind.INVALID: "#8a2d23",
+    OutcomeKind.QUOTA_EXCEEDED: "#8a2d23",
+    OutcomeKind.BUDGET_EXCEEDED: "#8a2d23",
+    OutcomeKind.UNKNOWN: "#8a4b00",
+    OutcomeKind.REJECTED: "#8a2d23",
+}
+COLUMNS = (
+    QT_TRANSLATE_NOOP("ShotList", "Row"),
+    QT_TRANSLATE_NOOP("ShotList", "Slot"),
+    QT_TRANSLATE_NOOP("ShotList", "Kind"),
+    QT_TRANSLATE_NOOP("ShotList", "What happens"),
+    QT_TRANSLATE_NOOP("ShotList", "Cost"),
+    QT_TRANSLATE_NOOP("ShotList", "Why"),
+)
 
 
 PRICE_UNKNOWN = QT_TRANSLATE_NOOP("ShotList", "price unknown")
@@ -87,8 +98,10 @@ def cost_text(cost: Cost | None) -> str:
     return _tr(ABOUT).replace("%1", format_money(cost.estimate, cost.currency))
 
 
-KIND_WORDS = {"video": QT_TRANSLATE_NOOP("ShotList", "video"),
-              "image": QT_TRANSLATE_NOOP("ShotList", "image")}
+KIND_WORDS = {
+    "video": QT_TRANSLATE_NOOP("ShotList", "video"),
+    "image": QT_TRANSLATE_NOOP("ShotList", "image"),
+}
 CHANGED = QT_TRANSLATE_NOOP("ShotList", "this slot exists with another %1; nothing is sent")
 
 
@@ -101,7 +114,7 @@ def why(row: BatchRow) -> str:
     message = p.message
     prefix = f"row {row.row}: "
     if message.startswith(prefix):
-        message = message[len(prefix):]
+        message = message[len(prefix) :]
     return message
 
 
@@ -110,12 +123,19 @@ class ShotListDialog(QDialog):
 
     created = Signal(list)  # the RequestIds the run created
 
-    def __init__(self, controller: Any, source: Any, base_dir: Path | None = None,
-                 title: str = "", parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        controller: Any,
+        source: Any,
+        base_dir: Path | None = None,
+        title: str = "",
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("shotListDialog")
-        self.setWindowTitle(self.tr("Shot list: %1").replace("%1", title) if title
-                            else self.tr("Shot list"))
+        self.setWindowTitle(
+            self.tr("Shot list: %1").replace("%1", title) if title else self.tr("Shot list")
+        )
         self.setMinimumSize(640, 420)
         self.controller = controller
         self.source = source
@@ -123,8 +143,9 @@ class ShotListDialog(QDialog):
         self.report: BatchReport | None = None
         self.result: BatchReport | None = None
         self.items: dict[str, QTreeWidgetItem] = {}
-        self.heading = QLabel(self.tr("Checking every row (nothing is sent)…"),
-                              objectName="shotListHeading")
+        self.heading = QLabel(
+            self.tr("Checking every row (nothing is sent)…"), objectName="shotListHeading"
+        )
         self.heading.setWordWrap(True)
         self.heading.setStyleSheet("font-weight: 600;")
         self.table = QTreeWidget(objectName="shotListTable")
@@ -138,13 +159,15 @@ class ShotListDialog(QDialog):
         self.budget = QLabel(objectName="shotListBudget")
         self.budget.setWordWrap(True)
         buttons = QDialogButtonBox()
-        self.create_button = buttons.addButton(self.tr("Create all"),
-                                               QDialogButtonBox.ButtonRole.AcceptRole)
+        self.create_button = buttons.addButton(
+            self.tr("Create all"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.create_button.setObjectName("createAllButton")
         self.create_button.setProperty("primary", True)
         self.create_button.setEnabled(False)
-        self.close_button = buttons.addButton(self.tr("Close"),
-                                              QDialogButtonBox.ButtonRole.RejectRole)
+        self.close_button = buttons.addButton(
+            self.tr("Close"), QDialogButtonBox.ButtonRole.RejectRole
+        )
         box = QVBoxLayout(self)
         box.addWidget(self.heading)
         box.addWidget(self.table, 1)
@@ -168,10 +191,16 @@ class ShotListDialog(QDialog):
         self.items.clear()
         for row in report.rows:
             kind = _tr(KIND_WORDS[row.kind]) if row.kind in KIND_WORDS else (row.kind or "")
-            item = QTreeWidgetItem([str(row.row), row.request_id or "—", kind,
-                                    _tr(PLANNED.get(row.outcome, row.outcome.value)),
-                                    cost_text(row.cost) if row.outcome is OutcomeKind.CREATED
-                                    else "", why(row)])
+            item = QTreeWidgetItem(
+                [
+                    str(row.row),
+                    row.request_id or "—",
+                    kind,
+                    _tr(PLANNED.get(row.outcome, row.outcome.value)),
+                    cost_text(row.cost) if row.outcome is OutcomeKind.CREATED else "",
+                    why(row),
+                ]
+            )
             item.setForeground(3, QColor(COLORS.get(row.outcome, "#374151")))
             item.setToolTip(5, why(row))
             item.setData(0, 256, row.outcome.value)  # Qt.UserRole
@@ -182,19 +211,27 @@ class ShotListDialog(QDialog):
             self.table.resizeColumnToContents(col)
         counts = report.counts
         new = counts.get("created", 0)
-        self.heading.setText(self.tr("%1 rows: %2 new, %3 already made, %4 conflicts, "
-                                     "%5 can't be made.").replace(
-            "%1", str(len(report.rows))).replace("%2", str(new)).replace(
-            "%3", str(counts.get("replayed", 0))).replace(
-            "%4", str(counts.get("conflict", 0))).replace(
-            "%5", str(len(report.rows) - new - counts.get("replayed", 0)
-                      - counts.get("conflict", 0))))
-        self.totals.setText(self.tr("Creating the new rows costs %1.").replace(
-            "%1", cost_text(report.cost) or self.tr("nothing")))
+        self.heading.setText(
+            self.tr("%1 rows: %2 new, %3 already made, %4 conflicts, %5 can't be made.")
+            .replace("%1", str(len(report.rows)))
+            .replace("%2", str(new))
+            .replace("%3", str(counts.get("replayed", 0)))
+            .replace("%4", str(counts.get("conflict", 0)))
+            .replace(
+                "%5",
+                str(len(report.rows) - new - counts.get("replayed", 0) - counts.get("conflict", 0)),
+            )
+        )
+        self.totals.setText(
+            self.tr("Creating the new rows costs %1.").replace(
+                "%1", cost_text(report.cost) or self.tr("nothing")
+            )
+        )
         self.budget.setText(self._budget_text(report))
         self.create_button.setEnabled(new > 0)
-        self.create_button.setText(self.tr("Create %1 new").replace("%1", str(new))
-                                   if new else self.tr("Create all"))
+        self.create_button.setText(
+            self.tr("Create %1 new").replace("%1", str(new)) if new else self.tr("Create all")
+        )
 
     def _budget_text(self, report: BatchReport) -> str:
         b = report.budget
@@ -202,16 +239,24 @@ class ShotListDialog(QDialog):
         quota = []
         for kind, use in (("video", q.video), ("image", q.image)):
             if use.limit is not None:
-                quota.append(self.tr("%1 of %2 %3s used").replace("%1", str(use.used)).replace(
-                    "%2", str(use.limit)).replace("%3", kind))
+                quota.append(
+                    self.tr("%1 of %2 %3s used")
+                    .replace("%1", str(use.used))
+                    .replace("%2", str(use.limit))
+                    .replace("%3", kind)
+                )
         parts = []
         if b is None or b.limit is None:
             parts.append(self.tr("No daily budget is set."))
         else:
             left = b.remaining
-            parts.append(self.tr("Budget left today after these: %1 of %2.").replace(
-                "%1", format_money(left, b.currency) if left is not None
-                else self.tr("unknown")).replace("%2", format_money(b.limit, b.currency)))
+            parts.append(
+                self.tr("Budget left today after these: %1 of %2.")
+                .replace(
+                    "%1", format_money(left, b.currency) if left is not None else self.tr("unknown")
+                )
+                .replace("%2", format_money(b.limit, b.currency))
+            )
         if quota:
             parts.append(self.tr("Quota after these: %1.").replace("%1", ", ".join(quota)))
         return " ".join(parts)
@@ -254,15 +299,19 @@ class ShotListDialog(QDialog):
             self.heading.setText(self.tr("The shot list was not run: %1").replace("%1", msg))
             return
         self.result = report
-        made = [r.request_id for r in report.rows
-                if r.outcome is OutcomeKind.CREATED and r.request_id]
+        made = [
+            r.request_id for r in report.rows if r.outcome is OutcomeKind.CREATED and r.request_id
+        ]
         for r in report.rows:
             item = self.items.get(r.request_id or "")
             if item is not None and r.task is not None:
                 item.setText(3, self._state_word(r.task.state))
                 item.setData(0, 256, r.outcome.value)
-        self.heading.setText(self.tr("%1 slots created; they continue in the slot list.")
-                             .replace("%1", str(len(made))))
+        self.heading.setText(
+            self.tr("%1 slots created; they continue in the slot list.").replace(
+                "%1", str(len(made))
+            )
+        )
         self.created.emit(made)
 
 
@@ -273,8 +322,9 @@ class TemplateDialog(QDialog):
     reviewWanted = Signal(object)  # the ShotList the template makes
     saveWanted = Signal(object)  # (rows) for "Save as shot list…"
 
-    def __init__(self, project: str, kind: str, options: dict[str, Any],
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, project: str, kind: str, options: dict[str, Any], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("templateDialog")
         self.setWindowTitle(self.tr("Scenes from a template"))
@@ -328,12 +378,14 @@ class TemplateDialog(QDialog):
         form.addRow(self.tr("Prompt"), self.prompt)
         form.addRow("", self.settings_line)
         buttons = QDialogButtonBox()
-        self.review_button = buttons.addButton(self.tr("Review…"),
-                                               QDialogButtonBox.ButtonRole.AcceptRole)
+        self.review_button = buttons.addButton(
+            self.tr("Review…"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
         self.review_button.setObjectName("reviewTemplateButton")
         self.review_button.setProperty("primary", True)
-        self.save_button = buttons.addButton(self.tr("Save as shot list…"),
-                                             QDialogButtonBox.ButtonRole.ActionRole)
+        self.save_button = buttons.addButton(
+            self.tr("Save as shot list…"), QDialogButtonBox.ButtonRole.ActionRole
+        )
         self.save_button.setObjectName("saveTemplateButton")
         buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
         box = QVBoxLayout(self)
@@ -350,17 +402,22 @@ class TemplateDialog(QDialog):
 
     def _options_text(self) -> str:
         shown = ", ".join(f"{k} {v}" for k, v in self.options.items())
-        return self.tr("Every scene: %1 · %2 (from the form)").replace("%1", self.kind).replace(
-            "%2", shown or "—")
+        return (
+            self.tr("Every scene: %1 · %2 (from the form)")
+            .replace("%1", self.kind)
+            .replace("%2", shown or "—")
+        )
 
     def add_edit(self) -> None:
         text = self.edit_text.text().strip()
         if not text:
             return
-        self.edits.addTopLevelItem(QTreeWidgetItem([str(self.edit_scene.value()),
-                                                    self.edit_how.currentText(), text]))
+        self.edits.addTopLevelItem(
+            QTreeWidgetItem([str(self.edit_scene.value()), self.edit_how.currentText(), text])
+        )
         self.edits.topLevelItem(self.edits.topLevelItemCount() - 1).setData(
-            1, 256, self.edit_how.currentData())
+            1, 256, self.edit_how.currentData()
+        )
         for col in range(2):
             self.edits.resizeColumnToContents(col)
         self.edit_text.clear()
@@ -372,13 +429,24 @@ class TemplateDialog(QDialog):
             item = self.edits.topLevelItem(i)
             scene, how, text = int(item.text(0)), item.data(1, 256), item.text(2)
             old = edits.get(scene, SceneEdit())
-            edits[scene] = (SceneEdit(prompt=text, add=old.add) if how == "prompt"
-                            else SceneEdit(prompt=old.prompt, add=text))
+            edits[scene] = (
+                SceneEdit(prompt=text, add=old.add)
+                if how == "prompt"
+                else SceneEdit(prompt=old.prompt, add=text)
+            )
         day = self.date.date().toPython()
         assert isinstance(day, dt.date)
-        return scene_rows(series="article", date=day, project=self.project.text().strip(),
-                          first=self.first.value(), last=self.last.value(), kind=self.kind,
-                          prompt=self.prompt.toPlainText(), options=self.options, edits=edits)
+        return scene_rows(
+            series="article",
+            date=day,
+            project=self.project.text().strip(),
+            first=self.first.value(),
+            last=self.last.value(),
+            kind=self.kind,
+            prompt=self.prompt.toPlainText(),
+            options=self.options,
+            edits=edits,
+        )
 
     def _checked_rows(self) -> list[Any] | None:
         try:
@@ -413,18 +481,24 @@ def save_rows(rows: list[Any], path: str) -> str | None:
 
 
 def shotlist_dialog(parent: QWidget, done: Any) -> QFileDialog:
-    dlg = QFileDialog(parent, _tr(QT_TRANSLATE_NOOP("ShotList", "Import shot list")),
-                      str(Path.home()),
-                      _tr(QT_TRANSLATE_NOOP("ShotList", "Shot lists (*.csv *.yaml *.yml)")))
+    dlg = QFileDialog(
+        parent,
+        _tr(QT_TRANSLATE_NOOP("ShotList", "Import shot list")),
+        str(Path.home()),
+        _tr(QT_TRANSLATE_NOOP("ShotList", "Shot lists (*.csv *.yaml *.yml)")),
+    )
     dlg.setFileMode(QFileDialog.FileMode.ExistingFile)
     dlg.fileSelected.connect(done)
     return dlg
 
 
 def save_dialog(parent: QWidget, done: Any) -> QFileDialog:
-    dlg = QFileDialog(parent, _tr(QT_TRANSLATE_NOOP("ShotList", "Save as shot list")),
-                      str(Path.home() / "shots.csv"),
-                      _tr(QT_TRANSLATE_NOOP("ShotList", "Shot lists (*.csv *.yaml *.yml)")))
+    dlg = QFileDialog(
+        parent,
+        _tr(QT_TRANSLATE_NOOP("ShotList", "Save as shot list")),
+        str(Path.home() / "shots.csv"),
+        _tr(QT_TRANSLATE_NOOP("ShotList", "Shot lists (*.csv *.yaml *.yml)")),
+    )
     dlg.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
     dlg.fileSelected.connect(done)
     return dlg

@@ -56,8 +56,9 @@ class BarChart(QWidget):
 
     def set_bars(self, bars: list[tuple[str, Decimal, Decimal | None]], currency: str) -> None:
         self.bars, self.currency = bars, currency
-        self.setAccessibleDescription("; ".join(
-            f"{label}: {format_money(est, currency)}" for label, est, _ in bars))
+        self.setAccessibleDescription(
+            "; ".join(f"{label}: {format_money(est, currency)}" for label, est, _ in bars)
+        )
         self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
@@ -92,13 +93,18 @@ class BarChart(QWidget):
                 x = cx - bar_w + j * bar_w
                 p.fillRect(QRectF(x, base_y - h, bar_w - 1, h), color)
             p.setPen(QColor("#374151"))
-            p.drawText(QRectF(cx - slot_w / 2, base_y + 2, slot_w, label_h),
-                       Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
-                       fm.elidedText(label, Qt.TextElideMode.ElideMiddle, int(slot_w)))
-            p.drawText(QRectF(cx - slot_w / 2, base_y - float(est / top) * plot_h - label_h,
-                              slot_w, label_h),
-                       Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
-                       format_money(est, self.currency))
+            p.drawText(
+                QRectF(cx - slot_w / 2, base_y + 2, slot_w, label_h),
+                Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                fm.elidedText(label, Qt.TextElideMode.ElideMiddle, int(slot_w)),
+            )
+            p.drawText(
+                QRectF(
+                    cx - slot_w / 2, base_y - float(est / top) * plot_h - label_h, slot_w, label_h
+                ),
+                Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
+                format_money(est, self.currency),
+            )
         p.end()
 
 
@@ -117,12 +123,17 @@ class SpendDialog(QDialog):
         self.week_start = (today - dt.timedelta(days=today.weekday())).isoformat()
         self.cards: dict[str, tuple[QLabel, QLabel]] = {}
         cards = QGridLayout()
-        for col, (key, title) in enumerate((("today", self.tr("Today")),
-                                            ("week", self.tr("This week")),
-                                            ("all", self.tr("All time")))):
+        for col, (key, title) in enumerate(
+            (
+                ("today", self.tr("Today")),
+                ("week", self.tr("This week")),
+                ("all", self.tr("All time")),
+            )
+        ):
             frame = QFrame(objectName="spendCard")
-            frame.setStyleSheet("QFrame#spendCard { border: 1px solid #e5e7eb; "
-                                "border-radius: 6px; }")
+            frame.setStyleSheet(
+                "QFrame#spendCard { border: 1px solid #e5e7eb; border-radius: 6px; }"
+            )
             box = QVBoxLayout(frame)
             head = QLabel(title, objectName="hint")
             value = QLabel("…", objectName=f"{key}Estimate")
@@ -138,23 +149,40 @@ class SpendDialog(QDialog):
         self.tabs = QTabWidget(objectName="spendTabs")
         self.tables: dict[str, QTreeWidget] = {}
         self.charts: dict[str, BarChart] = {}
-        for key, title in (("day", self.tr("This week by day")), ("project", self.tr("By project")),
-                           ("model", self.tr("By model"))):
+        for key, title in (
+            ("day", self.tr("This week by day")),
+            ("project", self.tr("By project")),
+            ("model", self.tr("By model")),
+        ):
             page = QWidget()
             box = QVBoxLayout(page)
             chart = BarChart()
             table = QTreeWidget(objectName=f"{key}SpendTable")
             table.setRootIsDecorated(False)
-            table.setHeaderLabels([{"day": self.tr("Day"), "project": self.tr("Project"),
-                                    "model": self.tr("Model")}[key], self.tr("Slots"),
-                                   self.tr("Estimated"), self.tr("Reported")])
+            table.setHeaderLabels(
+                [
+                    {
+                        "day": self.tr("Day"),
+                        "project": self.tr("Project"),
+                        "model": self.tr("Model"),
+                    }[key],
+                    self.tr("Slots"),
+                    self.tr("Estimated"),
+                    self.tr("Reported"),
+                ]
+            )
             box.addWidget(chart, 2)
             box.addWidget(table, 3)
             self.tabs.addTab(page, title)
             self.tables[key], self.charts[key] = table, chart
-        legend = QLabel(self.tr("Light bars: estimated · dark bars: reported by the provider. "
-                                "A slot whose price is not in the price table counts as "
-                                "unknown, never as $0."), objectName="hint")
+        legend = QLabel(
+            self.tr(
+                "Light bars: estimated · dark bars: reported by the provider. "
+                "A slot whose price is not in the price table counts as "
+                "unknown, never as $0."
+            ),
+            objectName="hint",
+        )
         legend.setWordWrap(True)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.rejected.connect(self.reject)
@@ -167,9 +195,14 @@ class SpendDialog(QDialog):
 
     def queries(self) -> dict[str, dict[str, Any]]:
         """The spend calls behind the view (``slate spend`` with the same options agrees)."""
-        return {"today": {"since": self.today}, "week": {"since": self.week_start},
-                "all": {}, "day": {"since": self.week_start, "by": "day"},
-                "project": {"by": "project"}, "model": {"by": "model"}}
+        return {
+            "today": {"since": self.today},
+            "week": {"since": self.week_start},
+            "all": {},
+            "day": {"since": self.week_start, "by": "day"},
+            "project": {"by": "project"},
+            "model": {"by": "model"},
+        }
 
     def refresh(self) -> None:
         for key, kw in self.queries().items():
@@ -201,14 +234,21 @@ class SpendDialog(QDialog):
         t = sp.total
         value.setText(self._estimate_text(t, sp.currency))
         reported = money(t.reported, sp.currency, self.tr("none yet"))
-        detail.setText(self.tr("%1 slots · reported %2 (%3 slots)").replace(
-            "%1", str(t.slots)).replace("%2", reported).replace("%3", str(t.reported_slots)))
+        detail.setText(
+            self.tr("%1 slots · reported %2 (%3 slots)")
+            .replace("%1", str(t.slots))
+            .replace("%2", reported)
+            .replace("%3", str(t.reported_slots))
+        )
 
     def _estimate_text(self, t: SpendTotal, currency: str) -> str:
         if t.estimate is not None:
             return format_money(t.estimate, currency)
-        return self.tr("%1 + %2 unknown").replace(
-            "%1", format_money(t.known_estimate, currency)).replace("%2", str(t.unknown_slots))
+        return (
+            self.tr("%1 + %2 unknown")
+            .replace("%1", format_money(t.known_estimate, currency))
+            .replace("%2", str(t.unknown_slots))
+        )
 
     def _table(self, key: str, sp: Spend) -> None:
         table = self.tables[key]
@@ -216,11 +256,19 @@ class SpendDialog(QDialog):
         bars: list[tuple[str, Decimal, Decimal | None]] = []
         for g in sp.groups:
             label = g.key or self.tr("(no project)")
-            table.addTopLevelItem(QTreeWidgetItem([
-                label, str(g.total.slots), self._estimate_text(g.total, sp.currency),
-                money(g.total.reported, sp.currency, "—")]))
-            bars.append((label[5:] if key == "day" else label, g.total.known_estimate,
-                         g.total.reported))
+            table.addTopLevelItem(
+                QTreeWidgetItem(
+                    [
+                        label,
+                        str(g.total.slots),
+                        self._estimate_text(g.total, sp.currency),
+                        money(g.total.reported, sp.currency, "—"),
+                    ]
+                )
+            )
+            bars.append(
+                (label[5:] if key == "day" else label, g.total.known_estimate, g.total.reported)
+            )
         for col in range(4):
             table.resizeColumnToContents(col)
         self.charts[key].set_bars(bars, sp.currency)

@@ -51,10 +51,18 @@ def state_word(state: State | None) -> str:
     return _tr(STATE_WORDS.get(state, state or STATE_WORDS[None]))
 
 
-BADGE_COLORS = {State.SUCCESS: "#2e7d4f", State.FAIL: "#c0392b", State.REJECTED: "#7b7f86",
-                State.UNKNOWN: "#b7791f"}
-BADGE_SHAPES = {State.SUCCESS: "check", State.FAIL: "cross", State.REJECTED: "slash",
-                State.UNKNOWN: "question"}
+BADGE_COLORS = {
+    State.SUCCESS: "#2e7d4f",
+    State.FAIL: "#c0392b",
+    State.REJECTED: "#7b7f86",
+    State.UNKNOWN: "#b7791f",
+}
+BADGE_SHAPES = {
+    State.SUCCESS: "check",
+    State.FAIL: "cross",
+    State.REJECTED: "slash",
+    State.UNKNOWN: "question",
+}
 
 
 def badge_color(state: State | None) -> QColor:
@@ -85,8 +93,13 @@ def _badge_pixmap(state: str | None, size: int, ratio: float) -> QPixmap:
     shape = badge_shape(state)
     s = float(size)
     m = s * 0.08
-    white = QPen(QColor("white"), s * 0.12, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap,
-                 Qt.PenJoinStyle.RoundJoin)
+    white = QPen(
+        QColor("white"),
+        s * 0.12,
+        Qt.PenStyle.SolidLine,
+        Qt.PenCapStyle.RoundCap,
+        Qt.PenJoinStyle.RoundJoin,
+    )
     if shape == "empty":
         p.setPen(QPen(color, s * 0.1))
         p.setBrush(Qt.BrushStyle.NoBrush)
@@ -156,10 +169,10 @@ ARROWS = f"""
 QComboBox, QDateEdit {{ padding-right: 22px; }}
 QComboBox::drop-down, QDateEdit::drop-down {{ subcontrol-origin: padding; subcontrol-position: center right;
     width: 20px; border: none; background: transparent; }}
-QComboBox::down-arrow, QDateEdit::down-arrow {{ image: url("{_icon('chevron-down.svg')}"); width: 10px; height: 10px; }}
-QComboBox::down-arrow:disabled, QDateEdit::down-arrow:disabled {{ image: url("{_icon('chevron-down-disabled.svg')}"); }}
+QComboBox::down-arrow, QDateEdit::down-arrow {{ image: url("{_icon("chevron-down.svg")}"); width: 10px; height: 10px; }}
+QComboBox::down-arrow:disabled, QDateEdit::down-arrow:disabled {{ image: url("{_icon("chevron-down-disabled.svg")}"); }}
 QPushButton[hasMenu="true"] {{ padding-right: 22px; }}
-QPushButton[hasMenu="true"]::menu-indicator {{ image: url("{_icon('chevron-down.svg')}");
+QPushButton[hasMenu="true"]::menu-indicator {{ image: url("{_icon("chevron-down.svg")}");
     subcontrol-origin: padding; subcontrol-position: center right; right: 8px; width: 10px;
     height: 10px; }}
 QSpinBox, QDoubleSpinBox {{ padding-right: 20px; }}
@@ -169,15 +182,16 @@ QSpinBox::down-button, QDoubleSpinBox::down-button {{ subcontrol-origin: border;
     width: 18px; border: none; background: transparent; }}
 QSpinBox::up-button:hover, QDoubleSpinBox::up-button:hover,
 QSpinBox::down-button:hover, QDoubleSpinBox::down-button:hover {{ background: #eeece7; }}
-QSpinBox::up-arrow, QDoubleSpinBox::up-arrow {{ image: url("{_icon('chevron-up.svg')}"); width: 9px; height: 9px; }}
-QSpinBox::down-arrow, QDoubleSpinBox::down-arrow {{ image: url("{_icon('chevron-down.svg')}"); width: 9px; height: 9px; }}
+QSpinBox::up-arrow, QDoubleSpinBox::up-arrow {{ image: url("{_icon("chevron-up.svg")}"); width: 9px; height: 9px; }}
+QSpinBox::down-arrow, QDoubleSpinBox::down-arrow {{ image: url("{_icon("chevron-down.svg")}"); width: 9px; height: 9px; }}
 QSpinBox::up-arrow:disabled, QDoubleSpinBox::up-arrow:disabled,
-QSpinBox::up-arrow:off, QDoubleSpinBox::up-arrow:off {{ image: url("{_icon('chevron-up-disabled.svg')}"); }}
+QSpinBox::up-arrow:off, QDoubleSpinBox::up-arrow:off {{ image: url("{_icon("chevron-up-disabled.svg")}"); }}
 QSpinBox::down-arrow:disabled, QDoubleSpinBox::down-arrow:disabled,
-QSpinBox::down-arrow:off, QDoubleSpinBox::down-arrow:off {{ image: url("{_icon('chevron-down-disabled.svg')}"); }}
+QSpinBox::down-arrow:off, QDoubleSpinBox::down-arrow:off {{ image: url("{_icon("chevron-down-disabled.svg")}"); }}
 """
 
-STYLESHEET = f"""
+STYLESHEET = (
+    f"""
 QMainWindow, QDialog {{ background: {PAPER}; }}
 QWidget {{ color: {INK}; }}
 QLabel#paneTitle {{ color: {MUTED}; font-weight: 600; letter-spacing: 1px; }}
@@ -208,4 +222,6 @@ QTreeView::item {{ padding: 3px 0; }}
 QTreeView::item:selected {{ background: #dce7f3; color: {INK}; }}
 QStatusBar {{ background: #efede8; border-top: 1px solid {LINE}; }}
 QStatusBar QLabel {{ padding: 0 6px; }}
-""" + ARROWS
+"""
+    + ARROWS
+)

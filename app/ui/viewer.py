@@ -87,8 +87,9 @@ class ImageCanvas(QtWidgets.QGraphicsView):
         self.horizontalScrollBar().valueChanged.connect(lambda _v: self.viewChanged.emit())
         self.verticalScrollBar().valueChanged.connect(lambda _v: self.viewChanged.emit())
 
-    def set_pixmap(self, pix: QPixmap, natural: tuple[int, int] | None = None, *,
-                   full: bool = False) -> None:
+    def set_pixmap(
+        self, pix: QPixmap, natural: tuple[int, int] | None = None, *, full: bool = False
+    ) -> None:
         """Show ``pix``; ``natural`` is the original's size (a thumbnail is scaled up to it so
         zoom and 1:1 mean the same before and after the full image arrives)."""
         state = None if self.fit_mode else self.view_state()
@@ -148,7 +149,7 @@ class ImageCanvas(QtWidgets.QGraphicsView):
     def wheelEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         steps = event.angleDelta().y() / 120
         if steps:
-            self.zoom_by(1.25 ** steps)
+            self.zoom_by(1.25**steps)
         event.accept()
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
@@ -200,8 +201,11 @@ class VideoPlayer(QWidget):
         else:
             self.screen_widget = QLabel(alignment=Qt.AlignmentFlag.AlignCenter)
             self.play_button.setEnabled(False)
-            self.note.setText(self.tr("Video playback is not available here: %1").replace(
-                "%1", multimedia_error() or ""))
+            self.note.setText(
+                self.tr("Video playback is not available here: %1").replace(
+                    "%1", multimedia_error() or ""
+                )
+            )
         self.screen_widget.setObjectName("viewerVideo")
         self.screen_widget.setMinimumSize(160, 90)
         # the first frame until it plays (a video widget shows black before its first frame)
@@ -260,8 +264,11 @@ class VideoPlayer(QWidget):
             self.poster.setPixmap(QPixmap())
             return
         size = self.poster.size()
-        self.poster.setPixmap(self._poster.scaled(
-            size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation))
+        self.poster.setPixmap(
+            self._poster.scaled(
+                size, Qt.AspectRatioMode.KeepAspectRatio, Qt.TransformationMode.SmoothTransformation
+            )
+        )
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
@@ -418,8 +425,13 @@ class Viewer(QDialog):
         tools = QHBoxLayout(self.image_tools)
         tools.setContentsMargins(0, 0, 0, 0)
         tools.setSpacing(4)
-        for w in (self.zoom_out, self.zoom_label, self.zoom_in, self.fit_button,
-                  self.actual_button):
+        for w in (
+            self.zoom_out,
+            self.zoom_label,
+            self.zoom_in,
+            self.fit_button,
+            self.actual_button,
+        ):
             tools.addWidget(w)
         top = QHBoxLayout()
         top.setSpacing(6)
@@ -444,12 +456,14 @@ class Viewer(QDialog):
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.details.hide()
         self.use_button = QPushButton(self.tr("Use in a new slot"), objectName="viewerUse")
-        self.use_button.setToolTip(self.tr(
-            "Feed a new slot with this result: as its first frame, last frame or reference"))
+        self.use_button.setToolTip(
+            self.tr("Feed a new slot with this result: as its first frame, last frame or reference")
+        )
         self.use_button.setMenu(QtWidgets.QMenu(self.use_button))
         self.use_button.setProperty("hasMenu", True)  # its arrow's own room (style.py)
         self.use_button.menu().aboutToShow.connect(
-            lambda: self.fill_use_menu(self.use_button.menu()))
+            lambda: self.fill_use_menu(self.use_button.menu())
+        )
         self.use_button.hide()
         bottom = QHBoxLayout()
         bottom.addWidget(self.caption, 1)
@@ -485,10 +499,15 @@ class Viewer(QDialog):
         for b in self.findChildren(QPushButton) + [self.details_button]:
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         canvas = self.stage.canvas
-        for keys, fn in ((["Right"], lambda: self.step(1)), (["Left"], lambda: self.step(-1)),
-                         (["F"], canvas.fit), (["1"], canvas.actual_size),
-                         (["+", "="], lambda: canvas.zoom_by(1.25)),
-                         (["-"], lambda: canvas.zoom_by(0.8)), (["Space"], self._space)):
+        for keys, fn in (
+            (["Right"], lambda: self.step(1)),
+            (["Left"], lambda: self.step(-1)),
+            (["F"], canvas.fit),
+            (["1"], canvas.actual_size),
+            (["+", "="], lambda: canvas.zoom_by(1.25)),
+            (["-"], lambda: canvas.zoom_by(0.8)),
+            (["Space"], self._space),
+        ):
             for k in keys:
                 QShortcut(QKeySequence(k), self, fn)
 
@@ -513,8 +532,9 @@ class Viewer(QDialog):
         prompt = (row.prompt or "").strip()
         if len(prompt) > 220:
             prompt = prompt[:219] + "…"
-        self.caption.setText(f"<b>{_esc(row.request_id)}</b> · {_esc(parameter_words(row))}"
-                             f"<br>{_esc(prompt)}")
+        self.caption.setText(
+            f"<b>{_esc(row.request_id)}</b> · {_esc(parameter_words(row))}<br>{_esc(prompt)}"
+        )
         self._fill_details(row)
         self._say_use()
         self._say_position()
@@ -588,13 +608,17 @@ class Viewer(QDialog):
         """Results near this one to compare with (built, not shown: tests read it)."""
         menu = QtWidgets.QMenu(self)
         here = self.row_index
-        for i in [*range(here + 1, min(self.model.rowCount(), here + 9)),
-                  *range(here - 1, max(-1, here - 9), -1)]:
+        for i in [
+            *range(here + 1, min(self.model.rowCount(), here + 9)),
+            *range(here - 1, max(-1, here - 9), -1),
+        ]:
             row = self.model.row_at(i)
             if row is None or row.path is None:
                 continue
-            act = menu.addAction(f"{scene_label(row)} · {row.request_id}",
-                                 lambda j=i: self.compareWanted.emit(here, j))
+            act = menu.addAction(
+                f"{scene_label(row)} · {row.request_id}",
+                lambda j=i: self.compareWanted.emit(here, j),
+            )
             pix = self.model.thumbnail(row)
             if pix is not None:
                 act.setIcon(QtGui.QIcon(pix))
@@ -649,4 +673,4 @@ class Viewer(QDialog):
 
 
 def _esc(text: str) -> str:
-    return (text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"))
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

@@ -50,8 +50,11 @@ def fit_icons(view: Any, largest: int, aspect: float = 1.0) -> None:
     if not n:
         return
     # the width with room for a vertical scroll bar, shown or not: fitting never toggles it
-    bar = 0 if view.verticalScrollBar().isVisible() else view.style().pixelMetric(
-        QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
+    bar = (
+        0
+        if view.verticalScrollBar().isVisible()
+        else view.style().pixelMetric(QStyle.PixelMetric.PM_ScrollBarExtent, None, view)
+    )
     width, height = view.viewport().width() - bar, view.viewport().height()
     pad, label = 2 * view.spacing() + 8, view.fontMetrics().height() + 8
     cell = max(48, width - pad)

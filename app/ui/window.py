@@ -77,8 +77,15 @@ from app.ui.style import STYLESHEET
 
 
 #: The form's settings a template gives every scene (shot-list columns).
-TEMPLATE_OPTIONS = ("model", "duration", "resolution", "ratio", "prompt_expansion", "aspect_ratio",
-                    "n")
+TEMPLATE_OPTIONS = (
+    "model",
+    "duration",
+    "resolution",
+    "ratio",
+    "prompt_expansion",
+    "aspect_ratio",
+    "n",
+)
 # The panes' narrowest widths: together (with margins and handles) within the window's minimum
 # width, so nothing is cut off at the smallest window (tests/gui/test_min_size.py).
 MIN_SIZE = (1000, 640)
@@ -98,8 +105,12 @@ def _frame(widget: QWidget) -> QFrame:
 class MainWindow(QMainWindow):
     """Slate's main window."""
 
-    def __init__(self, controller: Any, settings: settings_mod.Settings | QSettings | None = None,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        controller: Any,
+        settings: settings_mod.Settings | QSettings | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Slate")
@@ -151,8 +162,9 @@ class MainWindow(QMainWindow):
         box.addWidget(self.top_bar)
         box.addWidget(self.splitter, 1)
         self.setCentralWidget(central)
-        self.gallery_button = QPushButton(self.tr("▦ Gallery"), objectName="galleryButton",
-                                          checkable=True)
+        self.gallery_button = QPushButton(
+            self.tr("▦ Gallery"), objectName="galleryButton", checkable=True
+        )
         self.gallery_button.setToolTip(self.tr("Every result of the selection, as a grid (Ctrl+G)"))
         self.gallery_button.setAccessibleName(self.tr("Gallery"))
         self.gallery_button.toggled.connect(self.show_gallery)
@@ -175,8 +187,9 @@ class MainWindow(QMainWindow):
         self.top_bar.newWanted.connect(self.new_draft)
         self.top_bar.settingsWanted.connect(self.open_settings)
         self.top_bar.spendWanted.connect(self.open_spend)
-        self.top_bar.set_shot_list_actions(self.shortcut_actions["import"],
-                                           self.shortcut_actions["template"])
+        self.top_bar.set_shot_list_actions(
+            self.shortcut_actions["import"], self.shortcut_actions["template"]
+        )
         self.setAcceptDrops(True)
         self.top_bar.queueToggled.connect(self.show_queue)
         self.queue.slotWanted.connect(self.select)
@@ -201,28 +214,58 @@ class MainWindow(QMainWindow):
 
         pane, browser = self.slot_pane, self.browser
         self.shortcut_actions = {
-            "create": add("createAction", ["Ctrl+Return", "Ctrl+Enter"], lambda: pane.create(),
-                          self.tr("Create")),
+            "create": add(
+                "createAction",
+                ["Ctrl+Return", "Ctrl+Enter"],
+                lambda: pane.create(),
+                self.tr("Create"),
+            ),
             "query": add("queryAction", ["F5"], lambda: pane.query(), self.tr("Query")),
             "search": add("searchAction", ["Ctrl+F"], browser.focus_search, self.tr("Search")),
-            "next": add("nextSlotAction", ["Alt+Down", "Ctrl+PgDown"], lambda: browser.step(True),
-                        self.tr("Next slot")),
-            "previous": add("previousSlotAction", ["Alt+Up", "Ctrl+PgUp"],
-                            lambda: browser.step(False), self.tr("Previous slot")),
+            "next": add(
+                "nextSlotAction",
+                ["Alt+Down", "Ctrl+PgDown"],
+                lambda: browser.step(True),
+                self.tr("Next slot"),
+            ),
+            "previous": add(
+                "previousSlotAction",
+                ["Alt+Up", "Ctrl+PgUp"],
+                lambda: browser.step(False),
+                self.tr("Previous slot"),
+            ),
             "new": add("newDraftAction", ["Ctrl+N"], lambda: self.new_draft(), self.tr("New slot")),
             "export": add("exportAction", ["Ctrl+E"], lambda: self.export(), self.tr("Export")),
-            "settings": add("settingsAction", ["Ctrl+,"], lambda: self.open_settings(),
-                            self.tr("Settings")),
-            "spend": add("spendAction", ["Ctrl+Shift+S"], lambda: self.open_spend(),
-                         self.tr("Spend")),
-            "import": add("importShotListAction", ["Ctrl+I"], lambda: self.import_shot_list(),
-                          self.tr("Import shot list…")),
-            "template": add("templateAction", ["Ctrl+Shift+T"], lambda: self.open_template(),
-                            self.tr("Scenes from a template…")),
-            "queue": add("queueAction", ["Ctrl+Shift+Q"],
-                         lambda: self.show_queue(not self.queue.isVisible()), self.tr("Queue")),
-            "gallery": add("galleryAction", ["Ctrl+G"],
-                           lambda: self.show_gallery(not self.gallery_shown()), self.tr("Gallery")),
+            "settings": add(
+                "settingsAction", ["Ctrl+,"], lambda: self.open_settings(), self.tr("Settings")
+            ),
+            "spend": add(
+                "spendAction", ["Ctrl+Shift+S"], lambda: self.open_spend(), self.tr("Spend")
+            ),
+            "import": add(
+                "importShotListAction",
+                ["Ctrl+I"],
+                lambda: self.import_shot_list(),
+                self.tr("Import shot list…"),
+            ),
+            "template": add(
+                "templateAction",
+                ["Ctrl+Shift+T"],
+                lambda: self.open_template(),
+                self.tr("Scenes from a template…"),
+            ),
+            "queue": add(
+                "queueAction",
+                ["Ctrl+Shift+Q"],
+                lambda: self.show_queue(not self.queue.isVisible()),
+                self.tr("Queue"),
+            ),
+            "gallery": add(
+                "galleryAction",
+                ["Ctrl+G"],
+                lambda: self.show_gallery(not self.gallery_shown()),
+                self.tr("Gallery"),
+            ),
         }
 
     # -- the results gallery ---------------------------------------------------------------------
@@ -383,17 +426,22 @@ class MainWindow(QMainWindow):
     def _gallery_refresh(self) -> None:
         if any(d is not None and d.isVisible() for d in (self.viewer, self.compare)):
             return  # never under the designer's eyes: refreshed when the lightbox closes
-        if self.gallery_shown() and self.gallery.view.verticalScrollBar().value() == 0 \
-                and not self.gallery_model.loading:
+        if (
+            self.gallery_shown()
+            and self.gallery.view.verticalScrollBar().value() == 0
+            and not self.gallery_model.loading
+        ):
             self._gallery_stale = False
             self.gallery_model.reload()
 
     # -- layout persistence ----------------------------------------------------------------------
     def _layout_parts(self) -> dict[str, tuple[Any, Any]]:
         """The parts whose state is kept under ``window/<key>``: (save, restore)."""
-        return {"state": (self.saveState, self.restoreState),
-                "slotHeader": (self.browser.save_layout, self.browser.restore_layout),
-                "historySplitter": (self.result_pane.save_layout, self.result_pane.restore_layout)}
+        return {
+            "state": (self.saveState, self.restoreState),
+            "slotHeader": (self.browser.save_layout, self.browser.restore_layout),
+            "historySplitter": (self.result_pane.save_layout, self.result_pane.restore_layout),
+        }
 
     def restore_layout(self) -> None:
         parts = self._layout_parts()
@@ -443,8 +491,9 @@ class MainWindow(QMainWindow):
             self.middle_stack.setCurrentWidget(self.slot_page)
         self.slot_pane.new_draft(focus=not initial, defaults=self.settings.draft_defaults())
 
-    def use_result_as(self, media: MediaView | ResultRef | str, role: Role | str, *,
-                      source: Any = ON_SCREEN) -> None:
+    def use_result_as(
+        self, media: MediaView | ResultRef | str, role: Role | str, *, source: Any = ON_SCREEN
+    ) -> None:
         """Open a new draft fed with a result: ``media`` (a :class:`MediaView`, a gallery
         :class:`ResultRef` or a file path) becomes the draft's ``role``
         (:class:`~app.ui.chain.Role` or its value: ``"first_frame"``, ``"last_frame"``,
@@ -461,8 +510,12 @@ class MainWindow(QMainWindow):
         defaults = self.settings.draft_defaults()
         if role is not Role.REFERENCE and defaults.kind != "video":
             defaults = dataclasses.replace(defaults, kind="video", model=None)
-        self.slot_pane.new_draft(focus=False, defaults=defaults, source=source,
-                                 project=getattr(source, "project", None) or None)
+        self.slot_pane.new_draft(
+            focus=False,
+            defaults=defaults,
+            source=source,
+            project=getattr(source, "project", None) or None,
+        )
         picker = self.slot_pane.form.picker(role.value)
         name = Path(path).name
         if is_video(path, content_type):
@@ -470,7 +523,7 @@ class MainWindow(QMainWindow):
         self.slot_pane.feed(picker, name, lambda: frame_data_url(path, content_type))
 
     def use_gallery_result(self, role: str, ref: ResultRef) -> None:
-        """"Use as …" on a gallery tile or in the viewer: the lightbox closes and a new draft
+        """ "Use as …" on a gallery tile or in the viewer: the lightbox closes and a new draft
         takes the result exactly as from the finished slot's menu (:meth:`use_result_as`), with
         the result's own slot as its source (read from the store first: no export, no dialog).
         ``role``: the gallery's ``"first_frame"``, ``"last_frame"`` or ``"reference"``."""
@@ -508,8 +561,14 @@ class MainWindow(QMainWindow):
     def _maybe_empty(self, *_: Any) -> None:
         """First launch: no slot at all and nothing being written → the welcome page."""
         m = self.model
-        if (m.rowCount() == 0 and not m.loading and m.started and not self.browser.filtered()
-                and self.slot.is_draft and self.slot_pane.is_blank()):
+        if (
+            m.rowCount() == 0
+            and not m.loading
+            and m.started
+            and not self.browser.filtered()
+            and self.slot.is_draft
+            and self.slot_pane.is_blank()
+        ):
             self.middle_stack.setCurrentWidget(self.welcome)
         elif self.middle_stack.currentWidget() is self.welcome and m.rowCount() > 0:
             self.middle_stack.setCurrentWidget(self.slot_page)
@@ -547,7 +606,8 @@ class MainWindow(QMainWindow):
         self.dialog = dlg
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.finished.connect(
-            lambda _r, d=dlg: setattr(self, "dialog", None) if self.dialog is d else None)
+            lambda _r, d=dlg: setattr(self, "dialog", None) if self.dialog is d else None
+        )
         dlg.open()
 
     def open_recover(self) -> None:
@@ -556,8 +616,9 @@ class MainWindow(QMainWindow):
             return
         rid = task.request_id
         caps = self.controller.caps.caps_for(protocol_of(task.kind, getattr(task, "params", {})))
-        dlg = RecoverDialog(rid, recover_options(task, caps), can_lookup=caps.can_list_tasks,
-                            parent=self)
+        dlg = RecoverDialog(
+            rid, recover_options(task, caps), can_lookup=caps.can_list_tasks, parent=self
+        )
         dlg.recover.connect(lambda how: self.slot_pane.recover(rid, how))
         self._open_dialog(dlg)
 
@@ -582,8 +643,10 @@ class MainWindow(QMainWindow):
         report = out.payload
         if not isinstance(report, LookupReport):
             msg = out.problem.message if out.problem else ""
-            self.status_pane.show_notice(self.tr("The provider's task list did not answer: %1")
-                                         .replace("%1", msg), error=True)
+            self.status_pane.show_notice(
+                self.tr("The provider's task list did not answer: %1").replace("%1", msg),
+                error=True,
+            )
             return
         name = "MiniMax" if not self.controller.demo else self.tr("the demo provider")
         dlg = LookupDialog(rid, report, name, self)
@@ -628,7 +691,7 @@ class MainWindow(QMainWindow):
 
     # -- shot lists --------------------------------------------------------------------------------
     def import_shot_list(self, path: str | None = None) -> None:
-        """"Import shot list…": a CSV or YAML file → the review of its dry run → Create all."""
+        """ "Import shot list…": a CSV or YAML file → the review of its dry run → Create all."""
         if path is None:
             self.choose_shot_list(lambda chosen: chosen and self.import_shot_list(chosen))
             return
@@ -646,15 +709,19 @@ class MainWindow(QMainWindow):
     def open_template(self) -> None:
         """Scenes NN–MM of the project on screen from one prompt, with the form's settings."""
         kind, params = self.slot_pane.form_values()
-        options = {k: v for k, v in params.items()
-                   if k in TEMPLATE_OPTIONS and isinstance(v, (str, int))
-                   and not isinstance(v, bool)}
+        options = {
+            k: v
+            for k, v in params.items()
+            if k in TEMPLATE_OPTIONS and isinstance(v, (str, int)) and not isinstance(v, bool)
+        }
         dlg = TemplateDialog(self.slot_pane.composer.project.text().strip(), kind, options, self)
         dlg.prompt.setPlainText(params.get("prompt") or "")
-        dlg.reviewWanted.connect(lambda shots: self.review_shot_list(
-            shots, None, self.tr("template")))
-        dlg.saveWanted.connect(lambda rows: self.choose_save(
-            lambda path: path and self._save_rows(rows, path)))
+        dlg.reviewWanted.connect(
+            lambda shots: self.review_shot_list(shots, None, self.tr("template"))
+        )
+        dlg.saveWanted.connect(
+            lambda rows: self.choose_save(lambda path: path and self._save_rows(rows, path))
+        )
         self._open_dialog(dlg)
 
     def choose_save(self, done: Any) -> None:
@@ -666,9 +733,13 @@ class MainWindow(QMainWindow):
     def _save_rows(self, rows: list[Any], path: str) -> None:
         err = save_rows(rows, path)
         self.status_pane.show_notice(
-            self.tr("Not saved: %1").replace("%1", err) if err
-            else self.tr("Saved %1 scenes to %2").replace("%1", str(len(rows))).replace(
-                "%2", Path(path).name), error=bool(err))
+            self.tr("Not saved: %1").replace("%1", err)
+            if err
+            else self.tr("Saved %1 scenes to %2")
+            .replace("%1", str(len(rows)))
+            .replace("%2", Path(path).name),
+            error=bool(err),
+        )
 
     # -- drops on the window: a shot list opens its review; media go into the form --------------
     def dragEnterEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
@@ -692,8 +763,9 @@ class MainWindow(QMainWindow):
             self.middle_stack.setCurrentWidget(self.slot_page)
             self.slot_pane.form.take_dropped(media)
         elif media:
-            self.slot_pane.show_message(self.tr(
-                "This slot's inputs are fixed. Start a new slot to use what you dropped."))
+            self.slot_pane.show_message(
+                self.tr("This slot's inputs are fixed. Start a new slot to use what you dropped.")
+            )
 
     def open_settings(self) -> None:
         if Busy.SETTINGS in self.slot.busy:
@@ -701,8 +773,13 @@ class MainWindow(QMainWindow):
         values = settings_mod.dialog_values(self.controller.config, self.settings.saved_region())
         values["notify_finished"] = self.settings.notify_finished
         values["draft_defaults"] = self.settings.draft_defaults()
-        dlg = SettingsDialog(values, self.controller.key_source, self, fixed=self.settings.fixed,
-                             check=lambda v: self.settings.check_values(self.controller, v))
+        dlg = SettingsDialog(
+            values,
+            self.controller.key_source,
+            self,
+            fixed=self.settings.fixed,
+            check=lambda v: self.settings.check_values(self.controller, v),
+        )
         dlg.applied.connect(self.apply_settings)
         self._open_dialog(dlg)
 

@@ -25,109 +25,161 @@ CONTEXT = "Words"
 
 # -- the sentences ---------------------------------------------------------------------------------
 INPUT_SENSITIVE = QT_TRANSLATE_NOOP(
-    "Words", "The provider's safety check refused the prompt or an input image. Reword the prompt "
-    "or change the image, then try again in a new slot.")
+    "Words",
+    "The provider's safety check refused the prompt or an input image. Reword the prompt "
+    "or change the image, then try again in a new slot.",
+)
 OUTPUT_SENSITIVE = QT_TRANSLATE_NOOP(
-    "Words", "The provider's safety check stopped the generated result, so nothing was delivered. "
-    "Try a different prompt in a new slot.")
+    "Words",
+    "The provider's safety check stopped the generated result, so nothing was delivered. "
+    "Try a different prompt in a new slot.",
+)
 BALANCE = QT_TRANSLATE_NOOP(
-    "Words", "The MiniMax account has no balance left. Top it up in the MiniMax console, then "
-    "create again.")
+    "Words",
+    "The MiniMax account has no balance left. Top it up in the MiniMax console, then create again.",
+)
 RATE_LIMIT = QT_TRANSLATE_NOOP(
-    "Words", "The provider is receiving too many requests right now (rate limit). Nothing was "
-    "made; try again in a minute.")
+    "Words",
+    "The provider is receiving too many requests right now (rate limit). Nothing was "
+    "made; try again in a minute.",
+)
 WRONG_KEY = QT_TRANSLATE_NOOP(
-    "Words", "The API key was refused. A key works only in its own region (international or "
-    "mainland China): check the key and the region in Settings.")
+    "Words",
+    "The API key was refused. A key works only in its own region (international or "
+    "mainland China): check the key and the region in Settings.",
+)
 PLAN_QUOTA = QT_TRANSLATE_NOOP(
-    "Words", "Your MiniMax plan's allowance is used up for now. Try again later, or raise the "
-    "plan's limit in the MiniMax console.")
+    "Words",
+    "Your MiniMax plan's allowance is used up for now. Try again later, or raise the "
+    "plan's limit in the MiniMax console.",
+)
 NOT_IN_PLAN = QT_TRANSLATE_NOOP(
-    "Words", "This model is not part of your MiniMax plan. Choose another model.")
+    "Words", "This model is not part of your MiniMax plan. Choose another model."
+)
 BAD_PARAMS = QT_TRANSLATE_NOOP(
-    "Words", "The provider did not accept these settings. Check the model, duration, resolution "
-    "and input images.")
+    "Words",
+    "The provider did not accept these settings. Check the model, duration, resolution "
+    "and input images.",
+)
 VERIFY_ACCOUNT = QT_TRANSLATE_NOOP(
-    "Words", "The MiniMax account needs real-name verification before it can generate.")
+    "Words", "The MiniMax account needs real-name verification before it can generate."
+)
 BAD_CHARACTERS = QT_TRANSLATE_NOOP(
-    "Words", "The prompt contains characters the provider does not accept. Remove unusual symbols "
-    "and try again.")
+    "Words",
+    "The prompt contains characters the provider does not accept. Remove unusual symbols "
+    "and try again.",
+)
 PROMPT_TOO_LONG = QT_TRANSLATE_NOOP(
-    "Words", "The prompt is too long for the provider. Shorten it and try again.")
+    "Words", "The prompt is too long for the provider. Shorten it and try again."
+)
 NEVER_SENT = QT_TRANSLATE_NOOP(
-    "Words", "The request never left this computer, so nothing was made or billed. Check the "
-    "network connection, then create again.")
+    "Words",
+    "The request never left this computer, so nothing was made or billed. Check the "
+    "network connection, then create again.",
+)
 LOST_ANSWER = QT_TRANSLATE_NOOP(
-    "Words", "The request left, but the connection broke before the provider's answer arrived. "
+    "Words",
+    "The request left, but the connection broke before the provider's answer arrived. "
     "The task may exist at the provider: look it up, or declare the slot failed if you "
-    "are sure it does not.")
+    "are sure it does not.",
+)
 NO_ANSWER_IN_TIME = QT_TRANSLATE_NOOP(
-    "Words", "The request left, but no answer came back in time. The task may exist at the "
-    "provider: look it up, or declare the slot failed if you are sure it does not.")
+    "Words",
+    "The request left, but no answer came back in time. The task may exist at the "
+    "provider: look it up, or declare the slot failed if you are sure it does not.",
+)
 APP_CLOSED = QT_TRANSLATE_NOOP(
-    "Words", "Slate was closed while the request was being sent. The task may exist at the "
-    "provider: look it up, or declare the slot failed if you are sure it does not.")
+    "Words",
+    "Slate was closed while the request was being sent. The task may exist at the "
+    "provider: look it up, or declare the slot failed if you are sure it does not.",
+)
 STRANGE_STATUS = QT_TRANSLATE_NOOP(
-    "Words", "The provider answered with a status Slate does not know, so Slate stopped here and "
-    "downloaded nothing. Ask the provider again later.")
-NO_FILE = QT_TRANSLATE_NOOP(
-    "Words", "The provider said the task finished but delivered no file.")
+    "Words",
+    "The provider answered with a status Slate does not know, so Slate stopped here and "
+    "downloaded nothing. Ask the provider again later.",
+)
+NO_FILE = QT_TRANSLATE_NOOP("Words", "The provider said the task finished but delivered no file.")
 BAD_FILE = QT_TRANSLATE_NOOP(
-    "Words", "The downloaded file did not pass Slate's check (it does not open as a picture or a "
-    "video). Download it again with Recover.")
-PROVIDER_FAILED = QT_TRANSLATE_NOOP(
-    "Words", "The provider reports that the task failed.")
+    "Words",
+    "The downloaded file did not pass Slate's check (it does not open as a picture or a "
+    "video). Download it again with Recover.",
+)
+PROVIDER_FAILED = QT_TRANSLATE_NOOP("Words", "The provider reports that the task failed.")
 PROVIDER_ERROR = QT_TRANSLATE_NOOP(
-    "Words", "The provider had an internal problem with this request.")
-DECLARED = QT_TRANSLATE_NOOP(
-    "Words", "This slot was declared failed. The reason given: %1")
+    "Words", "The provider had an internal problem with this request."
+)
+DECLARED = QT_TRANSLATE_NOOP("Words", "This slot was declared failed. The reason given: %1")
 # outcomes of the slot pane's actions
 NO_TASK_TO_ASK = QT_TRANSLATE_NOOP(
-    "Words", "There is no provider task to ask about, because the create's answer never came "
+    "Words",
+    "There is no provider task to ask about, because the create's answer never came "
     "back. Use Recover: look the task up at the provider, attach its task id from the "
-    "provider's console, or declare the slot failed.")
+    "provider's console, or declare the slot failed.",
+)
 NO_TASK_TO_ASK_NO_LOOKUP = QT_TRANSLATE_NOOP(
-    "Words", "There is no provider task to ask about, because the create's answer never came "
+    "Words",
+    "There is no provider task to ask about, because the create's answer never came "
     "back. Use Recover: attach its task id from the provider's console, or declare the "
-    "slot failed.")
+    "slot failed.",
+)
 IMAGES_NOT_QUERYABLE = QT_TRANSLATE_NOOP(
-    "Words", "MiniMax cannot be asked about image tasks. When you are sure the images were not "
-    "made, use Recover to declare the slot failed.")
+    "Words",
+    "MiniMax cannot be asked about image tasks. When you are sure the images were not "
+    "made, use Recover to declare the slot failed.",
+)
 LOOKUP_NOTHING = QT_TRANSLATE_NOOP(
-    "Words", "The provider lists no task that matches this slot. If you find it in the provider's "
-    "console, attach its task id with Recover.")
+    "Words",
+    "The provider lists no task that matches this slot. If you find it in the provider's "
+    "console, attach its task id with Recover.",
+)
 LOOKUP_MANY = QT_TRANSLATE_NOOP(
-    "Words", "The provider lists several tasks that could be this slot and cannot show their "
+    "Words",
+    "The provider lists several tasks that could be this slot and cannot show their "
     "prompts, so none was chosen. Find the right one in the provider's console and attach its "
-    "task id with Recover.")
+    "task id with Recover.",
+)
 NOT_CONFIRMED = QT_TRANSLATE_NOOP(
-    "Words", "The provider did not confirm that task id, so nothing changed. Check the id in "
-    "the provider's console.")
+    "Words",
+    "The provider did not confirm that task id, so nothing changed. Check the id in "
+    "the provider's console.",
+)
 LIST_SILENT = QT_TRANSLATE_NOOP(
-    "Words", "The provider's task list did not answer, so nothing changed. Try again in a "
-    "moment.")
+    "Words", "The provider's task list did not answer, so nothing changed. Try again in a moment."
+)
 QUOTA = QT_TRANSLATE_NOOP(
-    "Words", "Today's quota is used up, so nothing was sent. It starts again tomorrow, or can be "
-    "raised in Settings.")
+    "Words",
+    "Today's quota is used up, so nothing was sent. It starts again tomorrow, or can be "
+    "raised in Settings.",
+)
 BUDGET = QT_TRANSLATE_NOOP(
-    "Words", "This would go over today's budget, so nothing was sent. The budget can be changed "
-    "in Settings.")
+    "Words",
+    "This would go over today's budget, so nothing was sent. The budget can be changed "
+    "in Settings.",
+)
 STORE_BUSY = QT_TRANSLATE_NOOP(
-    "Words", "The slot store is busy with another Slate right now. Try again in a moment.")
+    "Words", "The slot store is busy with another Slate right now. Try again in a moment."
+)
 MEDIA_MISSING = QT_TRANSLATE_NOOP(
-    "Words", "The media files are no longer on this computer. Use Recover to download them again.")
+    "Words", "The media files are no longer on this computer. Use Recover to download them again."
+)
 NOT_FOUND = QT_TRANSLATE_NOOP(
-    "Words", "This slot does not exist (any more) for this team and designer.")
+    "Words", "This slot does not exist (any more) for this team and designer."
+)
 STILL_RUNNING = QT_TRANSLATE_NOOP(
-    "Words", "The task is still running; its media can be exported once it is done.")
+    "Words", "The task is still running; its media can be exported once it is done."
+)
 INTERNAL = QT_TRANSLATE_NOOP(
-    "Words", "Something went wrong inside Slate. The details below and in the log say what.")
+    "Words", "Something went wrong inside Slate. The details below and in the log say what."
+)
 NETWORK = QT_TRANSLATE_NOOP(
-    "Words", "The provider could not be reached. Check the network connection; Slate tries again "
-    "by itself.")
+    "Words",
+    "The provider could not be reached. Check the network connection; Slate tries again by itself.",
+)
 KEYRING = QT_TRANSLATE_NOOP(
-    "Words", "The system's password store is not available, so the API key cannot be kept. Set "
-    "the key in the environment instead (see Settings).")
+    "Words",
+    "The system's password store is not available, so the API key cannot be kept. Set "
+    "the key in the environment instead (see Settings).",
+)
 # what a history event's detail says, in the designer's words (the rest is behind Details)
 D_IMAGES = QT_TRANSLATE_NOOP("Words", "%1 image(s)")
 D_VIDEO = QT_TRANSLATE_NOOP("Words", "video")
@@ -188,25 +240,46 @@ def _plain(_context: str, text: str) -> str:
 
 
 _CODE_SENTENCES: dict[str, str] = {
-    "1026": INPUT_SENSITIVE, "1027": OUTPUT_SENSITIVE, "1008": BALANCE, "1002": RATE_LIMIT,
-    "2045": RATE_LIMIT, "1041": RATE_LIMIT, "1004": WRONG_KEY, "2049": WRONG_KEY,
-    "1028": PLAN_QUOTA, "1030": PLAN_QUOTA, "2056": PLAN_QUOTA, "2061": NOT_IN_PLAN,
-    "2013": BAD_PARAMS, "2038": VERIFY_ACCOUNT, "1042": BAD_CHARACTERS, "1039": PROMPT_TOO_LONG,
-    "1000": PROVIDER_ERROR, "1013": PROVIDER_ERROR, "1024": PROVIDER_ERROR, "1033": PROVIDER_ERROR,
-    "never_sent": NEVER_SENT, "unknown_status": STRANGE_STATUS, "no_media": NO_FILE,
-    "verification_failed": BAD_FILE, "declared_failed": DECLARED,
+    "1026": INPUT_SENSITIVE,
+    "1027": OUTPUT_SENSITIVE,
+    "1008": BALANCE,
+    "1002": RATE_LIMIT,
+    "2045": RATE_LIMIT,
+    "1041": RATE_LIMIT,
+    "1004": WRONG_KEY,
+    "2049": WRONG_KEY,
+    "1028": PLAN_QUOTA,
+    "1030": PLAN_QUOTA,
+    "2056": PLAN_QUOTA,
+    "2061": NOT_IN_PLAN,
+    "2013": BAD_PARAMS,
+    "2038": VERIFY_ACCOUNT,
+    "1042": BAD_CHARACTERS,
+    "1039": PROMPT_TOO_LONG,
+    "1000": PROVIDER_ERROR,
+    "1013": PROVIDER_ERROR,
+    "1024": PROVIDER_ERROR,
+    "1033": PROVIDER_ERROR,
+    "never_sent": NEVER_SENT,
+    "unknown_status": STRANGE_STATUS,
+    "no_media": NO_FILE,
+    "verification_failed": BAD_FILE,
+    "declared_failed": DECLARED,
 }
 # Words in a message, first match wins (a message without a known code).
 _MESSAGE_SENTENCES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p, re.IGNORECASE), s) for p, s in (
+    (re.compile(p, re.IGNORECASE), s)
+    for p, s in (
         (r"output[_ ].*sensitive|sensitive[_ ]output|1027", OUTPUT_SENSITIVE),
         (r"sensitive", INPUT_SENSITIVE),
         (r"balance|insufficient|1008", BALANCE),
         (r"rate.?limit|too many requests|1002", RATE_LIMIT),
         (r"authenticat|api key|invalid key|unauthori[sz]ed|1004|2049", WRONG_KEY),
         (r"never left|never sent|not sent", NEVER_SENT),
-        (r"connection failed after sending|RemoteProtocolError|disconnected|reset by peer",
-         LOST_ANSWER),
+        (
+            r"connection failed after sending|RemoteProtocolError|disconnected|reset by peer",
+            LOST_ANSWER,
+        ),
         (r"no answer in time|timed? ?out|timeout", NO_ANSWER_IN_TIME),
         (r"owner .* is gone|process that sent the create ended", APP_CLOSED),
         (r"unrecognized status", STRANGE_STATUS),
@@ -217,7 +290,8 @@ _MESSAGE_SENTENCES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"not in your plan", NOT_IN_PLAN),
         (r"invalid param", BAD_PARAMS),
         (r"ConnectError|ConnectTimeout|Network|could not connect|name resolution", NETWORK),
-    ))
+    )
+)
 
 
 def _code_of(code: Any) -> str:
@@ -265,8 +339,13 @@ def for_task(task: Any, translate: Translate = _plain) -> Said:
     return Said(translate(CONTEXT, said), detail)
 
 
-def for_outcome(problem: Any, *, can_lookup: bool = False, kind: str | None = None,
-                translate: Translate = _plain) -> Said:
+def for_outcome(
+    problem: Any,
+    *,
+    can_lookup: bool = False,
+    kind: str | None = None,
+    translate: Translate = _plain,
+) -> Said:
     """An action's answer (a service ``Problem``) in the designer's words; its message as the
     detail. Validation messages name the field already and are kept as they are."""
     if problem is None:
@@ -295,10 +374,16 @@ def for_outcome(problem: Any, *, can_lookup: bool = False, kind: str | None = No
     elif code == "not_found" and ("lookup" in message.lower() or "no task" in message.lower()):
         said = LOOKUP_NOTHING
     else:
-        said = {"quota_exceeded": QUOTA, "budget_exceeded": BUDGET, "store_busy": STORE_BUSY,
-                "media_missing": MEDIA_MISSING, "not_found": NOT_FOUND,
-                "still_running": STILL_RUNNING, "no_keyring": KEYRING,
-                "internal": INTERNAL}.get(str(code))
+        said = {
+            "quota_exceeded": QUOTA,
+            "budget_exceeded": BUDGET,
+            "store_busy": STORE_BUSY,
+            "media_missing": MEDIA_MISSING,
+            "not_found": NOT_FOUND,
+            "still_running": STILL_RUNNING,
+            "no_keyring": KEYRING,
+            "internal": INTERNAL,
+        }.get(str(code))
         if said is None:
             said = sentence(getattr(provider, "code", None), message)
     if said is None:
@@ -322,8 +407,9 @@ def status_word(word: str, state_word: Callable[[State], str]) -> str:
     return word
 
 
-def event_detail(event: str, detail: str, state_word: Callable[[State], str],
-                 translate: Translate = _plain) -> tuple[str, str]:
+def event_detail(
+    event: str, detail: str, state_word: Callable[[State], str], translate: Translate = _plain
+) -> tuple[str, str]:
     """A history event's detail as the timeline shows it: (shown, technical). Only the designer's
     words are shown — a status word in the designer's language, a failure reason's sentence, how
     many images, how large — and every other word the service kept (ids, hashes, content types,
@@ -337,8 +423,14 @@ def event_detail(event: str, detail: str, state_word: Callable[[State], str],
         shown = said if said != word or _is_status_word(word) else ""
     elif event == "declared_failed":  # the designer's own reason, in their own words
         return detail, ""
-    elif event in ("unknown", "rejected", "query_failed", "verification_failed", "deleted",
-                   "lookup"):
+    elif event in (
+        "unknown",
+        "rejected",
+        "query_failed",
+        "verification_failed",
+        "deleted",
+        "lookup",
+    ):
         reason = sentence(None, detail)
         if event == "lookup":
             reason = LOOKUP_NOTHING if "no matching" in detail else LOOKUP_MANY
@@ -360,12 +452,12 @@ def event_detail(event: str, detail: str, state_word: Callable[[State], str],
         shown = _count(translate(CONTEXT, D_UPLOADED), str(detail.count(" uploaded as ")))
     elif event == "rate_limited":
         m = re.search(r"again in (\d+(?:\.\d+)?) ?s", detail)
-        shown = (translate(CONTEXT, D_RETRY).replace("%1", f"{float(m.group(1)):.0f}")
-                 if m else "")
+        shown = translate(CONTEXT, D_RETRY).replace("%1", f"{float(m.group(1)):.0f}") if m else ""
     elif event == "download_stalled":
         m = re.search(r"next try in (\d+(?:\.\d+)?) ?s", detail)
-        shown = (translate(CONTEXT, D_NEXT_TRY).replace("%1", f"{float(m.group(1)):.0f}")
-                 if m else "")
+        shown = (
+            translate(CONTEXT, D_NEXT_TRY).replace("%1", f"{float(m.group(1)):.0f}") if m else ""
+        )
     elif event == "cancelled":
         shown = translate(CONTEXT, D_NOT_BILLED) if "not billed" in detail else ""
     elif event == "quota_refused":
@@ -389,18 +481,25 @@ def file_size(size: int) -> str:
 
 
 def _verified(detail: str, translate: Translate) -> str:
-    """"image/png 1024×1024 sha256 …, …" → "3 images · 1024×1024" (or "video · 1366×768")."""
+    """ "image/png 1024×1024 sha256 …, …" → "3 images · 1024×1024" (or "video · 1366×768")."""
     items = re.findall(r"(\w+)/[\w.+-]+ (?:(\d+)×(\d+))?", detail)
     if not items:
         return ""
     kind, w, h = items[0]
-    what = (translate(CONTEXT, D_VIDEO) if kind == "video"
-            else _count(translate(CONTEXT, D_IMAGES), str(len(items))))
+    what = (
+        translate(CONTEXT, D_VIDEO)
+        if kind == "video"
+        else _count(translate(CONTEXT, D_IMAGES), str(len(items)))
+    )
     return f"{what} · {w}×{h}" if w and h else what
 
 
-def event_line(event: str, detail: str | None, state_word: Callable[[State], str],
-               translate: Translate = _plain) -> tuple[str, str]:
+def event_line(
+    event: str,
+    detail: str | None,
+    state_word: Callable[[State], str],
+    translate: Translate = _plain,
+) -> tuple[str, str]:
     """A history event as one line of the timeline (without its time): (line, technical). The
     line is the event's words and its designer detail; ``technical`` the service's own words."""
     known = bool(event) and event in EVENT_WORDS
@@ -412,9 +511,21 @@ def event_line(event: str, detail: str | None, state_word: Callable[[State], str
     technical = " · ".join(t for t in (technical, rest) if t)
     if not shown:
         return word, technical
-    return translate("Event", EVENT_LINE["format"]).replace("%1", word).replace("%2", shown), \
-        technical
+    return translate("Event", EVENT_LINE["format"]).replace("%1", word).replace(
+        "%2", shown
+    ), technical
 
 
-__all__ = ["CONTEXT", "EVENT_WORDS", "Said", "event_detail", "event_line", "file_size",
-           "for_error", "for_outcome", "for_task", "sentence", "status_word"]
+__all__ = [
+    "CONTEXT",
+    "EVENT_WORDS",
+    "Said",
+    "event_detail",
+    "event_line",
+    "file_size",
+    "for_error",
+    "for_outcome",
+    "for_task",
+    "sentence",
+    "status_word",
+]

@@ -48,8 +48,15 @@ MODULES = {
     "spend": "tests.bench.spend",
     "gallery": "tests.bench.gallery",
 }
-TIMEOUTS = {"submit": 300, "race": 300, "polling": 240, "polling_stress": 180, "gui": 600,
-            "spend": 900, "gallery": 900}
+TIMEOUTS = {
+    "submit": 300,
+    "race": 300,
+    "polling": 240,
+    "polling_stress": 180,
+    "gui": 600,
+    "spend": 900,
+    "gallery": 900,
+}
 
 
 def met(value: Any, target: str, cap: float | None = None) -> bool | None:
@@ -71,66 +78,130 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
     spend = details.get("spend", {})
     gallery = details.get("gallery", {})
     values: dict[str, tuple[Any, dict[str, Any]]] = {
-        "submit_claim_ratio": (sub.get("claim_ratio"), {
-            "claim_median_ms": sub.get("claim", {}).get("median_ms"),
-            "raw_insert_median_ms": sub.get("raw_median_ms")}),
-        "replay_ratio": (sub.get("replay_ratio"), {
-            "replay_median_ms": sub.get("replay", {}).get("median_ms"),
-            "raw_insert_median_ms": sub.get("raw_median_ms")}),
-        "race_creates": (race.get("creates_total"), {
-            "made_total": race.get("made_total"), "submits": race.get("submits"),
-            "procs": race.get("procs"), "keys": race.get("keys")}),
-        "race_submit_p99_ms": (race.get("p99_ms"), {
-            "median_ms": race.get("latency", {}).get("median_ms"),
-            "max_ms": race.get("latency", {}).get("max_ms")}),
-        "history_first_rows_ms": (gui.get("first_rows_ms"), {
-            "first_slot_rows_after_ms": gui.get("first_slots_after_rows_ms"),
-            "slots": gui.get("store", {}).get("slots"), "events": gui.get("store", {}).get("events")}),
-        "history_filter_text_ms": (gui.get("filter_text_ms"), {
-            "no_match_ms": gui.get("filter_text_no_match_ms"),
-            "to_first_slot_rows_ms": gui.get("filter_text_to_slots_ms"),
-            "debounce_ms_not_included": gui.get("search_debounce_ms")}),
+        "submit_claim_ratio": (
+            sub.get("claim_ratio"),
+            {
+                "claim_median_ms": sub.get("claim", {}).get("median_ms"),
+                "raw_insert_median_ms": sub.get("raw_median_ms"),
+            },
+        ),
+        "replay_ratio": (
+            sub.get("replay_ratio"),
+            {
+                "replay_median_ms": sub.get("replay", {}).get("median_ms"),
+                "raw_insert_median_ms": sub.get("raw_median_ms"),
+            },
+        ),
+        "race_creates": (
+            race.get("creates_total"),
+            {
+                "made_total": race.get("made_total"),
+                "submits": race.get("submits"),
+                "procs": race.get("procs"),
+                "keys": race.get("keys"),
+            },
+        ),
+        "race_submit_p99_ms": (
+            race.get("p99_ms"),
+            {
+                "median_ms": race.get("latency", {}).get("median_ms"),
+                "max_ms": race.get("latency", {}).get("max_ms"),
+            },
+        ),
+        "history_first_rows_ms": (
+            gui.get("first_rows_ms"),
+            {
+                "first_slot_rows_after_ms": gui.get("first_slots_after_rows_ms"),
+                "slots": gui.get("store", {}).get("slots"),
+                "events": gui.get("store", {}).get("events"),
+            },
+        ),
+        "history_filter_text_ms": (
+            gui.get("filter_text_ms"),
+            {
+                "no_match_ms": gui.get("filter_text_no_match_ms"),
+                "to_first_slot_rows_ms": gui.get("filter_text_to_slots_ms"),
+                "debounce_ms_not_included": gui.get("search_debounce_ms"),
+            },
+        ),
         "gui_rss_mb": (gui.get("rss_mb"), {"peak_rss_mb": gui.get("peak_rss_mb")}),
-        "poll_loop_lag_p99_ms": (poll.get("lag_p99_ms"), {
-            "idle_p99_ms": poll.get("idle", {}).get("p99_ms"), "tasks": poll.get("tasks")}),
-        "poll_loop_lag_max_ms": (poll.get("lag_max_ms"), {
-            "idle_max_ms": poll.get("idle", {}).get("max_ms")}),
-        "poll_max_requests_per_second": (poll.get("max_requests_per_second"), {
-            "cap": poll.get("rps_cap"), "client_side": poll.get("client_max_per_second"),
-            "server_side": poll.get("server_max_per_second")}),
-        "cold_start_s": (gui.get("cold_start_s"), {
-            "to_first_slot_rows_s": gui.get("cold_start_to_slots_s")}),
-        "spend_100k_ms": (spend.get("spend_ms"), {
-            "slots": spend.get("slots"),
-            "legacy_first_spend_ms": spend.get("legacy_first_spend", {}).get("ms"),
-            "budget_today_ms": spend.get("stored", {}).get("budget_today", {}).get("median_ms"),
-            "claim_with_budget_ratio": spend.get("claim_budget_ratio")}),
-        "gallery_first_thumbnails_ms": (gallery.get("first_thumbnails_ms"), {
-            "warm_cache_ms": gallery.get("first_thumbnails_warm_ms"),
-            "tiles": gallery.get("first_thumbnails_cold", {}).get("tiles"),
-            "first_page_ms": gallery.get("first_thumbnails_cold", {}).get("first_page_ms")}),
-        "gallery_scroll_lag_p99_ms": (gallery.get("scroll_lag_p99_ms"), {
-            "results_scrolled": gallery.get("scroll", {}).get("results_scrolled"),
-            "idle_baseline_p99_ms": gallery.get("idle_lag_p99_ms")}),
-        "gallery_scroll_lag_max_ms": (gallery.get("scroll_lag_max_ms"), {
-            "idle_baseline_max_ms": gallery.get("idle_lag_max_ms")}),
-        "gallery_cache_build_lag_p99_ms": (gallery.get("cache_build_lag_p99_ms"), {
-            "build_s": gallery.get("cache_build_s"),
-            "thumbnails": gallery.get("cache_build", {}).get("thumbnails"),
-            "lag_max_ms": gallery.get("cache_build_lag_max_ms"),
-            "idle_baseline_p99_ms": gallery.get("idle_lag_p99_ms")}),
-        "gallery_rss_mb": (gallery.get("rss_mb"), {
-            "peak_rss_mb": gallery.get("peak_rss_mb"),
-            "thumbnail_workers_rss_mb": gallery.get("workers_rss_mb"),
-            "thumbnail_workers_pss_mb": gallery.get("workers_pss_mb")}),
+        "poll_loop_lag_p99_ms": (
+            poll.get("lag_p99_ms"),
+            {"idle_p99_ms": poll.get("idle", {}).get("p99_ms"), "tasks": poll.get("tasks")},
+        ),
+        "poll_loop_lag_max_ms": (
+            poll.get("lag_max_ms"),
+            {"idle_max_ms": poll.get("idle", {}).get("max_ms")},
+        ),
+        "poll_max_requests_per_second": (
+            poll.get("max_requests_per_second"),
+            {
+                "cap": poll.get("rps_cap"),
+                "client_side": poll.get("client_max_per_second"),
+                "server_side": poll.get("server_max_per_second"),
+            },
+        ),
+        "cold_start_s": (
+            gui.get("cold_start_s"),
+            {"to_first_slot_rows_s": gui.get("cold_start_to_slots_s")},
+        ),
+        "spend_100k_ms": (
+            spend.get("spend_ms"),
+            {
+                "slots": spend.get("slots"),
+                "legacy_first_spend_ms": spend.get("legacy_first_spend", {}).get("ms"),
+                "budget_today_ms": spend.get("stored", {}).get("budget_today", {}).get("median_ms"),
+                "claim_with_budget_ratio": spend.get("claim_budget_ratio"),
+            },
+        ),
+        "gallery_first_thumbnails_ms": (
+            gallery.get("first_thumbnails_ms"),
+            {
+                "warm_cache_ms": gallery.get("first_thumbnails_warm_ms"),
+                "tiles": gallery.get("first_thumbnails_cold", {}).get("tiles"),
+                "first_page_ms": gallery.get("first_thumbnails_cold", {}).get("first_page_ms"),
+            },
+        ),
+        "gallery_scroll_lag_p99_ms": (
+            gallery.get("scroll_lag_p99_ms"),
+            {
+                "results_scrolled": gallery.get("scroll", {}).get("results_scrolled"),
+                "idle_baseline_p99_ms": gallery.get("idle_lag_p99_ms"),
+            },
+        ),
+        "gallery_scroll_lag_max_ms": (
+            gallery.get("scroll_lag_max_ms"),
+            {"idle_baseline_max_ms": gallery.get("idle_lag_max_ms")},
+        ),
+        "gallery_cache_build_lag_p99_ms": (
+            gallery.get("cache_build_lag_p99_ms"),
+            {
+                "build_s": gallery.get("cache_build_s"),
+                "thumbnails": gallery.get("cache_build", {}).get("thumbnails"),
+                "lag_max_ms": gallery.get("cache_build_lag_max_ms"),
+                "idle_baseline_p99_ms": gallery.get("idle_lag_p99_ms"),
+            },
+        ),
+        "gallery_rss_mb": (
+            gallery.get("rss_mb"),
+            {
+                "peak_rss_mb": gallery.get("peak_rss_mb"),
+                "thumbnail_workers_rss_mb": gallery.get("workers_rss_mb"),
+                "thumbnail_workers_pss_mb": gallery.get("workers_pss_mb"),
+            },
+        ),
     }
     out: dict[str, dict[str, Any]] = {}
     for key, (group, unit, target) in FIGURES.items():
         value, extra = values[key]
         if key == "race_creates" and race.get("keys"):
             target = f"== {race['keys']}"
-        entry: dict[str, Any] = {"value": value, "unit": unit, "target": target,
-                                 "met": met(value, target, poll.get("rps_cap"))}
+        entry: dict[str, Any] = {
+            "value": value,
+            "unit": unit,
+            "target": target,
+            "met": met(value, target, poll.get("rps_cap")),
+        }
         entry.update({k: v for k, v in extra.items() if v is not None})
         g = details.get(group)
         if g is None:
@@ -149,21 +220,27 @@ def code_state() -> dict[str, Any]:
 
     def git(*args: str) -> str:
         try:
-            return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
-                                  timeout=10, check=False).stdout
+            return subprocess.run(
+                ["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10, check=False
+            ).stdout
         except (OSError, subprocess.SubprocessError):
             return ""
 
     dirty = [ln[3:] for ln in git("status", "--porcelain", "--", "app").splitlines() if ln]
-    return {"commit": git("rev-parse", "--short", "HEAD").strip() or None,
-            "uncommitted_app_files": dirty}
+    return {
+        "commit": git("rev-parse", "--short", "HEAD").strip() or None,
+        "uncommitted_app_files": dirty,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="a smoke run with small sizes (~30 s)")
-    p.add_argument("--only", default=",".join(GROUPS),
-                   help=f"comma-separated groups to run: {', '.join(GROUPS)} (default: all)")
+    p.add_argument(
+        "--only",
+        default=",".join(GROUPS),
+        help=f"comma-separated groups to run: {', '.join(GROUPS)} (default: all)",
+    )
     p.add_argument("--no-stress", action="store_true", help="skip the 50 req/s polling pass")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
     ns = p.parse_args(argv)
@@ -181,7 +258,10 @@ def main(argv: list[str] | None = None) -> int:
         details[group] = run_child(MODULES[group], plan[group], timeout=TIMEOUTS[group])
         if group == "polling" and "polling_stress" in plan and not ns.no_stress:
             details["polling_stress"] = run_child(
-                MODULES["polling_stress"], plan["polling_stress"], timeout=TIMEOUTS["polling_stress"])
+                MODULES["polling_stress"],
+                plan["polling_stress"],
+                timeout=TIMEOUTS["polling_stress"],
+            )
     try:
         from importlib.metadata import version
 
@@ -204,7 +284,7 @@ def main(argv: list[str] | None = None) -> int:
             "load_average_start": load_start,
             "load_average_end": load_average(),
             "note": "a shared VM: other work (other test runs) may run at the same time; "
-                    "ratios are measured within one run, interleaved",
+            "ratios are measured within one run, interleaved",
         },
         "code": code_state(),
         "figures": figures_from(details),

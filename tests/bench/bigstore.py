@@ -40,25 +40,107 @@ PROVIDER, ENDPOINT = "demo", "local"
 PROJECTS = 100
 DAYS = 180
 
-ADJECTIVES = ("misty", "golden", "neon", "quiet", "stormy", "paper", "glass", "velvet", "rusty",
-              "frozen", "sunlit", "hollow", "distant", "crimson", "silver", "amber")
-SUBJECTS = ("tide eye", "harbor crane", "night market", "mountain shrine", "city rooftop",
-            "river ferry", "old library", "desert road", "forest path", "lighthouse",
-            "tea house", "subway car", "orchard", "salt flats", "bell tower", "fish market",
-            "snow field", "kite festival", "train yard", "greenhouse")
-MOVES = ("slow dolly in", "wide establishing shot", "handheld close-up", "aerial pull back",
-         "static frame", "pan left", "tilt up", "tracking shot")
+ADJECTIVES = (
+    "misty",
+    "golden",
+    "neon",
+    "quiet",
+    "stormy",
+    "paper",
+    "glass",
+    "velvet",
+    "rusty",
+    "frozen",
+    "sunlit",
+    "hollow",
+    "distant",
+    "crimson",
+    "silver",
+    "amber",
+)
+SUBJECTS = (
+    "tide eye",
+    "harbor crane",
+    "night market",
+    "mountain shrine",
+    "city rooftop",
+    "river ferry",
+    "old library",
+    "desert road",
+    "forest path",
+    "lighthouse",
+    "tea house",
+    "subway car",
+    "orchard",
+    "salt flats",
+    "bell tower",
+    "fish market",
+    "snow field",
+    "kite festival",
+    "train yard",
+    "greenhouse",
+)
+MOVES = (
+    "slow dolly in",
+    "wide establishing shot",
+    "handheld close-up",
+    "aerial pull back",
+    "static frame",
+    "pan left",
+    "tilt up",
+    "tracking shot",
+)
 
 #: The events of a settled slot, by state (each list has EVENTS_PER_SLOT entries by default).
 EVENTS = {
-    "success": ["submitted", "create_sent", "created", "status", "status", "status", "status",
-                "downloaded", "verified", "exported"],
-    "fail": ["submitted", "create_sent", "created", "status", "status", "status", "status",
-             "replayed", "conflict", "replayed"],
-    "rejected": ["submitted", "create_sent", "rate_limited", "rejected", "replayed", "conflict",
-                 "replayed", "replayed", "quota_refused", "replayed"],
-    "unknown": ["submitted", "create_sent", "unknown", "replayed", "replayed", "replayed",
-                "conflict", "replayed", "replayed", "replayed"],
+    "success": [
+        "submitted",
+        "create_sent",
+        "created",
+        "status",
+        "status",
+        "status",
+        "status",
+        "downloaded",
+        "verified",
+        "exported",
+    ],
+    "fail": [
+        "submitted",
+        "create_sent",
+        "created",
+        "status",
+        "status",
+        "status",
+        "status",
+        "replayed",
+        "conflict",
+        "replayed",
+    ],
+    "rejected": [
+        "submitted",
+        "create_sent",
+        "rate_limited",
+        "rejected",
+        "replayed",
+        "conflict",
+        "replayed",
+        "replayed",
+        "quota_refused",
+        "replayed",
+    ],
+    "unknown": [
+        "submitted",
+        "create_sent",
+        "unknown",
+        "replayed",
+        "replayed",
+        "replayed",
+        "conflict",
+        "replayed",
+        "replayed",
+        "replayed",
+    ],
 }
 STATE_WEIGHTS = (("success", 80), ("fail", 8), ("rejected", 8), ("unknown", 4))
 STATUS_WORDS = ("Preparing", "Queueing", "Processing", "Success")
@@ -73,8 +155,9 @@ def store_url(path: Path) -> str:
     return f"sqlite:///{path.as_posix()}"
 
 
-def _slots(n: int, rng: random.Random, now: float, legacy: bool = False
-           ) -> Iterator[dict[str, Any]]:
+def _slots(
+    n: int, rng: random.Random, now: float, legacy: bool = False
+) -> Iterator[dict[str, Any]]:
     from app.domain.cost import estimate, reported, usage_of
     from app.domain.days import local_day
     from app.domain.fingerprint import fingerprint
@@ -102,7 +185,11 @@ def _slots(n: int, rng: random.Random, now: float, legacy: bool = False
             raw: dict[str, Any] = {"prompt": prompt, "resolution": rng.choice(("768P", "1080P"))}
         else:
             kind = "image"
-            raw = {"prompt": prompt, "aspect_ratio": rng.choice(("1:1", "16:9", "3:2")), "n": rng.randint(1, 4)}
+            raw = {
+                "prompt": prompt,
+                "aspect_ratio": rng.choice(("1:1", "16:9", "3:2")),
+                "n": rng.randint(1, 4),
+            }
         norm = normalize(kind, raw)
         state = rng.choice(states)
         task_id = f"{int(created)}{i % 100000:05d}"
@@ -110,9 +197,16 @@ def _slots(n: int, rng: random.Random, now: float, legacy: bool = False
         error_code = error_message = provider_status = None
         if state == "success":
             provider_status = "Success"
-            results = ({"file_id": str(10**14 + i), "width": 1366, "height": 768} if kind == "video"
-                       else {"id": task_id, "image_urls": [f"https://demo.invalid/{task_id}/0.png"],
-                             "success_count": 1, "failed_count": 0})
+            results = (
+                {"file_id": str(10**14 + i), "width": 1366, "height": 768}
+                if kind == "video"
+                else {
+                    "id": task_id,
+                    "image_urls": [f"https://demo.invalid/{task_id}/0.png"],
+                    "success_count": 1,
+                    "failed_count": 0,
+                }
+            )
         elif state == "fail":
             provider_status = "Fail"
             error_code, error_message = "1027", "video output sensitive"
@@ -123,23 +217,49 @@ def _slots(n: int, rng: random.Random, now: float, legacy: bool = False
             error_code = "unknown"
             error_message = "ReadTimeout: the create's answer never arrived"
             task_id = None  # type: ignore[assignment]
-        cost = estimate(kind, norm, table).with_reported(
-            reported(kind, norm, usage_of(kind, results, state == "success"), table)
-            if state == "success" else None).to_record()
+        cost = (
+            estimate(kind, norm, table)
+            .with_reported(
+                reported(kind, norm, usage_of(kind, results, state == "success"), table)
+                if state == "success"
+                else None
+            )
+            .to_record()
+        )
         if legacy:
             cost = {"estimate": None, "currency": None, "basis": None, "reported": None}
         yield dict(
-            cost_estimate=cost["estimate"], cost_currency=cost["currency"],
-            cost_basis=cost["basis"], cost_reported=cost["reported"], cost_day=local_day(created),
-            tenant=ref.tenant, user_hash=user_hash, slot_key=ref.slot_key,
-            idempotency_key=ref.key(kind), provider=PROVIDER, endpoint=ENDPOINT, request_id=rid,
-            kind=kind, fingerprint=fingerprint(kind, norm), params=json.dumps(norm),
-            prompt_text=norm["prompt"], state=state,
-            provider_task_id=task_id, provider_status=provider_status,
+            cost_estimate=cost["estimate"],
+            cost_currency=cost["currency"],
+            cost_basis=cost["basis"],
+            cost_reported=cost["reported"],
+            cost_day=local_day(created),
+            tenant=ref.tenant,
+            user_hash=user_hash,
+            slot_key=ref.slot_key,
+            idempotency_key=ref.key(kind),
+            provider=PROVIDER,
+            endpoint=ENDPOINT,
+            request_id=rid,
+            kind=kind,
+            fingerprint=fingerprint(kind, norm),
+            params=json.dumps(norm),
+            prompt_text=norm["prompt"],
+            state=state,
+            provider_task_id=task_id,
+            provider_status=provider_status,
             results=json.dumps(results) if results is not None else None,
-            error_code=error_code, error_message=error_message, owner_host=None, owner_pid=None,
-            owner_started=None, lease_until=None, units=1 if kind == "video" else norm["n"],
-            created_at=created, updated_at=created + 120, next_poll_at=None, poll_failures=0,
+            error_code=error_code,
+            error_message=error_message,
+            owner_host=None,
+            owner_pid=None,
+            owner_started=None,
+            lease_until=None,
+            units=1 if kind == "video" else norm["n"],
+            created_at=created,
+            updated_at=created + 120,
+            next_poll_at=None,
+            poll_failures=0,
             project=project,
         )
 
@@ -156,27 +276,55 @@ def _events(task_id: int, slot: dict[str, Any], per_slot: int) -> list[tuple[Any
         data: Any = None
         detail = name
         if name == "created":
-            data = {"raw": {"task_id": ptid, "base_resp": {"status_code": 0, "status_msg": "success"}}, "sent_at": t}
+            data = {
+                "raw": {"task_id": ptid, "base_resp": {"status_code": 0, "status_msg": "success"}},
+                "sent_at": t,
+            }
             detail = f"provider task {ptid}"
         elif name == "status":
-            word = STATUS_WORDS[min(status, len(STATUS_WORDS) - 1)] if slot["state"] == "success" else (
-                STATUS_WORDS[status] if status < 3 else "Fail")
+            word = (
+                STATUS_WORDS[min(status, len(STATUS_WORDS) - 1)]
+                if slot["state"] == "success"
+                else (STATUS_WORDS[status] if status < 3 else "Fail")
+            )
             status += 1
-            data = {"raw": {"task_id": ptid, "status": word, "file_id": "",
-                            "base_resp": {"status_code": 0, "status_msg": "success"}}}
+            data = {
+                "raw": {
+                    "task_id": ptid,
+                    "status": word,
+                    "file_id": "",
+                    "base_resp": {"status_code": 0, "status_msg": "success"},
+                }
+            }
             detail = word
         elif name == "conflict":
-            data = {"attempted_fingerprint": "0" * 64, "diff": {"prompt": {"stored": "a", "attempted": "b"}}}
+            data = {
+                "attempted_fingerprint": "0" * 64,
+                "diff": {"prompt": {"stored": "a", "attempted": "b"}},
+            }
             detail = "changed: prompt"
         elif name == "replayed":
             detail = "same parameters: answered from the record, nothing sent"
-        out.append((slot["tenant"], slot["slot_key"], PROVIDER, ENDPOINT, task_id, t, name,
-                    slot["state"], detail, json.dumps(data) if data is not None else None))
+        out.append(
+            (
+                slot["tenant"],
+                slot["slot_key"],
+                PROVIDER,
+                ENDPOINT,
+                task_id,
+                t,
+                name,
+                slot["state"],
+                detail,
+                json.dumps(data) if data is not None else None,
+            )
+        )
     return out
 
 
-def build(slots: int, events_per_slot: int, *, force: bool = False, seed: int = 7,
-          legacy: bool = False) -> dict[str, Any]:
+def build(
+    slots: int, events_per_slot: int, *, force: bool = False, seed: int = 7, legacy: bool = False
+) -> dict[str, Any]:
     """Build (or reuse) the cached store; returns its facts."""
     from app.store.aio import open_store
 
@@ -196,15 +344,47 @@ def build(slots: int, events_per_slot: int, *, force: bool = False, seed: int = 
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=OFF")
     db.execute("PRAGMA cache_size=-200000")
-    cols = ("tenant", "user_hash", "slot_key", "idempotency_key", "provider", "endpoint",
-            "request_id", "kind", "fingerprint", "params", "state", "provider_task_id",
-            "provider_status", "results", "error_code", "error_message", "owner_host", "owner_pid",
-            "owner_started", "lease_until", "units", "created_at", "updated_at", "next_poll_at",
-            "poll_failures", "project", "prompt_text", "cost_estimate", "cost_currency",
-            "cost_basis", "cost_reported", "cost_day")
-    task_sql = f"INSERT INTO tasks (id, {', '.join(cols)}) VALUES (?, {', '.join('?' for _ in cols)})"
-    event_sql = ("INSERT INTO slot_events (tenant, slot_key, provider, endpoint, task_id, at, event, "
-                 "state, detail, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    cols = (
+        "tenant",
+        "user_hash",
+        "slot_key",
+        "idempotency_key",
+        "provider",
+        "endpoint",
+        "request_id",
+        "kind",
+        "fingerprint",
+        "params",
+        "state",
+        "provider_task_id",
+        "provider_status",
+        "results",
+        "error_code",
+        "error_message",
+        "owner_host",
+        "owner_pid",
+        "owner_started",
+        "lease_until",
+        "units",
+        "created_at",
+        "updated_at",
+        "next_poll_at",
+        "poll_failures",
+        "project",
+        "prompt_text",
+        "cost_estimate",
+        "cost_currency",
+        "cost_basis",
+        "cost_reported",
+        "cost_day",
+    )
+    task_sql = (
+        f"INSERT INTO tasks (id, {', '.join(cols)}) VALUES (?, {', '.join('?' for _ in cols)})"
+    )
+    event_sql = (
+        "INSERT INTO slot_events (tenant, slot_key, provider, endpoint, task_id, at, event, "
+        "state, detail, data) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    )
     rng = random.Random(seed)
     now = time.time()
     batch_tasks: list[tuple[Any, ...]] = []

@@ -61,7 +61,9 @@ def run_dir(name: str) -> Path:
 
 def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """A clean environment for child processes: offscreen Qt, the test keyring, no SLATE_*."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SLATE_") or k == "SLATE_BENCH_DIR"}
+    env = {
+        k: v for k, v in os.environ.items() if not k.startswith("SLATE_") or k == "SLATE_BENCH_DIR"
+    }
     env.pop("MINIMAX_API_KEY", None)
     env["QT_QPA_PLATFORM"] = "offscreen"
     env["PYTHON_KEYRING_BACKEND"] = "tests.keyring_backend.MemoryKeyring"
@@ -79,23 +81,35 @@ def last_json(stdout: str) -> dict[str, Any]:
     return json.loads(lines[-1])  # type: ignore[no-any-return]
 
 
-def run_child(module: str, args: Sequence[str], *, timeout: float, env: dict[str, str] | None = None) -> dict[str, Any]:
+def run_child(
+    module: str, args: Sequence[str], *, timeout: float, env: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Run ``python -m module args`` and return its JSON answer (or an ``error`` entry)."""
     started = time.perf_counter()
     try:
         proc = subprocess.run(
-            [sys.executable, "-m", module, *args], cwd=ROOT, env=env or child_env(),
-            capture_output=True, text=True, timeout=timeout, check=False,
+            [sys.executable, "-m", module, *args],
+            cwd=ROOT,
+            env=env or child_env(),
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
         )
     except subprocess.TimeoutExpired as exc:
-        return {"error": f"{module} timed out after {timeout:.0f} s",
-                "stderr_tail": (exc.stderr or b"")[-2000:].decode(errors="replace")
-                if isinstance(exc.stderr, bytes) else str(exc.stderr or "")[-2000:]}
+        return {
+            "error": f"{module} timed out after {timeout:.0f} s",
+            "stderr_tail": (exc.stderr or b"")[-2000:].decode(errors="replace")
+            if isinstance(exc.stderr, bytes)
+            else str(exc.stderr or "")[-2000:],
+        }
     try:
         out = last_json(proc.stdout)
     except ValueError:
-        return {"error": f"{module} exited {proc.returncode} without a JSON answer",
-                "stderr_tail": proc.stderr[-2000:]}
+        return {
+            "error": f"{module} exited {proc.returncode} without a JSON answer",
+            "stderr_tail": proc.stderr[-2000:],
+        }
     if proc.returncode != 0 and "error" not in out:
         out["error"] = f"{module} exited {proc.returncode}"
         out["stderr_tail"] = proc.stderr[-2000:]

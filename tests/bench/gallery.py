@@ -61,8 +61,10 @@ def _write_media(db_path: Path, folder: Path, want: int) -> dict[str, Any]:
     from app.sim.media import render_mp4
 
     db = sqlite3.connect(str(db_path), isolation_level=None)
-    rows = db.execute("SELECT id, kind, params FROM tasks WHERE state = 'success' "
-                      "ORDER BY id DESC LIMIT ?", (want,)).fetchall()
+    rows = db.execute(
+        "SELECT id, kind, params FROM tasks WHERE state = 'success' ORDER BY id DESC LIMIT ?",
+        (want,),
+    ).fetchall()
     folder.mkdir(parents=True, exist_ok=True)
     media: list[tuple[Any, ...]] = []
     made = 0
@@ -76,8 +78,20 @@ def _write_media(db_path: Path, folder: Path, want: int) -> dict[str, Any]:
                 path.write_bytes(render_mp4(256, 144, 1, f"take {task_id}", fps=2, seed=task_id))
                 made += 1
             data = path.read_bytes()
-            media.append((task_id, 0, str(path), hashlib.sha256(data).hexdigest(), len(data),
-                          "video/mp4", 256, 144, 1.0, now))
+            media.append(
+                (
+                    task_id,
+                    0,
+                    str(path),
+                    hashlib.sha256(data).hexdigest(),
+                    len(data),
+                    "video/mp4",
+                    256,
+                    144,
+                    1.0,
+                    now,
+                )
+            )
             continue
         n = int(json.loads(params).get("n", 1))
         for pos in range(n):
@@ -90,16 +104,33 @@ def _write_media(db_path: Path, folder: Path, want: int) -> dict[str, Any]:
                 img.save(path, "PNG")
                 made += 1
             data = path.read_bytes()
-            media.append((task_id, pos, str(path), hashlib.sha256(data).hexdigest(), len(data),
-                          "image/png", 640, 360, None, now))
+            media.append(
+                (
+                    task_id,
+                    pos,
+                    str(path),
+                    hashlib.sha256(data).hexdigest(),
+                    len(data),
+                    "image/png",
+                    640,
+                    360,
+                    None,
+                    now,
+                )
+            )
     db.execute("BEGIN")
-    db.executemany("INSERT INTO media (task_id, position, path, sha256, bytes, content_type, "
-                   "width, height, duration, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   media)
+    db.executemany(
+        "INSERT INTO media (task_id, position, path, sha256, bytes, content_type, "
+        "width, height, duration, verified_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        media,
+    )
     db.execute("COMMIT")
     db.close()
-    return {"media_rows": len(media), "files_made": made,
-            "videos": sum(1 for m in media if m[5] == "video/mp4")}
+    return {
+        "media_rows": len(media),
+        "files_made": made,
+        "videos": sum(1 for m in media if m[5] == "video/mp4"),
+    }
 
 
 # ---------------------------------------------------------------------------------------- child
@@ -130,12 +161,14 @@ class TickLag:
     def stop(self) -> dict[str, Any]:
         self.timer.stop()
         late = self.late
-        return {"ticks": len(late),
-                "p50_ms": ms(percentile(late, 50)) if late else None,
-                "p99_ms": ms(percentile(late, 99)) if late else None,
-                "max_ms": ms(max(late)) if late else None,
-                "over_16ms": sum(1 for x in late if x > 0.016),
-                "over_50ms": sum(1 for x in late if x > 0.050)}
+        return {
+            "ticks": len(late),
+            "p50_ms": ms(percentile(late, 50)) if late else None,
+            "p99_ms": ms(percentile(late, 99)) if late else None,
+            "max_ms": ms(max(late)) if late else None,
+            "over_16ms": sum(1 for x in late if x > 0.016),
+            "over_50ms": sum(1 for x in late if x > 0.050),
+        }
 
 
 class Probe:
@@ -178,8 +211,12 @@ class Probe:
             await asyncio.sleep(0.001)
         t1 = time.perf_counter()
         with_media = sum(1 for i in rows if model.row_at(i).path is not None)
-        return {"ms": ms(t1 - t0), "first_page_ms": ms(t_rows - t0), "tiles": len(rows),
-                "tiles_with_pictures": with_media}
+        return {
+            "ms": ms(t1 - t0),
+            "first_page_ms": ms(t_rows - t0),
+            "tiles": len(rows),
+            "tiles_with_pictures": with_media,
+        }
 
     async def scroll(self) -> dict[str, Any]:
         view = self.window.gallery.view
@@ -199,9 +236,15 @@ class Probe:
             if time.perf_counter() - t0 > 240:
                 raise TimeoutError("scrolling did not reach the target")
         out = lag.stop()
-        out.update({"results_scrolled": rows[-1], "rows_loaded": model.rowCount(),
-                    "frames": frames, "seconds": round(time.perf_counter() - t0, 2),
-                    "px_per_frame": 180})
+        out.update(
+            {
+                "results_scrolled": rows[-1],
+                "rows_loaded": model.rowCount(),
+                "frames": frames,
+                "seconds": round(time.perf_counter() - t0, 2),
+                "px_per_frame": 180,
+            }
+        )
         return out
 
     async def cache_build(self, folder: Path) -> dict[str, Any]:
@@ -237,9 +280,15 @@ class Probe:
             await asyncio.sleep(0.005)
         seconds = time.perf_counter() - t0
         out = lag.stop()
-        out.update({"thumbnails": len(reqs), "decoded": cache.decodes, "seconds": round(seconds, 2),
-                    "per_thumbnail_ms": ms(seconds / max(1, len(reqs))),
-                    "cache_bytes": cache.size_on_disk()})
+        out.update(
+            {
+                "thumbnails": len(reqs),
+                "decoded": cache.decodes,
+                "seconds": round(seconds, 2),
+                "per_thumbnail_ms": ms(seconds / max(1, len(reqs))),
+                "cache_bytes": cache.size_on_disk(),
+            }
+        )
         return out
 
     async def script(self) -> None:
@@ -293,8 +342,11 @@ def workers_memory(loader: Any) -> dict[str, Any]:
             continue
         rss += info.rss
         pss += getattr(info, "pss", info.rss)
-    return {"processes": len(pids), "rss_mb": round(rss / 2**20, 1),
-            "pss_mb": round(pss / 2**20, 1)}
+    return {
+        "processes": len(pids),
+        "rss_mb": round(rss / 2**20, 1),
+        "pss_mb": round(pss / 2**20, 1),
+    }
 
 
 def child(results: int) -> dict[str, Any]:
@@ -335,22 +387,37 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
         t0 = time.perf_counter()
         made = _write_media(db, media_dir(ns.slots, ns.results), want)
         made["seconds"] = round(time.perf_counter() - t0, 2)
-        env = child_env({
-            "SLATE_DATA_DIR": str(data), "SLATE_STORE": f"sqlite:///{db}",
-            "SLATE_PROVIDER": "demo", "SLATE_TENANT": facts["tenant"], "SLATE_USER": facts["user"],
-            "XDG_CONFIG_HOME": str(Path(tmp) / "config"), "XDG_DATA_HOME": str(Path(tmp) / "share"),
-            "XDG_STATE_HOME": str(Path(tmp) / "state"), "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
-            "SLATE_TEST_KEYRING_FILE": str(Path(tmp) / "keyring.json"),
-        })
+        env = child_env(
+            {
+                "SLATE_DATA_DIR": str(data),
+                "SLATE_STORE": f"sqlite:///{db}",
+                "SLATE_PROVIDER": "demo",
+                "SLATE_TENANT": facts["tenant"],
+                "SLATE_USER": facts["user"],
+                "XDG_CONFIG_HOME": str(Path(tmp) / "config"),
+                "XDG_DATA_HOME": str(Path(tmp) / "share"),
+                "XDG_STATE_HOME": str(Path(tmp) / "state"),
+                "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
+                "SLATE_TEST_KEYRING_FILE": str(Path(tmp) / "keyring.json"),
+            }
+        )
         proc = subprocess.run(
             [sys.executable, "-m", "tests.bench.gallery", "--child", str(ns.results)],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=ns.timeout, check=False)
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=ns.timeout,
+            check=False,
+        )
         shutil.rmtree(data, ignore_errors=True)
     try:
         out = last_json(proc.stdout)
     except ValueError:
-        out = {"error": f"the app exited {proc.returncode} without a report",
-               "stderr_tail": proc.stderr[-2000:]}
+        out = {
+            "error": f"the app exited {proc.returncode} without a report",
+            "stderr_tail": proc.stderr[-2000:],
+        }
     out["store"] = {k: facts[k] for k in ("slots", "events", "cached")}
     out["store"]["copy_s"] = round(t_copy, 2)
     out["media"] = made
@@ -358,19 +425,21 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
     warm = out.get("first_thumbnails_warm", {})
     scroll = out.get("scroll", {})
     build_ = out.get("cache_build", {})
-    out.update({
-        "first_thumbnails_ms": cold.get("ms"),
-        "first_thumbnails_warm_ms": warm.get("ms"),
-        "idle_lag_p99_ms": out.get("idle_lag", {}).get("p99_ms"),
-        "idle_lag_max_ms": out.get("idle_lag", {}).get("max_ms"),
-        "scroll_lag_p99_ms": scroll.get("p99_ms"),
-        "scroll_lag_max_ms": scroll.get("max_ms"),
-        "cache_build_s": build_.get("seconds"),
-        "cache_build_lag_p99_ms": build_.get("p99_ms"),
-        "cache_build_lag_max_ms": build_.get("max_ms"),
-        "workers_rss_mb": out.get("workers", {}).get("rss_mb"),
-        "workers_pss_mb": out.get("workers", {}).get("pss_mb"),
-    })
+    out.update(
+        {
+            "first_thumbnails_ms": cold.get("ms"),
+            "first_thumbnails_warm_ms": warm.get("ms"),
+            "idle_lag_p99_ms": out.get("idle_lag", {}).get("p99_ms"),
+            "idle_lag_max_ms": out.get("idle_lag", {}).get("max_ms"),
+            "scroll_lag_p99_ms": scroll.get("p99_ms"),
+            "scroll_lag_max_ms": scroll.get("max_ms"),
+            "cache_build_s": build_.get("seconds"),
+            "cache_build_lag_p99_ms": build_.get("p99_ms"),
+            "cache_build_lag_max_ms": build_.get("max_ms"),
+            "workers_rss_mb": out.get("workers", {}).get("rss_mb"),
+            "workers_pss_mb": out.get("workers", {}).get("pss_mb"),
+        }
+    )
     return out
 
 

@@ -63,7 +63,9 @@ class Probe:
             self.out["t_first_rows"] = time.time()
             self.first_rows.set()
 
-    async def wait_for(self, signal: Any, check: Callable[..., bool], timeout: float = 60.0) -> float:
+    async def wait_for(
+        self, signal: Any, check: Callable[..., bool], timeout: float = 60.0
+    ) -> float:
         """Seconds until ``signal`` fires with arguments that pass ``check``."""
         loop = asyncio.get_event_loop()
         fut: asyncio.Future[float] = loop.create_future()
@@ -84,8 +86,14 @@ class Probe:
         if model.rowCount(parent) > 0:
             return 0.0
         t0 = time.perf_counter()
-        waiter = asyncio.ensure_future(self.wait_for(
-            model.rowsInserted, lambda p, *_: p == parent or (p.isValid() and p.internalPointer() is parent.internalPointer())))
+        waiter = asyncio.ensure_future(
+            self.wait_for(
+                model.rowsInserted,
+                lambda p, *_: (
+                    p == parent or (p.isValid() and p.internalPointer() is parent.internalPointer())
+                ),
+            )
+        )
         await asyncio.sleep(0)
         if model.canFetchMore(parent):
             model.fetchMore(parent)
@@ -100,7 +108,9 @@ class Probe:
         model = w.model
         root = QModelIndex()
         t0 = time.perf_counter()
-        rows = asyncio.ensure_future(self.wait_for(model.rowsInserted, lambda p, *_: not p.isValid()))
+        rows = asyncio.ensure_future(
+            self.wait_for(model.rowsInserted, lambda p, *_: not p.isValid())
+        )
         idle = asyncio.ensure_future(self.wait_for(model.loadingChanged, lambda busy: not busy))
         w.browser.search.setText(text)
         w.browser.apply_filter()
@@ -134,7 +144,9 @@ class Probe:
         try:
             await asyncio.wait_for(self.first_rows.wait(), 120)
             out = self.out
-            out["first_rows_in_app_ms"] = round((out["t_first_rows"] - (self.t_window or 0)) * 1000, 2)
+            out["first_rows_in_app_ms"] = round(
+                (out["t_first_rows"] - (self.t_window or 0)) * 1000, 2
+            )
             root = QModelIndex()
             out["projects_shown"] = model.rowCount(root)
             project = model.index(0, 0, root)
@@ -159,8 +171,9 @@ class Probe:
 
             rid = slot.data(RequestIdRole)
             t0 = time.perf_counter()
-            loaded = asyncio.ensure_future(self.wait_for(
-                w.controller.slotLoaded, lambda r, *_: r == rid))
+            loaded = asyncio.ensure_future(
+                self.wait_for(w.controller.slotLoaded, lambda r, *_: r == rid)
+            )
             await asyncio.sleep(0)
             w.select(rid)
             t1 = await loaded
@@ -201,22 +214,37 @@ def child(facts: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------- parent
 def one_run(facts: dict[str, Any], timeout: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="slate-bench-gui-") as tmp:
-        env = child_env({
-            "SLATE_DATA_DIR": facts["data_dir"], "SLATE_STORE": facts["store"],
-            "SLATE_PROVIDER": "demo", "SLATE_TENANT": facts["tenant"], "SLATE_USER": facts["user"],
-            "XDG_CONFIG_HOME": str(Path(tmp) / "config"), "XDG_DATA_HOME": str(Path(tmp) / "share"),
-            "XDG_STATE_HOME": str(Path(tmp) / "state"), "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
-            "SLATE_TEST_KEYRING_FILE": str(Path(tmp) / "keyring.json"),
-        })
+        env = child_env(
+            {
+                "SLATE_DATA_DIR": facts["data_dir"],
+                "SLATE_STORE": facts["store"],
+                "SLATE_PROVIDER": "demo",
+                "SLATE_TENANT": facts["tenant"],
+                "SLATE_USER": facts["user"],
+                "XDG_CONFIG_HOME": str(Path(tmp) / "config"),
+                "XDG_DATA_HOME": str(Path(tmp) / "share"),
+                "XDG_STATE_HOME": str(Path(tmp) / "state"),
+                "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
+                "SLATE_TEST_KEYRING_FILE": str(Path(tmp) / "keyring.json"),
+            }
+        )
         t_spawn = time.time()
         proc = subprocess.run(
             [sys.executable, "-m", "tests.bench.gui", "--child", json.dumps(facts)],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False,
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
         )
     try:
         out = last_json(proc.stdout)
     except ValueError:
-        return {"error": f"the app exited {proc.returncode} without a report", "stderr_tail": proc.stderr[-2000:]}
+        return {
+            "error": f"the app exited {proc.returncode} without a report",
+            "stderr_tail": proc.stderr[-2000:],
+        }
     if "t_first_rows" in out:
         out["cold_start_s"] = round(out["t_first_rows"] - t_spawn, 3)
         out["interpreter_and_imports_s"] = round(out["t_main"] - t_spawn, 3)

@@ -73,13 +73,29 @@ def preload(workdir: Path, n: int) -> tuple[str, Path]:
         norm = normalize("video", {"prompt": f"polled slot {i}", "resolution": "768P"})
         body = request_body("video", norm)
         task = sim_store.add_task(body["prompt"], validate_video(body), "success")
-        rows.append(dict(
-            tenant=ref.tenant, user_hash=ref0.user_hash, slot_key=ref.slot_key,
-            idempotency_key=ref.key("video"), provider="demo", endpoint="local", request_id=rid,
-            kind="video", fingerprint=fingerprint("video", norm), params=norm, state="processing",
-            provider_task_id=task["task_id"], provider_status="Processing", units=1,
-            created_at=now, updated_at=now, next_poll_at=None, poll_failures=0, project="poll",
-        ))
+        rows.append(
+            dict(
+                tenant=ref.tenant,
+                user_hash=ref0.user_hash,
+                slot_key=ref.slot_key,
+                idempotency_key=ref.key("video"),
+                provider="demo",
+                endpoint="local",
+                request_id=rid,
+                kind="video",
+                fingerprint=fingerprint("video", norm),
+                params=norm,
+                state="processing",
+                provider_task_id=task["task_id"],
+                provider_status="Processing",
+                units=1,
+                created_at=now,
+                updated_at=now,
+                next_poll_at=None,
+                poll_failures=0,
+                project="poll",
+            )
+        )
     with repo.writer.begin() as conn:
         conn.execute(insert(tasks), rows)
     repo.engine.dispose()
@@ -89,9 +105,22 @@ def preload(workdir: Path, n: int) -> tuple[str, Path]:
 
 def start_sim_process(state: Path) -> tuple[subprocess.Popen[str], str]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app.sim", "--state", str(state), "--latency", "86400",
-         "--image-latency", "0"],
-        cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "app.sim",
+            "--state",
+            str(state),
+            "--latency",
+            "86400",
+            "--image-latency",
+            "0",
+        ],
+        cwd=ROOT,
+        env=child_env(),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert proc.stdout is not None
     line = proc.stdout.readline()
@@ -99,7 +128,9 @@ def start_sim_process(state: Path) -> tuple[subprocess.Popen[str], str]:
         base_url = json.loads(line)["base_url"]
     except (ValueError, KeyError):
         proc.kill()
-        raise RuntimeError(f"the demo provider did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}")
+        raise RuntimeError(
+            f"the demo provider did not start: {line!r} {proc.stderr.read() if proc.stderr else ''}"
+        )
     return proc, base_url
 
 
@@ -154,7 +185,9 @@ def lag_summary(late: list[float]) -> dict[str, Any]:
     }
 
 
-async def measure(ns: argparse.Namespace, store: str, base_url: str, workdir: Path) -> dict[str, Any]:
+async def measure(
+    ns: argparse.Namespace, store: str, base_url: str, workdir: Path
+) -> dict[str, Any]:
     from app.config import Config
     from app.providers.demo import DemoProvider
     from app.domain.states import State
@@ -162,8 +195,14 @@ async def measure(ns: argparse.Namespace, store: str, base_url: str, workdir: Pa
     from app.store.aio import open_store
 
     config = Config(
-        data_dir=workdir, store=store, provider="demo", base_url=base_url, tenant=TENANT,
-        user=USER, timeout=10.0, poll_interval=ns.poll_interval,
+        data_dir=workdir,
+        store=store,
+        provider="demo",
+        base_url=base_url,
+        tenant=TENANT,
+        user=USER,
+        timeout=10.0,
+        poll_interval=ns.poll_interval,
         max_requests_per_second=ns.rps,
     )
     opened = open_store(store)
@@ -195,7 +234,8 @@ async def measure(ns: argparse.Namespace, store: str, base_url: str, workdir: Pa
     t1 = time.time()
     await provider.aclose()
     states = opened.repo.tasks_in_states(
-        svc.scope, [State.PROCESSING, State.PREPARING, State.QUEUEING])
+        svc.scope, [State.PROCESSING, State.PREPARING, State.QUEUEING]
+    )
     opened.close()
     return {
         "idle": lag_summary(idle),
@@ -236,22 +276,26 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
             proc.kill()
         shutil.rmtree(workdir, ignore_errors=True)
     server_times = [t for t in stats.get("request_times", []) if out["t0"] <= t <= out["t1"] + 1]
-    out.update({
-        "tasks": ns.tasks,
-        "seconds": ns.seconds,
-        "rps_cap": ns.rps,
-        "tick_ms": ns.tick_ms,
-        "poll_interval_s": ns.poll_interval,
-        "preload_s": round(preload_s, 2),
-        "server_requests_total": stats.get("requests_total"),
-        "server_requests_by_endpoint": stats.get("requests_by_endpoint"),
-        "server_max_per_second": stats.get("max_requests_per_second"),
-        "server_max_per_second_last_1000": max_in_window(server_times),
-        "cpus": os.cpu_count(),
-    })
+    out.update(
+        {
+            "tasks": ns.tasks,
+            "seconds": ns.seconds,
+            "rps_cap": ns.rps,
+            "tick_ms": ns.tick_ms,
+            "poll_interval_s": ns.poll_interval,
+            "preload_s": round(preload_s, 2),
+            "server_requests_total": stats.get("requests_total"),
+            "server_requests_by_endpoint": stats.get("requests_by_endpoint"),
+            "server_max_per_second": stats.get("max_requests_per_second"),
+            "server_max_per_second_last_1000": max_in_window(server_times),
+            "cpus": os.cpu_count(),
+        }
+    )
     out["lag_p99_ms"] = out["busy"]["p99_ms"]
     out["lag_max_ms"] = out["busy"]["max_ms"]
-    out["max_requests_per_second"] = max(out["client_max_per_second"], out["server_max_per_second"] or 0)
+    out["max_requests_per_second"] = max(
+        out["client_max_per_second"], out["server_max_per_second"] or 0
+    )
     out.pop("t0")
     out.pop("t1")
     return out
@@ -262,8 +306,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tasks", type=int, default=1000)
     p.add_argument("--seconds", type=float, default=30.0)
     p.add_argument("--idle-seconds", type=float, default=3.0)
-    p.add_argument("--rps", type=float, default=None,
-                   help="the request cap (default: the app's Config default)")
+    p.add_argument(
+        "--rps",
+        type=float,
+        default=None,
+        help="the request cap (default: the app's Config default)",
+    )
     p.add_argument("--poll-interval", type=float, default=1.0, help="the demo provider's default")
     p.add_argument("--tick-ms", type=int, default=4)
     p.add_argument("--dir", type=Path, default=None)

@@ -49,8 +49,14 @@ async def worker(ns: argparse.Namespace) -> dict[str, Any]:
     from app.store.aio import open_store
 
     config = Config(
-        data_dir=Path(ns.data_dir), store=ns.store, provider="demo", base_url=ns.base_url,
-        tenant=TENANT, user=USER, timeout=30.0, poll_interval=1.0,
+        data_dir=Path(ns.data_dir),
+        store=ns.store,
+        provider="demo",
+        base_url=ns.base_url,
+        tenant=TENANT,
+        user=USER,
+        timeout=30.0,
+        poll_interval=1.0,
         max_requests_per_second=WORKER_RPS,
     )
     store = open_store(ns.store)
@@ -80,8 +86,14 @@ async def worker(ns: argparse.Namespace) -> dict[str, Any]:
     cpu = time.process_time() - cpu0
     await provider.aclose()
     store.close()
-    return {"latencies": lat, "outcomes": dict(outcomes), "began": began, "ended": ended,
-            "start": start, "cpu_s": cpu}
+    return {
+        "latencies": lat,
+        "outcomes": dict(outcomes),
+        "began": began,
+        "ended": ended,
+        "start": start,
+        "cpu_s": cpu,
+    }
 
 
 def parent(ns: argparse.Namespace) -> dict[str, Any]:
@@ -97,16 +109,36 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
     try:
         procs = [
             subprocess.Popen(
-                [sys.executable, "-m", "tests.bench.race", "--worker", "--index", str(k),
-                 "--data-dir", str(workdir), "--store", store,
-                 "--base-url", sim.base_url, "--keys", str(ns.keys)],
-                cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "tests.bench.race",
+                    "--worker",
+                    "--index",
+                    str(k),
+                    "--data-dir",
+                    str(workdir),
+                    "--store",
+                    store,
+                    "--base-url",
+                    sim.base_url,
+                    "--keys",
+                    str(ns.keys),
+                ],
+                cwd=ROOT,
+                env=child_env(),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
             )
             for k in range(ns.procs)
         ]
         deadline = time.monotonic() + ns.timeout
-        while (sum((workdir / f"ready-{k}").exists() for k in range(ns.procs)) < ns.procs
-               and time.monotonic() < deadline and all(p.poll() is None for p in procs)):
+        while (
+            sum((workdir / f"ready-{k}").exists() for k in range(ns.procs)) < ns.procs
+            and time.monotonic() < deadline
+            and all(p.poll() is None for p in procs)
+        ):
             time.sleep(0.02)
         start = time.time() + ns.lead
         (workdir / "go.tmp").write_text(repr(start))

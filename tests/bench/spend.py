@@ -40,9 +40,16 @@ def _service(store_url: str, data_dir: Path, budget: Decimal | None = None) -> A
     from app.service.slate import SlateService
     from app.store.aio import open_store
 
-    config = Config(data_dir=data_dir, store=store_url, provider="demo", base_url=None,
-                    tenant=TENANT, user=USER, budget_daily=budget,
-                    prices_file=data_dir / "no-override.toml")
+    config = Config(
+        data_dir=data_dir,
+        store=store_url,
+        provider="demo",
+        base_url=None,
+        tenant=TENANT,
+        user=USER,
+        budget_daily=budget,
+        prices_file=data_dir / "no-override.toml",
+    )
     store = open_store(store_url)
     provider = DemoProvider("http://127.0.0.1:9", timeout=1.0)  # never called here
     return SlateService(config, store, provider, b"\x02" * 32), store, provider
@@ -64,14 +71,21 @@ async def _spend_figures(store_url: str, data_dir: Path, runs: int) -> dict[str,
     week = local_day(time.time() - 7 * 86400)
     try:
         out: dict[str, Any] = {}
-        for name, kw in (("total", {}), ("by_day", {"by": "day"}),
-                         ("by_project", {"by": "project"}), ("by_model", {"by": "model"}),
-                         ("since_week_by_day", {"by": "day", "since": week})):
+        for name, kw in (
+            ("total", {}),
+            ("by_day", {"by": "day"}),
+            ("by_project", {"by": "project"}),
+            ("by_model", {"by": "model"}),
+            ("since_week_by_day", {"by": "day", "since": week}),
+        ):
             times, result = await _time(lambda kw=kw: svc.spend(**kw), runs)
             assert result.payload is not None, result.problem
             total = result.payload.spend.total
-            out[name] = {**summary_ms(times), "slots": total.slots,
-                         "groups": len(result.payload.spend.groups)}
+            out[name] = {
+                **summary_ms(times),
+                "slots": total.slots,
+                "groups": len(result.payload.spend.groups),
+            }
         times, today = await _time(svc.budget_today, runs)
         out["budget_today"] = {**summary_ms(times), "slots_today": today.spent.slots}
         return out
@@ -134,8 +148,11 @@ def _price_today(path: Path) -> None:
     db = sqlite3.connect(str(path))
     try:
         with db:
-            db.execute("UPDATE tasks SET cost_estimate = '0.10' WHERE cost_estimate IS NULL "
-                       "AND cost_day = ?", (local_day(),))
+            db.execute(
+                "UPDATE tasks SET cost_estimate = '0.10' WHERE cost_estimate IS NULL "
+                "AND cost_day = ?",
+                (local_day(),),
+            )
     finally:
         db.close()
 
@@ -153,8 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     legacy = build(ns.slots, 1, legacy=True)
     work = Path(tempfile.mkdtemp(prefix="spend-", dir=bench_dir()))
     try:
-        out: dict[str, Any] = {"slots": facts["slots"], "events": facts["events"],
-                               "runs": ns.runs}
+        out: dict[str, Any] = {"slots": facts["slots"], "events": facts["events"], "runs": ns.runs}
         out["stored"] = asyncio.run(_spend_figures(facts["store"], work, ns.runs))
         # an upgraded store: the first spend prices every slot and stores it (on a copy)
         old = work / "legacy.sqlite3"
@@ -162,8 +178,10 @@ def main(argv: list[str] | None = None) -> int:
         old_url = f"sqlite:///{old.as_posix()}"
         t0 = time.perf_counter()
         first = asyncio.run(_first_spend(old_url, work))
-        out["legacy_first_spend"] = {"ms": round((time.perf_counter() - t0) * 1000, 1),
-                                     "slots": first}
+        out["legacy_first_spend"] = {
+            "ms": round((time.perf_counter() - t0) * 1000, 1),
+            "slots": first,
+        }
         out["legacy"] = asyncio.run(_spend_figures(old_url, work, ns.runs))
         # claims write: on a copy, so the cached store stays pristine
         copy = work / "claims.sqlite3"
@@ -177,11 +195,12 @@ def main(argv: list[str] | None = None) -> int:
         out["claims"] = _claim_figures(open_one, ns.claims)
         groupings = ("total", "by_day", "by_project", "by_model", "since_week_by_day")
         out["spend_ms"] = max(out["stored"][g]["median_ms"] for g in groupings)
-        out["legacy_after_first_spend_ms"] = max(out["legacy"][g]["median_ms"]
-                                                 for g in groupings)
+        out["legacy_after_first_spend_ms"] = max(out["legacy"][g]["median_ms"] for g in groupings)
         out["claim_budget_ratio"] = round(
             statistics.median([out["claims"]["claim_with_budget"]["median_ms"]])
-            / out["claims"]["claim"]["median_ms"], 2)
+            / out["claims"]["claim"]["median_ms"],
+            2,
+        )
         emit(out)
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -77,8 +77,14 @@ def request_id(i: int) -> str:
 
 def make_service(data_dir: Path, url: str) -> SlateService:
     config = Config(
-        data_dir=data_dir, store=url, provider="demo", base_url=None, tenant="studio-a",
-        user="lin", timeout=5.0, poll_interval=1.0,
+        data_dir=data_dir,
+        store=url,
+        provider="demo",
+        base_url=None,
+        tenant="studio-a",
+        user="lin",
+        timeout=5.0,
+        poll_interval=1.0,
     )
     return SlateService(config, open_store(url), UnreachableProvider(), SECRET)  # type: ignore[arg-type]
 
@@ -125,11 +131,26 @@ def raw_template(svc: SlateService) -> dict[str, Any]:
     norm = normalize(KIND, params_for(0))
     host, pid, started = this_owner()[:3]
     return dict(
-        tenant=svc.scope.tenant, user_hash=svc.scope.user_hash, slot_key="", idempotency_key="",
-        provider="demo", endpoint="local", request_id=request_id(0), kind=KIND,
-        fingerprint=fingerprint(KIND, norm), params=json.dumps(norm), state="submitting",
-        owner_host=host, owner_pid=pid, owner_started=started, lease_until=now + 180,
-        units=1, created_at=now, updated_at=now, poll_failures=0, project="bench",
+        tenant=svc.scope.tenant,
+        user_hash=svc.scope.user_hash,
+        slot_key="",
+        idempotency_key="",
+        provider="demo",
+        endpoint="local",
+        request_id=request_id(0),
+        kind=KIND,
+        fingerprint=fingerprint(KIND, norm),
+        params=json.dumps(norm),
+        state="submitting",
+        owner_host=host,
+        owner_pid=pid,
+        owner_started=started,
+        lease_until=now + 180,
+        units=1,
+        created_at=now,
+        updated_at=now,
+        poll_failures=0,
+        project="bench",
     )
 
 
@@ -148,8 +169,14 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
     for i in replay_keys:
         claim = svc.store.claim_blocking(prepare_claim(svc, i))
         assert claim.claimed and claim.task is not None
-        svc.store.repo.transition(claim.task, state="processing", provider_task_id=f"t{i}",
-                            owner_pid=None, lease_until=None, next_poll_at=time.time() + 3600)
+        svc.store.repo.transition(
+            claim.task,
+            state="processing",
+            provider_task_id=f"t{i}",
+            owner_pid=None,
+            lease_until=None,
+            next_poll_at=time.time() + 3600,
+        )
     # Warm up every path (imports, statement caches, the thread pool).
     for _ in range(20):
         raw.insert()
@@ -198,10 +225,12 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
         t_claim += r_claim
         t_replay += r_replay
         med_raw = statistics.median(r_raw)
-        round_ratios.append({
-            "claim": round(statistics.median(r_claim) / med_raw, 3),
-            "replay": round(statistics.median(r_replay) / med_raw, 3),
-        })
+        round_ratios.append(
+            {
+                "claim": round(statistics.median(r_claim) / med_raw, 3),
+                "replay": round(statistics.median(r_replay) / med_raw, 3),
+            }
+        )
     raw.close()
     svc.store.close()
     med_raw = statistics.median(t_raw)

@@ -155,9 +155,21 @@ def test_bundle_alone_version_list_and_doctor(built, tmp_path):
     out = json.loads(lines[0])
     assert out["outcome"] == "ok" and out["slots"] == [] and out["count"] == 0
     # a video through the embedded demo provider: PyAV encodes it there and verifies it here
-    video = run(exe, {**env, "SLATE_DEMO_STAGE_SECONDS": "0.1"}, "--json", "submit",
-                "--request-id", "article:20260816:bundle:scene-01", "--kind", "video",
-                "--prompt", "tide eye", "--resolution", "768P", "--wait")
+    video = run(
+        exe,
+        {**env, "SLATE_DEMO_STAGE_SECONDS": "0.1"},
+        "--json",
+        "submit",
+        "--request-id",
+        "article:20260816:bundle:scene-01",
+        "--kind",
+        "video",
+        "--prompt",
+        "tide eye",
+        "--resolution",
+        "768P",
+        "--wait",
+    )
     task = json.loads(video.stdout)["task"]
     assert video.returncode == 0 and task["state"] == "success", video.stdout + video.stderr
     assert task["media"][0]["content_type"] == "video/mp4"
@@ -282,8 +294,18 @@ def bundle_sim(built, tmp_path_factory) -> Iterator[dict[str, object]]:
     home = tmp_path_factory.mktemp("sim-home")
     state = home / "sim.sqlite3"
     proc = subprocess.Popen(
-        [str(built["exe"]), "--json", "sim", "--port", "0", "--no-tls", "--latency", "0.5",
-         "--state", str(state)],
+        [
+            str(built["exe"]),
+            "--json",
+            "sim",
+            "--port",
+            "0",
+            "--no-tls",
+            "--latency",
+            "0.5",
+            "--state",
+            str(state),
+        ],
         env=clean_env(home),
         cwd=home,
         stdout=subprocess.PIPE,
@@ -308,11 +330,21 @@ def bundle_sim(built, tmp_path_factory) -> Iterator[dict[str, object]]:
 @pytest.fixture(scope="module")
 def h3_clip(bundle_sim) -> bytes:
     """A MiniMax-H3 result (6 s, 768P, with sound) rendered by the bundle's demo provider."""
-    with httpx.Client(base_url=bundle_sim["base_url"], timeout=120,
-                      headers={"Authorization": "Bearer sk-demo-not-a-key"}) as client:
-        made = client.post("/v2/video_generation", json={
-            "model": "MiniMax-H3", "resolution": "768P", "duration": 6, "ratio": "16:9",
-            "content": [{"type": "text", "text": "tide eye, rendered by the bundle"}]})
+    with httpx.Client(
+        base_url=bundle_sim["base_url"],
+        timeout=120,
+        headers={"Authorization": "Bearer sk-demo-not-a-key"},
+    ) as client:
+        made = client.post(
+            "/v2/video_generation",
+            json={
+                "model": "MiniMax-H3",
+                "resolution": "768P",
+                "duration": 6,
+                "ratio": "16:9",
+                "content": [{"type": "text", "text": "tide eye, rendered by the bundle"}],
+            },
+        )
         assert made.status_code == 200, made.text
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -329,10 +361,16 @@ def h3_clip(bundle_sim) -> bytes:
 def uploaded_info(bundle_sim: dict[str, object], name: str, data: bytes) -> dict | str:
     """Upload a reference to the bundle's demo provider: what its PyAV found in the file, or
     the refusal's message."""
-    with httpx.Client(base_url=str(bundle_sim["base_url"]), timeout=60,
-                      headers={"Authorization": "Bearer sk-demo-not-a-key"}) as client:
-        r = client.post("/v1/files/upload", files={"file": (name, data)},
-                        data={"purpose": "video_generation_input"})
+    with httpx.Client(
+        base_url=str(bundle_sim["base_url"]),
+        timeout=60,
+        headers={"Authorization": "Bearer sk-demo-not-a-key"},
+    ) as client:
+        r = client.post(
+            "/v1/files/upload",
+            files={"file": (name, data)},
+            data={"purpose": "video_generation_input"},
+        )
     assert r.status_code == 200, r.text
     if r.json()["base_resp"]["status_code"] != 0:
         return str(r.json()["base_resp"]["status_msg"])
@@ -353,28 +391,45 @@ def test_bundle_demo_provider_renders_h3_and_probes_references_with_its_pyav(
         assert [s.codec_context.name for s in c.streams] == ["h264", "aac"]
         frames = sum(1 for _ in c.decode(video=0))
     with av.open(io.BytesIO(h3_clip)) as c:
-        left = [v for f in c.decode(audio=0)  # planar float: the first plane is the left channel
-                for v in memoryview(bytes(f.planes[0])[: f.samples * 4]).cast("f")]
+        left = [
+            v
+            for f in c.decode(audio=0)  # planar float: the first plane is the left channel
+            for v in memoryview(bytes(f.planes[0])[: f.samples * 4]).cast("f")
+        ]
     assert frames == 144
     assert rms(left[48_000:96_000]) > 0.05  # the stereo tone, at about -20 dBFS
     # ... and probed by the bundle's PyAV, as every reference kind a designer may upload
     found = {"h3.mp4": uploaded_info(bundle_sim, "h3.mp4", h3_clip)}
     for path in reference_files(tmp_path):
         found[path.name] = uploaded_info(bundle_sim, path.name, path.read_bytes())
-    assert found["h3.mp4"] == {"kind": "video", "format": "mp4", "width": 1366, "height": 768,
-                               "seconds": 6.0, "fps": 24.0, "video_codec": "h264",
-                               "audio_codec": "aac"}
+    assert found["h3.mp4"] == {
+        "kind": "video",
+        "format": "mp4",
+        "width": 1366,
+        "height": 768,
+        "seconds": 6.0,
+        "fps": 24.0,
+        "video_codec": "h264",
+        "audio_codec": "aac",
+    }
     assert found["hevc-aac.mp4"]["video_codec"] == "hevc"
     assert found["hevc-aac.mp4"]["audio_codec"] == "aac"
     assert found["hevc-aac.mp4"]["seconds"] == 3.0
     assert (found["h264-aac.mov"]["format"], found["h264-aac.mov"]["video_codec"]) == (
-        "mov", "h264")
+        "mov",
+        "h264",
+    )
     # MiniMax takes H.264 and H.265 only; the refusal names FFmpeg's own vp9 decoder, not the
     # stubbed libvpx's
     assert found["vp9-opus.mp4"] == (
-        "invalid params, file: the video codec vp9 is not H.264 or H.265")
-    assert found["tone.mp3"] == {"kind": "audio", "format": "mp3", "seconds": 3.0,
-                                 "audio_codec": "mp3float"}  # a frame was decoded
+        "invalid params, file: the video codec vp9 is not H.264 or H.265"
+    )
+    assert found["tone.mp3"] == {
+        "kind": "audio",
+        "format": "mp3",
+        "seconds": 3.0,
+        "audio_codec": "mp3float",
+    }  # a frame was decoded
     assert found["tone.wav"]["audio_codec"] == "pcm_s16le"
 
 
@@ -386,8 +441,21 @@ def test_bundle_plays_an_h3_result_with_sound_on_a_real_x_server(built, h3_clip,
     exe = built["exe"]
     env = clean_env(tmp_path, SLATE_DATA_DIR=str(tmp_path / "data"), SLATE_DEMO_STAGE_SECONDS="0.1")
     rid = "article:20260816:bundle:scene-02"
-    made = run(exe, env, "--json", "submit", "--request-id", rid, "--kind", "video",
-               "--prompt", "tide eye", "--resolution", "768P", "--wait")
+    made = run(
+        exe,
+        env,
+        "--json",
+        "submit",
+        "--request-id",
+        rid,
+        "--kind",
+        "video",
+        "--prompt",
+        "tide eye",
+        "--resolution",
+        "768P",
+        "--wait",
+    )
     assert made.returncode == 0, made.stdout + made.stderr
     Path(json.loads(made.stdout)["task"]["media"][0]["path"]).write_bytes(h3_clip)
     pulse = start_pulse(tmp_path)
@@ -395,20 +463,33 @@ def test_bundle_plays_an_h3_result_with_sound_on_a_real_x_server(built, h3_clip,
     probe = tmp_path / "probe.jsonl"
     app = subprocess.Popen(
         [str(exe), "gui", "--select", rid, "--lang", "en"],
-        env={**env, "DISPLAY": server.display, "SLATE_GUI_PROBE": str(probe),
-             "PULSE_SERVER": pulse.server},
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={
+            **env,
+            "DISPLAY": server.display,
+            "SLATE_GUI_PROBE": str(probe),
+            "PULSE_SERVER": pulse.server,
+        },
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
-        events = wait_for(probe, app, lambda ev: {"shown", "poster"} <= {e["event"] for e in ev}
-                          and play_button(ev) is not None)
+        events = wait_for(
+            probe,
+            app,
+            lambda ev: (
+                {"shown", "poster"} <= {e["event"] for e in ev} and play_button(ev) is not None
+            ),
+        )
         poster = next(e for e in events if e["event"] == "poster")
         assert poster["size"][0] > 100 and poster["size"][1] > 50  # 16:9, decoded by PyAV
         x, y, w, h = play_button(events)
         server.xdotool("mousemove", "--sync", str(x + w // 2), str(y + h // 2))
         server.xdotool("click", "1")
-        events = wait_for(probe, app, lambda ev: any(
-            e["event"] == "player" and e["past_1s"] for e in ev))
+        events = wait_for(
+            probe, app, lambda ev: any(e["event"] == "player" and e["past_1s"] for e in ev)
+        )
         playing = [e for e in events if e["event"] == "player"][-1]
         assert playing["state"] == "PlayingState" and playing["error"] == "", playing
         assert playing["has_video"] and playing["has_audio"], playing
@@ -433,8 +514,11 @@ def test_bundle_plays_an_h3_result_with_sound_on_a_real_x_server(built, h3_clip,
 
 
 def play_button(events: list[dict]) -> list[int] | None:
-    rects = [e["widgets"]["playButton"] for e in events
-             if e["event"] == "widgets" and "playButton" in e["widgets"]]
+    rects = [
+        e["widgets"]["playButton"]
+        for e in events
+        if e["event"] == "widgets" and "playButton" in e["widgets"]
+    ]
     return rects[-1] if rects else None
 
 

@@ -15,8 +15,15 @@ from app.store.models import tasks
 STATES = ("success", "processing", "unknown", "fail", "rejected", "queueing", "success", "success")
 
 
-def fill(engine: Engine, service: SlateService, n: int, *, projects: int = 40, days: int = 30,
-         now: float | None = None) -> None:
+def fill(
+    engine: Engine,
+    service: SlateService,
+    n: int,
+    *,
+    projects: int = 40,
+    days: int = 30,
+    now: float | None = None,
+) -> None:
     """Insert ``n`` slots spread over ``projects`` projects and ``days`` days for the service's scope."""
     now = time.time() if now is None else now
     scope = service.scope
@@ -26,47 +33,100 @@ def fill(engine: Engine, service: SlateService, n: int, *, projects: int = 40, d
         rid = f"article:2026{i % 12 + 1:02d}{i % 28 + 1:02d}:{project}:scene-{i:06d}"
         ref = SlotRef.parse(service.tenant, service.user, rid)
         kind = "video" if i % 3 else "image"
-        params = ({"model": "MiniMax-Hailuo-2.3", "prompt": f"shot {i} of {project}", "duration": 6,
-                   "resolution": "1080P"} if kind == "video"
-                  else {"model": "image-01", "prompt": f"still {i} of {project}", "n": 1})
+        params = (
+            {
+                "model": "MiniMax-Hailuo-2.3",
+                "prompt": f"shot {i} of {project}",
+                "duration": 6,
+                "resolution": "1080P",
+            }
+            if kind == "video"
+            else {"model": "image-01", "prompt": f"still {i} of {project}", "n": 1}
+        )
         created = now - (i % days) * 86400 - i * 0.001
-        rows.append(dict(
-            tenant=scope.tenant, user_hash=scope.user_hash, slot_key=f"{i:064x}",
-            idempotency_key=f"{kind}:{i:064x}", provider=scope.provider, endpoint=scope.endpoint,
-            request_id=rid, kind=kind, fingerprint=f"{i:064x}", params=params,
-            state=STATES[i % len(STATES)], units=1, created_at=created, updated_at=created,
-            poll_failures=0, project=project, next_poll_at=None, prompt_text=params["prompt"],
-        ))
+        rows.append(
+            dict(
+                tenant=scope.tenant,
+                user_hash=scope.user_hash,
+                slot_key=f"{i:064x}",
+                idempotency_key=f"{kind}:{i:064x}",
+                provider=scope.provider,
+                endpoint=scope.endpoint,
+                request_id=rid,
+                kind=kind,
+                fingerprint=f"{i:064x}",
+                params=params,
+                state=STATES[i % len(STATES)],
+                units=1,
+                created_at=created,
+                updated_at=created,
+                poll_failures=0,
+                project=project,
+                next_poll_at=None,
+                prompt_text=params["prompt"],
+            )
+        )
         del ref
     with engine.begin() as conn:
         for start in range(0, n, 20_000):
-            conn.execute(insert(tasks), rows[start:start + 20_000])
+            conn.execute(insert(tasks), rows[start : start + 20_000])
 
 
 __all__ = ["fill", "json"]
 
 
-def insert_slot(service: SlateService, request_id: str, state: str, *, kind: str = "video",
-                results: dict[str, Any] | None = None, error: str | None = None,
-                provider_task_id: str | None = None, created_at: float | None = None) -> int:
+def insert_slot(
+    service: SlateService,
+    request_id: str,
+    state: str,
+    *,
+    kind: str = "video",
+    results: dict[str, Any] | None = None,
+    error: str | None = None,
+    provider_task_id: str | None = None,
+    created_at: float | None = None,
+) -> int:
     """One slot in ``state``, written straight to the store (as another process would leave it)."""
     from app.domain.fingerprint import fingerprint
     from app.domain.params import normalize
     from app.domain.naming import project_of
 
     ref = SlotRef.parse(service.tenant, service.user, request_id)
-    raw = ({"prompt": f"prompt of {request_id}"} if kind == "video"
-           else {"prompt": f"still of {request_id}", "n": 1})
+    raw = (
+        {"prompt": f"prompt of {request_id}"}
+        if kind == "video"
+        else {"prompt": f"still of {request_id}", "n": 1}
+    )
     params = normalize(kind, raw)
     now = time.time() if created_at is None else created_at
     with service.store.engine.begin() as conn:
-        return int(conn.execute(insert(tasks).values(
-            tenant=service.scope.tenant, user_hash=service.scope.user_hash, slot_key=ref.slot_key,
-            idempotency_key=ref.key(kind), provider=service.scope.provider,  # type: ignore[arg-type]
-            endpoint=service.scope.endpoint, request_id=request_id, kind=kind,
-            fingerprint=fingerprint(kind, params), params=params, state=state, units=1,
-            created_at=now, updated_at=now, poll_failures=0, project=project_of(request_id),
-            prompt_text=params["prompt"], results=results, error_code="x" if error else None, error_message=error,
-            provider_task_id=provider_task_id,
-            next_poll_at=now + 3600 if state in ("preparing", "queueing", "processing") else None,
-        )).inserted_primary_key[0])
+        return int(
+            conn.execute(
+                insert(tasks).values(
+                    tenant=service.scope.tenant,
+                    user_hash=service.scope.user_hash,
+                    slot_key=ref.slot_key,
+                    idempotency_key=ref.key(kind),
+                    provider=service.scope.provider,  # type: ignore[arg-type]
+                    endpoint=service.scope.endpoint,
+                    request_id=request_id,
+                    kind=kind,
+                    fingerprint=fingerprint(kind, params),
+                    params=params,
+                    state=state,
+                    units=1,
+                    created_at=now,
+                    updated_at=now,
+                    poll_failures=0,
+                    project=project_of(request_id),
+                    prompt_text=params["prompt"],
+                    results=results,
+                    error_code="x" if error else None,
+                    error_message=error,
+                    provider_task_id=provider_task_id,
+                    next_poll_at=now + 3600
+                    if state in ("preparing", "queueing", "processing")
+                    else None,
+                )
+            ).inserted_primary_key[0]
+        )

@@ -95,12 +95,25 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
         asyncio.set_event_loop(None)
 
 
-def _gui(qtbot: Any, loop: asyncio.AbstractEventLoop, data_dir: Path, sim: SimServer, tmp_path: Path, **kw: Any) -> Gui:
+def _gui(
+    qtbot: Any,
+    loop: asyncio.AbstractEventLoop,
+    data_dir: Path,
+    sim: SimServer,
+    tmp_path: Path,
+    **kw: Any,
+) -> Gui:
     url = sqlite_url(data_dir)
     config = make_config(data_dir, url, **kw)
     store = open_store(url)
-    provider = MiniMaxProvider("sk-test-key-123456", sim.base_url, name="demo", endpoint="local",
-                               timeout=5.0, connect_timeout=2.0)
+    provider = MiniMaxProvider(
+        "sk-test-key-123456",
+        sim.base_url,
+        name="demo",
+        endpoint="local",
+        timeout=5.0,
+        connect_timeout=2.0,
+    )
     service = SlateService(config, store, provider, SECRET)
     return Gui(qtbot, loop, config, store, provider, service, sim, tmp_path / "slate-settings.ini")
 
@@ -111,8 +124,9 @@ def sim(demo_sim: SimServer) -> SimServer:
 
 
 @pytest.fixture
-def gui(qtbot: Any, qloop: asyncio.AbstractEventLoop, data_dir: Path, sim: SimServer,
-        tmp_path: Path) -> Iterator[Gui]:
+def gui(
+    qtbot: Any, qloop: asyncio.AbstractEventLoop, data_dir: Path, sim: SimServer, tmp_path: Path
+) -> Iterator[Gui]:
     g = _gui(qtbot, qloop, data_dir, sim, tmp_path)
     try:
         yield g

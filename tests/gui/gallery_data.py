@@ -26,30 +26,59 @@ def png(path: Path, seed: int, size: tuple[int, int] = (96, 54)) -> tuple[str, i
     return hashlib.sha256(data).hexdigest(), len(data)
 
 
-def add_media(service: SlateService, task_id: int, path: Path, position: int = 0,
-              content_type: str = "image/png", size: tuple[int, int] = (96, 54),
-              duration: float | None = None) -> None:
+def add_media(
+    service: SlateService,
+    task_id: int,
+    path: Path,
+    position: int = 0,
+    content_type: str = "image/png",
+    size: tuple[int, int] = (96, 54),
+    duration: float | None = None,
+) -> None:
     data = path.read_bytes()
     with service.store.engine.begin() as conn:
-        conn.execute(insert(media_t).values(
-            task_id=task_id, position=position, path=str(path),
-            sha256=hashlib.sha256(data).hexdigest(),
-            bytes=len(data), content_type=content_type, width=size[0], height=size[1],
-            duration=duration, verified_at=time.time()))
+        conn.execute(
+            insert(media_t).values(
+                task_id=task_id,
+                position=position,
+                path=str(path),
+                sha256=hashlib.sha256(data).hexdigest(),
+                bytes=len(data),
+                content_type=content_type,
+                width=size[0],
+                height=size[1],
+                duration=duration,
+                verified_at=time.time(),
+            )
+        )
 
 
-def add_image_results(service: SlateService, folder: Path, n: int, *, project: str = "harbor",
-                      day: str = "20260816", per_slot: int = 1, start: int = 0,
-                      created_at: float | None = None,
-                      size: tuple[int, int] = (96, 54)) -> list[str]:
+def add_image_results(
+    service: SlateService,
+    folder: Path,
+    n: int,
+    *,
+    project: str = "harbor",
+    day: str = "20260816",
+    per_slot: int = 1,
+    start: int = 0,
+    created_at: float | None = None,
+    size: tuple[int, int] = (96, 54),
+) -> list[str]:
     """``n`` successful image slots of ``project`` with ``per_slot`` real PNGs each; returns
     their RequestIds, oldest first."""
     rids = []
     base = time.time() - 3600 if created_at is None else created_at
     for i in range(start, start + n):
         rid = f"article:{day}:{project}:still-{i:04d}"
-        task_id = insert_slot(service, rid, "success", kind="image", created_at=base + i,
-                              results={"image_urls": ["https://demo.invalid/x.png"]})
+        task_id = insert_slot(
+            service,
+            rid,
+            "success",
+            kind="image",
+            created_at=base + i,
+            results={"image_urls": ["https://demo.invalid/x.png"]},
+        )
         for p in range(per_slot):
             path = folder / "media" / project / f"{i:04d}-{p}.png"
             png(path, i * 10 + p, size)

@@ -60,11 +60,14 @@ def outside(window: QWidget) -> list[str]:
         top_left = w.mapTo(window, w.rect().topLeft())
         bottom_right = w.mapTo(window, w.rect().bottomRight())
         # Slate's scroll areas scroll vertically only: a widget cut at the side is cut for good.
-        if ((not scrolled and not (area.contains(top_left) and area.contains(bottom_right)))
-                or shown.width() < w.width() - 1):
+        if (
+            not scrolled and not (area.contains(top_left) and area.contains(bottom_right))
+        ) or shown.width() < w.width() - 1:
             text = w.currentText() if isinstance(w, QComboBox) else w.text()
-            found.append(f"{w.objectName() or type(w).__name__}: {text!r} at "
-                         f"{top_left.x()},{top_left.y()} ({shown.width()} of {w.width()} px)")
+            found.append(
+                f"{w.objectName() or type(w).__name__}: {text!r} at "
+                f"{top_left.x()},{top_left.y()} ({shown.width()} of {w.width()} px)"
+            )
     return found
 
 
@@ -82,8 +85,11 @@ def elided_rows(tree: Any) -> list[str]:
             if text and rect.isValid() and rect.height() > 0:
                 spanned = tree.isFirstColumnSpanned(row, parent)
                 width = tree.viewport().width() - rect.x() if spanned else rect.width()
-                icon = 0 if model.data(index, Qt.ItemDataRole.DecorationRole) is None else (
-                    tree.iconSize().width() + 6 if tree.iconSize().width() > 0 else 22)
+                icon = (
+                    0
+                    if model.data(index, Qt.ItemDataRole.DecorationRole) is None
+                    else (tree.iconSize().width() + 6 if tree.iconSize().width() > 0 else 22)
+                )
                 if fm.horizontalAdvance(text) + icon + 8 > width:
                     found.append(f"{text!r} ({width} px)")
             if tree.isExpanded(index):
@@ -115,12 +121,23 @@ def cramped_menus(root: QWidget) -> list[str]:
         arrow = style.pixelMetric(QtWidgets.QStyle.PixelMetric.PM_MenuButtonIndicator, None, w)
         need = w.fontMetrics().horizontalAdvance(w.text()) + arrow + 3 * MENU_AIR
         if need > w.width():
-            found.append(f"{w.objectName() or type(w).__name__}: {w.text()!r} needs {need} px, "
-                         f"has {w.width()} px")
+            found.append(
+                f"{w.objectName() or type(w).__name__}: {w.text()!r} needs {need} px, "
+                f"has {w.width()} px"
+            )
         row = w.parentWidget()
-        others = [b for b in row.findChildren(QPushButton) if b is not w and b.isVisible()
-                  and b.parentWidget() is row and b.menu() is None] if row is not None else []
+        others = (
+            [
+                b
+                for b in row.findChildren(QPushButton)
+                if b is not w and b.isVisible() and b.parentWidget() is row and b.menu() is None
+            ]
+            if row is not None
+            else []
+        )
         if others and w.height() < max(b.height() for b in others):
-            found.append(f"{w.objectName() or type(w).__name__}: {w.height()} px tall beside "
-                         f"buttons of {max(b.height() for b in others)} px")
+            found.append(
+                f"{w.objectName() or type(w).__name__}: {w.height()} px tall beside "
+                f"buttons of {max(b.height() for b in others)} px"
+            )
     return found

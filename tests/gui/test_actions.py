@@ -29,9 +29,14 @@ def test_enabled_actions_equal_the_table_for_every_state(gui, make_window):
     rids = {}
     for i, (state, results) in enumerate(CASES):
         rid = f"article:20260816:states:scene-{i:02d}"
-        insert_slot(gui.service, rid, state, results={"file_id": "42"} if results else None,
-                    error="provider said no" if state in ("fail", "rejected", "unknown") else None,
-                    provider_task_id="12345" if state not in ("submitting", "rejected") else None)
+        insert_slot(
+            gui.service,
+            rid,
+            state,
+            results={"file_id": "42"} if results else None,
+            error="provider said no" if state in ("fail", "rejected", "unknown") else None,
+            provider_task_id="12345" if state not in ("submitting", "rejected") else None,
+        )
         rids[rid] = (state, results)
     # a live owner must not be swept: only the window's own poller would turn submitting → unknown,
     # so this window doesn't start the poller.
@@ -57,14 +62,20 @@ def test_empty_slot_offers_create_only_when_the_form_is_valid(gui, make_window):
     window.new_draft()
     assert enabled(window) == set()  # nothing named, nothing written yet
     assert "RequestId" in buttons(window)[Action.CREATE].toolTip()
-    fill_form(window, "article:20260816:tide-eye:scene-01", "tide eye, slow dolly in",
-              model="MiniMax-Hailuo-2.3")
+    fill_form(
+        window,
+        "article:20260816:tide-eye:scene-01",
+        "tide eye, slow dolly in",
+        model="MiniMax-Hailuo-2.3",
+    )
     assert enabled(window) == expected(None) == {Action.CREATE}
     # the 10 s + 1080P hint, as you type
     window.slot_pane.form.duration.set_value(10)
     window.slot_pane.form.resolution.setCurrentText("1080P")
     assert not buttons(window)[Action.CREATE].isEnabled()
-    assert "768P" in window.slot_pane.form.error.text() and "6 s" in window.slot_pane.form.error.text()
+    assert (
+        "768P" in window.slot_pane.form.error.text() and "6 s" in window.slot_pane.form.error.text()
+    )
     assert "768P" in buttons(window)[Action.CREATE].toolTip()
     window.slot_pane.form.resolution.setCurrentText("768P")
     assert buttons(window)[Action.CREATE].isEnabled()
@@ -84,8 +95,14 @@ def test_prompt_count_follows_the_model_limit(gui, make_window):
     assert window.slot_pane.form.error.text() == ""
 
 
-@pytest.mark.parametrize("rid,ok", [("short", False), ("article:20260816:tide eye:scene-01", False),
-                                    ("article:20260816:tide-eye:scene-01", True)])
+@pytest.mark.parametrize(
+    "rid,ok",
+    [
+        ("short", False),
+        ("article:20260816:tide eye:scene-01", False),
+        ("article:20260816:tide-eye:scene-01", True),
+    ],
+)
 def test_request_id_is_validated_as_you_type(gui, make_window, rid, ok):
     window = make_window()
     window.new_draft()

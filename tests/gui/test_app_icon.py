@@ -18,8 +18,14 @@ def test_the_window_shows_slates_icon_at_every_size(make_window):
 
 
 def test_the_application_carries_the_icon(qapp):
-    before = (qapp.windowIcon(), qapp.applicationName(), qapp.organizationName(),
-              qapp.applicationDisplayName(), qapp.desktopFileName(), qapp.quitOnLastWindowClosed())
+    before = (
+        qapp.windowIcon(),
+        qapp.applicationName(),
+        qapp.organizationName(),
+        qapp.applicationDisplayName(),
+        qapp.desktopFileName(),
+        qapp.quitOnLastWindowClosed(),
+    )
     try:
         app = make_app()
         assert app is QApplication.instance()

@@ -27,8 +27,10 @@ def test_the_slot_pane_shows_each_slots_cost_estimate_and_reported(gui, make_win
     assert est is not None and est > 0
     cost_line = window.slot_pane.actions.cost
     assert window.slot.task.state != "success"  # still generating: the estimate only
-    assert cost_line.text() == (f"Cost: about {format_money(est, out.task.cost.currency)} "
-                                "(estimate; the provider has not reported it yet)")
+    assert cost_line.text() == (
+        f"Cost: about {format_money(est, out.task.cost.currency)} "
+        "(estimate; the provider has not reported it yet)"
+    )
     gui.sim.config.processing = 0.0
     gui.until(lambda: window.slot.task.state == "success", timeout=30, what="success")
     done = gui.run(gui.service.status(RID)).task

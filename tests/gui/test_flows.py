@@ -17,8 +17,15 @@ RID = "article:20260816:tide-eye:scene-01"
 
 
 def wait_state(gui, window, state, rid=RID, timeout=20.0):
-    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == rid
-              and window.slot.task.state == state, timeout=timeout, what=f"{rid} {state}")
+    gui.until(
+        lambda: (
+            window.slot.task is not None
+            and window.slot.task.request_id == rid
+            and window.slot.task.state == state
+        ),
+        timeout=timeout,
+        what=f"{rid} {state}",
+    )
 
 
 # The offscreen platform has no GPU: Qt Multimedia says (as a warning) that it converts video
@@ -34,36 +41,58 @@ def test_create_video_then_play_it_in_the_history_panel(gui, make_window):
     assert multimedia() is not None, "QtMultimedia must load (Debian: libpulse0)"
     window = make_window()
     window.new_draft()
-    fill_form(window, RID, "tide eye, slow dolly in", resolution="768P",
-              model="MiniMax-Hailuo-2.3")  # (MiniMax-H3 with sound: tests/gui/test_form_h3.py)
+    fill_form(
+        window, RID, "tide eye, slow dolly in", resolution="768P", model="MiniMax-Hailuo-2.3"
+    )  # (MiniMax-H3 with sound: tests/gui/test_form_h3.py)
     buttons(window)[Action.CREATE].click()
     assert not buttons(window)[Action.CREATE].isEnabled()  # never twice
     wait_state(gui, window, "success")
     assert {a for a in Action if a in buttons(window) and buttons(window)[a].isEnabled()} == {
-        Action.EXPORT, Action.NEW_SLOT}
+        Action.EXPORT,
+        Action.NEW_SLOT,
+    }
     panel = window.findChild(ResultPane, "historyPanel")
     assert panel is window.result_pane
     events = panel.events
-    gui.until(lambda: any("verified" in events.topLevelItem(i).text(0)
-                          for i in range(events.topLevelItemCount())), what="events")
+    gui.until(
+        lambda: any(
+            "verified" in events.topLevelItem(i).text(0) for i in range(events.topLevelItemCount())
+        ),
+        what="events",
+    )
     first = events.topLevelItem(0)
     assert first.childCount() == 0 or first.child(0).text(0)
-    created = next(events.topLevelItem(i) for i in range(events.topLevelItemCount())
-                   if "created at the provider" in events.topLevelItem(i).text(0))
-    assert created.childCount() == 1 and "raw" in created.child(0).text(0)  # raw response, expandable
+    created = next(
+        events.topLevelItem(i)
+        for i in range(events.topLevelItemCount())
+        if "created at the provider" in events.topLevelItem(i).text(0)
+    )
+    assert created.childCount() == 1 and "raw" in created.child(0).text(
+        0
+    )  # raw response, expandable
     media = window.slot.task.media[0]
     info = window.result_pane.file_info
     assert media.sha256[:32] in info.text() and media.sha256[32:] in info.text()
     assert media.path in info.toolTip() and media.sha256 in info.toolTip()
     video = window.result_pane.video
     assert window.result_pane.media_stack.currentWidget() is video
-    gui.until(lambda: video.poster.pixmap() is not None and not video.poster.pixmap().isNull(), what="poster")
+    gui.until(
+        lambda: video.poster.pixmap() is not None and not video.poster.pixmap().isNull(),
+        what="poster",
+    )
     video.play_button.click()
     qm = multimedia()[0]
-    gui.until(lambda: video.player.mediaStatus() in (qm.QMediaPlayer.MediaStatus.LoadedMedia,
-                                                      qm.QMediaPlayer.MediaStatus.BufferedMedia,
-                                                      qm.QMediaPlayer.MediaStatus.BufferingMedia),
-              what="video loaded")
+    gui.until(
+        lambda: (
+            video.player.mediaStatus()
+            in (
+                qm.QMediaPlayer.MediaStatus.LoadedMedia,
+                qm.QMediaPlayer.MediaStatus.BufferedMedia,
+                qm.QMediaPlayer.MediaStatus.BufferingMedia,
+            )
+        ),
+        what="video loaded",
+    )
     gui.until(lambda: video.player.playbackState() == qm.QMediaPlayer.PlaybackState.PlayingState)
     assert video.player.duration() > 0
     assert video.player.audioOutput() is not None  # Qt 6 plays no sound without one
@@ -82,8 +111,10 @@ def test_image_slot_shows_thumbnails_and_exports(gui, make_window, tmp_path):
     window.slot_pane.create()
     wait_state(gui, window, "success", rid)
     thumbs = window.result_pane.thumbs
-    gui.until(lambda: thumbs.count() == 2 and all(not thumbs.item(i).icon().isNull() for i in range(2)),
-              what="thumbnails")
+    gui.until(
+        lambda: thumbs.count() == 2 and all(not thumbs.item(i).icon().isNull() for i in range(2)),
+        what="thumbnails",
+    )
     window.choose_directory = lambda done: done(str(tmp_path / "out"))
     buttons(window)[Action.EXPORT].click()
     gui.until(lambda: len(list((tmp_path / "out").glob("*.png"))) == 2, what="export")
@@ -95,8 +126,9 @@ def test_conflict_dialog_shows_the_diff_and_creates_as_new_slot(gui, make_window
     gui.run(other.submit(RID, "video", {"prompt": "tide eye, slow dolly in", "resolution": "768P"}))
     window = make_window()
     window.new_draft()
-    fill_form(window, RID, "tide eye, slow dolly in ", resolution="768P",
-              model="MiniMax-Hailuo-2.3")  # one extra space, the CLI's default model
+    fill_form(
+        window, RID, "tide eye, slow dolly in ", resolution="768P", model="MiniMax-Hailuo-2.3"
+    )  # one extra space, the CLI's default model
     window.slot_pane.create()  # before the draft lookup tells: the service is the arbiter
     dialog = gui.until(lambda: window.dialog, what="conflict dialog")
     assert dialog.objectName() == "conflictDialog"
@@ -115,7 +147,11 @@ def test_conflict_dialog_shows_the_diff_and_creates_as_new_slot(gui, make_window
 
 
 def test_new_slot_from_a_finished_one_suggests_the_next_request_id(gui, make_window):
-    gui.run(gui.other_service().submit(RID, "video", {"prompt": "waves", "resolution": "768P"}, wait=True))
+    gui.run(
+        gui.other_service().submit(
+            RID, "video", {"prompt": "waves", "resolution": "768P"}, wait=True
+        )
+    )
     window = make_window()
     window.select(RID)
     wait_state(gui, window, "success")
@@ -128,7 +164,9 @@ def test_new_slot_from_a_finished_one_suggests_the_next_request_id(gui, make_win
 
 def _unknown_slot(gui, rid=RID):
     gui.sim.set_faults(lose_create_response=1)
-    out = gui.run(gui.other_service().submit(rid, "video", {"prompt": "lost answer", "resolution": "768P"}))
+    out = gui.run(
+        gui.other_service().submit(rid, "video", {"prompt": "lost answer", "resolution": "768P"})
+    )
     assert out.kind is OutcomeKind.UNKNOWN
     return gui.sim.store.list_tasks()[-1]["task_id"]
 
@@ -168,8 +206,11 @@ def test_recover_declare_failed_needs_a_reason_and_warns_of_a_charge(gui, make_w
 
 def test_recover_redownload_after_a_failed_download(gui, make_window):
     gui.sim.set_faults(expire_downloads=3)
-    out = gui.run(gui.other_service().submit(RID, "video", {"prompt": "expiring", "resolution": "768P"},
-                                             wait=True, max_seconds=15))
+    out = gui.run(
+        gui.other_service().submit(
+            RID, "video", {"prompt": "expiring", "resolution": "768P"}, wait=True, max_seconds=15
+        )
+    )
     assert out.task.state == "fail" and out.task.has_results
     window = make_window()
     window.select(RID)
@@ -188,8 +229,13 @@ def test_restart_resumes_in_flight_slots_and_restores_the_layout(gui, make_windo
     window.new_draft()
     fill_form(window, RID, "slow waves", resolution="768P")
     window.slot_pane.create()
-    gui.until(lambda: window.slot.task is not None
-              and window.slot.task.state in ("preparing", "queueing", "processing"), what="in flight")
+    gui.until(
+        lambda: (
+            window.slot.task is not None
+            and window.slot.task.state in ("preparing", "queueing", "processing")
+        ),
+        what="in flight",
+    )
     window.splitter.setSizes([300, 600, 460])
     sizes = window.splitter.sizes()
     controller = window.controller
@@ -210,8 +256,11 @@ def test_a_queued_minimax_h3_task_is_cancelled_with_the_cancel_button(gui, make_
     click asks the provider, and the slot turns `cancelled` once the provider confirms."""
     sim.config.preparing, sim.config.queueing = 0.0, 60.0  # stays queued at the provider
     rid = "article:20260816:tide-eye:scene-09"
-    out = gui.run(gui.service.submit(rid, "video", {"model": "MiniMax-H3", "prompt": "tide eye",
-                                                    "duration": 4}))
+    out = gui.run(
+        gui.service.submit(
+            rid, "video", {"model": "MiniMax-H3", "prompt": "tide eye", "duration": 4}
+        )
+    )
     assert out.kind is OutcomeKind.CREATED
     window = make_window()
     window.select(rid)
@@ -231,8 +280,7 @@ def test_a_v1_task_offers_no_cancel(gui, make_window, sim):
     sim.config.preparing, sim.config.queueing = 0.0, 60.0
     window = make_window()
     window.new_draft()
-    fill_form(window, RID, "tide eye, slow dolly in", resolution="768P",
-              model="MiniMax-Hailuo-2.3")
+    fill_form(window, RID, "tide eye, slow dolly in", resolution="768P", model="MiniMax-Hailuo-2.3")
     buttons(window)[Action.CREATE].click()
     wait_state(gui, window, "queueing")
     cancel = buttons(window)[Action.CANCEL]

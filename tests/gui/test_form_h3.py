@@ -36,12 +36,22 @@ def picture(path, w, h, color="#3b6ea5"):
 
 def drop(widget, mime):
     """A real drag enter and drop on ``widget`` (what a drag from the file manager sends)."""
-    enter = QtGui.QDragEnterEvent(QPoint(5, 5), Qt.DropAction.CopyAction, mime,
-                                  Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    enter = QtGui.QDragEnterEvent(
+        QPoint(5, 5),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     QApplication.sendEvent(widget, enter)
     assert enter.isAccepted(), "the widget must accept the drag"
-    event = QtGui.QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime,
-                             Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    event = QtGui.QDropEvent(
+        QPointF(5, 5),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     QApplication.sendEvent(widget, event)
 
 
@@ -184,8 +194,9 @@ def test_the_cost_in_the_form_changes_with_duration_and_resolution(gui, make_win
     r"PulseAudioService: pa_context_connect\(\) failed",
     r"No audio device detected",
 )
-def test_an_h3_create_through_the_form_ends_in_success_and_plays_with_sound(gui, make_window,
-                                                                             tmp_path):
+def test_an_h3_create_through_the_form_ends_in_success_and_plays_with_sound(
+    gui, make_window, tmp_path
+):
     assert multimedia() is not None, "QtMultimedia must load (Debian: libpulse0)"
     window = make_window()
     window.new_draft()
@@ -198,8 +209,15 @@ def test_an_h3_create_through_the_form_ends_in_success_and_plays_with_sound(gui,
     form.ratio.setCurrentIndex(form.ratio.findData("adaptive"))
     assert buttons(window)[Action.CREATE].isEnabled()
     buttons(window)[Action.CREATE].click()
-    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == RID
-              and window.slot.task.state == "success", timeout=40, what="H3 success")
+    gui.until(
+        lambda: (
+            window.slot.task is not None
+            and window.slot.task.request_id == RID
+            and window.slot.task.state == "success"
+        ),
+        timeout=40,
+        what="H3 success",
+    )
     task = window.slot.task
     assert task.params["model"] == "MiniMax-H3" and task.params["duration"] == 5
     assert task.params["content"][0]["role"] == "first_frame"
@@ -235,8 +253,11 @@ def test_a_picture_dropped_on_the_window_goes_into_the_draft(gui, make_window, t
     gui.until(lambda: form.first.input is not None, what="the first frame")
     assert form.first.value().startswith("data:image/webp;base64,")
     # on a stored slot nothing changes, and the app says why
-    gui.run(gui.service.submit(RID + "x", "video", {"model": "MiniMax-H3", "prompt": "stored",
-                                                    "duration": 4}))
+    gui.run(
+        gui.service.submit(
+            RID + "x", "video", {"model": "MiniMax-H3", "prompt": "stored", "duration": 4}
+        )
+    )
     window.select(RID + "x")
     gui.until(lambda: window.slot.task is not None and not window.slot.is_draft)
     drop(window, urls(ref))
@@ -275,11 +296,22 @@ def test_video_and_sound_references_are_checked_and_shown(gui, make_window, tmp_
 
 
 def test_a_stored_h3_slot_shows_its_inputs_and_new_slot_does_not_send_them_unseen(
-        gui, make_window, tmp_path):
+    gui, make_window, tmp_path
+):
     ref = picture(tmp_path / "ref.png", 800, 800)
-    gui.run(gui.service.submit(RID, "video", {"model": "MiniMax-H3", "prompt": "tide eye",
-                                              "duration": 4, "reference_image": [str(ref)],
-                                              "ratio": "adaptive"}))
+    gui.run(
+        gui.service.submit(
+            RID,
+            "video",
+            {
+                "model": "MiniMax-H3",
+                "prompt": "tide eye",
+                "duration": 4,
+                "reference_image": [str(ref)],
+                "ratio": "adaptive",
+            },
+        )
+    )
     window = make_window()
     window.select(RID)
     gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == RID)

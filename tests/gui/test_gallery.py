@@ -65,7 +65,8 @@ def test_qtmodeltester_on_the_gallery_model(gui, tmp_path, qtmodeltester):
 
 
 def test_gallery_lists_results_pages_as_it_scrolls_and_a_click_selects_the_slot(
-        gui, make_window, tmp_path):
+    gui, make_window, tmp_path
+):
     rids = add_image_results(gui.service, tmp_path, 300)
     window = make_window()
     window.gallery_model.page = 40
@@ -157,8 +158,11 @@ def test_the_cache_is_content_addressed_and_pruned_to_its_bound(tmp_path):
 
 
 def test_video_posters_are_the_first_good_frame(gui, tmp_path):
-    gui.run(gui.other_service().submit(VIDEO, "video", {"prompt": "tide eye",
-                                                        "resolution": "768P"}, wait=True))
+    gui.run(
+        gui.other_service().submit(
+            VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"}, wait=True
+        )
+    )
     rows = gui.run(gui.service.reader.results(SlotFilter()))
     assert len(rows) == 1 and rows[0].kind == "video" and rows[0].path.endswith(".mp4")
     poster = decode_poster(rows[0].path, 128)
@@ -168,8 +172,7 @@ def test_video_posters_are_the_first_good_frame(gui, tmp_path):
     assert not cache.get(req).isNull() and cache.decodes == 1
 
 
-def test_tiles_carry_state_badges_and_the_empty_gallery_says_what_to_do(gui, make_window,
-                                                                         tmp_path):
+def test_tiles_carry_state_badges_and_the_empty_gallery_says_what_to_do(gui, make_window, tmp_path):
     window = make_window()
     window.show_gallery(True)
     model = window.gallery_model
@@ -184,17 +187,24 @@ def test_tiles_carry_state_badges_and_the_empty_gallery_says_what_to_do(gui, mak
     assert states == {State.PROCESSING, State.FAIL, State.UNKNOWN}
     # painted: a badge of each state's colour in the tile's corner
     from app.ui.style import badge_color
+
     gui.settle(0.1)
     image = window.gallery.view.viewport().grab().toImage()
     for i in range(3):
         rect = window.gallery.view.visualRect(model.index(i))
         box = rect.adjusted(4, 4, -4, -4)
         state = model.data(model.index(i), ResultRole).state
-        corner = [image.pixelColor(x, y) for x in range(box.right() - 26, box.right() - 4)
-                  for y in range(box.top() + 6, box.top() + 28)]
+        corner = [
+            image.pixelColor(x, y)
+            for x in range(box.right() - 26, box.right() - 4)
+            for y in range(box.top() + 6, box.top() + 28)
+        ]
         assert any(_near(c, badge_color(state)) for c in corner), state
-        middle = [image.pixelColor(x, y) for x in range(box.left() + 4, box.left() + 30)
-                  for y in range(box.bottom() - 30, box.bottom() - 4)]
+        middle = [
+            image.pixelColor(x, y)
+            for x in range(box.left() + 4, box.left() + 30)
+            for y in range(box.bottom() - 30, box.bottom() - 4)
+        ]
         assert not any(_near(c, badge_color(state)) for c in middle), state
 
 
@@ -225,8 +235,7 @@ def test_the_chaining_hook_is_offered_for_image_results(gui, make_window, tmp_pa
     assert QImage(ref.path).width() == 96
 
 
-def test_a_slot_created_in_the_window_appears_in_the_gallery_running_then_done(
-        gui, make_window):
+def test_a_slot_created_in_the_window_appears_in_the_gallery_running_then_done(gui, make_window):
     window = make_window()
     window.show_gallery(True)
     model = window.gallery_model
@@ -235,12 +244,12 @@ def test_a_slot_created_in_the_window_appears_in_the_gallery_running_then_done(
     assert window.gallery_shown()  # a create started elsewhere leaves the gallery in view
 
     def tile():
-        i = next((i for i in range(model.rowCount())
-                  if model.row_at(i).request_id == VIDEO), None)
+        i = next((i for i in range(model.rowCount()) if model.row_at(i).request_id == VIDEO), None)
         return model.row_at(i) if i is not None else None
 
     # the new slot shows first, in its state, then with its poster once it is done
     gui.until(lambda: tile() is not None, what="the new slot's tile")
+
     def done():  # (a reload empties the grid for a moment)
         t = tile()
         return t is not None and t.state == State.SUCCESS and t.path is not None
@@ -267,8 +276,9 @@ def test_double_click_opens_the_viewer_on_that_result(gui, make_window, tmp_path
     window.viewer.close()
 
 
-def test_a_project_or_day_chosen_in_the_browser_is_what_the_gallery_shows(gui, make_window,
-                                                                          tmp_path):
+def test_a_project_or_day_chosen_in_the_browser_is_what_the_gallery_shows(
+    gui, make_window, tmp_path
+):
     harbor = add_image_results(gui.service, tmp_path, 3, project="harbor")
     add_image_results(gui.service, tmp_path, 2, project="lighthouse", start=10)
     window = make_window()
@@ -278,8 +288,11 @@ def test_a_project_or_day_chosen_in_the_browser_is_what_the_gallery_shows(gui, m
     assert window.gallery.scope_label.text() == "All projects"
     assert not window.gallery.all_button.isVisible()
     tree = window.browser.tree
-    project = next(window.model.index(r, 0) for r in range(window.model.rowCount())
-                   if window.model.index(r, 0).internalPointer().key == "harbor")
+    project = next(
+        window.model.index(r, 0)
+        for r in range(window.model.rowCount())
+        if window.model.index(r, 0).internalPointer().key == "harbor"
+    )
     tree.setCurrentIndex(project)
     gui.until(lambda: loaded(model) and model.rowCount() == 3, what="harbor only")
     assert {model.row_at(i).request_id for i in range(3)} == set(harbor)
@@ -294,7 +307,8 @@ def test_a_project_or_day_chosen_in_the_browser_is_what_the_gallery_shows(gui, m
 
 
 def test_ctrl_g_switches_between_the_slot_and_the_gallery_which_takes_the_right_pane_too(
-        gui, make_window):
+    gui, make_window
+):
     window = make_window()
     right = window.splitter.widget(2)
     before = window.splitter.sizes()

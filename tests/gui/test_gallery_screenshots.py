@@ -12,8 +12,10 @@ from tests.gui.layout_checks import clipped
 
 SIZES = {"min": (1000, 640), "large": (1600, 1000)}
 
-pytestmark = pytest.mark.qt_log_ignore(r".*No RHI backend\. Using CPU conversion\.",
-                                       r"PulseAudioService: pa_context_connect\(\) failed")
+pytestmark = pytest.mark.qt_log_ignore(
+    r".*No RHI backend\. Using CPU conversion\.",
+    r"PulseAudioService: pa_context_connect\(\) failed",
+)
 
 
 def save(widget, name: str) -> None:
@@ -31,15 +33,30 @@ def lang(request, qapp):
 
 def test_gallery_viewer_and_compare(gui, make_window, lang):
     other = gui.other_service()
-    gui.run(other.submit("article:20260816:tide-eye:scene-01", "video",
-                         {"prompt": "tide eye, slow dolly in, dusk light on wet sand",
-                          "resolution": "768P"}, wait=True))
-    gui.run(other.submit("article:20260816:tide-eye:still-01", "image",
-                         {"prompt": "a lighthouse at dawn, film grain", "n": 3,
-                          "aspect_ratio": "16:9"}, wait=True))
-    gui.run(other.submit("article:20260816:tide-eye:still-02", "image",
-                         {"prompt": "harbor cranes in fog, long lens", "n": 2,
-                          "aspect_ratio": "1:1"}, wait=True))
+    gui.run(
+        other.submit(
+            "article:20260816:tide-eye:scene-01",
+            "video",
+            {"prompt": "tide eye, slow dolly in, dusk light on wet sand", "resolution": "768P"},
+            wait=True,
+        )
+    )
+    gui.run(
+        other.submit(
+            "article:20260816:tide-eye:still-01",
+            "image",
+            {"prompt": "a lighthouse at dawn, film grain", "n": 3, "aspect_ratio": "16:9"},
+            wait=True,
+        )
+    )
+    gui.run(
+        other.submit(
+            "article:20260816:tide-eye:still-02",
+            "image",
+            {"prompt": "harbor cranes in fog, long lens", "n": 2, "aspect_ratio": "1:1"},
+            wait=True,
+        )
+    )
     insert_slot(other, "article:20260816:tide-eye:scene-03", "processing")
     insert_slot(other, "article:20260816:tide-eye:scene-04", "unknown")
     window = make_window()
@@ -47,16 +64,21 @@ def test_gallery_viewer_and_compare(gui, make_window, lang):
     for size, (w, h) in SIZES.items():
         window.resize(w, h)
         window.show_gallery(True)
-        gui.until(lambda: model.started and not model.loading and model.rowCount() == 8,
-                  what="eight tiles")
-        gui.until(lambda: window.gallery.visible_rows() and window.gallery.pictures_shown(),
-                  what="the pictures on screen")
+        gui.until(
+            lambda: model.started and not model.loading and model.rowCount() == 8,
+            what="eight tiles",
+        )
+        gui.until(
+            lambda: window.gallery.visible_rows() and window.gallery.pictures_shown(),
+            what="the pictures on screen",
+        )
         window.gallery.view.setCurrentIndex(model.index(1))
         gui.settle(0.2)
         save(window, f"{lang}-gallery-{size}")
 
-        still = next(i for i in range(model.rowCount())
-                     if model.row_at(i).request_id.endswith("still-02"))
+        still = next(
+            i for i in range(model.rowCount()) if model.row_at(i).request_id.endswith("still-02")
+        )
         viewer = window.open_viewer(still)
         viewer.resize(w, h)
         gui.until(lambda v=viewer: v.stage.canvas.full_size, what="full image")
@@ -67,18 +89,28 @@ def test_gallery_viewer_and_compare(gui, make_window, lang):
 
         compare = window.open_compare(still, still + 1)
         compare.resize(w, h)
-        gui.until(lambda c=compare: c.a.stage.canvas.full_size and c.b.stage.canvas.full_size,
-                  what="both images")
+        gui.until(
+            lambda c=compare: c.a.stage.canvas.full_size and c.b.stage.canvas.full_size,
+            what="both images",
+        )
         gui.settle(0.2)
         save(compare, f"{lang}-compare-{size}")
         compare.close()
 
-        clip = next(i for i in range(model.rowCount())
-                    if model.row_at(i).kind == "video" and model.row_at(i).path)
+        clip = next(
+            i
+            for i in range(model.rowCount())
+            if model.row_at(i).kind == "video" and model.row_at(i).path
+        )
         viewer = window.open_viewer(clip)
         viewer.resize(w, h)
-        gui.until(lambda v=viewer: v.stage.video.poster.pixmap() is not None
-                  and not v.stage.video.poster.pixmap().isNull(), what="the first frame")
+        gui.until(
+            lambda v=viewer: (
+                v.stage.video.poster.pixmap() is not None
+                and not v.stage.video.poster.pixmap().isNull()
+            ),
+            what="the first frame",
+        )
         gui.settle(0.2)
         save(viewer, f"{lang}-viewer-video-{size}")
         viewer.close()

@@ -44,8 +44,9 @@ def test_thumbnails_are_made_in_worker_processes_not_in_the_app(gui, tmp_path):
         for r in reqs:
             loader.request(r)
         gui.until(lambda: len(got) == 4, what="thumbnails")
-        assert all(not img.isNull() and max(img.width(), img.height()) == 64
-                   for img in got.values())
+        assert all(
+            not img.isNull() and max(img.width(), img.height()) == 64 for img in got.values()
+        )
         assert cache.decodes == 4 and cache.hits == 0
         assert cache.made_by and os.getpid() not in cache.made_by
         assert cache.made_by <= set(loader.pool.pids())
@@ -58,8 +59,9 @@ def test_thumbnails_are_made_in_worker_processes_not_in_the_app(gui, tmp_path):
         loader.close()
 
 
-def test_the_workers_start_unasked_a_moment_after_the_loader_not_with_it(gui, tmp_path,
-                                                                        monkeypatch):
+def test_the_workers_start_unasked_a_moment_after_the_loader_not_with_it(
+    gui, tmp_path, monkeypatch
+):
     quick = ThumbLoader(ThumbCache(tmp_path / "a"), processes=True)
     assert not quick.pool.started  # a window closed at once spawned nothing
     quick.close()
@@ -194,8 +196,9 @@ def test_an_arrived_picture_repaints_only_its_tile(gui, make_window, tmp_path):
     damaged = QRegion()
     for r in paints.regions:
         damaged += r
-    tiles = QRegion(view.visualRect(model.index(rows[2]))) + \
-        QRegion(view.visualRect(model.index(rows[3])))
+    tiles = QRegion(view.visualRect(model.index(rows[2]))) + QRegion(
+        view.visualRect(model.index(rows[3]))
+    )
     assert damaged == tiles  # not the whole viewport
     view.viewport().removeEventFilter(paints)
 
@@ -222,8 +225,9 @@ def test_opening_the_gallery_reads_its_first_page_once(gui, make_window, tmp_pat
         del reader.results
 
 
-def test_the_next_page_is_read_before_the_bottom_is_reached(gui, make_window, tmp_path,
-                                                             monkeypatch):
+def test_the_next_page_is_read_before_the_bottom_is_reached(
+    gui, make_window, tmp_path, monkeypatch
+):
     add_image_results(gui.service, tmp_path, 200)
     monkeypatch.setattr(gallery_model, "FIRST_PAGE", 150)
     window = make_window()

@@ -3,13 +3,27 @@
 from __future__ import annotations
 
 from app.domain.states import Action
-from app.ui.qt import QAbstractItemView, QKeySequence, QLineEdit, QPlainTextEdit, QPushButton, QTreeView, QWidget
+from app.ui.qt import (
+    QAbstractItemView,
+    QKeySequence,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QTreeView,
+    QWidget,
+)
 from tests.gui.bulk import insert_slot
 from tests.gui.conftest import buttons, fill_form, shown
 
-NAMES = {"slotList": QTreeView, "createButton": QPushButton, "queryButton": QPushButton,
-         "recoverButton": QPushButton, "historyPanel": QWidget, "promptEdit": QPlainTextEdit,
-         "requestIdEdit": QLineEdit}
+NAMES = {
+    "slotList": QTreeView,
+    "createButton": QPushButton,
+    "queryButton": QPushButton,
+    "recoverButton": QPushButton,
+    "historyPanel": QWidget,
+    "promptEdit": QPlainTextEdit,
+    "requestIdEdit": QLineEdit,
+}
 
 
 def test_object_names_and_accessible_names(gui, make_window):
@@ -66,10 +80,16 @@ def test_accessible_names_are_translated(gui, make_window, qapp):
         for root in (window, dialog):
             for w in root.findChildren(QWidget):
                 name = w.accessibleName()
-                if name and re.search(r"[A-Za-z]{3,}", name) and not re.search(r"[\u4e00-\u9fff]", name):
+                if (
+                    name
+                    and re.search(r"[A-Za-z]{3,}", name)
+                    and not re.search(r"[\u4e00-\u9fff]", name)
+                ):
                     english.append(f"{w.objectName()}: {name}")
         assert english == [] or set(english) <= {"requestIdEdit: RequestId"}, english
-        assert dialog.tenant.accessibleName() == "团队" and dialog.poll.accessibleName() == "查询间隔"
+        assert (
+            dialog.tenant.accessibleName() == "团队" and dialog.poll.accessibleName() == "查询间隔"
+        )
         dialog.close()
     finally:
         install_translations(qapp, "en")

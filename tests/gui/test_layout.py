@@ -23,7 +23,9 @@ def test_open_and_show_in_folder_only_where_there_is_a_file(gui, make_window):
     history = window.result_pane
     assert not history.open_button.isVisible() and not history.folder_button.isVisible()
 
-    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1}, wait=True))
+    gui.run(
+        gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1}, wait=True)
+    )
     insert_slot(gui.service, LOST, "unknown", error="read timeout")
     window.model.refresh()
     window.select(LOST)
@@ -58,11 +60,15 @@ def test_history_events_wrap_instead_of_being_cut_off(gui, make_window):
     window = make_window()
     window.splitter.setSizes([400, 640, 320])
     now = time.time()
-    long_detail = "video create: connection failed after sending (RemoteProtocolError: Server disconnected)"
-    window.result_pane.show_events([
-        HistoryEvent(now, "create_sent", State.SUBMITTING, None, None),
-        HistoryEvent(now, "unknown", State.UNKNOWN, long_detail, None),
-    ])
+    long_detail = (
+        "video create: connection failed after sending (RemoteProtocolError: Server disconnected)"
+    )
+    window.result_pane.show_events(
+        [
+            HistoryEvent(now, "create_sent", State.SUBMITTING, None, None),
+            HistoryEvent(now, "unknown", State.UNKNOWN, long_detail, None),
+        ]
+    )
     gui.settle(0.1)
     events = window.result_pane.events
     short, long = (events.indexFromItem(events.topLevelItem(i)) for i in range(2))

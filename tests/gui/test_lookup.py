@@ -13,8 +13,13 @@ from tests.fixtures import SECRET, make_config
 from tests.gui.conftest import shown
 
 RID = "article:20260816:tide-eye:scene-31"
-H3 = {"model": "MiniMax-H3", "prompt": "tide eye, lost answer", "duration": 4,
-      "resolution": "768P", "ratio": "16:9"}
+H3 = {
+    "model": "MiniMax-H3",
+    "prompt": "tide eye, lost answer",
+    "duration": 4,
+    "resolution": "768P",
+    "ratio": "16:9",
+}
 
 
 def lost(gui, service, rid=RID):
@@ -29,8 +34,10 @@ def test_one_match_is_attached_only_after_the_user_confirms(gui, make_window):
     [made] = [t for t in gui.sim.store.list_v2_tasks() if t["prompt"] == H3["prompt"]]
     window = make_window()
     window.select(RID)
-    dialog = gui.until(lambda: isinstance(window.dialog, LookupDialog) and window.dialog,
-                       what="the lookup's answer")
+    dialog = gui.until(
+        lambda: isinstance(window.dialog, LookupDialog) and window.dialog,
+        what="the lookup's answer",
+    )
     assert dialog.heading.text().startswith("1 matching task found at")
     assert "attach?" in dialog.heading.text()
     row = dialog.table.topLevelItem(0)
@@ -41,8 +48,10 @@ def test_one_match_is_attached_only_after_the_user_confirms(gui, make_window):
     assert status.task.state.value == "unknown" and status.task.provider_task_id is None
     assert window.slot.task.state == "unknown"
     dialog.attach_button.click()
-    gui.until(lambda: shown(window, RID) and window.slot.task.provider_task_id == made["task_id"],
-              what="attached")
+    gui.until(
+        lambda: shown(window, RID) and window.slot.task.provider_task_id == made["task_id"],
+        what="attached",
+    )
     gui.until(lambda: window.slot.task.state == "success", timeout=30, what="success")
     assert gui.sim.stats()["made_total"] == 1  # looking and attaching never create
     # looked up once: showing the slot again asks nothing
@@ -53,15 +62,21 @@ def test_one_match_is_attached_only_after_the_user_confirms(gui, make_window):
 
 
 def test_several_matches_are_listed_to_pick_from_and_not_now_attaches_nothing(gui, make_window):
-    mei = SlateService(make_config(gui.config.data_dir, gui.config.store, user="mei"), gui.store,
-                       gui.provider, SECRET)
+    mei = SlateService(
+        make_config(gui.config.data_dir, gui.config.store, user="mei"),
+        gui.store,
+        gui.provider,
+        SECRET,
+    )
     gui.sim.set_faults(lose_create_response=2)
     lost(gui, gui.other_service())
     lost(gui, mei)  # a colleague's identical request, unknown to her too
     window = make_window()
     window.select(RID)
-    dialog = gui.until(lambda: isinstance(window.dialog, LookupDialog) and window.dialog,
-                       what="the lookup's answer")
+    dialog = gui.until(
+        lambda: isinstance(window.dialog, LookupDialog) and window.dialog,
+        what="the lookup's answer",
+    )
     assert dialog.heading.text().startswith("2 matching tasks found")
     assert dialog.table.topLevelItemCount() == 2
     assert not dialog.attach_button.isEnabled()  # nothing chosen for the user
@@ -79,11 +94,15 @@ def test_no_match_is_said_and_offers_attach_by_id_or_declare_failed(gui, make_wi
     assert action == "deleted"
     window = make_window()
     window.select(RID)
-    dialog = gui.until(lambda: isinstance(window.dialog, LookupDialog) and window.dialog,
-                       what="the lookup's answer")
+    dialog = gui.until(
+        lambda: isinstance(window.dialog, LookupDialog) and window.dialog,
+        what="the lookup's answer",
+    )
     assert dialog.heading.text().startswith("No matching task found")
     assert not dialog.attach_button.isVisibleTo(dialog)
     dialog.other_button.click()
-    gui.until(lambda: window.dialog is not None and window.dialog.objectName() == "recoverDialog",
-              what="the recover dialog")
+    gui.until(
+        lambda: window.dialog is not None and window.dialog.objectName() == "recoverDialog",
+        what="the recover dialog",
+    )
     assert window.dialog.attach.isEnabled() and window.dialog.declare.isEnabled()

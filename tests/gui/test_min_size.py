@@ -46,12 +46,17 @@ def check(gui, window, name: str) -> None:
 
 @pytest.mark.qt_log_ignore(r".*No RHI backend\. Using CPU conversion\.")
 def test_every_pane_fits_at_the_minimum_size(gui, make_window, lang):
-    gui.run(gui.other_service().submit(IMAGE, "image", {"prompt": "a lighthouse at dawn", "n": 3,
-                                                        "aspect_ratio": "16:9"}, wait=True))
+    gui.run(
+        gui.other_service().submit(
+            IMAGE,
+            "image",
+            {"prompt": "a lighthouse at dawn", "n": 3, "aspect_ratio": "16:9"},
+            wait=True,
+        )
+    )
     insert_slot(gui.service, RUNNING, "processing", provider_task_id="t-5")
     insert_slot(gui.service, LOST, "unknown", error="read timeout")
-    insert_slot(gui.service, FAILED, "fail", error="1026 input sensitive",
-                provider_task_id="t-6")
+    insert_slot(gui.service, FAILED, "fail", error="1026 input sensitive", provider_task_id="t-6")
     insert_slot(gui.service, ODD, "success")
     # two earlier tasks like the running one: the banner and the queue show an estimate
     from sqlalchemy import update
@@ -59,27 +64,43 @@ def test_every_pane_fits_at_the_minimum_size(gui, make_window, lang):
     from app.store.models import tasks
 
     for i, took in enumerate((70, 95)):
-        tid = insert_slot(gui.service, f"article:20260815:tide-eye:past-{i}", "success",
-                          created_at=time.time() - 7200)
+        tid = insert_slot(
+            gui.service,
+            f"article:20260815:tide-eye:past-{i}",
+            "success",
+            created_at=time.time() - 7200,
+        )
         with gui.service.store.engine.begin() as conn:
-            conn.execute(update(tasks).where(tasks.c.id == tid).values(
-                updated_at=time.time() - 7200 + took))
+            conn.execute(
+                update(tasks).where(tasks.c.id == tid).values(updated_at=time.time() - 7200 + took)
+            )
     window = make_window()
     window.resize(window.minimumSize())
     gui.until(lambda: window.model.rowCount() >= 2, what="projects")
 
     window.new_draft()
     check(gui, window, f"{lang}-draft")
-    for rid, name in ((IMAGE, "images-done"), (RUNNING, "running"), (LOST, "unknown"),
-                      (FAILED, "failed"), (ODD, "odd-request-id")):
+    for rid, name in (
+        (IMAGE, "images-done"),
+        (RUNNING, "running"),
+        (LOST, "unknown"),
+        (FAILED, "failed"),
+        (ODD, "odd-request-id"),
+    ):
         window.select(rid)
         gui.until(lambda rid=rid: shown(window, rid), what=rid)
         if rid == IMAGE:
             grid = window.slot_pane.finished.images
-            gui.until(lambda grid=grid: grid.count() == 3 and all(
-                not grid.item(i).icon().isNull() for i in range(3)), what="images")
-            assert all(grid.visualItemRect(grid.item(i)).right() <= grid.viewport().width()
-                       for i in range(3))  # no image cut off at the side
+            gui.until(
+                lambda grid=grid: (
+                    grid.count() == 3 and all(not grid.item(i).icon().isNull() for i in range(3))
+                ),
+                what="images",
+            )
+            assert all(
+                grid.visualItemRect(grid.item(i)).right() <= grid.viewport().width()
+                for i in range(3)
+            )  # no image cut off at the side
         if rid == RUNNING:
             gui.until(lambda: window.slot_pane.banner.estimate is not None, what="estimate")
             gui.until(lambda: window.queue.isVisible() and window.queue.entries, what="queue")

@@ -20,8 +20,13 @@ def load_all_pages(gui, model, parent):
 def test_qtmodeltester_on_the_slot_tree(gui, qtmodeltester):
     for i, state in enumerate(("success", "unknown", "processing", "fail", "rejected")):
         insert_slot(gui.service, f"article:20260816:tide-eye:scene-{i:02d}", state)
-        insert_slot(gui.service, f"campaign:20260815:spring:shot-{i:02d}", state, kind="image",
-                    created_at=time.time() - 86400 * 2)
+        insert_slot(
+            gui.service,
+            f"campaign:20260815:spring:shot-{i:02d}",
+            state,
+            kind="image",
+            created_at=time.time() - 86400 * 2,
+        )
     insert_slot(gui.service, "no-project-slot-1", "success")
     controller = Controller(gui.service)
     model = SlotTreeModel(controller)
@@ -34,18 +39,30 @@ def test_qtmodeltester_on_the_slot_tree(gui, qtmodeltester):
     assert model.rowCount() == 3
     qtmodeltester.check(model, force_py=True)
     # live update: a changed row and a brand-new slot
-    model.upsert(queries.slot_by_request_id(gui.store.engine, gui.service.scope,
-                                            "article:20260816:tide-eye:scene-00"))
+    model.upsert(
+        queries.slot_by_request_id(
+            gui.store.engine, gui.service.scope, "article:20260816:tide-eye:scene-00"
+        )
+    )
     insert_slot(gui.service, "article:20260816:tide-eye:scene-09", "processing")
-    model.upsert(queries.slot_by_request_id(gui.store.engine, gui.service.scope,
-                                            "article:20260816:tide-eye:scene-09"))
+    model.upsert(
+        queries.slot_by_request_id(
+            gui.store.engine, gui.service.scope, "article:20260816:tide-eye:scene-09"
+        )
+    )
     qtmodeltester.check(model, force_py=True)
     gui.run(controller.aclose())
 
 
 def test_qtmodeltester_on_the_history_tree(gui, make_window, qtmodeltester):
-    gui.run(gui.other_service().submit("article:20260816:tide-eye:scene-01", "video",
-                                       {"prompt": "x", "resolution": "768P"}, wait=True))
+    gui.run(
+        gui.other_service().submit(
+            "article:20260816:tide-eye:scene-01",
+            "video",
+            {"prompt": "x", "resolution": "768P"},
+            wait=True,
+        )
+    )
     window = make_window()
     window.select("article:20260816:tide-eye:scene-01")
     gui.until(lambda: window.slot.task is not None and window.slot.task.state == "success")
@@ -92,18 +109,40 @@ def test_paging_at_100k_slots(gui, qtmodeltester):
 
 
 def project_keys(model):
-    return [(model._node(model.index(r, 0)).key, model._node(model.index(r, 0)).count)
-            for r in range(model.rowCount())]
+    return [
+        (model._node(model.index(r, 0)).key, model._node(model.index(r, 0)).count)
+        for r in range(model.rowCount())
+    ]
 
 
 def test_projects_follow_the_newest_activity_and_counts_stay_true(gui, make_window, qtmodeltester):
     from tests.gui.conftest import fill_form
 
     now = time.time()
-    insert_slot(gui.service, "article:20260801:alpha:scene-01", "success", kind="image", created_at=now - 3 * 86400)
-    insert_slot(gui.service, "article:20260801:alpha:scene-02", "success", kind="image", created_at=now - 2 * 86400)
-    insert_slot(gui.service, "article:20260802:beta:scene-01", "success", kind="image", created_at=now - 86400)
-    insert_slot(gui.service, "article:20260803:gamma:scene-01", "success", kind="image", created_at=now - 60)
+    insert_slot(
+        gui.service,
+        "article:20260801:alpha:scene-01",
+        "success",
+        kind="image",
+        created_at=now - 3 * 86400,
+    )
+    insert_slot(
+        gui.service,
+        "article:20260801:alpha:scene-02",
+        "success",
+        kind="image",
+        created_at=now - 2 * 86400,
+    )
+    insert_slot(
+        gui.service,
+        "article:20260802:beta:scene-01",
+        "success",
+        kind="image",
+        created_at=now - 86400,
+    )
+    insert_slot(
+        gui.service, "article:20260803:gamma:scene-01", "success", kind="image", created_at=now - 60
+    )
     window = make_window()
     model = window.model
     gui.until(lambda: model.rowCount() == 3, what="three projects")
@@ -112,14 +151,18 @@ def test_projects_follow_the_newest_activity_and_counts_stay_true(gui, make_wind
 
     # opening an old slot of a closed project loads it; it is not a new slot: nothing moves or grows
     window.select("article:20260801:alpha:scene-01")
-    gui.until(lambda: model.index_of("article:20260801:alpha:scene-01").isValid(), what="slot revealed")
+    gui.until(
+        lambda: model.index_of("article:20260801:alpha:scene-01").isValid(), what="slot revealed"
+    )
     assert project_keys(model) == [("gamma", 1), ("beta", 1), ("alpha", 2)]
 
     # a new slot made here: its project moves to the top at once
     window.new_draft()
     fill_form(window, "article:20260816:alpha:scene-03", "a lighthouse", kind="image")
     window.slot_pane.create()
-    gui.until(lambda: window.slot.task is not None and window.slot.task.state == "success", what="created")
+    gui.until(
+        lambda: window.slot.task is not None and window.slot.task.state == "success", what="created"
+    )
     assert project_keys(model) == [("alpha", 3), ("gamma", 1), ("beta", 1)]
     assert window.model.index_of("article:20260816:alpha:scene-03").isValid()
 
@@ -129,9 +172,16 @@ def test_projects_follow_the_newest_activity_and_counts_stay_true(gui, make_wind
     gui.run(other.submit("article:20260816:alpha:scene-04", "image", {"prompt": "pier"}, wait=True))
     gui.run(other.submit("article:20260816:beta:scene-03", "image", {"prompt": "gulls"}, wait=True))
     model.refresh()
-    gui.until(lambda: project_keys(model) == [("beta", 3), ("alpha", 4), ("gamma", 1)],
-              what=f"re-sorted projects, now {project_keys(model)}")
-    gui.until(lambda: model.index_of("article:20260816:alpha:scene-04").isValid(), what="new slot in an open day")
+    gui.until(
+        lambda: project_keys(model) == [("beta", 3), ("alpha", 4), ("gamma", 1)],
+        what=f"re-sorted projects, now {project_keys(model)}",
+    )
+    gui.until(
+        lambda: model.index_of("article:20260816:alpha:scene-04").isValid(),
+        what="new slot in an open day",
+    )
     # the slot on screen stayed selected through the moves
-    assert window.browser.tree.currentIndex().data(RequestIdRole) == "article:20260816:alpha:scene-03"
+    assert (
+        window.browser.tree.currentIndex().data(RequestIdRole) == "article:20260816:alpha:scene-03"
+    )
     # (the one check above watched every insert and move since; a second check would connect twice)

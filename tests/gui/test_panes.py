@@ -140,8 +140,16 @@ def test_the_banner_keeps_the_slot_while_the_next_one_loads(qtbot):
     assert banner.progress.text().startswith("Took 1:00")
     slot.select(OTHER)
     assert banner.title.text() == "Failed"  # no flash of an empty banner between slots
-    slot.show(OTHER, Task(request_id=OTHER, state=State.PROCESSING, created_at=time.time() - 5,
-                          next_poll_at=time.time() + 30), [])
+    slot.show(
+        OTHER,
+        Task(
+            request_id=OTHER,
+            state=State.PROCESSING,
+            created_at=time.time() - 5,
+            next_poll_at=time.time() + 30,
+        ),
+        [],
+    )
     assert banner.title.text() == "Generating" and banner.toolTip() == ""
     assert "elapsed 0:0" in banner.progress.text() and "next query in" in banner.progress.text()
     slot.start_draft()
@@ -157,14 +165,19 @@ def test_the_result_pane_keeps_the_slot_while_the_next_one_loads(qtbot):
     slot.select(OTHER)
     assert pane.empty_media.text() == "No verified media: this slot failed."
     now = time.time()
-    slot.show(OTHER, Task(request_id=OTHER, state=State.UNKNOWN), [
-        HistoryEvent(now, "create_sent", State.SUBMITTING, None, None),
-        HistoryEvent(now, "unknown", State.UNKNOWN, "read timeout", {"raw": 1}),
-    ])
+    slot.show(
+        OTHER,
+        Task(request_id=OTHER, state=State.UNKNOWN),
+        [
+            HistoryEvent(now, "create_sent", State.SUBMITTING, None, None),
+            HistoryEvent(now, "unknown", State.UNKNOWN, "read timeout", {"raw": 1}),
+        ],
+    )
     assert pane.empty_media.text() == "Media appear here once they are downloaded and verified."
     assert pane.events.topLevelItemCount() == 2
-    assert pane.events.topLevelItem(1).text(0).endswith(
-        "outcome unknown: " + words.NO_ANSWER_IN_TIME)
+    assert (
+        pane.events.topLevelItem(1).text(0).endswith("outcome unknown: " + words.NO_ANSWER_IN_TIME)
+    )
     assert pane.events.topLevelItem(1).childCount() == 1  # the raw response
     assert "read timeout" in pane.events.topLevelItem(1).child(0).text(0)  # and Slate's words
     slot.start_draft()
@@ -192,8 +205,7 @@ def test_an_action_whose_work_raised_frees_its_button(gui, make_window, tmp_path
     """Export hits a folder where the file's name is taken by a folder: the copy raises. The
     error is said, and Export is offered again (not left "Exporting…" for good)."""
     rid = "article:20260816:tide-eye:still-01"
-    gui.run(gui.other_service().submit(rid, "image", {"prompt": "a lighthouse", "n": 1},
-                                       wait=True))
+    gui.run(gui.other_service().submit(rid, "image", {"prompt": "a lighthouse", "n": 1}, wait=True))
     window = make_window()
     window.select(rid)
     gui.until(lambda: shown(window, rid) and window.slot.task.state == "success", what="slot")
@@ -221,18 +233,28 @@ def test_a_frame_file_goes_into_the_draft_as_a_data_url(gui, make_window, tmp_pa
     assert image.save(str(frame))
     window = make_window()
     window.new_draft()
-    fill_form(window, "article:20260816:tide-eye:scene-05", "from the first frame",
-              model="MiniMax-Hailuo-02")
+    fill_form(
+        window,
+        "article:20260816:tide-eye:scene-05",
+        "from the first frame",
+        model="MiniMax-Hailuo-02",
+    )
     picker = window.slot_pane.form.first
     window.choose_file = lambda done: done(str(frame))
     picker.choose.click()
-    gui.until(lambda: str(window.slot.draft.params.get("first_frame_image", "")).startswith(
-        "data:image/png;base64,"), what="the frame in the draft")
+    gui.until(
+        lambda: str(window.slot.draft.params.get("first_frame_image", "")).startswith(
+            "data:image/png;base64,"
+        ),
+        what="the frame in the draft",
+    )
     assert "frame.png · 640×360" in picker.edit.text() and picker.has_thumbnail()
     bad = tmp_path / "notes.txt"
     bad.write_text("not an image")
     window.choose_file = lambda done: done(str(bad))
     picker.choose.click()
-    gui.until(lambda: "notes.txt is not a picture" in window.slot_pane.actions.message.text(),
-              what="the refusal said")
+    gui.until(
+        lambda: "notes.txt is not a picture" in window.slot_pane.actions.message.text(),
+        what="the refusal said",
+    )
     assert window.slot.draft.params["first_frame_image"].startswith("data:image/png;base64,")

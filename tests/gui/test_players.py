@@ -25,7 +25,12 @@ def test_two_players_started_and_stopped_over_and_over_never_hang(tmp_path):
     try:
         done = subprocess.run(
             [sys.executable, "-m", "tests.gui.player_churn", str(video), str(ROUNDS)],
-            cwd=ROOT, env=env, capture_output=True, text=True, timeout=150)
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=150,
+        )
     except subprocess.TimeoutExpired as exc:
         out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
         last = out.strip().splitlines()[-1:] or ["no round finished"]

@@ -47,13 +47,19 @@ async def test_days_are_the_designers_local_days_on_every_backend(harness, local
 
     groups = queries.days(engine, scope, SlotFilter(), "tide-eye")
     assert [(g.key, g.count) for g in groups] == [
-        ("2026-12-01", 1), ("2026-11-30", 1), ("2026-08-16", 1), ("2026-08-15", 1)]
+        ("2026-12-01", 1),
+        ("2026-11-30", 1),
+        ("2026-08-16", 1),
+        ("2026-08-15", 1),
+    ]
     # each day lists exactly the slots it counts, and a slot's day is the group it sits in
     for g in groups:
         rows = queries.slots(engine, scope, SlotFilter(), "tide-eye", g.key)
         assert len(rows) == g.count
         assert all(r.day == g.key for r in rows)
-        assert {r.request_id for r in rows} == {rid for rid, ts in stamps.items() if local_day(ts) == g.key}
+        assert {r.request_id for r in rows} == {
+            rid for rid, ts in stamps.items() if local_day(ts) == g.key
+        }
     # keyset paging by day continues below the last day seen
     rest = queries.days(engine, scope, SlotFilter(), "tide-eye", after="2026-11-30")
     assert [g.key for g in rest] == ["2026-08-16", "2026-08-15"]

@@ -43,14 +43,28 @@ def test_main_views(gui, make_window, lang):
     first.close()
 
     other = gui.other_service()
-    gui.run(other.submit(VIDEO, "video", {"prompt": "tide eye, slow dolly in, dusk light on wet sand",
-                                          "resolution": "768P"}, wait=True))
-    gui.run(other.submit(IMAGE, "image", {"prompt": "a lighthouse at dawn, film grain", "n": 3,
-                                          "aspect_ratio": "16:9"}, wait=True))
+    gui.run(
+        other.submit(
+            VIDEO,
+            "video",
+            {"prompt": "tide eye, slow dolly in, dusk light on wet sand", "resolution": "768P"},
+            wait=True,
+        )
+    )
+    gui.run(
+        other.submit(
+            IMAGE,
+            "image",
+            {"prompt": "a lighthouse at dawn, film grain", "n": 3, "aspect_ratio": "16:9"},
+            wait=True,
+        )
+    )
     gui.sim.set_faults(lose_create_response=1)
     gui.run(other.submit(LOST, "video", {"prompt": "storm over the pier", "resolution": "768P"}))
     insert_slot(other, "article:20260815:spring-campaign:scene-01", "processing")
-    insert_slot(other, "article:20260815:spring-campaign:scene-02", "rejected", error="1026 input sensitive")
+    insert_slot(
+        other, "article:20260815:spring-campaign:scene-02", "rejected", error="1026 input sensitive"
+    )
 
     window = make_window()
     if lang == "zh_CN":
@@ -66,7 +80,9 @@ def test_main_views(gui, make_window, lang):
     window.select(IMAGE)
     gui.until(lambda: shown(window, IMAGE))
     thumbs = window.result_pane.thumbs
-    gui.until(lambda: thumbs.count() == 3 and all(not thumbs.item(i).icon().isNull() for i in range(3)))
+    gui.until(
+        lambda: thumbs.count() == 3 and all(not thumbs.item(i).icon().isNull() for i in range(3))
+    )
     save(window, f"{lang}-3-images-done")
 
     window.select(LOST)
@@ -78,8 +94,13 @@ def test_main_views(gui, make_window, lang):
     window.dialog.close()
 
     window.new_draft()
-    fill_form(window, "article:20260816:tide-eye:scene-04", "tide eye, aerial, 10 seconds",
-              duration=10, model="MiniMax-Hailuo-2.3")
+    fill_form(
+        window,
+        "article:20260816:tide-eye:scene-04",
+        "tide eye, aerial, 10 seconds",
+        duration=10,
+        model="MiniMax-Hailuo-2.3",
+    )
     window.slot_pane.form.resolution.setCurrentText("1080P")
     save(window, f"{lang}-6-new-slot-hint")
 
@@ -95,14 +116,41 @@ def test_main_views(gui, make_window, lang):
 
 
 def test_slate_gui_screenshot_command(gui, tmp_path):
-    gui.run(gui.other_service().submit(VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"},
-                                       wait=True))
+    gui.run(
+        gui.other_service().submit(
+            VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"}, wait=True
+        )
+    )
     out = tmp_path / "shot.png"
-    env = dict(os.environ, SLATE_DATA_DIR=str(gui.config.data_dir), SLATE_PROVIDER="demo",
-               SLATE_BASE_URL=gui.sim.base_url, SLATE_TENANT="studio-a", SLATE_USER="lin",
-               XDG_CONFIG_HOME=str(tmp_path / "config"), SLATE_POLL_INTERVAL="0.05")
-    proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshot", str(out), "--select", VIDEO,
-                           "--lang", "en"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    env = dict(
+        os.environ,
+        SLATE_DATA_DIR=str(gui.config.data_dir),
+        SLATE_PROVIDER="demo",
+        SLATE_BASE_URL=gui.sim.base_url,
+        SLATE_TENANT="studio-a",
+        SLATE_USER="lin",
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        SLATE_POLL_INTERVAL="0.05",
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "gui",
+            "--screenshot",
+            str(out),
+            "--select",
+            VIDEO,
+            "--lang",
+            "en",
+        ],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     image = QImage(str(out))
     assert not image.isNull() and image.width() >= 1000
@@ -112,18 +160,42 @@ def test_a_screenshot_run_never_writes_the_users_settings(gui, tmp_path):
     """``slate gui --screenshot`` reads the user's settings but writes none: the window's layout,
     the last slot and the service settings stay byte for byte as they were (and a user without
     settings still has none afterwards)."""
-    gui.run(gui.other_service().submit(VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"},
-                                       wait=True))
-    env = dict(os.environ, SLATE_DATA_DIR=str(gui.config.data_dir), SLATE_PROVIDER="demo",
-               SLATE_BASE_URL=gui.sim.base_url, SLATE_TENANT="studio-a", SLATE_USER="lin",
-               SLATE_POLL_INTERVAL="0.05")
+    gui.run(
+        gui.other_service().submit(
+            VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"}, wait=True
+        )
+    )
+    env = dict(
+        os.environ,
+        SLATE_DATA_DIR=str(gui.config.data_dir),
+        SLATE_PROVIDER="demo",
+        SLATE_BASE_URL=gui.sim.base_url,
+        SLATE_TENANT="studio-a",
+        SLATE_USER="lin",
+        SLATE_POLL_INTERVAL="0.05",
+    )
 
     def shoot(config_home) -> None:
         out = tmp_path / "shot.png"
-        proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshot", str(out),
-                               "--select", VIDEO, "--lang", "en"],
-                              env=dict(env, XDG_CONFIG_HOME=str(config_home)), cwd=ROOT,
-                              capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "app",
+                "gui",
+                "--screenshot",
+                str(out),
+                "--select",
+                VIDEO,
+                "--lang",
+                "en",
+            ],
+            env=dict(env, XDG_CONFIG_HOME=str(config_home)),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert proc.returncode == 0, proc.stderr
         assert not QImage(str(out)).isNull()
 
@@ -135,7 +207,9 @@ def test_a_screenshot_run_never_writes_the_users_settings(gui, tmp_path):
     used = tmp_path / "used-config"
     conf = used / "Slate" / "Slate.conf"
     conf.parent.mkdir(parents=True)
-    conf.write_text("[settings]\nquota_image=7\n\n[window]\nlastSlot=article:20260801:old:scene-01\n")
+    conf.write_text(
+        "[settings]\nquota_image=7\n\n[window]\nlastSlot=article:20260801:old:scene-01\n"
+    )
     before = conf.read_bytes()
     shoot(used)
     assert conf.read_bytes() == before
@@ -144,15 +218,43 @@ def test_a_screenshot_run_never_writes_the_users_settings(gui, tmp_path):
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
 def test_slate_gui_size_sets_the_windows_size_for_screenshots(gui, tmp_path, lang):
-    gui.run(gui.other_service().submit(VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"},
-                                       wait=True))
+    gui.run(
+        gui.other_service().submit(
+            VIDEO, "video", {"prompt": "tide eye", "resolution": "768P"}, wait=True
+        )
+    )
     out = tmp_path / f"min-{lang}.png"
-    env = dict(os.environ, SLATE_DATA_DIR=str(gui.config.data_dir), SLATE_PROVIDER="demo",
-               SLATE_BASE_URL=gui.sim.base_url, SLATE_TENANT="studio-a", SLATE_USER="lin",
-               XDG_CONFIG_HOME=str(tmp_path / "config"), SLATE_POLL_INTERVAL="0.05")
-    proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshot", str(out),
-                           "--select", VIDEO, "--lang", lang, "--size", "1000x640"],
-                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    env = dict(
+        os.environ,
+        SLATE_DATA_DIR=str(gui.config.data_dir),
+        SLATE_PROVIDER="demo",
+        SLATE_BASE_URL=gui.sim.base_url,
+        SLATE_TENANT="studio-a",
+        SLATE_USER="lin",
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        SLATE_POLL_INTERVAL="0.05",
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "gui",
+            "--screenshot",
+            str(out),
+            "--select",
+            VIDEO,
+            "--lang",
+            lang,
+            "--size",
+            "1000x640",
+        ],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     image = QImage(str(out))
     # the window's content at exactly 1000×640 (a device pixel ratio of 1 offscreen)
@@ -163,11 +265,30 @@ def test_slate_gui_size_sets_the_windows_size_for_screenshots(gui, tmp_path, lan
 
 @pytest.mark.parametrize("size", ["10x10", "wide", "1200x", "999x640", "20000x800"])
 def test_slate_gui_size_refuses_a_bad_size_before_anything_starts(tmp_path, size):
-    env = dict(os.environ, SLATE_DATA_DIR=str(tmp_path / "data"), SLATE_PROVIDER="demo",
-               XDG_CONFIG_HOME=str(tmp_path / "config"))
-    proc = subprocess.run([sys.executable, "-m", "app", "gui", "--screenshot",
-                           str(tmp_path / "x.png"), "--size", size, "--json"], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=60)
+    env = dict(
+        os.environ,
+        SLATE_DATA_DIR=str(tmp_path / "data"),
+        SLATE_PROVIDER="demo",
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+    )
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "gui",
+            "--screenshot",
+            str(tmp_path / "x.png"),
+            "--size",
+            size,
+            "--json",
+        ],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert '"size"' in proc.stdout and not (tmp_path / "x.png").exists()
     assert not (tmp_path / "data").exists()  # nothing started, nothing made

@@ -26,27 +26,53 @@ def lang(request, qapp):
 @pytest.mark.qt_log_ignore(r".*No RHI backend\. Using CPU conversion\.")
 def test_forms_at_the_minimum_size(gui, make_window, lang, tmp_path):
     service = budget_service(gui, "5")
-    gui.run(service.submit(f"{P}3", "video", {"model": "MiniMax-H3", "prompt": "already there",
-                                                "duration": 4, "resolution": "768P"}, wait=True),
-            timeout=40)
-    gui.run(service.submit(f"{P}4", "video", {"model": "MiniMax-H3", "prompt": "the old prompt",
-                                                "duration": 4, "resolution": "768P"}))
+    gui.run(
+        service.submit(
+            f"{P}3",
+            "video",
+            {"model": "MiniMax-H3", "prompt": "already there", "duration": 4, "resolution": "768P"},
+            wait=True,
+        ),
+        timeout=40,
+    )
+    gui.run(
+        service.submit(
+            f"{P}4",
+            "video",
+            {
+                "model": "MiniMax-H3",
+                "prompt": "the old prompt",
+                "duration": 4,
+                "resolution": "768P",
+            },
+        )
+    )
     window = make_window(service)
     window.resize(window.minimumSize())
     window.new_draft()
-    fill_form(window, "article:20260816:tide-eye:scene-11", "tide eye, slow dolly in, dusk light",
-              duration=8)
+    fill_form(
+        window,
+        "article:20260816:tide-eye:scene-11",
+        "tide eye, slow dolly in, dusk light",
+        duration=8,
+    )
     form = window.slot_pane.form
     form.take(form.first, [str(picture(tmp_path / "frame.png", 1280, 720))])
     gui.until(lambda: form.first.input is not None, what="frame")
     from app.ui.qt import QScrollArea
+
     scroll = window.slot_pane.findChild(QScrollArea, "slotScroll")
     scroll.ensureWidgetVisible(form.first)
     gui.settle(0.2)
     save(window, f"{lang}-forms-1-h3-frame")
     form.first.set_input(None)
-    form.take(form.references, [str(picture(tmp_path / "a.png", 900, 900, "#c08040")),
-                                str(picture(tmp_path / "b.jpg", 1200, 800, "#204060"))])
+    form.take(
+        form.references,
+        [
+            str(picture(tmp_path / "a.png", 900, 900, "#c08040")),
+            str(picture(tmp_path / "b.jpg", 1200, 800, "#204060")),
+        ],
+    )
     gui.until(lambda: len(form.references.items) == 2, what="references")
     form.set_model("MiniMax-H3-Max")
     scroll.verticalScrollBar().setValue(scroll.verticalScrollBar().maximum())
@@ -84,8 +110,9 @@ def test_forms_at_the_minimum_size(gui, make_window, lang, tmp_path):
 
     gui.sim.set_faults(lose_create_response=1)
     lost = "article:20260816:tide-eye:scene-12"
-    gui.run(service.submit(lost, "video", {"model": "MiniMax-H3", "prompt": "storm",
-                                           "duration": 4}))
+    gui.run(
+        service.submit(lost, "video", {"model": "MiniMax-H3", "prompt": "storm", "duration": 4})
+    )
     window.select(lost)
     look = gui.until(lambda: isinstance(window.dialog, LookupDialog) and window.dialog)
     look.resize(look.minimumSize())

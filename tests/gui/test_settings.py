@@ -61,8 +61,10 @@ def save(gui: Any, window: MainWindow, **fields: Any) -> None:
     before = window.controller.service
     dlg.save_button.click()
     gui.until(lambda: not applying(window), what="settings applied")
-    gui.until(lambda: window.controller.runner.busy == 0 or window.controller.service is not before,
-              what="service rebuilt")
+    gui.until(
+        lambda: window.controller.runner.busy == 0 or window.controller.service is not before,
+        what="service rebuilt",
+    )
 
 
 def applying(window: MainWindow) -> bool:
@@ -106,25 +108,34 @@ def test_changing_the_designer_rebuilds_the_service_and_loses_nothing(gui, open_
     save(gui, window, user="lin", quota_video=0, poll=0.0)
     assert controller.service.user == "lin" and controller.service.config.quota_video is None
     assert controller.service.config.poll_interval is None
-    gui.until(lambda: "videos 1" in quota_text(window) and "/" not in quota_text(window).split("·")[0],
-              what="lin's quota, no limit")
+    gui.until(
+        lambda: "videos 1" in quota_text(window) and "/" not in quota_text(window).split("·")[0],
+        what="lin's quota, no limit",
+    )
     gui.until(lambda: window.model.rowCount() == 1, what="lin's project in the list")
     assert gui.settings().value("settings/quota_video") is None
     # the slot that was generating during both switches finishes under the new service's poller
     window.select(RID)
-    gui.until(lambda: window.slot.task is not None and window.slot.task.state == "success", timeout=30,
-              what="the in-flight slot resumed and finished")
+    gui.until(
+        lambda: window.slot.task is not None and window.slot.task.state == "success",
+        timeout=30,
+        what="the in-flight slot resumed and finished",
+    )
 
 
 def test_the_slot_on_screen_stays_on_screen_when_its_identity_does(gui, open_app):
     gui.run(gui.other_service().submit(RID, "image", {"prompt": "a lighthouse"}, wait=True))
     window, controller = open_app()
     window.select(RID)
-    gui.until(lambda: window.slot.task is not None and window.slot.task.state == "success", what="slot shown")
+    gui.until(
+        lambda: window.slot.task is not None and window.slot.task.state == "success",
+        what="slot shown",
+    )
     save(gui, window, quota_image=50)
     assert controller.service.config.quota_image == 50
-    gui.until(lambda: shown(window, RID) and not window.slot.is_draft,
-              what="the same slot shown again")
+    gui.until(
+        lambda: shown(window, RID) and not window.slot.is_draft, what="the same slot shown again"
+    )
     gui.until(lambda: window.model.index_of(RID).isValid(), what="slot revealed in the tree")
 
 
@@ -139,13 +150,17 @@ def test_a_data_folder_change_moves_the_default_store_with_it(gui, open_app, tmp
     save(gui, window, data_dir=str(other_dir))
     assert Path(controller.service.config.data_dir) == other_dir
     assert str(other_dir) in controller.service.config.store
-    gui.until(lambda: window.model.started and not window.model.loading and window.model.rowCount() == 0,
-              what="the new store is empty")
+    gui.until(
+        lambda: window.model.started and not window.model.loading and window.model.rowCount() == 0,
+        what="the new store is empty",
+    )
     save(gui, window, data_dir=str(gui.config.data_dir))
     gui.until(lambda: window.model.rowCount() == 1, what="the first store again")
 
 
-def test_bad_settings_leave_the_running_service_and_the_saved_settings_alone(gui, open_app, tmp_path):
+def test_bad_settings_leave_the_running_service_and_the_saved_settings_alone(
+    gui, open_app, tmp_path
+):
     window, controller = open_app()
     service = controller.service
     window.open_settings()
@@ -180,7 +195,9 @@ def test_the_api_key_is_never_shown_and_only_removed_on_request(gui, open_app):
         assert dlg.api_key.text() == "" and stored not in dlg.api_key.placeholderText()
         assert dlg.remove_key.isVisible()
         dlg.save_button.click()  # an empty key field keeps the stored key
-        gui.until(lambda: not applying(window) and window.status_pane.notice.text() == "Settings applied.")
+        gui.until(
+            lambda: not applying(window) and window.status_pane.notice.text() == "Settings applied."
+        )
         assert secrets.api_key() == (stored, "keyring")
 
         window.open_settings()
@@ -188,7 +205,9 @@ def test_the_api_key_is_never_shown_and_only_removed_on_request(gui, open_app):
         dlg.api_key.setText("sk-replacement-key-987654321")
         dlg.save_button.click()
         assert dlg.api_key.text() == ""  # the typed key does not stay in the closed dialog
-        gui.until(lambda: not applying(window) and secrets.api_key()[0] == "sk-replacement-key-987654321")
+        gui.until(
+            lambda: not applying(window) and secrets.api_key()[0] == "sk-replacement-key-987654321"
+        )
         gui.until(lambda: controller.owner is not None and controller.key_source == "keyring")
 
         window.open_settings()
@@ -196,12 +215,18 @@ def test_the_api_key_is_never_shown_and_only_removed_on_request(gui, open_app):
         dlg.remove_key.click()  # explicit: the user asks to remove it
         assert not dlg.api_key.isEnabled() and "removed" in dlg.api_key.placeholderText()
         dlg.save_button.click()
-        gui.until(lambda: not applying(window) and secrets.api_key() == (None, "none"), what="key removed")
+        gui.until(
+            lambda: not applying(window) and secrets.api_key() == (None, "none"), what="key removed"
+        )
         gui.until(lambda: controller.key_source == "none")
         window.open_settings()
         assert not window.dialog.remove_key.isVisible()
         window.dialog.close()
-        ini = Path(gui.settings().fileName()).read_text() if Path(gui.settings().fileName()).exists() else ""
+        ini = (
+            Path(gui.settings().fileName()).read_text()
+            if Path(gui.settings().fileName()).exists()
+            else ""
+        )
         assert "sk-" not in ini  # never in the saved settings
     finally:
         secrets.delete_api_key()

@@ -36,23 +36,43 @@ def rows_of(dialog):
 
 def test_import_review_then_create_all(gui, make_window, tmp_path):
     service = budget_service(gui)
-    gui.run(service.submit(f"{P}3", "video", {"model": "MiniMax-H3", "prompt": "already there",
-                                                "duration": 4, "resolution": "768P"}))
-    gui.run(service.submit(f"{P}4", "video", {"model": "MiniMax-H3", "prompt": "the old prompt",
-                                                "duration": 4, "resolution": "768P"}))
+    gui.run(
+        service.submit(
+            f"{P}3",
+            "video",
+            {"model": "MiniMax-H3", "prompt": "already there", "duration": 4, "resolution": "768P"},
+        )
+    )
+    gui.run(
+        service.submit(
+            f"{P}4",
+            "video",
+            {
+                "model": "MiniMax-H3",
+                "prompt": "the old prompt",
+                "duration": 4,
+                "resolution": "768P",
+            },
+        )
+    )
     made_before = gui.sim.stats()["made_total"]
     shots = tmp_path / "tide-eye.csv"
     shots.write_text(CSV)
     window = make_window(service)
     window.choose_shot_list = lambda done: done(str(shots))
     window.top_bar.shots_menu.actions()[0].trigger()  # Import shot list…
-    dialog = gui.until(lambda: isinstance(window.dialog, ShotListDialog) and window.dialog,
-                       what="the review")
+    dialog = gui.until(
+        lambda: isinstance(window.dialog, ShotListDialog) and window.dialog, what="the review"
+    )
     gui.until(lambda: dialog.report is not None, what="the dry run")
     rows = rows_of(dialog)
-    assert [r[3] for r in rows] == ["new — will be created", "new — will be created",
-                                    "already made — nothing sent",
-                                    "conflict — exists with other settings", "can't be made"]
+    assert [r[3] for r in rows] == [
+        "new — will be created",
+        "new — will be created",
+        "already made — nothing sent",
+        "conflict — exists with other settings",
+        "can't be made",
+    ]
     assert "prompt" in rows[3][5]
     assert rows[4][0] == "6" and "duration" in rows[4][5] and "4–15" in rows[4][5]
     one = service.estimate("video", {"model": "MiniMax-H3", "prompt": "x", "duration": 4}).payload
@@ -60,11 +80,13 @@ def test_import_review_then_create_all(gui, make_window, tmp_path):
     assert rows[0][4] == "about " + format_money(one.cost.estimate, one.cost.currency)
     total = one.cost.estimate + two.cost.estimate
     assert dialog.totals.text() == (
-        f"Creating the new rows costs about {format_money(total, 'USD')}.")
+        f"Creating the new rows costs about {format_money(total, 'USD')}."
+    )
     spent = gui.run(service.budget_today()).spent.estimate
     left = Decimal(20) - spent - total
     assert f"Budget left today after these: {format_money(left, 'USD')} of $20.00." in (
-        dialog.budget.text())
+        dialog.budget.text()
+    )
     assert gui.sim.stats()["made_total"] == made_before  # the dry run sent nothing
     assert gui.run(service.status(f"{P}1")).kind.value == "not_found"  # and stored nothing
 
@@ -76,36 +98,64 @@ def test_import_review_then_create_all(gui, make_window, tmp_path):
     listed = gui.run(service.list_slots()).payload
     assert {f"{P}1", f"{P}2"} <= {v.request_id for v in listed.slots}
     window.select(f"{P}1")  # a slot like any other, running on
-    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == f"{P}1",
-              what="the new slot on screen")
-    gui.until(lambda: all(gui.run(service.status(f"{P}{n}")).task.state.value == "success"
-                          for n in (1, 2)), timeout=40, what="both done")
+    gui.until(
+        lambda: window.slot.task is not None and window.slot.task.request_id == f"{P}1",
+        what="the new slot on screen",
+    )
+    gui.until(
+        lambda: all(
+            gui.run(service.status(f"{P}{n}")).task.state.value == "success" for n in (1, 2)
+        ),
+        timeout=40,
+        what="both done",
+    )
     gui.until(lambda: rows_of(dialog)[0][3] == "Done", what="progress shown in the review")
     # the same file again: nothing new
     dialog.close()
     window.import_shot_list(str(shots))
-    again = gui.until(lambda: isinstance(window.dialog, ShotListDialog) and window.dialog
-                      is not dialog and window.dialog, what="the second review")
+    again = gui.until(
+        lambda: (
+            isinstance(window.dialog, ShotListDialog)
+            and window.dialog is not dialog
+            and window.dialog
+        ),
+        what="the second review",
+    )
     gui.until(lambda: again.report is not None, what="the second dry run")
     assert again.report.counts["created"] == 0 and not again.create_button.isEnabled()
 
 
 def test_a_shot_list_dropped_on_the_window_opens_its_review(gui, make_window, tmp_path):
     shots = tmp_path / "drop.yaml"
-    shots.write_text("defaults: {kind: video, model: MiniMax-H3, duration: 4}\n"
-                     f"rows:\n  - request_id: '{P}7'\n    prompt: dropped\n")
+    shots.write_text(
+        "defaults: {kind: video, model: MiniMax-H3, duration: 4}\n"
+        f"rows:\n  - request_id: '{P}7'\n    prompt: dropped\n"
+    )
     window = make_window()
     mime = QtCore.QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(shots))])
-    enter = QtGui.QDragEnterEvent(QPoint(5, 5), Qt.DropAction.CopyAction, mime,
-                                  Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier)
+    enter = QtGui.QDragEnterEvent(
+        QPoint(5, 5),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
+    )
     QApplication.sendEvent(window, enter)
     assert enter.isAccepted()
-    QApplication.sendEvent(window, QtGui.QDropEvent(QPointF(5, 5), Qt.DropAction.CopyAction, mime,
-                                                    Qt.MouseButton.LeftButton,
-                                                    Qt.KeyboardModifier.NoModifier))
-    dialog = gui.until(lambda: isinstance(window.dialog, ShotListDialog) and window.dialog,
-                       what="the review")
+    QApplication.sendEvent(
+        window,
+        QtGui.QDropEvent(
+            QPointF(5, 5),
+            Qt.DropAction.CopyAction,
+            mime,
+            Qt.MouseButton.LeftButton,
+            Qt.KeyboardModifier.NoModifier,
+        ),
+    )
+    dialog = gui.until(
+        lambda: isinstance(window.dialog, ShotListDialog) and window.dialog, what="the review"
+    )
     gui.until(lambda: dialog.report is not None, what="the dry run")
     assert rows_of(dialog)[0][1] == f"{P}7" and rows_of(dialog)[0][3] == "new — will be created"
     assert "No daily budget is set." in dialog.budget.text()
@@ -119,8 +169,9 @@ def test_a_template_makes_scenes_with_edits_and_saves_them(gui, make_window, tmp
     form.prompt.setPlainText("harbor at dawn, slow pan")
     form.duration.set_value(5)
     window.top_bar.shots_menu.actions()[1].trigger()  # Scenes from a template…
-    dlg = gui.until(lambda: isinstance(window.dialog, TemplateDialog) and window.dialog,
-                    what="the template")
+    dlg = gui.until(
+        lambda: isinstance(window.dialog, TemplateDialog) and window.dialog, what="the template"
+    )
     assert dlg.project.text() == "harbor" and dlg.prompt.toPlainText() == "harbor at dawn, slow pan"
     assert dlg.options["model"] == "MiniMax-H3" and dlg.options["duration"] == 5
     dlg.first.setValue(2)
@@ -139,11 +190,13 @@ def test_a_template_makes_scenes_with_edits_and_saves_them(gui, make_window, tmp
     assert [r.request_id for r in saved.rows] == [r.request_id for r in rows]
     assert saved.rows[1].params["prompt"] == rows[1].params["prompt"]
     dlg.review_button.click()
-    review = gui.until(lambda: isinstance(window.dialog, ShotListDialog) and window.dialog,
-                       what="the review")
+    review = gui.until(
+        lambda: isinstance(window.dialog, ShotListDialog) and window.dialog, what="the review"
+    )
     gui.until(lambda: review.report is not None, what="the dry run")
     assert [r[3] for r in rows_of(review)] == ["new — will be created"] * 3
     review.create_button.click()
     gui.until(lambda: review.result is not None, timeout=30, what="the run")
-    assert gui.run(gui.service.status(rows[1].request_id)).task.params["prompt"].endswith(
-        "at night")
+    assert (
+        gui.run(gui.service.status(rows[1].request_id)).task.params["prompt"].endswith("at night")
+    )

@@ -17,11 +17,23 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def slate_spend(gui, tmp_path, *args):
-    env = dict(os.environ, SLATE_DATA_DIR=str(gui.config.data_dir), SLATE_PROVIDER="demo",
-               SLATE_BASE_URL=gui.sim.base_url, SLATE_TENANT="studio-a", SLATE_USER="lin",
-               XDG_CONFIG_HOME=str(tmp_path / "config"))
-    proc = subprocess.run([sys.executable, "-m", "app", "spend", "--json", *args], env=env,
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    env = dict(
+        os.environ,
+        SLATE_DATA_DIR=str(gui.config.data_dir),
+        SLATE_PROVIDER="demo",
+        SLATE_BASE_URL=gui.sim.base_url,
+        SLATE_TENANT="studio-a",
+        SLATE_USER="lin",
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "spend", "--json", *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout)
 
@@ -39,20 +51,43 @@ def estimate_text(total, currency):
 
 def test_the_spend_view_equals_slate_spend(gui, make_window, tmp_path):
     svc = gui.other_service()
-    gui.run(svc.submit("article:20260816:tide-eye:scene-01", "video",
-                       {"model": "MiniMax-H3", "prompt": "tide eye", "duration": 8},
-                       wait=True), timeout=40)
-    gui.run(svc.submit("article:20260816:tide-eye:scene-02", "video",
-                       {"prompt": "waves", "resolution": "768P"}, wait=True), timeout=40)
-    gui.run(svc.submit("article:20260816:harbor:still-01", "image",
-                       {"prompt": "a harbor", "n": 2}, wait=True), timeout=40)
+    gui.run(
+        svc.submit(
+            "article:20260816:tide-eye:scene-01",
+            "video",
+            {"model": "MiniMax-H3", "prompt": "tide eye", "duration": 8},
+            wait=True,
+        ),
+        timeout=40,
+    )
+    gui.run(
+        svc.submit(
+            "article:20260816:tide-eye:scene-02",
+            "video",
+            {"prompt": "waves", "resolution": "768P"},
+            wait=True,
+        ),
+        timeout=40,
+    )
+    gui.run(
+        svc.submit(
+            "article:20260816:harbor:still-01", "image", {"prompt": "a harbor", "n": 2}, wait=True
+        ),
+        timeout=40,
+    )
     gui.sim.config.processing = 60.0  # one still generating: counted at its estimate
-    gui.run(svc.submit("article:20260816:harbor:scene-01", "video",
-                       {"model": "MiniMax-H3-Max", "prompt": "harbor", "duration": 10}))
+    gui.run(
+        svc.submit(
+            "article:20260816:harbor:scene-01",
+            "video",
+            {"model": "MiniMax-H3-Max", "prompt": "harbor", "duration": 10},
+        )
+    )
     window = make_window()
     window.top_bar.spend_button.click()
-    dialog = gui.until(lambda: isinstance(window.dialog, SpendDialog) and window.dialog,
-                       what="the Spend view")
+    dialog = gui.until(
+        lambda: isinstance(window.dialog, SpendDialog) and window.dialog, what="the Spend view"
+    )
     gui.until(dialog.loaded, what="all figures")
     queries = dialog.queries()
 
@@ -73,12 +108,25 @@ def test_the_spend_view_equals_slate_spend(gui, make_window, tmp_path):
         js = slate_spend(gui, tmp_path, *args)
         cur = js["currency"]
         table = dialog.tables[key]
-        rows = [[table.topLevelItem(i).text(c) for c in range(4)]
-                for i in range(table.topLevelItemCount())]
-        expected = [[g["key"] or "(no project)", str(g["slots"]), estimate_text(g, cur),
-                     text(g["reported"], cur)] for g in js["groups"]]
+        rows = [
+            [table.topLevelItem(i).text(c) for c in range(4)]
+            for i in range(table.topLevelItemCount())
+        ]
+        expected = [
+            [
+                g["key"] or "(no project)",
+                str(g["slots"]),
+                estimate_text(g, cur),
+                text(g["reported"], cur),
+            ]
+            for g in js["groups"]
+        ]
         assert rows == expected, key
         assert len(dialog.charts[key].bars) == len(js["groups"])
-    assert {r[0] for r in [[dialog.tables["project"].topLevelItem(i).text(0)]
-                           for i in range(dialog.tables["project"].topLevelItemCount())]} == {
-        "tide-eye", "harbor"}
+    assert {
+        r[0]
+        for r in [
+            [dialog.tables["project"].topLevelItem(i).text(0)]
+            for i in range(dialog.tables["project"].topLevelItemCount())
+        ]
+    } == {"tide-eye", "harbor"}

@@ -51,8 +51,9 @@ def _two_colour_video(path: Path, seconds: float = 3.0) -> None:
 
 
 def test_use_an_image_result_as_first_frame(gui, make_window):
-    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1},
-                                       wait=True))
+    gui.run(
+        gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1}, wait=True)
+    )
     window = make_window()
     window.select(DONE)
     gui.until(lambda: shown(window, DONE), what="done slot")
@@ -61,22 +62,27 @@ def test_use_an_image_result_as_first_frame(gui, make_window):
     form = window.slot_pane.form
     assert window.slot.is_draft and form.kind() == "video"
     gui.until(lambda: form.first.value(), what="first frame filled")
-    assert form.first.value() == "data:image/png;base64," + base64.b64encode(
-        Path(media.path).read_bytes()).decode()
+    assert (
+        form.first.value()
+        == "data:image/png;base64," + base64.b64encode(Path(media.path).read_bytes()).decode()
+    )
     assert form.fields.isRowVisible(form.first)
     # the source's result stays beside the draft
     assert window.result_pane.media_title.text() == "SOURCE"
     assert window.result_pane.thumbs.count() == 1
     # no file dialog, no export: the draft can be created as it is once a prompt is written
     form.prompt.setPlainText("the lighthouse at dusk")
-    gui.until(lambda: window.slot.offer(Action.CREATE).enabled or window.slot.draft.problem,
-              what="draft checked")
+    gui.until(
+        lambda: window.slot.offer(Action.CREATE).enabled or window.slot.draft.problem,
+        what="draft checked",
+    )
     assert window.slot.draft.params["first_frame_image"] == form.first.value()
 
 
 def test_use_a_result_as_reference_and_as_last_frame(gui, make_window):
-    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1},
-                                       wait=True))
+    gui.run(
+        gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1}, wait=True)
+    )
     window = make_window()
     window.select(DONE)
     gui.until(lambda: shown(window, DONE), what="done slot")
@@ -125,15 +131,18 @@ def test_edit_as_new_slot_while_the_source_runs(gui, make_window):
     button.click()
     assert window.slot.is_draft and window.slot.source is not None
     assert window.slot.source.request_id == RUNNING
-    gui.until(lambda: window.slot_pane.composer.request_id() not in ("", RUNNING),
-              what="suggested RequestId")
+    gui.until(
+        lambda: window.slot_pane.composer.request_id() not in ("", RUNNING),
+        what="suggested RequestId",
+    )
     assert window.slot_pane.form.prompt.toPlainText() == f"prompt of {RUNNING}"
 
 
 def test_fresh_drafts_start_from_the_users_defaults_not_the_last_slot(gui, make_window):
     window = make_window()
-    window.settings.save_draft_defaults(DraftDefaults(kind="video", model="MiniMax-Hailuo-02",
-                                                      duration=6, resolution="768P"))
+    window.settings.save_draft_defaults(
+        DraftDefaults(kind="video", model="MiniMax-Hailuo-02", duration=6, resolution="768P")
+    )
     form = window.slot_pane.form
     # the last slot on screen was a MiniMax-H3 draft of 10 s
     form.set_model("MiniMax-H3")
@@ -216,8 +225,9 @@ def test_every_button_has_an_accessible_name(gui, make_window):
 
     from app.ui.qt import QAbstractButton
 
-    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1},
-                                       wait=True))
+    gui.run(
+        gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1}, wait=True)
+    )
     window = make_window()
     window.select(DONE)
     gui.until(lambda: shown(window, DONE), what="done slot")
@@ -230,8 +240,10 @@ def test_every_button_has_an_accessible_name(gui, make_window):
             # what assistive technology reads: the accessible name, else the text
             name = QAccessible.queryAccessibleInterface(button).text(QAccessible.Text.Name)
             if not re.search(r"\w{2,}", name) or not re.match(r"\w", name):
-                nameless.append(f"{button.objectName() or type(button).__name__}: "
-                                f"{button.text()!r} {name!r} in {button.parent()}")
+                nameless.append(
+                    f"{button.objectName() or type(button).__name__}: "
+                    f"{button.text()!r} {name!r} in {button.parent()}"
+                )
     window.dialog.close()
     assert nameless == [], "\n".join(nameless)
 
@@ -251,23 +263,39 @@ def test_the_status_bar_says_the_task_ended_when_it_ends(gui, make_window, monke
     fill_form(window, rid, "tide eye, slow dolly in", resolution="768P")
     buttons(window)[Action.CREATE].click()
     gui.until(lambda: running.text() == "1 running", timeout=5, what="1 running")
-    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == rid
-              and window.slot.task.state == "success", timeout=30, what="success")
+    gui.until(
+        lambda: (
+            window.slot.task is not None
+            and window.slot.task.request_id == rid
+            and window.slot.task.state == "success"
+        ),
+        timeout=30,
+        what="success",
+    )
     gui.until(lambda: running.text() == "0 running", timeout=1.0, what="0 running at once")
 
 
 def test_running_slots_are_in_view_at_start(gui, make_window):
     for i in range(3):
-        insert_slot(gui.service, f"article:20260801:old-project:scene-{i:02d}", "success",
-                    created_at=1_785_000_000 + i)
-    insert_slot(gui.service, RUNNING, "processing", provider_task_id="t-1",
-                created_at=1_780_000_000)  # an older project: sorted below the others
+        insert_slot(
+            gui.service,
+            f"article:20260801:old-project:scene-{i:02d}",
+            "success",
+            created_at=1_785_000_000 + i,
+        )
+    insert_slot(
+        gui.service, RUNNING, "processing", provider_task_id="t-1", created_at=1_780_000_000
+    )  # an older project: sorted below the others
     window = make_window()
     tree, model = window.browser.tree, window.model
-    index = gui.until(lambda: model.index_of(RUNNING).isValid() and model.index_of(RUNNING),
-                      what="running row loaded")
-    gui.until(lambda: tree.isExpanded(index.parent()) and tree.isExpanded(index.parent().parent()),
-              what="its day and project opened")
+    index = gui.until(
+        lambda: model.index_of(RUNNING).isValid() and model.index_of(RUNNING),
+        what="running row loaded",
+    )
+    gui.until(
+        lambda: tree.isExpanded(index.parent()) and tree.isExpanded(index.parent().parent()),
+        what="its day and project opened",
+    )
     assert not tree.visualRect(index).isEmpty()  # on screen
     assert window.slot.is_draft  # seen, not selected: the page stays as it was
 
@@ -276,8 +304,11 @@ def _visible_words(window) -> str:
     from app.ui.qt import QAbstractButton, QLabel, QLineEdit
 
     out = []
-    for w in window.findChildren(QLabel) + window.findChildren(QAbstractButton) + \
-            window.findChildren(QLineEdit):
+    for w in (
+        window.findChildren(QLabel)
+        + window.findChildren(QAbstractButton)
+        + window.findChildren(QLineEdit)
+    ):
         if w.isVisible():
             out.append(w.text())
     return "\n".join(out)
@@ -287,10 +318,16 @@ def test_the_main_view_speaks_to_designers_with_details_one_click_away(gui, make
     from app.ui import words
 
     failed = "article:20260816:tide-eye:scene-06"
-    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1},
-                                       wait=True))
-    insert_slot(gui.service, failed, "fail", error="1026 new_sensitive: input flagged",
-                provider_task_id="t-6")
+    gui.run(
+        gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 1}, wait=True)
+    )
+    insert_slot(
+        gui.service,
+        failed,
+        "fail",
+        error="1026 new_sensitive: input flagged",
+        provider_task_id="t-6",
+    )
     window = make_window()
     window.select(DONE)
     gui.until(lambda: shown(window, DONE), what="done slot")
@@ -314,8 +351,7 @@ def test_the_main_view_speaks_to_designers_with_details_one_click_away(gui, make
     assert banner.details.isVisible() and "new_sensitive" in banner.details.text()
 
 
-def test_an_error_of_the_app_is_said_in_words_with_the_exception_behind_details(gui,
-                                                                                make_window):
+def test_an_error_of_the_app_is_said_in_words_with_the_exception_behind_details(gui, make_window):
     from app.ui import words
 
     window = make_window()
@@ -330,21 +366,31 @@ def test_an_error_of_the_app_is_said_in_words_with_the_exception_behind_details(
 
 
 def test_a_finished_slot_shows_its_results_large_then_a_summary(gui, make_window):
-    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse at dawn", "n": 3,
-                                                       "aspect_ratio": "16:9"}, wait=True))
+    gui.run(
+        gui.other_service().submit(
+            DONE,
+            "image",
+            {"prompt": "a lighthouse at dawn", "n": 3, "aspect_ratio": "16:9"},
+            wait=True,
+        )
+    )
     window = make_window()
     window.select(DONE)
     gui.until(lambda: shown(window, DONE), what="done slot")
     pane = window.slot_pane
     finished, grid = pane.finished, pane.finished.images
-    gui.until(lambda: grid.count() == 3 and all(not grid.item(i).icon().isNull()
-                                                for i in range(3)), what="images")
+    gui.until(
+        lambda: grid.count() == 3 and all(not grid.item(i).icon().isNull() for i in range(3)),
+        what="images",
+    )
     assert finished.isVisible() and not pane.form.isVisible() and not pane.composer.isVisible()
     # large: each image wider than the old 160 px thumbnails, and all three in view
     rects = [grid.visualItemRect(grid.item(i)) for i in range(3)]
     assert min(r.width() for r in rects) > 160, (rects, grid.viewport().size())
-    assert all(r.right() <= grid.viewport().width() and r.bottom() <= grid.viewport().height()
-               for r in rects), (rects, grid.viewport().size(), grid.iconSize())
+    assert all(
+        r.right() <= grid.viewport().width() and r.bottom() <= grid.viewport().height()
+        for r in rects
+    ), (rects, grid.viewport().size(), grid.iconSize())
     summary = finished.summary.text()
     assert "3 image(s)" in summary and "image-01" in summary and "16:9" in summary
     assert "a lighthouse at dawn" in summary
@@ -355,8 +401,9 @@ def test_a_finished_slot_shows_its_results_large_then_a_summary(gui, make_window
 
 
 def test_use_as_from_a_results_menu_feeds_a_new_slot(gui, make_window):
-    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 2},
-                                       wait=True))
+    gui.run(
+        gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 2}, wait=True)
+    )
     window = make_window()
     window.select(DONE)
     gui.until(lambda: shown(window, DONE), what="done slot")
@@ -370,24 +417,29 @@ def test_use_as_from_a_results_menu_feeds_a_new_slot(gui, make_window):
     actions["use-first_frame"].trigger()
     form = window.slot_pane.form
     gui.until(lambda: form.first.value(), what="first frame filled from the menu")
-    assert form.first.value() == "data:image/png;base64," + base64.b64encode(
-        Path(second.path).read_bytes()).decode()
+    assert (
+        form.first.value()
+        == "data:image/png;base64," + base64.b64encode(Path(second.path).read_bytes()).decode()
+    )
     assert window.slot.is_draft and form.isVisible()
 
 
-def test_a_slot_started_here_says_when_it_ends_and_the_setting_turns_it_off(gui, make_window,
-                                                                              monkeypatch):
+def test_a_slot_started_here_says_when_it_ends_and_the_setting_turns_it_off(
+    gui, make_window, monkeypatch
+):
     from app.ui.qt import QApplication, QSystemTrayIcon
     from tests.gui.conftest import fill_form
 
     shown_messages, alerts = [], []
-    monkeypatch.setattr(QSystemTrayIcon, "showMessage",
-                        lambda self, *a: shown_messages.append(a[:2]))
+    monkeypatch.setattr(
+        QSystemTrayIcon, "showMessage", lambda self, *a: shown_messages.append(a[:2])
+    )
     monkeypatch.setattr(QApplication, "alert", staticmethod(lambda w, ms=0: alerts.append(w)))
     window = make_window()
     other = "article:20260816:tide-eye:scene-11"
-    gui.run(gui.other_service().submit(other, "image", {"prompt": "not from here", "n": 1},
-                                       wait=True))
+    gui.run(
+        gui.other_service().submit(other, "image", {"prompt": "not from here", "n": 1}, wait=True)
+    )
     rid = "article:20260816:tide-eye:scene-10"
     window.new_draft()
     fill_form(window, rid, "tide eye, slow dolly in", resolution="768P")
@@ -411,21 +463,32 @@ def test_a_slot_started_here_says_when_it_ends_and_the_setting_turns_it_off(gui,
     window.new_draft()
     fill_form(window, rid2, "tide eye, aerial", resolution="768P")
     buttons(window)[Action.CREATE].click()
-    gui.until(lambda: window.slot.task is not None and window.slot.task.request_id == rid2
-              and window.slot.task.state == "success", timeout=30, what="second done")
+    gui.until(
+        lambda: (
+            window.slot.task is not None
+            and window.slot.task.request_id == rid2
+            and window.slot.task.state == "success"
+        ),
+        timeout=30,
+        what="second done",
+    )
     gui.settle(0.3)
     assert len(shown_messages) == 1 and len(alerts) == 1
 
 
 def test_a_video_result_continues_into_a_new_slot_from_its_last_frame(gui, make_window):
     clip = "article:20260816:tide-eye:scene-09"
-    gui.run(gui.other_service().submit(clip, "video", {"prompt": "tide eye, slow dolly in",
-                                                       "resolution": "768P"}, wait=True),
-            timeout=40)
+    gui.run(
+        gui.other_service().submit(
+            clip, "video", {"prompt": "tide eye, slow dolly in", "resolution": "768P"}, wait=True
+        ),
+        timeout=40,
+    )
     window = make_window()
     window.select(clip)
-    gui.until(lambda: shown(window, clip) and window.slot.task.state == "success",
-              what="video done")
+    gui.until(
+        lambda: shown(window, clip) and window.slot.task.state == "success", what="video done"
+    )
     finished = window.slot_pane.finished
     assert finished.media.currentWidget() is finished.video
     video = window.slot.task.media[0]
@@ -452,8 +515,9 @@ def test_the_defaults_of_new_slots_are_chosen_in_settings(gui, make_window):
     window.apply_settings(dialog.values())
     dialog.close()
     gui.until(lambda: Busy.SETTINGS not in window.slot.busy, what="settings applied")
-    assert window.settings.draft_defaults() == DraftDefaults(kind="image", model="image-01",
-                                                             ratio="16:9")
+    assert window.settings.draft_defaults() == DraftDefaults(
+        kind="image", model="image-01", ratio="16:9"
+    )
     window.new_draft()
     form = window.slot_pane.form
     assert form.kind() == "image" and form.aspect.currentText() == "16:9"
@@ -469,9 +533,11 @@ HEX = re.compile(r"[0-9a-f]{12,}")  # a hash or an id, whole or cut
 
 
 def test_the_history_in_chinese_speaks_a_designers_words_with_the_hashes_behind_details(
-        gui, make_window, qapp):
-    gui.run(gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 3},
-                                       wait=True))
+    gui, make_window, qapp
+):
+    gui.run(
+        gui.other_service().submit(DONE, "image", {"prompt": "a lighthouse", "n": 3}, wait=True)
+    )
     install_translations(qapp, "zh_CN")
     try:
         window = make_window()

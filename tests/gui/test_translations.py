@@ -17,8 +17,11 @@ def test_reasons_and_settings_messages_have_chinese_words(qapp):
     said.append(("MainWindow", settings.NOT_A_STORE_URL))
     install_translations(qapp, "zh_CN")
     try:
-        missing = [text for context, text in said
-                   if not re.search(r"[\u4e00-\u9fff]", translate(context, text))]
+        missing = [
+            text
+            for context, text in said
+            if not re.search(r"[\u4e00-\u9fff]", translate(context, text))
+        ]
         assert missing == []
         slot = current.CurrentSlot()
         slot.start_draft()

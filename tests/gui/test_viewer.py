@@ -17,9 +17,11 @@ from tests.gui.gallery_data import add_image_results, add_media
 
 # The machine has no sound server and no GPU: the player's audio output then plays to Qt's null
 # device and frames convert on the CPU (see test_flows.py); not faults of ours.
-pytestmark = pytest.mark.qt_log_ignore(r".*No RHI backend\. Using CPU conversion\.",
-                                       r"PulseAudioService: pa_context_connect\(\) failed",
-                                       r"No audio device detected")
+pytestmark = pytest.mark.qt_log_ignore(
+    r".*No RHI backend\. Using CPU conversion\.",
+    r"PulseAudioService: pa_context_connect\(\) failed",
+    r"No audio device detected",
+)
 
 
 def gallery_window(gui, make_window, page=None):
@@ -28,8 +30,9 @@ def gallery_window(gui, make_window, page=None):
         window.gallery_model.page = page
     window.show_gallery(True)
     model = window.gallery_model
-    gui.until(lambda: model.started and not model.loading and model.rowCount() > 0,
-              what="gallery page")
+    gui.until(
+        lambda: model.started and not model.loading and model.rowCount() > 0, what="gallery page"
+    )
     return window, model
 
 
@@ -37,18 +40,19 @@ def add_videos(gui, folder, n):
     rids = []
     for i in range(n):
         rid = f"article:20260816:tide-eye:clip-{i:02d}"
-        task = insert_slot(gui.service, rid, "success", results={"file_id": "1"},
-                           created_at=1_780_000_000 + i)
+        task = insert_slot(
+            gui.service, rid, "success", results={"file_id": "1"}, created_at=1_780_000_000 + i
+        )
         path = folder / f"clip-{i}.mp4"
         path.write_bytes(render_mp4_v2(320, 180, 3, f"clip {i}", "waves", seed=i))
-        add_media(gui.service, task, path, content_type="video/mp4", size=(320, 180),
-                  duration=3.0)
+        add_media(gui.service, task, path, content_type="video/mp4", size=(320, 180), duration=3.0)
         rids.append(rid)
     return rids
 
 
 def test_viewer_zooms_fits_shows_actual_size_pans_and_steps_through_the_gallery(
-        gui, make_window, tmp_path):
+    gui, make_window, tmp_path
+):
     # larger than the viewer: fit shrinks it
     rids = add_image_results(gui.service, tmp_path, 24, size=(1600, 1000))
     window, model = gallery_window(gui, make_window, page=3)
@@ -71,8 +75,9 @@ def test_viewer_zooms_fits_shows_actual_size_pans_and_steps_through_the_gallery(
     start = canvas.viewport().rect().center()
     gui.qtbot.mousePress(canvas.viewport(), Qt.MouseButton.LeftButton, pos=start)
     gui.qtbot.mouseMove(canvas.viewport(), start - type(start)(200, 0))
-    gui.qtbot.mouseRelease(canvas.viewport(), Qt.MouseButton.LeftButton,
-                           pos=start - type(start)(200, 0))
+    gui.qtbot.mouseRelease(
+        canvas.viewport(), Qt.MouseButton.LeftButton, pos=start - type(start)(200, 0)
+    )
     assert canvas.view_state()[1] > before[1]
     gui.qtbot.keyClick(viewer, Qt.Key.Key_Plus)
     assert canvas.zoom() == pytest.approx(1.25 / ratio)
@@ -120,8 +125,9 @@ def test_a_video_plays_with_sound_and_scrubs(gui, make_window, tmp_path):
     assert viewer.stage.stack.currentWidget() is video and not viewer.image_tools.isVisible()
     video.play_button.click()
     player = video.player
-    gui.until(lambda: player.playbackState() == qm.QMediaPlayer.PlaybackState.PlayingState,
-              what="playing")
+    gui.until(
+        lambda: player.playbackState() == qm.QMediaPlayer.PlaybackState.PlayingState, what="playing"
+    )
     gui.until(lambda: player.duration() > 2500, what="duration")
     assert player.hasAudio() and player.audioOutput() is video.audio
     video.volume.setValue(30)
@@ -133,8 +139,9 @@ def test_a_video_plays_with_sound_and_scrubs(gui, make_window, tmp_path):
     video.position.setSliderDown(False)
     gui.until(lambda: player.position() >= 1900, what="scrubbed")
     gui.qtbot.keyClick(viewer, Qt.Key.Key_Space)
-    gui.until(lambda: player.playbackState() != qm.QMediaPlayer.PlaybackState.PlayingState,
-              what="paused")
+    gui.until(
+        lambda: player.playbackState() != qm.QMediaPlayer.PlaybackState.PlayingState, what="paused"
+    )
     viewer.close()
     assert player.playbackState() == qm.QMediaPlayer.PlaybackState.StoppedState
 
@@ -145,6 +152,7 @@ def test_compare_two_images_side_by_side_with_synced_zoom_and_pan(gui, make_wind
     view = window.gallery.view
     sel = view.selectionModel()
     from app.ui.qt import QtCore
+
     flags = QtCore.QItemSelectionModel.SelectionFlag.Select
     sel.select(model.index(0), flags)
     sel.select(model.index(2), flags)
@@ -185,8 +193,10 @@ def test_compare_two_videos_plays_and_pauses_them_together(gui, make_window, tmp
     va, vb = compare.a.stage.video, compare.b.stage.video
     playing = qm.QMediaPlayer.PlaybackState.PlayingState
     compare.play_button.click()
-    gui.until(lambda: va.player.playbackState() == playing
-              and vb.player.playbackState() == playing, what="both playing")
+    gui.until(
+        lambda: va.player.playbackState() == playing and vb.player.playbackState() == playing,
+        what="both playing",
+    )
     va.pause()  # one side paused: the other follows
     gui.until(lambda: vb.player.playbackState() != playing, what="B paused with A")
     vb.play()
@@ -195,8 +205,9 @@ def test_compare_two_videos_plays_and_pauses_them_together(gui, make_window, tmp
     assert va.player.playbackState() != playing and vb.player.playbackState() != playing
 
 
-def test_the_viewer_offers_chaining_for_an_image_through_the_gallerys_hook(gui, make_window,
-                                                                           tmp_path):
+def test_the_viewer_offers_chaining_for_an_image_through_the_gallerys_hook(
+    gui, make_window, tmp_path
+):
     rids = add_image_results(gui.service, tmp_path, 2)
     window, model = gallery_window(gui, make_window)
     window.gallery.offer_use = False  # nobody feeds new slots: nothing offered
@@ -216,7 +227,8 @@ def test_the_viewer_offers_chaining_for_an_image_through_the_gallerys_hook(gui, 
 
 
 def test_use_as_first_frame_from_the_viewer_feeds_a_new_draft_without_an_export(
-        gui, make_window, tmp_path, monkeypatch):
+    gui, make_window, tmp_path, monkeypatch
+):
     rids = add_image_results(gui.service, tmp_path, 3, project="harbor")
     window, model = gallery_window(gui, make_window)
     asked = []  # no file or folder dialog: nothing goes out and comes back in
@@ -234,8 +246,10 @@ def test_use_as_first_frame_from_the_viewer_feeds_a_new_draft_without_an_export(
     gui.until(lambda: form.first.value(), what="first frame filled from the viewer")
     assert not viewer.isVisible() and not window.gallery_shown()  # the new draft is in view
     assert window.slot.is_draft and form.kind() == "video" and form.isVisible()
-    assert form.first.value() == "data:image/png;base64," + base64.b64encode(
-        Path(row.path).read_bytes()).decode()
+    assert (
+        form.first.value()
+        == "data:image/png;base64," + base64.b64encode(Path(row.path).read_bytes()).decode()
+    )
     assert Path(row.path).name in form.first.edit.text()
     # the result's own slot is the draft's source, shown beside it; the draft is of its project
     assert window.slot.source is not None and window.slot.source.request_id == row.request_id
@@ -247,8 +261,9 @@ def test_use_as_first_frame_from_the_viewer_feeds_a_new_draft_without_an_export(
     assert row.request_id in rids
 
 
-def test_a_gallery_tile_feeds_a_new_draft_and_a_video_gives_its_last_frame(gui, make_window,
-                                                                           tmp_path):
+def test_a_gallery_tile_feeds_a_new_draft_and_a_video_gives_its_last_frame(
+    gui, make_window, tmp_path
+):
     add_image_results(gui.service, tmp_path, 1)
     clips = add_videos(gui, tmp_path, 1)
     window, model = gallery_window(gui, make_window)
@@ -260,8 +275,11 @@ def test_a_gallery_tile_feeds_a_new_draft_and_a_video_gives_its_last_frame(gui, 
     actions["Use as reference"].trigger()
     form = window.slot_pane.form
     gui.until(lambda: form.subject.value(), what="reference filled from a tile")
-    assert form.subject.value() == "data:image/png;base64," + base64.b64encode(
-        Path(model.row_at(image_row).path).read_bytes()).decode()
+    assert (
+        form.subject.value()
+        == "data:image/png;base64,"
+        + base64.b64encode(Path(model.row_at(image_row).path).read_bytes()).decode()
+    )
     window.show_gallery(True)
     menu = window.gallery.menu_for(model.index(video_row))
     actions = {a.text(): a for a in menu.actions()}

@@ -47,8 +47,14 @@ def write_csv(path: Path, rows: list[dict[str, str]]) -> Path:
 
 
 def video(rid: str, prompt: str, **kw: str) -> dict[str, str]:
-    return {"request_id": rid, "kind": "video", "prompt": prompt, "resolution": "768P",
-            "duration": "6", **kw}
+    return {
+        "request_id": rid,
+        "kind": "video",
+        "prompt": prompt,
+        "resolution": "768P",
+        "duration": "6",
+        **kw,
+    }
 
 
 def image(rid: str, prompt: str) -> dict[str, str]:
@@ -59,8 +65,10 @@ def counts(url: str) -> tuple[int, int]:
     eng = make_engine(url)
     try:
         with eng.connect() as conn:
-            return (conn.execute(sa.text("SELECT count(*) FROM tasks")).scalar(),
-                    conn.execute(sa.text("SELECT count(*) FROM slot_events")).scalar())
+            return (
+                conn.execute(sa.text("SELECT count(*) FROM tasks")).scalar(),
+                conn.execute(sa.text("SELECT count(*) FROM slot_events")).scalar(),
+            )
     finally:
         eng.dispose()
 
@@ -72,8 +80,10 @@ def outcomes(result) -> list[tuple[int, str | None, str]]:
 def fifty_rows() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     """The 50-row file (30 new, 5 done before, 5 changed since, 5 invalid, 5 repeated rows,
     shuffled) and the 10 rows run before it."""
-    new = [(image if i % 5 == 4 else video)(f"{PROJECT}:scene-{i + 1:02d}", f"scene {i + 1}")
-           for i in range(30)]
+    new = [
+        (image if i % 5 == 4 else video)(f"{PROJECT}:scene-{i + 1:02d}", f"scene {i + 1}")
+        for i in range(30)
+    ]
     done = [video(f"{PROJECT}:done-{i}", f"done {i}") for i in range(5)]
     changed_before = [video(f"{PROJECT}:changed-{i}", f"first take {i}") for i in range(5)]
     changed_now = [video(f"{PROJECT}:changed-{i}", f"second take {i}") for i in range(5)]
@@ -96,7 +106,8 @@ def fifty_rows() -> tuple[list[dict[str, str]], list[dict[str, str]]]:
 
 
 def test_fifty_rows_dry_run_predicts_the_run_and_a_second_run_creates_nothing(
-        slate, slate_env, demo_sim, store_url, tmp_path):
+    slate, slate_env, demo_sim, store_url, tmp_path
+):
     env = {**slate_env, "SLATE_STORE": store_url}
     rows, before = fifty_rows()
     pre = slate("batch", str(write_csv(tmp_path / "before.csv", before)), env=env)
@@ -109,9 +120,16 @@ def test_fifty_rows_dry_run_predicts_the_run_and_a_second_run_creates_nothing(
     assert counts(store_url) == stored0  # stored nothing: no task, no event
     assert dry.out["dry_run"] is True and dry.out["outcome"] == "ok"
     assert dry.code == 2  # invalid rows come first in the precedence
-    assert dry.out["counts"] == {"created": 30, "replayed": 5, "conflict": 5, "invalid": 10,
-                                 "quota_exceeded": 0, "budget_exceeded": 0, "unknown": 0,
-                                 "rejected": 0}
+    assert dry.out["counts"] == {
+        "created": 30,
+        "replayed": 5,
+        "conflict": 5,
+        "invalid": 10,
+        "quota_exceeded": 0,
+        "budget_exceeded": 0,
+        "unknown": 0,
+        "rejected": 0,
+    }
     # 24 videos of 768P/6 s at $0.28; the 6 image-01 rows have no price in the shipped table
     assert dry.out["cost"]["estimate"] is None and dry.out["cost"]["currency"] == "USD"
     assert "30 creates, 6 of unknown price (the others $6.72)" == dry.out["cost"]["basis"]
@@ -126,7 +144,11 @@ def test_fifty_rows_dry_run_predicts_the_run_and_a_second_run_creates_nothing(
     for r in run.out["rows"]:
         if r["outcome"] != "invalid":
             assert r["task"] is not None and set(r["task"]["cost"]) == {
-                "estimate", "currency", "basis", "reported"}
+                "estimate",
+                "currency",
+                "basis",
+                "reported",
+            }
             continue
         # refused with the row number (the CSV line) and the field; the others still went
         field, message = r["error"]["field"], r["error"]["message"]
@@ -134,15 +156,25 @@ def test_fifty_rows_dry_run_predicts_the_run_and_a_second_run_creates_nothing(
         assert r["row"] == r["line"]  # CSV: the row is the line it starts on
         if r["request_id"] is not None:
             assert r["request_id"] in lines[r["row"] - 1]
-    by_rid = {r["request_id"]: r["error"]["field"] for r in run.out["rows"]
-              if r["outcome"] == "invalid" and r["request_id"]}
+    by_rid = {
+        r["request_id"]: r["error"]["field"]
+        for r in run.out["rows"]
+        if r["outcome"] == "invalid" and r["request_id"]
+    }
     assert by_rid[f"{PROJECT}:bad-duration"] == "duration"
     assert by_rid[f"{PROJECT}:bad-resolution"] == "resolution"
     assert by_rid[f"{PROJECT}:bad-kind"] == "kind"
     assert by_rid[f"{PROJECT}:bad-n"] == "n"
-    assert sum(1 for r in run.out["rows"] if r["outcome"] == "invalid"
-               and r["error"]["field"] == "request_id"
-               and "already row" in r["error"]["message"]) == 5
+    assert (
+        sum(
+            1
+            for r in run.out["rows"]
+            if r["outcome"] == "invalid"
+            and r["error"]["field"] == "request_id"
+            and "already row" in r["error"]["message"]
+        )
+        == 5
+    )
 
     again = slate("batch", str(path), env=env, timeout=180)
     assert demo_sim.stats()["creates_total"] - creates0 == 30  # nothing new
@@ -158,19 +190,24 @@ def test_fifty_rows_dry_run_predicts_the_run_and_a_second_run_creates_nothing(
     assert outcomes(third) == outcomes(dry3)
     assert third.out["counts"]["conflict"] == 6 and third.code == 2
     changed = [(a, b) for a, b in zip(outcomes(again), outcomes(third)) if a != b]
-    assert [b for _a, b in changed] == [
-        (changed[0][1][0], f"{PROJECT}:scene-02", "conflict")]
+    assert [b for _a, b in changed] == [(changed[0][1][0], f"{PROJECT}:scene-02", "conflict")]
     assert demo_sim.stats()["creates_total"] - creates0 == 30
 
 
 def test_a_run_killed_half_way_and_started_again_finishes_without_a_duplicate_create(
-        slate, slate_env, demo_sim, tmp_path):
+    slate, slate_env, demo_sim, tmp_path
+):
     demo_sim.set_faults(delay_create_response=0.4)
     rows = [video(f"{PROJECT}:kill-{i:02d}", f"kill {i}") for i in range(16)]
     path = write_csv(tmp_path / "shots.csv", rows)
-    proc = subprocess.Popen([sys.executable, "-m", "app", "--json", "batch", str(path)],
-                            env=slate_env, cwd=ROOT, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "--json", "batch", str(path)],
+        env=slate_env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     answered = 0
     deadline = time.monotonic() + 60
     assert proc.stderr is not None
@@ -233,24 +270,36 @@ def test_local_files_are_read_relative_to_the_shot_list(slate, slate_env, tmp_pa
         "rows:\n"
         "  - {scene: 1, prompt: from a frame, first_frame: frames/first.png, resolution: 768P}\n"
         "  - {scene: 2, prompt: missing frame, first_frame: frames/none.png}\n",
-        encoding="utf-8")
-    out = subprocess.run([sys.executable, "-m", "app", "--json", "batch", "article/shots.yaml"],
-                         env=slate_env, cwd=tmp_path, capture_output=True, text=True,
-                         timeout=60)  # run from another folder than the file's
+        encoding="utf-8",
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "app", "--json", "batch", "article/shots.yaml"],
+        env=slate_env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )  # run from another folder than the file's
     result = json.loads(out.stdout)
     first, second = result["rows"]
     assert first["outcome"] == "created", first
     assert first["task"]["params"]["first_frame_image"] == image_file_data_url(
-        folder / "frames" / "first.png", "first_frame_image")
+        folder / "frames" / "first.png", "first_frame_image"
+    )
     assert second["outcome"] == "invalid" and second["error"]["field"] == "first_frame"
     assert second["error"]["message"].startswith("row 2: first_frame: ")
     assert out.returncode == 2
 
 
-@pytest.mark.parametrize("content, field", [
-    (None, "file"), (b"\xff\xfe not utf-8", "file"), (b"", "file"),
-    (b"request_id;kind;prompt\n", "header"),
-])
+@pytest.mark.parametrize(
+    "content, field",
+    [
+        (None, "file"),
+        (b"\xff\xfe not utf-8", "file"),
+        (b"", "file"),
+        (b"request_id;kind;prompt\n", "header"),
+    ],
+)
 def test_a_shot_list_that_cannot_be_read_is_invalid(slate, tmp_path, content, field):
     path = tmp_path / "shots.csv"
     if content is not None:
@@ -261,25 +310,43 @@ def test_a_shot_list_that_cannot_be_read_is_invalid(slate, tmp_path, content, fi
 
 
 async def test_dry_run_predicts_quota_and_budget_refusals_the_run_then_makes(harness, tmp_path):
-    svc = harness.other(budget_daily=Decimal("0.84"), quota_image=2,
-                        prices_file=tmp_path / "none.toml")
-    assert (await svc.submit(f"{PROJECT}:scene-01", "video",
-                             {"prompt": "scene 1", "duration": 6, "resolution": "768P"})
-            ).kind is OutcomeKind.CREATED
-    rows = scene_rows(series="article", date="20260816", project="batch50", first=1, last=5,
-                      kind="video", prompt="scene", options={"resolution": "768P"},
-                      edits={1: SceneEdit(prompt="scene 1")})
-    extra = parse("request_id,kind,prompt\n"
-                  f"{PROJECT}:img-1,image,a\n{PROJECT}:img-2,image,b\n", "csv")
+    svc = harness.other(
+        budget_daily=Decimal("0.84"), quota_image=2, prices_file=tmp_path / "none.toml"
+    )
+    assert (
+        await svc.submit(
+            f"{PROJECT}:scene-01",
+            "video",
+            {"prompt": "scene 1", "duration": 6, "resolution": "768P"},
+        )
+    ).kind is OutcomeKind.CREATED
+    rows = scene_rows(
+        series="article",
+        date="20260816",
+        project="batch50",
+        first=1,
+        last=5,
+        kind="video",
+        prompt="scene",
+        options={"resolution": "768P"},
+        edits={1: SceneEdit(prompt="scene 1")},
+    )
+    extra = parse(
+        f"request_id,kind,prompt\n{PROJECT}:img-1,image,a\n{PROJECT}:img-2,image,b\n", "csv"
+    )
     shots = ShotList("csv", (*rows, *extra.entries))
     requests0 = harness.sim.stats()["requests_total"]
     plan = (await svc.plan_batch(shots)).payload
     assert harness.sim.stats()["requests_total"] == requests0
     predicted = [(r.request_id, r.outcome) for r in plan.rows]
     assert [o for _r, o in predicted] == [
-        OutcomeKind.REPLAYED, OutcomeKind.CREATED, OutcomeKind.CREATED,
-        OutcomeKind.BUDGET_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED,  # 3 × $0.28 = the budget
-        OutcomeKind.BUDGET_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED,  # image-01: price unknown
+        OutcomeKind.REPLAYED,
+        OutcomeKind.CREATED,
+        OutcomeKind.CREATED,
+        OutcomeKind.BUDGET_EXCEEDED,
+        OutcomeKind.BUDGET_EXCEEDED,  # 3 × $0.28 = the budget
+        OutcomeKind.BUDGET_EXCEEDED,
+        OutcomeKind.BUDGET_EXCEEDED,  # image-01: price unknown
     ]
     assert plan.budget.remaining == 0 and plan.budget.spent.estimate == 3 * CLIP_768P_6S
     assert plan.cost.estimate == 2 * CLIP_768P_6S
@@ -295,7 +362,8 @@ async def test_dry_run_predicts_quota_and_budget_refusals_the_run_then_makes(har
     quota = harness.other(user="mei", quota_video=2, prices_file=tmp_path / "none.toml")
     plan = (await quota.plan_batch(ShotList("csv", tuple(rows)))).payload
     assert [r.outcome for r in plan.rows] == [OutcomeKind.CREATED] * 2 + [
-        OutcomeKind.QUOTA_EXCEEDED] * 3
+        OutcomeKind.QUOTA_EXCEEDED
+    ] * 3
     assert plan.quota.video.used == 2
     ran = (await quota.run_batch(ShotList("csv", tuple(rows)))).payload
     assert [r.outcome for r in ran.rows] == [r.outcome for r in plan.rows]
@@ -305,9 +373,15 @@ async def test_a_draft_costs_what_its_parameters_say(harness, tmp_path):
     svc = harness.other(prices_file=tmp_path / "none.toml")
     six = svc.estimate("video", {"prompt": "p", "duration": 6, "resolution": "768P"}).payload
     assert six.text == "about $0.28" and six.cost.estimate == CLIP_768P_6S
-    fast = svc.estimate("video", {"prompt": "p", "model": "MiniMax-Hailuo-2.3-Fast",
-                                  "first_frame_image": "https://x.test/f.png",
-                                  "resolution": "768P"}).payload
+    fast = svc.estimate(
+        "video",
+        {
+            "prompt": "p",
+            "model": "MiniMax-Hailuo-2.3-Fast",
+            "first_frame_image": "https://x.test/f.png",
+            "resolution": "768P",
+        },
+    ).payload
     assert fast.text == "about $0.19"
     unknown = svc.estimate("video", {"prompt": "p", "duration": 10}).payload
     assert unknown.text == "price unknown" and unknown.cost.estimate is None

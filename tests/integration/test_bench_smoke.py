@@ -20,8 +20,12 @@ from tests.conftest import ROOT
 @pytest.mark.timeout(240)
 def test_quick_run_reports_every_figure() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.bench", "--quick"], cwd=ROOT, capture_output=True,
-        text=True, timeout=220, check=False,
+        [sys.executable, "-m", "tests.bench", "--quick"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=220,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
@@ -41,8 +45,12 @@ def test_quick_run_reports_every_figure() -> None:
 
 def test_only_runs_the_named_groups() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.bench", "--quick", "--only", "submit"], cwd=ROOT,
-        capture_output=True, text=True, timeout=120, check=False,
+        [sys.executable, "-m", "tests.bench", "--quick", "--only", "submit"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout)
@@ -55,16 +63,25 @@ def test_only_runs_the_named_groups() -> None:
 @pytest.mark.timeout(240)
 def test_gallery_section_runs_on_a_small_store() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "tests.bench", "--quick", "--only", "gallery"], cwd=ROOT,
-        capture_output=True, text=True, timeout=220, check=False,
+        [sys.executable, "-m", "tests.bench", "--quick", "--only", "gallery"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=220,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = json.loads(proc.stdout)
     assert list(out["details"]) == ["gallery"]
     gallery = out["details"]["gallery"]
     assert "error" not in gallery, gallery
-    for key in ("gallery_first_thumbnails_ms", "gallery_scroll_lag_p99_ms",
-                "gallery_scroll_lag_max_ms", "gallery_cache_build_lag_p99_ms", "gallery_rss_mb"):
+    for key in (
+        "gallery_first_thumbnails_ms",
+        "gallery_scroll_lag_p99_ms",
+        "gallery_scroll_lag_max_ms",
+        "gallery_cache_build_lag_p99_ms",
+        "gallery_rss_mb",
+    ):
         assert out["figures"][key]["value"] is not None, (key, gallery)
     # what was measured is what was asked: pictures on the first screen, 200 results scrolled,
     # every thumbnail of them built by the loader's worker processes

@@ -29,17 +29,34 @@ def _count(url: str, sql: str) -> int:
         eng.dispose()
 
 
-def test_eight_racing_processes_and_a_budget_for_exactly_three(slate_env, demo_sim, store_url,
-                                                                 slate, tmp_path):
+def test_eight_racing_processes_and_a_budget_for_exactly_three(
+    slate_env, demo_sim, store_url, slate, tmp_path
+):
     """Videos and images race (the quota's counter row is per kind, so it cannot be what keeps
     them apart): an image at $0.28 too, so any three fit the $0.84 and no fourth does."""
     write_override(tmp_path / "cfg", '[models."image-01"]\nper_image = 0.28\n')
-    env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BUDGET_DAILY": "0.84",
-           "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
-    argvs = [["submit", "--request-id", f"{RID}{i:02d}", "--kind", "video", "--prompt", f"b{i}",
-              "--resolution", "768P"] if i % 2 else
-             ["submit", "--request-id", f"{RID}{i:02d}", "--kind", "image", "--prompt", f"b{i}"]
-             for i in range(8)]
+    env = {
+        **slate_env,
+        "SLATE_STORE": store_url,
+        "SLATE_BUDGET_DAILY": "0.84",
+        "XDG_CONFIG_HOME": str(tmp_path / "cfg"),
+    }
+    argvs = [
+        [
+            "submit",
+            "--request-id",
+            f"{RID}{i:02d}",
+            "--kind",
+            "video",
+            "--prompt",
+            f"b{i}",
+            "--resolution",
+            "768P",
+        ]
+        if i % 2
+        else ["submit", "--request-id", f"{RID}{i:02d}", "--kind", "image", "--prompt", f"b{i}"]
+        for i in range(8)
+    ]
     results = race(env, argvs)
     outcomes = Counter(out["outcome"] for _c, out in results)
     assert outcomes == {"created": 3, "budget_exceeded": 5}, results
@@ -58,18 +75,30 @@ def test_eight_racing_processes_and_a_budget_for_exactly_three(slate_env, demo_s
     assert quota.out["budget"]["spent"] == 0.84 and quota.out["budget"]["remaining"] == 0.0
 
 
-@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-Infinity", "-0.01", "abc", "5 USD",
-                                   "1,5"])
-def test_a_budget_that_is_not_a_finite_non_negative_amount_is_invalid(slate, slate_env,
-                                                                      demo_sim, value):
-    out = slate("submit", "--request-id", RID + "01", "--kind", "video", "--prompt", "x",
-                env={**slate_env, "SLATE_BUDGET_DAILY": value})
+@pytest.mark.parametrize(
+    "value", ["nan", "NaN", "inf", "-Infinity", "-0.01", "abc", "5 USD", "1,5"]
+)
+def test_a_budget_that_is_not_a_finite_non_negative_amount_is_invalid(
+    slate, slate_env, demo_sim, value
+):
+    out = slate(
+        "submit",
+        "--request-id",
+        RID + "01",
+        "--kind",
+        "video",
+        "--prompt",
+        "x",
+        env={**slate_env, "SLATE_BUDGET_DAILY": value},
+    )
     assert out.code == 2 and out.out["outcome"] == "invalid", out.out
     assert out.out["error"]["field"] == "budget_daily"
     assert "SLATE_BUDGET_DAILY" in out.out["error"]["message"]
     assert demo_sim.stats()["requests_total"] == 0
-    assert not (slate_env and (__import__("pathlib").Path(slate_env["SLATE_DATA_DIR"])
-                               / "slate.sqlite3").exists())  # nothing stored, not even a store
+    assert not (
+        slate_env
+        and (__import__("pathlib").Path(slate_env["SLATE_DATA_DIR"]) / "slate.sqlite3").exists()
+    )  # nothing stored, not even a store
 
 
 async def test_a_create_of_unknown_price_is_refused_saying_so(harness, tmp_path):
@@ -127,10 +156,30 @@ async def test_without_a_budget_nothing_is_refused_for_money(harness, tmp_path):
 def test_images_budget_with_a_priced_table(slate, slate_env, tmp_path, demo_sim):
     write_override(tmp_path / "cfg")
     env = {**slate_env, "XDG_CONFIG_HOME": str(tmp_path / "cfg"), "SLATE_BUDGET_DAILY": "0.01"}
-    first = slate("submit", "--request-id", RID + "10", "--kind", "image", "--prompt", "a",
-                  "--n", "2", env=env)  # $0.007
+    first = slate(
+        "submit",
+        "--request-id",
+        RID + "10",
+        "--kind",
+        "image",
+        "--prompt",
+        "a",
+        "--n",
+        "2",
+        env=env,
+    )  # $0.007
     assert first.code == 0, first.out
-    second = slate("submit", "--request-id", RID + "11", "--kind", "image", "--prompt", "b",
-                   "--n", "1", env=env)  # $0.0035 more: 0.0105 > 0.01
+    second = slate(
+        "submit",
+        "--request-id",
+        RID + "11",
+        "--kind",
+        "image",
+        "--prompt",
+        "b",
+        "--n",
+        "1",
+        env=env,
+    )  # $0.0035 more: 0.0105 > 0.01
     assert second.code == 5 and second.out["outcome"] == "budget_exceeded", second.out
     assert demo_sim.stats()["creates_total"] == 1

@@ -128,13 +128,39 @@ def test_data_symbols_and_clashing_names_stop_the_build(tmp_path):
     cc = need_cc()
     (tmp_path / "real.c").write_text("int table[4] = {1}; int work(void) { return table[0]; }\n")
     (tmp_path / "other.c").write_text("int work(void) { return 7; }\n")
-    (tmp_path / "user.c").write_text("extern int table[4]; int work(void);\n"
-                                     "int use(void) { return work() + table[1]; }\n")
+    (tmp_path / "user.c").write_text(
+        "extern int table[4]; int work(void);\nint use(void) { return work() + table[1]; }\n"
+    )
     for name in ("real", "other"):
-        subprocess.run([cc, "-shared", "-fPIC", "-o", f"lib{name}.so", f"{name}.c",
-                        f"-Wl,-soname,lib{name}.so"], cwd=tmp_path, check=True)
-    subprocess.run([cc, "-shared", "-fPIC", "-o", "libuser.so", "user.c", "-L.",
-                    "-Wl,--no-as-needed", "-lreal", "-lother"], cwd=tmp_path, check=True)
+        subprocess.run(
+            [
+                cc,
+                "-shared",
+                "-fPIC",
+                "-o",
+                f"lib{name}.so",
+                f"{name}.c",
+                f"-Wl,-soname,lib{name}.so",
+            ],
+            cwd=tmp_path,
+            check=True,
+        )
+    subprocess.run(
+        [
+            cc,
+            "-shared",
+            "-fPIC",
+            "-o",
+            "libuser.so",
+            "user.c",
+            "-L.",
+            "-Wl,--no-as-needed",
+            "-lreal",
+            "-lother",
+        ],
+        cwd=tmp_path,
+        check=True,
+    )
     files = {f"lib/lib{n}.so": tmp_path / f"lib{n}.so" for n in ("real", "other", "user")}
     manifest = {"real": {"file": "lib/libreal.so", "why": "test", "symbols": ["table", "work"]}}
     stubs_found, problems = stubs.survey(files, manifest)
@@ -160,8 +186,10 @@ def test_stubs_keep_soname_versions_and_exactly_the_imported_functions(stubbed):
         assert made.soname == real.soname, key
         assert set(made.needed) <= {"libc.so.6"}, (key, made.needed)
         exported = {(s.name, s.version) for s in made.symbols if s.defined and s.kind == "FUNC"}
-        listed = {(n.split("@")[0], n.split("@")[1] if "@" in n else None)
-                  for n in MANIFEST[key]["symbols"]}
+        listed = {
+            (n.split("@")[0], n.split("@")[1] if "@" in n else None)
+            for n in MANIFEST[key]["symbols"]
+        }
         assert exported == listed, key
         if real.versions:  # versioned libraries: the same version nodes, with the same parents
             assert made.versions == real.versions, key
@@ -247,7 +275,9 @@ def test_stubbed_pyav_encodes_and_reads_everything_slate_uses(stubbed, tmp_path)
     assert out["hevc-aac.mp4"]["decoders"] == ["hevc", "aac"]
     assert out["hevc-aac.mp4"]["video_codec"] == "hevc"
     assert out["h264-aac.mov"]["format"] == "mov" and out["h264-aac.mov"]["decoders"] == [
-        "h264", "aac"]
+        "h264",
+        "aac",
+    ]
     assert out["vp9-opus.mp4"]["decoders"] == ["vp9", "opus"]
     assert out["tone.mp3"]["audio_codec"] == "mp3float"
     assert out["tone.wav"]["audio_codec"] == "pcm_s16le"
@@ -338,11 +368,28 @@ def test_reduced_icu_data_keeps_what_qt_reads_and_drops_the_rest(tmp_path):
     names = {n[len(small.prefix) :] for n, _d in small.items}
     full = {n[len(small.prefix) :] for n, _d in icudata.parse(icudata.locate(ICU_LIB)[1]).items}
     assert names | {n[len(small.prefix) :] for n in gone} == full
-    for kept in ("coll/zh.res", "coll/ucadata.icu", "zone/de.res", "gb18030.cnv", "de.res",
-                 "zoneinfo64.res", "nfkc.nrm", "cnvalias.icu"):
+    for kept in (
+        "coll/zh.res",
+        "coll/ucadata.icu",
+        "zone/de.res",
+        "gb18030.cnv",
+        "de.res",
+        "zoneinfo64.res",
+        "nfkc.nrm",
+        "cnvalias.icu",
+    ):
         assert kept in names, kept
-    for left in ("brkitr/cjdict.dict", "translit/root.res", "lang/de.res", "region/zh.res",
-                 "curr/ja.res", "unit/fr.res", "rbnf/en.res", "unames.icu", "rfc3491.spp"):
+    for left in (
+        "brkitr/cjdict.dict",
+        "translit/root.res",
+        "lang/de.res",
+        "region/zh.res",
+        "curr/ja.res",
+        "unit/fr.res",
+        "rbnf/en.res",
+        "unames.icu",
+        "rfc3491.spp",
+    ):
         assert left not in names and left in full, left
     assert out.stat().st_size < 0.6 * ICU_LIB.stat().st_size
     assert elf.read(out).soname == "libicudata.so.73"
@@ -361,8 +408,14 @@ def qt_answers(libdir: Path | None) -> dict:
     env["QT_QPA_PLATFORM"] = "offscreen"
     if libdir is not None:
         env["LD_LIBRARY_PATH"] = str(libdir)  # before Qt's RUNPATH
-    res = subprocess.run([sys.executable, "-m", "tests.qt_icu_probe"], env=env, cwd=ROOT,
-                         capture_output=True, text=True, timeout=300)
+    res = subprocess.run(
+        [sys.executable, "-m", "tests.qt_icu_probe"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert res.returncode == 0, res.stderr[-3000:]
     return json.loads(res.stdout)
 
@@ -379,7 +432,9 @@ def test_qt_answers_every_icu_question_the_same_with_the_reduced_data(tmp_path):
         "tr_upper_i": "İ",
         "zh_order": ["北京", "日本", "上海", "中国"],
         "berlin": [
-            "Mitteleuropäische Normalzeit", "中欧标准时间", "Central European Standard Time"
+            "Mitteleuropäische Normalzeit",
+            "中欧标准时间",
+            "Central European Standard Time",
         ],
         "gb18030": "石板",
     }
@@ -414,12 +469,15 @@ def test_the_icu_probe_notices_when_data_qt_reads_is_missing(tmp_path, part, dro
 def test_strip_only_touches_files_that_still_have_a_symbol_table(tmp_path):
     cc = need_cc()
     (tmp_path / "kept.c").write_text("int answer(void) { return 42; }\n")
-    subprocess.run([cc, "-shared", "-fPIC", "-g", "-o", "libkept.so", "kept.c"], cwd=tmp_path,
-                   check=True)
+    subprocess.run(
+        [cc, "-shared", "-fPIC", "-g", "-o", "libkept.so", "kept.c"], cwd=tmp_path, check=True
+    )
     qt_ffmpeg = QT_LIB / "libavutil.so.59"  # patchelf-edited, already stripped
     assert not trim.unstripped(qt_ffmpeg) and trim.unstripped(tmp_path / "libkept.so")
-    toc = [("PySide6/Qt/lib/libavutil.so.59", str(qt_ffmpeg), "BINARY"),
-           ("libkept.so", str(tmp_path / "libkept.so"), "BINARY")]
+    toc = [
+        ("PySide6/Qt/lib/libavutil.so.59", str(qt_ffmpeg), "BINARY"),
+        ("libkept.so", str(tmp_path / "libkept.so"), "BINARY"),
+    ]
     out, saved = trim.strip_unstripped(toc, tmp_path / "stripped")
     assert out[0] == toc[0]  # untouched: the very same file is collected
     stripped = Path(out[1][1])
@@ -436,17 +494,41 @@ def test_check_bundle_fails_on_a_library_the_loader_cannot_map(tmp_path, capsys)
     internal.mkdir(parents=True)
     (tmp_path / "dep.c").write_text("int dep(void) { return 41; }\n")
     (tmp_path / "user.c").write_text("int dep(void); int user(void) { return dep() + 1; }\n")
-    subprocess.run([cc, "-shared", "-fPIC", "-o", str(internal / "libdep.so"), "dep.c",
-                    "-Wl,-soname,libdep.so"], cwd=tmp_path, check=True)
-    subprocess.run([cc, "-shared", "-fPIC", "-o", str(internal / "libuser.so"), "user.c",
-                    f"-L{internal}", "-ldep"], cwd=tmp_path, check=True)
+    subprocess.run(
+        [
+            cc,
+            "-shared",
+            "-fPIC",
+            "-o",
+            str(internal / "libdep.so"),
+            "dep.c",
+            "-Wl,-soname,libdep.so",
+        ],
+        cwd=tmp_path,
+        check=True,
+    )
+    subprocess.run(
+        [
+            cc,
+            "-shared",
+            "-fPIC",
+            "-o",
+            str(internal / "libuser.so"),
+            "user.c",
+            f"-L{internal}",
+            "-ldep",
+        ],
+        cwd=tmp_path,
+        check=True,
+    )
     assert check_bundle.main(str(tmp_path / "slate")) == 0
     # what PyInstaller's strip did to Qt's FFmpeg: a load segment no longer page-aligned
     data = bytearray((internal / "libdep.so").read_bytes())
     (phoff,) = struct.unpack_from("<Q", data, 0x20)
     phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
-    loads = [i for i in range(phnum)
-             if struct.unpack_from("<I", data, phoff + i * phentsize)[0] == 1]
+    loads = [
+        i for i in range(phnum) if struct.unpack_from("<I", data, phoff + i * phentsize)[0] == 1
+    ]
     at = phoff + loads[1] * phentsize + 8
     struct.pack_into("<Q", data, at, struct.unpack_from("<Q", data, at)[0] + 8)
     (internal / "libdep.so").write_bytes(data)

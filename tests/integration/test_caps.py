@@ -61,7 +61,7 @@ def huge_json(total: int, **head: str):
         left = total - len(start) - len(end)
         block = b"a" * MB
         while left > 0:
-            yield block[:min(MB, left)]
+            yield block[: min(MB, left)]
             left -= MB
         yield end
 
@@ -70,9 +70,14 @@ def huge_json(total: int, **head: str):
 
 def bomb_png(side: int) -> bytes:
     """A grey PNG of side×side pixels that compresses to a few hundred kB (built row by row)."""
+
     def box(kind: bytes, data: bytes) -> bytes:
-        return (struct.pack(">I", len(data)) + kind + data
-                + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF))
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
 
     z = zlib.compressobj(9)
     row = b"\0" * (side + 1)
@@ -93,8 +98,9 @@ def test_a_400_mb_answer_is_never_read_whole(slate_env, store_url, data_dir):
     server = HostileServer({"POST /v1/video_generation": [huge_json(400 * MB, task_id="t")]})
     env = env_for(slate_env, store_url, server)
     try:
-        res, peak = peak_rss(env, ["submit", "--request-id", RID, "--kind", "video",
-                                   "--prompt", "p"])
+        res, peak = peak_rss(
+            env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"]
+        )
         # The create was sent and its answer could not be read: unknown, as the contract says.
         assert res.code == 4 and res.out["outcome"] == "unknown", res.out
         assert "bytes" in res.out["error"]["message"], res.out
@@ -126,12 +132,20 @@ def test_a_large_answer_keeps_a_bounded_excerpt_in_the_history(slate_env, store_
 
 def image_server(png: bytes) -> HostileServer:
     server = HostileServer({})
-    server.script.update({
-        "POST /v1/image_generation": [Answer(ok(
-            id="img", data={"image_urls": [f"{server.base_url}/dl/one.png"]},
-            metadata={"success_count": 1, "failed_count": 0}))],
-        "GET /dl/one.png": [Answer(png, content_type="image/png")],
-    })
+    server.script.update(
+        {
+            "POST /v1/image_generation": [
+                Answer(
+                    ok(
+                        id="img",
+                        data={"image_urls": [f"{server.base_url}/dl/one.png"]},
+                        metadata={"success_count": 1, "failed_count": 0},
+                    )
+                )
+            ],
+            "GET /dl/one.png": [Answer(png, content_type="image/png")],
+        }
+    )
     return server
 
 
@@ -141,8 +155,9 @@ def test_a_decompression_bomb_is_refused_without_decoding_it(slate_env, store_ur
     server = image_server(png)
     env = env_for(slate_env, store_url, server)
     try:
-        res, peak = peak_rss(env, ["submit", "--request-id", RID, "--kind", "image",
-                                   "--prompt", "p"])
+        res, peak = peak_rss(
+            env, ["submit", "--request-id", RID, "--kind", "image", "--prompt", "p"]
+        )
         assert res.out["task"]["state"] == "fail", res.out
         assert res.out["task"]["media"] == []
         assert "13300×13300" in res.out["task"]["error"]["message"], res.out
@@ -155,8 +170,20 @@ def test_an_image_of_another_shape_than_asked_is_not_success(slate_env, store_ur
     server = image_server(image_bytes(1, 1))
     env = env_for(slate_env, store_url, server)
     try:
-        res = run(env, ["submit", "--request-id", RID, "--kind", "image", "--prompt", "p",
-                        "--aspect-ratio", "16:9"])
+        res = run(
+            env,
+            [
+                "submit",
+                "--request-id",
+                RID,
+                "--kind",
+                "image",
+                "--prompt",
+                "p",
+                "--aspect-ratio",
+                "16:9",
+            ],
+        )
         assert res.out["task"]["state"] == "fail", res.out
         message = res.out["task"]["error"]["message"]
         assert "1×1" in message and "16:9" in message, message
@@ -166,8 +193,20 @@ def test_an_image_of_another_shape_than_asked_is_not_success(slate_env, store_ur
     server = image_server(image_bytes(1280, 720))
     env = env_for(slate_env, store_url, server)
     try:
-        res = run(env, ["submit", "--request-id", RID + "b", "--kind", "image", "--prompt", "p",
-                        "--aspect-ratio", "16:9"])
+        res = run(
+            env,
+            [
+                "submit",
+                "--request-id",
+                RID + "b",
+                "--kind",
+                "image",
+                "--prompt",
+                "p",
+                "--aspect-ratio",
+                "16:9",
+            ],
+        )
         assert res.out["task"]["state"] == "success", res.out
     finally:
         server.stop()

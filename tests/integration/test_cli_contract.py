@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 RID = "article:20260816:tide-eye:scene-02"
-TASK_KEYS = {"handle", "kind", "state", "provider_task_id", "fingerprint", "params", "media",
-             "error", "allowed_actions"}
+TASK_KEYS = {
+    "handle",
+    "kind",
+    "state",
+    "provider_task_id",
+    "fingerprint",
+    "params",
+    "media",
+    "error",
+    "allowed_actions",
+}
 MEDIA_KEYS = {"path", "sha256", "bytes", "content_type", "width", "height"}
 
 
@@ -35,8 +44,16 @@ def test_status_by_handle_and_bad_handles(slate):
 
 def test_wait_gives_up_with_exit_7_and_query_runs_once(slate, demo_sim):
     demo_sim.set_faults()
-    res = slate("submit", "--request-id", RID, "--kind", "video", "--prompt", "p",
-                env={"SLATE_POLL_INTERVAL": "5"})
+    res = slate(
+        "submit",
+        "--request-id",
+        RID,
+        "--kind",
+        "video",
+        "--prompt",
+        "p",
+        env={"SLATE_POLL_INTERVAL": "5"},
+    )
     assert res.out["task"]["state"] == "preparing"
     before = demo_sim.stats()["requests_by_endpoint"].get("query_video_generation", 0)
     q = slate("query", RID)

@@ -15,11 +15,16 @@ RID = "article:20260816:tide-eye:scene-02"
 HOUR = 3600.0
 
 
-async def test_a_task_created_by_a_machine_an_hour_ahead_is_polled_here(slate_env, data_dir,
-                                                                        store_url, demo_sim):
+async def test_a_task_created_by_a_machine_an_hour_ahead_is_polled_here(
+    slate_env, data_dir, store_url, demo_sim
+):
     env = {**slate_env, "SLATE_STORE": store_url}
-    made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"],
-               clock_offset=HOUR, hostname="render-box-ahead")
+    made = run(
+        env,
+        ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"],
+        clock_offset=HOUR,
+        hostname="render-box-ahead",
+    )
     assert made.out["outcome"] == "created", made.out
     async with open_harness(data_dir, store_url, demo_sim) as h:
         await h.service.resume()

@@ -36,16 +36,35 @@ def drip(body: bytes) -> Answer:
 def video_server() -> HostileServer:
     """A V1 video that succeeds at once and whose download drips for ever."""
     server = HostileServer({})
-    server.script.update({
-        "POST /v1/video_generation": [Answer(ok(task_id="vt-drip"))],
-        "GET /v1/query/video_generation": [Answer(ok(
-            task_id="vt-drip", status="Success", file_id="f-1", video_width=1366,
-            video_height=768))],
-        "GET /v1/files/retrieve": [Answer(ok(file={
-            "file_id": "f-1", "bytes": 2_000_000, "filename": "v.mp4",
-            "download_url": f"{server.base_url}/dl/v.mp4"}))],
-        "GET /dl/v.mp4": [drip(b"\0" * 2_000_000)],
-    })
+    server.script.update(
+        {
+            "POST /v1/video_generation": [Answer(ok(task_id="vt-drip"))],
+            "GET /v1/query/video_generation": [
+                Answer(
+                    ok(
+                        task_id="vt-drip",
+                        status="Success",
+                        file_id="f-1",
+                        video_width=1366,
+                        video_height=768,
+                    )
+                )
+            ],
+            "GET /v1/files/retrieve": [
+                Answer(
+                    ok(
+                        file={
+                            "file_id": "f-1",
+                            "bytes": 2_000_000,
+                            "filename": "v.mp4",
+                            "download_url": f"{server.base_url}/dl/v.mp4",
+                        }
+                    )
+                )
+            ],
+            "GET /dl/v.mp4": [drip(b"\0" * 2_000_000)],
+        }
+    )
     return server
 
 
@@ -67,20 +86,34 @@ def test_wait_max_seconds_answers_in_time_against_a_drip_download(slate_env, sto
 
 
 def test_an_image_submit_with_timeout_3_answers_in_time_against_a_drip_download(
-        slate_env, store_url):
+    slate_env, store_url
+):
     server = HostileServer({})
-    server.script.update({
-        "POST /v1/image_generation": [Answer(ok(
-            id="img-drip", data={"image_urls": [f"{server.base_url}/dl/one.png"]},
-            metadata={"success_count": 1, "failed_count": 0}))],
-        "GET /dl/one.png": [drip(image_bytes(64, 64) + b"\0" * 200_000)],
-    })
-    env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": server.base_url,
-           "SLATE_TIMEOUT": "3"}
+    server.script.update(
+        {
+            "POST /v1/image_generation": [
+                Answer(
+                    ok(
+                        id="img-drip",
+                        data={"image_urls": [f"{server.base_url}/dl/one.png"]},
+                        metadata={"success_count": 1, "failed_count": 0},
+                    )
+                )
+            ],
+            "GET /dl/one.png": [drip(image_bytes(64, 64) + b"\0" * 200_000)],
+        }
+    )
+    env = {
+        **slate_env,
+        "SLATE_STORE": store_url,
+        "SLATE_BASE_URL": server.base_url,
+        "SLATE_TIMEOUT": "3",
+    }
     try:
         began = time.monotonic()
-        res = run(env, ["submit", "--request-id", RID, "--kind", "image", "--prompt", "p"],
-                  timeout=60)
+        res = run(
+            env, ["submit", "--request-id", RID, "--kind", "image", "--prompt", "p"], timeout=60
+        )
         took = time.monotonic() - began
         assert took < 3 + MARGIN, took
         assert res.out["outcome"] == "created", res.out
@@ -92,8 +125,12 @@ def test_an_image_submit_with_timeout_3_answers_in_time_against_a_drip_download(
 
 def test_query_answers_within_its_timeout_against_a_drip_download(slate_env, store_url):
     server = video_server()
-    env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": server.base_url,
-           "SLATE_TIMEOUT": "3"}
+    env = {
+        **slate_env,
+        "SLATE_STORE": store_url,
+        "SLATE_BASE_URL": server.base_url,
+        "SLATE_TIMEOUT": "3",
+    }
     try:
         made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
         assert made.out["outcome"] == "created", made.out
@@ -109,7 +146,8 @@ def test_query_answers_within_its_timeout_against_a_drip_download(slate_env, sto
 
 
 async def test_the_app_s_poller_lets_a_drip_download_go_and_keeps_the_task(
-        data_dir, store_url, monkeypatch):
+    data_dir, store_url, monkeypatch
+):
     """The poller has no command deadline: the minimum-rate rule frees its slot, the task stays
     ``downloading`` with its next try after a backoff, and the history says why."""
     monkeypatch.setattr(http, "RATE_GRACE", 1.0)
@@ -143,13 +181,17 @@ async def test_the_minimum_rate_rule_lets_a_drip_go_and_a_slow_download_finish(m
     monkeypatch.setattr(http, "RATE_GRACE", 1.0)
     monkeypatch.setattr(http, "MIN_RATE", 16 * 1024)
     body = bytes(range(256)) * 1600  # 400 KB
-    server = HostileServer({
-        "GET /dl/drip": [Answer(body, content_type="application/octet-stream", drip=64,
-                                drip_every=0.2)],
-        # 8 KB every 0.1 s: about 80 KB/s, slow yet above the minimum, for 5 s (past the grace)
-        "GET /dl/slow": [Answer(body, content_type="application/octet-stream", drip=8192,
-                                drip_every=0.1)],
-    })
+    server = HostileServer(
+        {
+            "GET /dl/drip": [
+                Answer(body, content_type="application/octet-stream", drip=64, drip_every=0.2)
+            ],
+            # 8 KB every 0.1 s: about 80 KB/s, slow yet above the minimum, for 5 s (past the grace)
+            "GET /dl/slow": [
+                Answer(body, content_type="application/octet-stream", drip=8192, drip_every=0.1)
+            ],
+        }
+    )
     client = http.ApiClient("sk-rate-rule-0123456789", server.base_url, timeout=5.0)
     try:
         began = time.monotonic()

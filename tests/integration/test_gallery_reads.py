@@ -14,12 +14,12 @@ from tests.gui.bulk import insert_slot
 from tests.gui.gallery_data import add_image_results, add_media, png
 
 
-async def test_results_are_paged_by_slot_and_bound_to_scope_filter_project_and_day(harness,
-                                                                                  tmp_path):
+async def test_results_are_paged_by_slot_and_bound_to_scope_filter_project_and_day(
+    harness, tmp_path
+):
     service = harness.service
     day_ago = time.time() - 86400
-    old = add_image_results(service, tmp_path, 2, project="harbor", per_slot=3,
-                            created_at=day_ago)
+    old = add_image_results(service, tmp_path, 2, project="harbor", per_slot=3, created_at=day_ago)
     new = add_image_results(service, tmp_path, 3, project="harbor", start=10)
     fog = add_image_results(service, tmp_path, 1, project="fog", start=20)
     # a result stored with a path relative to the data folder, as downloads are
@@ -61,7 +61,8 @@ async def test_results_are_paged_by_slot_and_bound_to_scope_filter_project_and_d
     insert_slot(service, "article:20260816:harbor:lost", "unknown", kind="image")
     lost = await reader.results(SlotFilter(states=(State.UNKNOWN,)))
     assert [(r.request_id, r.path, r.state) for r in lost] == [
-        ("article:20260816:harbor:lost", None, State.UNKNOWN)]
+        ("article:20260816:harbor:lost", None, State.UNKNOWN)
+    ]
     assert await reader.results(SlotFilter(kind="video")) == []
     found = await reader.results(SlotFilter(search="still-0011"))
     assert [r.request_id for r in found] == [new[1]]

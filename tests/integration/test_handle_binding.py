@@ -22,10 +22,30 @@ def test_a_handle_from_another_store_in_the_same_data_dir_is_refused(slate, data
     store_a = f"sqlite:///{(data_dir / 'team-a.sqlite3').as_posix()}"
     env_a = {**NO_KEYRING, "SLATE_STORE": store_a}
     env_b = {**NO_KEYRING, "SLATE_STORE": store_url}
-    mine = slate("--user", "lin", "submit", "--request-id", RID_A, "--kind", "image",
-                 "--prompt", "lin's prompt", env=env_a)
-    theirs = slate("--user", "mei", "submit", "--request-id", RID_B, "--kind", "image",
-                   "--prompt", "mei's private prompt", env=env_b)
+    mine = slate(
+        "--user",
+        "lin",
+        "submit",
+        "--request-id",
+        RID_A,
+        "--kind",
+        "image",
+        "--prompt",
+        "lin's prompt",
+        env=env_a,
+    )
+    theirs = slate(
+        "--user",
+        "mei",
+        "submit",
+        "--request-id",
+        RID_B,
+        "--kind",
+        "image",
+        "--prompt",
+        "mei's private prompt",
+        env=env_b,
+    )
     assert mine.out["outcome"] == theirs.out["outcome"] == "created"
     handle = mine.out["task"]["handle"]
     # the handle works where it was made
@@ -40,8 +60,10 @@ def test_a_handle_from_another_store_in_the_same_data_dir_is_refused(slate, data
     as_mei = slate("--user", "mei", "status", "--handle", handle, env=env_b)
     assert as_mei.code in (2, 8) and as_mei.out["task"] is None, as_mei.out
     # and store B's own handles keep working there
-    assert slate("--user", "mei", "status", "--handle", theirs.out["task"]["handle"],
-                 env=env_b).code == 0
+    assert (
+        slate("--user", "mei", "status", "--handle", theirs.out["task"]["handle"], env=env_b).code
+        == 0
+    )
 
 
 async def test_the_row_a_handle_reaches_is_checked_against_the_caller(harness):
@@ -53,8 +75,14 @@ async def test_the_row_a_handle_reaches_is_checked_against_the_caller(harness):
     theirs = await mei.submit(RID_B, "image", {"prompt": "mei's private prompt"})
     elsewhere = await other_tenant.submit(RID_B, "image", {"prompt": "north's prompt"})
     for target in (theirs.task.id, elsewhere.task.id):
-        forged = handles.sign(harness.service.ctx.secret, "task", lin.scope.tenant,
-                              lin.scope.user_hash, target, harness.store.store_id)
+        forged = handles.sign(
+            harness.service.ctx.secret,
+            "task",
+            lin.scope.tenant,
+            lin.scope.user_hash,
+            target,
+            harness.store.store_id,
+        )
         res = await lin.status_by_handle(forged)
         assert res.kind is OutcomeKind.NOT_FOUND and exit_code(res) == 8, res
         assert res.task is None

@@ -14,8 +14,18 @@ RID = "article:20260816:tide-eye:scene-02"
 
 def test_tenants_of_other_scripts_never_see_each_others_slots(slate, store_url, demo_sim):
     env = {"SLATE_STORE": store_url}
-    made = slate("--tenant", "北京-studio", "submit", "--request-id", RID, "--kind", "image",
-                 "--prompt", "北京 secret prompt", env=env)
+    made = slate(
+        "--tenant",
+        "北京-studio",
+        "submit",
+        "--request-id",
+        RID,
+        "--kind",
+        "image",
+        "--prompt",
+        "北京 secret prompt",
+        env=env,
+    )
     assert made.code == 0 and made.out["outcome"] == "created", made.out
     other = {**env, "SLATE_TENANT": "上海-studio"}
     status = slate("status", RID, env=other)
@@ -25,8 +35,9 @@ def test_tenants_of_other_scripts_never_see_each_others_slots(slate, store_url, 
     assert listed.code == 0 and listed.out["slots"] == []
     assert slate("history", RID, env=other).code == 8
     # the same RequestId is a slot of its own there: created, not replayed or a conflict
-    theirs = slate("submit", "--request-id", RID, "--kind", "image", "--prompt", "上海 prompt",
-                   env=other)
+    theirs = slate(
+        "submit", "--request-id", RID, "--kind", "image", "--prompt", "上海 prompt", env=other
+    )
     assert theirs.code == 0 and theirs.out["outcome"] == "created", theirs.out
     assert demo_sim.stats()["creates_total"] == 2
     # and the first tenant still finds its own, by any spelling of its name
@@ -34,10 +45,19 @@ def test_tenants_of_other_scripts_never_see_each_others_slots(slate, store_url, 
     assert mine.code == 0 and mine.out["task"]["params"]["prompt"] == "北京 secret prompt"
 
 
-def test_a_tenant_that_cannot_be_kept_is_refused_and_nothing_is_stored(slate, store_url,
-                                                                       demo_sim):
-    res = slate("--tenant", "studio★", "submit", "--request-id", RID, "--kind", "image",
-                "--prompt", "p", env={"SLATE_STORE": store_url})
+def test_a_tenant_that_cannot_be_kept_is_refused_and_nothing_is_stored(slate, store_url, demo_sim):
+    res = slate(
+        "--tenant",
+        "studio★",
+        "submit",
+        "--request-id",
+        RID,
+        "--kind",
+        "image",
+        "--prompt",
+        "p",
+        env={"SLATE_STORE": store_url},
+    )
     assert res.code == 2 and res.out["error"]["field"] == "tenant", res.out
     assert "★" in res.out["error"]["message"]
     assert demo_sim.stats()["creates_total"] == 0

@@ -37,17 +37,35 @@ PNG = image_bytes(64, 64)
 
 def image_server(*, inline: bool = False, delay: float = 0.0) -> HostileServer:
     server = HostileServer({})
-    data = ({"image_base64": [base64.b64encode(PNG).decode()]} if inline
-            else {"image_urls": [f"{server.base_url}/media/one.png",
-                                 f"{server.base_url}/media/two.png"]})
-    server.script.update({
-        "POST /v1/image_generation": [Answer(ok(id="img-1", data=data, metadata={
-            "success_count": len(next(iter(data.values()))), "failed_count": 0}), delay=delay)],
-        "GET /media/one.png": [Answer(PNG, content_type="image/png")],
-        "GET /media/two.png": [Answer(image_bytes(64, 64, color=(1, 2, 3)),
-                                      content_type="image/png")],
-        "POST /v1/video_generation": [Answer(ok(task_id="vt-journal-1"), delay=delay)],
-    })
+    data = (
+        {"image_base64": [base64.b64encode(PNG).decode()]}
+        if inline
+        else {
+            "image_urls": [f"{server.base_url}/media/one.png", f"{server.base_url}/media/two.png"]
+        }
+    )
+    server.script.update(
+        {
+            "POST /v1/image_generation": [
+                Answer(
+                    ok(
+                        id="img-1",
+                        data=data,
+                        metadata={
+                            "success_count": len(next(iter(data.values()))),
+                            "failed_count": 0,
+                        },
+                    ),
+                    delay=delay,
+                )
+            ],
+            "GET /media/one.png": [Answer(PNG, content_type="image/png")],
+            "GET /media/two.png": [
+                Answer(image_bytes(64, 64, color=(1, 2, 3)), content_type="image/png")
+            ],
+            "POST /v1/video_generation": [Answer(ok(task_id="vt-journal-1"), delay=delay)],
+        }
+    )
     return server
 
 
@@ -89,8 +107,11 @@ async def close(svc, store, provider) -> None:
 async def test_a_full_disk_after_the_answer_loses_nothing(data_dir, store_url, what):
     server = image_server(inline=what == "inline_images")
     kind = "video" if what == "video_task_id" else "image"
-    params = {"prompt": "p"} if kind == "video" else {
-        "prompt": "p", "response_format": "base64" if what == "inline_images" else "url"}
+    params = (
+        {"prompt": "p"}
+        if kind == "video"
+        else {"prompt": "p", "response_format": "base64" if what == "inline_images" else "url"}
+    )
     svc, store, provider = await service(data_dir, store_url, server)
     try:
         with DiskFull(store) as full:
@@ -120,8 +141,7 @@ async def test_a_full_disk_after_the_answer_loses_nothing(data_dir, store_url, w
             assert task.provider_task_id == "img-1"
             want = 1 if what == "inline_images" else 2
             assert len(task.media) == want
-            assert {m.sha256 for m in task.media} >= {__import__("hashlib").sha256(PNG)
-                                                      .hexdigest()}
+            assert {m.sha256 for m in task.media} >= {__import__("hashlib").sha256(PNG).hexdigest()}
         events = [e.event for e in (await svc.history(RID)).payload.events]
         assert "journal_replayed" in events
         assert journal_files(data_dir) == []
@@ -140,12 +160,15 @@ def test_a_held_write_lock_after_the_answer_loses_nothing(slate_env, store_url, 
     the holder is gone, `slate status` writes the answer into the slot."""
     server = image_server(delay=4.0)
     env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": server.base_url}
-    patches = {"app.store.engine.WRITE_LOCK_TIMEOUT": 1.5,
-               "app.store.engine.PG_LOCK_TIMEOUT_MS": 1500}
+    patches = {
+        "app.store.engine.WRITE_LOCK_TIMEOUT": 1.5,
+        "app.store.engine.PG_LOCK_TIMEOUT_MS": 1500,
+    }
     holder = None
     try:
-        submit = spawn(env, ["submit", "--request-id", RID, "--kind", kind, "--prompt", "p"],
-                       patches=patches)
+        submit = spawn(
+            env, ["submit", "--request-id", RID, "--kind", kind, "--prompt", "p"], patches=patches
+        )
         path = ("POST", f"/v1/{kind}_generation")
         wait_until(lambda: server.sent(*path) == 1, 30, "the create to reach the provider")
         holder = hold(store_url, env, row=RID if store_url.startswith("postgresql") else "-")
@@ -179,8 +202,19 @@ def test_journal_entries_are_private_and_go_once_settled(tmp_path):
     from app.service.owner import this_owner
 
     folder = tmp_path / "j"
-    task = type("T", (), dict(id=7, tenant="t", slot_key="k", request_id=RID, kind="video",
-                              provider="demo", endpoint="local"))()
+    task = type(
+        "T",
+        (),
+        dict(
+            id=7,
+            tenant="t",
+            slot_key="k",
+            request_id=RID,
+            kind="video",
+            provider="demo",
+            endpoint="local",
+        ),
+    )()
     path = journal.write(folder, task, this_owner(), {"type": "video", "task_id": "x"})
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert stat.S_IMODE(folder.stat().st_mode) == 0o700

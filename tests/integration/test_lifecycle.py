@@ -16,7 +16,11 @@ VIDEO = {"prompt": "tide eye, slow dolly in", "duration": 6, "resolution": "768P
 
 
 def media_files(data_dir):
-    return [p for p in (data_dir / "media").rglob("*") if p.is_file()] if (data_dir / "media").exists() else []
+    return (
+        [p for p in (data_dir / "media").rglob("*") if p.is_file()]
+        if (data_dir / "media").exists()
+        else []
+    )
 
 
 def sim_task_ids(sim, prompt):
@@ -44,7 +48,9 @@ async def test_unknown_status_word_means_unknown_nothing_downloaded(harness, wor
     assert out.task.state == "unknown" and out.task.media == []
     assert out.task.allowed_actions == ["query", "recover"]
     assert media_files(harness.config.data_dir) == []
-    ev = [e for e in (await harness.service.history(RID)).payload.events if e.event == "unknown"][-1]
+    ev = [e for e in (await harness.service.history(RID)).payload.events if e.event == "unknown"][
+        -1
+    ]
     assert ev.data["raw"]["status"] == word  # the raw response is kept
     # create stays disabled: submitting again sends nothing
     made = harness.sim.stats()["made_total"]
@@ -175,8 +181,14 @@ async def test_handles_refuse_tamper_purpose_and_other_users(harness):
     other = harness.other(user="mei")
     res = await other.status_by_handle(h)
     assert res.kind is OutcomeKind.NOT_FOUND and exit_code(res) == 8
-    forged = handles.sign(b"another-secret" * 3, "task", "studio-a",
-                          harness.service.scope.user_hash, out.task.id, harness.store.store_id)
+    forged = handles.sign(
+        b"another-secret" * 3,
+        "task",
+        "studio-a",
+        harness.service.scope.user_hash,
+        out.task.id,
+        harness.store.store_id,
+    )
     assert exit_code(await harness.service.status_by_handle(forged)) == 2
 
 

@@ -31,8 +31,15 @@ from app.store.repository import Repository
 from app.store.rows import ClaimRequest, ClaimWrite, Owner, Scope
 
 NARROW = ("tenant", "idempotency_key")
-STEPS = [None, "0001_initial", "0002_widen_boundary", "0003_browse_index",
-         "0004_slot_boundary", "0005_owner_text_store_id", "0006_cost"]
+STEPS = [
+    None,
+    "0001_initial",
+    "0002_widen_boundary",
+    "0003_browse_index",
+    "0004_slot_boundary",
+    "0005_owner_text_store_id",
+    "0006_cost",
+]
 SCOPE = Scope("studio-a", "u" * 64, "demo", "local")
 
 
@@ -69,10 +76,22 @@ def at_least(rev: str | None, than: str) -> bool:
 def row(i: int, **kw: Any) -> dict[str, Any]:
     now = time.time()
     base = dict(
-        tenant="studio-a", user_hash="u" * 64, slot_key=f"{i:064d}", idempotency_key=f"k{i:063d}",
-        provider="demo", endpoint="local", request_id=f"article:20260816:mig:scene-{i:02d}",
-        kind="video", fingerprint="f" * 64, params={"prompt": f"p{i}"}, state="success",
-        units=1, created_at=now, updated_at=now, poll_failures=0, provider_task_id=f"t{i}",
+        tenant="studio-a",
+        user_hash="u" * 64,
+        slot_key=f"{i:064d}",
+        idempotency_key=f"k{i:063d}",
+        provider="demo",
+        endpoint="local",
+        request_id=f"article:20260816:mig:scene-{i:02d}",
+        kind="video",
+        fingerprint="f" * 64,
+        params={"prompt": f"p{i}"},
+        state="success",
+        units=1,
+        created_at=now,
+        updated_at=now,
+        poll_failures=0,
+        provider_task_id=f"t{i}",
     )
     base.update(kw)
     return base
@@ -110,11 +129,22 @@ def assert_step(engine: sa.Engine, rev: str | None) -> None:
         assert slots == {SLOT_INDEX: SLOT_COLUMNS}
 
 
-def claim(repo: Repository, slot_key: str, key: str, kind: str = "video", fp: str = "f" * 64,
-          rid: str = "article:1:x:scene-01") -> Any:
+def claim(
+    repo: Repository,
+    slot_key: str,
+    key: str,
+    kind: str = "video",
+    fp: str = "f" * 64,
+    rid: str = "article:1:x:scene-01",
+) -> Any:
     write = ClaimWrite(
-        idempotency_key=key, request_id=rid, params={"prompt": "p"}, units=1,
-        owner=Owner("host", 1, 1.0), lease_until=time.time() + 60, quota_limit=None,
+        idempotency_key=key,
+        request_id=rid,
+        params={"prompt": "p"},
+        units=1,
+        owner=Owner("host", 1, 1.0),
+        lease_until=time.time() + 60,
+        quota_limit=None,
         day="2026-08-16",
     )
     return repo.claim(ClaimRequest(SCOPE, slot_key, kind, fp, time.time(), lambda: write))
@@ -199,12 +229,16 @@ def test_the_new_indexes_read_back_before_anything_is_dropped(engine, monkeypatc
 
 
 @pytest.mark.parametrize("readback", ["missing", "wrong_columns", "not_unique"])
-@pytest.mark.parametrize("start, new, kept", [
-    ("0001_initial", KEY_INDEX, "uq_tasks_tenant_key"),
-    ("0003_browse_index", SLOT_INDEX, "ix_tasks_slot"),
-])
-def test_a_new_unique_index_that_does_not_read_back_drops_nothing(engine, monkeypatch, readback,
-                                                                    start, new, kept):
+@pytest.mark.parametrize(
+    "start, new, kept",
+    [
+        ("0001_initial", KEY_INDEX, "uq_tasks_tenant_key"),
+        ("0003_browse_index", SLOT_INDEX, "ix_tasks_slot"),
+    ],
+)
+def test_a_new_unique_index_that_does_not_read_back_drops_nothing(
+    engine, monkeypatch, readback, start, new, kept
+):
     upgrade(engine, start)
     insert(engine, row(1))
     real = indexes.unique_indexes
@@ -222,9 +256,12 @@ def test_a_new_unique_index_that_does_not_read_back_drops_nothing(engine, monkey
 
     real_drop = alembic_op.drop_index
     monkeypatch.setattr(indexes, "unique_indexes", lying_catalog)
-    monkeypatch.setattr(alembic_op, "drop_index",
-                        lambda name, *a, **kw: (dropped.append(name), real_drop(name, *a, **kw)),
-                        raising=False)
+    monkeypatch.setattr(
+        alembic_op,
+        "drop_index",
+        lambda name, *a, **kw: (dropped.append(name), real_drop(name, *a, **kw)),
+        raising=False,
+    )
     with pytest.raises(indexes.IndexVerificationError, match=f"keeping {kept}"):
         upgrade(engine)
     monkeypatch.undo()
@@ -264,25 +301,47 @@ def test_a_store_holding_duplicate_slots_migrates_keeps_and_reports_every_task(e
     and from then on the slot takes no third task."""
     upgrade(engine, "0003_browse_index")
     slot = f"{7:064d}"
-    insert(engine,
-           row(7, slot_key=slot, kind="image", idempotency_key="image:" + "a" * 64,
-               provider_task_id="img-1", state="success"),
-           row(8, slot_key=slot, kind="video", idempotency_key="video:" + "b" * 64,
-               provider_task_id="vid-2", state="processing"),
-           row(9))  # an ordinary slot next to it
+    insert(
+        engine,
+        row(
+            7,
+            slot_key=slot,
+            kind="image",
+            idempotency_key="image:" + "a" * 64,
+            provider_task_id="img-1",
+            state="success",
+        ),
+        row(
+            8,
+            slot_key=slot,
+            kind="video",
+            idempotency_key="video:" + "b" * 64,
+            provider_task_id="vid-2",
+            state="processing",
+        ),
+        row(9),
+    )  # an ordinary slot next to it
     with caplog.at_level(logging.WARNING, logger="app.store.migrations"):
         repo = Repository(engine)
     assert_step(engine, HEAD_REVISION)
     with engine.connect() as conn:
-        kept = conn.execute(sa.text(
-            "SELECT kind, provider_task_id, slot_copy FROM tasks WHERE slot_key = :s ORDER BY id"),
-            {"s": slot}).all()
+        kept = conn.execute(
+            sa.text(
+                "SELECT kind, provider_task_id, slot_copy FROM tasks WHERE slot_key = :s ORDER BY id"
+            ),
+            {"s": slot},
+        ).all()
         assert [tuple(r) for r in kept] == [("image", "img-1", 0), ("video", "vid-2", 1)]
-        assert conn.execute(sa.text("SELECT max(slot_copy) FROM tasks WHERE slot_key != :s"),
-                            {"s": slot}).scalar() == 0
+        assert (
+            conn.execute(
+                sa.text("SELECT max(slot_copy) FROM tasks WHERE slot_key != :s"), {"s": slot}
+            ).scalar()
+            == 0
+        )
     events = [e for e in repo.history(SCOPE, slot) if e.event == "duplicate_slot"]
     assert len(events) == 2 and {e.task_id for e in events} == {
-        t.id for t in [repo.get_slot(SCOPE, slot), *repo.slot_copies(SCOPE, slot)] if t}
+        t.id for t in [repo.get_slot(SCOPE, slot), *repo.slot_copies(SCOPE, slot)] if t
+    }
     assert all("img-1" in (e.detail or "") and "vid-2" in (e.detail or "") for e in events)
     assert [t["provider_task_id"] for t in events[0].data["tasks"]] == ["img-1", "vid-2"]
     logged = [r.getMessage() for r in caplog.records if "holds 2 tasks" in r.getMessage()]
@@ -301,8 +360,12 @@ def test_a_store_holding_duplicate_slots_migrates_keeps_and_reports_every_task(e
     downgrade(engine, "0003_browse_index")
     upgrade(engine)
     with engine.connect() as conn:
-        assert conn.execute(sa.text("SELECT count(*) FROM tasks WHERE slot_key = :s"),
-                            {"s": slot}).scalar() == 2
+        assert (
+            conn.execute(
+                sa.text("SELECT count(*) FROM tasks WHERE slot_key = :s"), {"s": slot}
+            ).scalar()
+            == 2
+        )
 
 
 def test_fast_path_skips_alembic_at_head(engine, monkeypatch):

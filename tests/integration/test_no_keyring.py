@@ -41,7 +41,10 @@ def test_key_set_without_keyring_points_to_the_environment(slate):
     assert "sk-abc-123456" not in res.stdout + res.stderr
     gone = slate("key", "delete", env=NO_KEYRING)
     assert gone.code == 2 and gone.out["outcome"] == "invalid"
-    assert gone.out["error"]["code"] == "no_keyring" and "MINIMAX_API_KEY" in gone.out["error"]["message"]
+    assert (
+        gone.out["error"]["code"] == "no_keyring"
+        and "MINIMAX_API_KEY" in gone.out["error"]["message"]
+    )
     status = slate("key", "status", env={**NO_KEYRING, "MINIMAX_API_KEY": "sk-env-key-9999"})
     assert status.out["key"]["present"] is True and status.out["key"]["source"] == "env"
     assert "sk-env-key-9999" not in status.stdout

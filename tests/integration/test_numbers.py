@@ -33,13 +33,19 @@ def nothing_stored(data_dir) -> bool:
         conn.close()
 
 
-@pytest.mark.parametrize("variable, field", [
-    ("SLATE_TIMEOUT", "timeout"), ("SLATE_POLL_INTERVAL", "poll_interval"),
-    ("SLATE_QUOTA_VIDEO", "quota_video"), ("SLATE_QUOTA_IMAGE", "quota_image"),
-])
+@pytest.mark.parametrize(
+    "variable, field",
+    [
+        ("SLATE_TIMEOUT", "timeout"),
+        ("SLATE_POLL_INTERVAL", "poll_interval"),
+        ("SLATE_QUOTA_VIDEO", "quota_video"),
+        ("SLATE_QUOTA_IMAGE", "quota_image"),
+    ],
+)
 @pytest.mark.parametrize("value", BAD)
-def test_environment_numbers_are_finite_and_in_range(slate, data_dir, demo_sim, variable, field,
-                                                     value):
+def test_environment_numbers_are_finite_and_in_range(
+    slate, data_dir, demo_sim, variable, field, value
+):
     res = slate(*SUBMIT, env={variable: value})
     assert res.code == 2 and res.out["outcome"] == "invalid", (variable, value, res.out)
     assert res.out["error"]["field"] == field, res.out
@@ -74,21 +80,31 @@ def test_wait_max_seconds(slate, demo_sim, value):
 
 
 @pytest.mark.parametrize("value", ["nan", "-5", "inf"])
-def test_submit_wait_max_seconds_is_checked_before_anything_is_stored(slate, data_dir,
-                                                                      demo_sim, value):
+def test_submit_wait_max_seconds_is_checked_before_anything_is_stored(
+    slate, data_dir, demo_sim, value
+):
     res = slate(*SUBMIT, "--wait", f"--max-seconds={value}", timeout=30)
     assert res.code == 2 and res.out["error"]["field"] == "max_seconds", res.out
     assert demo_sim.stats()["creates_total"] == 0
     assert nothing_stored(data_dir)
 
 
-@pytest.mark.parametrize("args, field", [
-    (("--n", "nan"), "n"), (("--n", "inf"), "n"), (("--n", "-1"), "n"), (("--n", "1e3"), "n"),
-    (("--seed", "nan"), "seed"), (("--seed", "-1"), "seed"), (("--seed", "inf"), "seed"),
-])
+@pytest.mark.parametrize(
+    "args, field",
+    [
+        (("--n", "nan"), "n"),
+        (("--n", "inf"), "n"),
+        (("--n", "-1"), "n"),
+        (("--n", "1e3"), "n"),
+        (("--seed", "nan"), "seed"),
+        (("--seed", "-1"), "seed"),
+        (("--seed", "inf"), "seed"),
+    ],
+)
 def test_image_numbers(slate, data_dir, demo_sim, args, field):
-    res = slate("submit", "--request-id", RID, "--kind", "image", "--prompt", "p",
-                f"{args[0]}={args[1]}")
+    res = slate(
+        "submit", "--request-id", RID, "--kind", "image", "--prompt", "p", f"{args[0]}={args[1]}"
+    )
     assert res.code == 2 and res.out["error"]["field"] == field, res.out
     assert demo_sim.stats()["creates_total"] == 0
     assert nothing_stored(data_dir)
@@ -109,8 +125,9 @@ def test_list_limit(slate, value):
 
 
 # -- the rule itself, and a config made by code (the GUI) -----------------------------------
-@pytest.mark.parametrize("value", [math.nan, math.inf, -math.inf, "nan", "inf", "-1", True, None,
-                                   "seven", [1]])
+@pytest.mark.parametrize(
+    "value", [math.nan, math.inf, -math.inf, "nan", "inf", "-1", True, None, "seven", [1]]
+)
 def test_number_refuses_what_is_not_a_finite_number_in_range(value):
     with pytest.raises(ValidationError) as exc:
         number("timeout", value, minimum=0.0, maximum=10.0)
@@ -126,24 +143,46 @@ def test_number_and_whole_take_what_is_fine():
             whole("n", bad)
 
 
-@pytest.mark.parametrize("field, value", [
-    ("timeout", math.nan), ("timeout", math.inf), ("timeout", -1.0),
-    ("poll_interval", math.nan), ("poll_interval", -0.5), ("quota_video", -1),
-    ("quota_image", math.nan), ("max_requests_per_second", math.nan),
-    ("max_requests_per_second", 0.0), ("max_concurrent_polls", 0),
-    ("demo_stage_seconds", math.inf),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("timeout", math.nan),
+        ("timeout", math.inf),
+        ("timeout", -1.0),
+        ("poll_interval", math.nan),
+        ("poll_interval", -0.5),
+        ("quota_video", -1),
+        ("quota_image", math.nan),
+        ("max_requests_per_second", math.nan),
+        ("max_requests_per_second", 0.0),
+        ("max_concurrent_polls", 0),
+        ("demo_stage_seconds", math.inf),
+    ],
+)
 def test_a_config_made_by_code_is_checked_too(tmp_path, field, value):
     """However a config is made (the GUI's settings, tests, code), it holds only sane numbers."""
     with pytest.raises(ValidationError):
-        Config(data_dir=tmp_path, store="sqlite://", provider="demo", base_url=None,
-               tenant="studio-a", user="lin", **{field: value})
+        Config(
+            data_dir=tmp_path,
+            store="sqlite://",
+            provider="demo",
+            base_url=None,
+            tenant="studio-a",
+            user="lin",
+            **{field: value},
+        )
 
 
-@pytest.mark.parametrize("arg, field", [
-    ("--port=-5", "port"), ("--port=70000", "port"), ("--latency=nan", "latency"),
-    ("--image-latency=inf", "image_latency"), ("--download-ttl=-1", "download_ttl"),
-])
+@pytest.mark.parametrize(
+    "arg, field",
+    [
+        ("--port=-5", "port"),
+        ("--port=70000", "port"),
+        ("--latency=nan", "latency"),
+        ("--image-latency=inf", "image_latency"),
+        ("--download-ttl=-1", "download_ttl"),
+    ],
+)
 def test_the_demo_provider_s_numbers(slate, arg, field):
     res = slate("sim", arg, timeout=30)
     assert res.code == 2 and res.out["error"]["field"] == field, res.out

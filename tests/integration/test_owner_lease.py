@@ -35,8 +35,10 @@ QUICK_OBSERVER = {"app.service.owner.LEASE_SKEW_MARGIN": 0.2}
 def short_lease(timeout: float, lease: float = 1.0) -> dict[str, float]:
     """Owner patches: the lease lasts ``lease`` seconds from its last renewal (timeout + margin),
     renewed every 0.25 s."""
-    return {"app.service.lease.LEASE_MARGIN": lease - timeout,
-            "app.service.lease.RENEW_EVERY": 0.25}
+    return {
+        "app.service.lease.LEASE_MARGIN": lease - timeout,
+        "app.service.lease.RENEW_EVERY": 0.25,
+    }
 
 
 def stop_between_renewals(owner, env: dict[str, str]) -> None:
@@ -47,10 +49,12 @@ def stop_between_renewals(owner, env: dict[str, str]) -> None:
 
     engine = sa.create_engine(env["SLATE_STORE"])
     try:
+
         def lease() -> object:
             with engine.connect() as conn:
-                return conn.execute(sa.text("SELECT lease_until FROM tasks WHERE request_id = :r"),
-                                    {"r": RID}).scalar()
+                return conn.execute(
+                    sa.text("SELECT lease_until FROM tasks WHERE request_id = :r"), {"r": RID}
+                ).scalar()
 
         first = lease()
         deadline = time.monotonic() + 30
@@ -77,10 +81,14 @@ def env(slate_env, store_url):
     return {**slate_env, "SLATE_STORE": store_url, "SLATE_TIMEOUT": "30"}
 
 
-@pytest.mark.parametrize("owner_offset, observer_offset", [(0.0, HOUR), (-HOUR, 0.0)],
-                         ids=["observer-an-hour-ahead", "owner-an-hour-behind"])
+@pytest.mark.parametrize(
+    "owner_offset, observer_offset",
+    [(0.0, HOUR), (-HOUR, 0.0)],
+    ids=["observer-an-hour-ahead", "owner-an-hour-behind"],
+)
 def test_clock_skew_between_machines_never_makes_a_live_owner_look_expired(
-        env, demo_sim, owner_offset, observer_offset):
+    env, demo_sim, owner_offset, observer_offset
+):
     demo_sim.set_faults(delay_create_response=12.0)  # the create is out for 12 s
     owner = spawn(env, SUBMIT, clock_offset=owner_offset, hostname="render-box-1")
     wait_until(lambda: demo_sim.stats()["creates_total"] == 1, what="the create to arrive")
@@ -97,8 +105,9 @@ def test_clock_skew_between_machines_never_makes_a_live_owner_look_expired(
 def _unshare_works() -> bool:
     if shutil.which("unshare") is None:
         return False
-    probe = subprocess.run(["unshare", "--pid", "--fork", "--mount-proc", "true"],
-                           capture_output=True, timeout=10)
+    probe = subprocess.run(
+        ["unshare", "--pid", "--fork", "--mount-proc", "true"], capture_output=True, timeout=10
+    )
     return probe.returncode == 0
 
 
@@ -125,16 +134,24 @@ def test_a_create_held_by_retry_after_1e9_past_the_lease_stays_owned_and_is_sent
     """The provider answers the first create with 1002 and ``Retry-After: 1e9``. The owner waits
     the cap (set to 12 s here; 60 s in Slate), not 1e9 s, and renews its lease meanwhile (1 s
     long here): another machine looking in after the lease would have run out finds it owned."""
-    server = HostileServer({"POST /v1/video_generation": [
-        Answer(refused(1002, "rate limit exceeded(RPM)"), headers={"Retry-After": "1e9"}),
-        Answer(ok(task_id="vt-after-backoff")),
-    ]})
+    server = HostileServer(
+        {
+            "POST /v1/video_generation": [
+                Answer(refused(1002, "rate limit exceeded(RPM)"), headers={"Retry-After": "1e9"}),
+                Answer(ok(task_id="vt-after-backoff")),
+            ]
+        }
+    )
     try:
         envs = {**env, "SLATE_BASE_URL": server.base_url, "SLATE_TIMEOUT": "5"}
-        owner = spawn(envs, SUBMIT, patches={**short_lease(5.0),
-                                             "app.service.ratelimit.RETRY_AFTER_CAP": 12.0})
-        wait_until(lambda: server.sent("POST", "/v1/video_generation") == 1,
-                   what="the first create")
+        owner = spawn(
+            envs,
+            SUBMIT,
+            patches={**short_lease(5.0), "app.service.ratelimit.RETRY_AFTER_CAP": 12.0},
+        )
+        wait_until(
+            lambda: server.sent("POST", "/v1/video_generation") == 1, what="the first create"
+        )
         time.sleep(1.6)  # past the first lease and the observer's slack
         seen = state_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
         assert seen["state"] == "submitting", seen
@@ -154,7 +171,9 @@ def test_an_answer_for_a_record_already_unknown_attaches_to_it(env, demo_sim):
     owner = spawn({**env, "SLATE_TIMEOUT": "60"}, SUBMIT, patches=short_lease(60.0))
     try:
         wait_until(lambda: demo_sim.stats()["creates_total"] == 1, what="the create to arrive")
-        stop_between_renewals(owner, env)  # the owner stops renewing: to another machine it looks gone
+        stop_between_renewals(
+            owner, env
+        )  # the owner stops renewing: to another machine it looks gone
         time.sleep(1.5)
         seen = state_of(env, hostname="render-box-2", patches=QUICK_OBSERVER)
         assert seen["state"] == "unknown" and seen["provider_task_id"] is None, seen
@@ -179,16 +198,21 @@ def test_an_owner_that_lost_its_record_before_a_resend_never_sends_it(env):
     """Stopped during a rate-limit backoff, the owner's record is declared unknown; when it
     wakes it checks its hold before sending again, finds it lost, and sends nothing — the record
     says so (rejected, never sent: nothing was created)."""
-    server = HostileServer({"POST /v1/video_generation": [
-        Answer(refused(1002, "rate limit exceeded(RPM)"), headers={"Retry-After": "3"}),
-        Answer(ok(task_id="vt-must-not-exist")),
-    ]})
+    server = HostileServer(
+        {
+            "POST /v1/video_generation": [
+                Answer(refused(1002, "rate limit exceeded(RPM)"), headers={"Retry-After": "3"}),
+                Answer(ok(task_id="vt-must-not-exist")),
+            ]
+        }
+    )
     try:
         envs = {**env, "SLATE_BASE_URL": server.base_url, "SLATE_TIMEOUT": "5"}
         owner = spawn(envs, SUBMIT, patches=short_lease(5.0))
         try:
-            wait_until(lambda: server.sent("POST", "/v1/video_generation") == 1,
-                       what="the first create")
+            wait_until(
+                lambda: server.sent("POST", "/v1/video_generation") == 1, what="the first create"
+            )
             stop_between_renewals(owner, envs)
             time.sleep(1.5)
             seen = state_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)

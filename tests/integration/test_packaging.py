@@ -21,9 +21,20 @@ import pytest
 from tests.fixtures import ROOT
 
 SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
-SKIP = shutil.ignore_patterns(".venv", ".git", "build", "dist", "*.egg-info", "__pycache__",
-                              "screenshots", ".pytest_cache", ".mypy_cache", ".ruff_cache",
-                              ".hypothesis", "bench-results")
+SKIP = shutil.ignore_patterns(
+    ".venv",
+    ".git",
+    "build",
+    "dist",
+    "*.egg-info",
+    "__pycache__",
+    "screenshots",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".hypothesis",
+    "bench-results",
+)
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +43,12 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     src = tmp / "src"
     shutil.copytree(ROOT, src, ignore=SKIP)
     out = tmp / "dist"
-    proc = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out),
-                           str(src)], capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(src)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     (built,) = out.glob("slate-*.whl")
     return built
@@ -41,13 +56,19 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_wheel_holds_every_module_and_every_resource(wheel):
     names = set(zipfile.ZipFile(wheel).namelist())
-    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "app").rglob("*.py")
-               if "__pycache__" not in p.parts}
+    modules = {
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "app").rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
     assert modules - names == set(), "modules missing from the wheel"
     res = "app/resources/"
-    wanted = {f"{res}__init__.py", f"{res}prices.toml",
-              f"{res}icons/hicolor/scalable/apps/io.slate.Slate.svg",
-              f"{res}translations/slate_zh_CN.qm"}
+    wanted = {
+        f"{res}__init__.py",
+        f"{res}prices.toml",
+        f"{res}icons/hicolor/scalable/apps/io.slate.Slate.svg",
+        f"{res}translations/slate_zh_CN.qm",
+    }
     wanted |= {f"{res}icons/hicolor/{n}x{n}/apps/io.slate.Slate.png" for n in SIZES}
     ui = ROOT / "resources" / "icons" / "ui"
     wanted |= {f"{res}icons/ui/{p.name}" for p in ui.glob("*.svg")}
@@ -59,8 +80,22 @@ def test_the_wheel_holds_every_module_and_every_resource(wheel):
 
 def test_the_installed_package_finds_its_icons_and_translations(wheel, tmp_path):
     target = tmp_path / "site"
-    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target",
-                           str(target), str(wheel)], capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-deps",
+            "-q",
+            "--target",
+            str(target),
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     probe = """
 import sys
@@ -87,17 +122,27 @@ print("ok")
 """
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     env.update(PYTHONPATH=str(target), QT_QPA_PLATFORM="offscreen")
-    out = subprocess.run([sys.executable, "-c", probe, str(target)], cwd=tmp_path, env=env,
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(target)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "ok"
 
 
 def test_the_committed_icon_pngs_are_renders_of_the_svg():
     """``packaging/render-icons.py --check`` fails when the SVG changed and the PNGs did not."""
-    proc = subprocess.run([sys.executable, str(ROOT / "packaging" / "render-icons.py"), "--check"],
-                          capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "packaging" / "render-icons.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert proc.returncode == 0, proc.stderr
 
 

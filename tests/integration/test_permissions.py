@@ -23,11 +23,18 @@ RID = "article:20260816:tide-eye:scene-02"
 NO_KEYRING = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
 
 
-def slate_with_umask(env: dict[str, str], *args: str,
-                     umask: int = 0o022) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app", "--json", *args], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120,
-                          preexec_fn=lambda: os.umask(umask))
+def slate_with_umask(
+    env: dict[str, str], *args: str, umask: int = 0o022
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app", "--json", *args],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=lambda: os.umask(umask),
+    )
 
 
 def modes(root: Path) -> dict[str, int]:
@@ -51,15 +58,34 @@ def test_everything_slate_writes_is_private_under_umask_022(slate_env, tmp_path)
     data = tmp_path / "fresh" / "slate-data"  # created by Slate itself
     env = {**slate_env, **NO_KEYRING, "SLATE_DATA_DIR": str(data)}
     env.pop("SLATE_BASE_URL")  # the embedded demo provider: its files live in the data dir too
-    for args in (("submit", "--request-id", RID, "--kind", "image", "--prompt", "p"),
-                 ("submit", "--request-id", RID + "-v", "--kind", "video", "--prompt", "v",
-                  "--wait", "--max-seconds", "60"),
-                 ("status", RID), ("history", RID)):
+    for args in (
+        ("submit", "--request-id", RID, "--kind", "image", "--prompt", "p"),
+        (
+            "submit",
+            "--request-id",
+            RID + "-v",
+            "--kind",
+            "video",
+            "--prompt",
+            "v",
+            "--wait",
+            "--max-seconds",
+            "60",
+        ),
+        ("status", RID),
+        ("history", RID),
+    ):
         done = slate_with_umask(env, *args)
         assert done.returncode == 0, (args, done.stdout, done.stderr[-2000:])
     found = modes(data)
-    for expected in ("slate.sqlite3", "slate.sqlite3.writers", "handle-secret",
-                     ".handle-secret.lock", "logs/slate.log", "demo-provider.sqlite3"):
+    for expected in (
+        "slate.sqlite3",
+        "slate.sqlite3.writers",
+        "handle-secret",
+        ".handle-secret.lock",
+        "logs/slate.log",
+        "demo-provider.sqlite3",
+    ):
         assert expected in found, sorted(found)
     assert any(n.startswith("media/") and n.endswith(".png") for n in found), sorted(found)
     assert any(n.startswith("media/") and n.endswith(".mp4") for n in found), sorted(found)
@@ -90,16 +116,16 @@ def test_wal_and_shm_files_are_private_while_the_store_is_open(tmp_path):
 
 def test_files_an_older_slate_left_readable_are_tightened(slate_env, data_dir):
     env = {**slate_env, **NO_KEYRING}
-    first = slate_with_umask(env, "submit", "--request-id", RID, "--kind", "image",
-                             "--prompt", "p")
+    first = slate_with_umask(env, "submit", "--request-id", RID, "--kind", "image", "--prompt", "p")
     assert first.returncode == 0, first.stderr[-2000:]
     for path in list(data_dir.rglob("*")):
         os.chmod(path, 0o755 if path.is_dir() else 0o644)  # as an older Slate left them
     (data_dir / ".private-v1").unlink()  # an older Slate never tightened this data dir
     (data_dir / "someone-elses.txt").write_text("not Slate's")
     os.chmod(data_dir / "someone-elses.txt", 0o644)
-    again = slate_with_umask(env, "submit", "--request-id", RID + "-2", "--kind", "image",
-                             "--prompt", "p")
+    again = slate_with_umask(
+        env, "submit", "--request-id", RID + "-2", "--kind", "image", "--prompt", "p"
+    )
     assert again.returncode == 0, again.stderr[-2000:]
     found = modes(data_dir)
     found.pop(".")  # the user's chosen data dir: warned about, not changed (next test)
@@ -107,12 +133,10 @@ def test_files_an_older_slate_left_readable_are_tightened(slate_env, data_dir):
     assert wide(found, data_dir) == {}, wide(found, data_dir)
 
 
-def test_a_chosen_data_dir_others_can_read_is_warned_about_once_and_left_alone(slate_env,
-                                                                               data_dir):
+def test_a_chosen_data_dir_others_can_read_is_warned_about_once_and_left_alone(slate_env, data_dir):
     os.chmod(data_dir, 0o755)
     env = {**slate_env}
-    first = slate_with_umask(env, "submit", "--request-id", RID, "--kind", "image",
-                             "--prompt", "p")
+    first = slate_with_umask(env, "submit", "--request-id", RID, "--kind", "image", "--prompt", "p")
     assert first.returncode == 0
     assert f"others can read or enter the data dir {data_dir} (mode 0755)" in first.stderr
     assert f"chmod 700 {data_dir}" in first.stderr

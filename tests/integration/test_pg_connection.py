@@ -49,8 +49,11 @@ async def h(data_dir: Path, pg_url: str, demo_sim: Any) -> AsyncIterator[Harness
 
 def connection_lost(where: str = "COMMIT") -> OperationalError:
     return OperationalError(
-        where, None,
-        psycopg.OperationalError("consuming input failed: server closed the connection unexpectedly"),
+        where,
+        None,
+        psycopg.OperationalError(
+            "consuming input failed: server closed the connection unexpectedly"
+        ),
         connection_invalidated=True,
     )
 
@@ -110,6 +113,7 @@ def events(repo: Repository, event: str) -> int:
 
 
 # -- unknown COMMIT outcomes (simulated at the exact moment) ---------------------------------
+
 
 @pytest.mark.parametrize("mode", ["after_commit", "before_commit"])
 async def test_claim_commit_outcome_unknown_is_reread_and_sends_one_create(h, monkeypatch, mode):
@@ -188,13 +192,15 @@ async def test_store_unreachable_after_the_create_never_creates_again(h, monkeyp
 
 # -- real connection loss ------------------------------------------------------------------
 
+
 def terminate_backends(url: str) -> int:
     """Kill every server connection to the store's database (what a restart does to them)."""
     dbname = sa.engine.make_url(url).database
     with psycopg.connect(pg._psycopg_dsn(pg.server().url), autocommit=True) as conn:
         rows = conn.execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-            "WHERE datname = %s AND pid <> pg_backend_pid()", (dbname,)
+            "WHERE datname = %s AND pid <> pg_backend_pid()",
+            (dbname,),
         ).fetchall()
     return len(rows)
 
@@ -232,16 +238,33 @@ async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
                 assert out.kind is OutcomeKind.CREATED, out
             env = dict(os.environ)
             env.update(
-                SLATE_DATA_DIR=str(data_dir), SLATE_STORE=pg_url, SLATE_PROVIDER="demo",
-                SLATE_BASE_URL=sim.base_url, SLATE_TENANT="studio-a", SLATE_USER="lin",
-                SLATE_POLL_INTERVAL="0.1", SLATE_TIMEOUT="5",
+                SLATE_DATA_DIR=str(data_dir),
+                SLATE_STORE=pg_url,
+                SLATE_PROVIDER="demo",
+                SLATE_BASE_URL=sim.base_url,
+                SLATE_TENANT="studio-a",
+                SLATE_USER="lin",
+                SLATE_POLL_INTERVAL="0.1",
+                SLATE_TIMEOUT="5",
                 SLATE_TEST_KEYRING_FILE=str(tmp_path / "keyring.json"),
             )
             waiters = [
                 subprocess.Popen(
-                    [sys.executable, "-m", "app", "--json", "wait", RID.format(10 + i),
-                     "--max-seconds", "60"],
-                    env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                    [
+                        sys.executable,
+                        "-m",
+                        "app",
+                        "--json",
+                        "wait",
+                        RID.format(10 + i),
+                        "--max-seconds",
+                        "60",
+                    ],
+                    env=env,
+                    cwd=ROOT,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
                 )
                 for i in (0, 1)
             ]
@@ -259,7 +282,10 @@ async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
             await asyncio.sleep(0.1)
             late2 = await svc.submit(RID.format(15), "video", {"prompt": prompts[5]})
             await restart
-            assert late.kind is OutcomeKind.CREATED and late2.kind is OutcomeKind.CREATED, (late, late2)
+            assert late.kind is OutcomeKind.CREATED and late2.kind is OutcomeKind.CREATED, (
+                late,
+                late2,
+            )
 
             deadline = time.monotonic() + 45
             while True:
@@ -284,8 +310,11 @@ async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
             assert stats["creates_total"] == 6
             with h.repo.engine.connect() as conn:
                 assert conn.execute(sa.text("SELECT count(*) FROM tasks")).scalar() == 6
-                assert conn.execute(
-                    sa.text("SELECT count(*) FROM slot_events WHERE event = 'created'")
-                ).scalar() == 6
+                assert (
+                    conn.execute(
+                        sa.text("SELECT count(*) FROM slot_events WHERE event = 'created'")
+                    ).scalar()
+                    == 6
+                )
     finally:
         sim.stop()

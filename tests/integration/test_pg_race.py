@@ -60,9 +60,11 @@ def test_racing_users_and_changed_parameters_on_pg(slate_env, demo_sim, pg_url):
     demo_sim.set_faults(delay_create_response=0.3)
     env = {**slate_env, "SLATE_STORE": pg_url}
     base = ["submit", "--request-id", RID, "--kind", "image"]
-    argvs = ([["--user", "lin", *base, "--prompt", "p-lin"]] * 2
-             + [["--user", "mei", *base, "--prompt", "p-mei"]] * 2
-             + [["--user", "lin", *base, "--prompt", "p-lin changed"]] * 2)
+    argvs = (
+        [["--user", "lin", *base, "--prompt", "p-lin"]] * 2
+        + [["--user", "mei", *base, "--prompt", "p-mei"]] * 2
+        + [["--user", "lin", *base, "--prompt", "p-lin changed"]] * 2
+    )
     results = race(env, argvs)
     by_prompt = demo_sim.stats()["creates_by_prompt"]
     assert by_prompt.get("p-lin changed", 0) <= 1
@@ -78,8 +80,10 @@ def test_racing_users_and_changed_parameters_on_pg(slate_env, demo_sim, pg_url):
 
 def test_quota_is_atomic_across_processes_on_pg(slate_env, demo_sim, pg_url):
     env = {**slate_env, "SLATE_STORE": pg_url, "SLATE_QUOTA_VIDEO": "3"}
-    argvs = [["submit", "--request-id", f"{RID}-q{i:02d}", "--kind", "video", "--prompt", f"q{i}"]
-             for i in range(8)]
+    argvs = [
+        ["submit", "--request-id", f"{RID}-q{i:02d}", "--kind", "video", "--prompt", f"q{i}"]
+        for i in range(8)
+    ]
     results = race(env, argvs)
     outcomes = Counter(out["outcome"] for _c, out in results)
     assert outcomes == {"created": 3, "quota_exceeded": 5}, results
@@ -93,5 +97,5 @@ def test_quota_is_atomic_across_processes_on_pg(slate_env, demo_sim, pg_url):
             assert conn.execute(sa.text("SELECT sum(used) FROM quota_use")).scalar() == 3
     finally:
         eng.dispose()
-    (code, out), = race(env, [["quota"]], lead=0.5)
+    ((code, out),) = race(env, [["quota"]], lead=0.5)
     assert code == 0 and out["quota"]["video"] == {"used": 3, "limit": 3}, out

@@ -27,8 +27,9 @@ def pg_url():
 
 def test_every_command_works_on_a_pg_store(slate, pg_url, tmp_path, demo_sim):
     env = {"SLATE_STORE": pg_url}
-    out = slate("submit", "--request-id", RID, "--kind", "video", "--prompt", "quay", "--wait",
-                env=env)
+    out = slate(
+        "submit", "--request-id", RID, "--kind", "video", "--prompt", "quay", "--wait", env=env
+    )
     assert out.code == 0 and out.out["outcome"] == "created", out
     assert out.out["task"]["state"] == "success"
     assert slate("status", RID, env=env).out["task"]["state"] == "success"
@@ -56,17 +57,30 @@ def test_values_postgresql_cannot_store_do_not_break_a_transition(store_url):
     try:
         scope = Scope("studio-a", "u" * 64, "demo", "local")
         write = ClaimWrite(
-            idempotency_key="k" * 64, request_id=RID, params={"prompt": "p"}, units=1,
-            owner=("h", 1, 1.0), lease_until=time.time() + 60, quota_limit=None, day="2026-08-16",
+            idempotency_key="k" * 64,
+            request_id=RID,
+            params={"prompt": "p"},
+            units=1,
+            owner=("h", 1, 1.0),
+            lease_until=time.time() + 60,
+            quota_limit=None,
+            day="2026-08-16",
         )
-        claim = repo.claim(ClaimRequest(scope, "s" * 64, "video", "f" * 64, time.time(),
-                                        lambda: write))
+        claim = repo.claim(
+            ClaimRequest(scope, "s" * 64, "video", "f" * 64, time.time(), lambda: write)
+        )
         assert claim.task is not None
         word = "Processing-" + "x" * 200
         new = repo.transition(
-            claim.task, expect=[State.SUBMITTING], state=State.UNKNOWN, provider_status=word,
-            error_code="unknown_status", error_message="bad \x00 byte", event="unknown",
-            detail="raw \x00", data={"raw": {"progress": float("nan"), "msg": "a\x00b"}},
+            claim.task,
+            expect=[State.SUBMITTING],
+            state=State.UNKNOWN,
+            provider_status=word,
+            error_code="unknown_status",
+            error_message="bad \x00 byte",
+            event="unknown",
+            detail="raw \x00",
+            data={"raw": {"progress": float("nan"), "msg": "a\x00b"}},
             results={"n": float("inf")},
         )
         assert new is not None and new.state == "unknown"
@@ -94,7 +108,9 @@ def _fake_mounts(monkeypatch: pytest.MonkeyPatch, text: str) -> None:
 def test_sqlite_on_a_network_share_is_refused(tmp_path, monkeypatch, fstype):
     share = tmp_path / "share"
     share.mkdir()
-    _fake_mounts(monkeypatch, f"/dev/sda1 / ext4 rw 0 0\nfiler:/team {share.resolve()} {fstype} rw 0 0\n")
+    _fake_mounts(
+        monkeypatch, f"/dev/sda1 / ext4 rw 0 0\nfiler:/team {share.resolve()} {fstype} rw 0 0\n"
+    )
     with pytest.raises(ValidationError) as err:
         make_engine(f"sqlite:///{share / 'slate.sqlite3'}")
     msg = str(err.value)
@@ -107,7 +123,9 @@ def test_sqlite_on_a_local_disk_next_to_a_share_is_fine(tmp_path, monkeypatch):
     share = tmp_path / "local-share"  # a prefix of the name is not the same mount
     local.mkdir()
     share.mkdir()
-    _fake_mounts(monkeypatch, f"/dev/sda1 / ext4 rw 0 0\nfiler:/team {share.resolve()} nfs rw 0 0\n")
+    _fake_mounts(
+        monkeypatch, f"/dev/sda1 / ext4 rw 0 0\nfiler:/team {share.resolve()} nfs rw 0 0\n"
+    )
     eng = make_engine(f"sqlite:///{local / 'slate.sqlite3'}")
     eng.dispose()
 
@@ -121,8 +139,18 @@ def test_cli_refuses_sqlite_on_a_share_with_one_json_error(tmp_path, monkeypatch
     share = tmp_path / "share"
     share.mkdir()
     _fake_mounts(monkeypatch, f"filer:/team {share.resolve()} nfs4 rw 0 0\n")
-    code = main(["--json", "--data-dir", str(tmp_path / "data"), "--provider", "demo",
-                 "--store", f"sqlite:///{share / 'slate.sqlite3'}", "quota"])
+    code = main(
+        [
+            "--json",
+            "--data-dir",
+            str(tmp_path / "data"),
+            "--provider",
+            "demo",
+            "--store",
+            f"sqlite:///{share / 'slate.sqlite3'}",
+            "quota",
+        ]
+    )
     lines = [ln for ln in capsys.readouterr().out.splitlines() if ln.strip()]
     assert len(lines) == 1, lines
     out = json.loads(lines[0])

@@ -23,12 +23,22 @@ async def test_poller_respects_the_request_rate_cap(data_dir, store_url):
     store = open_store(store_url)
     provider = DemoProvider(sim.base_url, timeout=5.0)
     try:
-        fast = SlateService(make_config(data_dir, store_url, max_requests_per_second=500), store, provider, SECRET)
+        fast = SlateService(
+            make_config(data_dir, store_url, max_requests_per_second=500), store, provider, SECRET
+        )
         for i in range(30):
-            assert (await fast.submit(f"poll:20261130:cap:scene-{i:02d}", "video", {**VIDEO, "prompt": f"p{i}"})).kind is OutcomeKind.CREATED
+            assert (
+                await fast.submit(
+                    f"poll:20261130:cap:scene-{i:02d}", "video", {**VIDEO, "prompt": f"p{i}"}
+                )
+            ).kind is OutcomeKind.CREATED
         sim.reset()
-        capped = SlateService(make_config(data_dir, store_url, max_requests_per_second=8,
-                                          poll_interval=0.05), store, provider, SECRET)
+        capped = SlateService(
+            make_config(data_dir, store_url, max_requests_per_second=8, poll_interval=0.05),
+            store,
+            provider,
+            SECRET,
+        )
         stop = asyncio.Event()
         runner = asyncio.create_task(capped.run_poller(stop))
         deadline = time.time() + 60
@@ -79,10 +89,13 @@ async def test_rate_limited_query_backs_off_and_persists_next_poll(harness):
 async def test_resume_spreads_first_queries(harness):
     svc = harness.other(max_requests_per_second=10)
     for i in range(20):
-        await svc.submit(f"poll:20261130:resume:scene-{i:02d}", "video", {**VIDEO, "prompt": f"r{i}"})
+        await svc.submit(
+            f"poll:20261130:resume:scene-{i:02d}", "video", {**VIDEO, "prompt": f"r{i}"}
+        )
     n = await svc.resume()
     assert n == 20
     tasks = await svc.store.tasks_in_states(
-        svc.scope, [State.PREPARING, State.QUEUEING, State.PROCESSING])
+        svc.scope, [State.PREPARING, State.QUEUEING, State.PROCESSING]
+    )
     due = sorted(t.next_poll_at for t in tasks)
     assert due[-1] - due[0] >= 19 / 10 * 0.9  # spread at the configured rate, not all at once

@@ -66,7 +66,9 @@ async def test_video_lifecycle_and_real_mp4(provider: MiniMaxProvider, body, siz
     assert final.file_id and (final.width, final.height) == size
     info = await provider.retrieve_file(final.file_id)
     assert info.file_id == final.file_id and info.filename == "output.mp4"
-    assert isinstance(info.raw["file"]["file_id"], int)  # a number in the file, a string in the query
+    assert isinstance(
+        info.raw["file"]["file_id"], int
+    )  # a number in the file, a string in the query
     assert info.raw["_trace_id"]
     status, length, data = await _download(provider, info.download_url)
     assert status == 200 and length == len(data) == info.bytes
@@ -104,8 +106,13 @@ async def test_image_urls_real_png_per_ratio(provider: MiniMaxProvider, ratio: s
 
 async def test_image_base64_and_n(provider: MiniMaxProvider) -> None:
     result = await provider.generate_image(
-        {"model": "image-01", "prompt": "three boats", "aspect_ratio": "1:1", "n": 3,
-         "response_format": "base64"}
+        {
+            "model": "image-01",
+            "prompt": "three boats",
+            "aspect_ratio": "1:1",
+            "n": 3,
+            "response_format": "base64",
+        }
     )
     assert len(result.items) == 3 and result.success_count == 3
     assert all(i.data and i.data.startswith(b"\x89PNG") and i.url is None for i in result.items)
@@ -116,7 +123,13 @@ async def test_image_custom_width_height(provider: MiniMaxProvider) -> None:
     from PySide6.QtGui import QImage
 
     result = await provider.generate_image(
-        {"model": "image-01", "prompt": "custom", "width": 512, "height": 768, "response_format": "base64"}
+        {
+            "model": "image-01",
+            "prompt": "custom",
+            "width": 512,
+            "height": 768,
+            "response_format": "base64",
+        }
     )
     image = QImage.fromData(result.items[0].data, "PNG")
     assert (image.width(), image.height()) == (512, 768)
@@ -140,7 +153,9 @@ async def test_image_custom_width_height(provider: MiniMaxProvider) -> None:
         {"prompt": "no model"},
     ],
 )
-async def test_invalid_video_params_refused_2013(provider: MiniMaxProvider, sim: SimServer, body) -> None:
+async def test_invalid_video_params_refused_2013(
+    provider: MiniMaxProvider, sim: SimServer, body
+) -> None:
     with pytest.raises(Refused) as info:
         await provider.create_video(body)
     assert info.value.code == 2013 and not info.value.never_sent
@@ -180,9 +195,13 @@ async def test_missing_key_answers_1004_with_http_200(sim: SimServer) -> None:
         for headers in ({}, {"Authorization": "Bearer"}, {"Authorization": "Basic abc"}):
             r = await client.post("/v1/video_generation", json=VIDEO, headers=headers)
             assert r.status_code == 200 and r.json()["base_resp"]["status_code"] == 1004
-            r = await client.get("/v1/query/video_generation", params={"task_id": "1"}, headers=headers)
+            r = await client.get(
+                "/v1/query/video_generation", params={"task_id": "1"}, headers=headers
+            )
             assert r.status_code == 200 and r.json()["base_resp"]["status_code"] == 1004
-        r = await client.post("/v1/video_generation", json=VIDEO, headers={"Authorization": "Bearer any"})
+        r = await client.post(
+            "/v1/video_generation", json=VIDEO, headers={"Authorization": "Bearer any"}
+        )
         assert r.json()["base_resp"]["status_code"] == 0 and r.headers["Trace-Id"]
     assert sim.stats()["made_total"] == 1
 
@@ -266,7 +285,9 @@ async def test_rate_limit_1002(provider: MiniMaxProvider, sim: SimServer) -> Non
         assert info.value.code == 1002 and info.value.rate_limited
     assert (await provider.create_video({**VIDEO, "prompt": "slot:busy"})).task_id
     stats = sim.stats()
-    assert stats["creates_by_prompt"]["slot:busy"] == 3 and stats["made_by_prompt"]["slot:busy"] == 1
+    assert (
+        stats["creates_by_prompt"]["slot:busy"] == 3 and stats["made_by_prompt"]["slot:busy"] == 1
+    )
 
 
 async def test_rate_limit_on_query_and_image(provider: MiniMaxProvider, sim: SimServer) -> None:
@@ -288,8 +309,12 @@ async def test_rate_limit_creates_only(provider: MiniMaxProvider, sim: SimServer
         await provider.create_video(VIDEO)
 
 
-@pytest.mark.parametrize(("code", "refused"), [(1026, True), (1008, True), (1004, True), (1033, False), (1000, False)])
-async def test_create_error_codes(provider: MiniMaxProvider, sim: SimServer, code: int, refused: bool) -> None:
+@pytest.mark.parametrize(
+    ("code", "refused"), [(1026, True), (1008, True), (1004, True), (1033, False), (1000, False)]
+)
+async def test_create_error_codes(
+    provider: MiniMaxProvider, sim: SimServer, code: int, refused: bool
+) -> None:
     sim.set_faults(create_error=1, create_error_code=code)
     with pytest.raises(Refused if refused else Ambiguous) as info:
         await provider.create_video({**VIDEO, "prompt": "slot:code"})
@@ -299,7 +324,9 @@ async def test_create_error_codes(provider: MiniMaxProvider, sim: SimServer, cod
     assert sim.stats()["made_by_prompt"] == {}
 
 
-async def test_5xx_before_create_is_ambiguous_nothing_made(provider: MiniMaxProvider, sim: SimServer) -> None:
+async def test_5xx_before_create_is_ambiguous_nothing_made(
+    provider: MiniMaxProvider, sim: SimServer
+) -> None:
     sim.set_faults(server_error=1, server_error_status=503)
     with pytest.raises(Ambiguous) as info:
         await provider.create_video({**VIDEO, "prompt": "slot:5xx"})
@@ -307,7 +334,9 @@ async def test_5xx_before_create_is_ambiguous_nothing_made(provider: MiniMaxProv
     assert sim.stats()["made_by_prompt"] == {}
 
 
-async def test_5xx_after_create_is_ambiguous_task_made(provider: MiniMaxProvider, sim: SimServer) -> None:
+async def test_5xx_after_create_is_ambiguous_task_made(
+    provider: MiniMaxProvider, sim: SimServer
+) -> None:
     sim.set_faults(server_error_after_create=1)
     with pytest.raises(Ambiguous):
         await provider.create_video({**VIDEO, "prompt": "slot:5xx-after"})
@@ -325,14 +354,21 @@ async def test_5xx_on_query_is_ambiguous(provider: MiniMaxProvider, sim: SimServ
 
 
 @pytest.mark.parametrize("word", ["completed", "Failed", "expired", ""])
-async def test_unknown_status_words_come_back_raw(provider: MiniMaxProvider, sim: SimServer, word: str) -> None:
+async def test_unknown_status_words_come_back_raw(
+    provider: MiniMaxProvider, sim: SimServer, word: str
+) -> None:
     created = await provider.create_video(VIDEO)
     sim.set_faults(status_word=word, status_word_queries=1)
     status = await provider.query_video(created.task_id)
     assert status.status == word
     assert state_for_status_word(status.status) is State.UNKNOWN
     assert status.raw["status"] == word
-    assert (await provider.query_video(created.task_id)).status in {"Preparing", "Queueing", "Processing", "Success"}
+    assert (await provider.query_video(created.task_id)).status in {
+        "Preparing",
+        "Queueing",
+        "Processing",
+        "Success",
+    }
 
 
 async def test_success_without_file(provider: MiniMaxProvider, sim: SimServer) -> None:
@@ -406,9 +442,17 @@ async def test_truncated_download(provider: MiniMaxProvider, sim: SimServer) -> 
 # ---------------------------------------------------------------- random faults, control, persistence
 
 
-async def test_random_faults_never_refuse_a_made_task(sim: SimServer, provider: MiniMaxProvider) -> None:
-    sim.set_faults(random={"lose_create_response": 0.2, "rate_limit": 0.2, "server_error": 0.15,
-                           "server_error_after_create": 0.15})
+async def test_random_faults_never_refuse_a_made_task(
+    sim: SimServer, provider: MiniMaxProvider
+) -> None:
+    sim.set_faults(
+        random={
+            "lose_create_response": 0.2,
+            "rate_limit": 0.2,
+            "server_error": 0.15,
+            "server_error_after_create": 0.15,
+        }
+    )
     outcomes: dict[str, str] = {}
     for i in range(30):
         prompt = f"soak:{i:02d}"
@@ -439,7 +483,9 @@ async def test_control_endpoints(sim: SimServer) -> None:
         assert r.json()["base_resp"]["status_code"] == 1002
         r = await client.post("/v1/video_generation", json=VIDEO, headers=auth)
         task_id = r.json()["task_id"]
-        r = await client.get("/v1/query/video_generation", params={"task_id": task_id}, headers=auth)
+        r = await client.get(
+            "/v1/query/video_generation", params={"task_id": task_id}, headers=auth
+        )
         assert r.json()["status"] == "completed"
         stats = (await client.get("/_sim/stats")).json()
         assert stats["requests_by_endpoint"] == {"video_generation": 2, "query_video_generation": 1}

@@ -37,8 +37,9 @@ async def store(store_url: str) -> AsyncIterator[Store]:
         opened.close()
 
 
-async def service_for(data_dir: Path, store: Store, store_url: str,
-                      server: HostileServer) -> tuple[SlateService, DemoProvider]:
+async def service_for(
+    data_dir: Path, store: Store, store_url: str, server: HostileServer
+) -> tuple[SlateService, DemoProvider]:
     provider = DemoProvider(server.base_url, timeout=5.0, connect_timeout=2.0)
     cfg = make_config(data_dir, store_url, timeout=5.0)
     return SlateService(cfg, store, provider, SECRET), provider
@@ -46,10 +47,12 @@ async def service_for(data_dir: Path, store: Store, store_url: str,
 
 @pytest.mark.parametrize("task_id", [LONG_ID, HUGE_ID], ids=["300", "20000"])
 async def test_a_task_id_of_any_length_is_stored_whole(data_dir, store, store_url, task_id):
-    server = HostileServer({
-        "POST /v1/video_generation": [Answer(ok(task_id=task_id))],
-        "GET /v1/query/video_generation": [Answer(ok(task_id=task_id, status=LONG_WORD))],
-    })
+    server = HostileServer(
+        {
+            "POST /v1/video_generation": [Answer(ok(task_id=task_id))],
+            "GET /v1/query/video_generation": [Answer(ok(task_id=task_id, status=LONG_WORD))],
+        }
+    )
     svc, provider = await service_for(data_dir, store, store_url, server)
     try:
         out = await svc.submit(RID, "video", {"prompt": "p"})
@@ -69,12 +72,17 @@ async def test_a_task_id_of_any_length_is_stored_whole(data_dir, store, store_ur
 
 
 async def test_a_long_failure_code_and_message_are_stored_whole(data_dir, store, store_url):
-    fail = {"task_id": LONG_ID, "status": "Fail",
-            "base_resp": {"status_code": 1027, "status_msg": LONG_CODE_MSG}}
-    server = HostileServer({
-        "POST /v1/video_generation": [Answer(ok(task_id=LONG_ID))],
-        "GET /v1/query/video_generation": [Answer(fail)],
-    })
+    fail = {
+        "task_id": LONG_ID,
+        "status": "Fail",
+        "base_resp": {"status_code": 1027, "status_msg": LONG_CODE_MSG},
+    }
+    server = HostileServer(
+        {
+            "POST /v1/video_generation": [Answer(ok(task_id=LONG_ID))],
+            "GET /v1/query/video_generation": [Answer(fail)],
+        }
+    )
     svc, provider = await service_for(data_dir, store, store_url, server)
     try:
         await svc.submit(RID, "video", {"prompt": "p"})

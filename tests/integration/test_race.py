@@ -29,8 +29,10 @@ def test_sixteen_processes_one_slot_one_create(slate_env, demo_sim, store_url):
 
 def test_sixteen_processes_sixteen_slots_sixteen_creates(slate_env, demo_sim, store_url):
     env = {**slate_env, "SLATE_STORE": store_url}
-    argvs = [["submit", "--request-id", f"{RID}-{i:02d}", "--kind", "image", "--prompt", f"p{i}"]
-             for i in range(16)]
+    argvs = [
+        ["submit", "--request-id", f"{RID}-{i:02d}", "--kind", "image", "--prompt", f"p{i}"]
+        for i in range(16)
+    ]
     results = race(env, argvs)
     assert Counter(out["outcome"] for _c, out in results) == {"created": 16}, results
     assert demo_sim.stats()["creates_total"] == 16
@@ -39,13 +41,21 @@ def test_sixteen_processes_sixteen_slots_sixteen_creates(slate_env, demo_sim, st
 def test_many_processes_opening_a_fresh_store_at_once_all_work(slate_env, tmp_path):
     """First start on a new machine: the store is migrated once, the handle secret made once."""
     for trial in range(2):
-        env = {**slate_env, "SLATE_DATA_DIR": str(tmp_path / f"fresh-{trial}"),
-               "SLATE_TEST_KEYRING_FILE": str(tmp_path / f"keyring-{trial}.json")}
-        argvs = [["submit", "--request-id", f"{RID}-{i:02d}", "--kind", "image", "--prompt", f"f{i}"]
-                 for i in range(12)]
+        env = {
+            **slate_env,
+            "SLATE_DATA_DIR": str(tmp_path / f"fresh-{trial}"),
+            "SLATE_TEST_KEYRING_FILE": str(tmp_path / f"keyring-{trial}.json"),
+        }
+        argvs = [
+            ["submit", "--request-id", f"{RID}-{i:02d}", "--kind", "image", "--prompt", f"f{i}"]
+            for i in range(12)
+        ]
         results = race(env, argvs, lead=3.0)
-        odd = [(code, out["outcome"], out["error"]) for code, out in results
-               if out["outcome"] != "created"]
+        odd = [
+            (code, out["outcome"], out["error"])
+            for code, out in results
+            if out["outcome"] != "created"
+        ]
         if odd:  # say what went wrong, with the log's last lines (a race here is rare)
             log = tmp_path / f"fresh-{trial}" / "logs" / "slate.log"
             tail = log.read_text(errors="replace")[-6000:] if log.exists() else "(no log)"

@@ -23,8 +23,11 @@ from tests.hostile import Answer, HostileServer, ok
 from tests.sim_media import image_bytes
 
 KEY = "sk-hostile-echo-7f3a9c1e5b2d4f6a8c0e"
-IMG, FAILS, ODD = ("article:20260816:tide-eye:scene-01", "article:20260816:tide-eye:scene-02",
-                   "article:20260816:tide-eye:scene-03")
+IMG, FAILS, ODD = (
+    "article:20260816:tide-eye:scene-01",
+    "article:20260816:tide-eye:scene-02",
+    "article:20260816:tide-eye:scene-03",
+)
 
 
 def store_text(store_url: str, data_dir: Path) -> str:
@@ -47,30 +50,56 @@ def hostile_echo() -> HostileServer:
     trace = {"Trace-Id": KEY}
     server = HostileServer({})
     base = server.base_url
-    server.script.update({
-        "POST /v1/image_generation": [Answer(ok(
-            id=f"img-{KEY}", data={"image_urls": [f"{base}/media/one.png"]},
-            metadata={"success_count": 1, "failed_count": 0}, note=KEY), headers=trace)],
-        "GET /media/one.png": [Answer(image_bytes(64, 64), content_type="image/png",
-                                         headers=trace)],
-        "POST /v1/video_generation": [Answer(ok(task_id="vt-1"), headers=trace)],
-        "GET /v1/query/video_generation": [Answer(
-            {"task_id": "vt-1", "status": "Fail", "echo": {KEY: KEY},
-             "base_resp": {"status_code": 1027, "status_msg": f"refused: {KEY} is bad"}},
-            headers=trace)],
-    })
+    server.script.update(
+        {
+            "POST /v1/image_generation": [
+                Answer(
+                    ok(
+                        id=f"img-{KEY}",
+                        data={"image_urls": [f"{base}/media/one.png"]},
+                        metadata={"success_count": 1, "failed_count": 0},
+                        note=KEY,
+                    ),
+                    headers=trace,
+                )
+            ],
+            "GET /media/one.png": [
+                Answer(image_bytes(64, 64), content_type="image/png", headers=trace)
+            ],
+            "POST /v1/video_generation": [Answer(ok(task_id="vt-1"), headers=trace)],
+            "GET /v1/query/video_generation": [
+                Answer(
+                    {
+                        "task_id": "vt-1",
+                        "status": "Fail",
+                        "echo": {KEY: KEY},
+                        "base_resp": {"status_code": 1027, "status_msg": f"refused: {KEY} is bad"},
+                    },
+                    headers=trace,
+                )
+            ],
+        }
+    )
     return server
 
 
 @pytest.mark.parametrize("source", ["keyring", "env"])
 def test_the_key_echoed_by_the_provider_is_in_no_row_log_export_or_output(
-        tmp_path, data_dir, store_url, source):
+    tmp_path, data_dir, store_url, source
+):
     server = hostile_echo()
     env = dict(os.environ)
-    env.update(SLATE_DATA_DIR=str(data_dir), SLATE_PROVIDER="minimax",
-               SLATE_BASE_URL=server.base_url, SLATE_TENANT="studio-a", SLATE_USER="lin",
-               SLATE_POLL_INTERVAL="0.05", SLATE_TIMEOUT="5", SLATE_STORE=store_url,
-               SLATE_TEST_KEYRING_FILE=str(tmp_path / "keyring.json"))
+    env.update(
+        SLATE_DATA_DIR=str(data_dir),
+        SLATE_PROVIDER="minimax",
+        SLATE_BASE_URL=server.base_url,
+        SLATE_TENANT="studio-a",
+        SLATE_USER="lin",
+        SLATE_POLL_INTERVAL="0.05",
+        SLATE_TIMEOUT="5",
+        SLATE_STORE=store_url,
+        SLATE_TEST_KEYRING_FILE=str(tmp_path / "keyring.json"),
+    )
     if source == "env":
         env["MINIMAX_API_KEY"] = KEY
     else:
@@ -85,12 +114,15 @@ def test_the_key_echoed_by_the_provider_is_in_no_row_log_export_or_output(
     try:
         made = slate("submit", "--request-id", IMG, "--kind", "image", "--prompt", "p")
         assert made["outcome"] == "created" and made["task"]["state"] == "success", made
-        assert slate("submit", "--request-id", FAILS, "--kind", "video",
-                     "--prompt", "p")["outcome"] == "created"
+        assert (
+            slate("submit", "--request-id", FAILS, "--kind", "video", "--prompt", "p")["outcome"]
+            == "created"
+        )
         waited = slate("wait", FAILS, "--max-seconds", "20")
         assert waited["task"]["state"] == "fail", waited
-        server.script["GET /v1/query/video_generation"] = [Answer(
-            ok(task_id="vt-2", status=f"Queueing-{KEY}"), headers={"Trace-Id": KEY})]
+        server.script["GET /v1/query/video_generation"] = [
+            Answer(ok(task_id="vt-2", status=f"Queueing-{KEY}"), headers={"Trace-Id": KEY})
+        ]
         server.script["POST /v1/video_generation"] = [Answer(ok(task_id="vt-2"))]
         slate("submit", "--request-id", ODD, "--kind", "video", "--prompt", "p")
         odd = slate("query", ODD)
@@ -130,11 +162,27 @@ async def test_the_store_scrubs_every_value_it_writes_itself(data_dir, store_url
     store = open_store(store_url)
     try:
         scope = Scope("studio-a", "u" * 16, "minimax", "global")
-        await store.add_event(scope, "k" * 64, None, "rate_limited", detail=f"trace {KEY}",
-                              data={"raw": {"_trace_id": KEY, KEY: [f"Bearer {KEY}"]}})
-        await store.add_notes(scope, [{"slot_key": "k" * 64, "task_id": None, "at": 1.0,
-                                       "event": "replayed", "state": None,
-                                       "detail": f"said {KEY}"}])
+        await store.add_event(
+            scope,
+            "k" * 64,
+            None,
+            "rate_limited",
+            detail=f"trace {KEY}",
+            data={"raw": {"_trace_id": KEY, KEY: [f"Bearer {KEY}"]}},
+        )
+        await store.add_notes(
+            scope,
+            [
+                {
+                    "slot_key": "k" * 64,
+                    "task_id": None,
+                    "at": 1.0,
+                    "event": "replayed",
+                    "state": None,
+                    "detail": f"said {KEY}",
+                }
+            ],
+        )
         events = await store.history(scope, "k" * 64)
         assert [e.event for e in events] == ["rate_limited", "replayed"]
         assert events[0].detail == "trace ***" and events[1].detail == "said ***"

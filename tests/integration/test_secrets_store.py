@@ -16,17 +16,46 @@ def test_key_is_nowhere_after_a_faulty_run(slate, data_dir, demo_sim, tmp_path):
     env = {"MINIMAX_API_KEY": KEY, "SLATE_PROVIDER": "", "SLATE_BASE_URL": demo_sim.base_url}
     outputs = []
     demo_sim.set_faults(lose_create_response=1)
-    outputs.append(slate("--verbose", "submit", "--request-id", RID, "--kind", "video", "--prompt", "p", env=env))
+    outputs.append(
+        slate(
+            "--verbose", "submit", "--request-id", RID, "--kind", "video", "--prompt", "p", env=env
+        )
+    )
     assert outputs[-1].out["outcome"] == "unknown"
     assert outputs[-1].out["task"]["provider"] == "minimax"  # a key exists: MiniMax is the default
-    outputs.append(slate("--verbose", "submit", "--request-id", RID + "-img", "--kind", "image",
-                         "--prompt", "p", "--n", "2", env=env))
+    outputs.append(
+        slate(
+            "--verbose",
+            "submit",
+            "--request-id",
+            RID + "-img",
+            "--kind",
+            "image",
+            "--prompt",
+            "p",
+            "--n",
+            "2",
+            env=env,
+        )
+    )
     outputs.append(slate("recover", RID, "--lookup", env=env))
     outputs.append(slate("history", RID, env=env))
     outputs.append(slate("export", RID + "-img", "--to", str(tmp_path / "export"), env=env))
     outputs.append(slate("key", "status", env=env))
     demo_sim.set_faults(rate_limit=2)
-    outputs.append(slate("--verbose", "submit", "--request-id", RID + "-2", "--kind", "image", "--prompt", "q", env=env))
+    outputs.append(
+        slate(
+            "--verbose",
+            "submit",
+            "--request-id",
+            RID + "-2",
+            "--kind",
+            "image",
+            "--prompt",
+            "q",
+            env=env,
+        )
+    )
     for res in outputs:
         assert KEY not in res.stdout and KEY not in res.stderr
     assert outputs[-1].out["outcome"] == "created"

@@ -18,12 +18,16 @@ pytestmark = pytest.mark.timeout(60)
 
 def _start(args: list[str]) -> tuple[subprocess.Popen[str], dict]:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        args, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline()
     if not line:
         proc.kill()
-        raise AssertionError(f"no address printed; stderr: {proc.stderr.read() if proc.stderr else ''}")
+        raise AssertionError(
+            f"no address printed; stderr: {proc.stderr.read() if proc.stderr else ''}"
+        )
     return proc, json.loads(line)
 
 
@@ -31,14 +35,20 @@ def _exercise(base_url: str) -> None:
     auth = {"Authorization": "Bearer any-key"}
     with httpx.Client(base_url=base_url, timeout=10) as client:
         assert client.get("/_sim/health").json()["demo"] is True
-        r = client.post("/v1/video_generation", json={"model": "MiniMax-Hailuo-2.3", "prompt": "p"}, headers=auth)
+        r = client.post(
+            "/v1/video_generation",
+            json={"model": "MiniMax-Hailuo-2.3", "prompt": "p"},
+            headers=auth,
+        )
         task_id = r.json()["task_id"]
         assert r.json()["base_resp"]["status_code"] == 0 and task_id
         r = client.get("/v1/query/video_generation", params={"task_id": task_id}, headers=auth)
         assert r.json()["status"] in {"Preparing", "Queueing", "Processing", "Success"}
         r = client.get("/v1/files/retrieve", params={"file_id": "1"}, headers=auth)
         assert r.json()["base_resp"]["status_code"] == 2013
-        r = client.post("/v1/image_generation", json={"model": "image-01", "prompt": "p"}, headers=auth)
+        r = client.post(
+            "/v1/image_generation", json={"model": "image-01", "prompt": "p"}, headers=auth
+        )
         url = r.json()["data"]["image_urls"][0]
         assert client.get(url).content.startswith(b"\x89PNG")
         r = client.post("/v1/video_generation", json={"model": "MiniMax-Hailuo-2.3", "prompt": "p"})
@@ -55,8 +65,19 @@ def _stop(proc: subprocess.Popen[str]) -> int:
 
 
 def test_python_m_app_sim_serves_and_stops_on_sigint() -> None:
-    proc, hello = _start([sys.executable, "-m", "app.sim", "--port", "0", "--latency", "0.5",
-                          "--fault", "rate_limit=0"])
+    proc, hello = _start(
+        [
+            sys.executable,
+            "-m",
+            "app.sim",
+            "--port",
+            "0",
+            "--latency",
+            "0.5",
+            "--fault",
+            "rate_limit=0",
+        ]
+    )
     try:
         assert hello["outcome"] == "ok" and hello["port"] > 0
         assert hello["base_url"] == f"http://127.0.0.1:{hello['port']}"
@@ -74,8 +95,14 @@ def test_sigterm_also_stops_cleanly() -> None:
 
 def test_bad_fault_is_invalid() -> None:
     env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-m", "app.sim", "--fault", "nonsense=1"], cwd=ROOT, env=env,
-                         capture_output=True, text=True, timeout=30)
+    out = subprocess.run(
+        [sys.executable, "-m", "app.sim", "--fault", "nonsense=1"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert out.returncode == 2 and json.loads(out.stdout)["outcome"] == "invalid"
 
 
@@ -102,18 +129,23 @@ def test_two_processes_share_tasks_through_state_file(tmp_path: Path) -> None:
     auth = {"Authorization": "Bearer k"}
     try:
         with httpx.Client(timeout=10, headers=auth) as client:
-            r = client.post(hello_a["base_url"] + "/v1/video_generation",
-                            json={"model": "MiniMax-Hailuo-2.3", "prompt": "shared", "resolution": "768P"})
+            r = client.post(
+                hello_a["base_url"] + "/v1/video_generation",
+                json={"model": "MiniMax-Hailuo-2.3", "prompt": "shared", "resolution": "768P"},
+            )
             task_id = r.json()["task_id"]
             deadline = time.monotonic() + 10
             while True:
-                q = client.get(hello_b["base_url"] + "/v1/query/video_generation",
-                               params={"task_id": task_id}).json()
+                q = client.get(
+                    hello_b["base_url"] + "/v1/query/video_generation", params={"task_id": task_id}
+                ).json()
                 if q["status"] == "Success" or time.monotonic() > deadline:
                     break
                 time.sleep(0.05)
             assert q["status"] == "Success" and (q["video_width"], q["video_height"]) == (1366, 768)
-            f = client.get(hello_b["base_url"] + "/v1/files/retrieve", params={"file_id": q["file_id"]}).json()
+            f = client.get(
+                hello_b["base_url"] + "/v1/files/retrieve", params={"file_id": q["file_id"]}
+            ).json()
             video = httpx.get(f["file"]["download_url"], timeout=10)
             assert video.status_code == 200 and len(video.content) == f["file"]["bytes"]
             shared = client.get(hello_b["base_url"] + "/_sim/stats").json()["shared"]
@@ -126,8 +158,19 @@ def test_two_processes_share_tasks_through_state_file(tmp_path: Path) -> None:
 def test_slate_sim_answers_tls_with_the_certificate_it_names(tmp_path: Path) -> None:
     import ssl
 
-    proc, hello = _start([sys.executable, "-m", "app", "--json", "sim", "--port", "0",
-                          "--tls-dir", str(tmp_path / "tls")])
+    proc, hello = _start(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "--json",
+            "sim",
+            "--port",
+            "0",
+            "--tls-dir",
+            str(tmp_path / "tls"),
+        ]
+    )
     try:
         cert = Path(hello["tls_cert"])
         assert cert == tmp_path / "tls" / "demo-cert.pem" and cert.is_file()

@@ -47,10 +47,16 @@ async def test_key_appears_nowhere(sim: SimServer, caplog: pytest.LogCaptureFixt
             async for _ in d.chunks:
                 pass
         await attempt(p.generate_image({"model": "image-01", "prompt": "p", "n": 2}))
-        await attempt(p.generate_image({"model": "image-01", "prompt": "p", "response_format": "base64"}))
+        await attempt(
+            p.generate_image({"model": "image-01", "prompt": "p", "response_format": "base64"})
+        )
         # every fault class
-        for faults in ({"rate_limit": 1}, {"server_error": 1}, {"lose_create_response": 1},
-                       {"server_error_after_create": 1}):
+        for faults in (
+            {"rate_limit": 1},
+            {"server_error": 1},
+            {"lose_create_response": 1},
+            {"server_error_after_create": 1},
+        ):
             sim.set_faults(**faults)
             await attempt(p.create_video(VIDEO))
         await attempt(p.create_video({**VIDEO, "duration": 10, "resolution": "1080P"}))

@@ -30,16 +30,39 @@ GAP = 0.12
 RID = "article:20260816:tide-eye:scene-02"
 
 
-def test_image_and_video_of_one_request_id_racing_create_once(slate_env, demo_sim, store_url,
-                                                              data_dir):
+def test_image_and_video_of_one_request_id_racing_create_once(
+    slate_env, demo_sim, store_url, data_dir
+):
     start = time.time() + 6.0  # both processes have started and opened the store by then
     racers = [
         subprocess.Popen(
-            [sys.executable, "-m", "tests.slot_racer", "--store", store_url, "--base-url",
-             demo_sim.base_url, "--data-dir", str(data_dir), "--kind", kind, "--prefix",
-             "article:20260816:race", "--rounds", str(ROUNDS), "--start", repr(start), "--gap",
-             str(GAP)],
-            env=slate_env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            [
+                sys.executable,
+                "-m",
+                "tests.slot_racer",
+                "--store",
+                store_url,
+                "--base-url",
+                demo_sim.base_url,
+                "--data-dir",
+                str(data_dir),
+                "--kind",
+                kind,
+                "--prefix",
+                "article:20260816:race",
+                "--rounds",
+                str(ROUNDS),
+                "--start",
+                repr(start),
+                "--gap",
+                str(GAP),
+            ],
+            env=slate_env,
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         for kind in ("image", "video")
     ]
     results = []
@@ -59,13 +82,21 @@ def test_image_and_video_of_one_request_id_racing_create_once(slate_env, demo_si
     assert set(stats["creates_by_prompt"].values()) == {1}
     # Both kinds won some rounds: the race was real in both directions.
     assert Counter(images)["created"] > 0 and Counter(videos)["created"] > 0, (
-        Counter(images), Counter(videos))
+        Counter(images),
+        Counter(videos),
+    )
     eng = make_engine(store_url)
     try:
         with eng.connect() as conn:
-            per_slot = conn.execute(sa.text(
-                "SELECT count(*) FROM tasks GROUP BY tenant, slot_key, provider, endpoint"
-            )).scalars().all()
+            per_slot = (
+                conn.execute(
+                    sa.text(
+                        "SELECT count(*) FROM tasks GROUP BY tenant, slot_key, provider, endpoint"
+                    )
+                )
+                .scalars()
+                .all()
+            )
     finally:
         eng.dispose()
     assert len(per_slot) == ROUNDS and set(per_slot) == {1}
@@ -79,21 +110,54 @@ def _duplicated_store(store_url: str) -> None:
     try:
         upgrade(eng, "0003_browse_index")
         now = time.time()
-        cols = ("tenant", "user_hash", "slot_key", "idempotency_key", "provider", "endpoint",
-                "request_id", "kind", "fingerprint", "params", "state", "units", "created_at",
-                "updated_at", "poll_failures", "provider_task_id", "provider_status")
-        table = sa.table("tasks", *[sa.column(c, sa.JSON) if c == "params" else sa.column(c)
-                                    for c in cols])
+        cols = (
+            "tenant",
+            "user_hash",
+            "slot_key",
+            "idempotency_key",
+            "provider",
+            "endpoint",
+            "request_id",
+            "kind",
+            "fingerprint",
+            "params",
+            "state",
+            "units",
+            "created_at",
+            "updated_at",
+            "poll_failures",
+            "provider_task_id",
+            "provider_status",
+        )
+        table = sa.table(
+            "tasks", *[sa.column(c, sa.JSON) if c == "params" else sa.column(c) for c in cols]
+        )
         with eng.begin() as conn:
-            for kind, pid, state in (("image", "img-111", "success"),
-                                     ("video", "vid-222", "processing")):
-                conn.execute(table.insert().values(
-                    tenant=ref.tenant, user_hash=ref.user_hash, slot_key=ref.slot_key,
-                    idempotency_key=ref.key(kind), provider="demo", endpoint="local",
-                    request_id=RID, kind=kind, fingerprint="f" * 64,
-                    params={"prompt": f"{kind} prompt"}, state=state, units=1, created_at=now,
-                    updated_at=now, poll_failures=0, provider_task_id=pid,
-                    provider_status="Processing" if kind == "video" else "Success"))
+            for kind, pid, state in (
+                ("image", "img-111", "success"),
+                ("video", "vid-222", "processing"),
+            ):
+                conn.execute(
+                    table.insert().values(
+                        tenant=ref.tenant,
+                        user_hash=ref.user_hash,
+                        slot_key=ref.slot_key,
+                        idempotency_key=ref.key(kind),
+                        provider="demo",
+                        endpoint="local",
+                        request_id=RID,
+                        kind=kind,
+                        fingerprint="f" * 64,
+                        params={"prompt": f"{kind} prompt"},
+                        state=state,
+                        units=1,
+                        created_at=now,
+                        updated_at=now,
+                        poll_failures=0,
+                        provider_task_id=pid,
+                        provider_status="Processing" if kind == "video" else "Success",
+                    )
+                )
                 now += 0.5
     finally:
         eng.dispose()
@@ -118,14 +182,21 @@ def test_status_history_and_doctor_show_every_task_of_a_duplicated_slot(slate, s
     assert any("more than one task" in n for n in doctor.out["notes"]), doctor.out["notes"]
     # Neither kind gets a third task: both are conflicts (or the slot's own replay)
     for kind in ("image", "video"):
-        again = slate("submit", "--request-id", RID, "--kind", kind, "--prompt", "third",
-                      env=env)
+        again = slate("submit", "--request-id", RID, "--kind", kind, "--prompt", "third", env=env)
         assert again.code == 3 and again.out["outcome"] == "conflict", again.out
 
 
 def test_an_ordinary_slot_has_no_duplicates_key(slate, store_url):
-    made = slate("submit", "--request-id", RID, "--kind", "image", "--prompt", "p",
-                 env={"SLATE_STORE": store_url})
+    made = slate(
+        "submit",
+        "--request-id",
+        RID,
+        "--kind",
+        "image",
+        "--prompt",
+        "p",
+        env={"SLATE_STORE": store_url},
+    )
     assert made.code == 0
     status = slate("status", RID, env={"SLATE_STORE": store_url})
     assert set(status.out) == {"outcome", "request_id", "task", "error"}, status.out

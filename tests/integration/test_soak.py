@@ -37,26 +37,49 @@ def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, sto
     sim = start_sim(SimConfig(preparing=0.5, queueing=1.0, processing=2.0, image_latency=0.0))
     data_dir = tmp_path / "data"
     env = {**os.environ, "SLATE_TEST_KEYRING_FILE": str(tmp_path / "keyring.json")}
-    base = [sys.executable, "-m", "tests.worker", "--data-dir", str(data_dir), "--store", store_url,
-            "--base-url", sim.base_url, "--prefix", "restart:20261130:tide-eye", "--count", "50",
-            "--video-share", "1.0"]
+    base = [
+        sys.executable,
+        "-m",
+        "tests.worker",
+        "--data-dir",
+        str(data_dir),
+        "--store",
+        store_url,
+        "--base-url",
+        sim.base_url,
+        "--prefix",
+        "restart:20261130:tide-eye",
+        "--count",
+        "50",
+        "--video-share",
+        "1.0",
+    ]
     try:
-        first = subprocess.Popen(base, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        first = subprocess.Popen(
+            base, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
         deadline = time.time() + 60
         while sim.stats()["creates_total"] < 50:
-            assert time.time() < deadline and first.poll() is None, first.stderr.read() if first.poll() is not None else "slow"
+            assert time.time() < deadline and first.poll() is None, (
+                first.stderr.read() if first.poll() is not None else "slow"
+            )
             time.sleep(0.05)
         engine = sa.create_engine(store_url)
         with engine.connect() as conn:
-            states = dict(conn.execute(sa.text("SELECT state, count(*) FROM tasks GROUP BY state")).all())
+            states = dict(
+                conn.execute(sa.text("SELECT state, count(*) FROM tasks GROUP BY state")).all()
+            )
         assert not states.get("success"), "kill must happen while tasks are in flight"
         os.kill(first.pid, signal.SIGKILL)
         first.wait()
-        second = subprocess.run(base + ["--resume-only"], env=env, cwd=ROOT, capture_output=True,
-                                text=True, timeout=120)
+        second = subprocess.run(
+            base + ["--resume-only"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
         assert second.returncode == 0, second.stderr[-3000:]
         with engine.connect() as conn:
-            final = dict(conn.execute(sa.text("SELECT state, count(*) FROM tasks GROUP BY state")).all())
+            final = dict(
+                conn.execute(sa.text("SELECT state, count(*) FROM tasks GROUP BY state")).all()
+            )
             n_media = conn.execute(sa.text("SELECT count(*) FROM media")).scalar()
         engine.dispose()
         stats = sim.stats()
@@ -75,8 +98,16 @@ def test_hostile_fault_soak_small(tmp_path, store_url):
     --hostile``, see docs/BENCHMARKS.md): create answers too large to read, drip downloads,
     media that does not decode as asked, a Retry-After past a short lease, and a second worker
     an hour ahead on the same slots at once."""
-    result = soak(tmp_path, tasks=40, seed=11, store=store_url, hostile=True, min_kills=16,
-                  min_faults=20, max_seconds=200)
+    result = soak(
+        tmp_path,
+        tasks=40,
+        seed=11,
+        store=store_url,
+        hostile=True,
+        min_kills=16,
+        min_faults=20,
+        max_seconds=200,
+    )
     print("hostile soak:", json.dumps({k: v for k, v in result.items() if k != "details"}))
     assert result["duplicate_creates"] == 0, result["details"]
     assert result["lost_tasks"] == 0, result["details"]

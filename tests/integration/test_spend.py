@@ -39,11 +39,13 @@ async def _make_slots(harness, svc) -> list[str]:
     sim.set_faults(content_fail=1)
     await submit(p1 + "scene-03", "video", {**VIDEO, "prompt": "c"}, wait=True)  # fail: 0
     sim.set_faults(insufficient_balance=1)
-    await submit(p2 + "scene-01", "video", {**VIDEO, "prompt": "d"},
-                 expect=OutcomeKind.REJECTED)  # 0
+    await submit(
+        p2 + "scene-01", "video", {**VIDEO, "prompt": "d"}, expect=OutcomeKind.REJECTED
+    )  # 0
     sim.set_faults(lose_create_response=1)
-    await submit(p2 + "scene-02", "video", {**VIDEO, "prompt": "e"},
-                 expect=OutcomeKind.UNKNOWN)  # its estimate
+    await submit(
+        p2 + "scene-02", "video", {**VIDEO, "prompt": "e"}, expect=OutcomeKind.UNKNOWN
+    )  # its estimate
     sim.set_faults(lose_create_response=1)
     await submit(p2 + "scene-03", "image", {"prompt": "f", "n": 2}, expect=OutcomeKind.UNKNOWN)
     await svc.recover(p2 + "scene-03", DeclareFailed("gone"))  # keeps its estimate
@@ -58,11 +60,18 @@ async def _slot_costs(svc, rids) -> list[SlotCost]:
     out = []
     for rid in rids:
         v = (await svc.status(rid)).task
-        out.append(SlotCost(request_id=rid, model=v.params["model"], day=local_day(v.created_at),
-                            state=v.state.value, estimate=v.cost.estimate,
-                            reported=v.cost.reported,
-                            declared_failed=bool(v.error and v.error.code == "declared_failed"),
-                            project=v.project))
+        out.append(
+            SlotCost(
+                request_id=rid,
+                model=v.params["model"],
+                day=local_day(v.created_at),
+                state=v.state.value,
+                estimate=v.cost.estimate,
+                reported=v.cost.reported,
+                declared_failed=bool(v.error and v.error.code == "declared_failed"),
+                project=v.project,
+            )
+        )
         assert v.charged == charge(out[-1])  # the view counts what spend counts
     return out
 
@@ -72,8 +81,9 @@ async def test_spend_totals_equal_the_sum_of_the_slots_costs(harness, tmp_path, 
     svc = harness.other(prices_file=write_override(tmp_path / "cfg"))
     rids = await _make_slots(harness, svc)
     with harness.repo.engine.begin() as conn:  # the harbor project was claimed yesterday
-        conn.execute(sa.text("UPDATE tasks SET cost_day = :d WHERE project = 'harbor'"),
-                     {"d": "2000-01-02"})
+        conn.execute(
+            sa.text("UPDATE tasks SET cost_day = :d WHERE project = 'harbor'"), {"d": "2000-01-02"}
+        )
     slots = await _slot_costs(svc, rids)
     for s in slots:
         if s.project == "harbor":
@@ -86,13 +96,17 @@ async def test_spend_totals_equal_the_sum_of_the_slots_costs(harness, tmp_path, 
     assert total.slots == len(rids) == 9
     # the 1080P clip and the 10 s clip have no price: the total is unknown, never a sum with 0
     assert total.estimate is None and total.unknown_slots == 2
-    assert total.known_estimate == (
-        CLIP_768P_6S  # harbor 01: reported one clip
-        + 2 * IMAGE_PRICE  # harbor 02: reported 2 images, replacing the estimate of 3
-        + CLIP_768P_6S  # tide-eye 02: unknown create, at its estimate
-        + 2 * IMAGE_PRICE  # tide-eye 03: declared failed, keeps its estimate
-        + 4 * IMAGE_PRICE  # loose: reported 4 images
-    ) == Decimal("0.588")  # harbor 03 (fail) and tide-eye 01 (rejected): not charged
+    assert (
+        total.known_estimate
+        == (
+            CLIP_768P_6S  # harbor 01: reported one clip
+            + 2 * IMAGE_PRICE  # harbor 02: reported 2 images, replacing the estimate of 3
+            + CLIP_768P_6S  # tide-eye 02: unknown create, at its estimate
+            + 2 * IMAGE_PRICE  # tide-eye 03: declared failed, keeps its estimate
+            + 4 * IMAGE_PRICE  # loose: reported 4 images
+        )
+        == Decimal("0.588")
+    )  # harbor 03 (fail) and tide-eye 01 (rejected): not charged
     assert total.not_charged_slots == 2
     assert total.reported == CLIP_768P_6S + 2 * IMAGE_PRICE + 4 * IMAGE_PRICE
     assert total.reported_slots == 3
@@ -108,8 +122,9 @@ async def test_spend_totals_equal_the_sum_of_the_slots_costs(harness, tmp_path, 
 async def test_spend_filters_by_project_and_since(harness, tmp_path):
     svc = harness.other(prices_file=write_override(tmp_path / "cfg"))
     for i, project in enumerate(("harbor", "harbor", "tide-eye")):
-        out = await svc.submit(f"article:20260816:{project}:scene-0{i}", "video",
-                               {**VIDEO, "prompt": f"p{i}"})
+        out = await svc.submit(
+            f"article:20260816:{project}:scene-0{i}", "video", {**VIDEO, "prompt": f"p{i}"}
+        )
         assert out.kind is OutcomeKind.CREATED
     with harness.repo.engine.begin() as conn:
         conn.execute(sa.text("UPDATE tasks SET cost_day = '2026-08-01' WHERE project = 'tide-eye'"))
@@ -126,10 +141,15 @@ async def test_spend_filters_by_project_and_since(harness, tmp_path):
     assert all(set(g) >= {"key", "estimate", "reported", "slots"} for g in js["groups"])
 
 
-@pytest.mark.parametrize("args, field", [
-    (["--by", "week"], "by"), (["--since", "2026-13-01"], "since"),
-    (["--since", "yesterday"], "since"), (["--project", " "], "project"),
-])
+@pytest.mark.parametrize(
+    "args, field",
+    [
+        (["--by", "week"], "by"),
+        (["--since", "2026-13-01"], "since"),
+        (["--since", "yesterday"], "since"),
+        (["--project", " "], "project"),
+    ],
+)
 def test_bad_spend_options_name_the_field(slate, args, field):
     out = slate("spend", *args)
     assert out.code == 2 and out.out["outcome"] == "invalid", out.out
@@ -139,12 +159,25 @@ def test_bad_spend_options_name_the_field(slate, args, field):
 def test_spend_cli_json(slate, slate_env, tmp_path):
     env = {**slate_env, "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     for i in (1, 2):
-        assert slate("submit", "--request-id", f"article:20260816:harbor:scene-0{i}", "--kind",
-                     "video", "--prompt", f"p{i}", "--resolution", "768P", env=env).code == 0
+        assert (
+            slate(
+                "submit",
+                "--request-id",
+                f"article:20260816:harbor:scene-0{i}",
+                "--kind",
+                "video",
+                "--prompt",
+                f"p{i}",
+                "--resolution",
+                "768P",
+                env=env,
+            ).code
+            == 0
+        )
     out = slate("spend", "--by", "project", env=env)
     assert out.code == 0
-    assert {k: out.out[k] for k in ("outcome", "currency")} == {"outcome": "ok",
-                                                                 "currency": "USD"}
+    assert {k: out.out[k] for k in ("outcome", "currency")} == {"outcome": "ok", "currency": "USD"}
     assert out.out["total"]["estimate"] == 0.56 and out.out["total"]["reported"] is None
     assert [(g["key"], g["estimate"], g["slots"]) for g in out.out["groups"]] == [
-        ("harbor", 0.56, 2)]
+        ("harbor", 0.56, 2)
+    ]

@@ -36,27 +36,34 @@ def server():
 
 
 async def test_the_demo_provider_follows_redirects_on_loopback(server, tmp_path):
-    server.script.update({"GET /a.png": [redirect("/b.png")],
-                          "GET /b.png": [redirect(f"{server.base_url}/c.png", 307)],
-                          "GET /c.png": [Answer(PNG, content_type="image/png")]})
+    server.script.update(
+        {
+            "GET /a.png": [redirect("/b.png")],
+            "GET /b.png": [redirect(f"{server.base_url}/c.png", 307)],
+            "GET /c.png": [Answer(PNG, content_type="image/png")],
+        }
+    )
     provider = DemoProvider(server.base_url, timeout=5.0)
     try:
-        got = await download_verified(provider, f"{server.base_url}/a.png", folder=tmp_path,
-                                      kind="image")
+        got = await download_verified(
+            provider, f"{server.base_url}/a.png", folder=tmp_path, kind="image"
+        )
         assert got.path.read_bytes() == PNG
     finally:
         await provider.aclose()
 
 
-@pytest.mark.parametrize("target", ["http://downgrade.example/x.png", "ftp://files.example/x",
-                                    "file:///etc/passwd"])
+@pytest.mark.parametrize(
+    "target", ["http://downgrade.example/x.png", "ftp://files.example/x", "file:///etc/passwd"]
+)
 async def test_every_redirect_hop_is_held_to_the_scheme_rule(server, tmp_path, target):
     server.script["GET /a.png"] = [redirect(target)]
     provider = DemoProvider(server.base_url, timeout=5.0)
     try:
         with pytest.raises(VerificationFailed) as exc:
-            await download_verified(provider, f"{server.base_url}/a.png", folder=tmp_path,
-                                    kind="image")
+            await download_verified(
+                provider, f"{server.base_url}/a.png", folder=tmp_path, kind="image"
+            )
         assert "redirect 1" in exc.value.reason, exc.value.reason
     finally:
         await provider.aclose()
@@ -80,16 +87,23 @@ def test_too_many_redirects_are_refused(server):
     assert server.sent("GET", "/loop") == 6  # the first and five redirects, no more
 
 
-PRIVATE = ["https://127.0.0.1:{port}/x.png", "https://localhost:{port}/x.png",
-           "https://[::1]:{port}/x.png", "https://10.1.2.3/x.png", "https://192.168.0.7/x.png",
-           "https://172.16.5.4/x.png", "https://169.254.169.254/latest/meta-data",
-           "https://[fe80::1]/x.png", "https://[::ffff:127.0.0.1]:{port}/x.png",
-           "https://100.64.0.1/x.png", "https://0.0.0.0:{port}/x.png"]
+PRIVATE = [
+    "https://127.0.0.1:{port}/x.png",
+    "https://localhost:{port}/x.png",
+    "https://[::1]:{port}/x.png",
+    "https://10.1.2.3/x.png",
+    "https://192.168.0.7/x.png",
+    "https://172.16.5.4/x.png",
+    "https://169.254.169.254/latest/meta-data",
+    "https://[fe80::1]/x.png",
+    "https://[::ffff:127.0.0.1]:{port}/x.png",
+    "https://100.64.0.1/x.png",
+    "https://0.0.0.0:{port}/x.png",
+]
 
 
 @pytest.mark.parametrize("link", PRIVATE)
-async def test_a_remote_provider_may_not_point_at_this_machine_or_a_private_network(
-        server, link):
+async def test_a_remote_provider_may_not_point_at_this_machine_or_a_private_network(server, link):
     """Given directly or as a redirect hop: refused before anything connects."""
     server.script["GET /x.png"] = [Answer(PNG, content_type="image/png")]
     url = link.format(port=server._server.server_address[1])
@@ -100,8 +114,9 @@ async def test_a_remote_provider_may_not_point_at_this_machine_or_a_private_netw
         return httpx.Response(302, headers={"Location": url})
 
     for how, transport in (("direct", None), ("redirect", httpx.MockTransport(first_hop))):
-        provider = MiniMaxProvider("sk-remote-0123456789", "https://api.minimax.io",
-                                   transport=transport)
+        provider = MiniMaxProvider(
+            "sk-remote-0123456789", "https://api.minimax.io", transport=transport
+        )
         try:
             with pytest.raises(Refused) as exc:
                 start = url if how == "direct" else "https://cdn.minimax.example/ok.png"
@@ -115,8 +130,7 @@ async def test_a_remote_provider_may_not_point_at_this_machine_or_a_private_netw
     assert server.sent("GET", "/x.png") == 0  # never reached
 
 
-async def test_a_download_connects_to_the_address_it_checked_never_to_a_second_answer(
-        monkeypatch):
+async def test_a_download_connects_to_the_address_it_checked_never_to_a_second_answer(monkeypatch):
     """DNS rebinding: a name that answers a public address to the check and a loopback address
     to the connection. The connection must go to the address that was checked; the resolver is
     asked once. Nothing leaves the machine: the dial itself is caught at the socket layer's

@@ -34,11 +34,15 @@ CONFLICTS = [
 
 def _rows(repo):
     with repo.engine.connect() as conn:
-        return [dict(r) for r in conn.execute(sa.text("SELECT * FROM tasks ORDER BY id")).mappings()]
+        return [
+            dict(r) for r in conn.execute(sa.text("SELECT * FROM tasks ORDER BY id")).mappings()
+        ]
 
 
 @pytest.mark.parametrize("kind, base, change, field", CONFLICTS, ids=[c[3] for c in CONFLICTS])
-async def test_changed_parameter_is_a_conflict_with_no_provider_call(harness, kind, base, change, field):
+async def test_changed_parameter_is_a_conflict_with_no_provider_call(
+    harness, kind, base, change, field
+):
     svc = harness.service
     first = await svc.submit(RID, kind, base)
     assert first.kind is OutcomeKind.CREATED, first.problem
@@ -69,12 +73,17 @@ async def test_same_parameters_replay_without_provider_call(harness):
     svc = harness.service
     first = await svc.submit(RID, "video", VIDEO)
     calls = harness.sim.stats()["requests_total"]
-    again = await svc.submit(RID, "video", {**VIDEO, "model": "MiniMax-Hailuo-2.3", "prompt_optimizer": True})
+    again = await svc.submit(
+        RID, "video", {**VIDEO, "model": "MiniMax-Hailuo-2.3", "prompt_optimizer": True}
+    )
     assert again.kind is OutcomeKind.REPLAYED and exit_code(again) == 0
     assert again.task.handle == first.task.handle
     assert harness.sim.stats()["requests_total"] == calls
     events = [e.event for e in (await svc.history(RID)).payload.events]
-    assert events[:3] == ["submitted", "create_sent", "created"] or events[:2] == ["submitted", "created"]
+    assert events[:3] == ["submitted", "create_sent", "created"] or events[:2] == [
+        "submitted",
+        "created",
+    ]
     assert "replayed" in events
 
 
@@ -99,11 +108,28 @@ def test_cli_other_user_or_tenant_is_not_found(slate):
             assert res.out["task"] is None
 
 
-def test_kill_9_while_create_in_flight_leaves_unknown_and_no_second_create(slate_env, demo_sim, data_dir):
+def test_kill_9_while_create_in_flight_leaves_unknown_and_no_second_create(
+    slate_env, demo_sim, data_dir
+):
     demo_sim.set_faults(delay_create_response=30)  # the provider holds its answer
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "--json", "submit", "--request-id", RID, "--kind", "video",
-         "--prompt", "held"], env=slate_env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "--json",
+            "submit",
+            "--request-id",
+            RID,
+            "--kind",
+            "video",
+            "--prompt",
+            "held",
+        ],
+        env=slate_env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
     )
     deadline = time.time() + 30
     while demo_sim.stats()["creates_total"] < 1:
@@ -120,7 +146,9 @@ def test_kill_9_while_create_in_flight_leaves_unknown_and_no_second_create(slate
     assert status.out["task"]["state"] == "unknown", status
     assert status.out["outcome"] == "unknown" and status.code == 4
     assert status.out["task"]["allowed_actions"] == ["query", "recover"]
-    again = run_slate(slate_env, "submit", "--request-id", RID, "--kind", "video", "--prompt", "held")
+    again = run_slate(
+        slate_env, "submit", "--request-id", RID, "--kind", "video", "--prompt", "held"
+    )
     assert again.code == 4 and again.out["outcome"] == "unknown"
     assert demo_sim.stats()["creates_total"] == 1
     hist = run_slate(slate_env, "history", RID)

@@ -44,8 +44,10 @@ async def test_the_estimate_is_stored_at_claim_with_its_basis(harness, svc):
     assert (row.cost_estimate, row.cost_currency, row.cost_day) == ("0.28", "USD", local_day())
     assert row.cost_basis == cost.basis
     # the stored figure is what the claim computed: a later change of the table does not touch it
-    write_override(svc.config.prices_file.parent.parent, '[models."MiniMax-Hailuo-2.3".per_clip]\n'
-                   '"768P" = { 6 = 0.50 }\n')
+    write_override(
+        svc.config.prices_file.parent.parent,
+        '[models."MiniMax-Hailuo-2.3".per_clip]\n"768P" = { 6 = 0.50 }\n',
+    )
     svc.reload_prices()
     again = await svc.status(RID + "01")
     assert again.task.cost.estimate == CLIP_768P_6S
@@ -115,23 +117,44 @@ async def test_every_task_answer_carries_cost(harness, svc, tmp_path):
 async def test_v2_usage_is_priced_with_the_same_table_when_it_arrives(harness, svc):
     """A MiniMax-H3 task written through the store, its V2 ``usage`` kept in its results."""
     table = svc.prices
-    params = {"model": "MiniMax-H3", "prompt": "harbor", "duration": 6, "resolution": "768P",
-              "ratio": "16:9", "content": [{"type": "image_url", "role": "first_frame"}]}
+    params = {
+        "model": "MiniMax-H3",
+        "prompt": "harbor",
+        "duration": 6,
+        "resolution": "768P",
+        "ratio": "16:9",
+        "content": [{"type": "image_url", "role": "first_frame"}],
+    }
     slot = SlotRef.parse("studio-a", "lin", RID + "09")
     cost = estimate("video", params, table)
     assert cost.estimate == Decimal("0.48")  # 6 s × $0.08; one input image is free
     now = time.time()
-    write = ClaimWrite(idempotency_key=slot.key("video"), request_id=slot.request_id,
-                       params=params, units=1, owner=("host", 1, 1.0), lease_until=now + 60,
-                       quota_limit=None, day=local_day(now), cost=cost)
-    claimed = harness.repo.claim(ClaimRequest(svc.scope, slot.slot_key, "video", "f" * 64, now,
-                                              lambda: write))
-    task = harness.repo.transition(claimed.task, state="processing", provider_task_id="v2-1",
-                                   owner_pid=None, lease_until=None)
+    write = ClaimWrite(
+        idempotency_key=slot.key("video"),
+        request_id=slot.request_id,
+        params=params,
+        units=1,
+        owner=("host", 1, 1.0),
+        lease_until=now + 60,
+        quota_limit=None,
+        day=local_day(now),
+        cost=cost,
+    )
+    claimed = harness.repo.claim(
+        ClaimRequest(svc.scope, slot.slot_key, "video", "f" * 64, now, lambda: write)
+    )
+    task = harness.repo.transition(
+        claimed.task, state="processing", provider_task_id="v2-1", owner_pid=None, lease_until=None
+    )
     moved = await Transitions(svc.ctx).to_downloading(
-        task, event="status", detail="succeeded",
-        results={"video_url": "https://x.test/v.mp4",
-                 "usage": {"output_seconds": 6.5, "input_image_count": 1}})
+        task,
+        event="status",
+        detail="succeeded",
+        results={
+            "video_url": "https://x.test/v.mp4",
+            "usage": {"output_seconds": 6.5, "input_image_count": 1},
+        },
+    )
     assert moved.cost_reported == "0.520"  # 6.5 s × $0.08, priced with the same table
     view = svc.view(moved)
     assert view.cost.estimate == Decimal("0.48") and view.cost.reported == Decimal("0.52")
@@ -142,8 +165,12 @@ async def test_a_slot_claimed_before_costs_were_stored_is_priced_when_shown(harn
     out = await svc.submit(RID + "10", "video", VIDEO, wait=True, max_seconds=30)
     assert out.task.state == "success"
     with harness.repo.engine.begin() as conn:  # as a slot from before migration 0006 looks
-        conn.execute(sa.text("UPDATE tasks SET cost_estimate = NULL, cost_currency = NULL, "
-                             "cost_basis = NULL, cost_reported = NULL"))
+        conn.execute(
+            sa.text(
+                "UPDATE tasks SET cost_estimate = NULL, cost_currency = NULL, "
+                "cost_basis = NULL, cost_reported = NULL"
+            )
+        )
     old = (await svc.status(RID + "10")).task
     assert old.cost.estimate == CLIP_768P_6S and old.cost.reported == CLIP_768P_6S
     assert "priced now" in old.cost.basis
@@ -160,31 +187,69 @@ async def test_a_slot_claimed_before_costs_were_stored_is_priced_when_shown(harn
 def test_cost_in_the_cli_json(slate, slate_env, tmp_path):
     env = {**slate_env, "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
     write_override(tmp_path / "cfg")
-    out = slate("submit", "--request-id", RID + "11", "--kind", "image", "--prompt", "gulls",
-                "--n", "2", env=env)
+    out = slate(
+        "submit",
+        "--request-id",
+        RID + "11",
+        "--kind",
+        "image",
+        "--prompt",
+        "gulls",
+        "--n",
+        "2",
+        env=env,
+    )
     assert out.code == 0, out.out
     cost = out.out["task"]["cost"]
     assert set(cost) == COST_KEYS
-    assert cost == {"estimate": 0.007, "currency": "USD", "reported": 0.007,
-                    "basis": "image-01 2 images × $0.0035 = $0.007"}
+    assert cost == {
+        "estimate": 0.007,
+        "currency": "USD",
+        "reported": 0.007,
+        "basis": "image-01 2 images × $0.0035 = $0.007",
+    }
     status = slate("status", RID + "11", env=env)
     assert status.out["task"]["cost"] == cost
 
 
-def test_a_price_file_slate_cannot_read_is_named_and_never_read_as_zero(slate, slate_env,
-                                                                        tmp_path, demo_sim):
+def test_a_price_file_slate_cannot_read_is_named_and_never_read_as_zero(
+    slate, slate_env, tmp_path, demo_sim
+):
     env = {**slate_env, "XDG_CONFIG_HOME": str(tmp_path / "cfg")}
-    ok = slate("submit", "--request-id", RID + "12", "--kind", "video", "--prompt", "p",
-               "--resolution", "768P", env=env)
+    ok = slate(
+        "submit",
+        "--request-id",
+        RID + "12",
+        "--kind",
+        "video",
+        "--prompt",
+        "p",
+        "--resolution",
+        "768P",
+        env=env,
+    )
     assert ok.code == 0
-    bad = write_override(tmp_path / "cfg", '[models."MiniMax-Hailuo-2.3".per_clip]\n'
-                         '"768P" = { 6 = -1 }\n')
-    out = slate("submit", "--request-id", RID + "13", "--kind", "video", "--prompt", "p",
-                "--resolution", "768P", env=env)
+    bad = write_override(
+        tmp_path / "cfg", '[models."MiniMax-Hailuo-2.3".per_clip]\n"768P" = { 6 = -1 }\n'
+    )
+    out = slate(
+        "submit",
+        "--request-id",
+        RID + "13",
+        "--kind",
+        "video",
+        "--prompt",
+        "p",
+        "--resolution",
+        "768P",
+        env=env,
+    )
     assert out.code == 2 and out.out["outcome"] == "invalid"
-    assert f"{bad}:2:" in out.out["error"]["message"] and "must not be negative" in (
-        out.out["error"]["message"])
-    assert out.out["error"]["field"] == 'models.MiniMax-Hailuo-2.3.per_clip.768P.6'
+    assert (
+        f"{bad}:2:" in out.out["error"]["message"]
+        and "must not be negative" in (out.out["error"]["message"])
+    )
+    assert out.out["error"]["field"] == "models.MiniMax-Hailuo-2.3.per_clip.768P.6"
     assert demo_sim.stats()["creates_total"] == 1  # nothing sent
     shots = tmp_path / "shots.csv"
     shots.write_text(f"request_id,kind,prompt\n{RID}14,video,p\n", encoding="utf-8")

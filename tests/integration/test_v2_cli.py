@@ -102,29 +102,39 @@ CASES = [
     ("first_frame_image", ["--first-frame", "{pano.png}"]),
     ("first_frame_image", ["--first-frame", "{huge.heic}"]),
     ("first_frame_image", ["--first-frame", "/no/such/frame.png"]),
-    ("last_frame_image", ["--model", "MiniMax-H3-Max", "--duration", "5",
-                          "--last-frame", "{frame.png}"]),
+    (
+        "last_frame_image",
+        ["--model", "MiniMax-H3-Max", "--duration", "5", "--last-frame", "{frame.png}"],
+    ),
     ("reference_image", ["--reference-image", "{tiny.png}"]),
     ("reference_image", ["--first-frame", "{frame.png}", "--reference-image", "{photo.heic}"]),
-    ("reference_image", [arg for i in range(10) for arg in
-                         ("--reference-image", f"https://cdn.example.com/{i}.png")]),
+    (
+        "reference_image",
+        [
+            arg
+            for i in range(10)
+            for arg in ("--reference-image", f"https://cdn.example.com/{i}.png")
+        ],
+    ),
     ("reference_video", ["--reference-video", "{long.mp4}"]),
     ("reference_video", ["--reference-video", "{short.mp4}"]),
     ("reference_video", ["--reference-video", "{slow.mp4}"]),
     ("reference_video", ["--reference-video", "{frame.png}"]),
     ("reference_video", ["--reference-video", "{clip.mp4}"] * 4),
-    ("reference_video", ["--reference-video", "{clip.mp4}", "--reference-video",
-                         "{long.mp4}"]),
+    ("reference_video", ["--reference-video", "{clip.mp4}", "--reference-video", "{long.mp4}"]),
     ("reference_audio", ["--reference-audio", "{tone.wav}"]),
-    ("reference_audio", ["--reference-image", "{frame.png}", "--reference-audio",
-                         "{long.wav}"]),
-    ("reference_audio", ["--reference-image", "{frame.png}", "--reference-audio",
-                         "{clip.mp4}"]),
-    ("content", [arg for i in range(9) for arg in
-                 ("--reference-image", f"https://cdn.example.com/{i}.png")]
-     + [arg for i in range(3) for arg in
-        ("--reference-video", f"https://cdn.example.com/{i}.mp4")]
-     + ["--reference-audio", "https://cdn.example.com/a.wav"]),
+    ("reference_audio", ["--reference-image", "{frame.png}", "--reference-audio", "{long.wav}"]),
+    ("reference_audio", ["--reference-image", "{frame.png}", "--reference-audio", "{clip.mp4}"]),
+    (
+        "content",
+        [arg for i in range(9) for arg in ("--reference-image", f"https://cdn.example.com/{i}.png")]
+        + [
+            arg
+            for i in range(3)
+            for arg in ("--reference-video", f"https://cdn.example.com/{i}.mp4")
+        ]
+        + ["--reference-audio", "https://cdn.example.com/a.wav"],
+    ),
 ]
 
 
@@ -159,42 +169,85 @@ def test_every_v2_limit_is_refused_before_anything(cli_env, capsys, data_dir, me
     nothing_stored_nothing_sent(cli_env, data_dir)
 
 
-@pytest.mark.parametrize("field, args", [
-    ("resolution", ["--model", "MiniMax-Hailuo-02", "--resolution", "512P",
-                    "--first-frame", "{frame.png}", "--last-frame", "{frame.png}"]),
-    ("first_frame_image", ["--first-frame", "https:///etc/passwd"]),
-    ("first_frame_image", ["--first-frame", "NOT_PNG"]),
-    ("first_frame_image", ["--first-frame", "{notes.png}"]),
-    ("first_frame_image", ["--model", "MiniMax-Hailuo-2.3-Fast", "--first-frame",
-                           "{tiny.png}"]),
-    ("first_frame_image", ["--model", "MiniMax-Hailuo-2.3-Fast", "--first-frame",
-                           "{pano.png}"]),
-    ("fast_pretreatment", ["--model", "T2V-01", "--fast-pretreatment"]),
-    ("ratio", ["--ratio", "16:9"]),
-    ("reference_image", ["--reference-image", "{frame.png}"]),
-])
+@pytest.mark.parametrize(
+    "field, args",
+    [
+        (
+            "resolution",
+            [
+                "--model",
+                "MiniMax-Hailuo-02",
+                "--resolution",
+                "512P",
+                "--first-frame",
+                "{frame.png}",
+                "--last-frame",
+                "{frame.png}",
+            ],
+        ),
+        ("first_frame_image", ["--first-frame", "https:///etc/passwd"]),
+        ("first_frame_image", ["--first-frame", "NOT_PNG"]),
+        ("first_frame_image", ["--first-frame", "{notes.png}"]),
+        (
+            "first_frame_image",
+            ["--model", "MiniMax-Hailuo-2.3-Fast", "--first-frame", "{tiny.png}"],
+        ),
+        (
+            "first_frame_image",
+            ["--model", "MiniMax-Hailuo-2.3-Fast", "--first-frame", "{pano.png}"],
+        ),
+        ("fast_pretreatment", ["--model", "T2V-01", "--fast-pretreatment"]),
+        ("ratio", ["--ratio", "16:9"]),
+        ("reference_image", ["--reference-image", "{frame.png}"]),
+    ],
+)
 def test_v1_video_refusals(cli_env, capsys, data_dir, media, field, args):
-    code, out = run(capsys, "submit", "--request-id", RID, "--kind", "video", "--prompt", "p",
-                    *fill(args, media))
+    code, out = run(
+        capsys,
+        "submit",
+        "--request-id",
+        RID,
+        "--kind",
+        "video",
+        "--prompt",
+        "p",
+        *fill(args, media),
+    )
     assert code == 2 and out["error"].get("field") == field, out
     nothing_stored_nothing_sent(cli_env, data_dir)
 
 
-@pytest.mark.parametrize("field, args", [
-    ("height", ["--width", "1024"]),
-    ("width", ["--width", "1001", "--height", "1024"]),
-    ("aspect_ratio", ["--aspect-ratio", "16:9", "--width", "1024", "--height", "576"]),
-])
+@pytest.mark.parametrize(
+    "field, args",
+    [
+        ("height", ["--width", "1024"]),
+        ("width", ["--width", "1001", "--height", "1024"]),
+        ("aspect_ratio", ["--aspect-ratio", "16:9", "--width", "1024", "--height", "576"]),
+    ],
+)
 def test_image_01_size_refusals(cli_env, capsys, data_dir, field, args):
-    code, out = run(capsys, "submit", "--request-id", RID, "--kind", "image", "--prompt", "p",
-                    *args)
+    code, out = run(
+        capsys, "submit", "--request-id", RID, "--kind", "image", "--prompt", "p", *args
+    )
     assert code == 2 and out["error"].get("field") == field, out
     nothing_stored_nothing_sent(cli_env, data_dir)
 
 
 def test_h3_from_the_command_line_with_local_files(cli_env, capsys, media):
-    code, out = run(capsys, "submit", "--request-id", RID, *H3, "--duration", "4",
-                    "--first-frame", media["photo.heic"], "--wait", "--max-seconds", "60")
+    code, out = run(
+        capsys,
+        "submit",
+        "--request-id",
+        RID,
+        *H3,
+        "--duration",
+        "4",
+        "--first-frame",
+        media["photo.heic"],
+        "--wait",
+        "--max-seconds",
+        "60",
+    )
     assert code == 0 and out["outcome"] == "created", out
     task = out["task"]
     assert task["state"] == "success" and task["provider_status"] == "succeeded"
@@ -206,8 +259,9 @@ def test_h3_from_the_command_line_with_local_files(cli_env, capsys, media):
     # the same content under another name replays
     copy = Path(media["photo.heic"]).with_name("copy.heic")
     copy.write_bytes(Path(media["photo.heic"]).read_bytes())
-    code, again = run(capsys, "submit", "--request-id", RID, *H3, "--duration", "4",
-                      "--first-frame", str(copy))
+    code, again = run(
+        capsys, "submit", "--request-id", RID, *H3, "--duration", "4", "--first-frame", str(copy)
+    )
     assert code == 0 and again["outcome"] == "replayed"
 
 
@@ -235,8 +289,7 @@ def test_cancel_and_lookup_answers(cli_env, capsys):
     assert lookup["window"]["start"] < lookup["window"]["end"]
 
 
-def test_a_slot_made_with_cli_defaults_before_v2_still_replays(cli_env, capsys, data_dir,
-                                                                 tmp_path):
+def test_a_slot_made_with_cli_defaults_before_v2_still_replays(cli_env, capsys, data_dir, tmp_path):
     """The store holds the slots as the code before V2 wrote them (params and fingerprints
     captured from main); today's command line asks for them again and is answered from the
     record, sending nothing."""
@@ -255,12 +308,20 @@ def test_a_slot_made_with_cli_defaults_before_v2_still_replays(cli_env, capsys, 
 
             def write(slot=slot, kind=kind, params=params, now=now) -> ClaimWrite:
                 return ClaimWrite(
-                    idempotency_key=slot.key(kind), request_id=slot.request_id, params=params,
-                    units=units(kind, params), owner=this_owner(), lease_until=now + 60,
-                    quota_limit=None, day="2026-11-01", project="fixture")
+                    idempotency_key=slot.key(kind),
+                    request_id=slot.request_id,
+                    params=params,
+                    units=units(kind, params),
+                    owner=this_owner(),
+                    lease_until=now + 60,
+                    quota_limit=None,
+                    day="2026-11-01",
+                    project="fixture",
+                )
 
-            claimed = store.claim_blocking(ClaimRequest(scope, slot.slot_key, kind,
-                                                        case["fingerprint"], now, write))
+            claimed = store.claim_blocking(
+                ClaimRequest(scope, slot.slot_key, kind, case["fingerprint"], now, write)
+            )
             assert claimed.claimed
     finally:
         store.close()
@@ -274,20 +335,37 @@ def test_a_slot_made_with_cli_defaults_before_v2_still_replays(cli_env, capsys, 
 
 def test_images_blocked_by_the_safety_filter_are_shown(cli_env, capsys):
     cli_env.set_faults(block_images=2)
-    code, out = run(capsys, "submit", "--request-id", RID, "--kind", "image", "--prompt", "p",
-                    "--n", "3")
+    code, out = run(
+        capsys, "submit", "--request-id", RID, "--kind", "image", "--prompt", "p", "--n", "3"
+    )
     assert code == 0 and out["task"]["state"] == "success", out
     assert out["task"]["failed_count"] == 2 and len(out["task"]["media"]) == 1
     code, hist = run(capsys, "history", RID)
     created = [e for e in hist["events"] if e["event"] == "created"][-1]
     assert "2 blocked by the provider's safety filter (not charged)" in created["detail"]
     cli_env.set_faults(block_images=1)
-    code, out = run(capsys, "submit", "--request-id", "article:20261201:tide-eye:scene-05",
-                    "--kind", "image", "--prompt", "q")
+    code, out = run(
+        capsys,
+        "submit",
+        "--request-id",
+        "article:20261201:tide-eye:scene-05",
+        "--kind",
+        "image",
+        "--prompt",
+        "q",
+    )
     assert code == 6 and out["task"]["state"] == "fail"
     assert out["task"]["error"]["code"] == "blocked" and out["task"]["failed_count"] == 1
-    code, out = run(capsys, "submit", "--request-id", "article:20261201:tide-eye:scene-06",
-                    "--kind", "image", "--prompt", "r")
+    code, out = run(
+        capsys,
+        "submit",
+        "--request-id",
+        "article:20261201:tide-eye:scene-06",
+        "--kind",
+        "image",
+        "--prompt",
+        "r",
+    )
     assert out["task"]["failed_count"] is None  # nothing blocked: nothing said
 
 

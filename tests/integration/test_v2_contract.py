@@ -26,8 +26,9 @@ QUEUED, RUNNING = 1.0, 1.0
 
 @pytest.fixture
 def sim() -> Iterator[SimServer]:
-    server = start_sim(SimConfig(preparing=0.0, queueing=QUEUED, processing=RUNNING,
-                                 image_latency=0.0))
+    server = start_sim(
+        SimConfig(preparing=0.0, queueing=QUEUED, processing=RUNNING, image_latency=0.0)
+    )
     try:
         yield server
     finally:
@@ -49,8 +50,13 @@ def api(provider: MiniMaxProvider) -> VideoApi:
 
 
 def body(prompt: str = "a lighthouse at dawn", **kw: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {"model": "MiniMax-H3", "content": [{"type": "text", "text": prompt}],
-                           "resolution": "768P", "duration": 4, "ratio": "16:9"}
+    out: dict[str, Any] = {
+        "model": "MiniMax-H3",
+        "content": [{"type": "text", "text": prompt}],
+        "resolution": "768P",
+        "duration": 4,
+        "ratio": "16:9",
+    }
     out.update(kw)
     return out
 
@@ -99,9 +105,17 @@ async def test_create_query_succeeded_url_usage_and_a_real_mp4(sim, provider, ap
     words.append(done.status)
     assert words == ["queued", "running", "succeeded"]
     assert [state_for_status_word(w, V2) for w in words] == [
-        State.QUEUEING, State.PROCESSING, State.DOWNLOADING]
-    assert done.usage == {"total_seconds": 5, "input_seconds": 0, "output_seconds": 5,
-                          "input_image_count": 0, "input_audio_seconds": 0}
+        State.QUEUEING,
+        State.PROCESSING,
+        State.DOWNLOADING,
+    ]
+    assert done.usage == {
+        "total_seconds": 5,
+        "input_seconds": 0,
+        "output_seconds": 5,
+        "input_image_count": 0,
+        "input_audio_seconds": 0,
+    }
     status, data = await fetch(provider, done.url)
     assert status == 200 and data[4:8] == b"ftyp"
     assert probe(data) == (3360, 1440, pytest.approx(5.0, abs=0.05), 2)
@@ -111,9 +125,14 @@ async def test_create_query_succeeded_url_usage_and_a_real_mp4(sim, provider, ap
 
 async def test_frames_references_and_uploads(sim, api):
     first = image_url(900, 1600, "PNG")  # 9:16 portrait: the output follows it
-    created = await api.create_video(body(content=[
-        {"type": "text", "text": "portrait"},
-        {"type": "image_url", "image_url": {"url": first}, "role": "first_frame"}]))
+    created = await api.create_video(
+        body(
+            content=[
+                {"type": "text", "text": "portrait"},
+                {"type": "image_url", "image_url": {"url": first}, "role": "first_frame"},
+            ]
+        )
+    )
     to_end(sim)
     done = await api.query_video(created.task_id)
     assert done.status == "succeeded" and done.usage["input_image_count"] == 1
@@ -121,11 +140,17 @@ async def test_frames_references_and_uploads(sim, api):
     tone = await api.upload_file(audio_bytes(3.0), "tone.wav")
     picture = await api.upload_file(image_bytes(640, 480), "ref.png")
     assert all(u.url.startswith("mm_file://") for u in (clip, tone, picture))
-    ref = await api.create_video(body(ratio="adaptive", content=[
-        {"type": "text", "text": "refs"},
-        {"type": "image_url", "image_url": {"url": picture.url}, "role": "reference_image"},
-        {"type": "video_url", "video_url": {"url": clip.url}, "role": "reference_video"},
-        {"type": "audio_url", "audio_url": {"url": tone.url}, "role": "reference_audio"}]))
+    ref = await api.create_video(
+        body(
+            ratio="adaptive",
+            content=[
+                {"type": "text", "text": "refs"},
+                {"type": "image_url", "image_url": {"url": picture.url}, "role": "reference_image"},
+                {"type": "video_url", "video_url": {"url": clip.url}, "role": "reference_video"},
+                {"type": "audio_url", "audio_url": {"url": tone.url}, "role": "reference_audio"},
+            ],
+        )
+    )
     to_end(sim)
     usage = (await api.query_video(ref.task_id)).usage
     assert usage["input_seconds"] == pytest.approx(3.0, abs=0.1)
@@ -150,13 +175,17 @@ async def test_bad_parameters_are_refused_400(api, sim):
     assert sim.stats()["made_total"] == 0
 
 
-@pytest.mark.parametrize(("fault", "code", "status"), [
-    ({"insufficient_balance": 1}, 1008, 402), ({"input_sensitive": 1}, 1026, 422),
-    ({"create_error": 1, "create_error_code": 1028}, 1028, 402),
-    ({"create_error": 1, "create_error_code": 1030}, 1030, 402),
-    ({"create_error": 1, "create_error_code": 2061}, 2061, 400),
-    ({"create_error": 1, "create_error_code": 1004}, 1004, 401),
-])
+@pytest.mark.parametrize(
+    ("fault", "code", "status"),
+    [
+        ({"insufficient_balance": 1}, 1008, 402),
+        ({"input_sensitive": 1}, 1026, 422),
+        ({"create_error": 1, "create_error_code": 1028}, 1028, 402),
+        ({"create_error": 1, "create_error_code": 1030}, 1030, 402),
+        ({"create_error": 1, "create_error_code": 2061}, 2061, 400),
+        ({"create_error": 1, "create_error_code": 1004}, 1004, 401),
+    ],
+)
 async def test_definitive_refusals_make_nothing(sim, api, fault, code, status):
     sim.set_faults(**fault)
     with pytest.raises(Refused) as got:
@@ -176,8 +205,14 @@ async def test_429_is_a_rate_limit_with_its_retry_after(sim, api):
     assert (await api.create_video(body())).task_id  # the next one goes through
 
 
-@pytest.mark.parametrize("fault", [{"server_error_creates": 1}, {"overloaded": 1},
-                                   {"create_error": 1, "create_error_code": 1000}])
+@pytest.mark.parametrize(
+    "fault",
+    [
+        {"server_error_creates": 1},
+        {"overloaded": 1},
+        {"create_error": 1, "create_error_code": 1000},
+    ],
+)
 async def test_server_errors_are_ambiguous(sim, api, fault):
     sim.set_faults(**fault)
     with pytest.raises(Ambiguous):
@@ -255,8 +290,9 @@ async def test_the_list_pages_and_keeps_the_window(sim, api):
     listed = await api.list_tasks(start - 1, sim.now() + 1, "MiniMax-H3")
     assert sorted(t.task_id for t in listed) == sorted(ids)
     assert requests(sim, "v2_list_video_generation") == 2
-    assert {(t.model, t.facts["duration"], t.facts["resolution"], t.facts["ratio"])
-            for t in listed} == {("MiniMax-H3", 4, "768P", "16:9")}
+    assert {
+        (t.model, t.facts["duration"], t.facts["resolution"], t.facts["ratio"]) for t in listed
+    } == {("MiniMax-H3", 4, "768P", "16:9")}
     sim.set_clock(advance=120)
     late = await api.create_video(body("late"))
     window = await api.list_tasks(sim.now() - 5, sim.now() + 5)

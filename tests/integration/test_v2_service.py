@@ -58,8 +58,13 @@ async def test_h3_text_to_video_reaches_verified_success(h):
     [m] = task.media
     assert (m.width, m.height, m.content_type) == (1366, 768, "video/mp4")
     assert m.duration == pytest.approx(4.0, abs=0.1)
-    assert task.params == {**H3, "resolution": "768P", "ratio": "16:9",
-                           "prompt_expansion": None, "content": []}
+    assert task.params == {
+        **H3,
+        "resolution": "768P",
+        "ratio": "16:9",
+        "prompt_expansion": None,
+        "content": [],
+    }
     row = await h.store.task(task.id)
     assert row.results["usage"]["output_seconds"] == 4  # kept for the cost work
     names = [e.event for e in await events(h)]
@@ -73,8 +78,9 @@ async def test_h3_text_to_video_reaches_verified_success(h):
 async def test_local_frame_references_and_uploads(h, tmp_path):
     portrait = tmp_path / "portrait.png"
     portrait.write_bytes(image_bytes(900, 1600))
-    out = await h.service.submit(RID, "video", {**H3, "first_frame_image": str(portrait)},
-                                 wait=True, max_seconds=60)
+    out = await h.service.submit(
+        RID, "video", {**H3, "first_frame_image": str(portrait)}, wait=True, max_seconds=60
+    )
     assert out.task.state is State.SUCCESS, out.task.error
     [m] = out.task.media
     assert (m.width, m.height) == (768, 1366)  # the output follows the frame image
@@ -94,10 +100,19 @@ async def test_local_frame_references_and_uploads(h, tmp_path):
     tone = tmp_path / "tone.wav"
     tone.write_bytes(audio_bytes(3.0))
     rid2 = "article:20261201:tide-eye:scene-02"
-    out2 = await h.service.submit(rid2, "video", {
-        **H3, "ratio": "adaptive", "reference_image": [str(big)],
-        "reference_video": [str(clip)], "reference_audio": [str(tone)]},
-        wait=True, max_seconds=60)
+    out2 = await h.service.submit(
+        rid2,
+        "video",
+        {
+            **H3,
+            "ratio": "adaptive",
+            "reference_image": [str(big)],
+            "reference_video": [str(clip)],
+            "reference_audio": [str(tone)],
+        },
+        wait=True,
+        max_seconds=60,
+    )
     assert out2.task.state is State.SUCCESS, out2.task.error
     assert requests(h.sim, "files_upload") == 3  # the large image, the clip and the sound
     said = next(e for e in await events(h, rid2) if e.event == "inputs")
@@ -110,14 +125,16 @@ async def test_an_upload_that_fails_sends_no_create_and_rejects(h, tmp_path):
     clip = tmp_path / "clip.mp4"
     clip.write_bytes(video_bytes(3.0))
     h.sim.set_faults(server_error=1)
-    out = await h.service.submit(RID, "video", {**H3, "ratio": "adaptive",
-                                                "reference_video": [str(clip)]})
+    out = await h.service.submit(
+        RID, "video", {**H3, "ratio": "adaptive", "reference_video": [str(clip)]}
+    )
     assert out.kind is OutcomeKind.REJECTED and out.task.state is State.REJECTED
     assert "uploading clip.mp4 failed" in out.problem.message
     assert "create was not sent" in out.problem.message
     assert h.sim.stats()["creates_total"] == 0
-    again = await h.service.submit(RID, "video", {**H3, "ratio": "adaptive",
-                                                  "reference_video": [str(clip)]})
+    again = await h.service.submit(
+        RID, "video", {**H3, "ratio": "adaptive", "reference_video": [str(clip)]}
+    )
     assert again.kind is OutcomeKind.CREATED  # the same slot may be created again
 
 
@@ -134,8 +151,9 @@ async def test_a_file_changed_after_the_check_is_never_sent(h, tmp_path, monkeyp
 
     monkeypatch.setattr(inputs.LocalInput, "read", changed)
     out = await h.service.submit(RID, "video", {**H3, "first_frame_image": str(frame)})
-    assert out.kind is OutcomeKind.REJECTED and "changed after it was checked" in \
-        out.problem.message
+    assert (
+        out.kind is OutcomeKind.REJECTED and "changed after it was checked" in out.problem.message
+    )
     assert h.sim.stats()["creates_total"] == 0
 
 
@@ -179,14 +197,17 @@ async def test_429_backs_off_and_creates_once(h):
     assert h.sim.stats()["made_total"] == 1
 
 
-@pytest.mark.parametrize(("fault", "kind"), [
-    ({"insufficient_balance": 1}, OutcomeKind.REJECTED),
-    ({"input_sensitive": 1}, OutcomeKind.REJECTED),
-    ({"create_error": 1, "create_error_code": 2061}, OutcomeKind.REJECTED),
-    ({"create_error": 1, "create_error_code": 1030}, OutcomeKind.REJECTED),
-    ({"server_error_creates": 1}, OutcomeKind.UNKNOWN),
-    ({"overloaded": 1}, OutcomeKind.UNKNOWN),
-])
+@pytest.mark.parametrize(
+    ("fault", "kind"),
+    [
+        ({"insufficient_balance": 1}, OutcomeKind.REJECTED),
+        ({"input_sensitive": 1}, OutcomeKind.REJECTED),
+        ({"create_error": 1, "create_error_code": 2061}, OutcomeKind.REJECTED),
+        ({"create_error": 1, "create_error_code": 1030}, OutcomeKind.REJECTED),
+        ({"server_error_creates": 1}, OutcomeKind.UNKNOWN),
+        ({"overloaded": 1}, OutcomeKind.UNKNOWN),
+    ],
+)
 async def test_v2_refusals_and_ambiguities(h, fault, kind):
     h.sim.set_faults(**fault)
     out = await h.service.submit(RID, "video", H3)
@@ -217,8 +238,10 @@ async def test_a_lost_create_answer_is_found_by_lookup_with_the_evidence(harness
     evidence = recovered.data["lookup"]
     w = evidence["window"]
     assert w["start"] <= made["created_at"] <= w["end"]
-    assert w["start"] == int(out.task.created_at - 10) or w["start"] == int(
-        out.task.created_at - 10) - 1
+    assert (
+        w["start"] == int(out.task.created_at - 10)
+        or w["start"] == int(out.task.created_at - 10) - 1
+    )
     assert evidence["listed"] >= 1 and evidence["candidates"][0]["id"] == made["task_id"]
     done = await harness.service.wait(RID, max_seconds=60)
     assert done.task.state is State.SUCCESS
@@ -270,9 +293,15 @@ async def test_the_window_excludes_tasks_made_long_after_the_create(h):
     out = await h.service.submit(RID, "video", H3)
     assert out.kind is OutcomeKind.UNKNOWN
     h.sim.set_clock(advance=h.config.timeout + 120)  # well past timeout + 60 s
-    await h.service.provider.api("v2").create_video({
-        "model": "MiniMax-H3", "content": [{"type": "text", "text": "later"}],
-        "resolution": "768P", "duration": 4, "ratio": "16:9"})
+    await h.service.provider.api("v2").create_video(
+        {
+            "model": "MiniMax-H3",
+            "content": [{"type": "text", "text": "later"}],
+            "resolution": "768P",
+            "duration": 4,
+            "ratio": "16:9",
+        }
+    )
     rec = await h.service.recover(RID, Lookup())
     assert rec.kind is OutcomeKind.UNKNOWN and rec.payload.listed == 0
 
@@ -361,4 +390,3 @@ async def test_a_failed_download_is_fetched_again_by_redownload(h):
     assert again.task.state is State.SUCCESS and again.task.media
     assert requests(h.sim, "v2_query_video_generation") > queries  # a fresh link was asked for
     assert h.sim.stats()["made_total"] == 1
-

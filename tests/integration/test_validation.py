@@ -25,20 +25,59 @@ CASES = [
     ("prompt", ["--kind", "image", "--prompt", "x" * 1501]),
     ("prompt", ["--kind", "video"]),
     ("prompt", ["--kind", "image", "--prompt", "   "]),
-    ("resolution", ["--kind", "video", "--prompt", "p", "--duration", "10", "--resolution", "1080P"]),
+    (
+        "resolution",
+        ["--kind", "video", "--prompt", "p", "--duration", "10", "--resolution", "1080P"],
+    ),
     ("resolution", ["--kind", "video", "--prompt", "p", "--resolution", "4K"]),
-    ("resolution", ["--kind", "video", "--prompt", "p", "--model", "MiniMax-Hailuo-02", "--resolution", "512P"]),
+    (
+        "resolution",
+        [
+            "--kind",
+            "video",
+            "--prompt",
+            "p",
+            "--model",
+            "MiniMax-Hailuo-02",
+            "--resolution",
+            "512P",
+        ],
+    ),
     ("duration", ["--kind", "video", "--prompt", "p", "--duration", "8"]),
     ("duration", ["--kind", "video", "--prompt", "p", "--duration", "six"]),
     ("model", ["--kind", "video", "--prompt", "p", "--model", "Hailuo-9"]),
     ("model", ["--kind", "image", "--prompt", "p", "--model", "MiniMax-Hailuo-2.3"]),
-    ("first_frame_image", ["--kind", "video", "--prompt", "p", "--model", "MiniMax-Hailuo-2.3-Fast"]),
+    (
+        "first_frame_image",
+        ["--kind", "video", "--prompt", "p", "--model", "MiniMax-Hailuo-2.3-Fast"],
+    ),
     ("first_frame_image", ["--kind", "video", "--prompt", "p", "--model", "I2V-01"]),
-    ("first_frame_image", ["--kind", "video", "--prompt", "p", "--first-frame", "http://example.test/a.png"]),
-    ("first_frame_image", ["--kind", "video", "--prompt", "p", "--first-frame", "data:image/gif;base64,R0lG"]),
-    ("first_frame_image", ["--kind", "video", "--prompt", "p", "--first-frame", "/no/such/file.png"]),
+    (
+        "first_frame_image",
+        ["--kind", "video", "--prompt", "p", "--first-frame", "http://example.test/a.png"],
+    ),
+    (
+        "first_frame_image",
+        ["--kind", "video", "--prompt", "p", "--first-frame", "data:image/gif;base64,R0lG"],
+    ),
+    (
+        "first_frame_image",
+        ["--kind", "video", "--prompt", "p", "--first-frame", "/no/such/file.png"],
+    ),
     ("last_frame_image", ["--kind", "video", "--prompt", "p", "--last-frame", PNG_DATA]),
-    ("last_frame_image", ["--kind", "video", "--prompt", "p", "--model", "MiniMax-Hailuo-02", "--last-frame", PNG_DATA]),
+    (
+        "last_frame_image",
+        [
+            "--kind",
+            "video",
+            "--prompt",
+            "p",
+            "--model",
+            "MiniMax-Hailuo-02",
+            "--last-frame",
+            PNG_DATA,
+        ],
+    ),
     ("subject_reference", ["--kind", "video", "--prompt", "p", "--model", "S2V-01"]),
     ("subject_reference", ["--kind", "image", "--prompt", "p", "--subject-reference", "ftp://x"]),
     ("aspect_ratio", ["--kind", "image", "--prompt", "p", "--aspect-ratio", "5:4"]),
@@ -95,7 +134,9 @@ def test_usage_errors_answer_json_with_exit_2(cli_env, capsys):
 
 
 def test_global_options_work_before_and_after_the_command(cli_env, capsys):
-    code, out = _run(capsys, "--user", "mei", "submit", "--request-id", RID, "--kind", "image", "--prompt", "p")
+    code, out = _run(
+        capsys, "--user", "mei", "submit", "--request-id", RID, "--kind", "image", "--prompt", "p"
+    )
     assert code == 0 and out["outcome"] == "created"
     code, out = _run(capsys, "status", RID, "--user", "mei")
     assert code == 0 and out["task"]["state"] == "success"

@@ -47,11 +47,18 @@ with store.repo.write() as conn:
 """
 
 
-def hold(store_url: str, env: dict[str, str], row: str = "-",
-         idle_ms: int = 600_000) -> subprocess.Popen[str]:
+def hold(
+    store_url: str, env: dict[str, str], row: str = "-", idle_ms: int = 600_000
+) -> subprocess.Popen[str]:
     """A Slate process inside a write transaction (SQLite: holding the writers' lock too)."""
-    proc = subprocess.Popen([sys.executable, "-c", _HOLD, store_url, row, str(idle_ms)], env=env,
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, store_url, row, str(idle_ms)],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     line = proc.stdout.readline()
     assert line.strip() == "holding", proc.stderr.read()[-2000:]
     return proc
@@ -63,7 +70,8 @@ def end(proc: subprocess.Popen[str]) -> None:
 
 
 def test_a_stopped_process_holding_the_sqlite_write_lock_is_named_not_waited_on_forever(
-        slate_env, data_dir, demo_sim):
+    slate_env, data_dir, demo_sim
+):
     store = f"sqlite:///{(data_dir / 'slate.sqlite3').as_posix()}"
     env = {**slate_env, "SLATE_STORE": store}
     assert run(env, ["quota"]).code == 0  # the store exists and is migrated
@@ -88,8 +96,7 @@ def test_a_stopped_process_holding_the_sqlite_write_lock_is_named_not_waited_on_
     assert again.code == 0 and again.out["outcome"] == "created", again.out
 
 
-def test_a_stopped_process_holding_a_postgres_row_lock_is_bounded_and_named(slate_env,
-                                                                           demo_sim):
+def test_a_stopped_process_holding_a_postgres_row_lock_is_bounded_and_named(slate_env, demo_sim):
     from tests.pg import fresh_database
 
     with fresh_database() as url:
@@ -99,8 +106,12 @@ def test_a_stopped_process_holding_a_postgres_row_lock_is_bounded_and_named(slat
         holder = hold(url, env, row=RID, idle_ms=6_000)
         os.kill(holder.pid, signal.SIGSTOP)
         try:
-            res = run(env, ["query", RID], timeout=60,
-                      patches={"app.store.engine.PG_LOCK_TIMEOUT_MS": 1500})
+            res = run(
+                env,
+                ["query", RID],
+                timeout=60,
+                patches={"app.store.engine.PG_LOCK_TIMEOUT_MS": 1500},
+            )
             assert res.code == 1 and res.out["error"]["code"] == "store_busy", res.out
             message = res.out["error"]["message"]
             assert f"slate pid {holder.pid} host" in message, message
@@ -140,8 +151,9 @@ def test_a_writer_that_gives_up_says_who_holds_the_lock_and_the_lock_is_not_lost
             t.start()
         for t in threads:
             t.join(10)
-        threads = [threading.Thread(target=use, args=(q, n))
-                   for q, n in ((first, "a"), (second, "b"))]
+        threads = [
+            threading.Thread(target=use, args=(q, n)) for q, n in ((first, "a"), (second, "b"))
+        ]
     ins = [i for i, e in enumerate(order) if e.endswith("in")]
     assert all(order[i + 1] == order[i].replace("in", "out") for i in ins), order
     assert len(order) == 80

@@ -30,7 +30,9 @@ def fake() -> FakeProvider:
 
 @pytest.fixture
 async def make_service(
-    data_dir: Path, migrated_store: Path, fake: FakeProvider,
+    data_dir: Path,
+    migrated_store: Path,
+    fake: FakeProvider,
 ) -> AsyncIterator[Callable[..., Awaitable[SlateService]]]:
     """``await make_service(**config)``: a service on a fresh store copy and ``fake``."""
     shutil.copyfile(migrated_store, data_dir / "slate.sqlite3")
@@ -39,8 +41,13 @@ async def make_service(
     made: list[SlateService] = []
 
     async def make(provider: Any = None, **config: Any) -> SlateService:
-        svc = SlateService(make_config(data_dir, url, **config), store, provider or fake, SECRET,
-                           rng=random.Random(7))
+        svc = SlateService(
+            make_config(data_dir, url, **config),
+            store,
+            provider or fake,
+            SECRET,
+            rng=random.Random(7),
+        )
         made.append(svc)
         return svc
 

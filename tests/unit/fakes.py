@@ -36,12 +36,26 @@ from app.sim.media import render_mp4, render_png
 VIDEO_SIZE = (64, 36)
 
 
-def status(task_id: str, word: str, *, file_id: str | None = None,
-           error_code: int | None = None, error_message: str | None = None) -> VideoStatus:
+def status(
+    task_id: str,
+    word: str,
+    *,
+    file_id: str | None = None,
+    error_code: int | None = None,
+    error_message: str | None = None,
+) -> VideoStatus:
     """A video query answer with the raw word (mapped by the service's whitelist)."""
     w, h = VIDEO_SIZE if file_id else (None, None)
-    return VideoStatus(task_id, word, file_id, w, h, {"status": word, "task_id": task_id},
-                       error_code, error_message)
+    return VideoStatus(
+        task_id,
+        word,
+        file_id,
+        w,
+        h,
+        {"status": word, "task_id": task_id},
+        error_code,
+        error_message,
+    )
 
 
 class FakeProvider:
@@ -74,8 +88,7 @@ class FakeProvider:
 
     def script_status(self, task_id: str, *answers: Any) -> None:
         """Query answers for ``task_id``: words (``"Processing"``), VideoStatus or exceptions."""
-        self._statuses[task_id] = [status(task_id, a) if isinstance(a, str) else a
-                                   for a in answers]
+        self._statuses[task_id] = [status(task_id, a) if isinstance(a, str) else a for a in answers]
 
     def add_video_file(self, file_id: str, *, downloads: list[Any] | None = None) -> None:
         """A file whose download answers come from ``downloads`` (bytes or an HTTP status);
@@ -140,12 +153,16 @@ class FakeProvider:
             return
         yield Download(200, len(answer), None, _chunks(answer))
 
-    async def list_tasks(self, since: float, until: float,
-                         model: str | None = None) -> list[ListedTask]:
+    async def list_tasks(
+        self, since: float, until: float, model: str | None = None
+    ) -> list[ListedTask]:
         if not self.caps.can_list_tasks:
             raise NotImplementedError("this provider cannot list tasks")
-        return [t for t in self.listed if since <= t.created_at <= until
-                and (model is None or t.model == model)]
+        return [
+            t
+            for t in self.listed
+            if since <= t.created_at <= until and (model is None or t.model == model)
+        ]
 
     async def cancel_video(self, task_id: str) -> Cancelled:
         if not self.caps.can_cancel:
@@ -182,5 +199,6 @@ def image_bytes(index: int = 0, size: tuple[int, int] = (64, 36)) -> bytes:
 
 def images(*urls: str, raw: dict[str, Any] | None = None) -> ImageResult:
     """An image create's answer with these URLs."""
-    return ImageResult("img-1", [ImageItem(url=u) for u in urls], len(urls), 0,
-                       raw or {"id": "img-1"})
+    return ImageResult(
+        "img-1", [ImageItem(url=u) for u in urls], len(urls), 0, raw or {"id": "img-1"}
+    )

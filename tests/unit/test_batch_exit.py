@@ -24,15 +24,35 @@ from app.service.results import (
 from app.service.views import TaskView
 
 K = OutcomeKind
-PRECEDENCE = [(K.INVALID, 2), (K.CONFLICT, 3), (K.QUOTA_EXCEEDED, 5), (K.BUDGET_EXCEEDED, 5),
-              (K.UNKNOWN, 4), (K.REJECTED, 6)]
+PRECEDENCE = [
+    (K.INVALID, 2),
+    (K.CONFLICT, 3),
+    (K.QUOTA_EXCEEDED, 5),
+    (K.BUDGET_EXCEEDED, 5),
+    (K.UNKNOWN, 4),
+    (K.REJECTED, 6),
+]
 
 
 def view(state: State) -> TaskView:
-    return TaskView(id=1, request_id="article:20260816:p:scene-01", handle="h", kind="video",
-                    state=state, provider="demo", provider_task_id=None, provider_status=None,
-                    fingerprint="f", params={}, media=[], error=None, allowed_actions=[],
-                    created_at=0.0, updated_at=0.0, next_poll_at=None)
+    return TaskView(
+        id=1,
+        request_id="article:20260816:p:scene-01",
+        handle="h",
+        kind="video",
+        state=state,
+        provider="demo",
+        provider_task_id=None,
+        provider_status=None,
+        fingerprint="f",
+        params={},
+        media=[],
+        error=None,
+        allowed_actions=[],
+        created_at=0.0,
+        updated_at=0.0,
+        next_poll_at=None,
+    )
 
 
 def report(*rows: BatchRow) -> Result[BatchReport]:
@@ -40,8 +60,9 @@ def report(*rows: BatchRow) -> Result[BatchReport]:
     return Result(K.OK, payload=BatchReport(False, rows, Cost(None, "USD", ""), quota))
 
 
-def row(outcome: OutcomeKind, task: TaskView | None = None,
-        problem: Problem | None = None) -> BatchRow:
+def row(
+    outcome: OutcomeKind, task: TaskView | None = None, problem: Problem | None = None
+) -> BatchRow:
     return BatchRow(1, 1, "article:20260816:p:scene-01", "video", outcome, task, problem)
 
 
@@ -49,8 +70,9 @@ def test_every_row_created_or_replayed_exits_0():
     assert exit_code(report(row(K.CREATED), row(K.REPLAYED))) == 0
 
 
-@pytest.mark.parametrize("combo", [c for n in (1, 2, 3) for c in
-                                   itertools.combinations(PRECEDENCE, n)])
+@pytest.mark.parametrize(
+    "combo", [c for n in (1, 2, 3) for c in itertools.combinations(PRECEDENCE, n)]
+)
 def test_the_first_outcome_in_the_precedence_decides(combo):
     rows = [row(K.CREATED)] + [row(outcome) for outcome, _code in reversed(combo)]
     assert exit_code(report(*rows)) == combo[0][1]
@@ -59,8 +81,9 @@ def test_the_first_outcome_in_the_precedence_decides(combo):
 def test_a_failed_task_exits_6_after_unknown_and_still_running_7_last():
     assert exit_code(report(row(K.CREATED, view(State.FAIL)))) == 6
     assert exit_code(report(row(K.CREATED, view(State.FAIL)), row(K.UNKNOWN))) == 4
-    running = row(K.CREATED, view(State.PROCESSING),
-                  Problem(ProblemCode.STILL_RUNNING, "still processing"))
+    running = row(
+        K.CREATED, view(State.PROCESSING), Problem(ProblemCode.STILL_RUNNING, "still processing")
+    )
     assert exit_code(report(running)) == 7
     assert exit_code(report(running, row(K.CREATED, view(State.FAIL)))) == 6
     internal = row(K.INVALID, problem=Problem(ProblemCode.INTERNAL, "boom"))
@@ -75,8 +98,17 @@ def test_a_file_that_cannot_be_read_is_invalid_with_its_field():
 def test_the_batch_json_keys():
     budget = BudgetReport("2026-08-16", "USD", None, SpendTotal())
     rep = report(row(K.CREATED))
-    rep = Result(K.OK, payload=BatchReport(True, rep.payload.rows, Cost(None, "USD", "1 create"),
-                                           rep.payload.quota, budget, "shots.csv"))
+    rep = Result(
+        K.OK,
+        payload=BatchReport(
+            True,
+            rep.payload.rows,
+            Cost(None, "USD", "1 create"),
+            rep.payload.quota,
+            budget,
+            "shots.csv",
+        ),
+    )
     js = render(rep)
     assert {"outcome", "dry_run", "rows", "counts", "cost"} <= set(js)
     assert js["outcome"] == "ok" and js["dry_run"] is True

@@ -40,22 +40,36 @@ def table():
 @pytest.fixture(scope="module")
 def priced():
     """The shipped table plus the prices a user wrote for images and Hailuo 1080P."""
-    return parse_with_override(shipped_text(), (
-        '[models."image-01"]\nper_image = 0.0035\n'
-        '[models."MiniMax-Hailuo-2.3".per_clip]\n"1080P" = { 6 = 0.49 }\n'
-    ), "prices.toml")
+    return parse_with_override(
+        shipped_text(),
+        (
+            '[models."image-01"]\nper_image = 0.0035\n'
+            '[models."MiniMax-Hailuo-2.3".per_clip]\n"1080P" = { 6 = 0.49 }\n'
+        ),
+        "prices.toml",
+    )
 
 
-def h3(model="MiniMax-H3", duration=6, resolution="768P", images=0, videos=(), audios=(),
-       ratio="16:9"):
+def h3(
+    model="MiniMax-H3", duration=6, resolution="768P", images=0, videos=(), audios=(), ratio="16:9"
+):
     content = [{"type": "text", "text": "a tide at dawn"}]
-    content += [{"type": "image_url", "image_url": {"url": FRAME}, "role": "reference_image"}
-                for _ in range(images)]
-    content += [{"type": "video_url", "role": "reference_video", **({} if s is None else
-                 {"seconds": s})} for s in videos]
+    content += [
+        {"type": "image_url", "image_url": {"url": FRAME}, "role": "reference_image"}
+        for _ in range(images)
+    ]
+    content += [
+        {"type": "video_url", "role": "reference_video", **({} if s is None else {"seconds": s})}
+        for s in videos
+    ]
     content += [{"type": "audio_url", "role": "reference_audio", "seconds": s} for s in audios]
-    return {"model": model, "duration": duration, "resolution": resolution, "ratio": ratio,
-            "content": content}
+    return {
+        "model": model,
+        "duration": duration,
+        "resolution": resolution,
+        "ratio": ratio,
+        "content": content,
+    }
 
 
 # -- estimate ------------------------------------------------------------------------------
@@ -72,11 +86,12 @@ def test_h3_input_images_beyond_the_first_five_cost_extra(table):
     assert estimate("video", h3(images=5), table).estimate == D("0.48")
     cost = estimate("video", h3(images=7), table)
     assert cost.estimate == D("0.56")
-    assert cost.basis == ("MiniMax-H3 768P 6 s × $0.08/s + 2 input images beyond 5 × $0.04"
-                          " = $0.56")
+    assert cost.basis == ("MiniMax-H3 768P 6 s × $0.08/s + 2 input images beyond 5 × $0.04 = $0.56")
     frames = h3()
-    frames["content"] += [{"type": "image_url", "role": "first_frame"},
-                          {"type": "image_url", "role": "last_frame"}]
+    frames["content"] += [
+        {"type": "image_url", "role": "first_frame"},
+        {"type": "image_url", "role": "last_frame"},
+    ]
     assert v2_inputs(frames).images == 2
     assert estimate("video", frames, table).estimate == D("0.48")
 
@@ -111,8 +126,10 @@ def test_v1_estimates_from_normalized_params(table, priced):
     assert estimate("video", cli_default, priced).estimate == D("0.49")
     cost = estimate("video", normalize("video", {"prompt": "p", "resolution": "768P"}), table)
     assert cost == Cost(D("0.28"), "USD", "MiniMax-Hailuo-2.3 768P 6 s: $0.28 a clip")
-    fast = normalize("video", {"model": "MiniMax-Hailuo-2.3-Fast", "resolution": "768P",
-                               "first_frame_image": FRAME})
+    fast = normalize(
+        "video",
+        {"model": "MiniMax-Hailuo-2.3-Fast", "resolution": "768P", "first_frame_image": FRAME},
+    )
     assert estimate("video", fast, table).estimate == D("0.19")
     s2v = {"model": "S2V-01", "prompt": "p", "subject_reference": FRAME}  # no duration sent
     assert estimate("video", s2v, table).basis == "S2V-01 720P 6 s: price unknown"
@@ -136,8 +153,12 @@ def test_a_model_not_in_the_table_is_unknown(table):
 
 def test_cost_json_is_the_task_cost_object(table):
     cost = estimate("video", h3(), table).with_reported(D("0.5"))
-    assert cost.to_json() == {"estimate": 0.48, "currency": "USD",
-                              "basis": "MiniMax-H3 768P 6 s × $0.08/s", "reported": 0.5}
+    assert cost.to_json() == {
+        "estimate": 0.48,
+        "currency": "USD",
+        "basis": "MiniMax-H3 768P 6 s × $0.08/s",
+        "reported": 0.5,
+    }
     assert Cost(None, "USD", "x").to_json()["estimate"] is None
 
 
@@ -186,8 +207,13 @@ def test_v2_estimates_follow_the_published_rules(table, model, duration, images,
 
 def test_v2_usage_is_priced_with_the_same_table(table):
     params = h3(images=7, videos=[4], audios=[3])
-    usage = {"total_seconds": 10, "input_seconds": 4, "output_seconds": 6,
-             "input_image_count": 7, "input_audio_seconds": 3}
+    usage = {
+        "total_seconds": 10,
+        "input_seconds": 4,
+        "output_seconds": 6,
+        "input_image_count": 7,
+        "input_audio_seconds": 3,
+    }
     assert reported("video", params, usage, table) == estimate("video", params, table).estimate
     assert reported("video", params, {**usage, "input_image_count": "9"}, table) == D("0.96")
     # fields the provider leaves out are taken from what was sent
@@ -220,30 +246,46 @@ def test_v1_video_reports_one_clip(table):
 H3_6S = D("0.48")
 
 
-def slot(state="success", estimate=H3_6S, reported=None, *, day="2026-08-16",
-         model="MiniMax-H3", project="tide-eye", declared_failed=False, rid="x"):
+def slot(
+    state="success",
+    estimate=H3_6S,
+    reported=None,
+    *,
+    day="2026-08-16",
+    model="MiniMax-H3",
+    project="tide-eye",
+    declared_failed=False,
+    rid="x",
+):
     return SlotCost(rid, model, day, state, estimate, reported, declared_failed, project)
 
 
-@pytest.mark.parametrize(("s", "expected"), [
-    (slot("success"), D("0.48")),                          # no report (yet): the estimate
-    (slot("success", reported=D("0.56")), D("0.56")),      # the report replaces the estimate
-    (slot("fail"), D(0)),                                  # failed: not charged
-    (slot("rejected"), D(0)),                              # refused before a task existed
-    (slot("cancelled"), D(0)),                             # cancelled while queued (V2)
-    (slot("fail", reported=D("0.28")), D("0.28")),         # succeeded, our download failed
-    (slot("unknown"), D("0.48")),                          # counts at its estimate
-    (slot("unknown", estimate=None), None),                # ... which may be unknown
-    (slot("processing"), D("0.48")),
-    (slot("fail", declared_failed=True), D("0.48")),       # the user accepted a charge may exist
-])
+@pytest.mark.parametrize(
+    ("s", "expected"),
+    [
+        (slot("success"), D("0.48")),  # no report (yet): the estimate
+        (slot("success", reported=D("0.56")), D("0.56")),  # the report replaces the estimate
+        (slot("fail"), D(0)),  # failed: not charged
+        (slot("rejected"), D(0)),  # refused before a task existed
+        (slot("cancelled"), D(0)),  # cancelled while queued (V2)
+        (slot("fail", reported=D("0.28")), D("0.28")),  # succeeded, our download failed
+        (slot("unknown"), D("0.48")),  # counts at its estimate
+        (slot("unknown", estimate=None), None),  # ... which may be unknown
+        (slot("processing"), D("0.48")),
+        (slot("fail", declared_failed=True), D("0.48")),  # the user accepted a charge may exist
+    ],
+)
 def test_charge(s, expected):
     assert charge(s) == expected
 
 
 def test_unknown_never_sums_as_zero():
-    slots = [slot(), slot(estimate=None, model="image-01", project=None),
-             slot("fail", estimate=None), slot(reported=D("0.5"), day="2026-08-17")]
+    slots = [
+        slot(),
+        slot(estimate=None, model="image-01", project=None),
+        slot("fail", estimate=None),
+        slot(reported=D("0.5"), day="2026-08-17"),
+    ]
     result = spend(slots, "USD", by="model")
     total = result.total
     assert total.estimate is None
@@ -257,23 +299,48 @@ def test_unknown_never_sums_as_zero():
 
 
 def test_spend_json():
-    result = spend([slot(), slot(estimate=None, project=None, day="2026-08-15")], "USD",
-                   by="project")
+    result = spend(
+        [slot(), slot(estimate=None, project=None, day="2026-08-15")], "USD", by="project"
+    )
     assert result.to_json() == {
         "currency": "USD",
         "by": "project",
-        "total": {"estimate": None, "reported": None, "slots": 2, "unknown_slots": 1,
-                  "known_estimate": 0.48, "reported_slots": 0, "not_charged_slots": 0},
+        "total": {
+            "estimate": None,
+            "reported": None,
+            "slots": 2,
+            "unknown_slots": 1,
+            "known_estimate": 0.48,
+            "reported_slots": 0,
+            "not_charged_slots": 0,
+        },
         "groups": [
-            {"key": "tide-eye", "estimate": 0.48, "reported": None, "slots": 1,
-             "unknown_slots": 0, "known_estimate": 0.48, "reported_slots": 0,
-             "not_charged_slots": 0},
-            {"key": None, "estimate": None, "reported": None, "slots": 1, "unknown_slots": 1,
-             "known_estimate": 0.0, "reported_slots": 0, "not_charged_slots": 0},
+            {
+                "key": "tide-eye",
+                "estimate": 0.48,
+                "reported": None,
+                "slots": 1,
+                "unknown_slots": 0,
+                "known_estimate": 0.48,
+                "reported_slots": 0,
+                "not_charged_slots": 0,
+            },
+            {
+                "key": None,
+                "estimate": None,
+                "reported": None,
+                "slots": 1,
+                "unknown_slots": 1,
+                "known_estimate": 0.0,
+                "reported_slots": 0,
+                "not_charged_slots": 0,
+            },
         ],
     }
-    assert [g.key for g in spend([slot(day="2026-08-17"), slot(day="2026-08-15")], "USD",
-                                 by="day").groups] == ["2026-08-15", "2026-08-17"]
+    assert [
+        g.key
+        for g in spend([slot(day="2026-08-17"), slot(day="2026-08-15")], "USD", by="day").groups
+    ] == ["2026-08-15", "2026-08-17"]
     assert spend([], "USD").to_json()["total"]["estimate"] == 0.0
 
 
@@ -323,8 +390,9 @@ def test_budget_allows_up_to_exactly_the_budget():
     assert check_budget(D("1.48"), today, cost).allowed
     refused = check_budget(D("1.47"), today, cost)
     assert not refused.allowed
-    assert refused.reason == ("today's spend $1.00 + this create $0.48 would exceed the daily "
-                              "budget of $1.47")
+    assert refused.reason == (
+        "today's spend $1.00 + this create $0.48 would exceed the daily budget of $1.47"
+    )
     assert refused.remaining == D("0.47")
 
 

@@ -63,16 +63,25 @@ class Task:
     params: dict[str, Any] = field(default_factory=dict)
 
 
-def slot_in(state: State | None, *, has_results: bool = False, kind: str = "video",
-            task_id: str | None = "task-1", caps: Any = NO_CAPS) -> CurrentSlot:
+def slot_in(
+    state: State | None,
+    *,
+    has_results: bool = False,
+    kind: str = "video",
+    task_id: str | None = "task-1",
+    caps: Any = NO_CAPS,
+) -> CurrentSlot:
     """A slot on screen in ``state``: a valid draft for None, else a loaded record."""
     slot = CurrentSlot(caps)
     if state is None:
         slot.start_draft(RID, kind, {"prompt": "tide eye"})
     else:
         slot.select(RID)
-        slot.show(RID, Task(state=state.value, has_results=has_results, kind=kind,
-                            provider_task_id=task_id), [{"event": "submitted"}])
+        slot.show(
+            RID,
+            Task(state=state.value, has_results=has_results, kind=kind, provider_task_id=task_id),
+            [{"event": "submitted"}],
+        )
     return slot
 
 
@@ -82,10 +91,18 @@ def enabled(slot: CurrentSlot) -> set[Action]:
 
 # -- the module holds no Qt ------------------------------------------------------------------
 def test_the_module_imports_no_qt():
-    code = ("import sys, app.ui.current; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6')))")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    code = (
+        "import sys, app.ui.current; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
 
@@ -93,8 +110,14 @@ def test_the_module_imports_no_qt():
 def test_the_module_passes_mypy_strict():
     from mypy import api
 
-    out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"), "--no-error-summary",
-                                str(ROOT / "app" / "ui" / "current.py")])
+    out, err, status = api.run(
+        [
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--no-error-summary",
+            str(ROOT / "app" / "ui" / "current.py"),
+        ]
+    )
     assert status == 0, out + err
 
 
@@ -102,8 +125,16 @@ def test_the_task_shape_is_a_subset_of_the_services_task_view():
     from app.service.views import TaskView
 
     members = {n for n in dir(SlotTask) if not n.startswith("_")}
-    assert members == {"request_id", "kind", "state", "has_results", "provider_task_id",
-                       "created_at", "updated_at", "next_poll_at"}
+    assert members == {
+        "request_id",
+        "kind",
+        "state",
+        "has_results",
+        "provider_task_id",
+        "created_at",
+        "updated_at",
+        "next_poll_at",
+    }
     assert members <= {f.name for f in dataclasses.fields(TaskView)}
     assert isinstance(Task(), SlotTask)
 
@@ -115,7 +146,8 @@ def test_offers_equal_the_domain_table(state, has_results):
     slot = slot_in(state, has_results=has_results)
     table = offered_actions(state, has_results=has_results)
     assert set(table) == set(allowed_actions(state, has_results=has_results)) | (
-        {Action.NEW_SLOT} if state is not None else set())  # "Edit as new slot": always
+        {Action.NEW_SLOT} if state is not None else set()
+    )  # "Edit as new slot": always
     offers = slot.offers()
     assert list(offers) == list(Action)  # every action, in the domain's order
     assert enabled(slot) == set(table)
@@ -281,8 +313,12 @@ def test_nothing_acts_while_the_selected_slot_loads():
 
 # -- primary action ---------------------------------------------------------------------------
 EXPECTED_PRIMARY = {
-    None: Action.CREATE, State.REJECTED: Action.CREATE, State.UNKNOWN: Action.QUERY,
-    State.SUCCESS: Action.EXPORT, State.FAIL: Action.NEW_SLOT, State.CANCELLED: Action.NEW_SLOT,
+    None: Action.CREATE,
+    State.REJECTED: Action.CREATE,
+    State.UNKNOWN: Action.QUERY,
+    State.SUCCESS: Action.EXPORT,
+    State.FAIL: Action.NEW_SLOT,
+    State.CANCELLED: Action.NEW_SLOT,
     **{s: None for s in IN_FLIGHT},
 }
 
@@ -368,8 +404,9 @@ def test_progress_of_a_running_and_of_a_finished_slot():
     slot = CurrentSlot()
     assert slot.progress(2000.0) is None
     slot.select(RID)
-    slot.show(RID, Task(state="processing", created_at=1000.0, updated_at=1010.0,
-                        next_poll_at=1052.5), [])
+    slot.show(
+        RID, Task(state="processing", created_at=1000.0, updated_at=1010.0, next_poll_at=1052.5), []
+    )
     p = slot.progress(1050.0)
     assert p.running and p.elapsed == 50.0 and p.next_query_in == 2.5 and p.took is None
     assert slot.progress(1060.0).next_query_in == 0.0  # overdue: querying now
@@ -387,7 +424,8 @@ class Recorder:
         self.calls: list[tuple[str, Any]] = []
         for name in names:
             getattr(slot, f"{name}_changed").connect(
-                lambda value, n=name: self.calls.append((n, value)))
+                lambda value, n=name: self.calls.append((n, value))
+            )
 
     def names(self) -> list[str]:
         return [n for n, _ in self.calls]
@@ -403,8 +441,9 @@ def test_select_fires_each_signal_once_after_every_field_changed():
     rec = Recorder(slot, NAMES)
     slot.select(OTHER)
     assert seen == [(OTHER, True, None)]  # the other fields were already set
-    assert sorted(rec.names()) == sorted(["selected", "task", "events", "loading", "state",
-                                          "offers"])
+    assert sorted(rec.names()) == sorted(
+        ["selected", "task", "events", "loading", "state", "offers"]
+    )
     assert ("state", None) in rec.calls
 
 
@@ -508,13 +547,24 @@ def test_every_reason_has_words():
 
 
 # -- invariants over every combination ------------------------------------------------------------
-@given(state=st.sampled_from(STATES), has_results=st.booleans(),
-       kind=st.sampled_from(["video", "image"]), task_id=st.sampled_from([None, "t-1"]),
-       can_query_images=st.booleans(), busy=st.sets(st.sampled_from(list(Busy))),
-       loading=st.booleans(), problem=st.sampled_from([None, "Prompt: too long"]))
+@given(
+    state=st.sampled_from(STATES),
+    has_results=st.booleans(),
+    kind=st.sampled_from(["video", "image"]),
+    task_id=st.sampled_from([None, "t-1"]),
+    can_query_images=st.booleans(),
+    busy=st.sets(st.sampled_from(list(Busy))),
+    loading=st.booleans(),
+    problem=st.sampled_from([None, "Prompt: too long"]),
+)
 def test_invariants(state, has_results, kind, task_id, can_query_images, busy, loading, problem):
-    slot = slot_in(state, has_results=has_results, kind=kind, task_id=task_id,
-                   caps=Caps(can_query_images=can_query_images))
+    slot = slot_in(
+        state,
+        has_results=has_results,
+        kind=kind,
+        task_id=task_id,
+        caps=Caps(can_query_images=can_query_images),
+    )
     if state is None and problem:
         slot.edit_draft(problem=problem)
     for work in busy:
@@ -522,8 +572,11 @@ def test_invariants(state, has_results, kind, task_id, can_query_images, busy, l
     if loading and state is not None:
         slot.select(OTHER)
     offers = slot.offers()
-    table = set(offered_actions(state if not (loading and state is not None) else None,
-                                has_results=has_results))
+    table = set(
+        offered_actions(
+            state if not (loading and state is not None) else None, has_results=has_results
+        )
+    )
     on = {a for a, o in offers.items() if o.enabled}
     assert on <= table  # never more than the domain allows
     for action, offer in offers.items():

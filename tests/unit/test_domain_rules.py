@@ -38,7 +38,11 @@ def test_parse_a_business_request_id():
     name = parse("article:20260816:tide-eye:scene-02")
     assert name is not None
     assert (name.series, name.date, name.project, name.scene) == (
-        "article", "20260816", "tide-eye", "scene-02")
+        "article",
+        "20260816",
+        "tide-eye",
+        "scene-02",
+    )
     assert parse("article:20260816:tide-eye:scene:02.t2").scene == "scene:02.t2"  # type: ignore[union-attr]
 
 
@@ -54,8 +58,16 @@ def test_project_of_and_compose_are_inverse():
     assert prefix("campaign", dt.date(2026, 8, 16), "spring") == "campaign:20260816:spring:"
 
 
-@pytest.mark.parametrize("typed, scene", [("7", "scene-07"), (" 12 ", "scene-12"),
-                                          ("scene-03", "scene-03"), ("12345", "12345"), ("", "")])
+@pytest.mark.parametrize(
+    "typed, scene",
+    [
+        ("7", "scene-07"),
+        (" 12 ", "scene-12"),
+        ("scene-03", "scene-03"),
+        ("12345", "12345"),
+        ("", ""),
+    ],
+)
 def test_a_bare_number_is_a_scene(typed, scene):
     assert scene_name(typed) == scene
 
@@ -108,8 +120,9 @@ def test_only_a_rejected_record_of_the_same_intent_may_be_claimed_again(state):
     assert may_reclaim(state, *SAME, *SAME) == (state is State.REJECTED)
 
 
-@pytest.mark.parametrize("other", [("image", "fp", "user"), ("video", "fp2", "user"),
-                                   ("video", "fp", "mei")])
+@pytest.mark.parametrize(
+    "other", [("image", "fp", "user"), ("video", "fp2", "user"), ("video", "fp", "mei")]
+)
 def test_another_intent_never_reclaims(other):
     assert not same_intent(*SAME, *other)
     assert not may_reclaim(State.REJECTED, *SAME, *other)
@@ -131,7 +144,10 @@ def offered(task, caps):
 def test_unknown_video_offers_attach_and_declare_and_lookup_where_the_provider_lists():
     assert offered(Facts(State.UNKNOWN), V1) == {RecoverWay.ATTACH, RecoverWay.DECLARE_FAILED}
     assert offered(Facts(State.UNKNOWN), LISTS) == {
-        RecoverWay.ATTACH, RecoverWay.LOOKUP, RecoverWay.DECLARE_FAILED}
+        RecoverWay.ATTACH,
+        RecoverWay.LOOKUP,
+        RecoverWay.DECLARE_FAILED,
+    }
     why = recover_options(Facts(State.UNKNOWN), V1, provider="minimax")[RecoverWay.LOOKUP]
     assert why.state_allows and "the minimax provider cannot list tasks" in why.why_not
 
@@ -139,8 +155,9 @@ def test_unknown_video_offers_attach_and_declare_and_lookup_where_the_provider_l
 def test_unknown_image_cannot_be_attached_unless_images_can_be_queried():
     opt = recover_options(Facts(State.UNKNOWN, "image"), V1)[RecoverWay.ATTACH]
     assert not opt.offered and opt.state_allows and "cannot query image tasks" in opt.why_not
-    assert RecoverWay.ATTACH in offered(Facts(State.UNKNOWN, "image"),
-                                        Capabilities(can_query_images=True))
+    assert RecoverWay.ATTACH in offered(
+        Facts(State.UNKNOWN, "image"), Capabilities(can_query_images=True)
+    )
 
 
 def test_failed_task_offers_redownload_only_with_results():

@@ -49,7 +49,13 @@ def test_request_id_acceptance_near_the_length_bounds(value):
 
 @pytest.mark.parametrize(
     "value, rule",
-    [("short", "8 to 120"), ("x" * 121, "at most 120"), ("scene 02 x", "' '"), ("场景:scene-02", "'场'"), (None, "string")],
+    [
+        ("short", "8 to 120"),
+        ("x" * 121, "at most 120"),
+        ("scene 02 x", "' '"),
+        ("场景:scene-02", "'场'"),
+        (None, "string"),
+    ],
 )
 def test_request_id_message_names_the_rule(value, rule):
     with pytest.raises(ValidationError) as exc:
@@ -71,7 +77,10 @@ def test_keys_differ_across_tenant_user_and_request_id(t1, u1, r1, t2, u2, r2):
 
 @given(names, names, ids)
 def test_keys_differ_across_kind_and_hide_user_and_request_id(tenant, user, rid):
-    img, vid = idempotency_key(tenant, user, rid, "image"), idempotency_key(tenant, user, rid, "video")
+    img, vid = (
+        idempotency_key(tenant, user, rid, "image"),
+        idempotency_key(tenant, user, rid, "video"),
+    )
     assert img != vid
     assert img.startswith("image:") and vid.startswith("video:")
     # A key is its kind and a SHA-256 digest, nothing else: no raw user or RequestId inside.
@@ -99,7 +108,10 @@ def test_tenant_is_normalized_and_readable():
 
 
 def test_suggest_next_request_id():
-    assert suggest_next_request_id("article:20260816:tide-eye:scene-02") == "article:20260816:tide-eye:scene-02.t2"
+    assert (
+        suggest_next_request_id("article:20260816:tide-eye:scene-02")
+        == "article:20260816:tide-eye:scene-02.t2"
+    )
     assert suggest_next_request_id("scene-02.t2") == "scene-02.t3"
     assert suggest_next_request_id("scene-02", {"scene-02.t2"}) == "scene-02.t3"
 
@@ -119,10 +131,20 @@ def _fp(kind, raw):
     return fingerprint(kind, normalize(kind, raw))
 
 
-@given(st.dictionaries(st.sampled_from(["prompt", "aspect_ratio", "n", "seed", "prompt_optimizer"]),
-                       st.just(None)), st.randoms())
+@given(
+    st.dictionaries(
+        st.sampled_from(["prompt", "aspect_ratio", "n", "seed", "prompt_optimizer"]), st.just(None)
+    ),
+    st.randoms(),
+)
 def test_fingerprint_ignores_key_order(_unused, rnd):
-    raw = {"prompt": "tide eye", "aspect_ratio": "16:9", "n": 3, "seed": 7, "prompt_optimizer": True}
+    raw = {
+        "prompt": "tide eye",
+        "aspect_ratio": "16:9",
+        "n": 3,
+        "seed": 7,
+        "prompt_optimizer": True,
+    }
     items = list(raw.items())
     rnd.shuffle(items)
     assert _fp("image", dict(items)) == _fp("image", raw)
@@ -130,21 +152,46 @@ def test_fingerprint_ignores_key_order(_unused, rnd):
 
 def test_fingerprint_ignores_stated_defaults():
     assert _fp("video", {"prompt": "tide eye"}) == _fp(
-        "video", {"prompt": "tide eye", "model": "MiniMax-Hailuo-2.3", "duration": 6,
-                  "resolution": "1080P", "prompt_optimizer": True, "first_frame_image": None}
+        "video",
+        {
+            "prompt": "tide eye",
+            "model": "MiniMax-Hailuo-2.3",
+            "duration": 6,
+            "resolution": "1080P",
+            "prompt_optimizer": True,
+            "first_frame_image": None,
+        },
     )
     assert _fp("image", {"prompt": "p"}) == _fp(
-        "image", {"prompt": "p", "model": "image-01", "aspect_ratio": "1:1", "n": 1,
-                  "response_format": "url", "prompt_optimizer": False, "seed": None}
+        "image",
+        {
+            "prompt": "p",
+            "model": "image-01",
+            "aspect_ratio": "1:1",
+            "n": 1,
+            "response_format": "url",
+            "prompt_optimizer": False,
+            "seed": None,
+        },
     )
 
 
-BASE_IMAGE = {"prompt": "tide eye at dusk", "aspect_ratio": "16:9", "n": 2, "seed": 11,
-              "subject_reference": "https://example.test/ref-a.png"}
+BASE_IMAGE = {
+    "prompt": "tide eye at dusk",
+    "aspect_ratio": "16:9",
+    "n": 2,
+    "seed": 11,
+    "subject_reference": "https://example.test/ref-a.png",
+}
 IMAGE_CHANGES = [
-    ("prompt", "tide eye at dusk "), ("prompt", "Tide eye at dusk"), ("aspect_ratio", "9:16"),
-    ("n", 3), ("seed", 12), ("subject_reference", "https://example.test/ref-b.png"),
-    ("prompt_optimizer", True), ("response_format", "base64"),
+    ("prompt", "tide eye at dusk "),
+    ("prompt", "Tide eye at dusk"),
+    ("aspect_ratio", "9:16"),
+    ("n", 3),
+    ("seed", 12),
+    ("subject_reference", "https://example.test/ref-b.png"),
+    ("prompt_optimizer", True),
+    ("response_format", "base64"),
 ]
 
 
@@ -153,11 +200,19 @@ def test_fingerprint_changes_with_any_one_image_parameter(field, value):
     assert _fp("image", {**BASE_IMAGE, field: value}) != _fp("image", BASE_IMAGE)
 
 
-BASE_VIDEO = {"prompt": "tide eye, slow dolly in", "model": "MiniMax-Hailuo-02", "duration": 6,
-              "resolution": "768P", "first_frame_image": "https://example.test/f1.png"}
+BASE_VIDEO = {
+    "prompt": "tide eye, slow dolly in",
+    "model": "MiniMax-Hailuo-02",
+    "duration": 6,
+    "resolution": "768P",
+    "first_frame_image": "https://example.test/f1.png",
+}
 VIDEO_CHANGES = [
-    ("prompt", "tide eye,  slow dolly in"), ("duration", 10), ("resolution", "1080P"),
-    ("first_frame_image", "https://example.test/f2.png"), ("prompt_optimizer", False),
+    ("prompt", "tide eye,  slow dolly in"),
+    ("duration", 10),
+    ("resolution", "1080P"),
+    ("first_frame_image", "https://example.test/f2.png"),
+    ("prompt_optimizer", False),
     ("model", "MiniMax-Hailuo-2.3"),
 ]
 

@@ -14,11 +14,41 @@ from app.domain.errors import ValidationError
 from app.store import engine as engine_mod
 from app.store.engine import LOCAL_FILESYSTEMS, make_engine, store_filesystem
 
-REFUSED = ["vboxsf", "virtiofs", "ceph", "glusterfs", "fuse.rclone", "fuse.s3fs", "fuse.sshfs",
-           "fuseblk", "davfs", "lustre", "ocfs2", "nfs", "nfs4", "cifs", "smb3", "9p", "afs",
-           "gpfs", "beegfs", "weirdfs-from-the-future"]
-ALLOWED = ["ext4", "ext3", "ext2", "xfs", "btrfs", "zfs", "f2fs", "tmpfs", "overlay", "apfs",
-           "hfsplus"]
+REFUSED = [
+    "vboxsf",
+    "virtiofs",
+    "ceph",
+    "glusterfs",
+    "fuse.rclone",
+    "fuse.s3fs",
+    "fuse.sshfs",
+    "fuseblk",
+    "davfs",
+    "lustre",
+    "ocfs2",
+    "nfs",
+    "nfs4",
+    "cifs",
+    "smb3",
+    "9p",
+    "afs",
+    "gpfs",
+    "beegfs",
+    "weirdfs-from-the-future",
+]
+ALLOWED = [
+    "ext4",
+    "ext3",
+    "ext2",
+    "xfs",
+    "btrfs",
+    "zfs",
+    "f2fs",
+    "tmpfs",
+    "overlay",
+    "apfs",
+    "hfsplus",
+]
 
 
 def mounts(tmp_path: Path, fstype: str, where: Path) -> Path:
@@ -32,8 +62,9 @@ def mounts(tmp_path: Path, fstype: str, where: Path) -> Path:
 
 
 @pytest.mark.parametrize("fstype", REFUSED)
-def test_anything_but_a_known_local_file_system_is_refused_with_one_message(tmp_path,
-                                                                            monkeypatch, fstype):
+def test_anything_but_a_known_local_file_system_is_refused_with_one_message(
+    tmp_path, monkeypatch, fstype
+):
     share = tmp_path / "share"
     share.mkdir()
     monkeypatch.setattr(engine_mod, "MOUNTS_FILE", mounts(tmp_path, fstype, share))
@@ -91,8 +122,7 @@ def test_doctor_says_the_same(tmp_path, monkeypatch):
     share = tmp_path / "share"
     share.mkdir()
     monkeypatch.setattr(engine_mod, "MOUNTS_FILE", mounts(tmp_path, "virtiofs", share))
-    config = load({"data_dir": str(tmp_path / "data"), "store": f"sqlite:///{share}/s.sqlite3"},
-                  {})
+    config = load({"data_dir": str(tmp_path / "data"), "store": f"sqlite:///{share}/s.sqlite3"}, {})
     found = diagnose(config, {})
     assert any("on a virtiofs file system" in p for p in found["problems"]), found["problems"]
 
@@ -142,13 +172,19 @@ def test_wal_is_switched_on_even_while_another_process_holds_the_new_file(tmp_pa
 
     db = tmp_path / "new.sqlite3"
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sqlite3, sys\n"
-         f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
-         "c.execute('CREATE TABLE t (x)'); c.execute('BEGIN IMMEDIATE')\n"
-         "c.execute('INSERT INTO t VALUES (1)'); print('held', flush=True)\n"
-         "sys.stdin.readline(); c.execute('COMMIT')\n"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-c",
+            "import sqlite3, sys\n"
+            f"c = sqlite3.connect({str(db)!r}, isolation_level=None)\n"
+            "c.execute('CREATE TABLE t (x)'); c.execute('BEGIN IMMEDIATE')\n"
+            "c.execute('INSERT INTO t VALUES (1)'); print('held', flush=True)\n"
+            "sys.stdin.readline(); c.execute('COMMIT')\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdin is not None and holder.stdout is not None
 
     def release() -> None:

@@ -45,25 +45,43 @@ def test_tenants_of_other_scripts_are_two_tenants_not_one():
     assert slot_key("北京-studio", "lin", RID) != slot_key("上海-studio", "lin", RID)
     for kind in ("image", "video"):
         assert idempotency_key("北京-studio", "lin", RID, kind) != idempotency_key(
-            "上海-studio", "lin", RID, kind)
+            "上海-studio", "lin", RID, kind
+        )
 
 
-@pytest.mark.parametrize("given_name, normalized", [
-    ("Studio A", "studio-a"), ("  ACME__Corp!! ", "acme-corp"), ("a.b@c", "a-b-c"),
-    ("Team #7 (NYC)", "team-7-nyc"), ("x-Y_z", "x-y-z"),
-    ("東京 スタジオ", "東京-スタジオ"), ("Straße", "strasse"), ("ＳＴＵＤＩＯ Ａ", "studio-a"),
-    ("café", "café"), ("cafe\u0301", "café"), ("Ⅻ team", "xii-team"),
-    ("Москва·Дизайн", "москва-дизайн"),
-    ("स्टूडियो", "स्टूडियो"), ("İstanbul", "i̇stanbul"),
-])
+@pytest.mark.parametrize(
+    "given_name, normalized",
+    [
+        ("Studio A", "studio-a"),
+        ("  ACME__Corp!! ", "acme-corp"),
+        ("a.b@c", "a-b-c"),
+        ("Team #7 (NYC)", "team-7-nyc"),
+        ("x-Y_z", "x-y-z"),
+        ("東京 スタジオ", "東京-スタジオ"),
+        ("Straße", "strasse"),
+        ("ＳＴＵＤＩＯ Ａ", "studio-a"),
+        ("café", "café"),
+        ("cafe\u0301", "café"),
+        ("Ⅻ team", "xii-team"),
+        ("Москва·Дизайн", "москва-дизайн"),
+        ("स्टूडियो", "स्टूडियो"),
+        ("İstanbul", "i̇stanbul"),
+    ],
+)
 def test_every_letter_of_every_script_is_kept_and_folded(given_name, normalized):
     assert normalize_tenant(given_name) == normalized
     assert normalize_tenant(normalized) == normalized  # idempotent: stored names stay put
 
 
-@pytest.mark.parametrize("bad, shown", [
-    ("studio★", "'★'"), ("😀 team", "'😀'"), ("team\x9f", "'\\x9f'"), ("a\u200bb", "'\\u200b'"),
-])
+@pytest.mark.parametrize(
+    "bad, shown",
+    [
+        ("studio★", "'★'"),
+        ("😀 team", "'😀'"),
+        ("team\x9f", "'\\x9f'"),
+        ("a\u200bb", "'\\u200b'"),
+    ],
+)
 def test_what_cannot_be_kept_is_refused_naming_the_field_never_dropped(bad, shown):
     with pytest.raises(ValidationError) as exc:
         normalize_tenant(bad)
@@ -97,9 +115,11 @@ def test_existing_slots_keep_their_keys():
     """Digests computed by the code before this change: a store written then still finds its
     slots (the tenant ``Studio A`` of user ``lin``)."""
     assert slot_key("Studio A", "lin", RID) == (
-        "fef1b4388ee136aa6d7d71da866532e533b7a8f084667197cd11ae937ecb1f1f")
+        "fef1b4388ee136aa6d7d71da866532e533b7a8f084667197cd11ae937ecb1f1f"
+    )
     assert idempotency_key("Studio A", "lin", RID, "video") == (
-        "video:51944bce16f9c037ca69faa5f8b981563a578d0ea7c9059258d6ab45b4b3beb1")
+        "video:51944bce16f9c037ca69faa5f8b981563a578d0ea7c9059258d6ab45b4b3beb1"
+    )
     assert SlotRef.parse("Studio A", "lin", RID).slot_key == slot_key("Studio A", "lin", RID)
 
 
@@ -112,8 +132,11 @@ def test_normalized_tenants_never_merge_two_letter_sequences(value):
         norm = normalize_tenant(value)
     except ValidationError:
         return
-    letters = [c for c in unicodedata.normalize("NFKC", unicodedata.normalize(
-        "NFKC", value).casefold()) if unicodedata.category(c)[0] in "LMN"]
+    letters = [
+        c
+        for c in unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", value).casefold())
+        if unicodedata.category(c)[0] in "LMN"
+    ]
     assert [c for c in norm if c != "-"] == letters
 
 
@@ -146,12 +169,24 @@ def test_the_command_line_the_settings_and_a_config_made_in_code_agree(tmp_path)
     env = {"SLATE_DATA_DIR": str(tmp_path)}
     by_flag = config_mod.load({"user": f" {JOSE_NFD} ", "tenant": "ＳＴＵＤＩＯ Ａ"}, env)
     by_env = config_mod.load({}, {**env, "SLATE_USER": JOSE_NFC, "SLATE_TENANT": "studio a"})
-    in_code = Config(data_dir=tmp_path, store="sqlite://", provider="demo", base_url=None,
-                     tenant="Studio A", user=JOSE_NFD + "  ")
+    in_code = Config(
+        data_dir=tmp_path,
+        store="sqlite://",
+        provider="demo",
+        base_url=None,
+        tenant="Studio A",
+        user=JOSE_NFD + "  ",
+    )
     assert {(c.tenant, c.user) for c in (by_flag, by_env, in_code)} == {("studio-a", JOSE_NFC)}
     with pytest.raises(ValidationError) as exc:
-        Config(data_dir=tmp_path, store="sqlite://", provider="demo", base_url=None,
-               tenant="studio", user="   ")
+        Config(
+            data_dir=tmp_path,
+            store="sqlite://",
+            provider="demo",
+            base_url=None,
+            tenant="studio",
+            user="   ",
+        )
     assert exc.value.field == "user"
 
 
@@ -159,6 +194,8 @@ def test_the_gui_settings_apply_the_same_normalization(tmp_path):
     from app.ui import settings as ui_settings
 
     base = config_mod.load({"data_dir": str(tmp_path)}, {})
-    applied = ui_settings.apply(base, ui_settings.ServiceSettings.from_values(
-        {"tenant": "北京 Studio", "user": f"{JOSE_NFD} "}))
+    applied = ui_settings.apply(
+        base,
+        ui_settings.ServiceSettings.from_values({"tenant": "北京 Studio", "user": f"{JOSE_NFD} "}),
+    )
     assert (applied.tenant, applied.user) == ("北京-studio", JOSE_NFC)

@@ -17,8 +17,10 @@ def test_an_image_file_becomes_a_data_url_typed_by_its_name(tmp_path):
     assert url == "data:image/jpeg;base64," + base64.b64encode(frame.read_bytes()).decode()
 
 
-@pytest.mark.parametrize("value", ["https://example.test/a.png", "http://x/a.png",
-                                   "data:image/png;base64,AAAA", None, ""])
+@pytest.mark.parametrize(
+    "value",
+    ["https://example.test/a.png", "http://x/a.png", "data:image/png;base64,AAAA", None, ""],
+)
 def test_urls_pass_through_and_nothing_stays_nothing(value):
     assert image_option(value, "first_frame_image") == (value or None)
 
@@ -29,8 +31,11 @@ def test_refusals_name_the_field(tmp_path):
     big = tmp_path / "big.png"
     with open(big, "wb") as f:
         f.truncate(MAX_IMAGE_FILE_BYTES + 1)
-    cases = [(tmp_path / "missing.png", "is neither an https:// URL"),
-             (gif, "only PNG, JPEG or WebP"), (big, "larger than 20 MB")]
+    cases = [
+        (tmp_path / "missing.png", "is neither an https:// URL"),
+        (gif, "only PNG, JPEG or WebP"),
+        (big, "larger than 20 MB"),
+    ]
     for path, words in cases:
         with pytest.raises(ValidationError) as exc:
             image_option(str(path), "subject_reference")

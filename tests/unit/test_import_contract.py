@@ -37,41 +37,71 @@ class Rule:
 
 #: The service's modules of plain types: results and views it returns, the browser's reads,
 #: and the recover commands (the service's facade and machinery are not among them).
-PUBLIC_SERVICE_TYPES = ("app.service.results", "app.service.views", "app.service.reads",
-                        "app.service.commands")
+PUBLIC_SERVICE_TYPES = (
+    "app.service.results",
+    "app.service.views",
+    "app.service.reads",
+    "app.service.commands",
+)
 
 RULES: tuple[Rule, ...] = (
-    Rule("app.domain imports nothing from app outside app.domain",
-         importers=("app.domain",), only_within=("app.domain",)),
-    Rule("app.store and app.providers never import app.service, app.ui, app.cli, app.bootstrap",
-         importers=("app.store", "app.providers"),
-         forbidden=("app.service", "app.ui", "app.cli", "app.bootstrap")),
-    Rule("app.service never imports app.ui or app.cli",
-         importers=("app.service",), forbidden=("app.ui", "app.cli")),
+    Rule(
+        "app.domain imports nothing from app outside app.domain",
+        importers=("app.domain",),
+        only_within=("app.domain",),
+    ),
+    Rule(
+        "app.store and app.providers never import app.service, app.ui, app.cli, app.bootstrap",
+        importers=("app.store", "app.providers"),
+        forbidden=("app.service", "app.ui", "app.cli", "app.bootstrap"),
+    ),
+    Rule(
+        "app.service never imports app.ui or app.cli",
+        importers=("app.service",),
+        forbidden=("app.ui", "app.cli"),
+    ),
     # The GUI's entry module builds the app through the composition root (bootstrap), which
     # opens the store: only direct imports of the store are forbidden here.
-    Rule("app.ui never imports app.store", importers=("app.ui",), forbidden=("app.store",),
-         direct_only=True),
+    Rule(
+        "app.ui never imports app.store",
+        importers=("app.ui",),
+        forbidden=("app.store",),
+        direct_only=True,
+    ),
     # Panes are widgets bound to the slot on screen and the controller they are handed: they see
     # the rules, the rest of the UI, and the service's public types (results, views, reads,
     # commands), never the service itself, the store or the app's entry points.
-    Rule("app.ui.panes import only app.ui, app.domain and the service's public types",
-         importers=("app.ui.panes",),
-         only_within=("app.ui", "app.domain", *PUBLIC_SERVICE_TYPES)),
-    Rule("app.ui.panes never import the window, the app or the controller",
-         importers=("app.ui.panes",),
-         forbidden=("app.ui.window", "app.ui.app", "app.ui.controller")),
+    Rule(
+        "app.ui.panes import only app.ui, app.domain and the service's public types",
+        importers=("app.ui.panes",),
+        only_within=("app.ui", "app.domain", *PUBLIC_SERVICE_TYPES),
+    ),
+    Rule(
+        "app.ui.panes never import the window, the app or the controller",
+        importers=("app.ui.panes",),
+        forbidden=("app.ui.window", "app.ui.app", "app.ui.controller"),
+    ),
     # The store's three sides share rows.py and statements.py and never reach into each other.
-    Rule("app.store.repository never imports the lean claim or the read side",
-         importers=("app.store.repository",),
-         forbidden=("app.store.sqlite_claim", "app.store.queries"), direct_only=True),
-    Rule("app.store.sqlite_claim never imports the repository or the read side",
-         importers=("app.store.sqlite_claim",),
-         forbidden=("app.store.repository", "app.store.queries"), direct_only=True),
-    Rule("app.store.queries never imports the repository or the lean claim",
-         importers=("app.store.queries",),
-         forbidden=("app.store.repository", "app.store.sqlite_claim"), direct_only=True),
+    Rule(
+        "app.store.repository never imports the lean claim or the read side",
+        importers=("app.store.repository",),
+        forbidden=("app.store.sqlite_claim", "app.store.queries"),
+        direct_only=True,
+    ),
+    Rule(
+        "app.store.sqlite_claim never imports the repository or the read side",
+        importers=("app.store.sqlite_claim",),
+        forbidden=("app.store.repository", "app.store.queries"),
+        direct_only=True,
+    ),
+    Rule(
+        "app.store.queries never imports the repository or the lean claim",
+        importers=("app.store.queries",),
+        forbidden=("app.store.repository", "app.store.sqlite_claim"),
+        direct_only=True,
+    ),
 )
+
 
 def _under(module: str, packages: tuple[str, ...]) -> bool:
     return any(module == p or module.startswith(p + ".") for p in packages)
@@ -159,8 +189,11 @@ def violations() -> list[str]:
 def violations_in(checkout: Path) -> list[str]:
     """:func:`violations` for the ``app`` package of another checkout (in a child process)."""
     proc = subprocess.run(
-        [sys.executable, __file__, "--json", str(checkout)], capture_output=True, text=True,
-        timeout=120, cwd=checkout,
+        [sys.executable, __file__, "--json", str(checkout)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=checkout,
     )
     assert proc.returncode in (0, 1), proc.stderr[-3000:]
     found: list[str] = json.loads(proc.stdout)
@@ -183,8 +216,7 @@ def test_the_check_finds_back_arrows_and_cycles(tmp_path):
         "app/store/__init__.py": "",
         "app/store/repo.py": "def later():\n    from app.store import fast\n",
         "app/store/fast.py": (
-            "from typing import TYPE_CHECKING\n"
-            "if TYPE_CHECKING:\n    from app.store import repo\n"
+            "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from app.store import repo\n"
         ),
         "app/store/reader.py": "from app.service import helper\n",
         "app/providers/__init__.py": "",
@@ -199,7 +231,7 @@ def test_the_check_finds_back_arrows_and_cycles(tmp_path):
         "app/ui/panes/__init__.py": "",
         "app/ui/panes/pane.py": "from app.service import helper\nfrom app.ui import settings\n",
         "app/ui/panes/other.py": "from app.service import views\n\ndef later():\n"
-                                 "    from app.ui import window\n",
+        "    from app.ui import window\n",
         "app/ui/settings.py": "from app.domain import rules\n",
         "app/service/views.py": "",
     }
@@ -208,26 +240,35 @@ def test_the_check_finds_back_arrows_and_cycles(tmp_path):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
     found = "\n".join(violations_in(tmp_path))
-    assert ("app.domain imports nothing from app outside app.domain: "
-            "app.domain.rules -> app.config") in found
+    assert (
+        "app.domain imports nothing from app outside app.domain: app.domain.rules -> app.config"
+    ) in found
     assert "app.store.reader -> app.service.helper" in found
     assert "app.providers.client -> app.bootstrap" in found
-    assert ("never import app.service, app.ui, app.cli, app.bootstrap: "
-            "app.store.reader -> app.service.helper -> app.ui.widget") in found
-    assert ("app.service never imports app.ui or app.cli: "
-            "app.service.helper -> app.ui.widget") in found
+    assert (
+        "never import app.service, app.ui, app.cli, app.bootstrap: "
+        "app.store.reader -> app.service.helper -> app.ui.widget"
+    ) in found
+    assert (
+        "app.service never imports app.ui or app.cli: app.service.helper -> app.ui.widget"
+    ) in found
     assert "app.ui never imports app.store: app.ui.widget -> app.store.reader" in found
     # cycles through function-level and TYPE_CHECKING imports
     assert "import cycle among app.store.fast, app.store.repo" in found
-    assert ("import cycle among app.ui.app, app.ui.window: "
-            "app.ui.app -> app.ui.window -> app.ui.app") in found
+    assert (
+        "import cycle among app.ui.app, app.ui.window: app.ui.app -> app.ui.window -> app.ui.app"
+    ) in found
     # panes: the service itself and the window are out of bounds; public types and app.ui are not
-    assert ("app.ui.panes import only app.ui, app.domain and the service's public types: "
-            "app.ui.panes.pane -> app.service.helper") in found
+    assert (
+        "app.ui.panes import only app.ui, app.domain and the service's public types: "
+        "app.ui.panes.pane -> app.service.helper"
+    ) in found
     assert "app.ui.panes.pane -> app.ui.settings" not in found
     assert "app.ui.panes.other -> app.service.views" not in found
-    assert ("app.ui.panes never import the window, the app or the controller: "
-            "app.ui.panes.other -> app.ui.window") in found
+    assert (
+        "app.ui.panes never import the window, the app or the controller: "
+        "app.ui.panes.other -> app.ui.window"
+    ) in found
     # a rule whose package the graph does not hold (no __init__.py) is reported, not passed
     (tmp_path / "app/ui/panes/__init__.py").unlink()
     found = "\n".join(violations_in(tmp_path))

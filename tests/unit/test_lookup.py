@@ -5,8 +5,14 @@ from __future__ import annotations
 
 from app.domain.lookup import Listed, Window, matches, select, window
 
-SLOT = {"model": "MiniMax-H3", "prompt": "a lighthouse", "duration": 6, "resolution": "768P",
-        "ratio": "16:9", "content": []}
+SLOT = {
+    "model": "MiniMax-H3",
+    "prompt": "a lighthouse",
+    "duration": 6,
+    "resolution": "768P",
+    "ratio": "16:9",
+    "content": [],
+}
 
 
 def task(tid: str, at: float, **facts: object) -> Listed:
@@ -35,18 +41,33 @@ def test_a_candidate_has_the_slots_model_duration_resolution_and_ratio():
 
 def test_a_shown_prompt_must_match_and_v1_has_no_ratio():
     v1 = {"model": "MiniMax-Hailuo-2.3", "prompt": "p", "duration": 6, "resolution": "768P"}
-    listed = Listed("t", 1, "MiniMax-Hailuo-2.3", "Queueing",
-                    {"duration": 6, "resolution": "768P", "prompt": "p"})
+    listed = Listed(
+        "t",
+        1,
+        "MiniMax-Hailuo-2.3",
+        "Queueing",
+        {"duration": 6, "resolution": "768P", "prompt": "p"},
+    )
     assert matches(v1, listed)
-    other = Listed("t", 1, "MiniMax-Hailuo-2.3", "Queueing",
-                   {"duration": 6, "resolution": "768P", "prompt": "q"})
+    other = Listed(
+        "t",
+        1,
+        "MiniMax-Hailuo-2.3",
+        "Queueing",
+        {"duration": 6, "resolution": "768P", "prompt": "q"},
+    )
     assert not matches(v1, other)
 
 
 def test_select_keeps_the_window_and_leaves_owned_tasks_out():
     w = Window(100, 200)
-    listed = [task("early", 99), task("mine", 150), task("late", 201), task("owned", 160),
-              task("other", 170, ratio="1:1")]
+    listed = [
+        task("early", 99),
+        task("mine", 150),
+        task("late", 201),
+        task("owned", 160),
+        task("other", 170, ratio="1:1"),
+    ]
     found = select(SLOT, w, listed, owned=["owned"])
     assert [t.task_id for t in found.listed] == ["mine", "owned", "other"]
     assert found.owned == ("owned",)

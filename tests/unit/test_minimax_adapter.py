@@ -21,7 +21,9 @@ def make(handler: Callable[[httpx.Request], httpx.Response], **kw: Any) -> MiniM
 
 def answer(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Callable:
     def handler(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(status, json=payload, headers={"Trace-Id": "trace-1", **(headers or {})})
+        return httpx.Response(
+            status, json=payload, headers={"Trace-Id": "trace-1", **(headers or {})}
+        )
 
     return handler
 
@@ -71,8 +73,9 @@ async def test_create_ok_and_trace_id() -> None:
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request)
-        return httpx.Response(200, json=base(0, "success", task_id=106916112212032),
-                              headers={"Trace-Id": "abc"})
+        return httpx.Response(
+            200, json=base(0, "success", task_id=106916112212032), headers={"Trace-Id": "abc"}
+        )
 
     p = make(handler)
     created = await p.create_video({"model": "MiniMax-Hailuo-2.3", "prompt": "p"})
@@ -94,7 +97,9 @@ async def test_documented_refusals(code: int) -> None:
 
 
 async def test_rate_limit_retry_after() -> None:
-    p = make(answer(base(1002, "rate limit exceeded(RPM)", task_id=""), headers={"Retry-After": "7"}))
+    p = make(
+        answer(base(1002, "rate limit exceeded(RPM)", task_id=""), headers={"Retry-After": "7"})
+    )
     with pytest.raises(Refused) as info:
         await p.create_video({})
     assert info.value.rate_limited and info.value.retry_after == 7.0
@@ -150,8 +155,14 @@ async def test_never_sent(exc: type[Exception]) -> None:
 
 
 @pytest.mark.parametrize(
-    "exc", [httpx.ReadTimeout, httpx.WriteTimeout, httpx.RemoteProtocolError, httpx.ReadError,
-            httpx.WriteError]
+    "exc",
+    [
+        httpx.ReadTimeout,
+        httpx.WriteTimeout,
+        httpx.RemoteProtocolError,
+        httpx.ReadError,
+        httpx.WriteError,
+    ],
 )
 async def test_after_send_is_ambiguous(exc: type[Exception]) -> None:
     p = make(raising(exc))
@@ -162,8 +173,21 @@ async def test_after_send_is_ambiguous(exc: type[Exception]) -> None:
 # ---------------------------------------------------------------- query
 
 
-@pytest.mark.parametrize("word", ["Preparing", "Queueing", "Processing", "Success", "Fail",
-                                  "completed", "Failed", "succeeded", "expired", ""])
+@pytest.mark.parametrize(
+    "word",
+    [
+        "Preparing",
+        "Queueing",
+        "Processing",
+        "Success",
+        "Fail",
+        "completed",
+        "Failed",
+        "succeeded",
+        "expired",
+        "",
+    ],
+)
 async def test_status_word_is_raw(word: str) -> None:
     p = make(answer(base(0, "success", task_id="7", status=word)))
     status = await p.query_video("7")
@@ -172,8 +196,19 @@ async def test_status_word_is_raw(word: str) -> None:
 
 
 async def test_query_success_numbers_and_strings() -> None:
-    p = make(answer(base(0, "success", task_id="7", status="Success", file_id=176844028768320,
-                         video_width="1920", video_height=1080)))
+    p = make(
+        answer(
+            base(
+                0,
+                "success",
+                task_id="7",
+                status="Success",
+                file_id=176844028768320,
+                video_width="1920",
+                video_height=1080,
+            )
+        )
+    )
     status = await p.query_video("7")
     assert (status.file_id, status.width, status.height) == ("176844028768320", 1920, 1080)
     assert status.error_code is None
@@ -193,7 +228,7 @@ async def test_query_content_fail_is_an_answer() -> None:
 
 async def test_query_request_errors_raise() -> None:
     with pytest.raises(Refused) as info:
-        await make(answer(base(1002, "rate limit", status="")) ).query_video("7")
+        await make(answer(base(1002, "rate limit", status=""))).query_video("7")
     assert info.value.code == 1002
     with pytest.raises(Ambiguous):
         await make(answer(base(1000, "unknown"))).query_video("7")
@@ -217,8 +252,14 @@ async def test_query_sends_task_id_parameter() -> None:
 
 
 async def test_retrieve_file_id_number_and_bytes() -> None:
-    file = {"file_id": 361721749176519, "bytes": "1234", "created_at": 1769863897,
-            "filename": "output.mp4", "purpose": "video_generation", "download_url": "https://cdn/x.mp4"}
+    file = {
+        "file_id": 361721749176519,
+        "bytes": "1234",
+        "created_at": 1769863897,
+        "filename": "output.mp4",
+        "purpose": "video_generation",
+        "download_url": "https://cdn/x.mp4",
+    }
     info = await make(answer(base(0, "success", file=file))).retrieve_file("361721749176519")
     assert info.file_id == "361721749176519" and info.bytes == 1234
     assert info.download_url == "https://cdn/x.mp4" and info.filename == "output.mp4"
@@ -241,16 +282,26 @@ async def test_retrieve_errors() -> None:
 
 
 async def test_image_urls_and_string_counts() -> None:
-    payload = base(0, "success", id="img-1", data={"image_urls": ["https://a/1.jpeg", "https://a/2.jpeg"]},
-                   metadata={"failed_count": "1", "success_count": "2"})
+    payload = base(
+        0,
+        "success",
+        id="img-1",
+        data={"image_urls": ["https://a/1.jpeg", "https://a/2.jpeg"]},
+        metadata={"failed_count": "1", "success_count": "2"},
+    )
     result = await make(answer(payload)).generate_image({"model": "image-01", "prompt": "p"})
     assert [i.url for i in result.items] == ["https://a/1.jpeg", "https://a/2.jpeg"]
     assert (result.success_count, result.failed_count, result.id) == (2, 1, "img-1")
 
 
 async def test_image_base64_and_number_counts() -> None:
-    payload = base(0, "success", id=99, data={"image_base64": ["iVBORw0KGgo="]},
-                   metadata={"failed_count": 0, "success_count": 1})
+    payload = base(
+        0,
+        "success",
+        id=99,
+        data={"image_base64": ["iVBORw0KGgo="]},
+        metadata={"failed_count": 0, "success_count": 1},
+    )
     result = await make(answer(payload)).generate_image({})
     assert result.items[0].data == b"\x89PNG\r\n\x1a\n"
     assert (result.success_count, result.failed_count, result.id) == (1, 0, "99")

@@ -16,17 +16,31 @@ from app.providers.minimax import MiniMaxProvider
 
 KEY = "sk-unit-SECRET-0123456789"
 TASK = {
-    "id": "t-1", "model": "MiniMax-H3", "status": "succeeded",
-    "error": {"code": "", "message": ""}, "created_at": 1786000000, "updated_at": 1786000020,
-    "content": {"url": "https://cdn.example.com/out.mp4?sig=1"}, "resolution": "768P",
-    "duration": 6, "ratio": "16:9", "task_type": "generation", "modality": "text",
-    "usage": {"total_seconds": 6, "input_seconds": 0, "output_seconds": 6,
-              "input_image_count": 0, "input_audio_seconds": 0},
+    "id": "t-1",
+    "model": "MiniMax-H3",
+    "status": "succeeded",
+    "error": {"code": "", "message": ""},
+    "created_at": 1786000000,
+    "updated_at": 1786000020,
+    "content": {"url": "https://cdn.example.com/out.mp4?sig=1"},
+    "resolution": "768P",
+    "duration": 6,
+    "ratio": "16:9",
+    "task_type": "generation",
+    "modality": "text",
+    "usage": {
+        "total_seconds": 6,
+        "input_seconds": 0,
+        "output_seconds": 6,
+        "input_image_count": 0,
+        "input_audio_seconds": 0,
+    },
 }
 
 
-def make(handler: Callable[[httpx.Request], httpx.Response],
-         base_url: str = "https://api.minimax.io") -> MiniMaxProvider:
+def make(
+    handler: Callable[[httpx.Request], httpx.Response], base_url: str = "https://api.minimax.io"
+) -> MiniMaxProvider:
     return MiniMaxProvider(KEY, base_url, transport=httpx.MockTransport(handler))
 
 
@@ -36,16 +50,22 @@ def v2(handler: Callable[[httpx.Request], httpx.Response], **kw: Any) -> VideoAp
 
 def answer(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> Callable:
     def handler(request: httpx.Request) -> httpx.Response:
-        return httpx.Response(status, json=payload, headers={"Trace-Id": "trace-1",
-                                                             **(headers or {})})
+        return httpx.Response(
+            status, json=payload, headers={"Trace-Id": "trace-1", **(headers or {})}
+        )
 
     return handler
 
 
 def error(status: int, kind: str, message: str) -> Callable:
-    return answer({"type": "error", "error": {"type": kind, "message": message,
-                                              "http_code": str(status)}, "request_id": "r1"},
-                  status)
+    return answer(
+        {
+            "type": "error",
+            "error": {"type": kind, "message": message, "http_code": str(status)},
+            "request_id": "r1",
+        },
+        status,
+    )
 
 
 def raising(exc: type[Exception]) -> Callable:
@@ -71,11 +91,17 @@ async def test_create_posts_json_with_bearer_and_returns_the_task_id():
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request)
-        return httpx.Response(200, json={"task_id": "106916112212032"},
-                              headers={"Trace-Id": "tr-9"})
+        return httpx.Response(
+            200, json={"task_id": "106916112212032"}, headers={"Trace-Id": "tr-9"}
+        )
 
-    body = {"model": "MiniMax-H3", "content": [{"type": "text", "text": "p"}],
-            "resolution": "768P", "duration": 6, "ratio": "16:9"}
+    body = {
+        "model": "MiniMax-H3",
+        "content": [{"type": "text", "text": "p"}],
+        "resolution": "768P",
+        "duration": 6,
+        "ratio": "16:9",
+    }
     created = await v2(handler).create_video(body)
     assert created.task_id == "106916112212032" and created.raw["_trace_id"] == "tr-9"
     req = seen[0]
@@ -96,15 +122,18 @@ async def test_create_answer_without_task_id_or_not_json_is_ambiguous():
         await v2(html).create_video({})
 
 
-@pytest.mark.parametrize(("status", "kind", "message", "code"), [
-    (400, "bad_request_error", "invalid params, duration 3 (2013)", 2013),
-    (401, "authorized_error", "login fail (1004)", 1004),
-    (402, "insufficient_balance_error", "insufficient balance (1008)", 1008),
-    (422, "unprocessable_entity_error", "input new_sensitive (1026)", 1026),
-    (400, "bad_request_error", "model not in plan (2061)", 2061),
-    (402, "insufficient_balance_error", "quota used up (1028)", 1028),
-    (400, "bad_request_error", "no code at the end", 2013),
-])
+@pytest.mark.parametrize(
+    ("status", "kind", "message", "code"),
+    [
+        (400, "bad_request_error", "invalid params, duration 3 (2013)", 2013),
+        (401, "authorized_error", "login fail (1004)", 1004),
+        (402, "insufficient_balance_error", "insufficient balance (1008)", 1008),
+        (422, "unprocessable_entity_error", "input new_sensitive (1026)", 1026),
+        (400, "bad_request_error", "model not in plan (2061)", 2061),
+        (402, "insufficient_balance_error", "quota used up (1028)", 1028),
+        (400, "bad_request_error", "no code at the end", 2013),
+    ],
+)
 async def test_definitive_statuses_are_refused_with_their_code(status, kind, message, code):
     with pytest.raises(Refused) as got:
         await v2(error(status, kind, message)).create_video({})
@@ -126,10 +155,18 @@ async def test_429_is_a_rate_limit_that_backs_off():
     assert got.value.rate_limited and got.value.retry_after == 2.0
 
 
-@pytest.mark.parametrize(("status", "message"), [
-    (500, "internal server error (1000)"), (529, "overloaded (1000)"), (503, "busy"),
-    (404, "no such endpoint (2013)"), (408, "timeout"), (413, "too large"), (302, "moved"),
-])
+@pytest.mark.parametrize(
+    ("status", "message"),
+    [
+        (500, "internal server error (1000)"),
+        (529, "overloaded (1000)"),
+        (503, "busy"),
+        (404, "no such endpoint (2013)"),
+        (408, "timeout"),
+        (413, "too large"),
+        (302, "moved"),
+    ],
+)
 async def test_other_statuses_are_ambiguous(status, message):
     with pytest.raises(Ambiguous) as got:
         await v2(error(status, "server_error", message)).create_video({})
@@ -143,11 +180,17 @@ async def test_cli_only_codes_are_definitive_whatever_the_status(code):
     assert got.value.code == code
 
 
-@pytest.mark.parametrize(("exc", "outcome", "never_sent"), [
-    (httpx.ConnectError, Refused, True), (httpx.ConnectTimeout, Refused, True),
-    (httpx.ReadTimeout, Ambiguous, None), (httpx.WriteTimeout, Ambiguous, None),
-    (httpx.RemoteProtocolError, Ambiguous, None), (httpx.ReadError, Ambiguous, None),
-])
+@pytest.mark.parametrize(
+    ("exc", "outcome", "never_sent"),
+    [
+        (httpx.ConnectError, Refused, True),
+        (httpx.ConnectTimeout, Refused, True),
+        (httpx.ReadTimeout, Ambiguous, None),
+        (httpx.WriteTimeout, Ambiguous, None),
+        (httpx.RemoteProtocolError, Ambiguous, None),
+        (httpx.ReadError, Ambiguous, None),
+    ],
+)
 async def test_transport_outcomes(exc, outcome, never_sent):
     with pytest.raises(outcome) as got:
         await v2(raising(exc)).create_video({})
@@ -155,14 +198,18 @@ async def test_transport_outcomes(exc, outcome, never_sent):
         assert got.value.never_sent is never_sent
 
 
-@pytest.mark.parametrize(("base", "host", "other"), [
-    ("https://api.minimax.io", "api.minimax.io", "https://api.minimaxi.com"),
-    ("https://api.minimaxi.com", "api.minimaxi.com", "https://api.minimax.io"),
-])
+@pytest.mark.parametrize(
+    ("base", "host", "other"),
+    [
+        ("https://api.minimax.io", "api.minimax.io", "https://api.minimaxi.com"),
+        ("https://api.minimaxi.com", "api.minimaxi.com", "https://api.minimax.io"),
+    ],
+)
 async def test_an_auth_refusal_names_the_platform_of_the_base_url(base, host, other):
     with pytest.raises(Refused) as got:
-        await v2(error(401, "authorized_error", "login fail (1004)"), base_url=base)\
-            .create_video({})
+        await v2(error(401, "authorized_error", "login fail (1004)"), base_url=base).create_video(
+            {}
+        )
     assert host in got.value.message and other in got.value.message
     assert "works only on the host" in got.value.message
     v1 = make(answer({"base_resp": {"status_code": 1004, "status_msg": "login fail"}}), base)
@@ -180,8 +227,14 @@ async def test_v1_cli_only_codes_are_refusals(code):
 
 
 async def test_the_key_never_reaches_a_raw_answer_or_a_message():
-    echo = {"type": "error", "error": {"type": "authorized_error",
-                                       "message": f"bad key {KEY} (1004)", "http_code": "401"}}
+    echo = {
+        "type": "error",
+        "error": {
+            "type": "authorized_error",
+            "message": f"bad key {KEY} (1004)",
+            "http_code": "401",
+        },
+    }
 
     def handler(request: httpx.Request) -> httpx.Response:
         return httpx.Response(401, json=echo, headers={"Trace-Id": f"t-{KEY}"})
@@ -207,11 +260,21 @@ async def test_query_by_path_returns_the_raw_word_url_and_usage():
 
 
 async def test_query_of_a_failure_keeps_its_code_and_words():
-    failed = {**TASK, "status": "failed", "content": {}, "usage": {},
-              "error": {"code": "1027", "message": "output sensitive"}}
+    failed = {
+        **TASK,
+        "status": "failed",
+        "content": {},
+        "usage": {},
+        "error": {"code": "1027", "message": "output sensitive"},
+    }
     st = await v2(answer({"task": failed})).query_video("t-1")
     assert (st.status, st.error_code, st.error_message, st.url, st.usage) == (
-        "failed", 1027, "output sensitive", None, None)
+        "failed",
+        1027,
+        "output sensitive",
+        None,
+        None,
+    )
 
 
 async def test_query_without_a_task_object_is_ambiguous_and_a_400_is_refused():
@@ -229,13 +292,15 @@ async def test_a_status_word_off_the_whitelist_is_returned_raw():
 # -- list ------------------------------------------------------------------------------------
 def listing(tasks: list[dict[str, Any]]) -> Callable[[httpx.Request], httpx.Response]:
     """A list endpoint over ``tasks`` (newest first), paging as documented."""
+
     def handler(request: httpx.Request) -> httpx.Response:
         q = parse_qs(urlsplit(str(request.url)).query)
         page, size = int(q["page_num"][0]), int(q["page_size"][0])
         rows = [t for t in tasks if "filter.model" not in q or t["model"] in q["filter.model"]]
         handler.pages.append(page)  # type: ignore[attr-defined]
-        return httpx.Response(200, json={"items": rows[(page - 1) * size: page * size],
-                                         "total": len(rows)})
+        return httpx.Response(
+            200, json={"items": rows[(page - 1) * size : page * size], "total": len(rows)}
+        )
 
     handler.pages = []  # type: ignore[attr-defined]
     return handler
@@ -253,12 +318,17 @@ async def test_list_pages_until_it_reaches_back_past_the_window():
     assert handler.pages == [1, 2, 3, 4]  # page 4 holds t300..t349, older than the window
     one = found[0]
     assert (one.model, one.status, one.facts["duration"], one.facts["ratio"]) == (
-        "MiniMax-H3", "queued", 6, "16:9")
+        "MiniMax-H3",
+        "queued",
+        6,
+        "16:9",
+    )
 
 
 async def test_list_filters_by_model_and_stops_at_the_total():
-    tasks = [listed_task(i, 5000 - i, "MiniMax-H3-Max" if i % 2 else "MiniMax-H3")
-             for i in range(20)]
+    tasks = [
+        listed_task(i, 5000 - i, "MiniMax-H3-Max" if i % 2 else "MiniMax-H3") for i in range(20)
+    ]
     handler = listing(tasks)
     found = await v2(handler).list_tasks(0, 10_000, "MiniMax-H3-Max")
     assert len(found) == 10 and {t.model for t in found} == {"MiniMax-H3-Max"}
@@ -298,10 +368,13 @@ async def test_upload_is_multipart_with_the_generation_purpose():
 
     def handler(request: httpx.Request) -> httpx.Response:
         seen.append(request)
-        return httpx.Response(200, json={"file": {"file_id": 364001, "bytes": 5,
-                                                  "purpose": "video_generation_input"},
-                                         "base_resp": {"status_code": 0,
-                                                       "status_msg": "success"}})
+        return httpx.Response(
+            200,
+            json={
+                "file": {"file_id": 364001, "bytes": 5, "purpose": "video_generation_input"},
+                "base_resp": {"status_code": 0, "status_msg": "success"},
+            },
+        )
 
     up = await v2(handler).upload_file(b"\x00clip", "clip.mp4")
     assert (up.file_id, up.url) == ("364001", "mm_file://364001")

@@ -44,9 +44,21 @@ def test_a_slot_made_before_v2_keeps_its_fingerprint(case, files):
 
 
 def test_the_cli_default_video_model_is_still_hailuo_2_3_at_6_s_1080p():
-    ns = build_parser().parse_args(["submit", "--request-id", "old:20261101:fixture:scene-01",
-                                    "--kind", "video", "--prompt", "p"])
+    ns = build_parser().parse_args(
+        [
+            "submit",
+            "--request-id",
+            "old:20261101:fixture:scene-01",
+            "--kind",
+            "video",
+            "--prompt",
+            "p",
+        ]
+    )
     norm = normalize("video", submit_params(ns))
     assert (norm["model"], norm["duration"], norm["resolution"]) == (
-        "MiniMax-Hailuo-2.3", 6, "1080P")
+        "MiniMax-Hailuo-2.3",
+        6,
+        "1080P",
+    )
     assert FIXTURE["cases"][0]["params"]["model"] == "MiniMax-Hailuo-2.3"

@@ -24,8 +24,9 @@ HERE = {"boot": boot_id(), "pidns": pid_namespace()}
 def test_this_process_is_alive():
     me = this_owner()
     assert (me.boot, me.pidns) == (HERE["boot"], HERE["pidns"])
-    assert not owner_gone(me.host, me.pid, me.started, time.time() - 10,
-                          boot=me.boot, pidns=me.pidns)  # a live owner: lease irrelevant
+    assert not owner_gone(
+        me.host, me.pid, me.started, time.time() - 10, boot=me.boot, pidns=me.pidns
+    )  # a live owner: lease irrelevant
 
 
 def test_this_machine_names_its_boot_and_pid_namespace():
@@ -60,8 +61,9 @@ def test_other_host_is_judged_by_its_lease_with_a_margin():
     assert not owner_gone("render-box-2", os.getpid(), 1.0, now + 60, now=now, **HERE)
     # Just past the lease: within the skew margin, still alive.
     assert not owner_gone("render-box-2", os.getpid(), 1.0, now - 1, now=now, **HERE)
-    assert owner_gone("render-box-2", os.getpid(), 1.0, now - LEASE_SKEW_MARGIN - 1, now=now,
-                      **HERE)
+    assert owner_gone(
+        "render-box-2", os.getpid(), 1.0, now - LEASE_SKEW_MARGIN - 1, now=now, **HERE
+    )
 
 
 def test_a_pid_of_another_pid_namespace_is_never_looked_up():
@@ -72,10 +74,8 @@ def test_a_pid_of_another_pid_namespace_is_never_looked_up():
     now = time.time()
     other_ns = "pid:[4026599999]"
     assert not pid_comparable(HOST, HERE["boot"], other_ns)
-    assert not owner_gone(HOST, proc.pid, now, now + 60, now=now, boot=HERE["boot"],
-                          pidns=other_ns)
-    assert owner_gone(HOST, proc.pid, now, now - 60, now=now, boot=HERE["boot"],
-                      pidns=other_ns)
+    assert not owner_gone(HOST, proc.pid, now, now + 60, now=now, boot=HERE["boot"], pidns=other_ns)
+    assert owner_gone(HOST, proc.pid, now, now - 60, now=now, boot=HERE["boot"], pidns=other_ns)
 
 
 def test_a_pid_of_another_boot_is_never_looked_up():
@@ -84,10 +84,12 @@ def test_a_pid_of_another_boot_is_never_looked_up():
     now = time.time()
     other_boot = "00000000-0000-4000-8000-000000000000"
     # Our own pid and start time, but from another boot: judged by the lease only.
-    assert not owner_gone(me.host, me.pid, me.started, now + 60, now=now, boot=other_boot,
-                          pidns=me.pidns)
-    assert owner_gone(me.host, me.pid, me.started, now - 60, now=now, boot=other_boot,
-                      pidns=me.pidns)
+    assert not owner_gone(
+        me.host, me.pid, me.started, now + 60, now=now, boot=other_boot, pidns=me.pidns
+    )
+    assert owner_gone(
+        me.host, me.pid, me.started, now - 60, now=now, boot=other_boot, pidns=me.pidns
+    )
 
 
 def test_a_record_without_boot_or_namespace_is_judged_by_its_lease():

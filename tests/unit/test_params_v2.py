@@ -16,19 +16,36 @@ from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V1, V2, protocol_for, protocol_of
 
 
-def image(w: int = 1280, h: int = 720, *, fmt: str = "png", size: int = 200_000,
-          sha: str = "a" * 64, name: str = "frame.png") -> MediaFacts:
+def image(
+    w: int = 1280,
+    h: int = 720,
+    *,
+    fmt: str = "png",
+    size: int = 200_000,
+    sha: str = "a" * 64,
+    name: str = "frame.png",
+) -> MediaFacts:
     return MediaFacts("image", sha, size, fmt, name, w, h)
 
 
-def clip(kind: str = "video", seconds: float = 5.0, *, sha: str = "b" * 64, fps: float = 24.0,
-         fmt: str | None = None, size: int = 1_000_000, codec: str = "h264",
-         sound: str | None = "aac") -> MediaFacts:
+def clip(
+    kind: str = "video",
+    seconds: float = 5.0,
+    *,
+    sha: str = "b" * 64,
+    fps: float = 24.0,
+    fmt: str | None = None,
+    size: int = 1_000_000,
+    codec: str = "h264",
+    sound: str | None = "aac",
+) -> MediaFacts:
     if kind == "video":
-        return MediaFacts("video", sha, size, fmt or "mp4", "clip.mp4", 640, 360, seconds, fps,
-                          codec, sound)
-    return MediaFacts("audio", sha, size, fmt or "wav", "tone.wav", seconds=seconds,
-                      audio_codec="pcm_s16le")
+        return MediaFacts(
+            "video", sha, size, fmt or "mp4", "clip.mp4", 640, 360, seconds, fps, codec, sound
+        )
+    return MediaFacts(
+        "audio", sha, size, fmt or "wav", "tone.wav", seconds=seconds, audio_codec="pcm_s16le"
+    )
 
 
 def h3(**kw: object) -> dict[str, object]:
@@ -54,9 +71,15 @@ def test_the_model_decides_the_protocol_in_one_place():
 
 def test_h3_defaults_6_s_768p_16_9_and_stating_them_is_the_same():
     norm = h3()
-    assert norm == {"model": "MiniMax-H3", "prompt": "a lighthouse", "duration": 6,
-                    "resolution": "768P", "ratio": "16:9", "prompt_expansion": None,
-                    "content": []}
+    assert norm == {
+        "model": "MiniMax-H3",
+        "prompt": "a lighthouse",
+        "duration": 6,
+        "resolution": "768P",
+        "ratio": "16:9",
+        "prompt_expansion": None,
+        "content": [],
+    }
     stated = h3(duration="6", resolution="768p", ratio="16:9")
     assert fingerprint("video", stated) == fingerprint("video", norm)
 
@@ -64,30 +87,38 @@ def test_h3_defaults_6_s_768p_16_9_and_stating_them_is_the_same():
 def test_h3_max_defaults_to_balanced_prompt_expansion():
     norm = normalize("video", {"model": "MiniMax-H3-Max", "prompt": "p"})
     assert norm["prompt_expansion"] == "balanced"
-    quality = normalize("video", {"model": "MiniMax-H3-Max", "prompt": "p",
-                                  "prompt_expansion": "quality"})
+    quality = normalize(
+        "video", {"model": "MiniMax-H3-Max", "prompt": "p", "prompt_expansion": "quality"}
+    )
     body = v2.request_body(quality, {})
     assert body["extra"] == {"prompt_expansion_mode": "quality"}
 
 
 # -- one test per rule ---------------------------------------------------------------------------
-@pytest.mark.parametrize(("field", "words", "kw"), [
-    ("prompt", "is required", {"prompt": "   "}),
-    ("prompt", "limit is 7000", {"prompt": "x" * 7001}),
-    ("duration", "4–15 s", {"duration": 3}),
-    ("duration", "4–15 s", {"duration": 16}),
-    ("duration", "whole number", {"duration": "six"}),
-    ("resolution", "768P or 2K", {"resolution": "1080P"}),
-    ("resolution", "768P or 2K", {"resolution": "480P"}),
-    ("ratio", "not offered", {"ratio": "5:4"}),
-    ("ratio", "concrete ratio", {"ratio": "adaptive"}),
-    ("prompt_expansion", "MiniMax-H3-Max only", {"prompt_expansion": "quality"}),
-    ("prompt_optimizer", "V2", {"prompt_optimizer": True}),
-    ("subject_reference", "reference_image", {"subject_reference": "https://cdn.example.com/a"}),
-    ("fast_pretreatment", "V2", {"fast_pretreatment": True}),
-    ("aspect_ratio", "ratio", {"aspect_ratio": "16:9"}),
-    ("n", "not a parameter", {"n": 2}),
-])
+@pytest.mark.parametrize(
+    ("field", "words", "kw"),
+    [
+        ("prompt", "is required", {"prompt": "   "}),
+        ("prompt", "limit is 7000", {"prompt": "x" * 7001}),
+        ("duration", "4–15 s", {"duration": 3}),
+        ("duration", "4–15 s", {"duration": 16}),
+        ("duration", "whole number", {"duration": "six"}),
+        ("resolution", "768P or 2K", {"resolution": "1080P"}),
+        ("resolution", "768P or 2K", {"resolution": "480P"}),
+        ("ratio", "not offered", {"ratio": "5:4"}),
+        ("ratio", "concrete ratio", {"ratio": "adaptive"}),
+        ("prompt_expansion", "MiniMax-H3-Max only", {"prompt_expansion": "quality"}),
+        ("prompt_optimizer", "V2", {"prompt_optimizer": True}),
+        (
+            "subject_reference",
+            "reference_image",
+            {"subject_reference": "https://cdn.example.com/a"},
+        ),
+        ("fast_pretreatment", "V2", {"fast_pretreatment": True}),
+        ("aspect_ratio", "ratio", {"aspect_ratio": "16:9"}),
+        ("n", "not a parameter", {"n": 2}),
+    ],
+)
 def test_each_rule_names_its_field(field, words, kw):
     refused(field, words, **kw)
 
@@ -96,9 +127,12 @@ def test_h3_max_rules():
     def mx(**kw: object) -> dict[str, object]:
         return normalize("video", {"model": "MiniMax-H3-Max", "prompt": "p", **kw})
 
-    for bad, field in (({"duration": 4}, "duration"), ({"resolution": "2K"}, "resolution"),
-                       ({"prompt_expansion": "loud"}, "prompt_expansion"),
-                       ({"last_frame_image": image()}, "last_frame_image")):
+    for bad, field in (
+        ({"duration": 4}, "duration"),
+        ({"resolution": "2K"}, "resolution"),
+        ({"prompt_expansion": "loud"}, "prompt_expansion"),
+        ({"last_frame_image": image()}, "last_frame_image"),
+    ):
         with pytest.raises(ValidationError) as got:
             mx(**bad)
         assert got.value.field == field
@@ -115,32 +149,40 @@ def test_urls_are_public_https_with_a_host_or_uploaded_files():
     refused("first_frame_image", "spaces", first_frame_image="https://a.example/b c.png")
     refused("reference_image", "file's id", reference_image=["mm_file://abc"])
     refused("reference_image", "https:// URL", reference_image=["ftp://x/y.png"])
-    refused("first_frame_image", "read by the service", first_frame_image="data:image/png;base64,AA")
-    ok = h3(first_frame_image="https://cdn.example.com/a.png",
-            ratio="adaptive")["content"][0]
-    assert ok == {"type": "image_url", "role": "first_frame", "url": "https://cdn.example.com/a.png"}
+    refused(
+        "first_frame_image", "read by the service", first_frame_image="data:image/png;base64,AA"
+    )
+    ok = h3(first_frame_image="https://cdn.example.com/a.png", ratio="adaptive")["content"][0]
+    assert ok == {
+        "type": "image_url",
+        "role": "first_frame",
+        "url": "https://cdn.example.com/a.png",
+    }
     assert h3(reference_image=["mm_file://123"])["content"][0]["url"] == "mm_file://123"
 
 
-@pytest.mark.parametrize(("field", "facts", "words"), [
-    ("reference_image", image(fmt="gif"), "GIF is not an accepted image format"),
-    ("reference_image", image(size=31 * 1024 * 1024), "at most 30 MB"),
-    ("reference_image", image(6000, 3000), "each side must be 256–5760 px"),
-    ("reference_image", image(200, 200), "each side must be 256–5760 px"),
-    ("reference_image", image(3000, 1000), "aspect ratio"),
-    ("reference_image", image(1000, 3000), "aspect ratio"),
-    ("reference_video", clip(seconds=20.0), "each clip must last 2–15 s"),
-    ("reference_video", clip(seconds=1.0), "each clip must last 2–15 s"),
-    ("reference_video", clip(fps=15.0), "23.976–60 fps"),
-    ("reference_video", clip(fps=120.0), "23.976–60 fps"),
-    ("reference_video", clip(fmt="webm"), "MP4 or MOV"),
-    ("reference_video", clip(codec="vp9"), "not H.264 or H.265"),
-    ("reference_video", clip(sound="opus"), "not AAC or MP3"),
-    ("reference_video", clip(size=51 * 1024 * 1024), "at most 50 MB"),
-    ("reference_audio", clip("audio", 20.0), "each clip must last 2–15 s"),
-    ("reference_audio", clip("audio", fmt="flac"), "WAV or MP3"),
-    ("reference_audio", clip("audio", size=16 * 1024 * 1024), "at most 15 MB"),
-])
+@pytest.mark.parametrize(
+    ("field", "facts", "words"),
+    [
+        ("reference_image", image(fmt="gif"), "GIF is not an accepted image format"),
+        ("reference_image", image(size=31 * 1024 * 1024), "at most 30 MB"),
+        ("reference_image", image(6000, 3000), "each side must be 256–5760 px"),
+        ("reference_image", image(200, 200), "each side must be 256–5760 px"),
+        ("reference_image", image(3000, 1000), "aspect ratio"),
+        ("reference_image", image(1000, 3000), "aspect ratio"),
+        ("reference_video", clip(seconds=20.0), "each clip must last 2–15 s"),
+        ("reference_video", clip(seconds=1.0), "each clip must last 2–15 s"),
+        ("reference_video", clip(fps=15.0), "23.976–60 fps"),
+        ("reference_video", clip(fps=120.0), "23.976–60 fps"),
+        ("reference_video", clip(fmt="webm"), "MP4 or MOV"),
+        ("reference_video", clip(codec="vp9"), "not H.264 or H.265"),
+        ("reference_video", clip(sound="opus"), "not AAC or MP3"),
+        ("reference_video", clip(size=51 * 1024 * 1024), "at most 50 MB"),
+        ("reference_audio", clip("audio", 20.0), "each clip must last 2–15 s"),
+        ("reference_audio", clip("audio", fmt="flac"), "WAV or MP3"),
+        ("reference_audio", clip("audio", size=16 * 1024 * 1024), "at most 15 MB"),
+    ],
+)
 def test_every_input_limit_names_its_field(field, facts, words):
     kw: dict[str, object] = {field: [facts]}
     if field == "reference_audio":
@@ -157,24 +199,47 @@ def test_frames_accept_heic_and_the_last_frame_alone_on_h3():
 
 
 def test_content_rules():
-    refused("reference_image", "cannot be combined", first_frame_image=image(),
-            reference_image=[image(sha="e" * 64)])
-    refused("reference_image", "at most 9",
-            reference_image=[image(sha=f"{i:064x}") for i in range(10)])
-    refused("reference_video", "at most 3",
-            reference_video=[clip(sha=f"{i:064x}", seconds=3) for i in range(4)])
-    refused("reference_audio", "at most 3", reference_image=[image()],
-            reference_audio=[clip("audio", 2.0, sha=f"{i:064x}") for i in range(4)])
-    refused("content", "at most 12 files",
-            reference_image=[image(sha=f"{i:064x}") for i in range(9)],
-            reference_video=[clip(sha=f"{i + 20:064x}", seconds=2) for i in range(3)],
-            reference_audio=[clip("audio", 2.0, sha="f" * 64)])
-    refused("reference_audio", "needs at least one reference image",
-            reference_audio=[clip("audio")])
-    refused("reference_video", "in total; at most 15 s",
-            reference_video=[clip(sha="1" * 64, seconds=8), clip(sha="2" * 64, seconds=8)])
-    refused("reference_audio", "in total; at most 15 s", reference_image=[image()],
-            reference_audio=[clip("audio", 8, sha="3" * 64), clip("audio", 8, sha="4" * 64)])
+    refused(
+        "reference_image",
+        "cannot be combined",
+        first_frame_image=image(),
+        reference_image=[image(sha="e" * 64)],
+    )
+    refused(
+        "reference_image", "at most 9", reference_image=[image(sha=f"{i:064x}") for i in range(10)]
+    )
+    refused(
+        "reference_video",
+        "at most 3",
+        reference_video=[clip(sha=f"{i:064x}", seconds=3) for i in range(4)],
+    )
+    refused(
+        "reference_audio",
+        "at most 3",
+        reference_image=[image()],
+        reference_audio=[clip("audio", 2.0, sha=f"{i:064x}") for i in range(4)],
+    )
+    refused(
+        "content",
+        "at most 12 files",
+        reference_image=[image(sha=f"{i:064x}") for i in range(9)],
+        reference_video=[clip(sha=f"{i + 20:064x}", seconds=2) for i in range(3)],
+        reference_audio=[clip("audio", 2.0, sha="f" * 64)],
+    )
+    refused(
+        "reference_audio", "needs at least one reference image", reference_audio=[clip("audio")]
+    )
+    refused(
+        "reference_video",
+        "in total; at most 15 s",
+        reference_video=[clip(sha="1" * 64, seconds=8), clip(sha="2" * 64, seconds=8)],
+    )
+    refused(
+        "reference_audio",
+        "in total; at most 15 s",
+        reference_image=[image()],
+        reference_audio=[clip("audio", 8, sha="3" * 64), clip("audio", 8, sha="4" * 64)],
+    )
     refused("first_frame_image", "takes one image", first_frame_image=[image(), image()])
     refused("reference_image", "is video", reference_image=[clip()])
 
@@ -192,27 +257,42 @@ def test_local_content_enters_the_fingerprint_by_sha256_not_by_name():
 
 
 def test_content_order_is_fixed_whatever_the_arguments_order():
-    one = h3(reference_audio=[clip("audio")], reference_video=[clip()],
-             reference_image=[image()])
+    one = h3(reference_audio=[clip("audio")], reference_video=[clip()], reference_image=[image()])
     assert [i["role"] for i in one["content"]] == [
-        "reference_image", "reference_video", "reference_audio"]
+        "reference_image",
+        "reference_video",
+        "reference_audio",
+    ]
 
 
 # -- body ------------------------------------------------------------------------------------
 def test_request_body_carries_content_roles_and_every_field():
-    norm = h3(first_frame_image=image(), last_frame_image="https://cdn.example.com/last.png",
-              duration=10, resolution="2K", ratio="adaptive")
+    norm = h3(
+        first_frame_image=image(),
+        last_frame_image="https://cdn.example.com/last.png",
+        duration=10,
+        resolution="2K",
+        ratio="adaptive",
+    )
     body = v2.request_body(norm, {"a" * 64: "data:image/png;base64,AAAA"})
     assert body == {
         "model": "MiniMax-H3",
         "content": [
             {"type": "text", "text": "a lighthouse"},
-            {"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"},
-             "role": "first_frame"},
-            {"type": "image_url", "image_url": {"url": "https://cdn.example.com/last.png"},
-             "role": "last_frame"},
+            {
+                "type": "image_url",
+                "image_url": {"url": "data:image/png;base64,AAAA"},
+                "role": "first_frame",
+            },
+            {
+                "type": "image_url",
+                "image_url": {"url": "https://cdn.example.com/last.png"},
+                "role": "last_frame",
+            },
         ],
-        "resolution": "2K", "duration": 10, "ratio": "adaptive",
+        "resolution": "2K",
+        "duration": 10,
+        "ratio": "adaptive",
     }
     assert "extra" not in body and "prompt" not in body
 
@@ -244,13 +324,18 @@ def test_body_over_64_mb_is_refused_naming_content():
 def test_the_output_asked_for():
     text = v2.expected_output(h3(resolution="2K", ratio="21:9", duration=9))
     assert (text.short_side, round(text.aspect or 0, 3), text.seconds, text.audio_channels) == (
-        1440, round(21 / 9, 3), 9.0, 2)
+        1440,
+        round(21 / 9, 3),
+        9.0,
+        2,
+    )
     framed = v2.expected_output(h3(first_frame_image=image(900, 1600)))
     assert framed.aspect == pytest.approx(900 / 1600)  # the frame's aspect, ratio ignored
     remote = v2.expected_output(h3(first_frame_image="https://cdn.example.com/a.png"))
     assert remote.aspect is None and remote.short_side == 768  # size unknown: short side only
-    adaptive = v2.expected_output(h3(ratio="adaptive", reference_video=[clip()],
-                                     reference_image=[image(800, 800)]))
+    adaptive = v2.expected_output(
+        h3(ratio="adaptive", reference_video=[clip()], reference_image=[image(800, 800)])
+    )
     assert adaptive.aspect == 1.0  # the first reference image leads
     fixed = v2.expected_output(h3(ratio="9:16", reference_image=[image(800, 800)]))
     assert fixed.aspect == pytest.approx(9 / 16)

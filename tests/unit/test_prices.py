@@ -76,8 +76,12 @@ def test_every_v1_normalized_create_prices_or_says_unknown(shipped):
     for model, rule in rules.VIDEO_MODELS.items():
         for duration, resolutions in rule.resolutions.items():
             for resolution in resolutions:
-                raw = {"model": model, "prompt": "p", "duration": duration,
-                       "resolution": resolution}
+                raw = {
+                    "model": model,
+                    "prompt": "p",
+                    "duration": duration,
+                    "resolution": resolution,
+                }
                 if rule.needs_first_frame or resolution in rule.first_frame_only_resolutions:
                     raw["first_frame_image"] = frame
                 if rule.needs_subject:
@@ -99,8 +103,13 @@ def test_every_v2_model_resolution_and_duration_has_a_rate(shipped):
             rate = entry.per_second[resolution]
             assert rate is not None and rate > 0
             for duration in durations:
-                params = {"model": model, "duration": duration, "resolution": resolution,
-                          "ratio": "16:9", "content": [{"type": "text", "text": "p"}]}
+                params = {
+                    "model": model,
+                    "duration": duration,
+                    "resolution": resolution,
+                    "ratio": "16:9",
+                    "content": [{"type": "text", "text": "p"}],
+                }
                 assert estimate("video", params, shipped).estimate == duration * rate
 
 
@@ -165,12 +174,15 @@ def test_the_override_lives_in_the_config_dir(monkeypatch, tmp_path):
 
 
 def test_the_override_wins_leaf_by_leaf(tmp_path, shipped):
-    path = _override(tmp_path, (
-        'as_of = "2026-11-02"\nsource = "my invoice"\n'
-        '[models."MiniMax-Hailuo-2.3".per_clip]\n"1080P" = { 6 = 0.49 }\n'
-        '[models."MiniMax-H3"]\nper_second = { "2K" = 0.15 }\n'
-        '[models."image-01"]\nper_image = 0.0035\n'
-    ))
+    path = _override(
+        tmp_path,
+        (
+            'as_of = "2026-11-02"\nsource = "my invoice"\n'
+            '[models."MiniMax-Hailuo-2.3".per_clip]\n"1080P" = { 6 = 0.49 }\n'
+            '[models."MiniMax-H3"]\nper_second = { "2K" = 0.15 }\n'
+            '[models."image-01"]\nper_image = 0.0035\n'
+        ),
+    )
     table = load_price_table(path)
     hailuo = table.get("MiniMax-Hailuo-2.3").per_clip
     assert hailuo[("1080P", 6)] == D("0.49")
@@ -180,16 +192,22 @@ def test_the_override_wins_leaf_by_leaf(tmp_path, shipped):
     assert table.get("image-01").per_image == D("0.0035")
     assert table.get("image-01-live").per_image is None
     assert (table.override_path, table.override_as_of, table.override_source) == (
-        str(path), "2026-11-02", "my invoice")
+        str(path),
+        "2026-11-02",
+        "my invoice",
+    )
     assert (table.as_of, table.source) == (shipped.as_of, shipped.source)
     assert set(table.models) == set(shipped.models)
 
 
 def test_the_override_adds_a_model_and_may_change_a_scheme(tmp_path):
-    path = _override(tmp_path, (
-        '[models."MiniMax-H4"]\nkind = "video"\nper_second = { "1080P" = 0.2 }\n'
-        '[models."S2V-01"]\nper_second = { "720P" = 0.05 }\n'
-    ))
+    path = _override(
+        tmp_path,
+        (
+            '[models."MiniMax-H4"]\nkind = "video"\nper_second = { "1080P" = 0.2 }\n'
+            '[models."S2V-01"]\nper_second = { "720P" = 0.05 }\n'
+        ),
+    )
     table = load_price_table(path)
     assert table.get("MiniMax-H4").per_second == {"1080P": D("0.2")}
     s2v = table.get("S2V-01")
@@ -197,9 +215,9 @@ def test_the_override_adds_a_model_and_may_change_a_scheme(tmp_path):
 
 
 def test_an_override_in_another_currency_makes_what_it_does_not_restate_unknown(tmp_path):
-    path = _override(tmp_path, (
-        'currency = "CNY"\n[models."MiniMax-H3"]\nper_second = { "768P" = 0.56 }\n'
-    ))
+    path = _override(
+        tmp_path, ('currency = "CNY"\n[models."MiniMax-H3"]\nper_second = { "768P" = 0.56 }\n')
+    )
     table = load_price_table(path)
     assert table.currency == "CNY"
     h3 = table.get("MiniMax-H3")
@@ -215,31 +233,75 @@ def test_no_override_file_means_the_shipped_table(tmp_path, shipped):
 
 BAD_OVERRIDES = [
     # (file text, line, field, words in the message)
-    ('[models."MiniMax-H3"]\nper_second = { "768P" = -0.08 }\n', 2,
-     "models.MiniMax-H3.per_second.768P", "negative"),
-    ('\n\n[models."MiniMax-H3"]\nper_second = { "768P" = "cheap" }\n', 4,
-     "models.MiniMax-H3.per_second.768P", "'cheap'"),
-    ('[models."MiniMax-H3"]\nper_second = { "768P" = "0.08" }\n', 2,
-     "models.MiniMax-H3.per_second.768P", 'or "unknown"'),
-    ('[models."MiniMax-H3"]\nper_second = { "768P" = nan }\n', 2,
-     "models.MiniMax-H3.per_second.768P", "finite"),
-    ('[models."MiniMax-H3"]\nper_secnd = { "768P" = 0.08 }\n', 2,
-     "models.MiniMax-H3.per_secnd", "not a price field"),
-    ('[models."MiniMax-H3"]\nper_second = { "768" = 0.08 }\n', 2,
-     "models.MiniMax-H3.per_second.768", "resolution"),
-    ('# mine\n[models."MiniMax-H3".input_images]\nfree = -1\neach = 0.04\n', 3,
-     "models.MiniMax-H3.input_images.free", "whole number"),
-    ('[models."New-Model"]\nper_second = { "768P" = 0.08 }\n', 1,
-     "models.New-Model.kind", "required"),
-    ('[models."image-01"]\nper_second = { "768P" = 0.08 }\n', 2,
-     "models.image-01.per_second", "image model cannot be priced per second"),
-    ('[models."MiniMax-H3"]\nper_second = { "768P" = 0.08 }\n'
-     'per_clip = { "768P" = { 6 = 1 } }\n', 3,
-     "models.MiniMax-H3.per_clip", "one billing scheme"),
+    (
+        '[models."MiniMax-H3"]\nper_second = { "768P" = -0.08 }\n',
+        2,
+        "models.MiniMax-H3.per_second.768P",
+        "negative",
+    ),
+    (
+        '\n\n[models."MiniMax-H3"]\nper_second = { "768P" = "cheap" }\n',
+        4,
+        "models.MiniMax-H3.per_second.768P",
+        "'cheap'",
+    ),
+    (
+        '[models."MiniMax-H3"]\nper_second = { "768P" = "0.08" }\n',
+        2,
+        "models.MiniMax-H3.per_second.768P",
+        'or "unknown"',
+    ),
+    (
+        '[models."MiniMax-H3"]\nper_second = { "768P" = nan }\n',
+        2,
+        "models.MiniMax-H3.per_second.768P",
+        "finite",
+    ),
+    (
+        '[models."MiniMax-H3"]\nper_secnd = { "768P" = 0.08 }\n',
+        2,
+        "models.MiniMax-H3.per_secnd",
+        "not a price field",
+    ),
+    (
+        '[models."MiniMax-H3"]\nper_second = { "768" = 0.08 }\n',
+        2,
+        "models.MiniMax-H3.per_second.768",
+        "resolution",
+    ),
+    (
+        '# mine\n[models."MiniMax-H3".input_images]\nfree = -1\neach = 0.04\n',
+        3,
+        "models.MiniMax-H3.input_images.free",
+        "whole number",
+    ),
+    (
+        '[models."New-Model"]\nper_second = { "768P" = 0.08 }\n',
+        1,
+        "models.New-Model.kind",
+        "required",
+    ),
+    (
+        '[models."image-01"]\nper_second = { "768P" = 0.08 }\n',
+        2,
+        "models.image-01.per_second",
+        "image model cannot be priced per second",
+    ),
+    (
+        '[models."MiniMax-H3"]\nper_second = { "768P" = 0.08 }\n'
+        'per_clip = { "768P" = { 6 = 1 } }\n',
+        3,
+        "models.MiniMax-H3.per_clip",
+        "one billing scheme",
+    ),
     ('currency = "usd"\n', 1, "currency", "three-letter"),
     ('colour = "red"\n', 1, "colour", "not a price table key"),
-    ('[models."MiniMax-Hailuo-2.3".per_clip]\n"768P" = { six = 0.28 }\n', 2,
-     "models.MiniMax-Hailuo-2.3.per_clip.768P.six", "whole number of seconds"),
+    (
+        '[models."MiniMax-Hailuo-2.3".per_clip]\n"768P" = { six = 0.28 }\n',
+        2,
+        "models.MiniMax-Hailuo-2.3.per_clip.768P.six",
+        "whole number of seconds",
+    ),
     ('[models."MiniMax-H3"]\nper_second = { "768P" = 0.08\n', 2, "toml", "line 2"),
 ]
 
@@ -258,7 +320,7 @@ def test_a_bad_override_names_file_line_and_field(tmp_path, text, line, field, w
 
 def test_an_override_that_is_not_utf8_names_its_line(tmp_path):
     path = tmp_path / "prices.toml"
-    path.write_bytes('# ok\n# 价格\n'.encode("gbk"))
+    path.write_bytes("# ok\n# 价格\n".encode("gbk"))
     with pytest.raises(PriceTableError) as caught:
         load_price_table(path)
     assert (caught.value.line, caught.value.field) == (2, "file")

@@ -42,8 +42,15 @@ async def history(service) -> list:
 
 
 async def test_whitelisted_words_lead_to_verified_media(service, fake):
-    task = await created(service, fake, "Preparing", "Queueing", "Processing",
-                         status("t1", "Success", file_id="f1"), file_id="f1")
+    task = await created(
+        service,
+        fake,
+        "Preparing",
+        "Queueing",
+        "Processing",
+        status("t1", "Success", file_id="f1"),
+        file_id="f1",
+    )
     seen = []
     for _ in range(4):
         task = await service.advance(task)
@@ -89,7 +96,10 @@ async def test_the_providers_failure_keeps_its_words(service, fake):
     fail = status("t1", "Fail", error_code=1027, error_message="input sensitive")
     task = await service.advance(await created(service, fake, fail))
     assert (task.state, task.error_code, task.error_message) == (
-        State.FAIL, "1027", "input sensitive")
+        State.FAIL,
+        "1027",
+        "input sensitive",
+    )
 
 
 async def test_a_failed_query_backs_off_and_notes_the_first_failure(service, fake):
@@ -103,8 +113,7 @@ async def test_a_failed_query_backs_off_and_notes_the_first_failure(service, fak
     assert [e.event for e in await history(service)].count("query_failed") == 1
 
 
-async def test_downloads_that_keep_failing_end_in_fail_with_results_for_redownload(service,
-                                                                                   fake):
+async def test_downloads_that_keep_failing_end_in_fail_with_results_for_redownload(service, fake):
     task = await created(service, fake, status("t1", "Success", file_id="f1"))
     fake.add_video_file("f1", downloads=[403])
     task = await service.advance(task)
@@ -136,21 +145,27 @@ def dead_pid() -> int:
     return proc.pid
 
 
-async def test_a_submitting_record_of_a_gone_owner_turns_unknown_a_live_ones_never(service,
-                                                                                   fake):
+async def test_a_submitting_record_of_a_gone_owner_turns_unknown_a_live_ones_never(service, fake):
     norm = normalize("video", VIDEO)
 
     def request(rid: str) -> ClaimRequest:
-        return claim_request(service.ctx, service.ctx.slot(rid), "video", norm,
-                             fingerprint("video", norm), time.time())
+        return claim_request(
+            service.ctx,
+            service.ctx.slot(rid),
+            "video",
+            norm,
+            fingerprint("video", norm),
+            time.time(),
+        )
 
     mine = await service.store.claim(request(RID))  # claimed, as a submit in flight leaves it
     assert mine.outcome is ClaimOutcome.CLAIMED
     assert await service.sweep_submitting() == []  # this process is alive: untouched
     gone = Owner(socket.gethostname(), dead_pid(), 1.0, boot_id(), pid_namespace())
     theirs = request(RID + ".t2")
-    await service.store.claim(dataclasses.replace(
-        theirs, build=lambda: dataclasses.replace(theirs.write, owner=gone)))
+    await service.store.claim(
+        dataclasses.replace(theirs, build=lambda: dataclasses.replace(theirs.write, owner=gone))
+    )
     swept = await service.sweep_submitting()
     assert [t.request_id for t in swept] == [RID + ".t2"]
     assert swept[0].state is State.UNKNOWN and swept[0].error_code == "unknown"

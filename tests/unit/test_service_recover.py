@@ -77,8 +77,9 @@ async def test_lookup_attaches_exactly_one_match(make_service):
     out = await unknown_video(service, fake)
     facts = {**VIDEO, "duration": 6}
     model = "MiniMax-Hailuo-2.3"
-    fake.listed = [ListedTask("other", out.task.created_at, model, "Queueing",
-                              {**facts, "prompt": "other"})]
+    fake.listed = [
+        ListedTask("other", out.task.created_at, model, "Queueing", {**facts, "prompt": "other"})
+    ]
     none = await service.recover(RID, Lookup())
     assert none.kind is OutcomeKind.UNKNOWN and "found no matching task" in none.problem.message
     fake.listed.append(ListedTask("t9", out.task.created_at + 1, model, "Queueing", facts))
@@ -102,8 +103,9 @@ async def test_declare_failed_needs_a_reason_and_is_kept_in_the_history(service,
 
 async def test_redownload_is_for_a_failed_task_with_results(service, fake):
     await unknown_video(service, fake)
-    refused(await service.recover(RID, Redownload()),
-            "redownload needs a failed task with results left")
+    refused(
+        await service.recover(RID, Redownload()), "redownload needs a failed task with results left"
+    )
 
 
 async def test_redownload_fetches_again_on_the_same_task(service, fake):

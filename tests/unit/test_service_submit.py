@@ -39,8 +39,9 @@ async def test_other_parameters_are_a_conflict_with_a_diff_and_a_suggestion(serv
     await service.submit(RID, "video", VIDEO)
     out = await service.submit(RID, "video", {**VIDEO, "prompt": VIDEO["prompt"] + " "})
     assert out.kind is OutcomeKind.CONFLICT and exit_code(out) == 3
-    assert out.problem.diff == {"prompt": {"stored": VIDEO["prompt"],
-                                           "attempted": VIDEO["prompt"] + " "}}
+    assert out.problem.diff == {
+        "prompt": {"stored": VIDEO["prompt"], "attempted": VIDEO["prompt"] + " "}
+    }
     assert out.problem.suggested_request_id == RID + ".t2"
     assert out.task.state is State.PREPARING and fake.creates == 1
     assert (await events(service))[-1] == "conflict"
@@ -66,8 +67,14 @@ async def test_a_definitive_refusal_is_rejected_and_the_same_slot_is_created_aga
     again = await service.submit(RID, "video", VIDEO)
     assert again.kind is OutcomeKind.CREATED and again.task.id == out.task.id
     assert fake.creates == 2
-    assert await events(service) == ["submitted", "create_sent", "rejected",
-                                     "submitted", "create_sent", "created"]
+    assert await events(service) == [
+        "submitted",
+        "create_sent",
+        "rejected",
+        "submitted",
+        "create_sent",
+        "created",
+    ]
 
 
 async def test_a_rejected_slot_asked_with_other_parameters_is_a_conflict(service, fake):
@@ -102,10 +109,12 @@ async def test_rate_limits_past_the_retries_are_rejected(service, fake):
     assert (await events(service)).count("rate_limited") == 3
 
 
-@pytest.mark.parametrize("trouble", [Ambiguous("video create: read timeout"),
-                                     RuntimeError("a bug after the send")])
-async def test_anything_unclear_after_the_send_is_unknown_and_never_sent_again(service, fake,
-                                                                               trouble):
+@pytest.mark.parametrize(
+    "trouble", [Ambiguous("video create: read timeout"), RuntimeError("a bug after the send")]
+)
+async def test_anything_unclear_after_the_send_is_unknown_and_never_sent_again(
+    service, fake, trouble
+):
     fake.answer_create(trouble)
     out = await service.submit(RID, "video", VIDEO)
     assert out.kind is OutcomeKind.UNKNOWN and exit_code(out) == 4

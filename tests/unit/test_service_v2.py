@@ -29,7 +29,8 @@ def fake() -> FakeProvider:
 
 
 async def test_local_inputs_travel_inline_or_uploaded_while_the_record_is_held_under_its_lease(
-        service, fake, tmp_path: Path):
+    service, fake, tmp_path: Path
+):
     frame = tmp_path / "frame.png"
     frame.write_bytes(image_bytes(640, 480))
     clip = tmp_path / "clip.mp4"
@@ -46,9 +47,16 @@ async def test_local_inputs_travel_inline_or_uploaded_while_the_record_is_held_u
     fake.upload_file = watched  # type: ignore[method-assign]
     fake.answer_create(VideoCreated("t1", {"task_id": "t1"}))
     before = time.time()
-    out = await service.submit(RID, "video", {**H3, "ratio": "adaptive",
-                                              "reference_image": [str(frame)],
-                                              "reference_video": [str(clip)]})
+    out = await service.submit(
+        RID,
+        "video",
+        {
+            **H3,
+            "ratio": "adaptive",
+            "reference_image": [str(frame)],
+            "reference_video": [str(clip)],
+        },
+    )
     assert out.kind is OutcomeKind.CREATED and out.task.state is State.QUEUEING
     assert fake.uploads == [("clip.mp4", clip.stat().st_size)]  # the image went inline
     lease = lease_seconds(service.ctx)  # renewed while the uploads run (app.service.lease)
@@ -56,8 +64,11 @@ async def test_local_inputs_travel_inline_or_uploaded_while_the_record_is_held_u
     [body] = fake.bodies
     assert [c["type"] for c in body["content"]] == ["text", "image_url", "video_url"]
     assert body["content"][1]["image_url"]["url"].startswith("data:image/png;base64,")
-    assert body["content"][2] == {"type": "video_url", "video_url": {"url": "mm_file://1"},
-                                  "role": "reference_video"}
+    assert body["content"][2] == {
+        "type": "video_url",
+        "video_url": {"url": "mm_file://1"},
+        "role": "reference_video",
+    }
     assert "prompt" not in body and body["ratio"] == "adaptive"
 
 
@@ -69,8 +80,9 @@ async def test_an_upload_refused_is_a_rejection_and_nothing_is_created(service, 
         raise Refused("upload: refused, code 2013 (bad file)", code=2013)
 
     fake.upload_file = refuse  # type: ignore[method-assign]
-    out = await service.submit(RID, "video", {**H3, "ratio": "adaptive",
-                                              "reference_video": [str(clip)]})
+    out = await service.submit(
+        RID, "video", {**H3, "ratio": "adaptive", "reference_video": [str(clip)]}
+    )
     assert out.kind is OutcomeKind.REJECTED and fake.creates == 0
     assert out.task.error.code == "2013"
 
@@ -94,12 +106,17 @@ async def test_the_lookup_window_ends_60_s_after_the_creates_timeout(service, fa
     sent_at, timeout = unknown[-1].data["sent_at"], unknown[-1].data["timeout"]
     assert timeout == service.config.timeout
     end = sent_at + timeout + 60
-    fake.listed = [listed("before", row.created_at - 11), listed("late", end + 1.5),
-                   listed("edge", end)]
+    fake.listed = [
+        listed("before", row.created_at - 11),
+        listed("late", end + 1.5),
+        listed("edge", end),
+    ]
     fake.script_status("edge", "queued")
     looked = await service.look(RID)
-    assert looked.payload.window_start == int(row.created_at - 10) or \
-        looked.payload.window_start == int(row.created_at - 10) - 1
+    assert (
+        looked.payload.window_start == int(row.created_at - 10)
+        or looked.payload.window_start == int(row.created_at - 10) - 1
+    )
     assert [c.task_id for c in looked.payload.candidates] == ["edge"]
     assert (await service.status(RID)).task.state is State.UNKNOWN  # look changes nothing
     out = await service.recover(RID, Lookup())
@@ -137,8 +154,7 @@ async def test_a_cancel_whose_answer_is_lost_is_unknown_and_the_slot_stays_queue
 
 async def test_a_cancel_the_provider_refuses_changes_nothing(service, fake):
     await queued(service, fake)
-    fake.cancel_answers = [Refused("cancel: refused (HTTP 400: task is running (2013))",
-                                   code=2013)]
+    fake.cancel_answers = [Refused("cancel: refused (HTTP 400: task is running (2013))", code=2013)]
     out = await service.cancel(RID)
     assert out.kind is OutcomeKind.INVALID and "refused to cancel" in out.problem.message
     assert out.task.state is State.QUEUEING

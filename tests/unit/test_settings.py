@@ -48,13 +48,20 @@ def base(tmp_path: Path) -> config_mod.Config:
 # -- service settings ------------------------------------------------------------------------
 def test_saved_strings_come_back_typed(store):
     s = ini(store)
-    for key, value in {"quota_video": 5, "quota_image": "12", "poll_interval": 0.5,
-                       "tenant": "studio-a", "region": "cn", "store": ""}.items():
+    for key, value in {
+        "quota_video": 5,
+        "quota_image": "12",
+        "poll_interval": 0.5,
+        "tenant": "studio-a",
+        "region": "cn",
+        "store": "",
+    }.items():
         s.setValue(f"settings/{key}", value)
     s.sync()
     got = Settings(ini(store)).service()  # a new reader: what is on disk, not in memory
-    assert got == ServiceSettings(region="cn", tenant="studio-a", quota_video=5, quota_image=12,
-                                  poll_interval=0.5)
+    assert got == ServiceSettings(
+        region="cn", tenant="studio-a", quota_video=5, quota_image=12, poll_interval=0.5
+    )
     assert isinstance(got.quota_video, int) and isinstance(got.poll_interval, float)
 
 
@@ -63,8 +70,15 @@ def test_nothing_saved_is_every_default(store):
     assert ServiceSettings().values() == {"region": "global"}
 
 
-@pytest.mark.parametrize("key,value", [("quota_video", "many"), ("quota_image", "1.5x"),
-                                       ("poll_interval", "soon"), ("region", "mars")])
+@pytest.mark.parametrize(
+    "key,value",
+    [
+        ("quota_video", "many"),
+        ("quota_image", "1.5x"),
+        ("poll_interval", "soon"),
+        ("region", "mars"),
+    ],
+)
 def test_a_bad_saved_value_names_its_field(store, key, value):
     s = ini(store)
     s.setValue(f"settings/{key}", value)
@@ -87,9 +101,17 @@ def test_saving_writes_what_is_set_and_removes_what_is_not(store):
 
 
 def test_dialog_values_become_settings_and_the_key_stays_out_of_repr():
-    values = {"region": "global", "tenant": " studio-a ", "user": "lin", "quota_video": None,
-              "quota_image": 50, "poll_interval": None, "data_dir": "", "store": "",
-              "api_key": "sk-secret-key-0123456789"}
+    values = {
+        "region": "global",
+        "tenant": " studio-a ",
+        "user": "lin",
+        "quota_video": None,
+        "quota_image": 50,
+        "poll_interval": None,
+        "data_dir": "",
+        "store": "",
+        "api_key": "sk-secret-key-0123456789",
+    }
     change = SettingsChange.from_dialog(values)
     assert change.service == ServiceSettings(tenant="studio-a", user="lin", quota_image=50)
     assert change.api_key == "sk-secret-key-0123456789" and not change.clear_api_key
@@ -129,8 +151,12 @@ def test_the_region_picks_the_host_only_when_a_key_exists(base):
     cn = ServiceSettings(region="cn")
     assert apply(base, cn, key_source="keyring").base_url == config_mod.REGION_URLS["cn"]
     assert apply(base, cn, key_source="none").base_url is None  # the demo provider runs
-    assert apply(base.with_(base_url="http://127.0.0.1:9"), cn, key_source="keyring",
-                 fixed={"base_url"}).base_url == "http://127.0.0.1:9"
+    assert (
+        apply(
+            base.with_(base_url="http://127.0.0.1:9"), cn, key_source="keyring", fixed={"base_url"}
+        ).base_url
+        == "http://127.0.0.1:9"
+    )
 
 
 def test_the_run_keeps_its_timings(base):
@@ -163,8 +189,10 @@ def test_the_dialog_shows_the_running_config_and_the_default_store_as_empty(base
 # -- draft defaults and notifications -----------------------------------------------------------
 def test_draft_defaults_round_trip(store):
     Settings(ini(store)).save_draft_defaults(
-        DraftDefaults(kind="video", model="MiniMax-Hailuo-02", duration=10, resolution="768P",
-                      ratio="16:9"))
+        DraftDefaults(
+            kind="video", model="MiniMax-Hailuo-02", duration=10, resolution="768P", ratio="16:9"
+        )
+    )
     got = Settings(ini(store)).draft_defaults()
     assert got == DraftDefaults("video", "MiniMax-Hailuo-02", 10, "768P", "16:9")
     Settings(ini(store)).save_draft_defaults(DraftDefaults(kind="image", ratio="1:1"))
@@ -174,8 +202,9 @@ def test_draft_defaults_round_trip(store):
 
 def test_no_saved_draft_defaults_is_a_video_with_the_forms_own_values(store):
     assert Settings(ini(store)).draft_defaults() == DraftDefaults()
-    assert DraftDefaults() == DraftDefaults(kind="video", model=None, duration=None,
-                                            resolution=None, ratio=None)
+    assert DraftDefaults() == DraftDefaults(
+        kind="video", model=None, duration=None, resolution=None, ratio=None
+    )
 
 
 def test_a_bad_saved_draft_default_is_dropped_not_fatal(store, caplog):
@@ -188,9 +217,16 @@ def test_a_bad_saved_draft_default_is_dropped_not_fatal(store, caplog):
     assert "defaults" in caplog.text or "draft default" in caplog.text
 
 
-@pytest.mark.parametrize("kw,field", [({"kind": "audio"}, "kind"), ({"duration": 0}, "duration"),
-                                      ({"duration": True}, "duration"), ({"model": " "}, "model"),
-                                      ({"ratio": 16}, "ratio")])
+@pytest.mark.parametrize(
+    "kw,field",
+    [
+        ({"kind": "audio"}, "kind"),
+        ({"duration": 0}, "duration"),
+        ({"duration": True}, "duration"),
+        ({"model": " "}, "model"),
+        ({"ratio": 16}, "ratio"),
+    ],
+)
 def test_bad_draft_defaults_are_refused_naming_the_field(kw, field):
     with pytest.raises(ValidationError) as err:
         DraftDefaults(**kw)
@@ -232,10 +268,15 @@ def test_a_snapshot_reads_like_the_original_and_writes_nowhere(store):
 
 # -- layering ----------------------------------------------------------------------------------
 def test_the_window_does_not_import_the_entry_module():
-    code = ("import sys, app.ui.window; "
-            "print('app.ui.app' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         timeout=60, env={**os.environ, "QT_QPA_PLATFORM": "offscreen"})
+    code = "import sys, app.ui.window; print('app.ui.app' in sys.modules)"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+    )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
     window = (ROOT / "app" / "ui" / "window.py").read_text()

@@ -51,8 +51,12 @@ def test_csv_rows_are_submit_inputs_numbered_by_line():
     )
     one, two = only(entries, ShotRow)
     assert (one.row, one.request_id, one.kind) == (2, RID1, "video")
-    assert one.params == {"prompt": "a tide at dawn", "model": "MiniMax-Hailuo-2.3",
-                          "duration": 6, "resolution": "768P"}
+    assert one.params == {
+        "prompt": "a tide at dawn",
+        "model": "MiniMax-Hailuo-2.3",
+        "duration": 6,
+        "resolution": "768P",
+    }
     assert (two.row, two.params) == (3, {"prompt": "a gull"})  # empty cells: not stated
     assert one.input.params == dict(one.params)
 
@@ -99,24 +103,35 @@ def test_header_names_are_forgiving_about_case_and_dashes():
 FRAME = "https://example.com/frame.png"
 
 
-@pytest.mark.parametrize(("cell", "value"), [
-    ("true", True), ("TRUE", True), ("yes", True), ("1", True),
-    ("false", False), ("No", False), ("0", False),
-])
+@pytest.mark.parametrize(
+    ("cell", "value"),
+    [
+        ("true", True),
+        ("TRUE", True),
+        ("yes", True),
+        ("1", True),
+        ("false", False),
+        ("No", False),
+        ("0", False),
+    ],
+)
 def test_switches(cell, value):
     (row,) = csv_rows(f"request_id,kind,prompt,prompt_optimizer\n{RID1},image,p,{cell}\n")
     assert row.params["prompt_optimizer"] is value
 
 
-@pytest.mark.parametrize(("column", "cell", "words"), [
-    ("duration", "6s", "number alone"),
-    ("duration", "6.0", "not a whole number"),
-    ("n", "two", "not a whole number"),
-    ("seed", "１２", "not a whole number"),  # full-width digits are not read as a number
-    ("prompt_optimizer", "maybe", "true or false"),
-    ("kind", "audio", "image or video"),
-    ("request_id", "short", "8 to 120"),
-])
+@pytest.mark.parametrize(
+    ("column", "cell", "words"),
+    [
+        ("duration", "6s", "number alone"),
+        ("duration", "6.0", "not a whole number"),
+        ("n", "two", "not a whole number"),
+        ("seed", "１２", "not a whole number"),  # full-width digits are not read as a number
+        ("prompt_optimizer", "maybe", "true or false"),
+        ("kind", "audio", "image or video"),
+        ("request_id", "short", "8 to 120"),
+    ],
+)
 def test_bad_cells_name_row_and_field(column, cell, words):
     header = "request_id,kind,prompt" + ("" if column in ("kind", "request_id") else f",{column}")
     values = {"request_id": RID1, "kind": "video", "prompt": "p", column: cell}
@@ -140,12 +155,7 @@ def test_bad_rows_never_stop_good_ones():
 
 
 def test_a_duplicate_request_id_is_an_error_on_the_later_row_naming_the_earlier():
-    entries = csv_rows(
-        "request_id,kind,prompt\n"
-        f"{RID1},video,a\n"
-        f"{RID2},video,b\n"
-        f"{RID1},image,c\n"
-    )
+    entries = csv_rows(f"request_id,kind,prompt\n{RID1},video,a\n{RID2},video,b\n{RID1},image,c\n")
     assert isinstance(entries[0], ShotRow) and isinstance(entries[1], ShotRow)
     err = entries[2]
     assert isinstance(err, RowError)
@@ -171,8 +181,11 @@ def test_multi_valued_options_are_separated_by_semicolons_but_data_urls_stay_who
         "request_id,kind,prompt,reference_image\n"
         f'{RID1},video,p,"https://a.example/1.png; {DATA_URL} ;;https://a.example/2.png"\n'
     )
-    assert row.params["reference_image"] == ["https://a.example/1.png", DATA_URL,
-                                             "https://a.example/2.png"]
+    assert row.params["reference_image"] == [
+        "https://a.example/1.png",
+        DATA_URL,
+        "https://a.example/2.png",
+    ]
 
 
 def test_file_level_problems_raise_with_their_line():
@@ -204,13 +217,16 @@ def test_project_and_scene_compose_the_request_id():
     assert row.name == SceneName("article", "20260816", "tide-eye", "scene-03")
 
 
-@pytest.mark.parametrize(("cells", "field", "words"), [
-    ("article,20260816,tide-eye,,video", "scene", "required"),
-    ("article,,tide-eye,3,video", "date", "required"),
-    ("article,20260230,tide-eye,3,video", "date", "20260816"),
-    ("article,20260816,tide eye,3,video", "project", "' '"),
-    ("article,20260816,tide:eye,3,video", "project", "':'"),
-])
+@pytest.mark.parametrize(
+    ("cells", "field", "words"),
+    [
+        ("article,20260816,tide-eye,,video", "scene", "required"),
+        ("article,,tide-eye,3,video", "date", "required"),
+        ("article,20260230,tide-eye,3,video", "date", "20260816"),
+        ("article,20260816,tide eye,3,video", "project", "' '"),
+        ("article,20260816,tide:eye,3,video", "project", "':'"),
+    ],
+)
 def test_naming_errors_name_the_field(cells, field, words):
     (err,) = csv_rows(f"series,date,project,scene,kind\n{cells}\n")
     assert isinstance(err, RowError) and err.field == field and words in err.message
@@ -302,25 +318,33 @@ def test_yaml_bad_rows_are_numbered_by_item():
     ).entries
     assert isinstance(entries[0], ShotRow)
     errors = [(e.row, e.line, e.field) for e in entries[1:]]
-    assert errors == [(2, 4, "row"), (3, 5, "prompt"), (4, 9, "n"), (5, 12, "colour"),
-                      (6, 15, "request_id")]
+    assert errors == [
+        (2, 4, "row"),
+        (3, 5, "prompt"),
+        (4, 9, "n"),
+        (5, 12, "colour"),
+        (6, 15, "request_id"),
+    ]
     assert "given twice (lines 7 and 8)" in entries[2].message
     assert "already row 1" in entries[5].message
 
 
-@pytest.mark.parametrize(("text", "field", "line"), [
-    ("defaults:\n  durration: 6\nrows: []\n", "defaults.durration", 2),
-    (f"defaults:\n  request_id: {RID1}\nrows: []\n", "defaults.request_id", 2),
-    ("defaults:\n  date: tomorrow\nrows: []\n", "defaults.date", 2),
-    ("defaults: [1]\nrows: []\n", "defaults", 1),
-    ("rows: []\ncolumns: [a]\n", "columns", 2),
-    ("defaults: {}\n", "rows", 1),
-    ("defaults: {n: 1, n: 2}\nrows: []\n", "defaults.n", 1),
-    ("rows: []\nrows: []\n", "rows", 2),
-    ("rows: {a: 1}\n", "rows", 1),
-    ("- a: [1\n", "file", 2),
-    ("just a sentence\n", "rows", 1),
-])
+@pytest.mark.parametrize(
+    ("text", "field", "line"),
+    [
+        ("defaults:\n  durration: 6\nrows: []\n", "defaults.durration", 2),
+        (f"defaults:\n  request_id: {RID1}\nrows: []\n", "defaults.request_id", 2),
+        ("defaults:\n  date: tomorrow\nrows: []\n", "defaults.date", 2),
+        ("defaults: [1]\nrows: []\n", "defaults", 1),
+        ("rows: []\ncolumns: [a]\n", "columns", 2),
+        ("defaults: {}\n", "rows", 1),
+        ("defaults: {n: 1, n: 2}\nrows: []\n", "defaults.n", 1),
+        ("rows: []\nrows: []\n", "rows", 2),
+        ("rows: {a: 1}\n", "rows", 1),
+        ("- a: [1\n", "file", 2),
+        ("just a sentence\n", "rows", 1),
+    ],
+)
 def test_yaml_file_level_problems(text, field, line):
     with pytest.raises(ShotListError) as caught:
         parse(text, "yaml")
@@ -351,8 +375,11 @@ def test_normalize_refusals_become_row_errors_in_the_files_words():
         normalize(row.kind, row.params)
     err = row_error(row, caught.value)
     assert (err.row, err.field, err.request_id) == (2, "first_frame", RID1)
-    assert err.error_json() == {"code": "invalid", "field": "first_frame",
-                                "message": "row 2: first_frame: T2V-01 does not take a first frame"}
+    assert err.error_json() == {
+        "code": "invalid",
+        "field": "first_frame",
+        "message": "row 2: first_frame: T2V-01 does not take a first frame",
+    }
 
 
 def test_csv_rows_give_normalize_what_it_takes():
@@ -375,21 +402,53 @@ def test_format_for():
 RID_CHARS = string.ascii_letters + string.digits + "._:-"
 NAME_CHARS = string.ascii_letters + string.digits + "._-"
 trimmed = st.text(
-    alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")), min_size=1,
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Zs", "Zl", "Zp")),
+    min_size=1,
     max_size=20,
 )
 #: Pieces that trouble CSV and YAML writers: line breaks of every kind, quotes, separators,
 #: indicators, words YAML 1.1 would guess at, a BOM, Chinese text, edge whitespace.
-TRICKY = ["\r\n", "\n", "\r", '"', "'", ",", ";", " ", "\t", "#", "- ", ": ", "null", "~",
-          "yes", "010", "\\", "\u2028", "\x85", "\ufeff", "潮汐之眼，", "[Push in]", "|", ">"]
-prompts = st.lists(
-    st.one_of(
-        st.sampled_from(TRICKY),
-        st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
-                max_size=10),
-    ),
-    min_size=1, max_size=8,
-).map("".join).filter(bool)
+TRICKY = [
+    "\r\n",
+    "\n",
+    "\r",
+    '"',
+    "'",
+    ",",
+    ";",
+    " ",
+    "\t",
+    "#",
+    "- ",
+    ": ",
+    "null",
+    "~",
+    "yes",
+    "010",
+    "\\",
+    "\u2028",
+    "\x85",
+    "\ufeff",
+    "潮汐之眼，",
+    "[Push in]",
+    "|",
+    ">",
+]
+prompts = (
+    st.lists(
+        st.one_of(
+            st.sampled_from(TRICKY),
+            st.text(
+                alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\x00"),
+                max_size=10,
+            ),
+        ),
+        min_size=1,
+        max_size=8,
+    )
+    .map("".join)
+    .filter(bool)
+)
 list_items = st.lists(
     st.one_of(st.just(DATA_URL), trimmed.filter(lambda s: ";" not in s)), min_size=1, max_size=3
 )
@@ -422,15 +481,21 @@ assert set(OPTION_VALUES) == set(OPTION_COLUMNS)
 def shot_rows(draw):
     count = draw(st.integers(1, 5))
     rows = []
-    ids = draw(st.lists(st.text(RID_CHARS, min_size=8, max_size=40), min_size=count,
-                        max_size=count, unique=True))
+    ids = draw(
+        st.lists(
+            st.text(RID_CHARS, min_size=8, max_size=40), min_size=count, max_size=count, unique=True
+        )
+    )
     for i, rid in enumerate(ids):
         options = draw(st.dictionaries(st.sampled_from(OPTION_COLUMNS), st.none(), max_size=6))
         params = {}
         for column in options:
             value = draw(OPTION_VALUES[column])
-            params[{"first_frame": "first_frame_image",
-                    "last_frame": "last_frame_image"}.get(column, column)] = value
+            params[
+                {"first_frame": "first_frame_image", "last_frame": "last_frame_image"}.get(
+                    column, column
+                )
+            ] = value
         name = None
         if draw(st.booleans()):
             name = SceneName(
@@ -442,8 +507,9 @@ def shot_rows(draw):
             rid = name.request_id
             if len(rid) < 8:
                 name, rid = None, ids[i]
-        rows.append(ShotRow(i + 1, i + 1, rid, draw(st.sampled_from(["image", "video"])), params,
-                            name))
+        rows.append(
+            ShotRow(i + 1, i + 1, rid, draw(st.sampled_from(["image", "video"])), params, name)
+        )
     return rows
 
 

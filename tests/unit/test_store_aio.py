@@ -28,8 +28,9 @@ def count_hops(monkeypatch) -> list[str]:
     return hops
 
 
-async def test_on_sqlite_a_replay_is_answered_from_one_read_in_place(service, fake: FakeProvider,
-                                                                      monkeypatch):
+async def test_on_sqlite_a_replay_is_answered_from_one_read_in_place(
+    service, fake: FakeProvider, monkeypatch
+):
     fake.answer_create(images())  # an image answered without images: fail, no download
     await service.submit(RID, "image", {"prompt": "p"})
     hops = count_hops(monkeypatch)
@@ -42,8 +43,9 @@ async def test_on_sqlite_a_replay_is_answered_from_one_read_in_place(service, fa
 async def test_a_free_slot_is_claimed_in_one_worker_thread_hop(service, monkeypatch):
     hops = count_hops(monkeypatch)
     norm = normalize("image", {"prompt": "p"})
-    req = claim_request(service.ctx, service.ctx.slot(RID), "image", norm,
-                        fingerprint("image", norm), time.time())
+    req = claim_request(
+        service.ctx, service.ctx.slot(RID), "image", norm, fingerprint("image", norm), time.time()
+    )
     claim = await service.store.claim(req)
     assert claim.outcome is ClaimOutcome.CLAIMED and hops == ["claim_transaction"]
     again = await service.store.claim(req)

@@ -8,8 +8,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_domain_and_service_pass_mypy_strict():
-    out, err, status = api.run([
-        "--config-file", str(ROOT / "pyproject.toml"), "--no-error-summary",
-        str(ROOT / "app" / "domain"), str(ROOT / "app" / "service"),
-    ])
+    out, err, status = api.run(
+        [
+            "--config-file",
+            str(ROOT / "pyproject.toml"),
+            "--no-error-summary",
+            str(ROOT / "app" / "domain"),
+            str(ROOT / "app" / "service"),
+        ]
+    )
     assert status == 0, out + err

@@ -31,13 +31,35 @@ def refused(kind: str, field: str, words: str, **raw: object) -> None:
 
 
 def test_hailuo_02_first_and_last_frame_refuses_512p():
-    refused("video", "resolution", "768P or 1080P", prompt="p", model="MiniMax-Hailuo-02",
-            resolution="512P", first_frame_image=URL, last_frame_image=URL)
-    ok = normalize("video", {"prompt": "p", "model": "MiniMax-Hailuo-02", "resolution": "512P",
-                             "first_frame_image": URL})
+    refused(
+        "video",
+        "resolution",
+        "768P or 1080P",
+        prompt="p",
+        model="MiniMax-Hailuo-02",
+        resolution="512P",
+        first_frame_image=URL,
+        last_frame_image=URL,
+    )
+    ok = normalize(
+        "video",
+        {
+            "prompt": "p",
+            "model": "MiniMax-Hailuo-02",
+            "resolution": "512P",
+            "first_frame_image": URL,
+        },
+    )
     assert ok["resolution"] == "512P"  # 512P with a first frame alone stays allowed
-    both = normalize("video", {"prompt": "p", "model": "MiniMax-Hailuo-02",
-                               "first_frame_image": URL, "last_frame_image": URL})
+    both = normalize(
+        "video",
+        {
+            "prompt": "p",
+            "model": "MiniMax-Hailuo-02",
+            "first_frame_image": URL,
+            "last_frame_image": URL,
+        },
+    )
     assert both["resolution"] == "768P"
 
 
@@ -58,8 +80,14 @@ def test_fast_pretreatment_is_accepted_where_it_acts_and_changes_no_old_fingerpr
     assert off == plain and "fast_pretreatment" not in plain  # absent: its default
     assert fingerprint("video", off) == fingerprint("video", plain) != fingerprint("video", on)
     assert request_body("video", on)["fast_pretreatment"] is True
-    refused("video", "fast_pretreatment", "Hailuo-2.3, 2.3-Fast and 02", prompt="p",
-            model="T2V-01", fast_pretreatment=True)
+    refused(
+        "video",
+        "fast_pretreatment",
+        "Hailuo-2.3, 2.3-Fast and 02",
+        prompt="p",
+        model="T2V-01",
+        fast_pretreatment=True,
+    )
     refused("video", "fast_pretreatment", "true or false", prompt="p", fast_pretreatment="yes")
 
 
@@ -73,28 +101,34 @@ def test_image_01_width_and_height():
     refused("image", "height", "go together", prompt="p", width=1024)
     refused("image", "width", "512–2048", prompt="p", width=500, height=512)
     refused("image", "height", "steps of 8", prompt="p", width=512, height=515)
-    refused("image", "width", "image-01 only", prompt="p", model="image-01-live", width=512,
-            height=512)
-    refused("image", "aspect_ratio", "not both", prompt="p", aspect_ratio="16:9", width=512,
-            height=512)
+    refused(
+        "image", "width", "image-01 only", prompt="p", model="image-01-live", width=512, height=512
+    )
+    refused(
+        "image", "aspect_ratio", "not both", prompt="p", aspect_ratio="16:9", width=512, height=512
+    )
 
 
 def test_frame_urls_need_a_host():
-    refused("video", "first_frame_image", "no host", prompt="p",
-            first_frame_image="https:///etc/passwd")
+    refused(
+        "video", "first_frame_image", "no host", prompt="p", first_frame_image="https:///etc/passwd"
+    )
 
 
 def facts(w: int, h: int, fmt: str = "png", size: int = 100_000) -> MediaFacts:
     return MediaFacts("image", "0" * 64, size, fmt, "frame.png", w, h)
 
 
-@pytest.mark.parametrize(("got", "words"), [
-    (facts(301, 301, "gif"), "GIF is not accepted"),
-    (facts(301, 301, size=20 * 1024 * 1024), "smaller than 20 MB"),
-    (facts(300, 800), "short side must be more than 300 px"),
-    (facts(2000, 700), "2:5 and 5:2"),
-    (facts(700, 2000), "2:5 and 5:2"),
-])
+@pytest.mark.parametrize(
+    ("got", "words"),
+    [
+        (facts(301, 301, "gif"), "GIF is not accepted"),
+        (facts(301, 301, size=20 * 1024 * 1024), "smaller than 20 MB"),
+        (facts(300, 800), "short side must be more than 300 px"),
+        (facts(2000, 700), "2:5 and 5:2"),
+        (facts(700, 2000), "2:5 and 5:2"),
+    ],
+)
 def test_frame_images_are_checked(got, words):
     with pytest.raises(ValidationError) as err:
         check_frame(got, "first_frame_image")
@@ -108,18 +142,27 @@ def test_frame_limits_hold_at_their_edges():
     with pytest.raises(ValidationError, match="JPEG or PNG"):
         check_frame(facts(800, 800, "webp"), "subject_reference", image_subject=True)
     with pytest.raises(ValidationError, match="at most 10 MB"):
-        check_frame(facts(800, 800, size=11 * 1024 * 1024), "subject_reference",
-                    image_subject=True)
+        check_frame(facts(800, 800, size=11 * 1024 * 1024), "subject_reference", image_subject=True)
 
 
 # -- states --------------------------------------------------------------------------------------
-@pytest.mark.parametrize(("word", "state"), [
-    ("queued", State.QUEUEING), ("running", State.PROCESSING), ("succeeded", State.DOWNLOADING),
-    ("failed", State.FAIL), ("cancelled", State.CANCELLED),
-    ("Success", State.UNKNOWN), ("Queueing", State.UNKNOWN), ("completed", State.UNKNOWN),
-    ("expired", State.UNKNOWN), ("", State.UNKNOWN), (None, State.UNKNOWN),
-    ("QUEUED", State.UNKNOWN),
-])
+@pytest.mark.parametrize(
+    ("word", "state"),
+    [
+        ("queued", State.QUEUEING),
+        ("running", State.PROCESSING),
+        ("succeeded", State.DOWNLOADING),
+        ("failed", State.FAIL),
+        ("cancelled", State.CANCELLED),
+        ("Success", State.UNKNOWN),
+        ("Queueing", State.UNKNOWN),
+        ("completed", State.UNKNOWN),
+        ("expired", State.UNKNOWN),
+        ("", State.UNKNOWN),
+        (None, State.UNKNOWN),
+        ("QUEUED", State.UNKNOWN),
+    ],
+)
 def test_the_v2_whitelist(word, state):
     assert state_for_status_word(word, V2) is state
 

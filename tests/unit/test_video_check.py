@@ -19,21 +19,25 @@ def mp4(tmp_path: Path, name: str = "v.mp4", **kw: object) -> Path:
 
 def test_a_video_as_asked_passes(tmp_path):
     path = mp4(tmp_path, seconds=2.0, size=(512, 288))
-    got = verify_video(path, VideoCheck(short_side=288, aspect=16 / 9, seconds=2.0,
-                                        audio_channels=2))
+    got = verify_video(
+        path, VideoCheck(short_side=288, aspect=16 / 9, seconds=2.0, audio_channels=2)
+    )
     assert (got.width, got.height, got.audio_channels) == (512, 288, 2)
     assert got.duration == pytest.approx(2.0, abs=0.1)
     assert verify_video(path, None).width == 512
     assert verify_video(path, VideoCheck(size=(512, 288))).height == 288
 
 
-@pytest.mark.parametrize(("check", "words"), [
-    (VideoCheck(size=(516, 288)), "the provider reported 516×288"),
-    (VideoCheck(short_side=768), "short side of 768 px"),
-    (VideoCheck(short_side=288, aspect=21 / 9), "the aspect asked is 2.333"),
-    (VideoCheck(short_side=288, aspect=9 / 16), "the aspect asked is 0.562"),
-    (VideoCheck(seconds=6.0), "lasts 2.0"),
-])
+@pytest.mark.parametrize(
+    ("check", "words"),
+    [
+        (VideoCheck(size=(516, 288)), "the provider reported 516×288"),
+        (VideoCheck(short_side=768), "short side of 768 px"),
+        (VideoCheck(short_side=288, aspect=21 / 9), "the aspect asked is 2.333"),
+        (VideoCheck(short_side=288, aspect=9 / 16), "the aspect asked is 0.562"),
+        (VideoCheck(seconds=6.0), "lasts 2.0"),
+    ],
+)
 def test_a_video_other_than_asked_is_refused(tmp_path, check, words):
     path = mp4(tmp_path, seconds=2.0, size=(512, 288))
     with pytest.raises(VerificationFailed, match=words):

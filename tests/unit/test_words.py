@@ -13,39 +13,62 @@ from app.service.results import Problem, ProblemCode, ProviderAnswer
 from app.service.views import TaskError
 from app.ui import words
 
-TECHNICAL = re.compile(r"--|Error\b|Exception|sha-?256|new_sensitive|base_resp|/tmp/|\b\d{4}\b",
-                       re.IGNORECASE)
+TECHNICAL = re.compile(
+    r"--|Error\b|Exception|sha-?256|new_sensitive|base_resp|/tmp/|\b\d{4}\b", re.IGNORECASE
+)
 
 
 def task(state: str, code: str | None, message: str | None) -> SimpleNamespace:
     return SimpleNamespace(state=state, error=TaskError(code, message))
 
 
-@pytest.mark.parametrize(("code", "message", "expected"), [
-    ("1026", "input content flagged as sensitive", words.INPUT_SENSITIVE),
-    ("1027", "output video flagged", words.OUTPUT_SENSITIVE),
-    ("provider_fail", "new_sensitive", words.INPUT_SENSITIVE),
-    ("provider_fail", "output_sensitive: the video was blocked", words.OUTPUT_SENSITIVE),
-    ("1008", "insufficient balance", words.BALANCE),
-    (None, "insufficient balance (1008)", words.BALANCE),
-    ("1002", "rate limit", words.RATE_LIMIT),
-    ("1004", "authentication failed (check the API key); the key is for api.minimax.io",
-     words.WRONG_KEY),
-    ("2049", "invalid API key", words.WRONG_KEY),
-    ("2061", "this model is not in your plan", words.NOT_IN_PLAN),
-    ("2013", "invalid parameters", words.BAD_PARAMS),
-    ("never_sent", "video create: the request never left (ConnectError: refused)",
-     words.NEVER_SENT),
-    ("unknown", "video create: connection failed after sending (RemoteProtocolError: Server "
-     "disconnected)", words.LOST_ANSWER),
-    ("unknown", "video create: no answer in time after sending (ReadTimeout)",
-     words.NO_ANSWER_IN_TIME),
-    ("unknown", "the process that sent the create ended before the answer was stored",
-     words.APP_CLOSED),
-    ("unknown_status", "the provider answered an unrecognized status 'Weird'",
-     words.STRANGE_STATUS),
-    ("no_media", "the provider reported Success without a file", words.NO_FILE),
-])
+@pytest.mark.parametrize(
+    ("code", "message", "expected"),
+    [
+        ("1026", "input content flagged as sensitive", words.INPUT_SENSITIVE),
+        ("1027", "output video flagged", words.OUTPUT_SENSITIVE),
+        ("provider_fail", "new_sensitive", words.INPUT_SENSITIVE),
+        ("provider_fail", "output_sensitive: the video was blocked", words.OUTPUT_SENSITIVE),
+        ("1008", "insufficient balance", words.BALANCE),
+        (None, "insufficient balance (1008)", words.BALANCE),
+        ("1002", "rate limit", words.RATE_LIMIT),
+        (
+            "1004",
+            "authentication failed (check the API key); the key is for api.minimax.io",
+            words.WRONG_KEY,
+        ),
+        ("2049", "invalid API key", words.WRONG_KEY),
+        ("2061", "this model is not in your plan", words.NOT_IN_PLAN),
+        ("2013", "invalid parameters", words.BAD_PARAMS),
+        (
+            "never_sent",
+            "video create: the request never left (ConnectError: refused)",
+            words.NEVER_SENT,
+        ),
+        (
+            "unknown",
+            "video create: connection failed after sending (RemoteProtocolError: Server "
+            "disconnected)",
+            words.LOST_ANSWER,
+        ),
+        (
+            "unknown",
+            "video create: no answer in time after sending (ReadTimeout)",
+            words.NO_ANSWER_IN_TIME,
+        ),
+        (
+            "unknown",
+            "the process that sent the create ended before the answer was stored",
+            words.APP_CLOSED,
+        ),
+        (
+            "unknown_status",
+            "the provider answered an unrecognized status 'Weird'",
+            words.STRANGE_STATUS,
+        ),
+        ("no_media", "the provider reported Success without a file", words.NO_FILE),
+    ],
+)
 def test_provider_reasons_map_to_sentences(code, message, expected):
     assert words.sentence(code, message) == expected
     state = "unknown" if code in ("unknown",) else "fail"
@@ -63,28 +86,37 @@ def test_an_unheard_of_reason_still_gets_words_and_keeps_the_original():
 
 
 def test_outcomes_are_said_with_the_guis_words_not_cli_flags():
-    lost = Problem(ProblemCode.UNKNOWN, "the create's answer never arrived, so there is no "
-                   "provider task id to query. Try recover --lookup (the provider lists its "
-                   "recent tasks), find the task in the provider console and recover --task-id "
-                   "ID, or recover --declare-failed.")
+    lost = Problem(
+        ProblemCode.UNKNOWN,
+        "the create's answer never arrived, so there is no "
+        "provider task id to query. Try recover --lookup (the provider lists its "
+        "recent tasks), find the task in the provider console and recover --task-id "
+        "ID, or recover --declare-failed.",
+    )
     with_lookup = words.for_outcome(lost, can_lookup=True)
     without = words.for_outcome(lost, can_lookup=False)
     assert with_lookup.text == words.NO_TASK_TO_ASK and "look the task up" in with_lookup.text
     assert without.text == words.NO_TASK_TO_ASK_NO_LOOKUP and "look" not in without.text
     assert "--" not in with_lookup.text and "--task-id" in with_lookup.detail
-    images = Problem(ProblemCode.UNKNOWN, "images cannot be queried at MiniMax; recover "
-                     "--declare-failed when you are sure")
+    images = Problem(
+        ProblemCode.UNKNOWN,
+        "images cannot be queried at MiniMax; recover --declare-failed when you are sure",
+    )
     assert words.for_outcome(images, kind="image").text == words.IMAGES_NOT_QUERYABLE
     for message, expected in (
-            ("lookup found no matching task in the time window; nothing changed. Attach one "
-             "with --task-id ID", words.LOOKUP_NOTHING),
-            ("lookup found 2 matching tasks (the list cannot show the prompt, so none is "
-             "chosen) in the time window; nothing changed. Attach one with --task-id ID",
-             words.LOOKUP_MANY),
-            ("the provider did not confirm task 123: not found; nothing changed",
-             words.NOT_CONFIRMED),
-            ("the provider's task list did not answer: timeout; nothing changed",
-             words.LIST_SILENT)):
+        (
+            "lookup found no matching task in the time window; nothing changed. Attach one "
+            "with --task-id ID",
+            words.LOOKUP_NOTHING,
+        ),
+        (
+            "lookup found 2 matching tasks (the list cannot show the prompt, so none is "
+            "chosen) in the time window; nothing changed. Attach one with --task-id ID",
+            words.LOOKUP_MANY,
+        ),
+        ("the provider did not confirm task 123: not found; nothing changed", words.NOT_CONFIRMED),
+        ("the provider's task list did not answer: timeout; nothing changed", words.LIST_SILENT),
+    ):
         said = words.for_outcome(Problem(ProblemCode.UNKNOWN, message), can_lookup=True)
         assert said.text == expected and "--" not in said.text and said.detail == message
     refused = Problem(ProblemCode.REJECTED, "insufficient balance", provider=ProviderAnswer(1008))
@@ -110,50 +142,82 @@ def test_status_words_and_event_details_are_the_designers():
     shown, technical = words.event_detail("status", "Processing (usage {})", state_word)
     assert shown == "生成中" and technical == "Processing (usage {})"
     shown, technical = words.event_detail(
-        "unknown", "video create: connection failed after sending (RemoteProtocolError: x)",
-        state_word)
+        "unknown",
+        "video create: connection failed after sending (RemoteProtocolError: x)",
+        state_word,
+    )
     assert shown == words.LOST_ANSWER and "RemoteProtocolError" in technical
     assert words.event_detail("exported", "2 file(s) to /home/x/out", state_word) == (
-        "2 file(s)", "2 file(s) to /home/x/out")
+        "2 file(s)",
+        "2 file(s) to /home/x/out",
+    )
     assert words.event_detail("status", "Weird (file 1)", state_word) == ("", "Weird (file 1)")
 
 
 SHA = "135b1010b8244b62c3269a4dbf96c80461f31a64bfe5da9f15aa3abc7dfc9d63"
 
 
-@pytest.mark.parametrize(("event", "detail", "line"), [
-    ("created", "3 image(s) answered", "created at the provider: 3 image(s)"),
-    ("created", "provider task 179615999938083", "created at the provider"),
-    ("verified", f"image/png 1024×1024 sha256 {SHA[:12]}, image/png 1024×1024 sha256 "
-     f"{SHA[:12]}", "media verified: 2 image(s) · 1024×1024"),
-    ("verified", f"video/mp4 1366×768 sha256 {SHA[:12]}", "media verified: video · 1366×768"),
-    ("downloaded", "24927 bytes from file 179615999938316", "downloaded: 24 KB"),
-    ("downloaded", "2411724 bytes, 1366×768", "downloaded: 2.3 MB · 1366×768"),
-    ("exported", "2 file(s) to /home/ann/exports", "exported: 2 file(s)"),
-    ("inputs", "a.png uploaded as https://x/1; b.png uploaded as https://x/2",
-     "input files sent: 2 input file(s) uploaded"),
-    ("rate_limited", "1002 rate limit; nothing was created; sending again in 2.4 s",
-     "rate limited, waiting: nothing was made; sending again in 2 s"),
-    ("download_stalled", "download too slow: 2048 bytes in 15 s (less than 16 KB/s); let go, "
-     "to try again later; next try in 4 s",
-     "download too slow, paused: the result is safe; next try in 4 s"),
-    ("cancelled", "cancelled at the provider while queued (task 1796); not billed",
-     "cancelled: not billed"),
-    ("recovered", "attached provider task 1796159999", "recovered"),
-    ("late_answer", "the create answered with provider task 17 after the record was settled "
-     "(fail); nothing changed. If it is this slot's task: recover --task-id 17",
-     "the provider's answer came late"),
-    ("lookup", "lookup found no matching task between 1 and 2; nothing changed",
-     "looked up at the provider: " + words.LOOKUP_NOTHING),
-    ("quota_refused", "video quota: 5 of 5 used today; 1 more refused",
-     "refused: daily quota used up: " + words.QUOTA),
-    ("conflict", "changed: duration, resolution", "conflict: other parameters refused"),
-    ("submitted", "claimed", "slot claimed, create about to be sent"),
-    ("declared_failed", "the sea was wrong", "declared failed: the sea was wrong"),
-    ("brand_new_event", "whatever it says", "other event"),
-])
+@pytest.mark.parametrize(
+    ("event", "detail", "line"),
+    [
+        ("created", "3 image(s) answered", "created at the provider: 3 image(s)"),
+        ("created", "provider task 179615999938083", "created at the provider"),
+        (
+            "verified",
+            f"image/png 1024×1024 sha256 {SHA[:12]}, image/png 1024×1024 sha256 {SHA[:12]}",
+            "media verified: 2 image(s) · 1024×1024",
+        ),
+        ("verified", f"video/mp4 1366×768 sha256 {SHA[:12]}", "media verified: video · 1366×768"),
+        ("downloaded", "24927 bytes from file 179615999938316", "downloaded: 24 KB"),
+        ("downloaded", "2411724 bytes, 1366×768", "downloaded: 2.3 MB · 1366×768"),
+        ("exported", "2 file(s) to /home/ann/exports", "exported: 2 file(s)"),
+        (
+            "inputs",
+            "a.png uploaded as https://x/1; b.png uploaded as https://x/2",
+            "input files sent: 2 input file(s) uploaded",
+        ),
+        (
+            "rate_limited",
+            "1002 rate limit; nothing was created; sending again in 2.4 s",
+            "rate limited, waiting: nothing was made; sending again in 2 s",
+        ),
+        (
+            "download_stalled",
+            "download too slow: 2048 bytes in 15 s (less than 16 KB/s); let go, "
+            "to try again later; next try in 4 s",
+            "download too slow, paused: the result is safe; next try in 4 s",
+        ),
+        (
+            "cancelled",
+            "cancelled at the provider while queued (task 1796); not billed",
+            "cancelled: not billed",
+        ),
+        ("recovered", "attached provider task 1796159999", "recovered"),
+        (
+            "late_answer",
+            "the create answered with provider task 17 after the record was settled "
+            "(fail); nothing changed. If it is this slot's task: recover --task-id 17",
+            "the provider's answer came late",
+        ),
+        (
+            "lookup",
+            "lookup found no matching task between 1 and 2; nothing changed",
+            "looked up at the provider: " + words.LOOKUP_NOTHING,
+        ),
+        (
+            "quota_refused",
+            "video quota: 5 of 5 used today; 1 more refused",
+            "refused: daily quota used up: " + words.QUOTA,
+        ),
+        ("conflict", "changed: duration, resolution", "conflict: other parameters refused"),
+        ("submitted", "claimed", "slot claimed, create about to be sent"),
+        ("declared_failed", "the sea was wrong", "declared failed: the sea was wrong"),
+        ("brand_new_event", "whatever it says", "other event"),
+    ],
+)
 def test_a_history_line_shows_the_designers_words_and_keeps_the_rest_behind_details(
-        event, detail, line):
+    event, detail, line
+):
     shown, technical = words.event_line(event, detail, str)
     assert shown == line
     assert not re.search(r"[0-9a-f]{12,}|/home|https?:|--task-id|bytes|answered", shown)
@@ -165,13 +229,15 @@ def test_every_sentence_has_chinese_words(qapp):
     from app.ui.app import install_translations
     from app.ui.qt import translate
 
-    sentences = [v for k, v in vars(words).items() if k.isupper() and isinstance(v, str)
-                 and k != "CONTEXT"]
+    sentences = [
+        v for k, v in vars(words).items() if k.isupper() and isinstance(v, str) and k != "CONTEXT"
+    ]
     assert len(sentences) > 30
     install_translations(qapp, "zh_CN")
     try:
-        missing = [s for s in sentences
-                   if not re.search(r"[\u4e00-\u9fff]", translate(words.CONTEXT, s))]
+        missing = [
+            s for s in sentences if not re.search(r"[\u4e00-\u9fff]", translate(words.CONTEXT, s))
+        ]
     finally:
         install_translations(qapp, "en")
     assert missing == []

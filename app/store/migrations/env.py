@@ -14,8 +14,12 @@ with writer(engine).connect() as connection:
     # non-transactional by default, and then two Slate processes opening a fresh store at the
     # same instant could both run a migration). On SQLite the writer begins with BEGIN
     # IMMEDIATE, so a second process waits, then finds the store at head.
-    context.configure(connection=connection, target_metadata=None, transaction_per_migration=False,
-                      transactional_ddl=True)
+    context.configure(
+        connection=connection,
+        target_metadata=None,
+        transaction_per_migration=False,
+        transactional_ddl=True,
+    )
     with context.begin_transaction():
         if connection.dialect.name == "postgresql":
             # Several Slate processes may open a fresh team store at once: one migrates.

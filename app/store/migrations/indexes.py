@@ -26,8 +26,9 @@ def unique_indexes(bind: sa.Connection, table: str) -> dict[str, tuple[str, ...]
     return found
 
 
-def create_verified_unique_index(table: str, new: str, columns: Sequence[str],
-                                 keeping: str | None = None) -> None:
+def create_verified_unique_index(
+    table: str, new: str, columns: Sequence[str], keeping: str | None = None
+) -> None:
     """Create the unique index ``new`` and read it back from the catalog: raise (the migration
     rolls back, whatever it would have dropped stays) unless it is there, unique, over exactly
     ``columns``."""

@@ -50,8 +50,9 @@ def is_video(row: ResultRow) -> bool:
 def thumb_request(row: ResultRow) -> ThumbRequest | None:
     if row.path is None or row.sha256 is None:
         return None
-    return ThumbRequest(row.path, row.sha256, int(row.bytes or 0),
-                        "video" if is_video(row) else "image")
+    return ThumbRequest(
+        row.path, row.sha256, int(row.bytes or 0), "video" if is_video(row) else "image"
+    )
 
 
 def scene_label(row: ResultRow) -> str:
@@ -76,8 +77,15 @@ class GalleryModel(QtCore.QAbstractListModel):
     loadingChanged = Signal(bool)
     pageLoaded = Signal(int)  # rows added
 
-    def __init__(self, controller: Any, loader: ThumbLoader, parent: QObject | None = None,
-                 *, page: int = PAGE, memory: int = 240) -> None:
+    def __init__(
+        self,
+        controller: Any,
+        loader: ThumbLoader,
+        parent: QObject | None = None,
+        *,
+        page: int = PAGE,
+        memory: int = 240,
+    ) -> None:
         super().__init__(parent)
         self.controller = controller
         self.loader = loader
@@ -141,8 +149,9 @@ class GalleryModel(QtCore.QAbstractListModel):
         generation = self._generation
         s = self.scope
         limit = min(self.page, FIRST_PAGE) if self._cursor is None else self.page
-        read = self.controller.reader.results(s.filter, s.project, s.day, before_id=self._cursor,
-                                              limit=limit)
+        read = self.controller.reader.results(
+            s.filter, s.project, s.day, before_id=self._cursor, limit=limit
+        )
 
         def done(rows: list[ResultRow]) -> None:
             if generation != self._generation:
@@ -279,8 +288,7 @@ class GalleryModel(QtCore.QAbstractListModel):
         start = 0
         for k in range(1, len(rows) + 1):
             if k == len(rows) or rows[k] > rows[k - 1] + 1:
-                self.dataChanged.emit(self.index(rows[start]), self.index(rows[k - 1]),
-                                      [ThumbRole])
+                self.dataChanged.emit(self.index(rows[start]), self.index(rows[k - 1]), [ThumbRole])
                 self.handoffs += 1
                 start = k
 

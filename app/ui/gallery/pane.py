@@ -68,8 +68,10 @@ IMAGE_USES = (
     ("reference", QT_TRANSLATE_NOOP("GalleryPane", "Use as reference")),
 )
 VIDEO_USES = (
-    ("first_frame", QT_TRANSLATE_NOOP(
-        "GalleryPane", "Continue: last frame of this video as first frame")),
+    (
+        "first_frame",
+        QT_TRANSLATE_NOOP("GalleryPane", "Continue: last frame of this video as first frame"),
+    ),
     ("reference", QT_TRANSLATE_NOOP("GalleryPane", "Last frame of this video as reference")),
 )
 
@@ -90,16 +92,25 @@ class ResultRef:
 def ref_of(row: ResultRow) -> ResultRef | None:
     if row.path is None or row.sha256 is None:
         return None
-    return ResultRef(row.request_id, row.path, row.sha256, "video" if is_video(row) else "image",
-                     row.content_type or "", row.width, row.height)
+    return ResultRef(
+        row.request_id,
+        row.path,
+        row.sha256,
+        "video" if is_video(row) else "image",
+        row.content_type or "",
+        row.width,
+        row.height,
+    )
 
 
 def use_choices(ref: ResultRef | None) -> list[tuple[str, str]]:
     """The "Use as …" choices for a result (role, translated words); none without a file."""
     if ref is None:
         return []
-    return [(role, translate("GalleryPane", text))
-            for role, text in (VIDEO_USES if ref.kind == "video" else IMAGE_USES)]
+    return [
+        (role, translate("GalleryPane", text))
+        for role, text in (VIDEO_USES if ref.kind == "video" else IMAGE_USES)
+    ]
 
 
 def duration_text(seconds: float | None) -> str:
@@ -130,17 +141,31 @@ class TileDelegate(QStyledItemDelegate):
         row = model.row_at(index.row()) if isinstance(model, GalleryModel) else None
         if row is not None:
             selected = bool(option.state & QStyle.StateFlag.State_Selected)
-            self.paint_tile(painter, option, option.rect, model, row, selected,
-                            painter.device().devicePixelRatioF())
+            self.paint_tile(
+                painter,
+                option,
+                option.rect,
+                model,
+                row,
+                selected,
+                painter.device().devicePixelRatioF(),
+            )
 
-    def paint_tile(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
-                   model: GalleryModel, row: ResultRow, selected: bool, ratio: float) -> None:
+    def paint_tile(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        rect: QRect,
+        model: GalleryModel,
+        row: ResultRow,
+        selected: bool,
+        ratio: float,
+    ) -> None:
         """Blit the tile of ``row`` at ``rect`` (drawn into the tile cache first if needed)."""
         pix = model.thumbnail(row)
         failed = pix is None and model.thumb_failed(row)
         w, h = rect.width(), rect.height()
-        key = (row.key, row.state, w, h, ratio, pix.cacheKey() if pix is not None else None,
-               failed)
+        key = (row.key, row.state, w, h, ratio, pix.cacheKey() if pix is not None else None, failed)
         tile = self._tiles.get(key)
         if tile is None:
             tile = QPixmap(QSize(int(w * ratio), int(h * ratio)))
@@ -165,8 +190,16 @@ class TileDelegate(QStyledItemDelegate):
             painter.drawRoundedRect(box.adjusted(1, 1, -1, -1), 6, 6)
             painter.restore()
 
-    def _draw(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
-              row: ResultRow, label: str, pix: Any, failed: bool) -> None:
+    def _draw(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        rect: QRect,
+        row: ResultRow,
+        label: str,
+        pix: Any,
+        failed: bool,
+    ) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
         r = rect.adjusted(4, 4, -4, -4)
@@ -190,8 +223,11 @@ class TileDelegate(QStyledItemDelegate):
                 text = translate("GalleryPane", CANNOT_SHOW)
             else:
                 text = translate("GalleryPane", LOADING)
-            painter.drawText(box.adjusted(8, 8, -8, -8),
-                             Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, text)
+            painter.drawText(
+                box.adjusted(8, 8, -8, -8),
+                Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
+                text,
+            )
         if is_video(row) and row.path is not None:
             mark = f"▶ {duration_text(row.duration)}".strip()
             fm = QFontMetrics(option.font)
@@ -215,8 +251,11 @@ class TileDelegate(QStyledItemDelegate):
         painter.setFont(font)
         painter.setPen(option.palette.color(option.palette.ColorRole.Text))
         fm = QFontMetrics(font)
-        painter.drawText(caption, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         fm.elidedText(label, Qt.TextElideMode.ElideMiddle, caption.width()))
+        painter.drawText(
+            caption,
+            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+            fm.elidedText(label, Qt.TextElideMode.ElideMiddle, caption.width()),
+        )
 
 
 class GalleryView(QtWidgets.QListView):
@@ -264,8 +303,9 @@ class GalleryView(QtWidgets.QListView):
         tile = max(TILE, min(MAX_TILE, width // columns - 8 - 2 * self.spacing()))
         if tile != self.tile or not self.gridSize().isValid():
             self.tile = tile
-            self.setGridSize(QSize(tile + 8 + 2 * self.spacing(),
-                                   tile + CAPTION + 8 + 2 * self.spacing()))
+            self.setGridSize(
+                QSize(tile + 8 + 2 * self.spacing(), tile + CAPTION + 8 + 2 * self.spacing())
+            )
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
@@ -301,13 +341,20 @@ class GalleryView(QtWidgets.QListView):
                     yield i, rect
             line += 1
 
-    def dataChanged(self, top_left: Any, bottom_right: Any,  # noqa: N802 - Qt override
-                    roles: Any = ()) -> None:
+    def dataChanged(
+        self,
+        top_left: Any,
+        bottom_right: Any,  # noqa: N802 - Qt override
+        roles: Any = (),
+    ) -> None:
         """Arrived pictures repaint only their tiles on screen (QAbstractItemView repaints the
         whole viewport for a range of rows, and a hand-off is a range)."""
         model = self.model()
-        if not isinstance(model, GalleryModel) or list(roles) != [ThumbRole] \
-                or not top_left.isValid():
+        if (
+            not isinstance(model, GalleryModel)
+            or list(roles) != [ThumbRole]
+            or not top_left.isValid()
+        ):
             super().dataChanged(top_left, bottom_right, roles)
             return
         first, last = top_left.row(), bottom_right.row()
@@ -339,8 +386,9 @@ class GalleryView(QtWidgets.QListView):
         for i, rect in self._tiles_in(area, model.rowCount()):
             row = model.row_at(i)
             if row is not None:
-                delegate.paint_tile(painter, option, rect, model, row,
-                                    selection.isSelected(model.index(i)), ratio)
+                delegate.paint_tile(
+                    painter, option, rect, model, row, selection.isSelected(model.index(i)), ratio
+                )
         painter.end()
 
     def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
@@ -423,13 +471,25 @@ class GalleryPane(QWidget):
             return
         if m.loading or not m.started:
             self.empty.setText(self.tr("Gathering your results…"))
-        elif m.scope.filter.search or m.scope.filter.states or m.scope.filter.kind or \
-                m.scope.filter.since is not None:
-            self.empty.setText(self.tr("No results match these filters.\n"
-                                       "Clear the search or choose another state, kind or day."))
+        elif (
+            m.scope.filter.search
+            or m.scope.filter.states
+            or m.scope.filter.kind
+            or m.scope.filter.since is not None
+        ):
+            self.empty.setText(
+                self.tr(
+                    "No results match these filters.\n"
+                    "Clear the search or choose another state, kind or day."
+                )
+            )
         else:
-            self.empty.setText(self.tr("Nothing here yet.\nEvery image and video you create "
-                                       "gathers here, newest first."))
+            self.empty.setText(
+                self.tr(
+                    "Nothing here yet.\nEvery image and video you create "
+                    "gathers here, newest first."
+                )
+            )
         self.stack.setCurrentWidget(self.empty)
 
     # -- what the designer does -----------------------------------------------------------------
@@ -470,8 +530,12 @@ class GalleryPane(QWidget):
         return True
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
-        if obj is self.view and event.type() == QtCore.QEvent.Type.KeyPress \
-                and event.key() == Qt.Key.Key_C and not event.modifiers():
+        if (
+            obj is self.view
+            and event.type() == QtCore.QEvent.Type.KeyPress
+            and event.key() == Qt.Key.Key_C
+            and not event.modifiers()
+        ):
             return self.compare_selected()
         return super().eventFilter(obj, event)
 

@@ -139,8 +139,12 @@ class DecoderPool:
 
     def _start(self) -> ProcessPoolExecutor:
         ctx = multiprocessing.get_context("spawn")
-        ex = ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx,
-                                 initializer=decode.init_worker, initargs=(self.nice,))
+        ex = ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=ctx,
+            initializer=decode.init_worker,
+            initargs=(self.nice,),
+        )
         for _ in range(self.workers):  # every worker starts and imports its decoders now
             ex.submit(decode.warm)
         return ex
@@ -190,8 +194,9 @@ class ThumbCache:
     With a :attr:`pool` the reading, decoding and writing happen in its worker processes (the
     calling thread only waits); without one, in the calling thread."""
 
-    def __init__(self, directory: Path | str, *, edge: int = THUMB_EDGE,
-                 max_bytes: int = DEFAULT_MAX_BYTES) -> None:
+    def __init__(
+        self, directory: Path | str, *, edge: int = THUMB_EDGE, max_bytes: int = DEFAULT_MAX_BYTES
+    ) -> None:
         self.dir = Path(directory)
         self.edge = edge
         self.max_bytes = max_bytes
@@ -219,8 +224,11 @@ class ThumbCache:
         target = str(self.file_for(req))
         path = os.path.abspath(req.path)
         pool = self.pool
-        answer = (pool.thumbnail(path, req.kind, target, self.edge) if pool is not None
-                  else decode.thumbnail(path, req.kind, target, self.edge))
+        answer = (
+            pool.thumbnail(path, req.kind, target, self.edge)
+            if pool is not None
+            else decode.thumbnail(path, req.kind, target, self.edge)
+        )
         if answer is None:
             return QImage()
         outcome, width, height, mode, data, written, pid = answer
@@ -283,8 +291,15 @@ class ThumbLoader(QObject):
 
     ready = Signal(str, QImage)  # key, image (null: cannot be shown)
 
-    def __init__(self, cache: ThumbCache, *, workers: int = 2, backlog: int = 400,
-                 processes: bool | None = None, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        cache: ThumbCache,
+        *,
+        workers: int = 2,
+        backlog: int = 400,
+        processes: bool | None = None,
+        parent: QObject | None = None,
+    ) -> None:
         super().__init__(parent)
         # A waiting UI thread gets the interpreter lock within 1 ms instead of Python's default
         # 5 ms while the loader's threads run Python code between their C calls (latency over
@@ -302,8 +317,10 @@ class ThumbLoader(QObject):
         self._running: set[str] = set()
         self._cv = threading.Condition()
         self._closed = False
-        self._threads = [threading.Thread(target=self._work, name=f"thumbs-{i}", daemon=True)
-                         for i in range(workers)]
+        self._threads = [
+            threading.Thread(target=self._work, name=f"thumbs-{i}", daemon=True)
+            for i in range(workers)
+        ]
         for t in self._threads:
             t.start()
 

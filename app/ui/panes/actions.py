@@ -33,32 +33,42 @@ ACTION_BUTTONS = (
     (Action.RECOVER, "recoverButton", QT_TRANSLATE_NOOP("MainWindow", "Recover…"), None),
     (Action.EXPORT, "exportButton", QT_TRANSLATE_NOOP("MainWindow", "Export…"), "Ctrl+E"),
     (Action.CANCEL, "cancelButton", QT_TRANSLATE_NOOP("MainWindow", "Cancel task"), None),
-    (Action.NEW_SLOT, "newSlotButton", QT_TRANSLATE_NOOP("MainWindow", "Edit as new slot"),
-     "Ctrl+Shift+N"),
+    (
+        Action.NEW_SLOT,
+        "newSlotButton",
+        QT_TRANSLATE_NOOP("MainWindow", "Edit as new slot"),
+        "Ctrl+Shift+N",
+    ),
 )
 ACTION_HELP = {
     Action.CREATE: QT_TRANSLATE_NOOP("MainWindow", "Send this slot to the provider (once)."),
     Action.QUERY: QT_TRANSLATE_NOOP("MainWindow", "Ask the provider about this task now."),
     Action.RECOVER: QT_TRANSLATE_NOOP(
-        "MainWindow", "Attach a task id, download again, or declare failed. Never creates."),
+        "MainWindow", "Attach a task id, download again, or declare failed. Never creates."
+    ),
     Action.EXPORT: QT_TRANSLATE_NOOP("MainWindow", "Copy the verified media to a folder."),
     Action.NEW_SLOT: QT_TRANSLATE_NOOP(
-        "MainWindow", "Start a new slot from these parameters (this slot stays as it is)."),
+        "MainWindow", "Start a new slot from these parameters (this slot stays as it is)."
+    ),
     Action.CANCEL: QT_TRANSLATE_NOOP(
-        "MainWindow", "Ask the provider to drop this queued task; nothing is billed for it."),
+        "MainWindow", "Ask the provider to drop this queued task; nothing is billed for it."
+    ),
 }
 DETAILS = QT_TRANSLATE_NOOP("MainWindow", "Details")
 DETAILS_NAME = QT_TRANSLATE_NOOP("MainWindow", "Show the technical details")
 USES_QUOTA = QT_TRANSLATE_NOOP("MainWindow", "Uses %1 of today's quota.")
 IMAGES = QT_TRANSLATE_NOOP("MainWindow", "%1 image(s)")
 ONE_VIDEO = QT_TRANSLATE_NOOP("MainWindow", "1 video")
-COST_REPORTED = QT_TRANSLATE_NOOP("MainWindow", "Cost: %1 as reported by the provider "
-                                  "(estimated %2)")
-COST_ESTIMATED = QT_TRANSLATE_NOOP("MainWindow", "Cost: about %1 (estimate; the provider has not "
-                                   "reported it yet)")
+COST_REPORTED = QT_TRANSLATE_NOOP(
+    "MainWindow", "Cost: %1 as reported by the provider (estimated %2)"
+)
+COST_ESTIMATED = QT_TRANSLATE_NOOP(
+    "MainWindow", "Cost: about %1 (estimate; the provider has not reported it yet)"
+)
 COST_UNKNOWN = QT_TRANSLATE_NOOP("MainWindow", "Cost: price unknown (not in the price table)")
-NOT_CHARGED = QT_TRANSLATE_NOOP("MainWindow", "Not charged: the provider bills nothing for this "
-                                "outcome.")
+NOT_CHARGED = QT_TRANSLATE_NOOP(
+    "MainWindow", "Not charged: the provider bills nothing for this outcome."
+)
 
 
 def _tr(text: str) -> str:
@@ -137,11 +147,11 @@ class ActionBar(QWidget):
                 tip = offer.reason.say(translate)
             button.setToolTip(tip)
             if action is Action.NEW_SLOT:  # a stored slot's; a draft has nothing to edit from
-                button.setVisible(not (offer.reason is not None
-                                       and offer.reason.why is Why.STATE))
+                button.setVisible(not (offer.reason is not None and offer.reason.why is Why.STATE))
             if action is Action.CANCEL:  # shown only where it can act: a queued MiniMax-H3 task
-                button.setVisible(offer.enabled or (offer.reason is not None
-                                                    and offer.reason.why is Why.BUSY))
+                button.setVisible(
+                    offer.enabled or (offer.reason is not None and offer.reason.why is Why.BUSY)
+                )
             if bool(button.property("primary")) != offer.primary:
                 button.setProperty("primary", offer.primary)
                 repolish(button)
@@ -183,8 +193,11 @@ def task_cost_text(task: object) -> str:
     if getattr(task, "not_charged", False):
         return _tr(NOT_CHARGED)
     if cost.reported is not None:
-        return _tr(COST_REPORTED).replace("%1", format_money(cost.reported, cost.currency)).replace(
-            "%2", format_money(cost.estimate, cost.currency))
+        return (
+            _tr(COST_REPORTED)
+            .replace("%1", format_money(cost.reported, cost.currency))
+            .replace("%2", format_money(cost.estimate, cost.currency))
+        )
     if cost.estimate is None:
         return _tr(COST_UNKNOWN)
     return _tr(COST_ESTIMATED).replace("%1", format_money(cost.estimate, cost.currency))

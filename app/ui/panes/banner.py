@@ -30,50 +30,106 @@ from app.ui.qt import (
 from app.ui.style import badge_color, badge_pixmap, state_word
 
 BANNERS = {
-    None: (QT_TRANSLATE_NOOP("Banner", "New slot"),
-           QT_TRANSLATE_NOOP("Banner", "Nothing has been sent yet. Name the slot, write the "
-                             "prompt, then press Create.")),
-    State.SUBMITTING: (QT_TRANSLATE_NOOP("Banner", "Sending"),
-                       QT_TRANSLATE_NOOP("Banner", "The create request is on its way. Slate "
-                                         "recorded it first, so it can never be sent twice.")),
-    State.PREPARING: (QT_TRANSLATE_NOOP("Banner", "Running at the provider"),
-                      QT_TRANSLATE_NOOP("Banner", "The provider accepted the task and is "
-                                        "preparing it. You can close Slate: it picks up where it "
-                                        "left off.")),
-    State.QUEUEING: (QT_TRANSLATE_NOOP("Banner", "Waiting in the provider's queue"),
-                     QT_TRANSLATE_NOOP("Banner", "The task is queued at the provider. You can "
-                                       "close Slate: it picks up where it left off.")),
-    State.PROCESSING: (QT_TRANSLATE_NOOP("Banner", "Generating"),
-                       QT_TRANSLATE_NOOP("Banner", "The provider is generating. You can close "
-                                         "Slate: it picks up where it left off.")),
-    State.DOWNLOADING: (QT_TRANSLATE_NOOP("Banner", "Downloading"),
-                        QT_TRANSLATE_NOOP("Banner", "The provider finished. Slate is downloading "
-                                          "and verifying the media.")),
-    State.SUCCESS: (QT_TRANSLATE_NOOP("Banner", "Done"),
-                    QT_TRANSLATE_NOOP("Banner", "The media are checked and saved on this "
-                                      "computer. Export them, or use Edit as new slot for a "
-                                      "variation.")),
-    State.FAIL: (QT_TRANSLATE_NOOP("Banner", "Failed"),
-                 QT_TRANSLATE_NOOP("Banner", "This slot will not change again. Start a New slot "
-                                   "to try again.")),
-    State.REJECTED: (QT_TRANSLATE_NOOP("Banner", "Refused by the provider"),
-                     QT_TRANSLATE_NOOP("Banner", "No task was made and nothing was billed. You "
-                                       "may Create again with the same parameters, or start a "
-                                       "New slot.")),
-    State.UNKNOWN: (QT_TRANSLATE_NOOP("Banner", "Unknown"),
-                    QT_TRANSLATE_NOOP("Banner", "The create request left and no clear answer "
-                                      "came back. Slate will not create again. Query the "
-                                      "provider, or Recover.")),
-    State.CANCELLED: (QT_TRANSLATE_NOOP("Banner", "Cancelled"),
-                      QT_TRANSLATE_NOOP("Banner", "The provider cancelled the task while it was "
-                                        "queued; nothing was billed. Start a New slot to try "
-                                        "again.")),
+    None: (
+        QT_TRANSLATE_NOOP("Banner", "New slot"),
+        QT_TRANSLATE_NOOP(
+            "Banner",
+            "Nothing has been sent yet. Name the slot, write the prompt, then press Create.",
+        ),
+    ),
+    State.SUBMITTING: (
+        QT_TRANSLATE_NOOP("Banner", "Sending"),
+        QT_TRANSLATE_NOOP(
+            "Banner",
+            "The create request is on its way. Slate "
+            "recorded it first, so it can never be sent twice.",
+        ),
+    ),
+    State.PREPARING: (
+        QT_TRANSLATE_NOOP("Banner", "Running at the provider"),
+        QT_TRANSLATE_NOOP(
+            "Banner",
+            "The provider accepted the task and is "
+            "preparing it. You can close Slate: it picks up where it "
+            "left off.",
+        ),
+    ),
+    State.QUEUEING: (
+        QT_TRANSLATE_NOOP("Banner", "Waiting in the provider's queue"),
+        QT_TRANSLATE_NOOP(
+            "Banner",
+            "The task is queued at the provider. You can "
+            "close Slate: it picks up where it left off.",
+        ),
+    ),
+    State.PROCESSING: (
+        QT_TRANSLATE_NOOP("Banner", "Generating"),
+        QT_TRANSLATE_NOOP(
+            "Banner",
+            "The provider is generating. You can close Slate: it picks up where it left off.",
+        ),
+    ),
+    State.DOWNLOADING: (
+        QT_TRANSLATE_NOOP("Banner", "Downloading"),
+        QT_TRANSLATE_NOOP(
+            "Banner", "The provider finished. Slate is downloading and verifying the media."
+        ),
+    ),
+    State.SUCCESS: (
+        QT_TRANSLATE_NOOP("Banner", "Done"),
+        QT_TRANSLATE_NOOP(
+            "Banner",
+            "The media are checked and saved on this "
+            "computer. Export them, or use Edit as new slot for a "
+            "variation.",
+        ),
+    ),
+    State.FAIL: (
+        QT_TRANSLATE_NOOP("Banner", "Failed"),
+        QT_TRANSLATE_NOOP(
+            "Banner", "This slot will not change again. Start a New slot to try again."
+        ),
+    ),
+    State.REJECTED: (
+        QT_TRANSLATE_NOOP("Banner", "Refused by the provider"),
+        QT_TRANSLATE_NOOP(
+            "Banner",
+            "No task was made and nothing was billed. You "
+            "may Create again with the same parameters, or start a "
+            "New slot.",
+        ),
+    ),
+    State.UNKNOWN: (
+        QT_TRANSLATE_NOOP("Banner", "Unknown"),
+        QT_TRANSLATE_NOOP(
+            "Banner",
+            "The create request left and no clear answer "
+            "came back. Slate will not create again. Query the "
+            "provider, or Recover.",
+        ),
+    ),
+    State.CANCELLED: (
+        QT_TRANSLATE_NOOP("Banner", "Cancelled"),
+        QT_TRANSLATE_NOOP(
+            "Banner",
+            "The provider cancelled the task while it was "
+            "queued; nothing was billed. Start a New slot to try "
+            "again.",
+        ),
+    ),
 }
 UNKNOWN_SENT_AT = QT_TRANSLATE_NOOP(
-    "Banner", "The create request left at %1 and no clear answer came back. Slate will not create "
-    "again. Query the provider, or Recover.")
-BANNER_BG = {State.SUCCESS: "#e8f3ec", State.FAIL: "#fbeaea", State.REJECTED: "#f0f0f1",
-             State.UNKNOWN: "#fdf3e1", None: "#eef2f7"}
+    "Banner",
+    "The create request left at %1 and no clear answer came back. Slate will not create "
+    "again. Query the provider, or Recover.",
+)
+BANNER_BG = {
+    State.SUCCESS: "#e8f3ec",
+    State.FAIL: "#fbeaea",
+    State.REJECTED: "#f0f0f1",
+    State.UNKNOWN: "#fdf3e1",
+    None: "#eef2f7",
+}
 SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
 DETAILS = QT_TRANSLATE_NOOP("Banner", "Details")
 DETAILS_NAME = QT_TRANSLATE_NOOP("Banner", "Show the provider's own words")
@@ -107,12 +163,17 @@ def progress_text(p: Progress | None) -> str:
         if p.took is not None:
             return translate("MainWindow", TOOK).replace("%1", clock(p.took)).replace("%2", changed)
         return translate("MainWindow", LAST_CHANGE).replace("%1", changed)
-    text = translate("MainWindow", ELAPSED).replace("%1", state_word(p.state)).replace(
-        "%2", clock(p.elapsed))
+    text = (
+        translate("MainWindow", ELAPSED)
+        .replace("%1", state_word(p.state))
+        .replace("%2", clock(p.elapsed))
+    )
     if p.next_query_in is not None:
-        text += " · " + (translate("MainWindow", NEXT_QUERY).replace(
-            "%1", str(int(p.next_query_in) + 1)) if p.next_query_in > 0
-            else translate("MainWindow", QUERYING_NOW))
+        text += " · " + (
+            translate("MainWindow", NEXT_QUERY).replace("%1", str(int(p.next_query_in) + 1))
+            if p.next_query_in > 0
+            else translate("MainWindow", QUERYING_NOW)
+        )
     return text
 
 
@@ -180,8 +241,12 @@ class Banner(QFrame):
         if slot.loading:
             return
         said = words.for_task(slot.task, translate) if slot.task is not None else words.Said("")
-        task = (slot.state, said.text, slot.task.created_at if slot.task is not None else None,
-                said.detail)
+        task = (
+            slot.state,
+            said.text,
+            slot.task.created_at if slot.task is not None else None,
+            said.detail,
+        )
         if task != self._drawn:
             self._drawn = task
             self.show_state(*task)
@@ -191,8 +256,9 @@ class Banner(QFrame):
         self.details_button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.details.setVisible(on and bool(self.details.text()))
 
-    def show_state(self, state: State | None, problem: str = "",
-                   sent_at: float | None = None, detail: str = "") -> None:
+    def show_state(
+        self, state: State | None, problem: str = "", sent_at: float | None = None, detail: str = ""
+    ) -> None:
         """The title and sentence of ``state``: the provider's ``problem`` above the sentence;
         an unknown slot says when its create left instead (one sentence, not two)."""
         title, sentence = BANNERS.get(state, BANNERS[State.UNKNOWN])
@@ -228,10 +294,14 @@ class Banner(QFrame):
             assert p is not None
             if est is not None:
                 text += " · " + translate("Banner", USUALLY).replace("%1", clock(est.low)).replace(
-                    "%2", clock(est.high)).replace("%3", str(est.samples))
+                    "%2", clock(est.high)
+                ).replace("%3", str(est.samples))
                 low, high = est.left(p.elapsed)
-                text += " · " + (translate("Banner", LEFT).replace("%1", clock(high))
-                                 if high > 0 else translate("Banner", OVERDUE))
+                text += " · " + (
+                    translate("Banner", LEFT).replace("%1", clock(high))
+                    if high > 0
+                    else translate("Banner", OVERDUE)
+                )
                 self.bar.setRange(0, 1000)
                 self.bar.setValue(int(est.fraction(p.elapsed) * 1000))
             else:

@@ -39,8 +39,9 @@ class SlotBrowser(QWidget):
 
     slotActivated = Signal(str)  # request_id
 
-    def __init__(self, model: SlotTreeModel, slot: CurrentSlot,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, model: SlotTreeModel, slot: CurrentSlot, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("slotBrowser")
         self.model = model
@@ -71,8 +72,11 @@ class SlotBrowser(QWidget):
         self.date.addItem(self.tr("Today"), 0)
         self.date.addItem(self.tr("Last 7 days"), 7)
         self.date.addItem(self.tr("Last 30 days"), 30)
-        for w, n in ((self.state, self.tr("State filter")), (self.kind, self.tr("Kind filter")),
-                     (self.date, self.tr("Date filter"))):
+        for w, n in (
+            (self.state, self.tr("State filter")),
+            (self.kind, self.tr("Kind filter")),
+            (self.date, self.tr("Date filter")),
+        ):
             w.setAccessibleName(n)
         self.tree = QTreeView(objectName="slotList")
         self.tree.setAccessibleName(self.tr("Slots"))
@@ -155,8 +159,12 @@ class SlotBrowser(QWidget):
             midnight = time.mktime((start.tm_year, start.tm_mon, start.tm_mday, 0, 0, 0, 0, 0, -1))
             since = midnight - days * 86400
         states = tuple(State(s) for s in self.state.currentData() or ())
-        return SlotFilter(search=self.search.text().strip(), states=states,
-                          kind=self.kind.currentData(), since=since)
+        return SlotFilter(
+            search=self.search.text().strip(),
+            states=states,
+            kind=self.kind.currentData(),
+            since=since,
+        )
 
     def apply_filter(self) -> None:
         self._debounce.stop()

@@ -48,10 +48,16 @@ IMAGE_ROLES = (
     (Role.REFERENCE, QT_TRANSLATE_NOOP("FinishedView", "Use as reference of a new slot")),
 )
 VIDEO_ROLES = (
-    (Role.FIRST_FRAME, QT_TRANSLATE_NOOP(
-        "FinishedView", "Continue: last frame of this video as first frame of a new slot")),
-    (Role.REFERENCE, QT_TRANSLATE_NOOP(
-        "FinishedView", "Last frame of this video as reference of a new slot")),
+    (
+        Role.FIRST_FRAME,
+        QT_TRANSLATE_NOOP(
+            "FinishedView", "Continue: last frame of this video as first frame of a new slot"
+        ),
+    ),
+    (
+        Role.REFERENCE,
+        QT_TRANSLATE_NOOP("FinishedView", "Last frame of this video as reference of a new slot"),
+    ),
 )
 
 
@@ -87,8 +93,9 @@ class FinishedView(QWidget):
         self.media = QStackedWidget(objectName="resultMedia")
         self.media.addWidget(self.images)
         self.media.addWidget(self.video)
-        self.use_button = QPushButton(_tr(QT_TRANSLATE_NOOP("FinishedView", "Use in a new slot")),
-                                      objectName="useAsButton")
+        self.use_button = QPushButton(
+            _tr(QT_TRANSLATE_NOOP("FinishedView", "Use in a new slot")), objectName="useAsButton"
+        )
         self.use_button.setAccessibleName(self.use_button.text())
         self.use_menu = QMenu(self.use_button)
         self.use_button.setMenu(self.use_menu)
@@ -133,9 +140,12 @@ class FinishedView(QWidget):
             self.media.setCurrentWidget(self.video)
             path = media[0].path
             self.video.set_video(path)
-            self.controller.call(load_video_poster, path, LARGE,
-                                 done=lambda img: token == self._token
-                                 and self.video.set_poster(img))
+            self.controller.call(
+                load_video_poster,
+                path,
+                LARGE,
+                done=lambda img: token == self._token and self.video.set_poster(img),
+            )
             return
         self.media.setCurrentWidget(self.images)
         for i, m in enumerate(media, 1):
@@ -159,27 +169,36 @@ class FinishedView(QWidget):
             parts.append(_tr(QT_TRANSLATE_NOOP("FinishedView", "Video")))
         else:
             n = int(p.get("n") or 1)
-            parts.append(_tr(QT_TRANSLATE_NOOP("FinishedView", "%1 image(s)")).replace(
-                "%1", str(n)))
+            parts.append(
+                _tr(QT_TRANSLATE_NOOP("FinishedView", "%1 image(s)")).replace("%1", str(n))
+            )
         parts += [str(p[k]) for k in ("model",) if p.get(k)]
         if p.get("duration"):
-            parts.append(_tr(QT_TRANSLATE_NOOP("FinishedView", "%1 s")).replace(
-                "%1", str(p["duration"])))
+            parts.append(
+                _tr(QT_TRANSLATE_NOOP("FinishedView", "%1 s")).replace("%1", str(p["duration"]))
+            )
         for key in ("resolution", "aspect_ratio"):
             if p.get(key):
                 parts.append(str(p[key]))
-        inputs = [_tr(word) for key, word in (
-            ("first_frame_image", QT_TRANSLATE_NOOP("FinishedView", "first frame")),
-            ("last_frame_image", QT_TRANSLATE_NOOP("FinishedView", "last frame")),
-            ("subject_reference", QT_TRANSLATE_NOOP("FinishedView", "reference")),
-        ) if p.get(key)]
+        inputs = [
+            _tr(word)
+            for key, word in (
+                ("first_frame_image", QT_TRANSLATE_NOOP("FinishedView", "first frame")),
+                ("last_frame_image", QT_TRANSLATE_NOOP("FinishedView", "last frame")),
+                ("subject_reference", QT_TRANSLATE_NOOP("FinishedView", "reference")),
+            )
+            if p.get(key)
+        ]
         line = " · ".join(parts)
         if inputs:
             line += " · " + _tr(QT_TRANSLATE_NOOP("FinishedView", "from %1")).replace(
-                "%1", ", ".join(inputs))
+                "%1", ", ".join(inputs)
+            )
         prompt = str(p.get("prompt") or "")
-        return (f"<b>{html.escape(line)}</b><br>"
-                f"<span style='color:#374151'>{html.escape(prompt)}</span>")
+        return (
+            f"<b>{html.escape(line)}</b><br>"
+            f"<span style='color:#374151'>{html.escape(prompt)}</span>"
+        )
 
     # -- using a result in a new slot ------------------------------------------------------------
     def current_media(self) -> MediaView | None:
@@ -195,7 +214,7 @@ class FinishedView(QWidget):
         """The "use in a new slot" actions of one result (its words depend on image or video)."""
         video = media.content_type.startswith("video/")
         out = []
-        for role, text in (VIDEO_ROLES if video else IMAGE_ROLES):
+        for role, text in VIDEO_ROLES if video else IMAGE_ROLES:
             act = QAction(_tr(text), self)
             act.setObjectName(f"use-{role.value}")
             act.triggered.connect(lambda _c=False, m=media, r=role: self.useWanted.emit(m, r.value))
@@ -225,7 +244,9 @@ class FinishedView(QWidget):
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
         if obj in (self.images, self.images.viewport()) and event.type() in (
-                QEvent.Type.Resize, QEvent.Type.Show):
+            QEvent.Type.Resize,
+            QEvent.Type.Show,
+        ):
             fit_icons(self.images, LARGE, self._aspect())
         return super().eventFilter(obj, event)
 

@@ -53,8 +53,11 @@ def _tr(text: str) -> str:
 def group_of(state: State, rate_limited: bool) -> str:
     if rate_limited:
         return "rate"
-    return {State.QUEUEING: "queued", State.SUBMITTING: "sending",
-            State.DOWNLOADING: "downloading"}.get(state, "running")
+    return {
+        State.QUEUEING: "queued",
+        State.SUBMITTING: "sending",
+        State.DOWNLOADING: "downloading",
+    }.get(state, "running")
 
 
 class QueuePanel(QFrame):
@@ -62,8 +65,9 @@ class QueuePanel(QFrame):
 
     slotWanted = Signal(str)
 
-    def __init__(self, controller: Any, estimates: Estimates | None = None,
-                 parent: QWidget | None = None) -> None:
+    def __init__(
+        self, controller: Any, estimates: Estimates | None = None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("queuePanel")
         self.controller = controller
@@ -108,8 +112,9 @@ class QueuePanel(QFrame):
         """How many slots the panel says are in flight."""
         return self.total
 
-    def show_entries(self, entries: list[Any], now: float | None = None, *,
-                     total: int | None = None) -> None:
+    def show_entries(
+        self, entries: list[Any], now: float | None = None, *, total: int | None = None
+    ) -> None:
         now = time.time() if now is None else now
         self.entries = list(entries)
         self.total = max(len(entries), total or 0)
@@ -146,8 +151,9 @@ class QueuePanel(QFrame):
         # as tall as its rows (at most eight): the slot tree keeps the rest of the column
         rows = self.tree.topLevelItemCount()
         height = self.tree.sizeHintForRow(0) if rows else 0
-        self.tree.setFixedHeight(min(8, max(rows, 1)) * max(height, 18) + 2 * self.tree.frameWidth()
-                                 + 4)
+        self.tree.setFixedHeight(
+            min(8, max(rows, 1)) * max(height, 18) + 2 * self.tree.frameWidth() + 4
+        )
 
     def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
         rid = item.data(0, Qt.ItemDataRole.UserRole)

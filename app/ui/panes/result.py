@@ -124,8 +124,11 @@ class ResultPane(QWidget):
 
         self.media_title = QLabel(self.tr("RESULT"), objectName="paneTitle")
         self.media_stack = QStackedWidget()
-        self.empty_media = QLabel(self.tr("No verified media yet."), objectName="hint",
-                                  alignment=Qt.AlignmentFlag.AlignCenter)
+        self.empty_media = QLabel(
+            self.tr("No verified media yet."),
+            objectName="hint",
+            alignment=Qt.AlignmentFlag.AlignCenter,
+        )
         self.empty_media.setWordWrap(True)
         self.thumbs = QListWidget(objectName="thumbnailList")
         self.thumbs.setViewMode(QListWidget.ViewMode.IconMode)
@@ -200,9 +203,14 @@ class ResultPane(QWidget):
         self.open_button.clicked.connect(self._open_file)
         self.folder_button.clicked.connect(self._open_folder)
         self.thumbs.itemActivated.connect(
-            lambda item: self._open_path(item.data(Qt.ItemDataRole.UserRole)))
-        for changed in (slot.task_changed, slot.events_changed, slot.loading_changed,
-                        slot.source_changed):
+            lambda item: self._open_path(item.data(Qt.ItemDataRole.UserRole))
+        )
+        for changed in (
+            slot.task_changed,
+            slot.events_changed,
+            slot.loading_changed,
+            slot.source_changed,
+        ):
             changed.connect(lambda _value: self.redraw())
         self.redraw()
 
@@ -214,8 +222,9 @@ class ResultPane(QWidget):
             return
         # A draft started from a slot keeps that slot's result beside the form.
         shown = slot.task if slot.task is not None else slot.source
-        self.media_title.setText(self.tr("RESULT") if slot.task is not None or shown is None
-                                 else self.tr("SOURCE"))
+        self.media_title.setText(
+            self.tr("RESULT") if slot.task is not None or shown is None else self.tr("SOURCE")
+        )
         # A finished slot's results are shown large in the slot pane: here only the source of a
         # draft (beside its form) and the facts, Details and history.
         large_elsewhere = slot.task is not None and slot.task.state == State.SUCCESS
@@ -249,7 +258,8 @@ class ResultPane(QWidget):
                 self.empty_media.setText(self.tr("No verified media: this slot failed."))
             else:
                 self.empty_media.setText(
-                    self.tr("Media appear here once they are downloaded and verified."))
+                    self.tr("Media appear here once they are downloaded and verified.")
+                )
             return
         self.summary.setText(self._summarize(media))
         self.file_info.setText("<br>".join(self._describe(m) for m in media))
@@ -262,9 +272,11 @@ class ResultPane(QWidget):
             self.media_stack.setCurrentWidget(self.video)
             self.video.set_video(media[0].path)
             path = media[0].path
-            self.controller.call(load_video_poster, path,
-                                 done=lambda img: token == self._token
-                                 and self.video.set_poster(img))
+            self.controller.call(
+                load_video_poster,
+                path,
+                done=lambda img: token == self._token and self.video.set_poster(img),
+            )
             return
         self.video.set_video(None)
         self.media_stack.setCurrentWidget(self.thumbs)
@@ -304,7 +316,9 @@ class ResultPane(QWidget):
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
         if obj in (self.thumbs, self.thumbs.viewport()) and event.type() in (
-                QEvent.Type.Resize, QEvent.Type.Show):
+            QEvent.Type.Resize,
+            QEvent.Type.Show,
+        ):
             self._fit_thumbs()
         return super().eventFilter(obj, event)
 
@@ -319,8 +333,7 @@ class ResultPane(QWidget):
         """One line a designer reads: how many, how large, how long (no paths, no hashes)."""
         first = media[0]
         total = sum(m.bytes for m in media)
-        size = (f"{total / 1024 / 1024:.1f} MB" if total >= 1024 * 1024
-                else f"{total / 1024:.0f} KB")
+        size = f"{total / 1024 / 1024:.1f} MB" if total >= 1024 * 1024 else f"{total / 1024:.0f} KB"
         dims = f"{first.width}×{first.height}" if first.width and first.height else ""
         if first.content_type.startswith("video/"):
             what = self.tr("Video")
@@ -333,20 +346,26 @@ class ResultPane(QWidget):
         from html import escape
 
         dims = f"{m.width}×{m.height}" if m.width and m.height else ""
-        size = (f"{m.bytes / 1024 / 1024:.1f} MB" if m.bytes >= 1024 * 1024
-                else f"{m.bytes / 1024:.0f} KB")
+        size = (
+            f"{m.bytes / 1024 / 1024:.1f} MB"
+            if m.bytes >= 1024 * 1024
+            else f"{m.bytes / 1024:.0f} KB"
+        )
         dur = f" · {m.duration:g} s" if m.duration else ""
         path = m.path if len(m.path) <= 64 else m.path[:28] + "…" + m.path[-34:]
-        return (f"<b>{escape(m.content_type)}</b> · {dims}{dur} · {size}<br>"
-                f"<span style='color:#6b7280'>{escape(path)}</span><br>"
-                f"<span style='font-family:monospace; font-size:9pt; color:#6b7280'>SHA-256 "
-                f"{m.sha256[:32]}<br>{'&nbsp;' * 8}{m.sha256[32:]}</span>")
+        return (
+            f"<b>{escape(m.content_type)}</b> · {dims}{dur} · {size}<br>"
+            f"<span style='color:#6b7280'>{escape(path)}</span><br>"
+            f"<span style='font-family:monospace; font-size:9pt; color:#6b7280'>SHA-256 "
+            f"{m.sha256[:32]}<br>{'&nbsp;' * 8}{m.sha256[32:]}</span>"
+        )
 
     def show_events(self, events: Sequence[HistoryEvent]) -> None:
         self.events.clear()
         if not events:
             self.events.addTopLevelItem(
-                QTreeWidgetItem([self.tr("Nothing has happened in this slot yet.")]))
+                QTreeWidgetItem([self.tr("Nothing has happened in this slot yet.")])
+            )
             return
         for e in events:
             when = dt.datetime.fromtimestamp(e.at).strftime("%H:%M:%S")

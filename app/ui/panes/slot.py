@@ -44,8 +44,12 @@ from app.ui import words
 from app.ui.style import state_word
 
 #: Outcomes said in the message line only (the slot on screen stays as it is).
-SAID_ONLY = (OutcomeKind.INVALID, OutcomeKind.QUOTA_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED,
-             OutcomeKind.NOT_FOUND)
+SAID_ONLY = (
+    OutcomeKind.INVALID,
+    OutcomeKind.QUOTA_EXCEEDED,
+    OutcomeKind.BUDGET_EXCEEDED,
+    OutcomeKind.NOT_FOUND,
+)
 
 
 class SlotPane(QWidget):
@@ -77,8 +81,10 @@ class SlotPane(QWidget):
         self.used_hint.setTextFormat(Qt.TextFormat.RichText)
         self.used_hint.hide()
         self.form = CreateForm()
-        self.locked_hint = QLabel(self.tr("This slot's parameters are fixed. Use New slot to "
-                                          "change them."), objectName="hint")
+        self.locked_hint = QLabel(
+            self.tr("This slot's parameters are fixed. Use New slot to change them."),
+            objectName="hint",
+        )
         self.locked_hint.setWordWrap(True)
         self.locked_hint.hide()  # shown for a stored slot only (a first draft changes no task)
         self.actions = ActionBar(slot)
@@ -89,9 +95,15 @@ class SlotPane(QWidget):
         box.setSpacing(10)
         self.finished = FinishedView(controller)  # a stored slot: results large, then summary
         self.finished.hide()
-        for widget, stretch in ((self.heading, 0), (self.banner, 0), (self.finished, 1),
-                                (self.composer, 0), (self.used_hint, 0), (self.form, 1),
-                                (self.locked_hint, 0)):
+        for widget, stretch in (
+            (self.heading, 0),
+            (self.banner, 0),
+            (self.finished, 1),
+            (self.composer, 0),
+            (self.used_hint, 0),
+            (self.form, 1),
+            (self.locked_hint, 0),
+        ):
             box.addWidget(widget, stretch)
         inner.setStyleSheet("QWidget#slotInner { background: white; }")
         scroll = QScrollArea(objectName="slotScroll")
@@ -113,10 +125,10 @@ class SlotPane(QWidget):
         self.form.estimator = controller.estimate
         self.form.refused.connect(self.show_message)
         controller.statusChanged.connect(
-            lambda status: self.form.set_budget(getattr(status.quota, "budget", None)))
+            lambda status: self.form.set_budget(getattr(status.quota, "budget", None))
+        )
         self.composer.changed.connect(self._composer_changed)
-        self.composer.nextSceneWanted.connect(
-            lambda prefix: self._next_scene(prefix))
+        self.composer.nextSceneWanted.connect(lambda prefix: self._next_scene(prefix))
         self.actions.triggered.connect(self._triggered)
         slot.task_changed.connect(lambda _task: self._show_slot())
         slot.loading_changed.connect(lambda _loading: self._show_slot())
@@ -134,15 +146,22 @@ class SlotPane(QWidget):
             slot.select(request_id)
         self.controller.select(request_id)
 
-    def new_draft(self, *, focus: bool = True, project: str | None = None,
-                  defaults: Any = None, source: Any = None) -> None:
+    def new_draft(
+        self,
+        *,
+        focus: bool = True,
+        project: str | None = None,
+        defaults: Any = None,
+        source: Any = None,
+    ) -> None:
         """A blank slot: today's date, the project on screen (or ``project``), the next free
         scene; the parameters from ``defaults`` (the user's ``DraftDefaults``) when given.
         ``source``: the slot whose result feeds this draft (kept visible beside it)."""
         if project is None:
             task = self.slot.task
             project = (getattr(task, "project", None) if task is not None else None) or (
-                self.composer.project.text())
+                self.composer.project.text()
+            )
         self._enter_draft(source)
         self.form.clear()
         if defaults is not None:
@@ -159,7 +178,7 @@ class SlotPane(QWidget):
             (self.composer.project if not project else self.form.prompt).setFocus()
 
     def new_slot(self) -> None:
-        """"New slot" from the one on screen: its parameters, a suggested RequestId, editable."""
+        """ "New slot" from the one on screen: its parameters, a suggested RequestId, editable."""
         task = self.slot.task
         if task is None:
             return
@@ -182,9 +201,14 @@ class SlotPane(QWidget):
     def _next_scene(self, prefix: str) -> None:
         """Ask for the next free scene of ``prefix``; an answer that arrives after the draft moved
         on (another project, another slot) is dropped, never written over the new name."""
+
         def done(scene: str) -> None:
-            if (self._alive() and self.slot.is_draft and not self.composer.free
-                    and self.composer.prefix() == prefix):
+            if (
+                self._alive()
+                and self.slot.is_draft
+                and not self.composer.free
+                and self.composer.prefix() == prefix
+            ):
                 self.composer.set_scene(scene)
 
         self.controller.next_scene(prefix, done=done)
@@ -213,9 +237,14 @@ class SlotPane(QWidget):
 
     # -- actions -------------------------------------------------------------------------------
     def _triggered(self, action: Action) -> None:
-        {Action.CREATE: self.create, Action.QUERY: self.query,
-         Action.RECOVER: self.recoverWanted.emit, Action.EXPORT: self.exportWanted.emit,
-         Action.NEW_SLOT: self.new_slot, Action.CANCEL: self.cancel}[action]()
+        {
+            Action.CREATE: self.create,
+            Action.QUERY: self.query,
+            Action.RECOVER: self.recoverWanted.emit,
+            Action.EXPORT: self.exportWanted.emit,
+            Action.NEW_SLOT: self.new_slot,
+            Action.CANCEL: self.cancel,
+        }[action]()
 
     def create(self) -> None:
         """Create the draft; a refused slot is created again with its stored parameters."""
@@ -274,6 +303,7 @@ class SlotPane(QWidget):
     def feed(self, picker: FramePicker, name: str, read: Any) -> None:
         """Fill ``picker`` with ``read()``'s data URL, read in a worker thread (a result's image,
         a video's last frame); a file that cannot be used is said in the message line."""
+
         def run() -> tuple[str | None, str | None]:
             try:
                 return read(), None
@@ -322,9 +352,12 @@ class SlotPane(QWidget):
     def _outcome(self, action: str, out: Result[Any]) -> None:
         self._end(action)
         task = out.task if out.task is not None else self.slot.task
-        said = words.for_outcome(out.problem, translate=translate,
-                                 can_lookup=bool(getattr(self.slot.caps, "can_list_tasks", False)),
-                                 kind=getattr(task, "kind", None))
+        said = words.for_outcome(
+            out.problem,
+            translate=translate,
+            can_lookup=bool(getattr(self.slot.caps, "can_list_tasks", False)),
+            kind=getattr(task, "kind", None),
+        )
         msg, self._detail = said.text, said.detail
         if action == "export" and out.kind is OutcomeKind.OK:
             n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
@@ -337,8 +370,11 @@ class SlotPane(QWidget):
             draft = self.slot.draft
             # the slot just made (its draft still on screen) or the one shown; never yank the
             # designer out of another draft they started meanwhile ("Edit as new slot")
-            if rid and out.task is not None and (
-                    (draft is not None and draft.request_id == rid) or rid == self.slot.selected):
+            if (
+                rid
+                and out.task is not None
+                and ((draft is not None and draft.request_id == rid) or rid == self.slot.selected)
+            ):
                 self.slotWanted.emit(rid)
 
     # -- showing -------------------------------------------------------------------------------
@@ -389,9 +425,12 @@ class SlotPane(QWidget):
         """The draft follows the form and the composer, with their first complaint."""
         if self.slot.draft is None:
             return
-        self.slot.edit_draft(request_id=self.composer.request_id(), kind=self.form.kind(),
-                             params=self.form.params(),
-                             problem=self.composer.error_text() or self.form.error_text())
+        self.slot.edit_draft(
+            request_id=self.composer.request_id(),
+            kind=self.form.kind(),
+            params=self.form.params(),
+            problem=self.composer.error_text() or self.form.error_text(),
+        )
 
     def _lookup_draft(self) -> None:
         rid = self.composer.request_id()
@@ -400,10 +439,14 @@ class SlotPane(QWidget):
 
         def found(out: Result[Any]) -> None:
             if self.slot.is_draft and self.composer.request_id() == rid and out.task is not None:
-                self.used_hint.setText(self.tr(
-                    "This RequestId is already used (%1). <a href=\"%2\">Open it</a> — creating "
-                    "it with other parameters will be refused.").replace(
-                        "%1", state_word(out.task.state)).replace("%2", rid))
+                self.used_hint.setText(
+                    self.tr(
+                        'This RequestId is already used (%1). <a href="%2">Open it</a> — creating '
+                        "it with other parameters will be refused."
+                    )
+                    .replace("%1", state_word(out.task.state))
+                    .replace("%2", rid)
+                )
                 self.used_hint.show()
 
         self.controller.lookup(rid, found)

@@ -30,8 +30,14 @@ class StatusPane(QStatusBar):
         self.running_label = QLabel(objectName="runningLabel")
         self.connection = QLabel(objectName="connectionLabel")
         self.warning_label = QLabel(objectName="warningLabel")
-        for w in (self.provider_badge, self.identity, self.quota_label, self.running_label,
-                  self.connection, self.warning_label):
+        for w in (
+            self.provider_badge,
+            self.identity,
+            self.quota_label,
+            self.running_label,
+            self.connection,
+            self.warning_label,
+        ):
             self.addWidget(w)
         self.notice = QLabel(objectName="noticeLabel")  # what just happened (settings applied…)
         self.addPermanentWidget(self.notice)
@@ -50,16 +56,19 @@ class StatusPane(QStatusBar):
             used, limit = (q.used, q.limit) if q is not None else (0, None)
             return f"{label} {used}/{limit}" if limit is not None else f"{label} {used}"
 
-        self.quota_label.setText(self.tr("Today: %1 · %2")
-                                 .replace("%1", part("video", self.tr("videos")))
-                                 .replace("%2", part("image", self.tr("images"))))
+        self.quota_label.setText(
+            self.tr("Today: %1 · %2")
+            .replace("%1", part("video", self.tr("videos")))
+            .replace("%2", part("image", self.tr("images")))
+        )
         running = int(status.running or 0)
         self.running_label.setText(self.tr("%1 running").replace("%1", str(running)))
         failing = int(status.failing or 0)
         if failing:
             self.connection.setObjectName("troubleLabel")
-            self.connection.setText(self.tr("⚠ Provider not answering: %1 task(s) retrying")
-                                    .replace("%1", str(failing)))
+            self.connection.setText(
+                self.tr("⚠ Provider not answering: %1 task(s) retrying").replace("%1", str(failing))
+            )
         else:
             self.connection.setObjectName("connectionLabel")
             self.connection.setText(self.tr("Connection OK"))
@@ -72,9 +81,12 @@ class StatusPane(QStatusBar):
         if c.demo:
             badge.setObjectName("demoBadge")
             badge.setText(self.tr("DEMO"))
-            badge.setToolTip(self.tr(
-                "Demo provider: nothing is billed and media are made on this computer. "
-                "Set an API key in Settings to use MiniMax."))
+            badge.setToolTip(
+                self.tr(
+                    "Demo provider: nothing is billed and media are made on this computer. "
+                    "Set an API key in Settings to use MiniMax."
+                )
+            )
         else:
             badge.setObjectName("providerBadge")
             badge.setText(c.provider_label)

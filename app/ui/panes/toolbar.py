@@ -42,8 +42,9 @@ class TopBar(QWidget):
         row.addWidget(tagline)
         row.addStretch(1)
         self.spend_button = QPushButton(self.tr("Spend"), objectName="spendButton")
-        self.spend_button.setToolTip(self.tr("What your slots cost: today, this week, per project "
-                                             "(Ctrl+Shift+S)"))
+        self.spend_button.setToolTip(
+            self.tr("What your slots cost: today, this week, per project (Ctrl+Shift+S)")
+        )
         # A push button like its neighbours, its menu arrow in a room of its own (style.py:
         # #shotListButton), never over the text, in either language
         self.shots_button = QPushButton(self.tr("Shot list"), objectName="shotListButton")
@@ -61,7 +62,8 @@ class TopBar(QWidget):
         self.settings_button.clicked.connect(self.settingsWanted)
         self.spend_button.clicked.connect(self.spendWanted)
         slot.busy_changed.connect(
-            lambda busy: self.settings_button.setEnabled(Busy.SETTINGS not in busy))
+            lambda busy: self.settings_button.setEnabled(Busy.SETTINGS not in busy)
+        )
 
     def set_shot_list_actions(self, *actions: Any) -> None:
         """The window's shot-list actions (Import shot list…, Scenes from a template…)."""

@@ -22,13 +22,17 @@ class WelcomePage(QFrame):
         self.controller = controller
         headline = QLabel(self.tr("Welcome to Slate"))
         headline.setStyleSheet("font-size: 22px; font-weight: 600;")
-        explain = QLabel(self.tr(
-            "A slot is one piece of work with a stable name, such as "
-            "article:20260816:tide-eye:scene-02. Slate sends each slot to the provider once, "
-            "keeps its history, and never pays twice for it."))
+        explain = QLabel(
+            self.tr(
+                "A slot is one piece of work with a stable name, such as "
+                "article:20260816:tide-eye:scene-02. Slate sends each slot to the provider once, "
+                "keeps its history, and never pays twice for it."
+            )
+        )
         explain.setWordWrap(True)
-        self.first_button = QPushButton(self.tr("Create your first slot"),
-                                        objectName="firstSlotButton")
+        self.first_button = QPushButton(
+            self.tr("Create your first slot"), objectName="firstSlotButton"
+        )
         self.first_button.setProperty("primary", True)
         self.first_button.clicked.connect(self.startWanted)
         self.demo_note = QLabel(objectName="hint")
@@ -54,6 +58,11 @@ class WelcomePage(QFrame):
         self.show_provider()
 
     def show_provider(self) -> None:
-        self.demo_note.setText(self.tr(
-            "The demo provider is active until you set an API key in Settings: try everything, "
-            "nothing is billed.") if self.controller.demo else "")
+        self.demo_note.setText(
+            self.tr(
+                "The demo provider is active until you set an API key in Settings: try everything, "
+                "nothing is billed."
+            )
+            if self.controller.demo
+            else ""
+        )

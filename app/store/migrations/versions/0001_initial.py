@@ -66,7 +66,9 @@ def upgrade() -> None:
     op.create_table(
         "media",
         sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-        sa.Column("task_id", sa.Integer, sa.ForeignKey("tasks.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "task_id", sa.Integer, sa.ForeignKey("tasks.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("position", sa.Integer, nullable=False),
         sa.Column("path", sa.Text, nullable=False),
         sa.Column("sha256", sa.String(64), nullable=False),

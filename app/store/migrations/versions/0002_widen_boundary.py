@@ -20,4 +20,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    replace_unique_index("tasks", old="uq_tasks_boundary", new="uq_tasks_tenant_key", columns=NARROW)
+    replace_unique_index(
+        "tasks", old="uq_tasks_boundary", new="uq_tasks_tenant_key", columns=NARROW
+    )

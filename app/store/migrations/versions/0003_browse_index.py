@@ -21,7 +21,8 @@ def upgrade() -> None:
     else:
         op.execute("UPDATE tasks SET prompt_text = json_extract(params, '$.prompt')")
     op.create_index(
-        "ix_tasks_browse", "tasks",
+        "ix_tasks_browse",
+        "tasks",
         ["tenant", "user_hash", "provider", "endpoint", "project", "created_at"],
     )
 

@@ -47,6 +47,10 @@ def downgrade() -> None:
         for name, width in PROVIDER_COLUMNS:
             # A value longer than the old width would not fit: keep its head (the history
             # keeps the provider's raw answer).
-            op.execute(sa.text(f"UPDATE tasks SET {name} = left({name}, {width}) "
-                               f"WHERE length({name}) > {width}"))
+            op.execute(
+                sa.text(
+                    f"UPDATE tasks SET {name} = left({name}, {width}) "
+                    f"WHERE length({name}) > {width}"
+                )
+            )
             op.alter_column("tasks", name, type_=sa.String(width), existing_nullable=True)

@@ -47,12 +47,13 @@ def _backfill_days(bind: sa.Connection) -> None:
     if len(offsets) == 1:
         offset = num(offsets[0][1])
     else:
-        whens = " ".join(f"WHEN created_at < {num(since)} THEN {num(off)}"
-                         for (since, _), (_, off) in zip(offsets[1:], offsets[:-1]))
+        whens = " ".join(
+            f"WHEN created_at < {num(since)} THEN {num(off)}"
+            for (since, _), (_, off) in zip(offsets[1:], offsets[:-1])
+        )
         offset = f"CASE {whens} ELSE {num(offsets[-1][1])} END"
     if bind.dialect.name == "postgresql":
-        day = (f"to_char(to_timestamp(created_at + {offset}) AT TIME ZONE 'UTC', "
-               "'YYYY-MM-DD')")
+        day = f"to_char(to_timestamp(created_at + {offset}) AT TIME ZONE 'UTC', 'YYYY-MM-DD')"
     else:
         day = f"strftime('%Y-%m-%d', created_at + {offset}, 'unixepoch')"
     bind.execute(sa.text(f"UPDATE tasks SET cost_day = {day} WHERE cost_day IS NULL"))
@@ -64,8 +65,13 @@ def upgrade() -> None:
     _backfill_days(op.get_bind())
     op.create_index(INDEX, "tasks", ["tenant", "user_hash", "provider", "endpoint", "cost_day"])
     unpriced = sa.text("cost_currency IS NULL")
-    op.create_index(UNPRICED, "tasks", ["tenant", "user_hash", "provider", "endpoint"],
-                    sqlite_where=unpriced, postgresql_where=unpriced)
+    op.create_index(
+        UNPRICED,
+        "tasks",
+        ["tenant", "user_hash", "provider", "endpoint"],
+        sqlite_where=unpriced,
+        postgresql_where=unpriced,
+    )
 
 
 def downgrade() -> None:
