@@ -143,6 +143,10 @@ def build_parser() -> Parser:
     s.add_argument("--width", help="image-01: width in px (512-2048, steps of 8), with --height")
     s.add_argument("--height", help="image-01: height in px (512-2048, steps of 8), with --width")
     s.add_argument("--n")
+    s.add_argument(
+        "--size", help="MiniMax-H3-Image: WIDTHxHEIGHT (instead of --aspect-ratio/--area)"
+    )
+    s.add_argument("--area", help="MiniMax-H3-Image: 1K, 2K or 4K, with --aspect-ratio")
     s.add_argument("--seed")
     s.add_argument("--prompt-optimizer", action=argparse.BooleanOptionalAction, default=None)
     s.add_argument("--subject-reference", help="https:// URL, data: URL or a local image file")
@@ -279,6 +283,8 @@ def submit_params(ns: argparse.Namespace) -> dict[str, Any]:
         "width": ns.width,
         "height": ns.height,
         "n": ns.n,
+        "size": ns.size,
+        "area": ns.area,
         "seed": ns.seed,
         "prompt_optimizer": ns.prompt_optimizer,
         "subject_reference": image_option(ns.subject_reference, "subject_reference"),

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Literal
 
-from app.domain.prices import ModelPrices, Money, PriceTable
+from app.domain.prices import TOKEN_PARTS, TOKENS_PER_PRICE, ModelPrices, Money, PriceTable
 
 JSON_PLACES = Decimal("0.0001")
 CURRENCY_SIGNS = {"USD": "$"}
@@ -260,6 +260,13 @@ def estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
         if count != 1 and part.amount is not None:
             basis += f" = {format_money(part.amount, currency)}"
         return Cost(part.amount, currency, basis)
+    if entry.scheme == "per_token":
+        return Cost(
+            None,
+            currency,
+            f"{model}: priced by tokens, and no tokens-per-image rule is published: the cost "
+            "is unknown until the answer reports its usage",
+        )
     resolution = params.get("resolution")
     duration = params.get("duration")
     seconds = duration if isinstance(duration, int) and not isinstance(duration, bool) else None
@@ -302,6 +309,8 @@ def reported(
     if entry.scheme == "per_image":
         count = _number(usage.get("success_count"))
         return None if count is None else _Part(count, entry.per_image, "").amount
+    if entry.scheme == "per_token":
+        return token_cost(entry.per_token, usage)
     if entry.scheme == "per_clip":
         count = _number(usage.get("success_count"))
         if count is None:
@@ -331,6 +340,19 @@ def reported(
         table.currency,
     )
     return _total(parts)
+
+
+def token_cost(rates: Mapping[str, Money], usage: Mapping[str, Any]) -> Money:
+    """Tokens reported (``input_tokens``, ``output_tokens``) × the rates per million; None when
+    a count or a rate is missing (never a smaller sum)."""
+    total = Decimal(0)
+    for part in TOKEN_PARTS:
+        count = _number(usage.get(f"{part}_tokens"))
+        rate = rates.get(part)
+        if count is None or rate is None:
+            return None
+        total += count * rate / TOKENS_PER_PRICE
+    return total
 
 
 def usage_of(

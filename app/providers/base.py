@@ -137,6 +137,7 @@ class ImageResult:
     success_count: int | None
     failed_count: int | None
     raw: dict[str, Any]
+    usage: dict[str, Any] | None = None  # MiniMax-H3-Image: token usage
 
 
 @dataclass
@@ -194,6 +195,8 @@ class Provider(Protocol):
     async def retrieve_file(self, file_id: str) -> FileInfo: ...
 
     async def generate_image(self, body: dict[str, Any]) -> ImageResult: ...
+
+    async def generate_h3_image(self, path: str, body: dict[str, Any]) -> ImageResult: ...
 
     def download(self, url: str) -> "DownloadContext": ...
 

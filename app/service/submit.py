@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from app.domain import params_v2
+from app.domain import params_h3image, params_v2
 from app.domain.cost import BudgetCheck, estimate, format_money
 from app.domain.days import local_day
 from app.domain.errors import StoreBusy, ValidationError
@@ -32,7 +32,7 @@ from app.domain.protocols import V2, protocol_of
 from app.domain.slots import KINDS, SlotRef, validate_request_id
 from app.domain.states import STOP_STATES, State, same_intent
 from app.providers.base import Ambiguous, ImageItem, ImageResult, ProviderError, Refused
-from app.service import inputs, journal
+from app.service import h3image, inputs, journal
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.lease import Lease, lease_seconds
@@ -144,6 +144,9 @@ class Submitter:
                 params, local = await asyncio.to_thread(inputs.prepare_v2, params)
                 norm = normalize(kind, params)
                 plan = params_v2.plan_body(norm, ctx.provider.api(V2).caps.can_upload)
+            elif kind == "image" and params_h3image.is_h3_image(params.get("model")):
+                params, local = await h3image.prepare(ctx, params)
+                norm = normalize(kind, params)
             else:
                 if any(params.get(f) for f in FRAME_IMAGE_FIELDS):
                     await asyncio.to_thread(inputs.check_v1_images, kind, params)
@@ -366,10 +369,13 @@ class Submitter:
     ) -> Result[Any]:
         ctx = self.ctx
         v2 = ctx.protocol(task) == V2
+        h3_image = task.kind == "image" and params_h3image.is_h3_image(task.params.get("model"))
         try:
             if v2:
                 assert plan is not None, "a V2 create needs its body plan"
                 body = await self._v2_body(task, local or {}, plan)
+            elif h3_image:
+                body = await self._h3_image_body(task, local or {})
             else:
                 body = request_body(task.kind, task.params)
         except Refused as exc:
@@ -391,6 +397,10 @@ class Submitter:
             try:
                 if task.kind == "video":
                     answer: Any = await api.create_video(body)
+                elif h3_image:
+                    answer = await ctx.provider.generate_h3_image(
+                        params_h3image.endpoint(task.params), body
+                    )
                 else:
                     answer = await ctx.provider.generate_image(body)
                 break
@@ -480,8 +490,32 @@ class Submitter:
             ],
             "success_count": result.success_count,
             "failed_count": result.failed_count,
+            "usage": result.usage,
             "raw": result.raw,
         }
+
+    async def _h3_image_body(
+        self, task: TaskRow, local: dict[str, inputs.LocalInput]
+    ) -> dict[str, Any]:
+        """The H3-Image body: local references (files, data URLs, other slots' results) as data
+        URLs, read again and compared by SHA-256. Raises :class:`Refused` (never sent) when one
+        changed or is gone."""
+        sources: dict[str, str] = {}
+        for item in task.params.get("reference_image") or ():
+            sha = item.get("sha256")
+            if not sha or sha in sources:
+                continue
+            got = local.get(sha)
+            if got is None:
+                raise Refused(
+                    "a reference image is no longer at hand; the create was not sent",
+                    never_sent=True,
+                )
+            try:
+                sources[sha] = await asyncio.to_thread(got.data_url)
+            except inputs.InputChanged as exc:
+                raise Refused(f"{exc}; the create was not sent", never_sent=True) from None
+        return params_h3image.request_body(task.params, sources)
 
     async def _journal(self, task: TaskRow, answered: dict[str, Any]) -> Path | None:
         """Make the answer durable before any store write (None: the journal could not be
@@ -532,6 +566,7 @@ class Submitter:
                 success_count=answered.get("success_count"),
                 failed_count=answered.get("failed_count"),
                 raw=answered.get("raw") or {},
+                usage=answered.get("usage"),
             )
             log.info("image create for slot %s answered (id %s)", task.id, result.id)
             return await self._images_answered(task, result, recorded)
@@ -680,6 +715,8 @@ class Submitter:
             "success_count": result.success_count,
             "failed_count": result.failed_count,
         }
+        if result.usage:
+            results["usage"] = result.usage
         folder = media_mod.media_folder(ctx.config.data_dir, task.tenant, task.slot_key)
         inline = []
         for item in result.items:

@@ -46,6 +46,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from app.sim import media, v2rules
 from app.sim.config import UNKNOWN_STATUS_WORDS, UNKNOWN_STATUS_WORDS_V2, Faults, SimConfig
+from app.sim.extras import ExtrasEndpoints
 from app.sim.rules import ApiError, invalid, validate_image, validate_video
 from app.sim.store import SimStore
 from app.sim.v2api import V2Endpoints, parse_multipart
@@ -509,7 +510,7 @@ class _HTTPServer6(_HTTPServer):
     address_family = socket.AF_INET6
 
 
-class _Handler(V2Endpoints, BaseHTTPRequestHandler):
+class _Handler(ExtrasEndpoints, V2Endpoints, BaseHTTPRequestHandler):
     server: _HTTPServer
     server_version = "slate-sim/1"
     # HTTP/1.1 keep-alive, as MiniMax's hosts answer: with HTTP/1.0 the server closes right after
@@ -628,7 +629,7 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
         try:
             if path.startswith("/_sim/"):
                 return self._control(method, path)
-            if path.startswith("/v2/"):
+            if path.startswith("/v2/") or self._extras_route(method, path) is not None:
                 return self._v2_dispatch(method, path)
             endpoint = ENDPOINT_NAMES.get(path)
             if endpoint is None:

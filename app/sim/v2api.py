@@ -94,6 +94,9 @@ class V2Endpoints:
             self._v2_error(exc)
 
     def _v2_route(self, method: str, path: str):  # type: ignore[no-untyped-def]
+        extra = self._extras_route(method, path)  # type: ignore[attr-defined]
+        if extra is not None:
+            return extra
         if path == _CREATE:
             return "v2_video_generation", self._v2_create, None, ("POST",)
         if path.startswith(_CREATE + "/"):
