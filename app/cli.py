@@ -175,6 +175,20 @@ def build_parser() -> Parser:
 
     c = sub.add_parser("cancel", parents=[parent], help="cancel a queued MiniMax-H3 (V2) task")
     c.add_argument("request_id")
+
+    rg = sub.add_parser(
+        "regenerate", parents=[parent], help="re-render a finished 768P MiniMax-H3 slot at 2K"
+    )
+    rg.add_argument("request_id", help="the source slot (never changed)")
+    rg.add_argument("--to", required=True, help="2K")
+    rg.add_argument("--request-id", dest="new_request_id", required=True, help="the new slot")
+    rg.add_argument("--wait", action="store_true")
+    rg.add_argument("--max-seconds", type=float)
+    en = sub.add_parser(
+        "enhance", parents=[parent], help="MiniMax-H3 prompt enhancement as a slot of its own"
+    )
+    en.add_argument("request_id", help="the slot whose prompt is enhanced (never changed)")
+    en.add_argument("--request-id", dest="new_request_id", required=True, help="the new slot")
     b = sub.add_parser(
         "batch",
         parents=[parent],
@@ -397,6 +411,7 @@ def render_task(t: TaskView) -> dict[str, Any]:
         "updated_at": t.updated_at,
         "failed_count": t.failed_count,
         "cost": render_task_cost(t),
+        **({"text": t.text} if t.text is not None else {}),
     }
 
 
@@ -713,6 +728,16 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
             return await svc.recover(ns.request_id, how)
         if cmd == "cancel":
             return await svc.cancel(ns.request_id)
+        if cmd == "regenerate":
+            return await svc.regenerate(
+                ns.request_id,
+                ns.to,
+                ns.new_request_id,
+                wait=ns.wait,
+                max_seconds=ns.max_seconds,
+            )
+        if cmd == "enhance":
+            return await svc.enhance(ns.request_id, ns.new_request_id)
         if cmd == "batch":
             return await _batch(svc, ns)
         if cmd == "spend":

@@ -22,6 +22,9 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Literal
 
+from app.domain.derived import REGENERATION_PRICE_KEY, is_regeneration
+from app.domain.enhance import PRICE_KEY as ENHANCE_PRICE_KEY
+from app.domain.enhance import is_enhancement
 from app.domain.prices import TOKEN_PARTS, TOKENS_PER_PRICE, ModelPrices, Money, PriceTable
 
 JSON_PLACES = Decimal("0.0001")
@@ -245,10 +248,20 @@ def _per_second_parts(
     return parts
 
 
+def price_key(params: Mapping[str, Any]) -> str:
+    """The price table entry of a create: its model, except a 2K regeneration, which MiniMax
+    prices on its own (:data:`app.domain.derived.REGENERATION_PRICE_KEY`)."""
+    if is_regeneration(params):
+        return REGENERATION_PRICE_KEY
+    if is_enhancement(params):
+        return ENHANCE_PRICE_KEY
+    return str(params.get("model") or "")
+
+
 def estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
     """The cost of one create from its normalized parameters, before anything is sent."""
     currency = table.currency
-    model = str(params.get("model") or "")
+    model = price_key(params)
     entry = table.get(model)
     if entry is None or entry.kind != kind:
         return Cost(None, currency, f"{model or kind}: not in the price table")
@@ -264,8 +277,9 @@ def estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
         return Cost(
             None,
             currency,
-            f"{model}: priced by tokens, and no tokens-per-image rule is published: the cost "
-            "is unknown until the answer reports its usage",
+            f"{model}: priced by tokens, and no rule gives the tokens before the answer (no "
+            "tokens-per-image rule is published): the cost is unknown until the answer reports "
+            "its usage",
         )
     resolution = params.get("resolution")
     duration = params.get("duration")
@@ -302,7 +316,7 @@ def reported(
     free) and for a V1 video (1 when the provider said it succeeded, as V1 reports no usage)."""
     if not usage:
         return None
-    model = str(params.get("model") or "")
+    model = price_key(params)
     entry = table.get(model)
     if entry is None or entry.kind != kind:
         return None

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
-from app.domain import params_h3image, params_v2
+from app.domain import derived, enhance, params_h3image, params_v2
 from app.domain.errors import ValidationError
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, protocol_for
@@ -262,6 +262,8 @@ def _subject_reference(value: object, kind: Kind) -> list[dict[str, Any]] | None
 
 
 def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
+    if derived.is_regeneration(raw):
+        return derived.normalize_regeneration(raw)
     if protocol_for("video", raw.get("model")) == V2:
         return params_v2.normalize(raw)
     _unknown_fields(raw, VIDEO_FIELDS)
@@ -421,6 +423,8 @@ def normalize(kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         return normalize_video(raw)
     if kind == "image":
         return normalize_image(raw)
+    if kind == enhance.KIND:
+        return enhance.normalize(raw)
     raise ValidationError("kind", "must be image or video")
 
 

@@ -381,7 +381,10 @@ def _build(
             raise c.fail(at, f"states no price: give one of {', '.join(SCHEMES)}")
         kind: Kind = entry["kind"]
         scheme = schemes[0]
-        if (kind == "image") != (scheme in ("per_image", "per_token")):
+        allowed = {"image": ("per_image", "per_token"), "prompt": ("per_token",)}.get(
+            kind, ("per_second", "per_clip")
+        )
+        if scheme not in allowed:
             where = (
                 (*at, scheme)
                 if overridden is None or scheme in overridden.get(name, {})

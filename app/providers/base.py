@@ -87,6 +87,19 @@ class VideoStatus:
     error_message: str | None = None
     url: str | None = None
     usage: dict[str, Any] | None = None
+    text: str | None = None  # a Context-IR task's enhanced prompt (content.prompt)
+
+
+@dataclass(frozen=True)
+class PromptAnswer:
+    """Context-IR's answer: the task inline (``status``, the enhanced ``prompt``, ``usage``) or
+    only a ``task_id`` to query (then ``status`` and ``prompt`` are None)."""
+
+    task_id: str
+    status: str | None
+    prompt: str | None
+    usage: dict[str, Any] | None
+    raw: dict[str, Any]
 
 
 @dataclass(frozen=True)

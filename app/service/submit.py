@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from app.domain import params_h3image, params_v2
+from app.domain import derived, enhance, params_h3image, params_v2
 from app.domain.cost import BudgetCheck, estimate, format_money
 from app.domain.days import local_day
 from app.domain.errors import StoreBusy, ValidationError
@@ -140,7 +140,11 @@ class Submitter:
             slot = ctx.slot(validate_request_id(request_id))
             if kind not in KINDS:
                 raise ValidationError("kind", "must be image or video")
-            if protocol_of(kind, params) == V2:
+            if kind == enhance.KIND:
+                norm = normalize(kind, params)  # text only: nothing local to read
+            elif kind == "video" and derived.is_regeneration(params):
+                norm = normalize(kind, params)  # nothing local is sent: the source is a task id
+            elif protocol_of(kind, params) == V2:
                 params, local = await asyncio.to_thread(inputs.prepare_v2, params)
                 norm = normalize(kind, params)
                 plan = params_v2.plan_body(norm, ctx.provider.api(V2).caps.can_upload)
@@ -370,8 +374,14 @@ class Submitter:
         ctx = self.ctx
         v2 = ctx.protocol(task) == V2
         h3_image = task.kind == "image" and params_h3image.is_h3_image(task.params.get("model"))
+        regen = task.kind == "video" and derived.is_regeneration(task.params)
+        prompt_kind = task.kind == enhance.KIND
         try:
-            if v2:
+            if prompt_kind:
+                body = enhance.request_body(task.params)
+            elif regen:
+                body = derived.regeneration_body(task.params)
+            elif v2:
                 assert plan is not None, "a V2 create needs its body plan"
                 body = await self._v2_body(task, local or {}, plan)
             elif h3_image:
@@ -395,8 +405,12 @@ class Submitter:
                 return await self._not_sent(task)
             sent_at = time.time()
             try:
-                if task.kind == "video":
-                    answer: Any = await api.create_video(body)
+                if prompt_kind:
+                    answer: Any = await ctx.provider.api(V2).enhance_prompt(body)
+                elif regen:
+                    answer = await ctx.provider.api(V2).regenerate_video(body)
+                elif task.kind == "video":
+                    answer = await api.create_video(body)
                 elif h3_image:
                     answer = await ctx.provider.generate_h3_image(
                         params_h3image.endpoint(task.params), body
@@ -454,11 +468,12 @@ class Submitter:
                         f"({why}). Slate will not create again; query or recover.",
                     ),
                 )
-        answered = (
-            self._video_answer(answer, sent_at, v2)
-            if task.kind == "video"
-            else self._image_answer(answer)
-        )
+        if prompt_kind:
+            answered = self._prompt_answer(answer, sent_at)
+        elif task.kind == "video":
+            answered = self._video_answer(answer, sent_at, v2)
+        else:
+            answered = self._image_answer(answer)
         entry = await self._journal(task, answered)
         try:
             return await self._record_answer(task, answered, entry)
@@ -477,6 +492,19 @@ class Submitter:
             "raw": answer.raw,
             "sent_at": sent_at,
             "state": (State.QUEUEING if v2 else State.PREPARING).value,
+        }
+
+    @staticmethod
+    def _prompt_answer(answer: Any, sent_at: float) -> dict[str, Any]:
+        return {
+            "type": "prompt",
+            "task_id": answer.task_id,
+            "id": answer.task_id,
+            "status": answer.status,
+            "prompt": answer.prompt,
+            "usage": answer.usage,
+            "raw": answer.raw,
+            "sent_at": sent_at,
         }
 
     @staticmethod
@@ -558,6 +586,8 @@ class Submitter:
             if entry is not None:
                 journal.settle(entry)
 
+        if answered["type"] == "prompt":
+            return await self._prompt_recorded(task, answered, recorded)
         if answered["type"] == "image":
             result = ImageResult(
                 id=answered.get("id"),
@@ -580,6 +610,45 @@ class Submitter:
             float(answered.get("sent_at") or time.time()),
             State(answered["state"]),
         )
+        recorded()
+        return Result(
+            OutcomeKind.CREATED, task.request_id, ctx.view(new or await self._fresh(task))
+        )
+
+    async def _prompt_recorded(
+        self, task: TaskRow, answered: dict[str, Any], recorded: Callable[[], None]
+    ) -> Result[Any]:
+        """Context-IR answered: the task inline (its prompt stored at once) or a task id (the
+        slot waits in ``queueing`` and is queried like a V2 task)."""
+        ctx = self.ctx
+        task_id = answered["task_id"]
+        said = {"provider_task_id": task_id, "owner_pid": None, "lease_until": None}
+        if answered.get("status") is None:
+            new = await self.moves.to_created(
+                task,
+                task_id,
+                answered.get("raw") or {},
+                float(answered.get("sent_at") or time.time()),
+                State.QUEUEING,
+            )
+        elif answered.get("status") == "succeeded":
+            new = await self.lifecycle.prompt_answered(
+                task,
+                answered.get("prompt"),
+                answered.get("usage"),
+                {"raw": answered.get("raw")},
+                answer=True,
+                provider_status="succeeded",
+                **said,
+            )
+        else:  # an inline task not done yet: query it like any V2 task
+            new = await self.moves.to_created(
+                task,
+                task_id,
+                answered.get("raw") or {},
+                float(answered.get("sent_at") or time.time()),
+                State.QUEUEING,
+            )
         recorded()
         return Result(
             OutcomeKind.CREATED, task.request_id, ctx.view(new or await self._fresh(task))
@@ -674,7 +743,9 @@ class Submitter:
             )
             return False
         answer_id = (
-            answered.get("task_id") if answered.get("type") == "video" else answered.get("id")
+            answered.get("task_id")
+            if answered.get("type") in ("video", "prompt")
+            else answered.get("id")
         )
         if task.provider_task_id is not None and task.provider_task_id == answer_id:
             journal.settle(entry.path)  # the store had it already

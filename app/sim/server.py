@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from app.sim import media, v2rules
+from app.sim import h3extras, media, v2rules
 from app.sim.config import UNKNOWN_STATUS_WORDS, UNKNOWN_STATUS_WORDS_V2, Faults, SimConfig
 from app.sim.extras import ExtrasEndpoints
 from app.sim.rules import ApiError, invalid, validate_image, validate_video
@@ -393,8 +393,10 @@ class SimServer:
 
     def v2_view(self, task: dict[str, Any], *, expired_url: bool = False) -> dict[str, Any]:
         """The V2 task object (query one, list items)."""
-        status, updated = self.v2_status(task)
         p = task["params"]
+        if p.get("task_type") == "h3_context_ir":
+            return h3extras.context_ir_view(self, task)
+        status, updated = self.v2_status(task)
         view: dict[str, Any] = {
             "id": task["task_id"],
             "model": p["model"],
@@ -406,7 +408,7 @@ class SimServer:
             "resolution": p["resolution"],
             "duration": p["duration"],
             "ratio": p["ratio"],
-            "task_type": "generation",
+            "task_type": p.get("task_type", "generation"),
             "modality": p["modality"],
             "usage": {},
         }

@@ -203,7 +203,9 @@ class V2Endpoints:
         for task in sim.store.list_v2_tasks(since):
             if query.model and task["params"]["model"] not in query.model:
                 continue
-            if query.task_type and "generation" not in query.task_type:
+            if query.task_type and task["params"].get("task_type", "generation") not in (
+                query.task_type
+            ):
                 continue
             if query.task_ids is not None and task["task_id"] not in query.task_ids:
                 continue
