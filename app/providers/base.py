@@ -190,6 +190,15 @@ class VideoApi(Protocol):
 
 
 @runtime_checkable
+class V2Extras(Protocol):
+    """MiniMax-H3's paid extras beside the create (the V2 adapter offers them)."""
+
+    async def regenerate_video(self, body: dict[str, Any]) -> VideoCreated: ...
+
+    async def enhance_prompt(self, body: dict[str, Any]) -> PromptAnswer: ...
+
+
+@runtime_checkable
 class Provider(Protocol):
     """What the service needs from a provider. ``name``: minimax|demo; ``endpoint``:
     global|cn|local; ``caps``: what its V1 side can do (images and the legacy videos);

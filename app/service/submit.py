@@ -31,7 +31,14 @@ from app.domain.prices import PriceTable
 from app.domain.protocols import V2, protocol_of
 from app.domain.slots import KINDS, SlotRef, validate_request_id
 from app.domain.states import STOP_STATES, State, same_intent
-from app.providers.base import Ambiguous, ImageItem, ImageResult, ProviderError, Refused
+from app.providers.base import (
+    Ambiguous,
+    ImageItem,
+    ImageResult,
+    ProviderError,
+    Refused,
+    V2Extras,
+)
 from app.service import h3image, inputs, journal
 from app.service import media as media_mod
 from app.service.context import ServiceContext
@@ -406,9 +413,9 @@ class Submitter:
             sent_at = time.time()
             try:
                 if prompt_kind:
-                    answer: Any = await ctx.provider.api(V2).enhance_prompt(body)
+                    answer: Any = await self._extras().enhance_prompt(body)
                 elif regen:
-                    answer = await ctx.provider.api(V2).regenerate_video(body)
+                    answer = await self._extras().regenerate_video(body)
                 elif task.kind == "video":
                     answer = await api.create_video(body)
                 elif h3_image:
@@ -493,6 +500,14 @@ class Submitter:
             "sent_at": sent_at,
             "state": (State.QUEUEING if v2 else State.PREPARING).value,
         }
+
+    def _extras(self) -> V2Extras:
+        api = self.ctx.provider.api(V2)
+        if not isinstance(api, V2Extras):
+            raise Refused(
+                "this provider offers no MiniMax-H3 extras; nothing was sent", never_sent=True
+            )
+        return api
 
     @staticmethod
     def _prompt_answer(answer: Any, sent_at: float) -> dict[str, Any]:
