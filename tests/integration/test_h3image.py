@@ -207,3 +207,33 @@ def test_cli_submit_h3_image(slate, demo_sim):
         "--prompt", "a kite", "--area", "3K",
     )  # fmt: skip
     assert bad.code == 2 and bad.out["error"]["field"] == "area"
+
+
+def test_batch_rows_of_h3_image_dry_run_then_run_then_replay(slate, demo_sim, tmp_path):
+    (tmp_path / "ref.png").write_bytes(image_bytes(640, 480))
+    base = slate(
+        "submit", "--request-id", RID, "--kind", "image", "--model", "MiniMax-H3-Image",
+        "--prompt", "the lighthouse",
+    )  # fmt: skip
+    assert base.code == 0, base.out
+    shots = tmp_path / "shots.csv"
+    shots.write_text(
+        "request_id,kind,model,prompt,size,aspect_ratio,area,n,reference_image\n"
+        f"{EDIT_RID},image,MiniMax-H3-Image,in snow,1024x1024,,,1,ref.png;{RID}\n"
+        "article:20261201:tide-eye:still-03,image,MiniMax-H3-Image-Highspeed,at noon,,3:2,2K,2,\n"
+        "article:20261201:tide-eye:still-04,image,MiniMax-H3-Image,bad,,,8K,1,\n",
+        encoding="utf-8",
+    )
+    before = demo_sim.stats()["creates_total"]
+    dry = slate("batch", str(shots), "--dry-run")
+    assert [r["outcome"] for r in dry.out["rows"]] == ["created", "created", "invalid"]
+    assert dry.out["rows"][2]["error"]["field"] == "area"
+    assert dry.out["cost"]["estimate"] is None  # token-priced: unknown before the answer
+    assert demo_sim.stats()["creates_total"] == before
+    run = slate("batch", str(shots))
+    assert [r["outcome"] for r in run.out["rows"]] == ["created", "created", "invalid"]
+    assert demo_sim.stats()["creates_total"] == before + 2
+    assert run.out["rows"][0]["task"]["params"]["reference_image"][1]["request_id"] == RID
+    again = slate("batch", str(shots))
+    assert [r["outcome"] for r in again.out["rows"]] == ["replayed", "replayed", "invalid"]
+    assert demo_sim.stats()["creates_total"] == before + 2
