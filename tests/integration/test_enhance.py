@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from app.domain.states import State
+from app.service.commands import Lookup
 from app.service.results import OutcomeKind
 from app.sim import SimServer
 from app.sim.h3extras import enhanced
@@ -75,11 +76,19 @@ async def test_the_same_request_id_for_another_prompt_is_a_conflict(harness):
 async def test_lost_answer_is_unknown_and_never_paid_twice(harness):
     h = harness
     await source(h)
+    h.sim.config.queueing = 0.0  # the Context-IR task, once queried, is done at once
     h.sim.set_faults(lose_create_response=1)
     out = await h.service.enhance(SRC, NEW)
     assert out.kind is OutcomeKind.UNKNOWN
     again = await h.service.enhance(SRC, NEW)
     assert again.kind is OutcomeKind.UNKNOWN
+    assert ir_requests(h.sim) == 1
+    # found again by lookup among the listed Context-IR tasks (not the source's generation)
+    found = await h.service.recover(NEW, Lookup())
+    assert found.kind is not OutcomeKind.UNKNOWN, found.problem
+    task = (await h.service.wait(NEW, 60)).task
+    assert task.state is State.SUCCESS and task.text == enhanced(H3["prompt"])
+    assert task.provider_task_id != (await h.service.status(SRC)).task.provider_task_id
     assert ir_requests(h.sim) == 1
 
 
