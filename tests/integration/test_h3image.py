@@ -237,3 +237,18 @@ def test_batch_rows_of_h3_image_dry_run_then_run_then_replay(slate, demo_sim, tm
     again = slate("batch", str(shots))
     assert [r["outcome"] for r in again.out["rows"]] == ["replayed", "replayed", "invalid"]
     assert demo_sim.stats()["creates_total"] == before + 2
+
+
+def test_spend_by_model_counts_h3_image_at_its_reported_tokens(slate, demo_sim):
+    got = slate(
+        "submit", "--request-id", RID, "--kind", "image", "--model", "MiniMax-H3-Image",
+        "--prompt", "a kite", "--n", "2",
+    )  # fmt: skip
+    assert got.code == 0, got.out
+    reported = got.out["task"]["cost"]["reported"]
+    assert reported > 0
+    spend = slate("spend", "--by", "model")
+    assert spend.code == 0, spend.out
+    [group] = [g for g in spend.out["groups"] if g["key"] == "MiniMax-H3-Image"]
+    assert group["reported"] == pytest.approx(reported)
+    assert group["slots"] == 1
