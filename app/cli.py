@@ -143,6 +143,10 @@ def build_parser() -> Parser:
     s.add_argument("--width", help="image-01: width in px (512-2048, steps of 8), with --height")
     s.add_argument("--height", help="image-01: height in px (512-2048, steps of 8), with --width")
     s.add_argument("--n")
+    s.add_argument(
+        "--size", help="MiniMax-H3-Image: WIDTHxHEIGHT (instead of --aspect-ratio/--area)"
+    )
+    s.add_argument("--area", help="MiniMax-H3-Image: 1K, 2K or 4K, with --aspect-ratio")
     s.add_argument("--seed")
     s.add_argument("--prompt-optimizer", action=argparse.BooleanOptionalAction, default=None)
     s.add_argument("--subject-reference", help="https:// URL, data: URL or a local image file")
@@ -171,6 +175,20 @@ def build_parser() -> Parser:
 
     c = sub.add_parser("cancel", parents=[parent], help="cancel a queued MiniMax-H3 (V2) task")
     c.add_argument("request_id")
+
+    rg = sub.add_parser(
+        "regenerate", parents=[parent], help="re-render a finished 768P MiniMax-H3 slot at 2K"
+    )
+    rg.add_argument("request_id", help="the source slot (never changed)")
+    rg.add_argument("--to", required=True, help="2K")
+    rg.add_argument("--request-id", dest="new_request_id", required=True, help="the new slot")
+    rg.add_argument("--wait", action="store_true")
+    rg.add_argument("--max-seconds", type=float)
+    en = sub.add_parser(
+        "enhance", parents=[parent], help="MiniMax-H3 prompt enhancement as a slot of its own"
+    )
+    en.add_argument("request_id", help="the slot whose prompt is enhanced (never changed)")
+    en.add_argument("--request-id", dest="new_request_id", required=True, help="the new slot")
     b = sub.add_parser(
         "batch",
         parents=[parent],
@@ -279,6 +297,8 @@ def submit_params(ns: argparse.Namespace) -> dict[str, Any]:
         "width": ns.width,
         "height": ns.height,
         "n": ns.n,
+        "size": ns.size,
+        "area": ns.area,
         "seed": ns.seed,
         "prompt_optimizer": ns.prompt_optimizer,
         "subject_reference": image_option(ns.subject_reference, "subject_reference"),
@@ -391,6 +411,7 @@ def render_task(t: TaskView) -> dict[str, Any]:
         "updated_at": t.updated_at,
         "failed_count": t.failed_count,
         "cost": render_task_cost(t),
+        **({"text": t.text} if t.text is not None else {}),
     }
 
 
@@ -707,6 +728,16 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
             return await svc.recover(ns.request_id, how)
         if cmd == "cancel":
             return await svc.cancel(ns.request_id)
+        if cmd == "regenerate":
+            return await svc.regenerate(
+                ns.request_id,
+                ns.to,
+                ns.new_request_id,
+                wait=ns.wait,
+                max_seconds=ns.max_seconds,
+            )
+        if cmd == "enhance":
+            return await svc.enhance(ns.request_id, ns.new_request_id)
         if cmd == "batch":
             return await _batch(svc, ns)
         if cmd == "spend":

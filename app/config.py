@@ -134,6 +134,8 @@ class Config:
         return self.data_dir / "media"
 
     def quota_limit(self, kind: str) -> int | None:
+        if kind == "prompt":
+            return None  # a prompt enhancement has no daily quota of its own (budget applies)
         return self.quota_video if kind == "video" else self.quota_image
 
 

@@ -22,7 +22,10 @@ from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from typing import Any, Literal
 
-from app.domain.prices import ModelPrices, Money, PriceTable
+from app.domain.derived import REGENERATION_PRICE_KEY, is_regeneration
+from app.domain.enhance import PRICE_KEY as ENHANCE_PRICE_KEY
+from app.domain.enhance import is_enhancement
+from app.domain.prices import TOKEN_PARTS, TOKENS_PER_PRICE, ModelPrices, Money, PriceTable
 
 JSON_PLACES = Decimal("0.0001")
 CURRENCY_SIGNS = {"USD": "$"}
@@ -245,10 +248,20 @@ def _per_second_parts(
     return parts
 
 
+def price_key(params: Mapping[str, Any]) -> str:
+    """The price table entry of a create: its model, except a 2K regeneration, which MiniMax
+    prices on its own (:data:`app.domain.derived.REGENERATION_PRICE_KEY`)."""
+    if is_regeneration(params):
+        return REGENERATION_PRICE_KEY
+    if is_enhancement(params):
+        return ENHANCE_PRICE_KEY
+    return str(params.get("model") or "")
+
+
 def estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
     """The cost of one create from its normalized parameters, before anything is sent."""
     currency = table.currency
-    model = str(params.get("model") or "")
+    model = price_key(params)
     entry = table.get(model)
     if entry is None or entry.kind != kind:
         return Cost(None, currency, f"{model or kind}: not in the price table")
@@ -260,6 +273,14 @@ def estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
         if count != 1 and part.amount is not None:
             basis += f" = {format_money(part.amount, currency)}"
         return Cost(part.amount, currency, basis)
+    if entry.scheme == "per_token":
+        return Cost(
+            None,
+            currency,
+            f"{model}: priced by tokens, and no rule gives the tokens before the answer (no "
+            "tokens-per-image rule is published): the cost is unknown until the answer reports "
+            "its usage",
+        )
     resolution = params.get("resolution")
     duration = params.get("duration")
     seconds = duration if isinstance(duration, int) and not isinstance(duration, bool) else None
@@ -295,13 +316,15 @@ def reported(
     free) and for a V1 video (1 when the provider said it succeeded, as V1 reports no usage)."""
     if not usage:
         return None
-    model = str(params.get("model") or "")
+    model = price_key(params)
     entry = table.get(model)
     if entry is None or entry.kind != kind:
         return None
     if entry.scheme == "per_image":
         count = _number(usage.get("success_count"))
         return None if count is None else _Part(count, entry.per_image, "").amount
+    if entry.scheme == "per_token":
+        return token_cost(entry.per_token, usage)
     if entry.scheme == "per_clip":
         count = _number(usage.get("success_count"))
         if count is None:
@@ -331,6 +354,19 @@ def reported(
         table.currency,
     )
     return _total(parts)
+
+
+def token_cost(rates: Mapping[str, Money], usage: Mapping[str, Any]) -> Money:
+    """Tokens reported (``input_tokens``, ``output_tokens``) × the rates per million; None when
+    a count or a rate is missing (never a smaller sum)."""
+    total = Decimal(0)
+    for part in TOKEN_PARTS:
+        count = _number(usage.get(f"{part}_tokens"))
+        rate = rates.get(part)
+        if count is None or rate is None:
+            return None
+        total += count * rate / TOKENS_PER_PRICE
+    return total
 
 
 def usage_of(

@@ -68,6 +68,16 @@ def matches(params: Mapping[str, Any], task: Listed) -> bool:
             continue
         if not _same(field, params[field], facts.get(field)):
             return False
+    listed_type = facts.get("task_type")
+    wanted = (
+        "regeneration"
+        if params.get("source_task_id")
+        else "h3_context_ir"
+        if "enhance_of" in params
+        else "generation"
+    )
+    if listed_type is not None and listed_type != wanted:
+        return False  # V2 lists generations and regenerations (and Context-IR) together
     if "prompt" in facts and facts["prompt"] is not None:
         return bool(facts["prompt"] == params.get("prompt"))
     return True

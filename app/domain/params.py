@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
-from app.domain import params_v2
+from app.domain import derived, enhance, params_h3image, params_v2
 from app.domain.errors import ValidationError
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, protocol_for
@@ -262,6 +262,8 @@ def _subject_reference(value: object, kind: Kind) -> list[dict[str, Any]] | None
 
 
 def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
+    if derived.is_regeneration(raw):
+        return derived.normalize_regeneration(raw)
     if protocol_for("video", raw.get("model")) == V2:
         return params_v2.normalize(raw)
     _unknown_fields(raw, VIDEO_FIELDS)
@@ -343,11 +345,15 @@ def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def normalize_image(raw: Mapping[str, Any]) -> dict[str, Any]:
+    if params_h3image.is_h3_image(raw.get("model")):
+        return params_h3image.normalize(raw)
     _unknown_fields(raw, IMAGE_FIELDS)
     model = raw.get("model") or DEFAULT_IMAGE_MODEL
     if model not in IMAGE_MODELS:
         raise ValidationError(
-            "model", f"{model!r} is not an image model; known: {', '.join(IMAGE_MODELS)}"
+            "model",
+            f"{model!r} is not an image model; known: "
+            f"{', '.join((*IMAGE_MODELS, *params_h3image.MODELS))}",
         )
     size = _image_size(raw, model)
     ratio = raw.get("aspect_ratio") or (None if size else "1:1")
@@ -417,12 +423,15 @@ def normalize(kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         return normalize_video(raw)
     if kind == "image":
         return normalize_image(raw)
+    if kind == enhance.KIND:
+        return enhance.normalize(raw)
     raise ValidationError("kind", "must be image or video")
 
 
 def request_body(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """The MiniMax V1 JSON body for normalized V1 params (unset optionals left out; S2V-01 has
-    no duration or resolution fields). V2 bodies: :func:`app.domain.params_v2.request_body`."""
+    no duration or resolution fields). V2 bodies: :func:`app.domain.params_v2.request_body`;
+    MiniMax-H3-Image: :func:`app.domain.params_h3image.request_body`."""
     body = {k: v for k, v in params.items() if v is not None}
     if kind == "video":
         rule = VIDEO_MODELS.get(str(params.get("model")))

@@ -33,8 +33,11 @@ from app.domain.slots import KINDS, Kind
 Money = Decimal | None
 """An amount in the table's currency; ``None`` means the price is unknown."""
 
-Scheme = Literal["per_second", "per_clip", "per_image"]
-SCHEMES: tuple[Scheme, ...] = ("per_second", "per_clip", "per_image")
+Scheme = Literal["per_second", "per_clip", "per_image", "per_token"]
+SCHEMES: tuple[Scheme, ...] = ("per_second", "per_clip", "per_image", "per_token")
+#: ``per_token`` (MiniMax-H3-Image): the price of one million input and output tokens.
+TOKEN_PARTS = ("input", "output")
+TOKENS_PER_PRICE = 1_000_000
 UNKNOWN = "unknown"
 OUTPUT_RATE = "output_rate"
 SHIPPED = "shipped"
@@ -82,6 +85,7 @@ class ModelPrices:
     input_images: InputImages | None = None
     reference_video: Money | Literal["output_rate"] = None
     reference_audio: Money = None
+    per_token: Mapping[str, Money] = field(default_factory=dict)  # per million: input, output
 
     def clip_key(self, resolution: str | None, seconds: int | None) -> tuple[str, int] | None:
         """The listed clip for these parameters, or None. A model that offers a single clip
@@ -305,6 +309,14 @@ def _check_model(c: _Checker, name: str, entry: Any, *, complete: bool) -> None:
                 _amount(c, (*at, "per_clip", res, sec), price)
     if "per_image" in entry:
         _amount(c, (*at, "per_image"), entry["per_image"])
+    if "per_token" in entry:
+        rates = entry["per_token"]
+        if not isinstance(rates, dict) or set(rates) != set(TOKEN_PARTS):
+            raise c.fail(
+                (*at, "per_token"), "must be { input = P, output = P } (per million tokens)"
+            )
+        for part, rate in rates.items():
+            _amount(c, (*at, "per_token", part), rate)
     if "input_images" in entry:
         extra = entry["input_images"]
         where = (*at, "input_images")
@@ -369,7 +381,10 @@ def _build(
             raise c.fail(at, f"states no price: give one of {', '.join(SCHEMES)}")
         kind: Kind = entry["kind"]
         scheme = schemes[0]
-        if (kind == "image") != (scheme == "per_image"):
+        allowed = {"image": ("per_image", "per_token"), "prompt": ("per_token",)}.get(
+            kind, ("per_second", "per_clip")
+        )
+        if scheme not in allowed:
             where = (
                 (*at, scheme)
                 if overridden is None or scheme in overridden.get(name, {})
@@ -398,6 +413,7 @@ def _build(
             reference_audio=(
                 _money(entry["reference_audio"]) if "reference_audio" in entry else None
             ),
+            per_token={part: _money(v) for part, v in entry.get("per_token", {}).items()},
         )
     return PriceTable(
         currency=raw["currency"],

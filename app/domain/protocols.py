@@ -22,6 +22,8 @@ def protocol_for(kind: str, model: object) -> VideoProtocol:
     rules then refuse them with the list of models)."""
     if kind == "video" and isinstance(model, str) and model in V2_MODELS:
         return V2
+    if kind == "prompt":  # Context-IR: a V2 extra (its task id is queried by V2's query path)
+        return V2
     return V1
 
 

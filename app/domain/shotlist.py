@@ -57,6 +57,8 @@ OPTION_COLUMNS = (
     "seed",
     "width",
     "height",
+    "size",
+    "area",
     "first_frame",
     "last_frame",
     "subject_reference",

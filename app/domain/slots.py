@@ -17,8 +17,8 @@ from typing import Literal
 
 from app.domain.errors import ValidationError
 
-Kind = Literal["image", "video"]
-KINDS: tuple[Kind, ...] = ("image", "video")
+Kind = Literal["image", "video", "prompt"]
+KINDS: tuple[Kind, ...] = ("image", "video", "prompt")  # prompt: an enhanced prompt (text)
 
 REQUEST_ID_MIN = 8
 REQUEST_ID_MAX = 120

@@ -233,7 +233,7 @@ def recover_options(
     attach = unknown_only("attach")
     if unknown:
         attach = RecoverOption(True)
-        if task.kind != "video" and not caps.can_query_images:
+        if task.kind not in ("video", "prompt") and not caps.can_query_images:
             attach = RecoverOption(False, "MiniMax cannot query image tasks; use --declare-failed")
     lookup = unknown_only("lookup")
     if unknown:

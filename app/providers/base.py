@@ -87,6 +87,19 @@ class VideoStatus:
     error_message: str | None = None
     url: str | None = None
     usage: dict[str, Any] | None = None
+    text: str | None = None  # a Context-IR task's enhanced prompt (content.prompt)
+
+
+@dataclass(frozen=True)
+class PromptAnswer:
+    """Context-IR's answer: the task inline (``status``, the enhanced ``prompt``, ``usage``) or
+    only a ``task_id`` to query (then ``status`` and ``prompt`` are None)."""
+
+    task_id: str
+    status: str | None
+    prompt: str | None
+    usage: dict[str, Any] | None
+    raw: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -137,6 +150,7 @@ class ImageResult:
     success_count: int | None
     failed_count: int | None
     raw: dict[str, Any]
+    usage: dict[str, Any] | None = None  # MiniMax-H3-Image: token usage
 
 
 @dataclass
@@ -176,6 +190,15 @@ class VideoApi(Protocol):
 
 
 @runtime_checkable
+class V2Extras(Protocol):
+    """MiniMax-H3's paid extras beside the create (the V2 adapter offers them)."""
+
+    async def regenerate_video(self, body: dict[str, Any]) -> VideoCreated: ...
+
+    async def enhance_prompt(self, body: dict[str, Any]) -> PromptAnswer: ...
+
+
+@runtime_checkable
 class Provider(Protocol):
     """What the service needs from a provider. ``name``: minimax|demo; ``endpoint``:
     global|cn|local; ``caps``: what its V1 side can do (images and the legacy videos);
@@ -194,6 +217,8 @@ class Provider(Protocol):
     async def retrieve_file(self, file_id: str) -> FileInfo: ...
 
     async def generate_image(self, body: dict[str, Any]) -> ImageResult: ...
+
+    async def generate_h3_image(self, path: str, body: dict[str, Any]) -> ImageResult: ...
 
     def download(self, url: str) -> "DownloadContext": ...
 

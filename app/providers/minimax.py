@@ -22,6 +22,7 @@ import httpx
 
 from app.domain.capabilities import Capabilities
 from app.domain.protocols import V1
+from app.providers import h3image
 from app.providers.base import (
     Ambiguous,
     Cancelled,
@@ -200,6 +201,10 @@ class MiniMaxProvider:
             failed_count=as_int(meta.get("failed_count")),
             raw=raw,
         )
+
+    async def generate_h3_image(self, path: str, body: dict[str, Any]) -> ImageResult:
+        """MiniMax-H3-Image (generations or edits): :mod:`app.providers.h3image`."""
+        return await h3image.generate(self.http, path, body, self._hint)
 
     def download(self, url: str) -> DownloadContext:
         """``async with provider.download(url) as d:`` — iterate ``d.chunks``."""

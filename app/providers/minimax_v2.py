@@ -17,13 +17,23 @@ from urllib.parse import quote
 
 from app.domain.capabilities import Capabilities
 from app.domain.protocols import V2
-from app.providers.base import Ambiguous, Cancelled, ListedTask, Uploaded, VideoCreated, VideoStatus
+from app.providers.base import (
+    Ambiguous,
+    Cancelled,
+    ListedTask,
+    PromptAnswer,
+    Uploaded,
+    VideoCreated,
+    VideoStatus,
+)
 from app.providers.codes import v1_http, v1_raise_for_code, v2_checked
 from app.providers.http import ApiClient, as_id, as_int, auth_hint
 
 log = logging.getLogger(__name__)
 
 CREATE = "/v2/video_generation"
+REGENERATE = "/v2/video_regeneration"
+CONTEXT_IR = "/v2/h3_context_ir"
 QUERY = "/v2/query/video_generation"
 UPLOAD = "/v1/files/upload"
 UPLOAD_PURPOSE = "video_generation_input"
@@ -37,6 +47,12 @@ UPLOAD_TIMEOUT = 300.0
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
+
+
+def enhanced_prompt(task: dict[str, Any]) -> str | None:
+    """The enhanced prompt of a Context-IR task (``content.prompt``), or None."""
+    content = task.get("content") if isinstance(task.get("content"), dict) else {}
+    return _text(content.get("prompt"))
 
 
 class MiniMaxV2:
@@ -65,6 +81,41 @@ class MiniMaxV2:
         log.info("V2 video task created: %s trace=%s", task_id, raw.get("_trace_id"))
         return VideoCreated(task_id=task_id, raw=raw)
 
+    async def regenerate_video(self, body: dict[str, Any]) -> VideoCreated:
+        """``POST /v2/video_regeneration`` (``source_task_id``): answers ``{task_id}`` like a
+        create; the new task's ``task_type`` is ``regeneration``."""
+        raw = await self._v2("POST", REGENERATE, "video regeneration", json=body)
+        task_id = as_id(raw.get("task_id"))
+        if task_id is None:
+            raise Ambiguous("video regeneration: HTTP 200 but no task_id in the answer", raw=raw)
+        log.info("V2 regeneration task created: %s trace=%s", task_id, raw.get("_trace_id"))
+        return VideoCreated(task_id=task_id, raw=raw)
+
+    async def enhance_prompt(self, body: dict[str, Any]) -> PromptAnswer:
+        """``POST /v2/h3_context_ir``: the task inline (``{"task": {...}}``, or the task object
+        itself) or ``{"task_id"}`` to query by the video query path — both are read."""
+        raw = await self._v2("POST", CONTEXT_IR, "prompt enhancement", json=body)
+        task = raw.get("task") if isinstance(raw.get("task"), dict) else None
+        if task is None and isinstance(raw.get("id"), (str, int)) and "status" in raw:
+            task = raw
+        if task is None:
+            task_id = as_id(raw.get("task_id"))
+            if task_id is None:
+                raise Ambiguous(
+                    "prompt enhancement: HTTP 200 but neither task nor task_id", raw=raw
+                )
+            return PromptAnswer(task_id, None, None, None, raw)
+        task_id = as_id(task.get("id")) or as_id(raw.get("task_id"))
+        if task_id is None:
+            raise Ambiguous("prompt enhancement: the task has no id", raw=raw)
+        return PromptAnswer(
+            task_id,
+            _text(task.get("status")),
+            enhanced_prompt(task),
+            task.get("usage") if isinstance(task.get("usage"), dict) else None,
+            raw,
+        )
+
     async def query_video(self, task_id: str) -> VideoStatus:
         raw = await self._v2("GET", f"{QUERY}/{quote(str(task_id), safe='')}", "video query")
         task = raw.get("task")
@@ -91,6 +142,7 @@ class MiniMaxV2:
             error_message=_text(error.get("message")),
             url=_text(content.get("url")),
             usage=usage or None,
+            text=_text(content.get("prompt")),
         )
 
     # -- list ------------------------------------------------------------------------------
@@ -138,7 +190,7 @@ class MiniMaxV2:
         created = item.get("created_at")
         if task_id is None or isinstance(created, bool) or not isinstance(created, (int, float)):
             return None
-        facts = {k: item.get(k) for k in ("duration", "resolution", "ratio")}
+        facts = {k: item.get(k) for k in ("duration", "resolution", "ratio", "task_type")}
         model = item.get("model") if isinstance(item.get("model"), str) else None
         status = item.get("status") if isinstance(item.get("status"), str) else None
         return ListedTask(task_id, float(created), model, status, facts)

@@ -38,6 +38,7 @@ from app.domain.errors import ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import suggest_next_request_id
 from app.domain.params import diff, normalize, units
+from app.domain.params_h3image import is_h3_image
 from app.domain.prices import PriceTable
 from app.domain.shotlist import (
     Format,
@@ -49,6 +50,7 @@ from app.domain.shotlist import (
     row_error,
 )
 from app.domain.states import STOP_STATES, State, may_reclaim, same_intent
+from app.service import h3image
 from app.service.context import ServiceContext
 from app.service.inputs import image_file_data_url
 from app.service.lifecycle import Lifecycle
@@ -131,14 +133,27 @@ class _Room:
 
 def resolve_files(params: Mapping[str, Any], base_dir: Path) -> dict[str, Any]:
     """A row's local file names read relative to the shot list's folder: images become
-    ``data:`` URLs (as ``submit`` reads them), other media absolute paths; URLs stay."""
+    ``data:`` URLs (as ``submit`` reads them), other media absolute paths; URLs stay.
+    MiniMax-H3-Image's references: files become absolute paths, RequestIds stay."""
     out = dict(params)
 
     def local(value: str) -> Path:
         p = Path(value).expanduser()
         return p if p.is_absolute() else base_dir / p
 
+    h3_image = is_h3_image(out.get("model"))
+    if h3_image and isinstance(out.get("reference_image"), list):
+        # MiniMax-H3-Image: a file of the list's folder becomes its path; anything else (a URL,
+        # a data URL, another slot's RequestId) is read by the submit as it reads it
+        out["reference_image"] = [
+            str(local(v))
+            if isinstance(v, str) and not v.startswith(_URL_PREFIXES) and local(v).is_file()
+            else v
+            for v in out["reference_image"]
+        ]
     for name in IMAGE_PARAMS:
+        if h3_image and name == "reference_image":
+            continue
         value = out.get(name)
         if isinstance(value, str) and value and not value.startswith(_URL_PREFIXES):
             out[name] = image_file_data_url(local(value), name)
@@ -177,14 +192,17 @@ class Batches:
         self.lifecycle = lifecycle
 
     # -- reading -----------------------------------------------------------------------------
-    def _prepare(
+    async def _prepare(
         self, entry: ShotRow | RowError, base_dir: Path, table: PriceTable
     ) -> _Prepared | RowError:
         if isinstance(entry, RowError):
             return entry
         try:
             params = resolve_files(entry.params, base_dir)
-            norm = normalize(entry.kind, params)
+            checked = params
+            if entry.kind == "image" and is_h3_image(params.get("model")):
+                checked, _ = await h3image.prepare(self.ctx, params)  # as submit reads them
+            norm = normalize(entry.kind, checked)
         except ValidationError as exc:
             return row_error(entry, exc)
         return _Prepared(
@@ -227,7 +245,7 @@ class Batches:
         room = await self._room(table)
         rows: list[BatchRow] = []
         for entry in shots.entries:
-            prepared = self._prepare(entry, base, table)
+            prepared = await self._prepare(entry, base, table)
             if isinstance(prepared, RowError):
                 rows.append(_invalid_row(prepared))
                 continue
@@ -367,7 +385,7 @@ class Batches:
         answers: dict[int, BatchRow] = {}
         good: list[tuple[int, _Prepared]] = []
         for index, entry in enumerate(shots.entries):
-            prepared = self._prepare(entry, base, table)
+            prepared = await self._prepare(entry, base, table)
             if isinstance(prepared, RowError):
                 answers[index] = _invalid_row(prepared)
                 tell.answer(answers[index])

@@ -69,6 +69,12 @@ class ProviderInfo:
         return f"{self.name} · {self.endpoint}"
 
 
+def _text_result(task: TaskRow) -> str | None:
+    """A text result (an enhanced prompt), or None."""
+    text = (task.results or {}).get("prompt") if task.kind == "prompt" else None
+    return text if isinstance(text, str) else None
+
+
 def _failed_count(task: TaskRow) -> int | None:
     """Images the provider's safety filter blocked (image-01's ``failed_count``), if any."""
     if task.kind != "image" or not task.results:
@@ -298,6 +304,7 @@ class ServiceContext:
             failed_count=_failed_count(task),
             cost=cost,
             charged=charged,
+            text=_text_result(task),
         )
 
     def notify(self, task: TaskRow | None) -> None:

@@ -123,6 +123,8 @@ class Lifecycle:
             swept = await self.sweep_submitting()
             return next((t for t in swept if t.id == task.id), task)
         if state == State.DOWNLOADING:
+            if task.kind == "prompt":  # text only: the answer held it, nothing to download
+                return (await self.moves.to_success(task, [])) or task
             return await self.download(task)
         if state in POLLABLE or (state == State.UNKNOWN and task.provider_task_id):
             if task.kind == "image":
@@ -174,6 +176,8 @@ class Lifecycle:
                 data=raw,
                 **said,
             )
+        elif mapped is State.DOWNLOADING and task.kind == "prompt":
+            new = await self.prompt_answered(task, status.text, status.usage, raw, **said)
         elif mapped is State.DOWNLOADING and protocol == V2:
             if not status.url:
                 new = await moves.to_fail(
@@ -225,6 +229,42 @@ class Lifecycle:
         else:
             new = await moves.to_progress(task, mapped, word, raw)
         return new or task
+
+    async def prompt_answered(
+        self,
+        task: TaskRow,
+        text: str | None,
+        usage: dict[str, Any] | None,
+        data: dict[str, Any],
+        *,
+        answer: bool = False,
+        **said: Any,
+    ) -> TaskRow | None:
+        """A Context-IR task succeeded: its enhanced prompt is the slot's result (text, no
+        media); success without one is a failure of the task (``no_media``)."""
+        moves = self.moves
+        if not text:
+            return await moves.to_fail(
+                task,
+                code="no_media",
+                message="the provider reported success without an enhanced prompt",
+                detail="succeeded without content.prompt",
+                data=data,
+                answer=answer,
+                **said,
+            )
+        new = await moves.to_downloading(
+            task,
+            answer=answer,
+            event="created" if answer else "status",
+            detail=f"enhanced prompt of {len(text)} characters (usage {usage or {}})",
+            data=data,
+            results={"prompt": text, "usage": usage or {}},
+            error_code=None,
+            error_message=None,
+            **said,
+        )
+        return await moves.to_success(new or task, [])
 
     # -- downloads ------------------------------------------------------------------------------
     async def download(

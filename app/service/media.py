@@ -97,6 +97,11 @@ class ImageCheck:
     def of(cls, params: dict[str, Any]) -> "ImageCheck | None":
         """The check for an image slot's normalized parameters."""
         w, h, ratio = params.get("width"), params.get("height"), params.get("aspect_ratio")
+        size = params.get("size")  # MiniMax-H3-Image's WxH
+        if isinstance(size, str) and "x" in size:
+            a, b = size.split("x", 1)
+            if a.isdigit() and b.isdigit():
+                w, h = int(a), int(b)
         if isinstance(ratio, str) and ":" in ratio:
             a, b = ratio.split(":", 1)
             if a.isdigit() and b.isdigit() and int(b):

@@ -30,6 +30,7 @@ from app.providers.base import Provider
 from app.service.cancel import Canceller
 from app.service.batch import Batches, BatchSource
 from app.service.context import ProviderInfo, ServiceContext
+from app.service.derived import Derivations
 from app.service.lifecycle import Lifecycle
 from app.service.reads import Reads, SlotReader
 from app.service.recover import RecoverHow, Recovery
@@ -77,6 +78,7 @@ class SlateService:
         self._reads = Reads(ctx)
         self._spending = Spending(ctx)
         self._batches = Batches(ctx, self._submitter, self.lifecycle)
+        self._derived = Derivations(ctx, self._submitter)
         #: The slot browser's reads, bound to this service's scope.
         self.reader = SlotReader(store, ctx.scope, config.data_dir)
 
@@ -134,6 +136,25 @@ class SlateService:
         return await self._submitter.submit(
             request_id, kind, params, wait=wait, max_seconds=max_seconds
         )
+
+    async def regenerate(
+        self,
+        source_request_id: Any,
+        to: Any,
+        request_id: Any,
+        *,
+        wait: bool = False,
+        max_seconds: float | None = None,
+    ) -> Result[Any]:
+        """A finished 768P MiniMax-H3 slot re-rendered at 2K as a new slot (the source is never
+        changed)."""
+        return await self._derived.regenerate(
+            source_request_id, to, request_id, wait=wait, max_seconds=max_seconds
+        )
+
+    async def enhance(self, source_request_id: Any, request_id: Any) -> Result[Any]:
+        """MiniMax-H3's prompt enhancement of a slot's prompt, as a slot of kind ``prompt``."""
+        return await self._derived.enhance(source_request_id, request_id)
 
     async def status(self, request_id: object) -> Result[Any]:
         return await self._reads.status(request_id)

@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
-from app.domain import params_v2
+from app.domain import derived, enhance, params_h3image, params_v2
 from app.domain.cost import BudgetCheck, estimate, format_money
 from app.domain.days import local_day
 from app.domain.errors import StoreBusy, ValidationError
@@ -31,8 +31,15 @@ from app.domain.prices import PriceTable
 from app.domain.protocols import V2, protocol_of
 from app.domain.slots import KINDS, SlotRef, validate_request_id
 from app.domain.states import STOP_STATES, State, same_intent
-from app.providers.base import Ambiguous, ImageItem, ImageResult, ProviderError, Refused
-from app.service import inputs, journal
+from app.providers.base import (
+    Ambiguous,
+    ImageItem,
+    ImageResult,
+    ProviderError,
+    Refused,
+    V2Extras,
+)
+from app.service import h3image, inputs, journal
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.lease import Lease, lease_seconds
@@ -140,10 +147,17 @@ class Submitter:
             slot = ctx.slot(validate_request_id(request_id))
             if kind not in KINDS:
                 raise ValidationError("kind", "must be image or video")
-            if protocol_of(kind, params) == V2:
+            if kind == enhance.KIND:
+                norm = normalize(kind, params)  # text only: nothing local to read
+            elif kind == "video" and derived.is_regeneration(params):
+                norm = normalize(kind, params)  # nothing local is sent: the source is a task id
+            elif protocol_of(kind, params) == V2:
                 params, local = await asyncio.to_thread(inputs.prepare_v2, params)
                 norm = normalize(kind, params)
                 plan = params_v2.plan_body(norm, ctx.provider.api(V2).caps.can_upload)
+            elif kind == "image" and params_h3image.is_h3_image(params.get("model")):
+                params, local = await h3image.prepare(ctx, params)
+                norm = normalize(kind, params)
             else:
                 if any(params.get(f) for f in FRAME_IMAGE_FIELDS):
                     await asyncio.to_thread(inputs.check_v1_images, kind, params)
@@ -366,10 +380,19 @@ class Submitter:
     ) -> Result[Any]:
         ctx = self.ctx
         v2 = ctx.protocol(task) == V2
+        h3_image = task.kind == "image" and params_h3image.is_h3_image(task.params.get("model"))
+        regen = task.kind == "video" and derived.is_regeneration(task.params)
+        prompt_kind = task.kind == enhance.KIND
         try:
-            if v2:
+            if prompt_kind:
+                body = enhance.request_body(task.params)
+            elif regen:
+                body = derived.regeneration_body(task.params)
+            elif v2:
                 assert plan is not None, "a V2 create needs its body plan"
                 body = await self._v2_body(task, local or {}, plan)
+            elif h3_image:
+                body = await self._h3_image_body(task, local or {})
             else:
                 body = request_body(task.kind, task.params)
         except Refused as exc:
@@ -389,8 +412,16 @@ class Submitter:
                 return await self._not_sent(task)
             sent_at = time.time()
             try:
-                if task.kind == "video":
-                    answer: Any = await api.create_video(body)
+                if prompt_kind:
+                    answer: Any = await self._extras().enhance_prompt(body)
+                elif regen:
+                    answer = await self._extras().regenerate_video(body)
+                elif task.kind == "video":
+                    answer = await api.create_video(body)
+                elif h3_image:
+                    answer = await ctx.provider.generate_h3_image(
+                        params_h3image.endpoint(task.params), body
+                    )
                 else:
                     answer = await ctx.provider.generate_image(body)
                 break
@@ -444,11 +475,12 @@ class Submitter:
                         f"({why}). Slate will not create again; query or recover.",
                     ),
                 )
-        answered = (
-            self._video_answer(answer, sent_at, v2)
-            if task.kind == "video"
-            else self._image_answer(answer)
-        )
+        if prompt_kind:
+            answered = self._prompt_answer(answer, sent_at)
+        elif task.kind == "video":
+            answered = self._video_answer(answer, sent_at, v2)
+        else:
+            answered = self._image_answer(answer)
         entry = await self._journal(task, answered)
         try:
             return await self._record_answer(task, answered, entry)
@@ -469,6 +501,27 @@ class Submitter:
             "state": (State.QUEUEING if v2 else State.PREPARING).value,
         }
 
+    def _extras(self) -> V2Extras:
+        api = self.ctx.provider.api(V2)
+        if not isinstance(api, V2Extras):
+            raise Refused(
+                "this provider offers no MiniMax-H3 extras; nothing was sent", never_sent=True
+            )
+        return api
+
+    @staticmethod
+    def _prompt_answer(answer: Any, sent_at: float) -> dict[str, Any]:
+        return {
+            "type": "prompt",
+            "task_id": answer.task_id,
+            "id": answer.task_id,
+            "status": answer.status,
+            "prompt": answer.prompt,
+            "usage": answer.usage,
+            "raw": answer.raw,
+            "sent_at": sent_at,
+        }
+
     @staticmethod
     def _image_answer(result: ImageResult) -> dict[str, Any]:
         return {
@@ -480,8 +533,32 @@ class Submitter:
             ],
             "success_count": result.success_count,
             "failed_count": result.failed_count,
+            "usage": result.usage,
             "raw": result.raw,
         }
+
+    async def _h3_image_body(
+        self, task: TaskRow, local: dict[str, inputs.LocalInput]
+    ) -> dict[str, Any]:
+        """The H3-Image body: local references (files, data URLs, other slots' results) as data
+        URLs, read again and compared by SHA-256. Raises :class:`Refused` (never sent) when one
+        changed or is gone."""
+        sources: dict[str, str] = {}
+        for item in task.params.get("reference_image") or ():
+            sha = item.get("sha256")
+            if not sha or sha in sources:
+                continue
+            got = local.get(sha)
+            if got is None:
+                raise Refused(
+                    "a reference image is no longer at hand; the create was not sent",
+                    never_sent=True,
+                )
+            try:
+                sources[sha] = await asyncio.to_thread(got.data_url)
+            except inputs.InputChanged as exc:
+                raise Refused(f"{exc}; the create was not sent", never_sent=True) from None
+        return params_h3image.request_body(task.params, sources)
 
     async def _journal(self, task: TaskRow, answered: dict[str, Any]) -> Path | None:
         """Make the answer durable before any store write (None: the journal could not be
@@ -524,6 +601,8 @@ class Submitter:
             if entry is not None:
                 journal.settle(entry)
 
+        if answered["type"] == "prompt":
+            return await self._prompt_recorded(task, answered, recorded)
         if answered["type"] == "image":
             result = ImageResult(
                 id=answered.get("id"),
@@ -532,6 +611,7 @@ class Submitter:
                 success_count=answered.get("success_count"),
                 failed_count=answered.get("failed_count"),
                 raw=answered.get("raw") or {},
+                usage=answered.get("usage"),
             )
             log.info("image create for slot %s answered (id %s)", task.id, result.id)
             return await self._images_answered(task, result, recorded)
@@ -545,6 +625,45 @@ class Submitter:
             float(answered.get("sent_at") or time.time()),
             State(answered["state"]),
         )
+        recorded()
+        return Result(
+            OutcomeKind.CREATED, task.request_id, ctx.view(new or await self._fresh(task))
+        )
+
+    async def _prompt_recorded(
+        self, task: TaskRow, answered: dict[str, Any], recorded: Callable[[], None]
+    ) -> Result[Any]:
+        """Context-IR answered: the task inline (its prompt stored at once) or a task id (the
+        slot waits in ``queueing`` and is queried like a V2 task)."""
+        ctx = self.ctx
+        task_id = answered["task_id"]
+        said = {"provider_task_id": task_id, "owner_pid": None, "lease_until": None}
+        if answered.get("status") is None:
+            new = await self.moves.to_created(
+                task,
+                task_id,
+                answered.get("raw") or {},
+                float(answered.get("sent_at") or time.time()),
+                State.QUEUEING,
+            )
+        elif answered.get("status") == "succeeded":
+            new = await self.lifecycle.prompt_answered(
+                task,
+                answered.get("prompt"),
+                answered.get("usage"),
+                {"raw": answered.get("raw")},
+                answer=True,
+                provider_status="succeeded",
+                **said,
+            )
+        else:  # an inline task not done yet: query it like any V2 task
+            new = await self.moves.to_created(
+                task,
+                task_id,
+                answered.get("raw") or {},
+                float(answered.get("sent_at") or time.time()),
+                State.QUEUEING,
+            )
         recorded()
         return Result(
             OutcomeKind.CREATED, task.request_id, ctx.view(new or await self._fresh(task))
@@ -639,7 +758,9 @@ class Submitter:
             )
             return False
         answer_id = (
-            answered.get("task_id") if answered.get("type") == "video" else answered.get("id")
+            answered.get("task_id")
+            if answered.get("type") in ("video", "prompt")
+            else answered.get("id")
         )
         if task.provider_task_id is not None and task.provider_task_id == answer_id:
             journal.settle(entry.path)  # the store had it already
@@ -680,6 +801,8 @@ class Submitter:
             "success_count": result.success_count,
             "failed_count": result.failed_count,
         }
+        if result.usage:
+            results["usage"] = result.usage
         folder = media_mod.media_folder(ctx.config.data_dir, task.tenant, task.slot_key)
         inline = []
         for item in result.items:

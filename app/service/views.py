@@ -63,6 +63,8 @@ class TaskView:
     #: What the slot counts for in spend and the daily budget (``domain.cost.charge``): the
     #: reported figure, 0 where the provider documents no charge, else the estimate.
     charged: Money = None
+    #: A slot of kind ``prompt``: the enhanced prompt (its result is text, not media).
+    text: str | None = None
 
     @property
     def demo(self) -> bool:

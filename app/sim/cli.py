@@ -28,6 +28,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="seconds a video task takes from create to Success (default 3.5)",
     )
     parser.add_argument(
+        "--not-allow-listed",
+        action="store_true",
+        help="the account is not on MiniMax-H3's allow-list: 2K regeneration is refused",
+    )
+    parser.add_argument(
+        "--context-ir-task",
+        action="store_true",
+        help="prompt enhancement answers a task id to query instead of the task inline",
+    )
+    parser.add_argument(
         "--image-latency",
         type=float,
         default=None,
@@ -128,6 +138,10 @@ def run(ns: argparse.Namespace, emit: Callable[[dict[str, Any]], None]) -> int:
     config = SimConfig.with_latency(latency) if latency is not None else SimConfig()
     if getattr(ns, "image_latency", None) is not None:
         config.image_latency = ns.image_latency
+    if getattr(ns, "not_allow_listed", False):
+        config.regeneration_allowed = False
+    if getattr(ns, "context_ir_task", False):
+        config.context_ir_mode = "task"
     if getattr(ns, "state", None) is not None:
         config.state_path = Path(ns.state)
     if getattr(ns, "download_ttl", None) is not None:

@@ -362,6 +362,8 @@ class SimConfig:
     queueing: float = 1.0
     processing: float = 2.0
     image_latency: float = 0.2
+    regeneration_allowed: bool = True  # the account is on the allow-list for 2K regeneration
+    context_ir_mode: str = "inline"  # Context-IR answers the task inline, or "task": a task id
     state_path: Path | None = None
     download_ttl: float = 3600.0
     image_url_ttl: float = 86400.0

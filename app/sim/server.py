@@ -44,8 +44,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from app.sim import media, v2rules
+from app.sim import h3extras, media, v2rules
 from app.sim.config import UNKNOWN_STATUS_WORDS, UNKNOWN_STATUS_WORDS_V2, Faults, SimConfig
+from app.sim.extras import ExtrasEndpoints
 from app.sim.rules import ApiError, invalid, validate_image, validate_video
 from app.sim.store import SimStore
 from app.sim.v2api import V2Endpoints, parse_multipart
@@ -392,8 +393,10 @@ class SimServer:
 
     def v2_view(self, task: dict[str, Any], *, expired_url: bool = False) -> dict[str, Any]:
         """The V2 task object (query one, list items)."""
-        status, updated = self.v2_status(task)
         p = task["params"]
+        if p.get("task_type") == "h3_context_ir":
+            return h3extras.context_ir_view(self, task)
+        status, updated = self.v2_status(task)
         view: dict[str, Any] = {
             "id": task["task_id"],
             "model": p["model"],
@@ -405,7 +408,7 @@ class SimServer:
             "resolution": p["resolution"],
             "duration": p["duration"],
             "ratio": p["ratio"],
-            "task_type": "generation",
+            "task_type": p.get("task_type", "generation"),
             "modality": p["modality"],
             "usage": {},
         }
@@ -509,7 +512,7 @@ class _HTTPServer6(_HTTPServer):
     address_family = socket.AF_INET6
 
 
-class _Handler(V2Endpoints, BaseHTTPRequestHandler):
+class _Handler(ExtrasEndpoints, V2Endpoints, BaseHTTPRequestHandler):
     server: _HTTPServer
     server_version = "slate-sim/1"
     # HTTP/1.1 keep-alive, as MiniMax's hosts answer: with HTTP/1.0 the server closes right after
@@ -628,7 +631,7 @@ class _Handler(V2Endpoints, BaseHTTPRequestHandler):
         try:
             if path.startswith("/_sim/"):
                 return self._control(method, path)
-            if path.startswith("/v2/"):
+            if path.startswith("/v2/") or self._extras_route(method, path) is not None:
                 return self._v2_dispatch(method, path)
             endpoint = ENDPOINT_NAMES.get(path)
             if endpoint is None:

@@ -94,6 +94,9 @@ class V2Endpoints:
             self._v2_error(exc)
 
     def _v2_route(self, method: str, path: str):  # type: ignore[no-untyped-def]
+        extra = self._extras_route(method, path)  # type: ignore[attr-defined]
+        if extra is not None:
+            return extra
         if path == _CREATE:
             return "v2_video_generation", self._v2_create, None, ("POST",)
         if path.startswith(_CREATE + "/"):
@@ -200,7 +203,9 @@ class V2Endpoints:
         for task in sim.store.list_v2_tasks(since):
             if query.model and task["params"]["model"] not in query.model:
                 continue
-            if query.task_type and "generation" not in query.task_type:
+            if query.task_type and task["params"].get("task_type", "generation") not in (
+                query.task_type
+            ):
                 continue
             if query.task_ids is not None and task["task_id"] not in query.task_ids:
                 continue

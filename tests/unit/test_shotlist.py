@@ -463,6 +463,8 @@ OPTION_VALUES = {
     "seed": st.integers(0, 2**31),
     "width": st.integers(0, 4096),
     "height": st.integers(0, 4096),
+    "size": trimmed,
+    "area": trimmed,
     "first_frame": trimmed,
     "last_frame": trimmed,
     "subject_reference": trimmed,
