@@ -95,8 +95,11 @@ def prepare_data_dir(config: Config) -> str | None:
     0600 and its folders 0700 either way. Returns the warning, or None."""
     from app.files import PRIVATE_DIR, others_can_read, private_dir, tighten, tighten_slate_files
 
+    from app.unusable import check_writable
+
     path = config.data_dir
     private_dir(path, tighten_existing=False)
+    check_writable(path)
     changed = tighten_slate_files(path)
     if changed:
         log.info(
@@ -122,12 +125,24 @@ def prepare_data_dir(config: Config) -> str | None:
 
 
 def build(config: Config) -> Slate:
-    """Open the store (migrating it), pick the provider, build the service."""
-    dir_warning = prepare_data_dir(config)
-    key, source = secrets.api_key()
-    store = open_store_of(config)
-    secret, warning = secrets.handle_secret(config.data_dir, config.store)
-    provider, sim = make_provider(config, key)
+    """Open the store (migrating it), pick the provider, build the service. A data dir or store
+    Slate cannot use raises :class:`BadConfiguration` naming the setting and the path."""
+    from app.unusable import at_open
+
+    store: Store | None = None
+    try:
+        dir_warning = prepare_data_dir(config)
+        key, source = secrets.api_key()
+        store = open_store_of(config)
+        secret, warning = secrets.handle_secret(config.data_dir, config.store)
+        provider, sim = make_provider(config, key)
+    except Exception as exc:
+        if store is not None:
+            store.close()
+        bad = at_open(exc, config)
+        if bad is None:
+            raise
+        raise bad from exc
     service = SlateService(config, store, provider, secret)
     app = Slate(config, store, provider, service, sim, key_source=source)
     for said in (dir_warning, warning):

@@ -24,7 +24,7 @@ from typing import Any, Sequence
 
 from app import __version__
 from app.domain.cost import format_money, money_json
-from app.domain.errors import SlateError, ValidationError
+from app.domain.errors import BadConfiguration, SlateError, ValidationError
 from app.domain.protocols import V2, protocol_for
 from app.domain.states import State
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
@@ -531,6 +531,8 @@ def render(result: Result[Any]) -> dict[str, Any]:
 
 
 def _human(out: Result[Any]) -> str:
+    if out.problem is not None and out.problem.code is ProblemCode.BAD_CONFIGURATION:
+        return f"slate: {out.problem.message}"  # the one sentence, nothing around it
     lines = []
     head = out.kind.value if out.request_id is None else f"{out.kind.value}: {out.request_id}"
     lines.append(head)
@@ -637,6 +639,11 @@ def _invalid(
     code: ProblemCode = ProblemCode.INVALID,
 ) -> Result[Any]:
     return Result(OutcomeKind.INVALID, request_id, problem=Problem(code, message, field=field))
+
+
+def _bad_configuration(exc: BadConfiguration) -> Result[Any]:
+    """A setting Slate cannot use: exit 2, the sentence naming the setting and the path."""
+    return _invalid(exc.sentence(), field=exc.setting, code=ProblemCode.BAD_CONFIGURATION)
 
 
 def recover_how(ns: argparse.Namespace) -> RecoverHow | Result[Any]:
@@ -860,11 +867,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             _invalid(str(exc), field=exc.field, request_id=rid if isinstance(rid, str) else None),
             as_json,
         )
+    except BadConfiguration as exc:
+        return emit(_bad_configuration(exc), as_json)
     except SlateError as exc:
         return emit(_invalid(str(exc), code=ProblemCode(exc.code)), as_json)
     except KeyboardInterrupt:
         return emit(_invalid("interrupted", code=ProblemCode.INTERRUPTED), as_json)
     except Exception as exc:  # noqa: BLE001 - the contract: one JSON object even on a crash
+        from app.unusable import while_writing
+
+        bad = while_writing(exc, config)
+        if bad is not None:  # a full disk while writing: nothing half-written was kept
+            log.warning("%s (%s: %s)", bad, type(exc).__name__, exc)
+            return emit(_bad_configuration(bad), as_json)
         log.exception("internal error")
         return emit(_invalid(f"{type(exc).__name__}: {exc}", code=ProblemCode.INTERNAL), as_json)
 
