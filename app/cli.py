@@ -20,7 +20,7 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from app import __version__
 from app.domain.cost import format_money, money_json
@@ -47,6 +47,9 @@ from app.service.results import (
     SpendReport,
 )
 from app.service.views import MediaView, TaskView
+
+if TYPE_CHECKING:
+    from app.cli_progress import Progress
 
 log = logging.getLogger(__name__)
 
@@ -88,6 +91,21 @@ def _globals_parent() -> argparse.ArgumentParser:
         action="store_true",
         default=argparse.SUPPRESS,
         help="print exactly one JSON object",
+    )
+    parent.add_argument(
+        "--progress",
+        dest="progress",
+        action=argparse.BooleanOptionalAction,
+        default=argparse.SUPPRESS,
+        help="show progress on standard error (default: only when it is a terminal); never "
+        "on standard output",
+    )
+    parent.add_argument(
+        "--lang",
+        dest="lang",
+        default=argparse.SUPPRESS,
+        help="language of the words for people, e.g. en or zh_CN (default: the locale, "
+        "LC_ALL/LC_MESSAGES/LANG); JSON is never translated",
     )
     parent.add_argument(
         "-v",
@@ -217,7 +235,6 @@ def build_parser() -> Parser:
     g = sub.add_parser("gui", parents=[parent], help="open the desktop app")
     g.add_argument("--screenshot", help="render the main window to this PNG and exit")
     g.add_argument("--select", help="select this RequestId first")
-    g.add_argument("--lang", help="UI language, e.g. en or zh_CN")
     g.add_argument(
         "--size",
         help="the window's size, WIDTHxHEIGHT (e.g. 1000x640, the smallest), for screenshots",
@@ -687,10 +704,17 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
     for warning in app.warnings:
         if first_time(config.data_dir, warning):  # once per data dir, on stderr only
             sys.stderr.write(f"warning: {warning}\n")
+    progress: Progress | None = None
     try:
         svc = app.service
-        await svc.sweep_submitting()
         cmd = ns.command
+        if cmd in ("submit", "wait", "batch"):
+            from app.cli_progress import Progress, wanted
+
+            if wanted(getattr(ns, "progress", None), sys.stderr):
+                live = wanted(None, sys.stderr)  # a terminal: one line redrawn in place
+                progress = Progress(svc, sys.stderr, live=live, translate=_translate(ns)).start()
+        await svc.sweep_submitting()
         if cmd == "submit":
             return await svc.submit(
                 ns.request_id, ns.kind, submit_params(ns), wait=ns.wait, max_seconds=ns.max_seconds
@@ -715,7 +739,7 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
         if cmd == "cancel":
             return await svc.cancel(ns.request_id)
         if cmd == "batch":
-            return await _batch(svc, ns)
+            return await _batch(svc, ns, progress)
         if cmd == "spend":
             return await svc.spend(project=ns.project, since=ns.since, by=ns.by)
         if cmd == "history":
@@ -730,11 +754,14 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
             return await svc.quota()
         raise AssertionError(cmd)
     finally:
+        if progress is not None:
+            await progress.aclose()
         await app.aclose()
 
 
-async def _batch(svc: Any, ns: argparse.Namespace) -> Result[Any]:
-    """``batch FILE``: the dry run, or the run with one progress line per change on stderr."""
+async def _batch(svc: Any, ns: argparse.Namespace, shown: Progress | None) -> Result[Any]:
+    """``batch FILE``: the dry run, or the run with one progress line per row and change on
+    stderr (where progress is shown)."""
     from app.service.batch import BatchSource
     from app.service.results import BatchProgress
 
@@ -746,12 +773,19 @@ async def _batch(svc: Any, ns: argparse.Namespace) -> Result[Any]:
         return await svc.plan_batch(source)
 
     def progress(event: BatchProgress) -> None:
-        sys.stderr.write(event.message + "\n")
-        sys.stderr.flush()
+        if shown is not None:
+            shown.batch_row(event.message)
 
     return await svc.run_batch(
         source, wait=ns.wait, max_seconds=ns.max_seconds, on_progress=progress
     )
+
+
+def _translate(ns: argparse.Namespace) -> Any:
+    """The app's translations for ``--lang`` or the locale."""
+    from app.cli_words import language, translator
+
+    return translator(language(getattr(ns, "lang", None)))
 
 
 def _key_command(ns: argparse.Namespace) -> Result[Any]:
