@@ -713,7 +713,9 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
 
             if wanted(getattr(ns, "progress", None), sys.stderr):
                 live = wanted(None, sys.stderr)  # a terminal: one line redrawn in place
-                progress = Progress(svc, sys.stderr, live=live, translate=_translate(ns)).start()
+                progress = Progress(
+                    svc, sys.stderr, live=live, translate=_translate(ns), rows=cmd == "batch"
+                ).start()
         await svc.sweep_submitting()
         if cmd == "submit":
             return await svc.submit(
@@ -730,6 +732,10 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
         if cmd == "query":
             return await svc.query(ns.request_id)
         if cmd == "wait":
+            if progress is not None:  # where the slot stands before the first change
+                now = await svc.status(ns.request_id)
+                if now.task is not None:
+                    progress.task_changed(now.task)
             return await svc.wait(ns.request_id, ns.max_seconds)
         if cmd == "recover":
             how = recover_how(ns)

@@ -40,9 +40,18 @@ class Progress:
     """Follows the tasks a command touches (the service's listeners) and says how they go."""
 
     def __init__(
-        self, service: Any, stream: IO[str], *, live: bool, translate: Translate = said.plain
+        self,
+        service: Any,
+        stream: IO[str],
+        *,
+        live: bool,
+        translate: Translate = said.plain,
+        rows: bool = False,
     ) -> None:
+        """``rows``: a shot list's — one line per row and change (:meth:`batch_row`) instead
+        of a line per task."""
         self.service = service
+        self.rows = rows
         self.stream = stream
         self.live = live
         self.translate = translate
@@ -56,6 +65,8 @@ class Progress:
 
     # -- hearing --------------------------------------------------------------------------------
     def start(self) -> "Progress":
+        if self.rows:
+            return self
         self.service.listeners.append(self.task_changed)
         self.service.download_listeners.append(self.bytes_heard)
         if self.live:
@@ -88,6 +99,9 @@ class Progress:
         except Exception:  # noqa: BLE001 - no estimate is still progress
             return
         self.estimates[key] = estimate(durations)
+        for view in self.views.values():  # said at once, not at the next tick
+            if self.live and key_of(view) == key and view.state not in STOP_STATES:
+                self._line(self.text(view), keep=False)
 
     async def _tick(self) -> None:
         while True:
