@@ -54,14 +54,46 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GLOBAL_OPTIONS = (
-    ("--data-dir", "data_dir", str, "data folder (SLATE_DATA_DIR)"),
-    ("--store", "store", str, "SQLAlchemy URL of the store (SLATE_STORE)"),
-    ("--provider", "provider", str, "minimax or demo (SLATE_PROVIDER)"),
-    ("--base-url", "base_url", str, "provider base URL (SLATE_BASE_URL)"),
-    ("--tenant", "tenant", str, "workspace (SLATE_TENANT)"),
-    ("--user", "user", str, "designer (SLATE_USER)"),
-    ("--timeout", "timeout", str, "provider timeout in seconds (SLATE_TIMEOUT)"),
-    ("--poll-interval", "poll_interval", str, "seconds between queries (SLATE_POLL_INTERVAL)"),
+    (
+        "--data-dir",
+        "data_dir",
+        str,
+        "data folder (SLATE_DATA_DIR); default: the platform's, e.g. ~/.local/share/Slate",
+    ),
+    (
+        "--store",
+        "store",
+        str,
+        "SQLAlchemy URL of the store (SLATE_STORE); default: sqlite:///DATA_DIR/slate.sqlite3, "
+        "e.g. postgresql+psycopg://studio@db/slate",
+    ),
+    (
+        "--provider",
+        "provider",
+        str,
+        "minimax or demo (SLATE_PROVIDER); default: minimax when a key is set, else demo",
+    ),
+    (
+        "--base-url",
+        "base_url",
+        str,
+        "provider base URL (SLATE_BASE_URL); default https://api.minimax.io, "
+        "e.g. https://api.minimaxi.com (mainland China)",
+    ),
+    ("--tenant", "tenant", str, "workspace (SLATE_TENANT); default personal, e.g. studio-a"),
+    ("--user", "user", str, "designer (SLATE_USER); default: your login name, e.g. lin"),
+    (
+        "--timeout",
+        "timeout",
+        str,
+        "provider timeout in seconds (SLATE_TIMEOUT), 0.1-3600; default 60, e.g. 30",
+    ),
+    (
+        "--poll-interval",
+        "poll_interval",
+        str,
+        "seconds between queries (SLATE_POLL_INTERVAL), 0.01-3600; default 10 (demo: 1)",
+    ),
     (
         "--demo-fault",
         "demo_fault",
@@ -119,125 +151,134 @@ def _globals_parent() -> argparse.ArgumentParser:
 
 
 def build_parser() -> Parser:
+    from app.cli_help import SUBMIT_GROUPS, add_groups, epilog
+
     parent = _globals_parent()
     p = Parser(
         prog="slate",
         parents=[parent],
         description="Slate: generate images and videos without ever paying twice for one intent.",
+        epilog="The JSON and exit codes of every command: slate help contract.\n"
+        "Help on one command: slate COMMAND --help.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"slate {__version__}")
-    sub = p.add_subparsers(dest="command", parser_class=Parser)
+    sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
 
-    s = sub.add_parser("submit", parents=[parent], help="create a slot's task (idempotent)")
-    s.add_argument("--request-id", required=True)
-    s.add_argument("--kind", required=True, choices=["image", "video"])
-    s.add_argument("--prompt")
-    s.add_argument("--model")
-    s.add_argument("--duration")
-    s.add_argument("--resolution")
-    s.add_argument("--first-frame", help="https:// URL, data: URL or a local image file")
-    s.add_argument("--last-frame", help="https:// URL, data: URL or a local image file")
-    s.add_argument(
-        "--ratio",
-        help="MiniMax-H3: adaptive, 21:9, 16:9, 4:3, 1:1, 3:4, 9:16 "
-        "(text-only: a concrete ratio; default 16:9)",
-    )
-    for what in ("image", "video", "audio"):
-        s.add_argument(
-            f"--reference-{what}",
-            action="append",
-            default=None,
-            help=f"MiniMax-H3: a reference {what} (https:// URL, mm_file://ID, data: "
-            "URL or a local file); repeatable, not mixed with frames",
+    def command(name: str, help_text: str) -> Parser:
+        return sub.add_parser(  # type: ignore[no-any-return]
+            name,
+            parents=[parent],
+            help=help_text,
+            description=help_text,
+            epilog=epilog(name),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-    s.add_argument("--prompt-expansion", help="MiniMax-H3-Max: disabled, balanced or quality")
-    s.add_argument(
-        "--fast-pretreatment",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="Hailuo-2.3, 2.3-Fast and 02: shorter prompt optimization",
+
+    rid = "the slot's RequestId, e.g. article:20260816:tide-eye:scene-02"
+    s = command("submit", "create a slot's task (idempotent: the same intent never pays twice)")
+    add_groups(s, SUBMIT_GROUPS)
+
+    st = command("status", "the local record (no network)")
+    st.add_argument("request_id", nargs="?", help=rid)
+    st.add_argument("--handle", help="the slot by the handle an earlier answer gave, instead")
+
+    q = command("query", "one provider query now")
+    q.add_argument("request_id", help=rid)
+
+    w = command("wait", "query until success, fail or unknown (progress on a terminal)")
+    w.add_argument("request_id", help=rid)
+    w.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="give up waiting after S seconds (exit 7; the task goes on); default: no limit",
     )
-    s.add_argument("--aspect-ratio")
-    s.add_argument("--width", help="image-01: width in px (512-2048, steps of 8), with --height")
-    s.add_argument("--height", help="image-01: height in px (512-2048, steps of 8), with --width")
-    s.add_argument("--n")
-    s.add_argument("--seed")
-    s.add_argument("--prompt-optimizer", action=argparse.BooleanOptionalAction, default=None)
-    s.add_argument("--subject-reference", help="https:// URL, data: URL or a local image file")
-    s.add_argument("--response-format", choices=["url", "base64"])
-    s.add_argument("--wait", action="store_true")
-    s.add_argument("--max-seconds", type=float)
 
-    st = sub.add_parser("status", parents=[parent], help="the local record (no network)")
-    st.add_argument("request_id", nargs="?")
-    st.add_argument("--handle")
-
-    q = sub.add_parser("query", parents=[parent], help="one provider query now")
-    q.add_argument("request_id")
-
-    w = sub.add_parser("wait", parents=[parent], help="query until success, fail or unknown")
-    w.add_argument("request_id")
-    w.add_argument("--max-seconds", type=float)
-
-    r = sub.add_parser("recover", parents=[parent], help="recover an unknown or failed slot")
-    r.add_argument("request_id")
-    r.add_argument("--task-id")
-    r.add_argument("--redownload", action="store_true")
-    r.add_argument("--declare-failed", action="store_true")
-    r.add_argument("--reason")
-    r.add_argument("--lookup", action="store_true")
-
-    c = sub.add_parser("cancel", parents=[parent], help="cancel a queued MiniMax-H3 (V2) task")
-    c.add_argument("request_id")
-    b = sub.add_parser(
-        "batch",
-        parents=[parent],
-        help="a shot list (CSV or YAML, one slot a row): submit every row",
+    r = command("recover", "recover an unknown or failed slot (choose exactly one way)")
+    r.add_argument("request_id", help=rid)
+    r.add_argument("--task-id", help="attach the provider's task with this id (from its console)")
+    r.add_argument(
+        "--redownload", action="store_true", help="download and verify the results again"
     )
-    b.add_argument("file")
+    r.add_argument(
+        "--declare-failed",
+        action="store_true",
+        help="give the slot up as failed (with --reason); a new RequestId then makes it again",
+    )
+    r.add_argument("--reason", metavar="TEXT", help="why, with --declare-failed")
+    r.add_argument(
+        "--lookup",
+        action="store_true",
+        help="look for the task among the provider's recent ones (MiniMax-H3) and attach a "
+        "single match",
+    )
+
+    c = command("cancel", "cancel a queued MiniMax-H3 (V2) task")
+    c.add_argument("request_id", help=rid)
+    b = command("batch", "a shot list (CSV or YAML, one slot a row): submit every row")
+    b.add_argument("file", help="the shot list, e.g. shots.csv (columns: request_id, kind, …)")
     b.add_argument(
         "--dry-run",
         action="store_true",
         help="show per row what a run would answer; send and store nothing",
     )
     b.add_argument("--wait", action="store_true", help="follow the rows to the end")
-    b.add_argument("--max-seconds", type=float)
+    b.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="with --wait: stop waiting after S seconds (exit 7); default: no limit",
+    )
 
-    sp = sub.add_parser("spend", parents=[parent], help="estimated and reported cost of the slots")
-    sp.add_argument("--project")
+    sp = command("spend", "estimated and reported cost of the slots")
+    sp.add_argument("--project", help="only this project, e.g. tide-eye")
     sp.add_argument("--since", help="count slots claimed on this day or later (YYYY-MM-DD)")
-    sp.add_argument("--by", help="group by day, project or model")
+    sp.add_argument("--by", help="group by day, project or model; default: no groups")
 
-    h = sub.add_parser("history", parents=[parent], help="the slot's events, oldest first")
-    h.add_argument("request_id")
+    h = command("history", "the slot's events, oldest first")
+    h.add_argument("request_id", help=rid)
 
-    ls = sub.add_parser("list", parents=[parent], help="slots, newest first")
-    ls.add_argument("--state")
-    ls.add_argument("--kind")
-    ls.add_argument("--limit", type=int, default=50)
-    ls.add_argument("--search")
+    ls = command("list", "slots, newest first")
+    ls.add_argument(
+        "--state", help="only this state, e.g. unknown, success, fail, processing; default: all"
+    )
+    ls.add_argument("--kind", help="only image or video; default: both")
+    ls.add_argument(
+        "--limit", type=int, default=50, help="at most this many slots (default 50), e.g. 200"
+    )
+    ls.add_argument("--search", metavar="TEXT", help="only RequestIds containing TEXT")
 
-    e = sub.add_parser("export", parents=[parent], help="copy verified media")
-    e.add_argument("request_id")
-    e.add_argument("--to", required=True)
+    e = command("export", "copy verified media")
+    e.add_argument("request_id", help=rid)
+    e.add_argument("--to", required=True, metavar="FOLDER", help="the folder to copy into")
 
-    sub.add_parser("quota", parents=[parent], help="today's use and limits")
-    sub.add_parser("doctor", parents=[parent], help="what Slate finds on this machine")
+    command("quota", "today's use and limits")
+    command("doctor", "what Slate finds on this machine (changes nothing)")
 
-    k = sub.add_parser("key", parents=[parent], help="the API key in the OS keyring")
-    k.add_argument("action", choices=["set", "delete", "status"])
+    k = command("key", "the API key in the OS keyring")
+    k.add_argument(
+        "action",
+        choices=["set", "delete", "status"],
+        help="set (reads the key from standard input, not shown), delete, or status",
+    )
 
-    sim = sub.add_parser("sim", parents=[parent], help="run the demo provider on loopback")
+    sim = command("sim", "run the demo provider on loopback")
     from app.sim import cli as sim_cli
 
     sim_cli.add_arguments(sim)
 
-    g = sub.add_parser("gui", parents=[parent], help="open the desktop app")
+    g = command("gui", "open the desktop app")
     g.add_argument("--screenshot", help="render the main window to this PNG and exit")
     g.add_argument("--select", help="select this RequestId first")
     g.add_argument(
         "--size",
         help="the window's size, WIDTHxHEIGHT (e.g. 1000x640, the smallest), for screenshots",
+    )
+
+    hp = command("help", "help on a topic: contract (where the JSON and exit codes are written)")
+    hp.add_argument(
+        "topic", nargs="?", choices=["contract"], help="contract; without it, this overview"
     )
     return p
 
@@ -787,6 +828,24 @@ async def _batch(svc: Any, ns: argparse.Namespace, shown: Progress | None) -> Re
     )
 
 
+def _help(ns: argparse.Namespace, as_json: bool) -> int:
+    """``slate help [contract]``: the overview, or where the JSON and exit codes are written."""
+    from app.cli_help import contract_path, contract_text
+
+    if ns.topic != "contract":
+        build_parser().print_help()
+        return 0
+    if as_json:
+        out = {"outcome": "ok", "request_id": None, "task": None, "error": None}
+        out["help"] = {"topic": "contract", "path": "docs/CONTRACT.md", "here": None}
+        if contract_path().exists():
+            out["help"]["here"] = str(contract_path())
+        sys.stdout.write(json.dumps(out) + "\n")
+    else:
+        sys.stdout.write(contract_text() + "\n")
+    return 0
+
+
 def _translate(ns: argparse.Namespace) -> Any:
     """The app's translations for ``--lang`` or the locale."""
     from app.cli_words import language, translator
@@ -838,6 +897,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         return emit(_invalid(f"usage: {exc}"), as_json)
     as_json = bool(getattr(ns, "json", False))
+    if ns.command == "help":  # reads nothing, makes nothing
+        return _help(ns, as_json)
     from app import config as config_mod
 
     try:
