@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.config import DEFAULT_BASE_URL, Config, default_data_dir, demo_faults
-from app.domain.errors import ValidationError
+from app.domain.errors import BadConfiguration, ValidationError
 from app.providers.base import Provider
 from app.service import secrets
 from app.service.slate import SlateService
@@ -95,11 +96,10 @@ def prepare_data_dir(config: Config) -> str | None:
     0600 and its folders 0700 either way. Returns the warning, or None."""
     from app.files import PRIVATE_DIR, others_can_read, private_dir, tighten, tighten_slate_files
 
-    from app.unusable import check_writable
-
     path = config.data_dir
     private_dir(path, tighten_existing=False)
-    check_writable(path)
+    if not os.access(path, os.W_OK | os.X_OK):  # a read-only disk, another user's folder
+        raise BadConfiguration("data_dir", str(path), "not_writable")
     changed = tighten_slate_files(path)
     if changed:
         log.info(
@@ -127,8 +127,6 @@ def prepare_data_dir(config: Config) -> str | None:
 def build(config: Config) -> Slate:
     """Open the store (migrating it), pick the provider, build the service. A data dir or store
     Slate cannot use raises :class:`BadConfiguration` naming the setting and the path."""
-    from app.unusable import at_open
-
     store: Store | None = None
     try:
         dir_warning = prepare_data_dir(config)
@@ -139,6 +137,8 @@ def build(config: Config) -> Slate:
     except Exception as exc:
         if store is not None:
             store.close()
+        from app.unusable import at_open  # only when something went wrong
+
         bad = at_open(exc, config)
         if bad is None:
             raise

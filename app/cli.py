@@ -588,7 +588,10 @@ def render(result: Result[Any]) -> dict[str, Any]:
     return out
 
 
-def _human(out: Result[Any]) -> str:
+def _human(out: Result[Any], translate: Any = None) -> str:
+    """The answer for a person; ``translate``: the app's translations (English without)."""
+    if translate is None:
+        translate = _translate_for(_LANG)
     if out.problem is not None and out.problem.code is ProblemCode.BAD_CONFIGURATION:
         return f"slate: {out.problem.message}"  # the one sentence, nothing around it
     lines = []
@@ -641,16 +644,18 @@ def _human(out: Result[Any]) -> str:
                 f"{format_money(b.limit, b.currency)} today"
             )
     elif isinstance(payload, SpendReport):
-        sp = payload.spend
+        from app.ui import said  # the Spend view's own words and figures
+
+        sp, tr = payload.spend, translate
         lines.append(
-            f"  total: {format_money(sp.total.estimate, sp.currency)} estimated, "
-            f"{format_money(sp.total.reported, sp.currency)} reported, "
-            f"{sp.total.slots} slots"
+            f"  {said.spend_estimate(sp.total, sp.currency, tr)} · "
+            f"{said.spend_detail(sp.total, sp.currency, tr)}"
         )
         for g in sp.groups:
-            est = format_money(g.total.estimate, sp.currency)
-            rep = format_money(g.total.reported, sp.currency)
-            lines.append(f"  {g.key or '(none)':<40} {est:>12} {rep:>12} {g.total.slots:>6}")
+            label = g.key or tr("SpendDialog", said.NO_PROJECT)
+            est = said.spend_estimate(g.total, sp.currency, tr)
+            rep = "—" if g.total.reported is None else format_money(g.total.reported, sp.currency)
+            lines.append(f"  {label:<40} {est:>20} {rep:>12} {g.total.slots:>6}")
     elif isinstance(payload, BatchReport):
         for r in payload.rows:
             why = ""
@@ -676,6 +681,16 @@ def _human(out: Result[Any]) -> str:
             when = dt.datetime.fromtimestamp(c.created_at).isoformat(timespec="seconds")
             lines.append(f"  {c.task_id}  {when}  {c.model}  {c.status}")
     return "\n".join(lines)
+
+
+#: ``--lang`` of this run (None: the locale), set by :func:`main` once the flags are read.
+_LANG: str | None = None
+
+
+def _translate_for(lang: str | None) -> Any:
+    from app.cli_words import language, translator
+
+    return translator(language(lang))
 
 
 def emit(out: Result[Any], as_json: bool) -> int:
@@ -848,9 +863,7 @@ def _help(ns: argparse.Namespace, as_json: bool) -> int:
 
 def _translate(ns: argparse.Namespace) -> Any:
     """The app's translations for ``--lang`` or the locale."""
-    from app.cli_words import language, translator
-
-    return translator(language(getattr(ns, "lang", None)))
+    return _translate_for(getattr(ns, "lang", None))
 
 
 def _key_command(ns: argparse.Namespace) -> Result[Any]:
@@ -897,6 +910,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         return emit(_invalid(f"usage: {exc}"), as_json)
     as_json = bool(getattr(ns, "json", False))
+    global _LANG
+    _LANG = getattr(ns, "lang", None)
     if ns.command == "help":  # reads nothing, makes nothing
         return _help(ns, as_json)
     from app import config as config_mod

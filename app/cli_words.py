@@ -59,12 +59,6 @@ def translator(lang: str) -> Translate:
 
 # -- what only a terminal says ------------------------------------------------------------------
 DOWNLOADING_OF = QT_TRANSLATE_NOOP("Cli", "%1 of %2")
-SPEND_TOTAL = QT_TRANSLATE_NOOP("Cli", "total: %1 estimated, %2 reported, %3 slots")
-SPEND_HEAD = QT_TRANSLATE_NOOP("Cli", "estimated")
-SPEND_REPORTED = QT_TRANSLATE_NOOP("Cli", "reported")
-SPEND_SLOTS = QT_TRANSLATE_NOOP("Cli", "slots")
-NO_PROJECT = QT_TRANSLATE_NOOP("SpendDialog", "(no project)")
-NONE_YET = QT_TRANSLATE_NOOP("SpendDialog", "none yet")
 
 
 def say(translate: Translate, text: str, *args: object) -> str:

@@ -133,12 +133,6 @@ def _abs(path: Any) -> Path:
     return Path(os.path.abspath(os.fspath(path)))
 
 
-def check_writable(path: Path) -> None:
-    """An existing data dir that cannot be written (a read-only disk; another user's folder)."""
-    if not os.access(path, os.W_OK | os.X_OK):
-        raise BadConfiguration("data_dir", str(path), "not_writable")
-
-
 def another_folder(config: Any, folder: Path, problem: BadConfiguration) -> Any:
     """The config to continue with in ``folder``, the desktop app's way out: that folder as the
     data dir, and its own SQLite store unless the store is elsewhere and not at fault (a team's

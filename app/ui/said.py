@@ -98,3 +98,23 @@ def spend_estimate(total: Any, currency: str, translate: Translate = plain) -> s
         .replace("%1", format_money(total.known_estimate, currency))
         .replace("%2", str(total.unknown_slots))
     )
+
+
+SPEND_DETAIL = QT_TRANSLATE_NOOP("SpendDialog", "%1 slots · reported %2 (%3 slots)")
+NONE_YET = QT_TRANSLATE_NOOP("SpendDialog", "none yet")
+NO_PROJECT = QT_TRANSLATE_NOOP("SpendDialog", "(no project)")
+
+
+def spend_detail(total: Any, currency: str, translate: Translate = plain) -> str:
+    """ "4 slots · reported $1.20 (2 slots)": how many slots, and what the provider reported."""
+    reported = (
+        translate("SpendDialog", NONE_YET)
+        if total.reported is None
+        else format_money(total.reported, currency)
+    )
+    return (
+        translate("SpendDialog", SPEND_DETAIL)
+        .replace("%1", str(total.slots))
+        .replace("%2", reported)
+        .replace("%3", str(total.reported_slots))
+    )

@@ -16,7 +16,7 @@ from typing import Any
 from app.domain.cost import Money, Spend, SpendTotal, format_money
 from app.domain.days import local_day
 from app.service.results import SpendReport
-from app.ui.said import spend_estimate
+from app.ui.said import spend_detail, spend_estimate
 from app.ui.qt import (
     QColor,
     QDialog,
@@ -235,13 +235,7 @@ class SpendDialog(QDialog):
         value, detail = self.cards[key]
         t = sp.total
         value.setText(self._estimate_text(t, sp.currency))
-        reported = money(t.reported, sp.currency, self.tr("none yet"))
-        detail.setText(
-            self.tr("%1 slots · reported %2 (%3 slots)")
-            .replace("%1", str(t.slots))
-            .replace("%2", reported)
-            .replace("%3", str(t.reported_slots))
-        )
+        detail.setText(spend_detail(t, sp.currency, translate))  # as `slate spend` says it
 
     def _estimate_text(self, t: SpendTotal, currency: str) -> str:
         return spend_estimate(t, currency, translate)  # the sentence `slate spend` says too

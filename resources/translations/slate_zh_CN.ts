@@ -2623,4 +2623,11 @@ Every image and video you create gathers here, newest first.</source>
         <translation>用于保存 Slate 槽位和结果的文件夹</translation>
     </message>
 </context>
+<context>
+    <name>Cli</name>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / 共 %2</translation>
+    </message>
+</context>
 </TS>
