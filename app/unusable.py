@@ -120,6 +120,10 @@ def at_open(exc: BaseException, config: Any) -> BadConfiguration | None:
         and _abs(store.parent) != _abs(data_dir)
     )
     setting, path = ("store", str(store)) if store_side else ("data_dir", data_dir)
+    if number == errno.EISDIR and setting == "store":
+        return BadConfiguration(setting, path, "is_folder")
+    if number in (errno.EEXIST, errno.ENOTDIR) and setting == "store":
+        return BadConfiguration(setting, path, "under_file")  # its folder is a file
     if number == errno.EEXIST:
         return BadConfiguration(setting, path, "is_file")
     if number == errno.ENOTDIR:

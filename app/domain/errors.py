@@ -50,7 +50,10 @@ class BadConfiguration(SlateError):
     #: reason → (what is wrong, the way out): the sentence's two halves, in English.
     REASONS = {
         "is_file": ("is a file, not a folder", "give a folder instead"),
-        "under_file": ("cannot be made (a part of its path is a file)", "give a folder elsewhere"),
+        "under_file": (
+            "cannot be made (a part of its path is a file)",
+            "give a path that is not under a file",
+        ),
         "not_writable": ("cannot be written", "make it writable or give another folder"),
         "disk_full": (
             "is on a full disk",
@@ -61,6 +64,7 @@ class BadConfiguration(SlateError):
             "give another file, or move this one aside to start a new store",
         ),
         "cannot_open": ("cannot be opened", "check that the file can be read and written"),
+        "is_folder": ("is a folder, not a database file", "name a file, e.g. slate.sqlite3 in it"),
     }
     #: setting → (flag, environment variable).
     SETTINGS = {"data_dir": ("--data-dir", "SLATE_DATA_DIR"), "store": ("--store", "SLATE_STORE")}

@@ -43,6 +43,7 @@ WHAT = {
     ),
     "not_database": QT_TRANSLATE_NOOP("Unusable", "The file %1 is not a Slate store."),
     "cannot_open": QT_TRANSLATE_NOOP("Unusable", "Slate cannot open its store %1."),
+    "is_folder": QT_TRANSLATE_NOOP("Unusable", "The store %1 is a folder, not a Slate store file."),
 }
 WAY_ON = QT_TRANSLATE_NOOP(
     "Unusable",

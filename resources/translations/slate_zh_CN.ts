@@ -2607,6 +2607,10 @@ Every image and video you create gathers here, newest first.</source>
         <translation>Slate 无法打开它的存储 %1。</translation>
     </message>
     <message>
+        <source>The store %1 is a folder, not a Slate store file.</source>
+        <translation>存储 %1 是一个文件夹，不是 Slate 的存储文件。</translation>
+    </message>
+    <message>
         <source>Choose another folder to continue there, or quit and set it right (for a full disk: free some space).</source>
         <translation>选择另一个文件夹在那里继续，或者退出后修正问题（磁盘已满时：请腾出一些空间）。</translation>
     </message>

@@ -79,7 +79,7 @@ def test_quit_answers_none(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
 
 def test_every_reason_in_both_languages(qapp: Any, qtbot: Any) -> None:
     for reason in BadConfiguration.REASONS:
-        setting = "store" if reason in ("not_database", "cannot_open") else "data_dir"
+        setting = "store" if reason in ("not_database", "cannot_open", "is_folder") else "data_dir"
         problem = BadConfiguration(setting, "/srv/slate", reason)
         for lang, script in (("en", r"[A-Za-z]"), ("zh_CN", r"[\u4e00-\u9fff]")):
             install_translations(qapp, lang)

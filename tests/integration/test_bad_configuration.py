@@ -159,3 +159,17 @@ def test_a_good_data_dir_still_works(slate_env, tmp_path: Path) -> None:
     out = run_slate({**slate_env, "SLATE_DATA_DIR": str(fresh)}, "list")
     assert out.code == 0, out
     assert fresh.is_dir()
+
+
+def test_store_under_a_file_or_that_is_a_folder(slate, tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    under = blocker / "slate.sqlite3"
+    said = slate("list", env={"SLATE_STORE": f"sqlite:///{under}"})
+    _says(said, "store", under)
+    assert "part of its path is a file" in said.out["error"]["message"]
+    folder = tmp_path / "a-folder"
+    folder.mkdir()
+    said = slate("list", env={"SLATE_STORE": f"sqlite:///{folder}"})
+    _says(said, "store", folder)
+    assert "is a folder" in said.out["error"]["message"]

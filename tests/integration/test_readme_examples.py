@@ -3,10 +3,11 @@ venv made from a copy of the checkout: `python3 -m venv .venv && .venv/bin/pip i
 (the run command without its apt-get part and without starting the window), then each example
 line of the `cli-examples` block, against the embedded demo provider (no API key).
 
-Every example answers one JSON object (or, for `--help` and `help contract`, its text) and
-none is an internal error; the standalone demo server (`sim`, which serves until stopped) is
-started and stopped. `recover --task-id 106916112212032` names a task the demo provider never
-made: it answers as the contract says for that (not exit 1).
+Every example answers one JSON object (or, for `--help` and `help contract`, its text) and none
+is an internal error. The standalone demo server (`sim`, which serves until stopped) is started
+on a free port instead of 8765 (tests never take a fixed port) and stopped. `recover --task-id
+106916112212032` names a task the demo provider never made: it answers as the contract says for
+that (not exit 1).
 """
 
 from __future__ import annotations
@@ -92,19 +93,20 @@ def test_readme_examples_run_as_written_in_a_fresh_venv(tmp_path: Path) -> None:
     )
     assert built.returncode == 0, built.stderr[-3000:]
     (checkout / "shots.csv").write_text(
-        "request_id,kind,prompt\narticle:20260816:tide-eye:scene-03,video,tide eye, wide\n"
+        "request_id,kind,prompt\narticle:20260816:tide-eye:scene-03,video,tide eye wide\n"
     )
     examples = _examples()
     assert examples and all(e.startswith(".venv/bin/slate ") for e in examples)
     answered = {}
     for example in examples:
         argv = shlex.split(example)
-        if argv[1] == "sim":
+        if argv[1] == "sim":  # on a free port: tests never take a fixed one
+            argv = [a if a != "8765" else "0" for a in argv]
             proc = subprocess.Popen(argv, cwd=checkout, env=env, stdout=subprocess.PIPE, text=True)
             try:
                 assert proc.stdout is not None
                 first = proc.stdout.readline()
-                assert "listening on http://127.0.0.1:8765" in first, first
+                assert "listening on http://127.0.0.1:" in first, first
             finally:
                 proc.send_signal(signal.SIGINT)
                 proc.wait(timeout=30)
