@@ -590,6 +590,8 @@ def render(result: Result[Any]) -> dict[str, Any]:
 
 def _human(out: Result[Any], translate: Any = None) -> str:
     """The answer for a person; ``translate``: the app's translations (English without)."""
+    from app.ui import said, words  # the app's words (pure Python)
+
     if translate is None:
         translate = _translate_for(_LANG)
     if out.problem is not None and out.problem.code is ProblemCode.BAD_CONFIGURATION:
@@ -600,15 +602,17 @@ def _human(out: Result[Any], translate: Any = None) -> str:
     if out.task:
         t = out.task
         demo = " [DEMO provider]" if t.provider == "demo" else ""
-        lines.append(
-            f"  {t.kind} · {t.state.value}{demo} · provider task {t.provider_task_id or '—'}"
-        )
+        state = said.state_word(t.state, translate)  # the app's word for the state
+        lines.append(f"  {t.kind} · {state}{demo} · provider task {t.provider_task_id or '—'}")
         for m in t.media:
             lines.append(
                 f"  {m.content_type} {m.width}×{m.height} {m.bytes} B sha256 {m.sha256[:16]}…  {m.path}"
             )
         if t.error:
-            lines.append(f"  error: {t.error.message}")
+            reason = words.for_task(t, translate)  # the app's sentence, the original beside it
+            lines.append(f"  {reason.text or t.error.message}")
+            if reason.detail and reason.detail != reason.text:
+                lines.append(f"  ({reason.detail})")
         if t.failed_count:
             lines.append(
                 f"  {t.failed_count} image(s) blocked by the provider's safety filter (not charged)"
@@ -616,7 +620,14 @@ def _human(out: Result[Any], translate: Any = None) -> str:
         actions = ", ".join(a.value for a in t.allowed_actions)
         lines.append(f"  you can: {actions or 'nothing right now'}")
         lines.append(f"  handle: {t.handle}")
-    if out.problem:
+    if out.problem and out.problem.code.value in APP_SAYS:
+        kind = out.task.kind if out.task else None
+        told = words.for_outcome(out.problem, kind=kind, translate=translate)
+        if f"  {told.text}" not in lines:  # not said already as the task's reason
+            lines.append(f"  {out.problem.code.value}: {told.text or out.problem.message}")
+            if told.detail and told.detail != told.text:
+                lines.append(f"  ({told.detail})")
+    elif out.problem:
         lines.append(f"  {out.problem.code.value}: {out.problem.message}")
     payload = out.payload
     if isinstance(payload, (History, SlotTasks)) and payload.duplicates:
@@ -643,9 +654,7 @@ def _human(out: Result[Any], translate: Any = None) -> str:
                 f"  budget: {format_money(b.spent.estimate, b.currency)} of "
                 f"{format_money(b.limit, b.currency)} today"
             )
-    elif isinstance(payload, SpendReport):
-        from app.ui import said  # the Spend view's own words and figures
-
+    elif isinstance(payload, SpendReport):  # the Spend view's own words and figures
         sp, tr = payload.spend, translate
         lines.append(
             f"  {said.spend_estimate(sp.total, sp.currency, tr)} · "
@@ -682,6 +691,22 @@ def _human(out: Result[Any], translate: Any = None) -> str:
             lines.append(f"  {c.task_id}  {when}  {c.model}  {c.status}")
     return "\n".join(lines)
 
+
+#: The answers the app words itself (``app.ui.words.for_outcome``); the others (a conflict, a
+#: bad handle, invalid input…) keep the service's own sentence, which names the field or the way.
+APP_SAYS = frozenset(
+    {
+        "unknown",
+        "rejected",
+        "quota_exceeded",
+        "budget_exceeded",
+        "store_busy",
+        "media_missing",
+        "not_found",
+        "still_running",
+        "no_keyring",
+    }
+)
 
 #: ``--lang`` of this run (None: the locale), set by :func:`main` once the flags are read.
 _LANG: str | None = None
