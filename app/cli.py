@@ -789,7 +789,7 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
     try:
         svc = app.service
         cmd = ns.command
-        if cmd in ("submit", "wait", "batch"):
+        if cmd in ("submit", "wait", "batch", "regenerate"):
             from app.cli_progress import Progress, wanted
 
             if wanted(getattr(ns, "progress", None), sys.stderr):

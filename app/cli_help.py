@@ -233,6 +233,10 @@ EXAMPLES = {
     "recover": "slate recover article:20260816:tide-eye:scene-02 --lookup",
     "cancel": "slate cancel article:20260816:tide-eye:scene-02",
     "batch": "slate batch shots.csv --dry-run\n  slate batch shots.csv --wait",
+    "regenerate": "slate regenerate article:20260816:tide-eye:scene-02 --to 2K "
+    "--request-id article:20260816:tide-eye:scene-02-2k --wait",
+    "enhance": "slate enhance article:20260816:tide-eye:scene-02 "
+    "--request-id article:20260816:tide-eye:scene-02-prompt",
     "spend": "slate spend --since 2026-08-01 --by project",
     "history": "slate history article:20260816:tide-eye:scene-02",
     "list": "slate list --state unknown --limit 20",
