@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.config import DEFAULT_BASE_URL, Config, default_data_dir, demo_faults
-from app.domain.errors import ValidationError
+from app.domain.errors import BadConfiguration, ValidationError
 from app.providers.base import Provider
 from app.service import secrets
 from app.service.slate import SlateService
@@ -97,6 +98,8 @@ def prepare_data_dir(config: Config) -> str | None:
 
     path = config.data_dir
     private_dir(path, tighten_existing=False)
+    if not os.access(path, os.W_OK | os.X_OK):  # a read-only disk, another user's folder
+        raise BadConfiguration("data_dir", str(path), "not_writable")
     changed = tighten_slate_files(path)
     if changed:
         log.info(
@@ -122,12 +125,24 @@ def prepare_data_dir(config: Config) -> str | None:
 
 
 def build(config: Config) -> Slate:
-    """Open the store (migrating it), pick the provider, build the service."""
-    dir_warning = prepare_data_dir(config)
-    key, source = secrets.api_key()
-    store = open_store_of(config)
-    secret, warning = secrets.handle_secret(config.data_dir, config.store)
-    provider, sim = make_provider(config, key)
+    """Open the store (migrating it), pick the provider, build the service. A data dir or store
+    Slate cannot use raises :class:`BadConfiguration` naming the setting and the path."""
+    store: Store | None = None
+    try:
+        dir_warning = prepare_data_dir(config)
+        key, source = secrets.api_key()
+        store = open_store_of(config)
+        secret, warning = secrets.handle_secret(config.data_dir, config.store)
+        provider, sim = make_provider(config, key)
+    except Exception as exc:
+        if store is not None:
+            store.close()
+        from app.unusable import at_open  # only when something went wrong
+
+        bad = at_open(exc, config)
+        if bad is None:
+            raise
+        raise bad from exc
     service = SlateService(config, store, provider, secret)
     app = Slate(config, store, provider, service, sim, key_source=source)
     for said in (dir_warning, warning):

@@ -20,11 +20,11 @@ import json
 import logging
 import sys
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from app import __version__
 from app.domain.cost import format_money, money_json
-from app.domain.errors import SlateError, ValidationError
+from app.domain.errors import BadConfiguration, SlateError, ValidationError
 from app.domain.protocols import V2, protocol_for
 from app.domain.states import State
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
@@ -48,17 +48,52 @@ from app.service.results import (
 )
 from app.service.views import MediaView, TaskView
 
+if TYPE_CHECKING:
+    from app.cli_progress import Progress
+
 log = logging.getLogger(__name__)
 
 GLOBAL_OPTIONS = (
-    ("--data-dir", "data_dir", str, "data folder (SLATE_DATA_DIR)"),
-    ("--store", "store", str, "SQLAlchemy URL of the store (SLATE_STORE)"),
-    ("--provider", "provider", str, "minimax or demo (SLATE_PROVIDER)"),
-    ("--base-url", "base_url", str, "provider base URL (SLATE_BASE_URL)"),
-    ("--tenant", "tenant", str, "workspace (SLATE_TENANT)"),
-    ("--user", "user", str, "designer (SLATE_USER)"),
-    ("--timeout", "timeout", str, "provider timeout in seconds (SLATE_TIMEOUT)"),
-    ("--poll-interval", "poll_interval", str, "seconds between queries (SLATE_POLL_INTERVAL)"),
+    (
+        "--data-dir",
+        "data_dir",
+        str,
+        "data folder (SLATE_DATA_DIR); default: the platform's, e.g. ~/.local/share/Slate",
+    ),
+    (
+        "--store",
+        "store",
+        str,
+        "SQLAlchemy URL of the store (SLATE_STORE); default: sqlite:///DATA_DIR/slate.sqlite3, "
+        "e.g. postgresql+psycopg://studio@db/slate",
+    ),
+    (
+        "--provider",
+        "provider",
+        str,
+        "minimax or demo (SLATE_PROVIDER); default: minimax when a key is set, else demo",
+    ),
+    (
+        "--base-url",
+        "base_url",
+        str,
+        "provider base URL (SLATE_BASE_URL); default https://api.minimax.io, "
+        "e.g. https://api.minimaxi.com (mainland China)",
+    ),
+    ("--tenant", "tenant", str, "workspace (SLATE_TENANT); default personal, e.g. studio-a"),
+    ("--user", "user", str, "designer (SLATE_USER); default: your login name, e.g. lin"),
+    (
+        "--timeout",
+        "timeout",
+        str,
+        "provider timeout in seconds (SLATE_TIMEOUT), 0.1-3600; default 60, e.g. 30",
+    ),
+    (
+        "--poll-interval",
+        "poll_interval",
+        str,
+        "seconds between queries (SLATE_POLL_INTERVAL), 0.01-3600; default 10 (demo: 1)",
+    ),
     (
         "--demo-fault",
         "demo_fault",
@@ -90,6 +125,21 @@ def _globals_parent() -> argparse.ArgumentParser:
         help="print exactly one JSON object",
     )
     parent.add_argument(
+        "--progress",
+        dest="progress",
+        action=argparse.BooleanOptionalAction,
+        default=argparse.SUPPRESS,
+        help="show progress on standard error (default: only when it is a terminal); never "
+        "on standard output",
+    )
+    parent.add_argument(
+        "--lang",
+        dest="lang",
+        default=argparse.SUPPRESS,
+        help="language of the words for people, e.g. en or zh_CN (default: the locale, "
+        "LC_ALL/LC_MESSAGES/LANG); JSON is never translated",
+    )
+    parent.add_argument(
         "-v",
         "--verbose",
         dest="verbose",
@@ -101,144 +151,164 @@ def _globals_parent() -> argparse.ArgumentParser:
 
 
 def build_parser() -> Parser:
+    from app.cli_help import SUBMIT_GROUPS, add_groups, epilog
+
     parent = _globals_parent()
     p = Parser(
         prog="slate",
         parents=[parent],
         description="Slate: generate images and videos without ever paying twice for one intent.",
+        epilog="The JSON and exit codes of every command: slate help contract.\n"
+        "Help on one command: slate COMMAND --help.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"slate {__version__}")
-    sub = p.add_subparsers(dest="command", parser_class=Parser)
+    sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
 
-    s = sub.add_parser("submit", parents=[parent], help="create a slot's task (idempotent)")
-    s.add_argument("--request-id", required=True)
-    s.add_argument("--kind", required=True, choices=["image", "video"])
-    s.add_argument("--prompt")
-    s.add_argument("--model")
-    s.add_argument("--duration")
-    s.add_argument("--resolution")
-    s.add_argument("--first-frame", help="https:// URL, data: URL or a local image file")
-    s.add_argument("--last-frame", help="https:// URL, data: URL or a local image file")
-    s.add_argument(
-        "--ratio",
-        help="MiniMax-H3: adaptive, 21:9, 16:9, 4:3, 1:1, 3:4, 9:16 "
-        "(text-only: a concrete ratio; default 16:9)",
-    )
-    for what in ("image", "video", "audio"):
-        s.add_argument(
-            f"--reference-{what}",
-            action="append",
-            default=None,
-            help=f"MiniMax-H3: a reference {what} (https:// URL, mm_file://ID, data: "
-            "URL or a local file); repeatable, not mixed with frames",
+    def command(name: str, help_text: str) -> Parser:
+        return sub.add_parser(  # type: ignore[no-any-return]
+            name,
+            parents=[parent],
+            help=help_text,
+            description=help_text,
+            epilog=epilog(name),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
-    s.add_argument("--prompt-expansion", help="MiniMax-H3-Max: disabled, balanced or quality")
-    s.add_argument(
-        "--fast-pretreatment",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="Hailuo-2.3, 2.3-Fast and 02: shorter prompt optimization",
+
+    rid = "the slot's RequestId, e.g. article:20260816:tide-eye:scene-02"
+    s = command("submit", "create a slot's task (idempotent: the same intent never pays twice)")
+    add_groups(s, SUBMIT_GROUPS)
+
+    st = command("status", "the local record (no network)")
+    st.add_argument("request_id", nargs="?", help=rid)
+    st.add_argument("--handle", help="the slot by the handle an earlier answer gave, instead")
+
+    q = command("query", "one provider query now")
+    q.add_argument("request_id", help=rid)
+
+    w = command("wait", "query until success, fail or unknown (progress on a terminal)")
+    w.add_argument("request_id", help=rid)
+    w.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="give up waiting after S seconds (exit 7; the task goes on); default: no limit",
     )
-    s.add_argument("--aspect-ratio")
-    s.add_argument("--width", help="image-01: width in px (512-2048, steps of 8), with --height")
-    s.add_argument("--height", help="image-01: height in px (512-2048, steps of 8), with --width")
-    s.add_argument("--n")
-    s.add_argument(
-        "--size", help="MiniMax-H3-Image: WIDTHxHEIGHT (instead of --aspect-ratio/--area)"
+
+    r = command("recover", "recover an unknown or failed slot (choose exactly one way)")
+    r.add_argument("request_id", help=rid)
+    r.add_argument("--task-id", help="attach the provider's task with this id (from its console)")
+    r.add_argument(
+        "--redownload", action="store_true", help="download and verify the results again"
     )
-    s.add_argument("--area", help="MiniMax-H3-Image: 1K, 2K or 4K, with --aspect-ratio")
-    s.add_argument("--seed")
-    s.add_argument("--prompt-optimizer", action=argparse.BooleanOptionalAction, default=None)
-    s.add_argument("--subject-reference", help="https:// URL, data: URL or a local image file")
-    s.add_argument("--response-format", choices=["url", "base64"])
-    s.add_argument("--wait", action="store_true")
-    s.add_argument("--max-seconds", type=float)
-
-    st = sub.add_parser("status", parents=[parent], help="the local record (no network)")
-    st.add_argument("request_id", nargs="?")
-    st.add_argument("--handle")
-
-    q = sub.add_parser("query", parents=[parent], help="one provider query now")
-    q.add_argument("request_id")
-
-    w = sub.add_parser("wait", parents=[parent], help="query until success, fail or unknown")
-    w.add_argument("request_id")
-    w.add_argument("--max-seconds", type=float)
-
-    r = sub.add_parser("recover", parents=[parent], help="recover an unknown or failed slot")
-    r.add_argument("request_id")
-    r.add_argument("--task-id")
-    r.add_argument("--redownload", action="store_true")
-    r.add_argument("--declare-failed", action="store_true")
-    r.add_argument("--reason")
-    r.add_argument("--lookup", action="store_true")
-
-    c = sub.add_parser("cancel", parents=[parent], help="cancel a queued MiniMax-H3 (V2) task")
-    c.add_argument("request_id")
-
-    rg = sub.add_parser(
-        "regenerate", parents=[parent], help="re-render a finished 768P MiniMax-H3 slot at 2K"
+    r.add_argument(
+        "--declare-failed",
+        action="store_true",
+        help="give the slot up as failed (with --reason); a new RequestId then makes it again",
     )
+    r.add_argument("--reason", metavar="TEXT", help="why, with --declare-failed")
+    r.add_argument(
+        "--lookup",
+        action="store_true",
+        help="look for the task among the provider's recent ones (MiniMax-H3) and attach a "
+        "single match",
+    )
+
+    c = command("cancel", "cancel a queued MiniMax-H3 (V2) task")
+    c.add_argument("request_id", help=rid)
+    rg = command("regenerate", "re-render a finished 768P MiniMax-H3 slot at 2K, as a new slot")
     rg.add_argument("request_id", help="the source slot (never changed)")
-    rg.add_argument("--to", required=True, help="2K")
-    rg.add_argument("--request-id", dest="new_request_id", required=True, help="the new slot")
-    rg.add_argument("--wait", action="store_true")
-    rg.add_argument("--max-seconds", type=float)
-    en = sub.add_parser(
-        "enhance", parents=[parent], help="MiniMax-H3 prompt enhancement as a slot of its own"
+    rg.add_argument("--to", required=True, metavar="RES", help="the resolution to render: 2K")
+    rg.add_argument(
+        "--request-id",
+        dest="new_request_id",
+        required=True,
+        metavar="ID",
+        help="the new slot, e.g. article:20260816:tide-eye:scene-02.2k",
     )
+    rg.add_argument(
+        "--wait",
+        action="store_true",
+        help="follow the new slot to success, fail or unknown (progress on a terminal)",
+    )
+    rg.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="with --wait: give up waiting after S seconds (exit 7; the task goes on)",
+    )
+    en = command("enhance", "MiniMax-H3 prompt enhancement, kept as a slot of its own (paid once)")
     en.add_argument("request_id", help="the slot whose prompt is enhanced (never changed)")
-    en.add_argument("--request-id", dest="new_request_id", required=True, help="the new slot")
-    b = sub.add_parser(
-        "batch",
-        parents=[parent],
-        help="a shot list (CSV or YAML, one slot a row): submit every row",
+    en.add_argument(
+        "--request-id",
+        dest="new_request_id",
+        required=True,
+        metavar="ID",
+        help="the new slot, e.g. article:20260816:tide-eye:scene-02.enhanced",
     )
-    b.add_argument("file")
+    b = command("batch", "a shot list (CSV or YAML, one slot a row): submit every row")
+    b.add_argument("file", help="the shot list, e.g. shots.csv (columns: request_id, kind, …)")
     b.add_argument(
         "--dry-run",
         action="store_true",
         help="show per row what a run would answer; send and store nothing",
     )
     b.add_argument("--wait", action="store_true", help="follow the rows to the end")
-    b.add_argument("--max-seconds", type=float)
+    b.add_argument(
+        "--max-seconds",
+        type=float,
+        metavar="S",
+        help="with --wait: stop waiting after S seconds (exit 7); default: no limit",
+    )
 
-    sp = sub.add_parser("spend", parents=[parent], help="estimated and reported cost of the slots")
-    sp.add_argument("--project")
+    sp = command("spend", "estimated and reported cost of the slots")
+    sp.add_argument("--project", help="only this project, e.g. tide-eye")
     sp.add_argument("--since", help="count slots claimed on this day or later (YYYY-MM-DD)")
-    sp.add_argument("--by", help="group by day, project or model")
+    sp.add_argument("--by", help="group by day, project or model; default: no groups")
 
-    h = sub.add_parser("history", parents=[parent], help="the slot's events, oldest first")
-    h.add_argument("request_id")
+    h = command("history", "the slot's events, oldest first")
+    h.add_argument("request_id", help=rid)
 
-    ls = sub.add_parser("list", parents=[parent], help="slots, newest first")
-    ls.add_argument("--state")
-    ls.add_argument("--kind")
-    ls.add_argument("--limit", type=int, default=50)
-    ls.add_argument("--search")
+    ls = command("list", "slots, newest first")
+    ls.add_argument(
+        "--state", help="only this state, e.g. unknown, success, fail, processing; default: all"
+    )
+    ls.add_argument("--kind", help="only image or video; default: both")
+    ls.add_argument(
+        "--limit", type=int, default=50, help="at most this many slots (default 50), e.g. 200"
+    )
+    ls.add_argument("--search", metavar="TEXT", help="only RequestIds containing TEXT")
 
-    e = sub.add_parser("export", parents=[parent], help="copy verified media")
-    e.add_argument("request_id")
-    e.add_argument("--to", required=True)
+    e = command("export", "copy verified media")
+    e.add_argument("request_id", help=rid)
+    e.add_argument("--to", required=True, metavar="FOLDER", help="the folder to copy into")
 
-    sub.add_parser("quota", parents=[parent], help="today's use and limits")
-    sub.add_parser("doctor", parents=[parent], help="what Slate finds on this machine")
+    command("quota", "today's use and limits")
+    command("doctor", "what Slate finds on this machine (changes nothing)")
 
-    k = sub.add_parser("key", parents=[parent], help="the API key in the OS keyring")
-    k.add_argument("action", choices=["set", "delete", "status"])
+    k = command("key", "the API key in the OS keyring")
+    k.add_argument(
+        "action",
+        choices=["set", "delete", "status"],
+        help="set (reads the key from standard input, not shown), delete, or status",
+    )
 
-    sim = sub.add_parser("sim", parents=[parent], help="run the demo provider on loopback")
+    sim = command("sim", "run the demo provider on loopback")
     from app.sim import cli as sim_cli
 
     sim_cli.add_arguments(sim)
 
-    g = sub.add_parser("gui", parents=[parent], help="open the desktop app")
+    g = command("gui", "open the desktop app")
     g.add_argument("--screenshot", help="render the main window to this PNG and exit")
     g.add_argument("--select", help="select this RequestId first")
-    g.add_argument("--lang", help="UI language, e.g. en or zh_CN")
     g.add_argument(
         "--size",
         help="the window's size, WIDTHxHEIGHT (e.g. 1000x640, the smallest), for screenshots",
+    )
+
+    hp = command("help", "help on a topic: contract (where the JSON and exit codes are written)")
+    hp.add_argument(
+        "topic", nargs="?", choices=["contract"], help="contract; without it, this overview"
     )
     return p
 
@@ -551,22 +621,31 @@ def render(result: Result[Any]) -> dict[str, Any]:
     return out
 
 
-def _human(out: Result[Any]) -> str:
+def _human(out: Result[Any], translate: Any = None) -> str:
+    """The answer for a person; ``translate``: the app's translations (English without)."""
+    from app.ui import said, words  # the app's words (pure Python)
+
+    if translate is None:
+        translate = _translate_for(_LANG)
+    if out.problem is not None and out.problem.code is ProblemCode.BAD_CONFIGURATION:
+        return f"slate: {out.problem.message}"  # the one sentence, nothing around it
     lines = []
     head = out.kind.value if out.request_id is None else f"{out.kind.value}: {out.request_id}"
     lines.append(head)
     if out.task:
         t = out.task
         demo = " [DEMO provider]" if t.provider == "demo" else ""
-        lines.append(
-            f"  {t.kind} · {t.state.value}{demo} · provider task {t.provider_task_id or '—'}"
-        )
+        state = said.state_word(t.state, translate)  # the app's word for the state
+        lines.append(f"  {t.kind} · {state}{demo} · provider task {t.provider_task_id or '—'}")
         for m in t.media:
             lines.append(
                 f"  {m.content_type} {m.width}×{m.height} {m.bytes} B sha256 {m.sha256[:16]}…  {m.path}"
             )
         if t.error:
-            lines.append(f"  error: {t.error.message}")
+            reason = words.for_task(t, translate)  # the app's sentence, the original beside it
+            lines.append(f"  {reason.text or t.error.message}")
+            if reason.detail and reason.detail != reason.text:
+                lines.append(f"  ({reason.detail})")
         if t.failed_count:
             lines.append(
                 f"  {t.failed_count} image(s) blocked by the provider's safety filter (not charged)"
@@ -574,7 +653,14 @@ def _human(out: Result[Any]) -> str:
         actions = ", ".join(a.value for a in t.allowed_actions)
         lines.append(f"  you can: {actions or 'nothing right now'}")
         lines.append(f"  handle: {t.handle}")
-    if out.problem:
+    if out.problem and out.problem.code.value in APP_SAYS:
+        kind = out.task.kind if out.task else None
+        told = words.for_outcome(out.problem, kind=kind, translate=translate)
+        if f"  {told.text}" not in lines:  # not said already as the task's reason
+            lines.append(f"  {out.problem.code.value}: {told.text or out.problem.message}")
+            if told.detail and told.detail != told.text:
+                lines.append(f"  ({told.detail})")
+    elif out.problem:
         lines.append(f"  {out.problem.code.value}: {out.problem.message}")
     payload = out.payload
     if isinstance(payload, (History, SlotTasks)) and payload.duplicates:
@@ -601,17 +687,17 @@ def _human(out: Result[Any]) -> str:
                 f"  budget: {format_money(b.spent.estimate, b.currency)} of "
                 f"{format_money(b.limit, b.currency)} today"
             )
-    elif isinstance(payload, SpendReport):
-        sp = payload.spend
+    elif isinstance(payload, SpendReport):  # the Spend view's own words and figures
+        sp, tr = payload.spend, translate
         lines.append(
-            f"  total: {format_money(sp.total.estimate, sp.currency)} estimated, "
-            f"{format_money(sp.total.reported, sp.currency)} reported, "
-            f"{sp.total.slots} slots"
+            f"  {said.spend_estimate(sp.total, sp.currency, tr)} · "
+            f"{said.spend_detail(sp.total, sp.currency, tr)}"
         )
         for g in sp.groups:
-            est = format_money(g.total.estimate, sp.currency)
-            rep = format_money(g.total.reported, sp.currency)
-            lines.append(f"  {g.key or '(none)':<40} {est:>12} {rep:>12} {g.total.slots:>6}")
+            label = g.key or tr("SpendDialog", said.NO_PROJECT)
+            est = said.spend_estimate(g.total, sp.currency, tr)
+            rep = "—" if g.total.reported is None else format_money(g.total.reported, sp.currency)
+            lines.append(f"  {label:<40} {est:>20} {rep:>12} {g.total.slots:>6}")
     elif isinstance(payload, BatchReport):
         for r in payload.rows:
             why = ""
@@ -639,6 +725,32 @@ def _human(out: Result[Any]) -> str:
     return "\n".join(lines)
 
 
+#: The answers the app words itself (``app.ui.words.for_outcome``); the others (a conflict, a
+#: bad handle, invalid input…) keep the service's own sentence, which names the field or the way.
+APP_SAYS = frozenset(
+    {
+        "unknown",
+        "rejected",
+        "quota_exceeded",
+        "budget_exceeded",
+        "store_busy",
+        "media_missing",
+        "not_found",
+        "still_running",
+        "no_keyring",
+    }
+)
+
+#: ``--lang`` of this run (None: the locale), set by :func:`main` once the flags are read.
+_LANG: str | None = None
+
+
+def _translate_for(lang: str | None) -> Any:
+    from app.cli_words import language, translator
+
+    return translator(language(lang))
+
+
 def emit(out: Result[Any], as_json: bool) -> int:
     code = exit_code(out)
     if as_json:
@@ -658,6 +770,11 @@ def _invalid(
     code: ProblemCode = ProblemCode.INVALID,
 ) -> Result[Any]:
     return Result(OutcomeKind.INVALID, request_id, problem=Problem(code, message, field=field))
+
+
+def _bad_configuration(exc: BadConfiguration) -> Result[Any]:
+    """A setting Slate cannot use: exit 2, the sentence naming the setting and the path."""
+    return _invalid(exc.sentence(), field=exc.setting, code=ProblemCode.BAD_CONFIGURATION)
 
 
 def recover_how(ns: argparse.Namespace) -> RecoverHow | Result[Any]:
@@ -701,10 +818,19 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
     for warning in app.warnings:
         if first_time(config.data_dir, warning):  # once per data dir, on stderr only
             sys.stderr.write(f"warning: {warning}\n")
+    progress: Progress | None = None
     try:
         svc = app.service
-        await svc.sweep_submitting()
         cmd = ns.command
+        if cmd in ("submit", "wait", "batch", "regenerate"):
+            from app.cli_progress import Progress, wanted
+
+            if wanted(getattr(ns, "progress", None), sys.stderr):
+                live = wanted(None, sys.stderr)  # a terminal: one line redrawn in place
+                progress = Progress(
+                    svc, sys.stderr, live=live, translate=_translate(ns), rows=cmd == "batch"
+                ).start()
+        await svc.sweep_submitting()
         if cmd == "submit":
             return await svc.submit(
                 ns.request_id, ns.kind, submit_params(ns), wait=ns.wait, max_seconds=ns.max_seconds
@@ -720,6 +846,10 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
         if cmd == "query":
             return await svc.query(ns.request_id)
         if cmd == "wait":
+            if progress is not None:  # where the slot stands before the first change
+                now = await svc.status(ns.request_id)
+                if now.task is not None:
+                    progress.task_changed(now.task)
             return await svc.wait(ns.request_id, ns.max_seconds)
         if cmd == "recover":
             how = recover_how(ns)
@@ -739,7 +869,7 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
         if cmd == "enhance":
             return await svc.enhance(ns.request_id, ns.new_request_id)
         if cmd == "batch":
-            return await _batch(svc, ns)
+            return await _batch(svc, ns, progress)
         if cmd == "spend":
             return await svc.spend(project=ns.project, since=ns.since, by=ns.by)
         if cmd == "history":
@@ -754,11 +884,14 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
             return await svc.quota()
         raise AssertionError(cmd)
     finally:
+        if progress is not None:
+            await progress.aclose()
         await app.aclose()
 
 
-async def _batch(svc: Any, ns: argparse.Namespace) -> Result[Any]:
-    """``batch FILE``: the dry run, or the run with one progress line per change on stderr."""
+async def _batch(svc: Any, ns: argparse.Namespace, shown: Progress | None) -> Result[Any]:
+    """``batch FILE``: the dry run, or the run with one progress line per row and change on
+    stderr (where progress is shown)."""
     from app.service.batch import BatchSource
     from app.service.results import BatchProgress
 
@@ -770,12 +903,35 @@ async def _batch(svc: Any, ns: argparse.Namespace) -> Result[Any]:
         return await svc.plan_batch(source)
 
     def progress(event: BatchProgress) -> None:
-        sys.stderr.write(event.message + "\n")
-        sys.stderr.flush()
+        if shown is not None:
+            shown.batch_row(event.message)
 
     return await svc.run_batch(
         source, wait=ns.wait, max_seconds=ns.max_seconds, on_progress=progress
     )
+
+
+def _help(ns: argparse.Namespace, as_json: bool) -> int:
+    """``slate help [contract]``: the overview, or where the JSON and exit codes are written."""
+    from app.cli_help import contract_path, contract_text
+
+    if ns.topic != "contract":
+        build_parser().print_help()
+        return 0
+    if as_json:
+        out = {"outcome": "ok", "request_id": None, "task": None, "error": None}
+        out["help"] = {"topic": "contract", "path": "docs/CONTRACT.md", "here": None}
+        if contract_path().exists():
+            out["help"]["here"] = str(contract_path())
+        sys.stdout.write(json.dumps(out) + "\n")
+    else:
+        sys.stdout.write(contract_text() + "\n")
+    return 0
+
+
+def _translate(ns: argparse.Namespace) -> Any:
+    """The app's translations for ``--lang`` or the locale."""
+    return _translate_for(getattr(ns, "lang", None))
 
 
 def _key_command(ns: argparse.Namespace) -> Result[Any]:
@@ -822,6 +978,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         return emit(_invalid(f"usage: {exc}"), as_json)
     as_json = bool(getattr(ns, "json", False))
+    global _LANG
+    _LANG = getattr(ns, "lang", None)
+    if ns.command == "help":  # reads nothing, makes nothing
+        return _help(ns, as_json)
     from app import config as config_mod
 
     try:
@@ -891,11 +1051,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             _invalid(str(exc), field=exc.field, request_id=rid if isinstance(rid, str) else None),
             as_json,
         )
+    except BadConfiguration as exc:
+        return emit(_bad_configuration(exc), as_json)
     except SlateError as exc:
         return emit(_invalid(str(exc), code=ProblemCode(exc.code)), as_json)
     except KeyboardInterrupt:
         return emit(_invalid("interrupted", code=ProblemCode.INTERRUPTED), as_json)
     except Exception as exc:  # noqa: BLE001 - the contract: one JSON object even on a crash
+        from app.unusable import while_writing
+
+        bad = while_writing(exc, config)
+        if bad is not None:  # a full disk while writing: nothing half-written was kept
+            log.warning("%s (%s: %s)", bad, type(exc).__name__, exc)
+            return emit(_bad_configuration(bad), as_json)
         log.exception("internal error")
         return emit(_invalid(f"{type(exc).__name__}: {exc}", code=ProblemCode.INTERNAL), as_json)
 

@@ -26,6 +26,10 @@ class PrivateRotatingFileHandler(logging.handlers.RotatingFileHandler):
             fd, "a" if self.mode != "w" else "w", encoding=self.encoding, errors=self.errors
         )
 
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        """A log line that cannot be written (a full disk) is dropped, never printed as a
+        traceback: the command says what is wrong in its own answer."""
+
 
 class RedactKey(logging.Filter):
     """Removes the API key (from the environment or keyring) and any bearer token from records."""

@@ -147,6 +147,8 @@ class ServiceContext:
         self.limiter = RateLimiter(config.max_requests_per_second)
         self.rng = rng or random.Random()
         self.listeners: list[Callable[[TaskView], None]] = []
+        #: Called as a download goes: (request id, bytes received, bytes in all or None).
+        self.download_listeners: list[Callable[[str, int, int | None], None]] = []
         self.notes = NoteQueue(store, self.scope)
         self._prices: PriceTable | None = None
 
@@ -317,6 +319,20 @@ class ServiceContext:
                 listener(view)
             except Exception:  # noqa: BLE001 - a listener's bug must not break the lifecycle
                 log.exception("task listener failed")
+
+    def bytes_heard(self, task: TaskRow) -> Callable[[int, int | None], None] | None:
+        """What a download of ``task`` tells as it goes (None: nobody listens)."""
+        if not self.download_listeners:
+            return None
+
+        def heard(received: int, total: int | None) -> None:
+            for listener in list(self.download_listeners):
+                try:
+                    listener(task.request_id, received, total)
+                except Exception:  # noqa: BLE001 - a listener's bug must not break a download
+                    log.exception("download listener failed")
+
+        return heard
 
     async def call(self, coro_fn: Callable[[], Awaitable[T]]) -> T:
         """One provider request, under the request-rate cap."""

@@ -295,6 +295,7 @@ class Lifecycle:
                                 folder=folder,
                                 kind="image",
                                 image_check=media_mod.ImageCheck.of(task.params),
+                                on_bytes=ctx.bytes_heard(task),
                             )
                         )
                     verified = got
@@ -366,6 +367,7 @@ class Lifecycle:
             kind="video",
             declared_bytes=info.bytes or None,
             expect_size=expect,
+            on_bytes=ctx.bytes_heard(task),
         )
         await ctx.store.add_event(
             ctx.scope,
@@ -402,7 +404,12 @@ class Lifecycle:
             audio_channels=want.audio_channels,
         )
         got = await media_mod.download_verified(
-            ctx.provider, link, folder=folder, kind="video", check=check
+            ctx.provider,
+            link,
+            folder=folder,
+            kind="video",
+            check=check,
+            on_bytes=ctx.bytes_heard(task),
         )
         await ctx.store.add_event(
             ctx.scope,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import os
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -323,9 +324,11 @@ async def download_verified(
     expect_size: tuple[int, int] | None = None,
     check: VideoCheck | None = None,
     image_check: ImageCheck | None = None,
+    on_bytes: Callable[[int, int | None], None] | None = None,
 ) -> VerifiedMedia:
     """Download ``url`` into ``folder`` and verify it (videos against ``check``, or the
-    reported ``expect_size``; images against ``image_check``). Raises VerificationFailed."""
+    reported ``expect_size``; images against ``image_check``). Raises VerificationFailed.
+    ``on_bytes(received, total)`` hears how far the transfer is (``total``: None if unsaid)."""
     if check is None and expect_size is not None:
         check = VideoCheck(size=expect_size)
     _make_folder(folder)
@@ -347,6 +350,8 @@ async def download_verified(
                             raise VerificationFailed(f"download exceeds {limit} bytes")
                         digest.update(chunk)
                         out.write(chunk)
+                        if on_bytes is not None:
+                            on_bytes(size, dl.content_length or declared_bytes)
                     out.flush()
                     os.fsync(out.fileno())
                 declared = dl.content_length

@@ -53,6 +53,7 @@ class ProblemCode(Enum):
     MEDIA_MISSING = "media_missing"
     BAD_HANDLE = "bad_handle"
     NO_KEYRING = "no_keyring"
+    BAD_CONFIGURATION = "bad_configuration"
     INTERRUPTED = "interrupted"
     INTERNAL = "internal"
 

@@ -120,6 +120,11 @@ class SlateService:
         """Called with the new view whenever a task changes (the GUI listens)."""
         return self.ctx.listeners
 
+    @property
+    def download_listeners(self) -> list[Callable[[str, int, int | None], None]]:
+        """Called as a download goes: (request id, bytes received, bytes in all or None)."""
+        return self.ctx.download_listeners
+
     def view(self, task: TaskRow) -> TaskView:
         return self.ctx.view(task)
 

@@ -98,8 +98,15 @@ async def amain(
     from app.ui.controller import Controller
     from app.ui.window import MainWindow
 
+    from app.ui.unusable import build_or_ask
+
     try:
-        slate = await _build(config)
+        if screenshot:  # a screenshot asks nothing: the sentence and exit 2
+            slate = await _build(config)
+        else:  # a folder Slate cannot use: say so, offer another, continue there
+            slate = await build_or_ask(config, _build)
+            if slate is None:
+                return 2
     except SlateError as exc:
         sys.stderr.write(f"slate: {exc}\n")
         if not screenshot:

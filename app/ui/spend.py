@@ -16,6 +16,7 @@ from typing import Any
 from app.domain.cost import Money, Spend, SpendTotal, format_money
 from app.domain.days import local_day
 from app.service.results import SpendReport
+from app.ui.said import spend_detail, spend_estimate
 from app.ui.qt import (
     QColor,
     QDialog,
@@ -34,6 +35,7 @@ from app.ui.qt import (
     QVBoxLayout,
     QWidget,
     Qt,
+    translate,
 )
 
 ESTIMATE_COLOR = QColor("#9bb7d4")
@@ -233,22 +235,10 @@ class SpendDialog(QDialog):
         value, detail = self.cards[key]
         t = sp.total
         value.setText(self._estimate_text(t, sp.currency))
-        reported = money(t.reported, sp.currency, self.tr("none yet"))
-        detail.setText(
-            self.tr("%1 slots · reported %2 (%3 slots)")
-            .replace("%1", str(t.slots))
-            .replace("%2", reported)
-            .replace("%3", str(t.reported_slots))
-        )
+        detail.setText(spend_detail(t, sp.currency, translate))  # as `slate spend` says it
 
     def _estimate_text(self, t: SpendTotal, currency: str) -> str:
-        if t.estimate is not None:
-            return format_money(t.estimate, currency)
-        return (
-            self.tr("%1 + %2 unknown")
-            .replace("%1", format_money(t.known_estimate, currency))
-            .replace("%2", str(t.unknown_slots))
-        )
+        return spend_estimate(t, currency, translate)  # the sentence `slate spend` says too
 
     def _table(self, key: str, sp: Spend) -> None:
         table = self.tables[key]

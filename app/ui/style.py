@@ -6,8 +6,8 @@ from functools import lru_cache
 
 from app.domain.states import IN_FLIGHT, State
 from app.ui.assets import ui_icon
+from app.ui.said import STATE_WORDS
 from app.ui.qt import (
-    QT_TRANSLATE_NOOP,
     QColor,
     QIcon,
     QPainter,
@@ -20,20 +20,7 @@ from app.ui.qt import (
     translate,
 )
 
-# QT_TRANSLATE_NOOP markers for lupdate: the words for states, said the same everywhere.
-STATE_WORDS = {
-    None: QT_TRANSLATE_NOOP("State", "Empty slot"),
-    State.SUBMITTING: QT_TRANSLATE_NOOP("State", "Sending"),
-    State.PREPARING: QT_TRANSLATE_NOOP("State", "Preparing"),
-    State.QUEUEING: QT_TRANSLATE_NOOP("State", "Queueing"),
-    State.PROCESSING: QT_TRANSLATE_NOOP("State", "Processing"),
-    State.DOWNLOADING: QT_TRANSLATE_NOOP("State", "Downloading"),
-    State.SUCCESS: QT_TRANSLATE_NOOP("State", "Done"),
-    State.FAIL: QT_TRANSLATE_NOOP("State", "Failed"),
-    State.REJECTED: QT_TRANSLATE_NOOP("State", "Refused"),
-    State.UNKNOWN: QT_TRANSLATE_NOOP("State", "Unknown"),
-    State.CANCELLED: QT_TRANSLATE_NOOP("State", "Cancelled"),
-}
+# The words for states, said the same everywhere: app.ui.said (the command line says them too).
 
 ACCENT = "#3b6ea5"
 INK = "#2b2f36"

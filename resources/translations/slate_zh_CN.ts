@@ -2576,4 +2576,62 @@ Every image and video you create gathers here, newest first.</source>
         <translation>结果不会丢失；%1 秒后重试</translation>
     </message>
 </context>
+<context>
+    <name>Unusable</name>
+    <message>
+        <source>Slate cannot use its folder</source>
+        <translation>Slate 无法使用它的文件夹</translation>
+    </message>
+    <message>
+        <source>Slate keeps its slots and results in %1, but that is a file, not a folder.</source>
+        <translation>Slate 把槽位和结果保存在 %1，但那是一个文件，不是文件夹。</translation>
+    </message>
+    <message>
+        <source>Slate cannot make its folder %1: a part of that path is a file.</source>
+        <translation>Slate 无法创建文件夹 %1：该路径中有一部分是文件。</translation>
+    </message>
+    <message>
+        <source>Slate cannot write in its folder %1.</source>
+        <translation>Slate 无法写入它的文件夹 %1。</translation>
+    </message>
+    <message>
+        <source>The disk that holds %1 is full. Nothing stored was lost.</source>
+        <translation>存放 %1 的磁盘已满。已保存的内容没有丢失。</translation>
+    </message>
+    <message>
+        <source>The file %1 is not a Slate store.</source>
+        <translation>文件 %1 不是 Slate 的存储。</translation>
+    </message>
+    <message>
+        <source>Slate cannot open its store %1.</source>
+        <translation>Slate 无法打开它的存储 %1。</translation>
+    </message>
+    <message>
+        <source>The store %1 is a folder, not a Slate store file.</source>
+        <translation>存储 %1 是一个文件夹，不是 Slate 的存储文件。</translation>
+    </message>
+    <message>
+        <source>Choose another folder to continue there, or quit and set it right (for a full disk: free some space).</source>
+        <translation>选择另一个文件夹在那里继续，或者退出后修正问题（磁盘已满时：请腾出一些空间）。</translation>
+    </message>
+    <message>
+        <source>Choose another folder…</source>
+        <translation>选择另一个文件夹…</translation>
+    </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>A folder for Slate's slots and results</source>
+        <translation>用于保存 Slate 槽位和结果的文件夹</translation>
+    </message>
+</context>
+<context>
+    <name>Cli</name>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / 共 %2</translation>
+    </message>
+</context>
 </TS>

@@ -16,7 +16,7 @@ from app.ui.spend import SpendDialog
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def slate_spend(gui, tmp_path, *args):
+def slate_spend(gui, tmp_path, *args, human=False):
     env = dict(
         os.environ,
         SLATE_DATA_DIR=str(gui.config.data_dir),
@@ -27,7 +27,7 @@ def slate_spend(gui, tmp_path, *args):
         XDG_CONFIG_HOME=str(tmp_path / "config"),
     )
     proc = subprocess.run(
-        [sys.executable, "-m", "app", "spend", "--json", *args],
+        [sys.executable, "-m", "app", "spend", *([] if human else ["--json"]), *args],
         env=env,
         cwd=ROOT,
         capture_output=True,
@@ -35,7 +35,7 @@ def slate_spend(gui, tmp_path, *args):
         timeout=60,
     )
     assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout)
+    return proc.stdout if human else json.loads(proc.stdout)
 
 
 def text(amount, currency):
@@ -97,6 +97,8 @@ def test_the_spend_view_equals_slate_spend(gui, make_window, tmp_path):
         value, detail = dialog.cards[key]
         cur = js["currency"]
         assert value.text() == estimate_text(js["total"], cur), key
+        said = slate_spend(gui, tmp_path, *args, human=True)  # the same sentence, word for word
+        assert f"  {value.text()} · {detail.text()}\n" in said, (said, key)
         assert js["total"]["known_estimate"] > 0
         assert f"{js['total']['slots']} slots" in detail.text()
         assert js["total"]["slots"] == 4

@@ -201,7 +201,7 @@ def test_a_run_killed_half_way_and_started_again_finishes_without_a_duplicate_cr
     rows = [video(f"{PROJECT}:kill-{i:02d}", f"kill {i}") for i in range(16)]
     path = write_csv(tmp_path / "shots.csv", rows)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "--json", "batch", str(path)],
+        [sys.executable, "-m", "app", "--json", "--progress", "batch", str(path)],
         env=slate_env,
         cwd=ROOT,
         stdout=subprocess.PIPE,
@@ -246,7 +246,9 @@ def test_a_run_killed_half_way_and_started_again_finishes_without_a_duplicate_cr
 
 def test_wait_follows_every_row_with_one_progress_line_per_change(slate, slate_env, tmp_path):
     rows = [video(f"{PROJECT}:wait-{i}", f"wait {i}") for i in range(3)]
-    out = slate("batch", str(write_csv(tmp_path / "w.csv", rows)), "--wait", timeout=120)
+    out = slate(
+        "--progress", "batch", str(write_csv(tmp_path / "w.csv", rows)), "--wait", timeout=120
+    )
     assert out.code == 0, out.out  # one JSON object on stdout (checked by the runner)
     assert [r["task"]["state"] for r in out.out["rows"]] == ["success"] * 3
     assert [r["outcome"] for r in out.out["rows"]] == ["created"] * 3

@@ -136,3 +136,12 @@ def test_contract_covers_the_command_line():
     ):
         assert f"`{outcome}`" in contract, outcome
     assert contract.count("## Coming") == 1
+
+
+def test_the_examples_call_slate_where_the_run_command_leaves_it():
+    """The run command leaves `slate` in .venv/bin (not on the PATH): no example calls a bare
+    `slate`."""
+    blocks = re.findall(r"```sh\n(.*?)```", README, re.S)
+    bare = [ln for b in blocks for ln in b.splitlines() if re.match(r"\s*slate\b", ln)]
+    assert bare == []
+    assert block_after("cli-examples")[0].startswith(".venv/bin/slate ")

@@ -14,6 +14,7 @@ from app.domain.states import State
 from app.ui import words
 from app.ui.current import CurrentSlot, Progress
 from app.ui.progress import Estimate, Estimates
+from app.ui.said import ELAPSED, clock, estimate_text
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QFrame,
@@ -137,21 +138,8 @@ PROGRESS_NAME = QT_TRANSLATE_NOOP("Banner", "Progress")
 # Said by the progress line (the "MainWindow" context keeps the translations they always had).
 TOOK = QT_TRANSLATE_NOOP("MainWindow", "Took %1 · last change %2")
 LAST_CHANGE = QT_TRANSLATE_NOOP("MainWindow", "Last change %1")
-ELAPSED = QT_TRANSLATE_NOOP("MainWindow", "%1 · elapsed %2")
 NEXT_QUERY = QT_TRANSLATE_NOOP("MainWindow", "next query in %1 s")
 QUERYING_NOW = QT_TRANSLATE_NOOP("MainWindow", "querying now")
-USUALLY = QT_TRANSLATE_NOOP("Banner", "usually %1–%2 (from your last %3 like it)")
-LEFT = QT_TRANSLATE_NOOP("Banner", "about %1 left")
-OVERDUE = QT_TRANSLATE_NOOP("Banner", "taking longer than usual")
-NO_ESTIMATE = QT_TRANSLATE_NOOP("Banner", "no estimate yet: none like it finished before")
-
-
-def clock(seconds: float) -> str:
-    """``m:ss``, or ``h:mm:ss`` from an hour on."""
-    seconds = int(max(0, seconds))
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
 def progress_text(p: Progress | None) -> str:
@@ -292,21 +280,12 @@ class Banner(QFrame):
         self.estimate = est
         if running:
             assert p is not None
+            if est is not None or self.estimates is not None:
+                text += " · " + estimate_text(est, p.elapsed, translate)
             if est is not None:
-                text += " · " + translate("Banner", USUALLY).replace("%1", clock(est.low)).replace(
-                    "%2", clock(est.high)
-                ).replace("%3", str(est.samples))
-                low, high = est.left(p.elapsed)
-                text += " · " + (
-                    translate("Banner", LEFT).replace("%1", clock(high))
-                    if high > 0
-                    else translate("Banner", OVERDUE)
-                )
                 self.bar.setRange(0, 1000)
                 self.bar.setValue(int(est.fraction(p.elapsed) * 1000))
             else:
-                if self.estimates is not None:
-                    text += " · " + translate("Banner", NO_ESTIMATE)
                 self.bar.setRange(0, 0)  # moving: no estimate to measure against
         self.bar.setVisible(running)
         self.progress.setText(text)
