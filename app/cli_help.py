@@ -221,9 +221,9 @@ SUBMIT_GROUPS: tuple[Group, ...] = (
             ),
             _o(
                 "--prompt-expansion",
-                choices=list(params_v2.EXPANSION_MODES),
-                help=f"MiniMax-H3-Max: how far the provider expands the prompt; default "
-                f"{params_v2.DEFAULT_EXPANSION}",
+                metavar="MODE",
+                help=f"MiniMax-H3-Max: how far the provider expands the prompt: "
+                f"{', '.join(params_v2.EXPANSION_MODES)}; default {params_v2.DEFAULT_EXPANSION}",
             ),
         ),
     ),
