@@ -1,0 +1,226 @@
+"""What the claim, the replay, the browser's first page and its filter cost, counted instead of
+timed (issue 22's guard): every SQL statement SQLite runs for them, and the query plans of the
+reads. A change that adds a statement to the claim or makes a read scan the table fails here
+and has to say why (change the number with the reason beside it).
+
+Counted through SQLite's own trace callback on every pooled connection, so the lean claim
+(``store/sqlite_claim.py``, straight on the DBAPI cursor) is counted as well as SQLAlchemy's
+statements. The store is a real SQLite file; the provider is never reached (a replay and a claim
+send nothing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from app.config import Config
+from app.domain.fingerprint import fingerprint
+from app.domain.params import normalize
+from app.domain.slots import validate_request_id
+from app.service.slate import SlateService
+from app.service.submit import claim_request
+from app.store.aio import compose
+from app.store.engine import make_engine
+from app.store.rows import ClaimOutcome, SlotFilter
+
+SECRET = b"\x03" * 32
+
+#: The budgets. Each line says what the statements are; raise one only with a reason here.
+CLAIM = {
+    # BEGIN IMMEDIATE, the read-first SELECT of the slot, INSERT task, quota upsert, two events,
+    # COMMIT (the lean claim: store/sqlite_claim.py)
+    "fresh": 8,
+    # the read-first SELECT only: a replay takes no write lock and writes nothing
+    "replay": 1,
+}
+#: the browser's first page: the projects; the first project's day span (min/max) and its days;
+#: the first day's slots — four SELECTs, each read in its own (deferred, read-only) transaction
+FIRST_PAGE_SELECTS = 4
+FIRST_PAGE_READS = 3
+
+
+class Unreachable:
+    name = "demo"
+    endpoint = "local"
+
+    def __getattr__(self, item: str) -> Any:
+        raise AssertionError(f"the provider was reached ({item})")
+
+
+class Trace:
+    """Every statement SQLite runs on any connection of the engine, while ``on``."""
+
+    def __init__(self, engine: Any) -> None:
+        self.on = False
+        self.sql: list[str] = []
+        event.listen(engine, "connect", self._hook)
+        engine.dispose()  # connections made from now on carry the hook
+
+    def _hook(self, dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.set_trace_callback(self._seen)
+
+    def _seen(self, sql: str) -> None:
+        if self.on:
+            self.sql.append(sql)
+
+    def count(self, fn: Any) -> list[str]:
+        self.sql = []
+        self.on = True
+        try:
+            fn()
+        finally:
+            self.on = False
+        return list(self.sql)
+
+
+def make(tmp_path: Path) -> tuple[SlateService, Trace, Any]:
+    url = f"sqlite:///{tmp_path / 'slate.db'}"
+    engine = make_engine(url)
+    trace = Trace(engine)
+    store = compose(engine)
+    config = Config(
+        data_dir=tmp_path,
+        store=url,
+        provider="demo",
+        base_url=None,
+        tenant="studio-a",
+        user="lin",
+        timeout=5.0,
+        poll_interval=1.0,
+    )
+    svc = SlateService(config, store, Unreachable(), SECRET)  # type: ignore[arg-type]
+    return svc, trace, store
+
+
+def request(svc: SlateService, i: int, prompt: str = "tide eye, slow dolly in") -> Any:
+    slot = svc.ctx.slot(validate_request_id(f"article:20260816:guard:scene-{i:03d}"))
+    norm = normalize("video", {"prompt": f"{prompt}, take {i}", "resolution": "768P"})
+    return claim_request(svc.ctx, slot, "video", norm, fingerprint("video", norm), time.time())
+
+
+def _shown(sqls: list[str]) -> str:
+    return "\n".join(f"  {s}" for s in sqls)
+
+
+def test_a_claim_and_a_replay_run_the_counted_statements(tmp_path: Path) -> None:
+    svc, trace, store = make(tmp_path)
+    try:
+        store.claim_blocking(request(svc, 0))  # warm: migrations, compiled statements, pool
+        req = request(svc, 1)
+        claimed: list[Any] = []
+        fresh = trace.count(lambda: claimed.append(store.claim_blocking(req)))
+        assert claimed[0].outcome is ClaimOutcome.CLAIMED
+        assert len(fresh) == CLAIM["fresh"], f"a fresh claim ran {len(fresh)}:\n{_shown(fresh)}"
+        assert fresh[0].upper().startswith("SELECT"), "the claim reads before it locks"
+        assert any(s.upper().startswith("BEGIN IMMEDIATE") for s in fresh)
+        replay = trace.count(lambda: claimed.append(store.claim_blocking(req)))
+        assert claimed[1].outcome is not ClaimOutcome.CLAIMED
+        assert len(replay) == CLAIM["replay"], f"a replay ran {len(replay)}:\n{_shown(replay)}"
+        assert not any(re.match(r"\s*(INSERT|UPDATE|DELETE|BEGIN)", s, re.I) for s in replay)
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("search", ["", "take 7"], ids=["first-page", "filter"])
+def test_the_first_page_and_the_filter_run_the_counted_reads_on_an_index(
+    tmp_path: Path, search: str
+) -> None:
+    svc, trace, store = make(tmp_path)
+    try:
+        for i in range(30):
+            store.claim_blocking(request(svc, i))
+        scope = svc.ctx.scope
+        flt = SlotFilter(search=search)
+
+        async def first_page() -> int:
+            groups = await store.projects(scope, flt)
+            days = await store.days(scope, flt, groups[0].key)
+            rows = await store.slots(scope, flt, groups[0].key, days[0].key)
+            return len(rows)
+
+        got: list[int] = []
+        sqls = trace.count(lambda: got.append(asyncio.run(first_page())))
+        assert got[0] == (30 if not search else 1)
+        reads = [s for s in sqls if s.lstrip().upper().startswith("SELECT")]
+        assert len(reads) == FIRST_PAGE_SELECTS, f"the first page ran:\n{_shown(sqls)}"
+        begins = [s for s in sqls if s.strip().upper().startswith("BEGIN")]
+        assert len(begins) == FIRST_PAGE_READS, f"the first page ran:\n{_shown(sqls)}"
+        assert len(sqls) == FIRST_PAGE_SELECTS + 2 * FIRST_PAGE_READS, _shown(sqls)
+        with store.engine.connect() as conn:
+            for sql in reads:
+                plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}").fetchall()
+                detail = " | ".join(str(r[-1]) for r in plan)
+                # an index led by the owner's columns, never a scan of every user's tasks
+                assert re.search(
+                    r"SEARCH tasks USING (COVERING )?INDEX ix_tasks_\w+ \(tenant=\? AND user_hash=\? AND provider=\? AND endpoint=\?",
+                    detail,
+                ), f"{sql}\nplan: {detail}"
+                assert "SCAN tasks" not in detail, f"{sql}\nplan: {detail}"
+    finally:
+        store.close()
+
+
+#: PostgreSQL's claim (the general one, store/repository.py): counted as SQLAlchemy executes it.
+PG_CLAIM = {
+    # the read-first SELECT; in the transaction: the re-read, INSERT task, quota upsert, the two
+    # events as one executemany (BEGIN/COMMIT are the driver's, not cursor statements)
+    "fresh": 5,
+    "replay": 1,
+}
+
+
+@pytest.mark.pg
+def test_a_claim_and_a_replay_on_postgresql_run_the_counted_statements(tmp_path: Path) -> None:
+    from tests.pg import fresh_database
+
+    with fresh_database() as url:
+        engine = make_engine(url)
+        seen: list[str] = []
+        on = [False]
+
+        @event.listens_for(engine, "before_cursor_execute")
+        def _count(_c: Any, _cur: Any, statement: str, *_a: Any) -> None:
+            if on[0]:
+                seen.append(statement)
+
+        store = compose(engine)
+        config = Config(
+            data_dir=tmp_path,
+            store=url,
+            provider="demo",
+            base_url=None,
+            tenant="studio-a",
+            user="lin",
+            timeout=5.0,
+            poll_interval=1.0,
+        )
+        svc = SlateService(config, store, Unreachable(), SECRET)  # type: ignore[arg-type]
+        try:
+            store.claim_blocking(request(svc, 0))
+            req = request(svc, 1)
+
+            def counted(fn: Any) -> list[str]:
+                seen.clear()
+                on[0] = True
+                try:
+                    fn()
+                finally:
+                    on[0] = False
+                return list(seen)
+
+            got: list[Any] = []
+            fresh = counted(lambda: got.append(store.claim_blocking(req)))
+            assert got[0].outcome is ClaimOutcome.CLAIMED
+            assert len(fresh) == PG_CLAIM["fresh"], _shown(fresh)
+            replay = counted(lambda: got.append(store.claim_blocking(req)))
+            assert got[1].outcome is not ClaimOutcome.CLAIMED
+            assert len(replay) == PG_CLAIM["replay"], _shown(replay)
+        finally:
+            store.close()
