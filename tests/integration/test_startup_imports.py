@@ -1,0 +1,159 @@
+"""What `slate` imports before its first window is shown (issue 22's guard), counted instead of
+timed: a real `slate gui` process with no API key (the embedded demo provider) on a data dir
+made by an earlier start, snapshotting ``sys.modules`` at the main window's
+first Show event. A module outside the allow-lists fails the test, naming it: a feature that
+puts an import on the start-up path has to add it here and say why — or import it where it is
+used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+DRIVER = r"""
+import json, sys
+from app.ui.app import make_app
+from app.ui.qt import QEvent, QObject
+
+snap = {}
+
+
+class FirstShow(QObject):
+    def eventFilter(self, obj, ev):
+        if not snap and ev.type() == QEvent.Type.Show and type(obj).__name__ == "MainWindow":
+            snap["modules"] = sorted(sys.modules)
+        return False
+
+
+if __name__ == "__main__":
+    app = make_app()
+    spy = FirstShow()
+    app.installEventFilter(spy)
+    import app.cli
+
+    rc = app.cli.main(["gui", "--screenshot", sys.argv[1]])
+    with open(sys.argv[2], "w") as f:
+        json.dump({"rc": rc, "modules": snap.get("modules")}, f)
+"""
+
+#: Third-party packages the first window needs: Qt and its loop, the store, the provider's
+#: HTTP client, the key lookup (keyring and the backends it probes), the data dir, the owner's
+#: process identity, and the shot-list format the window's import button reads (yaml).
+THIRD_PARTY = {
+    "PySide6", "shiboken6", "shibokensupport", "signature_bootstrap", "__feature__", "qasync",
+    "sqlalchemy", "typing_extensions",
+    "httpx", "httpcore", "h11", "anyio", "sniffio", "idna", "certifi",
+    "keyring", "jaraco", "importlib_metadata", "lazy_importer", "zipp", "more_itertools",
+    "backports",
+    "jeepney", "secretstorage", "cryptography", "_cffi_backend", "_openssl",
+    "platformdirs", "psutil", "yaml", "_yaml",
+}  # fmt: skip
+#: Never before the first window: media decoding, migrations (a migrated store is checked by
+#: its revision, not by Alembic), the other store's driver, the bundler.
+NEVER = {"av", "PIL", "alembic", "psycopg", "psycopg_binary", "PyInstaller", "numpy"}
+
+#: Slate's own modules before the first window, by package. The window's panes and dialogs are
+#: built with it; the demo provider runs in-process on a first run with no key.
+APP = {
+    "app": {
+        "bootstrap", "cli", "cli_help", "config", "files", "logs", "preflight", "scrub",
+        "resources",
+    },
+    "app.domain": {
+        "capabilities", "cost", "days", "derived", "enhance", "errors", "fingerprint",
+        "handles", "lookup", "naming", "numbers", "params", "params_h3image", "params_v2",
+        "prices", "protocols", "shotlist", "slots", "states", "templates",
+    },
+    "app.providers": {"base", "codes", "demo", "h3image", "http", "minimax", "minimax_v2"},
+    "app.service": {
+        "batch", "cancel", "commands", "context", "derived", "h3image", "inputs", "journal",
+        "lease", "lifecycle", "media", "owner", "prices", "ratelimit", "reads", "recover",
+        "results", "secrets", "slate", "spend", "submit", "transitions", "views",
+    },
+    "app.sim": {
+        "cli", "config", "extras", "h3extras", "h3image", "media", "probe", "rules", "server",
+        "store", "v2api", "v2rules", "wire",
+    },
+    "app.store": {
+        "aio", "engine", "gallery", "migrate", "models", "queries", "repository", "rows",
+        "spend", "sqlite_claim", "statements",
+    },
+    "app.ui": {
+        "app", "assets", "chain", "compare", "controller", "current", "dialogs", "flow", "form",
+        "gallery", "inputs", "lookup", "media", "models", "notify", "panes", "progress", "qt",
+        "said", "settings", "shotlist", "spend", "style", "unusable", "viewer", "widgets",
+        "window", "words",
+    },
+    "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
+    "app.ui.panes": {
+        "actions", "banner", "browser", "finished", "queue", "result", "slot", "status",
+        "toolbar", "welcome",
+    },
+}  # fmt: skip
+
+
+def _first_window_modules(tmp_path: Path) -> list[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLATE_", "MINIMAX_"))}
+    env.update(
+        QT_QPA_PLATFORM="offscreen",
+        SLATE_DATA_DIR=str(tmp_path / "data"),
+        SLATE_TEST_KEYRING_FILE=str(tmp_path / "keyring.json"),
+        HOME=str(tmp_path / "home"),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+    )
+    driver = tmp_path / "first_window.py"
+    driver.write_text(DRIVER)
+    out = tmp_path / "modules.json"
+    proc = subprocess.run(
+        [sys.executable, str(driver), str(tmp_path / "shot.png"), str(out)],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert proc.returncode == 0 and out.exists(), proc.stderr[-3000:]
+    got = json.loads(out.read_text())
+    assert got["rc"] == 0, proc.stderr[-3000:]
+    assert got["modules"], "the main window was never shown"
+    return list(got["modules"])
+
+
+def _new(modules: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """(never-needed packages, new third-party packages, new app modules) in ``modules``."""
+    tops = {m.split(".")[0] for m in modules}
+    std = set(sys.stdlib_module_names) | {"app", "tests"}  # tests: the in-memory keyring
+    never = sorted(tops & NEVER)
+    third = sorted(
+        t
+        for t in tops - std - THIRD_PARTY - NEVER
+        if not t.startswith("_") and not t.startswith("cython_")  # interpreter and loaders
+    )
+    ours = [m for m in modules if m.startswith("app.") and m not in APP]
+    new = sorted(m for m in ours if m.rsplit(".", 1)[1] not in APP.get(m.rsplit(".", 1)[0], ()))
+    return never, third, new
+
+
+def test_the_first_window_imports_only_the_allowed_modules(tmp_path: Path) -> None:
+    first = _first_window_modules(tmp_path)  # the very first run creates and migrates the store
+    assert "alembic" in {m.split(".")[0] for m in first}
+    modules = _first_window_modules(tmp_path)  # every later start: the store is at its head
+    assert "app.ui.window" in modules and "sqlalchemy" in modules  # the snapshot is the window's
+    never, third, new = _new(modules)
+    assert not never, f"imported before the first window, never needed there: {never}"
+    assert not third, f"third-party packages new on the start-up path: {third}"
+    assert not new, (
+        f"new on the start-up path (add it to APP with the reason, or import it where used): {new}"
+    )
+
+
+def test_the_guard_names_what_is_new() -> None:
+    never, third, new = _new(["app.ui.window", "app.ui.newpane", "av.container", "requests"])
+    assert (never, third, new) == (["av"], ["requests"], ["app.ui.newpane"])
