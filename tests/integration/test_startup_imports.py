@@ -118,6 +118,7 @@ def _first_window_modules(tmp_path: Path) -> list[str]:
         capture_output=True,
         text=True,
         timeout=240,
+        check=False,
     )
     assert proc.returncode == 0 and out.exists(), proc.stderr[-3000:]
     got = json.loads(out.read_text())
