@@ -1,5 +1,5 @@
-"""``python -m tests.bench [--quick] [--only GROUPS] [--pretty]``: run the benchmarks, print one
-JSON object.
+"""``python -m tests.bench [--quick] [--only GROUPS] [--pretty] [--compare FILE] [--save FILE]``:
+run the benchmarks, print one JSON object (with ``--compare``, each figure beside an earlier run's, e.g. docs/bench-last.json).
 
 Groups (each runs in its own child process, in this order): ``submit`` (figures 1-2),
 ``race`` (3), ``polling`` (6-7), ``gui`` (4, 5, 8), ``spend`` (9), ``gallery`` (the results
@@ -243,7 +243,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--no-stress", action="store_true", help="skip the 50 req/s polling pass")
     p.add_argument("--pretty", action="store_true", help="indent the JSON")
+    p.add_argument(
+        "--compare",
+        metavar="FILE",
+        help="an earlier run's JSON (e.g. docs/bench-last.json): each figure beside it",
+    )
+    p.add_argument("--save", metavar="FILE", help="also write this run's JSON to FILE")
     ns = p.parse_args(argv)
+    last = None
+    if ns.compare:  # read before the run: a bad file is said at once, not after minutes
+        try:
+            last = load_run(ns.compare)
+        except ValueError as exc:
+            p.error(str(exc))
     groups = [g.strip() for g in ns.only.split(",") if g.strip()]
     unknown = [g for g in groups if g not in GROUPS]
     if unknown:
@@ -290,6 +302,13 @@ def main(argv: list[str] | None = None) -> int:
         "figures": figures_from(details),
         "details": details,
     }
+    if last is not None:
+        result["compare"] = compare(result, last, ns.compare)
+    if ns.save:
+        import json
+
+        with open(ns.save, "w", encoding="utf-8") as f:
+            f.write(json.dumps(result, indent=2) + "\n")
     if ns.pretty:
         import json
 
@@ -297,6 +316,52 @@ def main(argv: list[str] | None = None) -> int:
     else:
         emit(result)
     return 0
+
+
+def load_run(path: str) -> dict[str, Any]:
+    """An earlier run's JSON, checked enough to compare with (a clear error naming the file)."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as exc:
+        raise ValueError(f"--compare: cannot read {path}: {exc.strerror or exc}") from exc
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--compare: {path} is not JSON ({exc.msg}, line {exc.lineno})") from exc
+    if not isinstance(data, dict) or not isinstance(data.get("figures"), dict):
+        raise ValueError(f'--compare: {path} holds no benchmark figures (no "figures" object)')
+    return data
+
+
+def compare(now: dict[str, Any], last: dict[str, Any], path: str) -> dict[str, Any]:
+    """Each figure of this run beside the same figure of ``last``: both values, the ratio
+    (now ÷ last) and whether the target was met then and now. Runs of different sizes (a
+    ``--quick`` run against a full one) are compared but marked ``comparable: false``."""
+    rows: dict[str, Any] = {}
+    before = last.get("figures", {})
+    for key, entry in now.get("figures", {}).items():
+        old = before.get(key, {}) if isinstance(before.get(key), dict) else {}
+        a, b = entry.get("value"), old.get("value")
+        ratio = None
+        if isinstance(a, (int, float)) and isinstance(b, (int, float)) and b:
+            ratio = round(a / b, 3)
+        rows[key] = {
+            "now": a,
+            "last": b,
+            "ratio": ratio,
+            "unit": entry.get("unit"),
+            "met_now": entry.get("met"),
+            "met_last": old.get("met"),
+        }
+    return {
+        "file": path,
+        "last_commit": (last.get("code") or {}).get("commit"),
+        "last_started_at": last.get("started_at"),
+        "last_load_average_start": (last.get("machine") or {}).get("load_average_start"),
+        "comparable": bool(now.get("quick")) == bool(last.get("quick")),
+        "figures": rows,
+    }
 
 
 if __name__ == "__main__":

@@ -90,3 +90,36 @@ def test_gallery_section_runs_on_a_small_store() -> None:
     assert gallery["scroll"]["results_scrolled"] >= 200
     build = gallery["cache_build"]
     assert build["thumbnails"] > 0 and build["decoded"] == build["thumbnails"]
+
+
+def test_compare_prints_each_figure_beside_the_last_run(tmp_path) -> None:
+    saved = tmp_path / "last.json"
+    first = subprocess.run(
+        [sys.executable, "-m", "tests.bench", "--quick", "--only", "submit", "--save", str(saved)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert first.returncode == 0, first.stderr[-3000:]
+    last = json.loads(saved.read_text())
+    assert last == json.loads(first.stdout)
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.bench", "--quick", "--only", "submit", "--compare", str(saved)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    cmp = json.loads(proc.stdout)["compare"]
+    assert cmp["comparable"] is True and cmp["file"] == str(saved)
+    assert set(cmp["figures"]) == set(FIGURES)
+    claim = cmp["figures"]["submit_claim_ratio"]
+    assert claim["last"] == last["figures"]["submit_claim_ratio"]["value"]
+    assert claim["ratio"] == round(claim["now"] / claim["last"], 3)
+
+
+def test_compare_with_a_bad_file_says_so_before_running(tmp_path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"figures": ')
+    proc = subprocess.run(
+        [sys.executable, "-m", "tests.bench", "--compare", str(bad)],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "is not JSON" in proc.stderr and str(bad) in proc.stderr
+    assert proc.stdout == ""
