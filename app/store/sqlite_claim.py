@@ -6,7 +6,7 @@ statements of :mod:`app.store.statements` — compiled once for the SQLite diale
 column types' own bind and result processors — straight on the pooled DBAPI connection.
 
 It handles the two common cases: reading a slot without any lock (the claim's read-first), and
-a fresh claim (``BEGIN IMMEDIATE``, insert, quota, the two events, ``COMMIT``). Everything else —
+a fresh claim (``BEGIN IMMEDIATE``, insert, quota, the two events in one statement, ``COMMIT``). Everything else —
 re-claiming a ``rejected`` record, a lost insert race, a quota refusal, a claim under a daily
 budget — returns ``None`` and the caller runs the general claim transaction. Same rules, same
 rows, same single transaction.
@@ -75,11 +75,21 @@ class SqliteClaim:
         self.event = _compile(
             statements.event_insert, dialect, [c.key for c in events.c if c.key != "id"]
         )
+        self._events_cache: dict[int, str] = {}
         self.row_procs = {
             c.key: proc
             for c in tasks.c
             if (proc := c.type.result_processor(dialect, None)) is not None
         }
+
+    def _events_sql(self, n: int) -> str:
+        """``INSERT INTO slot_events (...) VALUES (...), (...)`` for ``n`` rows (cached)."""
+        sql = self._events_cache.get(n)
+        if sql is None:
+            head, sep, values = self.event.sql.partition(" VALUES ")
+            assert sep, self.event.sql
+            sql = self._events_cache[n] = head + sep + ", ".join([values.strip()] * n)
+        return sql
 
     def _turn(self) -> ContextManager[Any]:
         return self._write_queue if self._write_queue is not None else nullcontext()
@@ -131,7 +141,6 @@ class SqliteClaim:
             return None  # the general path reports the refusal with today's use
         if w.budget is not None:
             return None  # a daily budget is checked by the general path (store/spend.py)
-        find_args = self.find.args(self._slot(scope, req.slot_key))
         insert_args = self.insert.args(req.task_values())
         quota = self.quota[w.quota_limit is not None]
         quota_args = quota.args(
@@ -152,20 +161,24 @@ class SqliteClaim:
                 with self._turn():
                     cur.execute("BEGIN IMMEDIATE")
                     try:
-                        if cur.execute(self.find.sql, find_args).fetchone() is not None:
-                            cur.execute("ROLLBACK")
-                            return None  # the slot is held: the general path answers/re-claims
+                        # No re-read under the lock: the slot index (slot_copy 0 is the row every
+                        # held slot has) makes the insert itself the test — DO NOTHING returns no
+                        # row when the slot is held, and the general path answers or re-claims.
                         row = self._row(cur, cur.execute(self.insert.sql, insert_args).fetchone())
                         if row is None:
                             cur.execute("ROLLBACK")
-                            return None  # lost the insert race: the general path reads the winner
+                            return None  # the slot is held: the general path reads the winner
                         used = cur.execute(quota.sql, quota_args).fetchone()
                         if used is None:
                             cur.execute("ROLLBACK")
                             return None  # quota exceeded: the general path refuses and counts
-                        cur.executemany(
-                            self.event.sql,
-                            [self.event.args({**e, "task_id": row["id"]}) for e in events],
+                        cur.execute(  # the claim's events in one multi-row INSERT
+                            self._events_sql(len(events)),
+                            [
+                                v
+                                for e in events
+                                for v in self.event.args({**e, "task_id": row["id"]})
+                            ],
                         )
                         cur.execute("COMMIT")
                     except BaseException:
