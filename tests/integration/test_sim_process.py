@@ -1,4 +1,4 @@
-"""``python -m app.sim --port 0`` (and ``slate sim`` once wired): prints its address, serves, stops on Ctrl+C."""
+"""``python -m app.sim --port 0`` and ``slate sim``: print its address, serves, stops on Ctrl+C."""
 
 from __future__ import annotations
 
@@ -107,9 +107,6 @@ def test_bad_fault_is_invalid() -> None:
 
 
 def test_slate_sim_command() -> None:
-    cli = ROOT / "app" / "cli.py"
-    if not cli.exists() or "sim" not in cli.read_text(encoding="utf-8"):
-        pytest.skip("app/cli.py does not wire `slate sim` yet")
     proc, hello = _start([sys.executable, "-m", "app", "--json", "sim", "--port", "0"])
     try:
         assert hello["outcome"] == "ok"
