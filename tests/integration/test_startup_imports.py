@@ -102,6 +102,7 @@ def _first_window_modules(tmp_path: Path) -> list[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLATE_", "MINIMAX_"))}
     env.update(
         QT_QPA_PLATFORM="offscreen",
+        PYTHONPATH=str(ROOT),  # this checkout's app, whatever the environment has installed
         SLATE_DATA_DIR=str(tmp_path / "data"),
         SLATE_TEST_KEYRING_FILE=str(tmp_path / "keyring.json"),
         HOME=str(tmp_path / "home"),
