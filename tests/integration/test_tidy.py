@@ -79,12 +79,16 @@ async def test_pruning_media_deletes_the_files_only_and_the_slot_still_replays(h
     files = [Path(m.path) for m in made.task.media]
     assert len(files) == 2 and all(f.exists() for f in files)
     before_task = await h.store.slot(svc.ctx.scope, svc.ctx.slot(RID).slot_key)
-    before_events = [(e.event, e.at) for e in await h.store.history(svc.ctx.scope, before_task.slot_key)]
+    before_events = [
+        (e.event, e.at) for e in await h.store.history(svc.ctx.scope, before_task.slot_key)
+    ]
     spend_before = (await svc.spend()).payload.spend.to_json()
 
     pruned = await svc.prune_media(RID)
     assert pruned.kind.value == "ok"
-    assert pruned.payload.files == 2 and pruned.payload.bytes == sum(m.bytes for m in made.task.media)
+    assert pruned.payload.files == 2 and pruned.payload.bytes == sum(
+        m.bytes for m in made.task.media
+    )
     assert not any(f.exists() for f in files)
     view = pruned.task
     assert view.media == [] and [m.sha256 for m in view.removed_media] == [
@@ -95,7 +99,9 @@ async def test_pruning_media_deletes_the_files_only_and_the_slot_still_replays(h
     for field in ("id", "state", "fingerprint", "params", "provider_task_id", "cost_estimate",
                   "cost_reported", "cost_day", "request_id", "idempotency_key"):  # fmt: skip
         assert getattr(after_task, field) == getattr(before_task, field), field
-    after_events = [(e.event, e.at) for e in await h.store.history(svc.ctx.scope, before_task.slot_key)]
+    after_events = [
+        (e.event, e.at) for e in await h.store.history(svc.ctx.scope, before_task.slot_key)
+    ]
     assert after_events[: len(before_events)] == before_events
     assert [e for e, _ in after_events[len(before_events) :]] == ["media_removed"]
     assert (await svc.spend()).payload.spend.to_json() == spend_before
