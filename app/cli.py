@@ -34,6 +34,7 @@ from app.service.results import (
     BatchRow,
     BudgetReport,
     Exported,
+    Pruned,
     History,
     LookupReport,
     OutcomeKind,
@@ -283,6 +284,21 @@ def build_parser() -> Parser:
     e.add_argument("request_id", help=rid)
     e.add_argument("--to", required=True, metavar="FOLDER", help="the folder to copy into")
 
+    hd = command("hide", "hide a slot from the browser and the gallery (the record stays)")
+    hd.add_argument("request_id", help=rid)
+    uh = command("unhide", "show a hidden slot in the browser and the gallery again")
+    uh.add_argument("request_id", help=rid)
+    pm = command(
+        "prune-media",
+        "delete local media files; the slot, its fingerprint, events and cost stay",
+    )
+    pm.add_argument("request_id", nargs="?", help=f"{rid}; or use --older-than")
+    pm.add_argument(
+        "--older-than",
+        metavar="DAYS",
+        help="every slot of yours whose media were verified more than DAYS days ago, e.g. 30",
+    )
+
     command("quota", "today's use and limits")
     command("doctor", "what Slate finds on this machine (changes nothing)")
 
@@ -482,6 +498,8 @@ def render_task(t: TaskView) -> dict[str, Any]:
         "failed_count": t.failed_count,
         "cost": render_task_cost(t),
         **({"text": t.text} if t.text is not None else {}),
+        "hidden": t.hidden,
+        "removed_media": [render_media(m) for m in t.removed_media],
     }
 
 
@@ -587,6 +605,17 @@ def render(result: Result[Any]) -> dict[str, Any]:
         out["exported"] = [
             {"path": f.path, "sha256": f.sha256, "bytes": f.bytes} for f in payload.files
         ]
+    elif isinstance(payload, Pruned):
+        out["pruned"] = [
+            {
+                "request_id": s.request_id,
+                "files": [{"path": f.path, "sha256": f.sha256, "bytes": f.bytes} for f in s.files],
+                "bytes": s.bytes,
+            }
+            for s in payload.slots
+        ]
+        out["files"], out["bytes"] = payload.files, payload.bytes
+        out["older_than_days"] = payload.older_than_days
     elif isinstance(payload, QuotaReport):
         out["quota"] = render_quota(payload)
         out["budget"] = render_budget(payload.budget) if payload.budget else None
@@ -710,6 +739,13 @@ def _human(out: Result[Any], translate: Any = None) -> str:
     elif isinstance(payload, Exported):
         for f in payload.files:
             lines.append(f"  wrote {f.path}")
+    elif isinstance(payload, Pruned):
+        for s in payload.slots:
+            lines.append(f"  {s.request_id}: deleted {len(s.files)} file(s), {s.bytes:,} bytes")
+        lines.append(
+            f"  {payload.files} file(s) deleted, {payload.bytes:,} bytes freed; "
+            "the slots and their history stay"
+        )
     elif isinstance(payload, KeyInfo):
         lines.append(f"  key: {payload.data}")
     elif isinstance(payload, LookupReport):
@@ -880,6 +916,12 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
             )
         if cmd == "export":
             return await svc.export(ns.request_id, ns.to)
+        if cmd == "hide":
+            return await svc.hide(ns.request_id)
+        if cmd == "unhide":
+            return await svc.unhide(ns.request_id)
+        if cmd == "prune-media":
+            return await svc.prune_media(ns.request_id, ns.older_than)
         if cmd == "quota":
             return await svc.quota()
         raise AssertionError(cmd)

@@ -276,6 +276,8 @@ class ServiceContext:
             )
             for m in task.media
         ]
+        removed = [v for v, m in zip(media, task.media) if m.removed_at is not None]
+        media = [v for v, m in zip(media, task.media) if m.removed_at is None]
         err = None
         if task.error_code or task.error_message:
             err = TaskError(task.error_code, task.error_message)
@@ -307,6 +309,8 @@ class ServiceContext:
             cost=cost,
             charged=charged,
             text=_text_result(task),
+            hidden=task.hidden_at is not None,
+            removed_media=removed,
         )
 
     def notify(self, task: TaskRow | None) -> None:

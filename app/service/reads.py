@@ -160,8 +160,15 @@ class Reads:
         except OSError as exc:
             return refused(ProblemCode.INVALID, f"to: cannot create {dest}: {exc.strerror}", "to")
         stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in task.request_id)
+        here = [m for m in task.media if m.removed_at is None]
+        if task.media and not here:
+            return refused(
+                ProblemCode.MEDIA_MISSING,
+                "the media of this slot were deleted from this machine (prune-media); the "
+                "record keeps their SHA-256",
+            )
         written = []
-        for i, m in enumerate(task.media, 1):
+        for i, m in enumerate(here, 1):
             src = ctx.config.data_dir / m.path
             if not src.exists() or media_mod.sha256_file(src) != m.sha256:
                 return refused(
@@ -171,7 +178,7 @@ class Reads:
                     "keeps its SHA-256",
                 )
             ext = src.suffix
-            target = dest / (f"{stem}{ext}" if len(task.media) == 1 else f"{stem}-{i}{ext}")
+            target = dest / (f"{stem}{ext}" if len(here) == 1 else f"{stem}-{i}{ext}")
             if target.exists() and media_mod.sha256_file(target) != m.sha256:
                 return refused(
                     ProblemCode.INVALID,

@@ -196,6 +196,32 @@ class Exported:
 
 
 @dataclass(frozen=True)
+class PrunedSlot:
+    """One slot whose local media files ``prune-media`` deleted (the record stays)."""
+
+    request_id: str
+    files: tuple[ExportedFile, ...]
+
+    @property
+    def bytes(self) -> int:
+        return sum(f.bytes for f in self.files)
+
+
+@dataclass(frozen=True)
+class Pruned:
+    slots: tuple[PrunedSlot, ...]
+    older_than_days: float | None = None
+
+    @property
+    def files(self) -> int:
+        return sum(len(s.files) for s in self.slots)
+
+    @property
+    def bytes(self) -> int:
+        return sum(s.bytes for s in self.slots)
+
+
+@dataclass(frozen=True)
 class Candidate:
     """A task at the provider that may be an unknown slot's create."""
 

@@ -35,6 +35,7 @@ from app.service.lifecycle import Lifecycle
 from app.service.reads import Reads, SlotReader
 from app.service.recover import RecoverHow, Recovery
 from app.service.results import (
+    Pruned,
     BatchReport,
     BudgetReport,
     DraftCost,
@@ -49,6 +50,7 @@ from app.service.results import (
 )
 from app.service.spend import Spending
 from app.service.submit import Submitter
+from app.service.tidy import Tidy
 from app.service.transitions import Transitions
 from app.service.views import TaskView
 from app.store.aio import Store
@@ -76,6 +78,7 @@ class SlateService:
         self._recovery = Recovery(ctx, self.lifecycle, moves)
         self._canceller = Canceller(ctx, self.lifecycle, moves)
         self._reads = Reads(ctx)
+        self._tidy = Tidy(ctx)
         self._spending = Spending(ctx)
         self._batches = Batches(ctx, self._submitter, self.lifecycle)
         self._derived = Derivations(ctx, self._submitter)
@@ -206,6 +209,20 @@ class SlateService:
 
     async def export(self, request_id: object, to: str | Path) -> Result[Exported]:
         return await self._reads.export(request_id, to)
+
+    async def hide(self, request_id: object) -> Result[Any]:
+        """Hide a slot from the browser and the gallery (the record stays)."""
+        return await self._tidy.set_hidden(request_id, True)
+
+    async def unhide(self, request_id: object) -> Result[Any]:
+        return await self._tidy.set_hidden(request_id, False)
+
+    async def prune_media(
+        self, request_id: object | None = None, older_than_days: object | None = None
+    ) -> Result[Pruned]:
+        """Delete local media files (one slot's, or those verified more than N days ago); the
+        slot, its fingerprint, events and cost stay."""
+        return await self._tidy.prune_media(request_id, older_than_days)
 
     async def quota(self) -> Result[QuotaReport]:
         return await self._reads.quota()

@@ -5,7 +5,7 @@ Views hold no owner internals and no secrets; handles are signed for the viewing
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -65,6 +65,10 @@ class TaskView:
     charged: Money = None
     #: A slot of kind ``prompt``: the enhanced prompt (its result is text, not media).
     text: str | None = None
+    #: Hidden from the browser (``slate hide``); the record and everything in it stay.
+    hidden: bool = False
+    #: Verified media whose local files were deleted (``slate prune-media``): not in ``media``.
+    removed_media: list[MediaView] = field(default_factory=list)
 
     @property
     def demo(self) -> bool:

@@ -36,6 +36,7 @@ from app.store.rows import (
     ClaimResult,
     EventRow,
     Group,
+    MediaRow,
     Owner,
     Scope,
     SlotFilter,
@@ -171,6 +172,17 @@ class Store:
         self, scope: Scope, slot_key: str, task_id: int | None, event: str, **kw: Any
     ) -> None:
         await self._thread(self.repo.add_event, scope, slot_key, task_id, event, **kw)
+
+    async def set_hidden(self, scope: Scope, slot_key: str, hidden: bool, task_id: int) -> bool:
+        return await self._thread(self.repo.set_hidden, scope, slot_key, hidden, task_id)
+
+    async def mark_media_removed(
+        self, scope: Scope, task: TaskRow, removed: Sequence[MediaRow], detail: str
+    ) -> None:
+        await self._thread(self.repo.mark_media_removed, scope, task, removed, detail)
+
+    async def with_local_media(self, scope: Scope, verified_before: float) -> list[TaskRow]:
+        return await self._thread(self.repo.with_local_media, scope, verified_before)
 
     async def add_notes(self, scope: Scope, notes: Sequence[dict[str, Any]]) -> None:
         await self._thread(self.repo.add_notes, scope, notes)

@@ -82,6 +82,8 @@ class Task(Base):
     cost_basis: Mapped[Optional[str]] = mapped_column(Text)
     cost_reported: Mapped[Optional[str]] = mapped_column(String(40))
     cost_day: Mapped[Optional[str]] = mapped_column(String(10))
+    #: Hidden from the browser and the gallery at this time (``slate hide``); the record stays.
+    hidden_at: Mapped[Optional[float]] = mapped_column(Float)
 
     __table_args__ = (
         Index(SLOT_INDEX, *SLOT_COLUMNS, unique=True),
@@ -143,6 +145,8 @@ class Media(Base):
     height: Mapped[Optional[int]] = mapped_column(Integer)
     duration: Mapped[Optional[float]] = mapped_column(Float)
     verified_at: Mapped[float] = mapped_column(Float)
+    #: The local file was deleted at this time (``slate prune-media``); the row keeps its SHA-256.
+    removed_at: Mapped[Optional[float]] = mapped_column(Float)
 
 
 class QuotaUse(Base):

@@ -147,6 +147,8 @@ def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnEle
         tasks.c.provider == scope.provider,
         tasks.c.endpoint == scope.endpoint,
     ]
+    if not flt.hidden:
+        cond.append(tasks.c.hidden_at.is_(None))
     if flt.states:
         cond.append(tasks.c.state.in_([s.value for s in flt.states]))
     if flt.kind:

@@ -550,6 +550,99 @@ class Repository:
 
         self._run_write(add)
 
+    # -- tidy-up: never deletes a record ---------------------------------------------------
+    def set_hidden(self, scope: Scope, slot_key: str, hidden: bool, task_id: int) -> bool:
+        """Hide (or show again) every task of a slot from the browser, with its history event,
+        in one transaction. False when it already was so (nothing written)."""
+        at = time.time()
+        where = and_(
+            tasks.c.tenant == scope.tenant,
+            tasks.c.slot_key == slot_key,
+            tasks.c.provider == scope.provider,
+            tasks.c.endpoint == scope.endpoint,
+            tasks.c.hidden_at.is_(None) if hidden else tasks.c.hidden_at.is_not(None),
+        )
+
+        def change(conn: Connection, _ambiguous: bool) -> bool:
+            done = conn.execute(
+                tasks.update().where(where).values(hidden_at=at if hidden else None)
+            ).rowcount
+            if not done:
+                return False  # (after an ambiguous COMMIT too: it went through)
+            self._add_event(
+                conn,
+                scope,
+                slot_key,
+                task_id,
+                at,
+                "hidden" if hidden else "unhidden",
+                None,
+                "hidden from the browser; the record stays" if hidden else "shown again",
+                None,
+            )
+            return True
+
+        return self._run_write(change)
+
+    def mark_media_removed(
+        self, scope: Scope, task: TaskRow, removed: Sequence[MediaRow], detail: str
+    ) -> None:
+        """Record that these media files were deleted from this machine (the rows stay, with
+        their SHA-256), and the history event, in one transaction."""
+        at = time.time()
+        ids = [m.id for m in removed]
+
+        def mark(conn: Connection, _ambiguous: bool) -> None:
+            conn.execute(
+                media_t.update()
+                .where(media_t.c.id.in_(ids), media_t.c.removed_at.is_(None))
+                .values(removed_at=at)
+            )
+            self._add_event(
+                conn,
+                scope,
+                task.slot_key,
+                task.id,
+                at,
+                "media_removed",
+                task.state,
+                detail,
+                {"files": [m.path for m in removed], "bytes": sum(m.bytes for m in removed)},
+            )
+
+        self._run_write(mark)
+
+    @_retrying_read
+    def with_local_media(self, scope: Scope, verified_before: float) -> list[TaskRow]:
+        """This user's tasks with local media files verified before ``verified_before`` and
+        not removed yet (``prune-media --older-than``), oldest first, with their media."""
+        with self.read() as conn:
+            ids = (
+                conn.execute(
+                    select(tasks.c.id)
+                    .where(
+                        *self._in_scope(scope),
+                        tasks.c.user_hash == scope.user_hash,
+                        tasks.c.id.in_(
+                            select(media_t.c.task_id).where(
+                                media_t.c.removed_at.is_(None),
+                                media_t.c.verified_at < verified_before,
+                            )
+                        ),
+                    )
+                    .order_by(tasks.c.id)
+                )
+                .scalars()
+                .all()
+            )
+            out = []
+            for task_id in ids:
+                found = conn.execute(select(tasks).where(tasks.c.id == task_id)).mappings().one()
+                task = task_row(found)
+                task.media = self._media_for(conn, task.id)
+                out.append(task)
+        return out
+
     def add_notes(self, scope: Scope, notes: Sequence[dict[str, Any]]) -> None:
         """Append informational history notes (replays) in one transaction, without an fsync
         on SQLite: losing a note in a power cut loses no money and no result. Each note has

@@ -46,6 +46,7 @@ class MediaRow:
     height: int | None
     duration: float | None
     verified_at: float
+    removed_at: float | None = None  # the local file was deleted (prune-media)
 
 
 @dataclass
@@ -86,6 +87,7 @@ class TaskRow:
     cost_basis: str | None = None
     cost_reported: str | None = None
     cost_day: str | None = None
+    hidden_at: float | None = None  # hidden from the browser (slate hide); the record stays
     media: list[MediaRow] = field(default_factory=list)
 
     @property
@@ -116,6 +118,7 @@ class SlotFilter:
     states: tuple[State, ...] = ()
     kind: str | None = None
     since: float | None = None
+    hidden: bool = False  # also the slots hidden from the browser (slate hide)
 
     def matches(self, row: "SlotRow") -> bool:
         """The same rules as the read side's SQL, for rows that arrive from a listener."""
@@ -275,6 +278,7 @@ class ClaimRequest:
             "error_code": None,
             "error_message": None,
             "next_poll_at": None,
+            "hidden_at": None,
             **w.cost_values(),
         }
 

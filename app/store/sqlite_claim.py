@@ -37,6 +37,9 @@ class _Compiled:
         self._plan = [(name, self.procs.get(name), self.fixed.get(name)) for name in self.order]
 
     def args(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
+        missing = [n for n, _p, f in self._plan if f is None and n not in values]
+        if missing:  # every column is named: a new one must be in ClaimRequest.task_values
+            raise KeyError(f"the claim binds no value for {', '.join(missing)}")
         get = values.get
         return tuple(
             (proc(v) if proc is not None and v is not None else v)
@@ -53,7 +56,13 @@ def _compile(stmt: Any, dialect: Any, column_keys: Sequence[str] | None = None) 
         proc = compiled.binds[name].type.bind_processor(dialect)
         if proc is not None:
             procs[name] = proc
-    fixed = {k: v for k, v in compiled.params.items() if v is not None}
+    # A required bind's "value" is SQLAlchemy's REQUIRED marker, not a value: never bind it (a
+    # column missing from the values then fails loudly in ``args`` instead of storing garbage).
+    fixed = {
+        k: v
+        for k, v in compiled.params.items()
+        if v is not None and not compiled.binds[k].required
+    }
     return _Compiled(str(compiled), order, procs, fixed)
 
 

@@ -39,6 +39,7 @@ STEPS = [
     "0004_slot_boundary",
     "0005_owner_text_store_id",
     "0006_cost",
+    "0007_tidy",
 ]
 SCOPE = Scope("studio-a", "u" * 64, "demo", "local")
 
@@ -194,7 +195,9 @@ def test_store_at_every_earlier_revision_with_data_upgrades_cleanly(engine, star
             assert old.prompt_text == "p1"  # 0003 copied the prompt out of the parameters
         assert old.slot_copy == 0 and old.owner_boot is None
         # 0006: the claim day from created_at (local time); no cost stored, priced when read
-        assert old.cost_day == local_day(old.created_at)
+        if not at_least(start, "0006_cost"):
+            assert old.cost_day == local_day(old.created_at)
+        assert old.hidden_at is None  # 0007: nothing hidden, no media removed
         assert old.cost_currency is None and old.cost_estimate is None
         # The old record still arbitrates its slot: claiming it again answers the record —
         # and so does a claim of the other kind (the slot is the boundary now).
