@@ -74,7 +74,7 @@ APP = {
     "app.service": {
         "batch", "cancel", "commands", "context", "derived", "h3image", "inputs", "journal",
         "lease", "lifecycle", "media", "owner", "prices", "ratelimit", "reads", "recover",
-        "results", "secrets", "slate", "spend", "submit", "transitions", "views",
+        "results", "secrets", "slate", "spend", "submit", "tidy", "transitions", "views",
     },
     "app.sim": {
         "cli", "config", "extras", "h3extras", "h3image", "media", "probe", "rules", "server",
