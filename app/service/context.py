@@ -23,6 +23,7 @@ from app.domain.prices import Money, PriceTable, PriceTableError
 from app.domain.protocols import V1, V2, VideoProtocol, protocol_of
 from app.domain.slots import SlotRef, validate_request_id
 from app.domain.states import WHY_NOT, Action, State, allowed_actions, is_allowed
+from app.domain.tidy import may_refetch, with_refetch
 from app.providers.base import Provider, VideoApi
 from app.service.prices import load_price_table
 from app.service.ratelimit import RateLimiter
@@ -296,8 +297,13 @@ class ServiceContext:
             media=media,
             error=err,
             allowed_actions=list(
-                allowed_actions(
-                    task.state, has_results=task.has_results, can_cancel=self.caps(task).can_cancel
+                with_refetch(
+                    allowed_actions(
+                        task.state,
+                        has_results=task.has_results,
+                        can_cancel=self.caps(task).can_cancel,
+                    ),
+                    may_refetch(task.state, task.results, len(removed)),
                 )
             ),
             created_at=task.created_at,

@@ -333,6 +333,31 @@ class Lifecycle:
             new = await self.moves.to_success(task, [v.row(ctx.config.data_dir) for v in verified])
         return new or (await ctx.store.task(task.id)) or task
 
+    async def refetch(self, task: TaskRow) -> list[media_mod.VerifiedMedia]:
+        """Download and verify a finished slot's media again, as the first download did (same
+        checks), changing no state: for a slot whose local files were deleted. Raises what a
+        download raises (VerificationFailed, ProviderError, OSError)."""
+        ctx = self.ctx
+        folder = media_mod.media_folder(ctx.config.data_dir, task.tenant, task.slot_key)
+        results = task.results or {}
+        if task.kind == "video":
+            return [await self._download_video(task, results, folder, None)]
+        got = []
+        for url in results.get("image_urls") or []:
+            got.append(
+                await media_mod.download_verified(
+                    ctx.provider,
+                    url,
+                    folder=folder,
+                    kind="image",
+                    image_check=media_mod.ImageCheck.of(task.params),
+                    on_bytes=ctx.bytes_heard(task),
+                )
+            )
+        if not got:
+            raise media_mod.VerificationFailed("the provider left no link to download again")
+        return got
+
     async def _verification_failed(
         self, task: TaskRow, detail: str, data: dict[str, Any] | None = None
     ) -> None:

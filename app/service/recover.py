@@ -26,7 +26,9 @@ from app.domain.states import (
     recover_options,
     state_for_status_word,
 )
+from app.domain.tidy import WHY_NOT_REFETCH, may_refetch
 from app.providers.base import ProviderError
+from app.service.media import VerificationFailed
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.context import ServiceContext
 from app.service.lifecycle import Lifecycle
@@ -55,6 +57,10 @@ class Recovery:
 
     async def recover(self, request_id: object, how: RecoverHow) -> Result[Any]:
         ctx = self.ctx
+        if isinstance(how, Redownload):  # a success whose local files were deleted (tidy-up)
+            found = await ctx.load_or_answer(request_id)
+            if isinstance(found, TaskRow) and found.state == State.SUCCESS:
+                return await self._refetch(found)
         got = await ctx.actionable(request_id, Action.RECOVER)
         if isinstance(got, Result):
             return got
@@ -111,6 +117,46 @@ class Recovery:
         if new is None:
             return ctx.by_state(task)
         return ctx.by_state(await self.lifecycle.download(new))
+
+    async def _refetch(self, task: TaskRow) -> Result[Any]:
+        """``recover --redownload`` of a slot pruned by ``prune-media``: the media fetched and
+        verified again; the slot stays ``success`` (nothing created, nothing billed)."""
+        ctx = self.ctx
+        removed = [m for m in task.media if m.removed_at is not None]
+        if not may_refetch(task.state, task.results, len(removed)):
+            why = WHY_NOT_REFETCH if removed else "its media are here; nothing to download again"
+            return not_allowed(ctx.view(task), f"redownload: {why}")
+        try:
+            fresh = await self.lifecycle.refetch(task)
+        except (VerificationFailed, ProviderError, OSError) as exc:
+            reason = getattr(exc, "reason", None) or getattr(exc, "message", None) or str(exc)
+            await ctx.store.add_event(
+                ctx.scope,
+                task.slot_key,
+                task.id,
+                "verification_failed",
+                state=task.state,
+                detail=f"redownload: {reason}",
+            )
+            return Result(
+                OutcomeKind.INVALID,
+                task.request_id,
+                ctx.view(task),
+                Problem(
+                    ProblemCode.MEDIA_MISSING,
+                    f"redownload: the provider did not give the media again ({reason}); the "
+                    "slot stays a success, its record keeps each file's SHA-256",
+                ),
+            )
+        await ctx.store.replace_media(
+            ctx.scope,
+            task,
+            [v.row(ctx.config.data_dir) for v in fresh],
+            f"redownload after prune-media: {len(fresh)} file(s) verified again",
+        )
+        new = await ctx.store.task(task.id) or task
+        ctx.notify(new)
+        return Result(OutcomeKind.OK, new.request_id, ctx.view(new))
 
     async def _attach(
         self,

@@ -181,6 +181,11 @@ class Store:
     ) -> None:
         await self._thread(self.repo.mark_media_removed, scope, task, removed, detail)
 
+    async def replace_media(
+        self, scope: Scope, task: TaskRow, media: Sequence[dict[str, Any]], detail: str
+    ) -> None:
+        await self._thread(self.repo.replace_media, scope, task, media, detail)
+
     async def with_local_media(self, scope: Scope, verified_before: float) -> list[TaskRow]:
         return await self._thread(self.repo.with_local_media, scope, verified_before)
 

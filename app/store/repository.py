@@ -612,6 +612,34 @@ class Repository:
 
         self._run_write(mark)
 
+    def replace_media(
+        self, scope: Scope, task: TaskRow, media: Sequence[dict[str, Any]], detail: str
+    ) -> None:
+        """The slot's media downloaded and verified again (``recover --redownload`` after
+        prune-media): the old rows replaced by the new ones, and the event, in one transaction.
+        The task row itself (state, fingerprint, cost) is not written."""
+        now = time.time()
+
+        def put(conn: Connection, _ambiguous: bool) -> None:
+            conn.execute(media_t.delete().where(media_t.c.task_id == task.id))
+            for pos, m in enumerate(media):
+                conn.execute(
+                    media_t.insert().values(task_id=task.id, position=pos, verified_at=now, **m)
+                )
+            self._add_event(
+                conn,
+                scope,
+                task.slot_key,
+                task.id,
+                now,
+                "redownloaded",
+                task.state,
+                detail,
+                {"media": [dict(m) for m in media]},
+            )
+
+        self._run_write(put)
+
     @_retrying_read
     def with_local_media(self, scope: Scope, verified_before: float) -> list[TaskRow]:
         """This user's tasks with local media files verified before ``verified_before`` and

@@ -14,6 +14,9 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
+from app.service.commands import Redownload
 from app.store.rows import SlotFilter
 
 RID = "article:20260816:tide-eye:scene-02"
@@ -115,6 +118,23 @@ async def test_pruning_media_deletes_the_files_only_and_the_slot_still_replays(h
     # Pruning again deletes nothing more and says so.
     again = await svc.prune_media(RID)
     assert again.kind.value == "ok" and again.payload.files == 0
+    # The provider still has the images: recover --redownload is offered and brings them back,
+    # verified, the slot still a success — and still no create.
+    assert "recover" in [a.value for a in again.task.allowed_actions]
+    back = await svc.recover(RID, Redownload())
+    assert back.kind.value == "ok", back.problem
+    assert back.task.state.value == "success" and back.task.removed_media == []
+    assert [m.sha256 for m in back.task.media] == [m.sha256 for m in made.task.media]
+    assert all(Path(m.path).exists() for m in back.task.media)
+    assert "recover" not in [a.value for a in back.task.allowed_actions]
+    assert _creates(h) == sent
+    done = await h.store.slot(svc.ctx.scope, before_task.slot_key)
+    assert (done.fingerprint, done.cost_estimate, done.state) == (
+        before_task.fingerprint, before_task.cost_estimate, before_task.state
+    )  # fmt: skip
+    # Media here: nothing to download again (the state's own rules answer).
+    refused = await svc.recover(RID, Redownload())
+    assert refused.kind.value == "invalid"
 
 
 async def test_prune_older_than_takes_only_old_media_of_this_user(harness) -> None:
@@ -171,5 +191,32 @@ def test_hide_unhide_and_prune_media_on_the_command_line(slate) -> None:
     assert both.code == 2 and both.out["outcome"] == "invalid"
     neither = slate("prune-media")
     assert neither.code == 2 and neither.out["error"]["field"] == "request_id"
+    back = slate("recover", RID, "--redownload")
+    assert (
+        back.code == 0
+        and back.out["task"]["media"][0]["sha256"] == made.out["task"]["media"][0]["sha256"]
+    )
+    assert os.path.exists(back.out["task"]["media"][0]["path"])
     old = slate("prune-media", "--older-than", "0")
-    assert old.code == 0 and old.out["files"] == 0 and old.out["older_than_days"] == 0
+    assert old.code == 0 and old.out["files"] == 1 and old.out["older_than_days"] == 0
+
+
+@pytest.mark.parametrize("model", ["MiniMax-Hailuo-2.3", "MiniMax-H3"])
+async def test_a_pruned_video_comes_back_by_redownload_without_a_create(harness, model) -> None:
+    h = harness
+    svc = h.service
+    made = await svc.submit(
+        RID, "video", {"prompt": "waves", "model": model, "duration": 6}, wait=True, max_seconds=60
+    )
+    assert made.task is not None and made.task.state.value == "success", made.problem
+    sha = [m.sha256 for m in made.task.media]
+    creates = dict(h.sim.stats()["requests_by_endpoint"])
+    pruned = await svc.prune_media(RID)
+    assert pruned.payload.files == 1 and not Path(made.task.media[0].path).exists()
+    back = await svc.recover(RID, Redownload())
+    assert back.kind.value == "ok", back.problem
+    assert [m.sha256 for m in back.task.media] == sha and Path(back.task.media[0].path).exists()
+    now = h.sim.stats()["requests_by_endpoint"]
+    assert {k: v for k, v in now.items() if "generation" in k and "query" not in k} == {
+        k: v for k, v in creates.items() if "generation" in k and "query" not in k
+    }

@@ -1,0 +1,32 @@
+"""The tidy-up rules (``slate hide``, ``slate prune-media``), once, for the service and the app.
+
+A slot whose local media files were deleted keeps its record; where the provider still has the
+result (a file id, image links, or a V2 task a query links again) it offers ``recover
+--redownload``, which fetches and verifies the media again and leaves the slot ``success``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from app.domain.states import Action, State
+
+#: What a fresh download needs from the provider's answer: links or ids, not inline bytes.
+REFETCHABLE = ("file_id", "image_urls", "url_by_query")
+
+
+def may_refetch(state: State | str | None, results: Mapping[str, Any] | None, removed: int) -> bool:
+    """A success whose local media were deleted, with something the provider can give again."""
+    r = results or {}
+    return state == State.SUCCESS and removed > 0 and any(r.get(k) for k in REFETCHABLE)
+
+
+def with_refetch(actions: tuple[Action, ...], refetch: bool) -> tuple[Action, ...]:
+    """The allowed actions of a pruned slot: ``recover`` (redownload only) joins them."""
+    return (*actions, Action.RECOVER) if refetch and Action.RECOVER not in actions else actions
+
+
+WHY_NOT_REFETCH = (
+    "the provider left nothing to download again (no file id or links); the record keeps "
+    "each file's SHA-256"
+)
