@@ -68,7 +68,7 @@ APP = {
     "app.domain": {
         "capabilities", "cost", "days", "derived", "enhance", "errors", "fingerprint",
         "handles", "lookup", "naming", "numbers", "params", "params_h3image", "params_v2",
-        "prices", "protocols", "shotlist", "slots", "states", "templates",
+        "prices", "protocols", "shotlist", "slots", "states", "templates", "tidy",
     },
     "app.providers": {"base", "codes", "demo", "h3image", "http", "minimax", "minimax_v2"},
     "app.service": {
