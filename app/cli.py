@@ -26,7 +26,7 @@ from app import __version__
 from app.domain.cost import format_money, money_json
 from app.domain.errors import BadConfiguration, SlateError, ValidationError
 from app.domain.protocols import V2, protocol_for
-from app.domain.states import State
+from app.domain.states import Refusal, State
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.inputs import image_option
 from app.service.results import (
@@ -652,10 +652,13 @@ def _human(out: Result[Any], translate: Any = None) -> str:
             )
         actions = ", ".join(a.value for a in t.allowed_actions)
         lines.append(f"  you can: {actions or 'nothing right now'}")
+        for o in t.offers.values():  # what the slot's facts rule out, beyond its state
+            if o.refusal is not None and o.refusal is not Refusal.STATE:
+                why = translate("WhyNot", words.refusal_words(o))
+                lines.append(f"  not {o.action.value}: {why}")
         lines.append(f"  handle: {t.handle}")
     if out.problem and out.problem.code.value in APP_SAYS:
-        kind = out.task.kind if out.task else None
-        told = words.for_outcome(out.problem, kind=kind, translate=translate)
+        told = words.for_outcome(out.problem, translate=translate)
         if f"  {told.text}" not in lines:  # not said already as the task's reason
             lines.append(f"  {out.problem.code.value}: {told.text or out.problem.message}")
             if told.detail and told.detail != told.text:

@@ -22,7 +22,7 @@ from app.domain.errors import ValidationError
 from app.domain.prices import Money, PriceTable, PriceTableError
 from app.domain.protocols import V1, V2, VideoProtocol, protocol_of
 from app.domain.slots import SlotRef, validate_request_id
-from app.domain.states import WHY_NOT, Action, State, allowed_actions, is_allowed
+from app.domain.states import Action, Refusal, State, slot_offers
 from app.providers.base import Provider, VideoApi
 from app.service.prices import load_price_table
 from app.service.ratelimit import RateLimiter
@@ -280,6 +280,7 @@ class ServiceContext:
         if task.error_code or task.error_message:
             err = TaskError(task.error_code, task.error_message)
         cost, charged = self.task_cost(task)
+        offers = slot_offers(task, self.caps(task))  # the caps of this slot's own protocol
         return TaskView(
             id=task.id,
             request_id=task.request_id,
@@ -293,11 +294,8 @@ class ServiceContext:
             params=task.params,
             media=media,
             error=err,
-            allowed_actions=list(
-                allowed_actions(
-                    task.state, has_results=task.has_results, can_cancel=self.caps(task).can_cancel
-                )
-            ),
+            allowed_actions=[a for a, o in offers.items() if o.offered],
+            offers=offers,
             created_at=task.created_at,
             updated_at=task.updated_at,
             next_poll_at=task.next_poll_at,
@@ -358,17 +356,19 @@ class ServiceContext:
         return not_found(rid) if task is None else task
 
     async def actionable(self, request_id: object, action: Action) -> TaskRow | Result[Any]:
-        """The slot's task if the allowed-actions table offers ``action`` in its state."""
+        """The slot's task if it offers ``action`` (``domain.states.slot_offers``: the table and
+        the task's facts); else ``invalid`` with the typed refusal and its sentence."""
         task = await self.load_or_answer(request_id)
         if isinstance(task, Result):
             return task
-        if not is_allowed(
-            action, task.state, has_results=task.has_results, can_cancel=self.caps(task).can_cancel
-        ):
-            return not_allowed(
-                self.view(task),
-                f"{action} is not offered while the slot is {task.state}: {WHY_NOT[action]}",
+        offer = slot_offers(task, self.caps(task))[action]
+        if offer.refusal is not None:
+            said = (
+                f"{action} is not offered while the slot is {task.state}"
+                if offer.refusal is Refusal.STATE
+                else f"{action} is not offered"
             )
+            return not_allowed(self.view(task), f"{said}: {offer.why_not}", offer)
         return task
 
     def by_state(self, task: TaskRow, kind: OutcomeKind = OutcomeKind.OK) -> Result[Any]:

@@ -5,13 +5,13 @@ Views hold no owner internals and no secrets; handles are signed for the viewing
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 from app.domain.cost import NOT_CHARGED_STATES, Cost
 from app.domain.prices import Money
-from app.domain.states import Action, State
+from app.domain.states import Action, SlotOffer, State
 
 
 @dataclass(frozen=True)
@@ -65,6 +65,9 @@ class TaskView:
     charged: Money = None
     #: A slot of kind ``prompt``: the enhanced prompt (its result is text, not media).
     text: str | None = None
+    #: Every action, offered or refused with its reason (``domain.states.slot_offers`` with the
+    #: capabilities of this slot's protocol); ``allowed_actions`` are the offered ones.
+    offers: dict[Action, SlotOffer] = field(default_factory=dict)
 
     @property
     def demo(self) -> bool:

@@ -124,7 +124,7 @@ class MainWindow(QMainWindow):
         self._shown = False
         self._looked: set[str] = set()  # unknown slots the app has looked up this session
 
-        self.slot = CurrentSlot(c.caps.capabilities)
+        self.slot = CurrentSlot()
         self.model = SlotTreeModel(c, self)
         self.browser = SlotBrowser(self.model, self.slot)
         self.slot_pane = SlotPane(c, self.slot)
@@ -577,7 +577,6 @@ class MainWindow(QMainWindow):
         """The service was rebuilt (settings applied): reload the slots, and stay where the designer
         was — the same slot if it exists under the new identity, the draft being written, or else a
         blank slot."""
-        self.slot.caps = self.controller.caps.capabilities
         self.model.reload()
         self.model.fetch_all_roots()
         rid = self.slot.selected
