@@ -263,13 +263,6 @@ class Reason:
             return None
         return SlotOffer(self.action, self.refusal).why_not
 
-    def say(self, translate: Callable[[str, str], str] | None = None) -> str:
-        """The sentence for a tooltip (``ui.words.why_not``): ``translate(context, text)`` is
-        Qt's translate."""
-        from app.ui import words  # words reads this module's types
-
-        return words.why_not(self, translate)
-
 
 @dataclass(frozen=True)
 class Offer:

@@ -15,13 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from enum import Enum
+from typing import Any, Protocol
 
 from app.domain.states import Action, Refusal, SlotOffer, State, state_for_status_word
 from app.ui.noop import QT_TRANSLATE_NOOP
-
-if TYPE_CHECKING:
-    from app.ui.current import Reason
 
 CONTEXT = "Words"
 
@@ -251,6 +249,22 @@ def refusal_words(offer: SlotOffer) -> str:
     if offer.refusal is Refusal.STATE:
         return WHY_NOT_WORDS[offer.action]
     return REFUSAL_WORDS[offer.refusal]
+
+
+class Reason(Protocol):
+    """Why an action cannot be taken now (``ui.current.Reason``)."""
+
+    @property
+    def why(self) -> Enum: ...
+
+    @property
+    def action(self) -> Action: ...
+
+    @property
+    def detail(self) -> str: ...
+
+    @property
+    def refusal(self) -> Refusal | None: ...
 
 
 def why_not(reason: Reason, translate: Translate | None = None) -> str:

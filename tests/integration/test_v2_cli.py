@@ -280,7 +280,7 @@ def test_cancel_and_lookup_answers(cli_env, capsys):
     cli_env.set_faults(lose_create_response=1)
     rid = "article:20261201:tide-eye:scene-04"
     code, out = run(capsys, "submit", "--request-id", rid, *H3)
-    assert code == 4 and out["task"]["allowed_actions"] == ["query", "recover"]
+    assert code == 4 and out["task"]["allowed_actions"] == ["recover"]  # no task id to query
     code, out = run(capsys, "recover", rid, "--lookup")
     assert code == 0 and out["outcome"] == "ok", out
     lookup = out["lookup"]

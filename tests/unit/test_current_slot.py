@@ -42,7 +42,7 @@ from app.ui.current import (
     SlotTask,
     Why,
 )
-from app.ui.words import BUSY_WORDS, REFUSAL_WORDS, WAIT_WORDS, WHY_NOT_WORDS
+from app.ui.words import BUSY_WORDS, REFUSAL_WORDS, WAIT_WORDS, WHY_NOT_WORDS, why_not
 from tests.fixtures import ROOT
 
 NO_CAPS = Capabilities()
@@ -177,7 +177,7 @@ def test_offers_equal_the_domain_table(state, has_results):
             assert offer.reason.refusal is domain.refusal
             assert offer.reason.rule == domain.why_not  # the domain's own sentence
             words = WHY_NOT_WORDS[action] if domain.refusal is Refusal.STATE else None
-            assert offer.reason.say() == (words or REFUSAL_WORDS[domain.refusal])
+            assert why_not(offer.reason) == (words or REFUSAL_WORDS[domain.refusal])
 
 
 @pytest.mark.parametrize("task_id", [None, "task-1"])
@@ -186,7 +186,7 @@ def test_an_unknown_slot_offers_no_new_slot(task_id):
     slot = slot_in(State.UNKNOWN, task_id=task_id)
     new = slot.offer(Action.NEW_SLOT)
     assert not new.enabled and new.reason.refusal is Refusal.RECOVER_FIRST
-    assert "declare it failed" in new.reason.say()
+    assert "declare it failed" in why_not(new.reason)
 
 
 @pytest.mark.parametrize("state", sorted(IN_FLIGHT))
@@ -214,7 +214,7 @@ def test_an_unknown_slot_without_task_id_cannot_be_queried_and_recover_leads():
     slot = slot_in(State.UNKNOWN, task_id=None)
     query = slot.offer(Action.QUERY)
     assert not query.enabled and query.reason.refusal is Refusal.NO_TASK_ID
-    assert "Recover" in query.reason.say()
+    assert "Recover" in why_not(query.reason)
     assert enabled(slot) == {Action.RECOVER}
     assert slot.primary is Action.RECOVER and slot.offer(Action.RECOVER).primary
     assert not query.primary
@@ -232,7 +232,7 @@ def test_an_unknown_h3_slot_is_described_with_its_own_protocols_capabilities():
     v2 = Capabilities(can_list_tasks=True, can_cancel=True)
     slot = slot_in(State.UNKNOWN, task_id=None, caps=v2)
     assert slot.offer(Action.QUERY).reason.refusal is Refusal.NO_TASK_ID_LOOKUP
-    assert "look the task up" in slot.offer(Action.QUERY).reason.say()
+    assert "look the task up" in why_not(slot.offer(Action.QUERY).reason)
 
 
 @pytest.mark.parametrize("task_id", [None, "img-1"])
@@ -259,7 +259,7 @@ def test_a_draft_that_does_not_validate_cannot_be_created_and_says_why():
     slot.start_draft(RID, "video", {"prompt": ""}, problem="Write a prompt to start.")
     create = slot.offer(Action.CREATE)
     assert not create.enabled and create.reason.why is Why.DRAFT_INVALID
-    assert create.reason.say(lambda ctx, text: "translated") == "Write a prompt to start."
+    assert why_not(create.reason, lambda ctx, text: "translated") == "Write a prompt to start."
     assert slot.primary is None  # nothing to highlight until it can be created
     slot.edit_draft(params={"prompt": "tide eye"}, problem=None)
     assert slot.offer(Action.CREATE).enabled and slot.offer(Action.CREATE).primary
@@ -288,7 +288,7 @@ def test_running_work_holds_back_exactly_what_it_blocks(state, work):
             assert reason.why is expected
             if expected is Why.BUSY:
                 assert reason.detail == work.value
-                assert reason.say() == BUSY_WORDS[work.value][1]
+                assert why_not(reason) == BUSY_WORDS[work.value][1]
         else:
             assert after[action] == before[action]
     slot.end(work)
@@ -299,7 +299,7 @@ def test_create_while_sending_says_sending_and_nothing_else_changes():
     slot = slot_in(None)
     slot.begin(Busy.CREATE)
     create = slot.offer(Action.CREATE)
-    assert not create.enabled and create.reason.say() == "Sending…" and not create.primary
+    assert not create.enabled and why_not(create.reason) == "Sending…" and not create.primary
     assert slot.primary is Action.CREATE  # still the action of this state: no jump elsewhere
 
 
@@ -330,7 +330,7 @@ def test_applying_settings_stops_everything_and_says_so():
         slot.begin(Busy.CREATE)
         assert enabled(slot) == set()
         assert {o.reason.why for o in slot.offers().values()} == {Why.SETTINGS}
-        assert slot.offer(Action.QUERY).reason.say() == "Applying settings…"
+        assert why_not(slot.offer(Action.QUERY).reason) == "Applying settings…"
 
 
 def test_nothing_acts_while_the_selected_slot_loads():
@@ -574,7 +574,7 @@ def test_every_reason_has_words():
         return f"<{text}>"
 
     slot = slot_in(State.UNKNOWN, task_id=None)
-    assert slot.offer(Action.QUERY).reason.say(tr).startswith("<The create's answer")
+    assert why_not(slot.offer(Action.QUERY).reason, tr).startswith("<The create's answer")
     assert calls == [("WhyNot", REFUSAL_WORDS[Refusal.NO_TASK_ID])]
 
 
@@ -610,7 +610,7 @@ def test_invariants(state, has_results, kind, task_id, can_query_images, busy, l
     for action, offer in offers.items():
         assert (offer.reason is None) == offer.enabled
         if offer.reason is not None:
-            assert offer.reason.say()  # a reason always has words
+            assert why_not(offer.reason)  # a reason always has words
             assert offer.reason.action is action
     marked = [a for a, o in offers.items() if o.primary]
     assert len(marked) <= 1

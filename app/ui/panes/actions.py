@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from app.domain.cost import format_money
 from app.domain.states import Action, Refusal
 from app.ui.current import CurrentSlot, Offer, Reason, Why
+from app.ui import words
 from app.ui.flow import FlowLayout
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
@@ -149,7 +150,7 @@ class ActionBar(QWidget):
                 keys = button.property("keys")
                 tip = _tr(ACTION_HELP[action]) + (f" ({keys})" if keys else "")
             else:
-                tip = offer.reason.say(translate)
+                tip = words.why_not(offer.reason, translate)
             button.setToolTip(tip)
             if action is Action.NEW_SLOT:  # shown where the slot's state has it, or must recover
                 button.setVisible(not (offer.reason is not None and is_state(offer.reason)))
