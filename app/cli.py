@@ -18,6 +18,7 @@ import dataclasses
 import datetime as dt
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -300,6 +301,12 @@ def build_parser() -> Parser:
 
     g = command("gui", "open the desktop app")
     g.add_argument("--screenshot", help="render the main window to this PNG and exit")
+    g.add_argument(
+        "--describe",
+        action="store_true",
+        help="start the window offscreen, print what it shows as one JSON object and exit "
+        "(README: Seeing the app from outside)",
+    )
     g.add_argument("--select", help="select this RequestId first")
     g.add_argument(
         "--size",
@@ -1007,7 +1014,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if cmd is None or cmd == "gui":
             from app.preflight import gate  # before Qt loads: a missing library would abort it
 
-            refused = gate(quiet_no_window=bool(getattr(ns, "screenshot", None)))
+            describe = bool(getattr(ns, "describe", False))
+            if describe:  # the real window, drawn offscreen: nothing shows on screen
+                os.environ["QT_QPA_PLATFORM"] = "offscreen"
+            refused = gate(quiet_no_window=bool(getattr(ns, "screenshot", None)) or describe)
             if refused is not None:
                 return refused
             from app.ui.app import run_gui
@@ -1018,6 +1028,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 select=getattr(ns, "select", None),
                 lang=getattr(ns, "lang", None),
                 size=size,
+                describe=describe,
             )
         if cmd == "key":
             return emit(_key_command(ns), as_json)

@@ -19,6 +19,7 @@ from app.domain.protocols import protocol_of
 from app.domain.states import Action, State, recover_options
 from app.service.results import LookupReport, Result
 from app.ui import settings as settings_mod
+from app.ui import words
 from app.service.views import MediaView
 from app.ui.assets import app_icon
 from app.ui.chain import Role, frame_data_url, is_video, media_path
@@ -72,6 +73,7 @@ from app.ui.qt import (
     QTimer,
     QVBoxLayout,
     QWidget,
+    translate,
 )
 from app.ui.style import STYLESHEET
 
@@ -267,6 +269,19 @@ class MainWindow(QMainWindow):
                 self.tr("Gallery"),
             ),
         }
+        self.slot.offers_changed.connect(self._show_shortcut_offers)
+        self._show_shortcut_offers(self.slot.offers())
+
+    def _show_shortcut_offers(self, offers: Any) -> None:
+        """The slot's shortcuts are enabled exactly when their buttons are, saying why not."""
+        for name, action in (
+            ("create", Action.CREATE),
+            ("query", Action.QUERY),
+            ("export", Action.EXPORT),
+        ):
+            offer, act = offers[action], self.shortcut_actions[name]
+            act.setEnabled(offer.enabled)
+            act.setToolTip(words.why_not(offer.reason, translate) if offer.reason else act.text())
 
     # -- the results gallery ---------------------------------------------------------------------
     def _build_gallery(self) -> None:

@@ -272,8 +272,9 @@ def why_not(reason: Reason, translate: Translate | None = None) -> str:
     ``translate(context, text)`` when given)."""
     why = reason.why.value
     if why == "refused":
-        context, text = "WhyNot", refusal_words(
-            SlotOffer(reason.action, reason.refusal or Refusal.STATE)
+        context, text = (
+            "WhyNot",
+            refusal_words(SlotOffer(reason.action, reason.refusal or Refusal.STATE)),
         )
     elif why == "busy":
         context, text = BUSY_WORDS[reason.detail]

@@ -26,7 +26,9 @@ def test_reasons_and_settings_messages_have_chinese_words(qapp):
         assert missing == []
         slot = current.CurrentSlot()
         slot.start_draft()
-        assert re.search(r"[\u4e00-\u9fff]", words.why_not(slot.offer(Action.QUERY).reason, translate))
+        assert re.search(
+            r"[\u4e00-\u9fff]", words.why_not(slot.offer(Action.QUERY).reason, translate)
+        )
     finally:
         install_translations(qapp, "en")
     assert translate("WhyNot", words.WAIT_WORDS["loading"][1]) == "Loading the slot…"
