@@ -363,7 +363,12 @@ def recover_options(
     lookup = unknown_only("lookup")
     if unknown:
         lookup = RecoverOption(True)
-        if not caps.can_list_tasks:
+        if not asks_provider(task.kind, caps):  # not in any task list: it never had a task id
+            lookup = RecoverOption(
+                False,
+                "a task of this kind is not in the provider's task list; use --declare-failed",
+            )
+        elif not caps.can_list_tasks:
             lookup = RecoverOption(
                 False,
                 f"the {provider} provider cannot list tasks; find the "

@@ -22,7 +22,7 @@ from app.domain.errors import ValidationError
 from app.domain.prices import Money, PriceTable, PriceTableError
 from app.domain.protocols import V1, V2, VideoProtocol, protocol_of
 from app.domain.slots import SlotRef, validate_request_id
-from app.domain.states import Action, Refusal, State, slot_offers
+from app.domain.states import Action, Refusal, State, recover_options, slot_offers
 from app.providers.base import Provider, VideoApi
 from app.service.prices import load_price_table
 from app.service.ratelimit import RateLimiter
@@ -280,7 +280,8 @@ class ServiceContext:
         if task.error_code or task.error_message:
             err = TaskError(task.error_code, task.error_message)
         cost, charged = self.task_cost(task)
-        offers = slot_offers(task, self.caps(task))  # the caps of this slot's own protocol
+        caps = self.caps(task)  # what the provider can do for this slot's own protocol
+        offers = slot_offers(task, caps)
         return TaskView(
             id=task.id,
             request_id=task.request_id,
@@ -296,6 +297,7 @@ class ServiceContext:
             error=err,
             allowed_actions=[a for a, o in offers.items() if o.offered],
             offers=offers,
+            recover=recover_options(task, caps, provider=self.provider.name),
             created_at=task.created_at,
             updated_at=task.updated_at,
             next_poll_at=task.next_poll_at,

@@ -15,8 +15,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from app.domain.protocols import protocol_of
-from app.domain.states import Action, State, recover_options
+from app.domain.states import Action, RecoverWay, State
 from app.service.results import LookupReport, Result
 from app.ui import settings as settings_mod
 from app.ui import words
@@ -629,9 +628,9 @@ class MainWindow(QMainWindow):
         if task is None or not self.slot.offer(Action.RECOVER).enabled:
             return
         rid = task.request_id
-        caps = self.controller.caps.caps_for(protocol_of(task.kind, getattr(task, "params", {})))
+        options = task.recover  # the service's answer, for this slot's own protocol
         dlg = RecoverDialog(
-            rid, recover_options(task, caps), can_lookup=caps.can_list_tasks, parent=self
+            rid, options, can_lookup=options[RecoverWay.LOOKUP].offered, parent=self
         )
         dlg.recover.connect(lambda how: self.slot_pane.recover(rid, how))
         self._open_dialog(dlg)
@@ -642,8 +641,8 @@ class MainWindow(QMainWindow):
         session) and show what was found; nothing is attached without the user."""
         if task is None or task.state != State.UNKNOWN or task.request_id in self._looked:
             return
-        caps = self.controller.caps.caps_for(protocol_of(task.kind, getattr(task, "params", {})))
-        if not caps.can_list_tasks or task.provider_task_id:
+        lookup = getattr(task, "recover", {}).get(RecoverWay.LOOKUP)
+        if lookup is None or not lookup.offered or task.provider_task_id:
             return
         rid = task.request_id
         self._looked.add(rid)
