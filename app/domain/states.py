@@ -262,6 +262,10 @@ def slot_offers(task: SlotFacts | None, caps: Capabilities) -> dict[Action, Slot
     return out
 
 
+#: The empty slot's offers (create only): no task, so no provider to ask about.
+EMPTY_SLOT_OFFERS = slot_offers(None, Capabilities())
+
+
 def offered(task: SlotFacts | None, caps: Capabilities) -> tuple[Action, ...]:
     """The actions :func:`slot_offers` offers, in the table's order (a task's
     ``allowed_actions``)."""

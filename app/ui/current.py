@@ -29,19 +29,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
-from app.domain.capabilities import Capabilities
-from app.domain.states import (
-    IN_FLIGHT,
-    Action,
-    Refusal,
-    SlotOffer,
-    State,
-    slot_offers,
-)
+from app.domain.states import EMPTY_SLOT_OFFERS, IN_FLIGHT, Action, Refusal, SlotOffer, State
 from app.ui.noop import QT_TRANSLATE_NOOP
-
-#: The empty slot's offers (create only): no task, so no provider to ask about.
-EMPTY_OFFERS = slot_offers(None, Capabilities())
 
 
 # -- a tiny observable ---------------------------------------------------------------------------
@@ -397,7 +386,7 @@ class CurrentSlot(Observable):
         """What the slot offers, whatever runs: the task's own (``TaskView.offers``), or the
         empty slot's."""
         task = self.task
-        return task.offers if task is not None else EMPTY_OFFERS
+        return task.offers if task is not None else EMPTY_SLOT_OFFERS
 
     def _lasting_reason(self, action: Action) -> Reason | None:
         """Why not, from what the slot offers and the draft (not what runs)."""
@@ -498,7 +487,6 @@ class CurrentSlot(Observable):
 
 __all__ = [
     "BLOCKS",
-    "EMPTY_OFFERS",
     "PRIMARY",
     "QT_TRANSLATE_NOOP",
     "Busy",
