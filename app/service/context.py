@@ -49,16 +49,13 @@ NOTE_FLUSH_DELAY = 0.25
 @dataclass(frozen=True)
 class ProviderInfo:
     """The provider a service talks to, as the UI shows it. ``capabilities`` are its V1 side's
-    (images and the legacy video models); ``v2`` its MiniMax-H3 side's."""
+    (images and the legacy video models); ``v2`` its MiniMax-H3 side's. What it can do for one
+    slot is :meth:`ServiceContext.caps` (its protocol's), carried in the task's view."""
 
     name: str
     endpoint: str
     capabilities: Capabilities
     v2: Capabilities = Capabilities()
-
-    def caps_for(self, protocol: str) -> Capabilities:
-        """What the provider can do for a slot of ``protocol`` (``domain.protocols``)."""
-        return self.v2 if protocol == V2 else self.capabilities
 
     @property
     def demo(self) -> bool:
