@@ -373,4 +373,6 @@ def test_an_unknown_v2_slot_without_task_id_points_at_lookup(cli_env, capsys):
     cli_env.set_faults(lose_create_response=1)
     run(capsys, "submit", "--request-id", RID, *H3)
     code, out = run(capsys, "query", RID)
-    assert code == 4 and "recover --lookup" in out["error"]["message"]
+    # not offered (no task id to ask about): invalid, nothing asked, and what to do instead
+    assert code == 2 and out["error"]["code"] == "not_allowed"
+    assert "recover --lookup" in out["error"]["message"]
