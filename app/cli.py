@@ -18,6 +18,7 @@ import dataclasses
 import datetime as dt
 import json
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -26,7 +27,7 @@ from app import __version__
 from app.domain.cost import format_money, money_json
 from app.domain.errors import BadConfiguration, SlateError, ValidationError
 from app.domain.protocols import V2, protocol_for
-from app.domain.states import State
+from app.domain.states import Refusal, State
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.inputs import image_option
 from app.service.results import (
@@ -316,6 +317,12 @@ def build_parser() -> Parser:
 
     g = command("gui", "open the desktop app")
     g.add_argument("--screenshot", help="render the main window to this PNG and exit")
+    g.add_argument(
+        "--describe",
+        action="store_true",
+        help="start the window offscreen, print what it shows as one JSON object and exit "
+        "(README: Seeing the app from outside)",
+    )
     g.add_argument("--select", help="select this RequestId first")
     g.add_argument(
         "--size",
@@ -681,10 +688,13 @@ def _human(out: Result[Any], translate: Any = None) -> str:
             )
         actions = ", ".join(a.value for a in t.allowed_actions)
         lines.append(f"  you can: {actions or 'nothing right now'}")
+        for o in t.offers.values():  # what the slot's facts rule out, beyond its state
+            if o.refusal is not None and o.refusal is not Refusal.STATE:
+                why = translate("WhyNot", words.refusal_words(o))
+                lines.append(f"  not {o.action.value}: {why}")
         lines.append(f"  handle: {t.handle}")
     if out.problem and out.problem.code.value in APP_SAYS:
-        kind = out.task.kind if out.task else None
-        told = words.for_outcome(out.problem, kind=kind, translate=translate)
+        told = words.for_outcome(out.problem, translate=translate)
         if f"  {told.text}" not in lines:  # not said already as the task's reason
             lines.append(f"  {out.problem.code.value}: {told.text or out.problem.message}")
             if told.detail and told.detail != told.text:
@@ -1046,7 +1056,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if cmd is None or cmd == "gui":
             from app.preflight import gate  # before Qt loads: a missing library would abort it
 
-            refused = gate(quiet_no_window=bool(getattr(ns, "screenshot", None)))
+            describe = bool(getattr(ns, "describe", False))
+            if describe:  # the real window, drawn offscreen: nothing shows on screen
+                os.environ["QT_QPA_PLATFORM"] = "offscreen"
+            refused = gate(quiet_no_window=bool(getattr(ns, "screenshot", None)) or describe)
             if refused is not None:
                 return refused
             from app.ui.app import run_gui
@@ -1057,6 +1070,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 select=getattr(ns, "select", None),
                 lang=getattr(ns, "lang", None),
                 size=size,
+                describe=describe,
             )
         if cmd == "key":
             return emit(_key_command(ns), as_json)

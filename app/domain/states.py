@@ -143,6 +143,135 @@ def is_allowed(
     return action in allowed_actions(state, has_results=has_results, can_cancel=can_cancel)
 
 
+# -- what a slot offers ------------------------------------------------------------------------
+class Refusal(str, Enum):
+    """Why a slot does not offer an action: a type, not a sentence. The service and the command
+    line say it in their words (:data:`REFUSAL_WHY`), the app in the designer's (``ui.words``)."""
+
+    STATE = "state"  # the table gives it no such action in this state
+    RECOVER_FIRST = "recover_first"  # new slot on an unknown slot: recover or declare failed first
+    NO_TASK_ID = "no_task_id"  # unknown, the create's answer never came: nothing to ask about
+    #: as NO_TASK_ID, and the provider lists its tasks for this protocol: a lookup may find it
+    NO_TASK_ID_LOOKUP = "no_task_id_lookup"
+    NO_QUERY = "no_query"  # the kind has no task the provider can be asked about (images)
+    NO_RESULTS = "no_results"  # fail: nothing left to download again
+    NO_CANCEL = "no_cancel"  # queued, but this task's protocol cannot cancel (V1)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: The command line's words for a refusal that is not the table's (those are :data:`WHY_NOT`).
+REFUSAL_WHY: dict[Refusal, str] = {
+    Refusal.RECOVER_FIRST: "an unknown slot may still be made and billed at the provider; "
+    "recover it or declare it failed first (recover --declare-failed --reason TEXT)",
+    Refusal.NO_TASK_ID: "the create's answer never arrived, so there is no provider task id to "
+    "query; find the task in the provider console and recover --task-id ID, or "
+    "recover --declare-failed",
+    Refusal.NO_TASK_ID_LOOKUP: "the create's answer never arrived, so there is no provider task "
+    "id to query; try recover --lookup (the provider lists its recent tasks), or find the task in "
+    "the provider console and recover --task-id ID, or recover --declare-failed",
+    Refusal.NO_QUERY: "this kind of task cannot be queried at the provider (it has no task id); "
+    "recover --declare-failed when you are sure",
+    Refusal.NO_RESULTS: "recover is for failed tasks only while results are left to download",
+    Refusal.NO_CANCEL: "only a task the provider still has queued can be cancelled, and only "
+    "where the provider can cancel (MiniMax V2)",
+}
+
+
+class SlotFacts(Protocol):
+    """What the offer rules look at: a stored task, its view, or a test's stand-in."""
+
+    @property
+    def state(self) -> State | str: ...
+
+    @property
+    def kind(self) -> str: ...
+
+    @property
+    def has_results(self) -> bool: ...
+
+    @property
+    def provider_task_id(self) -> str | None: ...
+
+
+@dataclass(frozen=True)
+class SlotOffer:
+    """One action of one slot: offered, or refused with a typed reason."""
+
+    action: Action
+    refusal: Refusal | None = None
+
+    @property
+    def offered(self) -> bool:
+        return self.refusal is None
+
+    @property
+    def why_not(self) -> str:
+        """The command line's sentence for the refusal ("" when offered)."""
+        if self.refusal is None:
+            return ""
+        if self.refusal is Refusal.STATE:
+            return WHY_NOT[self.action]
+        return REFUSAL_WHY[self.refusal]
+
+
+#: Kinds whose create answers with a task id the provider can be asked about later.
+ASKABLE_KINDS = frozenset({"video", "prompt"})
+
+
+def asks_provider(kind: str, caps: Capabilities) -> bool:
+    """Whether a slot of ``kind`` has a task the provider can be asked about: video and prompt
+    tasks have a task id; the synchronous kinds (images) have none, unless the provider can
+    query them (``can_query_images``)."""
+    return kind in ASKABLE_KINDS or caps.can_query_images
+
+
+def slot_offers(task: SlotFacts | None, caps: Capabilities) -> dict[Action, SlotOffer]:
+    """Every action, in the table's order, offered or refused with its reason, for ``task`` (None:
+    the empty slot) with ``caps``, what the provider can do for **this task's protocol**.
+
+    The table (:data:`ALLOWED_ACTIONS`) narrowed by the task's facts: an unknown slot is queried
+    only where it has a task id the provider can be asked about; it never offers a new slot
+    (recover or declare failed first); a failed one offers recover only with results left; cancel
+    only where the protocol can cancel."""
+    if task is None:
+        state: State | None = None
+        kind, results, task_id = "", False, None
+    else:
+        state = State(task.state)
+        kind, results, task_id = task.kind, bool(task.has_results), task.provider_task_id
+    table = ALLOWED_ACTIONS[state]
+    out: dict[Action, SlotOffer] = {}
+    for action in Action:
+        refusal: Refusal | None = None
+        if action not in table:
+            refusal = Refusal.STATE
+            if action is Action.NEW_SLOT and state is State.UNKNOWN:
+                refusal = Refusal.RECOVER_FIRST
+        elif action is Action.QUERY and state is State.UNKNOWN:
+            if not asks_provider(kind, caps):
+                refusal = Refusal.NO_QUERY
+            elif not task_id:
+                refusal = Refusal.NO_TASK_ID_LOOKUP if caps.can_list_tasks else Refusal.NO_TASK_ID
+        elif action is Action.RECOVER and state is State.FAIL and not results:
+            refusal = Refusal.NO_RESULTS
+        elif action is Action.CANCEL and not caps.can_cancel:
+            refusal = Refusal.NO_CANCEL
+        out[action] = SlotOffer(action, refusal)
+    return out
+
+
+#: The empty slot's offers (create only): no task, so no provider to ask about.
+EMPTY_SLOT_OFFERS = slot_offers(None, Capabilities())
+
+
+def offered(task: SlotFacts | None, caps: Capabilities) -> tuple[Action, ...]:
+    """The actions :func:`slot_offers` offers, in the table's order (a task's
+    ``allowed_actions``)."""
+    return tuple(a for a, o in slot_offers(task, caps).items() if o.offered)
+
+
 def has_results(results: Mapping[str, Any] | None) -> bool:
     """The provider left something to download (a file id, image URLs, inline images, or a V2
     task whose video a fresh query links again)."""
@@ -233,12 +362,17 @@ def recover_options(
     attach = unknown_only("attach")
     if unknown:
         attach = RecoverOption(True)
-        if task.kind not in ("video", "prompt") and not caps.can_query_images:
+        if not asks_provider(task.kind, caps):
             attach = RecoverOption(False, "MiniMax cannot query image tasks; use --declare-failed")
     lookup = unknown_only("lookup")
     if unknown:
         lookup = RecoverOption(True)
-        if not caps.can_list_tasks:
+        if not asks_provider(task.kind, caps):  # not in any task list: it never had a task id
+            lookup = RecoverOption(
+                False,
+                "a task of this kind is not in the provider's task list; use --declare-failed",
+            )
+        elif not caps.can_list_tasks:
             lookup = RecoverOption(
                 False,
                 f"the {provider} provider cannot list tasks; find the "

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from app.domain.states import Action, State
+from app.domain.states import Action, RecoverOption, RecoverWay, SlotOffer, State
 
 #: What a fresh download needs from the provider's answer: links or ids, not inline bytes.
 REFETCHABLE = ("file_id", "image_urls", "url_by_query")
@@ -21,9 +21,18 @@ def may_refetch(state: State | str | None, results: Mapping[str, Any] | None, re
     return state == State.SUCCESS and removed > 0 and any(r.get(k) for k in REFETCHABLE)
 
 
-def with_refetch(actions: tuple[Action, ...], refetch: bool) -> tuple[Action, ...]:
-    """The allowed actions of a pruned slot: ``recover`` (redownload only) joins them."""
-    return (*actions, Action.RECOVER) if refetch and Action.RECOVER not in actions else actions
+def with_refetch(
+    offers: dict[Action, SlotOffer],
+    recover: dict[RecoverWay, RecoverOption],
+    refetch: bool,
+) -> tuple[dict[Action, SlotOffer], dict[RecoverWay, RecoverOption]]:
+    """A pruned slot's offers (``domain.states.slot_offers``) and recover ways: where the
+    provider still has its result, ``recover`` joins them, with redownload as its only way."""
+    if not refetch:
+        return offers, recover
+    offers = {**offers, Action.RECOVER: SlotOffer(Action.RECOVER)}
+    recover = {**recover, RecoverWay.REDOWNLOAD: RecoverOption(True)}
+    return offers, recover
 
 
 WHY_NOT_REFETCH = (

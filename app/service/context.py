@@ -22,7 +22,7 @@ from app.domain.errors import ValidationError
 from app.domain.prices import Money, PriceTable, PriceTableError
 from app.domain.protocols import V1, V2, VideoProtocol, protocol_of
 from app.domain.slots import SlotRef, validate_request_id
-from app.domain.states import WHY_NOT, Action, State, allowed_actions, is_allowed
+from app.domain.states import Action, Refusal, State, recover_options, slot_offers
 from app.domain.tidy import may_refetch, with_refetch
 from app.providers.base import Provider, VideoApi
 from app.service.prices import load_price_table
@@ -50,16 +50,13 @@ NOTE_FLUSH_DELAY = 0.25
 @dataclass(frozen=True)
 class ProviderInfo:
     """The provider a service talks to, as the UI shows it. ``capabilities`` are its V1 side's
-    (images and the legacy video models); ``v2`` its MiniMax-H3 side's."""
+    (images and the legacy video models); ``v2`` its MiniMax-H3 side's. What it can do for one
+    slot is :meth:`ServiceContext.caps` (its protocol's), carried in the task's view."""
 
     name: str
     endpoint: str
     capabilities: Capabilities
     v2: Capabilities = Capabilities()
-
-    def caps_for(self, protocol: str) -> Capabilities:
-        """What the provider can do for a slot of ``protocol`` (``domain.protocols``)."""
-        return self.v2 if protocol == V2 else self.capabilities
 
     @property
     def demo(self) -> bool:
@@ -283,6 +280,12 @@ class ServiceContext:
         if task.error_code or task.error_message:
             err = TaskError(task.error_code, task.error_message)
         cost, charged = self.task_cost(task)
+        caps = self.caps(task)  # what the provider can do for this slot's own protocol
+        offers, recover = with_refetch(
+            slot_offers(task, caps),
+            recover_options(task, caps, provider=self.provider.name),
+            may_refetch(task.state, task.results, len(removed)),
+        )
         return TaskView(
             id=task.id,
             request_id=task.request_id,
@@ -296,16 +299,9 @@ class ServiceContext:
             params=task.params,
             media=media,
             error=err,
-            allowed_actions=list(
-                with_refetch(
-                    allowed_actions(
-                        task.state,
-                        has_results=task.has_results,
-                        can_cancel=self.caps(task).can_cancel,
-                    ),
-                    may_refetch(task.state, task.results, len(removed)),
-                )
-            ),
+            allowed_actions=[a for a, o in offers.items() if o.offered],
+            offers=offers,
+            recover=recover,
             created_at=task.created_at,
             updated_at=task.updated_at,
             next_poll_at=task.next_poll_at,
@@ -368,17 +364,19 @@ class ServiceContext:
         return not_found(rid) if task is None else task
 
     async def actionable(self, request_id: object, action: Action) -> TaskRow | Result[Any]:
-        """The slot's task if the allowed-actions table offers ``action`` in its state."""
+        """The slot's task if it offers ``action`` (``domain.states.slot_offers``: the table and
+        the task's facts); else ``invalid`` with the typed refusal and its sentence."""
         task = await self.load_or_answer(request_id)
         if isinstance(task, Result):
             return task
-        if not is_allowed(
-            action, task.state, has_results=task.has_results, can_cancel=self.caps(task).can_cancel
-        ):
-            return not_allowed(
-                self.view(task),
-                f"{action} is not offered while the slot is {task.state}: {WHY_NOT[action]}",
+        offer = slot_offers(task, self.caps(task))[action]
+        if offer.refusal is not None:
+            said = (
+                f"{action} is not offered while the slot is {task.state}"
+                if offer.refusal is Refusal.STATE
+                else f"{action} is not offered"
             )
+            return not_allowed(self.view(task), f"{said}: {offer.why_not}", offer)
         return task
 
     def by_state(self, task: TaskRow, kind: OutcomeKind = OutcomeKind.OK) -> Result[Any]:

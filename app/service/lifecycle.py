@@ -24,6 +24,7 @@ from app.domain.states import (
     STOP_STATES,
     Action,
     State,
+    asks_provider,
     state_for_status_word,
 )
 from app.providers.base import ProviderError, Stalled, VideoStatus
@@ -127,8 +128,8 @@ class Lifecycle:
                 return (await self.moves.to_success(task, [])) or task
             return await self.download(task)
         if state in POLLABLE or (state == State.UNKNOWN and task.provider_task_id):
-            if task.kind == "image":
-                return task  # MiniMax has no image query: nothing more to learn
+            if not asks_provider(task.kind, self.ctx.caps(task)):
+                return task  # no task the provider can be asked about: nothing more to learn
             return await self._query_once(task)
         return task
 
@@ -452,35 +453,7 @@ class Lifecycle:
         got = await ctx.actionable(request_id, Action.QUERY)
         if isinstance(got, Result):
             return got
-        task = got
-        if task.state == State.UNKNOWN and not task.provider_task_id:
-            look = (
-                "recover --lookup (the provider lists its recent tasks), "
-                if ctx.caps(task).can_list_tasks
-                else ""
-            )
-            return Result(
-                OutcomeKind.UNKNOWN,
-                task.request_id,
-                ctx.view(task),
-                Problem(
-                    ProblemCode.UNKNOWN,
-                    "the create's answer never arrived, so there is no "
-                    f"provider task id to query. Try {look}find the task in the provider console "
-                    "and recover --task-id ID, or recover --declare-failed.",
-                ),
-            )
-        if task.kind == "image" and task.state == State.UNKNOWN:
-            return Result(
-                OutcomeKind.UNKNOWN,
-                task.request_id,
-                ctx.view(task),
-                Problem(
-                    ProblemCode.UNKNOWN,
-                    "images cannot be queried at MiniMax; recover "
-                    "--declare-failed when you are sure",
-                ),
-            )
+        task = got  # an unknown slot without a task id to ask about was refused above
         # one step, within the command's own deadline (a download cut there resumes later)
         task = await self._advance_until(task, time.monotonic() + ctx.config.timeout)
         return ctx.by_state(await ctx.with_media(task))

@@ -17,7 +17,7 @@ from typing import Any, Generic, TypeVar
 from app.domain.cost import Cost, Spend, SpendTotal
 from app.domain.errors import ValidationError
 from app.domain.prices import Money
-from app.domain.states import State
+from app.domain.states import SlotOffer, State
 from app.service.views import TaskView
 
 P = TypeVar("P")
@@ -77,6 +77,8 @@ class Problem:
     provider: ProviderAnswer | None = None
     diff: dict[str, dict[str, Any]] | None = None
     suggested_request_id: str | None = None
+    #: An action the slot does not offer: which, and why as a type (``domain.states.Refusal``).
+    refused: SlotOffer | None = None
 
 
 @dataclass(frozen=True)
@@ -332,8 +334,11 @@ def not_found(
     )
 
 
-def not_allowed(task: TaskView, message: str) -> Result[Any]:
+def not_allowed(task: TaskView, message: str, refused: SlotOffer | None = None) -> Result[Any]:
     """The slot's state (or the provider) does not offer this; nothing changed."""
     return Result(
-        OutcomeKind.INVALID, task.request_id, task, Problem(ProblemCode.NOT_ALLOWED, message)
+        OutcomeKind.INVALID,
+        task.request_id,
+        task,
+        Problem(ProblemCode.NOT_ALLOWED, message, refused=refused),
     )

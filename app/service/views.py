@@ -11,7 +11,7 @@ from typing import Any
 
 from app.domain.cost import NOT_CHARGED_STATES, Cost
 from app.domain.prices import Money
-from app.domain.states import Action, State
+from app.domain.states import Action, RecoverOption, RecoverWay, SlotOffer, State
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,12 @@ class TaskView:
     hidden: bool = False
     #: Verified media whose local files were deleted (``slate prune-media``): not in ``media``.
     removed_media: list[MediaView] = field(default_factory=list)
+    #: Every action, offered or refused with its reason (``domain.states.slot_offers`` with the
+    #: capabilities of this slot's protocol); ``allowed_actions`` are the offered ones.
+    offers: dict[Action, SlotOffer] = field(default_factory=dict)
+    #: Which recover ways it offers, each with its why-not (``domain.states.recover_options``,
+    #: with the same capabilities).
+    recover: dict[RecoverWay, RecoverOption] = field(default_factory=dict)
 
     @property
     def demo(self) -> bool:

@@ -91,17 +91,22 @@ async def amain(
     screenshot: str | None = None,
     select: str | None = None,
     size: tuple[int, int] | None = None,
+    describe: bool = False,
+    lang: str = "en",
 ) -> int:
     """Run the window until it closes. ``screenshot`` runs get a throwaway copy of ``settings``
-    (the window saves its layout on close): a screenshot never writes the user's settings."""
+    (the window saves its layout on close): a screenshot never writes the user's settings.
+    ``describe`` (``slate gui --describe``) prints what the settled window shows as one JSON
+    object (``app.ui.describe``) and exits, like a screenshot."""
     from app.domain.errors import SlateError
     from app.ui.controller import Controller
     from app.ui.window import MainWindow
 
     from app.ui.unusable import build_or_ask
 
+    screenshot_like = bool(screenshot) or describe  # looks once, asks nothing, writes nothing
     try:
-        if screenshot:  # a screenshot asks nothing: the sentence and exit 2
+        if screenshot_like:  # a screenshot asks nothing: the sentence and exit 2
             slate = await _build(config)
         else:  # a folder Slate cannot use: say so, offer another, continue there
             slate = await build_or_ask(config, _build)
@@ -109,11 +114,11 @@ async def amain(
                 return 2
     except SlateError as exc:
         sys.stderr.write(f"slate: {exc}\n")
-        if not screenshot:
+        if not screenshot_like:
             await _tell("Slate", str(exc))
         return 2
     controller = Controller(slate.service, owner=slate, rebuild=_build)
-    if screenshot and not settings.is_snapshot:
+    if screenshot_like and not settings.is_snapshot:
         settings = settings.snapshot()
     window = MainWindow(controller, settings)
     closed = asyncio.Event()
@@ -128,10 +133,21 @@ async def amain(
 
         attach(window, os.environ["SLATE_GUI_PROBE"])
     controller.start()
-    target = select or (None if screenshot else settings.qsettings.value("window/lastSlot"))
+    target = select or (None if screenshot_like else settings.qsettings.value("window/lastSlot"))
     try:
         if target:
             window.select(str(target))
+        if describe:
+            import json
+
+            from app.ui import describe as describe_mod
+
+            await describe_mod.settle(window, controller, target)
+            seen = describe_mod.describe(window, selected=select, lang=lang)
+            sys.stdout.write(json.dumps(seen, ensure_ascii=False) + "\n")
+            sys.stdout.flush()
+            window.close()
+            return 0
         if screenshot:
             await controller.runner.settled()
             await asyncio.sleep(0.2)
@@ -157,22 +173,35 @@ def run_gui(
     select: str | None = None,
     lang: str | None = None,
     size: tuple[int, int] | None = None,
+    describe: bool = False,
 ) -> int:
     """The desktop app (``slate``, ``slate gui``). ``screenshot`` renders the window to a PNG and
-    exits, writing none of the user's settings; ``size`` (``--size WxH``) sets the window's size."""
+    exits, writing none of the user's settings; ``size`` (``--size WxH``) sets the window's size;
+    ``describe`` prints what the window shows as JSON and exits (``app.ui.describe``)."""
     import qasync
 
     app = make_app()
-    install_translations(app, lang)
+    name = install_translations(app, lang)
     settings = Settings(fixed=fixed_fields(config))
-    if screenshot:
+    if screenshot or describe:
         settings = settings.snapshot()
     try:
         config = settings.config(config, key_source=_key_source())
     except Exception as exc:  # noqa: BLE001 - bad saved settings must not lock the user out
         log.warning("ignoring saved settings: %s", exc)
     return int(
-        qasync.run(amain(app, config, settings, screenshot=screenshot, select=select, size=size))
+        qasync.run(
+            amain(
+                app,
+                config,
+                settings,
+                screenshot=screenshot,
+                select=select,
+                size=size,
+                describe=describe,
+                lang=name,
+            )
+        )
     )
 
 

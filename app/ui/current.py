@@ -3,11 +3,12 @@
 :class:`CurrentSlot` holds the slot the main window shows — the task (or none: a draft being
 written), its history events, the draft's parameters, what is loading or running — and computes
 the **offers**: every :class:`~app.domain.states.Action` with whether it can be taken now, why not
-(:class:`Reason`), and which one is the primary button. The offers come from the domain's table
-(:func:`~app.domain.states.allowed_actions`, :data:`~app.domain.states.WHY_NOT`) and nowhere else,
-narrowed by what the table cannot know: the slot is still loading, settings are being applied, the
-action is already running, the draft does not validate, an unknown slot has no provider task id to
-query, or the provider cannot look up image tasks.
+(:class:`Reason`), and which one is the primary button. What a slot offers is the domain's answer
+(:func:`~app.domain.states.slot_offers`), which the service computes for each task with the
+capabilities of that task's own protocol and hands over in the task's view (``offers``); this
+object never decides it again. It only adds what passes: the slot is still loading, settings are
+being applied, the action is already running, the draft does not validate. The sentences for the
+reasons are :mod:`app.ui.words`'s.
 
 It is observable the krita-ai-diffusion way: every :class:`Property` has a ``<name>_changed``
 :class:`Signal`, and the derived ``state_changed`` and ``offers_changed`` fire when what they
@@ -28,12 +29,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
-from app.domain.states import IN_FLIGHT, WHY_NOT, Action, State, allowed_actions
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - the name lupdate looks for
-    """Mark ``text`` for translation in ``context`` (lupdate reads these calls) without Qt."""
-    return text
+from app.domain.states import EMPTY_SLOT_OFFERS, IN_FLIGHT, Action, Refusal, SlotOffer, State
+from app.ui.noop import QT_TRANSLATE_NOOP
 
 
 # -- a tiny observable ---------------------------------------------------------------------------
@@ -171,17 +168,9 @@ class SlotTask(Protocol):
     @property
     def next_poll_at(self) -> float | None: ...
 
-
-@dataclass(frozen=True)
-class Caps:
-    """What the provider can do beyond the table (the provider's capabilities object has these
-    names; a missing one counts as False)."""
-
-    can_list_tasks: bool = False
-    can_query_images: bool = False
-
-
-NO_CAPS = Caps()
+    @property
+    def offers(self) -> Mapping[Action, SlotOffer]:
+        """What the slot offers (``domain.states.slot_offers`` for this task's protocol)."""
 
 
 @dataclass(frozen=True)
@@ -224,9 +213,7 @@ BLOCKS: dict[Busy, frozenset[Action] | None] = {
 class Why(str, Enum):
     """Why an action cannot be taken now (most lasting first)."""
 
-    STATE = "state"  # the domain table does not offer it in this state
-    NO_TASK_ID = "no_task_id"  # unknown, and the create's answer (with the task id) never came
-    NOT_QUERYABLE = "not_queryable"  # the provider cannot look up image tasks
+    REFUSED = "refused"  # the slot does not offer it (``refusal``: the domain's typed reason)
     NO_DRAFT = "no_draft"  # nothing to create: no draft on screen
     DRAFT_INVALID = "draft_invalid"  # the draft does not validate (``detail`` says how)
     BUSY = "busy"  # the same work is already running (``detail`` names it)
@@ -236,63 +223,6 @@ class Why(str, Enum):
     def __str__(self) -> str:
         return self.value
 
-
-# The designer's words for the domain's reasons (the action bar's tooltips say them).
-WHY_NOT_WORDS: dict[Action, str] = {
-    Action.CREATE: QT_TRANSLATE_NOOP(
-        "WhyNot",
-        "This slot already has a task. Create again only after a definitive refusal; "
-        "use New slot for other parameters.",
-    ),
-    Action.QUERY: QT_TRANSLATE_NOOP(
-        "WhyNot", "There is no provider task to ask about in this state."
-    ),
-    Action.RECOVER: QT_TRANSLATE_NOOP(
-        "WhyNot", "Recover is for unknown tasks, and for failed tasks with results left."
-    ),
-    Action.EXPORT: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be exported."),
-    Action.OPEN: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be opened."),
-    Action.NEW_SLOT: QT_TRANSLATE_NOOP("WhyNot", "Finish or recover this slot first."),
-    Action.CANCEL: QT_TRANSLATE_NOOP(
-        "WhyNot",
-        "Only a task the provider still has queued can be cancelled, and only where "
-        "the provider can cancel (MiniMax-H3).",
-    ),
-}
-# (context, text) of the other reasons.
-WORDS: dict[Why, tuple[str, str]] = {
-    Why.NO_TASK_ID: (
-        "WhyNot",
-        QT_TRANSLATE_NOOP(
-            "WhyNot",
-            "The create's answer never arrived, so there is no provider task to ask "
-            "about. Use Recover: attach the task id from the provider's console, or declare the "
-            "slot failed.",
-        ),
-    ),
-    Why.NOT_QUERYABLE: (
-        "WhyNot",
-        QT_TRANSLATE_NOOP(
-            "WhyNot",
-            "The provider cannot look up image tasks. Use Recover to declare the slot failed.",
-        ),
-    ),
-    Why.NO_DRAFT: (
-        "WhyNot",
-        QT_TRANSLATE_NOOP("WhyNot", "Nothing to create yet: start a new slot."),
-    ),
-    Why.LOADING: ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Loading the slot…")),
-    Why.SETTINGS: ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Applying settings…")),
-}
-# (context, text) of "already running", per kind of work.
-BUSY_WORDS: dict[Busy, tuple[str, str]] = {
-    Busy.CREATE: ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Sending…")),
-    Busy.QUERY: ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Asking the provider…")),
-    Busy.RECOVER: ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Recovering…")),
-    Busy.EXPORT: ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Exporting…")),
-    Busy.CANCEL: ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Cancelling…")),
-    Busy.SETTINGS: ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Applying settings…")),
-}
 
 # The primary action per state, in order of preference: the first one the slot can take is the
 # highlighted button. An unknown slot without a task id cannot be queried, so Recover leads.
@@ -313,29 +243,14 @@ class Reason:
     why: Why
     action: Action
     detail: str = ""  # DRAFT_INVALID: the form's words; BUSY: the Busy value
+    refusal: Refusal | None = None  # REFUSED: the domain's reason
 
     @property
     def rule(self) -> str | None:
-        """The domain's own sentence (as the CLI says it) when the table is the reason."""
-        return WHY_NOT.get(self.action) if self.why is Why.STATE else None
-
-    @property
-    def context_and_text(self) -> tuple[str, str]:
-        """The designer's sentence, untranslated, with its translation context."""
-        if self.why is Why.STATE:
-            return "WhyNot", WHY_NOT_WORDS.get(self.action, WHY_NOT.get(self.action, ""))
-        if self.why is Why.BUSY:
-            return BUSY_WORDS[Busy(self.detail)]
-        if self.why is Why.DRAFT_INVALID:
-            return "", self.detail
-        return WORDS[self.why]
-
-    def say(self, translate: Callable[[str, str], str] | None = None) -> str:
-        """The sentence for a tooltip: ``translate(context, text)`` is Qt's translate."""
-        context, text = self.context_and_text
-        if not context or translate is None:
-            return text
-        return translate(context, text)
+        """The domain's own sentence (as the CLI says it) when the slot refuses."""
+        if self.why is not Why.REFUSED or self.refusal is None:
+            return None
+        return SlotOffer(self.action, self.refusal).why_not
 
 
 @dataclass(frozen=True)
@@ -360,18 +275,6 @@ class Progress:
     last_change: float  # when the record last changed (epoch seconds)
 
 
-def offered_actions(
-    state: State | None, *, has_results: bool = False, can_cancel: bool = False
-) -> tuple[Action, ...]:
-    """The domain's table (:func:`allowed_actions`) plus what the window adds: "Edit as new slot"
-    (``NEW_SLOT``) on every stored slot, whatever its state — it starts a draft from the slot's
-    parameters and never touches the slot itself, so it is offered while the slot still runs."""
-    table = allowed_actions(state, has_results=has_results, can_cancel=can_cancel)
-    if state is None or Action.NEW_SLOT in table:
-        return table
-    return tuple(a for a in Action if a in table or a is Action.NEW_SLOT)
-
-
 def _state_of(task: SlotTask | None) -> State | None:
     return State(task.state) if task is not None else None
 
@@ -381,8 +284,8 @@ class CurrentSlot(Observable):
     """The slot the main window shows, as plain observable state (see the module's docstring).
 
     Signals (``connect(callable)``): ``selected_changed``, ``task_changed``, ``events_changed``,
-    ``draft_changed``, ``loading_changed``, ``busy_changed``, ``caps_changed`` (each with the new
-    value), and the derived ``state_changed(State | None)`` and ``offers_changed(dict)``.
+    ``draft_changed``, ``loading_changed``, ``busy_changed`` (each with the new value), and the
+    derived ``state_changed(State | None)`` and ``offers_changed(dict)``.
     """
 
     selected: Property[str | None] = Property(None)  # the RequestId chosen; None in a draft
@@ -391,16 +294,14 @@ class CurrentSlot(Observable):
     draft: Property[Draft | None] = Property(None)  # the slot being written
     loading: Property[bool] = Property(False)  # selected, its record not yet shown
     busy: Property[frozenset[Busy]] = Property(frozenset())
-    caps: Property[Any] = Property(NO_CAPS)
     #: The slot a draft was started from ("New slot", a result used as an input): its result
     #: stays on screen beside the draft. None otherwise.
     source: Property[SlotTask | None] = Property(None)
 
-    def __init__(self, caps: Any = NO_CAPS) -> None:
+    def __init__(self) -> None:
         super().__init__()
         self.state_changed = Signal()
         self.offers_changed = Signal()
-        self.__dict__["caps"] = caps
         self._last_state: State | None = None
         self._last_offers = self.offers()
 
@@ -481,16 +382,18 @@ class CurrentSlot(Observable):
             return self.selected
         return self.draft.request_id if self.draft is not None else None
 
-    def _lasting_reason(self, action: Action, table: tuple[Action, ...]) -> Reason | None:
-        """Why not, from the table and the facts of the task and provider (not what runs)."""
-        if action not in table:
-            return Reason(Why.STATE, action)
+    def slot_offers(self) -> Mapping[Action, SlotOffer]:
+        """What the slot offers, whatever runs: the task's own (``TaskView.offers``), or the
+        empty slot's."""
         task = self.task
-        if action is Action.QUERY and task is not None and State(task.state) is State.UNKNOWN:
-            if task.kind == "image" and not getattr(self.caps, "can_query_images", False):
-                return Reason(Why.NOT_QUERYABLE, action)
-            if not task.provider_task_id:
-                return Reason(Why.NO_TASK_ID, action)
+        return task.offers if task is not None else EMPTY_SLOT_OFFERS
+
+    def _lasting_reason(self, action: Action) -> Reason | None:
+        """Why not, from what the slot offers and the draft (not what runs)."""
+        domain = self.slot_offers().get(action)
+        if domain is None or domain.refusal is not None:
+            return Reason(Why.REFUSED, action, refusal=domain.refusal if domain else Refusal.STATE)
+        task = self.task
         if action is Action.CREATE and task is None:
             if self.draft is None:
                 return Reason(Why.NO_DRAFT, action)
@@ -515,30 +418,17 @@ class CurrentSlot(Observable):
         """The state's preferred action that the slot can take (whatever runs right now)."""
         if self.loading:
             return None
-        table = self._table()
         for action in PRIMARY.get(self.state, ()):
-            if action in table and self._lasting_reason(action, table) is None:
+            if self._lasting_reason(action) is None:
                 return action
         return None
 
-    def _table(self) -> tuple[Action, ...]:
-        task = self.task
-        # Cancel is the task's own: the service offers it only where its protocol can cancel
-        # (a MiniMax-H3 task still queued), and says so in the task's allowed actions.
-        can_cancel = task is not None and Action.CANCEL in (
-            getattr(task, "allowed_actions", None) or ()
-        )
-        return offered_actions(
-            self.state, has_results=bool(task.has_results) if task else False, can_cancel=can_cancel
-        )
-
     def offers(self) -> dict[Action, Offer]:
         """Every action, in the domain's order, with whether it can be taken now and why not."""
-        table = self._table()
         primary = self.primary
         out: dict[Action, Offer] = {}
         for action in Action:
-            reason = self._passing_reason(action) or self._lasting_reason(action, table)
+            reason = self._passing_reason(action) or self._lasting_reason(action)
             enabled = reason is None
             out[action] = Offer(action, enabled, reason, enabled and action is primary)
         return out
@@ -597,17 +487,14 @@ class CurrentSlot(Observable):
 
 __all__ = [
     "BLOCKS",
-    "NO_CAPS",
     "PRIMARY",
-    "WHY_NOT_WORDS",
+    "QT_TRANSLATE_NOOP",
     "Busy",
-    "Caps",
     "CurrentSlot",
     "Draft",
     "Observable",
     "Offer",
     "Progress",
-    "offered_actions",
     "Property",
     "Reason",
     "Signal",

@@ -15,10 +15,10 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
-from app.domain.protocols import protocol_of
-from app.domain.states import Action, State, recover_options
+from app.domain.states import Action, RecoverWay, State
 from app.service.results import LookupReport, Result
 from app.ui import settings as settings_mod
+from app.ui import words
 from app.service.views import MediaView
 from app.ui.assets import app_icon
 from app.ui.chain import Role, frame_data_url, is_video, media_path
@@ -72,6 +72,7 @@ from app.ui.qt import (
     QTimer,
     QVBoxLayout,
     QWidget,
+    translate,
 )
 from app.ui.style import STYLESHEET
 
@@ -124,7 +125,7 @@ class MainWindow(QMainWindow):
         self._shown = False
         self._looked: set[str] = set()  # unknown slots the app has looked up this session
 
-        self.slot = CurrentSlot(c.caps.capabilities)
+        self.slot = CurrentSlot()
         self.model = SlotTreeModel(c, self)
         self.browser = SlotBrowser(self.model, self.slot)
         self.slot_pane = SlotPane(c, self.slot)
@@ -267,6 +268,19 @@ class MainWindow(QMainWindow):
                 self.tr("Gallery"),
             ),
         }
+        self.slot.offers_changed.connect(self._show_shortcut_offers)
+        self._show_shortcut_offers(self.slot.offers())
+
+    def _show_shortcut_offers(self, offers: Any) -> None:
+        """The slot's shortcuts are enabled exactly when their buttons are, saying why not."""
+        for name, action in (
+            ("create", Action.CREATE),
+            ("query", Action.QUERY),
+            ("export", Action.EXPORT),
+        ):
+            offer, act = offers[action], self.shortcut_actions[name]
+            act.setEnabled(offer.enabled)
+            act.setToolTip(words.why_not(offer.reason, translate) if offer.reason else act.text())
 
     # -- the results gallery ---------------------------------------------------------------------
     def _build_gallery(self) -> None:
@@ -577,7 +591,6 @@ class MainWindow(QMainWindow):
         """The service was rebuilt (settings applied): reload the slots, and stay where the designer
         was — the same slot if it exists under the new identity, the draft being written, or else a
         blank slot."""
-        self.slot.caps = self.controller.caps.capabilities
         self.model.reload()
         self.model.fetch_all_roots()
         rid = self.slot.selected
@@ -615,9 +628,9 @@ class MainWindow(QMainWindow):
         if task is None or not self.slot.offer(Action.RECOVER).enabled:
             return
         rid = task.request_id
-        caps = self.controller.caps.caps_for(protocol_of(task.kind, getattr(task, "params", {})))
+        options = task.recover  # the service's answer, for this slot's own protocol
         dlg = RecoverDialog(
-            rid, recover_options(task, caps), can_lookup=caps.can_list_tasks, parent=self
+            rid, options, can_lookup=options[RecoverWay.LOOKUP].offered, parent=self
         )
         dlg.recover.connect(lambda how: self.slot_pane.recover(rid, how))
         self._open_dialog(dlg)
@@ -628,8 +641,8 @@ class MainWindow(QMainWindow):
         session) and show what was found; nothing is attached without the user."""
         if task is None or task.state != State.UNKNOWN or task.request_id in self._looked:
             return
-        caps = self.controller.caps.caps_for(protocol_of(task.kind, getattr(task, "params", {})))
-        if not caps.can_list_tasks or task.provider_task_id:
+        lookup = getattr(task, "recover", {}).get(RecoverWay.LOOKUP)
+        if lookup is None or not lookup.offered or task.provider_task_id:
             return
         rid = task.request_id
         self._looked.add(rid)

@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from enum import Enum
+from typing import Any, Protocol
 
-from app.domain.states import State, state_for_status_word
-from app.ui.current import QT_TRANSLATE_NOOP
+from app.domain.states import Action, Refusal, SlotOffer, State, state_for_status_word
+from app.ui.noop import QT_TRANSLATE_NOOP
 
 CONTEXT = "Words"
 
@@ -110,23 +111,6 @@ PROVIDER_ERROR = QT_TRANSLATE_NOOP(
 )
 DECLARED = QT_TRANSLATE_NOOP("Words", "This slot was declared failed. The reason given: %1")
 # outcomes of the slot pane's actions
-NO_TASK_TO_ASK = QT_TRANSLATE_NOOP(
-    "Words",
-    "There is no provider task to ask about, because the create's answer never came "
-    "back. Use Recover: look the task up at the provider, attach its task id from the "
-    "provider's console, or declare the slot failed.",
-)
-NO_TASK_TO_ASK_NO_LOOKUP = QT_TRANSLATE_NOOP(
-    "Words",
-    "There is no provider task to ask about, because the create's answer never came "
-    "back. Use Recover: attach its task id from the provider's console, or declare the "
-    "slot failed.",
-)
-IMAGES_NOT_QUERYABLE = QT_TRANSLATE_NOOP(
-    "Words",
-    "MiniMax cannot be asked about image tasks. When you are sure the images were not "
-    "made, use Recover to declare the slot failed.",
-)
 LOOKUP_NOTHING = QT_TRANSLATE_NOOP(
     "Words",
     "The provider lists no task that matches this slot. If you find it in the provider's "
@@ -188,6 +172,118 @@ D_UPLOADED = QT_TRANSLATE_NOOP("Words", "%1 input file(s) uploaded")
 D_RETRY = QT_TRANSLATE_NOOP("Words", "nothing was made; sending again in %1 s")
 D_NOT_BILLED = QT_TRANSLATE_NOOP("Words", "not billed")
 D_NEXT_TRY = QT_TRANSLATE_NOOP("Words", "the result is safe; next try in %1 s")
+
+# -- why an action cannot be taken now (the action bar's tooltips; context ``WhyNot``) ------------
+#: A slot whose state has no such action (``Refusal.STATE``), per action.
+WHY_NOT_WORDS: dict[Action, str] = {
+    Action.CREATE: QT_TRANSLATE_NOOP(
+        "WhyNot",
+        "This slot already has a task. Create again only after a definitive refusal; "
+        "use New slot for other parameters.",
+    ),
+    Action.QUERY: QT_TRANSLATE_NOOP(
+        "WhyNot", "There is no provider task to ask about in this state."
+    ),
+    Action.RECOVER: QT_TRANSLATE_NOOP(
+        "WhyNot", "Recover is for unknown tasks, and for failed tasks with results left."
+    ),
+    Action.EXPORT: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be exported."),
+    Action.OPEN: QT_TRANSLATE_NOOP("WhyNot", "Only verified media can be opened."),
+    Action.NEW_SLOT: QT_TRANSLATE_NOOP("WhyNot", "Finish or recover this slot first."),
+    Action.CANCEL: QT_TRANSLATE_NOOP(
+        "WhyNot",
+        "Only a task the provider still has queued can be cancelled, and only where "
+        "the provider can cancel (MiniMax-H3).",
+    ),
+}
+#: The slot's other refusals (``domain.states.Refusal``).
+REFUSAL_WORDS: dict[Refusal, str] = {
+    Refusal.RECOVER_FIRST: QT_TRANSLATE_NOOP(
+        "WhyNot",
+        "The task of this slot may still be made and billed at the provider. Recover it, or "
+        "declare it failed, before starting a new slot from it.",
+    ),
+    Refusal.NO_TASK_ID: QT_TRANSLATE_NOOP(
+        "WhyNot",
+        "The create's answer never arrived, so there is no provider task to ask "
+        "about. Use Recover: attach the task id from the provider's console, or declare the "
+        "slot failed.",
+    ),
+    Refusal.NO_TASK_ID_LOOKUP: QT_TRANSLATE_NOOP(
+        "WhyNot",
+        "The create's answer never arrived, so there is no provider task to ask about. Use "
+        "Recover: look the task up at the provider, attach its task id from the provider's "
+        "console, or declare the slot failed.",
+    ),
+    Refusal.NO_QUERY: QT_TRANSLATE_NOOP(
+        "WhyNot",
+        "The provider cannot look up image tasks. Use Recover to declare the slot failed.",
+    ),
+    Refusal.NO_RESULTS: WHY_NOT_WORDS[Action.RECOVER],
+    Refusal.NO_CANCEL: WHY_NOT_WORDS[Action.CANCEL],
+}
+#: What the window itself is waiting for: (context, text) per ``ui.current.Why`` value.
+WAIT_WORDS: dict[str, tuple[str, str]] = {
+    "no_draft": (
+        "WhyNot",
+        QT_TRANSLATE_NOOP("WhyNot", "Nothing to create yet: start a new slot."),
+    ),
+    "loading": ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Loading the slot…")),
+    "settings": ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Applying settings…")),
+}
+#: "Already running", per kind of work (``ui.current.Busy`` value): (context, text).
+BUSY_WORDS: dict[str, tuple[str, str]] = {
+    "create": ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Sending…")),
+    "query": ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Asking the provider…")),
+    "recover": ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Recovering…")),
+    "export": ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Exporting…")),
+    "cancel": ("WhyNot", QT_TRANSLATE_NOOP("WhyNot", "Cancelling…")),
+    "settings": ("MainWindow", QT_TRANSLATE_NOOP("MainWindow", "Applying settings…")),
+}
+
+
+def refusal_words(offer: SlotOffer) -> str:
+    """The designer's sentence (untranslated, context ``WhyNot``) for a refused offer."""
+    if offer.refusal is None:
+        return ""
+    if offer.refusal is Refusal.STATE:
+        return WHY_NOT_WORDS[offer.action]
+    return REFUSAL_WORDS[offer.refusal]
+
+
+class Reason(Protocol):
+    """Why an action cannot be taken now (``ui.current.Reason``)."""
+
+    @property
+    def why(self) -> Enum: ...
+
+    @property
+    def action(self) -> Action: ...
+
+    @property
+    def detail(self) -> str: ...
+
+    @property
+    def refusal(self) -> Refusal | None: ...
+
+
+def why_not(reason: Reason, translate: Translate | None = None) -> str:
+    """The tooltip's sentence for why an action cannot be taken now (translated by
+    ``translate(context, text)`` when given)."""
+    why = reason.why.value
+    if why == "refused":
+        context, text = (
+            "WhyNot",
+            refusal_words(SlotOffer(reason.action, reason.refusal or Refusal.STATE)),
+        )
+    elif why == "busy":
+        context, text = BUSY_WORDS[reason.detail]
+    elif why == "draft_invalid":
+        return reason.detail  # the form's words, already the designer's
+    else:
+        context, text = WAIT_WORDS[why]
+    return translate(context, text) if translate is not None else text
+
 
 #: The history's events in the designer's words (context ``Event``).
 EVENT_WORDS = {
@@ -342,8 +438,6 @@ def for_task(task: Any, translate: Translate = _plain) -> Said:
 def for_outcome(
     problem: Any,
     *,
-    can_lookup: bool = False,
-    kind: str | None = None,
     translate: Translate = _plain,
 ) -> Said:
     """An action's answer (a service ``Problem``) in the designer's words; its message as the
@@ -354,6 +448,9 @@ def for_outcome(
     message = str(getattr(problem, "message", "") or "")
     provider = getattr(problem, "provider", None)
     said: str | None
+    refused = getattr(problem, "refused", None)
+    if isinstance(refused, SlotOffer) and refused.refusal is not None:
+        return Said(translate("WhyNot", refusal_words(refused)), message)
     if code == "invalid":
         return Said(message)
     low = message.lower()
@@ -367,10 +464,6 @@ def for_outcome(
         said = LIST_SILENT
     elif code == "unknown" and "answered status" in low:
         said = STRANGE_STATUS
-    elif code == "unknown" and "task id" in message:
-        said = NO_TASK_TO_ASK if can_lookup else NO_TASK_TO_ASK_NO_LOOKUP
-    elif code == "unknown" and kind == "image" and "image" in message:
-        said = IMAGES_NOT_QUERYABLE
     elif code == "not_found" and ("lookup" in message.lower() or "no task" in message.lower()):
         said = LOOKUP_NOTHING
     else:

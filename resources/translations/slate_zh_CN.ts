@@ -123,6 +123,18 @@
         <source>The create request left at %1 and no clear answer came back. Slate will not create again. Query the provider, or Recover.</source>
         <translation>创建请求已于 %1 发出，但没有收到明确答复。Slate 不会再次创建。请向服务商查询，或使用“恢复”。</translation>
     </message>
+    <message>
+        <source>The create request left at %1 and its answer never arrived, so there is no task to ask the provider about. Slate will not create again. Recover: attach the task id from the provider&apos;s console, or declare the slot failed.</source>
+        <translation>创建请求已于 %1 发出，但应答始终没有到达，因此没有可向服务商查询的任务。Slate 不会再次创建。请使用“恢复”：关联你在服务商控制台找到的任务 ID，或将该槽位声明为失败。</translation>
+    </message>
+    <message>
+        <source>The create request left at %1 and its answer never arrived, so there is no task to ask the provider about. Slate will not create again. Recover: look the task up at the provider, attach its task id, or declare the slot failed.</source>
+        <translation>创建请求已于 %1 发出，但应答始终没有到达，因此没有可向服务商查询的任务。Slate 不会再次创建。请使用“恢复”：在服务商处查找该任务、关联其任务 ID，或将该槽位声明为失败。</translation>
+    </message>
+    <message>
+        <source>The create request left at %1 and no clear answer came back. Slate will not create again. The provider cannot be asked about image tasks, so there is nothing to query: when you are sure nothing was made, Recover and declare the slot failed.</source>
+        <translation>创建请求已于 %1 发出，但没有收到明确答复。Slate 不会再次创建。服务商无法查询图片任务，因此没有可查询的内容：确定没有生成任何内容后，请使用“恢复”将该槽位声明为失败。</translation>
+    </message>
 </context>
 <context>
     <name>BarChart</name>
@@ -2395,6 +2407,14 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>The task of this slot may still be made and billed at the provider. Recover it, or declare it failed, before starting a new slot from it.</source>
+        <translation>这个槽位的任务可能仍会在服务商处生成并计费。请先恢复它，或将其声明为失败，再以它为基础新建槽位。</translation>
+    </message>
+    <message>
+        <source>The create&apos;s answer never arrived, so there is no provider task to ask about. Use Recover: look the task up at the provider, attach its task id from the provider&apos;s console, or declare the slot failed.</source>
+        <translation>创建请求的应答始终没有到达，因此没有可查询的服务商任务。请使用“恢复”：在服务商处查找该任务、关联你在服务商控制台找到的任务 ID，或将该槽位声明为失败。</translation>
     </message>
 </context>
 <context>

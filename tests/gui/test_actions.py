@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.domain.states import IN_FLIGHT, Action, State
-from app.ui.current import offered_actions
+from app.domain.states import IN_FLIGHT, Action, State, allowed_actions
 from tests.gui.bulk import insert_slot
 from tests.gui.conftest import buttons, fill_form, shown
 
@@ -18,8 +17,9 @@ def enabled(window) -> set[Action]:
 
 
 def expected(state, has_results=False) -> set[Action]:
-    # "Edit as new slot" never touches the source: offered in every state of a stored slot
-    return set(offered_actions(state, has_results=has_results)) & set(BUTTONS)
+    # the contract's table exactly (DESIGN.md "Actions per state"): no new slot while running
+    # or unknown
+    return set(allowed_actions(state, has_results=has_results)) & set(BUTTONS)
 
 
 CASES = [(s.value, False) for s in State] + [("fail", True)]

@@ -12,14 +12,16 @@ from typing import Any
 
 import pytest
 
-from app.domain.states import Action, State
+from app.domain.capabilities import Capabilities
+from app.domain.states import Action, Refusal, State, slot_offers
 from app.service.results import HistoryEvent
 from app.ui import words
-from app.ui.current import WORDS, Busy, Caps, CurrentSlot, Why
+from app.ui.current import Busy, CurrentSlot
 from app.ui.panes.actions import ACTION_HELP, ActionBar
 from app.ui.panes.banner import Banner
 from app.ui.panes.result import ResultPane
 from app.ui.qt import translate
+from app.ui.words import REFUSAL_WORDS, why_not
 from tests.gui.bulk import insert_slot
 from tests.gui.conftest import buttons, fill_form, shown
 
@@ -42,10 +44,15 @@ class Task:
     error: Any = None
     params: dict[str, Any] = field(default_factory=dict)
     media: tuple[Any, ...] = ()
+    caps: Capabilities = Capabilities()  # what its provider can do for its protocol
+
+    @property
+    def offers(self) -> dict[Action, Any]:
+        return slot_offers(self, self.caps)  # as the service's view computes them
 
 
 def on_screen(state: State | None, **kw: Any) -> CurrentSlot:
-    slot = CurrentSlot(kw.pop("caps", Caps()))
+    slot = CurrentSlot()
     if state is None:
         slot.start_draft(RID, "video", {"prompt": "tide eye"}, problem=kw.pop("problem", None))
     else:
@@ -77,7 +84,7 @@ def assert_bar_shows(bar: ActionBar, slot: CurrentSlot) -> None:
         if offer.enabled:
             assert button.toolTip().startswith(translate("MainWindow", ACTION_HELP[action]))
         else:
-            assert button.toolTip() == offer.reason.say(translate), action
+            assert button.toolTip() == why_not(offer.reason, translate), action
         assert bool(button.property("primary")) is offer.primary, action
     assert sum(bool(b.property("primary")) for b in bar.buttons.values()) <= 1
 
@@ -121,10 +128,10 @@ def test_the_reasons_are_said_in_the_designers_language(qtbot, qapp):
         bar = ActionBar(slot)
         qtbot.addWidget(bar)
         query = bar.buttons[Action.QUERY].toolTip()
-        assert query == translate("WhyNot", WORDS[Why.NO_TASK_ID][1])
+        assert query == translate("WhyNot", REFUSAL_WORDS[Refusal.NO_TASK_ID])
         assert re.search(r"[\u4e00-\u9fff]", query)
         export = bar.buttons[Action.EXPORT].toolTip()
-        assert export == slot.offer(Action.EXPORT).reason.say(translate)
+        assert export == why_not(slot.offer(Action.EXPORT).reason, translate)
         assert re.search(r"[\u4e00-\u9fff]", export)
     finally:
         install_translations(qapp, "en")

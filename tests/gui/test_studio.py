@@ -121,21 +121,17 @@ def test_a_file_that_is_no_video_is_said_not_raised(gui, make_window, tmp_path):
     assert "broken.mp4" in message.text() and window.slot_pane.form.first.value() is None
 
 
-def test_edit_as_new_slot_while_the_source_runs(gui, make_window):
+def test_a_running_slot_offers_no_new_slot(gui, make_window):
+    """DESIGN.md's table: while a slot runs it offers query only (a blank draft, Ctrl+N, is
+    always there); "Edit as new slot" comes once the slot has ended."""
     insert_slot(gui.service, RUNNING, "processing", provider_task_id="t-1")
     window = make_window()
     window.select(RUNNING)
     gui.until(lambda: shown(window, RUNNING), what="running slot")
     button = buttons(window)[Action.NEW_SLOT]
-    assert button.isEnabled() and button.isVisible()
-    button.click()
-    assert window.slot.is_draft and window.slot.source is not None
-    assert window.slot.source.request_id == RUNNING
-    gui.until(
-        lambda: window.slot_pane.composer.request_id() not in ("", RUNNING),
-        what="suggested RequestId",
-    )
-    assert window.slot_pane.form.prompt.toPlainText() == f"prompt of {RUNNING}"
+    assert not button.isEnabled() and not button.isVisible()
+    window.slot_pane.new_slot()
+    assert not window.slot.is_draft and shown(window, RUNNING)
 
 
 def test_fresh_drafts_start_from_the_users_defaults_not_the_last_slot(gui, make_window):
@@ -194,6 +190,7 @@ def test_request_ids_of_any_shape_round_trip_through_the_form(gui, make_window):
     # Edit as new slot from the odd one keeps every part of its name
     window.select(ODD)
     gui.until(lambda: shown(window, ODD), what="odd slot again")
+    gui.until(lambda: window.slot.task.state == "success", timeout=30, what="odd slot done")
     buttons(window)[Action.NEW_SLOT].click()
     gui.until(lambda: composer.request_id() != ODD, what="suggested name")
     assert composer.request_id().startswith("campaign:2026-autumn-launch:x:"), composer.request_id()

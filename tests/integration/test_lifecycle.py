@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.domain import handles
+from app.domain.states import Refusal
 from app.cli import exit_code
 from app.service.lifecycle import DOWNLOAD_ATTEMPTS
 from app.service.recover import AttachTask, DeclareFailed, Lookup, Redownload
@@ -82,7 +83,8 @@ async def test_recover_attach_after_lost_create_response(harness):
     out = await harness.service.submit(RID, "video", VIDEO)
     assert out.kind is OutcomeKind.UNKNOWN and out.task.provider_task_id is None
     q = await harness.service.query(RID)
-    assert q.kind is OutcomeKind.UNKNOWN and "task id" in q.problem.message
+    assert q.kind is OutcomeKind.INVALID and "task id" in q.problem.message  # not offered
+    assert q.problem.refused is not None and q.problem.refused.refusal is Refusal.NO_TASK_ID_LOOKUP
     bogus = await harness.service.recover(RID, AttachTask("999999999999"))
     assert bogus.kind is OutcomeKind.UNKNOWN and bogus.task.state == "unknown"
     [task_id] = sim_task_ids(harness.sim, VIDEO["prompt"])

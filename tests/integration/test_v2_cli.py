@@ -280,7 +280,7 @@ def test_cancel_and_lookup_answers(cli_env, capsys):
     cli_env.set_faults(lose_create_response=1)
     rid = "article:20261201:tide-eye:scene-04"
     code, out = run(capsys, "submit", "--request-id", rid, *H3)
-    assert code == 4 and out["task"]["allowed_actions"] == ["query", "recover"]
+    assert code == 4 and out["task"]["allowed_actions"] == ["recover"]  # no task id to query
     code, out = run(capsys, "recover", rid, "--lookup")
     assert code == 0 and out["outcome"] == "ok", out
     lookup = out["lookup"]
@@ -373,4 +373,6 @@ def test_an_unknown_v2_slot_without_task_id_points_at_lookup(cli_env, capsys):
     cli_env.set_faults(lose_create_response=1)
     run(capsys, "submit", "--request-id", RID, *H3)
     code, out = run(capsys, "query", RID)
-    assert code == 4 and "recover --lookup" in out["error"]["message"]
+    # not offered (no task id to ask about): invalid, nothing asked, and what to do instead
+    assert code == 2 and out["error"]["code"] == "not_allowed"
+    assert "recover --lookup" in out["error"]["message"]

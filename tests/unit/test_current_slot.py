@@ -1,6 +1,6 @@
-"""CurrentSlot, the slot pane's Qt-free state: the offered actions equal the domain table in every
-state, narrowed only by what the table cannot know (loading, settings being applied, work running,
-an invalid draft, no task id to query, a provider that cannot look up images); one primary action
+"""CurrentSlot, the slot pane's Qt-free state: the offered actions are the task's own (the
+domain's ``slot_offers``, which the service hands over in the view) in every state, narrowed only by
+what passes (loading, settings being applied, work running, an invalid draft); one primary action
 per state that can really be taken; and signals that fire once per change, after it is complete.
 
 Plain pytest: no Qt is imported by the module under test (checked in a fresh interpreter).
@@ -20,17 +20,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.domain.states import IN_FLIGHT, WHY_NOT, Action, State, allowed_actions
+from app.domain.capabilities import Capabilities
+from app.domain.states import (
+    IN_FLIGHT,
+    Action,
+    Refusal,
+    State,
+    allowed_actions,
+    offered,
+    slot_offers,
+)
 from app.ui.current import (
     BLOCKS,
-    offered_actions,
-    BUSY_WORDS,
-    NO_CAPS,
     PRIMARY,
-    WHY_NOT_WORDS,
-    WORDS,
     Busy,
-    Caps,
     CurrentSlot,
     Draft,
     Observable,
@@ -39,7 +42,10 @@ from app.ui.current import (
     SlotTask,
     Why,
 )
+from app.ui.words import BUSY_WORDS, REFUSAL_WORDS, WAIT_WORDS, WHY_NOT_WORDS, why_not
 from tests.fixtures import ROOT
+
+NO_CAPS = Capabilities()
 
 RID = "article:20260816:tide-eye:scene-02"
 OTHER = "article:20260816:tide-eye:scene-03"
@@ -61,6 +67,11 @@ class Task:
     next_poll_at: float | None = None
     error: Any = None
     params: dict[str, Any] = field(default_factory=dict)
+    caps: Capabilities = NO_CAPS  # what its provider can do for its protocol
+
+    @property
+    def offers(self) -> dict[Action, Any]:
+        return slot_offers(self, self.caps)  # as the service's view computes them
 
 
 def slot_in(
@@ -72,14 +83,20 @@ def slot_in(
     caps: Any = NO_CAPS,
 ) -> CurrentSlot:
     """A slot on screen in ``state``: a valid draft for None, else a loaded record."""
-    slot = CurrentSlot(caps)
+    slot = CurrentSlot()
     if state is None:
         slot.start_draft(RID, kind, {"prompt": "tide eye"})
     else:
         slot.select(RID)
         slot.show(
             RID,
-            Task(state=state.value, has_results=has_results, kind=kind, provider_task_id=task_id),
+            Task(
+                state=state.value,
+                has_results=has_results,
+                kind=kind,
+                provider_task_id=task_id,
+                caps=caps,
+            ),
             [{"event": "submitted"}],
         )
     return slot
@@ -134,6 +151,7 @@ def test_the_task_shape_is_a_subset_of_the_services_task_view():
         "created_at",
         "updated_at",
         "next_poll_at",
+        "offers",
     }
     assert members <= {f.name for f in dataclasses.fields(TaskView)}
     assert isinstance(Task(), SlotTask)
@@ -144,10 +162,9 @@ def test_the_task_shape_is_a_subset_of_the_services_task_view():
 @pytest.mark.parametrize("state", STATES, ids=lambda s: str(s))
 def test_offers_equal_the_domain_table(state, has_results):
     slot = slot_in(state, has_results=has_results)
-    table = offered_actions(state, has_results=has_results)
-    assert set(table) == set(allowed_actions(state, has_results=has_results)) | (
-        {Action.NEW_SLOT} if state is not None else set()
-    )  # "Edit as new slot": always
+    task = slot.task
+    table = offered(task, NO_CAPS)
+    assert set(table) <= set(allowed_actions(state, has_results=has_results))  # never more
     offers = slot.offers()
     assert list(offers) == list(Action)  # every action, in the domain's order
     assert enabled(slot) == set(table)
@@ -155,9 +172,26 @@ def test_offers_equal_the_domain_table(state, has_results):
         if offer.enabled:
             assert offer.reason is None
         else:
-            assert offer.reason.why is Why.STATE and offer.reason.action is action
-            assert offer.reason.rule == WHY_NOT[action]  # the domain's own sentence
-            assert offer.reason.say() == WHY_NOT_WORDS[action]
+            domain = (task.offers if task else slot_offers(None, NO_CAPS))[action]
+            assert offer.reason.why is Why.REFUSED and offer.reason.action is action
+            assert offer.reason.refusal is domain.refusal
+            assert offer.reason.rule == domain.why_not  # the domain's own sentence
+            words = WHY_NOT_WORDS[action] if domain.refusal is Refusal.STATE else None
+            assert why_not(offer.reason) == (words or REFUSAL_WORDS[domain.refusal])
+
+
+@pytest.mark.parametrize("task_id", [None, "task-1"])
+def test_an_unknown_slot_offers_no_new_slot(task_id):
+    """DESIGN.md: an unknown slot offers no "new slot" — recover it, or declare it failed."""
+    slot = slot_in(State.UNKNOWN, task_id=task_id)
+    new = slot.offer(Action.NEW_SLOT)
+    assert not new.enabled and new.reason.refusal is Refusal.RECOVER_FIRST
+    assert "declare it failed" in why_not(new.reason)
+
+
+@pytest.mark.parametrize("state", sorted(IN_FLIGHT))
+def test_a_running_slot_offers_query_only(state):
+    assert enabled(slot_in(state)) <= {Action.QUERY}
 
 
 def test_fail_offers_recover_only_with_results_left():
@@ -179,41 +213,39 @@ def test_a_slot_with_no_record_and_no_draft_has_nothing_to_create():
 def test_an_unknown_slot_without_task_id_cannot_be_queried_and_recover_leads():
     slot = slot_in(State.UNKNOWN, task_id=None)
     query = slot.offer(Action.QUERY)
-    assert not query.enabled and query.reason.why is Why.NO_TASK_ID
-    assert "Recover" in query.reason.say()
-    assert enabled(slot) == {Action.RECOVER, Action.NEW_SLOT}
+    assert not query.enabled and query.reason.refusal is Refusal.NO_TASK_ID
+    assert "Recover" in why_not(query.reason)
+    assert enabled(slot) == {Action.RECOVER}
     assert slot.primary is Action.RECOVER and slot.offer(Action.RECOVER).primary
     assert not query.primary
 
 
 def test_an_unknown_slot_with_a_task_id_is_queried_first():
     slot = slot_in(State.UNKNOWN, task_id="task-7")
-    assert enabled(slot) == {Action.QUERY, Action.RECOVER, Action.NEW_SLOT}
+    assert enabled(slot) == {Action.QUERY, Action.RECOVER}
     assert slot.primary is Action.QUERY
+
+
+def test_an_unknown_h3_slot_is_described_with_its_own_protocols_capabilities():
+    """A V2 task's provider lists its tasks: the reason says a lookup may find it (the V1 side
+    of the same provider could not)."""
+    v2 = Capabilities(can_list_tasks=True, can_cancel=True)
+    slot = slot_in(State.UNKNOWN, task_id=None, caps=v2)
+    assert slot.offer(Action.QUERY).reason.refusal is Refusal.NO_TASK_ID_LOOKUP
+    assert "look the task up" in why_not(slot.offer(Action.QUERY).reason)
 
 
 @pytest.mark.parametrize("task_id", [None, "img-1"])
 def test_an_unknown_image_is_queried_only_where_the_provider_can(task_id):
     slot = slot_in(State.UNKNOWN, kind="image", task_id=task_id)
-    assert slot.offer(Action.QUERY).reason.why is Why.NOT_QUERYABLE
+    assert slot.offer(Action.QUERY).reason.refusal is Refusal.NO_QUERY
     assert slot.primary is Action.RECOVER
-    can = slot_in(State.UNKNOWN, kind="image", task_id=task_id, caps=Caps(can_query_images=True))
+    caps = Capabilities(can_query_images=True)
+    can = slot_in(State.UNKNOWN, kind="image", task_id=task_id, caps=caps)
     if task_id:
         assert can.offer(Action.QUERY).enabled and can.primary is Action.QUERY
     else:
-        assert can.offer(Action.QUERY).reason.why is Why.NO_TASK_ID
-
-
-def test_capabilities_objects_of_another_type_are_read_by_name():
-    class ProviderCaps:  # e.g. the provider's own dataclass, with more fields
-        can_list_tasks = True
-        can_query_images = True
-        can_cancel = False
-
-    slot = slot_in(State.UNKNOWN, kind="image", caps=ProviderCaps())
-    assert slot.offer(Action.QUERY).enabled
-    slot.caps = object()  # nothing declared: nothing assumed
-    assert slot.offer(Action.QUERY).reason.why is Why.NOT_QUERYABLE
+        assert can.offer(Action.QUERY).reason.refusal is Refusal.NO_TASK_ID
 
 
 @pytest.mark.parametrize("state", [s for s in State if s is not State.UNKNOWN])
@@ -227,7 +259,7 @@ def test_a_draft_that_does_not_validate_cannot_be_created_and_says_why():
     slot.start_draft(RID, "video", {"prompt": ""}, problem="Write a prompt to start.")
     create = slot.offer(Action.CREATE)
     assert not create.enabled and create.reason.why is Why.DRAFT_INVALID
-    assert create.reason.say(lambda ctx, text: "translated") == "Write a prompt to start."
+    assert why_not(create.reason, lambda ctx, text: "translated") == "Write a prompt to start."
     assert slot.primary is None  # nothing to highlight until it can be created
     slot.edit_draft(params={"prompt": "tide eye"}, problem=None)
     assert slot.offer(Action.CREATE).enabled and slot.offer(Action.CREATE).primary
@@ -256,7 +288,7 @@ def test_running_work_holds_back_exactly_what_it_blocks(state, work):
             assert reason.why is expected
             if expected is Why.BUSY:
                 assert reason.detail == work.value
-                assert reason.say() == BUSY_WORDS[work][1]
+                assert why_not(reason) == BUSY_WORDS[work.value][1]
         else:
             assert after[action] == before[action]
     slot.end(work)
@@ -267,7 +299,7 @@ def test_create_while_sending_says_sending_and_nothing_else_changes():
     slot = slot_in(None)
     slot.begin(Busy.CREATE)
     create = slot.offer(Action.CREATE)
-    assert not create.enabled and create.reason.say() == "Sending…" and not create.primary
+    assert not create.enabled and why_not(create.reason) == "Sending…" and not create.primary
     assert slot.primary is Action.CREATE  # still the action of this state: no jump elsewhere
 
 
@@ -298,7 +330,7 @@ def test_applying_settings_stops_everything_and_says_so():
         slot.begin(Busy.CREATE)
         assert enabled(slot) == set()
         assert {o.reason.why for o in slot.offers().values()} == {Why.SETTINGS}
-        assert slot.offer(Action.QUERY).reason.say() == "Applying settings…"
+        assert why_not(slot.offer(Action.QUERY).reason) == "Applying settings…"
 
 
 def test_nothing_acts_while_the_selected_slot_loads():
@@ -308,7 +340,7 @@ def test_nothing_acts_while_the_selected_slot_loads():
     assert enabled(slot) == set() and slot.primary is None
     assert {o.reason.why for o in slot.offers().values()} == {Why.LOADING}
     slot.show(OTHER, Task(request_id=OTHER, state="unknown", provider_task_id=None), [])
-    assert not slot.loading and enabled(slot) == {Action.RECOVER, Action.NEW_SLOT}
+    assert not slot.loading and enabled(slot) == {Action.RECOVER}
 
 
 # -- primary action ---------------------------------------------------------------------------
@@ -431,7 +463,7 @@ class Recorder:
         return [n for n, _ in self.calls]
 
 
-NAMES = ["selected", "task", "events", "draft", "loading", "busy", "caps", "state", "offers"]
+NAMES = ["selected", "task", "events", "draft", "loading", "busy", "state", "offers"]
 
 
 def test_select_fires_each_signal_once_after_every_field_changed():
@@ -464,7 +496,6 @@ def test_the_same_value_fires_nothing():
     rec = Recorder(slot, NAMES)
     slot.update_task(Task(state="processing"))  # equal record
     slot.end(Busy.CREATE)  # was not running
-    slot.caps = NO_CAPS
     assert rec.calls == []
 
 
@@ -473,7 +504,7 @@ def test_a_change_that_leaves_offers_alone_fires_no_offers_signal():
     rec = Recorder(slot, NAMES)
     slot.update_task(Task(state="processing", next_poll_at=1234.0))
     assert rec.names() == ["task"]
-    slot.update_task(Task(state="queueing"))
+    slot.update_task(Task(state="downloading"))
     assert rec.names() == ["task", "task", "state"]  # same actions offered in both states
     slot.update_task(Task(state="success", has_results=True))
     assert rec.names()[-3:] == ["task", "state", "offers"]
@@ -532,9 +563,10 @@ def test_properties_on_another_observable():
 
 # -- words -------------------------------------------------------------------------------------
 def test_every_reason_has_words():
-    assert set(WHY_NOT_WORDS) == set(WHY_NOT) == set(Action)
-    assert set(BUSY_WORDS) == set(Busy)
-    assert set(WORDS) == set(Why) - {Why.STATE, Why.BUSY, Why.DRAFT_INVALID}
+    assert set(WHY_NOT_WORDS) == set(Action)
+    assert set(REFUSAL_WORDS) == set(Refusal) - {Refusal.STATE}
+    assert set(BUSY_WORDS) == {b.value for b in Busy}
+    assert set(WAIT_WORDS) == {w.value for w in Why} - {"refused", "busy", "draft_invalid"}
     calls: list[tuple[str, str]] = []
 
     def tr(context: str, text: str) -> str:
@@ -542,8 +574,8 @@ def test_every_reason_has_words():
         return f"<{text}>"
 
     slot = slot_in(State.UNKNOWN, task_id=None)
-    assert slot.offer(Action.QUERY).reason.say(tr).startswith("<The create's answer")
-    assert calls == [("WhyNot", WORDS[Why.NO_TASK_ID][1])]
+    assert why_not(slot.offer(Action.QUERY).reason, tr).startswith("<The create's answer")
+    assert calls == [("WhyNot", REFUSAL_WORDS[Refusal.NO_TASK_ID])]
 
 
 # -- invariants over every combination ------------------------------------------------------------
@@ -563,7 +595,7 @@ def test_invariants(state, has_results, kind, task_id, can_query_images, busy, l
         has_results=has_results,
         kind=kind,
         task_id=task_id,
-        caps=Caps(can_query_images=can_query_images),
+        caps=Capabilities(can_query_images=can_query_images),
     )
     if state is None and problem:
         slot.edit_draft(problem=problem)
@@ -572,17 +604,13 @@ def test_invariants(state, has_results, kind, task_id, can_query_images, busy, l
     if loading and state is not None:
         slot.select(OTHER)
     offers = slot.offers()
-    table = set(
-        offered_actions(
-            state if not (loading and state is not None) else None, has_results=has_results
-        )
-    )
+    table = set(allowed_actions(state, has_results=has_results, can_cancel=False))
     on = {a for a, o in offers.items() if o.enabled}
     assert on <= table  # never more than the domain allows
     for action, offer in offers.items():
         assert (offer.reason is None) == offer.enabled
         if offer.reason is not None:
-            assert offer.reason.say()  # a reason always has words
+            assert why_not(offer.reason)  # a reason always has words
             assert offer.reason.action is action
     marked = [a for a, o in offers.items() if o.primary]
     assert len(marked) <= 1

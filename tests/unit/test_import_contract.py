@@ -68,6 +68,22 @@ RULES: tuple[Rule, ...] = (
         forbidden=("app.store",),
         direct_only=True,
     ),
+    # What a slot offers, and what its provider can do for the slot's own protocol, is answered
+    # by the service (domain.states.slot_offers with the capabilities of that protocol) and carried
+    # in the task's view: the window never picks capabilities itself (issue 18).
+    Rule(
+        "app.ui never imports app.domain.capabilities",
+        importers=("app.ui",),
+        forbidden=("app.domain.capabilities",),
+        direct_only=True,
+    ),
+    # The slot on screen and the designer's words are plain Python (tested without Qt): they read
+    # the domain's rules and nothing else of the app.
+    Rule(
+        "app.ui.current, app.ui.words and app.ui.noop import only app.domain and each other",
+        importers=("app.ui.current", "app.ui.words", "app.ui.noop"),
+        only_within=("app.domain", "app.ui.current", "app.ui.words", "app.ui.noop"),
+    ),
     # Panes are widgets bound to the slot on screen and the controller they are handed: they see
     # the rules, the rest of the UI, and the service's public types (results, views, reads,
     # commands), never the service itself, the store or the app's entry points.

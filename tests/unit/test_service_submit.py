@@ -119,7 +119,7 @@ async def test_anything_unclear_after_the_send_is_unknown_and_never_sent_again(
     out = await service.submit(RID, "video", VIDEO)
     assert out.kind is OutcomeKind.UNKNOWN and exit_code(out) == 4
     assert out.task.state is State.UNKNOWN and out.task.provider_task_id is None
-    assert out.task.allowed_actions == [Action.QUERY, Action.RECOVER]
+    assert out.task.allowed_actions == [Action.RECOVER]  # no task id: nothing to query
     again = await service.submit(RID, "video", VIDEO)
     assert again.kind is OutcomeKind.UNKNOWN and fake.creates == 1
 

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from app.domain.states import State
+from app.domain.states import Action, Refusal, SlotOffer, State
 from app.service.results import Problem, ProblemCode, ProviderAnswer
 from app.service.views import TaskError
 from app.ui import words
@@ -86,23 +86,18 @@ def test_an_unheard_of_reason_still_gets_words_and_keeps_the_original():
 
 
 def test_outcomes_are_said_with_the_guis_words_not_cli_flags():
-    lost = Problem(
-        ProblemCode.UNKNOWN,
-        "the create's answer never arrived, so there is no "
-        "provider task id to query. Try recover --lookup (the provider lists its "
-        "recent tasks), find the task in the provider console and recover --task-id "
-        "ID, or recover --declare-failed.",
+    for refusal, look in ((Refusal.NO_TASK_ID_LOOKUP, True), (Refusal.NO_TASK_ID, False)):
+        offer = SlotOffer(Action.QUERY, refusal)
+        why = f"query is not offered: {offer.why_not}"
+        lost = Problem(ProblemCode.NOT_ALLOWED, why, refused=offer)
+        said = words.for_outcome(lost)  # chosen by the typed reason, not by the message's words
+        assert said.text == words.REFUSAL_WORDS[refusal]
+        assert ("look the task up" in said.text) is look
+        assert "--" not in said.text and "--task-id" in said.detail
+    reworded = Problem(
+        ProblemCode.NOT_ALLOWED, "whatever", refused=SlotOffer(Action.QUERY, Refusal.NO_QUERY)
     )
-    with_lookup = words.for_outcome(lost, can_lookup=True)
-    without = words.for_outcome(lost, can_lookup=False)
-    assert with_lookup.text == words.NO_TASK_TO_ASK and "look the task up" in with_lookup.text
-    assert without.text == words.NO_TASK_TO_ASK_NO_LOOKUP and "look" not in without.text
-    assert "--" not in with_lookup.text and "--task-id" in with_lookup.detail
-    images = Problem(
-        ProblemCode.UNKNOWN,
-        "images cannot be queried at MiniMax; recover --declare-failed when you are sure",
-    )
-    assert words.for_outcome(images, kind="image").text == words.IMAGES_NOT_QUERYABLE
+    assert words.for_outcome(reworded).text == words.REFUSAL_WORDS[Refusal.NO_QUERY]
     for message, expected in (
         (
             "lookup found no matching task in the time window; nothing changed. Attach one "
@@ -117,7 +112,7 @@ def test_outcomes_are_said_with_the_guis_words_not_cli_flags():
         ("the provider did not confirm task 123: not found; nothing changed", words.NOT_CONFIRMED),
         ("the provider's task list did not answer: timeout; nothing changed", words.LIST_SILENT),
     ):
-        said = words.for_outcome(Problem(ProblemCode.UNKNOWN, message), can_lookup=True)
+        said = words.for_outcome(Problem(ProblemCode.UNKNOWN, message))
         assert said.text == expected and "--" not in said.text and said.detail == message
     refused = Problem(ProblemCode.REJECTED, "insufficient balance", provider=ProviderAnswer(1008))
     assert words.for_outcome(refused).text == words.BALANCE

@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from app.domain.cost import format_money
-from app.domain.states import Action
-from app.ui.current import CurrentSlot, Offer, Why
+from app.domain.states import Action, Refusal
+from app.ui.current import CurrentSlot, Offer, Reason, Why
+from app.ui import words
 from app.ui.flow import FlowLayout
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
@@ -73,6 +74,11 @@ NOT_CHARGED = QT_TRANSLATE_NOOP(
 
 def _tr(text: str) -> str:
     return translate("MainWindow", text)
+
+
+def is_state(reason: Reason) -> bool:
+    """The slot's state has no such action at all (not a fact of this task, not work running)."""
+    return reason.why is Why.REFUSED and reason.refusal is Refusal.STATE
 
 
 def repolish(widget: QWidget) -> None:
@@ -144,10 +150,10 @@ class ActionBar(QWidget):
                 keys = button.property("keys")
                 tip = _tr(ACTION_HELP[action]) + (f" ({keys})" if keys else "")
             else:
-                tip = offer.reason.say(translate)
+                tip = words.why_not(offer.reason, translate)
             button.setToolTip(tip)
-            if action is Action.NEW_SLOT:  # a stored slot's; a draft has nothing to edit from
-                button.setVisible(not (offer.reason is not None and offer.reason.why is Why.STATE))
+            if action is Action.NEW_SLOT:  # shown where the slot's state has it, or must recover
+                button.setVisible(not (offer.reason is not None and is_state(offer.reason)))
             if action is Action.CANCEL:  # shown only where it can act: a queued MiniMax-H3 task
                 button.setVisible(
                     offer.enabled or (offer.reason is not None and offer.reason.why is Why.BUSY)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 
-from app.domain.states import State
+from app.domain.states import Action, Refusal, State
 from app.ui import words
 from app.ui.current import CurrentSlot, Progress
 from app.ui.progress import Estimate, Estimates
@@ -124,6 +124,27 @@ UNKNOWN_SENT_AT = QT_TRANSLATE_NOOP(
     "The create request left at %1 and no clear answer came back. Slate will not create "
     "again. Query the provider, or Recover.",
 )
+#: An unknown slot that cannot be queried says what it offers instead (``Refusal`` of Query).
+UNKNOWN_NOT_QUERIED = {
+    Refusal.NO_TASK_ID: QT_TRANSLATE_NOOP(
+        "Banner",
+        "The create request left at %1 and its answer never arrived, so there is no task to "
+        "ask the provider about. Slate will not create again. Recover: attach the task id "
+        "from the provider's console, or declare the slot failed.",
+    ),
+    Refusal.NO_TASK_ID_LOOKUP: QT_TRANSLATE_NOOP(
+        "Banner",
+        "The create request left at %1 and its answer never arrived, so there is no task to "
+        "ask the provider about. Slate will not create again. Recover: look the task up at "
+        "the provider, attach its task id, or declare the slot failed.",
+    ),
+    Refusal.NO_QUERY: QT_TRANSLATE_NOOP(
+        "Banner",
+        "The create request left at %1 and no clear answer came back. Slate will not create "
+        "again. The provider cannot be asked about image tasks, so there is nothing to query: "
+        "when you are sure nothing was made, Recover and declare the slot failed.",
+    ),
+}
 BANNER_BG = {
     State.SUCCESS: "#e8f3ec",
     State.FAIL: "#fbeaea",
@@ -229,11 +250,13 @@ class Banner(QFrame):
         if slot.loading:
             return
         said = words.for_task(slot.task, translate) if slot.task is not None else words.Said("")
+        query = slot.slot_offers().get(Action.QUERY)  # what an unknown slot offers instead
         task = (
             slot.state,
             said.text,
             slot.task.created_at if slot.task is not None else None,
             said.detail,
+            query.refusal if query is not None else None,
         )
         if task != self._drawn:
             self._drawn = task
@@ -245,10 +268,16 @@ class Banner(QFrame):
         self.details.setVisible(on and bool(self.details.text()))
 
     def show_state(
-        self, state: State | None, problem: str = "", sent_at: float | None = None, detail: str = ""
+        self,
+        state: State | None,
+        problem: str = "",
+        sent_at: float | None = None,
+        detail: str = "",
+        no_query: Refusal | None = None,
     ) -> None:
         """The title and sentence of ``state``: the provider's ``problem`` above the sentence;
-        an unknown slot says when its create left instead (one sentence, not two)."""
+        an unknown slot says when its create left instead (one sentence, not two), and, when it
+        cannot be queried (``no_query``: why), what it offers instead."""
         title, sentence = BANNERS.get(state, BANNERS[State.UNKNOWN])
         self.icon.setPixmap(badge_pixmap(state, 28))
         word = translate("Banner", title)
@@ -257,7 +286,8 @@ class Banner(QFrame):
         text = translate("Banner", sentence)
         if state is State.UNKNOWN and sent_at is not None:
             sent = dt.datetime.fromtimestamp(sent_at).strftime("%H:%M:%S")
-            text = translate("Banner", UNKNOWN_SENT_AT).replace("%1", sent)
+            said = UNKNOWN_NOT_QUERIED.get(no_query, UNKNOWN_SENT_AT) if no_query else None
+            text = translate("Banner", said or UNKNOWN_SENT_AT).replace("%1", sent)
         elif problem:
             text = f"{problem}\n{text}"
         self.body.setText(text)

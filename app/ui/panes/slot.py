@@ -180,8 +180,8 @@ class SlotPane(QWidget):
     def new_slot(self) -> None:
         """ "New slot" from the one on screen: its parameters, a suggested RequestId, editable."""
         task = self.slot.task
-        if task is None:
-            return
+        if task is None or not self.slot.offer(Action.NEW_SLOT).enabled:
+            return  # an unknown slot: recover it or declare it failed first
         self._enter_draft(task)
         self.form.set_params(task.kind, dict(getattr(task, "params", {})))
         self.composer.set_request_id(task.request_id)
@@ -351,13 +351,7 @@ class SlotPane(QWidget):
 
     def _outcome(self, action: str, out: Result[Any]) -> None:
         self._end(action)
-        task = out.task if out.task is not None else self.slot.task
-        said = words.for_outcome(
-            out.problem,
-            translate=translate,
-            can_lookup=bool(getattr(self.slot.caps, "can_list_tasks", False)),
-            kind=getattr(task, "kind", None),
-        )
+        said = words.for_outcome(out.problem, translate=translate)
         msg, self._detail = said.text, said.detail
         if action == "export" and out.kind is OutcomeKind.OK:
             n = len(out.payload.files) if isinstance(out.payload, Exported) else 0

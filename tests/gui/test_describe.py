@@ -1,0 +1,160 @@
+"""``slate gui --describe --select RID``: the real window, started offscreen in its own process on a
+real SQLite store, says in one JSON object what a person would see. Each slot shows exactly the
+contract's offers (DESIGN.md "Actions per state"): an unknown MiniMax-H3 slot and an unknown image
+slot (their create's answer lost by the demo provider) offer recover only — no query (no task id),
+no new slot — and a finished MiniMax-H3 slot offers export, open and new slot."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from tests.fixtures import ROOT
+
+H3 = ("--kind", "video", "--model", "MiniMax-H3", "--duration", "4", "--prompt", "tide eye")
+#: The slot's action buttons by object name (stable: tests/gui/test_keyboard.py) → the action.
+ACTION_BUTTONS = {
+    "createButton": "create",
+    "queryButton": "query",
+    "recoverButton": "recover",
+    "exportButton": "export",
+    "openButton": "open",
+    "newSlotButton": "new_slot",
+    "cancelButton": "cancel",
+}
+KEYS = {
+    "outcome",
+    "window",
+    "selected",
+    "slot",
+    "banner",
+    "buttons",
+    "actions",
+    "form",
+    "message",
+    "dialogs",
+    "result",
+}
+
+
+def describe(env: dict[str, str], *args: str) -> dict[str, Any]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "gui", "--describe", *args],
+        env={k: v for k, v in env.items() if k != "QT_QPA_PLATFORM"},  # it goes offscreen itself
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
+    assert len(lines) == 1, proc.stdout  # exactly one JSON object
+    seen = json.loads(lines[0])
+    assert set(seen) == KEYS and seen["outcome"] == "ok"
+    return seen
+
+
+def offered(seen: dict[str, Any]) -> set[str]:
+    """The actions whose buttons are visible and enabled."""
+    return {
+        ACTION_BUTTONS[b["name"]]
+        for b in seen["buttons"]
+        if b["name"] in ACTION_BUTTONS and b["enabled"]
+    }
+
+
+def button(seen: dict[str, Any], name: str) -> dict[str, Any]:
+    [found] = [b for b in seen["buttons"] if b["name"] == name]
+    return found
+
+
+def test_an_unknown_h3_slot_offers_recover_only(slate_env, demo_sim, slate):
+    rid = "article:20261202:tide-eye:scene-01"
+    demo_sim.set_faults(lose_create_response=1)
+    assert slate("submit", "--request-id", rid, *H3).code == 4
+    seen = describe(slate_env, "--select", rid)
+    assert seen["selected"] == rid
+    assert seen["slot"] == {"request_id": rid, "kind": "video", "state": "unknown"}
+    assert offered(seen) == {"recover"}  # the contract: query only with a task id; no new slot
+    query, new = button(seen, "queryButton"), button(seen, "newSlotButton")
+    assert "look the task up" in query["why_not"]  # MiniMax-H3 lists its tasks
+    assert "declare it failed" in new["why_not"]
+    assert seen["banner"]["title"] == "Unknown"
+    assert "Query the provider" not in seen["banner"]["text"]
+    assert "look the task up" in seen["banner"]["text"]
+    # the app's own lookup found the lost task and asks before attaching anything
+    [dialog] = seen["dialogs"]
+    assert dialog["name"] == "lookupDialog"
+    assert {b["name"] for b in dialog["buttons"]} >= {"attachFoundButton", "notNowButton"}
+    actions = {a["name"]: a for a in seen["actions"]}
+    assert not actions["queryAction"]["enabled"] and actions["queryAction"]["why_not"]
+    assert not actions["createAction"]["enabled"]
+    assert seen["result"] == {"share": 0.0}
+    assert demo_sim.stats()["creates_total"] == 1  # describing creates nothing
+
+
+def test_an_unknown_image_slot_offers_recover_only(slate_env, demo_sim, slate):
+    rid = "article:20261202:tide-eye:still-01"
+    demo_sim.set_faults(lose_create_response=1)
+    out = slate("submit", "--request-id", rid, "--kind", "image", "--prompt", "a lighthouse")
+    assert out.code == 4
+    seen = describe(slate_env, "--select", rid)
+    assert seen["slot"]["state"] == "unknown" and seen["slot"]["kind"] == "image"
+    assert offered(seen) == {"recover"}
+    assert "image tasks" in button(seen, "queryButton")["why_not"]
+    assert "image tasks" in seen["banner"]["text"]
+    assert "Query the provider" not in seen["banner"]["text"]
+    assert seen["dialogs"] == []  # an image is in no task list: nothing looked up
+
+
+def test_a_finished_h3_slot_offers_export_open_and_new_slot(slate_env, demo_sim, slate):
+    rid = "article:20261202:tide-eye:scene-02"
+    out = slate("submit", "--request-id", rid, *H3, "--wait", timeout=120)
+    assert out.out["task"]["state"] == "success", out.out
+    seen = describe(slate_env, "--select", rid, "--size", "1000x640")
+    assert (seen["window"]["width"], seen["window"]["height"]) == (1000, 640)
+    assert seen["slot"]["state"] == "success"
+    assert offered(seen) == {"export", "open", "new_slot"}
+    for name in ("createButton", "queryButton", "recoverButton"):
+        assert button(seen, name)["why_not"], name  # refused, and says why
+    assert all(b["why_not"] is None for b in seen["buttons"] if b["enabled"])
+    assert seen["banner"]["title"] == "Done"
+    assert 0.05 < seen["result"]["share"] <= 1.0  # the video, large in the slot pane
+    assert seen["form"]["visible"] is False  # a stored slot shows a summary, not the form
+
+
+def test_a_draft_shows_the_forms_fields_and_the_language_asked(slate_env, demo_sim, slate):
+    empty = describe(slate_env)  # a first launch: the welcome page, no form yet
+    assert empty["form"]["visible"] is False and empty["slot"] is None
+    rid = "article:20261202:tide-eye:still-09"
+    assert slate("submit", "--request-id", rid, "--kind", "image", "--prompt", "a gull").code == 0
+    seen = describe(slate_env, "--lang", "zh_CN")  # no --select: a blank draft beside the slot
+    assert seen["window"]["lang"] == "zh_CN" and seen["slot"] is None
+    assert seen["form"]["visible"] is True
+    fields = {f["name"]: f for f in seen["form"]["fields"] if f["name"]}
+    assert {"promptEdit", "modelCombo", "requestIdEdit"} <= set(fields)
+    assert fields["modelCombo"]["type"] == "choice" and fields["modelCombo"]["value"]
+    assert fields["promptEdit"]["value"] == "" and not fields["promptEdit"]["read_only"]
+    create = button(seen, "createButton")
+    assert not create["enabled"] and re.search(r"[\u4e00-\u9fff]", create["text"])
+    assert re.search(r"[\u4e00-\u9fff]", seen["banner"]["title"])
+
+
+@pytest.mark.parametrize("size", ["10x10", "wide"])
+def test_a_size_it_cannot_use_is_refused_naming_the_field(slate_env, size):
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "--json", "gui", "--describe", "--size", size],
+        env=slate_env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    out = json.loads(proc.stdout)
+    assert out["outcome"] == "invalid" and "size" in out["error"]["message"]

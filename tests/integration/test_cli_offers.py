@@ -1,0 +1,59 @@
+"""What the command line says a slot offers (issue 18, point 4): an unknown slot whose create's
+answer never came back has no task id, so neither the human line nor the JSON offer ``query``;
+``query`` then answers ``invalid`` (exit 2, nothing asked), with the typed reason's words."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from app.cli_words import translator
+from app.domain.states import Refusal
+from app.ui import words
+from tests.fixtures import ROOT
+
+RID = "article:20261202:tide-eye:scene-04"
+H3 = ("--kind", "video", "--model", "MiniMax-H3", "--duration", "4", "--prompt", "tide eye")
+
+
+def _said(slate_env, *args: str, lang: str = "en") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "app", "--lang", lang, *args],
+        env=slate_env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_an_unknown_slot_without_task_id_is_not_offered_a_query(slate_env, demo_sim, slate):
+    demo_sim.set_faults(lose_create_response=1)
+    proc = _said(slate_env, "submit", "--request-id", RID, *H3)
+    assert proc.returncode == 4, proc.stderr
+    said = proc.stdout + proc.stderr
+    assert "you can: recover\n" in said and "you can: query" not in said
+    why = words.REFUSAL_WORDS[Refusal.NO_TASK_ID_LOOKUP]  # H3: the provider lists its tasks
+    assert f"not query: {why}" in said
+    assert f"not new_slot: {words.REFUSAL_WORDS[Refusal.RECOVER_FIRST]}" in said
+    status = slate("status", RID)
+    assert status.out["task"]["allowed_actions"] == ["recover"]
+    asked = demo_sim.stats()["requests_by_endpoint"].copy()
+    q = slate("query", RID)
+    assert q.code == 2 and q.out["outcome"] == "invalid", q.out
+    assert (
+        q.out["error"]["code"] == "not_allowed" and "recover --lookup" in q.out["error"]["message"]
+    )
+    assert demo_sim.stats()["requests_by_endpoint"] == asked  # nothing was asked
+    zh = _said(slate_env, "status", RID, lang="zh_CN")
+    tr = translator("zh_CN")
+    assert tr("WhyNot", why) in zh.stdout + zh.stderr and "服务商" in zh.stdout + zh.stderr
+
+
+def test_an_unknown_image_is_not_offered_a_query_either(slate_env, demo_sim, slate):
+    demo_sim.set_faults(lose_create_response=1)
+    rid = "article:20261202:tide-eye:still-04"
+    out = slate("submit", "--request-id", rid, "--kind", "image", "--prompt", "a lighthouse")
+    assert out.code == 4 and out.out["task"]["allowed_actions"] == ["recover"]
+    said = _said(slate_env, "status", rid)
+    assert f"not query: {words.REFUSAL_WORDS[Refusal.NO_QUERY]}" in said.stdout + said.stderr
