@@ -26,7 +26,7 @@ from app.domain.states import (
     recover_options,
     state_for_status_word,
 )
-from app.domain.tidy import WHY_NOT_REFETCH, may_refetch
+from app.domain.tidy import may_refetch
 from app.providers.base import ProviderError
 from app.service.media import VerificationFailed
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
@@ -59,7 +59,9 @@ class Recovery:
         ctx = self.ctx
         if isinstance(how, Redownload):  # a success whose local files were deleted (tidy-up)
             found = await ctx.load_or_answer(request_id)
-            if isinstance(found, TaskRow) and found.state == State.SUCCESS:
+            if isinstance(found, TaskRow) and may_refetch(
+                found.state, found.results, sum(m.removed_at is not None for m in found.media)
+            ):
                 return await self._refetch(found)
         got = await ctx.actionable(request_id, Action.RECOVER)
         if isinstance(got, Result):
@@ -122,10 +124,6 @@ class Recovery:
         """``recover --redownload`` of a slot pruned by ``prune-media``: the media fetched and
         verified again; the slot stays ``success`` (nothing created, nothing billed)."""
         ctx = self.ctx
-        removed = [m for m in task.media if m.removed_at is not None]
-        if not may_refetch(task.state, task.results, len(removed)):
-            why = WHY_NOT_REFETCH if removed else "its media are here; nothing to download again"
-            return not_allowed(ctx.view(task), f"redownload: {why}")
         try:
             fresh = await self.lifecycle.refetch(task)
         except (VerificationFailed, ProviderError, OSError) as exc:
