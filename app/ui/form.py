@@ -8,6 +8,7 @@ reads a disk or the store (frame files, the next free scene).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from app.domain.protocols import V2, V2_MODELS, protocol_for
 from app.domain.slots import validate_request_id
 from app.ui import words
 from app.ui.draft import DraftModel
+from app.ui.widgets import guard_wheel
 from app.ui.inputs import FramePicker, MediaInput, ReferenceList, kind_of_source
 from app.ui.qt import (
     QButtonGroup,
@@ -321,6 +323,8 @@ class CreateForm(QWidget):
         # The draft's parameters and the domain's answers about them (availability, the first
         # problem, the estimate, the budget's verdict): the widgets only show them.
         self.draft = DraftModel()
+        if QtWidgets.QApplication.instance() is not None:
+            guard_wheel(QtWidgets.QApplication.instance())  # no paid setting moves by scrolling
         self.image_radio = QRadioButton(self.tr("Image"), objectName="imageRadio")
         self.video_radio = QRadioButton(self.tr("Video"), objectName="videoRadio")
         self.video_radio.setChecked(True)
@@ -467,6 +471,8 @@ class CreateForm(QWidget):
         for picker in (self.first, self.last, self.subject, self.references):
             picker.fileWanted.connect(lambda p=picker: self.frameWanted.emit(p))
             picker.sourcesDropped.connect(lambda sources, p=picker: self.take(p, sources))
+            picker.pasteEmpty.connect(self._nothing_to_paste)
+            picker.fed.connect(lambda name, url, p=picker: self.take(p, [url], name=name))
         self.validate()
 
     # -- kind and model -------------------------------------------------------------------------
@@ -827,13 +833,17 @@ class CreateForm(QWidget):
             return "subject_reference"
         return f"reference_{kind}"
 
-    def take(self, target: Any, sources: list[str]) -> None:
-        """Check each dropped, pasted or chosen input and put it into ``target`` (a frame
-        picker or the reference list), or say why not."""
+    def take(self, target: Any, sources: list[str], *, name: str | None = None) -> None:
+        """Check each dropped, pasted, chosen or fed input and put it into ``target`` (a frame
+        picker or the reference list), or say why not. ``name``: what to call it (a result used
+        as an input: "last frame of …"); else the file's name."""
         protocol = "v2" if self.is_v2() else self.kind()
+        called = name
         for source in sources:
             kind = kind_of_source(source)
-            name = self.tr("pasted picture") if source.startswith("data:") else Path(source).name
+            name = called or (
+                self.tr("pasted picture") if source.startswith("data:") else Path(source).name
+            )
             if kind is None:
                 self.refuse(
                     self.tr("%1 is not a picture, a video or a sound clip Slate can use.").replace(
@@ -847,7 +857,13 @@ class CreateForm(QWidget):
             field = self._field_of(target, kind)
             if self.prober is None:
                 continue
-            self.prober(source, kind, field, protocol, lambda got, t=target: self._arrived(t, got))
+            self.prober(
+                source,
+                kind,
+                field,
+                protocol,
+                lambda got, t=target, n=called: self._arrived(t, got, n),
+            )
 
     def take_dropped(self, sources: list[str]) -> None:
         """Inputs dropped on the form itself: references where the model takes them (and no
@@ -865,10 +881,12 @@ class CreateForm(QWidget):
         else:
             self.refuse(self.tr("This model takes no pictures here."))
 
-    def _arrived(self, target: Any, got: Any) -> None:
+    def _arrived(self, target: Any, got: Any, name: str | None = None) -> None:
         if not isinstance(got, MediaInput):
             self.refuse(self.tr("Not added — %1").replace("%1", str(got)))
             return
+        if name:
+            got = dataclasses.replace(got, name=name)
         if isinstance(target, ReferenceList):
             field = f"reference_{got.kind}"
             current = self.references.by_field(check=True).get(field, [])
@@ -883,6 +901,14 @@ class CreateForm(QWidget):
 
     def refuse(self, text: str) -> None:
         self.refused.emit(text)
+
+    def _nothing_to_paste(self) -> None:
+        self.refuse(
+            self.tr(
+                "Nothing to paste here: the clipboard holds no picture. Copy an image or an "
+                "image file (or an https:// link to one), then paste again."
+            )
+        )
 
     # -- stored slots ---------------------------------------------------------------------------
     def set_params(self, kind: str, params: dict[str, Any]) -> None:
@@ -1022,14 +1048,17 @@ class CreateForm(QWidget):
         self.optimizer.setChecked(kind == "video")
         self.validate()
 
-    def picker(self, field: str) -> FramePicker:
+    def picker(self, field: str) -> FramePicker | ReferenceList:
         """The image input of ``field`` (``first_frame``, ``last_frame``, ``subject_reference``),
-        its row shown: a video model that takes it is chosen when the current one does not."""
+        its row shown: a video model that takes it is chosen when the current one does not.
+        MiniMax-H3 takes a reference as one of its reference media (the reference list)."""
         picker = {
             "first_frame": self.first,
             "last_frame": self.last,
             "subject_reference": self.subject,
         }[field]
+        if self.is_v2() and field == "subject_reference":
+            return self.references
         if self.kind() == "video":
             allows = {
                 "first_frame": "allows_first_frame",
@@ -1037,10 +1066,7 @@ class CreateForm(QWidget):
                 "subject_reference": "needs_subject",
             }[field]
             rule = VIDEO_MODELS.get(self.model_id())
-            # MiniMax-H3 takes first and last frames itself, but no subject picture.
-            switch = (rule is not None and not getattr(rule, allows)) or (
-                self.is_v2() and field == "subject_reference"
-            )
+            switch = rule is not None and not getattr(rule, allows)
             if switch:
                 for name, other in VIDEO_MODELS.items():
                     if getattr(other, allows):
