@@ -279,3 +279,30 @@ def test_ctrl_v_in_the_drop_field_pastes_the_picture(gui, make_window, qtbot):
     qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     gui.until(lambda: form.first.input is not None, timeout=20, what="pasted after a click")
     QGuiApplication.clipboard().clear()
+
+
+def test_the_drafts_reasons_have_chinese_words(qapp):
+    """Every reason the draft model gives (a field out of reach, the budget's refusals) and the
+    paste message are in the zh_CN catalogue."""
+    import re
+
+    from app.ui import words
+    from app.ui.app import install_translations
+    from app.ui.qt import translate
+
+    said = list(words.UNAVAILABLE.values()) + [words.WRITE_PROMPT, words.BUDGET_USED]
+    said += [(words.CONTEXT, t) for t in words.BUDGET_REFUSALS.values()]
+    said.append((words.CONTEXT, words.BUDGET_USED_PARTLY))
+    said.append(
+        (
+            "CreateForm",
+            "Nothing to paste here: the clipboard holds no picture. Copy an image or an "
+            "image file (or an https:// link to one), then paste again.",
+        )
+    )
+    install_translations(qapp, "zh_CN")
+    try:
+        missing = [t for c, t in said if not re.search(r"[\u4e00-\u9fff]", translate(c, t))]
+    finally:
+        install_translations(qapp, "en")
+    assert missing == []
