@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
+from app.domain.params import units
 from app.domain.states import IN_FLIGHT, WHY_NOT, Action, State, allowed_actions
 
 
@@ -566,9 +567,7 @@ class CurrentSlot(Observable):
         draft = self.draft
         if draft is None or self.task is not None:
             return None
-        if draft.kind == "image":
-            return "image", int(draft.params.get("n") or 1)
-        return draft.kind, 1
+        return draft.kind, units(draft.kind, draft.params)
 
     def progress(self, now: float) -> Progress | None:
         task = self.task
