@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from enum import Enum
 from typing import Any, Literal
 
 from app.domain.derived import REGENERATION_PRICE_KEY, is_regeneration
@@ -555,15 +556,28 @@ def spend_counted(
 # -- the daily budget ----------------------------------------------------------------------
 
 
+class BudgetRefusal(str, Enum):
+    """Why the daily budget refuses a create (the app words each one; ``reason`` is the CLI's)."""
+
+    PRICE_UNKNOWN = "price_unknown"  # this create's price is unknown
+    SPEND_UNKNOWN = "spend_unknown"  # today's spend has a part of unknown price
+    OVER = "over"  # today's spend + this create's estimate would exceed the budget
+
+    def __str__(self) -> str:
+        return self.value
+
+
 @dataclass(frozen=True)
 class BudgetCheck:
-    """The budget's answer for one create: ``allowed``, and why not in ``reason``."""
+    """The budget's answer for one create: ``allowed``, and why not in ``refusal`` (typed) and
+    ``reason`` (the sentence the CLI says)."""
 
     allowed: bool
     budget: Decimal
     spent: Money
     estimate: Money
     reason: str | None = None
+    refusal: BudgetRefusal | None = None
 
     @property
     def remaining(self) -> Money:
@@ -585,6 +599,7 @@ def check_budget(budget: Decimal, today: SpendTotal, cost: Cost) -> BudgetCheck:
             est,
             f"the price of this create is unknown ({cost.basis}); with a daily "
             f"budget set, Slate creates only what it can price",
+            BudgetRefusal.PRICE_UNKNOWN,
         )
     if spent is None:
         return BudgetCheck(
@@ -595,6 +610,7 @@ def check_budget(budget: Decimal, today: SpendTotal, cost: Cost) -> BudgetCheck:
             f"today's spend includes {_plural(today.unknown_slots, 'slot')} of "
             f"unknown price, so the daily budget of {format_money(budget, cur)} "
             f"cannot be checked",
+            BudgetRefusal.SPEND_UNKNOWN,
         )
     if spent + est > budget:
         return BudgetCheck(
@@ -605,5 +621,6 @@ def check_budget(budget: Decimal, today: SpendTotal, cost: Cost) -> BudgetCheck:
             f"today's spend {format_money(spent, cur)} + this create "
             f"{format_money(est, cur)} would exceed the daily budget of "
             f"{format_money(budget, cur)}",
+            BudgetRefusal.OVER,
         )
     return BudgetCheck(True, budget, spent, est)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
+from app.domain.params import units
 from app.domain.states import EMPTY_SLOT_OFFERS, IN_FLIGHT, Action, Refusal, SlotOffer, State
 from app.ui.noop import QT_TRANSLATE_NOOP
 
@@ -456,9 +457,7 @@ class CurrentSlot(Observable):
         draft = self.draft
         if draft is None or self.task is not None:
             return None
-        if draft.kind == "image":
-            return "image", int(draft.params.get("n") or 1)
-        return draft.kind, 1
+        return draft.kind, units(draft.kind, draft.params)
 
     def progress(self, now: float) -> Progress | None:
         task = self.task

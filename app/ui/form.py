@@ -8,12 +8,15 @@ reads a disk or the store (frame files, the next free scene).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 from typing import Any
 
 from app.domain.errors import ValidationError
+from app.domain import drafts
 from app.domain import params_v2 as v2
+from app.domain.drafts import what_if
 from app.domain.cost import format_money
 from app.domain.params import (
     ASPECT_RATIOS,
@@ -21,12 +24,14 @@ from app.domain.params import (
     IMAGE_PROMPT_MAX,
     VIDEO_MODELS,
     VIDEO_PROMPT_MAX,
-    normalize,
 )
 from app.domain import naming
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, V2_MODELS, protocol_for
 from app.domain.slots import validate_request_id
+from app.ui import words
+from app.ui.draft import DraftModel
+from app.ui.widgets import guard_wheel
 from app.ui.inputs import FramePicker, MediaInput, ReferenceList, kind_of_source
 from app.ui.qt import (
     QButtonGroup,
@@ -49,6 +54,7 @@ from app.ui.qt import (
     Qt,
     QtWidgets,
     Signal,
+    translate,
 )
 
 
@@ -242,8 +248,6 @@ class RequestIdComposer(QWidget):
         self.next_button.setEnabled(not ro and not self.free)
 
 
-#: A picture the domain's rules are asked "what if" with (it passes every image limit).
-_PROBE_IMAGE = MediaFacts("image", "0" * 64, 1000, "png", "probe", 1024, 576)
 #: The form's fields that take media, in the order the rules check them.
 MEDIA_ROWS = ("first_frame_image", "last_frame_image", "reference")
 
@@ -316,10 +320,11 @@ class CreateForm(QWidget):
         # ``prober(source, kind, field, protocol, done)``: reads and checks an input off the UI
         # thread; ``done`` gets a MediaInput or the refusal's text (the slot pane sets it).
         self.prober: Any = None
-        # ``estimator(kind, params)``: the draft's cost (a Result of DraftCost), or None.
-        self.estimator: Any = None
-        # Today's use of the daily budget (a BudgetReport; its ``limit`` None: no budget).
-        self.budget: Any = None
+        # The draft's parameters and the domain's answers about them (availability, the first
+        # problem, the estimate, the budget's verdict): the widgets only show them.
+        self.draft = DraftModel()
+        if QtWidgets.QApplication.instance() is not None:
+            guard_wheel(QtWidgets.QApplication.instance())  # no paid setting moves by scrolling
         self.image_radio = QRadioButton(self.tr("Image"), objectName="imageRadio")
         self.video_radio = QRadioButton(self.tr("Video"), objectName="videoRadio")
         self.video_radio.setChecked(True)
@@ -466,6 +471,8 @@ class CreateForm(QWidget):
         for picker in (self.first, self.last, self.subject, self.references):
             picker.fileWanted.connect(lambda p=picker: self.frameWanted.emit(p))
             picker.sourcesDropped.connect(lambda sources, p=picker: self.take(p, sources))
+            picker.pasteEmpty.connect(self._nothing_to_paste)
+            picker.fed.connect(lambda name, url, p=picker: self.take(p, [url], name=name))
         self.validate()
 
     # -- kind and model -------------------------------------------------------------------------
@@ -627,34 +634,39 @@ class CreateForm(QWidget):
         return self._v2_params(check=True) if self.is_v2() else self.params()
 
     def error_text(self) -> str | None:
-        try:
-            normalize(self.kind(), self.check_params())
+        """The draft's first problem in words (the budget's refusal included), or None."""
+        self._sync()
+        problem = self.draft.problem
+        if problem is None:
             return None
-        except ValidationError as exc:
-            return str(exc)
+        return self._problem_text(problem)
+
+    def _problem_text(self, problem: Any) -> str:
+        b = self.draft.budget
+        return words.draft_problem(
+            problem,
+            self._field_label(problem.field),
+            getattr(b, "currency", "USD"),
+            getattr(b, "spent", None),
+            translate,
+        )
 
     def _what_if(self, **changes: Any) -> ValidationError | None:
         """Ask the rules whether the draft with ``changes`` would be taken (a prompt assumed)."""
-        raw = {**self._v2_params(check=True), "prompt": "x", **changes}
-        raw = {k: v for k, v in raw.items() if v is not None}
-        try:
-            normalize("video", raw)
-            return None
-        except ValidationError as exc:
-            return exc
+        return what_if(self._v2_params(check=True), **changes)
 
     def _explain_v2(self) -> None:
-        """Enable what the model and the inputs allow; say why the rest is disabled."""
+        """Enable what the model and the inputs allow; say why the rest is disabled (the
+        draft model's answers, from the domain)."""
         model = self.model_id()
-        rule = v2.MODELS[model]
+        draft = self.draft
+
+        def said(field: str) -> str | None:
+            why = draft.why(field)
+            return None if why is None else words.unavailable(why, model, translate)
+
         # prompt expansion: a model feature
-        why_exp = (
-            None
-            if rule.prompt_expansion
-            else self.tr(
-                "Prompt expansion is a MiniMax-H3-Max feature; %1 follows your prompt as written."
-            ).replace("%1", model)
-        )
+        why_exp = said(drafts.EXPANSION)
         self.expansion.setEnabled(why_exp is None and not self._read_only)
         if why_exp and not self._showing:  # not used by this model: it says "off"
             self.expansion.setCurrentIndex(self.expansion.findData("disabled"))
@@ -671,13 +683,7 @@ class CreateForm(QWidget):
         self.expansion_hint.setVisible(bool(why_exp))
         # adaptive ratio: needs a picture or a clip to follow
         adaptive = self.ratio.model().item(self.ratio.findData(v2.ADAPTIVE))
-        err = self._what_if(ratio=v2.ADAPTIVE)
-        why_ratio = None
-        if err is not None and err.field == "ratio":
-            why_ratio = self.tr(
-                "“adaptive” takes its shape from a first frame or a reference "
-                "image or video; without one, choose a fixed ratio."
-            )
+        why_ratio = said(drafts.ADAPTIVE)
         adaptive.setEnabled(why_ratio is None)
         adaptive.setToolTip(why_ratio or "")
         if (
@@ -691,78 +697,58 @@ class CreateForm(QWidget):
         self.ratio_hint.setText(why_ratio or "")
         self.ratio_hint.setVisible(bool(why_ratio) and not self._read_only)
         # frames and references: one or the other
-        has_refs = bool(self.references.items)
-        has_frames = bool(self.first.input or self.last.input)
-        why_frames = why_refs = None
-        if has_refs:
-            err = self._what_if(first_frame_image=_PROBE_IMAGE)
-            if err is not None and err.field.startswith("reference"):
-                why_frames = self.tr(
-                    "Frames and references don't mix: remove the references to start from a frame."
-                )
-        if has_frames:
-            err = self._what_if(
-                first_frame_image=None, last_frame_image=None, reference_image=[_PROBE_IMAGE]
-            )
-            err2 = self._what_if(reference_image=[_PROBE_IMAGE])
-            if err is None and err2 is not None and err2.field.startswith("reference"):
-                why_refs = self.tr(
-                    "References and frames don't mix: clear the first and last "
-                    "frame to use references."
-                )
-        why_last = why_frames
-        if why_last is None and not self.first.input and not self.last.input:
-            err = self._what_if(last_frame_image=_PROBE_IMAGE)
-            if err is not None and err.field == "last_frame_image":
-                why_last = self.tr("%1 needs a first frame before a last frame.").replace(
-                    "%1", model
-                )
+        why_frames = said(drafts.FIRST)
+        why_last = said(drafts.LAST)
         self.first.set_blocked(why_frames)
         self.last.set_blocked(why_last, inline=why_last != why_frames)
-        self.references.set_blocked(why_refs)
+        self.references.set_blocked(said(drafts.REFERENCES))
+
+    @property
+    def estimator(self) -> Any:
+        """``estimator(kind, params)``: the draft's cost (a Result of DraftCost), or None."""
+        return self.draft.estimator
+
+    @estimator.setter
+    def estimator(self, estimator: Any) -> None:
+        self.draft.estimator = estimator
+
+    @property
+    def budget(self) -> Any:
+        """Today's use of the daily budget (a BudgetReport; its ``limit`` None: no budget)."""
+        return self.draft.budget
 
     def set_budget(self, budget: Any) -> None:
-        """Today's budget use (from the status refresh): said beside the draft's cost."""
-        if budget != self.budget:
-            self.budget = budget
+        """Today's budget use (from the status refresh): said beside the draft's cost, and
+        checked by the domain's rule before Create."""
+        if budget != self.draft.budget:
+            self.draft.budget = budget
             if not self._read_only:
-                self._show_cost(self.error_text() is None)
+                self.validate()
 
-    def _show_cost(self, valid: bool) -> None:
+    def _sync(self) -> None:
+        """The draft model follows the widgets (one batch)."""
+        self.draft.update(
+            kind=self.kind(), params=self.check_params(), read_only=self._read_only
+        )
+
+    def _show_cost(self) -> None:
         text = ""
-        if valid and self.estimator is not None and not self._read_only:
-            out = self.estimator(self.kind(), self.check_params())
-            cost = getattr(getattr(out, "payload", None), "cost", None)
-            if cost is not None:
-                if cost.estimate is None:
-                    text = self.tr("Cost: price unknown")
-                else:
-                    text = self.tr("Cost: about %1").replace(
-                        "%1", format_money(cost.estimate, cost.currency)
-                    )
-                text += self._budget_text(cost)
+        cost = self.draft.cost
+        if cost is not None and not self._read_only:
+            if cost.estimate is None:
+                text = self.tr("Cost: price unknown")
+            else:
+                text = self.tr("Cost: about %1").replace(
+                    "%1", format_money(cost.estimate, cost.currency)
+                )
+            text += words.budget_line(self.draft.budget, translate)
         self.cost.setText(text)
         self.cost.setVisible(bool(text))
-
-    def _budget_text(self, cost: Any) -> str:
-        b = self.budget
-        if b is None or b.limit is None:
-            return ""
-        spent = b.spent.estimate
-        used = format_money(spent, b.currency) if spent is not None else self.tr("unknown")
-        text = (
-            self.tr(" · today %1 of %2 budget")
-            .replace("%1", used)
-            .replace("%2", format_money(b.limit, b.currency))
-        )
-        left = b.remaining
-        if left is not None and cost.estimate is not None and cost.estimate > left:
-            text += self.tr(" — over what is left today; Create will be refused")
-        return text
 
     def validate(self) -> None:
         if self._filling:
             return
+        self._sync()
         text = self.prompt.toPlainText()
         limit = self.limit()
         self.count.setText(f"{len(text)} / {limit}")
@@ -773,29 +759,29 @@ class CreateForm(QWidget):
         else:
             for p in (self.first, self.last, self.subject):
                 p.set_blocked(None)
-        field = None
+        problem = self.draft.problem
+        field = problem.field if problem is not None else None
+        self._show_cost()
+        hint = (
+            problem is not None
+            and problem.kind is drafts.ProblemKind.NO_PROMPT
+            and (self.kind() == "image" or not self.first.value())
+        )
         message = ""
-        if not self._read_only:
-            try:
-                normalize(self.kind(), self.check_params())
-            except ValidationError as exc:
-                field, message = exc.field, exc.message
-        self._show_cost(field is None and not self._read_only)
-        if field == "prompt" and not text.strip():
+        if problem is not None:
             message = (
-                self.tr("Write a prompt to start.")
-                if self.kind() == "image" or not self.first.value()
-                else message
+                words.draft_problem(problem, "", translate=translate)
+                if hint
+                else self._problem_text(
+                    drafts.Problem(drafts.ProblemKind.INVALID, problem.field, problem.message)
+                    if problem.kind is drafts.ProblemKind.NO_PROMPT
+                    else problem
+                )
             )
-            self.error.setObjectName("hint")
-        else:
-            self.error.setObjectName("fieldError")
+        self.error.setObjectName("hint" if hint else "fieldError")
         self.error.style().unpolish(self.error)
         self.error.style().polish(self.error)
-        hint = self.error.objectName() == "hint"
-        self.error.setText(
-            (message if hint else self._field_label(field) + message) if message else ""
-        )
+        self.error.setText(message)
         self.error.setVisible(bool(message))
         widgets = {
             "prompt": self.prompt,
@@ -847,13 +833,17 @@ class CreateForm(QWidget):
             return "subject_reference"
         return f"reference_{kind}"
 
-    def take(self, target: Any, sources: list[str]) -> None:
-        """Check each dropped, pasted or chosen input and put it into ``target`` (a frame
-        picker or the reference list), or say why not."""
+    def take(self, target: Any, sources: list[str], *, name: str | None = None) -> None:
+        """Check each dropped, pasted, chosen or fed input and put it into ``target`` (a frame
+        picker or the reference list), or say why not. ``name``: what to call it (a result used
+        as an input: "last frame of …"); else the file's name."""
         protocol = "v2" if self.is_v2() else self.kind()
+        called = name
         for source in sources:
             kind = kind_of_source(source)
-            name = self.tr("pasted picture") if source.startswith("data:") else Path(source).name
+            name = called or (
+                self.tr("pasted picture") if source.startswith("data:") else Path(source).name
+            )
             if kind is None:
                 self.refuse(
                     self.tr("%1 is not a picture, a video or a sound clip Slate can use.").replace(
@@ -867,7 +857,13 @@ class CreateForm(QWidget):
             field = self._field_of(target, kind)
             if self.prober is None:
                 continue
-            self.prober(source, kind, field, protocol, lambda got, t=target: self._arrived(t, got))
+            self.prober(
+                source,
+                kind,
+                field,
+                protocol,
+                lambda got, t=target, n=called: self._arrived(t, got, n),
+            )
 
     def take_dropped(self, sources: list[str]) -> None:
         """Inputs dropped on the form itself: references where the model takes them (and no
@@ -885,10 +881,12 @@ class CreateForm(QWidget):
         else:
             self.refuse(self.tr("This model takes no pictures here."))
 
-    def _arrived(self, target: Any, got: Any) -> None:
+    def _arrived(self, target: Any, got: Any, name: str | None = None) -> None:
         if not isinstance(got, MediaInput):
             self.refuse(self.tr("Not added — %1").replace("%1", str(got)))
             return
+        if name:
+            got = dataclasses.replace(got, name=name)
         if isinstance(target, ReferenceList):
             field = f"reference_{got.kind}"
             current = self.references.by_field(check=True).get(field, [])
@@ -903,6 +901,14 @@ class CreateForm(QWidget):
 
     def refuse(self, text: str) -> None:
         self.refused.emit(text)
+
+    def _nothing_to_paste(self) -> None:
+        self.refuse(
+            self.tr(
+                "Nothing to paste here: the clipboard holds no picture. Copy an image or an "
+                "image file (or an https:// link to one), then paste again."
+            )
+        )
 
     # -- stored slots ---------------------------------------------------------------------------
     def set_params(self, kind: str, params: dict[str, Any]) -> None:
@@ -1042,14 +1048,17 @@ class CreateForm(QWidget):
         self.optimizer.setChecked(kind == "video")
         self.validate()
 
-    def picker(self, field: str) -> FramePicker:
+    def picker(self, field: str) -> FramePicker | ReferenceList:
         """The image input of ``field`` (``first_frame``, ``last_frame``, ``subject_reference``),
-        its row shown: a video model that takes it is chosen when the current one does not."""
+        its row shown: a video model that takes it is chosen when the current one does not.
+        MiniMax-H3 takes a reference as one of its reference media (the reference list)."""
         picker = {
             "first_frame": self.first,
             "last_frame": self.last,
             "subject_reference": self.subject,
         }[field]
+        if self.is_v2() and field == "subject_reference":
+            return self.references
         if self.kind() == "video":
             allows = {
                 "first_frame": "allows_first_frame",
@@ -1057,10 +1066,7 @@ class CreateForm(QWidget):
                 "subject_reference": "needs_subject",
             }[field]
             rule = VIDEO_MODELS.get(self.model_id())
-            # MiniMax-H3 takes first and last frames itself, but no subject picture.
-            switch = (rule is not None and not getattr(rule, allows)) or (
-                self.is_v2() and field == "subject_reference"
-            )
+            switch = rule is not None and not getattr(rule, allows)
             if switch:
                 for name, other in VIDEO_MODELS.items():
                     if getattr(other, allows):

@@ -20,6 +20,7 @@ from app.domain.errors import ValidationError
 from app.domain.params_v2 import MediaFacts
 from app.ui.qt import (
     QByteArray,
+    QEvent,
     QGuiApplication,
     QHBoxLayout,
     QImage,
@@ -223,10 +224,25 @@ class DropMixin:
             event.ignore()
 
     def paste(self) -> None:
+        """Ctrl+V: the clipboard's picture, files or https:// link; said when it holds none."""
         if self.accepting():
             sources = sources_of(QGuiApplication.clipboard().mimeData())
             if sources:
                 self.take_sources(sources)
+            else:
+                self.pasteEmpty.emit()  # type: ignore[attr-defined]
+
+    def _paste_key(self, event: Any) -> bool:
+        """Ctrl+V (or Shift+Insert) in a text field of the drop area pastes the clipboard's
+        picture here, not its text: True when ``event`` was that key and is handled."""
+        if event.type() not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            return False
+        if not event.matches(QKeySequence.StandardKey.Paste):
+            return False
+        event.accept()
+        if event.type() == QEvent.Type.KeyPress:
+            self.paste()
+        return True
 
     def accepting(self) -> bool:
         return True
@@ -242,6 +258,8 @@ class FramePicker(DropMixin, QWidget):
     changed = Signal()
     fileWanted = Signal()
     sourcesDropped = Signal(list)  # local files / URLs / data URLs to check and take
+    pasteEmpty = Signal()  # Ctrl+V with no picture, file or link on the clipboard
+    fed = Signal(str, str)  # a result used as this input: (its name, its data: URL)
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -284,6 +302,16 @@ class FramePicker(DropMixin, QWidget):
         self.choose.clicked.connect(self.fileWanted)
         self.clear.clicked.connect(lambda: self.set_value(None))
         self._init_drop()
+        # Ctrl+V in the field pastes a picture (not text); a click on the drop area gives it
+        # the focus, so Ctrl+V there pastes too
+        self.edit.installEventFilter(self)
+        self.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.thumb.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if obj is self.edit and self._paste_key(event):
+            return True
+        return super().eventFilter(obj, event)
 
     def accepting(self) -> bool:
         return not self._read_only and self._blocked is None
@@ -338,13 +366,18 @@ class FramePicker(DropMixin, QWidget):
             self.set_input(None)
 
     def set_file(self, name: str, data_url: str) -> None:
-        """A picture read from a file or a result (``data_url``), said by its name."""
-        self.set_value(data_url)
-        self.edit.setText(
-            self.tr("%1 (picture, %2 KB)")
-            .replace("%1", name)
-            .replace("%2", str(len(data_url) * 3 // 4 // 1024))
-        )
+        """A picture read from a file or a result (``data_url``), said by its name: the form
+        checks it as any dropped picture (its facts found, the model's limits applied) and puts
+        it in (:attr:`fed`), so it creates with every model."""
+        if not self.isSignalConnected(QtCore.QMetaMethod.fromSignal(self.fed)):  # no form: as it is
+            self.set_value(data_url)
+            self.edit.setText(
+                self.tr("%1 (picture, %2 KB)")
+                .replace("%1", name)
+                .replace("%2", str(len(data_url) * 3 // 4 // 1024))
+            )
+            return
+        self.fed.emit(name, data_url)
 
     def set_stored(self, text: str) -> None:
         """A stored slot's local input (known by its facts only: no thumbnail)."""
@@ -405,6 +438,8 @@ class ReferenceList(DropMixin, QWidget):
     changed = Signal()
     fileWanted = Signal()
     sourcesDropped = Signal(list)
+    pasteEmpty = Signal()  # Ctrl+V with no picture, file or link on the clipboard
+    fed = Signal(str, str)  # a result used as a reference: (its name, its data: URL)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -450,6 +485,10 @@ class ReferenceList(DropMixin, QWidget):
 
     def take_sources(self, sources: list[str]) -> None:
         self.sourcesDropped.emit(sources)
+
+    def set_file(self, name: str, data_url: str) -> None:
+        """A result used as a reference (``data_url``): checked by the form and added."""
+        self.fed.emit(name, data_url)
 
     def append(self, media: MediaInput) -> None:
         self.items.append(media)

@@ -29,6 +29,9 @@ WIDGETS = (
     "videoRadio",
     "newDraftButton",
     "playButton",
+    "durationSlider",
+    "ratioCombo",
+    "useAsButton",
 )
 
 

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.ui.qt import QLabel, QSizePolicy, Qt, QWidget
+from app.ui.qt import QEvent, QLabel, QObject, QSizePolicy, Qt, QtWidgets, QWidget
+
+_WHEEL = QEvent.Type.Wheel
+_POLISH = QEvent.Type.Polish
 
 
 class ElidedLabel(QLabel):
@@ -67,3 +70,50 @@ def fit_icons(view: Any, largest: int, aspect: float = 1.0) -> None:
     view.setIconSize(QSize(cell, tall))
     for i in range(n):
         view.item(i).setSizeHint(QSize(cell + 8, tall + label))
+
+
+class WheelGuard(QObject):
+    """The mouse wheel changes a spin box, a combo box or a slider only when it has the focus:
+    scrolling the page over the form never moves a paid setting (Duration, Ratio…) as the fields
+    pass under the pointer. Installed once on the application (:func:`guard_wheel`): such a
+    widget takes the focus by click or Tab only (never by the wheel), and a wheel turn over it
+    while it has no focus goes on to its parents (the page scrolls)."""
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        kind = event.type()
+        if kind == _WHEEL:
+            return _guarded(obj) and not obj.hasFocus()
+        if kind == _POLISH and _guarded(obj):
+            _no_wheel_focus(obj)
+        return False
+
+
+#: What the wheel must not change unless focused (spin boxes and date edits, combo boxes, sliders;
+#: never a scroll bar).
+GUARDED = (QtWidgets.QAbstractSpinBox, QtWidgets.QComboBox, QtWidgets.QSlider)
+
+
+def _guarded(obj: Any) -> bool:
+    return isinstance(obj, GUARDED)
+
+
+def _no_wheel_focus(widget: Any) -> None:
+    if widget.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+        widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+
+def guard_wheel(app: Any) -> WheelGuard:
+    """Install the :class:`WheelGuard` on ``app`` (once; later calls return the same guard),
+    and take the wheel focus from the widgets that exist already."""
+    guard = app.findChild(WheelGuard, "wheelGuard")
+    if guard is None:
+        guard = WheelGuard(app)
+        guard.setObjectName("wheelGuard")
+        app.installEventFilter(guard)
+        for widget in app.allWidgets():
+            if _guarded(widget):
+                _no_wheel_focus(widget)
+    return guard
+
+
+__all__ += ["WheelGuard", "guard_wheel"]

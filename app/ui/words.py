@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
 
+from app.domain.cost import BudgetCheck, BudgetRefusal, format_money
+from app.domain.drafts import Problem, ProblemKind, Unavailable
 from app.domain.states import Action, Refusal, SlotOffer, State, state_for_status_word
 from app.ui.noop import QT_TRANSLATE_NOOP
 
@@ -609,8 +611,141 @@ def event_line(
     ), technical
 
 
+# -- the draft: why a field is out of reach, the budget's answer ------------------------------------
+#: Why a draft's field cannot be used → (context, sentence); ``%1`` is the model.
+UNAVAILABLE: dict[Unavailable, tuple[str, str]] = {
+    Unavailable.NO_EXPANSION: (
+        "CreateForm",
+        QT_TRANSLATE_NOOP(
+            "CreateForm",
+            "Prompt expansion is a MiniMax-H3-Max feature; %1 follows your prompt as written.",
+        ),
+    ),
+    Unavailable.ADAPTIVE_NEEDS_MEDIA: (
+        "CreateForm",
+        QT_TRANSLATE_NOOP(
+            "CreateForm",
+            "“adaptive” takes its shape from a first frame or a reference "
+            "image or video; without one, choose a fixed ratio.",
+        ),
+    ),
+    Unavailable.FRAMES_WITH_REFERENCES: (
+        "CreateForm",
+        QT_TRANSLATE_NOOP(
+            "CreateForm",
+            "Frames and references don't mix: remove the references to start from a frame.",
+        ),
+    ),
+    Unavailable.REFERENCES_WITH_FRAMES: (
+        "CreateForm",
+        QT_TRANSLATE_NOOP(
+            "CreateForm",
+            "References and frames don't mix: clear the first and last "
+            "frame to use references.",
+        ),
+    ),
+    Unavailable.LAST_NEEDS_FIRST: (
+        "CreateForm",
+        QT_TRANSLATE_NOOP("CreateForm", "%1 needs a first frame before a last frame."),
+    ),
+}
+WRITE_PROMPT = ("CreateForm", QT_TRANSLATE_NOOP("CreateForm", "Write a prompt to start."))
+BUDGET_USED = ("CreateForm", QT_TRANSLATE_NOOP("CreateForm", " · today %1 of %2 budget"))
+BUDGET_USED_PARTLY = QT_TRANSLATE_NOOP(
+    "Words", " · today %1 known of the %2 budget, and slots of unknown price: %3"
+)
+#: The budget's refusal of a draft → its sentence (``%1`` today's spend, ``%2`` this draft's
+#: estimate, ``%3`` the budget, ``%4`` what is left, ``%5`` today's slots of unknown price).
+BUDGET_REFUSALS: dict[BudgetRefusal, str] = {
+    BudgetRefusal.OVER: QT_TRANSLATE_NOOP(
+        "Words",
+        "Create is off: this draft (about %2) would go over today's budget — %1 of %3 is "
+        "used, %4 is left. The budget can be changed in Settings.",
+    ),
+    BudgetRefusal.PRICE_UNKNOWN: QT_TRANSLATE_NOOP(
+        "Words",
+        "Create is off: this draft's price is unknown, and with a daily budget of %3 Slate "
+        "creates only what it can price. The budget can be changed in Settings.",
+    ),
+    BudgetRefusal.SPEND_UNKNOWN: QT_TRANSLATE_NOOP(
+        "Words",
+        "Create is off: today's budget of %3 cannot be checked, because slots of unknown "
+        "price were made today (%5). The budget can be changed in Settings.",
+    ),
+}
+
+
+def unavailable(why: Unavailable, model: str, translate: Translate = _plain) -> str:
+    """The designer's sentence for a field out of reach."""
+    context, text = UNAVAILABLE[Unavailable(why)]
+    return translate(context, text).replace("%1", model)
+
+
+def budget_line(budget: Any, translate: Translate = _plain) -> str:
+    """Today's use of the daily budget, said beside a draft's cost ("" without a budget). Where
+    today's spend has a part of unknown price, the known part and the number of such slots."""
+    if budget is None or budget.limit is None:
+        return ""
+    spent, cur = budget.spent, budget.currency
+    limit = format_money(budget.limit, cur)
+    if spent.estimate is not None:
+        return (
+            translate(*BUDGET_USED)
+            .replace("%1", format_money(spent.estimate, cur))
+            .replace("%2", limit)
+        )
+    return (
+        translate(CONTEXT, BUDGET_USED_PARTLY)
+        .replace("%1", format_money(spent.known_estimate, cur))
+        .replace("%2", limit)
+        .replace("%3", str(spent.unknown_slots))
+    )
+
+
+def budget_refusal(
+    check: BudgetCheck, currency: str, today: Any = None, translate: Translate = _plain
+) -> str:
+    """Why the daily budget refuses this draft, in a designer's words (``today``: the day's
+    SpendTotal, for the number of slots of unknown price)."""
+    refusal = check.refusal or BudgetRefusal.OVER
+
+    def money(amount: Any) -> str:
+        return format_money(amount, currency)
+
+    return (
+        translate(CONTEXT, BUDGET_REFUSALS[BudgetRefusal(refusal)])
+        .replace("%1", money(check.spent))
+        .replace("%2", money(check.estimate))
+        .replace("%3", money(check.budget))
+        .replace("%4", money(check.remaining))
+        .replace("%5", str(getattr(today, "unknown_slots", "") or ""))
+    )
+
+
+def draft_problem(
+    problem: Problem,
+    field_label: str,
+    currency: str = "USD",
+    today: Any = None,
+    translate: Translate = _plain,
+) -> str:
+    """A draft's first problem as the form says it: the budget's refusal, "write a prompt", or
+    the field's label and the rule's message."""
+    if problem.kind is ProblemKind.BUDGET and problem.budget is not None:
+        return budget_refusal(problem.budget, currency, today, translate)
+    if problem.kind is ProblemKind.NO_PROMPT:
+        return translate(*WRITE_PROMPT)
+    return f"{field_label}{problem.message}"
+
+
 __all__ = [
+    "BUDGET_REFUSALS",
     "CONTEXT",
+    "UNAVAILABLE",
+    "budget_line",
+    "budget_refusal",
+    "draft_problem",
+    "unavailable",
     "EVENT_WORDS",
     "Said",
     "event_detail",

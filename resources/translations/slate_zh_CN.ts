@@ -228,6 +228,10 @@
 <context>
     <name>CreateForm</name>
     <message>
+        <source>Nothing to paste here: the clipboard holds no picture. Copy an image or an image file (or an https:// link to one), then paste again.</source>
+        <translation>这里没有可粘贴的内容：剪贴板里没有图片。请先复制一张图片或图片文件（或指向图片的 https:// 链接），再粘贴。</translation>
+    </message>
+    <message>
         <source>Image</source>
         <translation>图片</translation>
     </message>
@@ -2419,6 +2423,22 @@ Every image and video you create gathers here, newest first.</source>
 </context>
 <context>
     <name>Words</name>
+    <message>
+        <source> · today %1 known of the %2 budget, and slots of unknown price: %3</source>
+        <translation> · 今日已知花费 %1，预算 %2；另有价格未知的槽位：%3 个</translation>
+    </message>
+    <message>
+        <source>Create is off: this draft (about %2) would go over today&apos;s budget — %1 of %3 is used, %4 is left. The budget can be changed in Settings.</source>
+        <translation>无法创建：这个草稿（约 %2）会超出今日预算——已用 %1，预算 %3，剩余 %4。可以在“设置”中修改预算。</translation>
+    </message>
+    <message>
+        <source>Create is off: this draft&apos;s price is unknown, and with a daily budget of %3 Slate creates only what it can price. The budget can be changed in Settings.</source>
+        <translation>无法创建：这个草稿的价格未知；设置了每日预算 %3 时，Slate 只创建能算出价格的内容。可以在“设置”中修改预算。</translation>
+    </message>
+    <message>
+        <source>Create is off: today&apos;s budget of %3 cannot be checked, because slots of unknown price were made today (%5). The budget can be changed in Settings.</source>
+        <translation>无法创建：今天有价格未知的槽位（%5 个），因此无法核对今日预算 %3。可以在“设置”中修改预算。</translation>
+    </message>
     <message>
         <source>The provider&apos;s safety check refused the prompt or an input image. Reword the prompt or change the image, then try again in a new slot.</source>
         <translation>服务商的内容安全审核拒绝了提示词或输入图片。请改写提示词或更换图片，然后在新槽位中重试。</translation>

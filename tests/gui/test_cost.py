@@ -7,6 +7,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from app.domain.cost import format_money
+from app.domain.states import Action
 from app.ui.dialogs import SettingsDialog
 from app.ui.settings import dialog_values, fixed_fields
 from tests.fixtures import SECRET, make_config
@@ -61,7 +62,10 @@ def test_todays_budget_use_is_said_beside_the_drafts_cost(gui, qtbot):
         budget = gui.run(service.budget_today())
         spent = format_money(budget.spent.estimate, budget.currency)
         gui.until(lambda: f"today {spent} of $0.50 budget" in form.cost.text(), what="budget")
-        assert "over what is left today" in form.cost.text()
+        # over what is left: the domain's verdict, said, and Create is off with the reason
+        gui.until(lambda: "would go over today's budget" in form.error.text(), what="refusal")
+        assert not window.slot.offer(Action.CREATE).enabled
+        assert "would go over today's budget" in window.slot.offer(Action.CREATE).reason.detail
     finally:
         close(gui, controller, window)
 

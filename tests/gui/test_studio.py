@@ -33,7 +33,7 @@ def _two_colour_video(path: Path, seconds: float = 3.0) -> None:
     """Red frames, then a blue last second: only the last frame is blue."""
     import av
 
-    fps, size = 12, (96, 64)
+    fps, size = 12, (448, 320)  # within every model's frame limits
     with av.open(str(path), "w") as out:
         stream = out.add_stream("libx264", rate=fps)
         stream.width, stream.height, stream.pix_fmt = size[0], size[1], "yuv420p"
@@ -94,8 +94,10 @@ def test_use_a_result_as_reference_and_as_last_frame(gui, make_window):
     window.select(DONE)
     gui.until(lambda: shown(window, DONE), what="done slot again")
     window.use_result_as(media.path, Role.REFERENCE)
-    gui.until(lambda: form.subject.value(), what="reference filled")
-    assert form.fields.isRowVisible(form.subject)
+    # MiniMax-H3 (the first model offered) takes it as a reference image, checked on arrival
+    gui.until(lambda: form.references.items, what="reference filled")
+    assert form.model_id() == "MiniMax-H3" and form.fields.isRowVisible(form.references)
+    assert form.references.items[0].facts is not None
 
 
 def test_last_frame_of_a_video_becomes_the_next_first_frame(gui, make_window, tmp_path):
