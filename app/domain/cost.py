@@ -423,14 +423,20 @@ class SlotCost:
     reported: Money = None
     declared_failed: bool = False
     project: str | None = None
+    #: The provider reported the generation done (``Success``/``succeeded``): it billed it,
+    #: whatever happened locally afterwards (no media, a download that failed verification).
+    billed: bool = False
 
 
 def charge(slot: SlotCost) -> Money:
-    """What the slot counts for: the reported figure where one arrived; 0 where the provider
-    documents no charge (failed, rejected, cancelled); else its estimate (in flight, unknown,
-    succeeded without a report, declared failed)."""
+    """What the slot counts for: the reported figure where one arrived; the estimate where the
+    provider reported the generation done without a usable report (it billed it, whatever
+    happened locally afterwards); 0 where the provider documents no charge (failed, rejected,
+    cancelled); else its estimate (in flight, unknown, declared failed)."""
     if slot.reported is not None:
         return slot.reported
+    if slot.billed:
+        return slot.estimate
     if str(slot.state) in NOT_CHARGED_STATES and not slot.declared_failed:
         return Decimal(0)
     return slot.estimate
@@ -465,6 +471,7 @@ class SpendTotal:
             reported = (reported or Decimal(0)) + slot.reported * count
         not_charged = (
             slot.reported is None
+            and not slot.billed
             and str(slot.state) in NOT_CHARGED_STATES
             and not slot.declared_failed
         )

@@ -209,10 +209,18 @@ def cost_rows(
         (tasks.c.error_code == literal_column(f"'{DECLARED_FAILED}'"), literal_column("1")),
         else_=literal_column("0"),
     )
+    billed = case(  # the provider said the generation succeeded: billed (domain.cost.charge)
+        (
+            tasks.c.provider_status.in_([literal_column(f"'{w}'") for w in sorted(SUCCESS_WORDS)]),
+            literal_column("1"),
+        ),
+        else_=literal_column("0"),
+    )
     count = func.count()
     group = [
         tasks.c.state,
         declared,
+        billed,
         tasks.c.cost_estimate,
         tasks.c.cost_reported,
         tasks.c.cost_currency,
@@ -224,6 +232,7 @@ def cost_rows(
             key.label("key"),
             tasks.c.state,
             declared.label("declared"),
+            billed.label("billed"),
             tasks.c.cost_estimate,
             tasks.c.cost_reported,
             tasks.c.cost_currency,
@@ -244,6 +253,7 @@ def cost_rows(
                     bool(r.declared),
                     amount(r.cost_estimate) if same else None,
                     amount(r.cost_reported) if same else None,
+                    bool(r.billed),
                 ),
                 int(r.n),
             )
@@ -253,7 +263,13 @@ def cost_rows(
 
 
 def _slot(
-    by: GroupBy | None, key: Any, state: str, declared: bool, est: Money, rep: Money
+    by: GroupBy | None,
+    key: Any,
+    state: str,
+    declared: bool,
+    est: Money,
+    rep: Money,
+    billed: bool = False,
 ) -> SlotCost:
     key_text = None if key is None else str(key)
     return SlotCost(
@@ -265,6 +281,7 @@ def _slot(
         reported=rep,
         declared_failed=declared,
         project=key_text if by == "project" else None,
+        billed=billed,
     )
 
 
@@ -312,6 +329,7 @@ def _unpriced(
                 reported=cost.reported,
                 declared_failed=r.error_code == DECLARED_FAILED,
                 project=r.project or project_of(r.request_id),
+                billed=provider_succeeded(r.state, r.provider_status),
             )
         )
     return out
