@@ -37,6 +37,7 @@ from app.domain.cost import (
     BudgetCheck,
     Cost,
     GroupBy,
+    ReportOutOfRange,
     SlotCost,
     check_budget,
     estimate,
@@ -46,7 +47,7 @@ from app.domain.cost import (
 )
 from app.domain.days import local_day
 from app.domain.naming import project_of
-from app.domain.prices import Money, PriceTable
+from app.domain.prices import MAX_MONEY, Money, PriceTable
 from app.domain.states import State
 from app.store.models import tasks
 from app.store.rows import BudgetRule, Scope
@@ -58,14 +59,15 @@ SUCCESS_WORDS = frozenset({"Success", "succeeded"})
 
 
 def amount(text_value: object) -> Money:
-    """A stored amount (exact decimal text) back as a Decimal; None for NULL or garbage."""
+    """A stored amount (exact decimal text) back as a Decimal; None for NULL, garbage or a
+    figure out of range (above ``MAX_MONEY``: a read never breaks on one)."""
     if text_value is None:
         return None
     try:
         out = Decimal(str(text_value))
     except (InvalidOperation, ValueError):
         return None
-    return out if out.is_finite() else None
+    return out if out.is_finite() and 0 <= out <= MAX_MONEY else None
 
 
 def provider_succeeded(state: str, provider_status: str | None) -> bool:
@@ -94,7 +96,10 @@ def lazy_cost(
     rep = amount(stored_reported)
     if rep is None:
         usage = usage_of(kind, results, provider_succeeded(state, provider_status))
-        rep = reported(kind, params, usage, table)
+        try:
+            rep = reported(kind, params, usage, table)
+        except ReportOutOfRange:
+            rep = None  # kept raw in the results; counted as if unreported
     return Cost(est.estimate, est.currency, f"{est.basis} ({note})", rep)
 
 
