@@ -616,6 +616,7 @@ def render(result: Result[Any]) -> dict[str, Any]:
                 {"id": c.task_id, "created_at": c.created_at, "model": c.model, "status": c.status}
                 for c in payload.candidates
             ],
+            "contested": [{"id": tid, "by": list(by)} for tid, by in payload.contested],
             "attached": payload.attached,
         }
     return out
