@@ -136,6 +136,10 @@ class HostileServer:
 Rewrite = Callable[[str, str, str, dict[str, Any]], "dict[str, Any] | None"]
 
 
+#: Headers of the provider's answer the proxy does not pass on (it sends its own length).
+HOP_HEADERS = ("content-length", "transfer-encoding", "connection", "content-encoding")
+
+
 class RewritingProxy:
     """A loopback proxy in front of a real (demo) provider that rewrites its JSON answers:
     ``RewritingProxy(upstream, rewrite)``. Everything else (request bodies, headers, non-JSON
@@ -179,8 +183,7 @@ class RewritingProxy:
                                 proxy.rewritten += 1
                 self.send_response(got.status_code)
                 for k, v in got.headers.items():
-                    if k.lower() not in ("content-length", "transfer-encoding", "connection",
-                                         "content-encoding"):
+                    if k.lower() not in HOP_HEADERS:
                         self.send_header(k, v)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()

@@ -222,9 +222,7 @@ class Recovery:
     async def _rivals(self, task: TaskRow) -> list[lookup.Rival]:
         """This user's other slots that are ``unknown`` or ``submitting``, each with its own
         window: any of them may have made a task that fits this slot too."""
-        others = await self.ctx.store.tasks_in_states(
-            task.scope, [State.UNKNOWN, State.SUBMITTING]
-        )
+        others = await self.ctx.store.tasks_in_states(task.scope, [State.UNKNOWN, State.SUBMITTING])
         out = []
         for other in others:
             if other.id == task.id or other.kind != task.kind or other.provider_task_id:

@@ -16,20 +16,21 @@ loopback server playing MiniMax.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import copy
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, AsyncIterator, Iterator
+from typing import Any
 
 import httpx
 import pytest
 import sqlalchemy as sa
 
-from app.cli import exit_code
 from app.domain.states import Action, State
 from app.providers.demo import DemoProvider
 from app.service.commands import AttachTask, Lookup, Redownload
@@ -210,15 +211,47 @@ def test_lookup_never_attaches_a_task_a_submitting_rival_in_another_process_made
     after the task exists) while A, whose create failed before any task, looks up."""
     env = {**slate_env, "SLATE_STORE": store_url}
     demo_sim.set_faults(server_error_creates=1)
-    a = run_slate(env, "submit", "--request-id", RID + "41", "--kind", "video",
-                  "--model", "MiniMax-H3", "--duration", "4", "--prompt", "slot a")
+    a = run_slate(
+        env,
+        "submit",
+        "--request-id",
+        RID + "41",
+        "--kind",
+        "video",
+        "--model",
+        "MiniMax-H3",
+        "--duration",
+        "4",
+        "--prompt",
+        "slot a",
+    )
     assert a.out["outcome"] == "unknown", a.out
     demo_sim.set_faults(delay_create_response=30.0)
     b = subprocess.Popen(
-        [sys.executable, "-m", "app", "--json", "--timeout", "60", "submit", "--request-id",
-         RID + "42", "--kind", "video", "--model", "MiniMax-H3", "--duration", "4",
-         "--prompt", "slot b"],
-        env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "--json",
+            "--timeout",
+            "60",
+            "submit",
+            "--request-id",
+            RID + "42",
+            "--kind",
+            "video",
+            "--model",
+            "MiniMax-H3",
+            "--duration",
+            "4",
+            "--prompt",
+            "slot b",
+        ],
+        env=env,
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         deadline = time.monotonic() + 60
@@ -237,7 +270,10 @@ def test_lookup_never_attaches_a_task_a_submitting_rival_in_another_process_made
         out, _err = b.communicate(timeout=120)
     assert '"outcome": "created"' in out  # B keeps its own task
     a_after = run_slate(env, "status", RID + "41")
-    assert a_after.out["task"]["state"] == "unknown" and a_after.out["task"]["provider_task_id"] is None
+    assert (
+        a_after.out["task"]["state"] == "unknown"
+        and a_after.out["task"]["provider_task_id"] is None
+    )
 
 
 # -- 5. the window follows the create that was lost -----------------------------------------
@@ -250,13 +286,20 @@ async def test_a_reclaimed_slots_window_starts_at_its_last_claim(data_dir, store
         demo_sim.set_faults(insufficient_balance=1)
         first = await svc.submit(RID + "51", "video", h3("again"))
         assert first.kind is OutcomeKind.REJECTED
-        stranger = httpx.post(
-            demo_sim.base_url + "/v2/video_generation",
-            json={"model": "MiniMax-H3", "content": [{"type": "text", "text": "a stranger"}],
-                  "duration": 4, "resolution": "768P", "ratio": "16:9"},
-            headers={"Authorization": "Bearer someone-else"},
-        ).json()["task_id"]
-        time.sleep(12.5)  # past the 10 s before a claim (and the 1 s rounding)
+        async with httpx.AsyncClient() as client:  # someone else's create, outside Slate
+            made = await client.post(
+                demo_sim.base_url + "/v2/video_generation",
+                json={
+                    "model": "MiniMax-H3",
+                    "content": [{"type": "text", "text": "a stranger"}],
+                    "duration": 4,
+                    "resolution": "768P",
+                    "ratio": "16:9",
+                },
+                headers={"Authorization": "Bearer someone-else"},
+            )
+        stranger = made.json()["task_id"]
+        await asyncio.sleep(12.5)  # past the 10 s before a claim (and the 1 s rounding)
         demo_sim.set_faults(lose_create_response=1)
         again = await svc.submit(RID + "51", "video", h3("again"))
         assert again.kind is OutcomeKind.UNKNOWN
@@ -283,10 +326,12 @@ async def test_a_v2_answer_naming_another_task_is_recorded_and_ignored(
     async with proxied(data_dir, store_url, demo_sim, rewrite) as (svc, _p):
         y = await svc.submit(RID + "61", "video", h3("task y"), wait=True, max_seconds=60)
         assert y.task.state is State.SUCCESS
-        y_answer = httpx.get(
-            f"{demo_sim.base_url}/v2/query/video_generation/{y.task.provider_task_id}",
-            headers={"Authorization": "Bearer k"},
-        ).json()
+        async with httpx.AsyncClient() as client:  # Y's own answer, as the demo gives it
+            got = await client.get(
+                f"{demo_sim.base_url}/v2/query/video_generation/{y.task.provider_task_id}",
+                headers={"Authorization": "Bearer k"},
+            )
+        y_answer = got.json()
         demo_sim.config.preparing, demo_sim.config.queueing = 0.0, 3.0
         x = await svc.submit(RID + "62", "video", h3("task x"))
         swap.update({"from": x.task.provider_task_id, "to": y_answer})
@@ -330,12 +375,26 @@ async def test_a_hailuo_videos_length_is_held_to_the_asked_duration(
         {
             "POST /v1/video_generation": [Answer(ok(task_id="t-10s"))],
             "GET /v1/query/video_generation": [
-                Answer(ok(task_id="t-10s", status="Success", file_id="77",
-                          video_width=1366, video_height=768))
+                Answer(
+                    ok(
+                        task_id="t-10s",
+                        status="Success",
+                        file_id="77",
+                        video_width=1366,
+                        video_height=768,
+                    )
+                )
             ],
             "GET /v1/files/retrieve": [
-                Answer(ok(file={"file_id": 77, "bytes": len(clip),
-                                "download_url": server.base_url + "/dl/out.mp4"}))
+                Answer(
+                    ok(
+                        file={
+                            "file_id": 77,
+                            "bytes": len(clip),
+                            "download_url": server.base_url + "/dl/out.mp4",
+                        }
+                    )
+                )
             ],
             "GET /dl/out.mp4": [Answer(clip, content_type="video/mp4")],
         }
@@ -344,8 +403,12 @@ async def test_a_hailuo_videos_length_is_held_to_the_asked_duration(
     provider = DemoProvider(server.base_url, timeout=5.0, connect_timeout=2.0)
     svc = SlateService(make_config(data_dir, store_url), store, provider, SECRET)
     try:
-        params = {"prompt": "ten seconds", "model": "MiniMax-Hailuo-2.3", "duration": 10,
-                  "resolution": "768P"}
+        params = {
+            "prompt": "ten seconds",
+            "model": "MiniMax-Hailuo-2.3",
+            "duration": 10,
+            "resolution": "768P",
+        }
         out = await svc.submit(RID + "81", "video", params, wait=True, max_seconds=60)
         assert out.task.state is state, out.task.error
         if state is State.FAIL:
@@ -372,25 +435,60 @@ def test_a_huge_usage_figure_is_kept_raw_flagged_and_breaks_no_read(
 
     proxy = RewritingProxy(demo_sim.base_url, rewrite)
     try:
-        env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": proxy.base_url,
-               "SLATE_BUDGET_DAILY": "50"}
+        env = {
+            **slate_env,
+            "SLATE_STORE": store_url,
+            "SLATE_BASE_URL": proxy.base_url,
+            "SLATE_BUDGET_DAILY": "50",
+        }
         rid = RID + "91"
-        made = run_slate(env, "submit", "--request-id", rid, "--kind", "video", "--model",
-                         "MiniMax-H3", "--duration", "4", "--prompt", "huge", "--wait")
+        made = run_slate(
+            env,
+            "submit",
+            "--request-id",
+            rid,
+            "--kind",
+            "video",
+            "--model",
+            "MiniMax-H3",
+            "--duration",
+            "4",
+            "--prompt",
+            "huge",
+            "--wait",
+        )
         assert made.code == 0 and made.out["task"]["state"] == "success", made.out
         cost = made.out["task"]["cost"]
         assert cost["reported"] is None and "out of range" in cost["basis"]
-        for args in (["status", rid], ["history", rid], ["list"], ["spend"],
-                     ["spend", "--by", "model"], ["quota"],
-                     ["export", rid, "--to", str(tmp_path / "out")]):
+        for args in (
+            ["status", rid],
+            ["history", rid],
+            ["list"],
+            ["spend"],
+            ["spend", "--by", "model"],
+            ["quota"],
+            ["export", rid, "--to", str(tmp_path / "out")],
+        ):
             got = run_slate(env, *args)
             assert got.code == 0, (args, got.out)
         hist = run_slate(env, "history", rid).out["events"]
         assert any("report_out_of_range" in (e.get("data") or {}) for e in hist), hist
         spent = run_slate(env, "spend").out["total"]
         assert spent["estimate"] == cost["estimate"]  # counted at its estimate
-        nxt = run_slate(env, "submit", "--request-id", RID + "92", "--kind", "video", "--model",
-                        "MiniMax-H3", "--duration", "4", "--prompt", "next")
+        nxt = run_slate(
+            env,
+            "submit",
+            "--request-id",
+            RID + "92",
+            "--kind",
+            "video",
+            "--model",
+            "MiniMax-H3",
+            "--duration",
+            "4",
+            "--prompt",
+            "next",
+        )
         assert nxt.out["outcome"] == "created", nxt.out
     finally:
         proxy.stop()
@@ -401,8 +499,21 @@ def test_a_stored_out_of_range_figure_breaks_no_read(data_dir, store_url, slate_
     still works."""
     env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BUDGET_DAILY": "50"}
     rid = RID + "93"
-    made = run_slate(env, "submit", "--request-id", rid, "--kind", "video", "--model",
-                     "MiniMax-H3", "--duration", "4", "--prompt", "stored", "--wait")
+    made = run_slate(
+        env,
+        "submit",
+        "--request-id",
+        rid,
+        "--kind",
+        "video",
+        "--model",
+        "MiniMax-H3",
+        "--duration",
+        "4",
+        "--prompt",
+        "stored",
+        "--wait",
+    )
     assert made.out["task"]["state"] == "success", made.out
     engine = sa.create_engine(store_url)
     with engine.begin() as conn:
@@ -411,8 +522,20 @@ def test_a_stored_out_of_range_figure_breaks_no_read(data_dir, store_url, slate_
     for args in (["status", rid], ["list"], ["spend"], ["quota"]):
         got = run_slate(env, *args)
         assert got.code == 0, (args, got.out)
-    nxt = run_slate(env, "submit", "--request-id", RID + "94", "--kind", "video", "--model",
-                    "MiniMax-H3", "--duration", "4", "--prompt", "after")
+    nxt = run_slate(
+        env,
+        "submit",
+        "--request-id",
+        RID + "94",
+        "--kind",
+        "video",
+        "--model",
+        "MiniMax-H3",
+        "--duration",
+        "4",
+        "--prompt",
+        "after",
+    )
     assert nxt.out["outcome"] == "created", nxt.out
 
 

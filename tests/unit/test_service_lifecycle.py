@@ -16,8 +16,8 @@ from app.domain.fingerprint import fingerprint
 from app.domain.params import normalize
 from app.domain.states import Action, State
 from app.providers.base import Ambiguous, VideoCreated
-from app.service.owner import boot_id, pid_namespace
 from app.service.commands import Redownload
+from app.service.owner import boot_id, pid_namespace
 from app.service.results import OutcomeKind, ProblemCode
 from app.service.submit import claim_request
 from app.store.rows import ClaimOutcome, ClaimRequest, Owner
