@@ -723,6 +723,8 @@ def _human(out: Result[Any], translate: Any = None) -> str:
         for c in payload.candidates:
             when = dt.datetime.fromtimestamp(c.created_at).isoformat(timespec="seconds")
             lines.append(f"  {c.task_id}  {when}  {c.model}  {c.status}")
+        for tid, by in payload.contested:
+            lines.append(f"  {tid} may be the task of {', '.join(by)}: attach by id to settle it")
     return "\n".join(lines)
 
 
