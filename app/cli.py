@@ -652,6 +652,7 @@ def render(result: Result[Any]) -> dict[str, Any]:
                 {"id": c.task_id, "created_at": c.created_at, "model": c.model, "status": c.status}
                 for c in payload.candidates
             ],
+            "contested": [{"id": tid, "by": list(by)} for tid, by in payload.contested],
             "attached": payload.attached,
         }
     return out
@@ -768,6 +769,8 @@ def _human(out: Result[Any], translate: Any = None) -> str:
         for c in payload.candidates:
             when = dt.datetime.fromtimestamp(c.created_at).isoformat(timespec="seconds")
             lines.append(f"  {c.task_id}  {when}  {c.model}  {c.status}")
+        for tid, by in payload.contested:
+            lines.append(f"  {tid} may be the task of {', '.join(by)}: attach by id to settle it")
     return "\n".join(lines)
 
 

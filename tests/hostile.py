@@ -129,3 +129,89 @@ class HostileServer:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+#: ``rewrite(method, path, query, answer)`` → the answer to send instead (a JSON object), or None
+#: to pass the provider's answer through unchanged.
+Rewrite = Callable[[str, str, str, dict[str, Any]], "dict[str, Any] | None"]
+
+
+#: Headers of the provider's answer the proxy does not pass on (it sends its own length).
+HOP_HEADERS = ("content-length", "transfer-encoding", "connection", "content-encoding")
+
+
+class RewritingProxy:
+    """A loopback proxy in front of a real (demo) provider that rewrites its JSON answers:
+    ``RewritingProxy(upstream, rewrite)``. Everything else (request bodies, headers, non-JSON
+    answers such as downloads) passes through. ``rewrite`` may be replaced while it runs;
+    ``rewritten`` counts the answers it changed."""
+
+    def __init__(self, upstream: str, rewrite: Rewrite | None = None) -> None:
+        import httpx
+
+        self.upstream = upstream.rstrip("/")
+        self.rewrite = rewrite
+        self.rewritten = 0
+        self._lock = threading.Lock()
+        client = httpx.Client(timeout=30.0)
+        proxy = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *a: Any) -> None:
+                pass
+
+            def _forward(self, method: str) -> None:
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length) if length else None
+                skip = {"host", "content-length", "connection", "accept-encoding"}
+                headers = {k: v for k, v in self.headers.items() if k.lower() not in skip}
+                got = client.request(
+                    method, proxy.upstream + self.path, content=raw, headers=headers
+                )
+                body = got.content
+                parts = urlsplit(self.path)
+                if "json" in got.headers.get("content-type", "") and proxy.rewrite is not None:
+                    try:
+                        answer = json.loads(body)
+                    except ValueError:
+                        answer = None
+                    if isinstance(answer, dict):
+                        new = proxy.rewrite(method, parts.path, parts.query, answer)
+                        if new is not None:
+                            body = json.dumps(new).encode()
+                            with proxy._lock:
+                                proxy.rewritten += 1
+                self.send_response(got.status_code)
+                for k, v in got.headers.items():
+                    if k.lower() not in HOP_HEADERS:
+                        self.send_header(k, v)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                try:
+                    self.wfile.write(body)
+                except OSError:
+                    pass
+
+            def do_GET(self) -> None:  # noqa: N802
+                self._forward("GET")
+
+            def do_POST(self) -> None:  # noqa: N802
+                self._forward("POST")
+
+            def do_DELETE(self) -> None:  # noqa: N802
+                self._forward("DELETE")
+
+        self._client = client
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+        self._client.close()

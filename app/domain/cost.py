@@ -19,14 +19,21 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from enum import Enum
 from typing import Any, Literal
 
 from app.domain.derived import REGENERATION_PRICE_KEY, is_regeneration
 from app.domain.enhance import PRICE_KEY as ENHANCE_PRICE_KEY
 from app.domain.enhance import is_enhancement
-from app.domain.prices import TOKEN_PARTS, TOKENS_PER_PRICE, ModelPrices, Money, PriceTable
+from app.domain.prices import (
+    MAX_MONEY,
+    TOKEN_PARTS,
+    TOKENS_PER_PRICE,
+    ModelPrices,
+    Money,
+    PriceTable,
+)
 
 JSON_PLACES = Decimal("0.0001")
 CURRENCY_SIGNS = {"USD": "$"}
@@ -45,10 +52,46 @@ CLIP_SECONDS_KEYS = ("seconds", "duration")
 
 
 def money_json(amount: Money) -> float | None:
-    """An amount for JSON: a number rounded to 4 decimal places, or null when unknown."""
-    if amount is None:
+    """An amount for JSON: a number rounded to 4 decimal places, or null when unknown (also
+    for a figure no JSON number can carry: reads never break on a stored figure)."""
+    if amount is None or not amount.is_finite():
         return None
-    return float(amount.quantize(JSON_PLACES, rounding=ROUND_HALF_UP))
+    digits = max(28, amount.adjusted() + 8)  # enough for any amount: quantize never overflows
+    if digits > 300:
+        return None
+    rounded = amount.quantize(JSON_PLACES, rounding=ROUND_HALF_UP, context=Context(prec=digits))
+    return float(rounded)
+
+
+class ReportOutOfRange(ValueError):
+    """A provider figure (or the amount it prices to) outside the sane range: kept raw in the
+    history, flagged on the task, never priced (docs/DECISIONS.md)."""
+
+    def __init__(self, what: str, value: object) -> None:
+        super().__init__(f"{what} {value!s:.40} is out of range")
+        self.what = what
+        self.value = value
+
+
+#: The largest count or number of seconds a provider may report for one task (seconds of
+#: video, images, tokens); anything larger is out of range, not a bill.
+MAX_REPORTED = Decimal(10**9)
+
+
+def _check_report(usage: Mapping[str, Any]) -> None:
+    for name, value in usage.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float, str, Decimal)):
+            got = _number(value)
+            if got is not None and got > MAX_REPORTED:
+                raise ReportOutOfRange(str(name), value)
+
+
+def _bounded(amount: Money) -> Money:
+    if amount is not None and amount > MAX_MONEY:
+        raise ReportOutOfRange("the priced report", amount)
+    return amount
 
 
 def format_money(amount: Money, currency: str) -> str:
@@ -314,9 +357,19 @@ def reported(
     ``usage``: V2 ``usage`` (``output_seconds``, ``input_seconds`` = reference video seconds,
     ``input_image_count``, ``input_audio_seconds``; counts it leaves out are taken from the
     parameters), or counts: ``success_count`` for images (blocked images, ``failed_count``, are
-    free) and for a V1 video (1 when the provider said it succeeded, as V1 reports no usage)."""
+    free) and for a V1 video (1 when the provider said it succeeded, as V1 reports no usage).
+
+    Raises :class:`ReportOutOfRange` for a figure above :data:`MAX_REPORTED` or an amount above
+    :data:`~app.domain.prices.MAX_MONEY`."""
     if not usage:
         return None
+    _check_report(usage)
+    return _bounded(_reported(kind, params, usage, table))
+
+
+def _reported(
+    kind: str, params: Mapping[str, Any], usage: Mapping[str, Any], table: PriceTable
+) -> Money:
     model = price_key(params)
     entry = table.get(model)
     if entry is None or entry.kind != kind:
@@ -424,14 +477,20 @@ class SlotCost:
     reported: Money = None
     declared_failed: bool = False
     project: str | None = None
+    #: The provider reported the generation done (``Success``/``succeeded``): it billed it,
+    #: whatever happened locally afterwards (no media, a download that failed verification).
+    billed: bool = False
 
 
 def charge(slot: SlotCost) -> Money:
-    """What the slot counts for: the reported figure where one arrived; 0 where the provider
-    documents no charge (failed, rejected, cancelled); else its estimate (in flight, unknown,
-    succeeded without a report, declared failed)."""
+    """What the slot counts for: the reported figure where one arrived; the estimate where the
+    provider reported the generation done without a usable report (it billed it, whatever
+    happened locally afterwards); 0 where the provider documents no charge (failed, rejected,
+    cancelled); else its estimate (in flight, unknown, declared failed)."""
     if slot.reported is not None:
         return slot.reported
+    if slot.billed:
+        return slot.estimate
     if str(slot.state) in NOT_CHARGED_STATES and not slot.declared_failed:
         return Decimal(0)
     return slot.estimate
@@ -466,6 +525,7 @@ class SpendTotal:
             reported = (reported or Decimal(0)) + slot.reported * count
         not_charged = (
             slot.reported is None
+            and not slot.billed
             and str(slot.state) in NOT_CHARGED_STATES
             and not slot.declared_failed
         )

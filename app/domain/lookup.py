@@ -6,6 +6,11 @@ timestamps have 1 s granularity, so the bounds are widened to whole seconds. A c
 slot's model, duration, resolution and ratio (where the list shows one; the demo provider's V1
 list also shows the prompt, which must then match too) and is owned by no other slot.
 Exactly one candidate may be attached; zero or several change nothing.
+
+A candidate is **contested** while another slot of the same user that is ``unknown`` or
+``submitting`` (a rival) could have made it: the task lies in the rival's window and matches the
+rival's parameters. A contested lookup lists its candidates and attaches nothing; attach by id
+settles it (issue 24 point 4, docs/DECISIONS.md).
 """
 
 from __future__ import annotations
@@ -84,18 +89,34 @@ def matches(params: Mapping[str, Any], task: Listed) -> bool:
 
 
 @dataclass(frozen=True)
+class Rival:
+    """Another slot of the same user that is ``unknown`` or ``submitting``: its create may have
+    made any task of its shape in its window."""
+
+    request_id: str
+    params: Mapping[str, Any]
+    window: Window
+
+    def could_own(self, task: Listed) -> bool:
+        return self.window.holds(task.created_at) and matches(self.params, task)
+
+
+@dataclass(frozen=True)
 class Selection:
     """What a lookup found: the tasks listed in the window, those owned by another slot (never
-    candidates), and the candidates."""
+    candidates), the candidates, and which candidates rivals contest (id, rival RequestIds)."""
 
     window: Window
     listed: tuple[Listed, ...]
     owned: tuple[str, ...]
     candidates: tuple[Listed, ...]
+    contested: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     @property
     def found(self) -> Listed | None:
-        """The one task to attach, or None (zero or several candidates)."""
+        """The one task to attach, or None (zero or several candidates, or contested)."""
+        if self.contested:
+            return None
         return self.candidates[0] if len(self.candidates) == 1 else None
 
     def evidence(self) -> dict[str, Any]:
@@ -108,14 +129,31 @@ class Selection:
                 {"id": c.task_id, "created_at": c.created_at, "model": c.model, "status": c.status}
                 for c in self.candidates
             ],
+            "contested": [{"id": tid, "by": list(by)} for tid, by in self.contested],
         }
 
 
 def select(
-    params: Mapping[str, Any], win: Window, listed: Iterable[Listed], owned: Sequence[str]
+    params: Mapping[str, Any],
+    win: Window,
+    listed: Iterable[Listed],
+    owned: Sequence[str],
+    rivals: Sequence[Rival] = (),
 ) -> Selection:
-    """Candidates among ``listed``: inside the window, matching the slot, not in ``owned``."""
+    """Candidates among ``listed``: inside the window, matching the slot, not in ``owned``;
+    those a rival could have made are contested."""
     seen = tuple(t for t in listed if win.holds(t.created_at))
     taken = set(owned)
     candidates = tuple(t for t in seen if t.task_id not in taken and matches(params, t))
-    return Selection(win, seen, tuple(t.task_id for t in seen if t.task_id in taken), candidates)
+    contested = []
+    for c in candidates:
+        by = tuple(sorted({r.request_id for r in rivals if r.could_own(c)}))
+        if by:
+            contested.append((c.task_id, by))
+    return Selection(
+        win,
+        seen,
+        tuple(t.task_id for t in seen if t.task_id in taken),
+        candidates,
+        tuple(contested),
+    )

@@ -36,6 +36,10 @@ Money = Decimal | None
 Scheme = Literal["per_second", "per_clip", "per_image", "per_token"]
 SCHEMES: tuple[Scheme, ...] = ("per_second", "per_clip", "per_image", "per_token")
 #: ``per_token`` (MiniMax-H3-Image): the price of one million input and output tokens.
+#: The largest amount Slate takes as one money figure — a daily budget, a price in the table,
+#: the priced report of one create (docs/DECISIONS.md "Money figures are bounded"). Far above
+#: anything real, far below what exact arithmetic and JSON can carry.
+MAX_MONEY = Decimal(1_000_000)
 TOKEN_PARTS = ("input", "output")
 TOKENS_PER_PRICE = 1_000_000
 UNKNOWN = "unknown"
@@ -174,6 +178,8 @@ def parse_money(value: object, field: str) -> Decimal:
         raise ValidationError(field, "must be a finite amount")
     if amount < 0:
         raise ValidationError(field, "must not be negative")
+    if amount > MAX_MONEY:
+        raise ValidationError(field, f"must be at most {MAX_MONEY:,}, not {value}")
     return amount
 
 
@@ -352,6 +358,8 @@ def _amount(c: _Checker, parts: tuple[str, ...], value: Any, also: str = "") -> 
         raise c.fail(parts, "must be a finite amount")
     if amount < 0:
         raise c.fail(parts, "must not be negative")
+    if amount > MAX_MONEY:
+        raise c.fail(parts, f"must be at most {MAX_MONEY:,}")
 
 
 # -- building ------------------------------------------------------------------------------

@@ -276,7 +276,13 @@ def has_results(results: Mapping[str, Any] | None) -> bool:
     """The provider left something to download (a file id, image URLs, inline images, or a V2
     task whose video a fresh query links again)."""
     r = results or {}
-    return bool(r.get("file_id") or r.get("image_urls") or r.get("images") or r.get("url_by_query"))
+    return bool(
+        r.get("file_id")
+        or r.get("image_urls")
+        or r.get("images")
+        or r.get("url_by_query")
+        or r.get("file_by_query")  # V1 Success without a file: a fresh query may name it
+    )
 
 
 # -- claiming a slot ----------------------------------------------------------------------------

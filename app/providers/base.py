@@ -61,6 +61,26 @@ class Ambiguous(ProviderError):
     """The request may have been acted on: the outcome is unknown."""
 
 
+class ForeignAnswer(Ambiguous):
+    """A query answered with another task than the one asked (or, on V2, with no task id):
+    not evidence about the asked task. Kept in the slot's history and otherwise ignored."""
+
+    def __init__(self, asked: str, named: str | None, what: str, raw: dict[str, Any]) -> None:
+        super().__init__(
+            f"{what}: asked about task {asked}, the answer names "
+            f"{'no task' if not named else 'task ' + named}; not evidence, ignored",
+            raw=raw,
+        )
+        self.asked = asked
+        self.named = named
+
+
+def same_task(asked: str, named: str | None, what: str, raw: dict[str, Any]) -> None:
+    """Raise :class:`ForeignAnswer` unless the answer names the task asked."""
+    if named != str(asked):
+        raise ForeignAnswer(str(asked), named, what, raw)
+
+
 class Stalled(ProviderError):
     """A download that arrives slower than the minimum rate was let go: nothing is wrong with
     the task or its media, only the transfer; try again later."""

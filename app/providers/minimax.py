@@ -37,6 +37,7 @@ from app.providers.base import (
     VideoApi,
     VideoCreated,
     VideoStatus,
+    same_task,
 )
 from app.providers.codes import (
     AMBIGUOUS_CODES,
@@ -146,8 +147,11 @@ class MiniMaxProvider:
         if not word and code != 0 and code not in TASK_FAILURE_CODES:
             self._raise_for_code(raw, "video query")  # a request error, not a task answer
         raw.pop("_retry_after", None)
+        named = as_id(raw.get("task_id"))
+        if named is not None:  # V1 error answers may name no task; one naming another is foreign
+            same_task(str(task_id), named, "video query", raw)
         return VideoStatus(
-            task_id=as_id(raw.get("task_id")) or str(task_id),
+            task_id=named or str(task_id),
             status=word,
             file_id=as_id(raw.get("file_id")),
             width=as_int(raw.get("video_width")),

@@ -25,6 +25,7 @@ from app.providers.base import (
     Uploaded,
     VideoCreated,
     VideoStatus,
+    same_task,
 )
 from app.providers.codes import v1_http, v1_raise_for_code, v2_checked
 from app.providers.http import ApiClient, as_id, as_int, auth_hint
@@ -121,6 +122,7 @@ class MiniMaxV2:
         task = raw.get("task")
         if not isinstance(task, dict):
             raise Ambiguous("video query: the answer holds no task object", raw=raw)
+        same_task(str(task_id), as_id(task.get("id")), "video query", raw)
         return self._status(task, raw, str(task_id))
 
     @staticmethod
@@ -132,7 +134,7 @@ class MiniMaxV2:
         usage = task.get("usage") if isinstance(task.get("usage"), dict) else None
         code = as_int(error.get("code"))
         return VideoStatus(
-            task_id=as_id(task.get("id")) or task_id,
+            task_id=as_id(task.get("id")) or "",  # never the asked id: see same_task
             status=status,
             file_id=None,
             width=None,

@@ -27,7 +27,7 @@ from app.domain.states import (
     asks_provider,
     state_for_status_word,
 )
-from app.providers.base import ProviderError, Stalled, VideoStatus
+from app.providers.base import ForeignAnswer, ProviderError, Stalled, VideoStatus
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.owner import owner_gone
@@ -140,10 +140,25 @@ class Lifecycle:
         try:
             status = await ctx.call(lambda: api.query_video(task.provider_task_id or ""))
         except ProviderError as exc:
+            if isinstance(exc, ForeignAnswer):  # another task's answer: recorded, ignored
+                await self._foreign_answer(task, exc)
             failures = task.poll_failures + 1
             delay = retry_delay(exc.retry_after, backoff(ctx.poll_interval, failures, rng=ctx.rng))
             return (await self.moves.query_failed(task, exc, failures, delay)) or task
         return await self.apply_status(task, status)
+
+    async def _foreign_answer(self, task: TaskRow, exc: ForeignAnswer) -> None:
+        """DESIGN.md: an answer naming a task id other than the one asked is not evidence about
+        this slot — every one is kept in its history, nothing else changes."""
+        await self.ctx.store.add_event(
+            self.ctx.scope,
+            task.slot_key,
+            task.id,
+            "foreign_answer",
+            state=task.state,
+            detail=exc.message,
+            data={"asked": exc.asked, "named": exc.named, "raw": exc.raw},
+        )
 
     async def apply_status(self, task: TaskRow, status: VideoStatus) -> TaskRow:
         """Move the task by one query answer: the status word through its protocol's
@@ -180,13 +195,15 @@ class Lifecycle:
         elif mapped is State.DOWNLOADING and task.kind == "prompt":
             new = await self.prompt_answered(task, status.text, status.usage, raw, **said)
         elif mapped is State.DOWNLOADING and protocol == V2:
-            if not status.url:
+            if not status.url:  # billed all the same; a fresh query may link it (redownload)
                 new = await moves.to_fail(
                     task,
                     code="no_media",
                     message="the provider reported success without a video URL",
                     detail=f"{word} without content.url",
                     data=raw,
+                    provider_success=True,
+                    results={"url_by_query": True, "usage": status.usage or {}},
                     **said,
                 )
             else:
@@ -204,13 +221,14 @@ class Lifecycle:
                 )
                 return await self.download(new or task, link=status.url)
         elif mapped is State.DOWNLOADING and not status.file_id:
-            new = await moves.to_fail(
+            new = await moves.to_fail(  # billed; a fresh query may name the file (redownload)
                 task,
                 code="no_media",
                 message="the provider reported Success without a file",
                 detail="Success without a file id",
                 data=raw,
                 provider_success=True,
+                results={"file_by_query": True},
                 **said,
             )
         elif mapped is State.DOWNLOADING:
@@ -379,6 +397,15 @@ class Lifecycle:
             return await self._download_v2(task, folder, link)
         ctx = self.ctx
         file_id = str(results.get("file_id") or "")
+        if not file_id and results.get("file_by_query"):  # Success came without one: ask again
+            status = await ctx.call(lambda: ctx.provider.query_video(task.provider_task_id or ""))
+            if state_for_status_word(status.status) is not State.DOWNLOADING:
+                raise media_mod.VerificationFailed(
+                    f"a fresh query answered {status.status!r}, not Success"
+                )
+            file_id = status.file_id or ""
+            w, h = status.width, status.height
+            results = {**results, "width": w, "height": h}
         if not file_id:
             raise media_mod.VerificationFailed("no file id to download")
         info = await ctx.call(lambda: ctx.provider.retrieve_file(file_id))
@@ -386,13 +413,15 @@ class Lifecycle:
             raise media_mod.VerificationFailed("the file has no download link")
         w, h = results.get("width"), results.get("height")
         expect = (int(w), int(h)) if w and h else None
+        asked = task.params.get("duration")  # the length asked is held as for V2
+        seconds = float(asked) if isinstance(asked, int) and not isinstance(asked, bool) else None
         got = await media_mod.download_verified(
             ctx.provider,
             info.download_url,
             folder=folder,
             kind="video",
             declared_bytes=info.bytes or None,
-            expect_size=expect,
+            check=media_mod.VideoCheck(size=expect, seconds=seconds),
             on_bytes=ctx.bytes_heard(task),
         )
         await ctx.store.add_event(

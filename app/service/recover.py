@@ -237,22 +237,42 @@ class Recovery:
 
     # -- lookup -------------------------------------------------------------------------------
     async def _window(self, task: TaskRow) -> lookup.Window:
-        """From the claim to 60 s after the create's timeout ran out: the last send and its
-        timeout as recorded when the create became unknown; without them (the process died
-        while sending) the owner's lease, which outlived any send of that process."""
+        """From the claim of the create that was lost (a slot re-claimed after a rejection:
+        its last claim, not its first) to 60 s after that create's timeout ran out: the last
+        send and its timeout as recorded when the create became unknown; without them (the
+        process died while sending) the owner's lease, which outlived any send of that
+        process."""
         sent_at = timeout = None
-        for event in reversed(await self.ctx.store.history(self.ctx.scope, task.slot_key)):
+        claimed = task.created_at
+        found_send = False
+        for event in reversed(await self.ctx.store.history(task.scope, task.slot_key)):
+            if event.task_id != task.id:
+                continue
             data = event.data or {}
-            if event.task_id == task.id and event.event == "unknown" and "sent_at" in data:
+            if not found_send and event.event == "unknown" and "sent_at" in data:
                 sent_at, timeout = data.get("sent_at"), data.get("timeout")
+                found_send = True
+            if event.event == "submitted":  # the newest claim: the create that was lost
+                claimed = max(claimed, event.at)
                 break
-        if isinstance(sent_at, (int, float)):
+        if isinstance(sent_at, (int, float)) and sent_at >= claimed:
             ran_out = float(sent_at) + float(timeout or self.ctx.config.timeout)
         elif task.lease_until is not None:
             ran_out = task.lease_until
         else:
-            ran_out = task.created_at + self.ctx.config.timeout + LEASE_MARGIN
-        return lookup.window(task.created_at, ran_out)
+            ran_out = claimed + self.ctx.config.timeout + LEASE_MARGIN
+        return lookup.window(claimed, ran_out)
+
+    async def _rivals(self, task: TaskRow) -> list[lookup.Rival]:
+        """This user's other slots that are ``unknown`` or ``submitting``, each with its own
+        window: any of them may have made a task that fits this slot too."""
+        others = await self.ctx.store.tasks_in_states(task.scope, [State.UNKNOWN, State.SUBMITTING])
+        out = []
+        for other in others:
+            if other.id == task.id or other.kind != task.kind or other.provider_task_id:
+                continue
+            out.append(lookup.Rival(other.request_id, other.params, await self._window(other)))
+        return out
 
     async def _select(self, task: TaskRow) -> lookup.Selection:
         ctx = self.ctx
@@ -264,7 +284,8 @@ class Recovery:
         )
         ids = [t.task_id for t in listed]
         owned = await ctx.store.owners_of(task.provider, task.endpoint, ids, except_task=task.id)
-        return lookup.select(task.params, win, listed, sorted(owned))
+        rivals = await self._rivals(task)
+        return lookup.select(task.params, win, listed, sorted(owned), rivals)
 
     @staticmethod
     def _report(found: lookup.Selection, attached: str | None = None) -> LookupReport:
@@ -275,6 +296,7 @@ class Recovery:
             found.owned,
             tuple(Candidate(c.task_id, c.created_at, c.model, c.status) for c in found.candidates),
             attached,
+            found.contested,
         )
 
     async def look(self, request_id: object) -> Result[LookupReport]:
@@ -326,9 +348,15 @@ class Recovery:
         one = found.found
         if one is None:
             n = len(found.candidates)
+            rivals = sorted({rid for _tid, by in found.contested for rid in by})
             what = (
                 "no matching task"
                 if n == 0
+                else f"{n} matching task{'' if n == 1 else 's'} that "
+                f"{'another slot' if len(rivals) == 1 else 'other slots'} of the same shape, "
+                f"unknown or submitting, could have made ({', '.join(rivals)}), so none is "
+                "chosen"
+                if found.contested
                 else f"{n} matching tasks (the list cannot show the prompt, so none is chosen)"
             )
             await ctx.store.add_event(

@@ -244,6 +244,9 @@ class LookupReport:
     owned_by_other_slots: tuple[str, ...]
     candidates: tuple[Candidate, ...]
     attached: str | None = None
+    #: Candidates another unknown or submitting slot of this user could have made: (task id,
+    #: those slots' RequestIds). While any is contested, nothing is attached.
+    contested: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 # -- batches ----------------------------------------------------------------------------------

@@ -27,7 +27,7 @@ import logging
 import time
 from typing import Any, Sequence
 
-from app.domain.cost import reported, usage_of
+from app.domain.cost import ReportOutOfRange, reported, usage_of
 from app.domain.states import State
 from app.providers.base import ProviderError, Refused
 from app.service.context import ServiceContext
@@ -47,7 +47,17 @@ class Transitions:
     async def _move(
         self, task: TaskRow, *, provider_success: bool = False, **kw: Any
     ) -> TaskRow | None:
-        reported = self._reported(task, kw, provider_success)
+        try:
+            reported = self._reported(task, kw, provider_success)
+        except ReportOutOfRange as exc:  # kept raw (results, history), flagged, never priced
+            reported = None
+            note = (
+                f"; the provider reported {exc}: kept raw in the history, not priced "
+                "(counted at the estimate)"
+            )
+            if note not in (task.cost_basis or ""):
+                kw["cost_basis"] = (task.cost_basis or "") + note
+            kw["data"] = {**(kw.get("data") or {}), "report_out_of_range": exc.what}
         if reported is not None:
             kw["cost_reported"] = reported
         new = await self.ctx.store.transition(task, **kw)

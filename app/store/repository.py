@@ -29,6 +29,7 @@ from sqlalchemy import (
     String,
     and_,
     bindparam,
+    case,
     exists,
     func,
     literal_column,
@@ -441,6 +442,30 @@ class Repository:
         if not check.allowed:
             raise _BudgetExceeded(check)
 
+    @staticmethod
+    def _give_back_quota(conn: Connection, task_id: int) -> None:
+        """A create that made nothing (``rejected``) gives back the quota units its claim
+        counted, on the day the claim counted them (the task's ``cost_day``), in the
+        transaction that writes the rejection; never below 0. A re-claim counts them again."""
+        row = conn.execute(
+            select(
+                tasks.c.tenant, tasks.c.user_hash, tasks.c.kind, tasks.c.units, tasks.c.cost_day
+            ).where(tasks.c.id == task_id)
+        ).first()
+        if row is None or row.cost_day is None:
+            return
+        units = int(row.units or 1)
+        conn.execute(
+            update(quota_t)
+            .where(
+                quota_t.c.tenant == row.tenant,
+                quota_t.c.user_hash == row.user_hash,
+                quota_t.c.kind == row.kind,
+                quota_t.c.day == row.cost_day,
+            )
+            .values(used=case((quota_t.c.used > units, quota_t.c.used - units), else_=0))
+        )
+
     def _quota_used(self, conn: Connection, scope: Scope, kind: str, day: str) -> int:
         return int(
             conn.execute(
@@ -813,6 +838,8 @@ class Repository:
             ).rowcount
             if done != 1:
                 return None
+            if new_state is State.REJECTED and task.state is not State.REJECTED:
+                self._give_back_quota(conn, task.id)
             if media is not None:
                 conn.execute(media_t.delete().where(media_t.c.task_id == task.id))
                 for pos, m in enumerate(media):

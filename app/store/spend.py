@@ -37,6 +37,7 @@ from app.domain.cost import (
     BudgetCheck,
     Cost,
     GroupBy,
+    ReportOutOfRange,
     SlotCost,
     check_budget,
     estimate,
@@ -46,7 +47,7 @@ from app.domain.cost import (
 )
 from app.domain.days import local_day
 from app.domain.naming import project_of
-from app.domain.prices import Money, PriceTable
+from app.domain.prices import MAX_MONEY, Money, PriceTable
 from app.domain.states import State
 from app.store.models import tasks
 from app.store.rows import BudgetRule, Scope
@@ -58,14 +59,15 @@ SUCCESS_WORDS = frozenset({"Success", "succeeded"})
 
 
 def amount(text_value: object) -> Money:
-    """A stored amount (exact decimal text) back as a Decimal; None for NULL or garbage."""
+    """A stored amount (exact decimal text) back as a Decimal; None for NULL, garbage or a
+    figure out of range (above ``MAX_MONEY``: a read never breaks on one)."""
     if text_value is None:
         return None
     try:
         out = Decimal(str(text_value))
     except (InvalidOperation, ValueError):
         return None
-    return out if out.is_finite() else None
+    return out if out.is_finite() and 0 <= out <= MAX_MONEY else None
 
 
 def provider_succeeded(state: str, provider_status: str | None) -> bool:
@@ -94,7 +96,10 @@ def lazy_cost(
     rep = amount(stored_reported)
     if rep is None:
         usage = usage_of(kind, results, provider_succeeded(state, provider_status))
-        rep = reported(kind, params, usage, table)
+        try:
+            rep = reported(kind, params, usage, table)
+        except ReportOutOfRange:
+            rep = None  # kept raw in the results; counted as if unreported
     return Cost(est.estimate, est.currency, f"{est.basis} ({note})", rep)
 
 
@@ -209,10 +214,18 @@ def cost_rows(
         (tasks.c.error_code == literal_column(f"'{DECLARED_FAILED}'"), literal_column("1")),
         else_=literal_column("0"),
     )
+    billed = case(  # the provider said the generation succeeded: billed (domain.cost.charge)
+        (
+            tasks.c.provider_status.in_([literal_column(f"'{w}'") for w in sorted(SUCCESS_WORDS)]),
+            literal_column("1"),
+        ),
+        else_=literal_column("0"),
+    )
     count = func.count()
     group = [
         tasks.c.state,
         declared,
+        billed,
         tasks.c.cost_estimate,
         tasks.c.cost_reported,
         tasks.c.cost_currency,
@@ -224,6 +237,7 @@ def cost_rows(
             key.label("key"),
             tasks.c.state,
             declared.label("declared"),
+            billed.label("billed"),
             tasks.c.cost_estimate,
             tasks.c.cost_reported,
             tasks.c.cost_currency,
@@ -244,6 +258,7 @@ def cost_rows(
                     bool(r.declared),
                     amount(r.cost_estimate) if same else None,
                     amount(r.cost_reported) if same else None,
+                    bool(r.billed),
                 ),
                 int(r.n),
             )
@@ -253,7 +268,13 @@ def cost_rows(
 
 
 def _slot(
-    by: GroupBy | None, key: Any, state: str, declared: bool, est: Money, rep: Money
+    by: GroupBy | None,
+    key: Any,
+    state: str,
+    declared: bool,
+    est: Money,
+    rep: Money,
+    billed: bool = False,
 ) -> SlotCost:
     key_text = None if key is None else str(key)
     return SlotCost(
@@ -265,6 +286,7 @@ def _slot(
         reported=rep,
         declared_failed=declared,
         project=key_text if by == "project" else None,
+        billed=billed,
     )
 
 
@@ -312,6 +334,7 @@ def _unpriced(
                 reported=cost.reported,
                 declared_failed=r.error_code == DECLARED_FAILED,
                 project=r.project or project_of(r.request_id),
+                billed=provider_succeeded(r.state, r.provider_status),
             )
         )
     return out

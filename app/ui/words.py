@@ -302,6 +302,7 @@ EVENT_WORDS = {
     "verified": QT_TRANSLATE_NOOP("Event", "media verified"),
     "verification_failed": QT_TRANSLATE_NOOP("Event", "verification failed"),
     "query_failed": QT_TRANSLATE_NOOP("Event", "query failed"),
+    "foreign_answer": QT_TRANSLATE_NOOP("Event", "answer about another task, ignored"),
     "download_stalled": QT_TRANSLATE_NOOP("Event", "download too slow, paused"),
     "recovered": QT_TRANSLATE_NOOP("Event", "recovered"),
     "declared_failed": QT_TRANSLATE_NOOP("Event", "declared failed"),

@@ -448,6 +448,10 @@
         <translation>触发限流，等待中</translation>
     </message>
     <message>
+        <source>answer about another task, ignored</source>
+        <translation>回答的是另一个任务，已忽略</translation>
+    </message>
+    <message>
         <source>conflict: other parameters refused</source>
         <translation>冲突：已拒绝不同参数</translation>
     </message>

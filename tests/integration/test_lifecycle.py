@@ -64,12 +64,17 @@ async def test_unknown_status_word_means_unknown_nothing_downloaded(harness, wor
     assert (await harness.service.wait(RID, max_seconds=30)).task.state == "success"
 
 
-async def test_success_without_file_is_fail_without_recover(harness):
+async def test_success_without_file_is_a_billed_fail_offering_a_redownload(harness):
+    # issue 24 point 1: the provider made it (and billed it); a fresh query may name the file
     harness.sim.set_faults(success_without_file=1)
     out = await harness.service.submit(RID, "video", VIDEO, wait=True, max_seconds=30)
     assert out.task.state == "fail" and exit_code(out) == 6
     assert out.task.error.code == "no_media"
-    assert out.task.allowed_actions == ["new_slot"]
+    assert out.task.allowed_actions == ["recover", "new_slot"]
+    assert out.task.charged == out.task.cost.estimate and not out.task.not_charged
+    again = await harness.service.recover(RID, Redownload())  # the demo's task has no file
+    assert again.task.state == "fail" and "no file id" in again.task.error.message
+    assert harness.sim.stats()["creates_total"] == 1
 
 
 async def test_content_safety_fail_keeps_the_providers_words(harness):

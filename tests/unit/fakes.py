@@ -188,8 +188,9 @@ async def _chunks(data: bytes) -> AsyncIterator[bytes]:
         yield data
 
 
-def video_bytes() -> bytes:
-    return render_mp4(*VIDEO_SIZE, 1, "fake video", fps=2)
+def video_bytes(seconds: int = 6) -> bytes:
+    """A real MP4 lasting ``seconds`` (6: the default video slot's length, which is checked)."""
+    return render_mp4(*VIDEO_SIZE, seconds, "fake video", fps=2)
 
 
 def image_bytes(index: int = 0, size: tuple[int, int] = (64, 36)) -> bytes:

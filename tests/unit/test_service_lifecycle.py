@@ -16,6 +16,7 @@ from app.domain.fingerprint import fingerprint
 from app.domain.params import normalize
 from app.domain.states import Action, State
 from app.providers.base import Ambiguous, VideoCreated
+from app.service.commands import Redownload
 from app.service.owner import boot_id, pid_namespace
 from app.service.results import OutcomeKind, ProblemCode
 from app.service.submit import claim_request
@@ -85,11 +86,17 @@ async def test_a_word_off_the_whitelist_is_unknown_with_the_raw_answer(service, 
     assert (await history(service))[-1].event == "recovered"
 
 
-async def test_success_without_a_file_is_a_failure_without_recover(service, fake):
-    task = await service.advance(await created(service, fake, status("t1", "Success")))
+async def test_success_without_a_file_fails_and_offers_a_redownload(service, fake):
+    # issue 24 point 1: the provider made (and billed) it; a fresh query may name the file
+    task = await service.advance(
+        await created(service, fake, status("t1", "Success"), status("t1", "Success", file_id="f1"))
+    )
+    fake.add_video_file("f1")
     out = await service.status(RID)
     assert task.state is State.FAIL and out.task.error.code == "no_media"
-    assert out.task.allowed_actions == [Action.NEW_SLOT] and exit_code(out) == 6
+    assert out.task.allowed_actions == [Action.RECOVER, Action.NEW_SLOT] and exit_code(out) == 6
+    again = await service.recover(RID, Redownload())
+    assert again.task.state == State.SUCCESS and again.task.media
 
 
 async def test_the_providers_failure_keeps_its_words(service, fake):
