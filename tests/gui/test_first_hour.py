@@ -116,3 +116,38 @@ def test_the_spend_cards_show_an_unknown_price_whole(gui, make_window, lang):
             assert need <= value.contentsRect().width() * lines, key
             if size is None:
                 assert lines == 1, key  # the default size shows each figure on one line
+
+
+# -- 7: Settings shows what new slots start as; saving it for another reason changes nothing ---
+def test_settings_show_what_new_slots_start_as_and_saving_keeps_it(gui, make_window):
+    from app.ui.current import Busy
+
+    window = make_window()
+    window.new_draft()
+    form = window.slot_pane.form
+    fresh = (form.model_id(), form.duration.value(), form.resolution.currentText())
+    assert fresh[1] == 6  # what a fresh draft starts at
+    window.open_settings()
+    dialog = window.dialog
+    shown_there = (
+        dialog.default_model.currentText(),
+        dialog.default_duration.currentData(),
+        dialog.default_resolution.currentData(),
+    )
+    assert shown_there == fresh
+    assert dialog.default_duration.currentText() == "6 s"
+    # a model offers its own choices only: Hailuo-02 takes 6 or 10 s, never 4
+    dialog.default_model.setCurrentText("MiniMax-Hailuo-02")
+    durations = [dialog.default_duration.itemData(i) for i in range(dialog.default_duration.count())]
+    assert durations == [6, 10] and dialog.default_duration.currentData() == 6
+    dialog.default_model.setCurrentText(fresh[0])
+    # saved for another reason (a quota): new slots start as before
+    dialog.quota_video.setValue(40)
+    dialog.save_button.click()
+    gui.until(lambda: Busy.SETTINGS not in window.slot.busy, what="settings applied")
+    form.duration.set_value(12)
+    window.new_draft()
+    assert (form.model_id(), form.duration.value(), form.resolution.currentText()) == fresh
+    window.open_settings()  # and the dialog says the same again
+    assert window.dialog.default_duration.currentData() == 6
+    window.dialog.close()
