@@ -151,3 +151,43 @@ def test_settings_show_what_new_slots_start_as_and_saving_keeps_it(gui, make_win
     window.open_settings()  # and the dialog says the same again
     assert window.dialog.default_duration.currentData() == 6
     window.dialog.close()
+
+
+# -- 9: a message stays with its slot, and news is not said in red ------------------------------
+RED = "#8a2d23"
+
+
+def test_a_message_stays_with_its_slot_and_news_is_not_red(gui, make_window, tmp_path):
+    from app.domain.states import Action
+    from tests.gui.conftest import buttons
+
+    gui.run(gui.other_service().submit(IMAGE, "image", {"prompt": "a harbor", "n": 1}, wait=True))
+    window = make_window()
+    window.new_draft()
+    pane = window.slot_pane
+    message = pane.actions.message
+    bad = tmp_path / "corrupt.png"
+    bad.write_bytes(b"\x89PNG\r\n\x1a\n not really a picture")
+    pane.form.set_model("MiniMax-Hailuo-02")
+    pane.use_file(pane.form.picker("first_frame"), str(bad))
+    gui.until(lambda: "corrupt.png" in message.text() or "Not added" in message.text(), timeout=20)
+    window.select(IMAGE)  # an unrelated finished slot: the draft's complaint is not its news
+    gui.until(lambda: shown(window, IMAGE))
+    assert message.text() == ""
+
+
+def test_exported_is_said_as_news_not_in_red(gui, make_window, tmp_path):
+    from app.domain.states import Action
+    from tests.gui.conftest import buttons
+
+    gui.run(gui.other_service().submit(IMAGE, "image", {"prompt": "a harbor", "n": 1}, wait=True))
+    window = make_window()
+    message = window.slot_pane.actions.message
+    window.select(IMAGE)
+    gui.until(lambda: shown(window, IMAGE))
+    window.choose_directory = lambda done: done(str(tmp_path / "out"))
+    buttons(window)[Action.EXPORT].click()
+    gui.until(lambda: "Exported 1" in message.text(), timeout=20, what="export said")
+    assert RED not in message.styleSheet()  # news, said calmly
+    window.select(IMAGE)  # the same slot again: its news stays
+    assert "Exported 1" in message.text()
