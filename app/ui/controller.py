@@ -403,7 +403,17 @@ class Controller(QObject):
         )
 
     def submit(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
-        self._act("create", self.service.submit(request_id, kind, params))
+        self._act("create", self._sending(self.service.submit(request_id, kind, params)))
+
+    #: Creates being sent now (a slot's Create, a shot list's rows): quitting asks first.
+    sending = 0
+
+    async def _sending(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        self.sending += 1
+        try:
+            return await coro
+        finally:
+            self.sending -= 1
 
     def query(self, request_id: str) -> None:
         self._act("query", self.service.query(request_id))
@@ -432,7 +442,9 @@ class Controller(QObject):
     ) -> None:
         """Submit the shot list's rows (ordinary submit semantics); progress per row."""
         self.runner.run(
-            self._batch("run", source, base_dir, on_progress), done=done, what="shot list"
+            self._sending(self._batch("run", source, base_dir, on_progress)),
+            done=done,
+            what="shot list",
         )
 
     async def _batch(

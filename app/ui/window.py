@@ -64,6 +64,7 @@ from app.ui.qt import (
     QGuiApplication,
     QKeySequence,
     QMainWindow,
+    QMessageBox,
     QPushButton,
     QSettings,
     QSplitter,
@@ -122,6 +123,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.dialog: Any = None
         self._shown = False
+        self._quit_anyway = False  # the designer chose to quit while a create was being sent
         self._looked: set[str] = set()  # unknown slots the app has looked up this session
 
         self.slot = CurrentSlot(c.caps.capabilities)
@@ -266,6 +268,7 @@ class MainWindow(QMainWindow):
                 lambda: self.show_gallery(not self.gallery_shown()),
                 self.tr("Gallery"),
             ),
+            "quit": add("quitAction", ["Ctrl+Q"], lambda: self.close(), self.tr("Quit")),
         }
 
     # -- the results gallery ---------------------------------------------------------------------
@@ -466,6 +469,10 @@ class MainWindow(QMainWindow):
             self.model.schedule_refresh()  # back from the terminal: show what the CLI made
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        if getattr(self.controller, "sending", 0) and not self._quit_anyway:
+            event.ignore()  # a create is on its way: say what quitting does to it, then ask
+            self._ask_quit()
+            return
         self.show_gallery(False)  # the right pane back: its width is part of the saved layout
         self.save_layout()
         self.result_pane.stop()
@@ -477,6 +484,34 @@ class MainWindow(QMainWindow):
         if self.dialog is not None:
             self.dialog.close()
         super().closeEvent(event)
+
+    def _ask_quit(self) -> None:
+        """Quitting while a create is being sent is safe, and the designer is told why: the
+        slot comes back as Unknown and is recovered, never paid twice."""
+        box = QMessageBox(self)
+        box.setObjectName("quitWhileSending")
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(self.tr("Quit Slate?"))
+        box.setText(self.tr("A create is being sent to the provider."))
+        box.setInformativeText(
+            self.tr(
+                "If you quit now, its slot will show as Unknown when Slate opens again. Nothing "
+                "is paid twice: query or recover it then, and Slate finds the task if it was made."
+            )
+        )
+        quit_button = box.addButton(self.tr("Quit anyway"), QMessageBox.ButtonRole.AcceptRole)
+        quit_button.setObjectName("quitAnywayButton")
+        stay = box.addButton(self.tr("Keep Slate open"), QMessageBox.ButtonRole.RejectRole)
+        stay.setObjectName("keepOpenButton")
+        box.setDefaultButton(stay)
+
+        def answered(_result: int) -> None:
+            if box.clickedButton() is quit_button:
+                self._quit_anyway = True
+                QTimer.singleShot(0, self.close)  # after the box has gone
+
+        box.finished.connect(answered)
+        self._open_dialog(box)
 
     # -- which slot, which page ------------------------------------------------------------------
     def select(self, request_id: str, *, fresh: bool = False) -> None:

@@ -191,3 +191,75 @@ def test_exported_is_said_as_news_not_in_red(gui, make_window, tmp_path):
     assert RED not in message.styleSheet()  # news, said calmly
     window.select(IMAGE)  # the same slot again: its news stays
     assert "Exported 1" in message.text()
+
+
+# -- 13: quitting, the Age column, the Shot list button ------------------------------------------
+@pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+def test_ctrl_q_quits_and_quitting_while_a_create_is_sent_says_it_comes_back_unknown(
+    gui, make_window, qtbot
+):
+    from app.ui.qt import QApplication, QMessageBox, Qt
+    from tests.gui.conftest import fill_form
+
+    window = make_window()
+    window.activateWindow()
+    window.new_draft()
+    fill_form(window, "article:20260816:tide-eye:scene-09", "storm", resolution="768P")
+    gui.sim.set_faults(delay_create_response=60.0)  # the answer never comes in time
+    window.slot_pane.create()
+    from app.ui.current import Busy
+
+    gui.until(lambda: Busy.CREATE in window.slot.busy, timeout=20, what="create being sent")
+    gui.settle(0.3)
+    qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    box = gui.until(lambda: isinstance(window.dialog, QMessageBox) and window.dialog, what="ask")
+    words = f"{box.text()} {box.informativeText()}"
+    assert "Unknown" in words and "recover" in words and "paid twice" in words
+    assert window.isVisible()
+    box.findChild(type(box.defaultButton()), "keepOpenButton").click()
+    gui.settle(0.2)
+    assert window.isVisible()  # kept open: the create goes on
+    gui.until(lambda: Busy.CREATE not in window.slot.busy, timeout=30, what="create answered")
+    gui.until(lambda: window.controller.sending == 0, timeout=30, what="nothing being sent")
+    gui.sim.set_faults(delay_create_response=0.0)
+    window.windowHandle().requestActivate()  # (offscreen gives it back only when asked)
+    gui.until(lambda: QApplication.activeWindow() is window, what="window active again")
+    qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
+    gui.until(lambda: not window.isVisible(), what="Ctrl+Q quits")
+
+
+def test_the_age_column_reads_whole(gui, make_window, lang):
+    from app.ui.models import age_text
+
+    window = make_window()
+    tree = window.browser.tree
+    header = tree.header()
+    for now in (10 * 60 + 5, 59 * 60 + 5, 23 * 3600 + 5, 365 * 86400):
+        text = age_text(0, now)
+        assert tree.fontMetrics().horizontalAdvance(text) + 8 <= header.sectionSize(3), text
+    # a saved layout from an older Slate (Age at 44 px) is widened on the way in
+    header.resizeSection(3, 44)
+    window.browser.restore_layout(window.browser.save_layout())
+    assert header.sectionSize(3) > 44
+
+
+@pytest.mark.qt_log_ignore(r"This plugin does not support (raise\(\)|grabbing the keyboard)")
+def test_the_shot_list_button_keeps_no_highlight_after_its_dialog_closes(gui, make_window):
+    window = make_window()
+    # Shot list → Scenes from a template…, then closed: the button keeps no highlight (focus)
+    window.slot_pane.form.prompt.setFocus()
+    button = window.top_bar.shots_button
+    from app.ui.qt import Qt, QTimer
+    from PySide6.QtTest import QTest
+
+    def pick() -> None:
+        window.shortcut_actions["template"].trigger()
+        window.top_bar.shots_menu.close()
+
+    QTimer.singleShot(300, pick)
+    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    dialog = gui.until(lambda: window.dialog, what="template dialog")
+    dialog.close()
+    gui.settle(0.2)
+    assert window.focusWidget() is not button
+    assert not button.isDown()
