@@ -10,7 +10,7 @@ import pytest
 from app.service.results import QuotaReport, QuotaUse
 from app.ui.app import install_translations
 from app.ui.controller import Status
-from app.ui.qt import QScrollArea
+from app.ui.qt import QScrollArea, Qt
 from app.ui.spend import SpendDialog
 from tests.gui.conftest import shown
 from tests.gui.layout_checks import clipped, outside
@@ -263,3 +263,43 @@ def test_the_shot_list_button_keeps_no_highlight_after_its_dialog_closes(gui, ma
     gui.settle(0.2)
     assert window.focusWidget() is not button
     assert not button.isDown()
+
+
+# -- 12: the shot-list review shows each row's prompt and its whole reason -----------------------
+def test_the_shot_list_review_shows_each_prompt_and_the_whole_reason(gui, make_window, tmp_path):
+    from app.ui.shotlist import ShotListDialog
+
+    p = "article:20260816:tide-eye:scene-0"
+    shots = tmp_path / "tide-eye.csv"
+    shots.write_text(
+        "request_id,kind,prompt,model,duration,resolution\n"
+        f"{p}1,video,tide eye at dusk with a slow dolly in,MiniMax-H3,4,768P\n"
+        f"{p}2,video,too long a shot,MiniMax-H3,40,768P\n"
+    )
+    window = make_window()
+    window.import_shot_list(str(shots))
+    dialog = gui.until(lambda: isinstance(window.dialog, ShotListDialog) and window.dialog)
+    gui.until(lambda: dialog.report is not None, timeout=20, what="dry run")
+    laid_out(gui, dialog)
+    table = dialog.table
+    first, second = table.topLevelItem(0), table.topLevelItem(1)
+    shown_prompts = [
+        item.child(0).text(0) if item.childCount() else "" for item in (first, second)
+    ]
+    assert "tide eye at dusk with a slow dolly in" in shown_prompts[0]
+    assert "too long a shot" in shown_prompts[1]
+    prompt_rect = table.visualItemRect(first.child(0))
+    assert prompt_rect.isValid() and prompt_rect.height() > 0  # on screen, under its row
+    # the reason is shown whole: wrapped in its column, never cut to "…" (also at the smallest)
+    reason = second.text(5)
+    assert "40" in reason
+    for size in (None, dialog.minimumSize()):
+        if size is not None:
+            dialog.resize(size)
+            laid_out(gui, dialog)
+        rect = table.visualRect(table.indexFromItem(second, 5))
+        fm = table.fontMetrics()
+        needed = fm.boundingRect(
+            0, 0, rect.width() - 8, 10_000, int(Qt.TextFlag.TextWordWrap), reason
+        ).height()
+        assert rect.height() >= needed, (rect.height(), needed, reason)
