@@ -352,14 +352,14 @@ class SettingsDialog(QDialog):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow(self.tr("API key"), krow)
         form.addRow(self.tr("Region"), self.region)
-        form.addRow(self.tr("Team (tenant)"), self.tenant)
-        form.addRow(self.tr("Designer (user)"), self.user)
+        form.addRow(self.tr("Team"), self.tenant)
+        form.addRow(self.tr("Designer"), self.user)
         form.addRow(self.tr("Videos per day"), self.quota_video)
         form.addRow(self.tr("Images per day"), self.quota_image)
         form.addRow(self.tr("Daily budget"), self.budget)
         form.addRow(self.tr("Query every"), self.poll)
         form.addRow(self.tr("Data folder"), drow)
-        form.addRow(self.tr("Store URL"), self.store)
+        form.addRow(self.tr("Database"), self.store)
         self.notify = QCheckBox(
             self.tr("Tell me when a slot I started is done, failed or unknown"),
             objectName="notifyCheck",
@@ -411,7 +411,7 @@ class SettingsDialog(QDialog):
         self.poll.setAccessibleName(self.tr("Query interval"))
         self.budget.setAccessibleName(self.tr("Daily budget"))
         self.data_dir.setAccessibleName(self.tr("Data folder"))
-        self.store.setAccessibleName(self.tr("Store URL"))
+        self.store.setAccessibleName(self.tr("Database"))
         self.fields = {
             "region": self.region,
             "tenant": self.tenant,

@@ -75,7 +75,8 @@ REGIONS = tuple(REGION_URLS)
 NOTIFY_KEY = "notifications/slotFinished"
 
 NOT_A_STORE_URL = QT_TRANSLATE_NOOP(
-    "MainWindow", "Store URL: not a database URL (sqlite:///path or postgresql://host/name)."
+    "MainWindow",
+    "Database: not a database address (sqlite:///path or postgresql://host/name).",
 )
 
 

@@ -109,6 +109,8 @@ KIND_WORDS = {
     "video": QT_TRANSLATE_NOOP("ShotList", "video"),
     "image": QT_TRANSLATE_NOOP("ShotList", "image"),
 }
+#: prompt_expansion's modes as the form says them (its CreateForm words)
+MODE_WORDS = {"disabled": "off", "balanced": "balanced", "quality": "best quality"}
 CHANGED = QT_TRANSLATE_NOOP("ShotList", "this slot exists with another %1; nothing is sent")
 
 
@@ -448,10 +450,26 @@ class TemplateDialog(QDialog):
         buttons.rejected.connect(self.reject)
 
     def _options_text(self) -> str:
-        shown = ", ".join(f"{k} {v}" for k, v in self.options.items())
+        """The form's settings every scene takes, in words (no option names): "Video ·
+        MiniMax-H3 · 6 s · 768P · 16:9"."""
+        words = {
+            "duration": lambda v: self.tr("%1 s").replace("%1", str(v)),
+            "n": lambda v: self.tr("%1 images").replace("%1", str(v)),
+            "prompt_expansion": lambda v: self.tr("prompt expansion: %1").replace(
+                # the form's own words for the mode
+                "%1",
+                translate("CreateForm", MODE_WORDS.get(str(v), str(v))),
+            ),
+        }
+        shown = " · ".join(
+            words[k](v) if k in words else str(v)
+            for k, v in self.options.items()
+            if not (k == "n" and v == 1)
+        )
+        kind = _tr(KIND_WORDS[self.kind]) if self.kind in KIND_WORDS else self.kind
         return (
             self.tr("Every scene: %1 · %2 (from the form)")
-            .replace("%1", self.kind)
+            .replace("%1", kind)
             .replace("%2", shown or "—")
         )
 

@@ -552,10 +552,26 @@ class MainWindow(QMainWindow):
             project=getattr(source, "project", None) or None,
         )
         picker = self.slot_pane.form.picker(role.value)
-        name = Path(path).name
+        name = self._result_name(media, path, source)
         if is_video(path, content_type):
             name = self.tr("last frame of %1").replace("%1", name)
         self.slot_pane.feed(picker, name, lambda: frame_data_url(path, content_type))
+
+    def _result_name(self, media: Any, path: str, source: Any) -> str:
+        """A result as a designer knows it: its slot's scene and which picture ("scene-02,
+        image 2"), never the stored file's hash-made name."""
+        rid = getattr(media, "request_id", None) or getattr(source, "request_id", None)
+        if not rid:
+            return Path(path).name  # a file the designer chose: its own name
+        scene = rid.rsplit(":", 1)[-1]
+        results = [str(getattr(m, "path", "")) for m in (getattr(source, "media", None) or ())]
+        if len(results) > 1 and str(path) in results:
+            return (
+                self.tr("%1, image %2")
+                .replace("%1", scene)
+                .replace("%2", str(results.index(str(path)) + 1))
+            )
+        return scene
 
     def use_gallery_result(self, role: str, ref: ResultRef) -> None:
         """ "Use as …" on a gallery tile or in the viewer: the lightbox closes and a new draft

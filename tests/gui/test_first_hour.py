@@ -5,6 +5,8 @@ and quitting."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from app.service.results import QuotaReport, QuotaUse
@@ -303,3 +305,53 @@ def test_the_shot_list_review_shows_each_prompt_and_the_whole_reason(gui, make_w
             0, 0, rect.width() - 8, 10_000, int(Qt.TextFlag.TextWordWrap), reason
         ).height()
         assert rect.height() >= needed, (rect.height(), needed, reason)
+
+
+# -- 11: designer's words in the main view -------------------------------------------------------
+def test_a_result_used_as_first_frame_is_named_by_its_slot_not_its_hash(gui, make_window):
+    gui.run(
+        gui.other_service().submit(
+            IMAGE, "image", {"prompt": "a lighthouse", "n": 2, "aspect_ratio": "16:9"}, wait=True
+        )
+    )
+    window = make_window()
+    window.select(IMAGE)
+    gui.until(lambda: shown(window, IMAGE) and window.slot.task.media)
+    media = window.slot.task.media[1]
+    window.use_result_as(media, "first_frame")
+    picker = window.slot_pane.form.picker("first_frame")
+    gui.until(lambda: picker.value(), timeout=20, what="first frame read")
+    said = picker.edit.text()
+    assert media.sha256[:8] not in said and Path(media.path).name not in said
+    assert "still-01, image 2" in said
+
+
+def test_settings_and_the_warning_speak_a_designers_words(gui, make_window, lang):
+    window = make_window()
+    window.controller.warnings = ["no usable OS keyring: the handle-signing secret is kept in x"]
+    window.controller.warning_codes = ["secret_in_file"]
+    window.status_pane.show_provider()
+    tip = window.status_pane.warning_label.toolTip()
+    assert tip and "handle-signing" not in tip and "0600" not in tip
+    window.open_settings()
+    from app.ui.qt import QFormLayout, QLabel
+
+    layout = window.dialog.findChild(QFormLayout)
+    labels = [
+        layout.itemAt(i, QFormLayout.ItemRole.LabelRole).widget().text()
+        for i in range(layout.rowCount())
+        if layout.itemAt(i, QFormLayout.ItemRole.LabelRole) is not None
+        and isinstance(layout.itemAt(i, QFormLayout.ItemRole.LabelRole).widget(), QLabel)
+    ]
+    words = " ".join(labels)
+    for engineering in ("URL", "tenant", "(user)"):
+        assert engineering not in words, labels
+    window.dialog.close()
+    # the template's summary of the form's settings: words, not option names
+    window.new_draft()
+    window.open_template()
+    line = window.dialog.settings_line.text()
+    assert "model " not in line and "duration" not in line and "resolution" not in line, line
+    if lang == "zh_CN":
+        assert "video" not in line, line
+    window.dialog.close()

@@ -117,7 +117,7 @@ class StatusPane(QStatusBar):
         self.identity.setToolTip(self.tr("Team / designer"))
         if c.warnings:
             self.warning_label.setText("⚠")
-            self.warning_label.setToolTip("\n".join(c.warnings))
+            self.warning_label.setToolTip("\n".join(c.warning_sentences()))
         else:
             self.warning_label.clear()
         self.warning_label.setVisible(bool(c.warnings))
