@@ -178,7 +178,7 @@
     <name>ConflictDialog</name>
     <message>
         <source>This RequestId is already used</source>
-        <translation>这个 RequestId 已被占用</translation>
+        <translation>这个槽位全名已被占用</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; already holds a task made with other parameters. Nothing was sent and nothing was charged. Slate never reuses a slot for other parameters: create them as a new slot instead.</source>
@@ -198,7 +198,7 @@
     </message>
     <message>
         <source>New RequestId</source>
-        <translation>新的 RequestId</translation>
+        <translation>新的槽位全名</translation>
     </message>
     <message>
         <source>New slot</source>
@@ -1271,11 +1271,11 @@ Every image and video you create gathers here, newest first.</source>
     </message>
     <message>
         <source>RequestId</source>
-        <translation>RequestId</translation>
+        <translation>槽位全名</translation>
     </message>
     <message>
         <source>This RequestId does not follow project, date and scene: edit it in the RequestId field.</source>
-        <translation>这个 RequestId 不是“项目、日期、场景”的格式：请直接在 RequestId 栏中编辑。</translation>
+        <translation>这个槽位全名不是“项目、日期、场景”的格式：请直接在槽位全名栏中编辑。</translation>
     </message>
 </context>
 <context>
@@ -1908,7 +1908,7 @@ Every image and video you create gathers here, newest first.</source>
     </message>
     <message>
         <source>This RequestId is already used (%1). &lt;a href=&quot;%2&quot;&gt;Open it&lt;/a&gt; — creating it with other parameters will be refused.</source>
-        <translation>这个 RequestId 已被使用（%1）。&lt;a href=&quot;%2&quot;&gt;打开它&lt;/a&gt;——用其他参数创建会被拒绝。</translation>
+        <translation>这个槽位全名已被使用（%1）。&lt;a href=&quot;%2&quot;&gt;打开它&lt;/a&gt;——用其他参数创建会被拒绝。</translation>
     </message>
 </context>
 <context>
@@ -2400,7 +2400,7 @@ Every image and video you create gathers here, newest first.</source>
     </message>
     <message>
         <source>RequestId</source>
-        <translation>RequestId</translation>
+        <translation>槽位全名</translation>
     </message>
     <message>
         <source>No other result to compare with</source>
