@@ -268,7 +268,7 @@ class MainWindow(QMainWindow):
                 lambda: self.show_gallery(not self.gallery_shown()),
                 self.tr("Gallery"),
             ),
-            "quit": add("quitAction", ["Ctrl+Q"], lambda: self.close(), self.tr("Quit")),
+            "quit": add("quitAction", ["Ctrl+Q"], lambda: self.request_quit(), self.tr("Quit")),
         }
 
     # -- the results gallery ---------------------------------------------------------------------
@@ -468,8 +468,20 @@ class MainWindow(QMainWindow):
         if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
             self.model.schedule_refresh()  # back from the terminal: show what the CLI made
 
+    def request_quit(self) -> None:
+        """Ctrl+Q: quit, asking first while a create is being sent."""
+        if self._must_ask():
+            self._ask_quit()
+        else:
+            self.close()
+
+    def _must_ask(self) -> bool:
+        return bool(getattr(self.controller, "sending", 0)) and not self._quit_anyway
+
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
-        if getattr(self.controller, "sending", 0) and not self._quit_anyway:
+        # the window's close button (a spontaneous close) asks like Ctrl+Q; the app's own
+        # close() (a screenshot run, a rebuilt window) goes on
+        if event.spontaneous() and self._must_ask():
             event.ignore()  # a create is on its way: say what quitting does to it, then ask
             self._ask_quit()
             return
