@@ -17,6 +17,11 @@ from app.store.aio import Store, open_store
 log = logging.getLogger(__name__)
 
 
+#: The warnings a start may give, by what they are about.
+WARN_DATA_DIR_OPEN = "data_dir_open"  # others can list the data folder
+WARN_SECRET_IN_FILE = "secret_in_file"  # no OS keyring: Slate's own secret is kept in a file
+
+
 @dataclass
 class Slate:
     """A running Slate: the service and what it owns."""
@@ -28,6 +33,8 @@ class Slate:
     sim: Any = None  # the embedded demo provider, when one was started
     warnings: list[str] = field(default_factory=list)
     key_source: str = "none"
+    #: What each warning is about, for the app's own words (WARN_SECRET_IN_FILE, WARN_DATA_DIR_OPEN)
+    warning_codes: list[str] = field(default_factory=list)
 
     @property
     def demo(self) -> bool:
@@ -145,8 +152,9 @@ def build(config: Config) -> Slate:
         raise bad from exc
     service = SlateService(config, store, provider, secret)
     app = Slate(config, store, provider, service, sim, key_source=source)
-    for said in (dir_warning, warning):
+    for said, code in ((dir_warning, WARN_DATA_DIR_OPEN), (warning, WARN_SECRET_IN_FILE)):
         if said:
             log.warning(said)
             app.warnings.append(said)
+            app.warning_codes.append(code)
     return app

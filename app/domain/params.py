@@ -29,6 +29,8 @@ VIDEO_PROMPT_MAX = 2000
 IMAGE_PROMPT_MAX = 1500
 DEFAULT_VIDEO_MODEL = "MiniMax-Hailuo-2.3"
 DEFAULT_IMAGE_MODEL = "image-01"
+DEFAULT_SECONDS = 6  # a legacy (V1) video's duration when none is given
+DEFAULT_ASPECT_RATIO = "1:1"  # an image's when neither a ratio nor a size is given
 ASPECT_RATIOS = ("1:1", "16:9", "4:3", "3:2", "2:3", "3:4", "9:16", "21:9")
 IMAGE_MODELS = ("image-01", "image-01-live")
 SEED_MAX = 2**31 - 1
@@ -273,7 +275,7 @@ def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
             "model", f"{model!r} is not a video model; known: {', '.join(VIDEO_MODELS)}"
         )
     rule = VIDEO_MODELS[model]
-    duration = 6 if raw.get("duration") is None else _int(raw["duration"], "duration")
+    duration = DEFAULT_SECONDS if raw.get("duration") is None else _int(raw["duration"], "duration")
     if duration not in rule.resolutions:
         allowed = " or ".join(f"{d} s" for d in rule.resolutions)
         raise ValidationError("duration", f"{duration} s is not offered by {model}; use {allowed}")
@@ -356,7 +358,7 @@ def normalize_image(raw: Mapping[str, Any]) -> dict[str, Any]:
             f"{', '.join((*IMAGE_MODELS, *params_h3image.MODELS))}",
         )
     size = _image_size(raw, model)
-    ratio = raw.get("aspect_ratio") or (None if size else "1:1")
+    ratio = raw.get("aspect_ratio") or (None if size else DEFAULT_ASPECT_RATIO)
     if size and ratio is not None:
         raise ValidationError(
             "aspect_ratio",

@@ -24,6 +24,7 @@ to the shot list's folder.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Mapping, Sequence
@@ -245,11 +246,14 @@ class Batches:
         room = await self._room(table)
         rows: list[BatchRow] = []
         for entry in shots.entries:
+            prompt = entry.params.get("prompt") if isinstance(entry, ShotRow) else None
             prepared = await self._prepare(entry, base, table)
-            if isinstance(prepared, RowError):
-                rows.append(_invalid_row(prepared))
-                continue
-            rows.append(await self._predict(prepared, room, table))
+            said = (
+                _invalid_row(prepared)
+                if isinstance(prepared, RowError)
+                else await self._predict(prepared, room, table)
+            )
+            rows.append(dataclasses.replace(said, prompt=str(prompt) if prompt else None))
         quota, budget = self._reports(room, table)
         total = sum_costs(room.predicted, table.currency)
         return Result(

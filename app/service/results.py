@@ -254,7 +254,8 @@ class LookupReport:
 class BatchRow:
     """One row's answer. ``row``: its number as the user counts it (CSV: the line it starts
     on; YAML: the item number). ``cost``: its estimate (for a slot that exists: the task's
-    stored cost)."""
+    stored cost). ``prompt``: the row's prompt, as the dry run read it (None: a row that could
+    not be read, or one without a prompt)."""
 
     row: int
     line: int
@@ -264,6 +265,7 @@ class BatchRow:
     task: TaskView | None = None
     problem: Problem | None = None
     cost: Cost | None = None
+    prompt: str | None = None
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Coroutine
 
+from app.bootstrap import WARN_DATA_DIR_OPEN, WARN_SECRET_IN_FILE
 from app.domain.errors import ValidationError
 from app.service.inputs import image_file_data_url
 from app.service.commands import RecoverHow
@@ -24,7 +25,7 @@ from app.service.reads import QueueEntry, SlotReader
 from app.service.results import History, OutcomeKind, QuotaReport, Result
 from app.service.slate import SlateService
 from app.service.views import TaskView
-from app.ui.qt import QObject, Signal
+from app.ui.qt import QT_TRANSLATE_NOOP, QObject, Signal, translate
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +34,25 @@ STATUS_REFRESH_SECONDS = 2.0
 
 #: The queue panel's rows at most (the newest in flight); the count is exact beyond.
 QUEUE_LIMIT = 50
+
+
+#: A start's warnings in a designer's words (the technical ones are in the log and in
+#: ``slate doctor``), by what they are about; shown by the status bar's ⚠.
+WARNING_WORDS = {
+    WARN_SECRET_IN_FILE: QT_TRANSLATE_NOOP(
+        "StatusPane",
+        "This computer has no system keyring, so Slate keeps its own key in a file in the data "
+        "folder that only you can read. Nothing to do.",
+    ),
+    WARN_DATA_DIR_OPEN: QT_TRANSLATE_NOOP(
+        "StatusPane",
+        "Other people on this computer can see the names of the files in your data folder (not "
+        "their contents). Run “slate doctor” to see how to close it.",
+    ),
+}
+SOME_WARNING = QT_TRANSLATE_NOOP(
+    "StatusPane", "Slate started with a warning: see “slate doctor”."
+)
 
 
 @dataclass(frozen=True)
@@ -164,6 +184,18 @@ class Controller(QObject):
         self._reload_again = False
         self.key_source = getattr(owner, "key_source", "none")
         self.warnings: list[str] = list(getattr(owner, "warnings", []) or [])
+        self.warning_codes: list[str] = list(getattr(owner, "warning_codes", []) or [])
+
+    def warning_sentences(self) -> list[str]:
+        """This run's warnings as the status bar says them (translated)."""
+        said = [
+            translate("StatusPane", WARNING_WORDS[c])
+            for c in self.warning_codes
+            if c in WARNING_WORDS
+        ]
+        if self.warnings and not said:
+            said = [translate("StatusPane", SOME_WARNING)]
+        return said
 
     # -- wiring ---------------------------------------------------------------------------
     def _attach(self, service: SlateService) -> None:
@@ -292,6 +324,7 @@ class Controller(QObject):
                 self.owner = new
                 self.key_source = getattr(new, "key_source", "none")
                 self.warnings = list(getattr(new, "warnings", []) or [])
+                self.warning_codes = list(getattr(new, "warning_codes", []) or [])
                 self._attach(new.service)
                 attached = True
                 if old is not None:
@@ -403,7 +436,17 @@ class Controller(QObject):
         )
 
     def submit(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
-        self._act("create", self.service.submit(request_id, kind, params))
+        self._act("create", self._sending(self.service.submit(request_id, kind, params)))
+
+    #: Creates being sent now (a slot's Create, a shot list's rows): quitting asks first.
+    sending = 0
+
+    async def _sending(self, coro: Coroutine[Any, Any, Any]) -> Any:
+        self.sending += 1
+        try:
+            return await coro
+        finally:
+            self.sending -= 1
 
     def query(self, request_id: str) -> None:
         self._act("query", self.service.query(request_id))
@@ -432,7 +475,9 @@ class Controller(QObject):
     ) -> None:
         """Submit the shot list's rows (ordinary submit semantics); progress per row."""
         self.runner.run(
-            self._batch("run", source, base_dir, on_progress), done=done, what="shot list"
+            self._sending(self._batch("run", source, base_dir, on_progress)),
+            done=done,
+            what="shot list",
         )
 
     async def _batch(

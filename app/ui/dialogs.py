@@ -11,12 +11,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from app.config import ENV, REGION_URLS
-from app.domain import params_v2
-from app.domain.params import ASPECT_RATIOS, IMAGE_MODELS, VIDEO_MODELS
-from app.domain.protocols import V2_MODELS
 from app.domain.states import RecoverOption, RecoverWay
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
-from app.ui.settings import DraftDefaults
+from app.ui.settings import DraftDefaults, new_slot_choices, new_slot_models
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QCheckBox,
@@ -355,14 +352,14 @@ class SettingsDialog(QDialog):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow(self.tr("API key"), krow)
         form.addRow(self.tr("Region"), self.region)
-        form.addRow(self.tr("Team (tenant)"), self.tenant)
-        form.addRow(self.tr("Designer (user)"), self.user)
+        form.addRow(self.tr("Team"), self.tenant)
+        form.addRow(self.tr("Designer"), self.user)
         form.addRow(self.tr("Videos per day"), self.quota_video)
         form.addRow(self.tr("Images per day"), self.quota_image)
         form.addRow(self.tr("Daily budget"), self.budget)
         form.addRow(self.tr("Query every"), self.poll)
         form.addRow(self.tr("Data folder"), drow)
-        form.addRow(self.tr("Store URL"), self.store)
+        form.addRow(self.tr("Database"), self.store)
         self.notify = QCheckBox(
             self.tr("Tell me when a slot I started is done, failed or unknown"),
             objectName="notifyCheck",
@@ -379,38 +376,17 @@ class SettingsDialog(QDialog):
         self.default_duration = QComboBox(objectName="defaultDuration")
         self.default_resolution = QComboBox(objectName="defaultResolution")
         self.default_ratio = QComboBox(objectName="defaultRatio")
-        durations = sorted(
-            {d for rule in VIDEO_MODELS.values() for d in rule.resolutions}
-            | {
-                d
-                for m in V2_MODELS
-                for d in range(params_v2.MODELS[m].min_seconds, params_v2.MODELS[m].max_seconds + 1)
-            }
-        )
-        for d in durations:
-            self.default_duration.addItem(self.tr("%1 s").replace("%1", str(d)), d)
-        resolutions: list[str] = []
-        for m in V2_MODELS:
-            resolutions += [r for r in params_v2.MODELS[m].resolutions if r not in resolutions]
-        for rule in VIDEO_MODELS.values():
-            for rs in rule.resolutions.values():
-                resolutions += [r for r in rs if r not in resolutions]
-        self.default_resolution.addItems(resolutions)
-        self.default_ratio.addItems(list(ASPECT_RATIOS))
+        self._saved_defaults = defaults
+        self._defaults_shown = False  # until then each choice shows the saved value if offered
         self.default_kind.currentIndexChanged.connect(self._default_kind_changed)
+        self.default_model.currentIndexChanged.connect(self._default_model_changed)
         kind = getattr(defaults, "kind", "video") or "video"
         self.default_kind.setCurrentIndex(self.default_kind.findData(kind))
         self._default_kind_changed()
-        for combo, value in (
-            (self.default_model, getattr(defaults, "model", None)),
-            (self.default_resolution, getattr(defaults, "resolution", None)),
-            (self.default_ratio, getattr(defaults, "ratio", None)),
-        ):
-            if value and combo.findText(value) >= 0:
-                combo.setCurrentText(value)
-        duration = getattr(defaults, "duration", None)
-        if duration is not None and self.default_duration.findData(duration) >= 0:
-            self.default_duration.setCurrentIndex(self.default_duration.findData(duration))
+        model = getattr(defaults, "model", None)
+        if model and self.default_model.findText(model) >= 0:
+            self.default_model.setCurrentText(model)
+        self._defaults_shown = True
         drow = QHBoxLayout()
         drow.addWidget(self.default_kind)
         drow.addWidget(self.default_model, 1)
@@ -435,7 +411,7 @@ class SettingsDialog(QDialog):
         self.poll.setAccessibleName(self.tr("Query interval"))
         self.budget.setAccessibleName(self.tr("Daily budget"))
         self.data_dir.setAccessibleName(self.tr("Data folder"))
-        self.store.setAccessibleName(self.tr("Store URL"))
+        self.store.setAccessibleName(self.tr("Database"))
         self.fields = {
             "region": self.region,
             "tenant": self.tenant,
@@ -489,13 +465,39 @@ class SettingsDialog(QDialog):
     def _default_kind_changed(self, *_: Any) -> None:
         video = self.default_kind.currentData() == "video"
         keep = self.default_model.currentText()
+        self.default_model.blockSignals(True)
         self.default_model.clear()
-        self.default_model.addItems([*V2_MODELS, *VIDEO_MODELS] if video else list(IMAGE_MODELS))
+        self.default_model.addItems(list(new_slot_models(str(self.default_kind.currentData()))))
         if self.default_model.findText(keep) >= 0:
             self.default_model.setCurrentText(keep)
+        self.default_model.blockSignals(False)
         for w in (self.default_duration, self.default_resolution):
             w.setVisible(video)
         self.default_ratio.setVisible(not video)
+        self._default_model_changed()
+
+    def _default_model_changed(self, *_: Any) -> None:
+        """The chosen model's durations, resolutions and ratios; each shows the saved default
+        when the model offers it, else what a new slot of that model starts at — never a value
+        the new slot would not have."""
+        choices = new_slot_choices(
+            str(self.default_kind.currentData()), self.default_model.currentText() or None
+        )
+        saved = self._saved_defaults
+        for combo, values, start, name in (
+            (self.default_duration, choices.durations, choices.duration, "duration"),
+            (self.default_resolution, choices.resolutions, choices.resolution, "resolution"),
+            (self.default_ratio, choices.ratios, choices.ratio, "ratio"),
+        ):
+            keep = combo.currentData() if self._defaults_shown else getattr(saved, name, None)
+            combo.blockSignals(True)
+            combo.clear()
+            for v in values:
+                label = self.tr("%1 s").replace("%1", str(v)) if name == "duration" else str(v)
+                combo.addItem(label, v)
+            i = combo.findData(keep)
+            combo.setCurrentIndex(i if i >= 0 else combo.findData(start))
+            combo.blockSignals(False)
 
     def draft_defaults(self) -> DraftDefaults:
         """What a fresh slot starts from, as chosen here."""
@@ -504,8 +506,8 @@ class SettingsDialog(QDialog):
             kind=str(self.default_kind.currentData()),
             model=self.default_model.currentText() or None,
             duration=self.default_duration.currentData() if video else None,
-            resolution=self.default_resolution.currentText() if video else None,
-            ratio=None if video else self.default_ratio.currentText(),
+            resolution=self.default_resolution.currentData() if video else None,
+            ratio=None if video else self.default_ratio.currentData(),
         )
 
     def _update_key_hint(self) -> None:

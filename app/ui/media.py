@@ -14,6 +14,7 @@ from app.ui.qt import (
     QLabel,
     QPixmap,
     QPushButton,
+    QSizePolicy,
     QStackedWidget,
     QUrl,
     QVBoxLayout,
@@ -78,6 +79,9 @@ class VideoView(QWidget):
         self.stack = QStackedWidget()
         self.poster = QLabel(alignment=Qt.AlignmentFlag.AlignCenter, objectName="videoPoster")
         self.poster.setMinimumHeight(160)
+        # the pane decides the poster's width, never the picture shown: a poster fitted to a wide
+        # window would otherwise keep the pane that wide when the window shrinks (cut on the right)
+        self.poster.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.poster.setStyleSheet("background: #1f2328; color: #c9d1d9; border-radius: 6px;")
         self.stack.addWidget(self.poster)
         self.play_button = QPushButton(self.tr("▶ Play"), objectName="playButton")

@@ -31,7 +31,16 @@ from typing import Any, Protocol
 
 from app import config as config_mod
 from app.config import ENV, REGION_URLS, Config
+from app.domain import params_v2
 from app.domain.errors import ValidationError
+from app.domain.params import (
+    ASPECT_RATIOS,
+    DEFAULT_ASPECT_RATIO,
+    DEFAULT_SECONDS,
+    IMAGE_MODELS,
+    VIDEO_MODELS,
+)
+from app.domain.protocols import V2_MODELS
 from app.domain.prices import parse_money
 from app.ui.qt import QT_TRANSLATE_NOOP, QByteArray, QSettings, translate
 
@@ -66,7 +75,8 @@ REGIONS = tuple(REGION_URLS)
 NOTIFY_KEY = "notifications/slotFinished"
 
 NOT_A_STORE_URL = QT_TRANSLATE_NOOP(
-    "MainWindow", "Store URL: not a database URL (sqlite:///path or postgresql://host/name)."
+    "MainWindow",
+    "Database: not a database address (sqlite:///path or postgresql://host/name).",
 )
 
 
@@ -163,6 +173,52 @@ class DraftDefaults:
             value = getattr(self, name)
             if value is not None and (not isinstance(value, str) or not value.strip()):
                 raise ValidationError(name, f"must be a non-empty text, got {value!r}")
+
+
+@dataclass(frozen=True)
+class NewSlotChoices:
+    """What Settings offers a new slot of one model, and what that slot starts at when nothing
+    is chosen: the domain's rule tables and the defaults the service fills in (the values a
+    fresh draft shows). An image model has no durations or resolutions, only ratios."""
+
+    durations: tuple[int, ...]
+    duration: int | None
+    resolutions: tuple[str, ...]
+    resolution: str | None
+    ratios: tuple[str, ...]
+    ratio: str | None
+
+
+def new_slot_models(kind: str) -> tuple[str, ...]:
+    """The models a new slot of ``kind`` may start as, first the one it starts as by default."""
+    return (*V2_MODELS, *VIDEO_MODELS) if kind == "video" else tuple(IMAGE_MODELS)
+
+
+def new_slot_choices(kind: str, model: str | None) -> NewSlotChoices:
+    """The choices of ``model`` (None: the kind's first) and the values it starts at."""
+    model = model or new_slot_models(kind)[0]
+    if kind != "video":
+        return NewSlotChoices((), None, (), None, ASPECT_RATIOS, DEFAULT_ASPECT_RATIO)
+    if model in params_v2.MODELS:
+        v2 = params_v2.MODELS[model]
+        durations = tuple(range(v2.min_seconds, v2.max_seconds + 1))
+        return NewSlotChoices(
+            durations,
+            params_v2.DEFAULT_DURATION,
+            v2.resolutions,
+            params_v2.DEFAULT_RESOLUTION,
+            (),
+            None,
+        )
+    rule = VIDEO_MODELS[model]
+    durations = tuple(sorted(rule.resolutions))
+    duration = DEFAULT_SECONDS if DEFAULT_SECONDS in durations else durations[0]
+    resolutions: list[str] = []
+    for rs in rule.resolutions.values():
+        resolutions += [r for r in rs if r not in resolutions]
+    return NewSlotChoices(
+        durations, duration, tuple(resolutions), rule.default_resolution.get(duration), (), None
+    )
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
+import shiboken6
+
 from app.domain.cost import Cost, format_money
 from app.domain.errors import ValidationError
 from app.domain.shotlist import ShotList, write
@@ -29,6 +31,7 @@ from app.ui.qt import (
     QDateEdit,
     QDialog,
     QDialogButtonBox,
+    QEvent,
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
@@ -37,11 +40,14 @@ from app.ui.qt import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
+    QSize,
     QSpinBox,
+    QTimer,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
     QWidget,
+    Qt,
     Signal,
     translate,
 )
@@ -83,6 +89,7 @@ COLUMNS = (
 
 
 PRICE_UNKNOWN = QT_TRANSLATE_NOOP("ShotList", "price unknown")
+PROMPT_LINE = QT_TRANSLATE_NOOP("ShotList", "Prompt: %1")
 ABOUT = QT_TRANSLATE_NOOP("ShotList", "about %1")
 
 
@@ -102,6 +109,8 @@ KIND_WORDS = {
     "video": QT_TRANSLATE_NOOP("ShotList", "video"),
     "image": QT_TRANSLATE_NOOP("ShotList", "image"),
 }
+#: prompt_expansion's modes as the form says them (its CreateForm words)
+MODE_WORDS = {"disabled": "off", "balanced": "balanced", "quality": "best quality"}
 CHANGED = QT_TRANSLATE_NOOP("ShotList", "this slot exists with another %1; nothing is sent")
 
 
@@ -137,6 +146,7 @@ class ShotListDialog(QDialog):
             self.tr("Shot list: %1").replace("%1", title) if title else self.tr("Shot list")
         )
         self.setMinimumSize(640, 420)
+        self.resize(900, 560)  # room for the reasons and the prompts
         self.controller = controller
         self.source = source
         self.base_dir = base_dir
@@ -153,6 +163,16 @@ class ShotListDialog(QDialog):
         self.table.setHeaderLabels([_tr(c) for c in COLUMNS])
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.table.header().setSectionResizeMode(5, QHeaderView.ResizeMode.Stretch)
+        # a long reason wraps in its column, never cut to "…"; each row's prompt on a line
+        # of its own beneath it
+        self.table.setWordWrap(True)
+        self.table.setUniformRowHeights(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.table.setIndentation(0)
+        self.table.setItemsExpandable(False)
+        self.table.header().sectionResized.connect(lambda col, _old, _new: self._fit_reasons(col))
+        self.table.header().geometriesChanged.connect(lambda: self._fit_reasons(5))
+        self.table.viewport().installEventFilter(self)
         self.table.setAccessibleName(self.tr("Rows of the shot list"))
         self.totals = QLabel(objectName="shotListTotals")
         self.totals.setWordWrap(True)
@@ -205,10 +225,18 @@ class ShotListDialog(QDialog):
             item.setToolTip(5, why(row))
             item.setData(0, 256, row.outcome.value)  # Qt.UserRole
             self.table.addTopLevelItem(item)
+            if row.prompt:
+                line = QTreeWidgetItem(item, [_tr(PROMPT_LINE).replace("%1", row.prompt)])
+                line.setForeground(0, QColor("#4b5563"))
+                line.setToolTip(0, row.prompt)
+                line.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                self.table.setFirstColumnSpanned(0, self.table.indexFromItem(item), True)
+                item.setExpanded(True)
             if row.request_id:
                 self.items[row.request_id] = item
         for col in range(5):
             self.table.resizeColumnToContents(col)
+        self._fit_reasons(5)
         counts = report.counts
         new = counts.get("created", 0)
         self.heading.setText(
@@ -233,17 +261,38 @@ class ShotListDialog(QDialog):
             self.tr("Create %1 new").replace("%1", str(new)) if new else self.tr("Create all")
         )
 
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if obj is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            # once the Why column has its width (and only while the dialog lives)
+            QTimer.singleShot(0, lambda: shiboken6.isValid(self) and self._fit_reasons(5))
+        return super().eventFilter(obj, event)
+
+    def _fit_reasons(self, column: int) -> None:
+        """Each row as tall as its reason wrapped in the Why column (Qt's word wrap alone keeps
+        rows one line high, and the reason ends in "…")."""
+        if column != 5:
+            return
+        width = max(40, self.table.header().sectionSize(5) - 12)
+        fm = self.table.fontMetrics()
+        flags = int(Qt.TextFlag.TextWordWrap)
+        for i in range(self.table.topLevelItemCount()):
+            item = self.table.topLevelItem(i)
+            text = item.text(5)
+            lines = fm.boundingRect(0, 0, width, 100_000, flags, text).height() if text else 0
+            item.setSizeHint(5, QSize(width, max(fm.height(), lines) + 6))
+        self.table.doItemsLayout()  # the rows take their new heights now
+
     def _budget_text(self, report: BatchReport) -> str:
         b = report.budget
         q = report.quota
         quota = []
-        for kind, use in (("video", q.video), ("image", q.image)):
+        for used_words, use in (
+            (self.tr("%1 of %2 videos used"), q.video),
+            (self.tr("%1 of %2 images used"), q.image),
+        ):
             if use.limit is not None:
                 quota.append(
-                    self.tr("%1 of %2 %3s used")
-                    .replace("%1", str(use.used))
-                    .replace("%2", str(use.limit))
-                    .replace("%3", kind)
+                    used_words.replace("%1", str(use.used)).replace("%2", str(use.limit))
                 )
         parts = []
         if b is None or b.limit is None:
@@ -401,10 +450,26 @@ class TemplateDialog(QDialog):
         buttons.rejected.connect(self.reject)
 
     def _options_text(self) -> str:
-        shown = ", ".join(f"{k} {v}" for k, v in self.options.items())
+        """The form's settings every scene takes, in words (no option names): "Video ·
+        MiniMax-H3 · 6 s · 768P · 16:9"."""
+        words = {
+            "duration": lambda v: self.tr("%1 s").replace("%1", str(v)),
+            "n": lambda v: self.tr("%1 images").replace("%1", str(v)),
+            "prompt_expansion": lambda v: self.tr("prompt expansion: %1").replace(
+                # the form's own words for the mode
+                "%1",
+                translate("CreateForm", MODE_WORDS.get(str(v), str(v))),
+            ),
+        }
+        shown = " · ".join(
+            words[k](v) if k in words else str(v)
+            for k, v in self.options.items()
+            if not (k == "n" and v == 1)
+        )
+        kind = _tr(KIND_WORDS[self.kind]) if self.kind in KIND_WORDS else self.kind
         return (
             self.tr("Every scene: %1 · %2 (from the form)")
-            .replace("%1", self.kind)
+            .replace("%1", kind)
             .replace("%2", shown or "—")
         )
 

@@ -118,6 +118,7 @@ class SpendDialog(QDialog):
         self.setObjectName("spendDialog")
         self.setWindowTitle(self.tr("Spend"))
         self.setMinimumSize(560, 440)
+        self.resize(760, 560)
         self.controller = controller
         self.reports: dict[str, SpendReport] = {}
         today = dt.date.fromisoformat(local_day())
@@ -140,6 +141,8 @@ class SpendDialog(QDialog):
             head = QLabel(title, objectName="hint")
             value = QLabel("…", objectName=f"{key}Estimate")
             value.setStyleSheet("font-size: 18px; font-weight: 700;")
+            # "$4.96 + 1 unknown" goes on two lines in a narrow card, never cut off
+            value.setWordWrap(True)
             detail = QLabel("", objectName=f"{key}Detail")
             detail.setWordWrap(True)
             detail.setStyleSheet("color: #4b5563;")

@@ -12,7 +12,10 @@ _POLISH = QEvent.Type.Polish
 
 class ElidedLabel(QLabel):
     """One line that never overflows its pane: elided in the middle when too long (the whole text
-    in the tooltip and in :meth:`full_text`). A RequestId keeps its start and its scene."""
+    in the tooltip and in :meth:`full_text`). A RequestId keeps its start and its scene.
+    ``elide``: where the dots go (a sentence: at its end)."""
+
+    elide = Qt.TextElideMode.ElideMiddle
 
     def __init__(self, text: str = "", parent: QWidget | None = None, **kw: Any) -> None:
         super().__init__(parent, **kw)
@@ -30,7 +33,7 @@ class ElidedLabel(QLabel):
 
     def _fit(self) -> None:
         width = max(0, self.contentsRect().width())
-        shown = self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideMiddle, width)
+        shown = self.fontMetrics().elidedText(self._full, self.elide, width)
         super().setText(shown)
         self.setToolTip(self._full if shown != self._full else "")
 

@@ -64,6 +64,7 @@ from app.ui.qt import (
     QGuiApplication,
     QKeySequence,
     QMainWindow,
+    QMessageBox,
     QPushButton,
     QSettings,
     QSplitter,
@@ -123,6 +124,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self.dialog: Any = None
         self._shown = False
+        self._quit_anyway = False  # the designer chose to quit while a create was being sent
         self._looked: set[str] = set()  # unknown slots the app has looked up this session
 
         self.slot = CurrentSlot()
@@ -267,6 +269,7 @@ class MainWindow(QMainWindow):
                 lambda: self.show_gallery(not self.gallery_shown()),
                 self.tr("Gallery"),
             ),
+            "quit": add("quitAction", ["Ctrl+Q"], lambda: self.request_quit(), self.tr("Quit")),
         }
         self.slot.offers_changed.connect(self._show_shortcut_offers)
         self._show_shortcut_offers(self.slot.offers())
@@ -479,7 +482,23 @@ class MainWindow(QMainWindow):
         if event.type() == QEvent.Type.ActivationChange and self.isActiveWindow():
             self.model.schedule_refresh()  # back from the terminal: show what the CLI made
 
+    def request_quit(self) -> None:
+        """Ctrl+Q: quit, asking first while a create is being sent."""
+        if self._must_ask():
+            self._ask_quit()
+        else:
+            self.close()
+
+    def _must_ask(self) -> bool:
+        return bool(getattr(self.controller, "sending", 0)) and not self._quit_anyway
+
     def closeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        # the window's close button (a spontaneous close) asks like Ctrl+Q; the app's own
+        # close() (a screenshot run, a rebuilt window) goes on
+        if event.spontaneous() and self._must_ask():
+            event.ignore()  # a create is on its way: say what quitting does to it, then ask
+            self._ask_quit()
+            return
         self.show_gallery(False)  # the right pane back: its width is part of the saved layout
         self.save_layout()
         self.result_pane.stop()
@@ -491,6 +510,34 @@ class MainWindow(QMainWindow):
         if self.dialog is not None:
             self.dialog.close()
         super().closeEvent(event)
+
+    def _ask_quit(self) -> None:
+        """Quitting while a create is being sent is safe, and the designer is told why: the
+        slot comes back as Unknown and is recovered, never paid twice."""
+        box = QMessageBox(self)
+        box.setObjectName("quitWhileSending")
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle(self.tr("Quit Slate?"))
+        box.setText(self.tr("A create is being sent to the provider."))
+        box.setInformativeText(
+            self.tr(
+                "If you quit now, its slot will show as Unknown when Slate opens again. Nothing "
+                "is paid twice: query or recover it then, and Slate finds the task if it was made."
+            )
+        )
+        quit_button = box.addButton(self.tr("Quit anyway"), QMessageBox.ButtonRole.AcceptRole)
+        quit_button.setObjectName("quitAnywayButton")
+        stay = box.addButton(self.tr("Keep Slate open"), QMessageBox.ButtonRole.RejectRole)
+        stay.setObjectName("keepOpenButton")
+        box.setDefaultButton(stay)
+
+        def answered(_result: int) -> None:
+            if box.clickedButton() is quit_button:
+                self._quit_anyway = True
+                QTimer.singleShot(0, self.close)  # after the box has gone
+
+        box.finished.connect(answered)
+        self._open_dialog(box)
 
     # -- which slot, which page ------------------------------------------------------------------
     def select(self, request_id: str, *, fresh: bool = False) -> None:
@@ -531,10 +578,26 @@ class MainWindow(QMainWindow):
             project=getattr(source, "project", None) or None,
         )
         picker = self.slot_pane.form.picker(role.value)
-        name = Path(path).name
+        name = self._result_name(media, path, source)
         if is_video(path, content_type):
             name = self.tr("last frame of %1").replace("%1", name)
         self.slot_pane.feed(picker, name, lambda: frame_data_url(path, content_type))
+
+    def _result_name(self, media: Any, path: str, source: Any) -> str:
+        """A result as a designer knows it: its slot's scene and which picture ("scene-02,
+        image 2"), never the stored file's hash-made name."""
+        rid = getattr(media, "request_id", None) or getattr(source, "request_id", None)
+        if not rid:
+            return Path(path).name  # a file the designer chose: its own name
+        scene = rid.rsplit(":", 1)[-1]
+        results = [str(getattr(m, "path", "")) for m in (getattr(source, "media", None) or ())]
+        if len(results) > 1 and str(path) in results:
+            return (
+                self.tr("%1, image %2")
+                .replace("%1", scene)
+                .replace("%2", str(results.index(str(path)) + 1))
+            )
+        return scene
 
     def use_gallery_result(self, role: str, ref: ResultRef) -> None:
         """ "Use as …" on a gallery tile or in the viewer: the lightbox closes and a new draft

@@ -190,7 +190,7 @@
     <name>ConflictDialog</name>
     <message>
         <source>This RequestId is already used</source>
-        <translation>这个 RequestId 已被占用</translation>
+        <translation>这个槽位全名已被占用</translation>
     </message>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; already holds a task made with other parameters. Nothing was sent and nothing was charged. Slate never reuses a slot for other parameters: create them as a new slot instead.</source>
@@ -210,7 +210,7 @@
     </message>
     <message>
         <source>New RequestId</source>
-        <translation>新的 RequestId</translation>
+        <translation>新的槽位全名</translation>
     </message>
     <message>
         <source>New slot</source>
@@ -591,6 +591,14 @@
     <message>
         <source>from %1</source>
         <translation>基于%1</translation>
+    </message>
+    <message>
+        <source>1 image</source>
+        <translation>1 张图片</translation>
+    </message>
+    <message>
+        <source>%1 images</source>
+        <translation>%1 张图片</translation>
     </message>
 </context>
 <context>
@@ -1041,6 +1049,38 @@ Every image and video you create gathers here, newest first.</source>
         <source>Media (*.png *.jpg *.jpeg *.webp *.heic *.heif *.mp4 *.mov *.wav *.mp3)</source>
         <translation>媒体 (*.png *.jpg *.jpeg *.webp *.heic *.heif *.mp4 *.mov *.wav *.mp3)</translation>
     </message>
+    <message>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <source>Quit Slate?</source>
+        <translation>退出 Slate？</translation>
+    </message>
+    <message>
+        <source>A create is being sent to the provider.</source>
+        <translation>一个创建请求正在发送给服务商。</translation>
+    </message>
+    <message>
+        <source>If you quit now, its slot will show as Unknown when Slate opens again. Nothing is paid twice: query or recover it then, and Slate finds the task if it was made.</source>
+        <translation>如果现在退出，下次打开 Slate 时这个槽位会显示为“结果未知”。不会重复付费：届时查询或恢复它，若任务已创建，Slate 会找到它。</translation>
+    </message>
+    <message>
+        <source>Quit anyway</source>
+        <translation>仍然退出</translation>
+    </message>
+    <message>
+        <source>Keep Slate open</source>
+        <translation>保持 Slate 打开</translation>
+    </message>
+    <message>
+        <source>%1, image %2</source>
+        <translation>%1，第 %2 张图片</translation>
+    </message>
+    <message>
+        <source>Database: not a database address (sqlite:///path or postgresql://host/name).</source>
+        <translation>数据库：不是数据库地址（sqlite:///路径 或 postgresql://主机/库名）。</translation>
+    </message>
 </context>
 <context>
     <name>Notifier</name>
@@ -1251,11 +1291,11 @@ Every image and video you create gathers here, newest first.</source>
     </message>
     <message>
         <source>RequestId</source>
-        <translation>RequestId</translation>
+        <translation>槽位全名</translation>
     </message>
     <message>
         <source>This RequestId does not follow project, date and scene: edit it in the RequestId field.</source>
-        <translation>这个 RequestId 不是“项目、日期、场景”的格式：请直接在 RequestId 栏中编辑。</translation>
+        <translation>这个槽位全名不是“项目、日期、场景”的格式：请直接在槽位全名栏中编辑。</translation>
     </message>
 </context>
 <context>
@@ -1331,6 +1371,14 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>Nothing has happened in this slot yet.</source>
         <translation>这个槽位还没有任何记录。</translation>
+    </message>
+    <message>
+        <source>1 image</source>
+        <translation>1 张图片</translation>
+    </message>
+    <message>
+        <source>%1 images</source>
+        <translation>%1 张图片</translation>
     </message>
 </context>
 <context>
@@ -1522,6 +1570,10 @@ Every image and video you create gathers here, newest first.</source>
         <source>Keep stored key</source>
         <translation>保留已存储的密钥</translation>
     </message>
+    <message>
+        <source>Database</source>
+        <translation>数据库</translation>
+    </message>
 </context>
 <context>
     <name>ShotList</name>
@@ -1623,6 +1675,10 @@ Every image and video you create gathers here, newest first.</source>
         <source>Save as shot list</source>
         <translation>另存为镜头表</translation>
     </message>
+    <message>
+        <source>Prompt: %1</source>
+        <translation>提示词：%1</translation>
+    </message>
 </context>
 <context>
     <name>ShotListDialog</name>
@@ -1701,6 +1757,14 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>%1 slots created; they continue in the slot list.</source>
         <translation>已创建 %1 个槽位；它们会在槽位列表中继续进行。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 videos used</source>
+        <translation>已用视频 %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 of %2 images used</source>
+        <translation>已用图片 %1 / %2</translation>
     </message>
 </context>
 <context>
@@ -1864,7 +1928,7 @@ Every image and video you create gathers here, newest first.</source>
     </message>
     <message>
         <source>This RequestId is already used (%1). &lt;a href=&quot;%2&quot;&gt;Open it&lt;/a&gt; — creating it with other parameters will be refused.</source>
-        <translation>这个 RequestId 已被使用（%1）。&lt;a href=&quot;%2&quot;&gt;打开它&lt;/a&gt;——用其他参数创建会被拒绝。</translation>
+        <translation>这个槽位全名已被使用（%1）。&lt;a href=&quot;%2&quot;&gt;打开它&lt;/a&gt;——用其他参数创建会被拒绝。</translation>
     </message>
 </context>
 <context>
@@ -2039,6 +2103,18 @@ Every image and video you create gathers here, newest first.</source>
         <source>Team / designer</source>
         <translation>团队 / 设计师</translation>
     </message>
+    <message>
+        <source>This computer has no system keyring, so Slate keeps its own key in a file in the data folder that only you can read. Nothing to do.</source>
+        <translation>这台电脑没有系统钥匙串，所以 Slate 把自己的密钥保存在数据文件夹里一个只有你能读取的文件中。无需任何操作。</translation>
+    </message>
+    <message>
+        <source>Other people on this computer can see the names of the files in your data folder (not their contents). Run “slate doctor” to see how to close it.</source>
+        <translation>这台电脑上的其他人能看到你数据文件夹里的文件名（看不到内容）。运行“slate doctor”查看如何关闭。</translation>
+    </message>
+    <message>
+        <source>Slate started with a warning: see “slate doctor”.</source>
+        <translation>Slate 启动时有一条警告：请查看“slate doctor”。</translation>
+    </message>
 </context>
 <context>
     <name>TemplateDialog</name>
@@ -2129,6 +2205,18 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>Every scene: %1 · %2 (from the form)</source>
         <translation>每个场景：%1 · %2（来自表单）</translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation>%1 秒</translation>
+    </message>
+    <message>
+        <source>%1 images</source>
+        <translation>%1 张图片</translation>
+    </message>
+    <message>
+        <source>prompt expansion: %1</source>
+        <translation>提示词扩写：%1</translation>
     </message>
 </context>
 <context>
@@ -2332,7 +2420,7 @@ Every image and video you create gathers here, newest first.</source>
     </message>
     <message>
         <source>RequestId</source>
-        <translation>RequestId</translation>
+        <translation>槽位全名</translation>
     </message>
     <message>
         <source>No other result to compare with</source>

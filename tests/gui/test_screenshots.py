@@ -292,3 +292,73 @@ def test_slate_gui_size_refuses_a_bad_size_before_anything_starts(tmp_path, size
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert '"size"' in proc.stdout and not (tmp_path / "x.png").exists()
     assert not (tmp_path / "data").exists()  # nothing started, nothing made
+
+
+H3 = "article:20260816:tide-eye:scene-07"
+REFUSED = "article:20260815:spring-campaign:scene-02"
+RUNNING = "article:20260815:spring-campaign:scene-01"
+
+
+@pytest.mark.parametrize("size", [(1000, 640), (1360, 820)])
+@pytest.mark.qt_log_ignore(r".*No RHI backend\. Using CPU conversion\.")
+def test_the_slot_pane_spend_and_settings_at_both_sizes(gui, make_window, lang, size):
+    """The window at its smallest and at its default size, a slot selected in each state, then
+    Spend and Settings: nothing cut off (tests/screenshots/size-*.png, for a designer's eye)."""
+    from app.ui.spend import SpendDialog
+    from tests.gui.layout_checks import outside
+
+    other = gui.other_service()
+    gui.run(other.submit(VIDEO, "video", {"prompt": "tide eye, dusk", "resolution": "768P"}, wait=True))
+    gui.run(
+        other.submit(H3, "video", {"model": "MiniMax-H3", "prompt": "tide eye", "duration": 8}, wait=True),
+        timeout=40,
+    )
+    gui.run(other.submit(IMAGE, "image", {"prompt": "a lighthouse", "n": 3, "aspect_ratio": "16:9"}, wait=True))
+    gui.sim.set_faults(lose_create_response=1)
+    gui.run(other.submit(LOST, "video", {"prompt": "storm over the pier", "resolution": "768P"}))
+    insert_slot(other, RUNNING, "processing")
+    insert_slot(other, REFUSED, "rejected", error="1026 input sensitive")
+    window = make_window()
+    window.resize(*size)
+    tag = f"size-{lang}-{size[0]}"
+
+    def settled(widget) -> None:
+        gui.settle(0.6)  # a wrapped label's new text is laid out at the next turns of the loop
+        try:
+            gui.until(lambda: not clipped(widget), timeout=5, what="layout")
+        except AssertionError:
+            pass  # said by save()
+
+    for rid, name in (
+        (VIDEO, "video-done"),
+        (H3, "h3-done"),
+        (IMAGE, "images-done"),
+        (LOST, "unknown"),
+        (RUNNING, "running"),
+        (REFUSED, "refused"),
+    ):
+        window.select(rid)
+        gui.until(lambda rid=rid: shown(window, rid), what=rid)
+        if rid == IMAGE:
+            grid = window.slot_pane.finished.images
+            gui.until(
+                lambda grid=grid: grid.count() == 3
+                and all(not grid.item(i).icon().isNull() for i in range(3)),
+                what="thumbnails",
+            )
+        settled(window)
+        save(window, f"{tag}-{name}")
+        assert outside(window) == [], name
+    window.new_draft()
+    settled(window)
+    save(window, f"{tag}-draft")
+    window.open_spend()
+    dialog = gui.until(lambda: isinstance(window.dialog, SpendDialog) and window.dialog)
+    gui.until(dialog.loaded, what="spend figures")
+    settled(dialog)
+    save(dialog, f"{tag}-spend")
+    dialog.close()
+    window.open_settings()
+    settled(window.dialog)
+    save(window.dialog, f"{tag}-settings")
+    window.dialog.close()

@@ -171,7 +171,7 @@ def test_bad_settings_leave_the_running_service_and_the_saved_settings_alone(
     dlg.tenant.setText("studio-a")
     dlg.store.setText("not a url")
     dlg.save_button.click()
-    assert dlg.isVisible() and "store" in dlg.error.text().lower()
+    assert dlg.isVisible() and "database" in dlg.error.text().lower()
     # a URL that parses but cannot be opened: found while rebuilding, after the dialog closed
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")

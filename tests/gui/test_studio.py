@@ -335,7 +335,7 @@ def test_the_main_view_speaks_to_designers_with_details_one_click_away(gui, make
     seen = _visible_words(window)
     assert media.sha256[:12] not in seen and media.path not in seen and "SHA-256" not in seen
     result = window.result_pane
-    assert result.summary.isVisible() and "1 image(s)" in result.summary.text()
+    assert result.summary.isVisible() and "1 image" in result.summary.text()
     assert not result.file_info.isVisible()
     result.details_button.click()
     assert result.file_info.isVisible() and media.sha256[:32] in result.file_info.text()
@@ -391,7 +391,7 @@ def test_a_finished_slot_shows_its_results_large_then_a_summary(gui, make_window
         for r in rects
     ), (rects, grid.viewport().size(), grid.iconSize())
     summary = finished.summary.text()
-    assert "3 image(s)" in summary and "image-01" in summary and "16:9" in summary
+    assert "3 images" in summary and "image-01" in summary and "16:9" in summary
     assert "a lighthouse at dawn" in summary
     # the right pane keeps facts, Details and history; the media are not shown twice
     assert not window.result_pane.media_stack.isVisible()

@@ -250,7 +250,9 @@ def test_use_as_first_frame_from_the_viewer_feeds_a_new_draft_without_an_export(
         form.first.value()
         == "data:image/png;base64," + base64.b64encode(Path(row.path).read_bytes()).decode()
     )
-    assert Path(row.path).name in form.first.edit.text()
+    # named by its slot, never by the stored file's name
+    assert row.request_id.rsplit(":", 1)[-1] in form.first.edit.text()
+    assert Path(row.path).name not in form.first.edit.text()
     # the result's own slot is the draft's source, shown beside it; the draft is of its project
     assert window.slot.source is not None and window.slot.source.request_id == row.request_id
     assert window.result_pane.media_title.text() == "SOURCE"
@@ -286,5 +288,6 @@ def test_a_gallery_tile_feeds_a_new_draft_and_a_video_gives_its_last_frame(
     assert "Use as last frame" not in actions
     actions["Continue: last frame of this video as first frame"].trigger()
     gui.until(lambda: form.first.value(), timeout=20, what="the video's last frame")
-    assert "last frame of clip-0.mp4" in form.first.edit.text()
+    scene = clips[0].rsplit(":", 1)[-1]
+    assert f"last frame of {scene}" in form.first.edit.text()
     assert window.slot.source.request_id == clips[0]

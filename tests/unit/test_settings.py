@@ -168,7 +168,7 @@ def test_the_run_keeps_its_timings(base):
 def test_check_says_what_is_wrong_before_anything_is_applied(base):
     assert check(base, ServiceSettings(user="mei")) is None
     assert "tenant" in (check(base, ServiceSettings(tenant="x" * 200)) or "")
-    assert "Store URL" in (check(base, ServiceSettings(store="not a url")) or "")
+    assert "Database" in (check(base, ServiceSettings(store="not a url")) or "")
 
 
 def test_fixed_fields_are_the_flags_and_the_environment(tmp_path):

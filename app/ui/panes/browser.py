@@ -13,7 +13,7 @@ from typing import Any
 from app.domain.states import FILTER_GROUPS, State
 from app.service.reads import SlotFilter
 from app.ui.current import CurrentSlot
-from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel, row_from_view
+from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel, age_text, row_from_view
 from app.ui.flow import FlowLayout
 from app.ui.qt import (
     QEvent,
@@ -90,7 +90,7 @@ class SlotBrowser(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.tree.setIndentation(14)
         header.setMinimumSectionSize(40)
-        for col, width in ((1, 76), (2, 96), (3, 44)):
+        for col, width in ((1, 76), (2, 96), (3, self._age_width())):
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, width)
         self.empty = QLabel(objectName="hint")
@@ -132,6 +132,13 @@ class SlotBrowser(QWidget):
         self._ages.start()
         slot.selected_changed.connect(self._follow_selection)
         slot.task_changed.connect(self._follow_record)
+
+    def _age_width(self) -> int:
+        """The Age column as wide as its widest words in this language and font ("59 min",
+        "23 h", "999 d"): an age never reads "10 …"."""
+        fm = self.tree.fontMetrics()
+        samples = (age_text(0, now) for now in (59 * 60 + 1, 23 * 3600 + 1, 999 * 86400, 0))
+        return max(fm.horizontalAdvance(t) for t in samples) + 16
 
     #: Below this width the tree shows the slot and its state only (kind and age come back when
     #: the pane is wider): a slot's name is never cut to "sc…".
@@ -216,6 +223,8 @@ class SlotBrowser(QWidget):
 
     def restore_layout(self, state: QByteArray) -> None:
         self.tree.header().restoreState(state)
+        header = self.tree.header()
+        header.resizeSection(3, max(header.sectionSize(3), self._age_width()))
 
     def _current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         rid = current.data(RequestIdRole) if current.isValid() else None

@@ -170,7 +170,9 @@ class FinishedView(QWidget):
         else:
             n = int(p.get("n") or 1)
             parts.append(
-                _tr(QT_TRANSLATE_NOOP("FinishedView", "%1 image(s)")).replace("%1", str(n))
+                _tr(QT_TRANSLATE_NOOP("FinishedView", "1 image"))
+                if n == 1
+                else _tr(QT_TRANSLATE_NOOP("FinishedView", "%1 images")).replace("%1", str(n))
             )
         parts += [str(p[k]) for k in ("model",) if p.get(k)]
         if p.get("duration"):

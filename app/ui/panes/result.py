@@ -339,7 +339,8 @@ class ResultPane(QWidget):
             what = self.tr("Video")
             dur = self.tr("%1 s").replace("%1", f"{first.duration:g}") if first.duration else ""
             return " · ".join(p for p in (what, dims, dur, size) if p)
-        what = self.tr("%1 image(s)").replace("%1", str(len(media)))
+        n = len(media)
+        what = self.tr("1 image") if n == 1 else self.tr("%1 images").replace("%1", str(n))
         return " · ".join(p for p in (what, dims, size) if p)
 
     def _describe(self, m: MediaView) -> str:

@@ -68,6 +68,7 @@ class SlotPane(QWidget):
         self.slot = slot
         self._shown: tuple[str, Any] | None = None  # the record in the form: (kind, params)
         self._detail = ""  # the technical words of the last outcome (behind Details)
+        self._said_about = ""  # the slot the message line speaks of (its RequestId)
         self.heading = ElidedLabel(objectName="slotHeading")
         self.heading.setStyleSheet("font-size: 15px; font-weight: 600; font-family: monospace;")
         self.heading.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -142,6 +143,8 @@ class SlotPane(QWidget):
         """Show a stored slot; its record and history come from the controller. ``fresh``: load
         it as new even when it is already on screen (another identity may hold that name)."""
         slot = self.slot
+        if self._said_about != request_id:  # another slot's news stays with that slot
+            self.actions.show_message("")
         if fresh or slot.is_draft or slot.selected != request_id:
             slot.select(request_id)
         self.controller.select(request_id)
@@ -275,7 +278,7 @@ class SlotPane(QWidget):
         if task is None or not self.slot.offer(Action.QUERY).enabled:
             return
         self.slot.begin(Busy.QUERY)
-        self.show_message(self.tr("Asking the provider…"))
+        self.show_message(self.tr("Asking the provider…"), error=False)
         self.controller.query(task.request_id)
 
     def cancel(self) -> None:
@@ -321,11 +324,24 @@ class SlotPane(QWidget):
 
         self.controller.call(run, done=done)
 
-    def show_message(self, text: str, error: bool = True, detail: str | None = None) -> None:
-        """Say ``text`` in the message line; ``detail`` (default: the last outcome's technical
-        words, when ``text`` is that outcome's sentence) behind the Details button."""
+    def show_message(
+        self,
+        text: str,
+        error: bool = True,
+        detail: str | None = None,
+        *,
+        about: str | None = None,
+    ) -> None:
+        """Say ``text`` in the message line (in red when ``error``); ``detail`` (default: the
+        last outcome's technical words, when ``text`` is that outcome's sentence) behind the
+        Details button. ``about``: the RequestId it speaks of (default: the slot on screen); it
+        is cleared when another slot comes on screen."""
         if detail is None:
             detail, self._detail = self._detail, ""
+        if about is None:
+            draft = self.slot.draft
+            about = (draft.request_id if draft is not None else self.slot.selected) or ""
+        self._said_about = about
         self.actions.show_message(text, error, detail if text else "")
 
     def show_error(self, message: str) -> None:
@@ -356,10 +372,12 @@ class SlotPane(QWidget):
         if action == "export" and out.kind is OutcomeKind.OK:
             n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
             msg = self.tr("Exported %1 file(s).").replace("%1", str(n))
+        ok = out.kind is OutcomeKind.OK  # "Exported 2 file(s)." is news, not an error
+        about = out.request_id or None
         if out.kind in SAID_ONLY:
-            self.show_message(msg)
+            self.show_message(msg, about=about)
         elif out.kind is not OutcomeKind.CONFLICT:  # the window shows the conflict dialog
-            self.show_message(msg if out.kind is not OutcomeKind.OK or action == "export" else "")
+            self.show_message(msg if not ok or action == "export" else "", not ok, about=about)
             rid = out.request_id
             draft = self.slot.draft
             # the slot just made (its draft still on screen) or the one shown; never yank the

@@ -9,12 +9,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.ui.qt import QLabel, QStatusBar, QTimer, QWidget
+from app.ui.qt import QLabel, QStatusBar, Qt, QTimer, QWidget
+from app.ui.widgets import ElidedLabel
 
 
 def _repolish(widget: QWidget) -> None:
     widget.style().unpolish(widget)
     widget.style().polish(widget)
+
+
+class NoticeLabel(ElidedLabel):
+    """The status bar's note of what just happened: it takes the room the counts leave and ends
+    in "…" when that is too little (the whole note in its tooltip), so a long note never squeezes
+    the quota, running and connection labels at the window's smallest width."""
+
+    elide = Qt.TextElideMode.ElideRight
 
 
 class StatusPane(QStatusBar):
@@ -39,8 +48,10 @@ class StatusPane(QStatusBar):
             self.warning_label,
         ):
             self.addWidget(w)
-        self.notice = QLabel(objectName="noticeLabel")  # what just happened (settings applied…)
-        self.addPermanentWidget(self.notice)
+        self.warning_label.hide()  # shown with a warning only: no empty padding
+        self.notice = NoticeLabel(objectName="noticeLabel")  # what just happened (settings applied…)
+        self.notice.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.addPermanentWidget(self.notice, 1)
         self._notice_timer = QTimer(self, singleShot=True, interval=8000)
         self._notice_timer.timeout.connect(self.notice.clear)
         controller.statusChanged.connect(self.show_status)
@@ -73,6 +84,15 @@ class StatusPane(QStatusBar):
             self.connection.setObjectName("connectionLabel")
             self.connection.setText(self.tr("Connection OK"))
         _repolish(self.connection)
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        """Give the labels their new widths now, not at the next turn of the event loop: on a busy
+        machine that turn can come after a screenshot (or a glance), and a label whose text just
+        arrived would still have the width of its old text."""
+        layout = self.layout()
+        if layout is not None:
+            layout.activate()
 
     def show_provider(self) -> None:
         """The provider's badge, the team and designer, and the warnings of this run."""
@@ -97,15 +117,18 @@ class StatusPane(QStatusBar):
         self.identity.setToolTip(self.tr("Team / designer"))
         if c.warnings:
             self.warning_label.setText("⚠")
-            self.warning_label.setToolTip("\n".join(c.warnings))
+            self.warning_label.setToolTip("\n".join(c.warning_sentences()))
         else:
             self.warning_label.clear()
+        self.warning_label.setVisible(bool(c.warnings))
+        self._lay_out()
 
     def show_notice(self, text: str, *, error: bool = False, keep: bool = False) -> None:
         """A short note at the right; cleared after a few seconds unless ``keep``."""
         self.notice.setText(text)
         self.notice.setToolTip(text)
         self.notice.setStyleSheet("color: #8a2d23; font-weight: 600;" if error else "")
+        self.notice._fit()  # (the style sheet may change the font: elided in the font shown)
         if keep:
             self._notice_timer.stop()
         else:

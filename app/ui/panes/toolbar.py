@@ -8,7 +8,7 @@ from __future__ import annotations
 from app.ui.current import Busy, CurrentSlot
 from typing import Any
 
-from app.ui.qt import QHBoxLayout, QLabel, QPushButton, QtWidgets, QWidget, Signal
+from app.ui.qt import QHBoxLayout, QLabel, QPushButton, Qt, QtWidgets, QWidget, Signal
 
 
 class TopBar(QWidget):
@@ -58,6 +58,17 @@ class TopBar(QWidget):
         row.addWidget(self.queue_button)
         row.addWidget(self.new_button)
         row.addWidget(self.settings_button)
+        # A click opens a menu or a dialog and leaves the focus where the designer was (the
+        # prompt): the button never keeps a highlight after its dialog closes. Tab still
+        # reaches every one of them.
+        for button in (
+            self.shots_button,
+            self.spend_button,
+            self.queue_button,
+            self.new_button,
+            self.settings_button,
+        ):
+            button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         self.new_button.clicked.connect(self.newWanted)
         self.settings_button.clicked.connect(self.settingsWanted)
         self.spend_button.clicked.connect(self.spendWanted)
