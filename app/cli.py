@@ -518,6 +518,11 @@ def render_quota(q: QuotaReport) -> dict[str, Any]:
         "day": q.day,
         "video": {"used": q.video.used, "limit": q.video.limit},
         "image": {"used": q.image.used, "limit": q.image.limit},
+        **{
+            name: {"used": use.used, "limit": use.limit}
+            for name, use in (("music", q.music), ("speech", q.speech))
+            if use is not None
+        },
     }
 
 

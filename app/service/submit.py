@@ -146,7 +146,7 @@ class Submitter:
         try:
             slot = ctx.slot(validate_request_id(request_id))
             if kind not in KINDS:
-                raise ValidationError("kind", "must be image or video")
+                raise ValidationError("kind", "must be image, video, music or speech")
             if kind == enhance.KIND:
                 norm = normalize(kind, params)  # text only: nothing local to read
             elif kind == "video" and derived.is_regeneration(params):
