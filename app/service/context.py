@@ -22,7 +22,15 @@ from app.domain.errors import ValidationError
 from app.domain.prices import Money, PriceTable, PriceTableError
 from app.domain.protocols import V1, V2, VideoProtocol, protocol_of
 from app.domain.slots import SlotRef, validate_request_id
-from app.domain.states import WHY_NOT, Action, State, allowed_actions, is_allowed
+from app.domain.states import (
+    NO_TASK_ID,
+    WHY_NOT,
+    Action,
+    State,
+    allowed_actions,
+    has_task_id,
+    is_allowed,
+)
 from app.providers.base import Provider, VideoApi
 from app.service.prices import load_price_table
 from app.service.ratelimit import RateLimiter
@@ -295,7 +303,10 @@ class ServiceContext:
             error=err,
             allowed_actions=list(
                 allowed_actions(
-                    task.state, has_results=task.has_results, can_cancel=self.caps(task).can_cancel
+                    task.state,
+                    has_results=task.has_results,
+                    can_cancel=self.caps(task).can_cancel,
+                    can_query=has_task_id(task.kind, task.params),
                 )
             ),
             created_at=task.created_at,
@@ -362,12 +373,17 @@ class ServiceContext:
         task = await self.load_or_answer(request_id)
         if isinstance(task, Result):
             return task
+        can_query = has_task_id(task.kind, task.params)
         if not is_allowed(
-            action, task.state, has_results=task.has_results, can_cancel=self.caps(task).can_cancel
+            action,
+            task.state,
+            has_results=task.has_results,
+            can_cancel=self.caps(task).can_cancel,
+            can_query=can_query,
         ):
+            why = NO_TASK_ID if action is Action.QUERY and not can_query else WHY_NOT[action]
             return not_allowed(
-                self.view(task),
-                f"{action} is not offered while the slot is {task.state}: {WHY_NOT[action]}",
+                self.view(task), f"{action} is not offered while the slot is {task.state}: {why}"
             )
         return task
 
