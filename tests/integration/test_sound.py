@@ -176,3 +176,37 @@ async def test_bad_sound_parameters_are_refused_naming_the_field_before_anything
         assert out.problem.field == field, (kind, params, out.problem)
     assert h.sim.stats()["creates_total"] == 0
     assert (await h.service.status(SONG)).kind is OutcomeKind.NOT_FOUND
+
+
+async def test_a_song_that_arrived_is_kept_when_the_store_cannot_record_it(harness):
+    """The answer is journaled (the sound's bytes with it) before any store write: a full disk
+    at that moment loses nothing, and the next start writes the song into its slot, verified,
+    without a second create."""
+    from tests.integration.test_journal import DiskFull, journal_files
+
+    h = harness
+    with DiskFull(h.store) as full:
+        out = await h.service.submit(SONG, "music", MUSIC)
+    assert full.failed >= 1
+    assert out.kind is OutcomeKind.INVALID and "nothing is lost" in out.problem.message
+    assert len(journal_files(h.config.data_dir)) == 1
+    svc = h.other()
+    await svc.sweep_submitting()
+    task = (await svc.status(SONG)).task
+    assert task.state is State.SUCCESS, task.error
+    assert [m.content_type for m in task.media] == ["audio/mpeg"]
+    events = [e.event for e in (await svc.history(SONG)).payload.events]
+    assert "journal_replayed" in events
+    assert journal_files(h.config.data_dir) == []
+    assert creates(h.sim, MUSIC["prompt"]) == 1
+
+
+async def test_music_waits_at_least_300_s_unless_a_timeout_is_stated(harness):
+    from app.service import sound as sound_service
+
+    h = harness
+    assert h.config.timeout < 300 and not h.config.timeout_stated
+    assert sound_service.create_timeout(h.service.ctx, "music") == 300
+    assert sound_service.create_timeout(h.service.ctx, "speech") == h.config.timeout
+    stated = h.other(timeout=7.0, timeout_stated=True)
+    assert sound_service.create_timeout(stated.ctx, "music") == 7.0
