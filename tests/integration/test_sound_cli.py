@@ -150,3 +150,26 @@ def test_a_shot_list_of_music_and_speech_rows_and_spend_by_model(slate_env, demo
         "speech", "--text", "One more.", "--voice", "female-shaonv",
     )  # fmt: skip
     assert over.code == 5 and over.out["outcome"] == "quota_exceeded"
+
+
+def test_a_music_and_an_image_submit_of_one_request_id_racing_create_once(
+    slate_env, demo_sim, store_url
+):
+    """Four processes ask for a song and four for an image under one RequestId at once, on
+    each store: the slot boundary lets exactly one create through; every other answer is a
+    replay (same kind) or a conflict (the other kind), never a second create."""
+    from collections import Counter
+
+    from tests.procs import race
+
+    demo_sim.set_faults(delay_create_response=0.5)  # the winner's create is still in flight
+    env = {**slate_env, "SLATE_STORE": store_url}
+    rid = "article:20261202:tide-eye:race-01"
+    music = ["submit", "--request-id", rid, "--kind", "music", "--prompt", "race", "--instrumental"]
+    image = ["submit", "--request-id", rid, "--kind", "image", "--prompt", "race"]
+    results = race(env, [music, image] * 4)
+    outcomes = Counter(out["outcome"] for _code, out in results)
+    assert outcomes["created"] == 1, results
+    assert set(outcomes) <= {"created", "replayed", "conflict"}, results
+    assert outcomes["conflict"] >= 4, results  # every one of the losing kind
+    assert demo_sim.stats()["creates_total"] == 1
