@@ -25,7 +25,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.domain import params_sound
 from app.domain.params_sound import MUSIC, MUSIC_CREATE_TIMEOUT, SPEECH
@@ -33,13 +33,15 @@ from app.domain.states import BILLED_FAILURES, State, state_for_status_word
 from app.providers.base import ProviderError, Stalled, VideoStatus
 from app.service import media as media_mod
 from app.service import sound_media
+from app.service.context import ServiceContext
 from app.service.results import OutcomeKind, Result
 from app.store.rows import TaskRow
 
-if TYPE_CHECKING:
-    from app.service.context import ServiceContext
-    from app.service.lifecycle import Lifecycle
-    from app.service.submit import Submitter
+#: The lifecycle and the submitter call in here (they import this module, never the reverse):
+#: ``Lifecycle`` has ``ctx``, ``moves``, ``download``, ``_verification_failed``; ``Submitter``
+#: has ``ctx``, ``moves``, ``lifecycle``.
+Lifecycle = Any
+Submitter = Any
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +243,8 @@ async def apply_speech_status(lc: Lifecycle, task: TaskRow, status: VideoStatus)
             next_poll_at=time.time(),
             **said,
         )
-        return await lc.download(new or task)
+        fetched: TaskRow = await lc.download(new or task)
+        return fetched
     else:
         new = await moves.to_progress(task, mapped, word, raw)
     return new or task
