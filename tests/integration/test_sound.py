@@ -210,3 +210,24 @@ async def test_music_waits_at_least_300_s_unless_a_timeout_is_stated(harness):
     assert sound_service.create_timeout(h.service.ctx, "speech") == h.config.timeout
     stated = h.other(timeout=7.0, timeout_stated=True)
     assert sound_service.create_timeout(stated.ctx, "music") == 7.0
+
+
+async def test_an_expired_async_file_is_a_billed_failure_and_failed_is_not_billed(harness):
+    h = harness
+    text = "Expiring narration. " * 600
+    h.sim.set_faults(slow=2.0)
+    out = await h.service.submit(LONG, "speech", {**SPEECH, "text": text})
+    assert out.kind is OutcomeKind.CREATED, out.problem
+    h.sim.set_clock(advance=10 * 3600)  # nobody asked for 10 hours: the audio is gone
+    done = await h.service.wait(LONG, max_seconds=60)
+    assert done.task.state is State.FAIL
+    assert done.task.error.code == "expired"
+    assert done.task.cost.reported == Decimal(len(text)) * Decimal(100) / Decimal(1_000_000)
+    assert done.task.charged == done.task.cost.reported  # billed: the audio was made
+    h.sim.set_clock(offset=0)
+    h.sim.set_faults(slow=0.0, content_fail=1)
+    failed_rid = LONG + ".t2"
+    out = await h.service.submit(failed_rid, "speech", {**SPEECH, "text": text + "x"})
+    failed = await h.service.wait(failed_rid, max_seconds=60)
+    assert failed.task.state is State.FAIL and failed.task.error.code != "expired"
+    assert failed.task.charged == 0  # Failed is not billed
