@@ -32,6 +32,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -301,6 +302,18 @@ def _value(column: str, value: object) -> object:
         if column == "duration" and _SECONDS_TYPO.fullmatch(text):
             raise _FieldError(column, f"{text!r}: write the seconds as a number alone, e.g. 6")
         raise _FieldError(column, f"{text!r} is not a whole number")
+    if column in NUMBER_COLUMNS and not isinstance(value, bool):
+        if isinstance(value, (int, float)):
+            return float(value)
+        if isinstance(value, str):
+            text = value.strip()
+            if not text:
+                return _NOT_STATED
+            try:
+                number = float(text)
+            except ValueError:
+                return text  # the domain refuses it, naming the column
+            return number if math.isfinite(number) else text
     if column in BOOL_COLUMNS:
         if isinstance(value, bool):
             return value
