@@ -231,3 +231,16 @@ async def test_an_expired_async_file_is_a_billed_failure_and_failed_is_not_bille
     failed = await h.service.wait(failed_rid, max_seconds=60)
     assert failed.task.state is State.FAIL and failed.task.error.code != "expired"
     assert failed.task.charged == 0  # Failed is not billed
+
+
+async def test_a_lost_speech_answer_is_unknown_with_declare_failed_only(harness):
+    h = harness
+    h.sim.set_faults(lose_create_response=1)
+    out = await h.service.submit(LINE, "speech", SPEECH)
+    assert out.kind is OutcomeKind.UNKNOWN
+    assert out.task.allowed_actions == [Action.RECOVER]
+    assert (await h.service.query(LINE)).kind is OutcomeKind.INVALID
+    attach = await h.service.recover(LINE, AttachTask("777"))
+    assert attach.kind is OutcomeKind.INVALID and "no task id" in attach.problem.message
+    again = await h.service.submit(LINE, "speech", SPEECH)
+    assert again.kind is OutcomeKind.UNKNOWN and creates(h.sim, SPEECH["text"]) == 1
