@@ -30,5 +30,8 @@ def test_sound_slots_are_listed_and_selected_without_a_crash(gui, make_window):
         window.select(rid)
         gui.until(lambda rid=rid: shown(window, rid), what=f"{rid} on screen")
         gui.settle(0.2)
+    offers = window.slot.offers()
+    assert not offers[Action.QUERY].enabled  # nothing to ask: the service's table, shown
+    assert offers[Action.RECOVER].enabled
     offered = {a for a, b in buttons(window).items() if b.isVisible() and b.isEnabled()}
     assert Action.QUERY not in offered and Action.CREATE not in offered
