@@ -244,3 +244,16 @@ async def test_a_lost_speech_answer_is_unknown_with_declare_failed_only(harness)
     assert attach.kind is OutcomeKind.INVALID and "no task id" in attach.problem.message
     again = await h.service.submit(LINE, "speech", SPEECH)
     assert again.kind is OutcomeKind.UNKNOWN and creates(h.sim, SPEECH["text"]) == 1
+
+
+async def test_a_budget_refuses_a_song_of_unknown_price_and_counts_speech_by_characters(harness):
+    h = harness
+    svc = h.other(budget_daily=Decimal("0.003"))
+    song = await svc.submit(SONG, "music", MUSIC)
+    assert song.kind is OutcomeKind.BUDGET_EXCEEDED
+    assert "unknown" in song.problem.message
+    line = await svc.submit(LINE, "speech", SPEECH)  # 27 characters: $0.0027
+    assert line.kind is OutcomeKind.CREATED, line.problem
+    more = await svc.submit(LINE + ".t2", "speech", {**SPEECH, "text": "Ten chars."})
+    assert more.kind is OutcomeKind.BUDGET_EXCEEDED  # 0.0027 + 0.001 > 0.003
+    assert h.sim.stats()["creates_total"] == 1
