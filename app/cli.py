@@ -370,7 +370,11 @@ def submit_params(ns: argparse.Namespace) -> dict[str, Any]:
 
     V1 frames given as local files become data URLs here, as they always did (the fingerprint
     of a scripted slot stays); a MiniMax-H3 (V2) slot passes paths on, and the service reads
-    them (by SHA-256, never by path)."""
+    them (by SHA-256, never by path). Music and speech: :func:`app.cli_sound.submit_params`."""
+    if ns.kind in ("music", "speech"):
+        from app.cli_sound import submit_params as sound_params
+
+        return sound_params(ns)
     v2 = protocol_for(ns.kind, ns.model) == V2
     frame = _as_given if v2 else image_option
     raw: dict[str, Any] = {
@@ -484,6 +488,7 @@ def render_media(m: MediaView) -> dict[str, Any]:
         "height": m.height,
         "duration": m.duration,
         "handle": m.handle,
+        **({"seconds": m.duration} if (m.content_type or "").startswith("audio/") else {}),
     }
 
 
@@ -543,6 +548,11 @@ def render_quota(q: QuotaReport) -> dict[str, Any]:
         "day": q.day,
         "video": {"used": q.video.used, "limit": q.video.limit},
         "image": {"used": q.image.used, "limit": q.image.limit},
+        **{
+            name: {"used": use.used, "limit": use.limit}
+            for name, use in (("music", q.music), ("speech", q.speech))
+            if use is not None
+        },
     }
 
 

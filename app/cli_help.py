@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from app.domain import params, params_v2
+from app.domain import params, params_sound, params_v2
 
 V1 = params.VIDEO_MODELS
 V2 = params_v2.MODELS
@@ -62,8 +62,8 @@ SUBMIT_GROUPS: tuple[Group, ...] = (
             _o(
                 "--kind",
                 required=True,
-                choices=["image", "video"],
-                help="image or video",
+                choices=["image", "video", "music", "speech"],
+                help="image, video, music or speech",
             ),
             _o(
                 "--prompt",
@@ -79,7 +79,11 @@ SUBMIT_GROUPS: tuple[Group, ...] = (
                 f"{params.DEFAULT_IMAGE_MODEL}); video V1: {', '.join(V1)} (default "
                 f"{params.DEFAULT_VIDEO_MODEL}, 1080P, 6 s — the command line's default stays "
                 f"so a scripted slot replays; the desktop app starts new slots on "
-                f"{APP_VIDEO_MODEL}); video V2: {', '.join(V2)}",
+                f"{APP_VIDEO_MODEL}); video V2: {', '.join(V2)}; music: "
+                f"{', '.join(params_sound.MUSIC_MODELS)} (default "
+                f"{params_sound.DEFAULT_MUSIC_MODEL}); speech: "
+                f"{', '.join(params_sound.SPEECH_MODELS)} (default "
+                f"{params_sound.DEFAULT_SPEECH_MODEL})",
             ),
             _o(
                 "--wait",
@@ -227,6 +231,91 @@ SUBMIT_GROUPS: tuple[Group, ...] = (
             ),
         ),
     ),
+    Group(
+        f"music ({', '.join(params_sound.MUSIC_MODELS)})",
+        "Synchronous: submit returns with the verified song, or unknown when the answer is lost "
+        "(there is no task id to ask about: recover --declare-failed). --prompt is the style "
+        "(required); give exactly one of --lyrics, --lyrics-file, --instrumental, "
+        f"--lyrics-optimizer. The create waits at least {params_sound.MUSIC_CREATE_TIMEOUT:g} s "
+        "unless --timeout says otherwise.",
+        (
+            _o(
+                "--lyrics",
+                metavar="TEXT",
+                help=f"the song's lyrics, up to {params_sound.LYRICS_MAX} characters, lines with "
+                'structure tags such as [Verse] [Chorus]; e.g. "[Verse]\\nthe tide comes in"',
+            ),
+            _o(
+                "--lyrics-file",
+                metavar="FILE",
+                help="the lyrics from a UTF-8 text file (its text exactly is the parameter)",
+            ),
+            _o(
+                "--instrumental",
+                action="store_true",
+                default=None,
+                help="a song without vocals (no lyrics)",
+            ),
+            _o(
+                "--lyrics-optimizer",
+                action="store_true",
+                default=None,
+                help="let the provider write the lyrics from --prompt",
+            ),
+            _o(
+                "--format",
+                metavar="FMT",
+                help="music: mp3 or wav (default mp3); speech: mp3, wav or flac (default mp3)",
+            ),
+            _o(
+                "--sample-rate",
+                metavar="HZ",
+                help=f"music: {', '.join(map(str, params_sound.MUSIC_SAMPLE_RATES))} (default "
+                f"44100); speech: {', '.join(map(str, params_sound.SPEECH_SAMPLE_RATES))} "
+                "(default 32000)",
+            ),
+            _o(
+                "--bitrate",
+                metavar="BPS",
+                help=f"music: {', '.join(map(str, params_sound.MUSIC_BITRATES))} (default 256000)",
+            ),
+        ),
+    ),
+    Group(
+        f"speech ({', '.join(params_sound.SPEECH_MODELS)})",
+        f"Up to {params_sound.SYNC_TEXT_MAX:,} characters (Unicode code points): synchronous, "
+        f"like music. Longer, up to {params_sound.ASYNC_TEXT_MAX:,}: asynchronous, with a task "
+        "id (query, wait; recover --task-id attaches a lost create; the file is fetched at "
+        "once, it is gone after 9 h). --format and --sample-rate as above.",
+        (
+            _o("--text", metavar="TEXT", help='the words to speak, e.g. "The tide eye opens."'),
+            _o(
+                "--text-file",
+                metavar="FILE",
+                help="the words from a UTF-8 text file (its text exactly is the parameter)",
+            ),
+            _o(
+                "--voice",
+                metavar="VOICE_ID",
+                help="the voice (required), e.g. English_expressive_narrator or female-shaonv",
+            ),
+            _o("--speed", metavar="X", help="0.5-2 (default 1), e.g. 1.2"),
+            _o("--volume", metavar="V", help="more than 0, at most 10 (default 1)"),
+            _o("--pitch", metavar="N", help="-12 to 12 semitones (default 0)"),
+            _o(
+                "--emotion",
+                metavar="E",
+                help=f"{', '.join(params_sound.EMOTIONS)} (speech-2.6 and 2.8 also "
+                f"{', '.join(params_sound.EXTRA_EMOTIONS)}); default: the voice's own",
+            ),
+            _o("--channels", metavar="N", help="1 or 2 (default 1)"),
+            _o(
+                "--language-boost",
+                metavar="L",
+                help="auto or a language such as English, Chinese, Japanese",
+            ),
+        ),
+    ),
 )
 
 
@@ -241,7 +330,11 @@ def add_groups(parser: argparse.ArgumentParser, groups: tuple[Group, ...]) -> No
 EXAMPLES = {
     "submit": "slate submit --request-id article:20260816:tide-eye:scene-02 --kind video "
     '--prompt "tide eye at dawn" --wait\n  slate submit --request-id '
-    'article:20260816:tide-eye:cover --kind image --prompt "tide eye" --aspect-ratio 16:9',
+    'article:20260816:tide-eye:cover --kind image --prompt "tide eye" --aspect-ratio 16:9'
+    "\n  slate submit --request-id article:20260816:tide-eye:song --kind music "
+    '--prompt "lofi piano, rain" --instrumental'
+    "\n  slate submit --request-id article:20260816:tide-eye:voice-01 --kind speech "
+    '--text "The tide eye opens." --voice English_expressive_narrator',
     "status": "slate status article:20260816:tide-eye:scene-02",
     "query": "slate query article:20260816:tide-eye:scene-02",
     "wait": "slate wait article:20260816:tide-eye:scene-02 --max-seconds 600",

@@ -38,6 +38,8 @@ ENV = {
     "poll_interval": "SLATE_POLL_INTERVAL",
     "quota_video": "SLATE_QUOTA_VIDEO",
     "quota_image": "SLATE_QUOTA_IMAGE",
+    "quota_music": "SLATE_QUOTA_MUSIC",
+    "quota_speech": "SLATE_QUOTA_SPEECH",
     "demo_fault": "SLATE_DEMO_FAULT",
     "budget_daily": "SLATE_BUDGET_DAILY",
 }
@@ -67,6 +69,11 @@ class Config:
     poll_interval: float | None = None  # None: provider default (10 s MiniMax, 1 s demo)
     quota_video: int | None = None
     quota_image: int | None = None
+    quota_music: int | None = None
+    quota_speech: int | None = None
+    #: Whether the timeout was stated (option or environment), not the default: music's create
+    #: then waits that long instead of at least 300 s.
+    timeout_stated: bool = False
     max_requests_per_second: float = 5.0
     max_concurrent_polls: int = 8
     demo_stage_seconds: float = 2.0
@@ -99,7 +106,7 @@ class Config:
                     maximum=POLL_INTERVAL_RANGE[1],
                 ),
             )
-        for name in ("quota_video", "quota_image"):
+        for name in ("quota_video", "quota_image", "quota_music", "quota_speech"):
             value = getattr(self, name)
             if value is not None:
                 put(self, name, whole(name, value, minimum=0, maximum=QUOTA_MAX))
@@ -136,6 +143,8 @@ class Config:
     def quota_limit(self, kind: str) -> int | None:
         if kind == "prompt":
             return None  # a prompt enhancement has no daily quota of its own (budget applies)
+        if kind in ("music", "speech"):
+            return self.quota_music if kind == "music" else self.quota_speech
         return self.quota_video if kind == "video" else self.quota_image
 
 
@@ -172,6 +181,7 @@ def load(
         )
     )
     qv, qi = pick("quota_video"), pick("quota_image")
+    qm, qs = pick("quota_music"), pick("quota_speech")
     budget = pick("budget_daily")
     return Config(
         data_dir=data_dir,
@@ -184,6 +194,11 @@ def load(
         poll_interval=poll_interval,
         quota_video=None if qv is None else whole("quota_video", qv, minimum=0, maximum=QUOTA_MAX),
         quota_image=None if qi is None else whole("quota_image", qi, minimum=0, maximum=QUOTA_MAX),
+        quota_music=None if qm is None else whole("quota_music", qm, minimum=0, maximum=QUOTA_MAX),
+        quota_speech=(
+            None if qs is None else whole("quota_speech", qs, minimum=0, maximum=QUOTA_MAX)
+        ),
+        timeout_stated=pick("timeout") is not None,
         demo_stage_seconds=number(
             "SLATE_DEMO_STAGE_SECONDS",
             environ.get("SLATE_DEMO_STAGE_SECONDS") or 2.0,

@@ -27,6 +27,7 @@ from app.domain.derived import REGENERATION_PRICE_KEY, is_regeneration
 from app.domain.enhance import PRICE_KEY as ENHANCE_PRICE_KEY
 from app.domain.enhance import is_enhancement
 from app.domain.prices import (
+    CHARACTERS_PER_PRICE,
     MAX_MONEY,
     TOKEN_PARTS,
     TOKENS_PER_PRICE,
@@ -317,6 +318,8 @@ def estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
         if count != 1 and part.amount is not None:
             basis += f" = {format_money(part.amount, currency)}"
         return Cost(part.amount, currency, basis)
+    if entry.scheme in ("per_song", "per_character"):
+        return sound_estimate(entry, params, currency)
     if entry.scheme == "per_token":
         return Cost(
             None,
@@ -379,6 +382,14 @@ def _reported(
         return None if count is None else _Part(count, entry.per_image, "").amount
     if entry.scheme == "per_token":
         return token_cost(entry.per_token, usage)
+    if entry.scheme == "per_song":
+        count = _number(usage.get("success_count"))
+        return None if count is None else _Part(count, entry.per_song, "").amount
+    if entry.scheme == "per_character":
+        chars = _number(usage.get("usage_characters"))
+        if chars is None or entry.per_character is None:
+            return None
+        return chars * entry.per_character / CHARACTERS_PER_PRICE
     if entry.scheme == "per_clip":
         count = _number(usage.get("success_count"))
         if count is None:
@@ -408,6 +419,36 @@ def _reported(
         table.currency,
     )
     return _total(parts)
+
+
+def sound_estimate(entry: ModelPrices, params: Mapping[str, Any], currency: str) -> Cost:
+    """Music: one song at its price; speech: the text's code points at the price per million
+    characters (kept unrounded: 44 characters of HD speech are 0.0044). The basis names the
+    price's source."""
+    source = f" (source: {entry.source})" if entry.source else ""
+    if entry.scheme == "per_song":
+        text = (
+            "price unknown"
+            if entry.per_song is None
+            else (f"{format_money(entry.per_song, currency)} a song")
+        )
+        return Cost(entry.per_song, currency, f"{entry.model} 1 song: {text}{source}")
+    spoken = params.get("text")
+    chars = len(spoken) if isinstance(spoken, str) else 0
+    rate = entry.per_character
+    if rate is None:
+        return Cost(
+            None,
+            currency,
+            f"{entry.model} {_plural(Decimal(chars), 'character')}: price unknown{source}",
+        )
+    amount = Decimal(chars) * rate / CHARACTERS_PER_PRICE
+    return Cost(
+        amount,
+        currency,
+        f"{entry.model} {_plural(Decimal(chars), 'character')} × "
+        f"{format_money(rate, currency)} per million characters{source}",
+    )
 
 
 def token_cost(rates: Mapping[str, Money], usage: Mapping[str, Any]) -> Money:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
-from app.domain import derived, enhance, params_h3image, params_v2
+from app.domain import derived, enhance, params_h3image, params_sound, params_v2
 from app.domain.errors import ValidationError
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, protocol_for
@@ -427,7 +427,9 @@ def normalize(kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         return normalize_image(raw)
     if kind == enhance.KIND:
         return enhance.normalize(raw)
-    raise ValidationError("kind", "must be image or video")
+    if params_sound.is_sound(kind):
+        return params_sound.normalize(kind, raw)
+    raise ValidationError("kind", "must be image, video, music or speech")
 
 
 def request_body(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -33,8 +33,17 @@ from app.domain.slots import KINDS, Kind
 Money = Decimal | None
 """An amount in the table's currency; ``None`` means the price is unknown."""
 
-Scheme = Literal["per_second", "per_clip", "per_image", "per_token"]
-SCHEMES: tuple[Scheme, ...] = ("per_second", "per_clip", "per_image", "per_token")
+Scheme = Literal["per_second", "per_clip", "per_image", "per_token", "per_song", "per_character"]
+SCHEMES: tuple[Scheme, ...] = (
+    "per_second",
+    "per_clip",
+    "per_image",
+    "per_token",
+    "per_song",
+    "per_character",
+)
+#: ``per_character`` (speech): the price of one million billed characters.
+CHARACTERS_PER_PRICE = 1_000_000
 #: ``per_token`` (MiniMax-H3-Image): the price of one million input and output tokens.
 #: The largest amount Slate takes as one money figure — a daily budget, a price in the table,
 #: the priced report of one create (docs/DECISIONS.md "Money figures are bounded"). Far above
@@ -47,7 +56,7 @@ OUTPUT_RATE = "output_rate"
 SHIPPED = "shipped"
 
 _TOP_KEYS = ("currency", "as_of", "source", "models")
-_MODEL_KEYS = ("kind", *SCHEMES, "input_images", "reference_video", "reference_audio")
+_MODEL_KEYS = ("kind", *SCHEMES, "input_images", "reference_video", "reference_audio", "source")
 _CURRENCY = re.compile(r"[A-Z]{3}")
 _AS_OF = re.compile(r"\d{4}-\d{2}(-\d{2})?")
 _RESOLUTION = re.compile(r"\d{3,4}P|\dK")
@@ -90,6 +99,9 @@ class ModelPrices:
     reference_video: Money | Literal["output_rate"] = None
     reference_audio: Money = None
     per_token: Mapping[str, Money] = field(default_factory=dict)  # per million: input, output
+    per_song: Money = None  # music: one song
+    per_character: Money = None  # speech: one million billed characters
+    source: str | None = None  # where this model's price comes from (else the table's source)
 
     def clip_key(self, resolution: str | None, seconds: int | None) -> tuple[str, int] | None:
         """The listed clip for these parameters, or None. A model that offers a single clip
@@ -201,7 +213,7 @@ def _blank(entry: Mapping[str, Any]) -> dict[str, Any]:
     """A model entry with every amount made unknown (the structure kept)."""
     out: dict[str, Any] = {}
     for key, value in entry.items():
-        if key in ("per_second", "per_image", "reference_audio") or (
+        if key in ("per_second", "per_image", "reference_audio", "per_song", "per_character") or (
             key == "reference_video" and value != OUTPUT_RATE
         ):
             out[key] = _blank_amounts(value)
@@ -315,6 +327,11 @@ def _check_model(c: _Checker, name: str, entry: Any, *, complete: bool) -> None:
                 _amount(c, (*at, "per_clip", res, sec), price)
     if "per_image" in entry:
         _amount(c, (*at, "per_image"), entry["per_image"])
+    for scheme in ("per_song", "per_character"):
+        if scheme in entry:
+            _amount(c, (*at, scheme), entry[scheme])
+    if "source" in entry and not (isinstance(entry["source"], str) and entry["source"].strip()):
+        raise c.fail((*at, "source"), "must be a text saying where this price comes from")
     if "per_token" in entry:
         rates = entry["per_token"]
         if not isinstance(rates, dict) or set(rates) != set(TOKEN_PARTS):
@@ -389,9 +406,12 @@ def _build(
             raise c.fail(at, f"states no price: give one of {', '.join(SCHEMES)}")
         kind: Kind = entry["kind"]
         scheme = schemes[0]
-        allowed = {"image": ("per_image", "per_token"), "prompt": ("per_token",)}.get(
-            kind, ("per_second", "per_clip")
-        )
+        allowed = {
+            "image": ("per_image", "per_token"),
+            "prompt": ("per_token",),
+            "music": ("per_song",),
+            "speech": ("per_character",),
+        }.get(kind, ("per_second", "per_clip"))
         if scheme not in allowed:
             where = (
                 (*at, scheme)
@@ -422,6 +442,9 @@ def _build(
                 _money(entry["reference_audio"]) if "reference_audio" in entry else None
             ),
             per_token={part: _money(v) for part, v in entry.get("per_token", {}).items()},
+            per_song=_money(entry["per_song"]) if "per_song" in entry else None,
+            per_character=_money(entry["per_character"]) if "per_character" in entry else None,
+            source=entry.get("source"),
         )
     return PriceTable(
         currency=raw["currency"],

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from typing import Any, Final, Literal, Mapping
 
-VideoProtocol = Literal["v1", "v2"]
+VideoProtocol = Literal["v1", "v2", "t2a"]
 V1: Final = "v1"
 V2: Final = "v2"
+#: Asynchronous speech (``/v1/t2a_async_v2``): a task id, its own query and status words.
+T2A: Final = "t2a"
 
 #: The models MiniMax serves on the V2 protocol (MINIMAX_API.md "Video V2").
 V2_MODELS: Final = ("MiniMax-H3", "MiniMax-H3-Max")
@@ -28,5 +30,8 @@ def protocol_for(kind: str, model: object) -> VideoProtocol:
 
 
 def protocol_of(kind: str, params: Mapping[str, Any]) -> VideoProtocol:
-    """The protocol of a slot from its (raw or normalized) parameters."""
+    """The protocol of a slot from its (raw or normalized) parameters (a speech slot's
+    normalized ``protocol``: long texts are asynchronous)."""
+    if kind == "speech" and params.get("protocol") == "async":
+        return T2A
     return protocol_for(kind, params.get("model"))

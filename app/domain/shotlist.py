@@ -32,6 +32,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -40,7 +41,7 @@ from typing import Any, Literal
 import yaml
 
 from app.domain.errors import ValidationError
-from app.domain.slots import Kind, validate_request_id
+from app.domain.slots import KINDS, Kind, validate_request_id
 
 Format = Literal["csv", "yaml"]
 FORMATS: tuple[Format, ...] = ("csv", "yaml")
@@ -69,6 +70,21 @@ OPTION_COLUMNS = (
     "prompt_expansion",
     "fast_pretreatment",
     "response_format",
+    # music and speech (DESIGN.md "Sound")
+    "lyrics",
+    "instrumental",
+    "lyrics_optimizer",
+    "format",
+    "sample_rate",
+    "bitrate",
+    "text",
+    "voice",
+    "speed",
+    "volume",
+    "pitch",
+    "emotion",
+    "channels",
+    "language_boost",
 )
 COLUMNS = ("request_id", *NAMING_COLUMNS, "kind", *OPTION_COLUMNS)
 
@@ -79,8 +95,17 @@ PARAM_OF: Mapping[str, str] = {
 }
 COLUMN_OF: Mapping[str, str] = {param: column for column, param in PARAM_OF.items()}
 
-INT_COLUMNS = frozenset({"duration", "n", "seed", "width", "height"})
-BOOL_COLUMNS = frozenset({"prompt_optimizer", "fast_pretreatment"})
+INT_COLUMNS = frozenset(
+    {"duration", "n", "seed", "width", "height", "sample_rate", "bitrate", "pitch", "channels"}
+)
+BOOL_COLUMNS = frozenset(
+    {"prompt_optimizer", "fast_pretreatment", "instrumental", "lyrics_optimizer"}
+)
+#: Numbers that may have a fraction (speech speed and volume; the domain checks the range).
+NUMBER_COLUMNS = frozenset({"speed", "volume"})
+#: Text kept byte-exact (a space more is another fingerprint), as the prompt.
+EXACT_COLUMNS = frozenset({"prompt", "lyrics", "text"})
+KIND_WORDS = ("image", "video", "music", "speech")
 LIST_COLUMNS = frozenset({"reference_image", "reference_video", "reference_audio"})
 TRUE_WORDS = frozenset({"true", "yes", "1"})
 FALSE_WORDS = frozenset({"false", "no", "0"})
@@ -222,10 +247,12 @@ class _FieldError(Exception):
 
 
 def _text(column: str, value: object) -> str | object:
+    if column in NUMBER_COLUMNS and isinstance(value, float) and not isinstance(value, bool):
+        return value
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         raise _FieldError(column, f"must be text, not {_what(value)}")
     text = str(value)
-    if column == "prompt":
+    if column in EXACT_COLUMNS:
         return _NOT_STATED if text == "" else text
     text = text.strip()
     return _NOT_STATED if text == "" else text
@@ -275,6 +302,18 @@ def _value(column: str, value: object) -> object:
         if column == "duration" and _SECONDS_TYPO.fullmatch(text):
             raise _FieldError(column, f"{text!r}: write the seconds as a number alone, e.g. 6")
         raise _FieldError(column, f"{text!r} is not a whole number")
+    if column in NUMBER_COLUMNS and not isinstance(value, bool):
+        if isinstance(value, (int, float)):
+            return float(value)
+        if isinstance(value, str):
+            text = value.strip()
+            if not text:
+                return _NOT_STATED
+            try:
+                number = float(text)
+            except ValueError:
+                return text  # the domain refuses it, naming the column
+            return number if math.isfinite(number) else text
     if column in BOOL_COLUMNS:
         if isinstance(value, bool):
             return value
@@ -386,14 +425,14 @@ def build_row(
     if not errors:
         kind = merged.get("kind")
         if kind is None:
-            errors.append(_FieldError("kind", "is required: image or video"))
-        elif str(kind).lower() not in ("image", "video"):
-            errors.append(_FieldError("kind", f"{kind!r}: write image or video"))
+            errors.append(_FieldError("kind", "is required: image, video, music or speech"))
+        elif str(kind).lower() not in KIND_WORDS:
+            errors.append(_FieldError("kind", f"{kind!r}: write image, video, music or speech"))
     if errors or request_id is None:
         first = errors[0]
         return RowError(row, line, first.field, first.message, request_id)
     params = {PARAM_OF.get(c, c): merged[c] for c in OPTION_COLUMNS if c in merged}
-    kind_: Kind = "image" if str(merged["kind"]).lower() == "image" else "video"
+    kind_: Kind = next(k for k in KINDS if k == str(merged["kind"]).lower())
     return ShotRow(row, line, request_id, kind_, params, name)
 
 
@@ -668,7 +707,13 @@ def _check_writable(column: str, value: Any) -> None:
         if not isinstance(value, bool):
             raise ValueError(f"{column}: must be true or false")
         return
-    if not isinstance(value, str) or value == "" or (column != "prompt" and value != value.strip()):
+    if column in NUMBER_COLUMNS and isinstance(value, float):
+        return
+    if (
+        not isinstance(value, str)
+        or value == ""
+        or (column not in EXACT_COLUMNS and value != value.strip())
+    ):
         raise ValueError(f"{column}: {value!r} cannot be written faithfully")
 
 

@@ -17,8 +17,9 @@ from typing import Literal
 
 from app.domain.errors import ValidationError
 
-Kind = Literal["image", "video", "prompt"]
-KINDS: tuple[Kind, ...] = ("image", "video", "prompt")  # prompt: an enhanced prompt (text)
+Kind = Literal["image", "video", "prompt", "music", "speech"]
+#: prompt: an enhanced prompt (text); music and speech: sound (app.domain.params_sound)
+KINDS: tuple[Kind, ...] = ("image", "video", "prompt", "music", "speech")
 
 REQUEST_ID_MIN = 8
 REQUEST_ID_MAX = 120

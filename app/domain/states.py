@@ -12,7 +12,7 @@ from enum import Enum
 from typing import Any, Mapping, Protocol
 
 from app.domain.capabilities import Capabilities
-from app.domain.protocols import V1, V2
+from app.domain.protocols import T2A, V1, V2
 
 
 class State(str, Enum):
@@ -107,7 +107,16 @@ PROVIDER_STATUS_V2: dict[str, State] = {
     "failed": State.FAIL,
     "cancelled": State.CANCELLED,
 }
-STATUS_WORDS = {V1: PROVIDER_STATUS, V2: PROVIDER_STATUS_V2}
+#: Asynchronous speech: ``Failed`` is not billed, ``Expired`` is (the audio was made and is gone).
+PROVIDER_STATUS_T2A: dict[str, State] = {
+    "Processing": State.PROCESSING,
+    "Success": State.DOWNLOADING,
+    "Failed": State.FAIL,
+    "Expired": State.FAIL,
+}
+STATUS_WORDS = {V1: PROVIDER_STATUS, V2: PROVIDER_STATUS_V2, T2A: PROVIDER_STATUS_T2A}
+#: Status words of a failure the provider bills all the same.
+BILLED_FAILURES: dict[str, frozenset[str]] = {T2A: frozenset({"Expired"})}
 
 
 def state_for_status_word(word: object, protocol: str = V1) -> State:
@@ -120,12 +129,20 @@ def state_for_status_word(word: object, protocol: str = V1) -> State:
 
 
 def allowed_actions(
-    state: State | str | None, *, has_results: bool = False, can_cancel: bool = False
+    state: State | str | None,
+    *,
+    has_results: bool = False,
+    can_cancel: bool = False,
+    can_query: bool = True,
 ) -> tuple[Action, ...]:
     """Actions the user may take. ``fail`` offers recover only when results remain; a queued
-    task offers cancel only where its provider can cancel (``can_cancel``: MiniMax V2)."""
+    task offers cancel only where its provider can cancel (``can_cancel``: MiniMax V2); an
+    unknown task offers query only where there is something to ask (``can_query``: not music
+    or synchronous speech, which have no task id)."""
     key = State(state) if state is not None else None
     actions = ALLOWED_ACTIONS[key]
+    if key is State.UNKNOWN and not can_query:
+        actions = tuple(a for a in actions if a is not Action.QUERY)
     if key is State.FAIL and not has_results:
         actions = tuple(a for a in actions if a is not Action.RECOVER)
     if not can_cancel:
@@ -139,8 +156,28 @@ def is_allowed(
     *,
     has_results: bool = False,
     can_cancel: bool = False,
+    can_query: bool = True,
 ) -> bool:
-    return action in allowed_actions(state, has_results=has_results, can_cancel=can_cancel)
+    return action in allowed_actions(
+        state, has_results=has_results, can_cancel=can_cancel, can_query=can_query
+    )
+
+
+#: Why an unknown music or synchronous speech slot offers neither query nor attach.
+NO_TASK_ID = (
+    "music and synchronous speech have no task id at MiniMax: there is nothing to ask about "
+    "or attach; recover --declare-failed when you are sure"
+)
+
+
+def has_task_id(kind: str, params: Mapping[str, Any] | None) -> bool:
+    """Whether a slot of this kind can have a provider task id to query or attach: not music,
+    not synchronous speech (asynchronous speech does)."""
+    if kind == "music":
+        return False
+    if kind == "speech":
+        return (params or {}).get("protocol") == "async"
+    return True
 
 
 # -- what a slot offers ------------------------------------------------------------------------
@@ -220,10 +257,14 @@ class SlotOffer:
 ASKABLE_KINDS = frozenset({"video", "prompt"})
 
 
-def asks_provider(kind: str, caps: Capabilities) -> bool:
+def asks_provider(
+    kind: str, caps: Capabilities, params: Mapping[str, Any] | None = None
+) -> bool:
     """Whether a slot of ``kind`` has a task the provider can be asked about: video and prompt
-    tasks have a task id; the synchronous kinds (images) have none, unless the provider can
-    query them (``can_query_images``)."""
+    tasks have a task id; asynchronous speech too (:func:`has_task_id`); music and synchronous
+    speech never; images none, unless the provider can query them (``can_query_images``)."""
+    if kind in ("music", "speech"):
+        return has_task_id(kind, params)
     return kind in ASKABLE_KINDS or caps.can_query_images
 
 
@@ -241,6 +282,7 @@ def slot_offers(task: SlotFacts | None, caps: Capabilities) -> dict[Action, Slot
     else:
         state = State(task.state)
         kind, results, task_id = task.kind, bool(task.has_results), task.provider_task_id
+    params = getattr(task, "params", None)
     table = ALLOWED_ACTIONS[state]
     out: dict[Action, SlotOffer] = {}
     for action in Action:
@@ -250,7 +292,7 @@ def slot_offers(task: SlotFacts | None, caps: Capabilities) -> dict[Action, Slot
             if action is Action.NEW_SLOT and state is State.UNKNOWN:
                 refusal = Refusal.RECOVER_FIRST
         elif action is Action.QUERY and state is State.UNKNOWN:
-            if not asks_provider(kind, caps):
+            if not asks_provider(kind, caps, params):
                 refusal = Refusal.NO_QUERY
             elif not task_id:
                 refusal = Refusal.NO_TASK_ID_LOOKUP if caps.can_list_tasks else Refusal.NO_TASK_ID
@@ -366,14 +408,25 @@ def recover_options(
         )
 
     attach = unknown_only("attach")
+    sound = task.kind in ("music", "speech")
+    tasked = has_task_id(task.kind, getattr(task, "params", None))
     if unknown:
         attach = RecoverOption(True)
-        if not asks_provider(task.kind, caps):
+        if sound and not tasked:
+            attach = RecoverOption(False, NO_TASK_ID)
+        elif not asks_provider(task.kind, caps, getattr(task, "params", None)):
             attach = RecoverOption(False, "MiniMax cannot query image tasks; use --declare-failed")
     lookup = unknown_only("lookup")
     if unknown:
         lookup = RecoverOption(True)
-        if not asks_provider(task.kind, caps):  # not in any task list: it never had a task id
+        if sound:
+            lookup = RecoverOption(
+                False,
+                NO_TASK_ID
+                if not tasked
+                else "MiniMax lists no speech tasks; attach the task id with --task-id",
+            )
+        elif not asks_provider(task.kind, caps):  # not in any task list: it never had a task id
             lookup = RecoverOption(
                 False,
                 "a task of this kind is not in the provider's task list; use --declare-failed",

@@ -240,6 +240,10 @@ class Provider(Protocol):
 
     async def generate_h3_image(self, path: str, body: dict[str, Any]) -> ImageResult: ...
 
+    async def generate_sound(
+        self, kind: str, body: dict[str, Any], timeout: float | None = None
+    ) -> Any: ...
+
     def download(self, url: str) -> "DownloadContext": ...
 
     async def list_tasks(

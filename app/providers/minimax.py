@@ -21,8 +21,8 @@ from typing import Any
 import httpx
 
 from app.domain.capabilities import Capabilities
-from app.domain.protocols import V1
-from app.providers import h3image
+from app.domain.protocols import T2A, V1
+from app.providers import h3image, sound
 from app.providers.base import (
     Ambiguous,
     Cancelled,
@@ -87,6 +87,7 @@ class MiniMaxProvider:
         self.endpoint = endpoint or endpoint_for(base_url)
         self._hint = auth_hint(base_url)
         self.v2 = MiniMaxV2(self.http)
+        self.speech = sound.SpeechApi(self.http, self._hint)
 
     def __repr__(self) -> str:
         return (
@@ -101,6 +102,8 @@ class MiniMaxProvider:
 
     def api(self, protocol: str) -> VideoApi:
         """The video endpoints of ``protocol`` (``v1``: this object; ``v2``: MiniMax-H3)."""
+        if protocol == T2A:
+            return self.speech
         return self.v2 if protocol == self.v2.protocol else self
 
     # ------------------------------------------------------------------ transport
@@ -209,6 +212,12 @@ class MiniMaxProvider:
     async def generate_h3_image(self, path: str, body: dict[str, Any]) -> ImageResult:
         """MiniMax-H3-Image (generations or edits): :mod:`app.providers.h3image`."""
         return await h3image.generate(self.http, path, body, self._hint)
+
+    async def generate_sound(
+        self, kind: str, body: dict[str, Any], timeout: float | None = None
+    ) -> sound.SoundAnswer:
+        """Music or synchronous speech: :mod:`app.providers.sound`."""
+        return await sound.generate(self.http, kind, body, self._hint, timeout)
 
     def download(self, url: str) -> DownloadContext:
         """``async with provider.download(url) as d:`` — iterate ``d.chunks``."""

@@ -227,6 +227,8 @@ class Batches:
             QuotaUse(room.used.get("video", 0), config.quota_video),
             QuotaUse(room.used.get("image", 0), config.quota_image),
             budget,
+            QuotaUse(room.used.get("music", 0), config.quota_music),
+            QuotaUse(room.used.get("speech", 0), config.quota_speech),
         )
         return quota, budget
 

@@ -29,6 +29,7 @@ from app.domain.states import (
 )
 from app.providers.base import ForeignAnswer, ProviderError, Stalled, VideoStatus
 from app.service import media as media_mod
+from app.service import sound
 from app.service.context import ServiceContext
 from app.service.owner import owner_gone
 from app.service.ratelimit import backoff, retry_delay
@@ -163,6 +164,8 @@ class Lifecycle:
     async def apply_status(self, task: TaskRow, status: VideoStatus) -> TaskRow:
         """Move the task by one query answer: the status word through its protocol's
         whitelist; the provider's success starts the download at once (V2 links expire)."""
+        if task.kind == "speech":  # asynchronous speech: its own words (app.service.sound)
+            return await sound.apply_speech_status(self, task, status)
         moves = self.moves
         protocol = self.ctx.protocol(task)
         word = status.status
@@ -294,6 +297,8 @@ class Lifecycle:
     ) -> TaskRow:
         """Fetch and verify every media item; only then ``success``. ``link``: a V2 video's
         URL from the query just answered (tried first; later attempts query again)."""
+        if sound.is_sound(task.kind):  # music and speech: app.service.sound
+            return await sound.download(self, task)
         ctx = self.ctx
         folder = media_mod.media_folder(ctx.config.data_dir, task.tenant, task.slot_key)
         results = task.results or {}

@@ -214,6 +214,8 @@ class Reads:
                 QuotaUse(used["video"], ctx.config.quota_video),
                 QuotaUse(used["image"], ctx.config.quota_image),
                 budget,
+                QuotaUse(used.get("music", 0), ctx.config.quota_music),
+                QuotaUse(used.get("speech", 0), ctx.config.quota_speech),
             ),
         )
 

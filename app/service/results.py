@@ -165,6 +165,8 @@ class QuotaReport:
     video: QuotaUse
     image: QuotaUse
     budget: BudgetReport | None = None
+    music: QuotaUse | None = None
+    speech: QuotaUse | None = None
 
 
 @dataclass(frozen=True)

@@ -117,7 +117,7 @@ class Spending:
         as the submit applies them), before anything is stored or sent."""
         try:
             if kind not in KINDS:
-                raise ValidationError("kind", "must be image or video")
+                raise ValidationError("kind", "must be image, video, music or speech")
             norm = normalize(kind, params)
             table = self.ctx.prices
         except ValidationError as exc:

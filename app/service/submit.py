@@ -39,7 +39,7 @@ from app.providers.base import (
     Refused,
     V2Extras,
 )
-from app.service import h3image, inputs, journal
+from app.service import h3image, inputs, journal, sound
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.lease import Lease, lease_seconds
@@ -146,7 +146,7 @@ class Submitter:
         try:
             slot = ctx.slot(validate_request_id(request_id))
             if kind not in KINDS:
-                raise ValidationError("kind", "must be image or video")
+                raise ValidationError("kind", "must be image, video, music or speech")
             if kind == enhance.KIND:
                 norm = normalize(kind, params)  # text only: nothing local to read
             elif kind == "video" and derived.is_regeneration(params):
@@ -393,6 +393,8 @@ class Submitter:
                 body = await self._v2_body(task, local or {}, plan)
             elif h3_image:
                 body = await self._h3_image_body(task, local or {})
+            elif sound.is_sound(task.kind):
+                body = sound.body(task)
             else:
                 body = request_body(task.kind, task.params)
         except Refused as exc:
@@ -418,6 +420,8 @@ class Submitter:
                     answer = await self._extras().regenerate_video(body)
                 elif task.kind == "video":
                     answer = await api.create_video(body)
+                elif sound.is_sound(task.kind):
+                    answer = await sound.send(ctx, task, body)
                 elif h3_image:
                     answer = await ctx.provider.generate_h3_image(
                         params_h3image.endpoint(task.params), body
@@ -477,6 +481,8 @@ class Submitter:
                 )
         if prompt_kind:
             answered = self._prompt_answer(answer, sent_at)
+        elif sound.is_sound(task.kind):
+            answered = sound.answer_dict(task, answer, sent_at)
         elif task.kind == "video":
             answered = self._video_answer(answer, sent_at, v2)
         else:
@@ -603,6 +609,8 @@ class Submitter:
 
         if answered["type"] == "prompt":
             return await self._prompt_recorded(task, answered, recorded)
+        if answered["type"] == "sound":
+            return await sound.recorded_sync(self, task, answered, recorded)
         if answered["type"] == "image":
             result = ImageResult(
                 id=answered.get("id"),
@@ -624,6 +632,11 @@ class Submitter:
             answered.get("raw") or {},
             float(answered.get("sent_at") or time.time()),
             State(answered["state"]),
+            **(
+                {"results": {"created_usage_characters": answered.get("usage_characters")}}
+                if answered["type"] == "speech_task"
+                else {}
+            ),
         )
         recorded()
         return Result(
@@ -675,7 +688,9 @@ class Submitter:
         """The store could not record a paid answer: say what happened and where it is."""
         what = (
             f"provider task {answered['task_id']}"
-            if answered["type"] == "video"
+            if answered["type"] in ("video", "speech_task")
+            else f"{task.kind} sound"
+            if answered["type"] == "sound"
             else f"{len(answered.get('urls') or []) + len(answered.get('inline') or [])} image(s)"
             + (f": {', '.join(answered['urls'])}" if answered.get("urls") else "")
         )
@@ -759,7 +774,7 @@ class Submitter:
             return False
         answer_id = (
             answered.get("task_id")
-            if answered.get("type") in ("video", "prompt")
+            if answered.get("type") in ("video", "prompt", "speech_task")
             else answered.get("id")
         )
         if task.provider_task_id is not None and task.provider_task_id == answer_id:

@@ -179,9 +179,11 @@ class Transitions:
         raw: dict[str, Any],
         sent_at: float,
         state: State = State.PREPARING,
+        **extra: Any,
     ) -> TaskRow | None:
         """A video create answered with its task id: query it from now on (a V2 task starts
-        ``queued``, a V1 one ``Preparing``)."""
+        ``queued``, a V1 one ``Preparing``). ``extra``: more columns (an asynchronous speech
+        task's ``results``)."""
         return await self._answer(
             task,
             state=state,
@@ -192,6 +194,7 @@ class Transitions:
             event="created",
             detail=f"provider task {provider_task_id}",
             data={"raw": raw, "sent_at": sent_at},
+            **extra,
         )
 
     # -- unknown --------------------------------------------------------------------------------

@@ -152,6 +152,12 @@ FAULTS: dict[str, FaultInfo] = {
         "video whose frames are garbage behind a sound container, an image of 1x1 pixels or a "
         "decompression bomb claiming 13300x13300",
     ),
+    "short_sound": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N sound answers (music, speech) report a length twice as long as the sound "
+        "they carry",
+    ),
     "hostile_body": FaultInfo(
         "count",
         ALWAYS,
@@ -216,6 +222,7 @@ class Faults:
     drip_downloads: int = 0
     undecodable_media: int = 0
     hostile_body: int = 0
+    short_sound: int = 0
     random: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:

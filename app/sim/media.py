@@ -401,7 +401,10 @@ def tiny_png() -> bytes:
 
 def spoiled_media(data: bytes, content_type: str, rng: random.Random) -> bytes:
     """Media that does not decode as asked: an MP4 whose frames are garbage (its container —
-    streams, sizes, duration — intact), or a 1×1 PNG, or a decompression bomb."""
+    streams, sizes, duration — intact), or a 1×1 PNG, or a decompression bomb; a sound cut to
+    its first bytes."""
+    if content_type.startswith("audio/"):
+        return data[: min(len(data), 48)]
     if content_type == "video/mp4":
         at = data.find(b"mdat")
         if at < 4:

@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from app.sim import h3extras, media, v2rules
+from app.sim import h3extras, media, sound, v2rules
 from app.sim.config import UNKNOWN_STATUS_WORDS, UNKNOWN_STATUS_WORDS_V2, Faults, SimConfig
 from app.sim.extras import ExtrasEndpoints
 from app.sim.rules import ApiError, invalid, validate_image, validate_video
@@ -512,7 +512,7 @@ class _HTTPServer6(_HTTPServer):
     address_family = socket.AF_INET6
 
 
-class _Handler(ExtrasEndpoints, V2Endpoints, BaseHTTPRequestHandler):
+class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPRequestHandler):
     server: _HTTPServer
     server_version = "slate-sim/1"
     # HTTP/1.1 keep-alive, as MiniMax's hosts answer: with HTTP/1.0 the server closes right after
@@ -633,6 +633,8 @@ class _Handler(ExtrasEndpoints, V2Endpoints, BaseHTTPRequestHandler):
                 return self._control(method, path)
             if path.startswith("/v2/") or self._extras_route(method, path) is not None:
                 return self._v2_dispatch(method, path)
+            if self._sound_route(method, path) is not None:
+                return self._sound_dispatch(method, path)
             endpoint = ENDPOINT_NAMES.get(path)
             if endpoint is None:
                 self._count_other()
@@ -653,7 +655,7 @@ class _Handler(ExtrasEndpoints, V2Endpoints, BaseHTTPRequestHandler):
         except _Drop:
             return
         except ApiError as exc:
-            extra = {"task_id": ""} if path == "/v1/video_generation" else {}
+            extra = {"task_id": ""} if path in ("/v1/video_generation", sound.T2A_ASYNC) else {}
             self._error(exc.code, exc.message, extra)
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True
@@ -768,6 +770,8 @@ class _Handler(ExtrasEndpoints, V2Endpoints, BaseHTTPRequestHandler):
             file_id = int(raw)
         except ValueError:
             raise invalid("file_id must be a number") from None
+        if sound.owns_file(self.sim, file_id):
+            return self._sound_retrieve(file_id)
         task = self.sim.store.task_by_file(file_id)
         if task is None or task["outcome"] != "success" or not self.sim.task_done(task):
             raise ApiError(2013, f"invalid params, file {file_id} not found")
@@ -878,7 +882,7 @@ class _Handler(ExtrasEndpoints, V2Endpoints, BaseHTTPRequestHandler):
 
     def _control(self, method: str, path: str) -> None:
         sim = self.sim
-        if path.startswith(("/_sim/files/", "/_sim/images/", "/_sim/v2/")):
+        if path.startswith(("/_sim/files/", "/_sim/images/", "/_sim/v2/", "/_sim/sound/")):
             sim._count("download")
             return self._download(path)
         if path == "/_sim/health":
@@ -978,6 +982,10 @@ class _Handler(ExtrasEndpoints, V2Endpoints, BaseHTTPRequestHandler):
                 delivered = record["params"].get("delivered", record["params"]["n"])
                 if int(index) < delivered:
                     data, content_type = sim.image_bytes(record, int(index)), "image/png"
+        elif parts[1] == "sound":
+            got = sound.download(sim, parts)
+            if got is not None:
+                data, content_type = got
         elif parts[1] == "v2" and len(parts) == 4 and parts[3] == "output.mp4":
             task = sim.store.get_v2_task(parts[2])
             if (

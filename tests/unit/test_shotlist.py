@@ -128,7 +128,7 @@ def test_switches(cell, value):
         ("n", "two", "not a whole number"),
         ("seed", "１２", "not a whole number"),  # full-width digits are not read as a number
         ("prompt_optimizer", "maybe", "true or false"),
-        ("kind", "audio", "image or video"),
+        ("kind", "audio", "image, video, music or speech"),
         ("request_id", "short", "8 to 120"),
     ],
 )
@@ -475,6 +475,20 @@ OPTION_VALUES = {
     "prompt_expansion": trimmed,
     "fast_pretreatment": st.booleans(),
     "response_format": trimmed,
+    "lyrics": prompts,
+    "instrumental": st.booleans(),
+    "lyrics_optimizer": st.booleans(),
+    "format": trimmed,
+    "sample_rate": st.integers(0, 48000),
+    "bitrate": st.integers(0, 256000),
+    "text": prompts,
+    "voice": trimmed,
+    "speed": st.floats(0, 3, allow_nan=False, allow_infinity=False),
+    "volume": st.floats(0, 11, allow_nan=False, allow_infinity=False),
+    "pitch": st.integers(-13, 13),
+    "emotion": trimmed,
+    "channels": st.integers(0, 3),
+    "language_boost": trimmed,
 }
 assert set(OPTION_VALUES) == set(OPTION_COLUMNS)
 
@@ -510,7 +524,14 @@ def shot_rows(draw):
             if len(rid) < 8:
                 name, rid = None, ids[i]
         rows.append(
-            ShotRow(i + 1, i + 1, rid, draw(st.sampled_from(["image", "video"])), params, name)
+            ShotRow(
+                i + 1,
+                i + 1,
+                rid,
+                draw(st.sampled_from(["image", "video", "music", "speech"])),
+                params,
+                name,
+            )
         )
     return rows
 
