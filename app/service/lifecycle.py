@@ -129,7 +129,7 @@ class Lifecycle:
                 return (await self.moves.to_success(task, [])) or task
             return await self.download(task)
         if state in POLLABLE or (state == State.UNKNOWN and task.provider_task_id):
-            if not asks_provider(task.kind, self.ctx.caps(task)):
+            if not asks_provider(task.kind, self.ctx.caps(task), task.params):
                 return task  # no task the provider can be asked about: nothing more to learn
             return await self._query_once(task)
         return task

@@ -12,8 +12,6 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import av
-
 from app.service.media import VerificationFailed, VerifiedMedia, _make_folder
 
 SECONDS_TOLERANCE = 0.5
@@ -47,6 +45,8 @@ def sniff_sound(head: bytes) -> str | None:
 
 def verify_sound(path: Path, check: SoundCheck) -> float:
     """Decode every frame; return the length in seconds, or raise VerificationFailed."""
+    import av  # PyAV only when a sound is verified (never before the app's first window)
+
     with open(path, "rb") as f:
         head = f.read(16)
     found = sniff_sound(head)

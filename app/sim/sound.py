@@ -41,8 +41,6 @@ from array import array
 from fractions import Fraction
 from typing import Any
 
-import av
-
 from app.sim.rules import ApiError, invalid
 from app.sim.wire import AUTH_MESSAGE, CODE_MESSAGES
 
@@ -121,6 +119,8 @@ def _pcm(seconds: float, rate: int, channels: int, seed: int) -> bytes:
 
 def render_sound(fmt: str, seconds: float, rate: int, channels: int, seed: int = 0) -> bytes:
     """Real audio bytes, ``seconds`` long: MP3 (LAME), WAV (16-bit PCM), FLAC, or raw PCM."""
+    import av  # PyAV only when a sound is made (never before the app's first window)
+
     pcm = _pcm(seconds, rate, channels, seed)
     if fmt == "pcm":
         return pcm

@@ -69,15 +69,20 @@ APP = {
         "capabilities", "cost", "days", "derived", "enhance", "errors", "fingerprint",
         "handles", "lookup", "naming", "numbers", "params", "params_h3image", "params_v2",
         "prices", "protocols", "shotlist", "slots", "states", "templates", "tidy",
+        "drafts", "params_sound",
     },
-    "app.providers": {"base", "codes", "demo", "h3image", "http", "minimax", "minimax_v2"},
+    "app.providers": {
+        "base", "codes", "demo", "h3image", "http", "minimax", "minimax_v2", "sound",
+    },
     "app.service": {
         "batch", "cancel", "commands", "context", "derived", "h3image", "inputs", "journal",
         "lease", "lifecycle", "media", "owner", "prices", "ratelimit", "reads", "recover",
         "results", "secrets", "slate", "spend", "submit", "tidy", "transitions", "views",
+        "sound", "sound_media",
     },
     "app.sim": {
         "cli", "config", "extras", "h3extras", "h3image", "media", "probe", "rules", "server",
+        "sound",
         "store", "v2api", "v2rules", "wire",
     },
     "app.store": {
@@ -88,7 +93,7 @@ APP = {
         "app", "assets", "chain", "compare", "controller", "current", "dialogs", "flow", "form",
         "gallery", "inputs", "lookup", "media", "models", "notify", "panes", "progress", "qt",
         "said", "settings", "shotlist", "spend", "style", "unusable", "viewer", "widgets",
-        "window", "words",
+        "window", "words", "draft", "noop",
     },
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {
