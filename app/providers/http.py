@@ -322,7 +322,8 @@ class ApiClient:
         """The download policy, for the first URL and every redirect hop alike: http(s) with a
         host; plain http only to loopback; and with a remote base URL (MiniMax), never a
         loopback, link-local, private or otherwise non-global address — by the literal or by
-        what the name resolves to (a name that does not resolve is left to fail to connect).
+        what the name resolves to (a name that does not resolve is refused: nothing was
+        checked, so nothing is connected to).
         Returns the addresses checked (none for a local provider): the connection goes to one
         of them, never to a second answer of the resolver (DNS rebinding)."""
         where = "download" if not hop else f"download (redirect {hop})"
@@ -340,6 +341,14 @@ class ApiClient:
                 never_sent=True,
             )
         addresses = await _addresses(host, parts.port or 443, self._resolve)
+        if self._resolve and not addresses:
+            # nothing checked, nothing to pin: connecting by name would resolve again, to
+            # whatever the resolver says then (a failed first lookup must not bypass the rule)
+            raise Refused(
+                f"{where}: {host} could not be resolved, so its address could not be checked; "
+                "not connected",
+                never_sent=True,
+            )
         for address in addresses:
             if not _global(address):
                 raise Refused(
