@@ -307,7 +307,7 @@ def test_a_shot_list_that_cannot_be_read_is_invalid(slate, tmp_path, content, fi
     if content is not None:
         path.write_bytes(content)
     out = slate("batch", str(path))
-    assert out.code == 2 and out.out["outcome"] == "invalid", out.out
+    assert out.code == 2 and out.out["counts"]["invalid"] == 21, out.out
     assert out.out["error"]["field"] == field
 
 
@@ -390,3 +390,36 @@ async def test_a_draft_costs_what_its_parameters_say(harness, tmp_path):
     bad = svc.estimate("video", {"prompt": "p", "duration": 7})
     assert bad.kind is OutcomeKind.INVALID and bad.problem.field == "duration"
     assert harness.sim.stats()["requests_total"] == 0
+
+
+def _alias_bomb(depth: int) -> str:
+    """Aliases nested ``depth`` deep, ten to a level (1.2 KB at depth 20): 10^depth nodes when
+    expanded, each anchor once in the file."""
+    lines = ["- &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"- &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, depth)]
+    lines.append(
+        "- {request_id: 'article:20260816:tide-eye:scene-01', kind: video, model: MiniMax-H3, "
+        f"prompt: p, reference_image: *a{depth - 1}}}"
+    )
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("dry", [True, False])
+def test_a_shot_list_of_nested_aliases_is_read_at_once_with_its_rows_refused(
+    slate, tmp_path, demo_sim, dry
+):
+    """Issue 24, point 11: 1.2 KB of nested YAML aliases kept `batch` spinning for minutes
+    (the duplicate-key check walked every shared node again, 10^depth times). Each node is now
+    read once: the file answers (generous timeout, a busy machine) with each row's problem named
+    by its row and field, and nothing sent."""
+    path = tmp_path / "aliases.yaml"
+    path.write_text(_alias_bomb(20))
+    assert len(path.read_bytes()) < 1400
+    out = slate("batch", str(path), *(["--dry-run"] if dry else []), timeout=120)
+    assert out.code == 2 and out.out["counts"]["invalid"] == 21, out.out
+    rows = out.out["rows"]
+    assert len(rows) == 21 and {r["outcome"] for r in rows} == {"invalid"}
+    last = rows[-1]
+    assert last["row"] == 21 and last["error"]["field"] == "reference_image", last
+    assert "must be text, not a list" in last["error"]["message"]
+    assert demo_sim.stats()["creates_total"] == 0
