@@ -96,6 +96,29 @@ def claim_request(
     return ClaimRequest(ctx.scope, slot.slot_key, kind, fp, now, write)
 
 
+async def read_inputs(
+    ctx: ServiceContext, kind: Any, params: Mapping[str, Any]
+) -> tuple[Mapping[str, Any], dict[str, inputs.LocalInput], dict[str, Any]]:
+    """A create's parameters as the submit reads them — local files and data URLs read, probed
+    and checked, then normalized: ``(params, local content by SHA-256, normalized)``. The one
+    reading for a submit and a shot-list row (:mod:`app.service.batch`), so a row is what the
+    same options given to ``slate submit`` are. Raises ValidationError naming the field."""
+    local: dict[str, inputs.LocalInput] = {}
+    if kind not in KINDS:
+        raise ValidationError("kind", "must be image or video")
+    if kind == enhance.KIND:
+        pass  # text only: nothing local to read
+    elif kind == "video" and derived.is_regeneration(params):
+        pass  # nothing local is sent: the source is a task id
+    elif protocol_of(kind, params) == V2:
+        params, local = await asyncio.to_thread(inputs.prepare_v2, params)
+    elif kind == "image" and params_h3image.is_h3_image(params.get("model")):
+        params, local = await h3image.prepare(ctx, params)
+    elif any(params.get(f) for f in FRAME_IMAGE_FIELDS):
+        await asyncio.to_thread(inputs.check_v1_images, kind, params)
+    return params, local, normalize(kind, params)
+
+
 class Submitter:
     def __init__(self, ctx: ServiceContext, lifecycle: Lifecycle, moves: Transitions) -> None:
         self.ctx = ctx
@@ -141,27 +164,16 @@ class Submitter:
         on_claimed: Callable[[], None],
     ) -> Result[Any]:
         ctx = self.ctx
-        local: dict[str, inputs.LocalInput] = {}
         plan: params_v2.BodyPlan | None = None
         try:
             slot = ctx.slot(validate_request_id(request_id))
-            if kind not in KINDS:
-                raise ValidationError("kind", "must be image or video")
-            if kind == enhance.KIND:
-                norm = normalize(kind, params)  # text only: nothing local to read
-            elif kind == "video" and derived.is_regeneration(params):
-                norm = normalize(kind, params)  # nothing local is sent: the source is a task id
-            elif protocol_of(kind, params) == V2:
-                params, local = await asyncio.to_thread(inputs.prepare_v2, params)
-                norm = normalize(kind, params)
+            params, local, norm = await read_inputs(ctx, kind, params)
+            if (
+                kind != enhance.KIND
+                and not (kind == "video" and derived.is_regeneration(params))
+                and protocol_of(kind, params) == V2
+            ):
                 plan = params_v2.plan_body(norm, ctx.provider.api(V2).caps.can_upload)
-            elif kind == "image" and params_h3image.is_h3_image(params.get("model")):
-                params, local = await h3image.prepare(ctx, params)
-                norm = normalize(kind, params)
-            else:
-                if any(params.get(f) for f in FRAME_IMAGE_FIELDS):
-                    await asyncio.to_thread(inputs.check_v1_images, kind, params)
-                norm = normalize(kind, params)
             max_seconds = max_seconds_given(max_seconds)
             table = ctx.prices
         except ValidationError as exc:

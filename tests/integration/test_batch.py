@@ -307,7 +307,7 @@ def test_a_shot_list_that_cannot_be_read_is_invalid(slate, tmp_path, content, fi
     if content is not None:
         path.write_bytes(content)
     out = slate("batch", str(path))
-    assert out.code == 2 and out.out["counts"]["invalid"] == 21, out.out
+    assert out.code == 2 and out.out["outcome"] == "invalid", out.out
     assert out.out["error"]["field"] == field
 
 
@@ -423,3 +423,52 @@ def test_a_shot_list_of_nested_aliases_is_read_at_once_with_its_rows_refused(
     assert last["row"] == 21 and last["error"]["field"] == "reference_image", last
     assert "must be text, not a list" in last["error"]["message"]
     assert demo_sim.stats()["creates_total"] == 0
+
+
+def test_h3_rows_with_local_files_are_read_as_submit_reads_them(slate, slate_env, store_url, tmp_path):
+    """Issue 24, point 14: every MiniMax-H3 row with a local file was `invalid` (dry run and
+    run) while the same options worked with `slate submit`: the batch turned the files into
+    data URLs and skipped the V2 reading. Now one reading for a row and a submit: the dry run
+    predicts `created`, the run creates, and `slate submit` with the same files replays the
+    rows' slots (the same fingerprint) — on SQLite and PostgreSQL."""
+    from tests.sim_media import audio_bytes, image_bytes
+
+    env = {**slate_env, "SLATE_STORE": store_url}
+    folder = tmp_path / "shots"
+    (folder / "frames").mkdir(parents=True)
+    (folder / "frames" / "first.png").write_bytes(image_bytes(640, 360))
+    (folder / "look.png").write_bytes(image_bytes(600, 600, color=(200, 40, 40)))
+    (folder / "tone.wav").write_bytes(audio_bytes(3.0))
+    p = "article:20261202:tide-eye:scene-0"
+    path = folder / "h3.csv"
+    path.write_text(
+        "request_id,kind,model,prompt,duration,first_frame,reference_image,reference_audio\n"
+        f"{p}1,video,MiniMax-H3,from a frame,4,frames/first.png,,\n"
+        f"{p}2,video,MiniMax-H3,from references,4,,look.png,tone.wav\n"
+        f"{p}3,video,MiniMax-H3,a frame that is not there,4,frames/none.png,,\n"
+    )
+    dry = slate("batch", str(path), "--dry-run", env=env)
+    rows = {r["request_id"]: r for r in dry.out["rows"]}
+    assert [rows[f"{p}{n}"]["outcome"] for n in (1, 2, 3)] == ["created", "created", "invalid"], dry.out
+    assert rows[f"{p}3"]["error"]["field"] == "first_frame"  # the column, as the file names it
+    assert "none.png" in rows[f"{p}3"]["error"]["message"]
+    run = slate("batch", str(path), env=env, timeout=180)
+    rows = {r["request_id"]: r for r in run.out["rows"]}
+    assert [rows[f"{p}{n}"]["outcome"] for n in (1, 2, 3)] == ["created", "created", "invalid"], run.out
+    item = rows[f"{p}1"]["task"]["params"]["content"][0]
+    assert (item["role"], item["format"], item["width"]) == ("first_frame", "png", 640)
+    assert str(folder) not in json.dumps([r["task"] for r in run.out["rows"]])  # no path stored
+    # the same options given to `slate submit` are the same slots: replayed, nothing new
+    h3 = ["--kind", "video", "--model", "MiniMax-H3", "--duration", "4"]
+    one = slate(
+        "submit", "--request-id", f"{p}1", *h3, "--prompt", "from a frame",
+        "--first-frame", str(folder / "frames" / "first.png"), env=env,
+    )
+    two = slate(
+        "submit", "--request-id", f"{p}2", *h3, "--prompt", "from references",
+        "--reference-image", str(folder / "look.png"),
+        "--reference-audio", str(folder / "tone.wav"), env=env,
+    )
+    assert (one.out["outcome"], two.out["outcome"]) == ("replayed", "replayed"), (one.out, two.out)
+    again = slate("batch", str(path), "--dry-run", env=env)
+    assert [r["outcome"] for r in again.out["rows"]] == ["replayed", "replayed", "invalid"]
