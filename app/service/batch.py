@@ -33,7 +33,7 @@ from typing import Any
 
 from app.domain.cost import Cost, SlotCost, SpendTotal, check_budget, estimate, spend_counted
 from app.domain.cost import sum_costs
-from app.domain.days import local_day
+from app.domain.days import budget_day
 from app.domain.errors import ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import suggest_next_request_id
@@ -222,7 +222,7 @@ class Batches:
 
     async def _room(self, table: PriceTable) -> _Room:
         ctx = self.ctx
-        day = local_day()
+        day = budget_day()
         used = await ctx.store.quota_used(ctx.scope, day)
         rows = await ctx.store.cost_rows(ctx.scope, table, day=day)
         return _Room(day, dict(used), spend_counted(rows, table.currency).total)

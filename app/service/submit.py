@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 
 from app.domain import derived, enhance, params_h3image, params_v2
 from app.domain.cost import BudgetCheck, estimate, format_money
-from app.domain.days import local_day
+from app.domain.days import budget_day
 from app.domain.errors import StoreBusy, ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import project_of, suggest_next_request_id
@@ -87,7 +87,7 @@ def claim_request(
             owner=this_owner(),
             lease_until=ctx.store.clock() + lease_seconds(ctx),
             quota_limit=ctx.config.quota_limit(kind),
-            day=local_day(now),
+            day=budget_day(now),
             project=project_of(slot.request_id),
             cost=None if table is None else estimate(kind, norm, table),
             budget=None if budget is None or table is None else BudgetRule(budget, table),
