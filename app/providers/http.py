@@ -401,7 +401,7 @@ class ApiClient:
                     self.client.send(request, stream=True, follow_redirects=False),
                     max(RATE_GRACE - (time.monotonic() - began), 0.0),
                 )
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 raise Stalled(
                     f"download too slow: no answer headers in {RATE_GRACE:.0f} s; "
                     "let go, to try again later"

@@ -425,7 +425,9 @@ def test_a_shot_list_of_nested_aliases_is_read_at_once_with_its_rows_refused(
     assert demo_sim.stats()["creates_total"] == 0
 
 
-def test_h3_rows_with_local_files_are_read_as_submit_reads_them(slate, slate_env, store_url, tmp_path):
+def test_h3_rows_with_local_files_are_read_as_submit_reads_them(
+    slate, slate_env, store_url, tmp_path
+):
     """Issue 24, point 14: every MiniMax-H3 row with a local file was `invalid` (dry run and
     run) while the same options worked with `slate submit`: the batch turned the files into
     data URLs and skipped the V2 reading. Now one reading for a row and a submit: the dry run
@@ -449,25 +451,42 @@ def test_h3_rows_with_local_files_are_read_as_submit_reads_them(slate, slate_env
     )
     dry = slate("batch", str(path), "--dry-run", env=env)
     rows = {r["request_id"]: r for r in dry.out["rows"]}
-    assert [rows[f"{p}{n}"]["outcome"] for n in (1, 2, 3)] == ["created", "created", "invalid"], dry.out
+    outcomes = [rows[f"{p}{n}"]["outcome"] for n in (1, 2, 3)]
+    assert outcomes == ["created", "created", "invalid"], dry.out
     assert rows[f"{p}3"]["error"]["field"] == "first_frame"  # the column, as the file names it
     assert "none.png" in rows[f"{p}3"]["error"]["message"]
     run = slate("batch", str(path), env=env, timeout=180)
     rows = {r["request_id"]: r for r in run.out["rows"]}
-    assert [rows[f"{p}{n}"]["outcome"] for n in (1, 2, 3)] == ["created", "created", "invalid"], run.out
+    outcomes = [rows[f"{p}{n}"]["outcome"] for n in (1, 2, 3)]
+    assert outcomes == ["created", "created", "invalid"], run.out
     item = rows[f"{p}1"]["task"]["params"]["content"][0]
     assert (item["role"], item["format"], item["width"]) == ("first_frame", "png", 640)
     assert str(folder) not in json.dumps([r["task"] for r in run.out["rows"]])  # no path stored
     # the same options given to `slate submit` are the same slots: replayed, nothing new
     h3 = ["--kind", "video", "--model", "MiniMax-H3", "--duration", "4"]
     one = slate(
-        "submit", "--request-id", f"{p}1", *h3, "--prompt", "from a frame",
-        "--first-frame", str(folder / "frames" / "first.png"), env=env,
+        "submit",
+        "--request-id",
+        f"{p}1",
+        *h3,
+        "--prompt",
+        "from a frame",
+        "--first-frame",
+        str(folder / "frames" / "first.png"),
+        env=env,
     )
     two = slate(
-        "submit", "--request-id", f"{p}2", *h3, "--prompt", "from references",
-        "--reference-image", str(folder / "look.png"),
-        "--reference-audio", str(folder / "tone.wav"), env=env,
+        "submit",
+        "--request-id",
+        f"{p}2",
+        *h3,
+        "--prompt",
+        "from references",
+        "--reference-image",
+        str(folder / "look.png"),
+        "--reference-audio",
+        str(folder / "tone.wav"),
+        env=env,
     )
     assert (one.out["outcome"], two.out["outcome"]) == ("replayed", "replayed"), (one.out, two.out)
     again = slate("batch", str(path), "--dry-run", env=env)

@@ -15,7 +15,7 @@ import asyncio
 import socket
 import threading
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
@@ -173,8 +173,8 @@ def _two_slot_provider(held: threading.Event) -> tuple[HostileServer, list[str]]
         task_id = parse_qs(urlsplit(path).query).get("task_id", [""])[0]
         asked.append(task_id)
         if task_id == "vt-a":
-            fields = dict(status="Success", file_id="f-a", video_width=1920, video_height=1080)
-            return Answer(ok(task_id="vt-a", **fields))
+            fields = {"status": "Success", "file_id": "f-a", "video_width": 1920}
+            return Answer(ok(task_id="vt-a", video_height=1080, **fields))
         return Answer(ok(task_id=task_id, status="Processing"))
 
     def stuck() -> Iterator[bytes]:

@@ -6,8 +6,8 @@ The results gallery runs :func:`thumbnail` in worker *processes* (see
 interpreter lock with the UI thread, and every Python step between their C calls delayed the
 grid's painting (scrolling lag p99 22-48 ms with two decoder threads, 5 ms without them). This
 module therefore imports neither Qt nor anything of the app's UI: a worker process starts with
-Pillow, PyAV and :mod:`app.files` only (cache files are owner-only, as all of Slate's). The answer is the small picture's raw bytes, which the app wraps in a
-``QImage``.
+Pillow, PyAV and :mod:`app.files` only (cache files are owner-only, as all of Slate's). The
+answer is the small picture's raw bytes, which the app wraps in a ``QImage``.
 """
 
 from __future__ import annotations
