@@ -428,6 +428,10 @@ class ApiClient:
             nonlocal wire
             # what ``aiter_bytes`` does, one wire chunk at a time: every chunk is counted
             # (and the rule checked) whether or not it decodes to anything
+            if hasattr(response, "_content"):  # already read (a transport given in code)
+                wire += len(response.content)
+                yield response.content
+                return
             decoder = response._get_content_decoder()
             try:
                 async for raw in response.aiter_raw():
