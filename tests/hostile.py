@@ -70,6 +70,8 @@ class HostileServer:
                         answer = Answer(refused(2013, f"no such path {key}"), status=404)
                     else:
                         answer = answers.pop(0) if len(answers) > 1 else answers[0]
+                if callable(answer):  # an answer made from the request (its query string)
+                    answer = answer(self.path)
                 if answer.delay:
                     import time
 

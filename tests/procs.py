@@ -28,19 +28,21 @@ def race(
     *,
     lead: float = 4.0,
     timeout: float = 120.0,
+    envs: Sequence[dict[str, str]] | None = None,
 ) -> list[tuple[int, dict]]:
-    """Start one process per argv; all run their command at the same instant."""
+    """Start one process per argv; all run their command at the same instant. ``envs``: one
+    environment per argv, over ``env`` (e.g. each process in its own time zone)."""
     start = time.time() + lead
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", _WORKER, repr(start), "--json", *argv],
-            env=env,
+            env={**env, **(envs[i] if envs is not None else {})},
             cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
-        for argv in argvs
+        for i, argv in enumerate(argvs)
     ]
     results = []
     for p in procs:

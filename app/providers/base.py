@@ -21,7 +21,7 @@ is that protocol's :class:`VideoApi`, whose :class:`~app.domain.capabilities.Cap
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Protocol, runtime_checkable
+from typing import Any, AsyncIterator, Callable, Protocol, runtime_checkable
 
 from app.domain.capabilities import Capabilities
 from app.domain.lookup import Listed
@@ -182,6 +182,9 @@ class Download:
     content_type: str | None
     chunks: AsyncIterator[bytes]
     headers: dict[str, str] = field(default_factory=dict)
+    #: The bytes that arrived on the wire so far (before any Content-Encoding is decoded);
+    #: ``chunks`` may yield ``b""`` for wire bytes that decoded to nothing.
+    wire_bytes: Callable[[], int] = lambda: 0
 
 
 #: A task as a provider's list shows it (for recover: lookup).

@@ -51,10 +51,12 @@ def is_loopback_host(host: str | None) -> bool:
 
 
 MAX_REDIRECTS = 5
-#: The minimum-rate rule for downloads: after ``RATE_GRACE`` seconds a download must have
-#: averaged ``MIN_RATE`` bytes a second, or it is let go (:class:`Stalled`). A server dripping a
-#: few bytes at a time never trips a read timeout; with the size caps this bounds every
-#: download's time, in the app's poller as in any command.
+#: The minimum-rate rule for downloads: after ``RATE_GRACE`` seconds from the first request
+#: sent, a download must have averaged ``MIN_RATE`` bytes a second on the wire (before any
+#: ``Content-Encoding`` is decoded), or it is let go (:class:`Stalled`); its answer headers must
+#: be in within ``RATE_GRACE``. A server dripping a few bytes at a time never trips a read
+#: timeout; with the size caps (counted on the wire too) this bounds every download's time, in
+#: the app's poller as in any command.
 MIN_RATE = 16 * 1024
 RATE_GRACE = 15.0
 
@@ -322,7 +324,8 @@ class ApiClient:
         """The download policy, for the first URL and every redirect hop alike: http(s) with a
         host; plain http only to loopback; and with a remote base URL (MiniMax), never a
         loopback, link-local, private or otherwise non-global address — by the literal or by
-        what the name resolves to (a name that does not resolve is left to fail to connect).
+        what the name resolves to (a name that does not resolve is refused: nothing was
+        checked, so nothing is connected to).
         Returns the addresses checked (none for a local provider): the connection goes to one
         of them, never to a second answer of the resolver (DNS rebinding)."""
         where = "download" if not hop else f"download (redirect {hop})"
@@ -340,6 +343,14 @@ class ApiClient:
                 never_sent=True,
             )
         addresses = await _addresses(host, parts.port or 443, self._resolve)
+        if self._resolve and not addresses:
+            # nothing checked, nothing to pin: connecting by name would resolve again, to
+            # whatever the resolver says then (a failed first lookup must not bypass the rule)
+            raise Refused(
+                f"{where}: {host} could not be resolved, so its address could not be checked; "
+                "not connected",
+                never_sent=True,
+            )
         for address in addresses:
             if not _global(address):
                 raise Refused(
@@ -372,13 +383,29 @@ class ApiClient:
 
     @asynccontextmanager
     async def download(self, url: str) -> AsyncIterator[Download]:
-        """``async with client.download(url) as d:`` — iterate ``d.chunks``."""
+        """``async with client.download(url) as d:`` — iterate ``d.chunks``.
+
+        The minimum-rate rule runs on the wire from the moment the first request is sent:
+        answer headers (redirects included) must be in within :data:`RATE_GRACE` — headers
+        dripped a byte at a time never end otherwise — and the body's bytes are counted as
+        they arrive, before any ``Content-Encoding`` is decoded (a gzip body that never ends
+        and decodes to nothing yields no decoded chunk to count). ``d.wire_bytes()`` says how
+        many arrived, for the caller's size cap."""
         hops = 0
+        began = time.monotonic()
         while True:
             addresses = await self._check_target(url, hops)
             request = self._pinned(url, addresses)  # no Authorization: another host
             try:
-                response = await self.client.send(request, stream=True, follow_redirects=False)
+                response = await asyncio.wait_for(
+                    self.client.send(request, stream=True, follow_redirects=False),
+                    max(RATE_GRACE - (time.monotonic() - began), 0.0),
+                )
+            except TimeoutError:
+                raise Stalled(
+                    f"download too slow: no answer headers in {RATE_GRACE:.0f} s; "
+                    "let go, to try again later"
+                ) from None
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
                 raise Refused(
                     f"download: could not connect ({type(exc).__name__})", never_sent=True
@@ -395,18 +422,30 @@ class ApiClient:
             url = str(httpx.URL(url).join(location))  # checked like the first, at the loop's top
         log.debug("download %s → HTTP %s", urlsplit(url).hostname, response.status_code)
 
+        wire = 0
+
         async def chunks() -> AsyncIterator[bytes]:
-            began, size = time.monotonic(), 0
+            nonlocal wire
+            # what ``aiter_bytes`` does, one wire chunk at a time: every chunk is counted
+            # (and the rule checked) whether or not it decodes to anything
+            if hasattr(response, "_content"):  # already read (a transport given in code)
+                wire += len(response.content)
+                yield response.content
+                return
+            decoder = response._get_content_decoder()
             try:
-                async for chunk in response.aiter_bytes():
-                    size += len(chunk)
+                async for raw in response.aiter_raw():
+                    wire += len(raw)
                     took = time.monotonic() - began
-                    if took > RATE_GRACE and size < MIN_RATE * took:
+                    if took > RATE_GRACE and wire < MIN_RATE * took:
                         raise Stalled(
-                            f"download too slow: {size} bytes in {took:.0f} s (less "
+                            f"download too slow: {wire} bytes in {took:.0f} s (less "
                             f"than {MIN_RATE // 1024} KB/s); let go, to try again later"
                         )
-                    yield chunk
+                    yield decoder.decode(raw)  # b"" when it decoded to nothing (yet)
+                tail = decoder.flush()
+                if tail:
+                    yield tail
             except httpx.HTTPError as exc:
                 raise Ambiguous(f"download interrupted ({type(exc).__name__})") from None
 
@@ -417,6 +456,7 @@ class ApiClient:
                 content_type=response.headers.get("Content-Type"),
                 chunks=chunks(),
                 headers=dict(response.headers),
+                wire_bytes=lambda: wire,
             )
         finally:
             await response.aclose()

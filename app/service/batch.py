@@ -34,13 +34,14 @@ from typing import Any
 
 from app.domain.cost import Cost, SlotCost, SpendTotal, check_budget, estimate, spend_counted
 from app.domain.cost import sum_costs
-from app.domain.days import local_day
+from app.domain.days import budget_day
 from app.domain.errors import ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import suggest_next_request_id
-from app.domain.params import diff, normalize, units
+from app.domain.params import diff, units
 from app.domain.params_h3image import is_h3_image
 from app.domain.prices import PriceTable
+from app.domain.protocols import V2, protocol_for
 from app.domain.shotlist import (
     Format,
     RowError,
@@ -51,7 +52,6 @@ from app.domain.shotlist import (
     row_error,
 )
 from app.domain.states import STOP_STATES, State, may_reclaim, same_intent
-from app.service import h3image
 from app.service.context import ServiceContext
 from app.service.inputs import image_file_data_url
 from app.service.lifecycle import Lifecycle
@@ -69,7 +69,7 @@ from app.service.results import (
     QuotaUse,
     Result,
 )
-from app.service.submit import Submitter
+from app.service.submit import Submitter, read_inputs
 from app.service.views import TaskView
 
 log = logging.getLogger(__name__)
@@ -132,10 +132,13 @@ class _Room:
     predicted: list[Cost] = field(default_factory=list)
 
 
-def resolve_files(params: Mapping[str, Any], base_dir: Path) -> dict[str, Any]:
-    """A row's local file names read relative to the shot list's folder: images become
-    ``data:`` URLs (as ``submit`` reads them), other media absolute paths; URLs stay.
-    MiniMax-H3-Image's references: files become absolute paths, RequestIds stay."""
+def resolve_files(
+    params: Mapping[str, Any], base_dir: Path, kind: str | None = None
+) -> dict[str, Any]:
+    """A row's local file names read relative to the shot list's folder, as ``slate submit``
+    passes them on: V1 images become ``data:`` URLs, a MiniMax-H3 (V2) video's media and other
+    media absolute paths (the submit reads them by SHA-256); URLs stay. MiniMax-H3-Image's
+    references: files become absolute paths, RequestIds stay."""
     out = dict(params)
 
     def local(value: str) -> Path:
@@ -152,8 +155,19 @@ def resolve_files(params: Mapping[str, Any], base_dir: Path) -> dict[str, Any]:
             else v
             for v in out["reference_image"]
         ]
+    v2 = kind is not None and protocol_for(kind, out.get("model")) == V2
     for name in IMAGE_PARAMS:
         if h3_image and name == "reference_image":
+            continue
+        if v2:
+            value = out.get(name)
+            if isinstance(value, str) and value and not value.startswith(_URL_PREFIXES):
+                out[name] = str(local(value))
+            elif isinstance(value, list):
+                out[name] = [
+                    str(local(v)) if isinstance(v, str) and not v.startswith(_URL_PREFIXES) else v
+                    for v in value
+                ]
             continue
         value = out.get(name)
         if isinstance(value, str) and value and not value.startswith(_URL_PREFIXES):
@@ -199,11 +213,8 @@ class Batches:
         if isinstance(entry, RowError):
             return entry
         try:
-            params = resolve_files(entry.params, base_dir)
-            checked = params
-            if entry.kind == "image" and is_h3_image(params.get("model")):
-                checked, _ = await h3image.prepare(self.ctx, params)  # as submit reads them
-            norm = normalize(entry.kind, checked)
+            params = resolve_files(entry.params, base_dir, entry.kind)
+            _, _, norm = await read_inputs(self.ctx, entry.kind, params)  # as submit reads them
         except ValidationError as exc:
             return row_error(entry, exc)
         return _Prepared(
@@ -212,7 +223,7 @@ class Batches:
 
     async def _room(self, table: PriceTable) -> _Room:
         ctx = self.ctx
-        day = local_day()
+        day = budget_day()
         used = await ctx.store.quota_used(ctx.scope, day)
         rows = await ctx.store.cost_rows(ctx.scope, table, day=day)
         return _Room(day, dict(used), spend_counted(rows, table.currency).total)

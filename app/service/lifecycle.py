@@ -60,6 +60,10 @@ class Lifecycle:
         self.moves = moves
         self._inflight: set[int] = set()
         self._poll_sem: asyncio.Semaphore | None = None
+        #: The poller's running steps, by task id: each task's step runs on by itself (a stuck
+        #: download holds its own slot, never another's next query).
+        self._polling: dict[int, asyncio.Task[None]] = {}
+        self._step_done = asyncio.Event()
         #: Run at the start of every sweep: the journal's replay (set by the service).
         self.before_sweep: Callable[[], Awaitable[Any]] | None = None
 
@@ -574,14 +578,22 @@ class Lifecycle:
 
     # -- background polling ---------------------------------------------------------------------
     async def poll_due(self, limit: int | None = None) -> int:
-        """Advance every task whose next query is due (bounded concurrency). Returns how many."""
+        """Advance every task whose next query is due (bounded concurrency) and wait for those
+        steps. Returns how many."""
+        started = await self._start_due(limit)
+        if started:
+            await asyncio.gather(*started)
+        return len(started)
+
+    async def _start_due(self, limit: int | None = None) -> list[asyncio.Task[None]]:
+        """Start a step for every due task that has none running; each runs on by itself."""
         ctx = self.ctx
         if self._poll_sem is None:
             self._poll_sem = asyncio.Semaphore(ctx.config.max_concurrent_polls)
         due = await ctx.store.due_tasks(
             ctx.scope, list(POLLABLE), time.time(), limit or ctx.config.max_concurrent_polls * 4
         )
-        due = [t for t in due if t.id not in self._inflight]
+        due = [t for t in due if t.id not in self._inflight and t.id not in self._polling]
         sem = self._poll_sem
 
         async def one(task: TaskRow) -> None:
@@ -591,23 +603,47 @@ class Lifecycle:
                 except Exception:  # noqa: BLE001 - one task's trouble must not stop the others
                     log.exception("polling task %s failed", task.id)
 
-        await asyncio.gather(*(one(t) for t in due))
-        return len(due)
+        def done(task_id: int) -> Callable[[asyncio.Task[None]], None]:
+            def forget(_step: asyncio.Task[None]) -> None:
+                self._polling.pop(task_id, None)
+                self._step_done.set()
+
+            return forget
+
+        started = []
+        for t in due:
+            step = asyncio.create_task(one(t))
+            self._polling[t.id] = step
+            step.add_done_callback(done(t.id))
+            started.append(step)
+        return started
 
     async def run_poller(self, stop: asyncio.Event) -> None:
-        """Poll until ``stop`` is set: resume first, then keep every in-flight task moving."""
+        """Poll until ``stop`` is set: resume first, then keep every in-flight task moving.
+        A round never waits for the steps it started (a download that hangs would hold every
+        other slot's next query): the next round starts the steps that are due by then."""
         await self.sweep_submitting()
         await self.resume()
-        while not stop.is_set():
-            n = await self.poll_due()
-            nxt = await self.ctx.store.next_due_at(self.ctx.scope, list(POLLABLE))
-            pause = 1.0 if nxt is None else min(max(nxt - time.time(), 0.02), 1.0)
-            if n:
-                pause = min(pause, 0.05)
-            try:
-                await asyncio.wait_for(stop.wait(), timeout=pause)
-            except asyncio.TimeoutError:
-                pass
+        stopped = asyncio.ensure_future(stop.wait())
+        try:
+            while not stop.is_set():
+                self._step_done.clear()
+                n = len(await self._start_due())
+                nxt = await self.ctx.store.next_due_at(self.ctx.scope, list(POLLABLE))
+                pause = 1.0 if nxt is None else min(max(nxt - time.time(), 0.02), 1.0)
+                if n:
+                    pause = min(pause, 0.05)
+                elif self._polling and nxt is not None and nxt <= time.time():
+                    pause = 0.5  # what is due is running; a step that ends wakes the loop
+                woken = asyncio.ensure_future(self._step_done.wait())
+                await asyncio.wait({stopped, woken}, timeout=pause, return_when="FIRST_COMPLETED")
+                woken.cancel()
+        finally:
+            stopped.cancel()
+            running = list(self._polling.values())
+            for step in running:
+                step.cancel()
+            await asyncio.gather(*running, return_exceptions=True)
 
     async def running_count(self) -> int:
         return len(await self.ctx.store.tasks_in_states(self.ctx.scope, list(IN_FLIGHT)))

@@ -346,7 +346,7 @@ async def download_verified(
                     fd = -1
                     async for chunk in dl.chunks:
                         size += len(chunk)
-                        if size > limit:
+                        if size > limit or dl.wire_bytes() > limit:
                             raise VerificationFailed(f"download exceeds {limit} bytes")
                         digest.update(chunk)
                         out.write(chunk)

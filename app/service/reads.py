@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from app.domain import handles
-from app.domain.days import local_day
+from app.domain.days import budget_day
 from app.domain.errors import ForeignHandleError, HandleError, ValidationError
 from app.domain.naming import next_free_scene, suggest_next_request_id, suggestion_prefix
 from app.domain.slots import KINDS, validate_request_id
@@ -202,7 +202,7 @@ class Reads:
     async def quota(self) -> Result[QuotaReport]:
         """Today's use and limits, and today's use of the daily budget when one is set."""
         ctx = self.ctx
-        day = local_day()
+        day = budget_day()
         used = await ctx.store.quota_used(ctx.scope, day)
         budget = None
         if ctx.config.budget_daily is not None and ctx.prices_or_none() is not None:

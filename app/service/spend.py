@@ -15,7 +15,7 @@ from typing import Any, Mapping
 
 from app.domain.cost import GROUP_BY, Cost, GroupBy, SpendTotal, estimate, format_money
 from app.domain.cost import spend_counted
-from app.domain.days import local_day
+from app.domain.days import budget_day
 from app.domain.errors import ValidationError
 from app.domain.params import normalize
 from app.domain.prices import PriceTable
@@ -95,7 +95,7 @@ class Spending:
         stored (their basis says when); a store that cannot be written now is read as it is
         (those slots are then priced as they are read)."""
         try:
-            n = await self.ctx.store.price_unpriced(self.ctx.scope, table, local_day())
+            n = await self.ctx.store.price_unpriced(self.ctx.scope, table, budget_day())
         except Exception:  # noqa: BLE001 - the figures come out right either way
             log.exception("could not store the cost of older slots; pricing them as read")
             return
@@ -107,7 +107,7 @@ class Spending:
         Raises PriceTableError when the price table cannot be read."""
         ctx = self.ctx
         table = ctx.prices
-        day = local_day()
+        day = budget_day()
         rows = await ctx.store.cost_rows(ctx.scope, table, day=day)
         total: SpendTotal = spend_counted(rows, table.currency).total
         return BudgetReport(day, table.currency, ctx.config.budget_daily, total)

@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping
 
 from app.domain import derived, enhance, params_h3image, params_v2
 from app.domain.cost import BudgetCheck, estimate, format_money
-from app.domain.days import local_day
+from app.domain.days import budget_day
 from app.domain.errors import StoreBusy, ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import project_of, suggest_next_request_id
@@ -87,13 +87,36 @@ def claim_request(
             owner=this_owner(),
             lease_until=ctx.store.clock() + lease_seconds(ctx),
             quota_limit=ctx.config.quota_limit(kind),
-            day=local_day(now),
+            day=budget_day(now),
             project=project_of(slot.request_id),
             cost=None if table is None else estimate(kind, norm, table),
             budget=None if budget is None or table is None else BudgetRule(budget, table),
         )
 
     return ClaimRequest(ctx.scope, slot.slot_key, kind, fp, now, write)
+
+
+async def read_inputs(
+    ctx: ServiceContext, kind: Any, params: Mapping[str, Any]
+) -> tuple[Mapping[str, Any], dict[str, inputs.LocalInput], dict[str, Any]]:
+    """A create's parameters as the submit reads them — local files and data URLs read, probed
+    and checked, then normalized: ``(params, local content by SHA-256, normalized)``. The one
+    reading for a submit and a shot-list row (:mod:`app.service.batch`), so a row is what the
+    same options given to ``slate submit`` are. Raises ValidationError naming the field."""
+    local: dict[str, inputs.LocalInput] = {}
+    if kind not in KINDS:
+        raise ValidationError("kind", "must be image, video, music or speech")
+    if kind == enhance.KIND:
+        pass  # text only: nothing local to read
+    elif kind == "video" and derived.is_regeneration(params):
+        pass  # nothing local is sent: the source is a task id
+    elif protocol_of(kind, params) == V2:
+        params, local = await asyncio.to_thread(inputs.prepare_v2, params)
+    elif kind == "image" and params_h3image.is_h3_image(params.get("model")):
+        params, local = await h3image.prepare(ctx, params)
+    elif any(params.get(f) for f in FRAME_IMAGE_FIELDS):
+        await asyncio.to_thread(inputs.check_v1_images, kind, params)
+    return params, local, normalize(kind, params)
 
 
 class Submitter:
@@ -141,27 +164,16 @@ class Submitter:
         on_claimed: Callable[[], None],
     ) -> Result[Any]:
         ctx = self.ctx
-        local: dict[str, inputs.LocalInput] = {}
         plan: params_v2.BodyPlan | None = None
         try:
             slot = ctx.slot(validate_request_id(request_id))
-            if kind not in KINDS:
-                raise ValidationError("kind", "must be image, video, music or speech")
-            if kind == enhance.KIND:
-                norm = normalize(kind, params)  # text only: nothing local to read
-            elif kind == "video" and derived.is_regeneration(params):
-                norm = normalize(kind, params)  # nothing local is sent: the source is a task id
-            elif protocol_of(kind, params) == V2:
-                params, local = await asyncio.to_thread(inputs.prepare_v2, params)
-                norm = normalize(kind, params)
+            params, local, norm = await read_inputs(ctx, kind, params)
+            if (
+                kind != enhance.KIND
+                and not (kind == "video" and derived.is_regeneration(params))
+                and protocol_of(kind, params) == V2
+            ):
                 plan = params_v2.plan_body(norm, ctx.provider.api(V2).caps.can_upload)
-            elif kind == "image" and params_h3image.is_h3_image(params.get("model")):
-                params, local = await h3image.prepare(ctx, params)
-                norm = normalize(kind, params)
-            else:
-                if any(params.get(f) for f in FRAME_IMAGE_FIELDS):
-                    await asyncio.to_thread(inputs.check_v1_images, kind, params)
-                norm = normalize(kind, params)
             max_seconds = max_seconds_given(max_seconds)
             table = ctx.prices
         except ValidationError as exc:

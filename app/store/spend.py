@@ -45,7 +45,7 @@ from app.domain.cost import (
     spend_counted,
     usage_of,
 )
-from app.domain.days import local_day
+from app.domain.days import budget_day
 from app.domain.naming import project_of
 from app.domain.prices import MAX_MONEY, Money, PriceTable
 from app.domain.states import State
@@ -317,7 +317,7 @@ def _unpriced(
     ).all()
     out = []
     for r in rows:
-        slot_day = r.cost_day or local_day(r.created_at)
+        slot_day = r.cost_day or budget_day(r.created_at)
         if (day is not None and slot_day != day) or (since is not None and slot_day < since):
             continue
         params = r.params or {}

@@ -14,7 +14,7 @@ from decimal import Decimal
 from typing import Any
 
 from app.domain.cost import Money, Spend, SpendTotal, format_money
-from app.domain.days import local_day
+from app.domain.days import budget_day
 from app.service.results import SpendReport
 from app.ui.said import spend_detail, spend_estimate
 from app.ui.qt import (
@@ -121,7 +121,7 @@ class SpendDialog(QDialog):
         self.resize(760, 560)
         self.controller = controller
         self.reports: dict[str, SpendReport] = {}
-        today = dt.date.fromisoformat(local_day())
+        today = dt.date.fromisoformat(budget_day())
         self.today = today.isoformat()
         self.week_start = (today - dt.timedelta(days=today.weekday())).isoformat()
         self.cards: dict[str, tuple[QLabel, QLabel]] = {}

@@ -249,3 +249,49 @@ def test_the_next_page_is_read_before_the_bottom_is_reached(
     bar.setValue(bar.maximum() - ahead)
     assert bar.value() < bar.maximum()
     gui.until(lambda: model.rowCount() > first and not model.loading, what="next page")
+
+
+def _mode(path) -> int:
+    return os.stat(path).st_mode & 0o777
+
+
+def test_thumbnails_are_private_whatever_the_umask(tmp_path, monkeypatch):
+    """Issue 24, point 13: thumbnails were 0644 in 0755 folders under umask 022 (the media they
+    show are 0600) — in the data dir's cache and in the platform's (``~/.cache/Slate``). Now
+    owner-only (0600/0700) in both, made by a decoder process or in the calling thread, and a
+    thumbnail an older Slate left readable is tightened when it is read back."""
+    import platformdirs
+
+    data = tmp_path / "data"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg-cache"))
+    monkeypatch.setattr(platformdirs, "user_data_dir", lambda *a, **k: str(data))
+    reqs = _requests(tmp_path, 3)
+    old = os.umask(0o022)
+    try:
+        platform = thumbs.default_cache_dir(data)  # the default data dir: the platform's cache
+        assert platform == tmp_path / "xdg-cache" / "Slate" / "thumbnails"
+        own = thumbs.default_cache_dir(tmp_path / "chosen")  # a chosen data dir: a cache in it
+        assert own == tmp_path / "chosen" / "cache" / "thumbnails"
+        pool = DecoderPool(1)
+        try:
+            for where, pooled in ((platform, None), (own, None), (own, pool)):
+                cache = ThumbCache(where, edge=64)
+                cache.pool = pooled
+                req = reqs[2] if pooled else reqs[0 if where == platform else 1]
+                assert not cache.get(req).isNull()
+                f = cache.file_for(req)
+                assert _mode(f) == 0o600, (where, oct(_mode(f)))
+                assert _mode(f.parent) == 0o700 and _mode(where) == 0o700, where
+                assert _mode(where.parent) == 0o700, where.parent  # Slate/ or cache/, made here
+        finally:
+            pool.close()
+        # a cache file and its folders as an older Slate left them, read back: tightened
+        cache = ThumbCache(own, edge=64)
+        f = cache.file_for(reqs[1])
+        os.chmod(f, 0o644)
+        os.chmod(f.parent, 0o755)
+        os.chmod(own, 0o755)
+        assert not cache.get(reqs[1]).isNull() and cache.hits == 1
+        assert (_mode(f), _mode(f.parent), _mode(own)) == (0o600, 0o700, 0o700)
+    finally:
+        os.umask(old)

@@ -390,3 +390,104 @@ async def test_a_draft_costs_what_its_parameters_say(harness, tmp_path):
     bad = svc.estimate("video", {"prompt": "p", "duration": 7})
     assert bad.kind is OutcomeKind.INVALID and bad.problem.field == "duration"
     assert harness.sim.stats()["requests_total"] == 0
+
+
+def _alias_bomb(depth: int) -> str:
+    """Aliases nested ``depth`` deep, ten to a level (1.2 KB at depth 20): 10^depth nodes when
+    expanded, each anchor once in the file."""
+    lines = ["- &a0 [x, x, x, x, x, x, x, x, x, x]"]
+    lines += [f"- &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]" for i in range(1, depth)]
+    lines.append(
+        "- {request_id: 'article:20260816:tide-eye:scene-01', kind: video, model: MiniMax-H3, "
+        f"prompt: p, reference_image: *a{depth - 1}}}"
+    )
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize("dry", [True, False])
+def test_a_shot_list_of_nested_aliases_is_read_at_once_with_its_rows_refused(
+    slate, tmp_path, demo_sim, dry
+):
+    """Issue 24, point 11: 1.2 KB of nested YAML aliases kept `batch` spinning for minutes
+    (the duplicate-key check walked every shared node again, 10^depth times). Each node is now
+    read once: the file answers (generous timeout, a busy machine) with each row's problem named
+    by its row and field, and nothing sent."""
+    path = tmp_path / "aliases.yaml"
+    path.write_text(_alias_bomb(20))
+    assert len(path.read_bytes()) < 1400
+    out = slate("batch", str(path), *(["--dry-run"] if dry else []), timeout=120)
+    assert out.code == 2 and out.out["counts"]["invalid"] == 21, out.out
+    rows = out.out["rows"]
+    assert len(rows) == 21 and {r["outcome"] for r in rows} == {"invalid"}
+    last = rows[-1]
+    assert last["row"] == 21 and last["error"]["field"] == "reference_image", last
+    assert "must be text, not a list" in last["error"]["message"]
+    assert demo_sim.stats()["creates_total"] == 0
+
+
+def test_h3_rows_with_local_files_are_read_as_submit_reads_them(
+    slate, slate_env, store_url, tmp_path
+):
+    """Issue 24, point 14: every MiniMax-H3 row with a local file was `invalid` (dry run and
+    run) while the same options worked with `slate submit`: the batch turned the files into
+    data URLs and skipped the V2 reading. Now one reading for a row and a submit: the dry run
+    predicts `created`, the run creates, and `slate submit` with the same files replays the
+    rows' slots (the same fingerprint) — on SQLite and PostgreSQL."""
+    from tests.sim_media import audio_bytes, image_bytes
+
+    env = {**slate_env, "SLATE_STORE": store_url}
+    folder = tmp_path / "shots"
+    (folder / "frames").mkdir(parents=True)
+    (folder / "frames" / "first.png").write_bytes(image_bytes(640, 360))
+    (folder / "look.png").write_bytes(image_bytes(600, 600, color=(200, 40, 40)))
+    (folder / "tone.wav").write_bytes(audio_bytes(3.0))
+    p = "article:20261202:tide-eye:scene-0"
+    path = folder / "h3.csv"
+    path.write_text(
+        "request_id,kind,model,prompt,duration,first_frame,reference_image,reference_audio\n"
+        f"{p}1,video,MiniMax-H3,from a frame,4,frames/first.png,,\n"
+        f"{p}2,video,MiniMax-H3,from references,4,,look.png,tone.wav\n"
+        f"{p}3,video,MiniMax-H3,a frame that is not there,4,frames/none.png,,\n"
+    )
+    dry = slate("batch", str(path), "--dry-run", env=env)
+    rows = {r["request_id"]: r for r in dry.out["rows"]}
+    outcomes = [rows[f"{p}{n}"]["outcome"] for n in (1, 2, 3)]
+    assert outcomes == ["created", "created", "invalid"], dry.out
+    assert rows[f"{p}3"]["error"]["field"] == "first_frame"  # the column, as the file names it
+    assert "none.png" in rows[f"{p}3"]["error"]["message"]
+    run = slate("batch", str(path), env=env, timeout=180)
+    rows = {r["request_id"]: r for r in run.out["rows"]}
+    outcomes = [rows[f"{p}{n}"]["outcome"] for n in (1, 2, 3)]
+    assert outcomes == ["created", "created", "invalid"], run.out
+    item = rows[f"{p}1"]["task"]["params"]["content"][0]
+    assert (item["role"], item["format"], item["width"]) == ("first_frame", "png", 640)
+    assert str(folder) not in json.dumps([r["task"] for r in run.out["rows"]])  # no path stored
+    # the same options given to `slate submit` are the same slots: replayed, nothing new
+    h3 = ["--kind", "video", "--model", "MiniMax-H3", "--duration", "4"]
+    one = slate(
+        "submit",
+        "--request-id",
+        f"{p}1",
+        *h3,
+        "--prompt",
+        "from a frame",
+        "--first-frame",
+        str(folder / "frames" / "first.png"),
+        env=env,
+    )
+    two = slate(
+        "submit",
+        "--request-id",
+        f"{p}2",
+        *h3,
+        "--prompt",
+        "from references",
+        "--reference-image",
+        str(folder / "look.png"),
+        "--reference-audio",
+        str(folder / "tone.wav"),
+        env=env,
+    )
+    assert (one.out["outcome"], two.out["outcome"]) == ("replayed", "replayed"), (one.out, two.out)
+    again = slate("batch", str(path), "--dry-run", env=env)
+    assert [r["outcome"] for r in again.out["rows"]] == ["replayed", "replayed", "invalid"]

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from app.cli import render
 from app.domain.cost import SlotCost, charge, spend
-from app.domain.days import local_day
+from app.domain.days import budget_day
 from app.service.commands import DeclareFailed
 from app.service.results import OutcomeKind
 from tests.prices import CLIP_768P_6S, IMAGE_PRICE, write_override
@@ -64,7 +64,7 @@ async def _slot_costs(svc, rids) -> list[SlotCost]:
             SlotCost(
                 request_id=rid,
                 model=v.params["model"],
-                day=local_day(v.created_at),
+                day=budget_day(v.created_at),
                 state=v.state.value,
                 estimate=v.cost.estimate,
                 reported=v.cost.reported,
@@ -114,7 +114,7 @@ async def test_spend_totals_equal_the_sum_of_the_slots_costs(harness, tmp_path, 
         assert [g.key for g in got.groups] == ["harbor", "tide-eye", None]
         assert got.groups[-1].total.slots == 1  # the RequestId outside the scheme
     if by == "day":
-        assert [g.key for g in got.groups] == ["2000-01-02", local_day()]
+        assert [g.key for g in got.groups] == ["2000-01-02", budget_day()]
     if by == "model":
         assert {g.key for g in got.groups} == {"MiniMax-Hailuo-2.3", "image-01"}
 
@@ -130,8 +130,8 @@ async def test_spend_filters_by_project_and_since(harness, tmp_path):
         conn.execute(sa.text("UPDATE tasks SET cost_day = '2026-08-01' WHERE project = 'tide-eye'"))
     harbor = (await svc.spend(project="harbor")).payload
     assert harbor.spend.total.slots == 2 and harbor.spend.total.estimate == 2 * CLIP_768P_6S
-    recent = (await svc.spend(since=local_day())).payload
-    assert recent.spend.total.slots == 2 and recent.since == local_day()
+    recent = (await svc.spend(since=budget_day())).payload
+    assert recent.spend.total.slots == 2 and recent.since == budget_day()
     all_ = (await svc.spend(since="20260801", by="project")).payload
     assert all_.spend.total.slots == 3 and all_.since == "2026-08-01"
     assert (await svc.spend(project="nobody")).payload.spend.total.slots == 0

@@ -174,3 +174,45 @@ async def test_a_download_connects_to_the_address_it_checked_never_to_a_second_a
         assert pinned.extensions["sni_hostname"] == host
     finally:
         await provider.aclose()
+
+
+async def test_a_name_whose_first_lookup_fails_is_never_connected_to_by_name(monkeypatch):
+    """Issue 24, point 12: the first lookup failed, nothing was checked, and the download then
+    connected by name — which resolved again, to 127.0.0.1 (a server there answered "INTERNAL
+    SECRET"). No checked address, no connection: refused before anything is dialled."""
+    import errno
+    import socket
+
+    import anyio
+
+    host = "cdn.flaky.example"
+    looked: list[str] = []
+    real = socket.getaddrinfo
+
+    def resolver(name, port, *args, **kw):
+        if name != host:
+            return real(name, port, *args, **kw)
+        looked.append(name)
+        if len(looked) == 1:
+            raise socket.gaierror(socket.EAI_AGAIN, "Temporary failure in name resolution")
+        return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))]
+
+    dialled: list[str] = []
+
+    async def dial(remote_host, remote_port, **kw):
+        dialled.append(str(remote_host))
+        raise OSError(errno.ENETUNREACH, "no network beyond loopback here")
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver)
+    monkeypatch.setattr(anyio, "connect_tcp", dial)
+    provider = MiniMaxProvider("sk-remote-0123456789", "https://api.minimax.io")
+    try:
+        with pytest.raises(Refused) as exc:
+            async with provider.download(f"https://{host}/video/out.mp4"):
+                pass
+        assert dialled == [], dialled  # neither the name nor a second answer was dialled
+        assert exc.value.never_sent
+        assert f"{host} could not be resolved" in exc.value.message, exc.value.message
+        assert looked == [host]
+    finally:
+        await provider.aclose()

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 from app.cli import render
 from app.domain.cost import estimate
-from app.domain.days import local_day
+from app.domain.days import budget_day
 from app.domain.params import normalize
 from app.domain.slots import SlotRef
 from app.service.commands import DeclareFailed
@@ -41,7 +41,7 @@ async def test_the_estimate_is_stored_at_claim_with_its_basis(harness, svc):
     assert (cost.estimate, cost.currency, cost.reported) == (CLIP_768P_6S, "USD", None)
     assert cost.basis == "MiniMax-Hailuo-2.3 768P 6 s: $0.28 a clip"
     row = harness.repo.get_slot(svc.scope, SlotRef.parse("studio-a", "lin", RID + "01").slot_key)
-    assert (row.cost_estimate, row.cost_currency, row.cost_day) == ("0.28", "USD", local_day())
+    assert (row.cost_estimate, row.cost_currency, row.cost_day) == ("0.28", "USD", budget_day())
     assert row.cost_basis == cost.basis
     # the stored figure is what the claim computed: a later change of the table does not touch it
     write_override(
@@ -137,7 +137,7 @@ async def test_v2_usage_is_priced_with_the_same_table_when_it_arrives(harness, s
         owner=("host", 1, 1.0),
         lease_until=now + 60,
         quota_limit=None,
-        day=local_day(now),
+        day=budget_day(now),
         cost=cost,
     )
     claimed = harness.repo.claim(
@@ -179,9 +179,9 @@ async def test_a_slot_claimed_before_costs_were_stored_is_priced_when_shown(harn
     # spend priced it once and stored that, saying when (the next reads are SQL only)
     row = harness.repo.get_slot(svc.scope, SlotRef.parse("studio-a", "lin", RID + "10").slot_key)
     assert (row.cost_estimate, row.cost_currency, row.cost_reported) == ("0.28", "USD", "0.28")
-    assert f"priced {local_day()}, when first counted" in row.cost_basis
+    assert f"priced {budget_day()}, when first counted" in row.cost_basis
     assert (await svc.status(RID + "10")).task.cost.basis == row.cost_basis
-    assert await harness.store.price_unpriced(svc.scope, svc.prices, local_day()) == 0
+    assert await harness.store.price_unpriced(svc.scope, svc.prices, budget_day()) == 0
 
 
 def test_cost_in_the_cli_json(slate, slate_env, tmp_path):

@@ -361,6 +361,20 @@ def test_yaml_anchors_and_merge_keys_share_options_between_rows():
     assert (two.request_id, two.params) == (RID2, {"prompt": "b", "model": "T2V-01"})
 
 
+def test_a_duplicate_key_in_a_shared_anchor_is_an_error_of_every_row_that_uses_it():
+    """Each YAML node is checked once (issue 24, point 11); its answer holds for every row that
+    shares it through an alias."""
+    text = (
+        "- &base {kind: video, model: T2V-01, prompt: a, prompt: b, request_id: " + RID1 + "}\n"
+        "- {request_id: " + RID2 + ", kind: video, prompt: c}\n"
+        "- <<: *base\n  request_id: " + RID2 + ".t2\n"
+    )
+    first, second, third = parse(text, "yaml").entries
+    assert isinstance(second, ShotRow)
+    for row in (first, third):
+        assert (row.field, row.message) == ("prompt", "is given twice (lines 1 and 1)"), row
+
+
 def test_an_empty_yaml_file_has_no_rows():
     assert parse("", "yaml").entries == ()
     assert parse("rows:\n", "yaml").entries == ()

@@ -6,8 +6,8 @@ The results gallery runs :func:`thumbnail` in worker *processes* (see
 interpreter lock with the UI thread, and every Python step between their C calls delayed the
 grid's painting (scrolling lag p99 22-48 ms with two decoder threads, 5 ms without them). This
 module therefore imports neither Qt nor anything of the app's UI: a worker process starts with
-Pillow and PyAV only. The answer is the small picture's raw bytes, which the app wraps in a
-``QImage``.
+Pillow, PyAV and :mod:`app.files` only (cache files are owner-only, as all of Slate's). The
+answer is the small picture's raw bytes, which the app wraps in a ``QImage``.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import os
 import threading
 from pathlib import Path
 from typing import Any
+
+from app.files import PRIVATE_DIR, PRIVATE_FILE, open_private, private_dir, tighten
 
 log = logging.getLogger(__name__)
 
@@ -110,6 +112,7 @@ def read_cached(target: str) -> Any:
             img = img.copy() if img is pic else img
     except Exception:  # noqa: BLE001 - a damaged cache file is made again
         return None
+    _tighten(Path(target))  # one an older Slate wrote under the umask (0644, folders 0755)
     try:
         os.utime(target)  # least recently *used* is what pruning removes
     except OSError:
@@ -117,13 +120,35 @@ def read_cached(target: str) -> Any:
     return img
 
 
+def _private_folders(folder: Path) -> None:
+    """``folder`` and every missing folder above it created owner-only (0700, whatever the
+    umask); the shard folder and the cache's own folder tightened when found wider."""
+    missing: list[Path] = []
+    p = folder
+    while not p.exists() and p != p.parent:
+        missing.append(p)
+        p = p.parent
+    for p in reversed(missing):
+        private_dir(p)
+    for p in (folder, folder.parent):  # ``<cache>/<sha[:2]>`` and ``<cache>``: Slate's own
+        tighten(p, PRIVATE_DIR)
+
+
+def _tighten(target: Path) -> None:
+    if tighten(target, PRIVATE_FILE):
+        for p in (target.parent, target.parent.parent):
+            tighten(p, PRIVATE_DIR)
+
+
 def store(target: str, pic: Any) -> int:
-    """Write ``pic`` to ``target`` atomically; the bytes written (0 when it could not be)."""
+    """Write ``pic`` to ``target`` atomically, owner-only like every file of Slate's (the
+    thumbnails show the user's media); the bytes written (0 when it could not be)."""
     path = Path(target)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _private_folders(path.parent)
         tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        pic.save(tmp, "PNG", compress_level=1)
+        with os.fdopen(open_private(tmp, os.O_WRONLY | os.O_TRUNC), "wb") as out:
+            pic.save(out, "PNG", compress_level=1)
         os.replace(tmp, path)
         return path.stat().st_size
     except OSError as exc:
