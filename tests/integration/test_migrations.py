@@ -41,6 +41,7 @@ STEPS = [
     "0006_cost",
 ]
 SCOPE = Scope("studio-a", "u" * 64, "demo", "local")
+pytestmark = pytest.mark.empty_store  # every migration here starts from an empty database
 
 
 @pytest.fixture

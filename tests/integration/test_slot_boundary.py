@@ -18,6 +18,7 @@ import sys
 import time
 from collections import Counter
 
+import pytest
 import sqlalchemy as sa
 
 from app.domain.slots import SlotRef
@@ -163,6 +164,7 @@ def _duplicated_store(store_url: str) -> None:
         eng.dispose()
 
 
+@pytest.mark.empty_store  # the duplicated store is built from an empty database
 def test_status_history_and_doctor_show_every_task_of_a_duplicated_slot(slate, store_url):
     _duplicated_store(store_url)
     env = {"SLATE_STORE": store_url}
