@@ -26,6 +26,29 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
 
 pytest_plugins = ["tests.fixtures"]
 
+#: Modules that build something costly once for all their tests (a module-scoped fixture) or
+#: load the whole machine: under xdist (README's test command, ``--dist loadgroup``) each runs
+#: on one worker, so the bundle is built once and two benches never run at once. Every other
+#: global thing is made per test: PostgreSQL databases (tests/pg.py; the restart test has its
+#: own server), Xvfb displays (``-displayfd``), PulseAudio servers (a private socket), the demo
+#: provider's ports (port 0), data dirs (``tmp_path``).
+XDIST_GROUPS = {
+    "tests/desktop/test_bundle.py": "bundle",
+    "tests/integration/test_bundle_parts.py": "bundle-parts",
+    "tests/integration/test_packaging.py": "wheel",
+    "tests/integration/test_bench_smoke.py": "bench",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    for item in items:
+        rel = Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix()
+        group = XDIST_GROUPS.get(rel)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
 
 def slate_cmd() -> list[str]:
     """The `slate` command of this checkout, run by this interpreter."""

@@ -53,13 +53,18 @@ def sqlite_url(data_dir: Path) -> str:
 
 @pytest.fixture(params=["sqlite", "pg"])
 def store_url(request: pytest.FixtureRequest, data_dir: Path) -> Iterator[str]:
-    """A fresh, empty store per test. Parametrized over every backend the suite has."""
+    """A fresh store per test. Parametrized over every backend the suite has.
+
+    SQLite: an empty file (opening it migrates it). PostgreSQL: a new database, a copy of one
+    already migrated to the newest revision (opening finds it at head), or an empty one for a
+    test marked ``empty_store`` (the migration tests)."""
     if request.param == "sqlite":
         yield sqlite_url(data_dir)
         return
     from tests.pg import fresh_database  # PostgreSQL: a new database on the test server
 
-    with fresh_database() as url:
+    empty = request.node.get_closest_marker("empty_store") is not None
+    with fresh_database(migrated=not empty) as url:
         yield url
 
 

@@ -242,17 +242,82 @@ def admin_execute(sql: str, url: str | None = None) -> None:
             time.sleep(0.2)
 
 
+#: One migrated template database per server and process (an xdist worker is a process): a
+#: test that wants a migrated store gets a copy of it (CREATE DATABASE … TEMPLATE is a file copy,
+#: much cheaper than running every migration again). The migrations themselves are tested from
+#: empty databases (tests/integration/test_migrations.py and every ``fresh_database()``).
+_templates: dict[str, str] = {}
+
+
+def _url_of(base: str, name: str) -> str:
+    return make_url(base).set(database=name).render_as_string(hide_password=False)
+
+
+def _migrated_template(base: str) -> str:
+    with _lock:
+        name = _templates.get(base)
+        if name is not None:
+            return name
+        from app.store.aio import open_store
+
+        name = f"slate_template_{os.getpid()}_{secrets.token_hex(4)}"
+        admin_execute(f'CREATE DATABASE "{name}"', base)
+        store = open_store(_url_of(base, name))  # migrates to head
+        store.close()
+        store.repo.engine.dispose()  # no session may stay on a template while it is copied
+        _templates[base] = name
+        atexit.register(_drop_quietly, base, name)
+        return name
+
+
+def _drop_quietly(base: str, name: str) -> None:
+    try:
+        admin_execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', base)
+    except Exception:  # noqa: BLE001 - the server may be gone already at exit
+        pass
+
+
 @contextmanager
-def fresh_database() -> Iterator[str]:
-    """Yield the SQLAlchemy URL of a NEW, empty database on the test server; drop it after."""
+def fresh_database(*, migrated: bool = False) -> Iterator[str]:
+    """Yield the SQLAlchemy URL of a NEW database on the test server; drop it after.
+
+    Empty by default; ``migrated=True``: a copy of a database migrated to the newest revision
+    (what opening an empty store would make of it, without running the migrations again)."""
     base = server().url
     name = f"slate_test_{secrets.token_hex(6)}"
-    admin_execute(f'CREATE DATABASE "{name}"')
-    url = make_url(base).set(database=name).render_as_string(hide_password=False)
+    if migrated:
+        template = _migrated_template(base)
+        admin_execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"', base)
+    else:
+        admin_execute(f'CREATE DATABASE "{name}"', base)
+    url = _url_of(base, name)
     try:
         yield url
     finally:
-        admin_execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin_execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', base)
+
+
+@contextmanager
+def private_server() -> Iterator[PgServer]:
+    """A PostgreSQL server of this test's own, the session's server for the test's duration.
+
+    For the tests that restart or stop the server: under xdist the session's server is shared
+    by every worker, and restarting it would cut the connections of other workers' tests (a
+    row-lock test, for one, then finds its lock gone). The test's own server can be restarted
+    without touching anyone else."""
+    global _server
+    with _lock:
+        shared = _server
+    own = _start_own_server()
+    with _lock:
+        _server = own
+    try:
+        yield own
+    finally:
+        with _lock:
+            _server = shared
+            _templates.pop(own.url, None)
+        _stop_own_server(own)
 
 
 def wait_ready(timeout: float = 60) -> None:

@@ -4,6 +4,11 @@ hits the store at the same moments.
 
 ``python -m tests.slot_racer --store URL --base-url B --data-dir D --kind image|video
 --prefix P --rounds N --start T --gap G`` prints one JSON list: the outcome of every round.
+
+``--lockstep`` (instead of ``--start``/``--gap``): a barrier per round, no clock. Before each
+round the racer says ``ready N`` on stdout and waits for a start instant on stdin; the test
+hands both racers the same instant once both are ready, so every round starts together however
+slowly a busy machine runs either racer, and no round waits longer than the slower racer.
 """
 
 from __future__ import annotations
@@ -47,7 +52,12 @@ async def run(ns: argparse.Namespace) -> list[str]:
         if hasattr(store, "clock"):  # what a first submit reads once, read before the race
             store.clock(), store.store_id
         for i in range(ns.rounds):
-            await asyncio.sleep(max(0.0, ns.start + i * ns.gap - time.time()))
+            if ns.lockstep:
+                print(f"ready {i}", flush=True)
+                line = await asyncio.to_thread(sys.stdin.readline)
+                await asyncio.sleep(max(0.0, float(line) - time.time()))
+            else:
+                await asyncio.sleep(max(0.0, ns.start + i * ns.gap - time.time()))
             out = await svc.submit(
                 request_id(ns.prefix, i), ns.kind, {"prompt": f"race {ns.prefix} {i}"}
             )
@@ -64,8 +74,9 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("--store", "--base-url", "--data-dir", "--kind", "--prefix"):
         p.add_argument(name, required=True)
     p.add_argument("--rounds", type=int, required=True)
-    p.add_argument("--start", type=float, required=True)
-    p.add_argument("--gap", type=float, required=True)
+    p.add_argument("--start", type=float, default=0.0)
+    p.add_argument("--gap", type=float, default=0.0)
+    p.add_argument("--lockstep", action="store_true")
     print(json.dumps(asyncio.run(run(p.parse_args(argv)))), flush=True)
     return 0
 

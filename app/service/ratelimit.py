@@ -14,6 +14,7 @@ import collections
 import math
 import random
 import time
+from collections.abc import Awaitable, Callable
 
 MARGIN_SHARE, MARGIN_MIN = 0.1, 0.05  # added to each window, for scheduling and network jitter
 
@@ -21,8 +22,15 @@ MARGIN_SHARE, MARGIN_MIN = 0.1, 0.05  # added to each window, for scheduling and
 class RateLimiter:
     """At most ``rate`` acquisitions per second, counted over any sliding window."""
 
-    def __init__(self, rate: float) -> None:
+    def __init__(
+        self,
+        rate: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.rate = max(rate, 0.001)
+        self._clock, self._sleep = clock, sleep  # a test's clock, where the rule is the point
         self.n = max(1, int(self.rate))
         base = self.n / self.rate
         self.window = base + max(MARGIN_MIN, MARGIN_SHARE * base)
@@ -34,13 +42,13 @@ class RateLimiter:
             self._lock = asyncio.Lock()
         async with self._lock:
             while True:
-                now = time.monotonic()
+                now = self._clock()
                 while self._sent and now - self._sent[0] >= self.window:
                     self._sent.popleft()
                 if len(self._sent) < self.n:
                     self._sent.append(now)
                     return
-                await asyncio.sleep(self.window - (now - self._sent[0]))
+                await self._sleep(self.window - (now - self._sent[0]))
 
 
 def backoff(

@@ -87,6 +87,12 @@ FAULTS: dict[str, FaultInfo] = {
     "delay_create_response": FaultInfo(
         "seconds", 2.0, "every create waits this many seconds after the task exists"
     ),
+    "hold_create_response": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N creates make the task, then hold their answer until released "
+        "(in-process: SimServer.release_creates; stopping the server releases them too)",
+    ),
     # -- task progress and outcome
     "slow": FaultInfo(
         "seconds",
@@ -169,7 +175,9 @@ FAULTS: dict[str, FaultInfo] = {
 RANDOM_FAULTS = tuple(
     name
     for name, info in FAULTS.items()
-    if info.kind == "count" and name not in ("status_word_queries", "block_images")
+    # a held create waits for a release only a test gives: never drawn at random
+    if info.kind == "count"
+    and name not in ("status_word_queries", "block_images", "hold_create_response")
 ) + ("status_word", "delay_create_response", "block_images")
 #: What a bare ``random=P`` switches on.
 RANDOM_DEFAULT = (
@@ -197,6 +205,7 @@ class Faults:
 
     lose_create_response: int = 0
     delay_create_response: float = 0.0
+    hold_create_response: int = 0
     rate_limit: int = 0
     rate_limit_creates: int = 0
     retry_after: float = 1.0

@@ -78,6 +78,10 @@ class SimServer:
         self._rng = random.Random(self.config.seed)
         self._lock = threading.Lock()
         self._stopping = threading.Event()
+        #: creates held by ``hold_create_response``: how many, and the release they wait for
+        self._hold = threading.Condition()
+        self._holding = 0
+        self._releases = 0
         self._secret = hashlib.sha256(f"slate-sim:{self.config.seed}".encode()).digest()
         self._reset_stats()
         media.ensure_qt_app()
@@ -127,6 +131,8 @@ class SimServer:
 
     def stop(self) -> None:
         self._stopping.set()
+        with self._hold:
+            self._hold.notify_all()
         if self._thread is not None:
             self._httpd.shutdown()
             self._thread.join(timeout=5)
@@ -226,6 +232,28 @@ class SimServer:
             if advance is not None:
                 self.config.clock_offset += float(advance)
             return self.config.clock_offset
+
+    def release_creates(self) -> None:
+        """Let every held create answer, and hold no more (``hold_create_response`` off)."""
+        with self._lock:
+            self.faults.hold_create_response = 0
+        with self._hold:
+            self._releases += 1
+            self._hold.notify_all()
+
+    def held_creates(self) -> int:
+        """How many creates are held now (each has made its task and waits for a release)."""
+        with self._hold:
+            return self._holding
+
+    def _hold_create(self) -> None:
+        with self._hold:
+            release = self._releases
+            self._holding += 1
+            try:
+                self._hold.wait_for(lambda: self._releases != release or self._stopping.is_set())
+            finally:
+                self._holding -= 1
 
     def _create_delay(self) -> float:
         with self._lock:
@@ -713,6 +741,8 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
         delay = sim._create_delay()
         if delay > 0:
             sim._stopping.wait(delay)
+        if sim._take("hold_create_response"):
+            sim._hold_create()
 
     # ------------------------------------------------------------------ API
 

@@ -9,7 +9,11 @@ tests/unit/test_old_slots.py holds today's code to those answers: a slot created
 options before keeps its fingerprint, so submitting it again replays it.
 """
 
-import base64, io, json, sys, tempfile, os
+import base64
+import io
+import json
+import sys
+import tempfile
 from pathlib import Path
 from PIL import Image
 

@@ -43,13 +43,16 @@ class Gui:
     def repo(self) -> Repository:
         return self.store.repo
 
-    def run(self, coro: Any, timeout: float = 20.0) -> Any:
+    # Generous defaults: under xdist several windows, demo providers and downloads share two
+    # cores with other workers' subprocesses; a wait that holds only on a quiet machine is a
+    # flaky test (a timeout is a bound on a hang, not an assertion about speed).
+    def run(self, coro: Any, timeout: float = 60.0) -> Any:
         """Run a coroutine on the app's loop; the test waits outside it (Qt events drive it)."""
         task = self.loop.create_task(coro)
         self.qtbot.waitUntil(task.done, timeout=int(timeout * 1000))
         return task.result()
 
-    def until(self, predicate: Callable[[], Any], timeout: float = 15.0, what: str = "") -> Any:
+    def until(self, predicate: Callable[[], Any], timeout: float = 45.0, what: str = "") -> Any:
         box: list[Any] = []
 
         def check() -> bool:

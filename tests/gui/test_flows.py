@@ -7,10 +7,8 @@ import pytest
 
 from app.domain.states import Action
 from app.service.results import OutcomeKind
-from app.ui.controller import Controller
 from app.ui.panes.result import ResultPane
 from app.ui.qt import multimedia
-from app.ui.window import MainWindow
 from tests.gui.conftest import buttons, close, fill_form
 
 RID = "article:20260816:tide-eye:scene-01"

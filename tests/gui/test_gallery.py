@@ -96,7 +96,7 @@ def test_gallery_lists_results_pages_as_it_scrolls_and_a_click_selects_the_slot(
     # the browser's filter applies to the gallery (in SQL)
     window.browser.kind.setCurrentIndex(window.browser.kind.findData("video"))
     gui.until(lambda: loaded(model) and model.rowCount() == 0, what="filtered")
-    assert not window.gallery.stack.currentWidget() is view
+    assert window.gallery.stack.currentWidget() is not view
     assert "No results match" in window.gallery.empty.text()
 
 

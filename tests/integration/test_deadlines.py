@@ -154,11 +154,17 @@ async def test_the_app_s_poller_lets_a_drip_download_go_and_keeps_the_task(
     server = video_server()
     store = open_store(store_url)
     provider = DemoProvider(server.base_url, timeout=5.0, connect_timeout=2.0)
-    svc = SlateService(make_config(data_dir, store_url), store, provider, SECRET)
+    submitter = SlateService(make_config(data_dir, store_url), store, provider, SECRET)
+    # The poller polls every 20 s, so its backoff after the stall (0.5–1.5 of that) outlasts
+    # whatever a busy machine takes between its two poll_due() calls (at 0.05 s it ran out
+    # before the second call on a loaded machine, and the task was due again).
+    svc = SlateService(
+        make_config(data_dir, store_url), store, provider, SECRET, poll_interval=20.0
+    )
     try:
-        made = await svc.submit(RID, "video", {"prompt": "p"})
+        made = await submitter.submit(RID, "video", {"prompt": "p"})
         assert made.task.state.value == "preparing", made
-        await asyncio.sleep(0.2)  # its first query is due
+        await asyncio.sleep(0.2)  # its first query is due (the submitter's 0.05 s interval)
         began = time.monotonic()
         polled = await asyncio.wait_for(svc.lifecycle.poll_due(), 30)
         assert polled == 1 and time.monotonic() - began < 10
@@ -171,6 +177,7 @@ async def test_the_app_s_poller_lets_a_drip_download_go_and_keeps_the_task(
         assert not [e for e in events if e.event == "verification_failed"]
         assert await asyncio.wait_for(svc.lifecycle.poll_due(), 5) == 0  # not due yet
     finally:
+        await submitter.aclose()
         await svc.aclose()
         await provider.aclose()
         store.close()

@@ -42,6 +42,7 @@ STEPS = [
     "0007_tidy",
 ]
 SCOPE = Scope("studio-a", "u" * 64, "demo", "local")
+pytestmark = pytest.mark.empty_store  # every migration here starts from an empty database
 
 
 @pytest.fixture

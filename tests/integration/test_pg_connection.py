@@ -220,12 +220,21 @@ async def test_pooled_connections_killed_between_commands_reconnect(h, pg_url):
     assert h.sim.stats()["creates_by_prompt"] == {"reef": 1}
 
 
+@pytest.fixture
+def own_pg_url() -> Iterator[str]:
+    """A database on a PostgreSQL server of this test's own: restarting it cuts no other test's
+    connections (under xdist the session's server is shared by every worker)."""
+    with pg.private_server(), pg.fresh_database() as url:
+        yield url
+
+
 async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
-    data_dir, pg_url, tmp_path
+    data_dir, own_pg_url, tmp_path
 ):
     """Video tasks poll (an in-process poller and two `slate wait` processes) while the server
     restarts twice (a clean fast restart, then a crash-like immediate one) and two more slots are
     claimed during the restarts. Every task finishes, every prompt was created exactly once."""
+    pg_url = own_pg_url
     if not pg.can_restart():
         pytest.fail("the restart test needs control of the PostgreSQL server (see tests/pg.py)")
     sim = start_sim(fast_sim_config(preparing=0.3, queueing=0.5, processing=2.0))

@@ -97,5 +97,5 @@ def test_quota_is_atomic_across_processes_on_pg(slate_env, demo_sim, pg_url):
             assert conn.execute(sa.text("SELECT sum(used) FROM quota_use")).scalar() == 3
     finally:
         eng.dispose()
-    ((code, out),) = race(env, [["quota"]], lead=0.5)
+    ((code, out),) = race(env, [["quota"]])
     assert code == 0 and out["quota"]["video"] == {"used": 3, "limit": 3}, out

@@ -920,8 +920,11 @@ def test_list_bad_parameters(client: httpx.Client, params: dict[str, Any]) -> No
 
 
 def test_list_filters_status_model_type(client: httpx.Client, sim: SimServer) -> None:
+    # queued for a minute: the second task is still queued however slowly a busy machine lists
+    # (with the 1 s stage it was sometimes running by the time the lists were read)
+    sim.config.queueing = 60.0
     done = create(client)
-    _advance(sim, 10)
+    _advance(sim, 100)
     waiting = create(client, model="MiniMax-H3-Max", duration=5)
     by_status = {
         w: [t["id"] for t in _list(client, {"filter.status": w})["items"]]

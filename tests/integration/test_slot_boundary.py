@@ -18,6 +18,7 @@ import sys
 import time
 from collections import Counter
 
+import pytest
 import sqlalchemy as sa
 
 from app.domain.slots import SlotRef
@@ -26,14 +27,14 @@ from app.store.migrate import upgrade
 from tests.fixtures import ROOT
 
 ROUNDS = 200
-GAP = 0.12
+#: From both racers being ready to the round's start: the time to hand both the instant.
+LEAD = 0.02
 RID = "article:20260816:tide-eye:scene-02"
 
 
 def test_image_and_video_of_one_request_id_racing_create_once(
     slate_env, demo_sim, store_url, data_dir
 ):
-    start = time.time() + 6.0  # both processes have started and opened the store by then
     racers = [
         subprocess.Popen(
             [
@@ -52,24 +53,39 @@ def test_image_and_video_of_one_request_id_racing_create_once(
                 "article:20260816:race",
                 "--rounds",
                 str(ROUNDS),
-                "--start",
-                repr(start),
-                "--gap",
-                str(GAP),
+                "--lockstep",
             ],
             env=slate_env,
             cwd=ROOT,
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
         for kind in ("image", "video")
     ]
-    results = []
-    for proc in racers:
-        out, err = proc.communicate(timeout=ROUNDS * GAP + 120)
-        assert proc.returncode == 0, err[-3000:]
-        results.append(json.loads(out.strip().splitlines()[-1]))
+    try:
+        # Each round: both racers ready (store opened, previous round done), then one instant.
+        for i in range(ROUNDS):
+            for proc in racers:
+                assert proc.stdout is not None
+                line = proc.stdout.readline()
+                assert line.strip() == f"ready {i}", (line, proc.stderr.read()[-3000:])
+            start = time.time() + LEAD
+            for proc in racers:
+                assert proc.stdin is not None
+                proc.stdin.write(f"{start!r}\n")
+                proc.stdin.flush()
+        results = []
+        for proc in racers:
+            out, err = proc.communicate(timeout=120)
+            assert proc.returncode == 0, err[-3000:]
+            results.append(json.loads(out.strip().splitlines()[-1]))
+    finally:
+        for proc in racers:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(10)
     images, videos = results
     rounds = [Counter(pair) for pair in zip(images, videos)]
     doubles = [i for i, c in enumerate(rounds) if c["created"] > 1]
@@ -163,6 +179,7 @@ def _duplicated_store(store_url: str) -> None:
         eng.dispose()
 
 
+@pytest.mark.empty_store  # the duplicated store is built from an empty database
 def test_status_history_and_doctor_show_every_task_of_a_duplicated_slot(slate, store_url):
     _duplicated_store(store_url)
     env = {"SLATE_STORE": store_url}

@@ -42,7 +42,9 @@ with store.repo.write() as conn:
         from sqlalchemy import text
         conn.execute(text("UPDATE tasks SET updated_at = updated_at WHERE request_id = :r"),
                      {"r": sys.argv[2]})
-    print("holding", flush=True)
+        print("holding", conn.execute(text("SELECT pg_backend_pid()")).scalar(), flush=True)
+    else:
+        print("holding", flush=True)
     time.sleep(600)
 """
 
@@ -60,8 +62,20 @@ def hold(
         text=True,
     )
     line = proc.stdout.readline()
-    assert line.strip() == "holding", proc.stderr.read()[-2000:]
+    assert line.split()[:1] == ["holding"], proc.stderr.read()[-2000:]
+    proc.holding = line  # type: ignore[attr-defined]  # PostgreSQL: "holding <backend pid>"
     return proc
+
+
+def backend_of(pid: int, url: str) -> bool:
+    """Whether the server still has the session of backend ``pid``."""
+    import psycopg
+
+    from tests import pg
+
+    with psycopg.connect(pg._psycopg_dsn(url), autocommit=True) as conn:
+        row = conn.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone()
+    return row is not None
 
 
 def end(proc: subprocess.Popen[str]) -> None:
@@ -103,7 +117,10 @@ def test_a_stopped_process_holding_a_postgres_row_lock_is_bounded_and_named(slat
         env = {**slate_env, "SLATE_STORE": url}
         made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
         assert made.out["outcome"] == "created", made.out
-        holder = hold(url, env, row=RID, idle_ms=6_000)
+        # A holder whose idle bound is far off: however slowly a busy machine starts the reader,
+        # the lock is still held when it reads (a bound of a few seconds raced the reader's
+        # start-up, and on a loaded machine the server had already freed the row).
+        holder = hold(url, env, row=RID)
         os.kill(holder.pid, signal.SIGSTOP)
         try:
             res = run(
@@ -116,8 +133,23 @@ def test_a_stopped_process_holding_a_postgres_row_lock_is_bounded_and_named(slat
             message = res.out["error"]["message"]
             assert f"slate pid {holder.pid} host" in message, message
             assert "idle in transaction" in message, message
-            # The server ends the stopped session after its idle bound; the row is free again.
-            time.sleep(6.5)
+        finally:
+            end(holder)
+        # A holder stopped in its transaction with a short idle bound: the server ends the
+        # stopped session after the bound (waited for, not slept on), and the row is free again
+        # while the process is still stopped.
+        holder = hold(url, env, row=RID, idle_ms=2_000)
+        os.kill(holder.pid, signal.SIGSTOP)
+        try:
+            backend = int(holder.holding.split()[1])
+            from tests import pg
+
+            admin = pg.server().url
+            began = time.monotonic()
+            while backend_of(backend, admin):
+                assert time.monotonic() - began < 60, "the server kept the stopped session"
+                time.sleep(0.1)
+            assert holder.poll() is None  # still there, stopped: the server ended its session
             later = run(env, ["query", RID], timeout=60)
             assert later.code == 0 and later.out["outcome"] == "ok", later.out
         finally:

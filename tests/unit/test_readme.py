@@ -51,7 +51,9 @@ def test_test_command_is_exactly_what_ci_runs():
     assert ci_cmd == lines[0]
     assert 'bash -c "$cmd"' in CI
     assert lines[0] == (
-        "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/python -m pytest"
+        "python3 -m venv .venv && .venv/bin/pip install -e '.[test]'"
+        " && .venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy"
+        " && .venv/bin/python -m pytest -n 4 --dist loadgroup"
     )
 
 
