@@ -257,9 +257,7 @@ class SlotOffer:
 ASKABLE_KINDS = frozenset({"video", "prompt"})
 
 
-def asks_provider(
-    kind: str, caps: Capabilities, params: Mapping[str, Any] | None = None
-) -> bool:
+def asks_provider(kind: str, caps: Capabilities, params: Mapping[str, Any] | None = None) -> bool:
     """Whether a slot of ``kind`` has a task the provider can be asked about: video and prompt
     tasks have a task id; asynchronous speech too (:func:`has_task_id`); music and synchronous
     speech never; images none, unless the provider can query them (``can_query_images``)."""

@@ -26,7 +26,6 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 from sqlalchemy import (
     Connection,
     Engine,
-    String,
     and_,
     bindparam,
     case,

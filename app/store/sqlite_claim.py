@@ -59,9 +59,7 @@ def _compile(stmt: Any, dialect: Any, column_keys: Sequence[str] | None = None) 
     # A required bind's "value" is SQLAlchemy's REQUIRED marker, not a value: never bind it (a
     # column missing from the values then fails loudly in ``args`` instead of storing garbage).
     fixed = {
-        k: v
-        for k, v in compiled.params.items()
-        if v is not None and not compiled.binds[k].required
+        k: v for k, v in compiled.params.items() if v is not None and not compiled.binds[k].required
     }
     return _Compiled(str(compiled), order, procs, fixed)
 

@@ -50,9 +50,7 @@ WARNING_WORDS = {
         "their contents). Run “slate doctor” to see how to close it.",
     ),
 }
-SOME_WARNING = QT_TRANSLATE_NOOP(
-    "StatusPane", "Slate started with a warning: see “slate doctor”."
-)
+SOME_WARNING = QT_TRANSLATE_NOOP("StatusPane", "Slate started with a warning: see “slate doctor”.")
 
 
 @dataclass(frozen=True)

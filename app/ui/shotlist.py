@@ -291,9 +291,7 @@ class ShotListDialog(QDialog):
             (self.tr("%1 of %2 images used"), q.image),
         ):
             if use.limit is not None:
-                quota.append(
-                    used_words.replace("%1", str(use.used)).replace("%2", str(use.limit))
-                )
+                quota.append(used_words.replace("%1", str(use.used)).replace("%2", str(use.limit)))
         parts = []
         if b is None or b.limit is None:
             parts.append(self.tr("No daily budget is set."))

@@ -42,7 +42,6 @@ from app.ui.shotlist import (
     shotlist_dialog,
 )
 from app.ui.spend import SpendDialog
-from app.ui.form import FramePicker
 from app.ui.gallery.model import GalleryModel, GalleryScope
 from app.ui.gallery.pane import GalleryPane, ResultRef
 from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, default_cache_dir

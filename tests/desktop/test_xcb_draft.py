@@ -92,7 +92,8 @@ def test_the_wheel_over_the_form_changes_no_paid_setting(xserver: XServer, slate
         shown = wait_for("the window", lambda: event(probe, "shown"), app)
         xserver.xdotool("windowfocus", "--sync", str(shown["window_id"]))
         rects = wait_for(
-            "the window's buttons", lambda: widgets(probe).get("newDraftButton") and widgets(probe),
+            "the window's buttons",
+            lambda: widgets(probe).get("newDraftButton") and widgets(probe),
             app,
         )
         click(xserver, rects["newDraftButton"])

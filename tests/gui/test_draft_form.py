@@ -118,9 +118,7 @@ def test_gallery_reference_and_viewer_last_frame_create(gui, make_window):
     window = make_window()
     window.show_gallery(True)
     model = window.gallery_model
-    gui.until(
-        lambda: model.started and not model.loading and model.rowCount() > 0, what="gallery"
-    )
+    gui.until(lambda: model.started and not model.loading and model.rowCount() > 0, what="gallery")
     menu = window.gallery.menu_for(model.index(0))
     _menu_action(menu.actions(), "Use as reference").trigger()
     form = window.slot_pane.form

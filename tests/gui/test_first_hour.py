@@ -140,7 +140,9 @@ def test_settings_show_what_new_slots_start_as_and_saving_keeps_it(gui, make_win
     assert dialog.default_duration.currentText() == "6 s"
     # a model offers its own choices only: Hailuo-02 takes 6 or 10 s, never 4
     dialog.default_model.setCurrentText("MiniMax-Hailuo-02")
-    durations = [dialog.default_duration.itemData(i) for i in range(dialog.default_duration.count())]
+    durations = [
+        dialog.default_duration.itemData(i) for i in range(dialog.default_duration.count())
+    ]
     assert durations == [6, 10] and dialog.default_duration.currentData() == 6
     dialog.default_model.setCurrentText(fresh[0])
     # saved for another reason (a quota): new slots start as before
@@ -160,8 +162,6 @@ RED = "#8a2d23"
 
 
 def test_a_message_stays_with_its_slot_and_news_is_not_red(gui, make_window, tmp_path):
-    from app.domain.states import Action
-    from tests.gui.conftest import buttons
 
     gui.run(gui.other_service().submit(IMAGE, "image", {"prompt": "a harbor", "n": 1}, wait=True))
     window = make_window()
@@ -285,9 +285,7 @@ def test_the_shot_list_review_shows_each_prompt_and_the_whole_reason(gui, make_w
     laid_out(gui, dialog)
     table = dialog.table
     first, second = table.topLevelItem(0), table.topLevelItem(1)
-    shown_prompts = [
-        item.child(0).text(0) if item.childCount() else "" for item in (first, second)
-    ]
+    shown_prompts = [item.child(0).text(0) if item.childCount() else "" for item in (first, second)]
     assert "tide eye at dusk with a slow dolly in" in shown_prompts[0]
     assert "too long a shot" in shown_prompts[1]
     prompt_rect = table.visualItemRect(first.child(0))

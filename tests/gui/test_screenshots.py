@@ -308,12 +308,20 @@ def test_the_slot_pane_spend_and_settings_at_both_sizes(gui, make_window, lang, 
     from tests.gui.layout_checks import outside
 
     other = gui.other_service()
-    gui.run(other.submit(VIDEO, "video", {"prompt": "tide eye, dusk", "resolution": "768P"}, wait=True))
     gui.run(
-        other.submit(H3, "video", {"model": "MiniMax-H3", "prompt": "tide eye", "duration": 8}, wait=True),
+        other.submit(VIDEO, "video", {"prompt": "tide eye, dusk", "resolution": "768P"}, wait=True)
+    )
+    gui.run(
+        other.submit(
+            H3, "video", {"model": "MiniMax-H3", "prompt": "tide eye", "duration": 8}, wait=True
+        ),
         timeout=40,
     )
-    gui.run(other.submit(IMAGE, "image", {"prompt": "a lighthouse", "n": 3, "aspect_ratio": "16:9"}, wait=True))
+    gui.run(
+        other.submit(
+            IMAGE, "image", {"prompt": "a lighthouse", "n": 3, "aspect_ratio": "16:9"}, wait=True
+        )
+    )
     gui.sim.set_faults(lose_create_response=1)
     gui.run(other.submit(LOST, "video", {"prompt": "storm over the pier", "resolution": "768P"}))
     insert_slot(other, RUNNING, "processing")
@@ -342,8 +350,9 @@ def test_the_slot_pane_spend_and_settings_at_both_sizes(gui, make_window, lang, 
         if rid == IMAGE:
             grid = window.slot_pane.finished.images
             gui.until(
-                lambda grid=grid: grid.count() == 3
-                and all(not grid.item(i).icon().isNull() for i in range(3)),
+                lambda grid=grid: (
+                    grid.count() == 3 and all(not grid.item(i).icon().isNull() for i in range(3))
+                ),
                 what="thumbnails",
             )
         settled(window)

@@ -124,7 +124,9 @@ def test_a_claim_and_a_replay_run_the_counted_statements(tmp_path: Path) -> None
         replay = trace.count(lambda: claimed.append(store.claim_blocking(req)))
         assert claimed[1].outcome is not ClaimOutcome.CLAIMED
         assert len(replay) == CLAIM["replay"], f"a replay ran {len(replay)}:\n{_shown(replay)}"
-        assert not any(re.match(r"\s*(INSERT|UPDATE|DELETE|BEGIN)", s, re.IGNORECASE) for s in replay)
+        assert not any(
+            re.match(r"\s*(INSERT|UPDATE|DELETE|BEGIN)", s, re.IGNORECASE) for s in replay
+        )
     finally:
         store.close()
 

@@ -16,7 +16,6 @@ import sqlalchemy as sa
 from app.cli import render
 from app.domain.cost import estimate
 from app.domain.days import budget_day
-from app.domain.params import normalize
 from app.domain.slots import SlotRef
 from app.service.commands import DeclareFailed
 from app.service.results import OutcomeKind

@@ -23,7 +23,6 @@ from app.ui.style import state_word
 from app.ui.widgets import fit_icons
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.qt import (
-    QT_TRANSLATE_NOOP,
     QByteArray,
     QDesktopServices,
     QEvent,

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 from contextlib import suppress
-from pathlib import Path
 from typing import Any
 
 import shiboken6

@@ -49,7 +49,9 @@ class StatusPane(QStatusBar):
         ):
             self.addWidget(w)
         self.warning_label.hide()  # shown with a warning only: no empty padding
-        self.notice = NoticeLabel(objectName="noticeLabel")  # what just happened (settings applied…)
+        self.notice = NoticeLabel(
+            objectName="noticeLabel"
+        )  # what just happened (settings applied…)
         self.notice.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.addPermanentWidget(self.notice, 1)
         self._notice_timer = QTimer(self, singleShot=True, interval=8000)
