@@ -84,6 +84,6 @@ def test_the_unknown_banner_says_when_once(gui, make_window):
     window.select(LOST)
     gui.until(lambda: shown(window, LOST), what="unknown slot")
     body = window.slot_pane.banner.body.text()
-    assert body.count("left") == 1 and "no clear answer" in body
+    assert body.count("left") == 1 and "answer never arrived" in body  # no task id: said so
     # an unknown task did not "take" anything yet
     assert "Took" not in window.slot_pane.banner.progress.text()
