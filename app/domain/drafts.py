@@ -132,9 +132,7 @@ def validation_problem(kind: str, raw: Mapping[str, Any]) -> Problem | None:
         return Problem(ProblemKind.INVALID, exc.field, exc.message)
 
 
-def budget_verdict(
-    limit: Any, today: SpendTotal | None, cost: Cost | None
-) -> BudgetCheck | None:
+def budget_verdict(limit: Any, today: SpendTotal | None, cost: Cost | None) -> BudgetCheck | None:
     """The daily budget's answer for this draft (the claim's own rule), or None when no budget
     is set or the draft's price or today's use is not known yet."""
     if limit is None or today is None or cost is None:

@@ -727,9 +727,7 @@ class CreateForm(QWidget):
 
     def _sync(self) -> None:
         """The draft model follows the widgets (one batch)."""
-        self.draft.update(
-            kind=self.kind(), params=self.check_params(), read_only=self._read_only
-        )
+        self.draft.update(kind=self.kind(), params=self.check_params(), read_only=self._read_only)
 
     def _show_cost(self) -> None:
         text = ""

@@ -547,8 +547,7 @@ UNAVAILABLE: dict[Unavailable, tuple[str, str]] = {
         "CreateForm",
         QT_TRANSLATE_NOOP(
             "CreateForm",
-            "References and frames don't mix: clear the first and last "
-            "frame to use references.",
+            "References and frames don't mix: clear the first and last frame to use references.",
         ),
     ),
     Unavailable.LAST_NEEDS_FIRST: (

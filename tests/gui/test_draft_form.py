@@ -118,9 +118,7 @@ def test_gallery_reference_and_viewer_last_frame_create(gui, make_window):
     window = make_window()
     window.show_gallery(True)
     model = window.gallery_model
-    gui.until(
-        lambda: model.started and not model.loading and model.rowCount() > 0, what="gallery"
-    )
+    gui.until(lambda: model.started and not model.loading and model.rowCount() > 0, what="gallery")
     menu = window.gallery.menu_for(model.index(0))
     _menu_action(menu.actions(), "Use as reference").trigger()
     form = window.slot_pane.form
@@ -225,7 +223,7 @@ def test_a_budget_with_unknown_prices_today_says_so_and_create_is_off(gui, qtbot
 
 def test_a_draft_of_unknown_price_under_a_budget_cannot_be_created(gui, qtbot):
     """Point 8: an image-01 draft (price unknown) under a daily budget: Create off, said why."""
-    service, controller, window = _budget_window(gui, qtbot, "1.00")
+    _service, controller, window = _budget_window(gui, qtbot, "1.00")
     try:
         window.new_draft()
         form = window.slot_pane.form
@@ -296,8 +294,10 @@ def test_the_drafts_reasons_have_chinese_words(qapp):
     said.append(
         (
             "CreateForm",
-            "Nothing to paste here: the clipboard holds no picture. Copy an image or an "
-            "image file (or an https:// link to one), then paste again.",
+            (
+                "Nothing to paste here: the clipboard holds no picture. Copy an image or an "
+                "image file (or an https:// link to one), then paste again."
+            ),
         )
     )
     install_translations(qapp, "zh_CN")
