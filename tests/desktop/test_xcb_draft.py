@@ -68,6 +68,12 @@ def _stop(app: subprocess.Popen) -> None:
         app.wait(30)
 
 
+def _having(probe: Path, name: str) -> dict | None:
+    """The widgets' rectangles once ``name`` and the Ratio field are on screen."""
+    found = widgets(probe)
+    return found if found.get(name) and found.get("ratioCombo") else None
+
+
 def _type_into(x: XServer, rect: list[int], text: str) -> None:
     click(x, rect)
     x.xdotool("key", "--clearmodifiers", "ctrl+a")
@@ -97,13 +103,7 @@ def test_the_wheel_over_the_form_changes_no_paid_setting(xserver: XServer, slate
             app,
         )
         click(xserver, rects["newDraftButton"])
-        draft = wait_for(
-            "the draft's fields",
-            lambda: (lambda w: w if w.get("ratioCombo") and w.get("durationSlider") else None)(
-                widgets(probe)
-            ),
-            app,
-        )
+        draft = wait_for("the draft's fields", lambda: _having(probe, "durationSlider"), app)
         _type_into(xserver, draft["requestIdEdit"], WHEELED)
         _type_into(xserver, draft["promptEdit"], "tide eye, the wheel turned over the form")
         # the pointer over Duration, then over Ratio, wheel down and up: the page scrolls, the
@@ -152,13 +152,7 @@ def test_use_as_first_frame_creates_an_h3_slot_by_mouse_and_keyboard(
         time.sleep(0.5)
         xserver.xdotool("key", "Down")  # "Use as first frame of a new slot"
         xserver.xdotool("key", "Return")
-        draft = wait_for(
-            "the new draft",
-            lambda: (lambda w: w if w.get("requestIdEdit") and w.get("ratioCombo") else None)(
-                widgets(probe)
-            ),
-            app,
-        )
+        draft = wait_for("the new draft", lambda: _having(probe, "requestIdEdit"), app)
         _type_into(xserver, draft["requestIdEdit"], CHAINED)
         _type_into(xserver, draft["promptEdit"], "the lighthouse at dusk, slow dolly in")
 

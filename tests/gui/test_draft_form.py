@@ -223,7 +223,7 @@ def test_a_budget_with_unknown_prices_today_says_so_and_create_is_off(gui, qtbot
 
 def test_a_draft_of_unknown_price_under_a_budget_cannot_be_created(gui, qtbot):
     """Point 8: an image-01 draft (price unknown) under a daily budget: Create off, said why."""
-    service, controller, window = _budget_window(gui, qtbot, "1.00")
+    _service, controller, window = _budget_window(gui, qtbot, "1.00")
     try:
         window.new_draft()
         form = window.slot_pane.form
@@ -294,8 +294,10 @@ def test_the_drafts_reasons_have_chinese_words(qapp):
     said.append(
         (
             "CreateForm",
-            "Nothing to paste here: the clipboard holds no picture. Copy an image or an "
-            "image file (or an https:// link to one), then paste again.",
+            (
+                "Nothing to paste here: the clipboard holds no picture. Copy an image or an "
+                "image file (or an https:// link to one), then paste again."
+            ),
         )
     )
     install_translations(qapp, "zh_CN")

@@ -36,7 +36,7 @@ def gallery_window(gui, make_window, page=None):
     return window, model
 
 
-def add_videos(gui, folder, n):
+def add_videos(gui, folder, n, size=(320, 180)):
     rids = []
     for i in range(n):
         rid = f"article:20260816:tide-eye:clip-{i:02d}"
@@ -44,8 +44,8 @@ def add_videos(gui, folder, n):
             gui.service, rid, "success", results={"file_id": "1"}, created_at=1_780_000_000 + i
         )
         path = folder / f"clip-{i}.mp4"
-        path.write_bytes(render_mp4_v2(320, 180, 3, f"clip {i}", "waves", seed=i))
-        add_media(gui.service, task, path, content_type="video/mp4", size=(320, 180), duration=3.0)
+        path.write_bytes(render_mp4_v2(*size, 3, f"clip {i}", "waves", seed=i))
+        add_media(gui.service, task, path, content_type="video/mp4", size=size, duration=3.0)
         rids.append(rid)
     return rids
 
@@ -229,7 +229,8 @@ def test_the_viewer_offers_chaining_for_an_image_through_the_gallerys_hook(
 def test_use_as_first_frame_from_the_viewer_feeds_a_new_draft_without_an_export(
     gui, make_window, tmp_path, monkeypatch
 ):
-    rids = add_image_results(gui.service, tmp_path, 3, project="harbor")
+    # pictures a frame can be (H3 takes sides of 256 px and more: checked on arrival)
+    rids = add_image_results(gui.service, tmp_path, 3, project="harbor", size=(640, 360))
     window, model = gallery_window(gui, make_window)
     asked = []  # no file or folder dialog: nothing goes out and comes back in
     for name in ("choose_directory", "choose_file", "choose_media"):
@@ -266,8 +267,8 @@ def test_use_as_first_frame_from_the_viewer_feeds_a_new_draft_without_an_export(
 def test_a_gallery_tile_feeds_a_new_draft_and_a_video_gives_its_last_frame(
     gui, make_window, tmp_path
 ):
-    add_image_results(gui.service, tmp_path, 1)
-    clips = add_videos(gui, tmp_path, 1)
+    add_image_results(gui.service, tmp_path, 1, size=(640, 360))
+    clips = add_videos(gui, tmp_path, 1, size=(640, 360))
     window, model = gallery_window(gui, make_window)
     gui.until(lambda: model.rowCount() == 2, what="both results")
     video_row = next(i for i in range(2) if model.row_at(i).request_id == clips[0])
@@ -276,9 +277,10 @@ def test_a_gallery_tile_feeds_a_new_draft_and_a_video_gives_its_last_frame(
     actions = {a.text(): a for a in menu.actions()}
     actions["Use as reference"].trigger()
     form = window.slot_pane.form
-    gui.until(lambda: form.subject.value(), what="reference filled from a tile")
+    # MiniMax-H3 (the first model offered) takes it as a reference image
+    gui.until(lambda: form.references.items, what="reference filled from a tile")
     assert (
-        form.subject.value()
+        form.references.items[0].value
         == "data:image/png;base64,"
         + base64.b64encode(Path(model.row_at(image_row).path).read_bytes()).decode()
     )
