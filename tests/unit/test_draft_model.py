@@ -9,7 +9,7 @@ from decimal import Decimal
 
 from app.domain.cost import BudgetRefusal, Cost, SlotCost, SpendTotal, check_budget
 from app.domain.drafts import ADAPTIVE, EXPANSION, FIRST, LAST, REFERENCES, ProblemKind
-from app.domain.drafts import Unavailable as U
+from app.domain.drafts import Unavailable as U  # noqa: N817 - the table reads as one line per rule
 from app.domain.params_v2 import MediaFacts
 from app.service.results import BudgetReport
 from app.ui import words
