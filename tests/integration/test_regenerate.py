@@ -38,7 +38,12 @@ async def test_regenerate_creates_a_2k_slot_once_and_leaves_the_source(harness):
     out = await h.service.regenerate(SRC, "2K", NEW, wait=True, max_seconds=60)
     assert out.kind is OutcomeKind.CREATED, out.problem
     task = out.task
-    assert task.state is State.SUCCESS and task.kind == "video"
+    if task.state is not State.SUCCESS:  # say why: the error and the history, not a repr's head
+        said = await h.service.history(NEW)
+        raise AssertionError(
+            (task.state, task.error, [(e.event, e.detail) for e in said.payload.events])
+        )
+    assert task.kind == "video"
     assert task.params["regenerate_from"] == SRC
     assert task.params["source_task_id"] == src.provider_task_id
     assert task.params["resolution"] == "2K"
