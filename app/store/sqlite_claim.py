@@ -35,10 +35,12 @@ class _Compiled:
 
     def __post_init__(self) -> None:
         self._plan = [(name, self.procs.get(name), self.fixed.get(name)) for name in self.order]
+        #: the names a caller must give (the statement carries no value of its own for them)
+        self._needed = frozenset(name for name in self.order if name not in self.fixed)
 
     def args(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        missing = [n for n, _p, f in self._plan if f is None and n not in values]
-        if missing:  # every column is named: a new one must be in ClaimRequest.task_values
+        if not self._needed <= values.keys():  # a new column must be in ClaimRequest.task_values
+            missing = sorted(self._needed - values.keys())
             raise KeyError(f"the claim binds no value for {', '.join(missing)}")
         get = values.get
         return tuple(
