@@ -13,24 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import event
 
-from app.config import Config
-from app.domain.fingerprint import fingerprint
-from app.domain.params import normalize
-from app.domain.slots import validate_request_id
 from app.service.slate import SlateService
-from app.service.submit import claim_request
-from app.store.aio import compose
-from app.store.engine import make_engine
 from app.store.rows import ClaimOutcome, SlotFilter
-
-SECRET = b"\x03" * 32
+from tests.bench.submit_cost import make_service, prepare_claim
 
 #: The budgets. Each line says what the statements are; raise one only with a reason here.
 CLAIM = {
@@ -45,14 +36,6 @@ CLAIM = {
 #: the first day's slots — four SELECTs, each read in its own (deferred, read-only) transaction
 FIRST_PAGE_SELECTS = 4
 FIRST_PAGE_READS = 3
-
-
-class Unreachable:
-    name = "demo"
-    endpoint = "local"
-
-    def __getattr__(self, item: str) -> Any:
-        raise AssertionError(f"the provider was reached ({item})")
 
 
 class Trace:
@@ -82,28 +65,13 @@ class Trace:
 
 
 def make(tmp_path: Path) -> tuple[SlateService, Trace, Any]:
-    url = f"sqlite:///{tmp_path / 'slate.db'}"
-    engine = make_engine(url)
-    trace = Trace(engine)
-    store = compose(engine)
-    config = Config(
-        data_dir=tmp_path,
-        store=url,
-        provider="demo",
-        base_url=None,
-        tenant="studio-a",
-        user="lin",
-        timeout=5.0,
-        poll_interval=1.0,
-    )
-    svc = SlateService(config, store, Unreachable(), SECRET)  # type: ignore[arg-type]
-    return svc, trace, store
+    """The service as the claim benchmark builds it (a provider that must never be reached),
+    with every SQLite statement traced."""
+    svc = make_service(tmp_path, f"sqlite:///{tmp_path / 'slate.db'}")
+    return svc, Trace(svc.store.engine), svc.store
 
 
-def request(svc: SlateService, i: int, prompt: str = "tide eye, slow dolly in") -> Any:
-    slot = svc.ctx.slot(validate_request_id(f"article:20260816:guard:scene-{i:03d}"))
-    norm = normalize("video", {"prompt": f"{prompt}, take {i}", "resolution": "768P"})
-    return claim_request(svc.ctx, slot, "video", norm, fingerprint("video", norm), time.time())
+request = prepare_claim  # what SlateService.submit computes before Store.claim
 
 
 def _shown(sqls: list[str]) -> str:
@@ -184,27 +152,16 @@ def test_a_claim_and_a_replay_on_postgresql_run_the_counted_statements(tmp_path:
     from tests.pg import fresh_database
 
     with fresh_database() as url:
-        engine = make_engine(url)
+        svc = make_service(tmp_path, url)
+        store = svc.store
         seen: list[str] = []
         on = [False]
 
-        @event.listens_for(engine, "before_cursor_execute")
+        @event.listens_for(store.engine, "before_cursor_execute")
         def _count(_c: Any, _cur: Any, statement: str, *_a: Any) -> None:
             if on[0]:
                 seen.append(statement)
 
-        store = compose(engine)
-        config = Config(
-            data_dir=tmp_path,
-            store=url,
-            provider="demo",
-            base_url=None,
-            tenant="studio-a",
-            user="lin",
-            timeout=5.0,
-            poll_interval=1.0,
-        )
-        svc = SlateService(config, store, Unreachable(), SECRET)  # type: ignore[arg-type]
         try:
             store.claim_blocking(request(svc, 0))
             req = request(svc, 1)
