@@ -13,13 +13,14 @@ Pure functions, no I/O: the app's draft model (``app.ui.draft``) and the CLI can
 from __future__ import annotations
 
 from collections.abc import Mapping
+import dataclasses
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from app.domain import params_v2 as v2
 from app.domain.cost import BudgetCheck, BudgetRefusal, Cost, SpendTotal, check_budget
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 from app.domain.params import normalize
 from app.domain.params_v2 import MediaFacts
 
@@ -62,12 +63,20 @@ class ProblemKind(str, Enum):
 @dataclass(frozen=True)
 class Problem:
     """The first thing that stops a draft. ``field``/``message``: the rule's (INVALID,
-    NO_PROMPT); ``budget``: the budget's check (BUDGET)."""
+    NO_PROMPT), ``rule``/``values`` what it refuses, typed; ``budget``: the budget's check
+    (BUDGET)."""
 
     kind: ProblemKind
     field: str | None = None
     message: str = ""
     budget: BudgetCheck | None = None
+    rule: Rule = Rule.OTHER
+    values: Mapping[str, object] = dataclasses.field(default_factory=dict, compare=False)
+
+    @classmethod
+    def of(cls, kind: ProblemKind, exc: ValidationError) -> Problem:
+        """The problem a rule's refusal stands for."""
+        return cls(kind, exc.field, exc.message, rule=exc.rule, values=dict(exc.values))
 
     @property
     def refusal(self) -> BudgetRefusal | None:
@@ -128,8 +137,8 @@ def validation_problem(kind: str, raw: Mapping[str, Any]) -> Problem | None:
         return None
     except ValidationError as exc:
         if exc.field == "prompt" and not str(raw.get("prompt") or "").strip():
-            return Problem(ProblemKind.NO_PROMPT, exc.field, exc.message)
-        return Problem(ProblemKind.INVALID, exc.field, exc.message)
+            return Problem.of(ProblemKind.NO_PROMPT, exc)
+        return Problem.of(ProblemKind.INVALID, exc)
 
 
 def budget_verdict(limit: Any, today: SpendTotal | None, cost: Cost | None) -> BudgetCheck | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from enum import Enum
+
 
 class SlateError(Exception):
     """Base of all errors Slate reports to a user or a script."""
@@ -9,15 +11,57 @@ class SlateError(Exception):
     code = "internal"
 
 
+class Rule(str, Enum):
+    """What a rule refuses, typed, so each front end says it in its own words (the app's
+    ``app.ui.words.rule_words``); the numbers and names a sentence needs are the error's
+    ``values``. ``OTHER``: a refusal with no sentence of its own (its message says it)."""
+
+    OTHER = "other"
+    REQUIRED = "required"  # the field needs a value (``model``: who needs it)
+    TOO_LONG = "too_long"  # ``count`` characters, ``limit``
+    WHOLE_NUMBER = "whole_number"  # not a whole number
+    OUT_OF_RANGE = "out_of_range"  # ``low``–``high``
+    NOT_OFFERED = "not_offered"  # ``value`` is not offered by ``model``
+    NOT_TAKEN = "not_taken"  # ``model`` does not take this field
+    NEEDS_FIRST_FRAME = "needs_first_frame"  # a last frame (or ``value``) needs a first frame
+    FRAMES_OR_REFERENCES = "frames_or_references"  # frames and references do not mix
+    SOURCE = "source"  # not a file, an https:// address or an uploaded file
+    PLAIN_HTTP = "plain_http"  # http:// instead of https://
+    PRIVATE_ADDRESS = "private_address"  # ``host`` is not a public address
+    NOT_READ = "not_read"  # an inline picture the service has not read yet
+    WRONG_KIND = "wrong_kind"  # ``name`` is a ``kind``, the field takes a ``wanted``
+    FORMAT = "format"  # ``name``'s ``format`` is not one of ``allowed``
+    CODEC = "codec"  # ``name``'s ``codec`` is not one of ``allowed``
+    TOO_LARGE = "too_large"  # ``name`` is ``size`` MB, at most ``limit`` MB
+    SIDES = "sides"  # ``name`` is ``width``×``height`` px, each side ``low``–``high``
+    SHORT_SIDE = "short_side"  # ``name`` is ``width``×``height`` px, short side over ``low``
+    ASPECT = "aspect"  # ``name``'s width/height ``aspect`` is outside ``low``–``high``
+    CLIP_LENGTH = "clip_length"  # ``name`` lasts ``seconds``, ``low``–``high`` s
+    FPS = "fps"  # ``name`` has ``fps``, ``low``–``high``
+    TOO_MANY = "too_many"  # ``count`` given, at most ``limit``
+    TOTAL_LENGTH = "total_length"  # ``seconds`` in total, at most ``limit``
+    AUDIO_ALONE = "audio_alone"  # reference audio without a reference picture or video
+    ADAPTIVE_NEEDS_MEDIA = "adaptive_needs_media"  # "adaptive" without a picture or video
+    BODY_TOO_LARGE = "body_too_large"  # the request would be ``size`` MB, at most ``limit``
+    UNREADABLE = "unreadable"  # ``name`` cannot be read as a ``wanted``
+    NO_FILE = "no_file"  # ``name`` is not a file on this computer (nor an address)
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class ValidationError(SlateError):
-    """Bad input, found before anything is stored or sent. ``field`` names the culprit."""
+    """Bad input, found before anything is stored or sent. ``field`` names the culprit;
+    ``rule`` and ``values`` say what is wrong, typed (``message`` says it in English)."""
 
     code = "invalid"
 
-    def __init__(self, field: str, message: str) -> None:
+    def __init__(self, field: str, message: str, rule: Rule = Rule.OTHER, **values: object) -> None:
         super().__init__(f"{field}: {message}")
         self.field = field
         self.message = message
+        self.rule = rule
+        self.values: dict[str, object] = values
 
 
 class HandleError(SlateError):

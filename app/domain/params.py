@@ -20,7 +20,7 @@ from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 from app.domain import derived, enhance, params_h3image, params_sound, params_v2
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, protocol_for
 from app.domain.slots import Kind
@@ -135,26 +135,34 @@ _DATA_URL = re.compile(r"data:image/(png|jpeg|jpg|webp);base64,[A-Za-z0-9+/=\s]+
 
 def _frame(value: object, field: str) -> str:
     if not isinstance(value, str) or not value:
-        raise ValidationError(field, "must be an https:// URL or a data:image/...;base64 URL")
+        raise ValidationError(
+            field, "must be an https:// URL or a data:image/...;base64 URL", Rule.SOURCE
+        )
     if value.startswith("https://") and len(value) > len("https://"):
         if any(c.isspace() for c in value):
-            raise ValidationError(field, "a URL must not contain spaces")
+            raise ValidationError(field, "a URL must not contain spaces", Rule.SOURCE)
         try:
             host = urlsplit(value).hostname
         except ValueError:
-            raise ValidationError(field, "is not a valid URL") from None
+            raise ValidationError(field, "is not a valid URL", Rule.SOURCE) from None
         if not host:
-            raise ValidationError(field, "the URL has no host (https://HOST/...)")
+            raise ValidationError(field, "the URL has no host (https://HOST/...)", Rule.SOURCE)
         return value
     if value.startswith("data:"):
         if not _DATA_URL.fullmatch(value):
             raise ValidationError(
-                field, "a data URL must be data:image/png|jpeg|webp;base64,<base64 data>"
+                field,
+                "a data URL must be data:image/png|jpeg|webp;base64,<base64 data>",
+                Rule.SOURCE,
             )
         return value
     if value.startswith("http://"):
-        raise ValidationError(field, "plain http:// is not accepted; use https:// or a data URL")
-    raise ValidationError(field, "must be an https:// URL or a data:image/...;base64 URL")
+        raise ValidationError(
+            field, "plain http:// is not accepted; use https:// or a data URL", Rule.PLAIN_HTTP
+        )
+    raise ValidationError(
+        field, "must be an https:// URL or a data:image/...;base64 URL", Rule.SOURCE
+    )
 
 
 def check_frame(facts: MediaFacts, field: str, *, image_subject: bool = False) -> None:
@@ -165,7 +173,12 @@ def check_frame(facts: MediaFacts, field: str, *, image_subject: bool = False) -
     if facts.kind != "image" or facts.format not in formats:
         names = " or ".join(f.upper() for f in formats)
         raise ValidationError(
-            field, f"{what}: {facts.format.upper() or 'this'} is not accepted here; use {names}"
+            field,
+            f"{what}: {facts.format.upper() or 'this'} is not accepted here; use {names}",
+            Rule.FORMAT,
+            name=facts.name or "",
+            format=facts.format.upper(),
+            allowed=names,
         )
     if image_subject:
         if facts.bytes > IMAGE_SUBJECT_MAX_BYTES:
@@ -173,17 +186,31 @@ def check_frame(facts: MediaFacts, field: str, *, image_subject: bool = False) -
                 field,
                 f"{what} is {facts.bytes / 1048576:.1f} MB; a subject "
                 "reference may be at most 10 MB",
+                Rule.TOO_LARGE,
+                name=facts.name or "",
+                size=f"{facts.bytes / 1048576:.1f}",
+                limit=IMAGE_SUBJECT_MAX_BYTES // 1048576,
             )
         return
     if facts.bytes >= FRAME_MAX_BYTES:
         raise ValidationError(
-            field, f"{what} is {facts.bytes / 1048576:.1f} MB; frames must be smaller than 20 MB"
+            field,
+            f"{what} is {facts.bytes / 1048576:.1f} MB; frames must be smaller than 20 MB",
+            Rule.TOO_LARGE,
+            name=facts.name or "",
+            size=f"{facts.bytes / 1048576:.1f}",
+            limit=FRAME_MAX_BYTES // 1048576,
         )
     w, h = facts.width or 0, facts.height or 0
     if min(w, h) <= FRAME_SHORT_SIDE_MIN:
         raise ValidationError(
             field,
             f"{what} is {w}×{h} px; the short side must be more than {FRAME_SHORT_SIDE_MIN} px",
+            Rule.SHORT_SIDE,
+            name=facts.name or "",
+            width=w,
+            height=h,
+            low=FRAME_SHORT_SIDE_MIN,
         )
     aspect = w / h
     if not FRAME_ASPECT_MIN - 1e-9 <= aspect <= FRAME_ASPECT_MAX + 1e-9:
@@ -191,6 +218,11 @@ def check_frame(facts: MediaFacts, field: str, *, image_subject: bool = False) -
             field,
             f"{what} has an aspect ratio (width/height) of "
             f"{aspect:.2f}; frames must be within 2:5 and 5:2",
+            Rule.ASPECT,
+            name=facts.name or "",
+            aspect=f"{aspect:.2f}",
+            low="2:5",
+            high="5:2",
         )
 
 
@@ -204,9 +236,15 @@ def _prompt(value: object, limit: int, required: bool) -> str:
     if not isinstance(value, str):
         raise ValidationError("prompt", "must be text")
     if required and not value.strip():
-        raise ValidationError("prompt", "is required")
+        raise ValidationError("prompt", "is required", Rule.REQUIRED)
     if len(value) > limit:
-        raise ValidationError("prompt", f"is {len(value)} characters; the limit is {limit}")
+        raise ValidationError(
+            "prompt",
+            f"is {len(value)} characters; the limit is {limit}",
+            Rule.TOO_LONG,
+            count=len(value),
+            limit=limit,
+        )
     return value
 
 
@@ -220,12 +258,12 @@ def _bool(value: object, field: str, default: bool) -> bool:
 
 def _int(value: object, field: str) -> int:
     if isinstance(value, bool):
-        raise ValidationError(field, "must be a whole number")
+        raise ValidationError(field, "must be a whole number", Rule.WHOLE_NUMBER)
     if isinstance(value, int):
         return value
     if isinstance(value, str) and re.fullmatch(r"[+-]?\d+", value.strip()):
         return int(value.strip())
-    raise ValidationError(field, "must be a whole number")
+    raise ValidationError(field, "must be a whole number", Rule.WHOLE_NUMBER)
 
 
 def _unknown_fields(raw: Mapping[str, Any], known: tuple[str, ...]) -> None:
@@ -278,26 +316,49 @@ def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
     duration = DEFAULT_SECONDS if raw.get("duration") is None else _int(raw["duration"], "duration")
     if duration not in rule.resolutions:
         allowed = " or ".join(f"{d} s" for d in rule.resolutions)
-        raise ValidationError("duration", f"{duration} s is not offered by {model}; use {allowed}")
+        raise ValidationError(
+            "duration",
+            f"{duration} s is not offered by {model}; use {allowed}",
+            Rule.NOT_OFFERED,
+            value=f"{duration} s",
+            model=model,
+            instead=" / ".join(f"{d} s" for d in rule.resolutions),
+        )
     first = raw.get("first_frame_image") or None
     last = raw.get("last_frame_image") or None
     if first is not None:
         if not rule.allows_first_frame:
-            raise ValidationError("first_frame_image", f"{model} does not take a first frame")
+            raise ValidationError(
+                "first_frame_image",
+                f"{model} does not take a first frame",
+                Rule.NOT_TAKEN,
+                model=model,
+            )
         first = _frame(first, "first_frame_image")
     elif rule.needs_first_frame:
-        raise ValidationError("first_frame_image", f"{model} requires a first frame image")
+        raise ValidationError(
+            "first_frame_image", f"{model} requires a first frame image", Rule.REQUIRED, model=model
+        )
     if last is not None:
         if not rule.allows_last_frame:
-            raise ValidationError("last_frame_image", f"{model} does not take a last frame")
+            raise ValidationError(
+                "last_frame_image",
+                f"{model} does not take a last frame",
+                Rule.NOT_TAKEN,
+                model=model,
+            )
         if first is None:
-            raise ValidationError("last_frame_image", "a last frame needs a first frame too")
+            raise ValidationError(
+                "last_frame_image", "a last frame needs a first frame too", Rule.NEEDS_FIRST_FRAME
+            )
         last = _frame(last, "last_frame_image")
     fast = _bool(raw.get("fast_pretreatment"), "fast_pretreatment", False)
     if fast and not rule.fast_pretreatment:
         raise ValidationError(
             "fast_pretreatment",
             f"has an effect on MiniMax-Hailuo-2.3, 2.3-Fast and 02 only, not {model}",
+            Rule.NOT_TAKEN,
+            model=model,
         )
     resolution_raw = raw.get("resolution")
     if resolution_raw is None or resolution_raw == "":
@@ -310,26 +371,53 @@ def normalize_video(raw: Mapping[str, Any]) -> dict[str, Any]:
     if resolution not in allowed_res:
         if model.startswith("MiniMax-Hailuo-2.3") and duration == 10 and resolution == "1080P":
             raise ValidationError(
-                "resolution", "10 s at 1080P is not offered; use 768P for 10 s, or 6 s for 1080P"
+                "resolution",
+                "10 s at 1080P is not offered; use 768P for 10 s, or 6 s for 1080P",
+                Rule.NOT_OFFERED,
+                value=f"{resolution} · {duration} s",
+                model=model,
+                instead="768P · 10 s / 1080P · 6 s",
             )
         raise ValidationError(
             "resolution",
             f"{resolution} is not offered by {model} at {duration} s; "
             f"use {' or '.join(allowed_res)}",
+            Rule.NOT_OFFERED,
+            value=f"{resolution} · {duration} s",
+            model=model,
+            instead=" / ".join(allowed_res),
         )
     if resolution in rule.first_frame_only_resolutions and first is None:
-        raise ValidationError("resolution", f"{resolution} needs a first frame image with {model}")
+        raise ValidationError(
+            "resolution",
+            f"{resolution} needs a first frame image with {model}",
+            Rule.NEEDS_FIRST_FRAME,
+            value=resolution,
+            model=model,
+            instead=" / ".join(rule.last_frame_resolutions),
+        )
     if last is not None and resolution not in rule.last_frame_resolutions:
         raise ValidationError(
             "resolution",
             f"{model} with first and last frame makes "
             f"{' or '.join(rule.last_frame_resolutions)}, not {resolution}",
+            Rule.NOT_OFFERED,
+            value=resolution,
+            model=model,
+            instead=" / ".join(rule.last_frame_resolutions),
         )
     subject = _subject_reference(raw.get("subject_reference"), "video")
     if subject is not None and not rule.needs_subject:
-        raise ValidationError("subject_reference", f"{model} does not take a subject reference")
+        raise ValidationError(
+            "subject_reference",
+            f"{model} does not take a subject reference",
+            Rule.NOT_TAKEN,
+            model=model,
+        )
     if subject is None and rule.needs_subject:
-        raise ValidationError("subject_reference", f"{model} requires a subject reference")
+        raise ValidationError(
+            "subject_reference", f"{model} requires a subject reference", Rule.REQUIRED, model=model
+        )
     prompt = _prompt(raw.get("prompt"), VIDEO_PROMPT_MAX, required=first is None)
     out: dict[str, Any] = {
         "model": model,
@@ -367,16 +455,30 @@ def normalize_image(raw: Mapping[str, Any]) -> dict[str, Any]:
         )
     if ratio is not None and ratio not in ASPECT_RATIOS:
         raise ValidationError(
-            "aspect_ratio", f"{ratio!r} is not offered; use one of {' '.join(ASPECT_RATIOS)}"
+            "aspect_ratio",
+            f"{ratio!r} is not offered; use one of {' '.join(ASPECT_RATIOS)}",
+            Rule.NOT_OFFERED,
+            value=ratio,
+            model=model,
         )
     if ratio == "21:9" and model == "image-01-live":
-        raise ValidationError("aspect_ratio", "21:9 is offered by image-01 only")
+        raise ValidationError(
+            "aspect_ratio",
+            "21:9 is offered by image-01 only",
+            Rule.NOT_OFFERED,
+            value="21:9",
+            model=model,
+        )
     n = 1 if raw.get("n") is None else _int(raw["n"], "n")
     if not 1 <= n <= 9:
-        raise ValidationError("n", f"is {n}; ask for 1 to 9 images")
+        raise ValidationError(
+            "n", f"is {n}; ask for 1 to 9 images", Rule.OUT_OF_RANGE, low=1, high=9
+        )
     seed = None if raw.get("seed") is None else _int(raw["seed"], "seed")
     if seed is not None and not 0 <= seed <= SEED_MAX:
-        raise ValidationError("seed", f"must be between 0 and {SEED_MAX}")
+        raise ValidationError(
+            "seed", f"must be between 0 and {SEED_MAX}", Rule.OUT_OF_RANGE, low=0, high=SEED_MAX
+        )
     fmt = raw.get("response_format") or "url"
     if fmt not in ("url", "base64"):
         raise ValidationError("response_format", "must be url or base64")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Mapping, Sequence
 from urllib.parse import urlsplit
 
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 from app.domain.protocols import V2_MODELS
 
 
@@ -147,12 +147,12 @@ class MediaFacts:
 # -- small readers --------------------------------------------------------------------------
 def _int(value: object, field: str) -> int:
     if isinstance(value, bool):
-        raise ValidationError(field, "must be a whole number")
+        raise ValidationError(field, "must be a whole number", Rule.WHOLE_NUMBER)
     if isinstance(value, int):
         return value
     if isinstance(value, str) and re.fullmatch(r"[+-]?\d+", value.strip()):
         return int(value.strip())
-    raise ValidationError(field, "must be a whole number")
+    raise ValidationError(field, "must be a whole number", Rule.WHOLE_NUMBER)
 
 
 def _text(value: object, field: str) -> str | None:
@@ -172,29 +172,35 @@ def check_url(url: str, field: str) -> str:
     if _MM_FILE.fullmatch(url):
         return url
     if url.startswith("mm_file://"):
-        raise ValidationError(field, "mm_file:// must be followed by the uploaded file's id")
+        raise ValidationError(
+            field, "mm_file:// must be followed by the uploaded file's id", Rule.SOURCE
+        )
     if url.startswith("http://"):
-        raise ValidationError(field, "plain http:// is not accepted; use https://")
+        raise ValidationError(field, "plain http:// is not accepted; use https://", Rule.PLAIN_HTTP)
     if not url.startswith("https://"):
         raise ValidationError(
-            field, "must be an https:// URL, mm_file://ID, a data: URL or a local file"
+            field, "must be an https:// URL, mm_file://ID, a data: URL or a local file", Rule.SOURCE
         )
     if any(c.isspace() for c in url):
-        raise ValidationError(field, "a URL must not contain spaces")
+        raise ValidationError(field, "a URL must not contain spaces", Rule.SOURCE)
     try:
         host = (urlsplit(url).hostname or "").lower()
     except ValueError:
-        raise ValidationError(field, "is not a valid URL") from None
+        raise ValidationError(field, "is not a valid URL", Rule.SOURCE) from None
     if not host:
-        raise ValidationError(field, "the URL has no host (https://HOST/...)")
+        raise ValidationError(field, "the URL has no host (https://HOST/...)", Rule.SOURCE)
     if host == "localhost" or host.endswith(".localhost"):
-        raise ValidationError(field, f"must be a public https URL, not {host}")
+        raise ValidationError(
+            field, f"must be a public https URL, not {host}", Rule.PRIVATE_ADDRESS, host=host
+        )
     try:
         address = ipaddress.ip_address(host.strip("[]"))
     except ValueError:
         return url
     if not address.is_global:
-        raise ValidationError(field, f"must be a public https URL, not {host}")
+        raise ValidationError(
+            field, f"must be a public https URL, not {host}", Rule.PRIVATE_ADDRESS, host=host
+        )
     return url
 
 
@@ -207,13 +213,31 @@ def check_image(f: MediaFacts, field: str) -> None:
             field,
             f"{what}: {f.format.upper() or 'this'} is not an accepted "
             "image format (JPG, JPEG, PNG, WEBP, HEIC, HEIF)",
+            Rule.FORMAT,
+            name=f.name or "",
+            format=f.format.upper(),
+            allowed="JPG, PNG, WEBP, HEIC, HEIF",
         )
     if f.bytes > IMAGE_MAX_BYTES:
-        raise ValidationError(field, f"{what} is {_mb(f.bytes)}; images may be at most 30 MB")
+        raise ValidationError(
+            field,
+            f"{what} is {_mb(f.bytes)}; images may be at most 30 MB",
+            Rule.TOO_LARGE,
+            name=f.name or "",
+            size=_mb(f.bytes).split()[0],
+            limit=IMAGE_MAX_BYTES // 1048576,
+        )
     w, h = f.width or 0, f.height or 0
     if not (SIDE_MIN <= w <= SIDE_MAX and SIDE_MIN <= h <= SIDE_MAX):
         raise ValidationError(
-            field, f"{what} is {w}×{h} px; each side must be {SIDE_MIN}–{SIDE_MAX} px"
+            field,
+            f"{what} is {w}×{h} px; each side must be {SIDE_MIN}–{SIDE_MAX} px",
+            Rule.SIDES,
+            name=f.name or "",
+            width=w,
+            height=h,
+            low=SIDE_MIN,
+            high=SIDE_MAX,
         )
     aspect = w / h
     if not ASPECT_MIN <= aspect <= ASPECT_MAX:
@@ -222,6 +246,11 @@ def check_image(f: MediaFacts, field: str) -> None:
             f"{what} has an aspect ratio (width/height) of "
             f"{aspect:.2f}; it must be within {ASPECT_MIN}–{ASPECT_MAX} "
             "(2:5 to 5:2)",
+            Rule.ASPECT,
+            name=f.name or "",
+            aspect=f"{aspect:.2f}",
+            low="2:5",
+            high="5:2",
         )
 
 
@@ -229,7 +258,13 @@ def _check_clip(f: MediaFacts, field: str, what: str) -> None:
     seconds = f.seconds if f.seconds is not None else 0.0
     if not CLIP_MIN - 0.001 <= seconds <= CLIP_MAX + 0.001:
         raise ValidationError(
-            field, f"{what} lasts {seconds:.2f} s; each clip must last {CLIP_MIN:g}–{CLIP_MAX:g} s"
+            field,
+            f"{what} lasts {seconds:.2f} s; each clip must last {CLIP_MIN:g}–{CLIP_MAX:g} s",
+            Rule.CLIP_LENGTH,
+            name=f.name or "",
+            seconds=f"{seconds:.2f}",
+            low=f"{CLIP_MIN:g}",
+            high=f"{CLIP_MAX:g}",
         )
 
 
@@ -237,28 +272,76 @@ def check_video(f: MediaFacts, field: str) -> None:
     """Container, codecs, bytes, length and frame rate of a reference video."""
     what = f.name or "the video"
     if f.kind != "video" or f.format not in VIDEO_FORMATS:
-        raise ValidationError(field, f"{what}: reference videos must be MP4 or MOV")
+        raise ValidationError(
+            field,
+            f"{what}: reference videos must be MP4 or MOV",
+            Rule.FORMAT,
+            name=f.name or "",
+            format=f.format.upper(),
+            allowed="MP4, MOV",
+        )
     if f.video_codec not in VIDEO_CODECS:
         raise ValidationError(
-            field, f"{what}: the video codec {f.video_codec} is not H.264 or H.265"
+            field,
+            f"{what}: the video codec {f.video_codec} is not H.264 or H.265",
+            Rule.CODEC,
+            name=f.name or "",
+            codec=f.video_codec,
+            allowed="H.264, H.265",
         )
     if f.audio_codec is not None and f.audio_codec not in VIDEO_AUDIO_CODECS:
-        raise ValidationError(field, f"{what}: the sound codec {f.audio_codec} is not AAC or MP3")
+        raise ValidationError(
+            field,
+            f"{what}: the sound codec {f.audio_codec} is not AAC or MP3",
+            Rule.CODEC,
+            name=f.name or "",
+            codec=f.audio_codec,
+            allowed="AAC, MP3",
+        )
     if f.bytes > VIDEO_MAX_BYTES:
-        raise ValidationError(field, f"{what} is {_mb(f.bytes)}; videos may be at most 50 MB")
+        raise ValidationError(
+            field,
+            f"{what} is {_mb(f.bytes)}; videos may be at most 50 MB",
+            Rule.TOO_LARGE,
+            name=f.name or "",
+            size=_mb(f.bytes).split()[0],
+            limit=VIDEO_MAX_BYTES // 1048576,
+        )
     _check_clip(f, field, what)
     fps = f.fps or 0.0
     if not FPS_MIN - 0.001 <= fps <= FPS_MAX + 0.001:
-        raise ValidationError(field, f"{what} has {fps:.3f} fps; it must be within 23.976–60 fps")
+        raise ValidationError(
+            field,
+            f"{what} has {fps:.3f} fps; it must be within 23.976–60 fps",
+            Rule.FPS,
+            name=f.name or "",
+            fps=f"{fps:.3f}",
+            low="23.976",
+            high="60",
+        )
 
 
 def check_audio(f: MediaFacts, field: str) -> None:
     """Container, bytes and length of a reference audio clip."""
     what = f.name or "the audio"
     if f.kind != "audio" or f.format not in AUDIO_FORMATS:
-        raise ValidationError(field, f"{what}: reference audio must be WAV or MP3")
+        raise ValidationError(
+            field,
+            f"{what}: reference audio must be WAV or MP3",
+            Rule.FORMAT,
+            name=f.name or "",
+            format=f.format.upper(),
+            allowed="WAV, MP3",
+        )
     if f.bytes > AUDIO_MAX_BYTES:
-        raise ValidationError(field, f"{what} is {_mb(f.bytes)}; audio may be at most 15 MB")
+        raise ValidationError(
+            field,
+            f"{what} is {_mb(f.bytes)}; audio may be at most 15 MB",
+            Rule.TOO_LARGE,
+            name=f.name or "",
+            size=_mb(f.bytes).split()[0],
+            limit=AUDIO_MAX_BYTES // 1048576,
+        )
     _check_clip(f, field, what)
 
 
@@ -282,14 +365,19 @@ def _item(value: object, field: str, item_type: str, role: str) -> dict[str, Any
     if isinstance(value, MediaFacts):
         if value.kind != kind:
             raise ValidationError(
-                field, f"{value.name or 'this input'} is {value.kind}, not {kind}"
+                field,
+                f"{value.name or 'this input'} is {value.kind}, not {kind}",
+                Rule.WRONG_KIND,
+                name=value.name or "",
+                kind=value.kind,
+                wanted=kind,
             )
         CHECKS[kind](value, field)
         return {"type": item_type, "role": role, **value.item()}
     if not isinstance(value, str):
-        raise ValidationError(field, "must be a URL or a file")
+        raise ValidationError(field, "must be a URL or a file", Rule.SOURCE)
     if value.startswith("data:"):
-        raise ValidationError(field, "a data: URL must be read by the service first")
+        raise ValidationError(field, "a data: URL must be read by the service first", Rule.NOT_READ)
     return {"type": item_type, "role": role, "url": check_url(value, field)}
 
 
@@ -316,9 +404,17 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(prompt, str):
         raise ValidationError("prompt", "must be text")
     if not prompt.strip():
-        raise ValidationError("prompt", f"is required ({model} needs a text prompt)")
+        raise ValidationError(
+            "prompt", f"is required ({model} needs a text prompt)", Rule.REQUIRED, model=model
+        )
     if len(prompt) > PROMPT_MAX:
-        raise ValidationError("prompt", f"is {len(prompt)} characters; the limit is {PROMPT_MAX}")
+        raise ValidationError(
+            "prompt",
+            f"is {len(prompt)} characters; the limit is {PROMPT_MAX}",
+            Rule.TOO_LONG,
+            count=len(prompt),
+            limit=PROMPT_MAX,
+        )
 
     duration = (
         DEFAULT_DURATION if raw.get("duration") in (None, "") else _int(raw["duration"], "duration")
@@ -327,12 +423,20 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
         raise ValidationError(
             "duration",
             f"{duration} s is not offered by {model}; use {rule.min_seconds}–{rule.max_seconds} s",
+            Rule.NOT_OFFERED,
+            value=f"{duration} s",
+            model=model,
+            instead=f"{rule.min_seconds}–{rule.max_seconds} s",
         )
     resolution = (_text(raw.get("resolution"), "resolution") or DEFAULT_RESOLUTION).upper()
     if resolution not in rule.resolutions:
         raise ValidationError(
             "resolution",
             f"{resolution} is not offered by {model}; use {' or '.join(rule.resolutions)}",
+            Rule.NOT_OFFERED,
+            value=resolution,
+            model=model,
+            instead=" / ".join(rule.resolutions),
         )
 
     items: list[dict[str, Any]] = []
@@ -351,29 +455,52 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
             references[0],
             "references cannot be combined with a first or "
             "last frame: V2 takes frames or references, not both",
+            Rule.FRAMES_OR_REFERENCES,
         )
     if given["last_frame_image"] and not given["first_frame_image"] and not rule.last_frame_alone:
-        raise ValidationError("last_frame_image", f"{model} needs a first frame with a last frame")
+        raise ValidationError(
+            "last_frame_image",
+            f"{model} needs a first frame with a last frame",
+            Rule.NEEDS_FIRST_FRAME,
+            model=model,
+        )
     if given["reference_image"] > MAX_IMAGES:
         raise ValidationError(
-            "reference_image", f"{given['reference_image']} reference images; at most {MAX_IMAGES}"
+            "reference_image",
+            f"{given['reference_image']} reference images; at most {MAX_IMAGES}",
+            Rule.TOO_MANY,
+            count=given["reference_image"],
+            limit=MAX_IMAGES,
         )
     if given["reference_video"] > MAX_VIDEOS:
         raise ValidationError(
-            "reference_video", f"{given['reference_video']} reference videos; at most {MAX_VIDEOS}"
+            "reference_video",
+            f"{given['reference_video']} reference videos; at most {MAX_VIDEOS}",
+            Rule.TOO_MANY,
+            count=given["reference_video"],
+            limit=MAX_VIDEOS,
         )
     if given["reference_audio"] > MAX_AUDIO:
         raise ValidationError(
-            "reference_audio", f"{given['reference_audio']} audio clips; at most {MAX_AUDIO}"
+            "reference_audio",
+            f"{given['reference_audio']} audio clips; at most {MAX_AUDIO}",
+            Rule.TOO_MANY,
+            count=given["reference_audio"],
+            limit=MAX_AUDIO,
         )
     if len(items) > MAX_FILES:
         raise ValidationError(
-            "content", f"{len(items)} media inputs; a request takes at most {MAX_FILES} files"
+            "content",
+            f"{len(items)} media inputs; a request takes at most {MAX_FILES} files",
+            Rule.TOO_MANY,
+            count=len(items),
+            limit=MAX_FILES,
         )
     if given["reference_audio"] and not (given["reference_image"] or given["reference_video"]):
         raise ValidationError(
             "reference_audio",
             "reference audio needs at least one reference image or reference video",
+            Rule.AUDIO_ALONE,
         )
     for item_type, field, what in (
         ("video_url", "reference_video", "reference videos"),
@@ -382,14 +509,22 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
         total = sum(i.get("seconds") or 0.0 for i in items if i["type"] == item_type)
         if total > TOTAL_SECONDS_MAX + 0.001:
             raise ValidationError(
-                field, f"the {what} last {total:.2f} s in total; at most {TOTAL_SECONDS_MAX:g} s"
+                field,
+                f"the {what} last {total:.2f} s in total; at most {TOTAL_SECONDS_MAX:g} s",
+                Rule.TOTAL_LENGTH,
+                seconds=f"{total:.2f}",
+                limit=f"{TOTAL_SECONDS_MAX:g}",
             )
 
     ratio = _text(raw.get("ratio"), "ratio") or DEFAULT_RATIO
     ratio = ratio.lower() if ratio.lower() == ADAPTIVE else ratio
     if ratio != ADAPTIVE and ratio not in RATIOS:
         raise ValidationError(
-            "ratio", f"{ratio!r} is not offered; use {ADAPTIVE} or one of {' '.join(RATIOS)}"
+            "ratio",
+            f"{ratio!r} is not offered; use {ADAPTIVE} or one of {' '.join(RATIOS)}",
+            Rule.NOT_OFFERED,
+            value=ratio,
+            model=model,
         )
     visual = any(i["type"] in ("image_url", "video_url") for i in items)
     if ratio == ADAPTIVE and not visual:
@@ -397,13 +532,17 @@ def normalize(raw: Mapping[str, Any]) -> dict[str, Any]:
             "ratio",
             "a request without an image or a video needs a concrete "
             f"ratio ({' '.join(RATIOS)}), not adaptive",
+            Rule.ADAPTIVE_NEEDS_MEDIA,
         )
 
     expansion = _text(raw.get("prompt_expansion"), "prompt_expansion")
     if expansion is not None:
         if not rule.prompt_expansion:
             raise ValidationError(
-                "prompt_expansion", f"is offered by MiniMax-H3-Max only, not {model}"
+                "prompt_expansion",
+                f"is offered by MiniMax-H3-Max only, not {model}",
+                Rule.NOT_TAKEN,
+                model=model,
             )
         expansion = expansion.lower()
         if expansion not in EXPANSION_MODES:
@@ -474,7 +613,11 @@ def plan_body(params: Mapping[str, Any], can_upload: bool) -> BodyPlan:
     )
     if body_bytes > BODY_MAX:
         raise ValidationError(
-            "content", f"the request body would be {_mb(body_bytes)}; MiniMax accepts at most 64 MB"
+            "content",
+            f"the request body would be {_mb(body_bytes)}; MiniMax accepts at most 64 MB",
+            Rule.BODY_TOO_LARGE,
+            size=_mb(body_bytes).split()[0],
+            limit=BODY_MAX // 1048576,
         )
     return BodyPlan(frozenset(inline), frozenset(upload), body_bytes)
 

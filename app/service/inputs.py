@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 from app.domain.params import FRAME_IMAGE_FIELDS, check_frame
 from app.domain.params_v2 import MEDIA_FIELDS, REFERENCE_FIELDS, MediaFacts
 
@@ -94,17 +94,36 @@ def image_file_data_url(path: str | Path, field: str) -> str:
     p = Path(path).expanduser()
     if not p.is_file():
         raise ValidationError(
-            field, f"{str(path)!r} is neither an https:// URL, a data: URL nor an image file"
+            field,
+            f"{str(path)!r} is neither an https:// URL, a data: URL nor an image file",
+            Rule.NO_FILE,
+            name=p.name,
         )
     mime = mimetypes.guess_type(p.name)[0] or ""
     if mime not in IMAGE_TYPES:
-        raise ValidationError(field, f"{p.name}: only PNG, JPEG or WebP images")
+        raise ValidationError(
+            field,
+            f"{p.name}: only PNG, JPEG or WebP images",
+            Rule.FORMAT,
+            name=p.name,
+            format=p.suffix.lstrip(".").upper(),
+            allowed="PNG, JPEG, WebP",
+        )
     try:
         if p.stat().st_size > MAX_IMAGE_FILE_BYTES:
-            raise ValidationError(field, f"{p.name} is larger than 20 MB")
+            raise ValidationError(
+                field,
+                f"{p.name} is larger than 20 MB",
+                Rule.TOO_LARGE,
+                name=p.name,
+                size=f"{p.stat().st_size / 1048576:.1f}",
+                limit=MAX_IMAGE_FILE_BYTES >> 20,
+            )
         data = p.read_bytes()
     except OSError as exc:
-        raise ValidationError(field, f"{p.name}: {exc.strerror or exc}") from None
+        raise ValidationError(
+            field, f"{p.name}: {exc.strerror or exc}", Rule.UNREADABLE, name=p.name, wanted="image"
+        ) from None
     return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
 
 
@@ -250,6 +269,7 @@ KIND_WORDS = {
 
 def probe(data: bytes, kind: str, name: str, field: str) -> MediaFacts:
     """The facts of ``data`` as an input of ``kind``; ValidationError naming ``field``."""
+    shown = "" if name.startswith("the data:") else name  # a data URL has no name of its own
     try:
         if kind == "image":
             facts = probe_image(data, name)
@@ -258,11 +278,26 @@ def probe(data: bytes, kind: str, name: str, field: str) -> MediaFacts:
                 raise ValueError(f"it is an image, not a {kind}")
             facts = probe_av(data, name)
     except ValueError as exc:
-        raise ValidationError(field, f"{name}: {exc}") from None
+        raise ValidationError(
+            field, f"{name}: {exc}", Rule.UNREADABLE, name=shown, wanted=kind
+        ) from None
     if facts is None:
-        raise ValidationError(field, f"{name} is not a readable {KIND_WORDS[kind]}")
+        raise ValidationError(
+            field,
+            f"{name} is not a readable {KIND_WORDS[kind]}",
+            Rule.UNREADABLE,
+            name=shown,
+            wanted=kind,
+        )
     if facts.kind != kind:
-        raise ValidationError(field, f"{name} is {facts.kind}, not {KIND_WORDS[kind]}")
+        raise ValidationError(
+            field,
+            f"{name} is {facts.kind}, not {KIND_WORDS[kind]}",
+            Rule.WRONG_KIND,
+            name=shown,
+            kind=facts.kind,
+            wanted=kind,
+        )
     return facts
 
 
@@ -309,33 +344,59 @@ def decode_data_url(url: str, kind: str, field: str) -> tuple[str, bytes]:
     """(declared subtype, bytes) of a ``data:<kind>/<type>;base64,…`` URL."""
     match = _DATA_URL.fullmatch(url)
     if match is None:
-        raise ValidationError(field, f"a data URL must be data:{kind}/<type>;base64,<data>")
+        raise ValidationError(
+            field,
+            f"a data URL must be data:{kind}/<type>;base64,<data>",
+            Rule.UNREADABLE,
+            wanted=kind,
+        )
     family, subtype = match.group(1), match.group(2)
     if family.lower() != kind:
-        raise ValidationError(field, f"expects data:{kind}/..., not data:{family}/...")
+        raise ValidationError(
+            field,
+            f"expects data:{kind}/..., not data:{family}/...",
+            Rule.WRONG_KIND,
+            kind=family.lower(),
+            wanted=kind,
+        )
     known = DATA_URL_TYPES[kind]
     if f"{family}/{subtype}" != f"{family}/{subtype}".lower():
         raise ValidationError(
-            field, f"the data URL's type must be lowercase ({kind}/{subtype.lower()})"
+            field,
+            f"the data URL's type must be lowercase ({kind}/{subtype.lower()})",
+            Rule.UNREADABLE,
+            wanted=kind,
         )
     if subtype not in known:
         raise ValidationError(
-            field, f"data:{kind}/{subtype} is not accepted; use {', '.join(known)}"
+            field,
+            f"data:{kind}/{subtype} is not accepted; use {', '.join(known)}",
+            Rule.FORMAT,
+            format=subtype.upper(),
+            allowed=", ".join(known).upper(),
         )
     payload = re.sub(r"\s+", "", match.group(3))
     if len(payload) * 3 // 4 > MAX_READ_BYTES:
-        raise ValidationError(field, f"the data URL holds more than {MAX_READ_BYTES >> 20} MB")
+        raise ValidationError(
+            field,
+            f"the data URL holds more than {MAX_READ_BYTES >> 20} MB",
+            Rule.TOO_LARGE,
+            size=f"{len(payload) * 3 / 4 / 1048576:.1f}",
+            limit=MAX_READ_BYTES >> 20,
+        )
     try:
         return subtype, base64.b64decode(payload, validate=True)
     except (binascii.Error, ValueError):
-        raise ValidationError(field, "the data URL is not valid base64") from None
+        raise ValidationError(
+            field, "the data URL is not valid base64", Rule.UNREADABLE, wanted=kind
+        ) from None
 
 
 def from_data_url(url: str, kind: str, field: str) -> LocalInput:
     """Decode a data URL and prove it holds the media it declares."""
     subtype, data = decode_data_url(url, kind, field)
     if not data:
-        raise ValidationError(field, "the data URL is empty")
+        raise ValidationError(field, "the data URL is empty", Rule.UNREADABLE, wanted=kind)
     facts = probe(data, kind, f"the data:{kind}/{subtype} URL", field)
     if facts.format not in DATA_URL_TYPES[kind][subtype]:
         raise ValidationError(
@@ -349,16 +410,34 @@ def from_file(value: str, kind: str, field: str) -> LocalInput:
     path = Path(value).expanduser()
     if not path.is_file():
         raise ValidationError(
-            field, f"{value!r} is neither an https:// URL, mm_file://ID, a data: URL nor a file"
+            field,
+            f"{value!r} is neither an https:// URL, mm_file://ID, a data: URL nor a file",
+            Rule.NO_FILE,
+            name=path.name,
         )
     try:
         if path.stat().st_size > MAX_READ_BYTES:
-            raise ValidationError(field, f"{path.name} is larger than {MAX_READ_BYTES >> 20} MB")
+            raise ValidationError(
+                field,
+                f"{path.name} is larger than {MAX_READ_BYTES >> 20} MB",
+                Rule.TOO_LARGE,
+                name=path.name,
+                size=f"{path.stat().st_size / 1048576:.1f}",
+                limit=MAX_READ_BYTES >> 20,
+            )
         data = path.read_bytes()
     except OSError as exc:
-        raise ValidationError(field, f"{path.name}: {exc.strerror or exc}") from None
+        raise ValidationError(
+            field,
+            f"{path.name}: {exc.strerror or exc}",
+            Rule.UNREADABLE,
+            name=path.name,
+            wanted=kind,
+        ) from None
     if not data:
-        raise ValidationError(field, f"{path.name} is empty")
+        raise ValidationError(
+            field, f"{path.name} is empty", Rule.UNREADABLE, name=path.name, wanted=kind
+        )
     return LocalInput(probe(data, kind, path.name, field), path=path.resolve())
 
 

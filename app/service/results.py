@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from app.domain.cost import Cost, Spend, SpendTotal
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 from app.domain.prices import Money
 from app.domain.states import SlotOffer, State
 from app.service.views import TaskView
@@ -79,6 +79,9 @@ class Problem:
     suggested_request_id: str | None = None
     #: An action the slot does not offer: which, and why as a type (``domain.states.Refusal``).
     refused: SlotOffer | None = None
+    #: A rule's refusal (INVALID), typed: what it refuses and the values its words need.
+    rule: Rule | None = None
+    values: dict[str, object] | None = None
 
 
 @dataclass(frozen=True)
@@ -329,7 +332,9 @@ def invalid(request_id: object, exc: ValidationError, task: TaskView | None = No
         OutcomeKind.INVALID,
         rid_or_none(request_id),
         task,
-        Problem(ProblemCode.INVALID, str(exc), field=exc.field),
+        Problem(
+            ProblemCode.INVALID, str(exc), field=exc.field, rule=exc.rule, values=dict(exc.values)
+        ),
     )
 
 

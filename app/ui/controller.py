@@ -542,14 +542,14 @@ class Controller(QObject):
         self, source: str, kind: str, field: str, protocol: str, done: Callable[[Any], None]
     ) -> None:
         """Read and check one input off the UI thread: ``done`` gets the
-        :class:`~app.ui.inputs.MediaInput`, or the refusal (naming the limit) as text."""
+        :class:`~app.ui.inputs.MediaInput`, or the rules' refusal (a ValidationError)."""
         from app.ui.inputs import probe_media
 
         def read() -> Any:
             try:
                 return probe_media(source, kind, field, protocol)
             except ValidationError as exc:
-                return exc.message
+                return exc
 
         self.call(read, done=done)
 

@@ -774,7 +774,7 @@ class CreateForm(QWidget):
                 words.draft_problem(problem, "", translate=translate)
                 if hint
                 else self._problem_text(
-                    drafts.Problem(drafts.ProblemKind.INVALID, problem.field, problem.message)
+                    dataclasses.replace(problem, kind=drafts.ProblemKind.INVALID)
                     if problem.kind is drafts.ProblemKind.NO_PROMPT
                     else problem
                 )
@@ -883,6 +883,9 @@ class CreateForm(QWidget):
             self.refuse(self.tr("This model takes no pictures here."))
 
     def _arrived(self, target: Any, got: Any, name: str | None = None) -> None:
+        if isinstance(got, ValidationError):
+            self.refuse(words.refused_input(got, translate))
+            return
         if not isinstance(got, MediaInput):
             self.refuse(self.tr("Not added — %1").replace("%1", str(got)))
             return
@@ -893,7 +896,7 @@ class CreateForm(QWidget):
             current = self.references.by_field(check=True).get(field, [])
             err = self._what_if(**{field: [*current, got.check_value()]})
             if err is not None and (err.field.startswith("reference") or err.field == "content"):
-                self.refuse(self.tr("Not added — %1").replace("%1", err.message))
+                self.refuse(words.refused_input(err, translate))
                 return
             target.append(got)
         else:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 from app.domain.params_v2 import MediaFacts
 from app.ui.qt import (
     QByteArray,
@@ -147,7 +147,9 @@ def probe_media(source: str, kind: str, field: str, protocol: str) -> MediaInput
         if v2:
             check_url(source, field)
         elif not source.startswith("https://"):
-            raise ValidationError(field, "plain http:// is not accepted; use https://")
+            raise ValidationError(
+                field, "plain http:// is not accepted; use https://", Rule.PLAIN_HTTP
+            )
         return MediaInput(source, kind, source.rsplit("/", 1)[-1] or source)
     if source.startswith("data:"):
         local = inputs.from_data_url(source, kind, field)

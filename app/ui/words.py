@@ -13,13 +13,14 @@ context and translated by the ``translate`` function the caller passes (Qt's, in
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Protocol
 
 from app.domain.cost import BudgetCheck, BudgetRefusal, format_money
 from app.domain.drafts import Problem, ProblemKind, Unavailable
+from app.domain.errors import Rule
 from app.domain.states import Action, Refusal, SlotOffer, State, state_for_status_word
 from app.ui.noop import QT_TRANSLATE_NOOP
 
@@ -167,10 +168,14 @@ KEYRING = QT_TRANSLATE_NOOP(
     "the key in the environment instead (see Settings).",
 )
 # what a history event's detail says, in the designer's words (the rest is behind Details)
-D_IMAGES = QT_TRANSLATE_NOOP("Words", "%1 image(s)")
+#: Counted words: (one, many); a language with one form translates both alike.
+D_IMAGES = (QT_TRANSLATE_NOOP("Words", "1 image"), QT_TRANSLATE_NOOP("Words", "%1 images"))
 D_VIDEO = QT_TRANSLATE_NOOP("Words", "video")
-D_FILES = QT_TRANSLATE_NOOP("Words", "%1 file(s)")
-D_UPLOADED = QT_TRANSLATE_NOOP("Words", "%1 input file(s) uploaded")
+D_FILES = (QT_TRANSLATE_NOOP("Words", "1 file"), QT_TRANSLATE_NOOP("Words", "%1 files"))
+D_UPLOADED = (
+    QT_TRANSLATE_NOOP("Words", "1 input file uploaded"),
+    QT_TRANSLATE_NOOP("Words", "%1 input files uploaded"),
+)
 D_RETRY = QT_TRANSLATE_NOOP("Words", "nothing was made; sending again in %1 s")
 D_NOT_BILLED = QT_TRANSLATE_NOOP("Words", "not billed")
 D_NEXT_TRY = QT_TRANSLATE_NOOP("Words", "the result is safe; next try in %1 s")
@@ -454,6 +459,10 @@ def for_outcome(
     refused = getattr(problem, "refused", None)
     if isinstance(refused, SlotOffer) and refused.refusal is not None:
         return Said(translate("WhyNot", refusal_words(refused)), message)
+    rule = getattr(problem, "rule", None)
+    if code == "invalid" and isinstance(rule, Rule) and rule is not Rule.OTHER:
+        said = rule_words(rule, getattr(problem, "values", None) or {}, problem.field, translate)
+        return Said(said[:1].upper() + said[1:], message)
     if code == "invalid":
         return Said(message)
     low = message.lower()
@@ -533,7 +542,7 @@ def event_detail(
         shown = translate(CONTEXT, reason) if reason is not None else ""
     elif event == "created":
         m = re.match(r"(\d+) image\(s\)", detail)
-        shown = _count(translate(CONTEXT, D_IMAGES), m.group(1)) if m else ""
+        shown = counted(int(m.group(1)), D_IMAGES, translate) if m else ""
     elif event == "verified":
         shown = _verified(detail, translate)
     elif event == "downloaded":
@@ -543,9 +552,9 @@ def event_detail(
             shown = f"{size} · {m.group(2)}×{m.group(3)}" if m.group(2) else size
     elif event == "exported":
         m = re.match(r"(\d+) file", detail)
-        shown = _count(translate(CONTEXT, D_FILES), m.group(1)) if m else ""
+        shown = counted(int(m.group(1)), D_FILES, translate) if m else ""
     elif event == "inputs":
-        shown = _count(translate(CONTEXT, D_UPLOADED), str(detail.count(" uploaded as ")))
+        shown = counted(detail.count(" uploaded as "), D_UPLOADED, translate)
     elif event == "rate_limited":
         m = re.search(r"again in (\d+(?:\.\d+)?) ?s", detail)
         shown = translate(CONTEXT, D_RETRY).replace("%1", f"{float(m.group(1)):.0f}") if m else ""
@@ -567,8 +576,11 @@ def _is_status_word(word: str) -> bool:
     return any(state_for_status_word(word, p) is not State.UNKNOWN for p in ("v1", "v2"))
 
 
-def _count(text: str, n: str) -> str:
-    return text.replace("%1", n)
+def counted(
+    n: int, forms: tuple[str, str], translate: Translate = _plain, context: str = CONTEXT
+) -> str:
+    """``n`` things in words: ``forms`` (one, many) — "1 image", "3 images" (3 张图片)."""
+    return translate(context, forms[0] if n == 1 else forms[1]).replace("%1", str(n))
 
 
 def file_size(size: int) -> str:
@@ -583,9 +595,7 @@ def _verified(detail: str, translate: Translate) -> str:
         return ""
     kind, w, h = items[0]
     what = (
-        translate(CONTEXT, D_VIDEO)
-        if kind == "video"
-        else _count(translate(CONTEXT, D_IMAGES), str(len(items)))
+        translate(CONTEXT, D_VIDEO) if kind == "video" else counted(len(items), D_IMAGES, translate)
     )
     return f"{what} · {w}×{h}" if w and h else what
 
@@ -722,6 +732,135 @@ def budget_refusal(
     )
 
 
+# -- a rule's refusal, typed (``app.domain.errors.Rule``) → the designer's sentence ------
+#: ``{name}`` style places are filled from the refusal's values (``{name}``: the file's name).
+RULE_WORDS: dict[Rule, str] = {
+    Rule.OTHER: QT_TRANSLATE_NOOP("Words", "this cannot be used with these settings."),
+    Rule.REQUIRED: QT_TRANSLATE_NOOP("Words", "{model} needs this."),
+    Rule.TOO_LONG: QT_TRANSLATE_NOOP(
+        "Words", "{count} characters; the limit is {limit}. Shorten it a little."
+    ),
+    Rule.WHOLE_NUMBER: QT_TRANSLATE_NOOP("Words", "type a whole number."),
+    Rule.OUT_OF_RANGE: QT_TRANSLATE_NOOP("Words", "choose a number from {low} to {high}."),
+    Rule.NOT_OFFERED: QT_TRANSLATE_NOOP("Words", "{model} does not offer {value}; choose another."),
+    Rule.NOT_TAKEN: QT_TRANSLATE_NOOP(
+        "Words", "{model} does not take this; remove it or choose another model."
+    ),
+    Rule.NEEDS_FIRST_FRAME: QT_TRANSLATE_NOOP(
+        "Words", "a last frame needs a first frame: add the first frame too."
+    ),
+    Rule.FRAMES_OR_REFERENCES: QT_TRANSLATE_NOOP(
+        "Words", "frames and references don't mix: use one or the other."
+    ),
+    Rule.SOURCE: QT_TRANSLATE_NOOP(
+        "Words", "choose a file, or paste a web address that starts with https://."
+    ),
+    Rule.PLAIN_HTTP: QT_TRANSLATE_NOOP(
+        "Words", "only secure web addresses work: use https:// instead of http://."
+    ),
+    Rule.PRIVATE_ADDRESS: QT_TRANSLATE_NOOP(
+        "Words",
+        "{host} cannot be reached by the provider: use a public web address, or choose the file.",
+    ),
+    Rule.NOT_READ: QT_TRANSLATE_NOOP("Words", "this picture was not read yet: choose it again."),
+    Rule.WRONG_KIND: QT_TRANSLATE_NOOP("Words", "{name} is {kind}; this takes {wanted}."),
+    Rule.FORMAT: QT_TRANSLATE_NOOP("Words", "{name} is a {format} file; use {allowed}."),
+    Rule.CODEC: QT_TRANSLATE_NOOP("Words", "{name} is encoded as {codec}; use {allowed}."),
+    Rule.TOO_LARGE: QT_TRANSLATE_NOOP("Words", "{name} is {size} MB; the limit is {limit} MB."),
+    Rule.SIDES: QT_TRANSLATE_NOOP(
+        "Words", "{name} is {width}×{height} px; each side must be {low}–{high} px."
+    ),
+    Rule.SHORT_SIDE: QT_TRANSLATE_NOOP(
+        "Words", "{name} is {width}×{height} px; its short side must be more than {low} px."
+    ),
+    Rule.ASPECT: QT_TRANSLATE_NOOP(
+        "Words",
+        "{name} is too wide or too tall (width/height {aspect}); use a shape from {low} to {high}.",
+    ),
+    Rule.CLIP_LENGTH: QT_TRANSLATE_NOOP(
+        "Words", "{name} lasts {seconds} s; each clip must last {low}–{high} s."
+    ),
+    Rule.FPS: QT_TRANSLATE_NOOP("Words", "{name} plays {fps} frames a second; use {low}–{high}."),
+    Rule.TOO_MANY: QT_TRANSLATE_NOOP("Words", "{count} given; at most {limit}. Remove some."),
+    Rule.TOTAL_LENGTH: QT_TRANSLATE_NOOP(
+        "Words", "{seconds} s in total; at most {limit} s. Use shorter clips."
+    ),
+    Rule.AUDIO_ALONE: QT_TRANSLATE_NOOP(
+        "Words", "reference audio needs a reference picture or video too."
+    ),
+    Rule.ADAPTIVE_NEEDS_MEDIA: QT_TRANSLATE_NOOP(
+        "Words", "“adaptive” takes its shape from a picture or a video; choose a fixed ratio."
+    ),
+    Rule.BODY_TOO_LARGE: QT_TRANSLATE_NOOP(
+        "Words",
+        "the inputs together are {size} MB; one request takes at most {limit} MB. Use smaller "
+        "files.",
+    ),
+    Rule.UNREADABLE: QT_TRANSLATE_NOOP("Words", "{name} cannot be read as {wanted}."),
+    Rule.NO_FILE: QT_TRANSLATE_NOOP(
+        "Words",
+        "{name} is not a file on this computer, nor a web address that starts with https://.",
+    ),
+}
+#: A refusal whose sentence depends on its field or values: (rule, field or value name) → words.
+RULE_WORDS_FOR: dict[tuple[Rule, str], str] = {
+    (Rule.REQUIRED, "prompt"): QT_TRANSLATE_NOOP(
+        "Words", "{model} needs a prompt, even with a first frame: describe the shot."
+    ),
+    (Rule.REQUIRED, "first_frame_image"): QT_TRANSLATE_NOOP(
+        "Words", "{model} starts from a picture: choose a first frame."
+    ),
+    (Rule.REQUIRED, "subject_reference"): QT_TRANSLATE_NOOP(
+        "Words", "{model} needs a picture of the subject."
+    ),
+    (Rule.REQUIRED, ""): QT_TRANSLATE_NOOP("Words", "this is needed."),
+    (Rule.NOT_OFFERED, "instead"): QT_TRANSLATE_NOOP(
+        "Words", "{model} does not offer {value}; choose {instead}."
+    ),
+    (Rule.NEEDS_FIRST_FRAME, "value"): QT_TRANSLATE_NOOP(
+        "Words", "{model} makes {value} only from a first frame: add one, or choose another."
+    ),
+}
+#: What an input is, as the sentences name it.
+MEDIA_KIND_WORDS = {
+    "image": QT_TRANSLATE_NOOP("Words", "a picture"),
+    "video": QT_TRANSLATE_NOOP("Words", "a video"),
+    "audio": QT_TRANSLATE_NOOP("Words", "a sound clip"),
+}
+THIS_FILE = QT_TRANSLATE_NOOP("Words", "This file")
+#: An input refused as it arrives ("Not added — …").
+NOT_ADDED = QT_TRANSLATE_NOOP("Words", "Not added — %1")
+
+
+def rule_words(
+    rule: Rule, values: Mapping[str, object], field: str | None, translate: Translate = _plain
+) -> str:
+    """A rule's refusal in the designer's words (context ``Words``), its places filled."""
+    rule = Rule(rule)
+    text = RULE_WORDS_FOR.get((rule, field or ""))
+    if rule is Rule.REQUIRED and text is None:
+        text = RULE_WORDS_FOR[(rule, "")] if not values.get("model") else None
+    if rule is Rule.NEEDS_FIRST_FRAME and values.get("value"):
+        text = RULE_WORDS_FOR[(rule, "value")]
+    if rule is Rule.NOT_OFFERED and values.get("instead"):
+        text = RULE_WORDS_FOR[(rule, "instead")]
+    said = translate(CONTEXT, text or RULE_WORDS[rule])
+    filled = dict(values)
+    filled["name"] = str(values.get("name") or "") or translate(CONTEXT, THIS_FILE)
+    for key in ("kind", "wanted"):
+        if key in values:
+            filled[key] = translate(CONTEXT, MEDIA_KIND_WORDS.get(str(values[key]), ""))
+    for key, value in filled.items():
+        said = said.replace("{" + key + "}", str(value))
+    return said
+
+
+def refused_input(exc: Any, translate: Translate = _plain) -> str:
+    """An input refused as it arrives, in the designer's words."""
+    said = rule_words(exc.rule, exc.values, None, translate)
+    return translate(CONTEXT, NOT_ADDED).replace("%1", said)
+
+
 def draft_problem(
     problem: Problem,
     field_label: str,
@@ -735,7 +874,10 @@ def draft_problem(
         return budget_refusal(problem.budget, currency, today, translate)
     if problem.kind is ProblemKind.NO_PROMPT:
         return translate(*WRITE_PROMPT)
-    return f"{field_label}{problem.message}"
+    said = rule_words(problem.rule, problem.values, problem.field, translate)
+    if not field_label:
+        said = said[:1].upper() + said[1:]
+    return f"{field_label}{said}"
 
 
 __all__ = [

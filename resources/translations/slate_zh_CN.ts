@@ -1014,7 +1014,7 @@ Every image and video you create gathers here, newest first.</source>
         <translation>正在应用设置……</translation>
     </message>
     <message>
-        <source>%1 image(s)</source>
+        <source>%1 images</source>
         <translation>%1 张图片</translation>
     </message>
     <message>
@@ -1080,6 +1080,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>Database: not a database address (sqlite:///path or postgresql://host/name).</source>
         <translation>数据库：不是数据库地址（sqlite:///路径 或 postgresql://主机/库名）。</translation>
+    </message>
+    <message>
+        <source>1 image</source>
+        <translation>1 张图片</translation>
     </message>
 </context>
 <context>
@@ -1919,7 +1923,7 @@ Every image and video you create gathers here, newest first.</source>
         <translation>正在请服务商取消…</translation>
     </message>
     <message>
-        <source>Exported %1 file(s).</source>
+        <source>Exported %1 files.</source>
         <translation>已导出 %1 个文件。</translation>
     </message>
     <message>
@@ -1929,6 +1933,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>This RequestId is already used (%1). &lt;a href=&quot;%2&quot;&gt;Open it&lt;/a&gt; — creating it with other parameters will be refused.</source>
         <translation>这个槽位全名已被使用（%1）。&lt;a href=&quot;%2&quot;&gt;打开它&lt;/a&gt;——用其他参数创建会被拒绝。</translation>
+    </message>
+    <message>
+        <source>Exported 1 file.</source>
+        <translation>已导出 1 个文件。</translation>
     </message>
 </context>
 <context>
@@ -2080,7 +2088,7 @@ Every image and video you create gathers here, newest first.</source>
         <translation>%1 个进行中</translation>
     </message>
     <message>
-        <source>⚠ Provider not answering: %1 task(s) retrying</source>
+        <source>⚠ Provider not answering: %1 tasks retrying</source>
         <translation>⚠ 服务商无响应：%1 个任务正在重试</translation>
     </message>
     <message>
@@ -2114,6 +2122,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>Slate started with a warning: see “slate doctor”.</source>
         <translation>Slate 启动时有一条警告：请查看“slate doctor”。</translation>
+    </message>
+    <message>
+        <source>⚠ Provider not answering: 1 task retrying</source>
+        <translation>⚠ 服务商无响应：1 个任务正在重试</translation>
     </message>
 </context>
 <context>
@@ -2680,7 +2692,7 @@ Every image and video you create gathers here, newest first.</source>
         <translation>系统密码存储不可用，无法保存 API 密钥。请改为在环境变量中设置密钥（见“设置”）。</translation>
     </message>
     <message>
-        <source>%1 image(s)</source>
+        <source>%1 images</source>
         <translation>%1 张图片</translation>
     </message>
     <message>
@@ -2688,11 +2700,11 @@ Every image and video you create gathers here, newest first.</source>
         <translation>视频</translation>
     </message>
     <message>
-        <source>%1 file(s)</source>
+        <source>%1 files</source>
         <translation>%1 个文件</translation>
     </message>
     <message>
-        <source>%1 input file(s) uploaded</source>
+        <source>%1 input files uploaded</source>
         <translation>已上传 %1 个输入文件</translation>
     </message>
     <message>
@@ -2706,6 +2718,178 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>the result is safe; next try in %1 s</source>
         <translation>结果不会丢失；%1 秒后重试</translation>
+    </message>
+    <message>
+        <source>1 image</source>
+        <translation>1 张图片</translation>
+    </message>
+    <message>
+        <source>1 file</source>
+        <translation>1 个文件</translation>
+    </message>
+    <message>
+        <source>1 input file uploaded</source>
+        <translation>已上传 1 个输入文件</translation>
+    </message>
+    <message>
+        <source>this cannot be used with these settings.</source>
+        <translation>在当前设置下无法使用。</translation>
+    </message>
+    <message>
+        <source>{model} needs this.</source>
+        <translation>{model} 需要填写此项。</translation>
+    </message>
+    <message>
+        <source>{count} characters; the limit is {limit}. Shorten it a little.</source>
+        <translation>共 {count} 个字符，上限为 {limit}。请稍作删减。</translation>
+    </message>
+    <message>
+        <source>type a whole number.</source>
+        <translation>请输入整数。</translation>
+    </message>
+    <message>
+        <source>choose a number from {low} to {high}.</source>
+        <translation>请选择 {low} 到 {high} 之间的数字。</translation>
+    </message>
+    <message>
+        <source>{model} does not offer {value}; choose another.</source>
+        <translation>{model} 不提供 {value}，请另选。</translation>
+    </message>
+    <message>
+        <source>{model} does not take this; remove it or choose another model.</source>
+        <translation>{model} 不接受此项：请移除，或换一个模型。</translation>
+    </message>
+    <message>
+        <source>a last frame needs a first frame: add the first frame too.</source>
+        <translation>尾帧需要配合首帧：请同时添加首帧。</translation>
+    </message>
+    <message>
+        <source>frames and references don&apos;t mix: use one or the other.</source>
+        <translation>帧与参考素材不能同时使用：请二选一。</translation>
+    </message>
+    <message>
+        <source>choose a file, or paste a web address that starts with https://.</source>
+        <translation>请选择文件，或粘贴以 https:// 开头的网址。</translation>
+    </message>
+    <message>
+        <source>only secure web addresses work: use https:// instead of http://.</source>
+        <translation>只能使用安全网址：请用 https:// 代替 http://。</translation>
+    </message>
+    <message>
+        <source>{host} cannot be reached by the provider: use a public web address, or choose the file.</source>
+        <translation>服务商无法访问 {host}：请使用公开网址，或直接选择文件。</translation>
+    </message>
+    <message>
+        <source>this picture was not read yet: choose it again.</source>
+        <translation>这张图片尚未读取：请重新选择。</translation>
+    </message>
+    <message>
+        <source>{name} is {kind}; this takes {wanted}.</source>
+        <translation>{name} 是{kind}，此处需要{wanted}。</translation>
+    </message>
+    <message>
+        <source>{name} is a {format} file; use {allowed}.</source>
+        <translation>{name} 是 {format} 文件，请使用 {allowed}。</translation>
+    </message>
+    <message>
+        <source>{name} is encoded as {codec}; use {allowed}.</source>
+        <translation>{name} 的编码为 {codec}，请使用 {allowed}。</translation>
+    </message>
+    <message>
+        <source>{name} is {size} MB; the limit is {limit} MB.</source>
+        <translation>{name} 为 {size} MB，上限为 {limit} MB。</translation>
+    </message>
+    <message>
+        <source>{name} is {width}×{height} px; each side must be {low}–{high} px.</source>
+        <translation>{name} 为 {width}×{height} 像素，每边须在 {low}–{high} 像素之间。</translation>
+    </message>
+    <message>
+        <source>{name} is {width}×{height} px; its short side must be more than {low} px.</source>
+        <translation>{name} 为 {width}×{height} 像素，短边须大于 {low} 像素。</translation>
+    </message>
+    <message>
+        <source>{name} is too wide or too tall (width/height {aspect}); use a shape from {low} to {high}.</source>
+        <translation>{name} 过宽或过高（宽高比 {aspect}），请使用 {low} 到 {high} 之间的画幅。</translation>
+    </message>
+    <message>
+        <source>{name} lasts {seconds} s; each clip must last {low}–{high} s.</source>
+        <translation>{name} 时长 {seconds} 秒，每段须为 {low}–{high} 秒。</translation>
+    </message>
+    <message>
+        <source>{name} plays {fps} frames a second; use {low}–{high}.</source>
+        <translation>{name} 的帧率为每秒 {fps} 帧，请使用 {low}–{high}。</translation>
+    </message>
+    <message>
+        <source>{count} given; at most {limit}. Remove some.</source>
+        <translation>已添加 {count} 个，最多 {limit} 个。请移除一些。</translation>
+    </message>
+    <message>
+        <source>{seconds} s in total; at most {limit} s. Use shorter clips.</source>
+        <translation>总时长 {seconds} 秒，最多 {limit} 秒。请使用更短的片段。</translation>
+    </message>
+    <message>
+        <source>reference audio needs a reference picture or video too.</source>
+        <translation>参考音频需要同时配有参考图片或参考视频。</translation>
+    </message>
+    <message>
+        <source>“adaptive” takes its shape from a picture or a video; choose a fixed ratio.</source>
+        <translation>“自适应”需要依据图片或视频确定画幅，请选择固定比例。</translation>
+    </message>
+    <message>
+        <source>the inputs together are {size} MB; one request takes at most {limit} MB. Use smaller files.</source>
+        <translation>输入素材合计 {size} MB，单次请求最多 {limit} MB。请使用更小的文件。</translation>
+    </message>
+    <message>
+        <source>{name} cannot be read as {wanted}.</source>
+        <translation>{name} 无法作为{wanted}读取。</translation>
+    </message>
+    <message>
+        <source>{name} is not a file on this computer, nor a web address that starts with https://.</source>
+        <translation>{name} 不是本机上的文件，也不是以 https:// 开头的网址。</translation>
+    </message>
+    <message>
+        <source>{model} needs a prompt, even with a first frame: describe the shot.</source>
+        <translation>即使有首帧，{model} 也需要提示词：请描述这个镜头。</translation>
+    </message>
+    <message>
+        <source>{model} starts from a picture: choose a first frame.</source>
+        <translation>{model} 需要从图片开始：请选择首帧。</translation>
+    </message>
+    <message>
+        <source>{model} needs a picture of the subject.</source>
+        <translation>{model} 需要一张主体图片。</translation>
+    </message>
+    <message>
+        <source>this is needed.</source>
+        <translation>此项必填。</translation>
+    </message>
+    <message>
+        <source>{model} makes {value} only from a first frame: add one, or choose another.</source>
+        <translation>{model} 只有在提供首帧时才能生成 {value}：请添加首帧，或另选。</translation>
+    </message>
+    <message>
+        <source>a picture</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <source>a video</source>
+        <translation>视频</translation>
+    </message>
+    <message>
+        <source>a sound clip</source>
+        <translation>音频片段</translation>
+    </message>
+    <message>
+        <source>This file</source>
+        <translation>此文件</translation>
+    </message>
+    <message>
+        <source>Not added — %1</source>
+        <translation>未添加——%1</translation>
+    </message>
+    <message>
+        <source>{model} does not offer {value}; choose {instead}.</source>
+        <translation>{model} 不提供 {value}，请选择 {instead}。</translation>
     </message>
 </context>
 <context>

@@ -143,7 +143,7 @@ def test_status_words_and_event_details_are_the_designers():
     )
     assert shown == words.LOST_ANSWER and "RemoteProtocolError" in technical
     assert words.event_detail("exported", "2 file(s) to /home/x/out", state_word) == (
-        "2 file(s)",
+        "2 files",
         "2 file(s) to /home/x/out",
     )
     assert words.event_detail("status", "Weird (file 1)", state_word) == ("", "Weird (file 1)")
@@ -155,21 +155,22 @@ SHA = "135b1010b8244b62c3269a4dbf96c80461f31a64bfe5da9f15aa3abc7dfc9d63"
 @pytest.mark.parametrize(
     ("event", "detail", "line"),
     [
-        ("created", "3 image(s) answered", "created at the provider: 3 image(s)"),
+        ("created", "3 image(s) answered", "created at the provider: 3 images"),
+        ("created", "1 image(s) answered", "created at the provider: 1 image"),
         ("created", "provider task 179615999938083", "created at the provider"),
         (
             "verified",
             f"image/png 1024×1024 sha256 {SHA[:12]}, image/png 1024×1024 sha256 {SHA[:12]}",
-            "media verified: 2 image(s) · 1024×1024",
+            "media verified: 2 images · 1024×1024",
         ),
         ("verified", f"video/mp4 1366×768 sha256 {SHA[:12]}", "media verified: video · 1366×768"),
         ("downloaded", "24927 bytes from file 179615999938316", "downloaded: 24 KB"),
         ("downloaded", "2411724 bytes, 1366×768", "downloaded: 2.3 MB · 1366×768"),
-        ("exported", "2 file(s) to /home/ann/exports", "exported: 2 file(s)"),
+        ("exported", "2 file(s) to /home/ann/exports", "exported: 2 files"),
         (
             "inputs",
             "a.png uploaded as https://x/1; b.png uploaded as https://x/2",
-            "input files sent: 2 input file(s) uploaded",
+            "input files sent: 2 input files uploaded",
         ),
         (
             "rate_limited",

@@ -58,7 +58,7 @@ ACTION_HELP = {
 DETAILS = QT_TRANSLATE_NOOP("MainWindow", "Details")
 DETAILS_NAME = QT_TRANSLATE_NOOP("MainWindow", "Show the technical details")
 USES_QUOTA = QT_TRANSLATE_NOOP("MainWindow", "Uses %1 of today's quota.")
-IMAGES = QT_TRANSLATE_NOOP("MainWindow", "%1 image(s)")
+IMAGES = (QT_TRANSLATE_NOOP("MainWindow", "1 image"), QT_TRANSLATE_NOOP("MainWindow", "%1 images"))
 ONE_VIDEO = QT_TRANSLATE_NOOP("MainWindow", "1 video")
 COST_REPORTED = QT_TRANSLATE_NOOP(
     "MainWindow", "Cost: %1 as reported by the provider (estimated %2)"
@@ -170,7 +170,11 @@ class ActionBar(QWidget):
             text = task_cost_text(task)
         elif cost is not None:
             kind, n = cost
-            what = _tr(IMAGES).replace("%1", str(n)) if kind == "image" else _tr(ONE_VIDEO)
+            what = (
+                words.counted(n, IMAGES, translate, "MainWindow")
+                if kind == "image"
+                else _tr(ONE_VIDEO)
+            )
             text = _tr(USES_QUOTA).replace("%1", what)
         if text != self.cost.text():
             self.cost.setText(text)

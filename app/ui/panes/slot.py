@@ -370,8 +370,12 @@ class SlotPane(QWidget):
         msg, self._detail = said.text, said.detail
         if action == "export" and out.kind is OutcomeKind.OK:
             n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
-            msg = self.tr("Exported %1 file(s).").replace("%1", str(n))
-        ok = out.kind is OutcomeKind.OK  # "Exported 2 file(s)." is news, not an error
+            msg = (
+                self.tr("Exported 1 file.")
+                if n == 1
+                else self.tr("Exported %1 files.").replace("%1", str(n))
+            )
+        ok = out.kind is OutcomeKind.OK  # "Exported 2 files." is news, not an error
         about = out.request_id or None
         if out.kind in SAID_ONLY:
             self.show_message(msg, about=about)

@@ -80,7 +80,11 @@ class StatusPane(QStatusBar):
         if failing:
             self.connection.setObjectName("troubleLabel")
             self.connection.setText(
-                self.tr("⚠ Provider not answering: %1 task(s) retrying").replace("%1", str(failing))
+                self.tr("⚠ Provider not answering: 1 task retrying")
+                if failing == 1
+                else self.tr("⚠ Provider not answering: %1 tasks retrying").replace(
+                    "%1", str(failing)
+                )
             )
         else:
             self.connection.setObjectName("connectionLabel")
