@@ -45,6 +45,8 @@ class Rule(str, Enum):
     BODY_TOO_LARGE = "body_too_large"  # the request would be ``size`` MB, at most ``limit``
     UNREADABLE = "unreadable"  # ``name`` cannot be read as a ``wanted``
     NO_FILE = "no_file"  # ``name`` is not a file on this computer (nor an address)
+    LENGTH = "length"  # ``count`` characters, ``low``–``high``
+    CHARACTERS = "characters"  # holds ``bad``; only ``allowed``
 
     def __str__(self) -> str:
         return self.value

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Literal
 
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 
 Kind = Literal["image", "video", "prompt", "music", "speech"]
 #: prompt: an enhanced prompt (text); music and speech: sound (app.domain.params_sound)
@@ -37,14 +37,29 @@ def validate_request_id(value: object, field: str = "request_id") -> str:
             field,
             f"is {len(value)} characters; a RequestId has {REQUEST_ID_MIN} to "
             f"{REQUEST_ID_MAX} characters",
+            Rule.LENGTH if value else Rule.REQUIRED,
+            count=len(value),
+            low=REQUEST_ID_MIN,
+            high=REQUEST_ID_MAX,
         )
     if len(value) > REQUEST_ID_MAX:
         raise ValidationError(
-            field, f"is {len(value)} characters; a RequestId has at most {REQUEST_ID_MAX}"
+            field,
+            f"is {len(value)} characters; a RequestId has at most {REQUEST_ID_MAX}",
+            Rule.LENGTH,
+            count=len(value),
+            low=REQUEST_ID_MIN,
+            high=REQUEST_ID_MAX,
         )
     if not _REQUEST_ID_CHARS.fullmatch(value):
         bad = next(c for c in value if not _REQUEST_ID_CHARS.fullmatch(c))
-        raise ValidationError(field, f"contains {bad!r}; only A-Z a-z 0-9 . _ : - are allowed")
+        raise ValidationError(
+            field,
+            f"contains {bad!r}; only A-Z a-z 0-9 . _ : - are allowed",
+            Rule.CHARACTERS,
+            bad=bad,
+            allowed="A-Z a-z 0-9 . _ : -",
+        )
     return value
 
 

@@ -35,7 +35,7 @@ from app.domain.slots import validate_request_id
 from app.ui import words
 from app.ui.draft import DraftModel
 from app.ui.widgets import guard_wheel
-from app.ui.inputs import FramePicker, MediaInput, ReferenceList, kind_of_source
+from app.ui.inputs import FramePicker, MediaInput, PasteAim, ReferenceList, kind_of_source
 from app.ui.qt import (
     QButtonGroup,
     QCheckBox,
@@ -44,6 +44,7 @@ from app.ui.qt import (
     QDateEdit,
     QFormLayout,
     QGridLayout,
+    QGuiApplication,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -222,7 +223,8 @@ class RequestIdComposer(QWidget):
             self.error.clear()
             _set_invalid(self.full, False)
         except ValidationError as exc:
-            self.error.setText(exc.message if self.full.text() else "")
+            said = words.rule_words(exc.rule, exc.values, "request_id", translate)
+            self.error.setText(said[:1].upper() + said[1:] if self.full.text() else "")
             _set_invalid(self.full, bool(self.full.text()))
         self.error.setVisible(bool(self.error.text()))
         self.changed.emit(self.full.text())
@@ -235,7 +237,8 @@ class RequestIdComposer(QWidget):
             validate_request_id(self.request_id(), "RequestId")
             return None
         except ValidationError as exc:
-            return f"RequestId {exc.message}"
+            said = words.rule_words(exc.rule, exc.values, "request_id", translate)
+            return f"{self.tr('RequestId')}: {said}"
 
     def set_request_id(self, rid: str) -> None:
         self.full.setText(rid)
@@ -476,6 +479,7 @@ class CreateForm(QWidget):
             picker.sourcesDropped.connect(lambda sources, p=picker: self.take(p, sources))
             picker.pasteEmpty.connect(self._nothing_to_paste)
             picker.fed.connect(lambda name, url, p=picker: self.take(p, [url], name=name))
+        self.paste_aim = PasteAim(self, [self.first, self.last, self.subject, self.references])
         self.validate()
 
     # -- kind and model -------------------------------------------------------------------------
@@ -907,6 +911,14 @@ class CreateForm(QWidget):
         self.refused.emit(text)
 
     def _nothing_to_paste(self) -> None:
+        if QGuiApplication.clipboard().mimeData().hasText():
+            self.refuse(
+                self.tr(
+                    "The clipboard holds text, not a picture, so nothing was pasted here. Copy "
+                    "an image or an image file (or an https:// link to one), then paste again."
+                )
+            )
+            return
         self.refuse(
             self.tr(
                 "Nothing to paste here: the clipboard holds no picture. Copy an image or an "

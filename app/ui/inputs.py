@@ -19,6 +19,7 @@ from typing import Any, Callable
 from app.domain.errors import Rule, ValidationError
 from app.domain.params_v2 import MediaFacts
 from app.ui.qt import (
+    QApplication,
     QByteArray,
     QEvent,
     QGuiApplication,
@@ -28,11 +29,13 @@ from app.ui.qt import (
     QLabel,
     QListWidget,
     QListWidgetItem,
+    QObject,
     QPixmap,
     QShortcut,
     QSize,
     Qt,
     QtCore,
+    QtGui,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -251,6 +254,48 @@ class DropMixin:
 
     def take_sources(self, sources: list[str]) -> None:
         raise NotImplementedError
+
+
+class PasteAim(QObject):
+    """Ctrl+V with the pointer over a drop area while the focus is elsewhere in ``form``: the
+    paste is aimed at that area (its picture, or why there is none), not at the focused field.
+
+    Installed on the application for the form's lifetime (a text field takes Ctrl+V before any
+    shortcut of the drop area could)."""
+
+    def __init__(self, form: QWidget, areas: list[Any]) -> None:
+        super().__init__(form)
+        self._form = form
+        self._areas = areas
+        app = QApplication.instance()
+        if app is not None:
+            app.installEventFilter(self)
+
+    def aimed(self) -> Any:
+        """The visible drop area under the pointer that takes a paste now, or None."""
+        where = QtGui.QCursor.pos()
+        for area in self._areas:
+            if area.isVisible() and area.accepting():
+                if area.rect().contains(area.mapFromGlobal(where)):
+                    return area
+        return None
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        kind = event.type()
+        if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
+            return False
+        if not isinstance(obj, QWidget) or not event.matches(QKeySequence.StandardKey.Paste):
+            return False
+        focus = QApplication.focusWidget()
+        if obj is not focus or focus is None or not self._form.isAncestorOf(focus):
+            return False
+        area = self.aimed()
+        if area is None or area is focus or area.isAncestorOf(focus):
+            return False  # no aim, or the area's own field: it pastes by itself
+        event.accept()
+        if kind == QEvent.Type.KeyPress:
+            area.paste()
+        return True
 
 
 class FramePicker(DropMixin, QWidget):

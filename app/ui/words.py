@@ -797,6 +797,10 @@ RULE_WORDS: dict[Rule, str] = {
         "files.",
     ),
     Rule.UNREADABLE: QT_TRANSLATE_NOOP("Words", "{name} cannot be read as {wanted}."),
+    Rule.LENGTH: QT_TRANSLATE_NOOP(
+        "Words", "{count} characters; it must have {low} to {high} characters."
+    ),
+    Rule.CHARACTERS: QT_TRANSLATE_NOOP("Words", "“{bad}” cannot be used here; use only {allowed}."),
     Rule.NO_FILE: QT_TRANSLATE_NOOP(
         "Words",
         "{name} is not a file on this computer, nor a web address that starts with https://.",
@@ -814,6 +818,9 @@ RULE_WORDS_FOR: dict[tuple[Rule, str], str] = {
         "Words", "{model} needs a picture of the subject."
     ),
     (Rule.REQUIRED, ""): QT_TRANSLATE_NOOP("Words", "this is needed."),
+    (Rule.REQUIRED, "request_id"): QT_TRANSLATE_NOOP(
+        "Words", "name the slot first: its project, date and scene."
+    ),
     (Rule.NOT_OFFERED, "instead"): QT_TRANSLATE_NOOP(
         "Words", "{model} does not offer {value}; choose {instead}."
     ),

@@ -407,6 +407,10 @@
         <source>Write a prompt to start.</source>
         <translation>先写一段提示词。</translation>
     </message>
+    <message>
+        <source>The clipboard holds text, not a picture, so nothing was pasted here. Copy an image or an image file (or an https:// link to one), then paste again.</source>
+        <translation>剪贴板里是文字，不是图片，因此这里没有粘贴任何内容。请复制一张图片或图片文件（或指向图片的 https:// 链接），然后再粘贴。</translation>
+    </message>
 </context>
 <context>
     <name>DurationSlider</name>
@@ -2890,6 +2894,18 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>{model} does not offer {value}; choose {instead}.</source>
         <translation>{model} 不提供 {value}，请选择 {instead}。</translation>
+    </message>
+    <message>
+        <source>{count} characters; it must have {low} to {high} characters.</source>
+        <translation>共 {count} 个字符，须为 {low} 到 {high} 个字符。</translation>
+    </message>
+    <message>
+        <source>“{bad}” cannot be used here; use only {allowed}.</source>
+        <translation>这里不能使用“{bad}”，只能使用 {allowed}。</translation>
+    </message>
+    <message>
+        <source>name the slot first: its project, date and scene.</source>
+        <translation>请先为槽位命名：填写项目、日期和场景。</translation>
     </message>
 </context>
 <context>

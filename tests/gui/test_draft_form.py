@@ -268,7 +268,7 @@ def test_ctrl_v_in_the_drop_field_pastes_the_picture(gui, make_window, qtbot):
     form.first.edit.setFocus()
     qtbot.keyClick(form.first.edit, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     message = window.slot_pane.actions.message
-    gui.until(lambda: "clipboard holds no picture" in message.text(), what="said")
+    gui.until(lambda: "clipboard holds text, not a picture" in message.text(), what="said")
     assert form.first.input is None and form.first.edit.text() == ""
     # a click on the drop area, then Ctrl+V: the picture goes in
     _copy_picture("#c08040")
