@@ -5,7 +5,10 @@ The window runs :meth:`SlateService.look <app.service.slate.SlateService.look>` 
 controller) when an unknown slot whose provider can list tasks comes on screen, and opens this
 dialog with the report: one candidate → "1 matching task found at MiniMax — attach?"; several →
 a list to pick from; none → said, with attach by id and declare failed offered (the recover
-dialog). The choice is a :class:`~app.service.commands.AttachTask` for the task the user picked.
+dialog). A candidate the service found contested (``LookupReport.contested``: another unknown or
+submitting slot of the same shape could have made it) is said with the slots that compete for
+it, nothing is chosen for the user, and attaching it is by its id, on the user's word. The
+choice is a :class:`~app.service.commands.AttachTask` for the task the user picked.
 """
 
 from __future__ import annotations
@@ -64,7 +67,23 @@ class LookupDialog(QDialog):
         self.request_id = request_id
         self.report = report
         n = len(report.candidates)
-        if n == 1:
+        #: task id → the other slots that could have made it (the service's verdict)
+        self.contested = {tid: tuple(by) for tid, by in report.contested}
+        rivals = sorted({rid for by in self.contested.values() for rid in by})
+        if self.contested and n == 1:
+            head = self.tr(
+                "1 matching task found at %1, but another of your slots could have made it too."
+            ).replace("%1", provider)
+        elif self.contested:
+            head = (
+                self.tr(
+                    "%1 matching tasks found at %2, and other slots of yours could have made "
+                    "them too."
+                )
+                .replace("%1", str(n))
+                .replace("%2", provider)
+            )
+        elif n == 1:
             head = self.tr("1 matching task found at %1 — attach?").replace("%1", provider)
         elif n > 1:
             head = (
@@ -96,11 +115,24 @@ class LookupDialog(QDialog):
                 .replace("%1", _when(report.window_start))
                 .replace("%2", _when(report.window_end))
             )
+        if self.contested:
+            window = self.tr(
+                "%1 also waits for a task of this model, duration, resolution and ratio, "
+                "made at about the same time, so Slate does not choose for you. Check the "
+                "time and the prompt in the provider's console: if a task is this slot's, "
+                "select it and attach it by its id; otherwise leave it for now."
+            ).replace("%1", ", ".join(rivals))
         self.explain = QLabel(window, objectName="hint")
         self.explain.setWordWrap(True)
         self.table = QTreeWidget(objectName="candidateTable")
         self.table.setHeaderLabels(
-            [self.tr("Task id"), self.tr("Made at"), self.tr("Model"), self.tr("Status")]
+            [
+                self.tr("Task id"),
+                self.tr("Made at"),
+                self.tr("Model"),
+                self.tr("Status"),
+                self.tr("Could also be"),
+            ]
         )
         self.table.setRootIsDecorated(False)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -113,19 +145,23 @@ class LookupDialog(QDialog):
                     _when(c.created_at),
                     c.model or "",
                     translate("LookupDialog", status) if status else c.status or "",
+                    ", ".join(self.contested.get(c.task_id, ())),
                 ]
             )
             self.table.addTopLevelItem(item)
-        for col in range(4):
+        for col in range(5):
             self.table.resizeColumnToContents(col)
+        self.table.setColumnHidden(4, not self.contested)
         self.table.setVisible(n > 0)
-        if n == 1:
+        if n == 1 and not self.contested:  # a contested task is the user's choice, never ours
             self.table.setCurrentItem(self.table.topLevelItem(0))
         buttons = QDialogButtonBox()
         self.attach_button = buttons.addButton(
             self.tr("Attach"), QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.attach_button.setObjectName("attachFoundButton")
+        if self.contested:
+            self.attach_button.setText(self.tr("Attach by its id"))
         self.attach_button.setProperty("primary", True)
         self.other_button = buttons.addButton(
             self.tr("Attach by id or declare failed…"), QDialogButtonBox.ButtonRole.ActionRole

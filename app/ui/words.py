@@ -125,6 +125,12 @@ LOOKUP_MANY = QT_TRANSLATE_NOOP(
     "prompts, so none was chosen. Find the right one in the provider's console and attach its "
     "task id with Recover.",
 )
+LOOKUP_CONTESTED = QT_TRANSLATE_NOOP(
+    "Words",
+    "The provider lists a task that fits this slot, but another of your slots that is still "
+    "unknown could have made it too, so Slate attached nothing. If the provider's console "
+    "shows it is this slot's task, attach its task id with Recover.",
+)
 NOT_CONFIRMED = QT_TRANSLATE_NOOP(
     "Words",
     "The provider did not confirm that task id, so nothing changed. Check the id in "
@@ -447,11 +453,23 @@ def for_outcome(
     problem: Any,
     *,
     translate: Translate = _plain,
+    payload: Any = None,
 ) -> Said:
     """An action's answer (a service ``Problem``) in the designer's words; its message as the
-    detail. Validation messages name the field already and are kept as they are."""
+    detail. A lookup's answer is said from its report (``payload``: none found, several,
+    contested), a rule's refusal from its typed reason."""
     if problem is None:
         return Said("")
+    lookup = payload if hasattr(payload, "contested") and hasattr(payload, "candidates") else None
+    if lookup is not None and getattr(lookup, "attached", None) is None:  # a LookupReport
+        said = (
+            LOOKUP_CONTESTED
+            if lookup.contested
+            else LOOKUP_NOTHING
+            if not lookup.candidates
+            else LOOKUP_MANY
+        )
+        return Said(translate(CONTEXT, said), str(getattr(problem, "message", "") or ""))
     code = getattr(getattr(problem, "code", None), "value", getattr(problem, "code", None))
     message = str(getattr(problem, "message", "") or "")
     provider = getattr(problem, "provider", None)
@@ -513,7 +531,11 @@ def status_word(word: str, state_word: Callable[[State], str]) -> str:
 
 
 def event_detail(
-    event: str, detail: str, state_word: Callable[[State], str], translate: Translate = _plain
+    event: str,
+    detail: str,
+    state_word: Callable[[State], str],
+    translate: Translate = _plain,
+    data: Mapping[str, Any] | None = None,
 ) -> tuple[str, str]:
     """A history event's detail as the timeline shows it: (shown, technical). Only the designer's
     words are shown — a status word in the designer's language, a failure reason's sentence, how
@@ -537,7 +559,15 @@ def event_detail(
         "lookup",
     ):
         reason = sentence(None, detail)
-        if event == "lookup":
+        if event == "lookup" and isinstance(data, Mapping) and "candidates" in data:
+            reason = (  # the lookup's evidence, kept with the event: what it found
+                LOOKUP_CONTESTED
+                if data.get("contested")
+                else LOOKUP_MANY
+                if data.get("candidates")
+                else LOOKUP_NOTHING
+            )
+        elif event == "lookup":
             reason = LOOKUP_NOTHING if "no matching" in detail else LOOKUP_MANY
         shown = translate(CONTEXT, reason) if reason is not None else ""
     elif event == "created":
@@ -605,6 +635,7 @@ def event_line(
     detail: str | None,
     state_word: Callable[[State], str],
     translate: Translate = _plain,
+    data: Mapping[str, Any] | None = None,
 ) -> tuple[str, str]:
     """A history event as one line of the timeline (without its time): (line, technical). The
     line is the event's words and its designer detail; ``technical`` the service's own words."""
@@ -613,7 +644,7 @@ def event_line(
     technical = "" if known else event
     if detail and event in QUIET_DETAILS:
         return word, detail
-    shown, rest = event_detail(event, detail or "", state_word, translate)
+    shown, rest = event_detail(event, detail or "", state_word, translate, data)
     technical = " · ".join(t for t in (technical, rest) if t)
     if not shown:
         return word, technical

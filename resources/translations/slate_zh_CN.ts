@@ -812,6 +812,26 @@ Every image and video you create gathers here, newest first.</source>
         <source>Not now</source>
         <translation>以后再说</translation>
     </message>
+    <message>
+        <source>1 matching task found at %1, but another of your slots could have made it too.</source>
+        <translation>在 %1 找到 1 个匹配的任务，但你的另一个槽位也可能创建了它。</translation>
+    </message>
+    <message>
+        <source>%1 matching tasks found at %2, and other slots of yours could have made them too.</source>
+        <translation>在 %2 找到 %1 个匹配的任务，你的其他槽位也可能创建了它们。</translation>
+    </message>
+    <message>
+        <source>%1 also waits for a task of this model, duration, resolution and ratio, made at about the same time, so Slate does not choose for you. Check the time and the prompt in the provider&apos;s console: if a task is this slot&apos;s, select it and attach it by its id; otherwise leave it for now.</source>
+        <translation>%1 也在等待一个模型、时长、分辨率和画幅都相同、且在差不多同一时间创建的任务，因此 Slate 不替你选择。请在服务商控制台核对时间和提示词：如果某个任务属于此槽位，选中它并按任务 ID 关联；否则先不要处理。</translation>
+    </message>
+    <message>
+        <source>Could also be</source>
+        <translation>也可能属于</translation>
+    </message>
+    <message>
+        <source>Attach by its id</source>
+        <translation>按任务 ID 关联</translation>
+    </message>
 </context>
 <context>
     <name>MainWindow</name>
@@ -2906,6 +2926,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>name the slot first: its project, date and scene.</source>
         <translation>请先为槽位命名：填写项目、日期和场景。</translation>
+    </message>
+    <message>
+        <source>The provider lists a task that fits this slot, but another of your slots that is still unknown could have made it too, so Slate attached nothing. If the provider&apos;s console shows it is this slot&apos;s task, attach its task id with Recover.</source>
+        <translation>服务商列出了一个符合此槽位的任务，但你的另一个仍处于未知状态的槽位也可能创建了它，因此 Slate 没有关联任何任务。如果服务商控制台显示它属于此槽位，请在“恢复”中关联它的任务 ID。</translation>
     </message>
 </context>
 <context>

@@ -106,3 +106,75 @@ def test_no_match_is_said_and_offers_attach_by_id_or_declare_failed(gui, make_wi
         what="the recover dialog",
     )
     assert window.dialog.attach.isEnabled() and window.dialog.declare.isEnabled()
+
+
+def test_a_contested_match_is_said_with_its_rival_and_attached_only_by_its_id(gui, make_window):
+    """Slot A's create failed before any task existed, B's (same shape, same designer) made a
+    task whose answer was lost: A's lookup finds B's task. The service calls it contested; the
+    dialog says so and names B, chooses nothing, and offers attaching by id — for A and for B
+    alike (B's own lookup is contested by A the same way); B attaches it by its id."""
+    other = gui.other_service()
+    a_rid, b_rid = RID + "a", RID + "b"
+    gui.sim.set_faults(server_error_creates=1)
+    a = gui.run(other.submit(a_rid, "video", {**H3, "prompt": "slot a"}))
+    assert a.kind is OutcomeKind.UNKNOWN and gui.sim.stats()["made_total"] == 0
+    gui.sim.set_faults(lose_create_response=1)
+    lost(gui, other, b_rid)
+    [made] = gui.sim.store.list_v2_tasks()
+    window = make_window()
+    window.select(a_rid)
+    dialog = gui.until(
+        lambda: isinstance(window.dialog, LookupDialog) and window.dialog,
+        what="A's lookup",
+    )
+    assert dialog.contested == {made["task_id"]: (b_rid,)}  # the service's verdict, shown
+    assert "another of your slots could have made it too" in dialog.heading.text()
+    assert b_rid in dialog.explain.text() and "attach it by its id" in dialog.explain.text()
+    row = dialog.table.topLevelItem(0)
+    assert row.text(0) == made["task_id"] and row.text(4) == b_rid
+    assert not dialog.table.isColumnHidden(4)
+    assert dialog.chosen() is None and not dialog.attach_button.isEnabled()  # not chosen for A
+    assert dialog.attach_button.text() == "Attach by its id"
+    assert dialog.other_button.isVisibleTo(dialog)
+    dialog.later_button.click()
+    # B's lookup: contested by A; the designer picks the row and attaches it by its id
+    window.select(b_rid)
+    dialog = gui.until(
+        lambda: (
+            isinstance(window.dialog, LookupDialog)
+            and window.dialog.request_id == b_rid
+            and window.dialog
+        ),
+        what="B's lookup",
+    )
+    assert dialog.contested == {made["task_id"]: (a_rid,)}
+    dialog.table.setCurrentItem(dialog.table.topLevelItem(0))
+    assert dialog.attach_button.isEnabled()
+    dialog.attach_button.click()
+    gui.until(
+        lambda: shown(window, b_rid) and window.slot.task.provider_task_id == made["task_id"],
+        what="B attached by id",
+    )
+    status = gui.run(gui.service.status(a_rid))
+    assert status.task.state.value == "unknown" and status.task.provider_task_id is None
+    assert gui.sim.stats()["made_total"] == 1
+
+
+def test_a_contested_lookup_from_recover_is_said_in_the_designers_words(qapp):
+    """The Recover dialog's lookup answer and the history's lookup line say "contested" from
+    the report and the event's evidence (not from the service's English)."""
+    from app.service.results import Candidate, LookupReport, Problem, ProblemCode
+    from app.ui import words
+
+    report = LookupReport(1, 2, 1, (), (Candidate("t1", 1.5, "MiniMax-H3", "running"),), None)
+    contested = LookupReport(
+        1, 2, 1, (), (Candidate("t1", 1.5, "MiniMax-H3", "running"),), None, (("t1", ("b",)),)
+    )
+    problem = Problem(ProblemCode.UNKNOWN, "lookup found 1 matching task …; nothing changed")
+    assert words.for_outcome(problem, payload=contested).text == words.LOOKUP_CONTESTED
+    assert words.for_outcome(problem, payload=report).text == words.LOOKUP_MANY
+    evidence = {"candidates": [{"id": "t1"}], "contested": [{"id": "t1", "by": ["b"]}]}
+    shown_, _ = words.event_detail("lookup", "lookup found …", str, data=evidence)
+    assert shown_ == words.LOOKUP_CONTESTED
+    shown_, _ = words.event_detail("lookup", "…", str, data={"candidates": [], "contested": []})
+    assert shown_ == words.LOOKUP_NOTHING

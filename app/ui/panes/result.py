@@ -369,7 +369,7 @@ class ResultPane(QWidget):
             return
         for e in events:
             when = dt.datetime.fromtimestamp(e.at).strftime("%H:%M:%S")
-            line, technical = words.event_line(e.event, e.detail, state_word, translate)
+            line, technical = words.event_line(e.event, e.detail, state_word, translate, e.data)
             item = QTreeWidgetItem([f"{when}  {line}"])
             item.setToolTip(0, dt.datetime.fromtimestamp(e.at).isoformat(timespec="seconds"))
             data = e.data
