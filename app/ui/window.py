@@ -15,6 +15,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from app.domain.params_h3image import MODELS as H3_IMAGE_MODELS
 from app.domain.states import Action, RecoverWay, State
 from app.service.results import LookupReport, Result
 from app.ui import settings as settings_mod
@@ -568,7 +569,9 @@ class MainWindow(QMainWindow):
             source = self.slot.task
         self.middle_stack.setCurrentWidget(self.slot_page)
         defaults = self.settings.draft_defaults()
-        if role is not Role.REFERENCE and defaults.kind != "video":
+        if role is Role.EDIT:  # an image edited: a MiniMax-H3-Image draft, the image its reference
+            defaults = dataclasses.replace(defaults, kind="image", model=H3_IMAGE_MODELS[0])
+        elif role is not Role.REFERENCE and defaults.kind != "video":
             defaults = dataclasses.replace(defaults, kind="video", model=None)
         self.slot_pane.new_draft(
             focus=False,
@@ -576,7 +579,9 @@ class MainWindow(QMainWindow):
             source=source,
             project=getattr(source, "project", None) or None,
         )
-        picker = self.slot_pane.form.picker(role.value)
+        picker = self.slot_pane.form.picker(
+            Role.REFERENCE.value if role is Role.EDIT else role.value
+        )
         name = self._result_name(media, path, source)
         if is_video(path, content_type):
             name = self.tr("last frame of %1").replace("%1", name)

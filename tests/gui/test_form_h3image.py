@@ -130,3 +130,74 @@ def test_an_h3_image_edit_through_the_form_ends_in_success(gui, make_window, tmp
     assert task.params["model"] == "MiniMax-H3-Image" and len(task.params["reference_image"]) == 1
     assert task.media and task.media[0].content_type.startswith("image/")
     assert gui.sim.stats()["requests_by_endpoint"].get("images_edits", 0) == 1
+
+
+IMAGE = "article:20261202:tide-eye:still-01"
+EDIT = "article:20261202:tide-eye:still-02"
+
+
+def _action(actions, text):
+    found = {a.text(): a for a in actions}
+    assert text in found, list(found)
+    return found[text]
+
+
+def _edited_to_success(gui, window, rid, prompt):
+    form = window.slot_pane.form
+    refs = form.h3image.references
+    gui.until(lambda: len(refs.items) == 1, timeout=30, what="the result as the reference")
+    assert form.kind() == "image" and form.model_id() == "MiniMax-H3-Image"
+    assert refs.isVisibleTo(window)
+    window.slot_pane.composer.set_request_id(rid)
+    form.prompt.setPlainText(prompt)
+    create = buttons(window)[Action.CREATE]
+    gui.until(create.isEnabled, timeout=20, what=f"Create enabled ({form.error.text()!r})")
+    create.click()
+    gui.until(
+        lambda: shown(window, rid) and window.slot.task.state is State.SUCCESS,
+        timeout=60,
+        what="the edit's success",
+    )
+    return window.slot.task
+
+
+def test_an_h3_image_edit_from_a_gallery_result_ends_in_success(gui, make_window):
+    """Edit-from-result on a gallery tile: an H3-Image draft with the result as its reference
+    (its own slot named), created to success."""
+    first = gui.run(gui.other_service().submit(IMAGE, "image", {"prompt": "a lighthouse"}, wait=True))
+    assert first.task.state is State.SUCCESS
+    window = make_window()
+    window.show_gallery(True)
+    model = window.gallery_model
+    gui.until(lambda: model.started and not model.loading and model.rowCount() > 0, what="gallery")
+    _action(window.gallery.menu_for(model.index(0)).actions(), "Edit this image (MiniMax-H3-Image)").trigger()
+    task = _edited_to_success(gui, window, EDIT, "the same lighthouse, in snow")
+    [ref] = task.params["reference_image"]
+    assert ref["sha256"] == first.task.media[0].sha256  # the gallery's result, by its content
+    assert gui.sim.stats()["requests_by_endpoint"].get("images_edits", 0) == 1
+
+
+def test_edit_this_image_and_use_as_reference_from_the_slot_pane(gui, make_window):
+    """The finished slot's "Use in a new slot" menu: "Edit this image" starts an H3-Image draft;
+    "Use as reference" into an H3-Image draft goes to its reference list."""
+    gui.run(gui.other_service().submit(IMAGE, "image", {"prompt": "a lighthouse"}, wait=True))
+    window = make_window()
+    window.select(IMAGE)
+    gui.until(lambda: shown(window, IMAGE) and window.slot.task.media, what="the image result")
+    finished = window.slot_pane.finished
+    finished._fill_use_menu()
+    _action(finished.use_menu.actions(), "Edit this image (MiniMax-H3-Image)").trigger()
+    task = _edited_to_success(gui, window, EDIT, "the lighthouse, watercolour")
+    assert len(task.params["reference_image"]) == 1
+    # "Use as reference" with H3-Image chosen as the default image model
+    settings = window.settings
+    settings.save_draft_defaults(
+        settings.draft_defaults().__class__(kind="image", model="MiniMax-H3-Image")
+    )
+    window.select(IMAGE)
+    gui.until(lambda: shown(window, IMAGE), what="the image result again")
+    finished._fill_use_menu()
+    _action(finished.use_menu.actions(), "Use as reference of a new slot").trigger()
+    refs = window.slot_pane.form.h3image.references
+    gui.until(lambda: len(refs.items) == 1, timeout=30, what="the reference in")
+    assert "still-01" in refs.items[0].name

@@ -66,6 +66,7 @@ IMAGE_USES = (
     ("first_frame", QT_TRANSLATE_NOOP("GalleryPane", "Use as first frame")),
     ("last_frame", QT_TRANSLATE_NOOP("GalleryPane", "Use as last frame")),
     ("reference", QT_TRANSLATE_NOOP("GalleryPane", "Use as reference")),
+    ("edit", QT_TRANSLATE_NOOP("GalleryPane", "Edit this image (MiniMax-H3-Image)")),
 )
 VIDEO_USES = (
     (

@@ -46,6 +46,7 @@ IMAGE_ROLES = (
     (Role.FIRST_FRAME, QT_TRANSLATE_NOOP("FinishedView", "Use as first frame of a new slot")),
     (Role.LAST_FRAME, QT_TRANSLATE_NOOP("FinishedView", "Use as last frame of a new slot")),
     (Role.REFERENCE, QT_TRANSLATE_NOOP("FinishedView", "Use as reference of a new slot")),
+    (Role.EDIT, QT_TRANSLATE_NOOP("FinishedView", "Edit this image (MiniMax-H3-Image)")),
 )
 VIDEO_ROLES = (
     (
