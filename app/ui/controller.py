@@ -500,6 +500,22 @@ class Controller(QObject):
     def cancel(self, request_id: str) -> None:
         self._act("cancel", self.service.cancel(request_id))
 
+    def regenerate(
+        self, request_id: str, new_request_id: str, done: Callable[[Result[Any]], None]
+    ) -> None:
+        """A finished 768P MiniMax-H3 slot re-rendered at 2K as ``new_request_id`` (the
+        service's ``regenerate``: replay, conflict, unknown as for any create)."""
+
+        def finished(out: Result[Any]) -> None:
+            done(out)
+            self.runner.run(self.refresh_status(), what="status")
+
+        self.runner.run(
+            self._sending(self.service.regenerate(request_id, "2K", new_request_id)),
+            done=finished,
+            what="regenerate",
+        )
+
     def export(self, request_id: str, to: str) -> None:
         self._act("export", self.service.export(request_id, to))
 

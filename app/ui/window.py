@@ -185,6 +185,8 @@ class MainWindow(QMainWindow):
         self.slot_pane.exportWanted.connect(self.export)
         self.slot_pane.frameWanted.connect(self._choose_frame)
         self.slot_pane.finished.useWanted.connect(self.use_result_as)
+        self.slot_pane.finished.make2kWanted.connect(self.make_2k)
+        self.result_pane.slotWanted.connect(self.select)
         self.slot_pane.submitted.connect(self.notifier.track)
         self.welcome.startWanted.connect(self.new_draft)
         self.top_bar.newWanted.connect(self.new_draft)
@@ -308,6 +310,8 @@ class MainWindow(QMainWindow):
         # opened, so it is always offered).
         self.gallery.offer_use = True
         self.gallery.useResultWanted.connect(self.use_gallery_result)
+        self.gallery.make2kWanted.connect(self.make_2k_of)
+        self.make2k_dialog: Any = None
         b = self.browser
         for combo in (b.state, b.kind, b.date):
             combo.currentIndexChanged.connect(self._gallery_follow)
@@ -618,6 +622,61 @@ class MainWindow(QMainWindow):
             self.use_result_as(ref, chosen, source=out.task)
 
         self.controller.lookup(ref.request_id, found)
+
+    # -- Make 2K (a derived slot) ---------------------------------------------------------------
+    def make_2k_of(self, request_id: str) -> None:
+        """ "Make 2K…" on a gallery tile: the slot is read from the store first."""
+        self.controller.lookup(request_id, lambda out: out.task and self.make_2k(out.task))
+
+    def make_2k(self, task: Any) -> None:
+        """Ask first, naming the price (the service's estimate of the 2K slot), then re-render the
+        finished video at 2K as a new slot (``<RequestId>.2k``) and show it; the source slot
+        never changes. Not offered (the domain's reason): said in the message line. Made before:
+        asked again without a price (the service replays it: no second paid call)."""
+        from app.ui.make2k import new_request_id, why_not_task
+
+        why = why_not_task(task)
+        if why is not None:
+            self.slot_pane.show_message(why)
+            return
+        new = new_request_id(task)
+
+        def found(out: Result[Any]) -> None:
+            if out.task is not None:
+                self._regenerate(task.request_id, new)
+            else:
+                self._confirm_2k(task)
+
+        self.controller.lookup(new, found)
+
+    def _confirm_2k(self, task: Any) -> None:
+        from app.ui.make2k import Make2kConfirm, regeneration_params
+
+        answer = self.controller.estimate("video", regeneration_params(task))
+        dlg = self.make2k_dialog = Make2kConfirm(task, answer, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(_result: int) -> None:
+            self.make2k_dialog = None
+            if dlg.clickedButton() is dlg.make:
+                self._regenerate(dlg.request_id, dlg.new_request_id)
+
+        dlg.finished.connect(answered)
+        dlg.open()
+
+    def _regenerate(self, request_id: str, new_request_id: str) -> None:
+        self.show_gallery(False)
+        self.slot_pane.show_message(self.tr("Asking MiniMax for the 2K version…"), error=False)
+
+        def done(out: Result[Any]) -> None:
+            if out.task is not None and out.request_id:
+                self.slot_pane.show_message("")
+                self.select(out.request_id)
+            else:
+                said = words.for_outcome(out.problem, translate=translate)
+                self.slot_pane.show_message(said.text, detail=said.detail)
+
+        self.controller.regenerate(request_id, new_request_id, done)
 
     def open_running(self) -> None:
         """The slots running now are in view: their project and day are opened at start, and
