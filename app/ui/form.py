@@ -451,6 +451,7 @@ class CreateForm(QWidget):
         box.addLayout(head)
         box.addWidget(self.prompt)
         box.addLayout(self.fields)
+        self._head, self._box = head, box  # add_prompt_tools
         box.addWidget(self.error)
         box.addWidget(self.cost)
         box.addStretch(1)
@@ -488,6 +489,12 @@ class CreateForm(QWidget):
             picker.pasteEmpty.connect(self._nothing_to_paste)
             picker.fed.connect(lambda name, url, p=picker: self.take(p, [url], name=name))
         self.validate()
+
+    def add_prompt_tools(self, button: QWidget, panel: QWidget) -> None:
+        """A tool beside the prompt's heading (``button``) and its panel under the prompt
+        ("Enhance prompt": app/ui/enhance.py)."""
+        self._head.insertWidget(self._head.count() - 1, button)
+        self._box.insertWidget(self._box.indexOf(self.prompt) + 1, panel)
 
     # -- kind and model -------------------------------------------------------------------------
     def kind(self) -> str:
