@@ -94,7 +94,7 @@ class EnhancePrompt(QWidget):
         self.running = False
         self.dialog: EnhanceConfirm | None = None
         self._for: tuple[str, str] | None = None  # (draft RequestId, prompt) the panel is for
-        self.button = QToolButton(objectName="enhanceButton", text=self.tr("✨ Enhance prompt"))
+        self.button = QToolButton(objectName="enhanceButton", text=self.tr("Enhance prompt…"))
         self.button.setAccessibleName(self.tr("Enhance prompt"))
         self.panel = QFrame(objectName="enhancePanel")
         self.panel.setStyleSheet(
@@ -114,6 +114,7 @@ class EnhancePrompt(QWidget):
         self.suggestion.setMaximumHeight(130)
         self.accept = QPushButton(self.tr("Use this prompt"), objectName="acceptEnhancedButton")
         self.dismiss = QPushButton(self.tr("Keep mine"), objectName="dismissEnhancedButton")
+        self.accept.setProperty("primary", True)
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addStretch(1)

@@ -909,13 +909,16 @@ class CreateForm(QWidget):
             field = self._field_of(target, kind)
             if self.prober is None:
                 continue
-            self.prober(
-                source,
-                kind,
-                field,
-                protocol,
-                lambda got, t=target, n=called: self._arrived(t, got, n),
-            )
+            rest = sources[sources.index(source) + 1 :] if isinstance(target, ReferenceList) else []
+
+            def arrived(got: Any, t: Any = target, n: str | None = called, more: Any = rest) -> None:
+                self._arrived(t, got, n)
+                if more:  # the next one once this one is in: the list keeps the given order
+                    self.take(t, more, name=n)
+
+            self.prober(source, kind, field, protocol, arrived)
+            if rest:
+                return
 
     def take_dropped(self, sources: list[str]) -> None:
         """Inputs dropped on the form itself: references where the model takes them (and no

@@ -17,13 +17,6 @@ from app.domain import derived
 from app.domain.cost import format_money
 from app.ui.qt import QMessageBox, QWidget, translate
 
-CONTEXT = "Make2K"
-
-
-def _tr(text: str) -> str:
-    return translate(CONTEXT, text)
-
-
 def why_not(
     kind: str,
     params: dict[str, Any],
@@ -69,11 +62,12 @@ def price_text(answer: Any) -> str:
     """The estimate (a Result of DraftCost, or None) as the confirm says it."""
     cost = getattr(getattr(answer, "payload", None), "cost", None)
     if cost is None or cost.estimate is None:
-        return _tr(
+        return translate(
+            "Make2K",
             "Price: unknown — MiniMax publishes no price for a 2K regeneration. Slate records "
             "what the provider reports once it is done."
         )
-    return _tr("Price: about %1.").replace("%1", format_money(cost.estimate, cost.currency))
+    return translate("Make2K", "Price: about %1.").replace("%1", format_money(cost.estimate, cost.currency))
 
 
 class Make2kConfirm(QMessageBox):
@@ -85,23 +79,24 @@ class Make2kConfirm(QMessageBox):
         self.request_id = task.request_id
         self.new_request_id = new_request_id(task)
         scene = task.request_id.rsplit(":", 1)[-1]
-        self.setWindowTitle(_tr("Make 2K"))
+        self.setWindowTitle(translate("Make2K", "Make 2K"))
         self.setIcon(QMessageBox.Icon.Question)
-        self.setText(_tr("Make a 2K version of %1?").replace("%1", scene))
+        self.setText(translate("Make2K", "Make a 2K version of %1?").replace("%1", scene))
         self.price = price_text(answer)
         self.setInformativeText(
             self.price
             + "\n\n"
-            + _tr(
+            + translate(
+                "Make2K",
                 "MiniMax renders the finished video again at 2K as a new slot, %1. %2 stays "
                 "exactly as it is; its history links to the new slot."
             )
             .replace("%1", self.new_request_id.rsplit(":", 1)[-1])
             .replace("%2", scene)
         )
-        self.make = self.addButton(_tr("Make 2K"), QMessageBox.ButtonRole.AcceptRole)
+        self.make = self.addButton(translate("Make2K", "Make 2K"), QMessageBox.ButtonRole.AcceptRole)
         self.make.setObjectName("make2kButton")
-        self.cancel = self.addButton(_tr("Cancel"), QMessageBox.ButtonRole.RejectRole)
+        self.cancel = self.addButton(translate("Make2K", "Cancel"), QMessageBox.ButtonRole.RejectRole)
         self.setDefaultButton(self.cancel)  # a paid step is never the Enter key's default
         self.setEscapeButton(self.cancel)
 

@@ -173,12 +173,14 @@ class FinishedView(QWidget):
 
     def _show_make2k(self, task: Any, media: list[MediaView]) -> None:
         """Offered on a finished video; enabled when the domain allows it, else it says why."""
-        from app.ui.make2k import why_not_task
-
         self._task = task
         video = bool(media) and media[0].content_type.startswith("video/")
         self.make2k_button.setVisible(video)
-        why = why_not_task(task) if video else None
+        why = None
+        if video:
+            from app.ui.make2k import why_not_task
+
+            why = why_not_task(task)
         self.make2k_button.setEnabled(video and why is None)
         tip = why or _tr(
             QT_TRANSLATE_NOOP("FinishedView", "Render this video again at 2K, as a new slot")
