@@ -1,4 +1,4 @@
-""""Enhance prompt" beside the prompt: MiniMax-H3's prompt enhancement (Context-IR), a paid call
+""" "Enhance prompt" beside the prompt: MiniMax-H3's prompt enhancement (Context-IR), a paid call
 kept as a slot of its own (DESIGN.md "Derived slots"), whose enhanced prompt the designer accepts
 or edits as a suggestion.
 

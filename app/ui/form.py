@@ -911,7 +911,9 @@ class CreateForm(QWidget):
                 continue
             rest = sources[sources.index(source) + 1 :] if isinstance(target, ReferenceList) else []
 
-            def arrived(got: Any, t: Any = target, n: str | None = called, more: Any = rest) -> None:
+            def arrived(
+                got: Any, t: Any = target, n: str | None = called, more: Any = rest
+            ) -> None:
                 self._arrived(t, got, n)
                 if more:  # the next one once this one is in: the list keeps the given order
                     self.take(t, more, name=n)

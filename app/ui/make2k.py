@@ -1,4 +1,4 @@
-""""Make 2K": a finished 768P MiniMax-H3 video re-rendered at 2K as a slot of its own
+""" "Make 2K": a finished 768P MiniMax-H3 video re-rendered at 2K as a slot of its own
 (DESIGN.md "Derived slots"), offered in the slot pane and on gallery tiles.
 
 Whether a slot may be regenerated, and why not, is :func:`app.domain.derived.why_not_regenerate`
@@ -16,6 +16,7 @@ from typing import Any
 from app.domain import derived
 from app.domain.cost import format_money
 from app.ui.qt import QMessageBox, QWidget, translate
+
 
 def why_not(
     kind: str,
@@ -65,9 +66,11 @@ def price_text(answer: Any) -> str:
         return translate(
             "Make2K",
             "Price: unknown — MiniMax publishes no price for a 2K regeneration. Slate records "
-            "what the provider reports once it is done."
+            "what the provider reports once it is done.",
         )
-    return translate("Make2K", "Price: about %1.").replace("%1", format_money(cost.estimate, cost.currency))
+    return translate("Make2K", "Price: about %1.").replace(
+        "%1", format_money(cost.estimate, cost.currency)
+    )
 
 
 class Make2kConfirm(QMessageBox):
@@ -89,14 +92,18 @@ class Make2kConfirm(QMessageBox):
             + translate(
                 "Make2K",
                 "MiniMax renders the finished video again at 2K as a new slot, %1. %2 stays "
-                "exactly as it is; its history links to the new slot."
+                "exactly as it is; its history links to the new slot.",
             )
             .replace("%1", self.new_request_id.rsplit(":", 1)[-1])
             .replace("%2", scene)
         )
-        self.make = self.addButton(translate("Make2K", "Make 2K"), QMessageBox.ButtonRole.AcceptRole)
+        self.make = self.addButton(
+            translate("Make2K", "Make 2K"), QMessageBox.ButtonRole.AcceptRole
+        )
         self.make.setObjectName("make2kButton")
-        self.cancel = self.addButton(translate("Make2K", "Cancel"), QMessageBox.ButtonRole.RejectRole)
+        self.cancel = self.addButton(
+            translate("Make2K", "Cancel"), QMessageBox.ButtonRole.RejectRole
+        )
         self.setDefaultButton(self.cancel)  # a paid step is never the Enter key's default
         self.setEscapeButton(self.cancel)
 

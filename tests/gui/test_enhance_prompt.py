@@ -1,4 +1,4 @@
-""""Enhance prompt" beside the prompt, through the real window on the demo provider: offered for a
+""" "Enhance prompt" beside the prompt, through the real window on the demo provider: offered for a
 MiniMax-H3 draft (the domain's reason otherwise), the price named first, the enhancement a slot
 ``<rid>.enhanced`` of its own shown as a suggestion the designer edits and accepts, a second
 click on the same prompt replayed (no second paid call: the demo provider counts), and the

@@ -76,9 +76,7 @@ def test_h3_image_rows_replace_image_01s_and_the_estimate_says_why_unknown(gui, 
     assert window.slot.draft.params["n"] == 4
 
 
-def test_references_by_drop_paste_and_add_with_the_limits_of_the_domain(
-    gui, make_window, tmp_path
-):
+def test_references_by_drop_paste_and_add_with_the_limits_of_the_domain(gui, make_window, tmp_path):
     window = make_window()
     form = h3_image_draft(window)
     refs = form.h3image.references
@@ -164,13 +162,17 @@ def _edited_to_success(gui, window, rid, prompt):
 def test_an_h3_image_edit_from_a_gallery_result_ends_in_success(gui, make_window):
     """Edit-from-result on a gallery tile: an H3-Image draft with the result as its reference
     (its own slot named), created to success."""
-    first = gui.run(gui.other_service().submit(IMAGE, "image", {"prompt": "a lighthouse"}, wait=True))
+    first = gui.run(
+        gui.other_service().submit(IMAGE, "image", {"prompt": "a lighthouse"}, wait=True)
+    )
     assert first.task.state is State.SUCCESS
     window = make_window()
     window.show_gallery(True)
     model = window.gallery_model
     gui.until(lambda: model.started and not model.loading and model.rowCount() > 0, what="gallery")
-    _action(window.gallery.menu_for(model.index(0)).actions(), "Edit this image (MiniMax-H3-Image)").trigger()
+    _action(
+        window.gallery.menu_for(model.index(0)).actions(), "Edit this image (MiniMax-H3-Image)"
+    ).trigger()
     task = _edited_to_success(gui, window, EDIT, "the same lighthouse, in snow")
     [ref] = task.params["reference_image"]
     assert ref["sha256"] == first.task.media[0].sha256  # the gallery's result, by its content

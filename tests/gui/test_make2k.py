@@ -1,4 +1,4 @@
-""""Make 2K" through the real window on the demo provider: offered on a finished 768P MiniMax-H3
+""" "Make 2K" through the real window on the demo provider: offered on a finished 768P MiniMax-H3
 slot in the slot pane and on gallery tiles (and not, with the domain's reason, elsewhere), the
 price named first in a confirm, then a derived slot ``<rid>.2k`` made once; the source slot never
 changes and its history links to the new one."""
@@ -40,7 +40,9 @@ def confirm_and_wait(gui, window):
     assert dlg.isVisible()
     # the price first, then the new slot's name and the source kept
     assert dlg.informativeText().startswith("Price: unknown")
-    assert "scene-02.2k" in dlg.informativeText() and "stays exactly as it is" in dlg.informativeText()
+    assert (
+        "scene-02.2k" in dlg.informativeText() and "stays exactly as it is" in dlg.informativeText()
+    )
     assert dlg.defaultButton() is dlg.cancel  # Enter never pays
     assert regen_requests(gui.sim) == 0  # nothing sent before the designer says so
     dlg.make.click()
@@ -118,12 +120,18 @@ def test_make_2k_from_a_gallery_tile(gui, make_window):
     # the 2K slot's tile: not offered, the domain's reason as the action's tooltip
     window.show_gallery(True)
     gui.until(
-        lambda: not model.loading
-        and any(model.row_at(i).request_id == NEW for i in range(model.rowCount())),
+        lambda: (
+            not model.loading
+            and any(model.row_at(i).request_id == NEW for i in range(model.rowCount()))
+        ),
         what="the 2K tile",
     )
     i = next(i for i in range(model.rowCount()) if model.row_at(i).request_id == NEW)
-    [act] = [a for a in window.gallery.menu_for(model.index(i)).actions() if a.objectName() == "make2kAction"]
+    [act] = [
+        a
+        for a in window.gallery.menu_for(model.index(i)).actions()
+        if a.objectName() == "make2kAction"
+    ]
     assert not act.isEnabled() and "itself a 2K regeneration" in act.toolTip()
 
 
