@@ -83,13 +83,13 @@ class Problem:
         return self.budget.refusal if self.budget is not None else None
 
 
-def what_if(raw: Mapping[str, Any], **changes: Any) -> ValidationError | None:
-    """Would the rules take the video draft ``raw`` with ``changes`` (a prompt assumed)? None,
-    or the rules' refusal."""
+def what_if(raw: Mapping[str, Any], kind: str = "video", **changes: Any) -> ValidationError | None:
+    """Would the rules take the draft ``raw`` (a video, unless ``kind`` says otherwise) with
+    ``changes`` (a prompt assumed)? None, or the rules' refusal."""
     asked = {**raw, "prompt": "x", **changes}
     asked = {k: v for k, v in asked.items() if v is not None}
     try:
-        normalize("video", asked)
+        normalize(kind, asked)
         return None
     except ValidationError as exc:
         return exc

@@ -17,6 +17,7 @@ answer inline, or its task queried) within the create's timeout, else leaves it 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from app.domain import derived, enhance
@@ -86,7 +87,15 @@ class Derivations:
             await self._record_on_source(source, new_rid, "regenerate", "regenerated at 2K")
         return out
 
-    async def enhance(self, source_request_id: Any, request_id: Any) -> Result[Any]:
+    async def enhance(
+        self,
+        source_request_id: Any,
+        request_id: Any,
+        *,
+        draft: tuple[str, Mapping[str, Any]] | None = None,
+    ) -> Result[Any]:
+        """``draft``: the (kind, parameters) of a draft named ``source_request_id`` that is not
+        stored yet (the app's "Enhance prompt" before Create); a stored slot of that name wins."""
         ctx = self.ctx
         try:
             source_rid = validate_request_id(source_request_id)
@@ -102,20 +111,29 @@ class Derivations:
                 ),
             )
         source = await ctx.load(source_rid)
-        if source is None:
+        if source is None and draft is None:
             return not_found(source_rid)
-        why = enhance.why_not_enhance(source.kind, source.params)
+        if source is not None:
+            kind, params = source.kind, dict(source.params)
+        else:
+            assert draft is not None
+            kind, params = draft[0], dict(draft[1])
+        why = enhance.why_not_enhance(kind, params)
         if why is not None:
             return invalid(new_rid, why)
         existing = await ctx.load(new_rid)
         out = await self.submitter.submit(
             new_rid,
             enhance.KIND,
-            enhance.enhance_params(source_rid, source.params),
+            enhance.enhance_params(source_rid, params),
             wait=True,
             max_seconds=max(ctx.config.timeout, 1.0),
         )
-        if existing is None and out.kind in (OutcomeKind.CREATED, OutcomeKind.UNKNOWN):
+        if (
+            source is not None
+            and existing is None
+            and out.kind in (OutcomeKind.CREATED, OutcomeKind.UNKNOWN)
+        ):
             await self._record_on_source(source, new_rid, "enhance", "prompt enhanced")
         return out
 

@@ -188,6 +188,8 @@ class DraftCost:
 
     cost: Cost
     text: str
+    #: the price table's billing scheme for it (``per_token``: no figure before the answer)
+    scheme: str | None = None
 
 
 @dataclass(frozen=True)

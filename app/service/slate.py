@@ -160,9 +160,16 @@ class SlateService:
             source_request_id, to, request_id, wait=wait, max_seconds=max_seconds
         )
 
-    async def enhance(self, source_request_id: Any, request_id: Any) -> Result[Any]:
-        """MiniMax-H3's prompt enhancement of a slot's prompt, as a slot of kind ``prompt``."""
-        return await self._derived.enhance(source_request_id, request_id)
+    async def enhance(
+        self,
+        source_request_id: Any,
+        request_id: Any,
+        *,
+        draft: tuple[str, Mapping[str, Any]] | None = None,
+    ) -> Result[Any]:
+        """MiniMax-H3's prompt enhancement of a slot's prompt (or of a draft's, ``draft``: its
+        kind and parameters, not stored yet), as a slot of kind ``prompt``."""
+        return await self._derived.enhance(source_request_id, request_id, draft=draft)
 
     async def status(self, request_id: object) -> Result[Any]:
         return await self._reads.status(request_id)

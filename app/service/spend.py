@@ -14,7 +14,7 @@ import re
 from typing import Any, Mapping
 
 from app.domain.cost import GROUP_BY, Cost, GroupBy, SpendTotal, estimate, format_money
-from app.domain.cost import spend_counted
+from app.domain.cost import price_key, spend_counted
 from app.domain.days import budget_day
 from app.domain.errors import ValidationError
 from app.domain.params import normalize
@@ -123,4 +123,6 @@ class Spending:
         except ValidationError as exc:
             return invalid(None, exc)
         cost = estimate(kind, norm, table)
-        return Result(OutcomeKind.OK, payload=DraftCost(cost, draft_text(cost)))
+        entry = table.get(price_key(norm))
+        scheme = entry.scheme if entry is not None and entry.kind == kind else None
+        return Result(OutcomeKind.OK, payload=DraftCost(cost, draft_text(cost), scheme))

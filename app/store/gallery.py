@@ -44,6 +44,10 @@ class ResultRow:
     width: int | None
     height: int | None
     duration: float | None
+    #: the slot's resolution and provider task (what "Make 2K" asks the domain with)
+    resolution: str | None = None
+    provider_task_id: str | None = None
+    source_task_id: str | None = None  # a 2K regeneration's source task
 
     @property
     def key(self) -> tuple[int, int]:
@@ -77,6 +81,9 @@ def results(
             tasks.c.state,
             tasks.c.kind,
             _json_text(engine, "model").label("model"),
+            _json_text(engine, "resolution").label("resolution"),
+            _json_text(engine, "source_task_id").label("source_task_id"),
+            tasks.c.provider_task_id,
             tasks.c.prompt_text,
             tasks.c.project,
             tasks.c.created_at,
@@ -120,6 +127,9 @@ def results(
             "prompt": s.prompt_text,
             "project": s.project or "",
             "created_at": s.created_at,
+            "resolution": s.resolution,
+            "provider_task_id": s.provider_task_id,
+            "source_task_id": s.source_task_id,
         }
         found = by_task.get(s.id)
         if not found:

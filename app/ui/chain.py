@@ -30,6 +30,8 @@ class Role(str, Enum):
     FIRST_FRAME = "first_frame"
     LAST_FRAME = "last_frame"
     REFERENCE = "subject_reference"
+    #: an image result edited: a MiniMax-H3-Image draft with it as its reference
+    EDIT = "edit"
 
     def __str__(self) -> str:
         return self.value

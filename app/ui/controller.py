@@ -500,6 +500,42 @@ class Controller(QObject):
     def cancel(self, request_id: str) -> None:
         self._act("cancel", self.service.cancel(request_id))
 
+    def enhance(
+        self,
+        request_id: str,
+        new_request_id: str,
+        draft: tuple[str, dict[str, Any]],
+        done: Callable[[Result[Any]], None],
+    ) -> None:
+        """MiniMax-H3's prompt enhancement of the draft ``request_id`` as the slot
+        ``new_request_id`` (the service's ``enhance``: replayed on the same prompt)."""
+
+        def finished(out: Result[Any]) -> None:
+            done(out)
+            self.runner.run(self.refresh_status(), what="status")
+
+        self.runner.run(
+            self._sending(self.service.enhance(request_id, new_request_id, draft=draft)),
+            done=finished,
+            what="enhance",
+        )
+
+    def regenerate(
+        self, request_id: str, new_request_id: str, done: Callable[[Result[Any]], None]
+    ) -> None:
+        """A finished 768P MiniMax-H3 slot re-rendered at 2K as ``new_request_id`` (the
+        service's ``regenerate``: replay, conflict, unknown as for any create)."""
+
+        def finished(out: Result[Any]) -> None:
+            done(out)
+            self.runner.run(self.refresh_status(), what="status")
+
+        self.runner.run(
+            self._sending(self.service.regenerate(request_id, "2K", new_request_id)),
+            done=finished,
+            what="regenerate",
+        )
+
     def export(self, request_id: str, to: str) -> None:
         self._act("export", self.service.export(request_id, to))
 

@@ -67,6 +67,9 @@ class DraftModel(Observable):
         self.problem: Problem | None = None
         self.cost: Cost | None = None
         self.verdict: BudgetCheck | None = None
+        #: the price table's billing scheme of the estimate (``per_token``: unknown before the
+        #: answer reports its usage), None when not said
+        self.priced_by: str | None = None
         self._derive()
 
     @property
@@ -119,8 +122,11 @@ class DraftModel(Observable):
         self.availability = v2_availability(raw) if self.is_v2 else {}
         valid = first_problem(kind, raw) is None
         self.cost = None
+        self.priced_by = None
         if valid and not self.read_only and self._estimator is not None:
-            self.cost = _cost_of(self._estimator(kind, raw))
+            answer = self._estimator(kind, raw)
+            self.cost = _cost_of(answer)
+            self.priced_by = getattr(getattr(answer, "payload", None), "scheme", None)
         b = self.budget
         self.verdict = (
             budget_verdict(b.limit, b.spent, self.cost) if b is not None and valid else None

@@ -29,11 +29,13 @@ from app.domain.params import (
     VIDEO_PROMPT_MAX,
 )
 from app.domain import naming
+from app.domain import params_h3image as h3i
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, V2_MODELS, protocol_for
 from app.domain.slots import validate_request_id
 from app.ui import words
 from app.ui.draft import DraftModel
+from app.ui.form_h3image import PROTOCOL as H3IMAGE_PROTOCOL, H3ImageFields
 from app.ui.widgets import guard_wheel
 from app.ui.inputs import FramePicker, MediaInput, PasteAim, ReferenceList, kind_of_source
 from app.ui.qt import (
@@ -385,6 +387,7 @@ class CreateForm(QWidget):
         self.subject = FramePicker(self.tr("Subject reference"))
         self.subject.setObjectName("subjectReference")
         self.references = ReferenceList()
+        self.h3image = H3ImageFields(self)  # MiniMax-H3-Image's rows (app/ui/form_h3image.py)
         self.cost = QLabel(objectName="costLabel")
         self.cost.setStyleSheet("font-weight: 600; color: #374151;")
         self.cost.setWordWrap(True)
@@ -442,6 +445,7 @@ class CreateForm(QWidget):
         self.fields.addRow(self.tr("Last frame"), self.last)
         self.fields.addRow(self.tr("Subject"), self.subject)
         self.fields.addRow(self.tr("References"), self.references)
+        self.h3image.add_rows(self.fields)
         self.fields.addRow("", self.optimizer)
 
         box = QVBoxLayout(self)
@@ -450,6 +454,7 @@ class CreateForm(QWidget):
         box.addLayout(head)
         box.addWidget(self.prompt)
         box.addLayout(self.fields)
+        self._head, self._box = head, box  # add_prompt_tools
         box.addWidget(self.error)
         box.addWidget(self.cost)
         box.addStretch(1)
@@ -472,15 +477,28 @@ class CreateForm(QWidget):
             self.last.changed,
             self.subject.changed,
             self.references.changed,
+            self.h3image.changed,
         ):
             sig.connect(self.validate)
-        for picker in (self.first, self.last, self.subject, self.references):
+        for picker in (
+            self.first,
+            self.last,
+            self.subject,
+            self.references,
+            self.h3image.references,
+        ):
             picker.fileWanted.connect(lambda p=picker: self.frameWanted.emit(p))
             picker.sourcesDropped.connect(lambda sources, p=picker: self.take(p, sources))
             picker.pasteEmpty.connect(self._nothing_to_paste)
             picker.fed.connect(lambda name, url, p=picker: self.take(p, [url], name=name))
         self.paste_aim = PasteAim(self, [self.first, self.last, self.subject, self.references])
         self.validate()
+
+    def add_prompt_tools(self, button: QWidget, panel: QWidget) -> None:
+        """A tool beside the prompt's heading (``button``) and its panel under the prompt
+        ("Enhance prompt": app/ui/enhance.py)."""
+        self._head.insertWidget(self._head.count() - 1, button)
+        self._box.insertWidget(self._box.indexOf(self.prompt) + 1, panel)
 
     # -- kind and model -------------------------------------------------------------------------
     def kind(self) -> str:
@@ -491,6 +509,9 @@ class CreateForm(QWidget):
 
     def is_v2(self) -> bool:
         return self.kind() == "video" and protocol_for("video", self.model_id()) == V2
+
+    def is_h3_image(self) -> bool:
+        return self.kind() == "image" and h3i.is_h3_image(self.model_id())
 
     def models(self) -> list[str]:
         """The models offered, in order (the "Legacy" heading left out)."""
@@ -510,7 +531,7 @@ class CreateForm(QWidget):
                 self.model.addItem(m, m)
             self.model.setCurrentIndex(self.model.findData(V2_MODELS[0]))
         else:
-            for m in IMAGE_MODELS:
+            for m in (*IMAGE_MODELS, *h3i.MODELS):
                 self.model.addItem(m, m)
         self.model.blockSignals(False)
         self._model_changed()
@@ -563,23 +584,26 @@ class CreateForm(QWidget):
         finally:
             self._filling = False
         is_v2 = self.is_v2()
+        h3_image = self.is_h3_image()
+        image01 = not video and not h3_image
         rule = VIDEO_MODELS.get(self.model_id()) if video and not is_v2 else None
         rows: dict[QWidget, bool] = {
             self.duration: video,
             self.resolution: video,
             self._ratio_row: is_v2,
-            self.aspect: not video,
-            self.n: not video,
-            self.seed: not video,
+            self.aspect: image01,
+            self.n: image01,
+            self.seed: image01,
             self._expansion_row: is_v2,
             self.references: is_v2,
             self.first: video and (is_v2 or (rule is not None and rule.allows_first_frame)),
             self.last: video and (is_v2 or (rule is not None and rule.allows_last_frame)),
-            self.subject: (not video) or (rule is not None and rule.needs_subject),
-            self.optimizer: not is_v2,
+            self.subject: image01 or (rule is not None and rule.needs_subject),
+            self.optimizer: not is_v2 and not h3_image,
         }
         for w, on in rows.items():
             self.fields.setRowVisible(w, on)
+        self.h3image.set_visible(h3_image)
         self.validate()
 
     def _duration_changed(self) -> None:
@@ -587,6 +611,8 @@ class CreateForm(QWidget):
 
     # -- values ---------------------------------------------------------------------------------
     def limit(self) -> int:
+        if self.is_h3_image():
+            return h3i.PROMPT_MAX
         return (
             v2.PROMPT_MAX
             if self.is_v2()
@@ -613,6 +639,8 @@ class CreateForm(QWidget):
         """The raw parameters as the user set them (only fields this kind and model take)."""
         if self.is_v2():
             return self._v2_params(check=False)
+        if self.is_h3_image():
+            return self._h3_image_params(check=False)
         out: dict[str, Any] = {
             "model": self.model_id(),
             "prompt": self.prompt.toPlainText(),
@@ -636,8 +664,17 @@ class CreateForm(QWidget):
             out["subject_reference"] = self.subject.value()
         return {k: v for k, v in out.items() if v is not None}
 
+    def _h3_image_params(self, check: bool) -> dict[str, Any]:
+        return {
+            "model": self.model_id(),
+            "prompt": self.prompt.toPlainText(),
+            **self.h3image.params(check=check),
+        }
+
     def check_params(self) -> dict[str, Any]:
         """The parameters as the rules check them (local media by their facts)."""
+        if self.is_h3_image():
+            return self._h3_image_params(check=True)
         return self._v2_params(check=True) if self.is_v2() else self.params()
 
     def error_text(self) -> str | None:
@@ -660,6 +697,8 @@ class CreateForm(QWidget):
 
     def _what_if(self, **changes: Any) -> ValidationError | None:
         """Ask the rules whether the draft with ``changes`` would be taken (a prompt assumed)."""
+        if self.is_h3_image():
+            return what_if(self.check_params(), "image", **changes)
         return what_if(self._v2_params(check=True), **changes)
 
     def _explain_v2(self) -> None:
@@ -740,7 +779,13 @@ class CreateForm(QWidget):
         text = ""
         cost = self.draft.cost
         if cost is not None and not self._read_only:
-            if cost.estimate is None:
+            if cost.estimate is None and self.draft.priced_by == "per_token":
+                text = self.tr(
+                    "Cost: unknown until the answer — %1 is billed by tokens and MiniMax "
+                    "publishes no tokens-per-image rule; the real cost is shown once it is "
+                    "reported."
+                ).replace("%1", self.model_id())
+            elif cost.estimate is None:
                 text = self.tr("Cost: price unknown")
             else:
                 text = self.tr("Cost: about %1").replace(
@@ -804,6 +849,8 @@ class CreateForm(QWidget):
             "reference_video": self.references.list,
             "reference_audio": self.references.list,
         }
+        if self.is_h3_image():
+            widgets.update(self.h3image.field_widgets())
         for name, w in widgets.items():
             _set_invalid(w, name == field and bool(text.strip() or name != "prompt"))
         self.changed.emit()
@@ -825,6 +872,8 @@ class CreateForm(QWidget):
             "reference_video": self.tr("References"),
             "reference_audio": self.tr("References"),
             "content": self.tr("References"),
+            "size": self.tr("Size"),
+            "area": self.tr("Area"),
         }
         return f"{labels[field]}: " if field in labels else ""
 
@@ -843,6 +892,8 @@ class CreateForm(QWidget):
         picker or the reference list), or say why not. ``name``: what to call it (a result used
         as an input: "last frame of …"); else the file's name."""
         protocol = "v2" if self.is_v2() else self.kind()
+        if self.is_h3_image():
+            protocol = H3IMAGE_PROTOCOL
         called = name
         for source in sources:
             kind = kind_of_source(source)
@@ -862,20 +913,27 @@ class CreateForm(QWidget):
             field = self._field_of(target, kind)
             if self.prober is None:
                 continue
-            self.prober(
-                source,
-                kind,
-                field,
-                protocol,
-                lambda got, t=target, n=called: self._arrived(t, got, n),
-            )
+            rest = sources[sources.index(source) + 1 :] if isinstance(target, ReferenceList) else []
+
+            def arrived(
+                got: Any, t: Any = target, n: str | None = called, more: Any = rest
+            ) -> None:
+                self._arrived(t, got, n)
+                if more:  # the next one once this one is in: the list keeps the given order
+                    self.take(t, more, name=n)
+
+            self.prober(source, kind, field, protocol, arrived)
+            if rest:
+                return
 
     def take_dropped(self, sources: list[str]) -> None:
         """Inputs dropped on the form itself: references where the model takes them (and no
         frame is set), else the first frame, else the last frame."""
         if self._read_only:
             return
-        if self.is_v2() and self.references._blocked is None:
+        if self.is_h3_image():
+            self.take(self.h3image.references, sources)
+        elif self.is_v2() and self.references._blocked is None:
             self.take(self.references, sources)
         elif (
             self.fields.isRowVisible(self.first) and self.first.accepting() and not self.first.input
@@ -897,7 +955,7 @@ class CreateForm(QWidget):
             got = dataclasses.replace(got, name=name)
         if isinstance(target, ReferenceList):
             field = f"reference_{got.kind}"
-            current = self.references.by_field(check=True).get(field, [])
+            current = target.by_field(check=True).get(field, [])
             err = self._what_if(**{field: [*current, got.check_value()]})
             if err is not None and (err.field.startswith("reference") or err.field == "content"):
                 self.refuse(words.refused_input(err, translate))
@@ -955,6 +1013,8 @@ class CreateForm(QWidget):
             else:
                 self.first.set_value(params.get("first_frame_image"))
                 self.last.set_value(params.get("last_frame_image"))
+        elif self.is_h3_image():
+            self.h3image.set_params(params, self.tr("local file"))
         else:
             self.aspect.setCurrentText(params.get("aspect_ratio") or "1:1")
             self.n.setValue(int(params.get("n") or 1))
@@ -1034,6 +1094,7 @@ class CreateForm(QWidget):
         self.seed.setReadOnly(ro)
         for p in (self.first, self.last, self.subject, self.references):
             p.set_read_only(ro)
+        self.h3image.set_read_only(ro)
         self.validate()
 
     def apply_defaults(self, defaults: Any) -> None:
@@ -1075,6 +1136,8 @@ class CreateForm(QWidget):
         }[field]
         if self.is_v2() and field == "subject_reference":
             return self.references
+        if self.is_h3_image() and field == "subject_reference":
+            return self.h3image.references
         if self.kind() == "video":
             allows = {
                 "first_frame": "allows_first_frame",
@@ -1096,6 +1159,7 @@ class CreateForm(QWidget):
         self.last.set_value(None)
         self.subject.set_value(None)
         self.references.set_items([])
+        self.h3image.clear()
         self.seed.clear()
 
 

@@ -139,7 +139,8 @@ def _video_poster(data: bytes) -> QImage | None:
 
 def probe_media(source: str, kind: str, field: str, protocol: str) -> MediaInput:
     """Read and check one input (a worker thread runs this). ``protocol``: ``v2`` (MiniMax-H3),
-    ``video`` (a legacy model's frame) or ``image`` (image-01's subject). Raises
+    ``video`` (a legacy model's frame), ``image`` (image-01's subject) or ``h3image``
+    (MiniMax-H3-Image's reference image). Raises
     ValidationError naming ``field`` with the limit that refused it."""
     v2 = protocol == "v2"
     from app.domain.params import check_frame
@@ -147,6 +148,8 @@ def probe_media(source: str, kind: str, field: str, protocol: str) -> MediaInput
     from app.service import inputs
 
     if source.startswith(("https://", "http://", "mm_file://")):
+        if protocol == "h3image" and not source.startswith("https://"):
+            raise ValidationError(field, "must be an https:// URL, a local file or a slot's result")
         if v2:
             check_url(source, field)
         elif not source.startswith("https://"):
@@ -161,7 +164,12 @@ def probe_media(source: str, kind: str, field: str, protocol: str) -> MediaInput
         local = inputs.from_file(source, kind, field)
         name = Path(source).name
     facts = replace(local.facts, name=name)
-    if v2:
+    if protocol == "h3image":  # MiniMax-H3-Image's reference images (the service reads them)
+        from app.domain.params_h3image import check_reference
+
+        check_reference(facts, field)
+        value = source
+    elif v2:
         CHECKS[kind](facts, field)
         value = source
     else:

@@ -15,6 +15,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+from app.domain.params_h3image import MODELS as H3_IMAGE_MODELS
 from app.domain.states import Action, RecoverWay, State
 from app.service.results import LookupReport, Result
 from app.ui import settings as settings_mod
@@ -184,6 +185,8 @@ class MainWindow(QMainWindow):
         self.slot_pane.exportWanted.connect(self.export)
         self.slot_pane.frameWanted.connect(self._choose_frame)
         self.slot_pane.finished.useWanted.connect(self.use_result_as)
+        self.slot_pane.finished.make2kWanted.connect(self.make_2k)
+        self.result_pane.slotWanted.connect(self.select)
         self.slot_pane.submitted.connect(self.notifier.track)
         self.welcome.startWanted.connect(self.new_draft)
         self.top_bar.newWanted.connect(self.new_draft)
@@ -307,6 +310,8 @@ class MainWindow(QMainWindow):
         # opened, so it is always offered).
         self.gallery.offer_use = True
         self.gallery.useResultWanted.connect(self.use_gallery_result)
+        self.gallery.make2kWanted.connect(self.make_2k_of)
+        self.make2k_dialog: Any = None
         b = self.browser
         for combo in (b.state, b.kind, b.date):
             combo.currentIndexChanged.connect(self._gallery_follow)
@@ -568,7 +573,9 @@ class MainWindow(QMainWindow):
             source = self.slot.task
         self.middle_stack.setCurrentWidget(self.slot_page)
         defaults = self.settings.draft_defaults()
-        if role is not Role.REFERENCE and defaults.kind != "video":
+        if role is Role.EDIT:  # an image edited: a MiniMax-H3-Image draft, the image its reference
+            defaults = dataclasses.replace(defaults, kind="image", model=H3_IMAGE_MODELS[0])
+        elif role is not Role.REFERENCE and defaults.kind != "video":
             defaults = dataclasses.replace(defaults, kind="video", model=None)
         self.slot_pane.new_draft(
             focus=False,
@@ -576,7 +583,9 @@ class MainWindow(QMainWindow):
             source=source,
             project=getattr(source, "project", None) or None,
         )
-        picker = self.slot_pane.form.picker(role.value)
+        picker = self.slot_pane.form.picker(
+            Role.REFERENCE.value if role is Role.EDIT else role.value
+        )
         name = self._result_name(media, path, source)
         if is_video(path, content_type):
             name = self.tr("last frame of %1").replace("%1", name)
@@ -613,6 +622,61 @@ class MainWindow(QMainWindow):
             self.use_result_as(ref, chosen, source=out.task)
 
         self.controller.lookup(ref.request_id, found)
+
+    # -- Make 2K (a derived slot) ---------------------------------------------------------------
+    def make_2k_of(self, request_id: str) -> None:
+        """ "Make 2K…" on a gallery tile: the slot is read from the store first."""
+        self.controller.lookup(request_id, lambda out: out.task and self.make_2k(out.task))
+
+    def make_2k(self, task: Any) -> None:
+        """Ask first, naming the price (the service's estimate of the 2K slot), then re-render the
+        finished video at 2K as a new slot (``<RequestId>.2k``) and show it; the source slot
+        never changes. Not offered (the domain's reason): said in the message line. Made before:
+        asked again without a price (the service replays it: no second paid call)."""
+        from app.ui.make2k import new_request_id, why_not_task
+
+        why = why_not_task(task)
+        if why is not None:
+            self.slot_pane.show_message(why)
+            return
+        new = new_request_id(task)
+
+        def found(out: Result[Any]) -> None:
+            if out.task is not None:
+                self._regenerate(task.request_id, new)
+            else:
+                self._confirm_2k(task)
+
+        self.controller.lookup(new, found)
+
+    def _confirm_2k(self, task: Any) -> None:
+        from app.ui.make2k import Make2kConfirm, regeneration_params
+
+        answer = self.controller.estimate("video", regeneration_params(task))
+        dlg = self.make2k_dialog = Make2kConfirm(task, answer, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def answered(_result: int) -> None:
+            self.make2k_dialog = None
+            if dlg.clickedButton() is dlg.make:
+                self._regenerate(dlg.request_id, dlg.new_request_id)
+
+        dlg.finished.connect(answered)
+        dlg.open()
+
+    def _regenerate(self, request_id: str, new_request_id: str) -> None:
+        self.show_gallery(False)
+        self.slot_pane.show_message(self.tr("Asking MiniMax for the 2K version…"), error=False)
+
+        def done(out: Result[Any]) -> None:
+            if out.task is not None and out.request_id:
+                self.slot_pane.show_message("")
+                self.select(out.request_id)
+            else:
+                said = words.for_outcome(out.problem, translate=translate)
+                self.slot_pane.show_message(said.text, detail=said.detail)
+
+        self.controller.regenerate(request_id, new_request_id, done)
 
     def open_running(self) -> None:
         """The slots running now are in view: their project and day are opened at start, and

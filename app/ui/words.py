@@ -326,6 +326,7 @@ EVENT_WORDS = {
     "journal_replayed": QT_TRANSLATE_NOOP("Event", "the provider's answer, kept safe, recorded"),
     "late_answer": QT_TRANSLATE_NOOP("Event", "the provider's answer came late"),
     "lookup": QT_TRANSLATE_NOOP("Event", "looked up at the provider"),
+    "derived": QT_TRANSLATE_NOOP("Event", "a new slot was made from this one"),
     "": QT_TRANSLATE_NOOP("Event", "other event"),  # one this version of Slate does not know
 }
 #: An event and its detail on one line ("status: generating"; Chinese puts a full-width colon).

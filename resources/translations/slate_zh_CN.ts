@@ -410,6 +410,16 @@
     <message>
         <source>The clipboard holds text, not a picture, so nothing was pasted here. Copy an image or an image file (or an https:// link to one), then paste again.</source>
         <translation>剪贴板里是文字，不是图片，因此这里没有粘贴任何内容。请复制一张图片或图片文件（或指向图片的 https:// 链接），然后再粘贴。</translation>
+        <source>Cost: unknown until the answer — %1 is billed by tokens and MiniMax publishes no tokens-per-image rule; the real cost is shown once it is reported.</source>
+        <translation>费用：出结果前未知 —— %1 按 token 计费，MiniMax 未公布每张图片的 token 数；提供方报告后会显示实际费用。</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>Area</source>
+        <translation>面积</translation>
     </message>
 </context>
 <context>
@@ -536,6 +546,10 @@
         <extracomment>An event and its detail on one line (&quot;status: generating&quot;; Chinese puts a full-width colon).</extracomment>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>a new slot was made from this one</source>
+        <translation>由此槽位生成了新槽位</translation>
+    </message>
 </context>
 <context>
     <name>FinishedView</name>
@@ -603,6 +617,22 @@
     <message>
         <source>%1 images</source>
         <translation>%1 张图片</translation>
+    </message>
+    <message>
+        <source>Edit this image (MiniMax-H3-Image)</source>
+        <translation>编辑此图片（MiniMax-H3-Image）</translation>
+    </message>
+    <message>
+        <source>Make 2K…</source>
+        <translation>生成 2K…</translation>
+    </message>
+    <message>
+        <source>Make 2K</source>
+        <translation>生成 2K</translation>
+    </message>
+    <message>
+        <source>Render this video again at 2K, as a new slot</source>
+        <translation>以 2K 重新渲染此视频，作为新槽位</translation>
     </message>
 </context>
 <context>
@@ -731,6 +761,18 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>Use as reference</source>
         <translation>用作参考图</translation>
+    </message>
+    <message>
+        <source>Edit this image (MiniMax-H3-Image)</source>
+        <translation>编辑此图片（MiniMax-H3-Image）</translation>
+    </message>
+    <message>
+        <source>Make 2K…</source>
+        <translation>生成 2K…</translation>
+    </message>
+    <message>
+        <source>Render this video again at 2K, as a new slot</source>
+        <translation>以 2K 重新渲染此视频，作为新槽位</translation>
     </message>
 </context>
 <context>
@@ -1108,6 +1150,8 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>1 image</source>
         <translation>1 张图片</translation>
+        <source>Asking MiniMax for the 2K version…</source>
+        <translation>正在向 MiniMax 请求 2K 版本…</translation>
     </message>
 </context>
 <context>
@@ -1407,6 +1451,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>%1 images</source>
         <translation>%1 张图片</translation>
+    </message>
+    <message>
+        <source>%1: %2 (double-click to open)</source>
+        <translation>%1：%2（双击打开）</translation>
     </message>
 </context>
 <context>
@@ -2988,6 +3036,173 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
+    </message>
+</context>
+<context>
+    <name>EnhanceConfirm</name>
+    <message>
+        <source>Enhance prompt</source>
+        <translation>优化提示词</translation>
+    </message>
+    <message>
+        <source>Let MiniMax-H3 enhance this prompt?</source>
+        <translation>让 MiniMax-H3 优化这条提示词？</translation>
+    </message>
+    <message>
+        <source>The enhanced prompt is kept as the slot %1 and shown as a suggestion: you accept or edit it. Asking again for the same prompt costs nothing.</source>
+        <translation>优化后的提示词保存为槽位 %1，并作为建议显示：由你采用或修改。对同一提示词再次请求不会再收费。</translation>
+    </message>
+    <message>
+        <source>Enhance</source>
+        <translation>优化</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>EnhancePrompt</name>
+    <message>
+        <source>Price: unknown — MiniMax bills prompt enhancement by tokens and publishes no price for it. Slate records what the provider reports.</source>
+        <translation>价格：未知 —— MiniMax 按 token 对提示词优化计费，但未公布价格。Slate 会记录提供方报告的费用。</translation>
+    </message>
+    <message>
+        <source>Price: about %1.</source>
+        <translation>价格：约 %1。</translation>
+    </message>
+    <message>
+        <source>Enhance prompt…</source>
+        <translation>优化提示词…</translation>
+    </message>
+    <message>
+        <source>Enhance prompt</source>
+        <translation>优化提示词</translation>
+    </message>
+    <message>
+        <source>Suggested by MiniMax-H3 — edit it if you like, then use it</source>
+        <translation>MiniMax-H3 的建议 —— 可先修改，再采用</translation>
+    </message>
+    <message>
+        <source>Enhanced prompt</source>
+        <translation>优化后的提示词</translation>
+    </message>
+    <message>
+        <source>Use this prompt</source>
+        <translation>采用此提示词</translation>
+    </message>
+    <message>
+        <source>Keep mine</source>
+        <translation>保留我的</translation>
+    </message>
+    <message>
+        <source>This slot&apos;s prompt is fixed.</source>
+        <translation>此槽位的提示词已固定。</translation>
+    </message>
+    <message>
+        <source>Name the slot first: the enhanced prompt is kept under its name.</source>
+        <translation>请先为槽位命名：优化后的提示词会以它的名称保存。</translation>
+    </message>
+    <message>
+        <source>MiniMax-H3 rewrites the prompt with more detail (a paid step; the price is shown first)</source>
+        <translation>MiniMax-H3 会把提示词改写得更详细（付费步骤；会先显示价格）</translation>
+    </message>
+    <message>
+        <source>MiniMax-H3 is enhancing the prompt…</source>
+        <translation>MiniMax-H3 正在优化提示词…</translation>
+    </message>
+    <message>
+        <source>No enhanced prompt came back.</source>
+        <translation>没有收到优化后的提示词。</translation>
+    </message>
+</context>
+<context>
+    <name>H3ImageFields</name>
+    <message>
+        <source>Aspect ratio and area</source>
+        <translation>宽高比与面积</translation>
+    </message>
+    <message>
+        <source>Exact size</source>
+        <translation>精确尺寸</translation>
+    </message>
+    <message>
+        <source>Aspect ratio</source>
+        <translation>宽高比</translation>
+    </message>
+    <message>
+        <source>Area</source>
+        <translation>面积</translation>
+    </message>
+    <message>
+        <source>Size in pixels</source>
+        <translation>像素尺寸</translation>
+    </message>
+    <message>
+        <source>Number of images</source>
+        <translation>图片数量</translation>
+    </message>
+    <message>
+        <source>Width × height in pixels, e.g. 2048x1152 (aspect 1:3 to 3:1).</source>
+        <translation>宽 × 高（像素），例如 2048x1152（宽高比 1:3 至 3:1）。</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Ratio, area</source>
+        <translation>比例、面积</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>Images</source>
+        <translation>图片数</translation>
+    </message>
+    <message>
+        <source>References</source>
+        <translation>参考图</translation>
+    </message>
+</context>
+<context>
+    <name>ImageReferences</name>
+    <message>
+        <source>Reference images</source>
+        <translation>参考图片</translation>
+    </message>
+    <message>
+        <source>%1 of %2 pictures · with any, the request is an edit of them</source>
+        <translation>%1 / %2 张图片 · 有参考图时，请求即为对它们的编辑</translation>
+    </message>
+</context>
+<context>
+    <name>Make2K</name>
+    <message>
+        <source>Price: unknown — MiniMax publishes no price for a 2K regeneration. Slate records what the provider reports once it is done.</source>
+        <translation>价格：未知 —— MiniMax 未公布 2K 重新生成的价格。完成后 Slate 会记录提供方报告的费用。</translation>
+    </message>
+    <message>
+        <source>Price: about %1.</source>
+        <translation>价格：约 %1。</translation>
+    </message>
+    <message>
+        <source>Make 2K</source>
+        <translation>生成 2K</translation>
+    </message>
+    <message>
+        <source>Make a 2K version of %1?</source>
+        <translation>为 %1 生成 2K 版本？</translation>
+    </message>
+    <message>
+        <source>MiniMax renders the finished video again at 2K as a new slot, %1. %2 stays exactly as it is; its history links to the new slot.</source>
+        <translation>MiniMax 会以 2K 重新渲染这段已完成的视频，作为新槽位 %1。%2 保持原样不变；它的历史记录会链接到新槽位。</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
     </message>
 </context>
 </TS>

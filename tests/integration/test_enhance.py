@@ -118,3 +118,27 @@ def test_cli_enhance(slate, demo_sim):
     assert out.out["task"]["text"] == enhanced("tide eye")
     again = slate("enhance", SRC, "--request-id", NEW)
     assert again.code == 0 and again.out["outcome"] == "replayed"
+
+
+async def test_enhance_a_draft_not_stored_yet(harness):
+    """The app's "Enhance prompt" before Create: the draft's kind and parameters are given;
+    nothing is stored under the draft's RequestId, the enhancement is a slot once (replayed on
+    the same prompt, a conflict on another), and a draft the domain refuses is refused first."""
+    h = harness
+    draft = ("video", dict(H3))
+    out = await h.service.enhance(SRC, NEW, draft=draft)
+    assert out.kind is OutcomeKind.CREATED, out.problem
+    assert out.task.text == enhanced(H3["prompt"])
+    assert out.task.params["enhance_of"] == SRC
+    assert await h.service.ctx.load(SRC) is None  # the draft stays a draft
+    again = await h.service.enhance(SRC, NEW, draft=draft)
+    assert again.kind is OutcomeKind.REPLAYED and again.task.text == out.task.text
+    assert ir_requests(h.sim) == 1
+    edited = ("video", {**H3, "prompt": H3["prompt"] + " at dusk"})
+    drift = await h.service.enhance(SRC, NEW, draft=edited)
+    assert drift.kind is OutcomeKind.CONFLICT
+    legacy = ("video", {"model": "MiniMax-Hailuo-02", "prompt": "x"})
+    refused = await h.service.enhance(SRC, SRC + ".enhanced-2", draft=legacy)
+    assert refused.kind is OutcomeKind.INVALID and refused.problem.field == "source"
+    assert ir_requests(h.sim) == 1
+    assert (await h.service.enhance(SRC, NEW)).kind is OutcomeKind.NOT_FOUND  # no draft given

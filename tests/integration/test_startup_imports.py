@@ -94,6 +94,7 @@ APP = {
         "gallery", "inputs", "lookup", "media", "models", "notify", "panes", "progress", "qt",
         "said", "settings", "shotlist", "spend", "style", "unusable", "viewer", "widgets",
         "window", "words", "draft", "noop",
+        "form_h3image", "enhance",  # parts of the create form (H3-Image rows, Enhance prompt)
     },
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {

@@ -66,6 +66,7 @@ IMAGE_USES = (
     ("first_frame", QT_TRANSLATE_NOOP("GalleryPane", "Use as first frame")),
     ("last_frame", QT_TRANSLATE_NOOP("GalleryPane", "Use as last frame")),
     ("reference", QT_TRANSLATE_NOOP("GalleryPane", "Use as reference")),
+    ("edit", QT_TRANSLATE_NOOP("GalleryPane", "Edit this image (MiniMax-H3-Image)")),
 )
 VIDEO_USES = (
     (
@@ -407,6 +408,7 @@ class GalleryPane(QWidget):
     # Chaining hook: ("first_frame" | "last_frame" | "reference", ResultRef). The window (or
     # whoever feeds a new slot) connects it and sets ``offer_use`` so the menu offers it.
     useResultWanted = Signal(str, object)
+    make2kWanted = Signal(str)  # request_id: re-render this finished video at 2K (a new slot)
     scopeCleared = Signal()
 
     def __init__(self, model: GalleryModel, parent: QWidget | None = None) -> None:
@@ -557,7 +559,27 @@ class GalleryPane(QWidget):
             menu.addSeparator()
         for role, text in choices:
             menu.addAction(text, lambda r=role: self.useResultWanted.emit(r, ref))
+        if self.offer_use and row.kind == "video" and row.path is not None:
+            self._add_make2k(menu, row)
         return menu
+
+    def _add_make2k(self, menu: QtWidgets.QMenu, row: Any) -> None:
+        """ "Make 2K…" for a finished video: enabled when the domain allows it, else disabled
+        with its reason (the menu shows tooltips)."""
+        from app.ui.make2k import why_not
+
+        params = {
+            "model": row.model,
+            "resolution": row.resolution,
+            "source_task_id": row.source_task_id,
+            "regenerate_from": None,
+        }
+        why = why_not(row.kind, params, row.state, row.provider_task_id, row.created_at)
+        act = menu.addAction(self.tr("Make 2K…"), lambda: self.make2kWanted.emit(row.request_id))
+        act.setObjectName("make2kAction")
+        act.setEnabled(why is None)
+        act.setToolTip(why or self.tr("Render this video again at 2K, as a new slot"))
+        menu.setToolTipsVisible(True)
 
     def _menu(self, pos: Any) -> None:
         index = self.view.indexAt(pos)

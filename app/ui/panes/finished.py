@@ -46,6 +46,7 @@ IMAGE_ROLES = (
     (Role.FIRST_FRAME, QT_TRANSLATE_NOOP("FinishedView", "Use as first frame of a new slot")),
     (Role.LAST_FRAME, QT_TRANSLATE_NOOP("FinishedView", "Use as last frame of a new slot")),
     (Role.REFERENCE, QT_TRANSLATE_NOOP("FinishedView", "Use as reference of a new slot")),
+    (Role.EDIT, QT_TRANSLATE_NOOP("FinishedView", "Edit this image (MiniMax-H3-Image)")),
 )
 VIDEO_ROLES = (
     (
@@ -69,6 +70,7 @@ class FinishedView(QWidget):
     """Large results and a compact summary of a stored slot's parameters."""
 
     useWanted = Signal(object, str)  # (MediaView, Role value): feed a new slot with it
+    make2kWanted = Signal(object)  # the TaskView to re-render at 2K as a new slot
 
     def __init__(self, controller: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -101,6 +103,12 @@ class FinishedView(QWidget):
         self.use_button.setMenu(self.use_menu)
         self.use_button.setProperty("hasMenu", True)  # its arrow's own room (style.py)
         self.use_menu.aboutToShow.connect(self._fill_use_menu)
+        self._task: Any = None
+        self.make2k_button = QPushButton(
+            _tr(QT_TRANSLATE_NOOP("FinishedView", "Make 2K…")), objectName="make2kButton"
+        )
+        self.make2k_button.setAccessibleName(_tr(QT_TRANSLATE_NOOP("FinishedView", "Make 2K")))
+        self.make2k_button.clicked.connect(lambda: self.make2kWanted.emit(self._task))
         self.summary = QLabel(objectName="slotSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
@@ -108,6 +116,7 @@ class FinishedView(QWidget):
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.use_button)
+        row.addWidget(self.make2k_button)
         row.addStretch(1)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -127,6 +136,7 @@ class FinishedView(QWidget):
         self._media = media
         self.media.setVisible(bool(media))
         self.use_button.setVisible(bool(media))
+        self._show_make2k(task, media)
         self._box.setStretch(self._box.count() - 1, 0 if media else 1)
         if same:
             return
@@ -160,6 +170,23 @@ class FinishedView(QWidget):
 
             self.controller.call(load_thumbnail, m.path, LARGE, done=show)
         fit_icons(self.images, LARGE, self._aspect())
+
+    def _show_make2k(self, task: Any, media: list[MediaView]) -> None:
+        """Offered on a finished video; enabled when the domain allows it, else it says why."""
+        self._task = task
+        video = bool(media) and media[0].content_type.startswith("video/")
+        self.make2k_button.setVisible(video)
+        why = None
+        if video:
+            from app.ui.make2k import why_not_task
+
+            why = why_not_task(task)
+        self.make2k_button.setEnabled(video and why is None)
+        tip = why or _tr(
+            QT_TRANSLATE_NOOP("FinishedView", "Render this video again at 2K, as a new slot")
+        )
+        self.make2k_button.setToolTip(tip)
+        self.make2k_button.setAccessibleDescription(tip)
 
     def _summary(self, task: Any) -> str:
         """Kind, model, duration, resolution or ratio, inputs used, and the prompt: read-only."""

@@ -108,6 +108,7 @@ class ResultPane(QWidget):
     """Media, file facts and the timeline of the slot on screen."""
 
     openFolder = Signal(str)
+    slotWanted = Signal(str)  # a slot the history links to (one derived from this slot)
 
     def __init__(self, controller: Any, slot: CurrentSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -166,6 +167,7 @@ class ResultPane(QWidget):
 
         self.history_title = QLabel(self.tr("HISTORY"), objectName="paneTitle")
         self.events = EventTree(objectName="historyTree")
+        self.events.itemActivated.connect(self._event_activated)
         self.events.setHeaderHidden(True)
         self.events.setColumnCount(1)
         self.events.setWordWrap(True)
@@ -370,7 +372,17 @@ class ResultPane(QWidget):
         for e in events:
             when = dt.datetime.fromtimestamp(e.at).strftime("%H:%M:%S")
             line, technical = words.event_line(e.event, e.detail, state_word, translate, e.data)
+            linked = (e.data or {}).get("request_id") if e.event == "derived" else None
+            if isinstance(linked, str) and linked:  # the derived slot, opened from here
+                line = (
+                    self.tr("%1: %2 (double-click to open)")
+                    .replace("%1", line)
+                    .replace("%2", linked.rsplit(":", 1)[-1])
+                )
             item = QTreeWidgetItem([f"{when}  {line}"])
+            if isinstance(linked, str) and linked:
+                item.setData(0, Qt.ItemDataRole.UserRole, linked)
+                item.setForeground(0, Qt.GlobalColor.darkBlue)
             item.setToolTip(0, dt.datetime.fromtimestamp(e.at).isoformat(timespec="seconds"))
             data = e.data
             if technical:  # the original words, expandable like the raw response
@@ -386,6 +398,11 @@ class ResultPane(QWidget):
                 item.addChild(raw)
             self.events.addTopLevelItem(item)
         self.events.scrollToBottom()
+
+    def _event_activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        linked = item.data(0, Qt.ItemDataRole.UserRole)
+        if isinstance(linked, str) and linked:
+            self.slotWanted.emit(linked)
 
     def stop(self) -> None:
         """Stop playing (the window closes)."""

@@ -88,6 +88,13 @@ class SlotPane(QWidget):
         self.locked_hint.setWordWrap(True)
         self.locked_hint.hide()  # shown for a stored slot only (a first draft changes no task)
         self.actions = ActionBar(slot)
+        from app.ui.enhance import EnhancePrompt
+
+        self.enhancer = EnhancePrompt(
+            controller, self.form, self.composer.request_id, self.show_message, self
+        )
+        self.form.add_prompt_tools(self.enhancer.button, self.enhancer.panel)
+        self.composer.changed.connect(lambda _rid: self.enhancer.update_offer())
 
         inner = QWidget(objectName="slotInner")
         box = QVBoxLayout(inner)
