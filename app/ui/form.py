@@ -29,11 +29,13 @@ from app.domain.params import (
     VIDEO_PROMPT_MAX,
 )
 from app.domain import naming
+from app.domain.params_sound import is_sound
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, V2_MODELS, protocol_for
 from app.domain.slots import validate_request_id
 from app.ui import words
 from app.ui.draft import DraftModel
+from app.ui.form_sound import SoundFields
 from app.ui.widgets import guard_wheel
 from app.ui.inputs import FramePicker, MediaInput, ReferenceList, kind_of_source
 from app.ui.qt import (
@@ -335,6 +337,9 @@ class CreateForm(QWidget):
         self.kind_group = QButtonGroup(self)
         self.kind_group.addButton(self.image_radio)
         self.kind_group.addButton(self.video_radio)
+        self.sound = SoundFields()  # Music and Voice (app/ui/form_sound.py)
+        self.kind_group.addButton(self.sound.music_radio)
+        self.kind_group.addButton(self.sound.voice_radio)
 
         self.prompt = QPlainTextEdit(objectName="promptEdit")
         self.prompt.setAccessibleName(self.tr("Prompt"))
@@ -403,6 +408,8 @@ class CreateForm(QWidget):
         kinds = QHBoxLayout()
         kinds.addWidget(self.image_radio)
         kinds.addWidget(self.video_radio)
+        kinds.addWidget(self.sound.music_radio)
+        kinds.addWidget(self.sound.voice_radio)
         kinds.addStretch(1)
         head = QHBoxLayout()
         head.addWidget(QLabel(self.tr("Prompt")))
@@ -441,12 +448,17 @@ class CreateForm(QWidget):
         self.fields.addRow(self.tr("References"), self.references)
         self.fields.addRow("", self.optimizer)
 
+        self.visual = QWidget(objectName="visualFields")  # a picture's or a video's fields
+        visual = QVBoxLayout(self.visual)
+        visual.setContentsMargins(0, 0, 0, 0)
+        visual.addLayout(head)
+        visual.addWidget(self.prompt)
+        visual.addLayout(self.fields)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(kinds)
-        box.addLayout(head)
-        box.addWidget(self.prompt)
-        box.addLayout(self.fields)
+        box.addWidget(self.visual)
+        box.addWidget(self.sound)
         box.addWidget(self.error)
         box.addWidget(self.cost)
         box.addStretch(1)
@@ -454,6 +466,8 @@ class CreateForm(QWidget):
         self._fill_models()
         self.optimizer.setChecked(True)
         self.image_radio.toggled.connect(self._kind_changed)
+        self.sound.kindChanged.connect(self._kind_changed)
+        self.sound.changed.connect(self.validate)
         self.model.currentIndexChanged.connect(self._model_changed)
         self.duration.changed.connect(self._duration_changed)
         for sig in (
@@ -480,6 +494,9 @@ class CreateForm(QWidget):
 
     # -- kind and model -------------------------------------------------------------------------
     def kind(self) -> str:
+        sound = self.sound.kind()
+        if sound is not None:
+            return sound
         return "image" if self.image_radio.isChecked() else "video"
 
     def model_id(self) -> str:
@@ -517,6 +534,7 @@ class CreateForm(QWidget):
             self.model.setCurrentIndex(i)
 
     def _kind_changed(self) -> None:
+        self.visual.setVisible(self.sound.kind() is None)
         self._fill_models()
         self.optimizer.setChecked(self.kind() == "video")
 
@@ -609,6 +627,8 @@ class CreateForm(QWidget):
         """The raw parameters as the user set them (only fields this kind and model take)."""
         if self.is_v2():
             return self._v2_params(check=False)
+        if self.sound.kind() is not None:
+            return self.sound.params()
         out: dict[str, Any] = {
             "model": self.model_id(),
             "prompt": self.prompt.toPlainText(),
@@ -750,6 +770,11 @@ class CreateForm(QWidget):
         if self._filling:
             return
         self._sync()
+        if self.sound.kind() is not None:
+            self.sound.show_draft(self)
+            self._show_cost()
+            self.changed.emit()
+            return
         text = self.prompt.toPlainText()
         limit = self.limit()
         self.count.setText(f"{len(text)} / {limit}")
@@ -822,6 +847,8 @@ class CreateForm(QWidget):
             "reference_audio": self.tr("References"),
             "content": self.tr("References"),
         }
+        if self.sound.kind() is not None:
+            labels = self.sound.field_labels()
         return f"{labels[field]}: " if field in labels else ""
 
     # -- inputs: chosen, dropped, pasted --------------------------------------------------------
@@ -922,6 +949,9 @@ class CreateForm(QWidget):
         self.validate()
 
     def _set_params(self, kind: str, params: dict[str, Any]) -> None:
+        if is_sound(kind):
+            self.sound.set_params(kind, params)
+            return
         (self.image_radio if kind == "image" else self.video_radio).setChecked(True)
         self._fill_models()
         if params.get("model"):
@@ -1019,6 +1049,7 @@ class CreateForm(QWidget):
         self.seed.setReadOnly(ro)
         for p in (self.first, self.last, self.subject, self.references):
             p.set_read_only(ro)
+        self.sound.set_read_only(ro)
         self.validate()
 
     def apply_defaults(self, defaults: Any) -> None:
@@ -1082,6 +1113,7 @@ class CreateForm(QWidget):
         self.subject.set_value(None)
         self.references.set_items([])
         self.seed.clear()
+        self.sound.clear()
 
 
 def _stored_media(item: dict[str, Any], kind: str, local_word: str) -> MediaInput:

@@ -221,6 +221,11 @@ REFUSAL_WORDS: dict[Refusal, str] = {
         "WhyNot",
         "The provider cannot look up image tasks. Use Recover to declare the slot failed.",
     ),
+    Refusal.NO_RECORD: QT_TRANSLATE_NOOP(
+        "WhyNot",
+        "The sound's answer was lost and MiniMax keeps no record of it to look up. Use "
+        "Recover to declare the slot failed.",
+    ),
     Refusal.NO_RESULTS: WHY_NOT_WORDS[Action.RECOVER],
     Refusal.NO_CANCEL: WHY_NOT_WORDS[Action.CANCEL],
 }

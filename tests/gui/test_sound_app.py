@@ -1,0 +1,160 @@
+"""Music and Voice in the window, through the real widgets on the demo provider: the create
+form's sound fields (lyrics with their structure tags, instrumental, the voice line's count and
+its sync/async line from the domain's rule, the voice picker from ``get_voice``), a song and a
+voice line made to ``success`` and played with their waveform, an unknown song that offers
+declare-failed only (said in a designer's words), and a sound fed to a new MiniMax-H3 draft as
+its reference audio."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.domain import params_sound as ps
+from app.domain.states import Action, Refusal
+from app.ui.qt import multimedia, translate
+from app.ui.words import REFUSAL_WORDS
+from tests.gui.conftest import buttons, shown
+from tests.gui.test_flows import wait_state
+
+pytestmark = pytest.mark.timeout(180)
+
+SONG = "article:20261202:tide-eye:song-01"
+LINE = "article:20261202:tide-eye:voice-01"
+LOST = "article:20261202:tide-eye:song-02"
+
+
+def sound_form(window):
+    window.new_draft()
+    return window.slot_pane.form
+
+
+def test_music_form_tags_instrumental_and_the_domains_verdict(gui, make_window):
+    window = make_window()
+    form = sound_form(window)
+    form.sound.music_radio.setChecked(True)
+    assert form.kind() == "music"
+    assert not form.visual.isVisible() and form.sound.style_edit.isVisible()
+    # nothing yet: a hint (not an error), and Create is not offered
+    assert form.error.objectName() == "hint" and "style" in form.error.text()
+    assert not buttons(window)[Action.CREATE].isEnabled()
+    window.slot_pane.composer.set_request_id(SONG)
+    form.sound.style_edit.setPlainText("lofi, warm piano, rain")
+    # lyrics chosen but blank: the domain's refusal, naming the field
+    assert form.error.objectName() == "fieldError"
+    assert form.error.text().startswith("Lyrics: ") and "blank" in form.error.text()
+    assert form.sound.lyrics.property("invalid")
+    form.sound.tag_buttons[0].click()  # [Verse]
+    form.sound.lyrics.insertPlainText("Salt on the window")
+    form.sound.tag_buttons[1].click()  # [Chorus], on its own line
+    assert form.sound.lyrics.toPlainText() == "[Verse]\nSalt on the window\n[Chorus]\n"
+    more = form.sound.more_tags.menu().actions()
+    assert [a.text() for a in more] == list(ps.LYRICS_TAGS)
+    assert form.error_text() is None and form.params()["lyrics"].startswith("[Verse]")
+    gui.until(lambda: buttons(window)[Action.CREATE].isEnabled(), what="create offered")
+    # instrumental: no lyrics sent, the editor and its tags off
+    form.sound.instrumental.setChecked(True)
+    assert form.params() == {
+        "model": "music-2.6",
+        "prompt": "lofi, warm piano, rain",
+        "format": "mp3",
+        "instrumental": True,
+    }
+    assert not form.sound.lyrics.isEnabled() and not form.sound.tag_buttons[0].isEnabled()
+    form.sound.optimizer.setChecked(True)  # one of the two: the other turns off
+    assert not form.sound.instrumental.isChecked() and form.params()["lyrics_optimizer"]
+    # the estimate comes from the service's price table (music has no sourced price: unknown)
+    assert form.cost.isVisible() and form.cost.text().startswith("Cost:")
+    assert form.draft.cost is not None
+    # back to video: the picture and video fields return
+    form.video_radio.setChecked(True)
+    assert form.kind() == "video" and form.visual.isVisible() and not form.sound.isVisible()
+
+
+def test_voice_form_count_protocol_line_and_voices_from_get_voice(gui, make_window):
+    window = make_window()
+    form = sound_form(window)
+    form.sound.voice_radio.setChecked(True)
+    assert form.kind() == "speech"
+    # the voices come from the demo provider's get_voice, through the service
+    gui.until(lambda: form.sound.voices_documented is False, what="voices listed")
+    ids = [form.sound.voice.itemData(i) for i in range(form.sound.voice.count())]
+    assert "female-shaonv" in ids and "male-qn-qingse" in ids
+    assert not form.sound.voice_note.isVisible()
+    window.slot_pane.composer.set_request_id(LINE)
+    assert "Write the words" in form.error.text()
+    form.sound.text.setPlainText("Welcome aboard.")
+    assert form.sound.text_count.text() == "15 characters"
+    line = form.sound.protocol_line.text()
+    assert "10,000" in line and "synchronous" in line and form.draft.speech_protocol == "sync"
+    form.sound.voice.setCurrentIndex(form.sound.voice.findData("female-shaonv"))
+    form.sound.speed.setValue(1.25)
+    assert form.params() == {
+        "model": "speech-2.8-hd",
+        "text": "Welcome aboard.",
+        "voice": "female-shaonv",
+        "speed": 1.25,
+        "format": "mp3",
+    }
+    assert form.error_text() is None
+    # the estimate: per character, from the price table
+    gui.until(lambda: "Cost: about" in form.cost.text(), what="estimate")
+    # one character past the domain's threshold: asynchronous, and the line says why
+    form.sound.text.setPlainText("a" * (ps.SYNC_TEXT_MAX + 1))
+    assert form.draft.speech_protocol == "async"
+    assert "asynchronous" in form.sound.protocol_line.text()
+    assert "10,001" in form.sound.text_count.text()
+    form.sound.text.setPlainText("a" * ps.SYNC_TEXT_MAX)
+    assert form.draft.speech_protocol == "sync"
+    # a refused speed names its field (the domain's message)
+    form.sound.text.setPlainText("Hello")
+    form.sound.speech_format.setCurrentIndex(form.sound.speech_format.findData("flac"))
+    assert form.params()["format"] == "flac" and form.error_text() is None
+
+
+def test_voice_picker_falls_back_to_the_documented_voices(gui, make_window, monkeypatch):
+    async def down() -> list:
+        from app.providers.base import ProviderError
+
+        raise ProviderError("connection refused")
+
+    monkeypatch.setattr(gui.provider, "list_voices", down)
+    window = make_window()
+    form = sound_form(window)
+    form.sound.voice_radio.setChecked(True)
+    gui.until(lambda: form.sound.voices_documented is True, what="documented voices")
+    ids = [form.sound.voice.itemData(i) for i in range(form.sound.voice.count())]
+    assert ids == [v for v, _ in ps.SYSTEM_VOICES]
+    assert form.sound.voice_note.isVisible() and "documented" in form.sound.voice_note.text()
+
+
+def test_an_unknown_song_offers_exactly_declare_failed_and_says_why(gui, make_window):
+    gui.sim.set_faults(lose_create_response=1)
+    lost = gui.run(gui.service.submit(LOST, "music", {"prompt": "bells", "instrumental": True}))
+    assert lost.task.state == "unknown"
+    window = make_window()
+    window.select(LOST)
+    wait_state(gui, window, "unknown", rid=LOST)
+    offers = window.slot.offers()
+    enabled = {a for a, o in offers.items() if o.enabled}
+    assert enabled == {Action.RECOVER}
+    query = window.slot.slot_offers()[Action.QUERY]
+    assert query.refusal is Refusal.NO_RECORD
+    body = window.slot_pane.banner.body.text()
+    assert "MiniMax keeps no record" in body and "declare the slot failed" in body
+    assert "image" not in body  # not the image tasks' sentence
+    why = buttons(window)[Action.QUERY].toolTip()
+    assert why == translate("WhyNot", REFUSAL_WORDS[Refusal.NO_RECORD])
+    window.open_recover()
+    dialog = gui.until(lambda: window.dialog, what="recover dialog")
+    ways = {
+        "attach": dialog.attach.isEnabled(),
+        "lookup": dialog.lookup.isEnabled(),
+        "redownload": dialog.redownload.isEnabled(),
+        "declare": dialog.declare.isEnabled(),
+    }
+    assert ways == {"attach": False, "lookup": False, "redownload": False, "declare": True}
+    dialog.declare.setChecked(True)
+    dialog.reason.setPlainText("not billed in the console")
+    dialog.ok.click()
+    wait_state(gui, window, "fail", rid=LOST)
+    assert shown(window, LOST)
