@@ -918,7 +918,9 @@ class CreateForm(QWidget):
         if isinstance(target, ReferenceList):
             field = f"reference_{got.kind}"
             current = self.references.by_field(check=True).get(field, [])
-            err = self._what_if(**{field: [*current, got.check_value()]})
+            err = drafts.refuses_input(
+                self._v2_params(check=True), field, [*current, got.check_value()]
+            )
             if err is not None and (err.field.startswith("reference") or err.field == "content"):
                 self.refuse(self.tr("Not added — %1").replace("%1", err.message))
                 return

@@ -21,7 +21,7 @@ from app.ui import settings as settings_mod
 from app.ui import words
 from app.service.views import MediaView
 from app.ui.assets import app_icon
-from app.ui.chain import Role, frame_data_url, is_video, media_path
+from app.ui.chain import Role, frame_data_url, h3_model, is_video, media_path, reference_audio
 from app.ui.current import Busy, CurrentSlot
 from app.ui.dialogs import (
     ConflictDialog,
@@ -568,7 +568,9 @@ class MainWindow(QMainWindow):
             source = self.slot.task
         self.middle_stack.setCurrentWidget(self.slot_page)
         defaults = self.settings.draft_defaults()
-        if role is not Role.REFERENCE and defaults.kind != "video":
+        if role is Role.AUDIO:  # a sound: the reference audio of a MiniMax-H3 draft
+            defaults = dataclasses.replace(defaults, kind="video", model=h3_model(defaults.model))
+        elif role is not Role.REFERENCE and defaults.kind != "video":
             defaults = dataclasses.replace(defaults, kind="video", model=None)
         self.slot_pane.new_draft(
             focus=False,
@@ -576,8 +578,11 @@ class MainWindow(QMainWindow):
             source=source,
             project=getattr(source, "project", None) or None,
         )
-        picker = self.slot_pane.form.picker(role.value)
         name = self._result_name(media, path, source)
+        if role is Role.AUDIO:
+            self.slot_pane.feed_audio(name, lambda: reference_audio(path, content_type))
+            return
+        picker = self.slot_pane.form.picker(role.value)
         if is_video(path, content_type):
             name = self.tr("last frame of %1").replace("%1", name)
         self.slot_pane.feed(picker, name, lambda: frame_data_url(path, content_type))

@@ -15,8 +15,18 @@ from app.ui.qt import multimedia, translate
 from app.ui.words import REFUSAL_WORDS
 from tests.gui.conftest import buttons, shown
 from tests.gui.test_flows import wait_state
+from tests.gui.test_form_h3 import picture
 
-pytestmark = pytest.mark.timeout(180)
+# The machine has no sound server: the player's audio output then plays to Qt's null device
+# (as in test_flows.py and test_viewer.py); not a fault of ours.
+pytestmark = [
+    pytest.mark.timeout(180),
+    pytest.mark.qt_log_ignore(
+        r".*No RHI backend\. Using CPU conversion\.",
+        r"PulseAudioService: pa_context_connect\(\) failed",
+        r"No audio device detected",
+    ),
+]
 
 SONG = "article:20261202:tide-eye:song-01"
 LINE = "article:20261202:tide-eye:voice-01"
@@ -158,3 +168,110 @@ def test_an_unknown_song_offers_exactly_declare_failed_and_says_why(gui, make_wi
     dialog.ok.click()
     wait_state(gui, window, "fail", rid=LOST)
     assert shown(window, LOST)
+
+
+def _playing(gui, view):
+    qm = multimedia()[0]
+    view.play_button.click()
+    gui.until(lambda: view.player is not None, what="player made")
+    gui.until(
+        lambda: view.player.playbackState() == qm.QMediaPlayer.PlaybackState.PlayingState,
+        what="playing",
+    )
+    assert view.player.audioOutput() is not None  # Qt 6 plays no sound without one
+    assert view.play_button.text() == "❚❚ Pause"
+    gui.until(lambda: view.player.duration() > 0, what="length known")
+    # scrub: a click on the waveform's middle moves the player there
+    from app.ui.qt import QPoint, Qt
+
+    gui.qtbot.mouseClick(
+        view.waveform, Qt.MouseButton.LeftButton, pos=QPoint(view.waveform.width() // 2, 10)
+    )
+    half = view.player.duration() / 2
+    gui.until(lambda: abs(view.player.position() - half) < 800, what="scrubbed to the middle")
+    view.play_button.click()
+    gui.until(
+        lambda: view.player.playbackState() == qm.QMediaPlayer.PlaybackState.PausedState,
+        what="paused",
+    )
+    assert view.play_button.text() == "▶ Play"
+
+
+def test_a_song_made_through_the_form_plays_with_its_waveform(gui, make_window):
+    assert multimedia() is not None, "QtMultimedia must load (Debian: libpulse0)"
+    window = make_window()
+    form = sound_form(window)
+    form.sound.music_radio.setChecked(True)
+    window.slot_pane.composer.set_request_id(SONG)
+    form.sound.style_edit.setPlainText("sea shanty, accordion, slow")
+    form.sound.tag_buttons[0].click()
+    form.sound.lyrics.insertPlainText("Haul the rope")
+    gui.until(lambda: buttons(window)[Action.CREATE].isEnabled(), what="create offered")
+    buttons(window)[Action.CREATE].click()
+    wait_state(gui, window, "success", rid=SONG, timeout=60)
+    task = window.slot.task
+    assert task.kind == "music" and task.params["lyrics"] == "[Verse]\nHaul the rope"
+    media = task.media[0]
+    assert media.content_type == "audio/mpeg" and media.duration
+    finished = window.slot_pane.finished
+    view = finished.sound
+    assert finished.media.currentWidget() is view and view.isVisible()
+    gui.until(lambda: len(view.waveform.peaks) > 50, what="waveform read off the UI thread")
+    assert max(view.waveform.peaks) == 1.0 and min(view.waveform.peaks) >= 0.0
+    assert "Song" in finished.summary.text() and "sea shanty" in finished.summary.text()
+    _playing(gui, view)
+    # the use menu: a sound feeds a MiniMax-H3 draft's reference audio, nothing else
+    acts = finished.actions_for(media)
+    assert [a.objectName() for a in acts] == ["use-reference_audio"]
+
+
+def test_a_voice_line_made_through_the_form_plays(gui, make_window):
+    window = make_window()
+    form = sound_form(window)
+    form.sound.voice_radio.setChecked(True)
+    gui.until(lambda: form.sound.voices_documented is False, what="voices listed")
+    window.slot_pane.composer.set_request_id(LINE)
+    form.sound.text.setPlainText("Welcome aboard the tide eye. Mind the gap.")
+    form.sound.voice.setCurrentIndex(form.sound.voice.findData("male-qn-qingse"))
+    form.sound.speech_format.setCurrentIndex(form.sound.speech_format.findData("wav"))
+    gui.until(lambda: buttons(window)[Action.CREATE].isEnabled(), what="create offered")
+    buttons(window)[Action.CREATE].click()
+    wait_state(gui, window, "success", rid=LINE, timeout=60)
+    task = window.slot.task
+    assert task.params["voice"] == "male-qn-qingse" and task.params["protocol"] == "sync"
+    assert task.media[0].content_type == "audio/wav"
+    view = window.slot_pane.finished.sound
+    gui.until(lambda: len(view.waveform.peaks) > 10, what="waveform")
+    summary = window.slot_pane.finished.summary.text()
+    assert "Voice line" in summary and "male-qn-qingse" in summary and "Mind the gap" in summary
+    _playing(gui, view)
+
+
+def test_a_sound_becomes_the_reference_audio_of_a_new_h3_draft(gui, make_window, tmp_path):
+    line = {"text": "Welcome aboard. " * 20, "voice": "female-shaonv"}  # ~20 s: trimmed
+    made = gui.run(gui.service.submit(LINE, "speech", line, wait=True), timeout=90)
+    assert made.task.state == "success"
+    assert made.task.media[0].duration > 15
+    window = make_window()
+    window.select(LINE)
+    wait_state(gui, window, "success", rid=LINE)
+    finished = window.slot_pane.finished
+    act = finished.actions_for(finished.current_media())[0]
+    act.trigger()
+    form = window.slot_pane.form
+    message = window.slot_pane.actions.message
+    gui.until(lambda: form.references.items or "not" in message.text(), what="the sound fed")
+    assert form.references.items, message.text()
+    assert form.kind() == "video" and form.is_v2()
+    item = form.references.items[0]
+    assert item.kind == "audio" and item.facts.seconds <= 15.0 + 0.05
+    assert "voice-01" in item.name and "15" in item.name
+    said = message.text()
+    assert "at most 15 s" in said
+    # the domain's rule: reference audio needs a picture or a clip beside it, said until then
+    form.prompt.setPlainText("the harbour at dawn, the voice over it")
+    assert "reference audio needs" in (form.error_text() or "")
+    assert not buttons(window)[Action.CREATE].isEnabled()
+    form.take(form.references, [str(picture(tmp_path / "harbour.png", 1280, 720))])
+    gui.until(lambda: len(form.references.items) == 2, what="the picture beside it")
+    assert form.error_text() is None

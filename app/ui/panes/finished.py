@@ -17,6 +17,7 @@ from app.domain.states import State
 from app.service.views import MediaView
 from app.ui.chain import Role
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
+from app.ui.sound_view import SoundView, show_sound, sound_summary
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAction,
@@ -61,6 +62,16 @@ VIDEO_ROLES = (
 )
 
 
+SOUND_ROLES = (
+    (
+        Role.AUDIO,
+        QT_TRANSLATE_NOOP(
+            "FinishedView", "Use as soundtrack / reference audio of a new MiniMax-H3 slot"
+        ),
+    ),
+)
+
+
 def _tr(text: str) -> str:
     return translate("FinishedView", text)
 
@@ -93,6 +104,8 @@ class FinishedView(QWidget):
         self.media = QStackedWidget(objectName="resultMedia")
         self.media.addWidget(self.images)
         self.media.addWidget(self.video)
+        self.sound = SoundView()  # a song or a voice line: waveform, play/pause, scrub
+        self.media.addWidget(self.sound)
         self.use_button = QPushButton(
             _tr(QT_TRANSLATE_NOOP("FinishedView", "Use in a new slot")), objectName="useAsButton"
         )
@@ -134,7 +147,12 @@ class FinishedView(QWidget):
         token = self._token
         self.images.clear()
         self.video.set_video(None)
+        self.sound.set_sound(None)
         if not media:
+            return
+        if media[0].content_type.startswith("audio/"):
+            show_sound(self.sound, media[0], self.controller, lambda: token == self._token)
+            self.media.setCurrentWidget(self.sound)
             return
         if media[0].content_type.startswith("video/"):
             self.media.setCurrentWidget(self.video)
@@ -164,6 +182,8 @@ class FinishedView(QWidget):
     def _summary(self, task: Any) -> str:
         """Kind, model, duration, resolution or ratio, inputs used, and the prompt: read-only."""
         p = dict(getattr(task, "params", {}) or {})
+        if task.kind in ("music", "speech"):
+            return sound_summary(task.kind, p)
         parts: list[str] = []
         if task.kind == "video":
             parts.append(_tr(QT_TRANSLATE_NOOP("FinishedView", "Video")))
@@ -215,8 +235,11 @@ class FinishedView(QWidget):
     def actions_for(self, media: MediaView) -> list[QAction]:
         """The "use in a new slot" actions of one result (its words depend on image or video)."""
         video = media.content_type.startswith("video/")
+        roles = VIDEO_ROLES if video else IMAGE_ROLES
+        if media.content_type.startswith("audio/"):
+            roles = SOUND_ROLES
         out = []
-        for role, text in VIDEO_ROLES if video else IMAGE_ROLES:
+        for role, text in roles:
             act = QAction(_tr(text), self)
             act.setObjectName(f"use-{role.value}")
             act.triggered.connect(lambda _c=False, m=media, r=role: self.useWanted.emit(m, r.value))
@@ -254,6 +277,7 @@ class FinishedView(QWidget):
 
     def stop(self) -> None:
         self.video.stop()
+        self.sound.stop()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(400, 480 if self._media else 60)
