@@ -32,6 +32,7 @@ from app.ui.qt import (
     QLabel,
     QMenu,
     QPlainTextEdit,
+    QPushButton,
     QRadioButton,
     QStackedWidget,
     QToolButton,
@@ -105,9 +106,9 @@ class SoundFields(QWidget):
             "musicStyleEdit",
             self.tr("Style"),
             self.tr("The song's style: genre, mood, instruments, tempo…"),
-            60,
+            48,
         )
-        self.style_edit.setMaximumHeight(90)
+        self.style_edit.setMaximumHeight(64)
         self.style_count = QLabel(objectName="styleCount")
         self.style_count.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.lyrics = _editor(
@@ -128,8 +129,8 @@ class SoundFields(QWidget):
             b.clicked.connect(lambda _c=False, t=tag: self.insert_tag(t))
             self.tag_buttons.append(b)
             tags.addWidget(b)
-        self.more_tags = QToolButton(text=self.tr("More tags"), objectName="moreTagsButton")
-        self.more_tags.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.more_tags = QPushButton(self.tr("More tags"), objectName="moreTagsButton")
+        self.more_tags.setProperty("hasMenu", True)  # its arrow's own room (style.py)
         menu = QMenu(self.more_tags)
         for tag in ps.LYRICS_TAGS:
             act = QAction(tag, menu)
@@ -216,8 +217,9 @@ class SoundFields(QWidget):
             "speechTextEdit",
             self.tr("Text to speak"),
             self.tr("The words to speak. A pause: <#0.5#>"),
-            120,
+            100,
         )
+        self.text.setMaximumHeight(170)
         self.text_count = QLabel(objectName="textCount")
         self.text_count.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.protocol_line = QLabel(objectName="speechProtocol")
@@ -284,7 +286,7 @@ class SoundFields(QWidget):
         self.voice.blockSignals(True)
         self.voice.clear()
         for vid, name in voices:
-            self.voice.addItem(vid if name == vid else f"{name} · {vid}", vid)
+            self.voice.addItem(name or vid, vid)
             self.voice.setItemData(self.voice.count() - 1, vid, Qt.ItemDataRole.ToolTipRole)
         if self.voice.findData(keep) < 0:
             self.voice.addItem(keep, keep)  # a stored or typed voice the list does not hold

@@ -95,7 +95,8 @@ class WaveformView(QWidget):
         self.peaks: tuple[float, ...] = ()
         self.progress = 0.0
         self.setMinimumHeight(72)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMaximumHeight(120)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
         self.setAccessibleName(self.tr("Waveform: click to play from there"))
@@ -145,14 +146,17 @@ class WaveformView(QWidget):
             p.setPen(QColor("#57606a"))
             p.drawLine(0, int(mid), w, int(mid))
         else:
+            # one bar every 3 px (2 px wide), each the loudest peak of the slices it covers
+            bars = max(1, w // 3)
             n = len(self.peaks)
-            bar = max(1.0, w / n)
             played = self.progress * w
-            for i, peak in enumerate(self.peaks):
-                x = i * w / n
-                half = max(1.0, peak * (h / 2 - 4))
+            for b in range(bars):
+                lo, hi = b * n // bars, max(b * n // bars + 1, (b + 1) * n // bars)
+                peak = max(self.peaks[lo:hi])
+                x = b * 3
+                half = max(1.0, peak * (h / 2 - 8))
                 color = "#f0a93b" if x < played else "#8b949e"
-                p.fillRect(int(x), int(mid - half), max(1, int(bar) - 1), int(2 * half), QColor(color))
+                p.fillRect(x, int(mid - half), 2, max(2, int(2 * half)), QColor(color))
         p.setPen(QColor("#ffffff"))
         x = int(self.progress * w)
         p.drawLine(x, 0, x, h)
@@ -186,8 +190,9 @@ class SoundView(QWidget):
         row.addWidget(self.note, 1)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(self.waveform, 1)
+        box.addWidget(self.waveform)
         box.addLayout(row)
+        box.addStretch(1)
         self.play_button.clicked.connect(self.toggle)
         self.waveform.scrubbed.connect(self.scrub)
         if multimedia() is None:

@@ -169,6 +169,7 @@ KEYRING = QT_TRANSLATE_NOOP(
 # what a history event's detail says, in the designer's words (the rest is behind Details)
 D_IMAGES = QT_TRANSLATE_NOOP("Words", "%1 image(s)")
 D_VIDEO = QT_TRANSLATE_NOOP("Words", "video")
+D_SOUND = QT_TRANSLATE_NOOP("Words", "sound")
 D_FILES = QT_TRANSLATE_NOOP("Words", "%1 file(s)")
 D_UPLOADED = QT_TRANSLATE_NOOP("Words", "%1 input file(s) uploaded")
 D_RETRY = QT_TRANSLATE_NOOP("Words", "nothing was made; sending again in %1 s")
@@ -592,6 +593,8 @@ def _verified(detail: str, translate: Translate) -> str:
         if kind == "video"
         else _count(translate(CONTEXT, D_IMAGES), str(len(items)))
     )
+    if kind == "audio":
+        what = translate(CONTEXT, D_SOUND)
     return f"{what} · {w}×{h}" if w and h else what
 
 

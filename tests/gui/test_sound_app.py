@@ -215,7 +215,7 @@ def test_a_song_made_through_the_form_plays_with_its_waveform(gui, make_window):
     assert media.content_type == "audio/mpeg" and media.duration
     finished = window.slot_pane.finished
     view = finished.sound
-    assert finished.media.currentWidget() is view and view.isVisible()
+    assert view.isVisible() and not finished.media.isVisible()
     gui.until(lambda: len(view.waveform.peaks) > 50, what="waveform read off the UI thread")
     assert max(view.waveform.peaks) == 1.0 and min(view.waveform.peaks) >= 0.0
     assert "Song" in finished.summary.text() and "sea shanty" in finished.summary.text()
@@ -268,6 +268,10 @@ def test_a_sound_becomes_the_reference_audio_of_a_new_h3_draft(gui, make_window,
     assert "voice-01" in item.name and "15" in item.name
     said = message.text()
     assert "at most 15 s" in said
+    # the slot it came from stays beside the draft, playable there
+    right = window.result_pane
+    gui.until(lambda: right.media_stack.currentWidget() is right.sound, what="source beside")
+    assert right.summary.text().startswith("Sound · 20.0 s")
     # the domain's rule: reference audio needs a picture or a clip beside it, said until then
     form.prompt.setPlainText("the harbour at dawn, the voice over it")
     assert "reference audio needs" in (form.error_text() or "")
@@ -275,3 +279,54 @@ def test_a_sound_becomes_the_reference_audio_of_a_new_h3_draft(gui, make_window,
     form.take(form.references, [str(picture(tmp_path / "harbour.png", 1280, 720))])
     gui.until(lambda: len(form.references.items) == 2, what="the picture beside it")
     assert form.error_text() is None
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request, qapp):
+    from app.ui.app import install_translations
+
+    install_translations(qapp, request.param)
+    yield request.param
+    install_translations(qapp, "en")
+
+
+def _looked_at(gui, window, name):
+    """Saved for review at the minimum size; nothing cut off, nothing outside the window."""
+    from tests.gui.layout_checks import outside
+    from tests.gui.test_screenshots import save
+
+    gui.settle(0.3)
+    save(window, name)
+    assert outside(window) == [], name
+
+
+def test_sound_screenshots_at_the_minimum_size(gui, make_window, lang):
+    song = {"prompt": "sea shanty, accordion", "lyrics": "[Verse]\nHaul the rope\n[Chorus]\nHo"}
+    assert gui.run(gui.service.submit(SONG, "music", song, wait=True)).task.state == "success"
+    gui.sim.set_faults(lose_create_response=1)
+    gui.run(gui.service.submit(LOST, "music", {"prompt": "bells", "instrumental": True}))
+    window = make_window()
+    window.resize(window.minimumSize())
+    assert (window.width(), window.height()) == (1000, 640)
+    form = sound_form(window)
+    form.sound.music_radio.setChecked(True)
+    window.slot_pane.composer.set_request_id("article:20261202:tide-eye:song-03")
+    form.sound.style_edit.setPlainText("lofi, warm piano, rain on the window, 70 bpm")
+    form.sound.tag_buttons[0].click()
+    form.sound.lyrics.insertPlainText("Salt on the glass, the tide comes in")
+    form.sound.tag_buttons[1].click()
+    form.sound.lyrics.insertPlainText("Hold the light, hold the line")
+    _looked_at(gui, window, f"{lang}-sound-1-music-form")
+    form.sound.voice_radio.setChecked(True)
+    gui.until(lambda: form.sound.voices_documented is False, what="voices listed")
+    window.slot_pane.composer.set_request_id("article:20261202:tide-eye:voice-02")
+    form.sound.text.setPlainText("Welcome aboard the tide eye. <#0.5#> Mind the gap.")
+    _looked_at(gui, window, f"{lang}-sound-2-voice-form")
+    window.select(SONG)
+    wait_state(gui, window, "success", rid=SONG)
+    view = window.slot_pane.finished.sound
+    gui.until(lambda: view.waveform.peaks, what="waveform")
+    _looked_at(gui, window, f"{lang}-sound-3-song-result")
+    window.select(LOST)
+    wait_state(gui, window, "unknown", rid=LOST)
+    _looked_at(gui, window, f"{lang}-sound-4-unknown-song")

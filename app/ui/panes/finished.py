@@ -104,8 +104,9 @@ class FinishedView(QWidget):
         self.media = QStackedWidget(objectName="resultMedia")
         self.media.addWidget(self.images)
         self.media.addWidget(self.video)
-        self.sound = SoundView()  # a song or a voice line: waveform, play/pause, scrub
-        self.media.addWidget(self.sound)
+        # a song or a voice line: waveform, play/pause, scrub (its own height, not the stack's)
+        self.sound = SoundView()
+        self.sound.hide()
         self.use_button = QPushButton(
             _tr(QT_TRANSLATE_NOOP("FinishedView", "Use in a new slot")), objectName="useAsButton"
         )
@@ -126,6 +127,7 @@ class FinishedView(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(8)
         box.addWidget(self.media, 1)
+        box.addWidget(self.sound)
         box.addLayout(row)
         box.addWidget(self.summary)
         box.addStretch(0)  # takes the room only when there are no media (summary at the top)
@@ -138,9 +140,11 @@ class FinishedView(QWidget):
         self.summary.setText(self._summary(task) if task is not None else "")
         same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
         self._media = media
-        self.media.setVisible(bool(media))
+        sound = bool(media) and media[0].content_type.startswith("audio/")
+        self.media.setVisible(bool(media) and not sound)
+        self.sound.setVisible(sound)
         self.use_button.setVisible(bool(media))
-        self._box.setStretch(self._box.count() - 1, 0 if media else 1)
+        self._box.setStretch(self._box.count() - 1, 0 if media and not sound else 1)
         if same:
             return
         self._token += 1
@@ -152,7 +156,6 @@ class FinishedView(QWidget):
             return
         if media[0].content_type.startswith("audio/"):
             show_sound(self.sound, media[0], self.controller, lambda: token == self._token)
-            self.media.setCurrentWidget(self.sound)
             return
         if media[0].content_type.startswith("video/"):
             self.media.setCurrentWidget(self.video)
