@@ -472,9 +472,9 @@ class SoundFields(QWidget):
         self.text_count.setText(
             self.tr("%1 characters").replace("%1", f"{n:,}")
             if n <= ps.SYNC_TEXT_MAX
-            else self.tr("%1 / %2 characters").replace("%1", f"{n:,}").replace(
-                "%2", f"{ps.ASYNC_TEXT_MAX:,}"
-            )
+            else self.tr("%1 / %2 characters")
+            .replace("%1", f"{n:,}")
+            .replace("%2", f"{ps.ASYNC_TEXT_MAX:,}")
         )
         self.protocol_line.setText(self.protocol_text(draft.speech_protocol))
         problem = draft.problem

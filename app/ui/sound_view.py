@@ -304,7 +304,11 @@ def sound_summary(kind: str, p: dict[str, Any]) -> str:
             if p.get("lyrics_optimizer")
             else QT_TRANSLATE_NOOP("SoundView", "with lyrics")
         )
-        parts = [_tr(QT_TRANSLATE_NOOP("SoundView", "Song")), str(p.get("model") or ""), _tr(vocals)]
+        parts = [
+            _tr(QT_TRANSLATE_NOOP("SoundView", "Song")),
+            str(p.get("model") or ""),
+            _tr(vocals),
+        ]
         body = [str(p.get("prompt") or "")]
         if p.get("lyrics"):
             body.append(str(p["lyrics"]))

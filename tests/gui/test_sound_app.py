@@ -317,6 +317,12 @@ def test_sound_screenshots_at_the_minimum_size(gui, make_window, lang):
     form.sound.tag_buttons[1].click()
     form.sound.lyrics.insertPlainText("Hold the light, hold the line")
     _looked_at(gui, window, f"{lang}-sound-1-music-form")
+    from app.ui.qt import QScrollArea
+
+    scroll = window.slot_pane.findChild(QScrollArea, "slotScroll")
+    scroll.verticalScrollBar().setValue(scroll.verticalScrollBar().maximum())
+    _looked_at(gui, window, f"{lang}-sound-1b-music-lyrics")
+    scroll.verticalScrollBar().setValue(0)
     form.sound.voice_radio.setChecked(True)
     gui.until(lambda: form.sound.voices_documented is False, what="voices listed")
     window.slot_pane.composer.set_request_id("article:20261202:tide-eye:voice-02")

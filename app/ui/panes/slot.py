@@ -345,7 +345,9 @@ class SlotPane(QWidget):
                 self.form.take(self.form.references, [path], name=name)
                 return
             note = (
-                self.tr("MiniMax-H3 takes reference audio of at most %1 s: the first %1 s of %2 are used.")
+                self.tr(
+                    "MiniMax-H3 takes reference audio of at most %1 s: the first %1 s of %2 are used."
+                )
                 .replace("%1", f"{said:g}")
                 .replace("%2", name)
             )
