@@ -95,6 +95,17 @@ def what_if(raw: Mapping[str, Any], kind: str = "video", **changes: Any) -> Vali
         return exc
 
 
+def refuses_input(raw: Mapping[str, Any], field: str, values: list[Any]) -> ValidationError | None:
+    """Would the rules refuse the MiniMax-H3 draft ``raw`` with ``field`` set to ``values`` (an
+    input being added)? Reference audio with no picture or clip yet is judged as if a picture
+    were there: the designer adds one after, and the draft says so until then."""
+    err = what_if(raw, "video", **{field: values})
+    alone = not (raw.get("reference_image") or raw.get("reference_video"))
+    if err is not None and field == "reference_audio" and err.field == field and alone:
+        return what_if(raw, "video", **{field: values}, reference_image=[PROBE_IMAGE])
+    return err
+
+
 def _refused_reference(err: ValidationError | None) -> bool:
     return err is not None and err.field.startswith("reference")
 
@@ -169,6 +180,7 @@ __all__ = [
     "Unavailable",
     "budget_verdict",
     "first_problem",
+    "refuses_input",
     "v2_availability",
     "validation_problem",
     "what_if",

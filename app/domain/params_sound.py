@@ -170,6 +170,17 @@ ASYNC_STATUS: Final = {
     "Expired": "expired",
 }
 
+#: MiniMax's documented system voices (id, name): what the voice picker offers when the
+#: provider's ``get_voice`` cannot be asked (MINIMAX_API.md "Speech").
+SYSTEM_VOICES: Final = (
+    ("English_expressive_narrator", "Expressive Narrator"),
+    ("English_Graceful_Lady", "Graceful Lady"),
+    ("female-shaonv", "少女"),
+    ("male-qn-qingse", "青涩青年"),
+    ("Chinese (Mandarin)_News_Anchor", "新闻主播"),
+)
+DEFAULT_VOICE: Final = "English_expressive_narrator"
+
 SEED_MAX: Final = 2**31 - 1
 _VOICE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-.]{0,255}")
 

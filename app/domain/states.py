@@ -191,6 +191,8 @@ class Refusal(str, Enum):
     #: as NO_TASK_ID, and the provider lists its tasks for this protocol: a lookup may find it
     NO_TASK_ID_LOOKUP = "no_task_id_lookup"
     NO_QUERY = "no_query"  # the kind has no task the provider can be asked about (images)
+    #: music and synchronous speech: no task id, and MiniMax keeps no record to look up
+    NO_RECORD = "no_record"
     NO_RESULTS = "no_results"  # fail: nothing left to download again
     NO_CANCEL = "no_cancel"  # queued, but this task's protocol cannot cancel (V1)
 
@@ -210,6 +212,7 @@ REFUSAL_WHY: dict[Refusal, str] = {
     "the provider console and recover --task-id ID, or recover --declare-failed",
     Refusal.NO_QUERY: "this kind of task cannot be queried at the provider (it has no task id); "
     "recover --declare-failed when you are sure",
+    Refusal.NO_RECORD: NO_TASK_ID,
     Refusal.NO_RESULTS: "recover is for failed tasks only while results are left to download",
     Refusal.NO_CANCEL: "only a task the provider still has queued can be cancelled, and only "
     "where the provider can cancel (MiniMax V2)",
@@ -290,7 +293,9 @@ def slot_offers(task: SlotFacts | None, caps: Capabilities) -> dict[Action, Slot
             if action is Action.NEW_SLOT and state is State.UNKNOWN:
                 refusal = Refusal.RECOVER_FIRST
         elif action is Action.QUERY and state is State.UNKNOWN:
-            if not asks_provider(kind, caps, params):
+            if kind in ("music", "speech") and not has_task_id(kind, params):
+                refusal = Refusal.NO_RECORD
+            elif not asks_provider(kind, caps, params):
                 refusal = Refusal.NO_QUERY
             elif not task_id:
                 refusal = Refusal.NO_TASK_ID_LOOKUP if caps.can_list_tasks else Refusal.NO_TASK_ID

@@ -219,6 +219,10 @@ class MiniMaxProvider:
         """Music or synchronous speech: :mod:`app.providers.sound`."""
         return await sound.generate(self.http, kind, body, self._hint, timeout)
 
+    async def list_voices(self) -> list[tuple[str, str]]:
+        """The voices ``get_voice`` lists: :func:`app.providers.sound.list_voices`."""
+        return await sound.list_voices(self.http, self._hint)
+
     def download(self, url: str) -> DownloadContext:
         """``async with provider.download(url) as d:`` — iterate ``d.chunks``."""
         return self.http.download(url)

@@ -93,6 +93,24 @@ async def generate(
     return SoundAnswer(data_bytes, None, extra, kept, trace)
 
 
+async def list_voices(http: ApiClient, hint: str) -> list[tuple[str, str]]:
+    """``POST /v1/get_voice`` (all types): ``(voice_id, name)`` of every voice the account may
+    use, system voices first, then cloned and designed ones."""
+    what = "voice list"
+    answer = await http.send("POST", "/v1/get_voice", what=what, json={"voice_type": "all"})
+    raw = v1_http(answer, what, hint)
+    v1_raise_for_code(raw, what, hint)
+    out: list[tuple[str, str]] = []
+    for group in ("system_voice", "voice_cloning", "voice_generation"):
+        items = raw.get(group)
+        for item in items if isinstance(items, list) else []:
+            vid = item.get("voice_id") if isinstance(item, dict) else None
+            if isinstance(vid, str) and vid:
+                name = item.get("voice_name")
+                out.append((vid, name if isinstance(name, str) and name else vid))
+    return out
+
+
 class SpeechApi:
     """Asynchronous speech, shaped as a video API for the lifecycle (create, query)."""
 

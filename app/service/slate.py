@@ -48,6 +48,7 @@ from app.service.results import (
     SlotList,
     SpendReport,
 )
+from app.service.sound import VoiceList, list_voices
 from app.service.spend import Spending
 from app.service.submit import Submitter
 from app.service.tidy import Tidy
@@ -260,6 +261,11 @@ class SlateService:
     def estimate(self, kind: Any, params: Mapping[str, Any]) -> Result[DraftCost]:
         """A draft's cost before Create ("about $0.48"); invalid parameters answer invalid."""
         return self._spending.estimate(kind, params)
+
+    async def voices(self) -> Result[VoiceList]:
+        """The voices a voice line may use: the provider's ``get_voice`` list, or MiniMax's
+        documented system voices when it cannot be asked (``problem`` says why)."""
+        return await list_voices(self.ctx.provider)
 
     # -- shot lists -------------------------------------------------------------------------
     async def plan_batch(

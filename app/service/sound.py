@@ -24,6 +24,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -366,3 +367,30 @@ async def _fetch(
         if fd != -1:
             os.close(fd)
         tmp.unlink(missing_ok=True)
+
+
+# -- voices -----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class VoiceList:
+    """The voices a voice line may use. ``documented``: the provider could not be asked (or
+    has no voice list), so these are MiniMax's documented system voices; ``problem``: why."""
+
+    voices: tuple[tuple[str, str], ...]
+    documented: bool = False
+    problem: str | None = None
+
+
+async def list_voices(provider: Any) -> Result[VoiceList]:
+    """The provider's ``get_voice`` list, else the documented system voices (never empty)."""
+    fallback = tuple(params_sound.SYSTEM_VOICES)
+    ask = getattr(provider, "list_voices", None)
+    if ask is None:
+        return Result(OutcomeKind.OK, payload=VoiceList(fallback, True, None))
+    try:
+        found = tuple(await ask())
+    except (ProviderError, OSError, ValueError) as exc:
+        log.info("voice list: %s", exc)
+        return Result(OutcomeKind.OK, payload=VoiceList(fallback, True, str(exc)))
+    if not found:
+        return Result(OutcomeKind.OK, payload=VoiceList(fallback, True, None))
+    return Result(OutcomeKind.OK, payload=VoiceList(found))

@@ -589,6 +589,11 @@ class Controller(QObject):
 
         self.call(read, done=done)
 
+    def voices(self, done: Callable[[Result[Any]], None]) -> None:
+        """The voices a voice line may use (the service's answer: the provider's list, or the
+        documented system voices), ``done`` on the UI thread."""
+        self.runner.run(self.service.voices(), done=done, what="voices")
+
     def estimate(self, kind: str, params: dict[str, Any]) -> Result[Any]:
         """A draft's cost before Create (no I/O: the price table is read once)."""
         try:

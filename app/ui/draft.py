@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from app.domain import params_sound
 from app.domain import params_v2 as v2
 from app.domain.cost import BudgetCheck, Cost
 from app.domain.drafts import (
@@ -103,6 +104,15 @@ class DraftModel(Observable):
         if self.is_v2:
             return v2.PROMPT_MAX
         return VIDEO_PROMPT_MAX if self.kind == "video" else IMAGE_PROMPT_MAX
+
+    @property
+    def speech_protocol(self) -> str | None:
+        """A voice line's protocol, ``sync`` or ``async``, by the domain's length rule (None
+        for another kind)."""
+        text = self.params.get("text")
+        if self.kind != params_sound.SPEECH or not isinstance(text, str):
+            return None
+        return params_sound.speech_protocol(text)
 
     @property
     def quota(self) -> tuple[str, int]:

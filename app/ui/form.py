@@ -30,12 +30,14 @@ from app.domain.params import (
 )
 from app.domain import naming
 from app.domain import params_h3image as h3i
+from app.domain.params_sound import is_sound
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, V2_MODELS, protocol_for
 from app.domain.slots import validate_request_id
 from app.ui import words
 from app.ui.draft import DraftModel
 from app.ui.form_h3image import PROTOCOL as H3IMAGE_PROTOCOL, H3ImageFields
+from app.ui.form_sound import SoundFields
 from app.ui.widgets import guard_wheel
 from app.ui.inputs import FramePicker, MediaInput, PasteAim, ReferenceList, kind_of_source
 from app.ui.qt import (
@@ -340,6 +342,9 @@ class CreateForm(QWidget):
         self.kind_group = QButtonGroup(self)
         self.kind_group.addButton(self.image_radio)
         self.kind_group.addButton(self.video_radio)
+        self.sound = SoundFields()  # Music and Voice (app/ui/form_sound.py)
+        self.kind_group.addButton(self.sound.music_radio)
+        self.kind_group.addButton(self.sound.voice_radio)
 
         self.prompt = QPlainTextEdit(objectName="promptEdit")
         self.prompt.setAccessibleName(self.tr("Prompt"))
@@ -409,6 +414,8 @@ class CreateForm(QWidget):
         kinds = QHBoxLayout()
         kinds.addWidget(self.image_radio)
         kinds.addWidget(self.video_radio)
+        kinds.addWidget(self.sound.music_radio)
+        kinds.addWidget(self.sound.voice_radio)
         kinds.addStretch(1)
         head = QHBoxLayout()
         head.addWidget(QLabel(self.tr("Prompt")))
@@ -448,13 +455,18 @@ class CreateForm(QWidget):
         self.h3image.add_rows(self.fields)
         self.fields.addRow("", self.optimizer)
 
+        self.visual = QWidget(objectName="visualFields")  # a picture's or a video's fields
+        visual = QVBoxLayout(self.visual)
+        visual.setContentsMargins(0, 0, 0, 0)
+        visual.addLayout(head)
+        visual.addWidget(self.prompt)
+        visual.addLayout(self.fields)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(kinds)
-        box.addLayout(head)
-        box.addWidget(self.prompt)
-        box.addLayout(self.fields)
-        self._head, self._box = head, box  # add_prompt_tools
+        box.addWidget(self.visual)
+        box.addWidget(self.sound)
+        self._head, self._box = head, visual  # add_prompt_tools
         box.addWidget(self.error)
         box.addWidget(self.cost)
         box.addStretch(1)
@@ -462,6 +474,8 @@ class CreateForm(QWidget):
         self._fill_models()
         self.optimizer.setChecked(True)
         self.image_radio.toggled.connect(self._kind_changed)
+        self.sound.kindChanged.connect(self._kind_changed)
+        self.sound.changed.connect(self.validate)
         self.model.currentIndexChanged.connect(self._model_changed)
         self.duration.changed.connect(self._duration_changed)
         for sig in (
@@ -502,6 +516,9 @@ class CreateForm(QWidget):
 
     # -- kind and model -------------------------------------------------------------------------
     def kind(self) -> str:
+        sound = self.sound.kind()
+        if sound is not None:
+            return sound
         return "image" if self.image_radio.isChecked() else "video"
 
     def model_id(self) -> str:
@@ -542,6 +559,7 @@ class CreateForm(QWidget):
             self.model.setCurrentIndex(i)
 
     def _kind_changed(self) -> None:
+        self.visual.setVisible(self.sound.kind() is None)
         self._fill_models()
         self.optimizer.setChecked(self.kind() == "video")
 
@@ -639,6 +657,8 @@ class CreateForm(QWidget):
         """The raw parameters as the user set them (only fields this kind and model take)."""
         if self.is_v2():
             return self._v2_params(check=False)
+        if self.sound.kind() is not None:
+            return self.sound.params()
         if self.is_h3_image():
             return self._h3_image_params(check=False)
         out: dict[str, Any] = {
@@ -799,6 +819,11 @@ class CreateForm(QWidget):
         if self._filling:
             return
         self._sync()
+        if self.sound.kind() is not None:
+            self.sound.show_draft(self)
+            self._show_cost()
+            self.changed.emit()
+            return
         text = self.prompt.toPlainText()
         limit = self.limit()
         self.count.setText(f"{len(text)} / {limit}")
@@ -875,6 +900,8 @@ class CreateForm(QWidget):
             "size": self.tr("Size"),
             "area": self.tr("Area"),
         }
+        if self.sound.kind() is not None:
+            labels = self.sound.field_labels()
         return f"{labels[field]}: " if field in labels else ""
 
     # -- inputs: chosen, dropped, pasted --------------------------------------------------------
@@ -956,7 +983,12 @@ class CreateForm(QWidget):
         if isinstance(target, ReferenceList):
             field = f"reference_{got.kind}"
             current = target.by_field(check=True).get(field, [])
-            err = self._what_if(**{field: [*current, got.check_value()]})
+            if self.is_h3_image():
+                err = self._what_if(**{field: [*current, got.check_value()]})
+            else:
+                err = drafts.refuses_input(
+                    self._v2_params(check=True), field, [*current, got.check_value()]
+                )
             if err is not None and (err.field.startswith("reference") or err.field == "content"):
                 self.refuse(words.refused_input(err, translate))
                 return
@@ -995,6 +1027,9 @@ class CreateForm(QWidget):
         self.validate()
 
     def _set_params(self, kind: str, params: dict[str, Any]) -> None:
+        if is_sound(kind):
+            self.sound.set_params(kind, params)
+            return
         (self.image_radio if kind == "image" else self.video_radio).setChecked(True)
         self._fill_models()
         if params.get("model"):
@@ -1095,6 +1130,7 @@ class CreateForm(QWidget):
         for p in (self.first, self.last, self.subject, self.references):
             p.set_read_only(ro)
         self.h3image.set_read_only(ro)
+        self.sound.set_read_only(ro)
         self.validate()
 
     def apply_defaults(self, defaults: Any) -> None:
@@ -1161,6 +1197,7 @@ class CreateForm(QWidget):
         self.references.set_items([])
         self.h3image.clear()
         self.seed.clear()
+        self.sound.clear()
 
 
 def _stored_media(item: dict[str, Any], kind: str, local_word: str) -> MediaInput:

@@ -22,7 +22,7 @@ from app.ui import settings as settings_mod
 from app.ui import words
 from app.service.views import MediaView
 from app.ui.assets import app_icon
-from app.ui.chain import Role, frame_data_url, is_video, media_path
+from app.ui.chain import Role, frame_data_url, h3_model, is_video, media_path, reference_audio
 from app.ui.current import Busy, CurrentSlot
 from app.ui.dialogs import (
     ConflictDialog,
@@ -575,6 +575,8 @@ class MainWindow(QMainWindow):
         defaults = self.settings.draft_defaults()
         if role is Role.EDIT:  # an image edited: a MiniMax-H3-Image draft, the image its reference
             defaults = dataclasses.replace(defaults, kind="image", model=H3_IMAGE_MODELS[0])
+        elif role is Role.AUDIO:  # a sound: the reference audio of a MiniMax-H3 draft
+            defaults = dataclasses.replace(defaults, kind="video", model=h3_model(defaults.model))
         elif role is not Role.REFERENCE and defaults.kind != "video":
             defaults = dataclasses.replace(defaults, kind="video", model=None)
         self.slot_pane.new_draft(
@@ -583,10 +585,13 @@ class MainWindow(QMainWindow):
             source=source,
             project=getattr(source, "project", None) or None,
         )
+        name = self._result_name(media, path, source)
+        if role is Role.AUDIO:
+            self.slot_pane.feed_audio(name, lambda: reference_audio(path, content_type))
+            return
         picker = self.slot_pane.form.picker(
             Role.REFERENCE.value if role is Role.EDIT else role.value
         )
-        name = self._result_name(media, path, source)
         if is_video(path, content_type):
             name = self.tr("last frame of %1").replace("%1", name)
         self.slot_pane.feed(picker, name, lambda: frame_data_url(path, content_type))

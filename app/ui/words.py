@@ -182,6 +182,7 @@ D_UPLOADED = (
     QT_TRANSLATE_NOOP("Words", "1 input file uploaded"),
     QT_TRANSLATE_NOOP("Words", "%1 input files uploaded"),
 )
+D_SOUND = QT_TRANSLATE_NOOP("Words", "sound")
 D_RETRY = QT_TRANSLATE_NOOP("Words", "nothing was made; sending again in %1 s")
 D_NOT_BILLED = QT_TRANSLATE_NOOP("Words", "not billed")
 D_NEXT_TRY = QT_TRANSLATE_NOOP("Words", "the result is safe; next try in %1 s")
@@ -231,6 +232,11 @@ REFUSAL_WORDS: dict[Refusal, str] = {
     Refusal.NO_QUERY: QT_TRANSLATE_NOOP(
         "WhyNot",
         "The provider cannot look up image tasks. Use Recover to declare the slot failed.",
+    ),
+    Refusal.NO_RECORD: QT_TRANSLATE_NOOP(
+        "WhyNot",
+        "The sound's answer was lost and MiniMax keeps no record of it to look up. Use "
+        "Recover to declare the slot failed.",
     ),
     Refusal.NO_RESULTS: WHY_NOT_WORDS[Action.RECOVER],
     Refusal.NO_CANCEL: WHY_NOT_WORDS[Action.CANCEL],
@@ -628,6 +634,8 @@ def _verified(detail: str, translate: Translate) -> str:
     what = (
         translate(CONTEXT, D_VIDEO) if kind == "video" else counted(len(items), D_IMAGES, translate)
     )
+    if kind == "audio":
+        what = translate(CONTEXT, D_SOUND)
     return f"{what} · {w}×{h}" if w and h else what
 
 

@@ -135,6 +135,10 @@
         <source>The create request left at %1 and no clear answer came back. Slate will not create again. The provider cannot be asked about image tasks, so there is nothing to query: when you are sure nothing was made, Recover and declare the slot failed.</source>
         <translation>创建请求已于 %1 发出，但没有收到明确答复。Slate 不会再次创建。服务商无法查询图片任务，因此没有可查询的内容：确定没有生成任何内容后，请使用“恢复”将该槽位声明为失败。</translation>
     </message>
+    <message>
+        <source>The create request left at %1 and its answer, the sound itself, was lost. MiniMax keeps no record of a song or a short voice line to look up, so there is nothing to ask and nothing to attach. Slate will not create again: it may have been made and billed. Recover and declare the slot failed, then make it again in a new slot.</source>
+        <translation>创建请求已于 %1 发出，但它的回复（也就是声音本身）丢失了。MiniMax 不保留歌曲或短语音的任何记录可供查找，所以既无从查询，也无从关联。Slate 不会再次创建：它可能已经生成并计费。请点“恢复”并将此槽位标记为失败，然后在新槽位中重新制作。</translation>
+    </message>
 </context>
 <context>
     <name>BarChart</name>
@@ -633,6 +637,10 @@
     <message>
         <source>Render this video again at 2K, as a new slot</source>
         <translation>以 2K 重新渲染此视频，作为新槽位</translation>
+    </message>
+    <message>
+        <source>Use as soundtrack / reference audio of a new MiniMax-H3 slot</source>
+        <translation>用作新 MiniMax-H3 槽位的配乐 / 参考音频</translation>
     </message>
 </context>
 <context>
@@ -1153,6 +1161,18 @@ Every image and video you create gathers here, newest first.</source>
         <source>Asking MiniMax for the 2K version…</source>
         <translation>正在向 MiniMax 请求 2K 版本…</translation>
     </message>
+    <message>
+        <source>%1 image(s)</source>
+        <translation>%1 张图片</translation>
+    </message>
+    <message>
+        <source>1 song</source>
+        <translation>1 首歌曲</translation>
+    </message>
+    <message>
+        <source>1 voice line</source>
+        <translation>1 段语音</translation>
+    </message>
 </context>
 <context>
     <name>Notifier</name>
@@ -1455,6 +1475,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>%1: %2 (double-click to open)</source>
         <translation>%1：%2（双击打开）</translation>
+    </message>
+    <message>
+        <source>Sound</source>
+        <translation>声音</translation>
     </message>
 </context>
 <context>
@@ -2010,6 +2034,18 @@ Every image and video you create gathers here, newest first.</source>
         <source>Exported 1 file.</source>
         <translation>已导出 1 个文件。</translation>
     </message>
+    <message>
+        <source>Exported %1 file(s).</source>
+        <translation>已导出 %1 个文件。</translation>
+    </message>
+    <message>
+        <source>MiniMax-H3 takes reference audio of at most %1 s: the first %1 s of %2 are used.</source>
+        <translation>MiniMax-H3 的参考音频最长 %1 秒：已使用 %2 的前 %1 秒。</translation>
+    </message>
+    <message>
+        <source>%1 (its first %2 s)</source>
+        <translation>%1（前 %2 秒）</translation>
+    </message>
 </context>
 <context>
     <name>SpendDialog</name>
@@ -2198,6 +2234,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>⚠ Provider not answering: 1 task retrying</source>
         <translation>⚠ 服务商无响应：1 个任务正在重试</translation>
+    </message>
+    <message>
+        <source>⚠ Provider not answering: %1 task(s) retrying</source>
+        <translation>⚠ 服务商无响应：%1 个任务正在重试</translation>
     </message>
 </context>
 <context>
@@ -2596,6 +2636,10 @@ Every image and video you create gathers here, newest first.</source>
         <source>The create&apos;s answer never arrived, so there is no provider task to ask about. Use Recover: look the task up at the provider, attach its task id from the provider&apos;s console, or declare the slot failed.</source>
         <translation>创建请求的应答始终没有到达，因此没有可查询的服务商任务。请使用“恢复”：在服务商处查找该任务、关联你在服务商控制台找到的任务 ID，或将该槽位声明为失败。</translation>
     </message>
+    <message>
+        <source>The sound&apos;s answer was lost and MiniMax keeps no record of it to look up. Use Recover to declare the slot failed.</source>
+        <translation>声音的回复丢失了，MiniMax 也没有可供查找的记录。请用“恢复”将此槽位标记为失败。</translation>
+    </message>
 </context>
 <context>
     <name>Words</name>
@@ -2979,6 +3023,22 @@ Every image and video you create gathers here, newest first.</source>
         <source>The provider lists a task that fits this slot, but another of your slots that is still unknown could have made it too, so Slate attached nothing. If the provider&apos;s console shows it is this slot&apos;s task, attach its task id with Recover.</source>
         <translation>服务商列出了一个符合此槽位的任务，但你的另一个仍处于未知状态的槽位也可能创建了它，因此 Slate 没有关联任何任务。如果服务商控制台显示它属于此槽位，请在“恢复”中关联它的任务 ID。</translation>
     </message>
+    <message>
+        <source>%1 image(s)</source>
+        <translation>%1 张图片</translation>
+    </message>
+    <message>
+        <source>%1 file(s)</source>
+        <translation>%1 个文件</translation>
+    </message>
+    <message>
+        <source>%1 input file(s) uploaded</source>
+        <translation>已上传 %1 个输入文件</translation>
+    </message>
+    <message>
+        <source>sound</source>
+        <translation>声音</translation>
+    </message>
 </context>
 <context>
     <name>Unusable</name>
@@ -3203,6 +3263,169 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>SoundFields</name>
+    <message>
+        <source>Music</source>
+        <translation>音乐</translation>
+    </message>
+    <message>
+        <source>Voice</source>
+        <translation>语音</translation>
+    </message>
+    <message>
+        <source>Style</source>
+        <translation>风格</translation>
+    </message>
+    <message>
+        <source>The song&apos;s style: genre, mood, instruments, tempo…</source>
+        <translation>歌曲的风格：曲风、情绪、乐器、节奏……</translation>
+    </message>
+    <message>
+        <source>Lyrics</source>
+        <translation>歌词</translation>
+    </message>
+    <message>
+        <source>[Verse]
+The first lines of the song…
+[Chorus]
+The part everyone sings</source>
+        <translation>[Verse]
+歌曲开头的几句……
+[Chorus]
+大家一起唱的部分</translation>
+    </message>
+    <message>
+        <source>Insert</source>
+        <translation>插入</translation>
+    </message>
+    <message>
+        <source>Insert %1 at the cursor</source>
+        <translation>在光标处插入 %1</translation>
+    </message>
+    <message>
+        <source>More tags</source>
+        <translation>更多标签</translation>
+    </message>
+    <message>
+        <source>Instrumental (no singing)</source>
+        <translation>纯音乐（无人声）</translation>
+    </message>
+    <message>
+        <source>Let MiniMax write the lyrics from the style</source>
+        <translation>让 MiniMax 按风格写歌词</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Text to speak</source>
+        <translation>要朗读的文本</translation>
+    </message>
+    <message>
+        <source>The words to speak. A pause: &lt;#0.5#&gt;</source>
+        <translation>要朗读的文字。停顿写作：&lt;#0.5#&gt;</translation>
+    </message>
+    <message>
+        <source>Speed</source>
+        <translation>语速</translation>
+    </message>
+    <message>
+        <source>Text</source>
+        <translation>文本</translation>
+    </message>
+    <message>
+        <source>The provider&apos;s voice list could not be read: these are MiniMax&apos;s documented system voices.</source>
+        <translation>无法读取服务商的音色列表：这里列出的是 MiniMax 文档中的系统音色。</translation>
+    </message>
+    <message>
+        <source>Instrumental</source>
+        <translation>纯音乐</translation>
+    </message>
+    <message>
+        <source>Longer than %1 characters: made as a long task at MiniMax (asynchronous). Slate asks until it is ready and fetches the file at once (MiniMax keeps it 9 hours).</source>
+        <translation>超过 %1 个字符：在 MiniMax 作为长任务生成（异步）。Slate 会一直查询到完成，并立即取回文件（MiniMax 只保留 9 小时）。</translation>
+    </message>
+    <message>
+        <source>Up to %1 characters: read at once (synchronous), the sound comes back with the answer. Longer texts are made as a long task.</source>
+        <translation>不超过 %1 个字符：立即朗读（同步），声音随回复一起返回。更长的文本会作为长任务生成。</translation>
+    </message>
+    <message>
+        <source>%1 characters</source>
+        <translation>%1 个字符</translation>
+    </message>
+    <message>
+        <source>%1 / %2 characters</source>
+        <translation>%1 / %2 个字符</translation>
+    </message>
+    <message>
+        <source>Describe the song&apos;s style to create it.</source>
+        <translation>描述歌曲的风格，即可创建。</translation>
+    </message>
+    <message>
+        <source>Write the words to speak to create the voice line.</source>
+        <translation>写下要朗读的文字，即可创建语音。</translation>
+    </message>
+</context>
+<context>
+    <name>SoundView</name>
+    <message>
+        <source>▶ Play</source>
+        <translation>▶ 播放</translation>
+    </message>
+    <message>
+        <source>Play sound</source>
+        <translation>播放声音</translation>
+    </message>
+    <message>
+        <source>Sound playback is not available here: %1</source>
+        <translation>此处无法播放声音：%1</translation>
+    </message>
+    <message>
+        <source>❚❚ Pause</source>
+        <translation>❚❚ 暂停</translation>
+    </message>
+    <message>
+        <source>Pause sound</source>
+        <translation>暂停声音</translation>
+    </message>
+    <message>
+        <source>instrumental</source>
+        <translation>纯音乐</translation>
+    </message>
+    <message>
+        <source>lyrics by MiniMax</source>
+        <translation>MiniMax 作词</translation>
+    </message>
+    <message>
+        <source>with lyrics</source>
+        <translation>有歌词</translation>
+    </message>
+    <message>
+        <source>Song</source>
+        <translation>歌曲</translation>
+    </message>
+    <message>
+        <source>Voice line</source>
+        <translation>语音</translation>
+    </message>
+    <message>
+        <source>%1 characters</source>
+        <translation>%1 个字符</translation>
+    </message>
+</context>
+<context>
+    <name>WaveformView</name>
+    <message>
+        <source>Waveform: click to play from there</source>
+        <translation>波形：点击即从该处播放</translation>
     </message>
 </context>
 </TS>

@@ -60,6 +60,10 @@ DETAILS_NAME = QT_TRANSLATE_NOOP("MainWindow", "Show the technical details")
 USES_QUOTA = QT_TRANSLATE_NOOP("MainWindow", "Uses %1 of today's quota.")
 IMAGES = (QT_TRANSLATE_NOOP("MainWindow", "1 image"), QT_TRANSLATE_NOOP("MainWindow", "%1 images"))
 ONE_VIDEO = QT_TRANSLATE_NOOP("MainWindow", "1 video")
+ONE_OF = {
+    "music": QT_TRANSLATE_NOOP("MainWindow", "1 song"),
+    "speech": QT_TRANSLATE_NOOP("MainWindow", "1 voice line"),
+}
 COST_REPORTED = QT_TRANSLATE_NOOP(
     "MainWindow", "Cost: %1 as reported by the provider (estimated %2)"
 )
@@ -175,6 +179,8 @@ class ActionBar(QWidget):
                 if kind == "image"
                 else _tr(ONE_VIDEO)
             )
+            if kind in ONE_OF:
+                what = _tr(ONE_OF[kind])
             text = _tr(USES_QUOTA).replace("%1", what)
         if text != self.cost.text():
             self.cost.setText(text)

@@ -138,6 +138,13 @@ UNKNOWN_NOT_QUERIED = {
         "ask the provider about. Slate will not create again. Recover: look the task up at "
         "the provider, attach its task id, or declare the slot failed.",
     ),
+    Refusal.NO_RECORD: QT_TRANSLATE_NOOP(
+        "Banner",
+        "The create request left at %1 and its answer, the sound itself, was lost. MiniMax "
+        "keeps no record of a song or a short voice line to look up, so there is nothing to ask "
+        "and nothing to attach. Slate will not create again: it may have been made and billed. "
+        "Recover and declare the slot failed, then make it again in a new slot.",
+    ),
     Refusal.NO_QUERY: QT_TRANSLATE_NOOP(
         "Banner",
         "The create request left at %1 and no clear answer came back. Slate will not create "

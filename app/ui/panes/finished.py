@@ -17,6 +17,7 @@ from app.domain.states import State
 from app.service.views import MediaView
 from app.ui.chain import Role
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
+from app.ui.sound_view import SoundView, show_sound, sound_summary
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAction,
@@ -62,6 +63,16 @@ VIDEO_ROLES = (
 )
 
 
+SOUND_ROLES = (
+    (
+        Role.AUDIO,
+        QT_TRANSLATE_NOOP(
+            "FinishedView", "Use as soundtrack / reference audio of a new MiniMax-H3 slot"
+        ),
+    ),
+)
+
+
 def _tr(text: str) -> str:
     return translate("FinishedView", text)
 
@@ -95,6 +106,9 @@ class FinishedView(QWidget):
         self.media = QStackedWidget(objectName="resultMedia")
         self.media.addWidget(self.images)
         self.media.addWidget(self.video)
+        # a song or a voice line: waveform, play/pause, scrub (its own height, not the stack's)
+        self.sound = SoundView()
+        self.sound.hide()
         self.use_button = QPushButton(
             _tr(QT_TRANSLATE_NOOP("FinishedView", "Use in a new slot")), objectName="useAsButton"
         )
@@ -122,6 +136,7 @@ class FinishedView(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(8)
         box.addWidget(self.media, 1)
+        box.addWidget(self.sound)
         box.addLayout(row)
         box.addWidget(self.summary)
         box.addStretch(0)  # takes the room only when there are no media (summary at the top)
@@ -134,17 +149,23 @@ class FinishedView(QWidget):
         self.summary.setText(self._summary(task) if task is not None else "")
         same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
         self._media = media
-        self.media.setVisible(bool(media))
+        sound = bool(media) and media[0].content_type.startswith("audio/")
+        self.media.setVisible(bool(media) and not sound)
+        self.sound.setVisible(sound)
         self.use_button.setVisible(bool(media))
         self._show_make2k(task, media)
-        self._box.setStretch(self._box.count() - 1, 0 if media else 1)
+        self._box.setStretch(self._box.count() - 1, 0 if media and not sound else 1)
         if same:
             return
         self._token += 1
         token = self._token
         self.images.clear()
         self.video.set_video(None)
+        self.sound.set_sound(None)
         if not media:
+            return
+        if media[0].content_type.startswith("audio/"):
+            show_sound(self.sound, media[0], self.controller, lambda: token == self._token)
             return
         if media[0].content_type.startswith("video/"):
             self.media.setCurrentWidget(self.video)
@@ -191,6 +212,8 @@ class FinishedView(QWidget):
     def _summary(self, task: Any) -> str:
         """Kind, model, duration, resolution or ratio, inputs used, and the prompt: read-only."""
         p = dict(getattr(task, "params", {}) or {})
+        if task.kind in ("music", "speech"):
+            return sound_summary(task.kind, p)
         parts: list[str] = []
         if task.kind == "video":
             parts.append(_tr(QT_TRANSLATE_NOOP("FinishedView", "Video")))
@@ -242,8 +265,11 @@ class FinishedView(QWidget):
     def actions_for(self, media: MediaView) -> list[QAction]:
         """The "use in a new slot" actions of one result (its words depend on image or video)."""
         video = media.content_type.startswith("video/")
+        roles = VIDEO_ROLES if video else IMAGE_ROLES
+        if media.content_type.startswith("audio/"):
+            roles = SOUND_ROLES
         out = []
-        for role, text in VIDEO_ROLES if video else IMAGE_ROLES:
+        for role, text in roles:
             act = QAction(_tr(text), self)
             act.setObjectName(f"use-{role.value}")
             act.triggered.connect(lambda _c=False, m=media, r=role: self.useWanted.emit(m, r.value))
@@ -281,6 +307,7 @@ class FinishedView(QWidget):
 
     def stop(self) -> None:
         self.video.stop()
+        self.sound.stop()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(400, 480 if self._media else 60)

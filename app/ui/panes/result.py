@@ -22,6 +22,7 @@ from app.ui.current import CurrentSlot
 from app.ui.style import state_word
 from app.ui.widgets import fit_icons
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
+from app.ui.sound_view import SoundView, show_sound
 from app.ui.qt import (
     QByteArray,
     QDesktopServices,
@@ -142,7 +143,8 @@ class ResultPane(QWidget):
         self.thumbs.viewport().installEventFilter(self)  # its size is what counts
         self.thumbs.setAccessibleName(self.tr("Images"))
         self.video = VideoView()
-        for w in (self.empty_media, self.thumbs, self.video):
+        self.sound = SoundView()  # a song or a voice line
+        for w in (self.empty_media, self.thumbs, self.video, self.sound):
             self.media_stack.addWidget(w)
         self.summary = QLabel(objectName="mediaSummary")
         self.summary.setWordWrap(True)
@@ -250,6 +252,7 @@ class ResultPane(QWidget):
         if not media:
             self._token += 1
             self.video.set_video(None)
+            self.sound.set_sound(None)
             self.thumbs.clear()
             self.media_stack.setCurrentWidget(self.empty_media)
             self.file_info.setText("")
@@ -269,6 +272,12 @@ class ResultPane(QWidget):
             return
         self._token += 1
         token = self._token
+        self.sound.set_sound(None)
+        if media[0].content_type.startswith("audio/"):
+            self.video.set_video(None)
+            show_sound(self.sound, media[0], self.controller, lambda: token == self._token)
+            self.media_stack.setCurrentWidget(self.sound)
+            return
         if media[0].content_type.startswith("video/"):
             self.media_stack.setCurrentWidget(self.video)
             self.video.set_video(media[0].path)
@@ -340,6 +349,10 @@ class ResultPane(QWidget):
             what = self.tr("Video")
             dur = self.tr("%1 s").replace("%1", f"{first.duration:g}") if first.duration else ""
             return " · ".join(p for p in (what, dims, dur, size) if p)
+        if first.content_type.startswith("audio/"):
+            what = self.tr("Sound")
+            dur = self.tr("%1 s").replace("%1", f"{first.duration:.1f}") if first.duration else ""
+            return " · ".join(p for p in (what, dur, size) if p)
         n = len(media)
         what = self.tr("1 image") if n == 1 else self.tr("%1 images").replace("%1", str(n))
         return " · ".join(p for p in (what, dims, size) if p)
@@ -407,6 +420,7 @@ class ResultPane(QWidget):
     def stop(self) -> None:
         """Stop playing (the window closes)."""
         self.video.stop()
+        self.sound.stop()
 
     # -- layout -----------------------------------------------------------------------------
     def save_layout(self) -> QByteArray:

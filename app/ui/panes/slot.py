@@ -130,6 +130,7 @@ class SlotPane(QWidget):
         self.form.frameWanted.connect(self.frameWanted)
         self.form.prober = controller.probe_media
         self.form.estimator = controller.estimate
+        self.form.sound.voice_source = controller.voices
         self.form.refused.connect(self.show_message)
         controller.statusChanged.connect(
             lambda status: self.form.set_budget(getattr(status.quota, "budget", None))
@@ -327,6 +328,45 @@ class SlotPane(QWidget):
                 picker.set_file(name, url)
             else:
                 self.show_message(err or "")
+
+        self.controller.call(run, done=done)
+
+    def feed_audio(self, name: str, read: Any) -> None:
+        """Add a sound to the draft's reference list: ``read()`` (a worker) gives the file H3
+        takes and the length it was trimmed to, said in the message line."""
+
+        def run() -> tuple[str | None, Any]:
+            try:
+                return read()
+            except ValidationError as exc:
+                return None, exc.message
+
+        def done(result: tuple[str | None, Any]) -> None:
+            path, said = result
+            if not self._alive():
+                return
+            if path is None:
+                self.show_message(str(said))
+                return
+            if said is None:
+                self.form.take(self.form.references, [path], name=name)
+                return
+            note = (
+                self.tr(
+                    "MiniMax-H3 takes reference audio of at most %1 s: the first %1 s of %2 are used."
+                )
+                .replace("%1", f"{said:g}")
+                .replace("%2", name)
+            )
+            refs = self.form.references
+
+            def arrived() -> None:  # said once the clip is in (taking it clears the line)
+                refs.changed.disconnect(arrived)
+                QTimer.singleShot(0, lambda: self._alive() and self.show_message(note, error=False))
+
+            refs.changed.connect(arrived)
+            called = self.tr("%1 (its first %2 s)").replace("%1", name).replace("%2", f"{said:g}")
+            self.form.take(refs, [path], name=called)
 
         self.controller.call(run, done=done)
 

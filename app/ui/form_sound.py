@@ -1,0 +1,517 @@
+"""Music and Voice in the create form: the sound kinds' own fields.
+
+:class:`SoundFields` is one widget the :class:`~app.ui.form.CreateForm` shows in place of the
+picture and video fields when Music or Voice is chosen (its two radio buttons sit beside Image
+and Video). It gives the form the raw parameters of :mod:`app.domain.params_sound` and shows
+the draft model's answers (the first problem, the estimate, the budget's verdict, the voice
+line's protocol): it decides nothing itself.
+
+- Music: the style (the song's prompt), the lyrics with the structure tags MiniMax reads
+  (:data:`~app.domain.params_sound.LYRICS_TAGS`, insertable at the cursor), an instrumental
+  switch and "let MiniMax write the lyrics", the model and the format.
+- Voice: the text with its character count and a line saying whether it is read at once
+  (synchronous) or made as a long task (asynchronous), and why: the domain's length rule
+  (:func:`~app.domain.params_sound.speech_protocol`); the voice (from the provider's
+  ``get_voice`` through the service, or MiniMax's documented system voices), speed, model and
+  format.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from app.domain import drafts
+from app.domain import params_sound as ps
+from app.ui import words
+from app.ui.qt import (
+    QAction,
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QRadioButton,
+    QStackedWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+    Qt,
+    QtWidgets,
+    Signal,
+    translate,
+)
+
+#: The tags offered as buttons beside the lyrics (the rest are in the "More tags" menu).
+QUICK_TAGS = ("[Verse]", "[Chorus]", "[Bridge]")
+
+
+def _invalid(widget: QWidget, invalid: bool) -> None:
+    if bool(widget.property("invalid")) != invalid:
+        widget.setProperty("invalid", invalid)
+        widget.style().unpolish(widget)
+        widget.style().polish(widget)
+
+
+def _editor(name: str, accessible: str, placeholder: str, height: int) -> QPlainTextEdit:
+    edit = QPlainTextEdit(objectName=name)
+    edit.setAccessibleName(accessible)
+    edit.setPlaceholderText(placeholder)
+    edit.setTabChangesFocus(True)
+    edit.setMinimumHeight(height)
+    return edit
+
+
+def _combo(name: str, accessible: str, items: tuple[Any, ...], current: Any) -> QComboBox:
+    combo = QComboBox(objectName=name)
+    combo.setAccessibleName(accessible)
+    for item in items:
+        combo.addItem(str(item), item)
+    combo.setCurrentIndex(max(0, combo.findData(current)))
+    return combo
+
+
+class SoundFields(QWidget):
+    """The Music and Voice fields (see the module). ``voice_source(done)``: asks the service
+    for the voices (``done`` gets a Result of :class:`~app.service.sound.VoiceList`); the slot
+    pane sets it."""
+
+    changed = Signal()
+    kindChanged = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("soundFields")
+        self.voice_source: Callable[[Callable[[Any], None]], None] | None = None
+        self.voices_asked = False
+        self.voices_documented: bool | None = None  # None: not known yet
+        self.music_radio = QRadioButton(self.tr("Music"), objectName="musicRadio")
+        self.voice_radio = QRadioButton(self.tr("Voice"), objectName="voiceRadio")
+        self.pages = QStackedWidget(objectName="soundPages")
+        self.pages.addWidget(self._music_page())
+        self.pages.addWidget(self._voice_page())
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.pages)
+        for radio in (self.music_radio, self.voice_radio):
+            radio.toggled.connect(self._toggled)
+        self.setVisible(False)
+
+    # -- music --------------------------------------------------------------------------------
+    def _music_page(self) -> QWidget:
+        page = QWidget(objectName="musicPage")
+        self.style_edit = _editor(
+            "musicStyleEdit",
+            self.tr("Style"),
+            self.tr("The song's style: genre, mood, instruments, tempo…"),
+            48,
+        )
+        self.style_edit.setMaximumHeight(64)
+        self.style_count = QLabel(objectName="styleCount")
+        self.style_count.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.lyrics = _editor(
+            "lyricsEdit",
+            self.tr("Lyrics"),
+            self.tr("[Verse]\nThe first lines of the song…\n[Chorus]\nThe part everyone sings"),
+            140,
+        )
+        self.lyrics_count = QLabel(objectName="lyricsCount")
+        self.lyrics_count.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.tag_buttons: list[QToolButton] = []
+        tags = QHBoxLayout()
+        tags.setContentsMargins(0, 0, 0, 0)
+        tags.addWidget(QLabel(self.tr("Insert")))
+        for tag in QUICK_TAGS:
+            b = QToolButton(text=tag, objectName="tagButton")
+            b.setToolTip(self.tr("Insert %1 at the cursor").replace("%1", tag))
+            b.clicked.connect(lambda _c=False, t=tag: self.insert_tag(t))
+            self.tag_buttons.append(b)
+            tags.addWidget(b)
+        self.more_tags = QPushButton(self.tr("More tags"), objectName="moreTagsButton")
+        self.more_tags.setProperty("hasMenu", True)  # its arrow's own room (style.py)
+        menu = QMenu(self.more_tags)
+        for tag in ps.LYRICS_TAGS:
+            act = QAction(tag, menu)
+            act.triggered.connect(lambda _c=False, t=tag: self.insert_tag(t))
+            menu.addAction(act)
+        self.more_tags.setMenu(menu)
+        tags.addWidget(self.more_tags)
+        tags.addStretch(1)
+        self.instrumental = QCheckBox(
+            self.tr("Instrumental (no singing)"), objectName="instrumentalCheck"
+        )
+        self.optimizer = QCheckBox(
+            self.tr("Let MiniMax write the lyrics from the style"), objectName="lyricsOptimizer"
+        )
+        self.music_model = _combo(
+            "musicModelCombo", self.tr("Model"), ps.MUSIC_MODELS, ps.DEFAULT_MUSIC_MODEL
+        )
+        self.music_format = _combo(
+            "musicFormatCombo", self.tr("Format"), ps.MUSIC_FORMATS, ps.MUSIC_DEFAULTS["format"]
+        )
+        head = QHBoxLayout()
+        head.addWidget(QLabel(self.tr("Style")))
+        head.addStretch(1)
+        head.addWidget(self.style_count)
+        lyrics_head = QHBoxLayout()
+        lyrics_head.addWidget(QLabel(self.tr("Lyrics")))
+        lyrics_head.addStretch(1)
+        lyrics_head.addWidget(self.lyrics_count)
+        fields = QFormLayout()
+        fields.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        fields.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        fields.addRow(self.tr("Model"), self.music_model)
+        fields.addRow(self.tr("Format"), self.music_format)
+        box = QVBoxLayout(page)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(head)
+        box.addWidget(self.style_edit)
+        box.addWidget(self.instrumental)
+        box.addWidget(self.optimizer)
+        box.addLayout(lyrics_head)
+        box.addLayout(tags)
+        box.addWidget(self.lyrics)
+        box.addLayout(fields)
+        for sig in (
+            self.style_edit.textChanged,
+            self.lyrics.textChanged,
+            self.music_model.currentIndexChanged,
+            self.music_format.currentIndexChanged,
+        ):
+            sig.connect(self.changed)
+        self.instrumental.toggled.connect(lambda on: self._vocals(self.instrumental, on))
+        self.optimizer.toggled.connect(lambda on: self._vocals(self.optimizer, on))
+        return page
+
+    def _vocals(self, which: QCheckBox, on: bool) -> None:
+        """Lyrics, instrumental or MiniMax's lyrics: one of them (the domain refuses two)."""
+        if on:
+            other = self.optimizer if which is self.instrumental else self.instrumental
+            other.setChecked(False)
+        self._lyrics_enabled()
+        self.changed.emit()
+
+    def _lyrics_enabled(self) -> None:
+        own = not (self.instrumental.isChecked() or self.optimizer.isChecked())
+        writable = own and not self._read_only
+        self.lyrics.setEnabled(own)
+        for b in (*self.tag_buttons, self.more_tags):
+            b.setEnabled(writable)
+
+    def insert_tag(self, tag: str) -> None:
+        """Put a structure tag on its own line at the cursor."""
+        if self._read_only or not self.lyrics.isEnabled():
+            return
+        cursor = self.lyrics.textCursor()
+        before = "" if cursor.atBlockStart() else "\n"
+        cursor.insertText(f"{before}{tag}\n")
+        self.lyrics.setTextCursor(cursor)
+        self.lyrics.setFocus()
+
+    # -- voice --------------------------------------------------------------------------------
+    def _voice_page(self) -> QWidget:
+        page = QWidget(objectName="voicePage")
+        self.text = _editor(
+            "speechTextEdit",
+            self.tr("Text to speak"),
+            self.tr("The words to speak. A pause: <#0.5#>"),
+            100,
+        )
+        self.text.setMaximumHeight(170)
+        self.text_count = QLabel(objectName="textCount")
+        self.text_count.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.protocol_line = QLabel(objectName="speechProtocol")
+        self.protocol_line.setWordWrap(True)
+        self.voice = QComboBox(objectName="voiceCombo")
+        self.voice.setAccessibleName(self.tr("Voice"))
+        self.voice.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.voice.setMinimumContentsLength(14)
+        self.voice_note = QLabel(objectName="hint")
+        self.voice_note.setWordWrap(True)
+        self.voice_note.hide()
+        self.speed = QtWidgets.QDoubleSpinBox(objectName="speedSpin")
+        self.speed.setAccessibleName(self.tr("Speed"))
+        self.speed.setRange(ps.SPEED_MIN, ps.SPEED_MAX)
+        self.speed.setSingleStep(0.1)
+        self.speed.setDecimals(2)
+        self.speed.setValue(1.0)
+        self.speed.setSuffix(" ×")
+        self.speech_model = _combo(
+            "speechModelCombo", self.tr("Model"), ps.SPEECH_MODELS, ps.DEFAULT_SPEECH_MODEL
+        )
+        self.speech_format = _combo(
+            "speechFormatCombo", self.tr("Format"), ps.SPEECH_FORMATS, "mp3"
+        )
+        self._fill_voices(ps.SYSTEM_VOICES)
+        head = QHBoxLayout()
+        head.addWidget(QLabel(self.tr("Text")))
+        head.addStretch(1)
+        head.addWidget(self.text_count)
+        voice_box = QVBoxLayout()
+        voice_box.setContentsMargins(0, 0, 0, 0)
+        voice_box.setSpacing(2)
+        voice_box.addWidget(self.voice)
+        voice_box.addWidget(self.voice_note)
+        voice_row = QWidget()
+        voice_row.setLayout(voice_box)
+        fields = QFormLayout()
+        fields.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        fields.setLabelAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        fields.addRow(self.tr("Voice"), voice_row)
+        fields.addRow(self.tr("Speed"), self.speed)
+        fields.addRow(self.tr("Model"), self.speech_model)
+        fields.addRow(self.tr("Format"), self.speech_format)
+        box = QVBoxLayout(page)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(head)
+        box.addWidget(self.text)
+        box.addWidget(self.protocol_line)
+        box.addLayout(fields)
+        for sig in (
+            self.text.textChanged,
+            self.voice.currentIndexChanged,
+            self.speed.valueChanged,
+            self.speech_model.currentIndexChanged,
+            self.speech_format.currentIndexChanged,
+        ):
+            sig.connect(self.changed)
+        return page
+
+    def _fill_voices(self, voices: Any, keep: str | None = None) -> None:
+        keep = keep or self.voice_id() or ps.DEFAULT_VOICE
+        self.voice.blockSignals(True)
+        self.voice.clear()
+        for vid, name in voices:
+            self.voice.addItem(name or vid, vid)
+            self.voice.setItemData(self.voice.count() - 1, vid, Qt.ItemDataRole.ToolTipRole)
+        if self.voice.findData(keep) < 0:
+            self.voice.addItem(keep, keep)  # a stored or typed voice the list does not hold
+        self.voice.setCurrentIndex(self.voice.findData(keep))
+        self.voice.blockSignals(False)
+
+    def voice_id(self) -> str:
+        return str(self.voice.currentData() or "") if hasattr(self, "voice") else ""
+
+    def ask_voices(self) -> None:
+        """Ask the service for the voices once (the documented ones are shown meanwhile)."""
+        if self.voices_asked or self.voice_source is None:
+            return
+        self.voices_asked = True
+        self.voice_source(self._voices_arrived)
+
+    def _voices_arrived(self, out: Any) -> None:
+        listed = getattr(out, "payload", None)
+        if listed is None:
+            return
+        self._fill_voices(listed.voices)
+        self.voices_documented = listed.documented
+        self.voice_note.setText(
+            self.tr(
+                "The provider's voice list could not be read: these are MiniMax's documented "
+                "system voices."
+            )
+            if listed.documented
+            else ""
+        )
+        self.voice_note.setVisible(listed.documented)
+        self.changed.emit()
+
+    # -- the form's hooks ---------------------------------------------------------------------
+    _read_only = False
+
+    def kind(self) -> str | None:
+        """``music``, ``speech`` or None (a picture or a video is chosen)."""
+        if self.music_radio.isChecked():
+            return ps.MUSIC
+        if self.voice_radio.isChecked():
+            return ps.SPEECH
+        return None
+
+    def choose(self, kind: str) -> None:
+        (self.music_radio if kind == ps.MUSIC else self.voice_radio).setChecked(True)
+
+    def _toggled(self, on: bool) -> None:
+        if not on and self.kind() is not None:
+            return  # the other sound radio takes over: one change, said once
+        kind = self.kind()
+        self.setVisible(kind is not None)
+        if kind is not None:
+            self.pages.setCurrentIndex(0 if kind == ps.MUSIC else 1)
+            if kind == ps.SPEECH:
+                self.ask_voices()
+        self.kindChanged.emit()
+
+    def params(self) -> dict[str, Any]:
+        """The raw parameters (only what is set; the domain states the defaults)."""
+        if self.kind() == ps.MUSIC:
+            out: dict[str, Any] = {
+                "model": self.music_model.currentData(),
+                "prompt": self.style_edit.toPlainText(),
+                "format": self.music_format.currentData(),
+            }
+            if self.instrumental.isChecked():
+                out["instrumental"] = True
+            elif self.optimizer.isChecked():
+                out["lyrics_optimizer"] = True
+            else:
+                out["lyrics"] = self.lyrics.toPlainText()
+            return out
+        return {
+            "model": self.speech_model.currentData(),
+            "text": self.text.toPlainText(),
+            "voice": self.voice_id(),
+            "speed": round(self.speed.value(), 2),
+            "format": self.speech_format.currentData(),
+        }
+
+    def set_params(self, kind: str, params: dict[str, Any]) -> None:
+        """Show stored or draft parameters of a song or a voice line."""
+        self.choose(kind)
+        if kind == ps.MUSIC:
+            self.style_edit.setPlainText(str(params.get("prompt") or ""))
+            self.lyrics.setPlainText(str(params.get("lyrics") or ""))
+            self.instrumental.setChecked(bool(params.get("instrumental")))
+            self.optimizer.setChecked(bool(params.get("lyrics_optimizer")))
+            for combo, key in ((self.music_model, "model"), (self.music_format, "format")):
+                i = combo.findData(params.get(key))
+                if i >= 0:
+                    combo.setCurrentIndex(i)
+            self._lyrics_enabled()
+            return
+        self.text.setPlainText(str(params.get("text") or ""))
+        voice = params.get("voice")
+        if isinstance(voice, str) and voice:
+            if self.voice.findData(voice) < 0:
+                self.voice.addItem(voice, voice)
+            self.voice.setCurrentIndex(self.voice.findData(voice))
+        if params.get("speed") not in (None, ""):
+            self.speed.setValue(float(params["speed"]))
+        for combo, key in ((self.speech_model, "model"), (self.speech_format, "format")):
+            i = combo.findData(params.get(key))
+            if i >= 0:
+                combo.setCurrentIndex(i)
+
+    def set_read_only(self, ro: bool) -> None:
+        self._read_only = ro
+        for edit in (self.style_edit, self.lyrics, self.text):
+            edit.setReadOnly(ro)
+        for w in (
+            self.music_radio,
+            self.voice_radio,
+            self.instrumental,
+            self.optimizer,
+            self.music_model,
+            self.music_format,
+            self.voice,
+            self.speed,
+            self.speech_model,
+            self.speech_format,
+        ):
+            w.setEnabled(not ro)
+        self._lyrics_enabled()
+
+    def clear(self) -> None:
+        for edit in (self.style_edit, self.lyrics, self.text):
+            edit.clear()
+        self.instrumental.setChecked(False)
+        self.optimizer.setChecked(False)
+
+    def field_labels(self) -> dict[str, str]:
+        """The designer's name of each field a rule may refuse."""
+        return {
+            "prompt": self.tr("Style"),
+            "lyrics": self.tr("Lyrics"),
+            "instrumental": self.tr("Instrumental"),
+            "lyrics_optimizer": self.tr("Lyrics"),
+            "text": self.tr("Text"),
+            "voice": self.tr("Voice"),
+            "speed": self.tr("Speed"),
+            "model": self.tr("Model"),
+            "format": self.tr("Format"),
+        }
+
+    def _field_widgets(self) -> dict[str, QWidget]:
+        return {
+            "prompt": self.style_edit,
+            "lyrics": self.lyrics,
+            "text": self.text,
+            "voice": self.voice,
+            "speed": self.speed,
+            "model": self.music_model if self.kind() == ps.MUSIC else self.speech_model,
+            "format": self.music_format if self.kind() == ps.MUSIC else self.speech_format,
+        }
+
+    def protocol_text(self, protocol: str | None) -> str:
+        """Whether the text is read at once or made as a long task, and why (the domain's
+        threshold, :data:`~app.domain.params_sound.SYNC_TEXT_MAX`)."""
+        limit = f"{ps.SYNC_TEXT_MAX:,}"
+        if protocol == ps.ASYNC:
+            return self.tr(
+                "Longer than %1 characters: made as a long task at MiniMax (asynchronous). "
+                "Slate asks until it is ready and fetches the file at once (MiniMax keeps it "
+                "9 hours)."
+            ).replace("%1", limit)
+        return self.tr(
+            "Up to %1 characters: read at once (synchronous), the sound comes back with the "
+            "answer. Longer texts are made as a long task."
+        ).replace("%1", limit)
+
+    def show_draft(self, form: Any) -> None:
+        """Show the draft model's answers: the counts, the voice line's protocol, the first
+        problem (its field marked) and the estimate (the form's cost line)."""
+        draft = form.draft
+        kind = self.kind()
+        style = self.style_edit.toPlainText()
+        self.style_count.setText(f"{len(style)} / {ps.MUSIC_PROMPT_MAX}")
+        self.lyrics_count.setText(f"{len(self.lyrics.toPlainText())} / {ps.LYRICS_MAX}")
+        n = len(self.text.toPlainText())
+        self.text_count.setText(
+            self.tr("%1 characters").replace("%1", f"{n:,}")
+            if n <= ps.SYNC_TEXT_MAX
+            else self.tr("%1 / %2 characters")
+            .replace("%1", f"{n:,}")
+            .replace("%2", f"{ps.ASYNC_TEXT_MAX:,}")
+        )
+        self.protocol_line.setText(self.protocol_text(draft.speech_protocol))
+        problem = draft.problem
+        field = problem.field if problem is not None else None
+        main = self.style_edit if kind == ps.MUSIC else self.text
+        blank = not main.toPlainText().strip()
+        start = (
+            problem is not None
+            and blank
+            and field in ("prompt", "text")
+            and problem.kind is not drafts.ProblemKind.BUDGET
+        )
+        message = ""
+        if start:
+            message = (
+                self.tr("Describe the song's style to create it.")
+                if kind == ps.MUSIC
+                else self.tr("Write the words to speak to create the voice line.")
+            )
+        elif problem is not None:
+            b = draft.budget
+            label = self.field_labels().get(problem.field or "", "")
+            message = words.draft_problem(
+                problem,
+                f"{label}: " if label else "",
+                getattr(b, "currency", "USD"),
+                getattr(b, "spent", None),
+                translate,
+            )
+        error = form.error
+        error.setObjectName("hint" if start else "fieldError")
+        error.style().unpolish(error)
+        error.style().polish(error)
+        error.setText(message)
+        error.setVisible(bool(message))
+        for name, w in self._field_widgets().items():
+            _invalid(w, name == field and not start)
+
+
+__all__ = ["QUICK_TAGS", "SoundFields"]
