@@ -16,7 +16,12 @@ from typing import Any
 from app.domain import handles
 from app.domain.days import budget_day
 from app.domain.errors import ForeignHandleError, HandleError, ValidationError
-from app.domain.naming import next_free_scene, suggest_next_request_id, suggestion_prefix
+from app.domain.naming import (
+    export_name,
+    next_free_scene,
+    suggest_next_request_id,
+    suggestion_prefix,
+)
 from app.domain.slots import KINDS, validate_request_id
 from app.domain.states import IN_FLIGHT, Action, State
 from app.service import media as media_mod
@@ -159,7 +164,6 @@ class Reads:
             dest.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             return refused(ProblemCode.INVALID, f"to: cannot create {dest}: {exc.strerror}", "to")
-        stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in task.request_id)
         here = [m for m in task.media if m.removed_at is None]
         if task.media and not here:
             return refused(
@@ -177,8 +181,7 @@ class Reads:
                     "recover --redownload is not possible for a success; the record "
                     "keeps its SHA-256",
                 )
-            ext = src.suffix
-            target = dest / (f"{stem}{ext}" if len(here) == 1 else f"{stem}-{i}{ext}")
+            target = dest / export_name(task.request_id, i, len(here), src.suffix)
             if target.exists() and media_mod.sha256_file(target) != m.sha256:
                 return refused(
                     ProblemCode.INVALID,

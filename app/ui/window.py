@@ -185,6 +185,8 @@ class MainWindow(QMainWindow):
         self.slot_pane.frameWanted.connect(self._choose_frame)
         self.slot_pane.finished.useWanted.connect(self.use_result_as)
         self.slot_pane.submitted.connect(self.notifier.track)
+        self.slot_pane.tidy.hiddenChanged.connect(self._hidden_changed)
+        self.browser.hideWanted.connect(lambda rid: self.slot_pane.tidy.set_hidden(rid, True))
         self.welcome.startWanted.connect(self.new_draft)
         self.top_bar.newWanted.connect(self.new_draft)
         self.top_bar.settingsWanted.connect(self.open_settings)
@@ -311,6 +313,7 @@ class MainWindow(QMainWindow):
         for combo in (b.state, b.kind, b.date):
             combo.currentIndexChanged.connect(self._gallery_follow)
         b._debounce.timeout.connect(self._gallery_follow)
+        b.show_hidden.toggled.connect(self._gallery_follow)
         b.tree.selectionModel().currentChanged.connect(self._gallery_group)
         c.taskChanged.connect(self._gallery_task)
 
@@ -630,6 +633,13 @@ class MainWindow(QMainWindow):
         """Open or close the queue panel (the top bar's Queue button, Ctrl+Shift+Q)."""
         self.queue.setVisible(on)
         self.top_bar.queue_button.setChecked(on)
+
+    def _hidden_changed(self, _request_id: str, _hidden: bool) -> None:
+        """A slot hidden or shown again: the browser's rows and the gallery read the store again."""
+        self.model.reload()
+        self.model.fetch_all_roots()
+        self._gallery_stale = True
+        self._gallery_follow()
 
     def _slot_loaded(self, request_id: str, task: Any, events: list[Any]) -> None:
         self.slot.show(request_id, task, events)

@@ -28,6 +28,7 @@ from app.ui.panes.actions import ActionBar
 from app.ui.panes.banner import Banner
 from app.ui.progress import Estimates
 from app.ui.panes.finished import FinishedView
+from app.ui.panes.tidy import TidyBar
 from app.ui.qt import (
     QFrame,
     QLabel,
@@ -95,9 +96,13 @@ class SlotPane(QWidget):
         box.setSpacing(10)
         self.finished = FinishedView(controller)  # a stored slot: results large, then summary
         self.finished.hide()
+        self.tidy = TidyBar(controller, slot)  # hide, delete local media, "media removed here"
+        self.tidy.recoverWanted.connect(self.recover)
+        self.tidy.said.connect(lambda text, error: self.show_message(text, error))
         for widget, stretch in (
             (self.heading, 0),
             (self.banner, 0),
+            (self.tidy, 0),
             (self.finished, 1),
             (self.composer, 0),
             (self.used_hint, 0),
