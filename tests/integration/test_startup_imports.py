@@ -94,11 +94,13 @@ APP = {
         "gallery", "inputs", "lookup", "media", "models", "notify", "panes", "progress", "qt",
         "said", "settings", "shotlist", "spend", "style", "unusable", "viewer", "widgets",
         "window", "words", "draft", "noop",
+        "dragout",  # results drag out of the slot pane, the gallery and the viewer
     },
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {
         "actions", "banner", "browser", "finished", "queue", "result", "slot", "status",
         "toolbar", "welcome",
+        "tidy",  # the slot's Tidy up menu and "media removed here"
     },
 }  # fmt: skip
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from app.domain.states import State
 from app.service.reads import ResultRow
+from app.ui.dragout import DragOut, gallery_files
 from app.ui.gallery.model import (
     GalleryModel,
     GalleryScope,
@@ -443,6 +444,9 @@ class GalleryPane(QWidget):
         self.view.activatedKey.connect(self._open_current)
         self.view.customContextMenuRequested.connect(self._menu)
         self.view.installEventFilter(self)
+        self.drag_out = DragOut(
+            self.view.viewport(), lambda pos: gallery_files(model, self.view.indexAt(pos).row())
+        )
         model.modelReset.connect(self._update_state)
         model.rowsInserted.connect(self._update_state)
         model.loadingChanged.connect(self._update_state)

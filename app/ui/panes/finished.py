@@ -16,6 +16,7 @@ from typing import Any
 from app.domain.states import State
 from app.service.views import MediaView
 from app.ui.chain import Role
+from app.ui.dragout import DragOut, OutFile, out_files
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
@@ -88,7 +89,13 @@ class FinishedView(QWidget):
         self.images.installEventFilter(self)
         self.images.viewport().installEventFilter(self)  # its size is what counts
         self.images.setMinimumHeight(220)
+        self._rid = ""
         self.video = VideoView()
+        # results drag out as files, named as export names them
+        self.drag_out = (
+            DragOut(self.images.viewport(), self._drag_files),
+            DragOut(self.video, self._drag_files),
+        )
         self.video.setMinimumHeight(240)
         self.media = QStackedWidget(objectName="resultMedia")
         self.media.addWidget(self.images)
@@ -125,6 +132,7 @@ class FinishedView(QWidget):
         self.summary.setText(self._summary(task) if task is not None else "")
         same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
         self._media = media
+        self._rid = task.request_id if task is not None else ""
         self.media.setVisible(bool(media))
         self.use_button.setVisible(bool(media))
         self._box.setStretch(self._box.count() - 1, 0 if media else 1)
@@ -239,6 +247,17 @@ class FinishedView(QWidget):
         for act in self.actions_for(media):
             menu.addAction(act)
         menu.popup(self.images.viewport().mapToGlobal(pos))
+
+    def _drag_files(self, pos: Any) -> list[OutFile]:
+        """The result under ``pos`` in the grid (the video: the slot's one result)."""
+        named = out_files(self._rid, self._media)
+        if self.media.currentWidget() is not self.images:
+            return named[:1]
+        item = self.images.itemAt(pos)
+        if item is None:
+            return []
+        at = int(item.data(Qt.ItemDataRole.UserRole))
+        return named[at : at + 1]
 
     def _aspect(self) -> float:
         m = self._media[0] if self._media else None
