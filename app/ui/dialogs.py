@@ -367,6 +367,13 @@ class SettingsDialog(QDialog):
         self.notify.setChecked(bool(values.get("notify_finished", True)))
         self.notify.setAccessibleName(self.tr("Notifications"))
         form.addRow(self.tr("Notifications"), self.notify)
+        self.theme = QComboBox(objectName="themeChoice")
+        self.theme.addItem(self.tr("Follow the system"), "system")
+        self.theme.addItem(self.tr("Light"), "light")
+        self.theme.addItem(self.tr("Dark"), "dark")
+        self.theme.setCurrentIndex(max(0, self.theme.findData(values.get("theme", "system"))))
+        self.theme.setAccessibleName(self.tr("Theme"))
+        form.addRow(self.tr("Theme"), self.theme)
         # What a fresh slot starts from (not the last slot's values)
         defaults = values.get("draft_defaults")
         self.default_kind = QComboBox(objectName="defaultKind")
@@ -549,6 +556,7 @@ class SettingsDialog(QDialog):
             "store": self.store.text().strip(),
             "budget_daily": self.budget.text().strip() or None,
             "notify_finished": self.notify.isChecked(),
+            "theme": self.theme.currentData(),
             "draft_defaults": self.draft_defaults(),
         }
         if self.api_key.text().strip():

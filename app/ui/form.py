@@ -34,6 +34,7 @@ from app.domain.protocols import V2, V2_MODELS, protocol_for
 from app.domain.slots import validate_request_id
 from app.ui import words
 from app.ui.draft import DraftModel
+from app.ui.style import set_tone
 from app.ui.widgets import guard_wheel
 from app.ui.inputs import FramePicker, MediaInput, ReferenceList, kind_of_source
 from app.ui.qt import (
@@ -383,7 +384,7 @@ class CreateForm(QWidget):
         self.subject.setObjectName("subjectReference")
         self.references = ReferenceList()
         self.cost = QLabel(objectName="costLabel")
-        self.cost.setStyleSheet("font-weight: 600; color: #374151;")
+        self.cost.setProperty("tone", "strong")
         self.cost.setWordWrap(True)
         self.error = QLabel(objectName="fieldError")
         self.error.setWordWrap(True)
@@ -754,7 +755,8 @@ class CreateForm(QWidget):
         limit = self.limit()
         self.count.setText(f"{len(text)} / {limit}")
         over = len(text) > limit
-        self.count.setStyleSheet("color: #b03a2e; font-weight: 600;" if over else "color: #6b7280;")
+        self.count.setStyleSheet("font-weight: 600;" if over else "")
+        set_tone(self.count, "error" if over else "muted")
         if self.is_v2():
             self._explain_v2()
         else:

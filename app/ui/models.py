@@ -26,7 +26,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
-from app.ui.style import badge_color, badge_icon, state_word
+from app.ui.style import badge_color, badge_icon, current, state_word
 
 PROJECT_PAGE = 100
 DAY_PAGE = 60
@@ -262,7 +262,7 @@ class SlotTreeModel(QAbstractItemModel):
             font.setBold(True)
             return font
         if role == Qt.ItemDataRole.ForegroundRole and node.kind == "day":
-            return QColor("#5f6670")
+            return QColor(current().muted)
         if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole) and col == 0:
             return f"{node.key or _tr(NO_PROJECT)}, {node.count}"
         return None

@@ -43,6 +43,7 @@ from app.domain.params import (
 from app.domain.protocols import V2_MODELS
 from app.domain.prices import parse_money
 from app.ui.qt import QT_TRANSLATE_NOOP, QByteArray, QSettings, translate
+from app.ui.style import THEME_CHOICES
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,7 @@ DRAFT_KEYS = ("kind", "model", "duration", "resolution", "ratio")
 KINDS = ("video", "image")
 REGIONS = tuple(REGION_URLS)
 NOTIFY_KEY = "notifications/slotFinished"
+THEME_KEY = "appearance/theme"
 
 NOT_A_STORE_URL = QT_TRANSLATE_NOOP(
     "MainWindow",
@@ -510,6 +512,17 @@ class Settings:
     @notify_finished.setter
     def notify_finished(self, on: bool) -> None:
         self.qsettings.setValue(NOTIFY_KEY, bool(on))
+        self.qsettings.sync()
+
+    @property
+    def theme(self) -> str:
+        """``system`` (follow the platform's light or dark), ``light`` or ``dark``."""
+        value = self.qsettings.value(THEME_KEY)
+        return value if value in THEME_CHOICES else "system"
+
+    @theme.setter
+    def theme(self, choice: str) -> None:
+        self.qsettings.setValue(THEME_KEY, choice if choice in THEME_CHOICES else "system")
         self.qsettings.sync()
 
     # screenshots

@@ -74,7 +74,7 @@ from app.ui.qt import (
     QWidget,
     translate,
 )
-from app.ui.style import STYLESHEET
+from app.ui.style import apply_theme, resolve
 
 
 #: The form's settings a template gives every scene (shot-list columns).
@@ -116,11 +116,13 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("Slate")
         self.setWindowIcon(app_icon())
-        self.setStyleSheet(STYLESHEET)
         self.controller = c = controller
         if not isinstance(settings, settings_mod.Settings):
             settings = settings_mod.Settings(settings)
         self.settings = settings
+        self.apply_theme()
+        hints = QGuiApplication.styleHints()
+        hints.colorSchemeChanged.connect(self._scheme_changed)  # a method: let go with the window
         self.dialog: Any = None
         self._shown = False
         self._quit_anyway = False  # the designer chose to quit while a create was being sent
@@ -852,11 +854,20 @@ class MainWindow(QMainWindow):
                 self.tr("This slot's inputs are fixed. Start a new slot to use what you dropped.")
             )
 
+    def apply_theme(self) -> None:
+        """The theme Settings chose (``system``: the platform's light or dark, followed)."""
+        apply_theme(self, resolve(self.settings.theme))
+
+    def _scheme_changed(self, _scheme: Any) -> None:
+        if self.settings.theme == "system":
+            self.apply_theme()
+
     def open_settings(self) -> None:
         if Busy.SETTINGS in self.slot.busy:
             return
         values = settings_mod.dialog_values(self.controller.config, self.settings.saved_region())
         values["notify_finished"] = self.settings.notify_finished
+        values["theme"] = self.settings.theme
         values["draft_defaults"] = self.settings.draft_defaults()
         dlg = SettingsDialog(
             values,
@@ -873,6 +884,9 @@ class MainWindow(QMainWindow):
         The notification switch is the window's own: saved at once."""
         if "notify_finished" in values:
             self.settings.notify_finished = bool(values["notify_finished"])
+        if values.get("theme"):  # the window's own too: on screen at once
+            self.settings.theme = str(values["theme"])
+            self.apply_theme()
         if isinstance(values.get("draft_defaults"), settings_mod.DraftDefaults):
             self.settings.save_draft_defaults(values["draft_defaults"])
         try:

@@ -28,7 +28,7 @@ from app.ui.qt import (
     QWidget,
     translate,
 )
-from app.ui.style import badge_color, badge_pixmap, state_word
+from app.ui.style import badge_pixmap, state_word
 
 BANNERS = {
     None: (
@@ -221,7 +221,8 @@ class Banner(QFrame):
         self.details = QLabel(objectName="bannerDetails")
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.details.setStyleSheet("color: #555; font-family: monospace; font-size: 9pt;")
+        self.details.setStyleSheet("font-family: monospace; font-size: 9pt;")
+        self.details.setProperty("tone", "detail")
         self.details.hide()
         self.details_button.toggled.connect(self._toggle_details)
         text = QVBoxLayout()
@@ -282,7 +283,6 @@ class Banner(QFrame):
         self.icon.setPixmap(badge_pixmap(state, 28))
         word = translate("Banner", title)
         self.title.setText(word)
-        self.title.setStyleSheet(f"color: {badge_color(state).darker(125).name()};")
         text = translate("Banner", sentence)
         if state is State.UNKNOWN and sent_at is not None:
             sent = dt.datetime.fromtimestamp(sent_at).strftime("%H:%M:%S")
@@ -294,8 +294,12 @@ class Banner(QFrame):
         self.details.setText(detail)
         self.details_button.setVisible(bool(detail))
         self.details.setVisible(bool(detail) and self.details_button.isChecked())
-        bg = BANNER_BG.get(state, "#eaf1f9")
-        self.setStyleSheet(f"QFrame#banner {{ background: {bg}; border-radius: 8px; }}")
+        tone = state.value if state in BANNER_BG and state is not None else "running"
+        if self.property("tone") != tone:  # its colours: the theme's (style.stylesheet)
+            self.setProperty("tone", tone)
+            for w in (self, self.title):
+                w.style().unpolish(w)
+                w.style().polish(w)
         self.setAccessibleDescription(f"{word}. {text}")
 
     def update_progress(self) -> None:

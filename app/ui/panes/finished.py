@@ -205,10 +205,7 @@ class FinishedView(QWidget):
                 "%1", ", ".join(inputs)
             )
         prompt = str(p.get("prompt") or "")
-        return (
-            f"<b>{html.escape(line)}</b><br>"
-            f"<span style='color:#374151'>{html.escape(prompt)}</span>"
-        )
+        return f"<b>{html.escape(line)}</b><br><span>{html.escape(prompt)}</span>"
 
     # -- using a result in a new slot ------------------------------------------------------------
     def current_media(self) -> MediaView | None:

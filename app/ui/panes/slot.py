@@ -110,7 +110,6 @@ class SlotPane(QWidget):
             (self.locked_hint, 0),
         ):
             box.addWidget(widget, stretch)
-        inner.setStyleSheet("QWidget#slotInner { background: white; }")
         scroll = QScrollArea(objectName="slotScroll")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
