@@ -273,9 +273,24 @@ class MainWindow(QMainWindow):
                 self.tr("Gallery"),
             ),
             "quit": add("quitAction", ["Ctrl+Q"], lambda: self.request_quit(), self.tr("Quit")),
+            "shortcuts": add(
+                "shortcutsAction",
+                ["?", "F1"],
+                lambda: self.show_shortcuts(),
+                self.tr("Keyboard shortcuts"),
+            ),
         }
         self.slot.offers_changed.connect(self._show_shortcut_offers)
         self._show_shortcut_offers(self.slot.offers())
+
+    def show_shortcuts(self) -> None:
+        """The shortcuts overlay, read from the actions above (one table, not a second list)."""
+        from app.ui.shortcuts import ShortcutOverlay
+
+        if isinstance(self.dialog, ShortcutOverlay):
+            self.dialog.close()
+            return
+        self._open_dialog(ShortcutOverlay(self.shortcut_actions.values(), self))
 
     def _show_shortcut_offers(self, offers: Any) -> None:
         """The slot's shortcuts are enabled exactly when their buttons are, saying why not."""
