@@ -75,6 +75,7 @@ KINDS = ("video", "image")
 REGIONS = tuple(REGION_URLS)
 NOTIFY_KEY = "notifications/slotFinished"
 THEME_KEY = "appearance/theme"
+TILE_KEY = "gallery/tileSize"
 
 NOT_A_STORE_URL = QT_TRANSLATE_NOOP(
     "MainWindow",
@@ -524,6 +525,18 @@ class Settings:
     def theme(self, choice: str) -> None:
         self.qsettings.setValue(THEME_KEY, choice if choice in THEME_CHOICES else "system")
         self.qsettings.sync()
+
+    @property
+    def gallery_tile(self) -> int | None:
+        """The gallery's thumbnail size (its slider), or None: the gallery's own default."""
+        try:
+            return int(self.qsettings.value(TILE_KEY))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
+
+    @gallery_tile.setter
+    def gallery_tile(self, size: int) -> None:
+        self.qsettings.setValue(TILE_KEY, int(size))
 
     # screenshots
     def snapshot(self) -> Settings:

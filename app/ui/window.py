@@ -321,6 +321,9 @@ class MainWindow(QMainWindow):
         self.gallery.viewerWanted.connect(self.open_viewer)
         self.gallery.compareWanted.connect(self.open_compare)
         self.gallery.scopeCleared.connect(self._gallery_all)
+        if self.settings.gallery_tile is not None:  # the size the designer left it at
+            self.gallery.size_slider.setValue(self.settings.gallery_tile)
+        self.gallery.tileSizeChanged.connect(self._tile_size_changed)
         # "Use as first frame / last frame / reference" on a tile and in the viewer: a new draft
         # takes the result, as from the finished slot's results menu (a draft can always be
         # opened, so it is always offered).
@@ -333,6 +336,9 @@ class MainWindow(QMainWindow):
         b.show_hidden.toggled.connect(self._gallery_follow)
         b.tree.selectionModel().currentChanged.connect(self._gallery_group)
         c.taskChanged.connect(self._gallery_task)
+
+    def _tile_size_changed(self, size: int) -> None:
+        self.settings.gallery_tile = size  # (written with the layout, on close)
 
     def gallery_shown(self) -> bool:
         return self.middle_stack.currentWidget() is self.gallery_page
