@@ -28,6 +28,7 @@ from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.spend import Spending
 from app.service.results import (
+    EarlierPrompt,
     Exported,
     ExportedFile,
     History,
@@ -35,6 +36,7 @@ from app.service.results import (
     OutcomeKind,
     Problem,
     ProblemCode,
+    PromptList,
     QuotaReport,
     QuotaUse,
     Result,
@@ -49,6 +51,14 @@ from app.store.gallery import ResultRow
 from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow
 
 __all__ = ["Group", "QueueEntry", "Reads", "ResultRow", "SlotFilter", "SlotReader", "SlotRow"]
+
+
+#: Prompt recall's search: at most this many characters.
+PROMPT_SEARCH_MAX = 200
+
+
+def invalid_field(message: str, field: str) -> Result[Any]:
+    return Result(OutcomeKind.INVALID, problem=Problem(ProblemCode.INVALID, message, field=field))
 
 
 class Reads:
@@ -142,6 +152,18 @@ class Reads:
             self.ctx.scope, state=state, kind=kind, search=search, limit=limit, before_id=before_id
         )
         return Result(OutcomeKind.OK, payload=SlotList(tuple(self.ctx.view(r) for r in rows)))
+
+    async def prompts(self, search: object = "", limit: object = 50) -> Result[PromptList]:
+        """This user's earlier prompts (prompt recall), the last used first; ``search`` matches
+        any part of a prompt, case-insensitively."""
+        if not isinstance(search, str) or len(search) > PROMPT_SEARCH_MAX:
+            return invalid_field(
+                f"search: text of at most {PROMPT_SEARCH_MAX} characters", "search"
+            )
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
+            return invalid_field("limit: 1 to 1000", "limit")
+        rows = await self.ctx.store.prompts(self.ctx.scope, search.strip(), limit)
+        return Result(OutcomeKind.OK, payload=PromptList(tuple(EarlierPrompt(*r) for r in rows)))
 
     async def export(self, request_id: object, to: str | Path) -> Result[Exported]:
         """Copy the verified media of a successful slot to ``to`` (checked against SHA-256)."""

@@ -452,6 +452,10 @@ class Controller(QObject):
     def recover(self, request_id: str, how: RecoverHow) -> None:
         self._act("recover", self.service.recover(request_id, how))
 
+    def prompts(self, search: str, done: Callable[[Result[Any]], None]) -> None:
+        """This user's earlier prompts matching ``search`` (prompt recall)."""
+        self.runner.run(self.service.prompts(search, 200), done=done, what="prompts")
+
     def set_hidden(
         self, request_id: str, hidden: bool, done: Callable[[Result[Any]], None]
     ) -> None:

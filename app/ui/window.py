@@ -175,6 +175,9 @@ class MainWindow(QMainWindow):
         self.top_bar.layout().insertWidget(2, self.gallery_button)
         self.middle_stack.currentChanged.connect(lambda _i: self._gallery_page_changed())
         self._build_shortcuts()
+        prompt = self.slot_pane.form.prompt  # its menu offers the earlier prompts too
+        prompt.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        prompt.customContextMenuRequested.connect(self._prompt_menu)
 
         c.slotLoaded.connect(self._slot_loaded)  # a method: disconnected when the window goes
         self.slot.task_changed.connect(self._maybe_look)
@@ -273,6 +276,12 @@ class MainWindow(QMainWindow):
                 self.tr("Gallery"),
             ),
             "quit": add("quitAction", ["Ctrl+Q"], lambda: self.request_quit(), self.tr("Quit")),
+            "recall": add(
+                "promptRecallAction",
+                ["Ctrl+Shift+P"],
+                lambda: self.open_recall(),
+                self.tr("Earlier prompts…"),
+            ),
             "shortcuts": add(
                 "shortcutsAction",
                 ["?", "F1"],
@@ -282,6 +291,38 @@ class MainWindow(QMainWindow):
         }
         self.slot.offers_changed.connect(self._show_shortcut_offers)
         self._show_shortcut_offers(self.slot.offers())
+
+    def open_recall(self) -> None:
+        """Prompt recall: this user's earlier prompts, into the draft or a new slot."""
+        from app.ui.recall import PromptRecall
+
+        dlg = PromptRecall(self.controller.prompts, self.slot.is_draft, self)
+        dlg.insertWanted.connect(self._insert_prompt)
+        dlg.newSlotWanted.connect(self._new_slot_with_prompt)
+        self._open_dialog(dlg)
+
+    def _insert_prompt(self, text: str) -> None:
+        if not self.slot.is_draft:
+            return
+        self.middle_stack.setCurrentWidget(self.slot_page)
+        prompt = self.slot_pane.form.prompt
+        prompt.insertPlainText(text)
+        prompt.setFocus()
+
+    def _new_slot_with_prompt(self, text: str) -> None:
+        self.new_draft()
+        prompt = self.slot_pane.form.prompt
+        prompt.setPlainText(text)
+        prompt.setFocus()
+
+    def _prompt_menu(self, pos: Any) -> None:
+        """The prompt's own menu, with "Earlier prompts…" (prompt recall) at its end."""
+        prompt = self.slot_pane.form.prompt
+        menu = prompt.createStandardContextMenu()
+        menu.addSeparator()
+        menu.addAction(self.shortcut_actions["recall"])
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(prompt.mapToGlobal(pos))
 
     def show_shortcuts(self) -> None:
         """The shortcuts overlay, read from the actions above (one table, not a second list)."""
