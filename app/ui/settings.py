@@ -76,6 +76,9 @@ REGIONS = tuple(REGION_URLS)
 NOTIFY_KEY = "notifications/slotFinished"
 THEME_KEY = "appearance/theme"
 TILE_KEY = "gallery/tileSize"
+LANGUAGE_KEY = "appearance/language"
+#: The languages Settings offers: follow the system, or one of Slate's catalogues.
+LANGUAGES = ("system", "en", "zh_CN")
 
 NOT_A_STORE_URL = QT_TRANSLATE_NOOP(
     "MainWindow",
@@ -524,6 +527,17 @@ class Settings:
     @theme.setter
     def theme(self, choice: str) -> None:
         self.qsettings.setValue(THEME_KEY, choice if choice in THEME_CHOICES else "system")
+        self.qsettings.sync()
+
+    @property
+    def language(self) -> str:
+        """``system`` (the platform's locale), ``en`` or ``zh_CN``; ``--lang`` wins for a run."""
+        value = self.qsettings.value(LANGUAGE_KEY)
+        return value if value in LANGUAGES else "system"
+
+    @language.setter
+    def language(self, choice: str) -> None:
+        self.qsettings.setValue(LANGUAGE_KEY, choice if choice in LANGUAGES else "system")
         self.qsettings.sync()
 
     @property

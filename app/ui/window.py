@@ -11,6 +11,7 @@ keeps the layout, and runs the settings flow through :mod:`app.ui.settings`.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from pathlib import Path
 from typing import Any
@@ -930,6 +931,7 @@ class MainWindow(QMainWindow):
         values = settings_mod.dialog_values(self.controller.config, self.settings.saved_region())
         values["notify_finished"] = self.settings.notify_finished
         values["theme"] = self.settings.theme
+        values["language"] = self.settings.language
         values["draft_defaults"] = self.settings.draft_defaults()
         dlg = SettingsDialog(
             values,
@@ -949,6 +951,10 @@ class MainWindow(QMainWindow):
         if values.get("theme"):  # the window's own too: on screen at once
             self.settings.theme = str(values["theme"])
             self.apply_theme()
+        language = values.get("language")
+        relabel = bool(language) and language != self.settings.language
+        if relabel:
+            self.settings.language = str(language)
         if isinstance(values.get("draft_defaults"), settings_mod.DraftDefaults):
             self.settings.save_draft_defaults(values["draft_defaults"])
         try:
@@ -967,5 +973,50 @@ class MainWindow(QMainWindow):
                 self.status_pane.show_notice(text, error=True, keep=True)
             else:
                 self.status_pane.show_notice(self.tr("Settings applied."))
+            if relabel:  # last: the window is rebuilt in the new language
+                self.switch_language(self.settings.language)
 
         self.settings.apply_change(self.controller, change, applied)
+
+    def switch_language(self, language: str) -> MainWindow:
+        """The language Settings chose, without a restart: the translations are loaded and the
+        window is built again in them, in its place — the same size and layout, the same slot
+        (or the draft's kind and parameters) — and this one goes. The controller, the service
+        and the work they run stay as they are."""
+        from contextlib import suppress
+
+        from app.ui.app import install_translations
+        from app.ui.qt import QApplication
+
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            install_translations(app, None if language == "system" else language)
+        self.save_layout()
+        rid, draft = self.slot.selected, self.slot.is_draft
+        kind, params = self.slot_pane.form_values()
+        rid_text = self.slot_pane.composer.request_id()
+        c = self.controller
+        for signal in (c.taskChanged, c.slotLoaded, c.outcomeArrived, c.conflictArrived,
+                       c.statusChanged, c.actionFailed, c.errorOccurred, c.reset):  # fmt: skip
+            with suppress(RuntimeError, TypeError):  # this window's panes let go of them
+                signal.disconnect()
+        new = MainWindow(c, self.settings)
+        new.setGeometry(self.geometry())
+        new.show()
+        if draft:
+            new.slot_pane.form.set_params(kind, params)
+            if rid_text:
+                new.slot_pane.composer.set_request_id(rid_text)
+        elif rid:
+            new.select(rid)
+        self.replaced_by = new
+        self.close()
+        self.browser._ages.stop()  # its refreshes are the new window's now
+
+        async def retire() -> None:  # reads already on their way land here first
+            await c.runner.settled()
+            self.deleteLater()
+
+        asyncio.ensure_future(retire())
+        c.refresh_status_soon()
+        return new
