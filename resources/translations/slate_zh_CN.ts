@@ -728,6 +728,10 @@ Every image and video you create gathers here, newest first.</source>
         <source>Use as reference</source>
         <translation>用作参考图</translation>
     </message>
+    <message>
+        <source>Thumbnail size</source>
+        <translation>缩略图大小</translation>
+    </message>
 </context>
 <context>
     <name>LookupDialog</name>
@@ -1080,6 +1084,14 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>Database: not a database address (sqlite:///path or postgresql://host/name).</source>
         <translation>数据库：不是数据库地址（sqlite:///路径 或 postgresql://主机/库名）。</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Earlier prompts…</source>
+        <translation>以前的提示词…</translation>
     </message>
 </context>
 <context>
@@ -1574,6 +1586,26 @@ Every image and video you create gathers here, newest first.</source>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
 </context>
 <context>
     <name>ShotList</name>
@@ -1845,6 +1877,18 @@ Every image and video you create gathers here, newest first.</source>
         <source>No slot matches these filters.</source>
         <extracomment>Below this width the tree shows the slot and its state only (kind and age come back when the pane is wider): a slot&apos;s name is never cut to &quot;sc…&quot;.</extracomment>
         <translation>没有符合筛选条件的槽位。</translation>
+    </message>
+    <message>
+        <source>Show hidden</source>
+        <translation>显示已隐藏</translation>
+    </message>
+    <message>
+        <source>Also the slots hidden from the browser</source>
+        <translation>同时显示在浏览器中隐藏的槽位</translation>
+    </message>
+    <message>
+        <source>Hide slot</source>
+        <translation>隐藏槽位</translation>
     </message>
 </context>
 <context>
@@ -2426,6 +2470,14 @@ Every image and video you create gathers here, newest first.</source>
         <source>No other result to compare with</source>
         <translation>没有可对比的其他成果</translation>
     </message>
+    <message>
+        <source>Drag out</source>
+        <translation>拖出</translation>
+    </message>
+    <message>
+        <source>Drag this result into another app as a file</source>
+        <translation>将此结果作为文件拖到其他应用</translation>
+    </message>
 </context>
 <context>
     <name>WelcomePage</name>
@@ -2764,6 +2816,135 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>%1 of %2</source>
         <translation>%1 / 共 %2</translation>
+    </message>
+</context>
+<context>
+    <name>TidyBar</name>
+    <message>
+        <source>Download again</source>
+        <translation>重新下载</translation>
+    </message>
+    <message>
+        <source>The provider still has this result: download it and check it again. Never creates, never pays again.</source>
+        <translation>服务商仍保留此结果：重新下载并再次校验。不会新建，也不会再次付费。</translation>
+    </message>
+    <message>
+        <source>Tidy up</source>
+        <translation>整理</translation>
+    </message>
+    <message>
+        <source>Tidy up this slot</source>
+        <translation>整理此槽位</translation>
+    </message>
+    <message>
+        <source>Hide slot</source>
+        <translation>隐藏槽位</translation>
+    </message>
+    <message>
+        <source>Delete local media…</source>
+        <translation>删除本地媒体…</translation>
+    </message>
+    <message>
+        <source>Media removed here: %1 file(s), %2, deleted from this computer.</source>
+        <translation>本机媒体已移除：%1 个文件（%2）已从这台电脑删除。</translation>
+    </message>
+    <message>
+        <source>The provider has nothing left to download again; the record keeps each file's SHA-256.</source>
+        <translation>服务商已没有可重新下载的内容；记录中保留每个文件的 SHA-256。</translation>
+    </message>
+    <message>
+        <source>Hidden from the browser.</source>
+        <translation>已在浏览器中隐藏。</translation>
+    </message>
+    <message>
+        <source>Show in the browser again</source>
+        <translation>重新在浏览器中显示</translation>
+    </message>
+    <message>
+        <source>Hidden from the browser; “Show hidden” finds it.</source>
+        <translation>已在浏览器中隐藏；勾选“显示已隐藏”即可找到。</translation>
+    </message>
+    <message>
+        <source>Shown in the browser again.</source>
+        <translation>已重新在浏览器中显示。</translation>
+    </message>
+    <message>
+        <source>Delete local media</source>
+        <translation>删除本地媒体</translation>
+    </message>
+    <message>
+        <source>Delete %1 file(s), %2 in all, from this computer?</source>
+        <translation>从这台电脑删除 %1 个文件，共 %2？</translation>
+    </message>
+    <message>
+        <source>Only the files of %1 go. The slot, its history and its cost stay, and its RequestId stays used: creating it again is never paid twice.</source>
+        <translation>只删除 %1 的文件。槽位、历史和费用都会保留，其 RequestId 仍视为已使用：再次创建绝不会重复付费。</translation>
+    </message>
+    <message>
+        <source>Delete media</source>
+        <translation>删除媒体</translation>
+    </message>
+    <message>
+        <source>Deleted %1 file(s), %2, from this computer. The slot stays.</source>
+        <translation>已从这台电脑删除 %1 个文件（%2）。槽位保留。</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutOverlay</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Typing in a field types the key; these work everywhere else.</source>
+        <translation>在输入框中按键只会输入字符；在其他地方这些快捷键都可用。</translation>
+    </message>
+</context>
+<context>
+    <name>PromptRecall</name>
+    <message>
+        <source>Earlier prompts</source>
+        <translation>以前的提示词</translation>
+    </message>
+    <message>
+        <source>Search your earlier prompts…</source>
+        <translation>搜索你以前的提示词…</translation>
+    </message>
+    <message>
+        <source>Search your earlier prompts</source>
+        <translation>搜索你以前的提示词</translation>
+    </message>
+    <message>
+        <source>Insert into the draft</source>
+        <translation>插入草稿</translation>
+    </message>
+    <message>
+        <source>New slot with it</source>
+        <translation>用它新建槽位</translation>
+    </message>
+    <message>
+        <source>The slot on screen is fixed; start a new slot with the prompt instead.</source>
+        <translation>当前槽位已固定；请改用此提示词新建槽位。</translation>
+    </message>
+    <message>
+        <source>used %1×</source>
+        <translation>用过 %1 次</translation>
+    </message>
+    <message>
+        <source>No earlier prompt contains “%1”.</source>
+        <translation>以前的提示词中没有包含“%1”的。</translation>
+    </message>
+    <message>
+        <source>No earlier prompts yet: they appear here once you create slots.</source>
+        <translation>还没有以前的提示词：创建槽位后会出现在这里。</translation>
     </message>
 </context>
 </TS>

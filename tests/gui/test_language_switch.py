@@ -40,6 +40,17 @@ def test_the_language_switches_in_place_and_is_remembered(gui, make_window, qapp
         assert zh.isVisible() and zh.controller is controller
         assert zh.gallery_button.text() == "▦ 图库"
         assert zh.shortcut_actions["quit"].text() != "Quit"
+        # the words of issue 23 in Chinese too
+        assert zh.slot_pane.tidy.menu_button.text() == "整理"
+        assert zh.slot_pane.tidy.delete_action.text() == "删除本地媒体…"
+        assert zh.browser.show_hidden.text() == "显示已隐藏"
+        assert zh.gallery.size_slider.accessibleName() == "缩略图大小"
+        assert zh.shortcut_actions["shortcuts"].text() == "键盘快捷键"
+        assert zh.shortcut_actions["recall"].text() == "以前的提示词…"
+        zh.show_shortcuts()
+        assert zh.dialog.windowTitle() == "键盘快捷键"
+        zh.dialog.close()
+        gui.until(lambda: zh.dialog is None, what="closed")
         assert (zh.width(), zh.height()) == (1200, 760)
         gui.until(lambda: shown(zh, RID), what="the same slot on screen")
         assert gui.settings().value("appearance/language") == "zh_CN"
