@@ -23,7 +23,7 @@ from app.domain.naming import (
     suggestion_prefix,
 )
 from app.domain.slots import KINDS, validate_request_id
-from app.domain.states import IN_FLIGHT, Action, State
+from app.domain.states import IN_FLIGHT, REFUSAL_WHY, Action, Refusal, State
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.spend import Spending
@@ -188,11 +188,7 @@ class Reads:
             return refused(ProblemCode.INVALID, f"to: cannot create {dest}: {exc.strerror}", "to")
         here = [m for m in task.media if m.removed_at is None]
         if task.media and not here:
-            return refused(
-                ProblemCode.MEDIA_MISSING,
-                "the media of this slot were deleted from this machine (prune-media); the "
-                "record keeps their SHA-256",
-            )
+            return refused(ProblemCode.MEDIA_MISSING, REFUSAL_WHY[Refusal.MEDIA_REMOVED])
         written = []
         for i, m in enumerate(here, 1):
             src = ctx.config.data_dir / m.path

@@ -324,6 +324,17 @@ TEXT_PAIRS = (
     ("title_rejected", "banner_rejected"),
     ("title_unknown", "banner_unknown"),
     ("title_running", "banner_running"),
+    # a state's word in the slot browser (state_ink), on a row and on the selected row
+    ("title_success", "panel"),
+    ("title_fail", "panel"),
+    ("title_rejected", "panel"),
+    ("title_unknown", "panel"),
+    ("title_running", "panel"),
+    ("title_success", "selected"),
+    ("title_fail", "selected"),
+    ("title_rejected", "selected"),
+    ("title_unknown", "selected"),
+    ("title_running", "selected"),
 )
 
 
@@ -348,6 +359,22 @@ _platform_palette: Any = None  # the application's palette before a theme change
 def current() -> Theme:
     """The theme on screen (painting code reads its colours from here)."""
     return _current
+
+
+def state_ink(state: State | None) -> QColor:
+    """A state's word as text (the browser's State column): its colour, readable on a row."""
+    t = _current
+    if state is None:
+        return QColor(t.muted)
+    if state in IN_FLIGHT:
+        return QColor(t.title_running)
+    ink = {
+        State.SUCCESS: t.title_success,
+        State.FAIL: t.title_fail,
+        State.REJECTED: t.title_rejected,
+        State.UNKNOWN: t.title_unknown,
+    }
+    return QColor(ink.get(state, t.muted))
 
 
 def resolve(choice: str | None) -> Theme:
@@ -449,6 +476,10 @@ QLabel[tone="link"] {{ color: {t.link}; }}
 QPushButton, QToolButton#tidyButton {{ padding: 5px 14px; border: 1px solid {t.button_line};
     border-radius: 6px; background: {t.button}; }}
 QPushButton:hover, QToolButton#tidyButton:hover {{ background: {t.button_hover}; }}
+QToolButton#tidyButton {{ padding: 4px 26px 4px 12px; }}
+QToolButton#tidyButton::menu-indicator {{ image: url("{_icon("chevron-down.svg")}");
+    subcontrol-origin: padding; subcontrol-position: center right; right: 8px; width: 10px;
+    height: 10px; }}
 QPushButton:disabled {{ color: {t.disabled_ink}; background: {t.disabled_bg};
     border-color: {t.line}; }}
 QPushButton[primary="true"]:enabled {{ background: {t.accent}; color: {t.on_accent};

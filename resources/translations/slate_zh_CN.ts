@@ -135,6 +135,10 @@
         <source>The create request left at %1 and no clear answer came back. Slate will not create again. The provider cannot be asked about image tasks, so there is nothing to query: when you are sure nothing was made, Recover and declare the slot failed.</source>
         <translation>创建请求已于 %1 发出，但没有收到明确答复。Slate 不会再次创建。服务商无法查询图片任务，因此没有可查询的内容：确定没有生成任何内容后，请使用“恢复”将该槽位声明为失败。</translation>
     </message>
+    <message>
+        <source>The media were checked, then deleted from this computer (Tidy up). The slot, its history and its cost stay.</source>
+        <translation>媒体曾经校验，之后已从这台电脑删除（整理）。槽位、历史和费用都会保留。</translation>
+    </message>
 </context>
 <context>
     <name>BarChart</name>
@@ -2563,6 +2567,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>The create&apos;s answer never arrived, so there is no provider task to ask about. Use Recover: look the task up at the provider, attach its task id from the provider&apos;s console, or declare the slot failed.</source>
         <translation>创建请求的应答始终没有到达，因此没有可查询的服务商任务。请使用“恢复”：在服务商处查找该任务、关联你在服务商控制台找到的任务 ID，或将该槽位声明为失败。</translation>
+    </message>
+    <message>
+        <source>The media of this slot were deleted from this computer: nothing to export. Download them again first where the provider still has them.</source>
+        <translation>此槽位的媒体已从这台电脑删除：没有可导出的内容。若服务商仍保留，请先重新下载。</translation>
     </message>
 </context>
 <context>

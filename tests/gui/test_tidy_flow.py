@@ -61,7 +61,8 @@ def test_delete_media_then_the_same_intent_is_replayed_and_hide_leaves_the_brows
     window.select(RID)
     gui.until(lambda: shown(window, RID) and window.slot.task.media, what="the slot on screen")
     tidy = window.slot_pane.tidy
-    assert tidy.isVisibleTo(window) and not tidy.note.isVisibleTo(window)
+    assert tidy.menu_button.isVisibleTo(window) and not tidy.note.isVisibleTo(window)
+    assert not tidy.isVisibleTo(window)  # nothing to say: no room taken
     assert tidy.delete_action.isEnabled()
 
     # Delete local media…: a confirmation naming how many files and how much.
@@ -129,3 +130,25 @@ def test_delete_media_then_the_same_intent_is_replayed_and_hide_leaves_the_brows
     events = [e for _i, e, _a, _d in _ledger(gui)[1]]
     assert events.count("hidden") == 1 and events.count("unhidden") == 1
     assert _creates(gui) == sent
+
+
+def test_a_slot_without_its_media_says_so_and_offers_no_export(gui, make_window):
+    """The banner does not claim the media are on this computer, and Export is refused with
+    the reason (the domain's tidy rule), until Download again brings them back."""
+    from app.domain.states import Refusal
+
+    gui.run(gui.service.submit(RID, "image", {"prompt": PROMPT}))
+    gui.run(gui.service.prune_media(RID))
+    window = make_window()
+    window.select(RID)
+    gui.until(lambda: shown(window, RID) and window.slot.task.removed_media, what="pruned")
+    banner = window.slot_pane.banner.body.text()
+    assert "deleted from this computer" in banner and "saved on this computer" not in banner
+    export = buttons(window)[Action.EXPORT]
+    assert not export.isEnabled()
+    assert window.slot.task.offers[Action.EXPORT].refusal is Refusal.MEDIA_REMOVED
+    assert "nothing to export" in export.toolTip()
+    window.slot_pane.tidy.redownload_button.click()
+    gui.until(lambda: window.slot.task.media, what="downloaded again")
+    gui.until(lambda: buttons(window)[Action.EXPORT].isEnabled(), what="export offered again")
+    assert "saved on this computer" in window.slot_pane.banner.body.text()

@@ -153,6 +153,12 @@ BANNER_BG = {
     None: "#eef2f7",
 }
 SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
+#: A success whose local media were deleted by tidy-up (instead of "saved on this computer").
+MEDIA_REMOVED = QT_TRANSLATE_NOOP(
+    "Banner",
+    "The media were checked, then deleted from this computer (Tidy up). The slot, its history "
+    "and its cost stay.",
+)
 DETAILS = QT_TRANSLATE_NOOP("Banner", "Details")
 DETAILS_NAME = QT_TRANSLATE_NOOP("Banner", "Show the provider's own words")
 PROGRESS_NAME = QT_TRANSLATE_NOOP("Banner", "Progress")
@@ -258,6 +264,7 @@ class Banner(QFrame):
             slot.task.created_at if slot.task is not None else None,
             said.detail,
             query.refusal if query is not None else None,
+            bool(getattr(slot.task, "removed_media", None)) and not slot.task.media,
         )
         if task != self._drawn:
             self._drawn = task
@@ -275,6 +282,7 @@ class Banner(QFrame):
         sent_at: float | None = None,
         detail: str = "",
         no_query: Refusal | None = None,
+        media_removed: bool = False,
     ) -> None:
         """The title and sentence of ``state``: the provider's ``problem`` above the sentence;
         an unknown slot says when its create left instead (one sentence, not two), and, when it
@@ -283,7 +291,7 @@ class Banner(QFrame):
         self.icon.setPixmap(badge_pixmap(state, 28))
         word = translate("Banner", title)
         self.title.setText(word)
-        text = translate("Banner", sentence)
+        text = translate("Banner", MEDIA_REMOVED if media_removed else sentence)
         if state is State.UNKNOWN and sent_at is not None:
             sent = dt.datetime.fromtimestamp(sent_at).strftime("%H:%M:%S")
             said = UNKNOWN_NOT_QUERIED.get(no_query, UNKNOWN_SENT_AT) if no_query else None

@@ -31,6 +31,7 @@ from app.ui.panes.finished import FinishedView
 from app.ui.panes.tidy import TidyBar
 from app.ui.qt import (
     QFrame,
+    QHBoxLayout,
     QLabel,
     QScrollArea,
     Qt,
@@ -99,8 +100,13 @@ class SlotPane(QWidget):
         self.tidy = TidyBar(controller, slot)  # hide, delete local media, "media removed here"
         self.tidy.recoverWanted.connect(self.recover)
         self.tidy.said.connect(lambda text, error: self.show_message(text, error))
+        head = QWidget(objectName="slotHead")  # the slot's name, and its Tidy up menu
+        hbox = QHBoxLayout(head)
+        hbox.setContentsMargins(0, 0, 0, 0)
+        hbox.addWidget(self.heading, 1)
+        hbox.addWidget(self.tidy.menu_button, 0, Qt.AlignmentFlag.AlignVCenter)
         for widget, stretch in (
-            (self.heading, 0),
+            (head, 0),
             (self.banner, 0),
             (self.tidy, 0),
             (self.finished, 1),

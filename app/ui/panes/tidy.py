@@ -41,7 +41,9 @@ def may_redownload(task: Any) -> bool:
 
 
 class TidyBar(QWidget):
-    """ "Media removed here" (with Download again where offered) and the Tidy up menu."""
+    """ "Hidden from the browser", "Media removed here" (with Download again where offered),
+    and the Tidy up menu button (:attr:`menu_button`, placed by the slot pane beside the
+    slot's name)."""
 
     #: A slot was hidden (True) or shown again (False): the browser reloads its rows.
     hiddenChanged = Signal(str, bool)
@@ -89,22 +91,19 @@ class TidyBar(QWidget):
         removed.setContentsMargins(0, 0, 0, 0)
         removed.addWidget(self.note, 1)
         removed.addWidget(self.redownload_button, 0, Qt.AlignmentFlag.AlignTop)
-        top = QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.hidden_note, 1)
-        top.addWidget(self.menu_button, 0, Qt.AlignmentFlag.AlignRight)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(4)
-        box.addLayout(top)
+        box.addWidget(self.hidden_note)
         box.addLayout(removed)
         slot.task_changed.connect(self.show_task)
         self.show_task(slot.task)
 
     # -- showing ----------------------------------------------------------------------------------
     def show_task(self, task: Any) -> None:
-        self.setVisible(task is not None)
+        self.menu_button.setVisible(task is not None)
         if task is None:
+            self.hide()
             return
         removed = list(getattr(task, "removed_media", []) or [])
         gone = bool(removed) and not task.media
@@ -131,6 +130,7 @@ class TidyBar(QWidget):
             self.tr("Show in the browser again") if hidden else self.tr("Hide slot")
         )
         self.delete_action.setEnabled(bool(task.media))
+        self.setVisible(gone or hidden)
 
     # -- acting -----------------------------------------------------------------------------------
     def _redownload(self) -> None:
