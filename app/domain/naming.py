@@ -91,3 +91,11 @@ def suggest_next_request_id(request_id: str, taken: "set[str] | None" = None) ->
         if candidate not in taken:
             return candidate
         n += 1
+
+
+def export_name(request_id: str, index: int, count: int, suffix: str) -> str:
+    """The readable file name of a slot's ``index``-th result (1-based) of ``count``, as export
+    writes it and as a result dragged out of the app is named: the RequestId made file-safe
+    (``article_20260816_tide-eye_scene-02.mp4``), ``-N`` when the slot has several results."""
+    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in request_id)
+    return f"{stem}{suffix}" if count == 1 else f"{stem}-{index}{suffix}"

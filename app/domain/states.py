@@ -195,6 +195,7 @@ class Refusal(str, Enum):
     NO_RECORD = "no_record"
     NO_RESULTS = "no_results"  # fail: nothing left to download again
     NO_CANCEL = "no_cancel"  # queued, but this task's protocol cannot cancel (V1)
+    MEDIA_REMOVED = "media_removed"  # export: the local media were deleted (tidy-up)
 
     def __str__(self) -> str:
         return self.value
@@ -216,6 +217,8 @@ REFUSAL_WHY: dict[Refusal, str] = {
     Refusal.NO_RESULTS: "recover is for failed tasks only while results are left to download",
     Refusal.NO_CANCEL: "only a task the provider still has queued can be cancelled, and only "
     "where the provider can cancel (MiniMax V2)",
+    Refusal.MEDIA_REMOVED: "the media of this slot were deleted from this machine (prune-media); "
+    "the record keeps their SHA-256",
 }
 
 

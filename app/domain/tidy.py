@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from app.domain.states import Action, RecoverOption, RecoverWay, SlotOffer, State
+from app.domain.states import Action, RecoverOption, RecoverWay, Refusal, SlotOffer, State
 
 #: What a fresh download needs from the provider's answer: links or ids, not inline bytes.
 REFETCHABLE = ("file_id", "image_urls", "url_by_query")
@@ -25,9 +25,13 @@ def with_refetch(
     offers: dict[Action, SlotOffer],
     recover: dict[RecoverWay, RecoverOption],
     refetch: bool,
+    media_gone: bool = False,
 ) -> tuple[dict[Action, SlotOffer], dict[RecoverWay, RecoverOption]]:
     """A pruned slot's offers (``domain.states.slot_offers``) and recover ways: where the
-    provider still has its result, ``recover`` joins them, with redownload as its only way."""
+    provider still has its result, ``recover`` joins them, with redownload as its only way;
+    with every local file deleted (``media_gone``) export is refused, saying why."""
+    if media_gone and offers.get(Action.EXPORT) is not None and offers[Action.EXPORT].offered:
+        offers = {**offers, Action.EXPORT: SlotOffer(Action.EXPORT, Refusal.MEDIA_REMOVED)}
     if not refetch:
         return offers, recover
     offers = {**offers, Action.RECOVER: SlotOffer(Action.RECOVER)}

@@ -286,6 +286,7 @@ class ServiceContext:
             slot_offers(task, caps),
             recover_options(task, caps, provider=self.provider.name),
             may_refetch(task.state, task.results, len(removed)),
+            media_gone=bool(removed) and not media,
         )
         return TaskView(
             id=task.id,

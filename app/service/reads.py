@@ -16,13 +16,19 @@ from typing import Any
 from app.domain import handles
 from app.domain.days import budget_day
 from app.domain.errors import ForeignHandleError, HandleError, ValidationError
-from app.domain.naming import next_free_scene, suggest_next_request_id, suggestion_prefix
+from app.domain.naming import (
+    export_name,
+    next_free_scene,
+    suggest_next_request_id,
+    suggestion_prefix,
+)
 from app.domain.slots import KINDS, validate_request_id
-from app.domain.states import IN_FLIGHT, Action, State
+from app.domain.states import IN_FLIGHT, REFUSAL_WHY, Action, Refusal, State
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.spend import Spending
 from app.service.results import (
+    EarlierPrompt,
     Exported,
     ExportedFile,
     History,
@@ -30,6 +36,7 @@ from app.service.results import (
     OutcomeKind,
     Problem,
     ProblemCode,
+    PromptList,
     QuotaReport,
     QuotaUse,
     Result,
@@ -44,6 +51,14 @@ from app.store.gallery import ResultRow
 from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow
 
 __all__ = ["Group", "QueueEntry", "Reads", "ResultRow", "SlotFilter", "SlotReader", "SlotRow"]
+
+
+#: Prompt recall's search: at most this many characters.
+PROMPT_SEARCH_MAX = 200
+
+
+def invalid_field(message: str, field: str) -> Result[Any]:
+    return Result(OutcomeKind.INVALID, problem=Problem(ProblemCode.INVALID, message, field=field))
 
 
 class Reads:
@@ -138,6 +153,18 @@ class Reads:
         )
         return Result(OutcomeKind.OK, payload=SlotList(tuple(self.ctx.view(r) for r in rows)))
 
+    async def prompts(self, search: object = "", limit: object = 50) -> Result[PromptList]:
+        """This user's earlier prompts (prompt recall), the last used first; ``search`` matches
+        any part of a prompt, case-insensitively."""
+        if not isinstance(search, str) or len(search) > PROMPT_SEARCH_MAX:
+            return invalid_field(
+                f"search: text of at most {PROMPT_SEARCH_MAX} characters", "search"
+            )
+        if not isinstance(limit, int) or isinstance(limit, bool) or not 1 <= limit <= 1000:
+            return invalid_field("limit: 1 to 1000", "limit")
+        rows = await self.ctx.store.prompts(self.ctx.scope, search.strip(), limit)
+        return Result(OutcomeKind.OK, payload=PromptList(tuple(EarlierPrompt(*r) for r in rows)))
+
     async def export(self, request_id: object, to: str | Path) -> Result[Exported]:
         """Copy the verified media of a successful slot to ``to`` (checked against SHA-256)."""
         ctx = self.ctx
@@ -159,14 +186,9 @@ class Reads:
             dest.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             return refused(ProblemCode.INVALID, f"to: cannot create {dest}: {exc.strerror}", "to")
-        stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in task.request_id)
         here = [m for m in task.media if m.removed_at is None]
         if task.media and not here:
-            return refused(
-                ProblemCode.MEDIA_MISSING,
-                "the media of this slot were deleted from this machine (prune-media); the "
-                "record keeps their SHA-256",
-            )
+            return refused(ProblemCode.MEDIA_MISSING, REFUSAL_WHY[Refusal.MEDIA_REMOVED])
         written = []
         for i, m in enumerate(here, 1):
             src = ctx.config.data_dir / m.path
@@ -177,8 +199,7 @@ class Reads:
                     "recover --redownload is not possible for a success; the record "
                     "keeps its SHA-256",
                 )
-            ext = src.suffix
-            target = dest / (f"{stem}{ext}" if len(here) == 1 else f"{stem}-{i}{ext}")
+            target = dest / export_name(task.request_id, i, len(here), src.suffix)
             if target.exists() and media_mod.sha256_file(target) != m.sha256:
                 return refused(
                     ProblemCode.INVALID,

@@ -136,6 +136,22 @@ class SlotList:
 
 
 @dataclass(frozen=True)
+class EarlierPrompt:
+    """A prompt this user wrote before: its text, when it was last used, how many slots."""
+
+    text: str
+    last_used: float
+    uses: int
+
+
+@dataclass(frozen=True)
+class PromptList:
+    """This user's earlier prompts, the last used first (prompt recall)."""
+
+    prompts: tuple[EarlierPrompt, ...]
+
+
+@dataclass(frozen=True)
 class QuotaUse:
     used: int
     limit: int | None

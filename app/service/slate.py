@@ -45,6 +45,7 @@ from app.service.results import (
     ProgressCallback,
     QuotaReport,
     Result,
+    PromptList,
     SlotList,
     SpendReport,
 )
@@ -217,6 +218,10 @@ class SlateService:
 
     async def export(self, request_id: object, to: str | Path) -> Result[Exported]:
         return await self._reads.export(request_id, to)
+
+    async def prompts(self, search: object = "", limit: object = 50) -> Result[PromptList]:
+        """This user's earlier prompts, the last used first (prompt recall)."""
+        return await self._reads.prompts(search, limit)
 
     async def hide(self, request_id: object) -> Result[Any]:
         """Hide a slot from the browser and the gallery (the record stays)."""

@@ -239,6 +239,11 @@ class Store:
     async def list_slots(self, scope: Scope, **kw: Any) -> list[TaskRow]:
         return await self._thread(queries.list_slots, self.engine, scope, **kw)
 
+    async def prompts(
+        self, scope: Scope, search: str = "", limit: int = 50
+    ) -> list[tuple[str, float, int]]:
+        return await self._thread(queries.prompts, self.engine, scope, search, limit)
+
     async def request_ids_with_prefix(self, scope: Scope, prefix: str) -> list[str]:
         return await self._thread(queries.request_ids_with_prefix, self.engine, scope, prefix)
 

@@ -332,6 +332,32 @@ def request_ids_with_prefix(engine: Engine, scope: Scope, prefix: str) -> list[s
         return [rid for (rid,) in conn.execute(stmt)]
 
 
+def prompts(
+    engine: Engine, scope: Scope, search: str = "", limit: int = 50
+) -> list[tuple[str, float, int]]:
+    """This user's earlier prompts (every provider, this tenant), the last used first:
+    ``(prompt, last used, times used)``; ``search`` matches any part, case-insensitively."""
+    last = func.max(tasks.c.created_at).label("last")
+    cond = [
+        tasks.c.tenant == scope.tenant,
+        tasks.c.user_hash == scope.user_hash,
+        tasks.c.prompt_text.is_not(None),
+        tasks.c.prompt_text != "",
+    ]
+    if search:
+        pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        cond.append(tasks.c.prompt_text.ilike(pattern, escape="\\"))
+    stmt = (
+        select(tasks.c.prompt_text, last, func.count().label("uses"))
+        .where(*cond)
+        .group_by(tasks.c.prompt_text)
+        .order_by(last.desc())
+        .limit(limit)
+    )
+    with engine.connect() as conn:
+        return [(str(p), float(at), int(n)) for p, at, n in conn.execute(stmt)]
+
+
 def list_slots(
     engine: Engine,
     scope: Scope,

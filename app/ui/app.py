@@ -162,6 +162,8 @@ async def amain(
         await closed.wait()
         return 0
     finally:
+        while getattr(window, "replaced_by", None) is not None:  # the language was switched
+            window = window.replaced_by
         if window.isVisible():
             window.close()
         await controller.aclose()
@@ -181,8 +183,9 @@ def run_gui(
     import qasync
 
     app = make_app()
-    name = install_translations(app, lang)
     settings = Settings(fixed=fixed_fields(config))
+    saved = settings.language  # chosen in Settings; --lang wins for this run
+    name = install_translations(app, lang or (None if saved == "system" else saved))
     if screenshot or describe:
         settings = settings.snapshot()
     try:

@@ -452,6 +452,22 @@ class Controller(QObject):
     def recover(self, request_id: str, how: RecoverHow) -> None:
         self._act("recover", self.service.recover(request_id, how))
 
+    def prompts(self, search: str, done: Callable[[Result[Any]], None]) -> None:
+        """This user's earlier prompts matching ``search`` (prompt recall)."""
+        self.runner.run(self.service.prompts(search, 200), done=done, what="prompts")
+
+    def set_hidden(
+        self, request_id: str, hidden: bool, done: Callable[[Result[Any]], None]
+    ) -> None:
+        """``slate hide`` / ``unhide``: the slot leaves the browser (or comes back); the record
+        stays."""
+        coro = self.service.hide(request_id) if hidden else self.service.unhide(request_id)
+        self.runner.run(coro, done=done, what="hide")
+
+    def prune_media(self, request_id: str, done: Callable[[Result[Any]], None]) -> None:
+        """``slate prune-media RID``: the slot's local media files deleted, its record kept."""
+        self.runner.run(self.service.prune_media(request_id), done=done, what="prune media")
+
     def look(self, request_id: str, done: Callable[[Result[Any]], None]) -> None:
         """The provider's task list searched for an unknown slot's create; attaches nothing."""
         self.runner.run(self.service.look(request_id), done=done, what="lookup")

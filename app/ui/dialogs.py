@@ -367,6 +367,22 @@ class SettingsDialog(QDialog):
         self.notify.setChecked(bool(values.get("notify_finished", True)))
         self.notify.setAccessibleName(self.tr("Notifications"))
         form.addRow(self.tr("Notifications"), self.notify)
+        self.theme = QComboBox(objectName="themeChoice")
+        self.theme.addItem(self.tr("Follow the system"), "system")
+        self.theme.addItem(self.tr("Light"), "light")
+        self.theme.addItem(self.tr("Dark"), "dark")
+        self.theme.setCurrentIndex(max(0, self.theme.findData(values.get("theme", "system"))))
+        self.theme.setAccessibleName(self.tr("Theme"))
+        form.addRow(self.tr("Theme"), self.theme)
+        self.language = QComboBox(objectName="languageChoice")
+        self.language.addItem(self.tr("Follow the system"), "system")
+        for code, name in (("en", "English"), ("zh_CN", "简体中文")):  # each in its own words
+            self.language.addItem(name, code)
+        self.language.setCurrentIndex(
+            max(0, self.language.findData(values.get("language", "system")))
+        )
+        self.language.setAccessibleName(self.tr("Language"))
+        form.addRow(self.tr("Language"), self.language)
         # What a fresh slot starts from (not the last slot's values)
         defaults = values.get("draft_defaults")
         self.default_kind = QComboBox(objectName="defaultKind")
@@ -549,6 +565,8 @@ class SettingsDialog(QDialog):
             "store": self.store.text().strip(),
             "budget_daily": self.budget.text().strip() or None,
             "notify_finished": self.notify.isChecked(),
+            "theme": self.theme.currentData(),
+            "language": self.language.currentData(),
             "draft_defaults": self.draft_defaults(),
         }
         if self.api_key.text().strip():

@@ -38,6 +38,7 @@ from app.ui import words
 from app.ui.draft import DraftModel
 from app.ui.form_h3image import PROTOCOL as H3IMAGE_PROTOCOL, H3ImageFields
 from app.ui.form_sound import SoundFields
+from app.ui.style import set_tone
 from app.ui.widgets import guard_wheel
 from app.ui.inputs import FramePicker, MediaInput, PasteAim, ReferenceList, kind_of_source
 from app.ui.qt import (
@@ -394,7 +395,7 @@ class CreateForm(QWidget):
         self.references = ReferenceList()
         self.h3image = H3ImageFields(self)  # MiniMax-H3-Image's rows (app/ui/form_h3image.py)
         self.cost = QLabel(objectName="costLabel")
-        self.cost.setStyleSheet("font-weight: 600; color: #374151;")
+        self.cost.setProperty("tone", "strong")
         self.cost.setWordWrap(True)
         self.error = QLabel(objectName="fieldError")
         self.error.setWordWrap(True)
@@ -828,7 +829,8 @@ class CreateForm(QWidget):
         limit = self.limit()
         self.count.setText(f"{len(text)} / {limit}")
         over = len(text) > limit
-        self.count.setStyleSheet("color: #b03a2e; font-weight: 600;" if over else "color: #6b7280;")
+        self.count.setStyleSheet("font-weight: 600;" if over else "")
+        set_tone(self.count, "error" if over else "muted")
         if self.is_v2():
             self._explain_v2()
         else:

@@ -514,7 +514,7 @@ class ReferenceList(DropMixin, QWidget):
         self.remove.setAccessibleName(self.tr("Remove the selected reference"))
         self.limits = QLabel(objectName="referenceLimits")
         self.limits.setWordWrap(True)
-        self.limits.setStyleSheet("color: #6b7280;")
+        self.limits.setProperty("tone", "muted")
         self.hint = QLabel(objectName="hint")
         self.hint.setWordWrap(True)
         self.hint.hide()

@@ -26,7 +26,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
-from app.ui.style import badge_color, badge_icon, state_word
+from app.ui.style import badge_icon, current, state_ink, state_word
 
 PROJECT_PAGE = 100
 DAY_PAGE = 60
@@ -262,7 +262,7 @@ class SlotTreeModel(QAbstractItemModel):
             font.setBold(True)
             return font
         if role == Qt.ItemDataRole.ForegroundRole and node.kind == "day":
-            return QColor("#5f6670")
+            return QColor(current().muted)
         if role in (Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.ToolTipRole) and col == 0:
             return f"{node.key or _tr(NO_PROJECT)}, {node.count}"
         return None
@@ -299,7 +299,7 @@ class SlotTreeModel(QAbstractItemModel):
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
             return badge_icon(row.state)
         if role == Qt.ItemDataRole.ForegroundRole and col == 1:
-            return badge_color(row.state)
+            return state_ink(row.state)
         if role == Qt.ItemDataRole.ToolTipRole:
             prompt = (row.prompt or "").strip()
             if len(prompt) > 240:

@@ -43,6 +43,7 @@ from app.domain.params import (
 from app.domain.protocols import V2_MODELS
 from app.domain.prices import parse_money
 from app.ui.qt import QT_TRANSLATE_NOOP, QByteArray, QSettings, translate
+from app.ui.style import THEME_CHOICES
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +74,11 @@ DRAFT_KEYS = ("kind", "model", "duration", "resolution", "ratio")
 KINDS = ("video", "image")
 REGIONS = tuple(REGION_URLS)
 NOTIFY_KEY = "notifications/slotFinished"
+THEME_KEY = "appearance/theme"
+TILE_KEY = "gallery/tileSize"
+LANGUAGE_KEY = "appearance/language"
+#: The languages Settings offers: follow the system, or one of Slate's catalogues.
+LANGUAGES = ("system", "en", "zh_CN")
 
 NOT_A_STORE_URL = QT_TRANSLATE_NOOP(
     "MainWindow",
@@ -511,6 +517,40 @@ class Settings:
     def notify_finished(self, on: bool) -> None:
         self.qsettings.setValue(NOTIFY_KEY, bool(on))
         self.qsettings.sync()
+
+    @property
+    def theme(self) -> str:
+        """``system`` (follow the platform's light or dark), ``light`` or ``dark``."""
+        value = self.qsettings.value(THEME_KEY)
+        return value if value in THEME_CHOICES else "system"
+
+    @theme.setter
+    def theme(self, choice: str) -> None:
+        self.qsettings.setValue(THEME_KEY, choice if choice in THEME_CHOICES else "system")
+        self.qsettings.sync()
+
+    @property
+    def language(self) -> str:
+        """``system`` (the platform's locale), ``en`` or ``zh_CN``; ``--lang`` wins for a run."""
+        value = self.qsettings.value(LANGUAGE_KEY)
+        return value if value in LANGUAGES else "system"
+
+    @language.setter
+    def language(self, choice: str) -> None:
+        self.qsettings.setValue(LANGUAGE_KEY, choice if choice in LANGUAGES else "system")
+        self.qsettings.sync()
+
+    @property
+    def gallery_tile(self) -> int | None:
+        """The gallery's thumbnail size (its slider), or None: the gallery's own default."""
+        try:
+            return int(self.qsettings.value(TILE_KEY))  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
+
+    @gallery_tile.setter
+    def gallery_tile(self, size: int) -> None:
+        self.qsettings.setValue(TILE_KEY, int(size))
 
     # screenshots
     def snapshot(self) -> Settings:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from functools import lru_cache
+from typing import Any
 
 from app.domain.states import IN_FLIGHT, State
 from app.ui.assets import ui_icon
@@ -24,7 +26,7 @@ from app.ui.qt import (
 
 ACCENT = "#3b6ea5"
 INK = "#2b2f36"
-MUTED = "#6b7280"
+MUTED = "#5f6672"  # 4.9:1 on the status bar, 5.3:1 on paper (WCAG AA)
 PAPER = "#f7f6f3"
 PANEL = "#ffffff"
 LINE = "#e3e1dc"
@@ -177,38 +179,338 @@ QSpinBox::down-arrow:disabled, QDoubleSpinBox::down-arrow:disabled,
 QSpinBox::down-arrow:off, QDoubleSpinBox::down-arrow:off {{ image: url("{_icon("chevron-down-disabled.svg")}"); }}
 """
 
-STYLESHEET = (
-    f"""
-QMainWindow, QDialog {{ background: {PAPER}; }}
-QWidget {{ color: {INK}; }}
-QLabel#paneTitle {{ color: {MUTED}; font-weight: 600; letter-spacing: 1px; }}
-QLabel#hint {{ color: {MUTED}; }}
-QLabel#fieldError {{ color: #b03a2e; }}
+
+@dataclass(frozen=True)
+class Theme:
+    """The colours of one theme. Every text colour is meant for the backgrounds it is paired
+    with in :data:`TEXT_PAIRS` (WCAG AA: 4.5:1 for body text, tests/unit/test_theme.py)."""
+
+    name: str
+    paper: str  # the window behind the panes
+    panel: str  # a pane, a list, the slot page
+    ink: str  # body text
+    muted: str  # secondary text (hints, pane titles, day rows)
+    line: str  # borders
+    accent: str  # the primary button's background, the selection frame
+    on_accent: str  # text on the accent
+    link: str  # accent-coloured text (the app's name, links)
+    field: str  # an input's background
+    field_line: str
+    button: str
+    button_line: str
+    button_hover: str
+    disabled_ink: str  # (WCAG exempts disabled controls)
+    disabled_bg: str
+    readonly_ink: str
+    readonly_bg: str
+    selected: str  # a selected row's background
+    status_bg: str
+    error: str  # an error sentence
+    warning: str  # a caution sentence
+    detail: str  # technical words behind Details
+    banner_success: str
+    banner_fail: str
+    banner_rejected: str
+    banner_unknown: str
+    banner_running: str
+    title_success: str  # the banner's title on its background
+    title_fail: str
+    title_rejected: str
+    title_unknown: str
+    title_running: str
+
+
+LIGHT = Theme(
+    name="light",
+    paper=PAPER,
+    panel=PANEL,
+    ink=INK,
+    muted=MUTED,
+    line=LINE,
+    accent=ACCENT,
+    on_accent="#ffffff",
+    link=ACCENT,
+    field="#ffffff",
+    field_line="#cfccc5",
+    button="#fdfcfa",
+    button_line="#c9c6bf",
+    button_hover="#f1efea",
+    disabled_ink="#a8a8a8",
+    disabled_bg="#f3f2ef",
+    readonly_ink="#4b4f56",
+    readonly_bg="#f4f3f0",
+    selected="#dce7f3",
+    status_bg="#efede8",
+    error="#8a2d23",
+    warning="#8a4b00",
+    detail="#555555",
+    banner_success="#e8f3ec",
+    banner_fail="#fbeaea",
+    banner_rejected="#f0f0f1",
+    banner_unknown="#fdf3e1",
+    banner_running="#eaf1f9",
+    title_success="#256440",
+    title_fail="#9a2e22",
+    title_rejected="#5f6369",
+    title_unknown="#7d5215",
+    title_running="#265a8f",
+)
+DARK = Theme(
+    name="dark",
+    paper="#16181c",
+    panel="#1f2228",
+    ink="#e6e8eb",
+    muted="#a3aab4",
+    line="#363a42",
+    accent="#3b6ea5",
+    on_accent="#ffffff",
+    link="#8cb8e8",
+    field="#272b32",
+    field_line="#4a505a",
+    button="#2a2e35",
+    button_line="#4a505a",
+    button_hover="#343942",
+    disabled_ink="#6d737c",
+    disabled_bg="#23262b",
+    readonly_ink="#c5cad1",
+    readonly_bg="#24272d",
+    selected="#2c4663",
+    status_bg="#1b1d21",
+    error="#ff9a8f",
+    warning="#f3b766",
+    detail="#b9bfc8",
+    banner_success="#1c3326",
+    banner_fail="#3b2123",
+    banner_rejected="#2a2c31",
+    banner_unknown="#382d17",
+    banner_running="#1d2b3b",
+    title_success="#7fd3a0",
+    title_fail="#ff9a8f",
+    title_rejected="#c2c6cc",
+    title_unknown="#f3c46f",
+    title_running="#8cb8e8",
+)
+THEMES = {t.name: t for t in (LIGHT, DARK)}
+#: The theme choices in Settings: follow the system, or one of the themes.
+THEME_CHOICES = ("system", "light", "dark")
+
+#: Text colour on background, for every pair the stylesheet uses for words.
+TEXT_PAIRS = (
+    ("ink", "paper"),
+    ("ink", "panel"),
+    ("muted", "panel"),
+    ("muted", "paper"),
+    ("muted", "status_bg"),
+    ("ink", "field"),
+    ("ink", "button"),
+    ("ink", "button_hover"),
+    ("ink", "selected"),
+    ("ink", "status_bg"),
+    ("on_accent", "accent"),
+    ("link", "panel"),
+    ("link", "paper"),
+    ("readonly_ink", "readonly_bg"),
+    ("error", "panel"),
+    ("error", "status_bg"),
+    ("warning", "panel"),
+    ("detail", "panel"),
+    ("ink", "banner_success"),
+    ("ink", "banner_fail"),
+    ("ink", "banner_rejected"),
+    ("ink", "banner_unknown"),
+    ("ink", "banner_running"),
+    ("title_success", "banner_success"),
+    ("title_fail", "banner_fail"),
+    ("title_rejected", "banner_rejected"),
+    ("title_unknown", "banner_unknown"),
+    ("title_running", "banner_running"),
+    # a state's word in the slot browser (state_ink), on a row and on the selected row
+    ("title_success", "panel"),
+    ("title_fail", "panel"),
+    ("title_rejected", "panel"),
+    ("title_unknown", "panel"),
+    ("title_running", "panel"),
+    ("title_success", "selected"),
+    ("title_fail", "selected"),
+    ("title_rejected", "selected"),
+    ("title_unknown", "selected"),
+    ("title_running", "selected"),
+)
+
+
+def contrast(fg: str, bg: str) -> float:
+    """WCAG 2 contrast ratio of two ``#rrggbb`` colours (1 to 21)."""
+
+    def lum(color: str) -> float:
+        c = QColor(color)
+        out = []
+        for v in (c.redF(), c.greenF(), c.blueF()):
+            out.append(v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4)
+        return 0.2126 * out[0] + 0.7152 * out[1] + 0.0722 * out[2]
+
+    a, b = sorted((lum(fg), lum(bg)), reverse=True)
+    return (a + 0.05) / (b + 0.05)
+
+
+_current = LIGHT
+_platform_palette: Any = None  # the application's palette before a theme changed it
+
+
+def current() -> Theme:
+    """The theme on screen (painting code reads its colours from here)."""
+    return _current
+
+
+def state_ink(state: State | None) -> QColor:
+    """A state's word as text (the browser's State column): its colour, readable on a row."""
+    t = _current
+    if state is None:
+        return QColor(t.muted)
+    if state in IN_FLIGHT:
+        return QColor(t.title_running)
+    ink = {
+        State.SUCCESS: t.title_success,
+        State.FAIL: t.title_fail,
+        State.REJECTED: t.title_rejected,
+        State.UNKNOWN: t.title_unknown,
+    }
+    return QColor(ink.get(state, t.muted))
+
+
+def resolve(choice: str | None) -> Theme:
+    """A Settings choice as a theme: ``system`` follows the platform's colour scheme."""
+    if choice in THEMES:
+        return THEMES[choice]  # type: ignore[index]
+    from app.ui.qt import QGuiApplication
+
+    hints = QGuiApplication.styleHints() if QGuiApplication.instance() else None
+    dark = hints is not None and hints.colorScheme() == Qt.ColorScheme.Dark
+    return DARK if dark else LIGHT
+
+
+def palette(theme: Theme) -> Any:
+    """Qt's palette for ``theme`` (what no stylesheet rule paints: menus, scroll bars, tips)."""
+    from app.ui.qt import QPalette
+
+    pal = QPalette()
+    R = QPalette.ColorRole  # noqa: N806 - a short name for the table below
+    for role, color in (
+        (R.Window, theme.paper),
+        (R.WindowText, theme.ink),
+        (R.Base, theme.panel),
+        (R.AlternateBase, theme.readonly_bg),
+        (R.Text, theme.ink),
+        (R.Button, theme.button),
+        (R.ButtonText, theme.ink),
+        (R.ToolTipBase, theme.panel),
+        (R.ToolTipText, theme.ink),
+        (R.PlaceholderText, theme.muted),
+        (R.Highlight, theme.selected),
+        (R.HighlightedText, theme.ink),
+        (R.Link, theme.link),
+        (R.Mid, theme.line),
+    ):
+        pal.setColor(role, QColor(color))
+    for role, color in ((R.Text, theme.disabled_ink), (R.ButtonText, theme.disabled_ink),
+                        (R.WindowText, theme.disabled_ink)):  # fmt: skip
+        pal.setColor(QPalette.ColorGroup.Disabled, role, QColor(color))
+    return pal
+
+
+def apply_theme(window: Any, theme: Theme) -> None:
+    """Put ``theme`` on screen: the application's palette and ``window``'s stylesheet."""
+    global _current, _platform_palette
+    from app.ui.qt import QApplication, QPalette
+
+    _current = theme
+    app = QApplication.instance()
+    if isinstance(app, QApplication):
+        if _platform_palette is None:
+            _platform_palette = QPalette(app.palette())
+        # light: the platform's own palette, as before themes; dark: the theme's
+        app.setPalette(_platform_palette if theme is LIGHT else palette(theme))
+    window.setStyleSheet(stylesheet(theme))
+
+
+def set_tone(widget: Any, tone: str) -> None:
+    """Colour ``widget``'s words by the stylesheet's ``tone`` rules (muted, strong, error,
+    detail, link; "" for plain), in whichever theme is on screen."""
+    if widget.property("tone") != tone:
+        widget.setProperty("tone", tone)
+        widget.style().unpolish(widget)
+        widget.style().polish(widget)
+
+
+def stylesheet(t: Theme) -> str:
+    """The one stylesheet, in ``t``'s colours."""
+    return (
+        f"""
+QMainWindow, QDialog {{ background: {t.paper}; }}
+QWidget {{ color: {t.ink}; }}
+QLabel#paneTitle {{ color: {t.muted}; font-weight: 600; letter-spacing: 1px; }}
+QLabel#hint {{ color: {t.muted}; }}
+QLabel#fieldError {{ color: {t.error}; }}
 QLabel#fullRequestId {{ font-family: monospace; }}
-QFrame#pane {{ background: {PANEL}; border: 1px solid {LINE}; border-radius: 8px; }}
-QFrame#banner {{ border-radius: 8px; padding: 2px; }}
-QLabel#bannerTitle {{ font-size: 15px; font-weight: 600; }}
-QLabel#demoBadge {{ background: #e8590c; color: white; font-weight: 700; border-radius: 4px;
+QFrame#pane {{ background: {t.panel}; border: 1px solid {t.line}; border-radius: 8px; }}
+QWidget#slotInner {{ background: {t.panel}; }}
+QFrame#banner {{ border-radius: 8px; padding: 2px; background: {t.banner_running}; }}
+QFrame#banner[tone="success"] {{ background: {t.banner_success}; }}
+QFrame#banner[tone="fail"] {{ background: {t.banner_fail}; }}
+QFrame#banner[tone="rejected"] {{ background: {t.banner_rejected}; }}
+QFrame#banner[tone="unknown"] {{ background: {t.banner_unknown}; }}
+QLabel#bannerTitle {{ font-size: 15px; font-weight: 600; color: {t.title_running}; }}
+QFrame#banner[tone="success"] QLabel#bannerTitle {{ color: {t.title_success}; }}
+QFrame#banner[tone="fail"] QLabel#bannerTitle {{ color: {t.title_fail}; }}
+QFrame#banner[tone="rejected"] QLabel#bannerTitle {{ color: {t.title_rejected}; }}
+QFrame#banner[tone="unknown"] QLabel#bannerTitle {{ color: {t.title_unknown}; }}
+QLabel#demoBadge {{ background: #b8470a; color: white; font-weight: 700; border-radius: 4px;
     padding: 1px 8px; }}
-QLabel#providerBadge {{ background: {ACCENT}; color: white; font-weight: 600; border-radius: 4px;
-    padding: 1px 8px; }}
-QLabel#troubleLabel {{ color: #b03a2e; font-weight: 600; }}
-QPushButton {{ padding: 5px 14px; border: 1px solid #c9c6bf; border-radius: 6px; background: #fdfcfa; }}
-QPushButton:hover {{ background: #f1efea; }}
-QPushButton:disabled {{ color: #a8a8a8; background: #f3f2ef; border-color: #e2e0db; }}
-QPushButton[primary="true"]:enabled {{ background: {ACCENT}; color: white; border-color: {ACCENT};
-    font-weight: 600; }}
+QLabel#providerBadge {{ background: {t.accent}; color: {t.on_accent}; font-weight: 600;
+    border-radius: 4px; padding: 1px 8px; }}
+QLabel#troubleLabel {{ color: {t.error}; font-weight: 600; }}
+QLabel[tone="muted"] {{ color: {t.muted}; }}
+QLabel[tone="strong"] {{ color: {t.ink}; font-weight: 600; }}
+QLabel[tone="error"] {{ color: {t.error}; }}
+QLabel[tone="detail"] {{ color: {t.detail}; }}
+QLabel[tone="link"] {{ color: {t.link}; }}
+QPushButton, QToolButton#tidyButton {{ padding: 5px 14px; border: 1px solid {t.button_line};
+    border-radius: 6px; background: {t.button}; }}
+QPushButton:hover, QToolButton#tidyButton:hover {{ background: {t.button_hover}; }}
+QToolButton#tidyButton {{ padding: 4px 26px 4px 12px; }}
+QToolButton#tidyButton::menu-indicator {{ image: url("{_icon("chevron-down.svg")}");
+    subcontrol-origin: padding; subcontrol-position: center right; right: 8px; width: 10px;
+    height: 10px; }}
+QPushButton:disabled {{ color: {t.disabled_ink}; background: {t.disabled_bg};
+    border-color: {t.line}; }}
+QPushButton[primary="true"]:enabled {{ background: {t.accent}; color: {t.on_accent};
+    border-color: {t.accent}; font-weight: 600; }}
 QPushButton[primary="true"]:enabled:hover {{ background: #325f8f; }}
 QLineEdit, QPlainTextEdit, QComboBox, QSpinBox, QDoubleSpinBox, QDateEdit {{
-    border: 1px solid #cfccc5; border-radius: 5px; padding: 3px 5px; background: white; }}
+    border: 1px solid {t.field_line}; border-radius: 5px; padding: 3px 5px;
+    background: {t.field}; }}
+QComboBox QAbstractItemView {{ background: {t.panel}; color: {t.ink};
+    selection-background-color: {t.selected}; selection-color: {t.ink}; }}
 QLineEdit[invalid="true"], QPlainTextEdit[invalid="true"], QComboBox[invalid="true"] {{
     border: 1px solid #c0392b; }}
-QLineEdit:read-only, QPlainTextEdit[readOnly="true"] {{ background: #f4f3f0; color: #4b4f56; }}
-QTreeView, QTreeWidget, QListWidget {{ background: white; border: 1px solid {LINE}; border-radius: 6px; }}
+QLineEdit:read-only, QPlainTextEdit[readOnly="true"] {{ background: {t.readonly_bg};
+    color: {t.readonly_ink}; }}
+QTreeView, QTreeWidget, QListWidget, QListView {{ background: {t.panel};
+    border: 1px solid {t.line}; border-radius: 6px; }}
 QTreeView::item {{ padding: 3px 0; }}
-QTreeView::item:selected {{ background: #dce7f3; color: {INK}; }}
-QStatusBar {{ background: #efede8; border-top: 1px solid {LINE}; }}
+QTreeView::item:selected {{ background: {t.selected}; color: {t.ink}; }}
+QMenu {{ background: {t.panel}; color: {t.ink}; border: 1px solid {t.line}; }}
+QMenu::item:selected {{ background: {t.selected}; }}
+QMenu::item:disabled {{ color: {t.disabled_ink}; }}
+QToolTip {{ background: {t.panel}; color: {t.ink}; border: 1px solid {t.line}; }}
+QStatusBar {{ background: {t.status_bg}; border-top: 1px solid {t.line}; }}
 QStatusBar QLabel {{ padding: 0 6px; }}
 """
-    + ARROWS
-)
+        + ARROWS
+    )
+
+
+STYLESHEET = stylesheet(LIGHT)
+
+
+def theme_fields() -> tuple[str, ...]:
+    return tuple(f.name for f in fields(Theme) if f.name != "name")

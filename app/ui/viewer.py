@@ -15,6 +15,7 @@ import threading
 from typing import Any
 
 from app.service.reads import ResultRow
+from app.ui.dragout import DragOut, gallery_files
 from app.ui.gallery.model import GalleryModel, is_video, scene_label
 from app.ui.gallery.pane import ResultRef, duration_text, ref_of, use_choices
 from app.ui.qt import (
@@ -465,8 +466,17 @@ class Viewer(QDialog):
             lambda: self.fill_use_menu(self.use_button.menu())
         )
         self.use_button.hide()
+        # the result drags out of here as a file (the picture itself pans when dragged)
+        self.drag_handle = QToolButton(objectName="viewerDragOut")
+        self.drag_handle.setText(self.tr("Drag out"))
+        self.drag_handle.setToolTip(self.tr("Drag this result into another app as a file"))
+        self.drag_handle.setCursor(Qt.CursorShape.OpenHandCursor)
+        self.drag_out = DragOut(
+            self.drag_handle, lambda _pos: gallery_files(self.model, self.row_index)
+        )
         bottom = QHBoxLayout()
         bottom.addWidget(self.caption, 1)
+        bottom.addWidget(self.drag_handle, 0, Qt.AlignmentFlag.AlignTop)
         bottom.addWidget(self.use_button, 0, Qt.AlignmentFlag.AlignTop)
         bottom.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignTop)
         box = QVBoxLayout(self)

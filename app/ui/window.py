@@ -11,6 +11,7 @@ keeps the layout, and runs the settings flow through :mod:`app.ui.settings`.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,7 @@ from app.ui.qt import (
     QWidget,
     translate,
 )
-from app.ui.style import STYLESHEET
+from app.ui.style import apply_theme, resolve
 
 
 #: The form's settings a template gives every scene (shot-list columns).
@@ -117,11 +118,13 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self.setWindowTitle("Slate")
         self.setWindowIcon(app_icon())
-        self.setStyleSheet(STYLESHEET)
         self.controller = c = controller
         if not isinstance(settings, settings_mod.Settings):
             settings = settings_mod.Settings(settings)
         self.settings = settings
+        self.apply_theme()
+        hints = QGuiApplication.styleHints()
+        hints.colorSchemeChanged.connect(self._scheme_changed)  # a method: let go with the window
         self.dialog: Any = None
         self._shown = False
         self._quit_anyway = False  # the designer chose to quit while a create was being sent
@@ -174,6 +177,9 @@ class MainWindow(QMainWindow):
         self.top_bar.layout().insertWidget(2, self.gallery_button)
         self.middle_stack.currentChanged.connect(lambda _i: self._gallery_page_changed())
         self._build_shortcuts()
+        prompt = self.slot_pane.form.prompt  # its menu offers the earlier prompts too
+        prompt.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        prompt.customContextMenuRequested.connect(self._prompt_menu)
 
         c.slotLoaded.connect(self._slot_loaded)  # a method: disconnected when the window goes
         self.slot.task_changed.connect(self._maybe_look)
@@ -188,6 +194,8 @@ class MainWindow(QMainWindow):
         self.slot_pane.finished.make2kWanted.connect(self.make_2k)
         self.result_pane.slotWanted.connect(self.select)
         self.slot_pane.submitted.connect(self.notifier.track)
+        self.slot_pane.tidy.hiddenChanged.connect(self._hidden_changed)
+        self.browser.hideWanted.connect(lambda rid: self.slot_pane.tidy.set_hidden(rid, True))
         self.welcome.startWanted.connect(self.new_draft)
         self.top_bar.newWanted.connect(self.new_draft)
         self.top_bar.settingsWanted.connect(self.open_settings)
@@ -272,9 +280,62 @@ class MainWindow(QMainWindow):
                 self.tr("Gallery"),
             ),
             "quit": add("quitAction", ["Ctrl+Q"], lambda: self.request_quit(), self.tr("Quit")),
+            "recall": add(
+                "promptRecallAction",
+                ["Ctrl+Shift+P"],
+                lambda: self.open_recall(),
+                self.tr("Earlier prompts…"),
+            ),
+            "shortcuts": add(
+                "shortcutsAction",
+                ["?", "F1"],
+                lambda: self.show_shortcuts(),
+                self.tr("Keyboard shortcuts"),
+            ),
         }
         self.slot.offers_changed.connect(self._show_shortcut_offers)
         self._show_shortcut_offers(self.slot.offers())
+
+    def open_recall(self) -> None:
+        """Prompt recall: this user's earlier prompts, into the draft or a new slot."""
+        from app.ui.recall import PromptRecall
+
+        dlg = PromptRecall(self.controller.prompts, self.slot.is_draft, self)
+        dlg.insertWanted.connect(self._insert_prompt)
+        dlg.newSlotWanted.connect(self._new_slot_with_prompt)
+        self._open_dialog(dlg)
+
+    def _insert_prompt(self, text: str) -> None:
+        if not self.slot.is_draft:
+            return
+        self.middle_stack.setCurrentWidget(self.slot_page)
+        prompt = self.slot_pane.form.prompt
+        prompt.insertPlainText(text)
+        prompt.setFocus()
+
+    def _new_slot_with_prompt(self, text: str) -> None:
+        self.new_draft()
+        prompt = self.slot_pane.form.prompt
+        prompt.setPlainText(text)
+        prompt.setFocus()
+
+    def _prompt_menu(self, pos: Any) -> None:
+        """The prompt's own menu, with "Earlier prompts…" (prompt recall) at its end."""
+        prompt = self.slot_pane.form.prompt
+        menu = prompt.createStandardContextMenu()
+        menu.addSeparator()
+        menu.addAction(self.shortcut_actions["recall"])
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.popup(prompt.mapToGlobal(pos))
+
+    def show_shortcuts(self) -> None:
+        """The shortcuts overlay, read from the actions above (one table, not a second list)."""
+        from app.ui.shortcuts import ShortcutOverlay
+
+        if isinstance(self.dialog, ShortcutOverlay):
+            self.dialog.close()
+            return
+        self._open_dialog(ShortcutOverlay(self.shortcut_actions.values(), self))
 
     def _show_shortcut_offers(self, offers: Any) -> None:
         """The slot's shortcuts are enabled exactly when their buttons are, saying why not."""
@@ -305,6 +366,9 @@ class MainWindow(QMainWindow):
         self.gallery.viewerWanted.connect(self.open_viewer)
         self.gallery.compareWanted.connect(self.open_compare)
         self.gallery.scopeCleared.connect(self._gallery_all)
+        if self.settings.gallery_tile is not None:  # the size the designer left it at
+            self.gallery.size_slider.setValue(self.settings.gallery_tile)
+        self.gallery.tileSizeChanged.connect(self._tile_size_changed)
         # "Use as first frame / last frame / reference" on a tile and in the viewer: a new draft
         # takes the result, as from the finished slot's results menu (a draft can always be
         # opened, so it is always offered).
@@ -316,8 +380,12 @@ class MainWindow(QMainWindow):
         for combo in (b.state, b.kind, b.date):
             combo.currentIndexChanged.connect(self._gallery_follow)
         b._debounce.timeout.connect(self._gallery_follow)
+        b.show_hidden.toggled.connect(self._gallery_follow)
         b.tree.selectionModel().currentChanged.connect(self._gallery_group)
         c.taskChanged.connect(self._gallery_task)
+
+    def _tile_size_changed(self, size: int) -> None:
+        self.settings.gallery_tile = size  # (written with the layout, on close)
 
     def gallery_shown(self) -> bool:
         return self.middle_stack.currentWidget() is self.gallery_page
@@ -700,6 +768,13 @@ class MainWindow(QMainWindow):
         self.queue.setVisible(on)
         self.top_bar.queue_button.setChecked(on)
 
+    def _hidden_changed(self, _request_id: str, _hidden: bool) -> None:
+        """A slot hidden or shown again: the browser's rows and the gallery read the store again."""
+        self.model.reload()
+        self.model.fetch_all_roots()
+        self._gallery_stale = True
+        self._gallery_follow()
+
     def _slot_loaded(self, request_id: str, task: Any, events: list[Any]) -> None:
         self.slot.show(request_id, task, events)
 
@@ -911,11 +986,21 @@ class MainWindow(QMainWindow):
                 self.tr("This slot's inputs are fixed. Start a new slot to use what you dropped.")
             )
 
+    def apply_theme(self) -> None:
+        """The theme Settings chose (``system``: the platform's light or dark, followed)."""
+        apply_theme(self, resolve(self.settings.theme))
+
+    def _scheme_changed(self, _scheme: Any) -> None:
+        if self.settings.theme == "system":
+            self.apply_theme()
+
     def open_settings(self) -> None:
         if Busy.SETTINGS in self.slot.busy:
             return
         values = settings_mod.dialog_values(self.controller.config, self.settings.saved_region())
         values["notify_finished"] = self.settings.notify_finished
+        values["theme"] = self.settings.theme
+        values["language"] = self.settings.language
         values["draft_defaults"] = self.settings.draft_defaults()
         dlg = SettingsDialog(
             values,
@@ -932,6 +1017,13 @@ class MainWindow(QMainWindow):
         The notification switch is the window's own: saved at once."""
         if "notify_finished" in values:
             self.settings.notify_finished = bool(values["notify_finished"])
+        if values.get("theme"):  # the window's own too: on screen at once
+            self.settings.theme = str(values["theme"])
+            self.apply_theme()
+        language = values.get("language")
+        relabel = bool(language) and language != self.settings.language
+        if relabel:
+            self.settings.language = str(language)
         if isinstance(values.get("draft_defaults"), settings_mod.DraftDefaults):
             self.settings.save_draft_defaults(values["draft_defaults"])
         try:
@@ -950,5 +1042,50 @@ class MainWindow(QMainWindow):
                 self.status_pane.show_notice(text, error=True, keep=True)
             else:
                 self.status_pane.show_notice(self.tr("Settings applied."))
+            if relabel:  # last: the window is rebuilt in the new language
+                self.switch_language(self.settings.language)
 
         self.settings.apply_change(self.controller, change, applied)
+
+    def switch_language(self, language: str) -> MainWindow:
+        """The language Settings chose, without a restart: the translations are loaded and the
+        window is built again in them, in its place — the same size and layout, the same slot
+        (or the draft's kind and parameters) — and this one goes. The controller, the service
+        and the work they run stay as they are."""
+        from contextlib import suppress
+
+        from app.ui.app import install_translations
+        from app.ui.qt import QApplication
+
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            install_translations(app, None if language == "system" else language)
+        self.save_layout()
+        rid, draft = self.slot.selected, self.slot.is_draft
+        kind, params = self.slot_pane.form_values()
+        rid_text = self.slot_pane.composer.request_id()
+        c = self.controller
+        for signal in (c.taskChanged, c.slotLoaded, c.outcomeArrived, c.conflictArrived,
+                       c.statusChanged, c.actionFailed, c.errorOccurred, c.reset):  # fmt: skip
+            with suppress(RuntimeError, TypeError):  # this window's panes let go of them
+                signal.disconnect()
+        new = MainWindow(c, self.settings)
+        new.setGeometry(self.geometry())
+        new.show()
+        if draft:
+            new.slot_pane.form.set_params(kind, params)
+            if rid_text:
+                new.slot_pane.composer.set_request_id(rid_text)
+        elif rid:
+            new.select(rid)
+        self.replaced_by = new
+        self.close()
+        self.browser._ages.stop()  # its refreshes are the new window's now
+
+        async def retire() -> None:  # reads already on their way land here first
+            await c.runner.settled()
+            self.deleteLater()
+
+        asyncio.ensure_future(retire())
+        c.refresh_status_soon()
+        return new

@@ -240,6 +240,11 @@ REFUSAL_WORDS: dict[Refusal, str] = {
     ),
     Refusal.NO_RESULTS: WHY_NOT_WORDS[Action.RECOVER],
     Refusal.NO_CANCEL: WHY_NOT_WORDS[Action.CANCEL],
+    Refusal.MEDIA_REMOVED: QT_TRANSLATE_NOOP(
+        "WhyNot",
+        "The media of this slot were deleted from this computer: nothing to export. Download "
+        "them again first where the provider still has them.",
+    ),
 }
 #: What the window itself is waiting for: (context, text) per ``ui.current.Why`` value.
 WAIT_WORDS: dict[str, tuple[str, str]] = {

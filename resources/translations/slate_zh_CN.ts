@@ -139,6 +139,10 @@
         <source>The create request left at %1 and its answer, the sound itself, was lost. MiniMax keeps no record of a song or a short voice line to look up, so there is nothing to ask and nothing to attach. Slate will not create again: it may have been made and billed. Recover and declare the slot failed, then make it again in a new slot.</source>
         <translation>创建请求已于 %1 发出，但它的回复（也就是声音本身）丢失了。MiniMax 不保留歌曲或短语音的任何记录可供查找，所以既无从查询，也无从关联。Slate 不会再次创建：它可能已经生成并计费。请点“恢复”并将此槽位标记为失败，然后在新槽位中重新制作。</translation>
     </message>
+    <message>
+        <source>The media were checked, then deleted from this computer (Tidy up). The slot, its history and its cost stay.</source>
+        <translation>媒体曾经校验，之后已从这台电脑删除（整理）。槽位、历史和费用都会保留。</translation>
+    </message>
 </context>
 <context>
     <name>BarChart</name>
@@ -782,6 +786,10 @@ Every image and video you create gathers here, newest first.</source>
         <source>Render this video again at 2K, as a new slot</source>
         <translation>以 2K 重新渲染此视频，作为新槽位</translation>
     </message>
+    <message>
+        <source>Thumbnail size</source>
+        <translation>缩略图大小</translation>
+    </message>
 </context>
 <context>
     <name>LookupDialog</name>
@@ -1172,6 +1180,14 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>1 voice line</source>
         <translation>1 段语音</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Earlier prompts…</source>
+        <translation>以前的提示词…</translation>
     </message>
 </context>
 <context>
@@ -1674,6 +1690,26 @@ Every image and video you create gathers here, newest first.</source>
         <source>Database</source>
         <translation>数据库</translation>
     </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
 </context>
 <context>
     <name>ShotList</name>
@@ -1945,6 +1981,18 @@ Every image and video you create gathers here, newest first.</source>
         <source>No slot matches these filters.</source>
         <extracomment>Below this width the tree shows the slot and its state only (kind and age come back when the pane is wider): a slot&apos;s name is never cut to &quot;sc…&quot;.</extracomment>
         <translation>没有符合筛选条件的槽位。</translation>
+    </message>
+    <message>
+        <source>Show hidden</source>
+        <translation>显示已隐藏</translation>
+    </message>
+    <message>
+        <source>Also the slots hidden from the browser</source>
+        <translation>同时显示在浏览器中隐藏的槽位</translation>
+    </message>
+    <message>
+        <source>Hide slot</source>
+        <translation>隐藏槽位</translation>
     </message>
 </context>
 <context>
@@ -2550,6 +2598,14 @@ Every image and video you create gathers here, newest first.</source>
         <source>No other result to compare with</source>
         <translation>没有可对比的其他成果</translation>
     </message>
+    <message>
+        <source>Drag out</source>
+        <translation>拖出</translation>
+    </message>
+    <message>
+        <source>Drag this result into another app as a file</source>
+        <translation>将此结果作为文件拖到其他应用</translation>
+    </message>
 </context>
 <context>
     <name>WelcomePage</name>
@@ -2639,6 +2695,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>The sound&apos;s answer was lost and MiniMax keeps no record of it to look up. Use Recover to declare the slot failed.</source>
         <translation>声音的回复丢失了，MiniMax 也没有可供查找的记录。请用“恢复”将此槽位标记为失败。</translation>
+    </message>
+    <message>
+        <source>The media of this slot were deleted from this computer: nothing to export. Download them again first where the provider still has them.</source>
+        <translation>此槽位的媒体已从这台电脑删除：没有可导出的内容。若服务商仍保留，请先重新下载。</translation>
     </message>
 </context>
 <context>
@@ -3426,6 +3486,135 @@ The part everyone sings</source>
     <message>
         <source>Waveform: click to play from there</source>
         <translation>波形：点击即从该处播放</translation>
+    </message>
+</context>
+<context>
+    <name>TidyBar</name>
+    <message>
+        <source>Download again</source>
+        <translation>重新下载</translation>
+    </message>
+    <message>
+        <source>The provider still has this result: download it and check it again. Never creates, never pays again.</source>
+        <translation>服务商仍保留此结果：重新下载并再次校验。不会新建，也不会再次付费。</translation>
+    </message>
+    <message>
+        <source>Tidy up</source>
+        <translation>整理</translation>
+    </message>
+    <message>
+        <source>Tidy up this slot</source>
+        <translation>整理此槽位</translation>
+    </message>
+    <message>
+        <source>Hide slot</source>
+        <translation>隐藏槽位</translation>
+    </message>
+    <message>
+        <source>Delete local media…</source>
+        <translation>删除本地媒体…</translation>
+    </message>
+    <message>
+        <source>Media removed here: %1 file(s), %2, deleted from this computer.</source>
+        <translation>本机媒体已移除：%1 个文件（%2）已从这台电脑删除。</translation>
+    </message>
+    <message>
+        <source>The provider has nothing left to download again; the record keeps each file's SHA-256.</source>
+        <translation>服务商已没有可重新下载的内容；记录中保留每个文件的 SHA-256。</translation>
+    </message>
+    <message>
+        <source>Hidden from the browser.</source>
+        <translation>已在浏览器中隐藏。</translation>
+    </message>
+    <message>
+        <source>Show in the browser again</source>
+        <translation>重新在浏览器中显示</translation>
+    </message>
+    <message>
+        <source>Hidden from the browser; “Show hidden” finds it.</source>
+        <translation>已在浏览器中隐藏；勾选“显示已隐藏”即可找到。</translation>
+    </message>
+    <message>
+        <source>Shown in the browser again.</source>
+        <translation>已重新在浏览器中显示。</translation>
+    </message>
+    <message>
+        <source>Delete local media</source>
+        <translation>删除本地媒体</translation>
+    </message>
+    <message>
+        <source>Delete %1 file(s), %2 in all, from this computer?</source>
+        <translation>从这台电脑删除 %1 个文件，共 %2？</translation>
+    </message>
+    <message>
+        <source>Only the files of %1 go. The slot, its history and its cost stay, and its RequestId stays used: creating it again is never paid twice.</source>
+        <translation>只删除 %1 的文件。槽位、历史和费用都会保留，其 RequestId 仍视为已使用：再次创建绝不会重复付费。</translation>
+    </message>
+    <message>
+        <source>Delete media</source>
+        <translation>删除媒体</translation>
+    </message>
+    <message>
+        <source>Deleted %1 file(s), %2, from this computer. The slot stays.</source>
+        <translation>已从这台电脑删除 %1 个文件（%2）。槽位保留。</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutOverlay</name>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Typing in a field types the key; these work everywhere else.</source>
+        <translation>在输入框中按键只会输入字符；在其他地方这些快捷键都可用。</translation>
+    </message>
+</context>
+<context>
+    <name>PromptRecall</name>
+    <message>
+        <source>Earlier prompts</source>
+        <translation>以前的提示词</translation>
+    </message>
+    <message>
+        <source>Search your earlier prompts…</source>
+        <translation>搜索你以前的提示词…</translation>
+    </message>
+    <message>
+        <source>Search your earlier prompts</source>
+        <translation>搜索你以前的提示词</translation>
+    </message>
+    <message>
+        <source>Insert into the draft</source>
+        <translation>插入草稿</translation>
+    </message>
+    <message>
+        <source>New slot with it</source>
+        <translation>用它新建槽位</translation>
+    </message>
+    <message>
+        <source>The slot on screen is fixed; start a new slot with the prompt instead.</source>
+        <translation>当前槽位已固定；请改用此提示词新建槽位。</translation>
+    </message>
+    <message>
+        <source>used %1×</source>
+        <translation>用过 %1 次</translation>
+    </message>
+    <message>
+        <source>No earlier prompt contains “%1”.</source>
+        <translation>以前的提示词中没有包含“%1”的。</translation>
+    </message>
+    <message>
+        <source>No earlier prompts yet: they appear here once you create slots.</source>
+        <translation>还没有以前的提示词：创建槽位后会出现在这里。</translation>
     </message>
 </context>
 </TS>

@@ -104,9 +104,10 @@ def _gui(
     data_dir: Path,
     sim: SimServer,
     tmp_path: Path,
+    url: str | None = None,
     **kw: Any,
 ) -> Gui:
-    url = sqlite_url(data_dir)
+    url = url or sqlite_url(data_dir)
     config = make_config(data_dir, url, **kw)
     store = open_store(url)
     provider = MiniMaxProvider(

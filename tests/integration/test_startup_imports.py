@@ -95,11 +95,13 @@ APP = {
         "said", "settings", "shotlist", "spend", "style", "unusable", "viewer", "widgets",
         "window", "words", "draft", "noop",
         "form_h3image", "enhance",  # parts of the create form (H3-Image rows, Enhance prompt)
+        "dragout",  # results drag out of the slot pane, the gallery and the viewer
     },
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {
         "actions", "banner", "browser", "finished", "queue", "result", "slot", "status",
         "toolbar", "welcome",
+        "tidy",  # the slot's Tidy up menu and "media removed here"
     },
 }  # fmt: skip
 

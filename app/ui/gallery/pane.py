@@ -17,6 +17,7 @@ from typing import Any
 
 from app.domain.states import State
 from app.service.reads import ResultRow
+from app.ui.dragout import DragOut, gallery_files
 from app.ui.gallery.model import (
     GalleryModel,
     GalleryScope,
@@ -39,6 +40,7 @@ from app.ui.qt import (
     QPushButton,
     QRect,
     QSize,
+    QSlider,
     QStackedWidget,
     QStyle,
     QStyledItemDelegate,
@@ -56,6 +58,7 @@ from app.ui.style import badge_pixmap, state_word
 
 TILE = 168  # the picture's box at its smallest
 MAX_TILE = 256  # and largest (the cached thumbnails' edge)
+SMALLEST_TILE = 96  # the size slider's smallest tile
 CANNOT_SHOW = QT_TRANSLATE_NOOP("GalleryPane", "Cannot show this file")
 LOADING = QT_TRANSLATE_NOOP("GalleryPane", "Loading…")
 CAPTION = 22
@@ -280,6 +283,7 @@ class GalleryView(QtWidgets.QListView):
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.verticalScrollBar().setSingleStep(24)
         self.tile = TILE
+        self.smallest = TILE  # the size slider: the smallest a tile may be (columns follow)
         self.setItemDelegate(TileDelegate(self))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.verticalScrollBar().valueChanged.connect(self._prefetch)
@@ -299,9 +303,9 @@ class GalleryView(QtWidgets.QListView):
         """Tiles grow with the grid (whole columns, 168 to 256 px): big results on a big
         window, never a ragged gap on the right."""
         width = self.viewport().width() - 16  # slack: the flow never wraps a column early
-        per = TILE + 8 + 2 * self.spacing()
+        per = self.smallest + 8 + 2 * self.spacing()
         columns = max(1, width // per)
-        tile = max(TILE, min(MAX_TILE, width // columns - 8 - 2 * self.spacing()))
+        tile = max(self.smallest, min(MAX_TILE, width // columns - 8 - 2 * self.spacing()))
         if tile != self.tile or not self.gridSize().isValid():
             self.tile = tile
             self.setGridSize(
@@ -310,6 +314,11 @@ class GalleryView(QtWidgets.QListView):
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
+        self._fit_tiles()
+
+    def set_smallest(self, size: int) -> None:
+        """The thumbnail-size slider: tiles at least ``size`` px, as many columns as fit."""
+        self.smallest = max(SMALLEST_TILE, min(MAX_TILE, int(size)))
         self._fit_tiles()
 
     def _tiles_in(self, area: QRect, count: int) -> Any:
@@ -410,6 +419,7 @@ class GalleryPane(QWidget):
     useResultWanted = Signal(str, object)
     make2kWanted = Signal(str)  # request_id: re-render this finished video at 2K (a new slot)
     scopeCleared = Signal()
+    tileSizeChanged = Signal(int)  # the size slider moved (the window remembers it)
 
     def __init__(self, model: GalleryModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -435,6 +445,15 @@ class GalleryPane(QWidget):
         head.addWidget(self.title)
         head.addWidget(self.scope_label, 1)
         head.addWidget(self.all_button)
+        self.size_slider = QSlider(Qt.Orientation.Horizontal, objectName="tileSizeSlider")
+        self.size_slider.setRange(SMALLEST_TILE, MAX_TILE)
+        self.size_slider.setValue(TILE)
+        self.size_slider.setFixedWidth(110)
+        self.size_slider.setAccessibleName(self.tr("Thumbnail size"))
+        self.size_slider.setToolTip(self.tr("Thumbnail size"))
+        self.size_slider.valueChanged.connect(self.view.set_smallest)
+        self.size_slider.valueChanged.connect(self.tileSizeChanged)
+        head.addWidget(self.size_slider)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(head)
@@ -445,6 +464,9 @@ class GalleryPane(QWidget):
         self.view.activatedKey.connect(self._open_current)
         self.view.customContextMenuRequested.connect(self._menu)
         self.view.installEventFilter(self)
+        self.drag_out = DragOut(
+            self.view.viewport(), lambda pos: gallery_files(model, self.view.indexAt(pos).row())
+        )
         model.modelReset.connect(self._update_state)
         model.rowsInserted.connect(self._update_state)
         model.loadingChanged.connect(self._update_state)

@@ -15,6 +15,7 @@ from app.domain.states import Action, Refusal
 from app.ui.current import CurrentSlot, Offer, Reason, Why
 from app.ui import words
 from app.ui.flow import FlowLayout
+from app.ui.style import set_tone
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QLabel,
@@ -127,7 +128,8 @@ class ActionBar(QWidget):
         self.details = QLabel(objectName="messageDetails")
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.details.setStyleSheet("color: #555; font-family: monospace; font-size: 9pt;")
+        self.details.setStyleSheet("font-family: monospace; font-size: 9pt;")
+        self.details.setProperty("tone", "detail")
         self.details.hide()
         self.details_button.toggled.connect(self._toggle_details)
         box = QVBoxLayout(self)
@@ -189,7 +191,7 @@ class ActionBar(QWidget):
         """The last message in the designer's words; ``detail`` (the service's or provider's own
         words) behind the Details button."""
         self.message.setText(text)
-        self.message.setStyleSheet("color: #8a2d23;" if text and error else "")
+        set_tone(self.message, "error" if text and error else "")
         detail = detail if detail and detail != text else ""
         self.details.setText(detail)
         self.details_button.setVisible(bool(detail))

@@ -28,7 +28,7 @@ from app.ui.qt import (
     QWidget,
     translate,
 )
-from app.ui.style import badge_color, badge_pixmap, state_word
+from app.ui.style import badge_pixmap, state_word
 
 BANNERS = {
     None: (
@@ -160,6 +160,12 @@ BANNER_BG = {
     None: "#eef2f7",
 }
 SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
+#: A success whose local media were deleted by tidy-up (instead of "saved on this computer").
+MEDIA_REMOVED = QT_TRANSLATE_NOOP(
+    "Banner",
+    "The media were checked, then deleted from this computer (Tidy up). The slot, its history "
+    "and its cost stay.",
+)
 DETAILS = QT_TRANSLATE_NOOP("Banner", "Details")
 DETAILS_NAME = QT_TRANSLATE_NOOP("Banner", "Show the provider's own words")
 PROGRESS_NAME = QT_TRANSLATE_NOOP("Banner", "Progress")
@@ -228,7 +234,8 @@ class Banner(QFrame):
         self.details = QLabel(objectName="bannerDetails")
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.details.setStyleSheet("color: #555; font-family: monospace; font-size: 9pt;")
+        self.details.setStyleSheet("font-family: monospace; font-size: 9pt;")
+        self.details.setProperty("tone", "detail")
         self.details.hide()
         self.details_button.toggled.connect(self._toggle_details)
         text = QVBoxLayout()
@@ -264,6 +271,7 @@ class Banner(QFrame):
             slot.task.created_at if slot.task is not None else None,
             said.detail,
             query.refusal if query is not None else None,
+            bool(getattr(slot.task, "removed_media", None)) and not slot.task.media,
         )
         if task != self._drawn:
             self._drawn = task
@@ -281,6 +289,7 @@ class Banner(QFrame):
         sent_at: float | None = None,
         detail: str = "",
         no_query: Refusal | None = None,
+        media_removed: bool = False,
     ) -> None:
         """The title and sentence of ``state``: the provider's ``problem`` above the sentence;
         an unknown slot says when its create left instead (one sentence, not two), and, when it
@@ -289,8 +298,7 @@ class Banner(QFrame):
         self.icon.setPixmap(badge_pixmap(state, 28))
         word = translate("Banner", title)
         self.title.setText(word)
-        self.title.setStyleSheet(f"color: {badge_color(state).darker(125).name()};")
-        text = translate("Banner", sentence)
+        text = translate("Banner", MEDIA_REMOVED if media_removed else sentence)
         if state is State.UNKNOWN and sent_at is not None:
             sent = dt.datetime.fromtimestamp(sent_at).strftime("%H:%M:%S")
             said = UNKNOWN_NOT_QUERIED.get(no_query, UNKNOWN_SENT_AT) if no_query else None
@@ -301,8 +309,12 @@ class Banner(QFrame):
         self.details.setText(detail)
         self.details_button.setVisible(bool(detail))
         self.details.setVisible(bool(detail) and self.details_button.isChecked())
-        bg = BANNER_BG.get(state, "#eaf1f9")
-        self.setStyleSheet(f"QFrame#banner {{ background: {bg}; border-radius: 8px; }}")
+        tone = state.value if state in BANNER_BG and state is not None else "running"
+        if self.property("tone") != tone:  # its colours: the theme's (style.stylesheet)
+            self.setProperty("tone", tone)
+            for w in (self, self.title):
+                w.style().unpolish(w)
+                w.style().polish(w)
         self.setAccessibleDescription(f"{word}. {text}")
 
     def update_progress(self) -> None:

@@ -20,11 +20,14 @@ from app.ui.qt import (
     QToolButton,
     QAbstractItemView,
     QByteArray,
+    QCheckBox,
     QComboBox,
+    QMenu,
     QHeaderView,
     QLabel,
     QLineEdit,
     QModelIndex,
+    Qt,
     QTimer,
     QTreeView,
     QVBoxLayout,
@@ -38,6 +41,7 @@ class SlotBrowser(QWidget):
     """Search, state/kind/date filters and the grouped slot tree."""
 
     slotActivated = Signal(str)  # request_id
+    hideWanted = Signal(str)  # "Hide slot" on a row's context menu (the record stays)
 
     def __init__(
         self, model: SlotTreeModel, slot: CurrentSlot, parent: QWidget | None = None
@@ -78,7 +82,11 @@ class SlotBrowser(QWidget):
             (self.date, self.tr("Date filter")),
         ):
             w.setAccessibleName(n)
+        self.show_hidden = QCheckBox(self.tr("Show hidden"), objectName="showHiddenFilter")
+        self.show_hidden.setToolTip(self.tr("Also the slots hidden from the browser"))
         self.tree = QTreeView(objectName="slotList")
+        self.tree.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.tree.customContextMenuRequested.connect(self._context_menu)
         self.tree.setAccessibleName(self.tr("Slots"))
         self.tree.setModel(model)
         self.tree.setUniformRowHeights(True)
@@ -104,6 +112,7 @@ class SlotBrowser(QWidget):
         filters = FlowLayout(spacing=6)  # wraps in a narrow pane: a filter is never cut off
         for combo in (self.state, self.kind, self.date):
             filters.addWidget(combo)
+        filters.addWidget(self.show_hidden)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.title)
@@ -117,6 +126,7 @@ class SlotBrowser(QWidget):
         self.search.textChanged.connect(self._debounce.start)
         for combo in (self.state, self.kind, self.date):
             combo.currentIndexChanged.connect(self.apply_filter)
+        self.show_hidden.toggled.connect(self.apply_filter)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         model.rowsInserted.connect(self._span_groups)
         model.revealed.connect(self.show_index)
@@ -171,6 +181,7 @@ class SlotBrowser(QWidget):
             states=states,
             kind=self.kind.currentData(),
             since=since,
+            hidden=self.show_hidden.isChecked(),
         )
 
     def apply_filter(self) -> None:
@@ -184,6 +195,17 @@ class SlotBrowser(QWidget):
         nothing = self.model.rowCount() == 0 and not self.model.loading and self.model.started
         self.empty.setVisible(nothing and self.filtered())
         self.empty.setText(self.tr("No slot matches these filters."))
+
+    def _context_menu(self, pos: Any) -> None:
+        """A slot row: "Hide slot" (shown slots only; a hidden one is shown again from its pane)."""
+        rid = self.tree.indexAt(pos).data(RequestIdRole)
+        if not rid or self.show_hidden.isChecked():
+            return
+        self.menu = QMenu(self)
+        act = self.menu.addAction(self.tr("Hide slot"))
+        act.setObjectName("hideRowAction")
+        act.triggered.connect(lambda _c=False: self.hideWanted.emit(rid))
+        self.menu.popup(self.tree.viewport().mapToGlobal(pos))
 
     def focus_search(self) -> None:
         self.search.setFocus()

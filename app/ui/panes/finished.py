@@ -16,6 +16,7 @@ from typing import Any
 from app.domain.states import State
 from app.service.views import MediaView
 from app.ui.chain import Role
+from app.ui.dragout import DragOut, OutFile, out_files
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.sound_view import SoundView, show_sound, sound_summary
 from app.ui.qt import (
@@ -101,7 +102,13 @@ class FinishedView(QWidget):
         self.images.installEventFilter(self)
         self.images.viewport().installEventFilter(self)  # its size is what counts
         self.images.setMinimumHeight(220)
+        self._rid = ""
         self.video = VideoView()
+        # results drag out as files, named as export names them
+        self.drag_out = (
+            DragOut(self.images.viewport(), self._drag_files),
+            DragOut(self.video, self._drag_files),
+        )
         self.video.setMinimumHeight(240)
         self.media = QStackedWidget(objectName="resultMedia")
         self.media.addWidget(self.images)
@@ -149,6 +156,7 @@ class FinishedView(QWidget):
         self.summary.setText(self._summary(task) if task is not None else "")
         same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
         self._media = media
+        self._rid = task.request_id if task is not None else ""
         sound = bool(media) and media[0].content_type.startswith("audio/")
         self.media.setVisible(bool(media) and not sound)
         self.sound.setVisible(sound)
@@ -247,10 +255,7 @@ class FinishedView(QWidget):
                 "%1", ", ".join(inputs)
             )
         prompt = str(p.get("prompt") or "")
-        return (
-            f"<b>{html.escape(line)}</b><br>"
-            f"<span style='color:#374151'>{html.escape(prompt)}</span>"
-        )
+        return f"<b>{html.escape(line)}</b><br><span>{html.escape(prompt)}</span>"
 
     # -- using a result in a new slot ------------------------------------------------------------
     def current_media(self) -> MediaView | None:
@@ -292,6 +297,17 @@ class FinishedView(QWidget):
         for act in self.actions_for(media):
             menu.addAction(act)
         menu.popup(self.images.viewport().mapToGlobal(pos))
+
+    def _drag_files(self, pos: Any) -> list[OutFile]:
+        """The result under ``pos`` in the grid (the video: the slot's one result)."""
+        named = out_files(self._rid, self._media)
+        if self.media.currentWidget() is not self.images:
+            return named[:1]
+        item = self.images.itemAt(pos)
+        if item is None:
+            return []
+        at = int(item.data(Qt.ItemDataRole.UserRole))
+        return named[at : at + 1]
 
     def _aspect(self) -> float:
         m = self._media[0] if self._media else None

@@ -19,7 +19,7 @@ from app.service.results import HistoryEvent
 from app.service.views import MediaView, TaskView
 from app.ui import words
 from app.ui.current import CurrentSlot
-from app.ui.style import state_word
+from app.ui.style import current, state_word
 from app.ui.widgets import fit_icons
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.sound_view import SoundView, show_sound
@@ -370,8 +370,8 @@ class ResultPane(QWidget):
         path = m.path if len(m.path) <= 64 else m.path[:28] + "…" + m.path[-34:]
         return (
             f"<b>{escape(m.content_type)}</b> · {dims}{dur} · {size}<br>"
-            f"<span style='color:#6b7280'>{escape(path)}</span><br>"
-            f"<span style='font-family:monospace; font-size:9pt; color:#6b7280'>SHA-256 "
+            f"<span style='color:{current().muted}'>{escape(path)}</span><br>"
+            f"<span style='font-family:monospace; font-size:9pt; color:{current().muted}'>SHA-256 "
             f"{m.sha256[:32]}<br>{'&nbsp;' * 8}{m.sha256[32:]}</span>"
         )
 

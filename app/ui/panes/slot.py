@@ -28,8 +28,10 @@ from app.ui.panes.actions import ActionBar
 from app.ui.panes.banner import Banner
 from app.ui.progress import Estimates
 from app.ui.panes.finished import FinishedView
+from app.ui.panes.tidy import TidyBar
 from app.ui.qt import (
     QFrame,
+    QHBoxLayout,
     QLabel,
     QScrollArea,
     Qt,
@@ -102,9 +104,18 @@ class SlotPane(QWidget):
         box.setSpacing(10)
         self.finished = FinishedView(controller)  # a stored slot: results large, then summary
         self.finished.hide()
+        self.tidy = TidyBar(controller, slot)  # hide, delete local media, "media removed here"
+        self.tidy.recoverWanted.connect(self.recover)
+        self.tidy.said.connect(lambda text, error: self.show_message(text, error))
+        head = QWidget(objectName="slotHead")  # the slot's name, and its Tidy up menu
+        hbox = QHBoxLayout(head)
+        hbox.setContentsMargins(0, 0, 0, 0)
+        hbox.addWidget(self.heading, 1)
+        hbox.addWidget(self.tidy.menu_button, 0, Qt.AlignmentFlag.AlignVCenter)
         for widget, stretch in (
-            (self.heading, 0),
+            (head, 0),
             (self.banner, 0),
+            (self.tidy, 0),
             (self.finished, 1),
             (self.composer, 0),
             (self.used_hint, 0),
@@ -112,7 +123,6 @@ class SlotPane(QWidget):
             (self.locked_hint, 0),
         ):
             box.addWidget(widget, stretch)
-        inner.setStyleSheet("QWidget#slotInner { background: white; }")
         scroll = QScrollArea(objectName="slotScroll")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)

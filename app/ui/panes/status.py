@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.ui.qt import QLabel, QStatusBar, Qt, QTimer, QWidget
+from app.ui.style import set_tone
 from app.ui.widgets import ElidedLabel
 
 
@@ -133,7 +134,8 @@ class StatusPane(QStatusBar):
         """A short note at the right; cleared after a few seconds unless ``keep``."""
         self.notice.setText(text)
         self.notice.setToolTip(text)
-        self.notice.setStyleSheet("color: #8a2d23; font-weight: 600;" if error else "")
+        self.notice.setStyleSheet("font-weight: 600;" if error else "")
+        set_tone(self.notice, "error" if error else "")
         self.notice._fit()  # (the style sheet may change the font: elided in the font shown)
         if keep:
             self._notice_timer.stop()
