@@ -308,8 +308,12 @@ def build_parser() -> Parser:
     )
     pk.add_argument("request_id", help=rid)
     flag = pk.add_mutually_exclusive_group()
-    flag.add_argument("--favourite", dest="flag", action="store_const", const="favourite")
-    flag.add_argument("--reject", dest="flag", action="store_const", const="reject")
+    flag.add_argument(
+        "--favourite", dest="flag", action="store_const", const="favourite", help="a favourite"
+    )
+    flag.add_argument(
+        "--reject", dest="flag", action="store_const", const="reject", help="rejected (a dud)"
+    )
     flag.add_argument(
         "--clear", dest="flag", action="store_const", const="", help="clear favourite/reject"
     )
