@@ -100,3 +100,21 @@ def validate_pick_filter(value: object) -> PickFilter | None:
         return PickFilter(str(value))
     except ValueError:
         raise ValidationError("pick", "favourite, reject or unrejected") from None
+
+
+def toggled(current: str | None, flag: Flag) -> str | None:
+    """The flag a designer's F or X leaves: the flag, or none when the result already had it."""
+    return None if current == flag.value else flag.value
+
+
+def pick_change(key: str, current: str | None) -> dict[str, object] | None:
+    """What one key does to a result's marks (the app's keys): F favourite and X reject (again:
+    cleared), 1–5 the rating, 0 no rating. None: the key marks nothing."""
+    k = key.upper()
+    if k == "F":
+        return {"pick": toggled(current, Flag.FAVOURITE)}
+    if k == "X":
+        return {"pick": toggled(current, Flag.REJECT)}
+    if k in ("0", "1", "2", "3", "4", "5"):
+        return {"rating": int(k)}
+    return None

@@ -45,6 +45,7 @@ from app.ui.spend import SpendDialog
 from app.ui.gallery.model import GalleryModel, GalleryScope
 from app.ui.gallery.pane import GalleryPane, ResultRef
 from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, default_cache_dir
+from app.ui.picks import PickActions
 from app.ui.compare import CompareView
 from app.ui.viewer import Viewer
 from app.ui.models import SlotTreeModel
@@ -307,12 +308,44 @@ class MainWindow(QMainWindow):
         # opened, so it is always offered).
         self.gallery.offer_use = True
         self.gallery.useResultWanted.connect(self.use_gallery_result)
+        self._build_picks()
         b = self.browser
         for combo in (b.state, b.kind, b.date):
             combo.currentIndexChanged.connect(self._gallery_follow)
         b._debounce.timeout.connect(self._gallery_follow)
         b.tree.selectionModel().currentChanged.connect(self._gallery_group)
         c.taskChanged.connect(self._gallery_task)
+
+    # -- picks and boards --------------------------------------------------------------------------
+    def _build_picks(self) -> None:
+        """One :class:`PickActions` marks results from the slot pane, the gallery and the viewer;
+        the browser's and the gallery's pick filters stay alike."""
+        self.picks = PickActions(self.controller, self)
+        ask = lambda: self.ask_board()  # noqa: E731 - late-bound: tests answer the dialog
+        self.gallery.set_picks(self.picks, ask)
+        self.slot_pane.finished.set_picks(self.picks, ask)
+        self.picks.boardsChanged.connect(self._boards_changed)
+        self.picks.refused.connect(lambda text: text and self.statusBar().showMessage(text, 8000))
+        self.browser.picks.changed.connect(lambda: self._pick_filters(self.browser.picks))
+        self.gallery.filters.changed.connect(lambda: self._pick_filters(self.gallery.filters))
+        self.picks.refresh_boards()
+
+    def ask_board(self) -> str | None:
+        """Ask "Add to board…": which board (a new name makes one); None when cancelled."""
+        from app.ui.picks import ask_board
+
+        return ask_board(self.picks, self)
+
+    def _boards_changed(self) -> None:
+        for f in (self.browser.picks, self.gallery.filters):
+            f.set_boards(self.picks.boards)
+
+    def _pick_filters(self, source: Any) -> None:
+        """A pick, rating or board filter chosen in the browser or the gallery: both show it."""
+        other = self.gallery.filters if source is self.browser.picks else self.browser.picks
+        other.set_values(**source.values())
+        self.browser.apply_filter()
+        self._gallery_follow()
 
     def gallery_shown(self) -> bool:
         return self.middle_stack.currentWidget() is self.gallery_page
@@ -402,6 +435,7 @@ class MainWindow(QMainWindow):
             self.viewer.finished.connect(self._lightbox_closed)
             self.viewer.compareWanted.connect(self.open_compare)
             self.viewer.useResultWanted.connect(self.gallery.useResultWanted)
+            self.viewer.set_picks(self.picks, lambda: self.ask_board())
         if not self.viewer.isVisible():
             self._over_window(self.viewer)
         self.viewer.offer_use = self.gallery.offer_use

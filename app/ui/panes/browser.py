@@ -15,6 +15,7 @@ from app.service.reads import SlotFilter
 from app.ui.current import CurrentSlot
 from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel, age_text, row_from_view
 from app.ui.flow import FlowLayout
+from app.ui.picks import PickFilters
 from app.ui.qt import (
     QEvent,
     QToolButton,
@@ -98,11 +99,12 @@ class SlotBrowser(QWidget):
         self.empty.hide()
         self.tree.installEventFilter(self)
 
+        self.picks = PickFilters("browser", self)  # by pick, rating and board
         for combo in (self.state, self.kind, self.date):
             # as wide as the longest choice in the current language: a filter never reads cut off
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         filters = FlowLayout(spacing=6)  # wraps in a narrow pane: a filter is never cut off
-        for combo in (self.state, self.kind, self.date):
+        for combo in (self.state, self.kind, self.date, *self.picks.combos()):
             filters.addWidget(combo)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -117,6 +119,7 @@ class SlotBrowser(QWidget):
         self.search.textChanged.connect(self._debounce.start)
         for combo in (self.state, self.kind, self.date):
             combo.currentIndexChanged.connect(self.apply_filter)
+        self.picks.changed.connect(self.apply_filter)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         model.rowsInserted.connect(self._span_groups)
         model.revealed.connect(self.show_index)
@@ -171,6 +174,7 @@ class SlotBrowser(QWidget):
             states=states,
             kind=self.kind.currentData(),
             since=since,
+            **self.picks.values(),
         )
 
     def apply_filter(self) -> None:
