@@ -30,6 +30,7 @@ from app.domain.protocols import V2, protocol_for
 from app.domain.states import Refusal, State
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.inputs import image_option
+from app.service.pick_results import BoardReport, PickReport
 from app.service.results import (
     BatchReport,
     BatchRow,
@@ -298,6 +299,39 @@ def build_parser() -> Parser:
         "--older-than",
         metavar="DAYS",
         help="every slot of yours whose media were verified more than DAYS days ago, e.g. 30",
+    )
+
+    pk = command(
+        "pick",
+        "mark a result: favourite or reject, a 0-5 rating (never touches the slot or its cost); "
+        "without options, the slot's marks",
+    )
+    pk.add_argument("request_id", help=rid)
+    flag = pk.add_mutually_exclusive_group()
+    flag.add_argument(
+        "--favourite", dest="flag", action="store_const", const="favourite", help="a favourite"
+    )
+    flag.add_argument(
+        "--reject", dest="flag", action="store_const", const="reject", help="rejected (a dud)"
+    )
+    flag.add_argument(
+        "--clear", dest="flag", action="store_const", const="", help="clear favourite/reject"
+    )
+    pk.add_argument("--rating", metavar="N", help="0 to 5 stars (0 clears the rating)")
+    pk.add_argument(
+        "--result", metavar="N", default="1", help="which result of the slot (default 1)"
+    )
+    bd = command("board", "boards: named collections of results across projects")
+    bd.add_argument(
+        "action",
+        choices=["add", "remove", "list", "delete"],
+        help="add or remove a slot's result, list the boards (or one board's results), "
+        "delete a board (its results stay)",
+    )
+    bd.add_argument("board", nargs="?", help='the board\'s name, e.g. "Hero shots"')
+    bd.add_argument("request_id", nargs="?", help=f"{rid} (add, remove)")
+    bd.add_argument(
+        "--result", metavar="N", default="1", help="which result of the slot (default 1)"
     )
 
     command("quota", "today's use and limits")
@@ -633,6 +667,19 @@ def render(result: Result[Any]) -> dict[str, Any]:
         ]
         out["files"], out["bytes"] = payload.files, payload.bytes
         out["older_than_days"] = payload.older_than_days
+    elif isinstance(payload, PickReport):
+        out["picks"] = [
+            {"result": r.result, "pick": r.pick, "rating": r.rating, "boards": list(r.boards)}
+            for r in payload.results
+        ]
+    elif isinstance(payload, BoardReport):
+        out["boards"] = [{"name": b.name, "count": b.count} for b in payload.boards]
+        out["board"], out["changed"] = payload.board, payload.changed
+        if payload.entries is not None:
+            out["entries"] = [
+                {"request_id": e.request_id, "result": e.result, "added_at": e.added_at}
+                for e in payload.entries
+            ]
     elif isinstance(payload, QuotaReport):
         out["quota"] = render_quota(payload)
         out["budget"] = render_budget(payload.budget) if payload.budget else None
@@ -767,6 +814,15 @@ def _human(out: Result[Any], translate: Any = None) -> str:
             f"  {payload.files} file(s) deleted, {payload.bytes:,} bytes freed; "
             "the slots and their history stay"
         )
+    elif isinstance(payload, PickReport):
+        for r in payload.results:
+            marks = [r.pick or "", "★" * r.rating, ", ".join(r.boards)]
+            lines.append(f"  result {r.result}: {' · '.join(m for m in marks if m) or '—'}")
+    elif isinstance(payload, BoardReport):
+        for b in payload.boards:
+            lines.append(f"  {b.name}: {b.count} result(s)")
+        for e in payload.entries or ():
+            lines.append(f"    {e.request_id} #{e.result}")
     elif isinstance(payload, KeyInfo):
         lines.append(f"  key: {payload.data}")
     elif isinstance(payload, LookupReport):
@@ -945,6 +1001,15 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
             return await svc.unhide(ns.request_id)
         if cmd == "prune-media":
             return await svc.prune_media(ns.request_id, ns.older_than)
+        if cmd == "pick":
+            return await svc.pick(
+                ns.request_id,
+                **({} if ns.flag is None else {"pick": ns.flag or None}),
+                **({} if ns.rating is None else {"rating": ns.rating}),
+                result=ns.result,
+            )
+        if cmd == "board":
+            return await _board(svc, ns)
         if cmd == "quota":
             return await svc.quota()
         raise AssertionError(cmd)
@@ -952,6 +1017,20 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
         if progress is not None:
             await progress.aclose()
         await app.aclose()
+
+
+async def _board(svc: Any, ns: argparse.Namespace) -> Result[Any]:
+    """``board add|remove NAME RID``, ``board list [NAME]``, ``board delete NAME``."""
+    if ns.action == "list":
+        return await (svc.boards() if ns.board is None else svc.board(ns.board))
+    if ns.board is None:
+        return _invalid("board: give the board's name", field="board")
+    if ns.action == "delete":
+        return await svc.board_delete(ns.board)
+    if ns.request_id is None:
+        return _invalid("request_id: give the slot's RequestId", field="request_id")
+    change = svc.board_add if ns.action == "add" else svc.board_remove
+    return await change(ns.board, ns.request_id, ns.result)
 
 
 async def _batch(svc: Any, ns: argparse.Namespace, shown: Progress | None) -> Result[Any]:

@@ -352,6 +352,10 @@ EXAMPLES = {
     "hide": "slate hide article:20260816:tide-eye:scene-02",
     "unhide": "slate unhide article:20260816:tide-eye:scene-02",
     "prune-media": "slate prune-media --older-than 30",
+    "pick": "slate pick article:20260816:tide-eye:scene-02 --favourite --rating 4"
+    "\n  slate pick article:20260816:tide-eye:scene-02 --reject --result 2",
+    "board": 'slate board add "Hero shots" article:20260816:tide-eye:scene-02 --result 1'
+    '\n  slate board list "Hero shots"',
     "quota": "slate quota",
     "doctor": "slate doctor",
     "key": "slate key set   (reads the key without showing it)",

@@ -53,6 +53,8 @@ from app.service.sound import VoiceList, list_voices
 from app.service.spend import Spending
 from app.service.submit import Submitter
 from app.service.tidy import Tidy
+from app.service.pick_results import BoardReport, PickReport
+from app.service.picks import KEEP, Picks
 from app.service.transitions import Transitions
 from app.service.views import TaskView
 from app.store.aio import Store
@@ -81,6 +83,7 @@ class SlateService:
         self._canceller = Canceller(ctx, self.lifecycle, moves)
         self._reads = Reads(ctx)
         self._tidy = Tidy(ctx)
+        self._picks = Picks(ctx)
         self._spending = Spending(ctx)
         self._batches = Batches(ctx, self._submitter, self.lifecycle)
         self._derived = Derivations(ctx, self._submitter)
@@ -236,6 +239,34 @@ class SlateService:
         """Delete local media files (one slot's, or those verified more than N days ago); the
         slot, its fingerprint, events and cost stay."""
         return await self._tidy.prune_media(request_id, older_than_days)
+
+    async def pick(
+        self, request_id: object, *, pick: Any = KEEP, rating: Any = KEEP, result: object = 1
+    ) -> Result[PickReport]:
+        """Set or clear a result's favourite / reject flag (``pick``: ``favourite``, ``reject``,
+        None) and its 0–5 rating; with neither, the slot's marks. Never touches the ledger."""
+        return await self._picks.pick(request_id, pick=pick, rating=rating, result=result)
+
+    async def boards(self) -> Result[BoardReport]:
+        """This designer's boards, by name, with how many results each holds."""
+        return await self._picks.boards()
+
+    async def board(self, name: object) -> Result[BoardReport]:
+        return await self._picks.board(name)
+
+    async def board_add(
+        self, name: object, request_id: object, result: object = 1
+    ) -> Result[BoardReport]:
+        """Put a slot's result on a board (made when it does not exist yet)."""
+        return await self._picks.change_board(name, request_id, add=True, result=result)
+
+    async def board_remove(
+        self, name: object, request_id: object, result: object = 1
+    ) -> Result[BoardReport]:
+        return await self._picks.change_board(name, request_id, add=False, result=result)
+
+    async def board_delete(self, name: object) -> Result[BoardReport]:
+        return await self._picks.delete_board(name)
 
     async def quota(self) -> Result[QuotaReport]:
         return await self._reads.quota()

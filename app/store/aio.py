@@ -27,6 +27,7 @@ from app.domain.cost import SlotCost
 from app.domain.prices import PriceTable
 from app.domain.states import State, may_reclaim
 from app.store import gallery as gallery_queries
+from app.store import picks as picks_store
 from app.store import queries
 from app.store.gallery import ResultRow
 from app.store.engine import make_engine, write_queue
@@ -315,6 +316,35 @@ class Store:
             before_id=before_id,
             limit=limit,
         )
+
+    # -- picks and boards (never the ledger) ----------------------------------------------
+    async def set_pick(self, scope: Scope, task_id: int, position: int, **kw: Any) -> Any:
+        return await self._thread(picks_store.set_pick, self.repo, scope, task_id, position, **kw)
+
+    async def picks_of(self, scope: Scope, task_ids: Sequence[int]) -> list[Any]:
+        return await self._thread(picks_store.picks_of, self.repo, scope, task_ids)
+
+    async def boards(self, scope: Scope) -> list[Any]:
+        return await self._thread(picks_store.boards, self.repo, scope)
+
+    async def boards_of(self, scope: Scope, task_ids: Sequence[int]) -> dict[Any, list[str]]:
+        return await self._thread(picks_store.boards_of, self.repo, scope, task_ids)
+
+    async def add_to_board(
+        self, scope: Scope, name: str, results: Sequence[tuple[int, int]]
+    ) -> tuple[int, int]:
+        return await self._thread(picks_store.add_to_board, self.repo, scope, name, results)
+
+    async def remove_from_board(
+        self, scope: Scope, name: str, results: Sequence[tuple[int, int]]
+    ) -> int | None:
+        return await self._thread(picks_store.remove_from_board, self.repo, scope, name, results)
+
+    async def delete_board(self, scope: Scope, name: str) -> bool:
+        return await self._thread(picks_store.delete_board, self.repo, scope, name)
+
+    async def board_entries(self, scope: Scope, board_id: int) -> list[Any]:
+        return await self._thread(picks_store.board_entries, self.repo, scope, board_id)
 
     # -- life -----------------------------------------------------------------------------
     @property

@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Engine, and_, select
+from sqlalchemy import Engine, and_, exists, literal, select
 
 from app.domain.days import day_bounds
 from app.domain.states import State
-from app.store.models import media_t, tasks
+from app.store.models import board_items_t, media_t, picks_t, tasks
+from app.store.picks import filters_results, result_matches
 from app.store.queries import _conditions, _in_project, _json_text
 
 
@@ -48,6 +49,9 @@ class ResultRow:
     resolution: str | None = None
     provider_task_id: str | None = None
     source_task_id: str | None = None  # a 2K regeneration's source task
+    #: This user's pick on the result (``favourite``, ``reject`` or None) and rating (0: none).
+    pick: str | None = None
+    rating: int = 0
 
     @property
     def key(self) -> tuple[int, int]:
@@ -97,6 +101,23 @@ def results(
         if not slots:
             return []
         ids = [s.id for s in slots]
+        # the picks ride on the media's own SELECT (an outer join on uq_picks_result): no
+        # statement is added to a page
+        picked = and_(
+            picks_t.c.tenant == scope.tenant,
+            picks_t.c.user_hash == scope.user_hash,
+            picks_t.c.task_id == media_t.c.task_id,
+            picks_t.c.position == media_t.c.position,
+        )
+        on_board = (
+            exists().where(
+                board_items_t.c.board_id == flt.board,
+                board_items_t.c.task_id == media_t.c.task_id,
+                board_items_t.c.position == media_t.c.position,
+            )
+            if flt.board is not None
+            else literal(True)
+        )
         media_rows = conn.execute(
             select(
                 media_t.c.id,
@@ -109,13 +130,18 @@ def results(
                 media_t.c.width,
                 media_t.c.height,
                 media_t.c.duration,
+                picks_t.c.pick,
+                picks_t.c.rating,
+                on_board.label("on_board"),
             )
+            .select_from(media_t.outerjoin(picks_t, picked))
             .where(media_t.c.task_id.in_(ids))
             .order_by(media_t.c.task_id, media_t.c.position, media_t.c.id)
         ).all()
     by_task: dict[int, list[Any]] = {}
     for m in media_rows:
         by_task.setdefault(m.task_id, []).append(m)
+    narrowed = filters_results(flt)
     out: list[ResultRow] = []
     for s in slots:
         common: dict[str, Any] = {
@@ -132,7 +158,14 @@ def results(
             "source_task_id": s.source_task_id,
         }
         found = by_task.get(s.id)
+        if found and narrowed:
+            kept = [m for m in found if result_matches(flt, m.pick, m.rating or 0, m.on_board)]
+            if not kept:
+                continue  # only other results of this slot matched the SQL (on another rule)
+            found = kept
         if not found:
+            if narrowed and flt.pick != "unrejected":
+                continue
             out.append(
                 ResultRow(
                     **common,
@@ -148,11 +181,11 @@ def results(
                 )
             )
             continue
-        for i, m in enumerate(found):
+        for m in found:
             out.append(
                 ResultRow(
                     **common,
-                    position=i,
+                    position=m.position,
                     media_id=m.id,
                     path=m.path,
                     sha256=m.sha256,
@@ -161,6 +194,8 @@ def results(
                     width=m.width,
                     height=m.height,
                     duration=m.duration,
+                    pick=m.pick,
+                    rating=int(m.rating or 0),
                 )
             )
     return out

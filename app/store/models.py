@@ -149,6 +149,70 @@ class Media(Base):
     removed_at: Mapped[Optional[float]] = mapped_column(Float)
 
 
+#: Picks (migration 0008): one row per result a designer marked, per user — a result is a media
+#: item of a slot (its task and position). Never part of the ledger: no slot, event or cost row
+#: is written or read for a pick.
+PICK_INDEX = "uq_picks_result"
+PICK_COLUMNS = ("tenant", "user_hash", "task_id", "position")
+BOARD_INDEX = "uq_boards_name"
+BOARD_COLUMNS = ("tenant", "user_hash", "name")
+BOARD_ITEM_INDEX = "uq_board_items_result"
+BOARD_ITEM_COLUMNS = ("board_id", "task_id", "position")
+
+
+class Pick(Base):
+    """A designer's favourite / reject flag and 0–5 rating on one result."""
+
+    __tablename__ = "picks"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tenant: Mapped[str] = mapped_column(String(64))
+    user_hash: Mapped[str] = mapped_column(String(64))
+    task_id: Mapped[int] = mapped_column(ForeignKey("tasks.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    #: ``favourite``, ``reject`` or NULL (a rating alone).
+    pick: Mapped[Optional[str]] = mapped_column(String(16))
+    rating: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    updated_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        Index(PICK_INDEX, *PICK_COLUMNS, unique=True),
+        Index("ix_picks_pick", "tenant", "user_hash", "pick", "task_id"),
+        Index("ix_picks_rating", "tenant", "user_hash", "rating", "task_id"),
+    )
+
+
+class Board(Base):
+    """A designer's named collection of results, across projects."""
+
+    __tablename__ = "boards"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tenant: Mapped[str] = mapped_column(String(64))
+    user_hash: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(80))
+    created_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index(BOARD_INDEX, *BOARD_COLUMNS, unique=True),)
+
+
+class BoardItem(Base):
+    """One result on one board (a result can be on several boards)."""
+
+    __tablename__ = "board_items"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
+    task_id: Mapped[int] = mapped_column(ForeignKey("tasks.id", ondelete="CASCADE"))
+    position: Mapped[int] = mapped_column(Integer)
+    added_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (
+        Index(BOARD_ITEM_INDEX, *BOARD_ITEM_COLUMNS, unique=True),
+        Index("ix_board_items_task", "task_id", "position"),
+    )
+
+
 class QuotaUse(Base):
     __tablename__ = "quota_use"
 
@@ -174,3 +238,6 @@ events = SlotEvent.__table__
 media_t = Media.__table__
 quota_t = QuotaUse.__table__
 store_info_t = StoreInfo.__table__
+picks_t = Pick.__table__
+boards_t = Board.__table__
+board_items_t = BoardItem.__table__

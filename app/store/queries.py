@@ -36,6 +36,7 @@ from sqlalchemy import (
 from app.domain.days import day_bounds
 from app.domain.states import POLLABLE
 from app.store.models import tasks
+from app.store.picks import result_filter
 from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow, slot_row, task_row
 
 _EPOCH = dt.date(1970, 1, 1)
@@ -155,6 +156,7 @@ def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnEle
         cond.append(tasks.c.kind == flt.kind)
     if flt.since is not None:
         cond.append(tasks.c.created_at >= flt.since)
+    cond += result_filter(scope, flt)
     if flt.search:
         escaped = flt.search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
         pattern = f"%{escaped}%"

@@ -119,9 +119,18 @@ class SlotFilter:
     kind: str | None = None
     since: float | None = None
     hidden: bool = False  # also the slots hidden from the browser (slate hide)
+    #: Picks and boards (``app.store.picks``): ``favourite``, ``reject`` or ``unrejected``; a
+    #: rating of at least this (0: any); one board's id. A slot matches when one of its results
+    #: does.
+    pick: str | None = None
+    min_rating: int = 0
+    board: int | None = None
 
     def matches(self, row: "SlotRow") -> bool:
-        """The same rules as the read side's SQL, for rows that arrive from a listener."""
+        """The same rules as the read side's SQL, for rows that arrive from a listener (a new
+        slot has no picks and is on no board yet)."""
+        if self.pick in ("favourite", "reject") or self.min_rating or self.board is not None:
+            return False
         if self.states and row.state not in self.states:
             return False
         if self.kind and row.kind != self.kind:

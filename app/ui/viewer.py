@@ -18,6 +18,7 @@ from app.service.reads import ResultRow
 from app.ui.dragout import DragOut, gallery_files
 from app.ui.gallery.model import GalleryModel, is_video, scene_label
 from app.ui.gallery.pane import ResultRef, duration_text, ref_of, use_choices
+from app.ui.picks import PickActions, PickBar
 from app.ui.qt import (
     QColor,
     QDialog,
@@ -408,10 +409,12 @@ class Viewer(QDialog):
         self.next_button.setAccessibleName(self.tr("Next result"))
         self.next_button.setToolTip(self.tr("Next result (→)"))
         self.fit_button = QPushButton(self.tr("Fit"), objectName="viewerFit")
-        self.fit_button.setToolTip(self.tr("Fit the window (F)"))
+        self.fit_button.setToolTip(self.tr("Fit the window (Ctrl+0)"))
         self.actual_button = QPushButton("1:1", objectName="viewerActual")
         self.actual_button.setAccessibleName(self.tr("Actual size"))
-        self.actual_button.setToolTip(self.tr("Actual size, one image pixel per screen pixel (1)"))
+        self.actual_button.setToolTip(
+            self.tr("Actual size, one image pixel per screen pixel (Ctrl+1)")
+        )
         self.zoom_out = QPushButton("−", objectName="viewerZoomOut")
         self.zoom_out.setAccessibleName(self.tr("Zoom out"))
         self.zoom_in = QPushButton("+", objectName="viewerZoomIn")
@@ -474,8 +477,15 @@ class Viewer(QDialog):
         self.drag_out = DragOut(
             self.drag_handle, lambda _pos: gallery_files(self.model, self.row_index)
         )
+        self.picks: PickActions | None = None  # marks the result (the window sets it)
+        self.ask_board: Any = None
+        self.pick_bar = PickBar()
+        self.pick_bar.wanted.connect(self.mark)
+        self.pick_bar.boardWanted.connect(self._to_board)
+        self.pick_bar.hide()
         bottom = QHBoxLayout()
         bottom.addWidget(self.caption, 1)
+        bottom.addWidget(self.pick_bar, 0, Qt.AlignmentFlag.AlignTop)
         bottom.addWidget(self.drag_handle, 0, Qt.AlignmentFlag.AlignTop)
         bottom.addWidget(self.use_button, 0, Qt.AlignmentFlag.AlignTop)
         bottom.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -512,14 +522,47 @@ class Viewer(QDialog):
         for keys, fn in (
             (["Right"], lambda: self.step(1)),
             (["Left"], lambda: self.step(-1)),
-            (["F"], canvas.fit),
-            (["1"], canvas.actual_size),
+            (["Ctrl+0"], canvas.fit),
+            (["Ctrl+1"], canvas.actual_size),
+            *(([k], lambda k=k: self.mark(k)) for k in ("F", "X", "0", "1", "2", "3", "4", "5")),
             (["+", "="], lambda: canvas.zoom_by(1.25)),
             (["-"], lambda: canvas.zoom_by(0.8)),
             (["Space"], self._space),
         ):
             for k in keys:
                 QShortcut(QKeySequence(k), self, fn)
+
+    # -- marks ---------------------------------------------------------------------------------
+    def set_picks(self, picks: PickActions, ask_board: Any) -> None:
+        self.picks = picks
+        self.ask_board = ask_board
+        picks.marked.connect(self._marked)
+        self._say_marks()
+
+    def mark(self, key: str) -> None:
+        """F favourite, X reject, 1–5 rating, 0 no rating on the result shown."""
+        row = self.current()
+        if self.picks is not None and row is not None and row.path is not None:
+            self.picks.mark_key(row.request_id, row.position, key, row.pick)
+
+    def _marked(self, rid: str, position: int, pick: Any, rating: int) -> None:
+        row = self.current()
+        if row is not None and (row.request_id, row.position) == (rid, position):
+            self.model.update_pick(row.task_id, position, pick, rating)
+            self._say_marks()
+
+    def _say_marks(self) -> None:
+        row = self.current()
+        on = self.picks is not None and row is not None and row.path is not None
+        self.pick_bar.setVisible(on)
+        if on and row is not None:
+            self.pick_bar.show_marks(row.pick, row.rating)
+
+    def _to_board(self) -> None:
+        row = self.current()
+        name = self.ask_board() if self.ask_board is not None else None
+        if self.picks is not None and row is not None and name:
+            self.picks.add_to_board(name, [(row.request_id, row.position)])
 
     def _space(self) -> None:
         if self.stage.stack.currentWidget() is self.stage.video:
@@ -546,6 +589,7 @@ class Viewer(QDialog):
             f"<b>{_esc(row.request_id)}</b> · {_esc(parameter_words(row))}<br>{_esc(prompt)}"
         )
         self._fill_details(row)
+        self._say_marks()
         self._say_use()
         self._say_position()
         self._say_zoom()

@@ -47,6 +47,7 @@ from app.ui.spend import SpendDialog
 from app.ui.gallery.model import GalleryModel, GalleryScope
 from app.ui.gallery.pane import GalleryPane, ResultRef
 from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, default_cache_dir
+from app.ui.picks import PickActions
 from app.ui.compare import CompareView
 from app.ui.viewer import Viewer
 from app.ui.models import SlotTreeModel
@@ -376,6 +377,7 @@ class MainWindow(QMainWindow):
         self.gallery.useResultWanted.connect(self.use_gallery_result)
         self.gallery.make2kWanted.connect(self.make_2k_of)
         self.make2k_dialog: Any = None
+        self._build_picks()
         b = self.browser
         for combo in (b.state, b.kind, b.date):
             combo.currentIndexChanged.connect(self._gallery_follow)
@@ -386,6 +388,37 @@ class MainWindow(QMainWindow):
 
     def _tile_size_changed(self, size: int) -> None:
         self.settings.gallery_tile = size  # (written with the layout, on close)
+
+    # -- picks and boards --------------------------------------------------------------------------
+    def _build_picks(self) -> None:
+        """One :class:`PickActions` marks results from the slot pane, the gallery and the viewer;
+        the browser's and the gallery's pick filters stay alike."""
+        self.picks = PickActions(self.controller, self)
+        ask = lambda: self.ask_board()  # noqa: E731 - late-bound: tests answer the dialog
+        self.gallery.set_picks(self.picks, ask)
+        self.slot_pane.finished.set_picks(self.picks, ask)
+        self.picks.boardsChanged.connect(self._boards_changed)
+        self.picks.refused.connect(lambda text: text and self.statusBar().showMessage(text, 8000))
+        self.browser.picks.changed.connect(lambda: self._pick_filters(self.browser.picks))
+        self.gallery.filters.changed.connect(lambda: self._pick_filters(self.gallery.filters))
+        self.picks.refresh_boards()
+
+    def ask_board(self) -> str | None:
+        """Ask "Add to board…": which board (a new name makes one); None when cancelled."""
+        from app.ui.picks import ask_board
+
+        return ask_board(self.picks, self)
+
+    def _boards_changed(self) -> None:
+        for f in (self.browser.picks, self.gallery.filters):
+            f.set_boards(self.picks.boards)
+
+    def _pick_filters(self, source: Any) -> None:
+        """A pick, rating or board filter chosen in the browser or the gallery: both show it."""
+        other = self.gallery.filters if source is self.browser.picks else self.browser.picks
+        other.set_values(**source.values())
+        self.browser.apply_filter()
+        self._gallery_follow()
 
     def gallery_shown(self) -> bool:
         return self.middle_stack.currentWidget() is self.gallery_page
@@ -475,6 +508,7 @@ class MainWindow(QMainWindow):
             self.viewer.finished.connect(self._lightbox_closed)
             self.viewer.compareWanted.connect(self.open_compare)
             self.viewer.useResultWanted.connect(self.gallery.useResultWanted)
+            self.viewer.set_picks(self.picks, lambda: self.ask_board())
         if not self.viewer.isVisible():
             self._over_window(self.viewer)
         self.viewer.offer_use = self.gallery.offer_use

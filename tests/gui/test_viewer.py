@@ -64,7 +64,7 @@ def test_viewer_zooms_fits_shows_actual_size_pans_and_steps_through_the_gallery(
     assert viewer.title.text() == rids[-1].rsplit(":", 1)[-1]
     assert canvas.fit_mode and canvas.zoom() < 0.9  # the whole picture in view
     fit_zoom = canvas.zoom()
-    gui.qtbot.keyClick(viewer, Qt.Key.Key_1)
+    gui.qtbot.keyClick(viewer, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
     ratio = canvas.devicePixelRatioF()
     assert canvas.zoom() == pytest.approx(1 / ratio) and not canvas.fit_mode
     assert viewer.zoom_label.text() == "100 %"
@@ -83,7 +83,7 @@ def test_viewer_zooms_fits_shows_actual_size_pans_and_steps_through_the_gallery(
     assert canvas.zoom() == pytest.approx(1.25 / ratio)
     viewer.zoom_out.click()
     assert canvas.zoom() == pytest.approx(1 / ratio)
-    gui.qtbot.keyClick(viewer, Qt.Key.Key_F)
+    gui.qtbot.keyClick(viewer, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     assert canvas.fit_mode and canvas.zoom() == pytest.approx(fit_zoom)
     # Details: the technical facts, one click away
     assert not viewer.details.isVisible()

@@ -40,6 +40,7 @@ STEPS = [
     "0005_owner_text_store_id",
     "0006_cost",
     "0007_tidy",
+    "0008_picks",
 ]
 SCOPE = Scope("studio-a", "u" * 64, "demo", "local")
 pytestmark = pytest.mark.empty_store  # every migration here starts from an empty database

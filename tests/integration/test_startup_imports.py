@@ -70,6 +70,7 @@ APP = {
         "handles", "lookup", "naming", "numbers", "params", "params_h3image", "params_v2",
         "prices", "protocols", "shotlist", "slots", "states", "templates", "tidy",
         "drafts", "params_sound",
+        "picks",  # the marks' rules: the browser's and the gallery's pick filters
     },
     "app.providers": {
         "base", "codes", "demo", "h3image", "http", "minimax", "minimax_v2", "sound",
@@ -79,6 +80,7 @@ APP = {
         "lease", "lifecycle", "media", "owner", "prices", "ratelimit", "reads", "recover",
         "results", "secrets", "slate", "spend", "submit", "tidy", "transitions", "views",
         "sound", "sound_media",
+        "picks", "pick_results",  # SlateService.pick and boards
     },
     "app.sim": {
         "cli", "config", "extras", "h3extras", "h3image", "media", "probe", "rules", "server",
@@ -88,6 +90,7 @@ APP = {
     "app.store": {
         "aio", "engine", "gallery", "migrate", "models", "queries", "repository", "rows",
         "spend", "sqlite_claim", "statements",
+        "picks",  # the pick, rating and board filters of the browser's reads
     },
     "app.ui": {
         "app", "assets", "chain", "compare", "controller", "current", "dialogs", "flow", "form",
@@ -96,6 +99,7 @@ APP = {
         "window", "words", "draft", "noop",
         "form_h3image", "enhance",  # parts of the create form (H3-Image rows, Enhance prompt)
         "dragout",  # results drag out of the slot pane, the gallery and the viewer
+        "picks",  # the marks on results and the pick filters, in the browser at start
     },
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {

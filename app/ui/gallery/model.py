@@ -34,6 +34,7 @@ ResultRole = Qt.ItemDataRole.UserRole + 40
 ThumbRole = Qt.ItemDataRole.UserRole + 41
 StateRole = Qt.ItemDataRole.UserRole + 42
 RequestIdRole = Qt.ItemDataRole.UserRole + 43
+PickRole = Qt.ItemDataRole.UserRole + 44  # (pick, rating)
 
 PAGE = 120  # slots per page: about three screens of tiles
 FIRST_PAGE = 40  # the first page: one large screen, shown sooner
@@ -198,6 +199,17 @@ class GalleryModel(QtCore.QAbstractListModel):
             self.dataChanged.emit(idx, idx, [StateRole, Qt.ItemDataRole.AccessibleTextRole])
         return True
 
+    def update_pick(self, task_id: int, position: int, pick: str | None, rating: int) -> bool:
+        """A result's marks changed: its tile redraws (it stays even when the filter would now
+        leave it out: nothing moves under the designer's hand). True when the gallery holds it."""
+        for i in self._by_task.get(task_id, ()):
+            if self.rows[i].position == position:
+                self.rows[i] = replace(self.rows[i], pick=pick, rating=rating)
+                idx = self.index(i)
+                self.dataChanged.emit(idx, idx, [PickRole, Qt.ItemDataRole.AccessibleTextRole])
+                return True
+        return False
+
     def has_media(self, task_id: int) -> bool:
         return any(self.rows[i].path is not None for i in self._by_task.get(task_id, ()))
 
@@ -236,6 +248,8 @@ class GalleryModel(QtCore.QAbstractListModel):
             return row.state
         if role == ThumbRole:
             return self.thumbnail(row)
+        if role == PickRole:
+            return (row.pick, row.rating)
         if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
             return f"{row.request_id} — {row.prompt or ''}".strip(" —")
         return None

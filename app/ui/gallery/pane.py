@@ -54,6 +54,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
+from app.ui.picks import PickActions, PickFilters, key_of, marks_text
 from app.ui.style import badge_pixmap, state_word
 
 TILE = 168  # the picture's box at its smallest
@@ -169,7 +170,9 @@ class TileDelegate(QStyledItemDelegate):
         pix = model.thumbnail(row)
         failed = pix is None and model.thumb_failed(row)
         w, h = rect.width(), rect.height()
-        key = (row.key, row.state, w, h, ratio, pix.cacheKey() if pix is not None else None, failed)
+        marks = (row.pick, row.rating)
+        pixkey = pix.cacheKey() if pix is not None else None
+        key = (row.key, row.state, marks, w, h, ratio, pixkey, failed)
         tile = self._tiles.get(key)
         if tile is None:
             tile = QPixmap(QSize(int(w * ratio), int(h * ratio)))
@@ -250,6 +253,19 @@ class TileDelegate(QStyledItemDelegate):
             painter.setBrush(QColor(255, 255, 255, 230))
             painter.drawEllipse(spot)
             painter.drawPixmap(spot.adjusted(2, 2, -2, -2), badge)
+        marks = marks_text(row.pick, row.rating)
+        if marks:
+            fm = QFontMetrics(option.font)
+            painter.setFont(option.font)
+            w = fm.horizontalAdvance(marks) + 10
+            chip = QRect(
+                box.right() - 6 - w, box.bottom() - 6 - fm.height() - 2, w, fm.height() + 2
+            )
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QColor(0, 0, 0, 160))
+            painter.drawRoundedRect(chip, 4, 4)
+            painter.setPen(QColor("#ffd166") if row.pick != "reject" else QColor("#ff9b9b"))
+            painter.drawText(chip, Qt.AlignmentFlag.AlignCenter, marks)
         caption = QRect(r.left(), box.bottom() + 3, r.width(), CAPTION - 3)
         font = QFont(option.font)
         painter.setFont(font)
@@ -432,6 +448,10 @@ class GalleryPane(QWidget):
         self.all_button = QPushButton(self.tr("Show all projects"), objectName="galleryAllButton")
         self.all_button.setAccessibleName(self.tr("Show the results of all projects"))
         self.all_button.clicked.connect(self.scopeCleared)
+        #: marks results (F, X, 1–5, 0, the menu): set by the window (``set_picks``)
+        self.picks: PickActions | None = None
+        self.ask_board: Any = None  # "Add to board…": asks for a name (the window's dialog)
+        self.filters = PickFilters("gallery", self)
         self.view = GalleryView()
         self.view.setAccessibleName(self.tr("Results"))
         self.view.setModel(model)
@@ -444,6 +464,8 @@ class GalleryPane(QWidget):
         head.setSpacing(8)
         head.addWidget(self.title)
         head.addWidget(self.scope_label, 1)
+        for combo in self.filters.combos():
+            head.addWidget(combo)
         head.addWidget(self.all_button)
         self.size_slider = QSlider(Qt.Orientation.Horizontal, objectName="tileSizeSlider")
         self.size_slider.setRange(SMALLEST_TILE, MAX_TILE)
@@ -471,6 +493,37 @@ class GalleryPane(QWidget):
         model.rowsInserted.connect(self._update_state)
         model.loadingChanged.connect(self._update_state)
         self._update_state()
+
+    def set_picks(self, picks: PickActions, ask_board: Any) -> None:
+        """Results are marked through ``picks``; ``ask_board()`` names a board (or None)."""
+        self.picks = picks
+        self.ask_board = ask_board
+        picks.marked.connect(self._marked)
+
+    def _marked(self, _rid: str, position: int, pick: Any, rating: int) -> None:
+        for i in range(self.model.rowCount()):
+            row = self.model.row_at(i)
+            if row is not None and row.request_id == _rid and row.position == position:
+                self.model.update_pick(row.task_id, position, pick, rating)
+                return
+
+    def marked_rows(self) -> list[ResultRow]:
+        """The results the marks apply to: the selected tiles (or the current one), with media."""
+        rows = self.selected_rows() or (
+            [self.view.currentIndex().row()] if self.view.currentIndex().isValid() else []
+        )
+        out = [self.model.row_at(i) for i in rows]
+        return [r for r in out if r is not None and r.path is not None]
+
+    def mark(self, key: str) -> bool:
+        """F, X, 1–5 or 0 on the selected results (the first one's flag decides the toggle)."""
+        rows = self.marked_rows()
+        if self.picks is None or not rows:
+            return False
+        current = rows[0].pick
+        for r in rows:
+            self.picks.mark_key(r.request_id, r.position, key, current)
+        return True
 
     # -- scope ---------------------------------------------------------------------------------
     def set_scope(self, scope: GalleryScope) -> None:
@@ -500,6 +553,9 @@ class GalleryPane(QWidget):
             or m.scope.filter.states
             or m.scope.filter.kind
             or m.scope.filter.since is not None
+            or m.scope.filter.pick
+            or m.scope.filter.min_rating
+            or m.scope.filter.board is not None
         ):
             self.empty.setText(
                 self.tr(
@@ -561,6 +617,10 @@ class GalleryPane(QWidget):
             and not event.modifiers()
         ):
             return self.compare_selected()
+        if obj is self.view and event.type() == QtCore.QEvent.Type.KeyPress:
+            key = key_of(event)
+            if key is not None and self.mark(key):
+                return True
         return super().eventFilter(obj, event)
 
     def menu_for(self, index: QModelIndex) -> QtWidgets.QMenu:
@@ -575,6 +635,12 @@ class GalleryPane(QWidget):
         rows = self.selected_rows()
         if len(rows) == 2 and i in rows:
             menu.addAction(self.tr("Compare the two selected (C)"), self.compare_selected)
+        if self.picks is not None and row.path is not None:
+            menu.addSeparator()
+            marked = [(r.request_id, r.position) for r in self.marked_rows()]
+            if (row.request_id, row.position) not in marked:
+                marked = [(row.request_id, row.position)]
+            self.picks.fill_menu(menu, marked, row.pick, self.ask_board or (lambda: None))
         ref = ref_of(row)
         choices = use_choices(ref) if self.offer_use else []
         if choices:

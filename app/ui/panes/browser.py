@@ -15,6 +15,7 @@ from app.service.reads import SlotFilter
 from app.ui.current import CurrentSlot
 from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel, age_text, row_from_view
 from app.ui.flow import FlowLayout
+from app.ui.picks import PickFilters
 from app.ui.qt import (
     QEvent,
     QToolButton,
@@ -106,11 +107,12 @@ class SlotBrowser(QWidget):
         self.empty.hide()
         self.tree.installEventFilter(self)
 
+        self.picks = PickFilters("browser", self)  # by pick, rating and board
         for combo in (self.state, self.kind, self.date):
             # as wide as the longest choice in the current language: a filter never reads cut off
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         filters = FlowLayout(spacing=6)  # wraps in a narrow pane: a filter is never cut off
-        for combo in (self.state, self.kind, self.date):
+        for combo in (self.state, self.kind, self.date, *self.picks.combos()):
             filters.addWidget(combo)
         filters.addWidget(self.show_hidden)
         box = QVBoxLayout(self)
@@ -127,6 +129,7 @@ class SlotBrowser(QWidget):
         for combo in (self.state, self.kind, self.date):
             combo.currentIndexChanged.connect(self.apply_filter)
         self.show_hidden.toggled.connect(self.apply_filter)
+        self.picks.changed.connect(self.apply_filter)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         model.rowsInserted.connect(self._span_groups)
         model.revealed.connect(self.show_index)
@@ -182,6 +185,7 @@ class SlotBrowser(QWidget):
             kind=self.kind.currentData(),
             since=since,
             hidden=self.show_hidden.isChecked(),
+            **self.picks.values(),
         )
 
     def apply_filter(self) -> None:

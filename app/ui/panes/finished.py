@@ -19,6 +19,7 @@ from app.ui.chain import Role
 from app.ui.dragout import DragOut, OutFile, out_files
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.sound_view import SoundView, show_sound, sound_summary
+from app.ui.picks import PickActions, PickBar, key_of
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAction,
@@ -134,10 +135,21 @@ class FinishedView(QWidget):
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        #: the marks of the result on screen (favourite, reject, stars, "Add to board…")
+        self.picks: PickActions | None = None
+        self.ask_board: Any = None
+        self.pick_bar = PickBar()
+        self.pick_bar.wanted.connect(self.mark)
+        self.pick_bar.boardWanted.connect(self._to_board)
+        self.pick_bar.hide()
+        self._marks: dict[int, tuple[Any, int]] = {}  # position → (pick, rating)
+        self._rid: str | None = None
+        self.images.currentItemChanged.connect(lambda *_: self._say_marks())
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.use_button)
         row.addWidget(self.make2k_button)
+        row.addWidget(self.pick_bar)
         row.addStretch(1)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -162,6 +174,7 @@ class FinishedView(QWidget):
         self.sound.setVisible(sound)
         self.use_button.setVisible(bool(media))
         self._show_make2k(task, media)
+        self._load_marks(task.request_id if media else None)
         self._box.setStretch(self._box.count() - 1, 0 if media and not sound else 1)
         if same:
             return
@@ -257,6 +270,55 @@ class FinishedView(QWidget):
         prompt = str(p.get("prompt") or "")
         return f"<b>{html.escape(line)}</b><br><span>{html.escape(prompt)}</span>"
 
+    # -- marks ------------------------------------------------------------------------------------
+    def set_picks(self, picks: PickActions, ask_board: Any) -> None:
+        self.picks = picks
+        self.ask_board = ask_board
+        picks.marked.connect(self._marked)
+
+    def _load_marks(self, request_id: str | None) -> None:
+        if request_id != self._rid:
+            self._marks = {}
+        self._rid = request_id
+        if self.picks is None or request_id is None:
+            self._say_marks()
+            return
+
+        def arrived(report: Any) -> None:
+            if report is not None and self._rid == request_id:
+                self._marks = {r.result - 1: (r.pick, r.rating) for r in report.results}
+                self._say_marks()
+
+        self.picks.marks_of(request_id, arrived)
+        self._say_marks()
+
+    def current_position(self) -> int | None:
+        media = self.current_media()
+        return None if media is None else self._media.index(media)
+
+    def _say_marks(self) -> None:
+        pos = self.current_position()
+        self.pick_bar.setVisible(self.picks is not None and pos is not None)
+        if pos is not None:
+            self.pick_bar.show_marks(*self._marks.get(pos, (None, 0)))
+
+    def mark(self, key: str) -> None:
+        """F favourite, X reject, 1–5 rating, 0 no rating on the result on screen."""
+        pos = self.current_position()
+        if self.picks is not None and self._rid is not None and pos is not None:
+            self.picks.mark_key(self._rid, pos, key, self._marks.get(pos, (None, 0))[0])
+
+    def _marked(self, rid: str, position: int, pick: Any, rating: int) -> None:
+        if rid == self._rid:
+            self._marks[position] = (pick, rating)
+            self._say_marks()
+
+    def _to_board(self) -> None:
+        pos = self.current_position()
+        name = self.ask_board() if self.ask_board is not None else None
+        if self.picks is not None and self._rid is not None and pos is not None and name:
+            self.picks.add_to_board(name, [(self._rid, pos)])
+
     # -- using a result in a new slot ------------------------------------------------------------
     def current_media(self) -> MediaView | None:
         if not self._media:
@@ -296,6 +358,13 @@ class FinishedView(QWidget):
         menu = QMenu(self)
         for act in self.actions_for(media):
             menu.addAction(act)
+        pos_ = self._media.index(media)
+        if self.picks is not None and self._rid is not None:
+            menu.addSeparator()
+            current = self._marks.get(pos_, (None, 0))[0]
+            self.picks.fill_menu(
+                menu, [(self._rid, pos_)], current, self.ask_board or (lambda: None)
+            )
         menu.popup(self.images.viewport().mapToGlobal(pos))
 
     def _drag_files(self, pos: Any) -> list[OutFile]:
@@ -314,6 +383,11 @@ class FinishedView(QWidget):
         return (m.height / m.width) if m is not None and m.width and m.height else 1.0
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if obj is self.images and event.type() == QEvent.Type.KeyPress:
+            key = key_of(event)
+            if key is not None and self.picks is not None and self._media:
+                self.mark(key)
+                return True
         if obj in (self.images, self.images.viewport()) and event.type() in (
             QEvent.Type.Resize,
             QEvent.Type.Show,
