@@ -119,14 +119,17 @@ def ledger(sim: Any) -> dict[str, Any]:
 def foreign(
     sim: Any,
     asked: str,
-    records: list[dict[str, Any]],
+    records: Callable[[], list[dict[str, Any]]],
     done: Callable[[dict[str, Any]], Any] | None = None,
 ) -> dict[str, Any] | None:
     """The ``foreign_answer`` fault: another task's record to answer instead of ``asked``
-    (a finished one when there is one), or ``None`` (fault off, or no other task yet; the
-    fault is then not used up)."""
-    others = [r for r in records if str(r["task_id"]) != str(asked)]
-    if not others or not sim._take("foreign_answer"):
+    (a finished one when there is one), or ``None`` (fault off, or no other task yet: then the
+    fault is given back). ``records`` is read only when the fault strikes."""
+    if not sim._take("foreign_answer"):
+        return None
+    others = [r for r in records() if str(r["task_id"]) != str(asked)]
+    if not others:
+        sim._give_back("foreign_answer")
         return None
     if done is not None:
         finished = [r for r in others if done(r) in (True, "Success", "succeeded")]

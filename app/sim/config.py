@@ -179,13 +179,13 @@ FAULTS: dict[str, FaultInfo] = {
         "count",
         ALWAYS,
         "the next N downloads send their status line and headers a byte every 0.5 s, "
-        "never ending them",
+        "never ending them (until the client lets go; 2 min at most)",
     ),
     "gzip_downloads": FaultInfo(
         "count",
         ALWAYS,
         "the next N downloads answer a chunked Content-Encoding: gzip body that never ends and "
-        "decodes to nothing (an empty deflate block every 0.2 s)",
+        "decodes to nothing (an empty deflate block every 0.2 s, 2 min at most)",
     ),
     "hostile_body": FaultInfo(
         "count",

@@ -179,6 +179,13 @@ class SimServer:
                 return True
         return False
 
+    def _give_back(self, name: str) -> None:
+        """Undo a :meth:`_take` whose fault found nothing to act on."""
+        with self._lock:
+            self._injected[name] -= 1
+            if not self.faults.random.get(name, 0.0):
+                setattr(self.faults, name, getattr(self.faults, name) + 1)
+
     def _status_word(self, v2: bool = False) -> str | None:
         with self._lock:
             word = self.faults.status_word
@@ -799,7 +806,7 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
         task = self.sim.store.get_task(task_id)
         if task is None:
             raise ApiError(2013, f"invalid params, task {task_id} not found")
-        other = billing.foreign(self.sim, task_id, self.sim.store.list_tasks())
+        other = billing.foreign(self.sim, task_id, self.sim.store.list_tasks)
         if other is not None:
             return self._json(self.sim.task_view(other))
         word = self.sim._status_word()

@@ -515,8 +515,11 @@ class SoundEndpoints:
         record = shelf.tasks.get(task_id)
         if record is None:
             raise ApiError(2013, f"invalid params, task {task_id} not found")
-        with shelf.lock:
-            others = list(shelf.tasks.values())
+
+        def others() -> list[dict[str, Any]]:
+            with shelf.lock:
+                return list(shelf.tasks.values())
+
         record = billing.foreign(self.sim, task_id, others, done=self._task_status) or record
         task_id = record["task_id"]
         word = self.sim._status_word()

@@ -188,7 +188,7 @@ class V2Endpoints:
         other = billing.foreign(
             sim,
             task_id,
-            [t for t in sim.store.list_v2_tasks(sim.now() - v2rules.TASK_WINDOW)],
+            lambda: sim.store.list_v2_tasks(sim.now() - v2rules.TASK_WINDOW),
             done=lambda t: sim.v2_status(t)[0],
         )
         if other is not None:  # another task's object, its own id in it
