@@ -576,6 +576,8 @@ class SoundEndpoints:
             raise invalid("file_id must be a number")
         record, data = self._sound_file(int(raw))
         fmt = record["params"]["format"]
+        if not record["params"].get("spoiled"):
+            self.sim._served_media(data, record["prompt"])
         self._send(200, data, CONTENT_TYPES[fmt])  # type: ignore[attr-defined]
 
     def _sound_voices(self) -> None:
