@@ -17,11 +17,26 @@ provider task id whose answer went out is lost (``lost_provider_ids``: in no slo
 history) and re-verifies every success's media from disk (images decode and have the shape
 asked, videos decode frame by frame).
 
-``python -m tests.soak N [--hostile] [--store URL] [--seed S]`` runs it at N tasks.
+``world2=True`` adds hostile world II (issue 24): query answers naming another task
+(``foreign_answer``), billed successes without media (V2 ``succeeded`` with ``usage`` and no
+``content.url``, from ``success_without_file``), usage figures of 1e30 (``huge_usage``),
+downloads that never end (``gzip_downloads``: gzip decoding to nothing; ``drip_headers``), a
+provider clock ``provider_skew`` seconds off, competing unknown slots of one shape (``pairs``
+pairs of H3 768P 4 s 16:9 slots, each losing its create in one first phase, windows
+overlapping) with every unknown slot looked up, and sound slots (music, synchronous and
+asynchronous speech) as ``sound_share`` of the tasks. It checks, at the end, against the
+provider's own records (:mod:`app.sim.billing`): no slot shows a task another slot made
+(``slots_showing_another_task``), every success's media is what the provider made for that
+slot's own task (``media_not_of_own_task``), and each settled slot counts what the provider
+charged for it (``spend_mismatches``; the totals are ``spend`` and ``billed``).
+
+``python -m tests.soak --tasks N [--store sqlite|pg|URL] [--world2] [--hostile] [--seed S]``
+runs it at N tasks (``python -m tests.soak N`` still works) and prints the figures as JSON.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -33,6 +48,8 @@ import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
+
+from decimal import Decimal
 
 import sqlalchemy as sa
 
@@ -56,6 +73,20 @@ FAULTS = {
 }
 #: The hostile kinds (``hostile=True``), on top of :data:`FAULTS`.
 HOSTILE_FAULTS = {"hostile_body": 0.02, "drip_downloads": 0.02, "undecodable_media": 0.04}
+#: Hostile world II (``world2=True``), on top of :data:`FAULTS` (``success_without_file`` there
+#: is the billed success without media: V2 ``succeeded`` with ``usage``, no ``content.url``).
+WORLD2_FAULTS = {
+    "foreign_answer": 0.04,
+    "huge_usage": 0.05,
+    "gzip_downloads": 0.015,
+    "drip_headers": 0.015,
+    "success_without_file": 0.04,
+}
+#: World II's defaults: the provider's clock 45 s ahead of this machine, a third of the slots
+#: sound, three competing pairs, and downloads let go after 2 s below the minimum rate.
+PROVIDER_SKEW, SOUND_SHARE, PAIRS, RATE_GRACE = 45.0, 0.3, 3, 2.0
+#: Each of these strikes at least once in a world II soak, however small (then at random).
+WORLD2_ONCE = ("foreign_answer", "huge_usage", "gzip_downloads", "drip_headers")
 #: A short lease (timeout 5 s + margin) renewed often, and a Retry-After past it.
 LEASE_MARGIN, RENEW_EVERY, RETRY_AFTER = -3.0, 0.25, 3.0
 #: Shares of the mix: videos among slots, and MiniMax-H3 (V2) among videos.
@@ -76,6 +107,11 @@ def soak(
     v2_share: float = V2_SHARE,
     hostile: bool = False,
     skew: float = 3600.0,
+    world2: bool = False,
+    provider_skew: float = PROVIDER_SKEW,
+    sound_share: float = SOUND_SHARE,
+    pairs: int = PAIRS,
+    prefix: str = "soak:20261130:tide-eye",
 ) -> dict[str, Any]:
     """Run ``tasks`` slots through workers that are SIGKILLed at random moments while the demo
     provider injects random faults. The fault-and-kill phase lasts until both ``min_kills``
@@ -86,7 +122,13 @@ def soak(
     data_dir = workdir / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
     store = store or f"sqlite:///{(data_dir / 'slate.sqlite3').as_posix()}"
-    faults = {**FAULTS, **(HOSTILE_FAULTS if hostile else {})}
+    faults = {
+        **FAULTS,
+        **(HOSTILE_FAULTS if hostile else {}),
+        **(WORLD2_FAULTS if world2 else {}),
+    }
+    if not world2:
+        sound_share, pairs, provider_skew = 0.0, 0, 0.0
     sim = start_sim(
         SimConfig(
             preparing=0.05,
@@ -94,10 +136,11 @@ def soak(
             processing=0.15,
             image_latency=0.0,
             seed=seed,
-            faults=Faults(random=dict(faults), status_word=""),
+            clock_offset=provider_skew,
+            faults=Faults(random={}, status_word=""),
         )
     )
-    sim.set_faults(status_word=None, random=dict(faults))
+    sim.set_faults(status_word=None)
     if hostile:
         sim.set_faults(retry_after=RETRY_AFTER)
     env = dict(os.environ)
@@ -125,12 +168,26 @@ def soak(
         "--max-seconds",
         str(max_seconds * 2),
     ]
+    if world2:
+        cmd += ["--sound-share", str(sound_share), "--pairs", str(pairs), "--lookup"]
+        cmd += ["--rate-grace", str(RATE_GRACE)]
     if hostile:
         cmd += ["--lease-margin", str(LEASE_MARGIN), "--renew-every", str(RENEW_EVERY)]
     other_cmd = cmd + ["--clock-offset", str(skew)] if hostile and skew else None
     kills = rounds = 0
     started = time.monotonic()
     try:
+        if pairs:  # first, each competing slot loses its create, all within one window
+            sim.set_faults(lose_create_response=2 * pairs)
+            first = subprocess.run(
+                cmd + ["--pairs-only"], env=env, cwd=ROOT, capture_output=True, text=True
+            )
+            if first.returncode != 0:
+                raise AssertionError(f"pairs worker exited {first.returncode}: {first.stderr}")
+            sim.set_faults(lose_create_response=0)
+        sim.set_faults(random=dict(faults))
+        if world2:
+            sim.set_faults(**{name: 1 for name in WORLD2_ONCE})
         while True:
             rounds += 1
             proc = subprocess.Popen(
@@ -175,13 +232,20 @@ def soak(
             store,
             sim.stats(),
             tasks,
+            ledger=sim.ledger() if world2 else None,
+            provider_clock_offset=provider_skew,
             kills=kills,
             rounds=rounds,
-            seconds=time.monotonic() - started,
-            deep=hostile,
+            seconds=round(time.monotonic() - started, 1),
+            deep=hostile or world2,
         )
     finally:
         sim.stop()
+
+
+def rid_of(prompt: str) -> str:
+    """The RequestId a slot's prompt names (``slot RID``, a long text after it)."""
+    return prompt.removeprefix("slot ").split(" ", 1)[0]
 
 
 def check(
@@ -191,13 +255,17 @@ def check(
     tasks: int,
     *,
     deep: bool = False,
+    ledger: dict[str, Any] | None = None,
     **extra: Any,
 ) -> dict[str, Any]:
     engine = sa.create_engine(store)
     with engine.connect() as conn:
         rows = (
             conn.execute(
-                sa.text("SELECT id, request_id, state, kind, params, provider_task_id FROM tasks")
+                sa.text(
+                    "SELECT id, request_id, state, kind, params, provider_task_id, "
+                    "provider_status, error_code, cost_estimate, cost_reported FROM tasks"
+                )
             )
             .mappings()
             .all()
@@ -206,6 +274,12 @@ def check(
             conn.execute(sa.text("SELECT task_id, path, sha256, bytes FROM media")).mappings().all()
         )
         history = conn.execute(sa.text("SELECT data, detail FROM slot_events")).all()
+        lookups = conn.execute(
+            sa.text(
+                "SELECT t.request_id, e.detail FROM slot_events e JOIN tasks t "
+                "ON e.task_id = t.id WHERE e.event = 'lookup'"
+            )
+        ).all()
         gone = {
             rid
             for (rid,) in conn.execute(
@@ -229,22 +303,29 @@ def check(
         for tid in ids
         if tid not in kept_ids and tid not in history_text
     ]
-    cut_by_kill = [m for m in missing if m[0].removeprefix("slot ") in gone]
+    cut_by_kill = [m for m in missing if rid_of(m[0]) in gone]
     lost_ids = [m for m in missing if m not in cut_by_kill]
     by_rid = {r["request_id"]: r for r in rows}
     made = stats["made_by_prompt"]
-    duplicates = {p: n for p, n in made.items() if n > 1}
-    lost = [p for p, n in made.items() if n >= 1 and p.removeprefix("slot ") not in by_rid]
+    duplicates = {p[:80]: n for p, n in made.items() if n > 1}
+    lost = [p[:80] for p, n in made.items() if n >= 1 and rid_of(p) not in by_rid]
     media_by_task: dict[int, list] = {}
     for m in media:
         media_by_task.setdefault(m["task_id"], []).append(m)
-    fake_success = []
+    served = stats.get("served_sha256", {})
+    owners = (ledger or {}).get("owners", {})
+    fake_success, not_own, showing_other = [], [], []
     v2_states: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
     for r in rows:
         params = r["params"] if isinstance(r["params"], dict) else json.loads(r["params"])
+        kinds[_mix_kind(r["kind"], params)] += 1
         v2 = protocol_of(r["kind"], params) == V2
         if v2:
             v2_states[r["state"]] += 1
+        tid = r["provider_task_id"]
+        if ledger is not None and tid and rid_of(owners.get(str(tid), "?")) != r["request_id"]:
+            showing_other.append((r["request_id"], str(tid), owners.get(str(tid), "")[:60]))
         if r["state"] != "success":
             continue
         items = media_by_task.get(r["id"], [])
@@ -261,11 +342,15 @@ def check(
                 ok = False
             elif deep and not _decodes_as_asked(path, r["kind"], params):
                 ok = False
+            if ledger is not None and rid_of(served.get(m["sha256"], "?")) != r["request_id"]:
+                not_own.append(r["request_id"])
+                ok = False
         if not ok:
             fake_success.append(r["request_id"])
-    return {
+    out = {
         "tasks": tasks,
         "slots_recorded": len(rows),
+        "mix": dict(kinds),
         "states": dict(Counter(r["state"] for r in rows)),
         "v2_states": dict(v2_states),
         "creates_received": stats["creates_total"],
@@ -284,6 +369,90 @@ def check(
             "lost_provider_ids": lost_ids[:20],
         },
         **extra,
+    }
+    if ledger is not None:
+        out.update(
+            slots_showing_another_task=len(showing_other),
+            media_not_of_own_task=len(not_own),
+            lookups=len(lookups),
+            contested_lookups=sum("could have made" in (d or "") for _r, d in lookups),
+            pairs={
+                r["request_id"].rsplit(":", 1)[1]: r["state"]
+                for r in rows
+                if ":pair" in r["request_id"]
+            },
+            contested_pairs=len({r for r, d in lookups if ":pair" in r and "could have" in d}),
+        )
+        out["details"].update(showing_other=showing_other[:20], not_own=not_own[:20])
+        out.update(_money(rows, ledger))
+    return out
+
+
+def _mix_kind(kind: str, params: dict[str, Any]) -> str:
+    """image, video V1, video V2, music, speech sync or speech async."""
+    if kind == "video":
+        return "video_v2" if protocol_of(kind, params) == V2 else "video_v1"
+    if kind == "speech":
+        from app.domain.params_sound import is_async
+
+        return "speech_async" if is_async(kind, params) else "speech_sync"
+    return kind
+
+
+def _money(rows: Any, ledger: dict[str, Any]) -> dict[str, Any]:
+    """Each slot's charge as Slate counts it (the domain's rule on the stored figures) against
+    what the provider charged for that slot (its ledger). A settled slot must count exactly what
+    was billed (an unknown price: unknown, never 0; nothing billed: 0). An unknown slot counts
+    its estimate, the most its create can have cost: never less than what was billed."""
+    from app.domain.cost import SlotCost, charge
+    from app.store.spend import DECLARED_FAILED, amount, provider_succeeded
+
+    billed: dict[str, list[str | None]] = {}
+    for c in ledger["charges"]:
+        billed.setdefault(rid_of(c["prompt"]), []).append(c["amount"])
+    mismatches, under = [], []
+    spend = {"known": Decimal(0), "unknown_slots": 0}
+    bill = {"known": Decimal(0), "unknown_items": 0, "items": 0}
+    unknown_over = Decimal(0)
+    for r in rows:
+        slot = SlotCost(
+            request_id=r["request_id"],
+            model="",
+            day="",
+            state=r["state"],
+            estimate=amount(r["cost_estimate"]),
+            reported=amount(r["cost_reported"]),
+            declared_failed=r["error_code"] == DECLARED_FAILED,
+            billed=provider_succeeded(r["state"], r["provider_status"]),
+        )
+        counted = charge(slot)
+        if counted is None:
+            spend["unknown_slots"] += 1
+        else:
+            spend["known"] += counted
+        items = billed.get(r["request_id"], [])
+        bill["items"] += len(items)
+        bill["unknown_items"] += sum(a is None for a in items)
+        priced: Decimal | None = (
+            None if any(a is None for a in items) else sum((Decimal(a) for a in items), Decimal(0))
+        )
+        if priced is not None:
+            bill["known"] += priced
+        if r["state"] == "unknown":
+            if priced is not None and counted is not None and counted < priced:
+                under.append((r["request_id"], str(counted), str(priced)))
+            elif priced is not None and counted is not None:
+                unknown_over += counted - priced
+            continue
+        if counted != priced:
+            mismatches.append((r["request_id"], r["state"], str(counted), str(priced)))
+    return {
+        "spend": {k: str(v) for k, v in spend.items()},
+        "billed": {k: str(v) for k, v in bill.items()},
+        "spend_mismatches": len(mismatches),
+        "unknown_slots_counted_below_billed": len(under),
+        "unknown_slots_counted_beyond_billed": str(unknown_over),
+        "money_details": {"mismatches": mismatches[:20], "under": under[:20]},
     }
 
 
@@ -311,12 +480,18 @@ def _as_asked(path: Path, params: dict[str, Any]) -> bool:
 
 def _decodes_as_asked(path: Path, kind: str, params: dict[str, Any]) -> bool:
     """Media on disk decodes and is what was asked: an image of the aspect ratio asked (its
-    size read before decoding), a video frame by frame (checked again here, independently)."""
+    size read before decoding), a sound of the format and rate asked, a video frame by frame
+    (checked again here, independently)."""
+    from app.domain.params_sound import expected_audio, is_sound
     from app.service.media import ImageCheck, VerificationFailed, probe_image, verify_video
+    from app.service.sound_media import SoundCheck, verify_sound
 
     try:
         if kind == "image":
             probe_image(path, ImageCheck.of(params) or ImageCheck(aspect=1.0, ratio="1:1"))
+        elif is_sound(kind):
+            fmt, rate, channels = expected_audio(kind, params)
+            verify_sound(path, SoundCheck(fmt, rate, channels))
         else:
             verify_video(path, None)
     except VerificationFailed:
@@ -324,29 +499,55 @@ def _decodes_as_asked(path: Path, kind: str, params: dict[str, Any]) -> bool:
     return True
 
 
-if __name__ == "__main__":
+def main(argv: list[str] | None = None) -> int:
     import argparse
     import tempfile
 
     parser = argparse.ArgumentParser(description="the fault soak at any size")
-    parser.add_argument("tasks", type=int, nargs="?", default=200)
+    parser.add_argument("count", type=int, nargs="?", default=None, help="as --tasks")
+    parser.add_argument("--tasks", type=int, default=None, help="how many slots (default 200)")
     parser.add_argument("--hostile", action="store_true", help="the hostile kinds too")
-    parser.add_argument("--store", default=None, help="a store URL (default: SQLite)")
+    parser.add_argument(
+        "--world2", action="store_true", help="hostile world II: issue 24's faults and sound"
+    )
+    parser.add_argument(
+        "--store", default=None, help="sqlite (default), pg (a fresh database), or a URL"
+    )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--max-seconds", type=float, default=None)
     parser.add_argument("--min-kills", type=int, default=25)
-    args = parser.parse_args()
-    budget = args.max_seconds or max(240.0, args.tasks * 1.2)
-    with tempfile.TemporaryDirectory() as d:
+    parser.add_argument("--min-faults", type=int, default=20)
+    parser.add_argument("--pairs", type=int, default=None, help="competing pairs (tasks/200)")
+    args = parser.parse_args(argv)
+    tasks = args.tasks or args.count or 200
+    budget = args.max_seconds or max(240.0, tasks * 1.2)
+    with contextlib.ExitStack() as stack:
+        store = args.store
+        if store == "sqlite":
+            store = None
+        elif store == "pg":
+            from tests.pg import fresh_database
+
+            store = stack.enter_context(fresh_database(migrated=True))
+        d = stack.enter_context(tempfile.TemporaryDirectory())
         began = time.monotonic()
         result = soak(
             Path(d),
-            tasks=args.tasks,
+            tasks=tasks,
             seed=args.seed,
-            store=args.store,
+            store=store,
             hostile=args.hostile,
+            world2=args.world2,
             max_seconds=budget,
             min_kills=args.min_kills,
+            min_faults=args.min_faults,
+            pairs=args.pairs if args.pairs is not None else max(1, tasks // 200),
         )
+        result["store"] = "pg" if args.store == "pg" else (args.store or "sqlite")
         result["wall_seconds"] = round(time.monotonic() - began, 1)
         print(json.dumps(result, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

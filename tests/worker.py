@@ -20,6 +20,7 @@ from pathlib import Path
 from app.bootstrap import open_store_of
 from app.config import Config
 from app.providers.demo import DemoProvider
+from app.service.commands import Lookup
 from app.service import secrets
 from app.service.slate import SlateService
 
@@ -33,14 +34,44 @@ V2_PARAMS = (
 )
 
 
+#: The sound slots of the mix: a song, a synchronous voice line, a long text spoken
+#: asynchronously (over 10,000 characters: a task id, a query, a file).
+VOICE = "English_expressive_narrator"
+ASYNC_PAD = " The tide eye opens at dusk." * 360
+
+
+def sound_params(rid: str, pick: float) -> tuple[str, dict]:
+    if pick < 1 / 3:
+        return "music", {"prompt": f"slot {rid}", "instrumental": True}
+    if pick < 2 / 3:
+        return "speech", {"text": f"slot {rid}", "voice": VOICE}
+    return "speech", {"text": f"slot {rid}{ASYNC_PAD}", "voice": VOICE}
+
+
+#: Competing slots: pairs of one shape (H3 768P 6 s 16:9, apart from the mix), each losing
+#: its create at once (the soak's first phase), so their lookup windows overlap.
+PAIR_PARAMS = {"model": "MiniMax-H3", "duration": 6, "resolution": "768P", "ratio": "16:9"}
+
+
 def slot_plan(
-    prefix: str, count: int, seed: int, video_share: float, v2_share: float = 0.0
+    prefix: str,
+    count: int,
+    seed: int,
+    video_share: float,
+    v2_share: float = 0.0,
+    sound_share: float = 0.0,
+    pairs: int = 0,
 ) -> list[tuple[str, str, dict]]:
     rng = random.Random(seed)
     v2 = random.Random(seed + 1)  # its own stream: the V1 plan of a seed stays what it was
+    sound = random.Random(seed + 2)  # likewise for the sound share
     plan = []
     for i in range(count):
         rid = f"{prefix}:{i:04d}"
+        if sound_share and sound.random() < sound_share:
+            kind, params = sound_params(rid, sound.random())
+            plan.append((rid, kind, params))
+            continue
         if rng.random() < video_share:
             if v2.random() < v2_share:
                 params = {"prompt": f"slot {rid}", **v2.choice(V2_PARAMS)}
@@ -49,7 +80,15 @@ def slot_plan(
                 plan.append((rid, "video", {"prompt": f"slot {rid}", "resolution": "768P"}))
         else:
             plan.append((rid, "image", {"prompt": f"slot {rid}", "n": 1}))
+    for k in range(pairs):
+        for side in "ab":
+            rid = f"{prefix}:pair{k:02d}{side}"
+            plan.append((rid, "video", {"prompt": f"slot {rid}", **PAIR_PARAMS}))
     return plan
+
+
+def pair_slots(plan: list[tuple[str, str, dict]]) -> list[tuple[str, str, dict]]:
+    return [p for p in plan if ":pair" in p[0]]
 
 
 async def run(ns: argparse.Namespace) -> int:
@@ -71,7 +110,12 @@ async def run(ns: argparse.Namespace) -> int:
     svc = SlateService(config, store, provider, secret)
     try:
         await svc.sweep_submitting()
-        plan = slot_plan(ns.prefix, ns.count, ns.seed, ns.video_share, ns.v2_share)
+        plan = slot_plan(
+            ns.prefix, ns.count, ns.seed, ns.video_share, ns.v2_share, ns.sound_share, ns.pairs
+        )
+        if ns.pairs_only:  # the first phase: the competing pairs' creates, lost
+            await asyncio.gather(*(svc.submit(*p) for p in pair_slots(plan)))
+            return 0
         if not ns.resume_only:
             sem = asyncio.Semaphore(8)
 
@@ -82,6 +126,7 @@ async def run(ns: argparse.Namespace) -> int:
             await asyncio.gather(*(one(*p) for p in plan))
         await svc.resume()
         deadline = time.monotonic() + ns.max_seconds
+        looked: set[str] = set()
         while time.monotonic() < deadline:
             await svc.poll_due()
             states = {}
@@ -92,6 +137,11 @@ async def run(ns: argparse.Namespace) -> int:
             for rid, kind, params in rejected:
                 if not ns.resume_only:
                     await svc.submit(rid, kind, params)
+            if ns.lookup:  # an unknown slot is looked up once by each process
+                for rid, _kind, _params in plan:
+                    if states[rid] == "unknown" and rid not in looked:
+                        looked.add(rid)
+                        await svc.recover(rid, Lookup())
             pending = [
                 r
                 for r, s in states.items()
@@ -117,6 +167,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--video-share", type=float, default=0.3)
     p.add_argument("--v2-share", type=float, default=0.0, help="share of videos on MiniMax-H3")
+    p.add_argument("--sound-share", type=float, default=0.0, help="share of music and speech")
+    p.add_argument("--pairs", type=int, default=0, help="competing pairs of one shape")
+    p.add_argument("--pairs-only", action="store_true", help="only create the pairs, then stop")
+    p.add_argument("--lookup", action="store_true", help="look unknown slots up (recover)")
+    p.add_argument("--rate-grace", type=float, default=None, help="app.providers.http.RATE_GRACE")
     p.add_argument("--rps", type=float, default=200.0)
     p.add_argument("--resume-only", action="store_true")
     p.add_argument("--max-seconds", type=float, default=300.0)
@@ -139,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
         time.time = lambda: real() + ns.clock_offset  # type: ignore[assignment]
     from app.service import lease
 
+    if ns.rate_grace is not None:
+        from app.providers import http
+
+        http.RATE_GRACE = ns.rate_grace
     if ns.lease_margin is not None:
         lease.LEASE_MARGIN = ns.lease_margin
     if ns.renew_every is not None:

@@ -36,6 +36,7 @@ from app.providers.base import (
     Uploaded,
     VideoCreated,
     VideoStatus,
+    same_task,
 )
 from app.providers.codes import TASK_FAILURE_CODES, base_resp, v1_http, v1_raise_for_code
 from app.providers.http import ApiClient, as_id, as_int
@@ -144,9 +145,12 @@ class SpeechApi:
         if not word and code != 0 and code not in TASK_FAILURE_CODES:
             v1_raise_for_code(raw, what, self._hint)
         raw.pop("_retry_after", None)
+        named = as_id(raw.get("task_id"))
+        if named is not None:  # an answer naming another task is not about this one
+            same_task(str(task_id), named, what, raw)
         file_id = as_id(raw.get("file_id"))
         return VideoStatus(
-            task_id=as_id(raw.get("task_id")) or str(task_id),
+            task_id=named or str(task_id),
             status=word,
             file_id=None if file_id in (None, "0", "") else file_id,
             width=None,

@@ -107,6 +107,17 @@ FAULTS: dict[str, FaultInfo] = {
         "real one (e.g. completed, Success, Failed, or empty)",
     ),
     "status_word_queries": FaultInfo("count", 1, "limits status-word to the next N queries"),
+    "foreign_answer": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N task queries (V1, V2, async speech) answer another task's object, its own "
+        "id in it (a finished one when there is one)",
+    ),
+    "huge_usage": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N succeeded V2 answers report usage.output_seconds of 1e30 (billed as made)",
+    ),
     "success_without_file": FaultInfo(
         "count",
         ALWAYS,
@@ -163,6 +174,18 @@ FAULTS: dict[str, FaultInfo] = {
         ALWAYS,
         "the next N sound answers (music, speech) report a length twice as long as the sound "
         "they carry",
+    ),
+    "drip_headers": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N downloads send their status line and headers a byte every 0.5 s, "
+        "never ending them (until the client lets go; 2 min at most)",
+    ),
+    "gzip_downloads": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N downloads answer a chunked Content-Encoding: gzip body that never ends and "
+        "decodes to nothing (an empty deflate block every 0.2 s, 2 min at most)",
     ),
     "hostile_body": FaultInfo(
         "count",
@@ -221,6 +244,8 @@ class Faults:
     slow: float = 0.0
     status_word: str | None = None
     status_word_queries: int = 0
+    foreign_answer: int = 0
+    huge_usage: int = 0
     success_without_file: int = 0
     content_fail: int = 0
     content_fail_code: int = 1027
@@ -231,6 +256,8 @@ class Faults:
     drip_downloads: int = 0
     undecodable_media: int = 0
     hostile_body: int = 0
+    drip_headers: int = 0
+    gzip_downloads: int = 0
     short_sound: int = 0
     random: dict[str, float] = field(default_factory=dict)
 

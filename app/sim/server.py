@@ -26,6 +26,7 @@ object store. Control (no auth, for tests and demos): ``GET /_sim/health``, ``GE
 from __future__ import annotations
 
 import base64
+import email.utils
 import hashlib
 import hmac
 import json
@@ -44,7 +45,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from app.sim import h3extras, media, sound, v2rules
+from app.sim import billing, h3extras, media, sound, v2rules
 from app.sim.config import UNKNOWN_STATUS_WORDS, UNKNOWN_STATUS_WORDS_V2, Faults, SimConfig
 from app.sim.extras import ExtrasEndpoints
 from app.sim.rules import ApiError, invalid, validate_image, validate_video
@@ -178,6 +179,13 @@ class SimServer:
                 return True
         return False
 
+    def _give_back(self, name: str) -> None:
+        """Undo a :meth:`_take` whose fault found nothing to act on."""
+        with self._lock:
+            self._injected[name] -= 1
+            if not self.faults.random.get(name, 0.0):
+                setattr(self.faults, name, getattr(self.faults, name) + 1)
+
     def _status_word(self, v2: bool = False) -> str | None:
         with self._lock:
             word = self.faults.status_word
@@ -279,6 +287,13 @@ class SimServer:
         self._cancelled_by_prompt: Counter[str] = Counter()
         self._unbilled_by_prompt: Counter[str] = Counter()  # tasks made to fail (not charged)
         self._injected: Counter[str] = Counter()
+        self._served: dict[str, str] = {}  # sha256 of media served whole → its task's prompt
+
+    def _served_media(self, data: bytes, prompt: str) -> None:
+        """Media that left the provider as made (not spoiled by a fault), by its SHA-256."""
+        digest = hashlib.sha256(data).hexdigest()
+        with self._lock:
+            self._served[digest] = prompt
 
     def _count(self, endpoint: str) -> None:
         with self._lock:
@@ -332,6 +347,7 @@ class SimServer:
                 "billed_total": sum(billed.values()),
                 "billed_by_prompt": dict(billed),
                 "faults_injected": dict(self._injected),
+                "served_sha256": dict(self._served),
                 "faults": self.faults.to_dict(),
                 "clock_offset": self.config.clock_offset,
             }
@@ -343,6 +359,11 @@ class SimServer:
         if self.config.state_path is not None:
             out["shared"] = self.store.create_counts()
         return out
+
+    def ledger(self) -> dict[str, Any]:
+        """What this provider charged, task by task, and whose each task is (see
+        :mod:`app.sim.billing`)."""
+        return billing.ledger(self)
 
     # ------------------------------------------------------------------ links
 
@@ -553,6 +574,12 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
         log.debug("%s %s", self.address_string(), format % args)
+
+    def date_time_string(self, timestamp: float | None = None) -> str:
+        """The ``Date`` header in the provider's clock (``clock_offset``: a skewed provider)."""
+        return email.utils.formatdate(
+            self.sim.now() if timestamp is None else timestamp, usegmt=True
+        )
 
     @property
     def sim(self) -> SimServer:
@@ -779,6 +806,9 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
         task = self.sim.store.get_task(task_id)
         if task is None:
             raise ApiError(2013, f"invalid params, task {task_id} not found")
+        other = billing.foreign(self.sim, task_id, self.sim.store.list_tasks)
+        if other is not None:
+            return self._json(self.sim.task_view(other))
         word = self.sim._status_word()
         if word is not None:
             return self._json(
@@ -887,11 +917,10 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
         if params["response_format"] == "base64":
             record = sim.store.get_images(image_id)
             assert record is not None
-            data = {
-                "image_base64": [
-                    base64.b64encode(sim.image_bytes(record, i)).decode() for i in range(ok)
-                ]
-            }
+            made = [sim.image_bytes(record, i) for i in range(ok)]
+            for one in made:
+                sim._served_media(one, prompt)
+            data = {"image_base64": [base64.b64encode(one).decode() for one in made]}
         else:
             data = {
                 "image_urls": [
@@ -1000,11 +1029,17 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
             return self._xml_error("AccessDenied", "Request has expired")
         parts = path.strip("/").split("/")
         data: bytes | None = None
+        prompt = ""
         content_type = "application/octet-stream"
+        if sim._take("drip_headers"):
+            return self._drip_headers()
+        if sim._take("gzip_downloads"):
+            return self._gzip_to_nothing()
         if parts[1] == "files" and len(parts) == 4 and parts[2].isdigit():
             task = sim.store.task_by_file(int(parts[2]))
             if task is not None and task["outcome"] == "success":
                 data, content_type = sim.video_bytes(task), "video/mp4"
+                prompt = task["prompt"]
         elif parts[1] == "images" and len(parts) == 4 and parts[3].endswith(".png"):
             record = sim.store.get_images(parts[2])
             index = parts[3][:-4]
@@ -1012,10 +1047,12 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
                 delivered = record["params"].get("delivered", record["params"]["n"])
                 if int(index) < delivered:
                     data, content_type = sim.image_bytes(record, int(index)), "image/png"
+                    prompt = record["prompt"]
         elif parts[1] == "sound":
             got = sound.download(sim, parts)
             if got is not None:
                 data, content_type = got
+                prompt = sound.prompt_of(sim, parts[2])
         elif parts[1] == "v2" and len(parts) == 4 and parts[3] == "output.mp4":
             task = sim.store.get_v2_task(parts[2])
             if (
@@ -1025,11 +1062,14 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
                 and sim.v2_status(task)[0] == "succeeded"
             ):
                 data, content_type = sim.video_bytes_v2(task), "video/mp4"
+                prompt = task["prompt"]
         if data is None:
             body = b'<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchKey</Code></Error>'
             return self._send(404, body, "application/xml")
         if sim._take("undecodable_media"):
             data = media.spoiled_media(data, content_type, sim._rng)
+        elif not (parts[1] == "sound" and sound.spoiled(sim, parts[2])):
+            sim._served_media(data, prompt)
         if sim._take("drip_downloads"):
             self.send_response(200)
             self.send_header("Content-Type", content_type)
@@ -1054,6 +1094,41 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
             self.close_connection = True
             return
         self._send(200, data, content_type, {"Cache-Control": "private, max-age=0"})
+
+    def _drip_headers(self) -> None:
+        """The status line and headers a byte every 0.5 s, never ending them (at most 2 min,
+        or until the client lets go)."""
+        head = b"HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\nX-Pad: " + b"a" * 240
+        self.close_connection = True
+        try:
+            for byte in head:
+                if self.sim._stopping.wait(0.5):
+                    return
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+        except OSError:
+            return
+
+    def _gzip_to_nothing(self) -> None:
+        """A chunked gzip body of empty deflate blocks, one every 0.2 s: it never ends and
+        decodes to nothing (at most 2 min, or until the client lets go)."""
+        self.close_connection = True
+        header = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff"
+        block = b"\x00\x00\x00\xff\xff"  # a stored block, not the last, of no bytes
+        try:
+            self.wfile.write(
+                b"HTTP/1.1 200 OK\r\nContent-Type: video/mp4\r\nContent-Encoding: gzip\r\n"
+                b"Transfer-Encoding: chunked\r\n\r\n"
+            )
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(header), header))
+            self.wfile.flush()
+            for _ in range(600):
+                if self.sim._stopping.wait(0.2):
+                    return
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(block), block))
+                self.wfile.flush()
+        except OSError:
+            return
 
 
 def start_sim(config: SimConfig | None = None, host: str = "127.0.0.1", port: int = 0) -> SimServer:

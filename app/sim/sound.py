@@ -37,10 +37,12 @@ import logging
 import math
 import threading
 import uuid
+import zlib
 from array import array
 from fractions import Fraction
 from typing import Any
 
+from app.sim import billing
 from app.sim.rules import ApiError, invalid
 from app.sim.wire import AUTH_MESSAGE, CODE_MESSAGES
 
@@ -109,6 +111,8 @@ def _pcm(seconds: float, rate: int, channels: int, seed: int) -> bytes:
     w1, w2 = 2 * math.pi * base / rate, 2 * math.pi * base * 1.5 / rate
     sin = math.sin
     mono = array("h", [int((0.25 * sin(w1 * i) + 0.12 * sin(w2 * i)) * 32767) for i in range(n)])
+    for k in range(min(n, 32)):  # the seed's bits in the first samples: each sound its own bytes
+        mono[k] ^= (seed >> k) & 1
     if channels == 1:
         return mono.tobytes()
     out = array("h", bytes(2 * n * channels))
@@ -231,7 +235,7 @@ def validate_music(body: Any) -> dict[str, Any]:
         "bitrate": setting.get("bitrate", 256000),
         "output_format": out_fmt,
         "seconds": SONG_SECONDS,
-        "seed": seed if isinstance(seed, int) else len(prompt),
+        "seed": seed if isinstance(seed, int) else zlib.crc32(f"{prompt}\0{lyrics}".encode()),
     }
 
 
@@ -299,7 +303,7 @@ def validate_speech(body: Any, asynchronous: bool) -> dict[str, Any]:
         "seconds": speech_seconds(text, float(speed)),
         "characters": len(text),
         "ratio": ratio,
-        "seed": len(text) + sum(map(ord, voice_id)),
+        "seed": zlib.crc32(f"{voice_id}\0{text}".encode()),
     }
 
 
@@ -401,6 +405,7 @@ class SoundEndpoints:
             sim._stopping.wait(delay)
         sound_id = uuid.uuid4().hex
         params["spoiled"] = sim._take("undecodable_media")
+        params["prompt"] = said
         short = sim._take("short_sound")
         shelf = book(sim)
         with shelf.lock:
@@ -413,6 +418,8 @@ class SoundEndpoints:
             audio = sim.link(f"/_sim/sound/{sound_id}/output.{params['format']}", 86400.0)
         else:
             audio = data.hex()
+            if not params["spoiled"]:
+                sim._served_media(data, said)
         if kind == "music":
             extra = {
                 "music_duration": ms,
@@ -433,15 +440,16 @@ class SoundEndpoints:
                 "audio_channel": params["channels"],
                 "invisible_character_ratio": round(params["ratio"], 4),
             }
+        trace_id = uuid.uuid4().hex  # no task id: the trace id is the answer's only id
         self._json(  # type: ignore[attr-defined]
             {
                 "data": {"audio": audio, "status": 2},
                 "extra_info": extra,
-                "trace_id": uuid.uuid4().hex,
+                "trace_id": trace_id,
                 "base_resp": {"status_code": 0, "status_msg": "success"},
             }
         )
-        sim._answered(said, sound_id)
+        sim._answered(said, trace_id)
 
     def _sound_music(self) -> None:
         params, said = self._sound_create("music", validate_music)
@@ -460,6 +468,7 @@ class SoundEndpoints:
         cfg = sim.config
         outcome = sim._outcome()  # success, no_file or fail_<code>
         params["spoiled"] = sim._take("undecodable_media")
+        params["prompt"] = said
         record = {
             "task_id": task_id,
             "file_id": file_id,
@@ -502,9 +511,17 @@ class SoundEndpoints:
         task_id = self._query().get("task_id", "").strip()  # type: ignore[attr-defined]
         if not task_id:
             raise invalid("task_id is required")
-        record = book(self.sim).tasks.get(task_id)
+        shelf = book(self.sim)
+        record = shelf.tasks.get(task_id)
         if record is None:
             raise ApiError(2013, f"invalid params, task {task_id} not found")
+
+        def others() -> list[dict[str, Any]]:
+            with shelf.lock:
+                return list(shelf.tasks.values())
+
+        record = billing.foreign(self.sim, task_id, others, done=self._task_status) or record
+        task_id = record["task_id"]
         word = self.sim._status_word()
         status = word if word is not None else self._task_status(record)
         body: dict[str, Any] = {"task_id": int(task_id), "status": status, "file_id": 0}
@@ -559,6 +576,8 @@ class SoundEndpoints:
             raise invalid("file_id must be a number")
         record, data = self._sound_file(int(raw))
         fmt = record["params"]["format"]
+        if not record["params"].get("spoiled"):
+            self.sim._served_media(data, record["prompt"])
         self._send(200, data, CONTENT_TYPES[fmt])  # type: ignore[attr-defined]
 
     def _sound_voices(self) -> None:
@@ -577,6 +596,26 @@ class SoundEndpoints:
         if kind in ("voice_generation", "all"):
             out["voice_generation"] = []
         self._json(out)  # type: ignore[attr-defined]
+
+
+def prompt_of(sim: Any, sound_id: str) -> str:
+    """The text (speech) or style (music) a sound or async task was made from."""
+    shelf = book(sim)
+    record = shelf.sounds.get(sound_id)
+    if record is None:
+        task = shelf.tasks.get(sound_id)
+        record = task["params"] if task is not None else {}
+    return str(record.get("prompt") or "")
+
+
+def spoiled(sim: Any, sound_id: str) -> bool:
+    """Whether this sound is served spoiled (``undecodable_media`` at its making)."""
+    shelf = book(sim)
+    record = shelf.sounds.get(sound_id)
+    if record is None:
+        task = shelf.tasks.get(sound_id)
+        record = task["params"] if task is not None else {}
+    return bool(record.get("spoiled"))
 
 
 def download(sim: Any, parts: list[str]) -> tuple[bytes, str] | None:

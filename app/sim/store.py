@@ -360,6 +360,14 @@ class SimStore:
             "params": json.loads(row[3]),
         }
 
+    def list_images(self) -> list[dict[str, Any]]:
+        with self._connect() as db:
+            rows = db.execute("SELECT image_id, created_at, prompt, params FROM images").fetchall()
+        return [
+            {"image_id": r[0], "created_at": r[1], "prompt": r[2], "params": json.loads(r[3])}
+            for r in rows
+        ]
+
     # ------------------------------------------------------------------ create log
 
     def log_create(self, kind: str, prompt: str, made: bool) -> None:

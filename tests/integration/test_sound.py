@@ -124,6 +124,29 @@ async def test_long_speech_goes_async_and_is_fetched_when_it_succeeds(harness):
     assert creates(h.sim, text) == 1
 
 
+async def test_an_async_speech_answer_naming_another_task_is_not_applied(harness):
+    """The demo's ``foreign_answer``: the query of B's task answers A's (finished, its file in
+    it). Found by the world II soak (issue 24): B took A's voice as its own success. Now the
+    answer is recorded and ignored, and B ends with its own sound."""
+    h = harness
+    first = "The tide eye opens at dusk. " * 400
+    a = await h.service.submit(LONG, "speech", {**SPEECH, "text": first})
+    a_done = await h.service.wait(LONG, max_seconds=60)
+    assert a_done.task.state is State.SUCCESS, a_done.task.error
+    other = LONG.replace("voice-02", "voice-03")
+    b = await h.service.submit(other, "speech", {**SPEECH, "text": "Dusk. " * 1800})
+    assert b.task.provider_task_id != a.task.provider_task_id
+    h.sim.set_faults(foreign_answer=1)
+    queried = await h.service.query(other)
+    assert queried.task.media == [] and queried.task.state is not State.SUCCESS
+    events = (await h.service.history(other)).payload.events
+    foreign = [e for e in events if e.event == "foreign_answer"]
+    assert foreign and foreign[0].data["named"] == a.task.provider_task_id, events
+    done = await h.service.wait(other, max_seconds=60)
+    assert done.task.state is State.SUCCESS, done.task.error
+    assert done.task.media[0].sha256 != a_done.task.media[0].sha256  # its own voice
+
+
 async def test_a_lost_async_create_is_attached_by_task_id(harness):
     h = harness
     text = "Long narration. " * 700
