@@ -170,3 +170,16 @@ def test_make_2k_not_offered_says_the_domains_reason(gui, make_window):
     finished.show_task(image.task)
     assert not button.isVisibleTo(window)
     assert regen_requests(gui.sim) == 0
+
+
+def test_describe_says_make_2k_and_why_not_from_outside(slate_env, demo_sim, slate):
+    """``slate gui --describe``: the finished 768P slot's "Make 2K…" is offered; a 2K slot's is
+    refused with the domain's reason (its tooltip)."""
+    from tests.gui.test_describe import H3 as H3_ARGS
+    from tests.gui.test_describe import button, describe
+
+    out = slate("submit", "--request-id", SRC, *H3_ARGS, "--resolution", "2K", "--wait", timeout=120)
+    assert out.out["task"]["state"] == "success", out.out
+    seen = describe(slate_env, "--select", SRC, "--size", "1000x640")
+    make = button(seen, "make2kButton")
+    assert not make["enabled"] and "768P" in make["why_not"]
