@@ -632,6 +632,22 @@
         <source>Render this video again at 2K, as a new slot</source>
         <translation>以 2K 重新渲染此视频，作为新槽位</translation>
     </message>
+    <message>
+        <source>2K of %1</source>
+        <translation>%1 的 2K 版本</translation>
+    </message>
+    <message>
+        <source>Enhanced prompt</source>
+        <translation>优化后的提示词</translation>
+    </message>
+    <message>
+        <source>for %1</source>
+        <translation>用于 %1</translation>
+    </message>
+    <message>
+        <source>Written: %1</source>
+        <translation>原提示词：%1</translation>
+    </message>
 </context>
 <context>
     <name>FramePicker</name>
