@@ -90,9 +90,10 @@ def test_references_by_drop_paste_and_add_with_the_limits_of_the_domain(gui, mak
     refs.paste()
     gui.until(lambda: len(refs.items) == 2, what="the pasted reference")
     QGuiApplication.clipboard().clear()
-    # Add…: the window's file dialog answers through the slot pane
+    # Add…: the window's file dialog (answered here with the file a designer picks)
     third = picture(tmp_path / "third.png", 300, 300, "#a04040")
-    window.slot_pane.use_file(refs, str(third))
+    window.choose_media = lambda done: done(str(third))
+    refs.add.click()
     gui.until(lambda: len(refs.items) == 3, what="the chosen reference")
     # too small a side, too long a side: refused on arrival in the domain's words
     tiny = picture(tmp_path / "tiny.png", 100, 300)
