@@ -429,6 +429,10 @@
         <source>Area</source>
         <translation>面积</translation>
     </message>
+    <message>
+        <source>Cost: unknown until the answer — %1 is billed by tokens and MiniMax publishes no tokens-per-image rule; the real cost is shown once it is reported.</source>
+        <translation>费用：出结果前未知 —— %1 按 token 计费，MiniMax 未公布每张图片的 token 数；提供方报告后会显示实际费用。</translation>
+    </message>
 </context>
 <context>
     <name>DurationSlider</name>
@@ -645,6 +649,22 @@
     <message>
         <source>Use as soundtrack / reference audio of a new MiniMax-H3 slot</source>
         <translation>用作新 MiniMax-H3 槽位的配乐 / 参考音频</translation>
+    </message>
+    <message>
+        <source>2K of %1</source>
+        <translation>%1 的 2K 版本</translation>
+    </message>
+    <message>
+        <source>Enhanced prompt</source>
+        <translation>优化后的提示词</translation>
+    </message>
+    <message>
+        <source>for %1</source>
+        <translation>用于 %1</translation>
+    </message>
+    <message>
+        <source>Written: %1</source>
+        <translation>原提示词：%1</translation>
     </message>
 </context>
 <context>
@@ -1188,6 +1208,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>Earlier prompts…</source>
         <translation>以前的提示词…</translation>
+    </message>
+    <message>
+        <source>Asking MiniMax for the 2K version…</source>
+        <translation>正在向 MiniMax 请求 2K 版本…</translation>
     </message>
 </context>
 <context>

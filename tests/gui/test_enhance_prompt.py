@@ -76,6 +76,13 @@ def test_enhance_then_accept_then_create(gui, make_window):
     )
     assert window.slot.task.params["prompt"] == mine
     assert ir_requests(gui.sim) == 1
+    # the enhancement's own slot, opened: its text is its result, with the prompt it came from
+    window.select(NEW)
+    gui.until(lambda: shown(window, NEW), what="the enhancement's slot")
+    summary = window.slot_pane.finished.summary.text()
+    assert "Enhanced prompt" in summary and "for scene-05" in summary
+    assert enhanced(PROMPT) in summary and f"Written: {PROMPT}" in summary
+    assert not window.slot_pane.finished.make2k_button.isVisibleTo(window)
 
 
 def test_another_prompt_gets_the_next_name_priced_first(gui, make_window):

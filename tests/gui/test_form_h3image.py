@@ -90,9 +90,10 @@ def test_references_by_drop_paste_and_add_with_the_limits_of_the_domain(gui, mak
     refs.paste()
     gui.until(lambda: len(refs.items) == 2, what="the pasted reference")
     QGuiApplication.clipboard().clear()
-    # Add…: the window's file dialog answers through the slot pane
+    # Add…: the window's file dialog (answered here with the file a designer picks)
     third = picture(tmp_path / "third.png", 300, 300, "#a04040")
-    window.slot_pane.use_file(refs, str(third))
+    window.choose_media = lambda done: done(str(third))
+    refs.add.click()
     gui.until(lambda: len(refs.items) == 3, what="the chosen reference")
     # too small a side, too long a side: refused on arrival in the domain's words
     tiny = picture(tmp_path / "tiny.png", 100, 300)
@@ -104,6 +105,13 @@ def test_references_by_drop_paste_and_add_with_the_limits_of_the_domain(gui, mak
     drop(refs, urls(thin))
     gui.until(lambda: "4 × the short side" in message.text(), what="the aspect limit")
     assert len(refs.items) == 3
+    # several at once keep the order given (an edit's prompt may name "image 1", "image 2");
+    # dropped on the form itself, they go to the references
+    refs.set_items([])
+    big = picture(tmp_path / "big.png", 4000, 3000, "#305070")
+    form.take_dropped([str(big), str(third), str(first)])
+    gui.until(lambda: len(refs.items) == 3, what="three at once")
+    assert [m.name for m in refs.items] == ["big.png", "third.png", "first.png"]
     # the 17th: refused by the count rule, nothing added
     refs.set_items(refs.items * 5 + refs.items[:1])  # 16
     assert "16 of 16 pictures" in refs.limits.text()

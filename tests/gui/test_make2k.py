@@ -89,6 +89,7 @@ def test_make_2k_from_the_slot_pane(gui, make_window):
     assert task.params["source_task_id"] == before.provider_task_id
     assert min(task.media[0].width, task.media[0].height) == 1440
     assert regen_requests(gui.sim) == 1
+    assert "2K of scene-02" in window.slot_pane.finished.summary.text()
     # the 2K slot itself offers no Make 2K (the domain's reason)
     assert not button.isEnabled() and "itself a 2K regeneration" in button.toolTip()
     check_source_kept(gui, window, before)
@@ -170,3 +171,18 @@ def test_make_2k_not_offered_says_the_domains_reason(gui, make_window):
     finished.show_task(image.task)
     assert not button.isVisibleTo(window)
     assert regen_requests(gui.sim) == 0
+
+
+def test_describe_says_make_2k_and_why_not_from_outside(slate_env, demo_sim, slate):
+    """``slate gui --describe``: the finished 768P slot's "Make 2K…" is offered; a 2K slot's is
+    refused with the domain's reason (its tooltip)."""
+    from tests.gui.test_describe import H3 as H3_ARGS
+    from tests.gui.test_describe import button, describe
+
+    out = slate(
+        "submit", "--request-id", SRC, *H3_ARGS, "--resolution", "2K", "--wait", timeout=120
+    )
+    assert out.out["task"]["state"] == "success", out.out
+    seen = describe(slate_env, "--select", SRC, "--size", "1000x640")
+    make = button(seen, "make2kButton")
+    assert not make["enabled"] and "768P" in make["why_not"]

@@ -412,7 +412,12 @@ def test_use_as_from_a_results_menu_feeds_a_new_slot(gui, make_window):
     second = window.slot.task.media[1]
     assert finished.current_media() == second
     actions = {a.objectName(): a for a in finished.actions_for(second)}
-    assert set(actions) == {"use-first_frame", "use-last_frame", "use-subject_reference"}
+    assert set(actions) == {
+        "use-first_frame",
+        "use-last_frame",
+        "use-subject_reference",
+        "use-edit",
+    }
     actions["use-first_frame"].trigger()
     form = window.slot_pane.form
     gui.until(lambda: form.first.value(), what="first frame filled from the menu")

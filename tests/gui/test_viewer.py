@@ -220,7 +220,12 @@ def test_the_viewer_offers_chaining_for_an_image_through_the_gallerys_hook(
     viewer = window.open_viewer(1)
     assert viewer.use_button.isVisible()
     actions = {a.text(): a for a in viewer.use_menu().actions()}
-    assert set(actions) == {"Use as first frame", "Use as last frame", "Use as reference"}
+    assert set(actions) == {
+        "Use as first frame",
+        "Use as last frame",
+        "Use as reference",
+        "Edit this image (MiniMax-H3-Image)",
+    }
     actions["Use as last frame"].trigger()
     assert got[0][0] == "last_frame" and got[0][1].request_id == rids[0]
     assert got[0][1].path == model.row_at(1).path
@@ -241,7 +246,12 @@ def test_use_as_first_frame_from_the_viewer_feeds_a_new_draft_without_an_export(
     menu = viewer.use_button.menu()
     menu.aboutToShow.emit()  # the button's menu, as a click opens it
     actions = {a.text(): a for a in menu.actions()}
-    assert set(actions) == {"Use as first frame", "Use as last frame", "Use as reference"}
+    assert set(actions) == {
+        "Use as first frame",
+        "Use as last frame",
+        "Use as reference",
+        "Edit this image (MiniMax-H3-Image)",
+    }
     actions["Use as first frame"].trigger()
     form = window.slot_pane.form
     gui.until(lambda: form.first.value(), what="first frame filled from the viewer")

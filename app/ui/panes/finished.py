@@ -236,6 +236,8 @@ class FinishedView(QWidget):
         if task.kind in ("music", "speech"):
             return sound_summary(task.kind, p)
         parts: list[str] = []
+        if task.kind == "prompt":  # an enhanced prompt: its text is the result
+            return self._prompt_summary(task, p)
         if task.kind == "video":
             parts.append(_tr(QT_TRANSLATE_NOOP("FinishedView", "Video")))
         else:
@@ -250,7 +252,7 @@ class FinishedView(QWidget):
             parts.append(
                 _tr(QT_TRANSLATE_NOOP("FinishedView", "%1 s")).replace("%1", str(p["duration"]))
             )
-        for key in ("resolution", "aspect_ratio"):
+        for key in ("resolution", "aspect_ratio", "area", "size"):
             if p.get(key):
                 parts.append(str(p[key]))
         inputs = [
@@ -259,9 +261,16 @@ class FinishedView(QWidget):
                 ("first_frame_image", QT_TRANSLATE_NOOP("FinishedView", "first frame")),
                 ("last_frame_image", QT_TRANSLATE_NOOP("FinishedView", "last frame")),
                 ("subject_reference", QT_TRANSLATE_NOOP("FinishedView", "reference")),
+                ("reference_image", QT_TRANSLATE_NOOP("FinishedView", "reference")),
             )
             if p.get(key)
         ]
+        if p.get("regenerate_from"):
+            parts.append(
+                _tr(QT_TRANSLATE_NOOP("FinishedView", "2K of %1")).replace(
+                    "%1", str(p["regenerate_from"]).rsplit(":", 1)[-1]
+                )
+            )
         line = " · ".join(parts)
         if inputs:
             line += " · " + _tr(QT_TRANSLATE_NOOP("FinishedView", "from %1")).replace(
@@ -318,6 +327,22 @@ class FinishedView(QWidget):
         name = self.ask_board() if self.ask_board is not None else None
         if self.picks is not None and self._rid is not None and pos is not None and name:
             self.picks.add_to_board(name, [(self._rid, pos)])
+
+    def _prompt_summary(self, task: Any, p: dict[str, Any]) -> str:
+        head = _tr(QT_TRANSLATE_NOOP("FinishedView", "Enhanced prompt")) + f" · {p.get('model')}"
+        source = str(p.get("enhance_of") or "").rsplit(":", 1)[-1]
+        if source:
+            head += " · " + _tr(QT_TRANSLATE_NOOP("FinishedView", "for %1")).replace("%1", source)
+        text = getattr(task, "text", None) or ""
+        return (
+            f"<b>{html.escape(head)}</b><br>"
+            f"<span style='color:#374151'>{html.escape(text)}</span><br><br>"
+            f"<span style='color:#6b7280'>"
+            + html.escape(_tr(QT_TRANSLATE_NOOP("FinishedView", "Written: %1"))).replace(
+                "%1", html.escape(str(p.get("prompt") or ""))
+            )
+            + "</span>"
+        )
 
     # -- using a result in a new slot ------------------------------------------------------------
     def current_media(self) -> MediaView | None:
