@@ -418,6 +418,8 @@
     <message>
         <source>The clipboard holds text, not a picture, so nothing was pasted here. Copy an image or an image file (or an https:// link to one), then paste again.</source>
         <translation>剪贴板里是文字，不是图片，因此这里没有粘贴任何内容。请复制一张图片或图片文件（或指向图片的 https:// 链接），然后再粘贴。</translation>
+    </message>
+    <message>
         <source>Cost: unknown until the answer — %1 is billed by tokens and MiniMax publishes no tokens-per-image rule; the real cost is shown once it is reported.</source>
         <translation>费用：出结果前未知 —— %1 按 token 计费，MiniMax 未公布每张图片的 token 数；提供方报告后会显示实际费用。</translation>
     </message>
@@ -428,10 +430,6 @@
     <message>
         <source>Area</source>
         <translation>面积</translation>
-    </message>
-    <message>
-        <source>Cost: unknown until the answer — %1 is billed by tokens and MiniMax publishes no tokens-per-image rule; the real cost is shown once it is reported.</source>
-        <translation>费用：出结果前未知 —— %1 按 token 计费，MiniMax 未公布每张图片的 token 数；提供方报告后会显示实际费用。</translation>
     </message>
 </context>
 <context>
@@ -1186,6 +1184,8 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>1 image</source>
         <translation>1 张图片</translation>
+    </message>
+    <message>
         <source>Asking MiniMax for the 2K version…</source>
         <translation>正在向 MiniMax 请求 2K 版本…</translation>
     </message>
@@ -1208,10 +1208,6 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>Earlier prompts…</source>
         <translation>以前的提示词…</translation>
-    </message>
-    <message>
-        <source>Asking MiniMax for the 2K version…</source>
-        <translation>正在向 MiniMax 请求 2K 版本…</translation>
     </message>
 </context>
 <context>
