@@ -31,6 +31,7 @@ from app.ui.qt import (
 )
 
 CONTEXT = "Picks"
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
 FAVOURITE = QT_TRANSLATE_NOOP("Picks", "Favourite")
 REJECT = QT_TRANSLATE_NOOP("Picks", "Reject")
 RATING = QT_TRANSLATE_NOOP("Picks", "Rating")
@@ -241,7 +242,9 @@ class PickBar(QWidget):
     wanted = Signal(str)  # the key: F, X, 0–5
     boardWanted = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, with_board: bool = True) -> None:
+        """``with_board=False``: the "Add to board…" button (:attr:`board`) is left for the
+        owner to place (a narrow pane wraps it to the next line)."""
         super().__init__(parent)
         self.setObjectName("pickBar")
         self.favourite = QToolButton(objectName="pickFavourite")
@@ -272,7 +275,8 @@ class PickBar(QWidget):
         self.board = QToolButton(objectName="pickBoard")
         self.board.setText(tr(ADD_TO_BOARD))
         self.board.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        row.addWidget(self.board)
+        if with_board:
+            row.addWidget(self.board)
         self.favourite.clicked.connect(lambda: self.wanted.emit("F"))
         self.reject.clicked.connect(lambda: self.wanted.emit("X"))
         self.board.clicked.connect(self.boardWanted)
@@ -317,7 +321,8 @@ class PickFilters(QObject):
         self.rating = QComboBox(objectName=f"{prefix}RatingFilter")
         self.rating.addItem(tr(ANY_RATING), 0)
         for n in range(1, 6):
-            self.rating.addItem(tr(AT_LEAST).replace("%1", "★" * n), n)
+            self.rating.addItem(f"★ {n}+", n)  # n stars or more
+            self.rating.setItemData(n, tr(AT_LEAST).replace("%1", stars_words(n)), TOOLTIP)
         self.board = QComboBox(objectName=f"{prefix}BoardFilter")
         self.board.addItem(tr(ANY_BOARD), None)
         for combo, name in (

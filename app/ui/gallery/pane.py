@@ -52,6 +52,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
+from app.ui.flow import FlowLayout
 from app.ui.picks import PickActions, PickFilters, key_of, marks_text
 from app.ui.style import badge_pixmap, state_word
 
@@ -452,12 +453,14 @@ class GalleryPane(QWidget):
         head.setSpacing(8)
         head.addWidget(self.title)
         head.addWidget(self.scope_label, 1)
-        for combo in self.filters.combos():
-            head.addWidget(combo)
         head.addWidget(self.all_button)
+        narrow = FlowLayout(spacing=6)  # the pick filters wrap: the grid's width is its own
+        for combo in self.filters.combos():
+            narrow.addWidget(combo)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(head)
+        box.addLayout(narrow)
         box.addWidget(self.stack, 1)
 
         self.view.clicked.connect(self._clicked)
