@@ -118,9 +118,11 @@ def test_add_to_board_and_filter_by_board_pick_and_rating(gui, make_window, tmp_
     assert window.browser.picks.board.findData(board_id) > 0
     combo.setCurrentIndex(combo.findData(board_id))
     gui.until(
-        lambda: not model.loading
-        and {model.row_at(i).request_id for i in range(model.rowCount())}
-        == {target.request_id, rids[0]},
+        lambda: (
+            not model.loading
+            and {model.row_at(i).request_id for i in range(model.rowCount())}
+            == {target.request_id, rids[0]}
+        ),
         what="the gallery shows the board",
     )
     assert window.browser.picks.board.currentData() == board_id
@@ -133,16 +135,20 @@ def test_add_to_board_and_filter_by_board_pick_and_rating(gui, make_window, tmp_
     gui.run(gui.service.pick(rids[0], pick="favourite", rating=4))
     window.gallery_model.reload()
     gui.until(
-        lambda: not model.loading
-        and [model.row_at(i).request_id for i in range(model.rowCount())] == [rids[0]],
+        lambda: (
+            not model.loading
+            and [model.row_at(i).request_id for i in range(model.rowCount())] == [rids[0]]
+        ),
         what="the favourite on the board",
     )
     # any board, four stars or more: the same favourite; the browser reads the same filter
     combo.setCurrentIndex(0)
     gallery.filters.rating.setCurrentIndex(gallery.filters.rating.findData(4))
     gui.until(
-        lambda: not model.loading
-        and [model.row_at(i).request_id for i in range(model.rowCount())] == [rids[0]]
+        lambda: (
+            not model.loading
+            and [model.row_at(i).request_id for i in range(model.rowCount())] == [rids[0]]
+        )
     )
     flt = window.browser.current_filter()
     assert (flt.pick, flt.min_rating, flt.board) == ("favourite", 4, None)
