@@ -39,7 +39,6 @@ NO_RATING = QT_TRANSLATE_NOOP("Picks", "No rating")
 ONE_STAR = QT_TRANSLATE_NOOP("Picks", "1 star")
 STARS = QT_TRANSLATE_NOOP("Picks", "%1 stars")
 ADD_TO_BOARD = QT_TRANSLATE_NOOP("Picks", "Add to board…")
-REMOVE_FROM_BOARD = QT_TRANSLATE_NOOP("Picks", "Remove from board “%1”")
 FAVOURITE_MARK = "♥"
 REJECT_MARK = "✕"
 #: the keys that mark a result (F favourite, X reject, 1–5 rating, 0 no rating)
