@@ -145,24 +145,25 @@ class PickActions(QObject):
         self._run(self.controller.service.boards(), arrived)
 
     def add_to_board(self, name: str, results: list[tuple[str, int]]) -> None:
-        """Put these results (request_id, position) on the board ``name`` (made if new)."""
-        for rid, position in results:
-            self._run(
-                self.controller.service.board_add(name, rid, position + 1),
-                lambda out: self._board_done(out),
-            )
+        """Put these results (request_id, position) on the board ``name`` (made if new), one
+        after the other; the boards are read again at the end."""
+        self._boards_one_by_one(self.controller.service.board_add, name, list(results))
 
     def remove_from_board(self, name: str, results: list[tuple[str, int]]) -> None:
-        for rid, position in results:
-            self._run(
-                self.controller.service.board_remove(name, rid, position + 1),
-                lambda out: self._board_done(out),
-            )
+        self._boards_one_by_one(self.controller.service.board_remove, name, list(results))
 
-    def _board_done(self, out: Any) -> None:
-        if out is None or out.kind.value != "ok":
-            self.refused.emit(out.problem.message if out is not None and out.problem else "")
-        self.refresh_boards()
+    def _boards_one_by_one(self, change: Any, name: str, results: list[tuple[str, int]]) -> None:
+        if not results:
+            self.refresh_boards()
+            return
+        (rid, position), rest = results[0], results[1:]
+
+        def done(out: Any) -> None:
+            if out is None or out.kind.value != "ok":
+                self.refused.emit(out.problem.message if out is not None and out.problem else "")
+            self._boards_one_by_one(change, name, rest)
+
+        self._run(change(name, rid, position + 1), done)
 
     # -- menus ---------------------------------------------------------------------------------
     def fill_menu(

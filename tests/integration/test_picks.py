@@ -423,3 +423,27 @@ def test_the_gallery_page_runs_two_selects_on_indexes_filtered_or_not(tmp_path, 
                 assert not re.search(r"SCAN (picks|board_items|boards|media)\b", detail), detail
     finally:
         store.close()
+
+
+async def test_racing_marks_and_a_board_made_twice_at_once_are_no_error(harness) -> None:
+    """Two windows (or a window and a script) marking at once: the same new board made by
+    racing writers is one board; racing picks on one result leave one row."""
+    import asyncio
+
+    h = harness
+    svc = h.service
+    twin = h.other()  # the same designer, another service on the same store
+    await _three(svc)
+    got = await asyncio.gather(
+        svc.board_add("Race", A, 1),
+        twin.board_add("Race", A, 2),
+        svc.board_add("Race", B),
+        twin.board_add("Race", C),
+        svc.pick(A, pick="favourite"),
+        twin.pick(A, rating=3),
+    )
+    assert [g.kind.value for g in got] == ["ok"] * 6, [g.problem for g in got]
+    boards = (await svc.boards()).payload.boards
+    assert [(b.name, b.count) for b in boards] == [("Race", 4)]
+    with h.store.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM picks")).scalar() == 1
