@@ -50,6 +50,8 @@ def test_keys_mark_a_result_in_the_gallery_and_the_viewer(gui, make_window, tmp_
     key(gui, view, Qt.Key.Key_F)
     gui.until(lambda: model.row_at(0).pick == "favourite", what="favourite on the tile")
     assert stored(gui, rids[-1]) == ("favourite", 0, ())
+    tip = model.data(model.index(0), Qt.ItemDataRole.AccessibleTextRole)
+    assert tip.endswith("· Favourite")  # a screen reader hears the mark
     key(gui, view, Qt.Key.Key_3)
     gui.until(lambda: model.row_at(0).rating == 3, what="three stars")
     key(gui, view, Qt.Key.Key_X)  # reject replaces favourite
