@@ -54,7 +54,8 @@ from app.service.spend import Spending
 from app.service.submit import Submitter
 from app.service.tidy import Tidy
 from app.service.pick_results import BoardReport, PickReport
-from app.service.picks import KEEP, Picks
+from app.service.picks import Picks
+from app.store.picks import KEEP
 from app.service.transitions import Transitions
 from app.service.views import TaskView
 from app.store.aio import Store

@@ -19,7 +19,16 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from sqlalchemy import ColumnElement, Connection, and_, delete, exists, func, or_, select
 
-from app.store.models import board_items_t, boards_t, media_t, picks_t, tasks
+from app.store.models import (
+    BOARD_COLUMNS,
+    BOARD_ITEM_COLUMNS,
+    PICK_COLUMNS,
+    board_items_t,
+    boards_t,
+    media_t,
+    picks_t,
+    tasks,
+)
 from app.store.rows import Scope, SlotFilter
 
 if TYPE_CHECKING:
@@ -60,6 +69,17 @@ class BoardEntry:
     task_id: int
     position: int
     added_at: float
+
+
+def _insert(conn: Connection, table: Any) -> Any:
+    """The dialect's INSERT (both have ``ON CONFLICT``, named by the unique index's columns)."""
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(table)
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(table)
 
 
 def _owner(table: Any, scope: Scope) -> list[ColumnElement[bool]]:
@@ -183,16 +203,20 @@ def set_pick(
                 .where(where)
                 .values(pick=new_pick, rating=new_rating, updated_at=now)
             )
-        else:
+        else:  # a racing writer's row (PostgreSQL) is overwritten, never an error
+            ins = _insert(conn, picks_t).values(
+                tenant=scope.tenant,
+                user_hash=scope.user_hash,
+                task_id=task_id,
+                position=position,
+                pick=new_pick,
+                rating=new_rating,
+                updated_at=now,
+            )
             conn.execute(
-                picks_t.insert().values(
-                    tenant=scope.tenant,
-                    user_hash=scope.user_hash,
-                    task_id=task_id,
-                    position=position,
-                    pick=new_pick,
-                    rating=new_rating,
-                    updated_at=now,
+                ins.on_conflict_do_update(
+                    index_elements=list(PICK_COLUMNS),
+                    set_={"pick": new_pick, "rating": new_rating, "updated_at": now},
                 )
             )
         return PickRow(task_id, position, new_pick, new_rating)
@@ -250,29 +274,23 @@ def add_to_board(
 
     def write(conn: Connection, _ambiguous: bool) -> tuple[int, int]:
         board = _board_id(conn, scope, name)
-        if board is None:
-            board = conn.execute(
-                boards_t.insert()
+        if board is None:  # made here, or by a racing writer a moment ago: read it back
+            conn.execute(
+                _insert(conn, boards_t)
                 .values(tenant=scope.tenant, user_hash=scope.user_hash, name=name, created_at=now)
-                .returning(boards_t.c.id)
-            ).scalar_one()
+                .on_conflict_do_nothing(index_elements=list(BOARD_COLUMNS))
+            )
+            board = _board_id(conn, scope, name)
         added = 0
         for task_id, position in results:
-            there = conn.execute(
-                select(board_items_t.c.id).where(
-                    board_items_t.c.board_id == board,
-                    board_items_t.c.task_id == task_id,
-                    board_items_t.c.position == position,
-                )
-            ).first()
-            if there is None:
-                conn.execute(
-                    board_items_t.insert().values(
-                        board_id=board, task_id=task_id, position=position, added_at=now
-                    )
-                )
-                added += 1
-        return board, added
+            made = conn.execute(
+                _insert(conn, board_items_t)
+                .values(board_id=board, task_id=task_id, position=position, added_at=now)
+                .on_conflict_do_nothing(index_elements=list(BOARD_ITEM_COLUMNS))
+                .returning(board_items_t.c.id)
+            ).all()
+            added += len(made)  # empty: it was on the board already
+        return int(board), added
 
     return repo._run_write(write)
 

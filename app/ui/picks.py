@@ -31,6 +31,7 @@ from app.ui.qt import (
 )
 
 CONTEXT = "Picks"
+TOOLTIP = Qt.ItemDataRole.ToolTipRole
 FAVOURITE = QT_TRANSLATE_NOOP("Picks", "Favourite")
 REJECT = QT_TRANSLATE_NOOP("Picks", "Reject")
 RATING = QT_TRANSLATE_NOOP("Picks", "Rating")
@@ -38,7 +39,6 @@ NO_RATING = QT_TRANSLATE_NOOP("Picks", "No rating")
 ONE_STAR = QT_TRANSLATE_NOOP("Picks", "1 star")
 STARS = QT_TRANSLATE_NOOP("Picks", "%1 stars")
 ADD_TO_BOARD = QT_TRANSLATE_NOOP("Picks", "Add to board…")
-REMOVE_FROM_BOARD = QT_TRANSLATE_NOOP("Picks", "Remove from board “%1”")
 FAVOURITE_MARK = "♥"
 REJECT_MARK = "✕"
 #: the keys that mark a result (F favourite, X reject, 1–5 rating, 0 no rating)
@@ -145,24 +145,25 @@ class PickActions(QObject):
         self._run(self.controller.service.boards(), arrived)
 
     def add_to_board(self, name: str, results: list[tuple[str, int]]) -> None:
-        """Put these results (request_id, position) on the board ``name`` (made if new)."""
-        for rid, position in results:
-            self._run(
-                self.controller.service.board_add(name, rid, position + 1),
-                lambda out: self._board_done(out),
-            )
+        """Put these results (request_id, position) on the board ``name`` (made if new), one
+        after the other; the boards are read again at the end."""
+        self._boards_one_by_one(self.controller.service.board_add, name, list(results))
 
     def remove_from_board(self, name: str, results: list[tuple[str, int]]) -> None:
-        for rid, position in results:
-            self._run(
-                self.controller.service.board_remove(name, rid, position + 1),
-                lambda out: self._board_done(out),
-            )
+        self._boards_one_by_one(self.controller.service.board_remove, name, list(results))
 
-    def _board_done(self, out: Any) -> None:
-        if out is None or out.kind.value != "ok":
-            self.refused.emit(out.problem.message if out is not None and out.problem else "")
-        self.refresh_boards()
+    def _boards_one_by_one(self, change: Any, name: str, results: list[tuple[str, int]]) -> None:
+        if not results:
+            self.refresh_boards()
+            return
+        (rid, position), rest = results[0], results[1:]
+
+        def done(out: Any) -> None:
+            if out is None or out.kind.value != "ok":
+                self.refused.emit(out.problem.message if out is not None and out.problem else "")
+            self._boards_one_by_one(change, name, rest)
+
+        self._run(change(name, rid, position + 1), done)
 
     # -- menus ---------------------------------------------------------------------------------
     def fill_menu(
@@ -241,7 +242,9 @@ class PickBar(QWidget):
     wanted = Signal(str)  # the key: F, X, 0–5
     boardWanted = Signal()
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, with_board: bool = True) -> None:
+        """``with_board=False``: the "Add to board…" button (:attr:`board`) is left for the
+        owner to place (a narrow pane wraps it to the next line)."""
         super().__init__(parent)
         self.setObjectName("pickBar")
         self.favourite = QToolButton(objectName="pickFavourite")
@@ -272,7 +275,8 @@ class PickBar(QWidget):
         self.board = QToolButton(objectName="pickBoard")
         self.board.setText(tr(ADD_TO_BOARD))
         self.board.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        row.addWidget(self.board)
+        if with_board:
+            row.addWidget(self.board)
         self.favourite.clicked.connect(lambda: self.wanted.emit("F"))
         self.reject.clicked.connect(lambda: self.wanted.emit("X"))
         self.board.clicked.connect(self.boardWanted)
@@ -317,7 +321,8 @@ class PickFilters(QObject):
         self.rating = QComboBox(objectName=f"{prefix}RatingFilter")
         self.rating.addItem(tr(ANY_RATING), 0)
         for n in range(1, 6):
-            self.rating.addItem(tr(AT_LEAST).replace("%1", "★" * n), n)
+            self.rating.addItem(f"★ {n}+", n)  # n stars or more
+            self.rating.setItemData(n, tr(AT_LEAST).replace("%1", stars_words(n)), TOOLTIP)
         self.board = QComboBox(objectName=f"{prefix}BoardFilter")
         self.board.addItem(tr(ANY_BOARD), None)
         for combo, name in (

@@ -2626,6 +2626,14 @@ Every image and video you create gathers here, newest first.</source>
         <source>Drag this result into another app as a file</source>
         <translation>将此结果作为文件拖到其他应用</translation>
     </message>
+    <message>
+        <source>Fit the window (Ctrl+0)</source>
+        <translation>适应窗口 (Ctrl+0)</translation>
+    </message>
+    <message>
+        <source>Actual size, one image pixel per screen pixel (Ctrl+1)</source>
+        <translation>实际大小，一个图像像素对应一个屏幕像素 (Ctrl+1)</translation>
+    </message>
 </context>
 <context>
     <name>WelcomePage</name>
@@ -3635,6 +3643,96 @@ The part everyone sings</source>
     <message>
         <source>No earlier prompts yet: they appear here once you create slots.</source>
         <translation>还没有以前的提示词：创建槽位后会出现在这里。</translation>
+    </message>
+</context>
+<context>
+    <name>Picks</name>
+    <message>
+        <source>Favourite</source>
+        <translation>收藏</translation>
+    </message>
+    <message>
+        <source>Reject</source>
+        <translation>弃用</translation>
+    </message>
+    <message>
+        <source>Rating</source>
+        <translation>评分</translation>
+    </message>
+    <message>
+        <source>No rating</source>
+        <translation>无评分</translation>
+    </message>
+    <message>
+        <source>1 star</source>
+        <translation>1 星</translation>
+    </message>
+    <message>
+        <source>%1 stars</source>
+        <translation>%1 星</translation>
+    </message>
+    <message>
+        <source>Add to board…</source>
+        <translation>加入看板…</translation>
+    </message>
+    <message>
+        <source>Any pick</source>
+        <translation>全部标记</translation>
+    </message>
+    <message>
+        <source>Favourites</source>
+        <translation>收藏</translation>
+    </message>
+    <message>
+        <source>Hide rejects</source>
+        <translation>隐藏弃用</translation>
+    </message>
+    <message>
+        <source>Rejects</source>
+        <translation>弃用</translation>
+    </message>
+    <message>
+        <source>Any rating</source>
+        <translation>全部评分</translation>
+    </message>
+    <message>
+        <source>%1 or more</source>
+        <translation>%1 及以上</translation>
+    </message>
+    <message>
+        <source>Any board</source>
+        <translation>全部看板</translation>
+    </message>
+    <message>
+        <source>Pick filter</source>
+        <translation>标记筛选</translation>
+    </message>
+    <message>
+        <source>Rating filter</source>
+        <translation>评分筛选</translation>
+    </message>
+    <message>
+        <source>Board filter</source>
+        <translation>看板筛选</translation>
+    </message>
+</context>
+<context>
+    <name>BoardChooser</name>
+    <message>
+        <source>Add to board</source>
+        <translation>加入看板</translation>
+    </message>
+    <message>
+        <source>A board's name, e.g. Hero shots</source>
+        <translation>看板名称，例如：主视觉</translation>
+    </message>
+    <message>
+        <source>Board</source>
+        <translation>看板</translation>
+    </message>
+    <message>
+        <source>Choose a board or type a new name: a new board is made.</source>
+        <translation>选择一个看板，或输入新名称以新建看板。</translation>
     </message>
 </context>
 </TS>

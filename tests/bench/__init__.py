@@ -21,6 +21,8 @@ FIGURES: dict[str, tuple[str, str, str]] = {
     "cold_start_s": ("gui", "s", "< 1"),
     "spend_100k_ms": ("spend", "ms", "< 1000"),
     "gallery_first_thumbnails_ms": ("gallery", "ms", "< 150"),
+    #: the slowest of the picks/boards filters' first screens (issue 23: the figures hold)
+    "gallery_filtered_first_thumbnails_ms": ("gallery", "ms", "< 150"),
     "gallery_scroll_lag_p99_ms": ("gallery", "ms", "< 16"),
     "gallery_scroll_lag_max_ms": ("gallery", "ms", "< 50"),
     "gallery_cache_build_lag_p99_ms": ("gallery", "ms", "< 16"),

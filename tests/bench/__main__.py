@@ -162,6 +162,13 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
                 "first_page_ms": gallery.get("first_thumbnails_cold", {}).get("first_page_ms"),
             },
         ),
+        "gallery_filtered_first_thumbnails_ms": (
+            gallery.get("filtered_first_thumbnails_ms"),
+            {
+                name: {"ms": f.get("ms"), "first_page_ms": f.get("first_page_ms")}
+                for name, f in (gallery.get("filtered") or {}).items()
+            },
+        ),
         "gallery_scroll_lag_p99_ms": (
             gallery.get("scroll_lag_p99_ms"),
             {

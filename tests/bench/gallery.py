@@ -21,6 +21,12 @@ through its public parts (``MainWindow.show_gallery``, ``gallery_model``, ``gall
   busy machine the baseline says how much lag is not the gallery's doing.
 * **RSS** — the app process's resident memory at the end (and the peak); beside it the
   thumbnail worker processes' RSS and PSS (shared pages counted once).
+* **picks and boards filters** — the results' picks and boards written beside the media
+  (a favourite on every 4th result, a reject on every 7th, ratings 0–5, a board of every 3rd
+  result and a sparse board of the 20 oldest), then the gallery's first page and first screen
+  of pictures (warm cache) with each filter chosen in the gallery's own combo boxes: favourites,
+  hide rejects, four stars or more, the board, the sparse board (its results are the oldest:
+  the keyset read has to reach them).
 
 ``python -m tests.bench.gallery [--slots 100000] [--results 1000]`` prints one JSON object.
 """
@@ -131,6 +137,74 @@ def _write_media(db_path: Path, folder: Path, want: int) -> dict[str, Any]:
         "files_made": made,
         "videos": sum(1 for m in media if m[5] == "video/mp4"),
     }
+
+
+BOARD, SPARSE = "Bench board", "Sparse board"
+#: the filters measured (the gallery's combo values), by name
+FILTERS: dict[str, dict[str, Any]] = {
+    "favourite": {"pick": "favourite"},
+    "unrejected": {"pick": "unrejected"},
+    "rating_4": {"min_rating": 4},
+    "board": {"board": BOARD},
+    "sparse_board": {"board": SPARSE},
+}
+
+
+def _migrated(db_path: Path) -> Path:
+    """The store brought to the newest revision (a cached big store may be older), as the app
+    would on opening it."""
+    from app.store.engine import make_engine
+    from app.store.migrate import upgrade
+
+    engine = make_engine(f"sqlite:///{db_path}")
+    try:
+        upgrade(engine)
+    finally:
+        engine.dispose()
+    return db_path
+
+
+def _write_picks(db_path: Path) -> dict[str, Any]:
+    """Picks and boards on the results with media (the owner of the store's slots): a
+    favourite on every 4th, a reject on every 7th, ratings 0–5 in turn, the board of every 3rd
+    result and the sparse board of the 20 oldest."""
+    db = sqlite3.connect(str(db_path), isolation_level=None)
+    results = db.execute(
+        "SELECT m.task_id, m.position, t.tenant, t.user_hash FROM media m "
+        "JOIN tasks t ON t.id = m.task_id ORDER BY m.task_id DESC, m.position"
+    ).fetchall()
+    now = time.time()
+    picks, items = [], []
+    db.execute("BEGIN")
+    if results:
+        tenant, user_hash = results[0][2], results[0][3]
+        for name in (BOARD, SPARSE):
+            db.execute(
+                "INSERT INTO boards (tenant, user_hash, name, created_at) VALUES (?, ?, ?, ?)",
+                (tenant, user_hash, name, now),
+            )
+        ids = dict(db.execute("SELECT name, id FROM boards").fetchall())
+        for i, (task_id, pos, tenant, user_hash) in enumerate(results):
+            pick = "favourite" if i % 4 == 0 else "reject" if i % 7 == 3 else None
+            rating = i % 6
+            if pick or rating:
+                picks.append((tenant, user_hash, task_id, pos, pick, rating, now))
+            if i % 3 == 0:
+                items.append((ids[BOARD], task_id, pos, now))
+        for task_id, pos, _t, _u in results[-20:]:
+            items.append((ids[SPARSE], task_id, pos, now))
+    db.executemany(
+        "INSERT INTO picks (tenant, user_hash, task_id, position, pick, rating, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        picks,
+    )
+    db.executemany(
+        "INSERT INTO board_items (board_id, task_id, position, added_at) VALUES (?, ?, ?, ?)",
+        items,
+    )
+    db.execute("COMMIT")
+    db.close()
+    return {"picks": len(picks), "board_items": len(items), "results": len(results)}
 
 
 # ---------------------------------------------------------------------------------------- child
@@ -247,6 +321,47 @@ class Probe:
         )
         return out
 
+    async def filtered(self) -> dict[str, Any]:
+        """The first page and the first screen of pictures with each picks/boards filter chosen
+        in the gallery's combo boxes (the pictures held in memory dropped each time)."""
+        w = self.window
+        model = w.gallery_model
+        filters = w.gallery.filters
+        t_wait = time.perf_counter()
+        while len(w.picks.boards) < 2 and time.perf_counter() - t_wait < 30:
+            await asyncio.sleep(0.01)  # the boards are read at start
+        ids = {b.name: b.id for b in w.picks.boards}
+        out: dict[str, Any] = {}
+        for name, values in FILTERS.items():
+            chosen = {"pick": None, "min_rating": 0, "board": None, **values}
+            if chosen["board"] is not None:
+                chosen["board"] = ids.get(chosen["board"])
+            model.forget_pictures()
+            t0 = time.perf_counter()
+            filters.set_values(**chosen)
+            filters.changed.emit()  # as a choice in the combo box says it
+            await asyncio.sleep(0)
+            while model.loading or not model.started:
+                await asyncio.sleep(0.001)
+            t_rows = time.perf_counter()
+            while True:
+                rows = self.visible_rows()
+                if not rows or self.pictured(rows):
+                    break
+                await asyncio.sleep(0.001)
+            t1 = time.perf_counter()
+            out[name] = {
+                "ms": ms(t1 - t0),
+                "first_page_ms": ms(t_rows - t0),
+                "tiles": len(rows),
+                "rows_loaded": model.rowCount(),
+            }
+        filters.set_values(None, 0, None)
+        filters.changed.emit()
+        while model.loading:
+            await asyncio.sleep(0.001)
+        return out
+
     async def cache_build(self, folder: Path) -> dict[str, Any]:
         from app.ui.gallery.model import thumb_request
         from app.ui.gallery.thumbs import ThumbCache
@@ -314,6 +429,7 @@ class Probe:
             w.show_gallery(False)
             w.gallery_model.forget_pictures()
             out["first_thumbnails_warm"] = await self.first_thumbs(reload=True)
+            out["filtered"] = await self.filtered()
             out["cache_build"] = await self.cache_build(Path(tempfile.mkdtemp(prefix="thumbs-")))
             await asyncio.sleep(0.3)
             out["rss_mb"] = round(psutil.Process().memory_info().rss / 2**20, 1)
@@ -386,6 +502,7 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
         t_copy = time.perf_counter() - t0
         t0 = time.perf_counter()
         made = _write_media(db, media_dir(ns.slots, ns.results), want)
+        made["picks"] = _write_picks(_migrated(db))
         made["seconds"] = round(time.perf_counter() - t0, 2)
         env = child_env(
             {
@@ -440,6 +557,9 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
             "workers_pss_mb": out.get("workers", {}).get("pss_mb"),
         }
     )
+    filtered = out.get("filtered") or {}
+    times = [f.get("ms") for f in filtered.values() if isinstance(f.get("ms"), (int, float))]
+    out["filtered_first_thumbnails_ms"] = max(times) if times else None
     return out
 
 

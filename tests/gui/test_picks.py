@@ -50,6 +50,8 @@ def test_keys_mark_a_result_in_the_gallery_and_the_viewer(gui, make_window, tmp_
     key(gui, view, Qt.Key.Key_F)
     gui.until(lambda: model.row_at(0).pick == "favourite", what="favourite on the tile")
     assert stored(gui, rids[-1]) == ("favourite", 0, ())
+    tip = model.data(model.index(0), Qt.ItemDataRole.AccessibleTextRole)
+    assert tip.endswith("· Favourite")  # a screen reader hears the mark
     key(gui, view, Qt.Key.Key_3)
     gui.until(lambda: model.row_at(0).rating == 3, what="three stars")
     key(gui, view, Qt.Key.Key_X)  # reject replaces favourite
@@ -177,3 +179,28 @@ def test_the_slot_pane_marks_its_results(gui, make_window, tmp_path):
     window.ask_board = lambda: "Client"
     finished.pick_bar.board.click()
     gui.until(lambda: stored(gui, rids[0], 1)[2] == ("Client",), what="on the board")
+
+
+def test_the_words_of_picks_and_boards_are_in_chinese_too(qapp):
+    import re
+
+    from app.ui.app import install_translations
+    from app.ui.picks import BoardChooser, PickBar, PickFilters, marks_words, stars_words
+
+    han = re.compile(r"[\u4e00-\u9fff]")
+    install_translations(qapp, "zh_CN")
+    try:
+        f = PickFilters("t")
+        texts = [c.itemText(i) for c in (f.pick, f.board) for i in range(c.count())]
+        texts += [f.rating.itemText(0), f.rating.itemData(4, Qt.ItemDataRole.ToolTipRole)]
+        texts += [c.accessibleName() for c in f.combos()]
+        bar = PickBar()
+        texts += [bar.favourite.toolTip(), bar.reject.toolTip(), bar.board.text()]
+        texts += [b.toolTip() for b in bar.stars] + [stars_words(0), marks_words("reject", 2)]
+        dlg = BoardChooser(["Hero"])
+        texts += [dlg.windowTitle(), dlg.combo.lineEdit().placeholderText()]
+        missing = [t for t in texts if not han.search(t or "")]
+        assert missing == []
+    finally:
+        install_translations(qapp, "en")
+    assert PickFilters("t").pick.itemText(2) == "Hide rejects"

@@ -350,3 +350,100 @@ def test_pick_and_board_on_the_command_line(slate) -> None:
     assert slate("board", "list", "No such").code == 8
     again = slate("submit", "--request-id", A, "--kind", "image", "--prompt", "p", "--n", "2")
     assert again.code == 0 and again.out["outcome"] == "replayed"
+
+
+@pytest.mark.parametrize(
+    "flt",
+    [
+        {},
+        {"pick": "favourite"},
+        {"pick": "unrejected"},
+        {"min_rating": 3},
+        {"board": 1},
+        {"board": 1, "pick": "favourite", "min_rating": 2},
+    ],
+    ids=["unfiltered", "favourite", "unrejected", "rating", "board", "board-pick-rating"],
+)
+def test_the_gallery_page_runs_two_selects_on_indexes_filtered_or_not(tmp_path, flt) -> None:
+    """The unfiltered page runs the statements it ran before picks (the slots, their media with
+    the picks joined in), and a filtered page runs no more, each on an index: never a scan of
+    the picks or the boards' tables."""
+    import asyncio
+    import re
+
+    from tests.integration.test_statement_guard import make, request
+
+    svc, trace, store = make(tmp_path)
+    try:
+        for i in range(12):
+            store.claim_blocking(request(svc, i))
+        scope = svc.ctx.scope
+        with store.engine.begin() as conn:  # one media row per slot, a pick and a board item
+            ids = [r[0] for r in conn.execute(sa.select(tasks.c.id))]
+            for n, task_id in enumerate(ids):
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO media (task_id, position, path, sha256, bytes, "
+                        "content_type, verified_at) VALUES (:t, 0, 'x.png', 'h', 1, 'image/png', 1)"
+                    ),
+                    {"t": task_id},
+                )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO boards (tenant, user_hash, name, created_at) "
+                    "VALUES (:tenant, :user, 'b', 1)"
+                ),
+                {"tenant": scope.tenant, "user": scope.user_hash},
+            )
+            for task_id in ids[::3]:
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO picks (tenant, user_hash, task_id, position, pick, rating, "
+                        "updated_at) VALUES (:tenant, :user, :t, 0, 'favourite', 3, 1)"
+                    ),
+                    {"tenant": scope.tenant, "user": scope.user_hash, "t": task_id},
+                )
+                conn.execute(
+                    sa.text(
+                        "INSERT INTO board_items (board_id, task_id, position, added_at) "
+                        "VALUES (1, :t, 0, 1)"
+                    ),
+                    {"t": task_id},
+                )
+        got: list[Any] = []
+        sqls = trace.count(lambda: got.append(asyncio.run(store.results(scope, SlotFilter(**flt)))))
+        assert got[0], "the page found results"
+        reads = [s for s in sqls if s.lstrip().upper().startswith("SELECT")]
+        assert len(reads) == 2, "\n".join(sqls)
+        with store.engine.connect() as conn:
+            for sql in reads:
+                plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}").fetchall()
+                detail = " | ".join(str(r[-1]) for r in plan)
+                assert "SCAN tasks" not in detail, f"{sql}\nplan: {detail}"
+                assert not re.search(r"SCAN (picks|board_items|boards|media)\b", detail), detail
+    finally:
+        store.close()
+
+
+async def test_racing_marks_and_a_board_made_twice_at_once_are_no_error(harness) -> None:
+    """Two windows (or a window and a script) marking at once: the same new board made by
+    racing writers is one board; racing picks on one result leave one row."""
+    import asyncio
+
+    h = harness
+    svc = h.service
+    twin = h.other()  # the same designer, another service on the same store
+    await _three(svc)
+    got = await asyncio.gather(
+        svc.board_add("Race", A, 1),
+        twin.board_add("Race", A, 2),
+        svc.board_add("Race", B),
+        twin.board_add("Race", C),
+        svc.pick(A, pick="favourite"),
+        twin.pick(A, rating=3),
+    )
+    assert [g.kind.value for g in got] == ["ok"] * 6, [g.problem for g in got]
+    boards = (await svc.boards()).payload.boards
+    assert [(b.name, b.count) for b in boards] == [("Race", 4)]
+    with h.store.engine.connect() as conn:
+        assert conn.execute(sa.text("SELECT count(*) FROM picks")).scalar() == 1

@@ -18,6 +18,7 @@ from typing import Any
 from app.domain.states import State
 from app.service.reads import ResultRow, SlotFilter
 from app.ui.gallery.thumbs import ThumbLoader, ThumbRequest
+from app.ui.picks import marks_words
 from app.ui.qt import (
     QImage,
     QModelIndex,
@@ -251,7 +252,9 @@ class GalleryModel(QtCore.QAbstractListModel):
         if role == PickRole:
             return (row.pick, row.rating)
         if role in (Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.AccessibleTextRole):
-            return f"{row.request_id} — {row.prompt or ''}".strip(" —")
+            text = f"{row.request_id} — {row.prompt or ''}".strip(" —")
+            marks = marks_words(row.pick, row.rating)
+            return f"{text} · {marks}" if marks else text
         return None
 
     def thumbnail(self, row: ResultRow, *, ask: bool = True) -> QPixmap | None:

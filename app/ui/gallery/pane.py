@@ -54,6 +54,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
+from app.ui.flow import FlowLayout
 from app.ui.picks import PickActions, PickFilters, key_of, marks_text
 from app.ui.style import badge_pixmap, state_word
 
@@ -464,9 +465,10 @@ class GalleryPane(QWidget):
         head.setSpacing(8)
         head.addWidget(self.title)
         head.addWidget(self.scope_label, 1)
-        for combo in self.filters.combos():
-            head.addWidget(combo)
         head.addWidget(self.all_button)
+        narrow = FlowLayout(spacing=6)  # the pick filters wrap: the grid's width is its own
+        for combo in self.filters.combos():
+            narrow.addWidget(combo)
         self.size_slider = QSlider(Qt.Orientation.Horizontal, objectName="tileSizeSlider")
         self.size_slider.setRange(SMALLEST_TILE, MAX_TILE)
         self.size_slider.setValue(TILE)
@@ -475,10 +477,11 @@ class GalleryPane(QWidget):
         self.size_slider.setToolTip(self.tr("Thumbnail size"))
         self.size_slider.valueChanged.connect(self.view.set_smallest)
         self.size_slider.valueChanged.connect(self.tileSizeChanged)
-        head.addWidget(self.size_slider)
+        narrow.addWidget(self.size_slider)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addLayout(head)
+        box.addLayout(narrow)
         box.addWidget(self.stack, 1)
 
         self.view.clicked.connect(self._clicked)

@@ -19,12 +19,12 @@ from app.ui.chain import Role
 from app.ui.dragout import DragOut, OutFile, out_files
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.sound_view import SoundView, show_sound, sound_summary
+from app.ui.flow import FlowLayout
 from app.ui.picks import PickActions, PickBar, key_of
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAction,
     QEvent,
-    QHBoxLayout,
     QImage,
     QLabel,
     QListWidget,
@@ -138,19 +138,18 @@ class FinishedView(QWidget):
         #: the marks of the result on screen (favourite, reject, stars, "Add to board…")
         self.picks: PickActions | None = None
         self.ask_board: Any = None
-        self.pick_bar = PickBar()
+        self.pick_bar = PickBar(with_board=False)
         self.pick_bar.wanted.connect(self.mark)
         self.pick_bar.boardWanted.connect(self._to_board)
         self.pick_bar.hide()
+        self.pick_bar.board.hide()
         self._marks: dict[int, tuple[Any, int]] = {}  # position → (pick, rating)
         self._rid: str | None = None
         self.images.currentItemChanged.connect(lambda *_: self._say_marks())
-        row = QHBoxLayout()
+        row = FlowLayout(spacing=6)  # wraps in a narrow pane: nothing is cut off
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.use_button)
-        row.addWidget(self.make2k_button)
-        row.addWidget(self.pick_bar)
-        row.addStretch(1)
+        for w in (self.use_button, self.make2k_button, self.pick_bar, self.pick_bar.board):
+            row.addWidget(w)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(8)
@@ -307,7 +306,9 @@ class FinishedView(QWidget):
 
     def _say_marks(self) -> None:
         pos = self.current_position()
-        self.pick_bar.setVisible(self.picks is not None and pos is not None)
+        on = self.picks is not None and pos is not None
+        self.pick_bar.setVisible(on)
+        self.pick_bar.board.setVisible(on)
         if pos is not None:
             self.pick_bar.show_marks(*self._marks.get(pos, (None, 0)))
 
