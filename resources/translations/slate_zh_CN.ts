@@ -136,8 +136,8 @@
         <translation>创建请求已于 %1 发出，但没有收到明确答复。Slate 不会再次创建。服务商无法查询图片任务，因此没有可查询的内容：确定没有生成任何内容后，请使用“恢复”将该槽位声明为失败。</translation>
     </message>
     <message>
-        <source>The media were checked, then deleted from this computer (Tidy up). The slot, its history and its cost stay.</source>
-        <translation>媒体曾经校验，之后已从这台电脑删除（整理）。槽位、历史和费用都会保留。</translation>
+        <source>The media were checked, then deleted from this computer by Tidy up. The record stays.</source>
+        <translation>媒体校验后已通过“整理”从这台电脑删除。记录保留。</translation>
     </message>
 </context>
 <context>
