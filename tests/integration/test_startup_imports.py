@@ -95,6 +95,7 @@ APP = {
         "said", "settings", "shotlist", "spend", "style", "unusable", "viewer", "widgets",
         "window", "words", "draft", "noop",
         "dragout",  # results drag out of the slot pane, the gallery and the viewer
+        "language",  # install_translations, out of app.ui.app (the window switches it too)
     },
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {
