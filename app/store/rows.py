@@ -122,6 +122,8 @@ class SlotFilter:
 
     def matches(self, row: "SlotRow") -> bool:
         """The same rules as the read side's SQL, for rows that arrive from a listener."""
+        if not self.hidden and row.extra.get("hidden"):
+            return False  # hidden from the browser (a listener's row of a hidden slot)
         if self.states and row.state not in self.states:
             return False
         if self.kind and row.kind != self.kind:
