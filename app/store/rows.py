@@ -131,6 +131,8 @@ class SlotFilter:
         slot has no picks and is on no board yet)."""
         if self.pick in ("favourite", "reject") or self.min_rating or self.board is not None:
             return False
+        if not self.hidden and row.extra.get("hidden"):
+            return False  # hidden from the browser (a listener's row of a hidden slot)
         if self.states and row.state not in self.states:
             return False
         if self.kind and row.kind != self.kind:

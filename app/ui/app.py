@@ -14,44 +14,15 @@ import sys
 from typing import Any
 
 from app.config import Config
-from app.ui.assets import app_icon, translations_dir
+from app.ui.assets import app_icon
+from app.ui.language import install_translations
 from app.ui.qt import (
     QApplication,
-    QLibraryInfo,
-    QLocale,
     QMessageBox,
-    QTranslator,
 )
 from app.ui.settings import Settings, fixed_fields
 
 log = logging.getLogger(__name__)
-
-_translators: list[QTranslator] = []
-
-
-# -- language --------------------------------------------------------------------------------------
-def install_translations(app: QApplication, lang: str | None = None) -> str:
-    """Load Slate's and Qt's own translations for ``lang`` (default: the system locale)."""
-    for t in _translators:
-        app.removeTranslator(t)
-    _translators.clear()
-    name = lang or QLocale.system().name()
-    if name in ("zh", "zh-CN", "zh_Hans", "zh_Hans_CN"):
-        name = "zh_CN"
-    locale = QLocale(name)
-    QLocale.setDefault(locale)
-    if not name.startswith("en"):
-        ours = QTranslator(app)
-        if ours.load(locale, "slate", "_", str(translations_dir())):
-            app.installTranslator(ours)
-            _translators.append(ours)
-        qt = QTranslator(app)
-        if qt.load(
-            locale, "qtbase", "_", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
-        ):
-            app.installTranslator(qt)
-            _translators.append(qt)
-    return name
 
 
 def make_app(argv: list[str] | None = None) -> QApplication:

@@ -65,6 +65,7 @@ def row_from_view(view: TaskView) -> SlotRow:
         has_results=view.has_results,
         provider_status=view.provider_status,
         error_message=view.error.message if view.error else None,
+        extra={"hidden": True} if view.hidden else {},
     )
 
 

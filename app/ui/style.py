@@ -154,14 +154,20 @@ def _icon(name: str) -> str:
 
 # Combo boxes, date edits and spin boxes are styled (border, padding), so their arrows must be too:
 # a styled box otherwise falls back to the base style's arrow parts, drawn clipped and misplaced.
-ARROWS = f"""
+def arrows(dark: bool = False) -> str:
+    """The arrows' rules (dark: the light-stroked icons, seen on a dark field)."""
+
+    def icon(name: str) -> str:
+        return _icon(name.replace(".svg", "-on-dark.svg") if dark else name)
+
+    return f"""
 QComboBox, QDateEdit {{ padding-right: 22px; }}
 QComboBox::drop-down, QDateEdit::drop-down {{ subcontrol-origin: padding; subcontrol-position: center right;
     width: 20px; border: none; background: transparent; }}
-QComboBox::down-arrow, QDateEdit::down-arrow {{ image: url("{_icon("chevron-down.svg")}"); width: 10px; height: 10px; }}
-QComboBox::down-arrow:disabled, QDateEdit::down-arrow:disabled {{ image: url("{_icon("chevron-down-disabled.svg")}"); }}
+QComboBox::down-arrow, QDateEdit::down-arrow {{ image: url("{icon("chevron-down.svg")}"); width: 10px; height: 10px; }}
+QComboBox::down-arrow:disabled, QDateEdit::down-arrow:disabled {{ image: url("{icon("chevron-down-disabled.svg")}"); }}
 QPushButton[hasMenu="true"] {{ padding-right: 22px; }}
-QPushButton[hasMenu="true"]::menu-indicator {{ image: url("{_icon("chevron-down.svg")}");
+QPushButton[hasMenu="true"]::menu-indicator {{ image: url("{icon("chevron-down.svg")}");
     subcontrol-origin: padding; subcontrol-position: center right; right: 8px; width: 10px;
     height: 10px; }}
 QSpinBox, QDoubleSpinBox {{ padding-right: 20px; }}
@@ -170,14 +176,17 @@ QSpinBox::up-button, QDoubleSpinBox::up-button {{ subcontrol-origin: border; sub
 QSpinBox::down-button, QDoubleSpinBox::down-button {{ subcontrol-origin: border; subcontrol-position: bottom right;
     width: 18px; border: none; background: transparent; }}
 QSpinBox::up-button:hover, QDoubleSpinBox::up-button:hover,
-QSpinBox::down-button:hover, QDoubleSpinBox::down-button:hover {{ background: #eeece7; }}
-QSpinBox::up-arrow, QDoubleSpinBox::up-arrow {{ image: url("{_icon("chevron-up.svg")}"); width: 9px; height: 9px; }}
-QSpinBox::down-arrow, QDoubleSpinBox::down-arrow {{ image: url("{_icon("chevron-down.svg")}"); width: 9px; height: 9px; }}
+QSpinBox::down-button:hover, QDoubleSpinBox::down-button:hover {{ background: {"#343942" if dark else "#eeece7"}; }}
+QSpinBox::up-arrow, QDoubleSpinBox::up-arrow {{ image: url("{icon("chevron-up.svg")}"); width: 9px; height: 9px; }}
+QSpinBox::down-arrow, QDoubleSpinBox::down-arrow {{ image: url("{icon("chevron-down.svg")}"); width: 9px; height: 9px; }}
 QSpinBox::up-arrow:disabled, QDoubleSpinBox::up-arrow:disabled,
-QSpinBox::up-arrow:off, QDoubleSpinBox::up-arrow:off {{ image: url("{_icon("chevron-up-disabled.svg")}"); }}
+QSpinBox::up-arrow:off, QDoubleSpinBox::up-arrow:off {{ image: url("{icon("chevron-up-disabled.svg")}"); }}
 QSpinBox::down-arrow:disabled, QDoubleSpinBox::down-arrow:disabled,
-QSpinBox::down-arrow:off, QDoubleSpinBox::down-arrow:off {{ image: url("{_icon("chevron-down-disabled.svg")}"); }}
+QSpinBox::down-arrow:off, QDoubleSpinBox::down-arrow:off {{ image: url("{icon("chevron-down-disabled.svg")}"); }}
 """
+
+
+ARROWS = arrows()
 
 
 @dataclass(frozen=True)
@@ -432,6 +441,16 @@ def apply_theme(window: Any, theme: Theme) -> None:
     window.setStyleSheet(stylesheet(theme))
 
 
+#: Check boxes on a dark theme: a visible box, the accent with a white tick when checked.
+CHECKS = """
+QCheckBox::indicator {{ width: 14px; height: 14px; border: 1px solid {t.field_line};
+    border-radius: 3px; background: {t.field}; }}
+QCheckBox::indicator:checked {{ background: {t.accent}; border-color: {t.accent};
+    image: url("{check}"); }}
+QCheckBox::indicator:disabled {{ background: {t.disabled_bg}; border-color: {t.line}; }}
+"""
+
+
 def set_tone(widget: Any, tone: str) -> None:
     """Colour ``widget``'s words by the stylesheet's ``tone`` rules (muted, strong, error,
     detail, link; "" for plain), in whichever theme is on screen."""
@@ -476,10 +495,8 @@ QLabel[tone="link"] {{ color: {t.link}; }}
 QPushButton, QToolButton#tidyButton {{ padding: 5px 14px; border: 1px solid {t.button_line};
     border-radius: 6px; background: {t.button}; }}
 QPushButton:hover, QToolButton#tidyButton:hover {{ background: {t.button_hover}; }}
-QToolButton#tidyButton {{ padding: 4px 26px 4px 12px; }}
-QToolButton#tidyButton::menu-indicator {{ image: url("{_icon("chevron-down.svg")}");
-    subcontrol-origin: padding; subcontrol-position: center right; right: 8px; width: 10px;
-    height: 10px; }}
+QToolButton#tidyButton {{ padding: 2px 10px; font-weight: 700; }}
+QToolButton#tidyButton::menu-indicator {{ image: none; width: 0px; }}
 QPushButton:disabled {{ color: {t.disabled_ink}; background: {t.disabled_bg};
     border-color: {t.line}; }}
 QPushButton[primary="true"]:enabled {{ background: {t.accent}; color: {t.on_accent};
@@ -505,7 +522,8 @@ QToolTip {{ background: {t.panel}; color: {t.ink}; border: 1px solid {t.line}; }
 QStatusBar {{ background: {t.status_bg}; border-top: 1px solid {t.line}; }}
 QStatusBar QLabel {{ padding: 0 6px; }}
 """
-        + ARROWS
+        + arrows(t is DARK)
+        + (CHECKS.format(t=t, check=_icon("check-on-accent.svg")) if t is DARK else "")
     )
 
 

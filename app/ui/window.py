@@ -1088,7 +1088,7 @@ class MainWindow(QMainWindow):
         and the work they run stay as they are."""
         from contextlib import suppress
 
-        from app.ui.app import install_translations
+        from app.ui.language import install_translations
         from app.ui.qt import QApplication
 
         app = QApplication.instance()

@@ -143,6 +143,10 @@
         <source>The media were checked, then deleted from this computer (Tidy up). The slot, its history and its cost stay.</source>
         <translation>媒体曾经校验，之后已从这台电脑删除（整理）。槽位、历史和费用都会保留。</translation>
     </message>
+    <message>
+        <source>The media were checked, then deleted from this computer by Tidy up. The record stays.</source>
+        <translation>媒体校验后已通过“整理”从这台电脑删除。记录保留。</translation>
+    </message>
 </context>
 <context>
     <name>BarChart</name>

@@ -41,7 +41,7 @@ def test_the_language_switches_in_place_and_is_remembered(gui, make_window, qapp
         assert zh.gallery_button.text() == "▦ 图库"
         assert zh.shortcut_actions["quit"].text() != "Quit"
         # the words of issue 23 in Chinese too
-        assert zh.slot_pane.tidy.menu_button.text() == "整理"
+        assert zh.slot_pane.tidy.menu_button.toolTip() == "整理"
         assert zh.slot_pane.tidy.delete_action.text() == "删除本地媒体…"
         assert zh.browser.show_hidden.text() == "显示已隐藏"
         assert zh.gallery.size_slider.accessibleName() == "缩略图大小"

@@ -80,3 +80,42 @@ def test_settings_switch_the_theme_at_once_and_remember_it(gui, make_window) -> 
     window.dialog.save_button.click()
     gui.until(lambda: style.current() is LIGHT, what="light again")
     assert window.settings.theme == "system"
+
+
+def test_follow_the_system_takes_the_platforms_scheme_when_it_changes(
+    gui, make_window, monkeypatch
+) -> None:
+    """(The offscreen platform has no colour scheme to change: its answer is stood in for.)"""
+    from app.ui import qt
+    from app.ui.qt import Qt
+
+    class Hints:
+        scheme = Qt.ColorScheme.Light
+
+        def colorScheme(self) -> Any:  # noqa: N802 - Qt's name
+            return self.scheme
+
+    hints = Hints()
+
+    class Platform:
+        @staticmethod
+        def instance() -> bool:
+            return True
+
+        @staticmethod
+        def styleHints() -> Hints:  # noqa: N802 - Qt's name
+            return hints
+
+    window = make_window()
+    monkeypatch.setattr(qt, "QGuiApplication", Platform)
+    assert window.settings.theme == "system"
+    hints.scheme = Qt.ColorScheme.Dark
+    window._scheme_changed(hints.scheme)  # what colorSchemeChanged calls
+    assert style.current() is DARK and window.styleSheet() == style.stylesheet(DARK)
+    hints.scheme = Qt.ColorScheme.Light
+    window._scheme_changed(hints.scheme)
+    assert style.current() is LIGHT
+    window.settings.theme = "light"  # chosen: the platform's scheme no longer counts
+    hints.scheme = Qt.ColorScheme.Dark
+    window._scheme_changed(hints.scheme)
+    assert style.current() is LIGHT

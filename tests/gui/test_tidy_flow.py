@@ -98,6 +98,8 @@ def test_delete_media_then_the_same_intent_is_replayed_and_hide_leaves_the_brows
     action, out = outcomes[0]
     assert action == "create" and out.kind.value == "replayed", out.problem
     assert _creates(gui) == sent  # no create at the demo provider
+    # the replay's own note is written a moment later (the service batches its notes)
+    gui.until(lambda: len(_ledger(gui)[1]) > len(before[1]), what="the replayed note")
     task_after, events_after = _ledger(gui)
     assert task_after == before[0]  # the slot untouched: state, fingerprint, cost, ids
     assert events_after[: len(before[1])] == before[1]  # every earlier event as it was
@@ -119,6 +121,8 @@ def test_delete_media_then_the_same_intent_is_replayed_and_hide_leaves_the_brows
     tidy.hide_action.trigger()
     gui.until(lambda: window.model.started and window.model.rowCount() == 0, what="hidden")
     assert window.slot.task.hidden and tidy.hidden_note.isVisibleTo(window)
+    window.model.upsert_view(window.slot.task)  # news of the hidden slot: it stays out
+    assert window.model.rowCount() == 0
     assert tidy.hide_action.text() == "Show in the browser again"
     window.browser.show_hidden.setChecked(True)
     gui.until(lambda: window.model.rowCount() == 1, what="shown with Show hidden")

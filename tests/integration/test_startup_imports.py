@@ -100,6 +100,7 @@ APP = {
         "form_h3image", "enhance",  # parts of the create form (H3-Image rows, Enhance prompt)
         "dragout",  # results drag out of the slot pane, the gallery and the viewer
         "picks",  # the marks on results and the pick filters, in the browser at start
+        "language",  # install_translations, out of app.ui.app (the window switches it too)
     },
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {

@@ -163,8 +163,7 @@ SLOT_STATE = QT_TRANSLATE_NOOP("MainWindow", "Slot state")
 #: A success whose local media were deleted by tidy-up (instead of "saved on this computer").
 MEDIA_REMOVED = QT_TRANSLATE_NOOP(
     "Banner",
-    "The media were checked, then deleted from this computer (Tidy up). The slot, its history "
-    "and its cost stay.",
+    "The media were checked, then deleted from this computer by Tidy up. The record stays.",
 )
 DETAILS = QT_TRANSLATE_NOOP("Banner", "Details")
 DETAILS_NAME = QT_TRANSLATE_NOOP("Banner", "Show the provider's own words")

@@ -71,7 +71,8 @@ class TidyBar(QWidget):
         )
         self.redownload_button.clicked.connect(self._redownload)
         self.menu_button = QToolButton(objectName="tidyButton")
-        self.menu_button.setText(self.tr("Tidy up"))
+        self.menu_button.setText("⋯")  # compact: the slot's name beside it stays whole
+        self.menu_button.setToolTip(self.tr("Tidy up"))
         self.menu_button.setAccessibleName(self.tr("Tidy up this slot"))
         self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.menu = QMenu(self.menu_button)
