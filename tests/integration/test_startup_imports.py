@@ -94,6 +94,7 @@ APP = {
         "gallery", "inputs", "lookup", "media", "models", "notify", "panes", "progress", "qt",
         "said", "settings", "shotlist", "spend", "style", "unusable", "viewer", "widgets",
         "window", "words", "draft", "noop",
+        "form_sound", "sound_view",  # the form's Music and Voice, the panes' sound view
     },
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {
