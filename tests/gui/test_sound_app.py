@@ -121,6 +121,30 @@ def test_voice_form_count_protocol_line_and_voices_from_get_voice(gui, make_wind
     assert form.params()["format"] == "flac" and form.error_text() is None
 
 
+def test_a_daily_budget_judges_a_sound_draft_by_the_domains_rule(gui, make_window):
+    """With a daily budget, a song (no sourced price: unknown) is not created, in the budget's
+    words; a voice line (priced per character) is, with the budget said beside its cost."""
+    from tests.gui.test_shotlist import budget_service
+
+    window = make_window(budget_service(gui, "5"))
+    form = sound_form(window)
+    gui.until(lambda: form.budget is not None, what="today's budget use")
+    form.sound.music_radio.setChecked(True)
+    window.slot_pane.composer.set_request_id(SONG)
+    form.sound.style_edit.setPlainText("lofi")
+    form.sound.instrumental.setChecked(True)
+    assert form.draft.cost is not None and form.draft.cost.estimate is None
+    assert form.draft.problem is not None and form.draft.problem.kind.name == "BUDGET"
+    assert "price is unknown" in form.error.text() and form.error.isVisible()
+    assert not buttons(window)[Action.CREATE].isEnabled()
+    form.sound.voice_radio.setChecked(True)
+    window.slot_pane.composer.set_request_id(LINE)
+    form.sound.text.setPlainText("Welcome aboard.")
+    assert form.draft.verdict is not None and form.draft.verdict.allowed
+    assert form.error_text() is None and "Cost: about" in form.cost.text()
+    gui.until(lambda: buttons(window)[Action.CREATE].isEnabled(), what="create offered")
+
+
 def test_voice_picker_falls_back_to_the_documented_voices(gui, make_window, monkeypatch):
     async def down() -> list:
         from app.providers.base import ProviderError
