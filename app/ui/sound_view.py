@@ -11,6 +11,7 @@ clicked or dragged, or with the arrow keys.
 from __future__ import annotations
 
 import html
+import threading
 from typing import Any
 
 from app.ui.qt import (
@@ -18,6 +19,7 @@ from app.ui.qt import (
     QColor,
     QHBoxLayout,
     QLabel,
+    QObject,
     QPainter,
     QPushButton,
     QSizePolicy,
@@ -190,9 +192,9 @@ class SoundView(QWidget):
         row.addWidget(self.note, 1)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(self.waveform)
+        box.addWidget(self.waveform, 1)
         box.addLayout(row)
-        box.addStretch(1)
+        box.addStretch(0)
         self.play_button.clicked.connect(self.toggle)
         self.waveform.scrubbed.connect(self.scrub)
         if multimedia() is None:
@@ -289,6 +291,23 @@ class SoundView(QWidget):
             self.player.setSource(QUrl())
 
 
+class PeakReader(QObject):
+    """Reads a sound's waveform in a worker thread; :attr:`ready` on the UI thread (for views
+    without the controller's worker: the gallery's viewer)."""
+
+    ready = Signal(str, object)  # path, peaks
+
+    def read(self, path: str) -> None:
+        def work() -> None:
+            peaks = waveform_peaks(path)
+            try:
+                self.ready.emit(path, peaks)
+            except RuntimeError:  # the view went away meanwhile
+                pass
+
+        threading.Thread(target=work, name="waveform", daemon=True).start()
+
+
 def _tr(text: str) -> str:
     return translate("SoundView", text)
 
@@ -339,4 +358,4 @@ def show_sound(view: SoundView, media: Any, controller: Any, current: Any) -> No
     )
 
 
-__all__ = ["SoundView", "WaveformView", "clock", "show_sound", "waveform_peaks"]
+__all__ = ["PeakReader", "SoundView", "WaveformView", "clock", "show_sound", "waveform_peaks"]

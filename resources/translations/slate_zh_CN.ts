@@ -736,6 +736,14 @@ Every image and video you create gathers here, newest first.</source>
         <source>Use as reference</source>
         <translation>用作参考图</translation>
     </message>
+    <message>
+        <source>Sound</source>
+        <translation>声音</translation>
+    </message>
+    <message>
+        <source>Use as soundtrack / reference audio of a MiniMax-H3 slot</source>
+        <translation>用作 MiniMax-H3 槽位的配乐 / 参考音频</translation>
+    </message>
 </context>
 <context>
     <name>LookupDialog</name>

@@ -11,11 +11,13 @@ import pytest
 
 from app.domain import params_sound as ps
 from app.domain.states import Action, Refusal
+from app.ui.gallery.pane import ref_of, use_choices
 from app.ui.qt import multimedia, translate
 from app.ui.words import REFUSAL_WORDS
 from tests.gui.conftest import buttons, shown
 from tests.gui.test_flows import wait_state
 from tests.gui.test_form_h3 import picture
+from tests.gui.test_screenshots import save
 
 # The machine has no sound server: the player's audio output then plays to Qt's null device
 # (as in test_flows.py and test_viewer.py); not a fault of ours.
@@ -317,7 +319,6 @@ def lang(request, qapp):
 def _looked_at(gui, window, name):
     """Saved for review at the minimum size; nothing cut off, nothing outside the window."""
     from tests.gui.layout_checks import outside
-    from tests.gui.test_screenshots import save
 
     gui.settle(0.3)
     save(window, name)
@@ -360,3 +361,33 @@ def test_sound_screenshots_at_the_minimum_size(gui, make_window, lang):
     window.select(LOST)
     wait_state(gui, window, "unknown", rid=LOST)
     _looked_at(gui, window, f"{lang}-sound-4-unknown-song")
+
+
+def test_a_song_in_the_gallery_and_the_viewer_plays_and_feeds_an_h3_draft(gui, make_window):
+    song = {"prompt": "harbour bells", "instrumental": True}
+    assert gui.run(gui.service.submit(SONG, "music", song, wait=True)).task.state == "success"
+    window = make_window()
+    window.show_gallery(True)
+    model = window.gallery_model
+    gui.until(lambda: model.started and model.rowCount() == 1, what="gallery page")
+    row = model.row_at(0)
+    assert row.content_type == "audio/mpeg"
+    assert model.thumbnail(row) is None and not model.thumb_failed(row)  # no picture asked
+    assert [r for r, _ in use_choices(ref_of(row))] == ["reference_audio"]
+    save(window, "en-sound-5-gallery")
+    viewer = window.open_viewer(0)
+    stage = viewer.stage
+    assert stage.stack.currentWidget() is stage.sound_page and not viewer.image_tools.isVisible()
+    gui.until(lambda: len(stage.sound.waveform.peaks) > 50, what="waveform in the viewer")
+    save(viewer, "en-sound-6-viewer")
+    _playing(gui, stage.sound)
+    actions = viewer.use_menu().actions()
+    assert [a.text() for a in actions] == [
+        "Use as soundtrack / reference audio of a MiniMax-H3 slot"
+    ]
+    actions[0].trigger()
+    form = window.slot_pane.form
+    gui.until(lambda: form.references.items, what="the song in the H3 draft's references")
+    assert not viewer.isVisible() and form.is_v2()
+    item = form.references.items[0]
+    assert item.kind == "audio" and item.name == "song-01"  # 4 s: taken as it is
