@@ -178,6 +178,12 @@ def test_an_unknown_song_offers_exactly_declare_failed_and_says_why(gui, make_wi
     body = window.slot_pane.banner.body.text()
     assert "MiniMax keeps no record" in body and "declare the slot failed" in body
     assert "image" not in body  # not the image tasks' sentence
+    # the history says it too: nothing to look up (not the video's "look it up")
+    events = window.result_pane.events
+    gui.until(lambda: events.topLevelItemCount() >= 3, what="history")
+    lines = [events.topLevelItem(i).text(0) for i in range(events.topLevelItemCount())]
+    lost = next(line for line in lines if "outcome unknown" in line)
+    assert "keeps no record" in lost and "look it up" not in lost
     why = buttons(window)[Action.QUERY].toolTip()
     assert why == translate("WhyNot", REFUSAL_WORDS[Refusal.NO_RECORD])
     window.open_recover()
