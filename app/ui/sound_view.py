@@ -39,9 +39,11 @@ BUCKETS = 600
 SUMMARY_MAX = 600
 
 
-#: The waveform is read at this rate, mono, in slices this long (8 ms): enough for the eye.
-PEAK_RATE = 8000
-SLICE = 64
+#: The waveform is read at this rate, mono; each slice the eye sees is at least 8 samples (2 ms)
+#: and at most 4096 (a second): about two slices per bucket, so a long narration is as cheap to
+#: draw as a short line (what costs is the decode, in PyAV's C code).
+PEAK_RATE = 4000
+SLICE_MIN, SLICE_MAX = 8, 4096
 
 
 def waveform_peaks(path: str, buckets: int = BUCKETS) -> tuple[float, ...]:
@@ -57,14 +59,16 @@ def waveform_peaks(path: str, buckets: int = BUCKETS) -> tuple[float, ...]:
         with av.open(path) as container:
             stream = container.streams.audio[0]
             resampler = av.AudioResampler(format="s16", layout="mono", rate=PEAK_RATE)
+            seconds = (container.duration or 0) / 1_000_000
+            step = int(min(SLICE_MAX, max(SLICE_MIN, seconds * PEAK_RATE / (2 * buckets))))
             carry = b""
             for frame in container.decode(stream):
                 for out in resampler.resample(frame):
                     carry += bytes(out.planes[0])[: out.samples * 2]
-                    whole = len(carry) - len(carry) % (SLICE * 2)
+                    whole = len(carry) - len(carry) % (step * 2)
                     samples = memoryview(carry[:whole]).cast("h")
-                    for i in range(0, len(samples), SLICE):
-                        part = samples[i : i + SLICE]
+                    for i in range(0, len(samples), step):
+                        part = samples[i : i + step]
                         slices.append(max(max(part), -min(part)))
                     carry = carry[whole:]
             if len(carry) >= 2:
