@@ -2930,6 +2930,10 @@ The part everyone sings</source>
         <source>Write the words to speak to create the voice line.</source>
         <translation>写下要朗读的文字，即可创建语音。</translation>
     </message>
+    <message>
+        <source>More structure tags for the lyrics</source>
+        <translation>更多歌词结构标签</translation>
+    </message>
 </context>
 <context>
     <name>SoundView</name>
