@@ -397,3 +397,23 @@ def test_a_song_in_the_gallery_and_the_viewer_plays_and_feeds_an_h3_draft(gui, m
     assert not viewer.isVisible() and form.is_v2()
     item = form.references.items[0]
     assert item.kind == "audio" and item.name == "song-01"  # 4 s: taken as it is
+
+
+def test_edit_as_new_slot_from_a_voice_line_keeps_its_words_and_voice(gui, make_window):
+    line = {"text": "Mind the gap.", "voice": "male-qn-qingse", "speed": 1.5, "format": "wav"}
+    assert gui.run(gui.service.submit(LINE, "speech", line, wait=True)).task.state == "success"
+    window = make_window()
+    window.select(LINE)
+    wait_state(gui, window, "success", rid=LINE)
+    buttons(window)[Action.NEW_SLOT].click()
+    form = window.slot_pane.form
+    gui.until(lambda: window.slot.is_draft and form.isVisible(), what="the new draft")
+    assert form.kind() == "speech" and form.sound.text.isVisible()
+    assert form.params() == {
+        "model": "speech-2.8-hd",
+        "text": "Mind the gap.",
+        "voice": "male-qn-qingse",
+        "speed": 1.5,
+        "format": "wav",
+    }
+    assert not form.sound.text.isReadOnly() and form.sound.voice.isEnabled()
