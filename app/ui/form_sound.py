@@ -126,11 +126,13 @@ class SoundFields(QWidget):
         for tag in QUICK_TAGS:
             b = QToolButton(text=tag, objectName="tagButton")
             b.setToolTip(self.tr("Insert %1 at the cursor").replace("%1", tag))
+            b.setAccessibleName(b.toolTip())
             b.clicked.connect(lambda _c=False, t=tag: self.insert_tag(t))
             self.tag_buttons.append(b)
             tags.addWidget(b)
         self.more_tags = QPushButton(self.tr("More tags"), objectName="moreTagsButton")
         self.more_tags.setProperty("hasMenu", True)  # its arrow's own room (style.py)
+        self.more_tags.setAccessibleName(self.tr("More structure tags for the lyrics"))
         menu = QMenu(self.more_tags)
         for tag in ps.LYRICS_TAGS:
             act = QAction(tag, menu)

@@ -11,6 +11,7 @@ clicked or dragged, or with the arrow keys.
 from __future__ import annotations
 
 import html
+import threading
 from typing import Any
 
 from app.ui.qt import (
@@ -18,6 +19,7 @@ from app.ui.qt import (
     QColor,
     QHBoxLayout,
     QLabel,
+    QObject,
     QPainter,
     QPushButton,
     QSizePolicy,
@@ -37,9 +39,11 @@ BUCKETS = 600
 SUMMARY_MAX = 600
 
 
-#: The waveform is read at this rate, mono, in slices this long (8 ms): enough for the eye.
-PEAK_RATE = 8000
-SLICE = 64
+#: The waveform is read at this rate, mono; each slice the eye sees is at least 8 samples (2 ms)
+#: and at most 4096 (a second): about two slices per bucket, so a long narration is as cheap to
+#: draw as a short line (what costs is the decode, in PyAV's C code).
+PEAK_RATE = 4000
+SLICE_MIN, SLICE_MAX = 8, 4096
 
 
 def waveform_peaks(path: str, buckets: int = BUCKETS) -> tuple[float, ...]:
@@ -55,14 +59,16 @@ def waveform_peaks(path: str, buckets: int = BUCKETS) -> tuple[float, ...]:
         with av.open(path) as container:
             stream = container.streams.audio[0]
             resampler = av.AudioResampler(format="s16", layout="mono", rate=PEAK_RATE)
+            seconds = (container.duration or 0) / 1_000_000
+            step = int(min(SLICE_MAX, max(SLICE_MIN, seconds * PEAK_RATE / (2 * buckets))))
             carry = b""
             for frame in container.decode(stream):
                 for out in resampler.resample(frame):
                     carry += bytes(out.planes[0])[: out.samples * 2]
-                    whole = len(carry) - len(carry) % (SLICE * 2)
+                    whole = len(carry) - len(carry) % (step * 2)
                     samples = memoryview(carry[:whole]).cast("h")
-                    for i in range(0, len(samples), SLICE):
-                        part = samples[i : i + SLICE]
+                    for i in range(0, len(samples), step):
+                        part = samples[i : i + step]
                         slices.append(max(max(part), -min(part)))
                     carry = carry[whole:]
             if len(carry) >= 2:
@@ -190,9 +196,9 @@ class SoundView(QWidget):
         row.addWidget(self.note, 1)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.addWidget(self.waveform)
+        box.addWidget(self.waveform, 1)
         box.addLayout(row)
-        box.addStretch(1)
+        box.addStretch(0)
         self.play_button.clicked.connect(self.toggle)
         self.waveform.scrubbed.connect(self.scrub)
         if multimedia() is None:
@@ -289,6 +295,23 @@ class SoundView(QWidget):
             self.player.setSource(QUrl())
 
 
+class PeakReader(QObject):
+    """Reads a sound's waveform in a worker thread; :attr:`ready` on the UI thread (for views
+    without the controller's worker: the gallery's viewer)."""
+
+    ready = Signal(str, object)  # path, peaks
+
+    def read(self, path: str) -> None:
+        def work() -> None:
+            peaks = waveform_peaks(path)
+            try:
+                self.ready.emit(path, peaks)
+            except RuntimeError:  # the view went away meanwhile
+                pass
+
+        threading.Thread(target=work, name="waveform", daemon=True).start()
+
+
 def _tr(text: str) -> str:
     return translate("SoundView", text)
 
@@ -339,4 +362,4 @@ def show_sound(view: SoundView, media: Any, controller: Any, current: Any) -> No
     )
 
 
-__all__ = ["SoundView", "WaveformView", "clock", "show_sound", "waveform_peaks"]
+__all__ = ["PeakReader", "SoundView", "WaveformView", "clock", "show_sound", "waveform_peaks"]

@@ -16,7 +16,8 @@ from typing import Any
 
 from app.service.reads import ResultRow
 from app.ui.dragout import DragOut, gallery_files
-from app.ui.gallery.model import GalleryModel, is_video, scene_label
+from app.ui.gallery.model import GalleryModel, is_sound, is_video, scene_label
+from app.ui.sound_view import PeakReader, SoundView
 from app.ui.gallery.pane import ResultRef, duration_text, ref_of, use_choices
 from app.ui.picks import PickActions, PickBar
 from app.ui.qt import (
@@ -328,10 +329,20 @@ class ResultStage(QWidget):
         super().__init__(parent)
         self.canvas = ImageCanvas()
         self.video = VideoPlayer()
+        self.sound = SoundView()  # a song or a voice line: waveform, play/pause, scrub
+        self.peaks = PeakReader(self)
+        self.peaks.ready.connect(self._peaks)
         self.note = QLabel(objectName="viewerNote", alignment=Qt.AlignmentFlag.AlignCenter)
         self.note.setWordWrap(True)
         self.stack = QStackedWidget()
-        for w in (self.canvas, self.video, self.note):
+        self.sound.waveform.setMaximumHeight(240)
+        self.sound_page = QWidget()  # the sound in the middle of the stage, not at its top
+        middle = QVBoxLayout(self.sound_page)
+        middle.setContentsMargins(24, 0, 24, 0)
+        middle.addStretch(1)
+        middle.addWidget(self.sound, 3)
+        middle.addStretch(1)
+        for w in (self.canvas, self.video, self.sound_page, self.note):
             self.stack.addWidget(w)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -343,7 +354,12 @@ class ResultStage(QWidget):
     def show_row(self, row: ResultRow, thumb: QPixmap | None) -> None:
         self.row = row
         self.video.set_source(None)
-        if row.path is None:
+        self.sound.set_sound(None)
+        if row.path is not None and is_sound(row):
+            self.stack.setCurrentWidget(self.sound_page)
+            self.sound.set_sound(row.path, row.duration)
+            self.peaks.read(row.path)
+        elif row.path is None:
             self.canvas.clear()
             self.note.setText(self.tr("This slot has no picture yet."))
             self.stack.setCurrentWidget(self.note)
@@ -379,8 +395,13 @@ class ResultStage(QWidget):
             return
         self.canvas.set_pixmap(QPixmap.fromImage(image), full=True)
 
+    def _peaks(self, path: str, peaks: tuple[float, ...]) -> None:
+        if self.row is not None and self.row.path == path:
+            self.sound.set_peaks(peaks)
+
     def stop(self) -> None:
         self.video.stop()
+        self.sound.stop()
 
 
 class Viewer(QDialog):
@@ -578,7 +599,7 @@ class Viewer(QDialog):
             return
         self.row_index = index
         self.stage.show_row(row, self.model.thumbnail(row))
-        image = row.path is not None and not is_video(row)
+        image = row.path is not None and not is_video(row) and not is_sound(row)
         self.image_tools.setVisible(image)
         self.title.setText(scene_label(row))
         self.title.setToolTip(row.request_id)

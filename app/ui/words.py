@@ -97,6 +97,27 @@ APP_CLOSED = QT_TRANSLATE_NOOP(
     "Slate was closed while the request was being sent. The task may exist at the "
     "provider: look it up, or declare the slot failed if you are sure it does not.",
 )
+#: The same, for a slot with no task id (music, synchronous speech): nothing to look up.
+NO_RECORD_SENTENCES = {
+    LOST_ANSWER: QT_TRANSLATE_NOOP(
+        "Words",
+        "The request left, but the connection broke before the answer arrived. A song or a "
+        "short voice line has no task id, and MiniMax keeps no record of it to look up: "
+        "declare the slot failed when you are sure.",
+    ),
+    NO_ANSWER_IN_TIME: QT_TRANSLATE_NOOP(
+        "Words",
+        "The request left, but no answer came back in time. A song or a short voice line has "
+        "no task id, and MiniMax keeps no record of it to look up: declare the slot failed "
+        "when you are sure.",
+    ),
+    APP_CLOSED: QT_TRANSLATE_NOOP(
+        "Words",
+        "Slate was closed while the request was being sent. A song or a short voice line has "
+        "no task id, and MiniMax keeps no record of it to look up: declare the slot failed "
+        "when you are sure.",
+    ),
+}
 STRANGE_STATUS = QT_TRANSLATE_NOOP(
     "Words",
     "The provider answered with a status Slate does not know, so Slate stopped here and "
@@ -548,6 +569,8 @@ def event_detail(
     state_word: Callable[[State], str],
     translate: Translate = _plain,
     data: Mapping[str, Any] | None = None,
+    *,
+    no_record: bool = False,
 ) -> tuple[str, str]:
     """A history event's detail as the timeline shows it: (shown, technical). Only the designer's
     words are shown — a status word in the designer's language, a failure reason's sentence, how
@@ -581,6 +604,8 @@ def event_detail(
             )
         elif event == "lookup":
             reason = LOOKUP_NOTHING if "no matching" in detail else LOOKUP_MANY
+        if no_record and reason in NO_RECORD_SENTENCES:  # nothing to look up: not offered
+            reason = NO_RECORD_SENTENCES[reason]
         shown = translate(CONTEXT, reason) if reason is not None else ""
     elif event == "created":
         m = re.match(r"(\d+) image\(s\)", detail)
@@ -650,15 +675,20 @@ def event_line(
     state_word: Callable[[State], str],
     translate: Translate = _plain,
     data: Mapping[str, Any] | None = None,
+    *,
+    no_record: bool = False,
 ) -> tuple[str, str]:
     """A history event as one line of the timeline (without its time): (line, technical). The
-    line is the event's words and its designer detail; ``technical`` the service's own words."""
+    line is the event's words and its designer detail; ``technical`` the service's own words.
+    ``no_record``: the slot has no task id to look up (music, synchronous speech)."""
     known = bool(event) and event in EVENT_WORDS
     word = translate("Event", EVENT_WORDS[event if known else ""])
     technical = "" if known else event
     if detail and event in QUIET_DETAILS:
         return word, detail
-    shown, rest = event_detail(event, detail or "", state_word, translate, data)
+    shown, rest = event_detail(
+        event, detail or "", state_word, translate, data, no_record=no_record
+    )
     technical = " · ".join(t for t in (technical, rest) if t)
     if not shown:
         return word, technical

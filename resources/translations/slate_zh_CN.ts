@@ -812,6 +812,14 @@ Every image and video you create gathers here, newest first.</source>
         <source>Thumbnail size</source>
         <translation>缩略图大小</translation>
     </message>
+    <message>
+        <source>Sound</source>
+        <translation>声音</translation>
+    </message>
+    <message>
+        <source>Use as soundtrack / reference audio of a MiniMax-H3 slot</source>
+        <translation>用作 MiniMax-H3 槽位的配乐 / 参考音频</translation>
+    </message>
 </context>
 <context>
     <name>LookupDialog</name>
@@ -3131,6 +3139,18 @@ Every image and video you create gathers here, newest first.</source>
         <source>sound</source>
         <translation>声音</translation>
     </message>
+    <message>
+        <source>The request left, but the connection broke before the answer arrived. A song or a short voice line has no task id, and MiniMax keeps no record of it to look up: declare the slot failed when you are sure.</source>
+        <translation>请求已发出，但在回复到达前连接中断了。歌曲或短语音没有任务 ID，MiniMax 也不保留可供查找的记录：确定之后，请将此槽位标记为失败。</translation>
+    </message>
+    <message>
+        <source>The request left, but no answer came back in time. A song or a short voice line has no task id, and MiniMax keeps no record of it to look up: declare the slot failed when you are sure.</source>
+        <translation>请求已发出，但没有及时收到回复。歌曲或短语音没有任务 ID，MiniMax 也不保留可供查找的记录：确定之后，请将此槽位标记为失败。</translation>
+    </message>
+    <message>
+        <source>Slate was closed while the request was being sent. A song or a short voice line has no task id, and MiniMax keeps no record of it to look up: declare the slot failed when you are sure.</source>
+        <translation>发送请求时 Slate 被关闭了。歌曲或短语音没有任务 ID，MiniMax 也不保留可供查找的记录：确定之后，请将此槽位标记为失败。</translation>
+    </message>
 </context>
 <context>
     <name>Unusable</name>
@@ -3464,6 +3484,10 @@ The part everyone sings</source>
     <message>
         <source>Write the words to speak to create the voice line.</source>
         <translation>写下要朗读的文字，即可创建语音。</translation>
+    </message>
+    <message>
+        <source>More structure tags for the lyrics</source>
+        <translation>更多歌词结构标签</translation>
     </message>
 </context>
 <context>

@@ -11,11 +11,13 @@ import pytest
 
 from app.domain import params_sound as ps
 from app.domain.states import Action, Refusal
+from app.ui.gallery.pane import ref_of, use_choices
 from app.ui.qt import multimedia, translate
 from app.ui.words import REFUSAL_WORDS
 from tests.gui.conftest import buttons, shown
 from tests.gui.test_flows import wait_state
 from tests.gui.test_form_h3 import picture
+from tests.gui.test_screenshots import save
 
 # The machine has no sound server: the player's audio output then plays to Qt's null device
 # (as in test_flows.py and test_viewer.py); not a fault of ours.
@@ -121,6 +123,30 @@ def test_voice_form_count_protocol_line_and_voices_from_get_voice(gui, make_wind
     assert form.params()["format"] == "flac" and form.error_text() is None
 
 
+def test_a_daily_budget_judges_a_sound_draft_by_the_domains_rule(gui, make_window):
+    """With a daily budget, a song (no sourced price: unknown) is not created, in the budget's
+    words; a voice line (priced per character) is, with the budget said beside its cost."""
+    from tests.gui.test_shotlist import budget_service
+
+    window = make_window(budget_service(gui, "5"))
+    form = sound_form(window)
+    gui.until(lambda: form.budget is not None, what="today's budget use")
+    form.sound.music_radio.setChecked(True)
+    window.slot_pane.composer.set_request_id(SONG)
+    form.sound.style_edit.setPlainText("lofi")
+    form.sound.instrumental.setChecked(True)
+    assert form.draft.cost is not None and form.draft.cost.estimate is None
+    assert form.draft.problem is not None and form.draft.problem.kind.name == "BUDGET"
+    assert "price is unknown" in form.error.text() and form.error.isVisible()
+    assert not buttons(window)[Action.CREATE].isEnabled()
+    form.sound.voice_radio.setChecked(True)
+    window.slot_pane.composer.set_request_id(LINE)
+    form.sound.text.setPlainText("Welcome aboard.")
+    assert form.draft.verdict is not None and form.draft.verdict.allowed
+    assert form.error_text() is None and "Cost: about" in form.cost.text()
+    gui.until(lambda: buttons(window)[Action.CREATE].isEnabled(), what="create offered")
+
+
 def test_voice_picker_falls_back_to_the_documented_voices(gui, make_window, monkeypatch):
     async def down() -> list:
         from app.providers.base import ProviderError
@@ -152,6 +178,12 @@ def test_an_unknown_song_offers_exactly_declare_failed_and_says_why(gui, make_wi
     body = window.slot_pane.banner.body.text()
     assert "MiniMax keeps no record" in body and "declare the slot failed" in body
     assert "image" not in body  # not the image tasks' sentence
+    # the history says it too: nothing to look up (not the video's "look it up")
+    events = window.result_pane.events
+    gui.until(lambda: events.topLevelItemCount() >= 3, what="history")
+    lines = [events.topLevelItem(i).text(0) for i in range(events.topLevelItemCount())]
+    lost = next(line for line in lines if "outcome unknown" in line)
+    assert "keeps no record" in lost and "look it up" not in lost
     why = buttons(window)[Action.QUERY].toolTip()
     assert why == translate("WhyNot", REFUSAL_WORDS[Refusal.NO_RECORD])
     window.open_recover()
@@ -293,7 +325,6 @@ def lang(request, qapp):
 def _looked_at(gui, window, name):
     """Saved for review at the minimum size; nothing cut off, nothing outside the window."""
     from tests.gui.layout_checks import outside
-    from tests.gui.test_screenshots import save
 
     gui.settle(0.3)
     save(window, name)
@@ -336,3 +367,53 @@ def test_sound_screenshots_at_the_minimum_size(gui, make_window, lang):
     window.select(LOST)
     wait_state(gui, window, "unknown", rid=LOST)
     _looked_at(gui, window, f"{lang}-sound-4-unknown-song")
+
+
+def test_a_song_in_the_gallery_and_the_viewer_plays_and_feeds_an_h3_draft(gui, make_window):
+    song = {"prompt": "harbour bells", "instrumental": True}
+    assert gui.run(gui.service.submit(SONG, "music", song, wait=True)).task.state == "success"
+    window = make_window()
+    window.show_gallery(True)
+    model = window.gallery_model
+    gui.until(lambda: model.started and model.rowCount() == 1, what="gallery page")
+    row = model.row_at(0)
+    assert row.content_type == "audio/mpeg"
+    assert model.thumbnail(row) is None and not model.thumb_failed(row)  # no picture asked
+    assert [r for r, _ in use_choices(ref_of(row))] == ["reference_audio"]
+    save(window, "en-sound-5-gallery")
+    viewer = window.open_viewer(0)
+    stage = viewer.stage
+    assert stage.stack.currentWidget() is stage.sound_page and not viewer.image_tools.isVisible()
+    gui.until(lambda: len(stage.sound.waveform.peaks) > 50, what="waveform in the viewer")
+    save(viewer, "en-sound-6-viewer")
+    _playing(gui, stage.sound)
+    actions = viewer.use_menu().actions()
+    assert [a.text() for a in actions] == [
+        "Use as soundtrack / reference audio of a MiniMax-H3 slot"
+    ]
+    actions[0].trigger()
+    form = window.slot_pane.form
+    gui.until(lambda: form.references.items, what="the song in the H3 draft's references")
+    assert not viewer.isVisible() and form.is_v2()
+    item = form.references.items[0]
+    assert item.kind == "audio" and item.name == "song-01"  # 4 s: taken as it is
+
+
+def test_edit_as_new_slot_from_a_voice_line_keeps_its_words_and_voice(gui, make_window):
+    line = {"text": "Mind the gap.", "voice": "male-qn-qingse", "speed": 1.5, "format": "wav"}
+    assert gui.run(gui.service.submit(LINE, "speech", line, wait=True)).task.state == "success"
+    window = make_window()
+    window.select(LINE)
+    wait_state(gui, window, "success", rid=LINE)
+    buttons(window)[Action.NEW_SLOT].click()
+    form = window.slot_pane.form
+    gui.until(lambda: window.slot.is_draft and form.isVisible(), what="the new draft")
+    assert form.kind() == "speech" and form.sound.text.isVisible()
+    assert form.params() == {
+        "model": "speech-2.8-hd",
+        "text": "Mind the gap.",
+        "voice": "male-qn-qingse",
+        "speed": 1.5,
+        "format": "wav",
+    }
+    assert not form.sound.text.isReadOnly() and form.sound.voice.isEnabled()

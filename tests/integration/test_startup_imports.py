@@ -101,6 +101,7 @@ APP = {
         "dragout",  # results drag out of the slot pane, the gallery and the viewer
         "picks",  # the marks on results and the pick filters, in the browser at start
         "language",  # install_translations, out of app.ui.app (the window switches it too)
+        "form_sound", "sound_view",  # the form's Music and Voice, the panes' sound view
     },
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {

@@ -49,8 +49,13 @@ def is_video(row: ResultRow) -> bool:
     return row.kind == "video" or (row.content_type or "").startswith("video/")
 
 
+def is_sound(row: ResultRow) -> bool:
+    """A song or a voice line: no picture; its tile says so, the viewer plays it."""
+    return row.kind in ("music", "speech") or (row.content_type or "").startswith("audio/")
+
+
 def thumb_request(row: ResultRow) -> ThumbRequest | None:
-    if row.path is None or row.sha256 is None:
+    if row.path is None or row.sha256 is None or is_sound(row):
         return None
     return ThumbRequest(
         row.path, row.sha256, int(row.bytes or 0), "video" if is_video(row) else "image"

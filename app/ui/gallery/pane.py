@@ -22,6 +22,7 @@ from app.ui.gallery.model import (
     GalleryModel,
     GalleryScope,
     ThumbRole,
+    is_sound,
     is_video,
     scene_label,
 )
@@ -63,6 +64,7 @@ MAX_TILE = 256  # and largest (the cached thumbnails' edge)
 SMALLEST_TILE = 96  # the size slider's smallest tile
 CANNOT_SHOW = QT_TRANSLATE_NOOP("GalleryPane", "Cannot show this file")
 LOADING = QT_TRANSLATE_NOOP("GalleryPane", "Loading…")
+SOUND = QT_TRANSLATE_NOOP("GalleryPane", "Sound")
 CAPTION = 22
 PREFETCH_SCREENS = 2  # the next page is read while this many screens are still ahead
 #: "Use as …" per kind of result: (role, words). A video gives its last frame (as the finished
@@ -79,6 +81,14 @@ VIDEO_USES = (
         QT_TRANSLATE_NOOP("GalleryPane", "Continue: last frame of this video as first frame"),
     ),
     ("reference", QT_TRANSLATE_NOOP("GalleryPane", "Last frame of this video as reference")),
+)
+SOUND_USES = (
+    (
+        "reference_audio",
+        QT_TRANSLATE_NOOP(
+            "GalleryPane", "Use as soundtrack / reference audio of a MiniMax-H3 slot"
+        ),
+    ),
 )
 
 
@@ -102,7 +112,7 @@ def ref_of(row: ResultRow) -> ResultRef | None:
         row.request_id,
         row.path,
         row.sha256,
-        "video" if is_video(row) else "image",
+        "sound" if is_sound(row) else "video" if is_video(row) else "image",
         row.content_type or "",
         row.width,
         row.height,
@@ -115,7 +125,7 @@ def use_choices(ref: ResultRef | None) -> list[tuple[str, str]]:
         return []
     return [
         (role, translate("GalleryPane", text))
-        for role, text in (VIDEO_USES if ref.kind == "video" else IMAGE_USES)
+        for role, text in {"video": VIDEO_USES, "sound": SOUND_USES}.get(ref.kind, IMAGE_USES)
     ]
 
 
@@ -227,6 +237,8 @@ class TileDelegate(QStyledItemDelegate):
             painter.setFont(option.font)
             if row.path is None:
                 text = state_word(row.state)
+            elif is_sound(row):  # no picture: what it is and how long
+                text = f"♪ {translate('GalleryPane', SOUND)} {duration_text(row.duration)}"
             elif failed:
                 text = translate("GalleryPane", CANNOT_SHOW)
             else:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from app.domain.states import State
+from app.domain.states import State, has_task_id
 from app.service.results import HistoryEvent
 from app.service.views import MediaView, TaskView
 from app.ui import words
@@ -377,6 +377,8 @@ class ResultPane(QWidget):
 
     def show_events(self, events: Sequence[HistoryEvent]) -> None:
         self.events.clear()
+        task = self.slot.task
+        no_record = task is not None and not has_task_id(task.kind, getattr(task, "params", None))
         if not events:
             self.events.addTopLevelItem(
                 QTreeWidgetItem([self.tr("Nothing has happened in this slot yet.")])
@@ -384,7 +386,9 @@ class ResultPane(QWidget):
             return
         for e in events:
             when = dt.datetime.fromtimestamp(e.at).strftime("%H:%M:%S")
-            line, technical = words.event_line(e.event, e.detail, state_word, translate, e.data)
+            line, technical = words.event_line(
+                e.event, e.detail, state_word, translate, e.data, no_record=no_record
+            )
             linked = (e.data or {}).get("request_id") if e.event == "derived" else None
             if isinstance(linked, str) and linked:  # the derived slot, opened from here
                 line = (
