@@ -366,7 +366,7 @@ class SlotPane(QWidget):
 
     def _outcome(self, action: str, out: Result[Any]) -> None:
         self._end(action)
-        said = words.for_outcome(out.problem, translate=translate, payload=out.payload)
+        said = words.for_outcome(out.problem, translate=translate)
         msg, self._detail = said.text, said.detail
         if action == "export" and out.kind is OutcomeKind.OK:
             n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
