@@ -309,8 +309,8 @@ class SlotPane(QWidget):
         def run() -> tuple[str | None, str | None]:
             try:
                 return read(), None
-            except ValidationError as exc:
-                return None, exc.message
+            except ValidationError as exc:  # said in the designer's words, from its typed rule
+                return None, words.refused_input(exc, translate)
 
         def done(result: tuple[str | None, str | None]) -> None:
             url, err = result
