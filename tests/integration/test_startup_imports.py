@@ -70,6 +70,7 @@ APP = {
         "handles", "lookup", "naming", "numbers", "params", "params_h3image", "params_v2",
         "prices", "protocols", "shotlist", "slots", "states", "templates", "tidy",
         "drafts", "params_sound",
+        "hosts",
     },
     "app.providers": {
         "base", "codes", "demo", "h3image", "http", "minimax", "minimax_v2", "sound",
