@@ -860,10 +860,17 @@ NOT_ADDED = QT_TRANSLATE_NOOP("Words", "Not added — %1")
 
 
 def rule_words(
-    rule: Rule, values: Mapping[str, object], field: str | None, translate: Translate = _plain
+    rule: Rule,
+    values: Mapping[str, object],
+    field: str | None,
+    translate: Translate = _plain,
+    message: str = "",
 ) -> str:
-    """A rule's refusal in the designer's words (context ``Words``), its places filled."""
+    """A rule's refusal in the designer's words (context ``Words``), its places filled. A
+    refusal not typed yet (``Rule.OTHER``) says its own ``message`` where it has one."""
     rule = Rule(rule)
+    if rule is Rule.OTHER and message:
+        return message
     text = RULE_WORDS_FOR.get((rule, field or ""))
     if rule is Rule.REQUIRED and text is None:
         text = RULE_WORDS_FOR[(rule, "")] if not values.get("model") else None
@@ -884,7 +891,7 @@ def rule_words(
 
 def refused_input(exc: Any, translate: Translate = _plain) -> str:
     """An input refused as it arrives, in the designer's words."""
-    said = rule_words(exc.rule, exc.values, None, translate)
+    said = rule_words(exc.rule, exc.values, None, translate, exc.message)
     return translate(CONTEXT, NOT_ADDED).replace("%1", said)
 
 
@@ -901,7 +908,7 @@ def draft_problem(
         return budget_refusal(problem.budget, currency, today, translate)
     if problem.kind is ProblemKind.NO_PROMPT:
         return translate(*WRITE_PROMPT)
-    said = rule_words(problem.rule, problem.values, problem.field, translate)
+    said = rule_words(problem.rule, problem.values, problem.field, translate, problem.message)
     if not field_label:
         said = said[:1].upper() + said[1:]
     return f"{field_label}{said}"
