@@ -52,6 +52,21 @@ class Rule(str, Enum):
         return self.value
 
 
+class Unchanged(str, Enum):
+    """Why an action on a slot changed nothing, typed (the service's ``Problem.unchanged``), so
+    each front end says it in its own words (``app.ui.words``)."""
+
+    NOT_CONFIRMED = "not_confirmed"  # the provider did not confirm the task id to attach
+    STRANGE_STATUS = "strange_status"  # the task answered a status Slate does not know
+    LIST_SILENT = "list_silent"  # the provider's task list did not answer
+    LOOKUP_NOTHING = "lookup_nothing"  # the lookup found no matching task
+    LOOKUP_MANY = "lookup_many"  # several match and the list cannot tell them apart
+    LOOKUP_CONTESTED = "lookup_contested"  # another unknown or submitting slot could own it
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class ValidationError(SlateError):
     """Bad input, found before anything is stored or sent. ``field`` names the culprit;
     ``rule`` and ``values`` say what is wrong, typed (``message`` says it in English)."""

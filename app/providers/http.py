@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from app import scrub as scrub_mod
+from app.domain.hosts import LOOPBACK_NAMES, is_loopback_host
 from app.providers.base import Ambiguous, Download, Refused, Stalled
 
 log = logging.getLogger(__name__)
@@ -32,22 +33,9 @@ ENDPOINTS: dict[str, str] = {"global": "https://api.minimax.io", "cn": "https://
 HOST_OF = {"global": "api.minimax.io", "cn": "api.minimaxi.com"}
 PLATFORM_OF = {"global": "MiniMax's global platform", "cn": "MiniMax's mainland China platform"}
 
-_LOOPBACK_NAMES = {"localhost", "localhost.localdomain"}
 #: The largest API answer read (inline base64 images included: nine 2048×2048 images fit);
 #: a larger one is never held in memory.
 MAX_ANSWER_BYTES = 48 * 1024 * 1024
-
-
-def is_loopback_host(host: str | None) -> bool:
-    if not host:
-        return False
-    host = host.strip("[]").lower()
-    if host in _LOOPBACK_NAMES:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 MAX_REDIRECTS = 5
@@ -337,7 +325,7 @@ class ApiClient:
             raise Refused(f"{where}: plain http is only allowed to loopback", never_sent=True)
         if not self._remote:
             return []
-        if host.strip("[]").lower() in _LOOPBACK_NAMES:
+        if host.strip("[]").lower() in LOOPBACK_NAMES:
             raise Refused(
                 f"{where}: {host} is this machine; a remote provider's links may not point at it",
                 never_sent=True,

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain import lookup
+from app.domain.errors import Unchanged
 from app.domain.states import (
     Action,
     RecoverOption,
@@ -199,6 +200,7 @@ class Recovery:
                     ProblemCode.UNKNOWN,
                     f"the provider did not confirm task {tid}: {exc.message}; nothing changed",
                     provider=ProviderAnswer(exc.code),
+                    unchanged=Unchanged.NOT_CONFIRMED,
                 ),
             )
         if state_for_status_word(status.status, protocol) is State.UNKNOWN:
@@ -209,6 +211,7 @@ class Recovery:
                 Problem(
                     ProblemCode.UNKNOWN,
                     f"task {tid} answered status {status.status!r}; nothing changed",
+                    unchanged=Unchanged.STRANGE_STATUS,
                 ),
             )
         detail = None
@@ -323,6 +326,7 @@ class Recovery:
                     ProblemCode.UNKNOWN,
                     f"the provider's task list did not answer: {exc.message}",
                     provider=ProviderAnswer(exc.code),
+                    unchanged=Unchanged.LIST_SILENT,
                 ),
             )
         return Result(OutcomeKind.OK, task.request_id, ctx.view(task), payload=self._report(found))
@@ -343,6 +347,7 @@ class Recovery:
                     ProblemCode.UNKNOWN,
                     f"the provider's task list did not answer: {exc.message}; nothing changed",
                     provider=ProviderAnswer(exc.code),
+                    unchanged=Unchanged.LIST_SILENT,
                 ),
             )
         one = found.found
@@ -377,6 +382,13 @@ class Recovery:
                     ProblemCode.UNKNOWN,
                     f"lookup found {what} in the time window; nothing "
                     "changed. Attach one with --task-id ID",
+                    unchanged=(
+                        Unchanged.LOOKUP_NOTHING
+                        if not found.candidates
+                        else Unchanged.LOOKUP_CONTESTED
+                        if found.contested
+                        else Unchanged.LOOKUP_MANY
+                    ),
                 ),
                 payload=self._report(found),
             )

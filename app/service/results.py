@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from app.domain.cost import Cost, Spend, SpendTotal
-from app.domain.errors import Rule, ValidationError
+from app.domain.errors import Rule, Unchanged, ValidationError
 from app.domain.prices import Money
 from app.domain.states import SlotOffer, State
 from app.service.views import TaskView
@@ -82,6 +82,8 @@ class Problem:
     #: A rule's refusal (INVALID), typed: what it refuses and the values its words need.
     rule: Rule | None = None
     values: dict[str, object] | None = None
+    #: Why the action changed nothing, typed (recover: not confirmed, list silent, lookup's finds).
+    unchanged: Unchanged | None = None
 
 
 @dataclass(frozen=True)

@@ -108,7 +108,7 @@ def run(ns: argparse.Namespace, emit: Callable[[dict[str, Any]], None]) -> int:
         )
         return 0
     host = getattr(ns, "host", "127.0.0.1") or "127.0.0.1"
-    from app.providers.minimax import is_loopback_host
+    from app.domain.hosts import is_loopback_host
 
     if not is_loopback_host(host):
         emit(

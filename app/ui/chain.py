@@ -18,7 +18,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 from app.domain.protocols import V2, V2_MODELS, protocol_for
 from app.service.inputs import image_file_data_url
 
@@ -75,7 +75,13 @@ def last_frame_png(video: str, out: str) -> None:
             for frame in container.decode(stream):
                 last = frame
     if last is None:
-        raise ValidationError("video", f"{Path(video).name} has no video frame")
+        raise ValidationError(
+            "video",
+            f"{Path(video).name} has no video frame",
+            Rule.UNREADABLE,
+            name=Path(video).name,
+            wanted="video",
+        )
     last.to_image().save(out, "PNG")
 
 
@@ -93,7 +99,11 @@ def frame_data_url(path: str, content_type: str | None = None) -> str:
         except Exception as exc:  # noqa: BLE001 - a damaged file is said, in words
             log.info("last frame of %s: %s", path, exc)
             raise ValidationError(
-                "video", f"{Path(path).name}: the last frame could not be read (is it a video?)"
+                "video",
+                f"{Path(path).name}: the last frame could not be read (is it a video?)",
+                Rule.UNREADABLE,
+                name=Path(path).name,
+                wanted="video",
             ) from None
         return image_file_data_url(out, "image")
 

@@ -228,7 +228,7 @@ class RequestIdComposer(QWidget):
             self.error.clear()
             _set_invalid(self.full, False)
         except ValidationError as exc:
-            said = words.rule_words(exc.rule, exc.values, "request_id", translate)
+            said = words.rule_words(exc.rule, exc.values, "request_id", translate, exc.message)
             self.error.setText(said[:1].upper() + said[1:] if self.full.text() else "")
             _set_invalid(self.full, bool(self.full.text()))
         self.error.setVisible(bool(self.error.text()))
@@ -242,7 +242,7 @@ class RequestIdComposer(QWidget):
             validate_request_id(self.request_id(), "RequestId")
             return None
         except ValidationError as exc:
-            said = words.rule_words(exc.rule, exc.values, "request_id", translate)
+            said = words.rule_words(exc.rule, exc.values, "request_id", translate, exc.message)
             return f"{self.tr('RequestId')}: {said}"
 
     def set_request_id(self, rid: str) -> None:

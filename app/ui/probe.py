@@ -32,6 +32,8 @@ WIDGETS = (
     "durationSlider",
     "ratioCombo",
     "useAsButton",
+    "newSlotButton",
+    "notNowButton",
 )
 
 

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from app.domain.cost import BudgetCheck, BudgetRefusal, format_money
 from app.domain.drafts import Problem, ProblemKind, Unavailable
-from app.domain.errors import Rule
+from app.domain.errors import Rule, Unchanged
 from app.domain.states import Action, Refusal, SlotOffer, State, state_for_status_word
 from app.ui.noop import QT_TRANSLATE_NOOP
 
@@ -207,6 +207,16 @@ D_SOUND = QT_TRANSLATE_NOOP("Words", "sound")
 D_RETRY = QT_TRANSLATE_NOOP("Words", "nothing was made; sending again in %1 s")
 D_NOT_BILLED = QT_TRANSLATE_NOOP("Words", "not billed")
 D_NEXT_TRY = QT_TRANSLATE_NOOP("Words", "the result is safe; next try in %1 s")
+
+#: Why an action changed nothing (the service's ``Problem.unchanged``).
+UNCHANGED_WORDS: dict[Unchanged, str] = {
+    Unchanged.NOT_CONFIRMED: NOT_CONFIRMED,
+    Unchanged.STRANGE_STATUS: STRANGE_STATUS,
+    Unchanged.LIST_SILENT: LIST_SILENT,
+    Unchanged.LOOKUP_NOTHING: LOOKUP_NOTHING,
+    Unchanged.LOOKUP_MANY: LOOKUP_MANY,
+    Unchanged.LOOKUP_CONTESTED: LOOKUP_CONTESTED,
+}
 
 # -- why an action cannot be taken now (the action bar's tooltips; context ``WhyNot``) ------------
 #: A slot whose state has no such action (``Refusal.STATE``), per action.
@@ -486,23 +496,12 @@ def for_outcome(
     problem: Any,
     *,
     translate: Translate = _plain,
-    payload: Any = None,
 ) -> Said:
     """An action's answer (a service ``Problem``) in the designer's words; its message as the
-    detail. A lookup's answer is said from its report (``payload``: none found, several,
-    contested), a rule's refusal from its typed reason."""
+    detail. Said from the problem's typed reasons: the offer it refused, the rule it broke, why
+    it changed nothing (``Unchanged``), its code, the provider's code."""
     if problem is None:
         return Said("")
-    lookup = payload if hasattr(payload, "contested") and hasattr(payload, "candidates") else None
-    if lookup is not None and getattr(lookup, "attached", None) is None:  # a LookupReport
-        said = (
-            LOOKUP_CONTESTED
-            if lookup.contested
-            else LOOKUP_NOTHING
-            if not lookup.candidates
-            else LOOKUP_MANY
-        )
-        return Said(translate(CONTEXT, said), str(getattr(problem, "message", "") or ""))
     code = getattr(getattr(problem, "code", None), "value", getattr(problem, "code", None))
     message = str(getattr(problem, "message", "") or "")
     provider = getattr(problem, "provider", None)
@@ -516,19 +515,9 @@ def for_outcome(
         return Said(said[:1].upper() + said[1:], message)
     if code == "invalid":
         return Said(message)
-    low = message.lower()
-    if code == "unknown" and low.startswith("lookup found no matching"):
-        said = LOOKUP_NOTHING
-    elif code == "unknown" and low.startswith("lookup found"):
-        said = LOOKUP_MANY
-    elif code == "unknown" and "did not confirm task" in low:
-        said = NOT_CONFIRMED
-    elif code == "unknown" and "task list did not answer" in low:
-        said = LIST_SILENT
-    elif code == "unknown" and "answered status" in low:
-        said = STRANGE_STATUS
-    elif code == "not_found" and ("lookup" in message.lower() or "no task" in message.lower()):
-        said = LOOKUP_NOTHING
+    unchanged = getattr(problem, "unchanged", None)
+    if isinstance(unchanged, Unchanged):
+        said = UNCHANGED_WORDS[unchanged]
     else:
         said = {
             "quota_exceeded": QUOTA,
@@ -915,10 +904,17 @@ NOT_ADDED = QT_TRANSLATE_NOOP("Words", "Not added — %1")
 
 
 def rule_words(
-    rule: Rule, values: Mapping[str, object], field: str | None, translate: Translate = _plain
+    rule: Rule,
+    values: Mapping[str, object],
+    field: str | None,
+    translate: Translate = _plain,
+    message: str = "",
 ) -> str:
-    """A rule's refusal in the designer's words (context ``Words``), its places filled."""
+    """A rule's refusal in the designer's words (context ``Words``), its places filled. A
+    refusal not typed yet (``Rule.OTHER``) says its own ``message`` where it has one."""
     rule = Rule(rule)
+    if rule is Rule.OTHER and message:
+        return message
     text = RULE_WORDS_FOR.get((rule, field or ""))
     if rule is Rule.REQUIRED and text is None:
         text = RULE_WORDS_FOR[(rule, "")] if not values.get("model") else None
@@ -939,7 +935,7 @@ def rule_words(
 
 def refused_input(exc: Any, translate: Translate = _plain) -> str:
     """An input refused as it arrives, in the designer's words."""
-    said = rule_words(exc.rule, exc.values, None, translate)
+    said = rule_words(exc.rule, exc.values, None, translate, exc.message)
     return translate(CONTEXT, NOT_ADDED).replace("%1", said)
 
 
@@ -956,7 +952,7 @@ def draft_problem(
         return budget_refusal(problem.budget, currency, today, translate)
     if problem.kind is ProblemKind.NO_PROMPT:
         return translate(*WRITE_PROMPT)
-    said = rule_words(problem.rule, problem.values, problem.field, translate)
+    said = rule_words(problem.rule, problem.values, problem.field, translate, problem.message)
     if not field_label:
         said = said[:1].upper() + said[1:]
     return f"{field_label}{said}"

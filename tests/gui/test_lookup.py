@@ -137,6 +137,14 @@ def test_a_contested_match_is_said_with_its_rival_and_attached_only_by_its_id(gu
     assert dialog.attach_button.text() == "Attach by its id"
     assert dialog.other_button.isVisibleTo(dialog)
     dialog.later_button.click()
+    # the same lookup from Recover: the service's answer is typed, and said as contested
+    from app.domain.errors import Unchanged
+    from app.service.commands import Lookup
+    from app.ui import words
+
+    out = gui.run(other.recover(a_rid, Lookup()))
+    assert out.payload.attached is None and out.problem.unchanged is Unchanged.LOOKUP_CONTESTED
+    assert words.for_outcome(out.problem).text == words.LOOKUP_CONTESTED
     # B's lookup: contested by A; the designer picks the row and attaches it by its id
     window.select(b_rid)
     dialog = gui.until(
@@ -162,17 +170,20 @@ def test_a_contested_match_is_said_with_its_rival_and_attached_only_by_its_id(gu
 
 def test_a_contested_lookup_from_recover_is_said_in_the_designers_words(qapp):
     """The Recover dialog's lookup answer and the history's lookup line say "contested" from
-    the report and the event's evidence (not from the service's English)."""
-    from app.service.results import Candidate, LookupReport, Problem, ProblemCode
+    the service's typed answer and the event's evidence (not from the service's English)."""
+    from app.domain.errors import Unchanged
+    from app.service.results import Problem, ProblemCode
     from app.ui import words
 
-    report = LookupReport(1, 2, 1, (), (Candidate("t1", 1.5, "MiniMax-H3", "running"),), None)
-    contested = LookupReport(
-        1, 2, 1, (), (Candidate("t1", 1.5, "MiniMax-H3", "running"),), None, (("t1", ("b",)),)
-    )
-    problem = Problem(ProblemCode.UNKNOWN, "lookup found 1 matching task …; nothing changed")
-    assert words.for_outcome(problem, payload=contested).text == words.LOOKUP_CONTESTED
-    assert words.for_outcome(problem, payload=report).text == words.LOOKUP_MANY
+    said = "lookup found 1 matching task …; nothing changed"
+    for unchanged, words_ in (
+        (Unchanged.LOOKUP_CONTESTED, words.LOOKUP_CONTESTED),
+        (Unchanged.LOOKUP_MANY, words.LOOKUP_MANY),
+        (Unchanged.LOOKUP_NOTHING, words.LOOKUP_NOTHING),
+        (Unchanged.NOT_CONFIRMED, words.NOT_CONFIRMED),
+    ):
+        problem = Problem(ProblemCode.UNKNOWN, said, unchanged=unchanged)
+        assert words.for_outcome(problem).text == words_
     evidence = {"candidates": [{"id": "t1"}], "contested": [{"id": "t1", "by": ["b"]}]}
     shown_, _ = words.event_detail("lookup", "lookup found …", str, data=evidence)
     assert shown_ == words.LOOKUP_CONTESTED

@@ -71,6 +71,7 @@ APP = {
         "prices", "protocols", "shotlist", "slots", "states", "templates", "tidy",
         "drafts", "params_sound",
         "picks",  # the marks' rules: the browser's and the gallery's pick filters
+        "hosts",
     },
     "app.providers": {
         "base", "codes", "demo", "h3image", "http", "minimax", "minimax_v2", "sound",

@@ -55,6 +55,13 @@ RULES: tuple[Rule, ...] = (
         importers=("app.store", "app.providers"),
         forbidden=("app.service", "app.ui", "app.cli", "app.bootstrap"),
     ),
+    # The demo provider stands in for MiniMax: it shares the domain's rules, never our client
+    # (a client bug it shared would be invisible) nor anything above it (issue 18).
+    Rule(
+        "app.sim never imports app.providers, app.service, app.store, app.ui or app.cli",
+        importers=("app.sim",),
+        forbidden=("app.providers", "app.service", "app.store", "app.ui", "app.cli"),
+    ),
     Rule(
         "app.service never imports app.ui or app.cli",
         importers=("app.service",),

@@ -8,6 +8,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from app.domain.errors import Unchanged
 from app.domain.states import Action, Refusal, SlotOffer, State
 from app.service.results import Problem, ProblemCode, ProviderAnswer
 from app.service.views import TaskError
@@ -98,22 +99,35 @@ def test_outcomes_are_said_with_the_guis_words_not_cli_flags():
         ProblemCode.NOT_ALLOWED, "whatever", refused=SlotOffer(Action.QUERY, Refusal.NO_QUERY)
     )
     assert words.for_outcome(reworded).text == words.REFUSAL_WORDS[Refusal.NO_QUERY]
-    for message, expected in (
+    for message, unchanged, expected in (
         (
             "lookup found no matching task in the time window; nothing changed. Attach one "
             "with --task-id ID",
+            Unchanged.LOOKUP_NOTHING,
             words.LOOKUP_NOTHING,
         ),
         (
             "lookup found 2 matching tasks (the list cannot show the prompt, so none is "
             "chosen) in the time window; nothing changed. Attach one with --task-id ID",
+            Unchanged.LOOKUP_MANY,
             words.LOOKUP_MANY,
         ),
-        ("the provider did not confirm task 123: not found; nothing changed", words.NOT_CONFIRMED),
-        ("the provider's task list did not answer: timeout; nothing changed", words.LIST_SILENT),
+        (
+            "the provider did not confirm task 123: not found; nothing changed",
+            Unchanged.NOT_CONFIRMED,
+            words.NOT_CONFIRMED,
+        ),
+        (
+            "the provider's task list did not answer: timeout; nothing changed",
+            Unchanged.LIST_SILENT,
+            words.LIST_SILENT,
+        ),
     ):
-        said = words.for_outcome(Problem(ProblemCode.UNKNOWN, message))
+        said = words.for_outcome(Problem(ProblemCode.UNKNOWN, message, unchanged=unchanged))
         assert said.text == expected and "--" not in said.text and said.detail == message
+        # chosen by the typed reason, not by the message's words
+        reworded = Problem(ProblemCode.UNKNOWN, "reworded", unchanged=unchanged)
+        assert words.for_outcome(reworded).text == expected
     refused = Problem(ProblemCode.REJECTED, "insufficient balance", provider=ProviderAnswer(1008))
     assert words.for_outcome(refused).text == words.BALANCE
     assert words.for_outcome(Problem(ProblemCode.QUOTA_EXCEEDED, "quota 3/3")).text == words.QUOTA

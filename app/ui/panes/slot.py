@@ -327,8 +327,8 @@ class SlotPane(QWidget):
         def run() -> tuple[str | None, str | None]:
             try:
                 return read(), None
-            except ValidationError as exc:
-                return None, exc.message
+            except ValidationError as exc:  # said in the designer's words, from its typed rule
+                return None, words.refused_input(exc, translate)
 
         def done(result: tuple[str | None, str | None]) -> None:
             url, err = result
@@ -423,7 +423,7 @@ class SlotPane(QWidget):
 
     def _outcome(self, action: str, out: Result[Any]) -> None:
         self._end(action)
-        said = words.for_outcome(out.problem, translate=translate, payload=out.payload)
+        said = words.for_outcome(out.problem, translate=translate)
         msg, self._detail = said.text, said.detail
         if action == "export" and out.kind is OutcomeKind.OK:
             n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
