@@ -17,8 +17,9 @@ os.environ["QT_QPA_PLATFORM"] = "offscreen"
 os.environ["PYTHON_KEYRING_BACKEND"] = "tests.keyring_backend.MemoryKeyring"
 os.environ.pop("MINIMAX_API_KEY", None)
 for _name in list(os.environ):
-    # SLATE_TEST_PG_* come from .ci/run (the PostgreSQL server of this run): keep them.
-    if _name.startswith("SLATE_") and not _name.startswith("SLATE_TEST_PG_"):
+    # SLATE_TEST_PG_* come from .ci/run (the PostgreSQL server of this run), SLATE_TEST_CLI says
+    # how the `slate` fixture runs a command (tests/fixtures.py): keep them.
+    if _name.startswith("SLATE_") and not _name.startswith(("SLATE_TEST_PG_", "SLATE_TEST_CLI")):
         os.environ.pop(_name)
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]

@@ -1,13 +1,17 @@
 """Shared fixtures: data dirs, stores (SQLite file; PostgreSQL via tests.pg), the demo provider,
-services wired like the app, and a runner for the real `slate` command in a subprocess."""
+services wired like the app, and runners for the `slate` command: in this process (``slate``:
+the CLI's entry point with its own environment, streams and exit code) and as a real subprocess
+(``slate_process``: the process boundary itself)."""
 
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import subprocess
 import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Iterator
@@ -157,9 +161,16 @@ def slate_env(tmp_path: Path, data_dir: Path, demo_sim: SimServer) -> dict[str, 
     return env
 
 
+def _one_json_line(code: int, stdout: str, stderr: str) -> CliResult:
+    lines = [ln for ln in stdout.splitlines() if ln.strip()]
+    assert len(lines) == 1, f"expected exactly one JSON line, got {stdout!r} / {stderr!r}"
+    return CliResult(code, json.loads(lines[0]), stdout, stderr)
+
+
 def run_slate(
     env: dict[str, str], *args: str, timeout: float = 60, stdin: str | None = None
 ) -> CliResult:
+    """``slate --json ARGS`` as a real subprocess (``python -m app``)."""
     proc = subprocess.run(
         [sys.executable, "-m", "app", "--json", *args],
         env=env,
@@ -169,13 +180,124 @@ def run_slate(
         cwd=ROOT,
         input=stdin,
     )
-    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
-    assert len(lines) == 1, f"expected exactly one JSON line, got {proc.stdout!r} / {proc.stderr!r}"
-    return CliResult(proc.returncode, json.loads(lines[0]), proc.stdout, proc.stderr)
+    return _one_json_line(proc.returncode, proc.stdout, proc.stderr)
+
+
+#: One in-process command at a time: the environment, the streams and the keyring are the
+#: process's own (a test that races commands runs them as subprocesses).
+_IN_PROCESS = threading.Lock()
+
+
+def call_slate(
+    env: dict[str, str], argv: list[str], stdin: str | None = None
+) -> tuple[int, str, str]:
+    """``app.cli.main(argv)`` in this process as ``python -m app`` would run it in a child:
+    exactly ``env`` as the environment, stdin from ``stdin`` (empty: /dev/null), stdout and
+    stderr captured, the working directory the repository, the keyring chosen afresh from the
+    environment, logging configured afresh. Everything is put back afterwards (no handler,
+    variable, keyring or time zone outlives the call). Returns (exit code, stdout, stderr).
+
+    The command runs on this thread, or on a thread of its own when this one runs an event loop
+    (an async test), as the CLI starts its own loop."""
+    import logging
+    import time
+
+    import keyring
+    import keyring.core
+
+    from app import cli, logs
+
+    with _IN_PROCESS:
+        saved_env = dict(os.environ)
+        saved_std = sys.stdin, sys.stdout, sys.stderr
+        saved_cwd = os.getcwd()
+        saved_keyring = keyring.get_keyring()
+        root = logging.getLogger()
+        saved_handlers, saved_level = list(root.handlers), root.level
+        noisy = {n: logging.getLogger(n).level for n in ("httpx", "httpcore")}
+        saved_configured, saved_lang = logs._configured, cli._LANG
+        out, err = io.StringIO(), io.StringIO()
+        result: list[int] = []
+        failure: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                result.append(cli.main(argv))
+            except SystemExit as exc:  # as the interpreter turns it into an exit status
+                if exc.code is None or isinstance(exc.code, int):
+                    result.append(exc.code or 0)
+                else:
+                    err.write(f"{exc.code}\n")
+                    result.append(1)
+            except BaseException as exc:  # noqa: BLE001 - re-raised on the test's thread
+                failure.append(exc)
+
+        try:
+            os.environ.clear()
+            os.environ.update(env)
+            time.tzset()
+            os.chdir(ROOT)
+            keyring.core.init_backend()  # PYTHON_KEYRING_BACKEND of this environment
+            logs._configured = False
+            cli._LANG = None
+            sys.stdin, sys.stdout, sys.stderr = io.StringIO(stdin or ""), out, err
+            try:
+                import asyncio
+
+                asyncio.get_running_loop()
+            except RuntimeError:
+                run()
+            else:
+                worker = threading.Thread(target=run, name="slate-in-process")
+                worker.start()
+                worker.join()
+        finally:
+            sys.stdin, sys.stdout, sys.stderr = saved_std
+            for handler in root.handlers[:]:
+                if handler not in saved_handlers:
+                    root.removeHandler(handler)
+                    handler.close()
+            root.setLevel(saved_level)
+            for name, level in noisy.items():
+                logging.getLogger(name).setLevel(level)
+            logs._configured, cli._LANG = saved_configured, saved_lang
+            keyring.set_keyring(saved_keyring)
+            os.chdir(saved_cwd)
+            os.environ.clear()
+            os.environ.update(saved_env)
+            time.tzset()
+        if failure:
+            raise failure[0]
+        return result[0], out.getvalue(), err.getvalue()
+
+
+def run_slate_in_process(
+    env: dict[str, str], *args: str, timeout: float = 60, stdin: str | None = None
+) -> CliResult:
+    """``slate --json ARGS`` through the CLI's entry point in this process (``call_slate``);
+    the answer checked as ``run_slate`` checks a child's. ``timeout`` is the test's own
+    (pytest-timeout): a command cannot be stopped from outside its thread."""
+    del timeout
+    return _one_json_line(*call_slate(env, ["--json", *args], stdin=stdin))
 
 
 @pytest.fixture
 def slate(slate_env: dict[str, str]) -> Callable[..., CliResult]:
+    """``slate("submit", ...)``: the command in this process (``run_slate_in_process``), or as
+    a subprocess where ``SLATE_TEST_CLI=subprocess`` (the same tests across the process boundary)."""
+    runner = run_slate if os.environ.get("SLATE_TEST_CLI") == "subprocess" else run_slate_in_process
+
+    def run(*args: str, env: dict[str, str] | None = None, **kw: Any) -> CliResult:
+        return runner({**slate_env, **(env or {})}, *args, **kw)
+
+    return run
+
+
+@pytest.fixture
+def slate_process(slate_env: dict[str, str]) -> Callable[..., CliResult]:
+    """``slate_process("submit", ...)``: the command as a real subprocess (``run_slate``), for
+    what only a process shows: its exit status, its streams, its stdin, its signals."""
+
     def run(*args: str, env: dict[str, str] | None = None, **kw: Any) -> CliResult:
         return run_slate({**slate_env, **(env or {})}, *args, **kw)
 
