@@ -4,7 +4,6 @@ the first-run check says, and no link leaves the repository (a clone has only th
 from __future__ import annotations
 
 import glob
-import os
 import re
 import shlex
 import shutil
@@ -116,7 +115,6 @@ def _run_install(
         "apt-get": 'echo "apt-get $*" >> "$LOG"',
         "id": f"echo {uid}",
         "python3": f"exit {0 if ensurepip else 1}",  # python3 -c 'import ensurepip'
-
         "npm": "exit 0",
     }
     if sudo:
