@@ -271,6 +271,16 @@ def call_slate(
         return result[0], out.getvalue(), err.getvalue()
 
 
+def slate_in_process(
+    env: dict[str, str], *args: str, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``slate ARGS`` (any output, human or JSON) through the CLI's entry point in this process
+    (``call_slate``), answered as ``subprocess.run(..., capture_output=True, text=True)`` answers
+    for a child: returncode, stdout, stderr."""
+    code, out, err = call_slate(env, list(args), stdin=stdin)
+    return subprocess.CompletedProcess(["slate", *args], code, out, err)
+
+
 def run_slate_in_process(
     env: dict[str, str], *args: str, timeout: float = 60, stdin: str | None = None
 ) -> CliResult:

@@ -109,19 +109,9 @@ def test_the_key_is_reported_never_shown(slate):
 
 
 def slate_text(slate, env) -> str:
-    import subprocess
-    import sys
+    from tests.fixtures import slate_in_process
 
-    from tests.fixtures import ROOT
-
-    proc = subprocess.run(
-        [sys.executable, "-m", "app", "doctor"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, **env},
-        timeout=60,
-    )
+    proc = slate_in_process({**os.environ, **env}, "doctor")
     assert proc.returncode == 0, proc.stderr
     assert "provider minimax" in proc.stdout
     return proc.stdout + proc.stderr
