@@ -10,7 +10,7 @@ from pathlib import Path
 
 from app.domain.cost import format_money
 from app.ui.spend import SpendDialog
-from tests.fixtures import slate_in_process
+from tests.support.fixtures import slate_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import ROOT, run_slate_in_process
+from tests.support.fixtures import ROOT, run_slate_in_process
 
 RID = "article:20260816:tide-eye:scene-02"
 

@@ -7,7 +7,7 @@ import subprocess
 
 from app.cli_words import translator
 from app.ui import words
-from tests.fixtures import slate_in_process
+from tests.support.fixtures import slate_in_process
 
 
 def _said(slate_env, *args: str, lang: str) -> subprocess.CompletedProcess[str]:

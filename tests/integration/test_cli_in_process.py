@@ -1,4 +1,4 @@
-"""The in-process runner of the `slate` command (tests/fixtures.py, ``call_slate``): each
+"""The in-process runner of the `slate` command (tests/support/fixtures.py, ``call_slate``): each
 call sees exactly its own environment, keyring and logging, and leaves nothing behind, so the
 CLI tests that use it answer as a fresh process would."""
 
@@ -9,7 +9,7 @@ import os
 
 import keyring
 
-from tests.fixtures import call_slate, run_slate_in_process
+from tests.support.fixtures import call_slate, run_slate_in_process
 
 NO_KEYRING = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}
 

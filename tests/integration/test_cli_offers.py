@@ -9,7 +9,7 @@ import subprocess
 from app.cli_words import translator
 from app.domain.states import Refusal
 from app.ui import words
-from tests.fixtures import slate_in_process
+from tests.support.fixtures import slate_in_process
 
 RID = "article:20261202:tide-eye:scene-04"
 H3 = ("--kind", "video", "--model", "MiniMax-H3", "--duration", "4", "--prompt", "tide eye")

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 
 PROJECT = "article:20260816:tide-eye"
 

@@ -39,8 +39,8 @@ from app.service.slate import SlateService
 from app.sim import SimServer
 from app.sim.media import render_mp4
 from app.store.aio import open_store
-from tests.fixtures import ROOT, SECRET, make_config, run_slate_in_process
-from tests.hostile import Answer, HostileServer, RewritingProxy, ok
+from tests.support.fixtures import ROOT, SECRET, make_config, run_slate_in_process
+from tests.support.hostile import Answer, HostileServer, RewritingProxy, ok
 
 pytestmark = pytest.mark.timeout(240)
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from tests.fixtures import run_slate_in_process
-from tests.hostile import Answer, HostileServer, ok
-from tests.sim_media import image_bytes
+from tests.support.fixtures import run_slate_in_process
+from tests.support.hostile import Answer, HostileServer, ok
+from tests.support.sim_media import image_bytes
 
 KEY = "sk-hostile-echo-7f3a9c1e5b2d4f6a8c0e"
 IMG, FAILS, ODD = (

@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from app.domain.slots import SlotRef
 from app.store.engine import make_engine
 from app.store.migrate import upgrade
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 
 #: Rounds per shard, and shards per backend: 200 rounds per backend in all.
 ROUNDS = 50
@@ -45,7 +45,7 @@ def test_image_and_video_of_one_request_id_racing_create_once(
             [
                 sys.executable,
                 "-m",
-                "tests.slot_racer",
+                "tests.support.slot_racer",
                 "--store",
                 store_url,
                 "--base-url",

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from tests.fixtures import ROOT, run_slate_in_process
+from tests.support.fixtures import ROOT, run_slate_in_process
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -165,7 +165,7 @@ def test_a_music_and_an_image_submit_of_one_request_id_racing_create_once(
     replay (same kind) or a conflict (the other kind), never a second create."""
     from collections import Counter
 
-    from tests.procs import race
+    from tests.support.procs import race
 
     demo_sim.set_faults(delay_create_response=0.5)  # the winner's create is still in flight
     env = {**slate_env, "SLATE_STORE": store_url}

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from app.cli import exit_code
 from app.service.results import OutcomeKind
-from tests.fixtures import ROOT, run_slate_in_process
+from tests.support.fixtures import ROOT, run_slate_in_process
 
 RID = "article:20260816:tide-eye:scene-02"
 REF_A = "https://example.test/ref-a.png"

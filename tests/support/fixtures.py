@@ -1,4 +1,4 @@
-"""Shared fixtures: data dirs, stores (SQLite file; PostgreSQL via tests.pg), the demo provider,
+"""Shared fixtures: data dirs, stores (SQLite file; PostgreSQL via tests.support.pg), the demo provider,
 services wired like the app, and runners for the `slate` command: in this process (``slate``:
 the CLI's entry point with its own environment, streams and exit code) and as a real subprocess
 (``slate_process``: the process boundary itself)."""
@@ -25,7 +25,7 @@ from app.sim import SimConfig, SimServer, start_sim
 from app.store.aio import Store, open_store
 from app.store.repository import Repository
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SECRET = b"\x01" * 32
 
 
@@ -65,7 +65,7 @@ def store_url(request: pytest.FixtureRequest, data_dir: Path) -> Iterator[str]:
     if request.param == "sqlite":
         yield sqlite_url(data_dir)
         return
-    from tests.pg import fresh_database  # PostgreSQL: a new database on the test server
+    from tests.support.pg import fresh_database  # PostgreSQL: a new database on the test server
 
     empty = request.node.get_closest_marker("empty_store") is not None
     with fresh_database(migrated=not empty) as url:

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 #: The forking interpreter. Reads one JSON line on stdin: the commands, each child's extra
 #: environment, the folder for their streams. Says ``ready`` when every child waits at the

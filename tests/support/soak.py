@@ -1,6 +1,6 @@
 """The fault soak: seeded random provider faults plus SIGKILLs of the worker at random points.
 
-Shared by the CI test (about 200 tasks) and ``python -m tests.soak N`` (larger). The mix holds
+Shared by the CI test (about 200 tasks) and ``python -m tests.support.soak N`` (larger). The mix holds
 images, Hailuo videos (V1) and MiniMax-H3 / H3-Max videos (V2); every fault switch answers in
 its protocol's shape, and the V2-only ones (529 overloaded, expired video links) are on too. It
 returns counts and the checks: duplicate creates (counted by the provider per slot), lost
@@ -17,7 +17,7 @@ provider task id whose answer went out is lost (``lost_provider_ids``: in no slo
 history) and re-verifies every success's media from disk (images decode and have the shape
 asked, videos decode frame by frame).
 
-``python -m tests.soak N [--hostile] [--store URL] [--seed S]`` runs it at N tasks.
+``python -m tests.support.soak N [--hostile] [--store URL] [--seed S]`` runs it at N tasks.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ import sqlalchemy as sa
 from app.domain.protocols import V2, protocol_of
 from app.sim import Faults, SimConfig, start_sim
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 FAULTS = {
     "lose_create_response": 0.04,
@@ -105,7 +105,7 @@ def soak(
     cmd = [
         sys.executable,
         "-m",
-        "tests.worker",
+        "tests.support.worker",
         "--data-dir",
         str(data_dir),
         "--store",
