@@ -14,22 +14,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
-os.environ["PYTHON_KEYRING_BACKEND"] = "tests.keyring_backend.MemoryKeyring"
+os.environ["PYTHON_KEYRING_BACKEND"] = "tests.support.keyring_backend.MemoryKeyring"
 os.environ.pop("MINIMAX_API_KEY", None)
 for _name in list(os.environ):
-    # SLATE_TEST_PG_* come from .ci/run (the PostgreSQL server of this run): keep them.
-    if _name.startswith("SLATE_") and not _name.startswith("SLATE_TEST_PG_"):
+    # SLATE_TEST_PG_* come from .ci/run (the PostgreSQL server of this run), SLATE_TEST_CLI says
+    # how the `slate` fixture runs a command (tests/support/fixtures.py): keep them.
+    if _name.startswith("SLATE_") and not _name.startswith(("SLATE_TEST_PG_", "SLATE_TEST_CLI")):
         os.environ.pop(_name)
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
 )
 
-pytest_plugins = ["tests.fixtures"]
+pytest_plugins = ["tests.support.fixtures"]
 
 #: Modules that build something costly once for all their tests (a module-scoped fixture) or
 #: load the whole machine: under xdist (README's test command, ``--dist loadgroup``) each runs
 #: on one worker, so the bundle is built once and two benches never run at once. Every other
-#: global thing is made per test: PostgreSQL databases (tests/pg.py; the restart test has its
+#: global thing is made per test: PostgreSQL databases (tests/support/pg.py; the restart test has its
 #: own server), Xvfb displays (``-displayfd``), PulseAudio servers (a private socket), the demo
 #: provider's ports (port 0), data dirs (``tmp_path``).
 XDIST_GROUPS = {

@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.xserver import close_window, start_xvfb
+from tests.support.xserver import close_window, start_xvfb
 
 ROOT = Path(__file__).resolve().parents[2]
 MIB = 1024 * 1024  # the parts in MiB, as `du -sm` counts them

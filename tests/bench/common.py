@@ -66,7 +66,7 @@ def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     }
     env.pop("MINIMAX_API_KEY", None)
     env["QT_QPA_PLATFORM"] = "offscreen"
-    env["PYTHON_KEYRING_BACKEND"] = "tests.keyring_backend.MemoryKeyring"
+    env["PYTHON_KEYRING_BACKEND"] = "tests.support.keyring_backend.MemoryKeyring"
     env["PYTHONPATH"] = os.pathsep.join(
         [str(ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     )

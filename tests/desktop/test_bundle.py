@@ -32,10 +32,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.fixtures import ROOT
-from tests.pulse import rms, start_pulse
-from tests.sim_media import reference_files
-from tests.xserver import XServer, close_window, colours, region, start_xvfb
+from tests.support.fixtures import ROOT
+from tests.support.tools import need
+from tests.support.pulse import rms, start_pulse
+from tests.support.sim_media import reference_files
+from tests.support.xserver import XServer, close_window, colours, region, start_xvfb
 
 sys.path.insert(0, str(ROOT / "packaging"))
 import elf  # noqa: E402
@@ -43,16 +44,6 @@ import icudata  # noqa: E402
 
 APP_ID = "io.slate.Slate"
 SCREENSHOTS = ROOT / "tests" / "screenshots"
-
-
-def need(tool: str, package: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        pytest.fail(
-            f"{tool} is not installed: apt-get install {package} (.ci/run installs it)",
-            pytrace=False,
-        )
-    return path
 
 
 @pytest.fixture(scope="module")

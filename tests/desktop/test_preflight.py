@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from app import preflight
-from tests.fixtures import ROOT
-from tests.xserver import XServer, start_xvfb
+from tests.support.fixtures import ROOT
+from tests.support.xserver import XServer, start_xvfb
 
 NEEDED = b"libxcb-cursor.so.0\x00"  # the library of the original bug report (exit 134)
 GONE = b"libxcb-cursor.so.9\x00"  # the same name, a version no system has
@@ -215,7 +215,7 @@ def test_offscreen_says_no_window_is_shown(slate_env, tmp_path):
 def test_doctor_reports_the_plugin_and_its_libraries(
     xserver: XServer, broken_qt: Sandbox, slate_env
 ):
-    from tests.fixtures import run_slate
+    from tests.support.fixtures import run_slate
 
     good = run_slate(xserver.env(slate_env), "doctor")
     assert good.code == 0, good.out

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from tests.desktop.test_xcb_window import click, event, widgets
-from tests.fixtures import ROOT, run_slate
-from tests.xserver import XServer, start_xvfb
+from tests.support.fixtures import ROOT, run_slate
+from tests.support.xserver import XServer, start_xvfb
 
 IMAGE = "article:20260816:tide-eye:still-01"
 WHEELED = "article:20260816:tide-eye:scene-31"

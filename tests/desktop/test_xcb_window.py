@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from tests.fixtures import ROOT, run_slate
-from tests.xserver import XServer, close_window, colours, region, start_xvfb
+from tests.support.fixtures import ROOT, run_slate
+from tests.support.xserver import XServer, close_window, colours, region, start_xvfb
 
 SCREENSHOTS = ROOT / "tests" / "screenshots"
 DONE = "article:20260816:tide-eye:still-01"

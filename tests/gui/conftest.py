@@ -23,7 +23,7 @@ from app.sim import SimServer
 from app.store.aio import Store, open_store
 from app.store.repository import Repository
 from app.ui.qt import QSettings
-from tests.fixtures import SECRET, make_config, sqlite_url
+from tests.support.fixtures import SECRET, make_config, sqlite_url
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 

@@ -10,7 +10,7 @@ from app.domain.cost import format_money
 from app.domain.states import Action
 from app.ui.dialogs import SettingsDialog
 from app.ui.settings import dialog_values, fixed_fields
-from tests.fixtures import SECRET, make_config
+from tests.support.fixtures import SECRET, make_config
 from tests.gui.conftest import fill_form, shown
 from tests.gui.test_settings import open_app, save  # noqa: F401 - the fixture
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 
 H3 = ("--kind", "video", "--model", "MiniMax-H3", "--duration", "4", "--prompt", "tide eye")
 #: The slot's action buttons by object name (stable: tests/gui/test_keyboard.py) → the action.

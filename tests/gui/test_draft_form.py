@@ -27,7 +27,7 @@ from app.ui.qt import (
     QtCore,
     QtGui,
 )
-from tests.fixtures import SECRET, make_config
+from tests.support.fixtures import SECRET, make_config
 from tests.gui.conftest import buttons, close, shown
 
 IMAGE = "article:20260816:tide-eye:still-01"

@@ -268,7 +268,7 @@ def test_a_picture_dropped_on_the_window_goes_into_the_draft(gui, make_window, t
 def test_video_and_sound_references_are_checked_and_shown(gui, make_window, tmp_path):
     """A clip and a sound go into the reference list with their length (a clip with a poster
     thumbnail); a clip longer than the limit is refused naming it; sound alone says why not."""
-    from tests.sim_media import audio_bytes, video_bytes
+    from tests.support.sim_media import audio_bytes, video_bytes
 
     window = make_window()
     window.new_draft()

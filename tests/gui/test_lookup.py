@@ -9,7 +9,7 @@ import time
 from app.service.results import OutcomeKind
 from app.service.slate import SlateService
 from app.ui.lookup import LookupDialog
-from tests.fixtures import SECRET, make_config
+from tests.support.fixtures import SECRET, make_config
 from tests.gui.conftest import shown
 
 RID = "article:20260816:tide-eye:scene-31"

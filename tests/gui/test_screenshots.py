@@ -12,7 +12,7 @@ import pytest
 from app.domain.states import Action
 from app.ui.app import install_translations
 from app.ui.qt import QImage
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 from tests.gui.bulk import insert_slot
 from tests.gui.conftest import SCREENSHOTS, buttons, fill_form, shown
 from tests.gui.layout_checks import clipped

@@ -12,7 +12,7 @@ from app.domain.shotlist import parse
 from app.service.slate import SlateService
 from app.ui.qt import QApplication, QPoint, QPointF, Qt, QtCore, QtGui, QUrl
 from app.ui.shotlist import ShotListDialog, TemplateDialog
-from tests.fixtures import SECRET, make_config
+from tests.support.fixtures import SECRET, make_config
 
 P = "article:20260816:tide-eye:scene-0"
 CSV = f"""request_id,kind,prompt,model,duration,resolution

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from decimal import Decimal
 from pathlib import Path
 
 from app.domain.cost import format_money
 from app.ui.spend import SpendDialog
+from tests.support.fixtures import slate_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,14 +25,7 @@ def slate_spend(gui, tmp_path, *args, human=False):
         SLATE_USER="lin",
         XDG_CONFIG_HOME=str(tmp_path / "config"),
     )
-    proc = subprocess.run(
-        [sys.executable, "-m", "app", "spend", *([] if human else ["--json"]), *args],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    proc = slate_in_process(env, "spend", *([] if human else ["--json"]), *args)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout if human else json.loads(proc.stdout)
 

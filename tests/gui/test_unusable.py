@@ -14,7 +14,7 @@ from app.domain.errors import BadConfiguration
 from app.ui.app import _build, install_translations
 from app.ui.qt import QApplication
 from app.ui.unusable import UnusableDialog, build_or_ask
-from tests.fixtures import make_config
+from tests.support.fixtures import make_config
 
 # The offscreen platform cannot pass a top-level dialog's size hints on (it says so for every
 # dialog shown by itself); not a fault of ours.

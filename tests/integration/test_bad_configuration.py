@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import ROOT, run_slate
+from tests.support.fixtures import ROOT, run_slate_in_process
 
 RID = "article:20260816:tide-eye:scene-02"
 
@@ -156,7 +156,7 @@ def test_full_disk(slate_env, tmp_path: Path) -> None:
 def test_a_good_data_dir_still_works(slate_env, tmp_path: Path) -> None:
     """The checks refuse only what is unusable: a new folder under a new folder is made."""
     fresh = tmp_path / "new" / "deeper"
-    out = run_slate({**slate_env, "SLATE_DATA_DIR": str(fresh)}, "list")
+    out = run_slate_in_process({**slate_env, "SLATE_DATA_DIR": str(fresh)}, "list")
     assert out.code == 0, out
     assert fresh.is_dir()
 

@@ -29,8 +29,8 @@ from app.domain.templates import SceneEdit, scene_rows
 from app.service.inputs import image_file_data_url
 from app.service.results import BatchProgress, OutcomeKind
 from app.store.engine import make_engine
-from tests.fixtures import ROOT
-from tests.prices import CLIP_768P_6S
+from tests.support.fixtures import ROOT
+from tests.support.prices import CLIP_768P_6S
 
 PROJECT = "article:20260816:batch50"
 COLUMNS = ["request_id", "kind", "prompt", "resolution", "duration", "n"]
@@ -433,7 +433,7 @@ def test_h3_rows_with_local_files_are_read_as_submit_reads_them(
     data URLs and skipped the V2 reading. Now one reading for a row and a submit: the dry run
     predicts `created`, the run creates, and `slate submit` with the same files replays the
     rows' slots (the same fingerprint) — on SQLite and PostgreSQL."""
-    from tests.sim_media import audio_bytes, image_bytes
+    from tests.support.sim_media import audio_bytes, image_bytes
 
     env = {**slate_env, "SLATE_STORE": store_url}
     folder = tmp_path / "shots"

@@ -13,8 +13,8 @@ import sqlalchemy as sa
 from app.cli import exit_code
 from app.service.results import OutcomeKind
 from app.store.engine import make_engine
-from tests.prices import CLIP_768P_6S, write_override
-from tests.procs import race
+from tests.support.prices import CLIP_768P_6S, write_override
+from tests.support.procs import race
 
 RID = "article:20260816:budget:scene-"
 VIDEO = {"prompt": "budget", "duration": 6, "resolution": "768P"}  # $0.28 in the shipped table

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import ROOT
-from tests.sim_media import reference_files
+from tests.support.fixtures import ROOT
+from tests.support.sim_media import reference_files
 
 sys.path.insert(0, str(ROOT / "packaging"))
 import check_bundle  # noqa: E402
@@ -409,7 +409,7 @@ def qt_answers(libdir: Path | None) -> dict:
     if libdir is not None:
         env["LD_LIBRARY_PATH"] = str(libdir)  # before Qt's RUNPATH
     res = subprocess.run(
-        [sys.executable, "-m", "tests.qt_icu_probe"],
+        [sys.executable, "-m", "tests.support.qt_icu_probe"],
         env=env,
         cwd=ROOT,
         capture_output=True,

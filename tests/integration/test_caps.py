@@ -18,9 +18,9 @@ from pathlib import Path
 
 import psutil
 
-from tests.hostile import Answer, HostileServer, ok
-from tests.machines import finish, run, spawn
-from tests.sim_media import image_bytes
+from tests.support.hostile import Answer, HostileServer, ok
+from tests.support.machines import finish, run, spawn
+from tests.support.sim_media import image_bytes
 
 RID = "article:20260816:tide-eye:scene-02"
 MB = 1024 * 1024

@@ -1,4 +1,5 @@
-"""The CLI's JSON keys, outcomes and exit codes (DESIGN.md, "Command line")."""
+"""The CLI's JSON keys, outcomes and exit codes (DESIGN.md, "Command line"). The JSON shape and
+the key commands (the key read from stdin) run as real processes; the rest in this process."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ TASK_KEYS = {
 MEDIA_KEYS = {"path", "sha256", "bytes", "content_type", "width", "height"}
 
 
-def test_json_shape_of_a_created_image(slate):
+def test_json_shape_of_a_created_image(slate_process):
+    slate = slate_process
     res = slate("submit", "--request-id", RID, "--kind", "image", "--prompt", "p", "--n", "2")
     assert res.code == 0
     assert set(res.out) >= {"outcome", "request_id", "task", "error"}
@@ -87,7 +89,8 @@ def test_recover_and_export_and_list(slate, tmp_path, demo_sim):
     assert nf.code == 8
 
 
-def test_key_commands_use_the_keyring_and_never_print_the_key(slate):
+def test_key_commands_use_the_keyring_and_never_print_the_key(slate_process):
+    slate = slate_process
     secret = "sk-very-secret-value-123"
     assert slate("key", "status").out["key"]["present"] is False
     res = slate("key", "set", stdin=secret + "\n")

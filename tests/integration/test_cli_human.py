@@ -4,22 +4,14 @@ state's word, a refusal's sentence, the original one click away (in brackets).""
 from __future__ import annotations
 
 import subprocess
-import sys
 
 from app.cli_words import translator
 from app.ui import words
-from tests.fixtures import ROOT
+from tests.support.fixtures import slate_in_process
 
 
 def _said(slate_env, *args: str, lang: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "app", "--lang", lang, *args],
-        env=slate_env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return slate_in_process(slate_env, "--lang", lang, *args)
 
 
 def test_a_refusal_in_the_apps_words_in_both_languages(slate_env, demo_sim) -> None:

@@ -5,26 +5,18 @@ answer never came back has no task id, so neither the human line nor the JSON of
 from __future__ import annotations
 
 import subprocess
-import sys
 
 from app.cli_words import translator
 from app.domain.states import Refusal
 from app.ui import words
-from tests.fixtures import ROOT
+from tests.support.fixtures import slate_in_process
 
 RID = "article:20261202:tide-eye:scene-04"
 H3 = ("--kind", "video", "--model", "MiniMax-H3", "--duration", "4", "--prompt", "tide eye")
 
 
 def _said(slate_env, *args: str, lang: str = "en") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "app", "--lang", lang, *args],
-        env=slate_env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return slate_in_process(slate_env, "--lang", lang, *args)
 
 
 def test_an_unknown_slot_without_task_id_is_not_offered_a_query(slate_env, demo_sim, slate):

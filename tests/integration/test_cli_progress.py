@@ -12,15 +12,22 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Callable
 
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 
 PROJECT = "article:20260816:tide-eye"
 
 
-def _on_pty(env: dict[str, str], *args: str, timeout: float = 120) -> tuple[int, str, str]:
+def _on_pty(
+    env: dict[str, str],
+    *args: str,
+    timeout: float = 120,
+    once_shown: tuple[str, Callable[[], None]] | None = None,
+) -> tuple[int, str, str]:
     """Run `slate ARGS` with standard error on a pseudo-terminal and standard output on a
-    pipe: (exit code, stdout, everything the terminal showed)."""
+    pipe: (exit code, stdout, everything the terminal showed). ``once_shown=(text, then)``:
+    ``then()`` runs once, when the terminal has shown ``text``."""
     master, slave = pty.openpty()
     proc = subprocess.Popen(
         [sys.executable, "-m", "app", *args],
@@ -43,6 +50,9 @@ def _on_pty(env: dict[str, str], *args: str, timeout: float = 120) -> tuple[int,
             if not chunk:
                 break
             shown += chunk
+            if once_shown is not None and once_shown[0] in shown.decode(errors="replace"):
+                once_shown[1]()
+                once_shown = None
         elif proc.poll() is not None:
             break
     os.close(master)
@@ -119,10 +129,13 @@ def test_wait_shows_progress_and_the_estimate_from_past_tasks(slate, slate_env, 
         )
         assert done.code == 0, done
     rid = f"{PROJECT}:scene-03"
-    demo_sim.set_faults(slow=20.0)  # this one stays in Processing while `wait` follows it
+    demo_sim.set_faults(slow=600.0)  # this one stays in Processing while `wait` follows it
     sent = slate("submit", "--request-id", rid, "--kind", "video", "--prompt", "tide")
     assert sent.code == 0, sent
-    code, out, shown = _on_pty(slate_env, "wait", rid)
+    demo_sim.set_faults(slow=0.0)
+    # once `wait` has shown the estimate, the provider's clock moves past the task's end
+    finish = ("from your last 2 like it", lambda: demo_sim.set_clock(advance=600.0))
+    code, out, shown = _on_pty(slate_env, "wait", rid, once_shown=finish)
     assert code == 0, (out, shown)
     assert out.startswith("ok: " + rid)  # the human answer, on stdout, as before
     assert "from your last 2 like it" in shown, shown

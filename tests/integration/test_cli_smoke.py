@@ -1,9 +1,11 @@
-"""The `slate` command answers with one JSON object and the contract's exit codes."""
+"""The `slate` command, a real process, answers with one JSON object and the contract's exit
+codes (the process boundary itself: its exit status, nothing else on stdout)."""
 
 RID = "article:20260816:tide-eye:scene-02"
 
 
-def test_submit_then_replay_then_conflict(slate):
+def test_submit_then_replay_then_conflict(slate_process):
+    slate = slate_process
     first = slate("submit", "--request-id", RID, "--kind", "image", "--prompt", "tide eye")
     assert first.code == 0, first
     assert first.out["outcome"] == "created"

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.fixtures import open_harness
-from tests.machines import run
+from tests.support.fixtures import open_harness
+from tests.support.machines import run
 
 RID = "article:20260816:tide-eye:scene-02"
 HOUR = 3600.0

@@ -18,10 +18,10 @@ from app.providers.base import Stalled
 from app.providers.demo import DemoProvider
 from app.service.slate import SlateService
 from app.store.aio import open_store
-from tests.fixtures import SECRET, make_config
-from tests.hostile import Answer, HostileServer, ok
-from tests.machines import run
-from tests.sim_media import image_bytes
+from tests.support.fixtures import SECRET, make_config
+from tests.support.hostile import Answer, HostileServer, ok
+from tests.support.machines import run
+from tests.support.sim_media import image_bytes
 
 RID = "article:20260816:tide-eye:scene-02"
 #: Start-up of a `slate` process (Python, imports, the store) and the answer, on a busy machine.

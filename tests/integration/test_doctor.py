@@ -59,7 +59,10 @@ def test_sections_after_first_use(slate, data_dir):
     assert out["qt"]["shows_window"] is False and out["qt"]["source"] == "QT_QPA_PLATFORM"
     assert out["qt"]["checks"][0]["libraries_ok"] is True
     assert any("without a window" in n for n in out["notes"])
-    assert out["keyring"] == {"backend": "tests.keyring_backend.MemoryKeyring", "usable": True}
+    assert out["keyring"] == {
+        "backend": "tests.support.keyring_backend.MemoryKeyring",
+        "usable": True,
+    }
     store = out["store"]
     assert store["url"] == f"sqlite:///{data_dir / 'slate.sqlite3'}" and store["reachable"] is True
     assert (
@@ -109,19 +112,9 @@ def test_the_key_is_reported_never_shown(slate):
 
 
 def slate_text(slate, env) -> str:
-    import subprocess
-    import sys
+    from tests.support.fixtures import slate_in_process
 
-    from tests.fixtures import ROOT
-
-    proc = subprocess.run(
-        [sys.executable, "-m", "app", "doctor"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={**os.environ, **env},
-        timeout=60,
-    )
+    proc = slate_in_process({**os.environ, **env}, "doctor")
     assert proc.returncode == 0, proc.stderr
     assert "provider minimax" in proc.stdout
     return proc.stdout + proc.stderr
@@ -150,7 +143,7 @@ def test_no_keyring_is_a_note(slate):
 def test_postgresql_store_reachable_without_its_password(slate):
     from sqlalchemy.engine import make_url
 
-    from tests.pg import fresh_database
+    from tests.support.pg import fresh_database
 
     with fresh_database() as url:
         res = slate("doctor", env={"SLATE_STORE": url})

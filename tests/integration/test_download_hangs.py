@@ -26,8 +26,8 @@ from app.providers.demo import DemoProvider
 from app.service.media import VerificationFailed, download_verified
 from app.service.slate import SlateService
 from app.store.aio import open_store
-from tests.fixtures import SECRET, make_config
-from tests.hostile import Answer, HostileServer, ok
+from tests.support.fixtures import SECRET, make_config
+from tests.support.hostile import Answer, HostileServer, ok
 
 #: A gzip member's header, then a deflate stream's empty stored block (not the last: BFINAL 0,
 #: BTYPE 00, LEN 0, NLEN 0xFFFF): it decodes to nothing, and a stream of them never ends.

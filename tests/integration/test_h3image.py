@@ -16,7 +16,7 @@ import pytest
 from app.domain.states import State
 from app.service.results import OutcomeKind, ProblemCode
 from app.sim import SimServer
-from tests.sim_media import image_bytes
+from tests.support.sim_media import image_bytes
 
 pytestmark = pytest.mark.timeout(180)
 

@@ -39,8 +39,8 @@ from app.service.slate import SlateService
 from app.sim import SimServer
 from app.sim.media import render_mp4
 from app.store.aio import open_store
-from tests.fixtures import ROOT, SECRET, make_config, run_slate
-from tests.hostile import Answer, HostileServer, RewritingProxy, ok
+from tests.support.fixtures import ROOT, SECRET, make_config, run_slate_in_process
+from tests.support.hostile import Answer, HostileServer, RewritingProxy, ok
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -207,11 +207,12 @@ async def test_lookup_lists_but_never_attaches_a_task_an_unknown_rival_could_own
 def test_lookup_never_attaches_a_task_a_submitting_rival_in_another_process_made(
     tmp_path, data_dir, store_url, demo_sim, slate_env
 ):
-    """B runs in another process and is still ``submitting`` (its create's answer is delayed
-    after the task exists) while A, whose create failed before any task, looks up."""
+    """B runs in another process and is still ``submitting`` (its create's answer is held
+    after the task exists, until the test releases it) while A, whose create failed before any
+    task, looks up."""
     env = {**slate_env, "SLATE_STORE": store_url}
     demo_sim.set_faults(server_error_creates=1)
-    a = run_slate(
+    a = run_slate_in_process(
         env,
         "submit",
         "--request-id",
@@ -226,7 +227,7 @@ def test_lookup_never_attaches_a_task_a_submitting_rival_in_another_process_made
         "slot a",
     )
     assert a.out["outcome"] == "unknown", a.out
-    demo_sim.set_faults(delay_create_response=30.0)
+    demo_sim.set_faults(hold_create_response=1)
     b = subprocess.Popen(
         [
             sys.executable,
@@ -255,21 +256,22 @@ def test_lookup_never_attaches_a_task_a_submitting_rival_in_another_process_made
     )
     try:
         deadline = time.monotonic() + 60
-        while demo_sim.stats()["made_total"] < 1:
+        while demo_sim.held_creates() < 1:  # B's task is made, its answer held
             assert time.monotonic() < deadline and b.poll() is None
             time.sleep(0.1)
-        look = run_slate(env, "recover", RID + "41", "--lookup")
+        assert demo_sim.stats()["made_total"] == 1
+        look = run_slate_in_process(env, "recover", RID + "41", "--lookup")
         assert look.out["outcome"] == "unknown" and look.code == 4, look.out
         lookup = look.out["lookup"]
         assert lookup["attached"] is None and len(lookup["candidates"]) == 1
         assert lookup["contested"][0]["by"] == [RID + "42"]
-        status_b = run_slate(env, "status", RID + "42")
+        status_b = run_slate_in_process(env, "status", RID + "42")
         assert status_b.out["task"]["state"] == "submitting"
     finally:
-        demo_sim.set_faults(delay_create_response=0.0)
+        demo_sim.release_creates()
         out, _err = b.communicate(timeout=120)
     assert '"outcome": "created"' in out  # B keeps its own task
-    a_after = run_slate(env, "status", RID + "41")
+    a_after = run_slate_in_process(env, "status", RID + "41")
     assert (
         a_after.out["task"]["state"] == "unknown"
         and a_after.out["task"]["provider_task_id"] is None
@@ -442,7 +444,7 @@ def test_a_huge_usage_figure_is_kept_raw_flagged_and_breaks_no_read(
             "SLATE_BUDGET_DAILY": "50",
         }
         rid = RID + "91"
-        made = run_slate(
+        made = run_slate_in_process(
             env,
             "submit",
             "--request-id",
@@ -469,13 +471,13 @@ def test_a_huge_usage_figure_is_kept_raw_flagged_and_breaks_no_read(
             ["quota"],
             ["export", rid, "--to", str(tmp_path / "out")],
         ):
-            got = run_slate(env, *args)
+            got = run_slate_in_process(env, *args)
             assert got.code == 0, (args, got.out)
-        hist = run_slate(env, "history", rid).out["events"]
+        hist = run_slate_in_process(env, "history", rid).out["events"]
         assert any("report_out_of_range" in (e.get("data") or {}) for e in hist), hist
-        spent = run_slate(env, "spend").out["total"]
+        spent = run_slate_in_process(env, "spend").out["total"]
         assert spent["estimate"] == cost["estimate"]  # counted at its estimate
-        nxt = run_slate(
+        nxt = run_slate_in_process(
             env,
             "submit",
             "--request-id",
@@ -499,7 +501,7 @@ def test_a_stored_out_of_range_figure_breaks_no_read(data_dir, store_url, slate_
     still works."""
     env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BUDGET_DAILY": "50"}
     rid = RID + "93"
-    made = run_slate(
+    made = run_slate_in_process(
         env,
         "submit",
         "--request-id",
@@ -520,9 +522,9 @@ def test_a_stored_out_of_range_figure_breaks_no_read(data_dir, store_url, slate_
         conn.execute(sa.text("UPDATE tasks SET cost_reported = '8E+28'"))
     engine.dispose()
     for args in (["status", rid], ["list"], ["spend"], ["quota"]):
-        got = run_slate(env, *args)
+        got = run_slate_in_process(env, *args)
         assert got.code == 0, (args, got.out)
-    nxt = run_slate(
+    nxt = run_slate_in_process(
         env,
         "submit",
         "--request-id",
@@ -541,7 +543,7 @@ def test_a_stored_out_of_range_figure_breaks_no_read(data_dir, store_url, slate_
 
 @pytest.mark.parametrize("budget", ["1e26", "1000001"])
 def test_a_budget_out_of_range_is_bad_configuration(slate_env, budget):
-    got = run_slate({**slate_env, "SLATE_BUDGET_DAILY": budget}, "quota")
+    got = run_slate_in_process({**slate_env, "SLATE_BUDGET_DAILY": budget}, "quota")
     assert got.code == 2 and got.out["outcome"] == "invalid", got.out
     msg = got.out["error"]["message"]
     assert "budget_daily" in msg and "SLATE_BUDGET_DAILY" in msg and "at most" in msg

@@ -25,11 +25,11 @@ from app.providers.demo import DemoProvider
 from app.service.results import OutcomeKind, ProblemCode
 from app.service.slate import SlateService
 from app.store.aio import open_store
-from tests.fixtures import SECRET, make_config
-from tests.hostile import Answer, HostileServer, ok
+from tests.support.fixtures import SECRET, make_config
+from tests.support.hostile import Answer, HostileServer, ok
 from tests.integration.test_write_lock import end, hold
-from tests.machines import finish, run, spawn, wait_until
-from tests.sim_media import image_bytes
+from tests.support.machines import finish, run, spawn, wait_until
+from tests.support.sim_media import image_bytes
 
 RID = "article:20260816:tide-eye:scene-02"
 PNG = image_bytes(64, 64)

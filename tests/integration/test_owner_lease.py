@@ -22,8 +22,8 @@ import time
 
 import pytest
 
-from tests.hostile import Answer, HostileServer, ok, refused
-from tests.machines import finish, resume, run, spawn, stop, wait_until
+from tests.support.hostile import Answer, HostileServer, ok, refused
+from tests.support.machines import finish, resume, run, spawn, stop, wait_until
 
 RID = "article:20260816:tide-eye:scene-02"
 SUBMIT = ["submit", "--request-id", RID, "--kind", "video", "--prompt", "held create"]

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 
 SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 SKIP = shutil.ignore_patterns(

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from app.files import PRIVATE_DIR, PRIVATE_FILE
 from app.store.rows import Scope
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 
 RID = "article:20260816:tide-eye:scene-02"
 NO_KEYRING = {"PYTHON_KEYRING_BACKEND": "keyring.backends.fail.Keyring"}

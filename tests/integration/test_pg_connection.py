@@ -29,8 +29,8 @@ from sqlalchemy.exc import OperationalError
 from app.service.results import OutcomeKind
 from app.sim import start_sim
 from app.store.repository import Repository
-from tests import pg
-from tests.fixtures import ROOT, Harness, fast_sim_config, open_harness
+from tests.support import pg
+from tests.support.fixtures import ROOT, Harness, fast_sim_config, open_harness
 
 RID = "article:20260816:lighthouse:scene-{:02d}"
 
@@ -236,7 +236,9 @@ async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
     claimed during the restarts. Every task finishes, every prompt was created exactly once."""
     pg_url = own_pg_url
     if not pg.can_restart():
-        pytest.fail("the restart test needs control of the PostgreSQL server (see tests/pg.py)")
+        pytest.fail(
+            "the restart test needs control of the PostgreSQL server (see tests/support/pg.py)"
+        )
     sim = start_sim(fast_sim_config(preparing=0.3, queueing=0.5, processing=2.0))
     try:
         async with open_harness(data_dir, pg_url, sim) as h:

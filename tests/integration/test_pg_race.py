@@ -14,8 +14,8 @@ import sqlalchemy as sa
 
 from app.store.engine import make_engine
 from app.store.migrate import HEAD_REVISION, current_revision
-from tests.pg import fresh_database
-from tests.procs import race
+from tests.support.pg import fresh_database
+from tests.support.procs import race
 
 RID = "article:20260816:harbor:scene-07"
 

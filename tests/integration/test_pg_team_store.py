@@ -14,7 +14,7 @@ from app.store.engine import make_engine
 from app.domain.states import State
 from app.store.repository import Repository
 from app.store.rows import ClaimRequest, ClaimWrite, Scope
-from tests.pg import fresh_database
+from tests.support.pg import fresh_database
 
 RID = "article:20260816:quay:scene-03"
 
@@ -161,7 +161,7 @@ def test_cli_refuses_sqlite_on_a_share_with_one_json_error(tmp_path, monkeypatch
 
 def test_without_postgresql_binaries_the_pg_half_fails_loudly(monkeypatch):
     """A developer without PostgreSQL gets a failure that says what to install, never a skip."""
-    from tests import pg
+    from tests.support import pg
 
     monkeypatch.setattr(pg, "find_pg_bin", lambda: None)
     with pytest.raises(pytest.fail.Exception, match="Install the Debian package `postgresql`"):

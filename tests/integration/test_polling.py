@@ -13,7 +13,7 @@ from app.service.results import OutcomeKind
 from app.service.slate import SlateService
 from app.sim import SimConfig, start_sim
 from app.store.aio import open_store
-from tests.fixtures import SECRET, make_config
+from tests.support.fixtures import SECRET, make_config
 
 VIDEO = {"prompt": "p", "resolution": "768P"}
 

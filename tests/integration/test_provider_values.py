@@ -18,8 +18,8 @@ from app.providers.demo import DemoProvider
 from app.service.results import OutcomeKind
 from app.service.slate import SlateService
 from app.store.aio import Store, open_store
-from tests.fixtures import SECRET, make_config
-from tests.hostile import Answer, HostileServer, ok
+from tests.support.fixtures import SECRET, make_config
+from tests.support.hostile import Answer, HostileServer, ok
 
 RID = "article:20260816:tide-eye:scene-02"
 LONG_ID = "t" + "9" * 299  # 300 characters

@@ -6,7 +6,7 @@ from collections import Counter
 
 from app.cli import exit_code
 from app.service.results import OutcomeKind
-from tests.procs import race
+from tests.support.procs import race
 
 RID = "article:20260816:tide-eye:scene-"
 

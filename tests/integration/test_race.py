@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tests.procs import race
+from tests.support.procs import race
 
 RID = "article:20260816:tide-eye:scene-02"
 

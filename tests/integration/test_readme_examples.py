@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 from tests.unit.test_readme import block_after
 
 SKIP = shutil.ignore_patterns(

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from tests.fixtures import run_slate
-from tests.hostile import Answer, HostileServer, ok
-from tests.sim_media import image_bytes
+from tests.support.fixtures import run_slate_in_process
+from tests.support.hostile import Answer, HostileServer, ok
+from tests.support.sim_media import image_bytes
 
 KEY = "sk-hostile-echo-7f3a9c1e5b2d4f6a8c0e"
 IMG, FAILS, ODD = (
@@ -103,11 +103,11 @@ def test_the_key_echoed_by_the_provider_is_in_no_row_log_export_or_output(
     if source == "env":
         env["MINIMAX_API_KEY"] = KEY
     else:
-        assert run_slate(env, "key", "set", stdin=KEY + "\n").code == 0
+        assert run_slate_in_process(env, "key", "set", stdin=KEY + "\n").code == 0
     outputs: list[str] = []
 
     def slate(*args: str) -> dict:
-        res = run_slate(env, "--verbose", *args)
+        res = run_slate_in_process(env, "--verbose", *args)
         outputs.append(res.stdout + res.stderr)
         return res.out
 

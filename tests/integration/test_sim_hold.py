@@ -10,7 +10,7 @@ import time
 import httpx
 
 from app.sim import start_sim
-from tests.fixtures import fast_sim_config
+from tests.support.fixtures import fast_sim_config
 
 AUTH = {"Authorization": "Bearer test-key"}
 

@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from app.providers.base import ProviderError  # noqa: E402
 from app.providers.minimax import MiniMaxProvider  # noqa: E402
 from app.sim import SimServer  # noqa: E402
-from tests.sim_fixtures import VIDEO, sim, wait_terminal  # noqa: E402,F401
+from tests.support.sim_fixtures import VIDEO, sim, wait_terminal  # noqa: E402,F401
 
 KEY = "sk-DISTINCTIVE-3f9a-KEY-do-not-leak"
 pytestmark = pytest.mark.timeout(60)

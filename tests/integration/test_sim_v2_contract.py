@@ -24,7 +24,14 @@ import pytest
 
 from app.sim import SimConfig, SimServer, start_sim
 from app.sim.v2rules import output_size
-from tests.sim_media import audio_bytes, data_url, heif_bytes, image_bytes, image_url, video_bytes
+from tests.support.sim_media import (
+    audio_bytes,
+    data_url,
+    heif_bytes,
+    image_bytes,
+    image_url,
+    video_bytes,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 AUTH = {"Authorization": "Bearer sk-test-not-a-real-key"}

@@ -4,7 +4,9 @@ Issue 15: an image and a video submit of one RequestId at the same instant were 
 ``created`` on PostgreSQL in 276 of 300 rounds — two paid creates, and ``status`` showed only
 one. Two real processes race here, one submitting images and one videos of the same RequestIds,
 round after round at agreed instants: every round must give exactly one ``created`` and one
-``conflict``, and the provider must see exactly one create per slot.
+``conflict``, and the provider must see exactly one create per slot. The 200 rounds per backend
+run as four shards of 50 (each its own pair of racers, provider and store), so they can run on
+several workers; every round is independent of the others.
 
 A store that already holds such duplicates (made before the boundary) shows every task of the
 slot in ``status``, ``history`` and ``doctor``.
@@ -24,23 +26,26 @@ import sqlalchemy as sa
 from app.domain.slots import SlotRef
 from app.store.engine import make_engine
 from app.store.migrate import upgrade
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 
-ROUNDS = 200
+#: Rounds per shard, and shards per backend: 200 rounds per backend in all.
+ROUNDS = 50
+SHARDS = 4
 #: From both racers being ready to the round's start: the time to hand both the instant.
 LEAD = 0.02
 RID = "article:20260816:tide-eye:scene-02"
 
 
+@pytest.mark.parametrize("shard", range(SHARDS))
 def test_image_and_video_of_one_request_id_racing_create_once(
-    slate_env, demo_sim, store_url, data_dir
+    slate_env, demo_sim, store_url, data_dir, shard
 ):
     racers = [
         subprocess.Popen(
             [
                 sys.executable,
                 "-m",
-                "tests.slot_racer",
+                "tests.support.slot_racer",
                 "--store",
                 store_url,
                 "--base-url",
@@ -50,7 +55,7 @@ def test_image_and_video_of_one_request_id_racing_create_once(
                 "--kind",
                 kind,
                 "--prefix",
-                "article:20260816:race",
+                f"article:20260816:race{shard}",
                 "--rounds",
                 str(ROUNDS),
                 "--lockstep",

@@ -13,8 +13,8 @@ import time
 import sqlalchemy as sa
 
 from app.sim import SimConfig, start_sim
-from tests.fixtures import ROOT
-from tests.soak import soak
+from tests.support.fixtures import ROOT
+from tests.support.soak import soak
 
 
 def test_fault_soak_200_tasks(tmp_path, store_url):
@@ -40,7 +40,7 @@ def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, sto
     base = [
         sys.executable,
         "-m",
-        "tests.worker",
+        "tests.support.worker",
         "--data-dir",
         str(data_dir),
         "--store",
@@ -94,7 +94,7 @@ def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, sto
 
 
 def test_hostile_fault_soak_small(tmp_path, store_url):
-    """The hostile kinds in a small soak (the 1,000-task run is ``python -m tests.soak 1000
+    """The hostile kinds in a small soak (the 1,000-task run is ``python -m tests.support.soak 1000
     --hostile``, see docs/BENCHMARKS.md): create answers too large to read, drip downloads,
     media that does not decode as asked, a Retry-After past a short lease, and a second worker
     an hour ahead on the same slots at once."""

@@ -13,7 +13,7 @@ from app.domain.cost import SlotCost, charge, spend
 from app.domain.days import budget_day
 from app.service.commands import DeclareFailed
 from app.service.results import OutcomeKind
-from tests.prices import CLIP_768P_6S, IMAGE_PRICE, write_override
+from tests.support.prices import CLIP_768P_6S, IMAGE_PRICE, write_override
 
 VIDEO = {"duration": 6, "resolution": "768P"}
 

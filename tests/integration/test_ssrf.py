@@ -18,8 +18,8 @@ from app.providers.base import Refused
 from app.providers.demo import DemoProvider
 from app.providers.minimax import MiniMaxProvider
 from app.service.media import VerificationFailed, download_verified
-from tests.hostile import Answer, HostileServer
-from tests.sim_media import image_bytes
+from tests.support.hostile import Answer, HostileServer
+from tests.support.sim_media import image_bytes
 
 PNG = image_bytes(64, 64)
 

@@ -149,7 +149,7 @@ PG_CLAIM = {
 
 @pytest.mark.pg
 def test_a_claim_and_a_replay_on_postgresql_run_the_counted_statements(tmp_path: Path) -> None:
-    from tests.pg import fresh_database
+    from tests.support.pg import fresh_database
 
     with fresh_database() as url:
         svc = make_service(tmp_path, url)

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from app.cli import exit_code
 from app.service.results import OutcomeKind
-from tests.fixtures import ROOT, run_slate
+from tests.support.fixtures import ROOT, run_slate_in_process
 
 RID = "article:20260816:tide-eye:scene-02"
 REF_A = "https://example.test/ref-a.png"
@@ -142,16 +142,16 @@ def test_kill_9_while_create_in_flight_leaves_unknown_and_no_second_create(
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     demo_sim.set_faults(delay_create_response=0)
-    status = run_slate(slate_env, "status", RID)
+    status = run_slate_in_process(slate_env, "status", RID)
     assert status.out["task"]["state"] == "unknown", status
     assert status.out["outcome"] == "unknown" and status.code == 4
     assert status.out["task"]["allowed_actions"] == ["recover"]  # no task id to query
-    again = run_slate(
+    again = run_slate_in_process(
         slate_env, "submit", "--request-id", RID, "--kind", "video", "--prompt", "held"
     )
     assert again.code == 4 and again.out["outcome"] == "unknown"
     assert demo_sim.stats()["creates_total"] == 1
-    hist = run_slate(slate_env, "history", RID)
+    hist = run_slate_in_process(slate_env, "history", RID)
     assert [e["event"] for e in hist.out["events"]][:3] == ["submitted", "create_sent", "unknown"]
 
 

@@ -2,7 +2,7 @@
 same table when it arrives, what each outcome counts for, and `cost` in every task's JSON.
 
 Real store (SQLite file and PostgreSQL), the demo provider over loopback, the shipped price table
-with a test override that prices image-01 (tests/prices.py).
+with a test override that prices image-01 (tests/support/prices.py).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from app.service.commands import DeclareFailed
 from app.service.results import OutcomeKind
 from app.service.transitions import Transitions
 from app.store.rows import ClaimRequest, ClaimWrite
-from tests.prices import CLIP_768P_6S, IMAGE_PRICE, write_override
+from tests.support.prices import CLIP_768P_6S, IMAGE_PRICE, write_override
 
 RID = "article:20260816:tide-eye:scene-"
 VIDEO = {"prompt": "tide eye, slow dolly in", "duration": 6, "resolution": "768P"}

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 
-from tests.procs import race
+from tests.support.procs import race
 
 RID = "article:20261202:zones:scene-"
 #: POSIX zone rules (no tz database needed): 14 hours ahead of UTC, and 11 hours behind.

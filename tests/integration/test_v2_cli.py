@@ -21,7 +21,7 @@ from app.domain.slots import SlotRef
 from app.service.owner import this_owner
 from app.store.aio import open_store
 from app.store.rows import ClaimRequest, ClaimWrite, Scope
-from tests.sim_media import audio_bytes, heif_bytes, image_bytes, video_bytes
+from tests.support.sim_media import audio_bytes, heif_bytes, image_bytes, video_bytes
 
 RID = "article:20261201:tide-eye:scene-03"
 H3 = ["--kind", "video", "--model", "MiniMax-H3", "--prompt", "tide eye"]

@@ -17,8 +17,8 @@ from app.domain.states import State, state_for_status_word
 from app.providers.base import Ambiguous, Refused, VideoApi
 from app.providers.minimax import MiniMaxProvider
 from app.sim import SimConfig, SimServer, start_sim
-from tests.sim_fixtures import TEST_KEY
-from tests.sim_media import audio_bytes, image_bytes, image_url, video_bytes
+from tests.support.sim_fixtures import TEST_KEY
+from tests.support.sim_media import audio_bytes, image_bytes, image_url, video_bytes
 
 pytestmark = pytest.mark.timeout(120)
 QUEUED, RUNNING = 1.0, 1.0

@@ -15,8 +15,8 @@ from app.domain.states import Action, State
 from app.service.commands import AttachTask, Lookup
 from app.service.results import LookupReport, OutcomeKind, ProblemCode
 from app.sim import SimServer
-from tests.fixtures import Harness, open_harness, sqlite_url
-from tests.sim_media import audio_bytes, image_bytes, video_bytes
+from tests.support.fixtures import Harness, open_harness, sqlite_url
+from tests.support.sim_media import audio_bytes, image_bytes, video_bytes
 
 pytestmark = pytest.mark.timeout(180)
 

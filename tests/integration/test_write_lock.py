@@ -25,8 +25,8 @@ import pytest
 
 from app.domain.errors import StoreBusy
 from app.store.engine import WriteQueue
-from tests.fixtures import ROOT
-from tests.machines import run
+from tests.support.fixtures import ROOT
+from tests.support.machines import run
 
 RID = "article:20260816:tide-eye:scene-02"
 SUBMIT = ["submit", "--request-id", RID, "--kind", "image", "--prompt", "p"]
@@ -71,7 +71,7 @@ def backend_of(pid: int, url: str) -> bool:
     """Whether the server still has the session of backend ``pid``."""
     import psycopg
 
-    from tests import pg
+    from tests.support import pg
 
     with psycopg.connect(pg._psycopg_dsn(url), autocommit=True) as conn:
         row = conn.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", (pid,)).fetchone()
@@ -111,7 +111,7 @@ def test_a_stopped_process_holding_the_sqlite_write_lock_is_named_not_waited_on_
 
 
 def test_a_stopped_process_holding_a_postgres_row_lock_is_bounded_and_named(slate_env, demo_sim):
-    from tests.pg import fresh_database
+    from tests.support.pg import fresh_database
 
     with fresh_database() as url:
         env = {**slate_env, "SLATE_STORE": url}
@@ -142,7 +142,7 @@ def test_a_stopped_process_holding_a_postgres_row_lock_is_bounded_and_named(slat
         os.kill(holder.pid, signal.SIGSTOP)
         try:
             backend = int(holder.holding.split()[1])
-            from tests import pg
+            from tests.support import pg
 
             admin = pg.server().url
             began = time.monotonic()

@@ -11,7 +11,7 @@ import pytest
 
 from app.service.slate import SlateService
 from app.store.aio import open_store
-from tests.fixtures import SECRET, make_config, sqlite_url
+from tests.support.fixtures import SECRET, make_config, sqlite_url
 from tests.unit.fakes import FakeProvider
 
 

@@ -43,7 +43,7 @@ from app.ui.current import (
     Why,
 )
 from app.ui.words import BUSY_WORDS, REFUSAL_WORDS, WAIT_WORDS, WHY_NOT_WORDS, why_not
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 
 NO_CAPS = Capabilities()
 

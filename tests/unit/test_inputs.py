@@ -14,7 +14,7 @@ from app.domain.errors import ValidationError
 from app.domain.params import normalize
 from app.domain.params_v2 import MediaFacts
 from app.service import inputs
-from tests.sim_media import audio_bytes, heif_bytes, image_bytes, video_bytes
+from tests.support.sim_media import audio_bytes, heif_bytes, image_bytes, video_bytes
 
 
 def write(tmp_path: Path, name: str, data: bytes) -> str:

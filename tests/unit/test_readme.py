@@ -3,16 +3,22 @@ the first-run check says, and no link leaves the repository (a clone has only th
 
 from __future__ import annotations
 
+import glob
 import re
 import shlex
+import shutil
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from app import preflight
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 CI = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+INSTALL = ROOT / ".ci" / "install-packages"
+PACKAGES = INSTALL.read_text(encoding="utf-8")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 #: Documents other work adds to docs/: a link to them may dangle until it lands.
 COMING_DOCS = {"docs/DEMO.md"}
@@ -27,9 +33,9 @@ def block_after(marker: str) -> list[str]:
     return rest[start + 1 : end]
 
 
-def bash_array(name: str) -> list[str]:
-    found = re.search(rf"^{name}=\(([^)]*)\)", CI, re.M)
-    assert found, f"{name}=( … ) not found in .ci/run"
+def bash_array(name: str, text: str = PACKAGES) -> list[str]:
+    found = re.search(rf"^{name}=\(([^)]*)\)", text, re.M)
+    assert found, f"{name}=( … ) not found in .ci/install-packages"
     return found.group(1).split()
 
 
@@ -51,7 +57,7 @@ def test_test_command_is_exactly_what_ci_runs():
     assert ci_cmd == lines[0]
     assert 'bash -c "$cmd"' in CI
     assert lines[0] == (
-        "python3 -m venv .venv && .venv/bin/pip install -e '.[test]'"
+        "bash .ci/install-packages && python3 -m venv .venv && .venv/bin/pip install -e '.[test]'"
         " && .venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy"
         " && .venv/bin/python -m pytest -n 4 --dist loadgroup"
     )
@@ -73,7 +79,98 @@ def test_run_command_is_one_line_and_names_the_qt_packages():
 
 def test_ci_installs_the_same_qt_packages():
     assert bash_array("qt_packages") == list(preflight.DEBIAN_PACKAGES)
-    assert '"${qt_packages[@]}"' in CI
+    assert '"${qt_packages[@]}"' in PACKAGES and '"${test_packages[@]}"' in PACKAGES
+
+
+def test_ci_installs_with_the_test_commands_script_before_it_starts_postgresql():
+    """One list of packages: .ci/run installs nothing of its own, it runs the script README's
+    test command runs, before it needs PostgreSQL's binaries."""
+    assert "apt-get" not in CI and "qt_packages" not in CI
+    assert CI.count("bash .ci/install-packages\n") == 1
+    assert CI.index("bash .ci/install-packages") < CI.index("initdb")
+    assert block_after("test-command")[0].startswith("bash .ci/install-packages && ")
+
+
+def test_readme_names_every_package_the_script_installs():
+    prose = README.replace("\n", " ")
+    for pkg in bash_array("test_packages"):
+        if pkg.startswith("fonts-"):
+            assert "fonts" in prose
+            continue
+        assert f"`{pkg}`" in prose, pkg
+    for pkg in ("python3-venv", "postgresql", "nodejs", "npm"):
+        assert f"need+=({pkg}" in PACKAGES or f" {pkg})" in PACKAGES, pkg
+    assert "`python3-venv`" in prose and "PostgreSQL" in prose and "npm" in prose
+
+
+def _run_install(
+    tmp_path: Path, *, uid: int, missing: list[str], sudo: bool = True, ensurepip: bool = True
+):
+    """.ci/install-packages with stand-ins for dpkg, apt-get, sudo, id, python3 and npm on the
+    PATH (and the real ls and env): (exit status, stderr, the commands it ran as lines)."""
+    bin_dir, log = tmp_path / "bin", tmp_path / "ran"
+    bin_dir.mkdir()
+    stubs = {
+        "dpkg": 'for m in $MISSING; do [ "$2" = "$m" ] && exit 1; done; exit 0',
+        "apt-get": 'echo "apt-get $*" >> "$LOG"',
+        "id": f"echo {uid}",
+        "python3": f"exit {0 if ensurepip else 1}",  # python3 -c 'import ensurepip'
+        "npm": "exit 0",
+    }
+    if sudo:
+        stubs["sudo"] = 'echo "sudo" >> "$LOG"; exec "$@"'
+    for name, body in stubs.items():
+        (bin_dir / name).write_text(f"#!/bin/sh\n{body}\n")
+        (bin_dir / name).chmod(0o755)
+    for real in ("ls", "env"):
+        found = shutil.which(real)
+        assert found
+        (bin_dir / real).symlink_to(found)
+    proc = subprocess.run(
+        ["/bin/bash", str(INSTALL)],
+        env={"PATH": str(bin_dir), "MISSING": " ".join(missing), "LOG": str(log)},
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    ran = log.read_text().splitlines() if log.exists() else []
+    return proc.returncode, proc.stderr, ran
+
+
+#: PostgreSQL is looked for where Debian puts it (not a package name): missing here, installed.
+NO_PG = [] if glob.glob("/usr/lib/postgresql/*/bin/initdb") else ["postgresql"]
+
+
+def test_the_install_script_installs_nothing_when_everything_is_there(tmp_path):
+    code, err, ran = _run_install(tmp_path, uid=1000, missing=[])
+    assert code == 0, err
+    if NO_PG:
+        assert [ln.split()[-1] for ln in ran if ln.startswith("apt-get install")] == NO_PG
+    else:
+        assert ran == []
+
+
+def test_the_install_script_installs_venv_where_python_has_no_ensurepip(tmp_path):
+    code, err, ran = _run_install(tmp_path, uid=0, missing=[], ensurepip=False)
+    assert code == 0, err
+    [install] = [ln for ln in ran if ln.startswith("apt-get install")]
+    assert install.split()[-(1 + len(NO_PG)) :] == ["python3-venv", *NO_PG]
+
+
+@pytest.mark.parametrize("uid", [1000, 0])
+def test_the_install_script_installs_only_what_is_missing_with_sudo_unless_root(tmp_path, uid):
+    code, err, ran = _run_install(tmp_path, uid=uid, missing=["libva2", "xdotool"])
+    assert code == 0, err
+    install = [ln for ln in ran if ln.startswith("apt-get install")]
+    assert len(install) == 1 and "apt-get update -qq" in ran
+    assert install[0].split()[-(2 + len(NO_PG)) :] == [*NO_PG, "libva2", "xdotool"]
+    assert ("sudo" in ran) is (uid != 0)
+
+
+def test_the_install_script_without_root_or_sudo_names_what_to_install(tmp_path):
+    code, err, ran = _run_install(tmp_path, uid=1000, missing=["gcc"], sudo=False)
+    assert code == 1 and ran == []
+    assert "apt-get install -y" in err and "gcc" in err
 
 
 def test_the_first_run_sentence_names_the_same_packages():

@@ -15,7 +15,7 @@ from app.providers.base import Ambiguous, ListedTask, Refused, Uploaded, VideoCr
 from app.service.commands import Lookup
 from app.service.results import OutcomeKind
 from app.service.lease import lease_seconds
-from tests.sim_media import image_bytes, video_bytes
+from tests.support.sim_media import image_bytes, video_bytes
 from tests.unit.fakes import FakeProvider
 
 RID = "article:20261201:tide-eye:scene-01"

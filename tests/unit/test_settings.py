@@ -28,7 +28,7 @@ from app.ui.settings import (
     dialog_values,
     fixed_fields,
 )
-from tests.fixtures import ROOT
+from tests.support.fixtures import ROOT
 
 
 def ini(path: Path) -> QSettings:

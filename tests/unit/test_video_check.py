@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.service.media import VerificationFailed, VideoCheck, verify_video
-from tests.sim_media import video_bytes
+from tests.support.sim_media import video_bytes
 
 
 def mp4(tmp_path: Path, name: str = "v.mp4", **kw: object) -> Path:

@@ -1,4 +1,4 @@
-"""Every way QtCore calls into ICU, answered as JSON: ``python -m tests.qt_icu_probe``.
+"""Every way QtCore calls into ICU, answered as JSON: ``python -m tests.support.qt_icu_probe``.
 
 QtCore imports 31 ICU functions, for four things; this asks each of them across every locale Qt
 knows (time zones: every zone in 16 locales; codecs: every converter ICU lists):

@@ -2,7 +2,7 @@
 at an agreed instant, so that another racer submitting the other kind of the same RequestIds
 hits the store at the same moments.
 
-``python -m tests.slot_racer --store URL --base-url B --data-dir D --kind image|video
+``python -m tests.support.slot_racer --store URL --base-url B --data-dir D --kind image|video
 --prefix P --rounds N --start T --gap G`` prints one JSON list: the outcome of every round.
 
 ``--lockstep`` (instead of ``--start``/``--gap``): a barrier per round, no clock. Before each

@@ -1,6 +1,6 @@
 """An in-memory keyring backend for tests (never the OS keyring, never keyrings.alt).
 
-Selected with ``PYTHON_KEYRING_BACKEND=tests.keyring_backend.MemoryKeyring``. When
+Selected with ``PYTHON_KEYRING_BACKEND=tests.support.keyring_backend.MemoryKeyring``. When
 ``SLATE_TEST_KEYRING_FILE`` names a file, the dict is mirrored there so that several test
 processes see one keyring, as they would see one OS keyring.
 """

@@ -9,28 +9,16 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
-import shutil
 import struct
 import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 from PIL import Image
+from tests.support.tools import need
 
-TOOLS = {"Xvfb": "xvfb", "xwd": "x11-apps", "xdotool": "xdotool"}
 SCREEN = (1600, 1000)
-
-
-def need(tool: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        pytest.fail(
-            f"{tool} is not installed: apt-get install {TOOLS[tool]} (.ci/run installs it)",
-            pytrace=False,
-        )
-    return path
 
 
 @dataclass

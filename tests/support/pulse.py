@@ -7,28 +7,16 @@ Missing tools fail the test loudly with the Debian package to install; nothing i
 from __future__ import annotations
 
 import math
-import shutil
 import struct
 import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from tests.support.tools import need
 
-TOOLS = {"pulseaudio": "pulseaudio", "pactl": "pulseaudio-utils", "parec": "pulseaudio-utils"}
 SINK = "slate_null"
 RATE = 48_000
-
-
-def need(tool: str) -> str:
-    path = shutil.which(tool)
-    if path is None:
-        pytest.fail(
-            f"{tool} is not installed: apt-get install {TOOLS[tool]} (.ci/run installs it)",
-            pytrace=False,
-        )
-    return path
 
 
 @dataclass

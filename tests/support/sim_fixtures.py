@@ -1,26 +1,25 @@
 """Shared fixtures for the demo provider tests: a fast sim per test and an adapter pointed at it.
 
-Import into a test module: ``from tests.sim_fixtures import sim, fast_config, provider  # noqa``.
+Import into a test module: ``from tests.support.sim_fixtures import sim, fast_config, provider  # noqa``.
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, AsyncIterator, Iterator
+from typing import AsyncIterator, Iterator
 
 import pytest
 
 from app.providers.base import VideoStatus
 from app.providers.minimax import MiniMaxProvider
-from app.sim import SimConfig, SimServer, start_sim
+from app.sim import SimServer, start_sim
+from tests.support.fixtures import fast_sim_config
 
 TEST_KEY = "sk-test-not-a-real-key"
 
 
-def fast_config(**kw: Any) -> SimConfig:
-    base = dict(preparing=0.05, queueing=0.05, processing=0.1, image_latency=0.0)
-    base.update(kw)
-    return SimConfig(**base)
+#: The demo provider's fast timings: one definition, ``fixtures.fast_sim_config``.
+fast_config = fast_sim_config
 
 
 @pytest.fixture

@@ -1,6 +1,6 @@
 """The fault soak: seeded random provider faults plus SIGKILLs of the worker at random points.
 
-Shared by the CI test (about 200 tasks) and ``python -m tests.soak N`` (larger). The mix holds
+Shared by the CI test (about 200 tasks) and ``python -m tests.support.soak N`` (larger). The mix holds
 images, Hailuo videos (V1) and MiniMax-H3 / H3-Max videos (V2); every fault switch answers in
 its protocol's shape, and the V2-only ones (529 overloaded, expired video links) are on too. It
 returns counts and the checks: duplicate creates (counted by the provider per slot), lost
@@ -30,8 +30,8 @@ provider's own records (:mod:`app.sim.billing`): no slot shows a task another sl
 slot's own task (``media_not_of_own_task``), and each settled slot counts what the provider
 charged for it (``spend_mismatches``; the totals are ``spend`` and ``billed``).
 
-``python -m tests.soak --tasks N [--store sqlite|pg|URL] [--world2] [--hostile] [--seed S]``
-runs it at N tasks (``python -m tests.soak N`` still works) and prints the figures as JSON.
+``python -m tests.support.soak --tasks N [--store sqlite|pg|URL] [--world2] [--hostile] [--seed S]``
+runs it at N tasks (``python -m tests.support.soak N`` still works) and prints the figures as JSON.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ import sqlalchemy as sa
 from app.domain.protocols import V2, protocol_of
 from app.sim import Faults, SimConfig, start_sim
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 FAULTS = {
     "lose_create_response": 0.04,
@@ -148,7 +148,7 @@ def soak(
     cmd = [
         sys.executable,
         "-m",
-        "tests.worker",
+        "tests.support.worker",
         "--data-dir",
         str(data_dir),
         "--store",

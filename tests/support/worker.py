@@ -1,6 +1,6 @@
 """A Slate worker process for restart and soak tests.
 
-``python -m tests.worker --data-dir D --store URL --base-url B --prefix P --count N [--seed S]
+``python -m tests.support.worker --data-dir D --store URL --base-url B --prefix P --count N [--seed S]
 [--resume-only] [--clock-offset S] [--lease-margin S --renew-every S]``
 submits N slots (unless resuming), then runs the poller until every slot is
 settled (success, fail or unknown; rejected slots are created again, as the table allows).
