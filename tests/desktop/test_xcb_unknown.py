@@ -9,8 +9,8 @@ import time
 
 from tests.desktop.test_xcb_draft import _launch, _stop, wait_for, xserver  # noqa: F401
 from tests.desktop.test_xcb_window import click, event, widgets
-from tests.fixtures import run_slate
-from tests.xserver import XServer
+from tests.support.fixtures import run_slate
+from tests.support.xserver import XServer
 
 LOST = "article:20260816:tide-eye:scene-41"
 

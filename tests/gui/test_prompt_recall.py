@@ -12,7 +12,7 @@ import pytest
 
 from app.service.slate import SlateService
 from app.ui.recall import PromptRecall
-from tests.fixtures import SECRET
+from tests.support.fixtures import SECRET
 from tests.gui.conftest import Gui, _gui
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")

@@ -1,5 +1,5 @@
 """The fault soak with hostile world II (issue 24 "Show", issue 19's soak point), sharded small
-for CI on both stores; the 2,000-task runs are ``python -m tests.soak --tasks 2000 --world2
+for CI on both stores; the 2,000-task runs are ``python -m tests.support.soak --tasks 2000 --world2
 --store sqlite|pg`` (figures in docs/THREATS.md).
 
 Each shard: real worker processes SIGKILLed at random, the demo provider drawing its faults at
@@ -17,7 +17,7 @@ import json
 
 import pytest
 
-from tests.soak import WORLD2_ONCE, soak
+from tests.support.soak import WORLD2_ONCE, soak
 
 pytestmark = pytest.mark.timeout(180)
 

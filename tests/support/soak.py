@@ -526,7 +526,7 @@ def main(argv: list[str] | None = None) -> int:
         if store == "sqlite":
             store = None
         elif store == "pg":
-            from tests.pg import fresh_database
+            from tests.support.pg import fresh_database
 
             store = stack.enter_context(fresh_database(migrated=True))
         d = stack.enter_context(tempfile.TemporaryDirectory())
