@@ -368,7 +368,7 @@ class SimServer:
     def ledger(self) -> dict[str, Any]:
         """What this provider charged, task by task, and whose each task is (see
         :mod:`app.sim.billing`)."""
-        return billing.ledger(self)
+        return billing.ledger(self, sound.book(self))
 
     # ------------------------------------------------------------------ links
 
