@@ -187,6 +187,7 @@ def soak(
             if first.returncode != 0:
                 raise AssertionError(f"pairs worker exited {first.returncode}: {first.stderr}")
             sim.set_faults(lose_create_response=0)
+        phase = time.monotonic()  # the fault-and-kill phase starts here
         sim.set_faults(random=dict(faults))
         if world2:
             sim.set_faults(**{name: 1 for name in WORLD2_ONCE})
@@ -202,9 +203,11 @@ def soak(
                 text=True,
             )
             injected = sum(sim.stats()["faults_injected"].values())
-            if time.monotonic() - started < min(
-                max_seconds * 0.6, kill_seconds or max_seconds
-            ) and (kills < min_kills or injected < min_faults):
+            if (
+                time.monotonic() - started < max_seconds * 0.6
+                and (time.monotonic() - phase < (kill_seconds or max_seconds))
+                and (kills < min_kills or injected < min_faults)
+            ):
                 other = None
                 if other_cmd is not None:  # another machine on the same slots, at once
                     other = subprocess.Popen(
