@@ -232,7 +232,10 @@ def soak(
                             kills += 1
                         other.wait()
             else:
-                sim.set_faults(random={})  # let the last worker finish the stragglers
+                # let the last worker finish the stragglers: no more kills, and only world II's
+                # faults, which refuse nothing (most polling happens here: a worker killed every
+                # second or two mostly submits)
+                sim.set_faults(random=dict(WORLD2_FAULTS) if world2 else {})
                 remaining = max(5.0, max_seconds - (time.monotonic() - started))
                 proc.wait(timeout=remaining)
             err = proc.stderr.read() if proc.stderr else ""
