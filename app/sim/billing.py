@@ -56,11 +56,10 @@ def _times(rate: Decimal | None, units: dict[str, Any]) -> Decimal | None:
     return None if rate is None else rate * Decimal(str(units["seconds"]))
 
 
-def ledger(sim: Any) -> dict[str, Any]:
+def ledger(sim: Any, shelf: Any) -> dict[str, Any]:
     """``charges``: one line per billed task (prompt, task id, kind, model, units, amount);
-    ``owners``: task id → prompt of every task made (billed or not)."""
-    from app.sim import sound
-
+    ``owners``: task id → prompt of every task made (billed or not). ``shelf``: the sounds
+    (:class:`app.sim.sound.SoundBook`)."""
     charges: list[dict[str, Any]] = []
     owners: dict[str, str] = {}
 
@@ -96,7 +95,6 @@ def ledger(sim: Any) -> dict[str, Any]:
         delivered = int(p.get("delivered", p.get("n", 1)))
         if delivered > 0:
             bill(iid, r["prompt"], "image", p.get("model", "image-01"), {"images": delivered})
-    shelf = sound.book(sim)
     with shelf.lock:
         inline = dict(shelf.sounds)
         tasks = dict(shelf.tasks)

@@ -172,10 +172,12 @@ class SimServer:
             if left > 0:
                 setattr(self.faults, name, left - 1)
                 self._injected[name] += 1
+                self._counted[name] = True
                 return True
             p = self.faults.random.get(name, 0.0)
             if p > 0 and self._rng.random() < p:
                 self._injected[name] += 1
+                self._counted[name] = False
                 return True
         return False
 
@@ -183,7 +185,7 @@ class SimServer:
         """Undo a :meth:`_take` whose fault found nothing to act on."""
         with self._lock:
             self._injected[name] -= 1
-            if not self.faults.random.get(name, 0.0):
+            if self._counted.get(name):  # taken from the counter: it strikes the next time
                 setattr(self.faults, name, getattr(self.faults, name) + 1)
 
     def _status_word(self, v2: bool = False) -> str | None:
@@ -287,7 +289,10 @@ class SimServer:
         self._cancelled_by_prompt: Counter[str] = Counter()
         self._unbilled_by_prompt: Counter[str] = Counter()  # tasks made to fail (not charged)
         self._injected: Counter[str] = Counter()
-        self._served: dict[str, str] = {}  # sha256 of media served whole → its task's prompt
+        self._served: dict[str, str] = {}
+        self._counted: dict[
+            str, bool
+        ] = {}  # the last take of each fault: from its counter?  # sha256 of media served whole → its task's prompt
 
     def _served_media(self, data: bytes, prompt: str) -> None:
         """Media that left the provider as made (not spoiled by a fault), by its SHA-256."""
@@ -363,7 +368,7 @@ class SimServer:
     def ledger(self) -> dict[str, Any]:
         """What this provider charged, task by task, and whose each task is (see
         :mod:`app.sim.billing`)."""
-        return billing.ledger(self)
+        return billing.ledger(self, sound.book(self))
 
     # ------------------------------------------------------------------ links
 

@@ -34,8 +34,9 @@ def test_world2_soak_shard(tmp_path, store_url, seed):
         world2=True,
         pairs=1,
         min_kills=3,
-        min_faults=8,
-        max_seconds=90,
+        min_faults=4,
+        max_seconds=120,
+        kill_seconds=30,
         prefix=f"soak:20261202:shard-{seed}",
     )
     shown = {k: v for k, v in result.items() if k not in ("details", "money_details")}

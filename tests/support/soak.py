@@ -112,12 +112,14 @@ def soak(
     sound_share: float = SOUND_SHARE,
     pairs: int = PAIRS,
     prefix: str = "soak:20261130:tide-eye",
+    kill_seconds: float | None = None,
 ) -> dict[str, Any]:
     """Run ``tasks`` slots through workers that are SIGKILLed at random moments while the demo
     provider injects random faults. The fault-and-kill phase lasts until both ``min_kills``
     kills and ``min_faults`` injected faults happened (at most 60 % of ``max_seconds``): on a
     loaded machine a worker gets less done before it dies, so counting kills alone would inject
-    fewer faults. Then faults stop and a last worker finishes the stragglers."""
+    fewer faults. Then faults stop and a last worker finishes the stragglers. ``kill_seconds``
+    caps the fault-and-kill phase below that 60 % (a CI shard's short run)."""
     rng = random.Random(seed)
     data_dir = workdir / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -185,17 +187,26 @@ def soak(
             if first.returncode != 0:
                 raise AssertionError(f"pairs worker exited {first.returncode}: {first.stderr}")
             sim.set_faults(lose_create_response=0)
+        phase = time.monotonic()  # the fault-and-kill phase starts here
         sim.set_faults(random=dict(faults))
         if world2:
             sim.set_faults(**{name: 1 for name in WORLD2_ONCE})
         while True:
             rounds += 1
+            ready = workdir / f"ready-{rounds}"
             proc = subprocess.Popen(
-                cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+                cmd + ["--ready-file", str(ready)],
+                env=env,
+                cwd=ROOT,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
             )
             injected = sum(sim.stats()["faults_injected"].values())
-            if time.monotonic() - started < max_seconds * 0.6 and (
-                kills < min_kills or injected < min_faults
+            if (
+                time.monotonic() - started < max_seconds * 0.6
+                and (time.monotonic() - phase < (kill_seconds or max_seconds))
+                and (kills < min_kills or injected < min_faults)
             ):
                 other = None
                 if other_cmd is not None:  # another machine on the same slots, at once
@@ -206,6 +217,7 @@ def soak(
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL,
                     )
+                _wait_ready(ready, proc)  # the kill timer runs from the worker's start-up done
                 try:
                     proc.wait(timeout=rng.uniform(*kill_every))
                 except subprocess.TimeoutExpired:
@@ -220,7 +232,10 @@ def soak(
                             kills += 1
                         other.wait()
             else:
-                sim.set_faults(random={})  # let the last worker finish the stragglers
+                # let the last worker finish the stragglers: no more kills, and only world II's
+                # faults, which refuse nothing (most polling happens here: a worker killed every
+                # second or two mostly submits)
+                sim.set_faults(random=dict(WORLD2_FAULTS) if world2 else {})
                 remaining = max(5.0, max_seconds - (time.monotonic() - started))
                 proc.wait(timeout=remaining)
             err = proc.stderr.read() if proc.stderr else ""
@@ -241,6 +256,13 @@ def soak(
         )
     finally:
         sim.stop()
+
+
+def _wait_ready(ready: Path, proc: subprocess.Popen, limit: float = 120.0) -> None:
+    """Until the worker has opened its service (its imports done), it exited, or ``limit``."""
+    until = time.monotonic() + limit
+    while not ready.exists() and proc.poll() is None and time.monotonic() < until:
+        time.sleep(0.02)
 
 
 def rid_of(prompt: str) -> str:

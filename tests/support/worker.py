@@ -108,6 +108,8 @@ async def run(ns: argparse.Namespace) -> int:
     secret, _warn = secrets.handle_secret(config.data_dir, config.store)
     provider = DemoProvider(ns.base_url, timeout=5.0, connect_timeout=2.0)
     svc = SlateService(config, store, provider, secret)
+    if ns.ready_file:  # started: the soak's kill timer runs from here (a loaded machine)
+        Path(ns.ready_file).touch()
     try:
         await svc.sweep_submitting()
         plan = slot_plan(
@@ -171,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pairs", type=int, default=0, help="competing pairs of one shape")
     p.add_argument("--pairs-only", action="store_true", help="only create the pairs, then stop")
     p.add_argument("--lookup", action="store_true", help="look unknown slots up (recover)")
+    p.add_argument("--ready-file", default=None, help="touched once the service is open")
     p.add_argument("--rate-grace", type=float, default=None, help="app.providers.http.RATE_GRACE")
     p.add_argument("--rps", type=float, default=200.0)
     p.add_argument("--resume-only", action="store_true")
