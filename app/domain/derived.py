@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Mapping
 
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 from app.domain.params_v2 import RATIOS
 
 #: MiniMax keeps V2 tasks queryable for 7 days; a regeneration's source must be inside them.
@@ -60,23 +60,34 @@ def why_not_regenerate(
     if to not in TARGETS:
         return ValidationError("to", f"{to!r} is not offered; a regeneration makes {TARGETS[0]}")
     if kind != "video" or params.get("model") not in REGENERATE_FROM:
-        return ValidationError("source", "only a MiniMax-H3 video can be regenerated at 2K")
+        return ValidationError(
+            "source", "only a MiniMax-H3 video can be regenerated at 2K", Rule.REGEN_MODEL
+        )
     if is_regeneration(params):
-        return ValidationError("source", "this slot is itself a 2K regeneration")
+        return ValidationError(
+            "source", "this slot is itself a 2K regeneration", Rule.REGEN_OF_REGEN
+        )
     if params.get("resolution") != SOURCE_RESOLUTION:
         return ValidationError(
             "source",
             f"only a 768P slot can be regenerated at 2K; this one is {params.get('resolution')}",
+            Rule.REGEN_RESOLUTION,
+            value=params.get("resolution"),
         )
     if state != "success" or not provider_task_id:
         return ValidationError(
-            "source", f"only a finished slot can be regenerated; this one is {state}"
+            "source",
+            f"only a finished slot can be regenerated; this one is {state}",
+            Rule.REGEN_NOT_FINISHED,
+            state=state,
         )
     if now - claimed_at > TASK_WINDOW_SECONDS:
         return ValidationError(
             "source",
             "MiniMax keeps a task for 7 days only; this slot is older, so it cannot be "
             "regenerated any more",
+            Rule.REGEN_TOO_OLD,
+            days=7,
         )
     return None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Final, Mapping
 
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 
 KIND: Final = "prompt"
 MODELS: Final = ("MiniMax-H3",)
@@ -33,12 +33,22 @@ def is_enhancement(params: Mapping[str, Any]) -> bool:
 def why_not_enhance(kind: str, params: Mapping[str, Any]) -> ValidationError | None:
     """Why this slot's prompt cannot be enhanced (an error naming the field), or None."""
     if kind != "video" or params.get("model") not in MODELS:
-        return ValidationError("source", "Context-IR enhances the prompt of a MiniMax-H3 slot only")
+        return ValidationError(
+            "source", "Context-IR enhances the prompt of a MiniMax-H3 slot only", Rule.ENHANCE_MODEL
+        )
     prompt = params.get("prompt")
     if not isinstance(prompt, str) or not prompt.strip():
-        return ValidationError("source", "the slot has no prompt to enhance")
+        return ValidationError(
+            "source", "the slot has no prompt to enhance", Rule.ENHANCE_NO_PROMPT
+        )
     if len(prompt) > PROMPT_MAX:
-        return ValidationError("source", f"the prompt is longer than {PROMPT_MAX} characters")
+        return ValidationError(
+            "source",
+            f"the prompt is longer than {PROMPT_MAX} characters",
+            Rule.TOO_LONG,
+            count=len(prompt),
+            limit=PROMPT_MAX,
+        )
     return None
 
 

@@ -47,6 +47,14 @@ class Rule(str, Enum):
     NO_FILE = "no_file"  # ``name`` is not a file on this computer (nor an address)
     LENGTH = "length"  # ``count`` characters, ``low``–``high``
     CHARACTERS = "characters"  # holds ``bad``; only ``allowed``
+    # derived slots (Make 2K, Enhance prompt): why a slot cannot be their source
+    REGEN_MODEL = "regen_model"  # only a MiniMax-H3 video is regenerated at 2K
+    REGEN_OF_REGEN = "regen_of_regen"  # the slot is itself a 2K regeneration
+    REGEN_RESOLUTION = "regen_resolution"  # only 768P; this one is ``value``
+    REGEN_NOT_FINISHED = "regen_not_finished"  # only a finished slot; this one is ``state``
+    REGEN_TOO_OLD = "regen_too_old"  # MiniMax keeps a task ``days`` days only
+    ENHANCE_MODEL = "enhance_model"  # only a MiniMax-H3 prompt is enhanced
+    ENHANCE_NO_PROMPT = "enhance_no_prompt"  # nothing to enhance
 
     def __str__(self) -> str:
         return self.value

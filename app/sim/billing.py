@@ -19,9 +19,18 @@ from app.sim import v2rules
 
 
 def _prices() -> dict[str, Any]:
-    from app.service.prices import shipped_text
+    """The published price table, read as plain TOML (the stand-in bills by MiniMax's prices,
+    not through Slate's price code)."""
+    from importlib.resources import files
+    from pathlib import Path
 
-    return tomllib.loads(shipped_text())
+    try:
+        text = files("app.resources").joinpath("prices.toml").read_text(encoding="utf-8")
+    except ModuleNotFoundError:  # a source checkout run without (re)installing
+        text = (Path(__file__).resolve().parents[2] / "resources" / "prices.toml").read_text(
+            encoding="utf-8"
+        )
+    return tomllib.loads(text)
 
 
 def _rate(value: Any) -> Decimal | None:

@@ -141,7 +141,7 @@ class EnhancePrompt(QWidget):
             return self.tr("This slot's prompt is fixed.")
         err = enhance.why_not_enhance(self.form.kind(), self.form.params())
         if err is not None:
-            return err.message
+            return words.rule_words(err.rule, err.values, None, translate, err.message)
         try:
             validate_request_id(self.request_id(), "RequestId")
         except ValidationError:

@@ -34,7 +34,11 @@ def why_not(
         created_at,
         time.time(),
     )
-    return None if err is None else err.message
+    if err is None:
+        return None
+    from app.ui import words
+
+    return words.rule_words(err.rule, err.values, None, translate, err.message)
 
 
 def why_not_task(task: Any) -> str | None:

@@ -865,6 +865,21 @@ RULE_WORDS: dict[Rule, str] = {
         "Words", "{count} characters; it must have {low} to {high} characters."
     ),
     Rule.CHARACTERS: QT_TRANSLATE_NOOP("Words", "“{bad}” cannot be used here; use only {allowed}."),
+    Rule.REGEN_MODEL: QT_TRANSLATE_NOOP("Words", "Only a MiniMax-H3 video can be made 2K."),
+    Rule.REGEN_OF_REGEN: QT_TRANSLATE_NOOP("Words", "This is already the 2K version."),
+    Rule.REGEN_RESOLUTION: QT_TRANSLATE_NOOP(
+        "Words", "Only a 768P video can be made 2K; this one is {value}."
+    ),
+    Rule.REGEN_NOT_FINISHED: QT_TRANSLATE_NOOP("Words", "Only a finished video can be made 2K."),
+    Rule.REGEN_TOO_OLD: QT_TRANSLATE_NOOP(
+        "Words",
+        "MiniMax keeps a video for {days} days only; this one is older, so it can no longer be "
+        "made 2K.",
+    ),
+    Rule.ENHANCE_MODEL: QT_TRANSLATE_NOOP(
+        "Words", "Enhance prompt works on MiniMax-H3 videos only."
+    ),
+    Rule.ENHANCE_NO_PROMPT: QT_TRANSLATE_NOOP("Words", "Write a prompt first, then enhance it."),
     Rule.NO_FILE: QT_TRANSLATE_NOOP(
         "Words",
         "{name} is not a file on this computer, nor a web address that starts with https://.",

@@ -2744,6 +2744,34 @@ Every image and video you create gathers here, newest first.</source>
 <context>
     <name>Words</name>
     <message>
+        <source>Only a MiniMax-H3 video can be made 2K.</source>
+        <translation>只有 MiniMax-H3 视频可以生成 2K 版本。</translation>
+    </message>
+    <message>
+        <source>This is already the 2K version.</source>
+        <translation>这已经是 2K 版本。</translation>
+    </message>
+    <message>
+        <source>Only a 768P video can be made 2K; this one is {value}.</source>
+        <translation>只有 768P 视频可以生成 2K 版本；这段是 {value}。</translation>
+    </message>
+    <message>
+        <source>Only a finished video can be made 2K.</source>
+        <translation>只有已完成的视频可以生成 2K 版本。</translation>
+    </message>
+    <message>
+        <source>MiniMax keeps a video for {days} days only; this one is older, so it can no longer be made 2K.</source>
+        <translation>MiniMax 只保留视频 {days} 天；这段视频已超过期限，无法再生成 2K 版本。</translation>
+    </message>
+    <message>
+        <source>Enhance prompt works on MiniMax-H3 videos only.</source>
+        <translation>“优化提示词”仅适用于 MiniMax-H3 视频。</translation>
+    </message>
+    <message>
+        <source>Write a prompt first, then enhance it.</source>
+        <translation>先写一段提示词，再进行优化。</translation>
+    </message>
+    <message>
         <source> · today %1 known of the %2 budget, and slots of unknown price: %3</source>
         <translation> · 今日已知花费 %1，预算 %2；另有价格未知的槽位：%3 个</translation>
     </message>

@@ -86,6 +86,8 @@ def leftover_english(items: list[tuple[str, str]], own: list[str]) -> list[tuple
     for widget, text in items:
         if text.lstrip().startswith("{"):  # the history's Details: the service's record
             continue
+        if widget == "languageChoice" and text == "English":
+            continue  # a language's own name, beside 简体中文, as every language menu shows it
         rest = text
         for words in sorted(own, key=len, reverse=True):
             rest = rest.replace(words, " ")

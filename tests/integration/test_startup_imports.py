@@ -87,6 +87,7 @@ APP = {
         "cli", "config", "extras", "h3extras", "h3image", "media", "probe", "rules", "server",
         "sound",
         "store", "v2api", "v2rules", "wire",
+        "billing",  # the demo provider's own ledger of what it made and charged
     },
     "app.store": {
         "aio", "engine", "gallery", "migrate", "models", "queries", "repository", "rows",
