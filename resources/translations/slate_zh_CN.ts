@@ -425,7 +425,7 @@
     </message>
     <message>
         <source>Cost: unknown until the answer — %1 is billed by tokens and MiniMax publishes no tokens-per-image rule; the real cost is shown once it is reported.</source>
-        <translation>费用：出结果前未知 —— %1 按 token 计费，MiniMax 未公布每张图片的 token 数；提供方报告后会显示实际费用。</translation>
+        <translation>费用：出结果前未知 —— %1 按词元用量计费，MiniMax 未公布每张图片的词元数；提供方报告后会显示实际费用。</translation>
     </message>
     <message>
         <source>Size</source>
@@ -3265,7 +3265,7 @@ Every image and video you create gathers here, newest first.</source>
     <name>EnhancePrompt</name>
     <message>
         <source>Price: unknown — MiniMax bills prompt enhancement by tokens and publishes no price for it. Slate records what the provider reports.</source>
-        <translation>价格：未知 —— MiniMax 按 token 对提示词优化计费，但未公布价格。Slate 会记录提供方报告的费用。</translation>
+        <translation>价格：未知 —— MiniMax 按词元用量对提示词优化计费，但未公布价格。Slate 会记录提供方报告的费用。</translation>
     </message>
     <message>
         <source>Price: about %1.</source>

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.ui import words
 from app.domain import enhance
 from app.domain.states import Action, State
 from app.sim.h3extras import enhanced
@@ -119,9 +120,11 @@ def test_not_offered_says_the_domains_reason(gui, make_window):
     fill_form(window, RID, PROMPT, model="MiniMax-Hailuo-02")
     why = enhance.why_not_enhance("video", window.slot_pane.form.params())
     assert why is not None
-    assert not tool.button.isEnabled() and tool.button.toolTip() == why.message
+    assert not tool.button.isEnabled() and tool.button.toolTip() == words.rule_words(
+        why.rule, why.values, None
+    )
     fill_form(window, RID, "", model="MiniMax-H3")
-    assert not tool.button.isEnabled() and "no prompt" in tool.button.toolTip()
+    assert not tool.button.isEnabled() and tool.button.toolTip() == "Write a prompt first, then enhance it."
     fill_form(window, "", PROMPT, model="MiniMax-H3")
     assert not tool.button.isEnabled() and "Name the slot first" in tool.button.toolTip()
     fill_form(window, RID, PROMPT, model="MiniMax-H3")

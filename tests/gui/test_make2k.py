@@ -10,6 +10,7 @@ import time
 
 import pytest
 
+from app.ui import words
 from app.domain import derived
 from app.domain.states import State
 from tests.gui.conftest import shown
@@ -91,7 +92,7 @@ def test_make_2k_from_the_slot_pane(gui, make_window):
     assert regen_requests(gui.sim) == 1
     assert "2K of scene-02" in window.slot_pane.finished.summary.text()
     # the 2K slot itself offers no Make 2K (the domain's reason)
-    assert not button.isEnabled() and "itself a 2K regeneration" in button.toolTip()
+    assert not button.isEnabled() and button.toolTip() == "This is already the 2K version."
     check_source_kept(gui, window, before)
     # asked again on the source: replayed, no second paid call
     window.select(SRC)
@@ -133,7 +134,7 @@ def test_make_2k_from_a_gallery_tile(gui, make_window):
         for a in window.gallery.menu_for(model.index(i)).actions()
         if a.objectName() == "make2kAction"
     ]
-    assert not act.isEnabled() and "itself a 2K regeneration" in act.toolTip()
+    assert not act.isEnabled() and act.toolTip() == "This is already the 2K version."
 
 
 def test_make_2k_not_offered_says_the_domains_reason(gui, make_window):
@@ -147,7 +148,11 @@ def test_make_2k_not_offered_says_the_domains_reason(gui, make_window):
     why = derived.why_not_regenerate(
         "video", hd.params, "success", hd.provider_task_id, hd.created_at, time.time()
     )
-    assert why is not None and not button.isEnabled() and button.toolTip() == why.message
+    assert (
+        why is not None
+        and not button.isEnabled()
+        and button.toolTip() == words.rule_words(why.rule, why.values, None)
+    )
     assert "768P" in button.toolTip()
     legacy = gui.run(
         gui.other_service().submit(
@@ -160,7 +165,7 @@ def test_make_2k_not_offered_says_the_domains_reason(gui, make_window):
     ).task
     assert legacy.state is State.SUCCESS
     finished.show_task(legacy)
-    assert not button.isEnabled() and "only a MiniMax-H3 video" in button.toolTip()
+    assert not button.isEnabled() and button.toolTip() == "Only a MiniMax-H3 video can be made 2K."
     src = finished_source(gui)
     old = dataclasses.replace(src, created_at=time.time() - derived.TASK_WINDOW_SECONDS - 60)
     finished.show_task(old)

@@ -37,6 +37,7 @@ def test_world2_soak_shard(tmp_path, store_url, seed):
         min_faults=4,
         max_seconds=120,
         kill_seconds=30,
+        kill_every=(0.2, 0.9),  # a shard's 20 slots are done in seconds: kill within them
         prefix=f"soak:20261202:shard-{seed}",
     )
     shown = {k: v for k, v in result.items() if k not in ("details", "money_details")}
