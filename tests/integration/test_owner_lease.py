@@ -241,7 +241,8 @@ def test_an_owner_that_lost_its_record_before_a_resend_never_sends_it(env):
     server = HostileServer(
         {
             "POST /v1/video_generation": [
-                Answer(refused(1002, "rate limit exceeded(RPM)"), headers={"Retry-After": "3"}),
+                # a backoff long enough that the stop lands inside it on a busy machine too
+                Answer(refused(1002, "rate limit exceeded(RPM)"), headers={"Retry-After": "10"}),
                 Answer(ok(task_id="vt-must-not-exist")),
             ]
         }
@@ -254,6 +255,8 @@ def test_an_owner_that_lost_its_record_before_a_resend_never_sends_it(env):
                 lambda: server.sent("POST", "/v1/video_generation") == 1, what="the first create"
             )
             stop_between_renewals(owner, envs)
+            # stopped inside its backoff (the premise): the resend has not gone out yet
+            assert server.sent("POST", "/v1/video_generation") == 1
             time.sleep(1.5)
             seen = state_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
             assert seen["state"] == "unknown", seen
