@@ -124,7 +124,10 @@ def test_not_offered_says_the_domains_reason(gui, make_window):
         why.rule, why.values, None
     )
     fill_form(window, RID, "", model="MiniMax-H3")
-    assert not tool.button.isEnabled() and tool.button.toolTip() == "Write a prompt first, then enhance it."
+    assert (
+        not tool.button.isEnabled()
+        and tool.button.toolTip() == "Write a prompt first, then enhance it."
+    )
     fill_form(window, "", PROMPT, model="MiniMax-H3")
     assert not tool.button.isEnabled() and "Name the slot first" in tool.button.toolTip()
     fill_form(window, RID, PROMPT, model="MiniMax-H3")
