@@ -84,7 +84,10 @@ def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, sto
         engine.dispose()
         stats = sim.stats()
         # a create killed mid-flight is honestly unknown; everything else reaches success
-        assert final.get("success", 0) + final.get("unknown", 0) == 50, final
+        assert final.get("success", 0) + final.get("unknown", 0) == 50, (
+            final,
+            _failures(store_url),
+        )
         assert final.get("success", 0) >= 45, final
         assert n_media == final.get("success", 0)
         assert stats["creates_total"] == 50
@@ -118,3 +121,18 @@ def test_hostile_fault_soak_small(tmp_path, store_url):
     # 6 and 10 of the 16 asked); the soak must still really kill workers
     assert result["kills"] >= 3 and result["provider_ids_answered"] >= 3, result
     assert set(result["states"]) <= {"success", "fail", "unknown"}
+
+
+def _failures(store_url: str) -> list[tuple[str, str, str]]:
+    """The failed slots and why (said when a test expected none)."""
+    engine = sa.create_engine(store_url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                sa.text(
+                    "SELECT request_id, error_code, error_message FROM tasks WHERE state='fail'"
+                )
+            ).all()
+        return [tuple(map(str, r)) for r in rows]
+    finally:
+        engine.dispose()

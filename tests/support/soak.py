@@ -217,7 +217,9 @@ def soak(
                         stdout=subprocess.DEVNULL,
                         stderr=subprocess.DEVNULL,
                     )
-                _wait_ready(ready, proc)  # the kill timer runs from the worker's start-up done
+                if world2:  # the kill timer runs from the worker's start-up done (a loaded machine)
+                    _wait_ready(ready, proc)
+                # (the first soak's timer runs from the spawn, as its thresholds were set by)
                 try:
                     proc.wait(timeout=rng.uniform(*kill_every))
                 except subprocess.TimeoutExpired:
