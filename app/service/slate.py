@@ -272,9 +272,7 @@ class SlateService:
     async def quota(self) -> Result[QuotaReport]:
         return await self._reads.quota()
 
-    async def twin_of(
-        self, request_id: Any, kind: Any, params: Mapping[str, Any]
-    ) -> Twin | None:
+    async def twin_of(self, request_id: Any, kind: Any, params: Mapping[str, Any]) -> Twin | None:
         """Another live, unknown or successful slot with exactly these parameters (the newest),
         or None: a new slot named ``request_id`` would pay for it again. Reads only."""
         return await self._reads.twin_of(request_id, kind, params)

@@ -18,14 +18,17 @@ HOW_FAR = {
 }
 BEING_MADE = QT_TRANSLATE_NOOP("TwinConfirm", "being made now")
 
+
 def how_far(state: State) -> str:
     if state in IN_FLIGHT:
         return translate("TwinConfirm", BEING_MADE)
     return translate("TwinConfirm", HOW_FAR.get(state, BEING_MADE))
 
+
 def scene(request_id: str) -> str:
     """The slot's own name (``…:scene-01`` → ``scene-01``)."""
     return request_id.rsplit(":", 1)[-1]
+
 
 def price_text(cost: Any) -> str:
     """The draft's estimate (a Cost, or None) as the sentence ends."""
@@ -34,6 +37,7 @@ def price_text(cost: Any) -> str:
     return translate("TwinConfirm", "about %1").replace(
         "%1", format_money(cost.estimate, cost.currency)
     )
+
 
 class TwinConfirm(QMessageBox):
     """Asks before a draft with exactly another slot's settings is created (and paid) again."""
@@ -45,7 +49,9 @@ class TwinConfirm(QMessageBox):
         self.setObjectName("twinConfirm")
         self.twin = twin
         self.request_id = request_id
-        self.setWindowTitle(translate("TwinConfirm", "Same settings as %1").replace("%1", scene(twin.request_id)))
+        self.setWindowTitle(
+            translate("TwinConfirm", "Same settings as %1").replace("%1", scene(twin.request_id))
+        )
         self.setIcon(QMessageBox.Icon.Question)
         self.setText(
             translate("TwinConfirm", "%1 already has exactly these settings (%2).")
@@ -66,9 +72,12 @@ class TwinConfirm(QMessageBox):
             translate("TwinConfirm", "Create anyway"), QMessageBox.ButtonRole.AcceptRole
         )
         self.create_anyway.setObjectName("twinCreate")
-        self.cancel = self.addButton(translate("TwinConfirm", "Cancel"), QMessageBox.ButtonRole.RejectRole)
+        self.cancel = self.addButton(
+            translate("TwinConfirm", "Cancel"), QMessageBox.ButtonRole.RejectRole
+        )
         self.cancel.setObjectName("twinCancel")
         self.setDefaultButton(self.cancel)  # paying again is never the Enter key's default
         self.setEscapeButton(self.cancel)
+
 
 __all__ = ["TwinConfirm", "how_far", "price_text"]
