@@ -48,6 +48,9 @@ TERMINAL = frozenset({State.SUCCESS, State.FAIL, State.CANCELLED})
 IN_FLIGHT = frozenset(
     {State.SUBMITTING, State.PREPARING, State.QUEUEING, State.PROCESSING, State.DOWNLOADING}
 )
+#: States of a slot whose create was paid or may be: in flight, unknown (the provider may have
+#: it), or a success. A new slot with the same parameters as one of these asks first.
+PAID_OR_PAYING = IN_FLIGHT | {State.UNKNOWN, State.SUCCESS}
 #: States the poller keeps asking about (a submitting record has no task id yet).
 POLLABLE = frozenset({State.PREPARING, State.QUEUEING, State.PROCESSING, State.DOWNLOADING})
 #: States ``wait`` stops on: nothing more happens without the user.

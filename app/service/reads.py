@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from app.domain import handles
 from app.domain.days import budget_day
@@ -23,7 +23,8 @@ from app.domain.naming import (
     suggestion_prefix,
 )
 from app.domain.slots import KINDS, validate_request_id
-from app.domain.states import IN_FLIGHT, REFUSAL_WHY, Action, Refusal, State
+from app.domain.fingerprint import fingerprint
+from app.domain.states import IN_FLIGHT, PAID_OR_PAYING, REFUSAL_WHY, Action, Refusal, State
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.spend import Spending
@@ -50,7 +51,16 @@ from app.store.aio import Store
 from app.store.gallery import ResultRow
 from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow
 
-__all__ = ["Group", "QueueEntry", "Reads", "ResultRow", "SlotFilter", "SlotReader", "SlotRow"]
+__all__ = [
+    "Group",
+    "QueueEntry",
+    "Reads",
+    "ResultRow",
+    "SlotFilter",
+    "SlotReader",
+    "SlotRow",
+    "Twin",
+]
 
 
 #: Prompt recall's search: at most this many characters.
@@ -59,6 +69,15 @@ PROMPT_SEARCH_MAX = 200
 
 def invalid_field(message: str, field: str) -> Result[Any]:
     return Result(OutcomeKind.INVALID, problem=Problem(ProblemCode.INVALID, message, field=field))
+
+
+@dataclasses.dataclass(frozen=True)
+class Twin:
+    """Another slot of this designer with exactly a draft's parameters, made or being made
+    (:data:`~app.domain.states.PAID_OR_PAYING`): creating the draft pays for it again."""
+
+    request_id: str
+    state: State
 
 
 class Reads:
@@ -239,6 +258,26 @@ class Reads:
                 QuotaUse(used.get("speech", 0), ctx.config.quota_speech),
             ),
         )
+
+    async def twin_of(
+        self, request_id: object, kind: object, params: Mapping[str, Any]
+    ) -> Twin | None:
+        """The newest other slot of this tenant and user whose kind and fingerprint equal the
+        draft's (read and normalized as the submit reads them) and that is live, unknown or a
+        success; None when there is none or the draft does not validate (its create says why).
+        A read: nothing is claimed or written."""
+        from app.service.submit import read_inputs  # the submit's own reading of a draft
+
+        ctx = self.ctx
+        try:
+            slot = ctx.slot(validate_request_id(request_id))
+            _params, _local, norm = await read_inputs(ctx, kind, params)
+        except ValidationError:
+            return None
+        fp = fingerprint(str(kind), norm)
+        states = sorted(s.value for s in PAID_OR_PAYING)
+        found = await ctx.store.twin(ctx.scope, str(kind), fp, slot.slot_key, states)
+        return None if found is None else Twin(found.request_id, State(found.state))
 
     async def suggest_request_id(self, request_id: str) -> str:
         """The next free attempt of a RequestId (``scene-02`` → ``scene-02.t2``)."""

@@ -32,7 +32,7 @@ from app.service.batch import Batches, BatchSource
 from app.service.context import ProviderInfo, ServiceContext
 from app.service.derived import Derivations
 from app.service.lifecycle import Lifecycle
-from app.service.reads import Reads, SlotReader
+from app.service.reads import Reads, SlotReader, Twin
 from app.service.recover import RecoverHow, Recovery
 from app.service.results import (
     Pruned,
@@ -271,6 +271,11 @@ class SlateService:
 
     async def quota(self) -> Result[QuotaReport]:
         return await self._reads.quota()
+
+    async def twin_of(self, request_id: Any, kind: Any, params: Mapping[str, Any]) -> Twin | None:
+        """Another live, unknown or successful slot with exactly these parameters (the newest),
+        or None: a new slot named ``request_id`` would pay for it again. Reads only."""
+        return await self._reads.twin_of(request_id, kind, params)
 
     async def suggest_request_id(self, request_id: str) -> str:
         return await self._reads.suggest_request_id(request_id)

@@ -240,6 +240,14 @@ class Store:
     async def list_slots(self, scope: Scope, **kw: Any) -> list[TaskRow]:
         return await self._thread(queries.list_slots, self.engine, scope, **kw)
 
+    async def twin(
+        self, scope: Scope, kind: str, fingerprint: str, slot_key: str, states: Sequence[str]
+    ) -> TaskRow | None:
+        """The newest other slot with this kind and fingerprint in one of ``states``."""
+        return await self._thread(
+            queries.twin, self.engine, scope, kind, fingerprint, slot_key, states
+        )
+
     async def prompts(
         self, scope: Scope, search: str = "", limit: int = 50
     ) -> list[tuple[str, float, int]]:

@@ -402,3 +402,32 @@ def list_slots(
             .all()
         )
     return [task_row(r) for r in rows]
+
+
+def twin(
+    engine: Engine,
+    scope: Scope,
+    kind: str,
+    fingerprint: str,
+    slot_key: str,
+    states: Sequence[str],
+) -> TaskRow | None:
+    """The newest task of this scope, other than slot ``slot_key``'s, with this kind and
+    fingerprint in one of ``states`` (a slot made or being made with the same parameters)."""
+    cond = [
+        tasks.c.tenant == scope.tenant,
+        tasks.c.user_hash == scope.user_hash,
+        tasks.c.provider == scope.provider,
+        tasks.c.endpoint == scope.endpoint,
+        tasks.c.kind == kind,
+        tasks.c.fingerprint == fingerprint,
+        tasks.c.slot_key != slot_key,
+        tasks.c.state.in_(list(states)),
+    ]
+    with engine.connect() as conn:
+        row = (
+            conn.execute(select(tasks).where(*cond).order_by(tasks.c.id.desc()).limit(1))
+            .mappings()
+            .first()
+        )
+    return task_row(row) if row is not None else None

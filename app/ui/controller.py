@@ -414,6 +414,20 @@ class Controller(QObject):
         """The local record of a RequestId (no network)."""
         self.runner.run(self.service.status(request_id), done=done, what="lookup")
 
+    def twin_of(
+        self,
+        request_id: str,
+        kind: str,
+        params: dict[str, Any],
+        done: Callable[[Any], None],
+        failed: Callable[[str], None] | None = None,
+    ) -> None:
+        """Another live, unknown or successful slot with exactly these parameters (the service's
+        Twin, or None): a draft's Create asks before paying again. Reads only."""
+        self.runner.run(
+            self.service.twin_of(request_id, kind, params), done=done, failed=failed, what="twin"
+        )
+
     def suggest(self, request_id: str, done: Callable[[str], None]) -> None:
         self.runner.run(self.service.suggest_request_id(request_id), done=done, what="suggest")
 

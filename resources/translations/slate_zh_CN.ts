@@ -3791,4 +3791,51 @@ The part everyone sings</source>
         <translation>选择一个看板，或输入新名称以新建看板。</translation>
     </message>
 </context>
+<context>
+    <name>TwinConfirm</name>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>unknown — the provider may be making it</source>
+        <translation>结果未知——服务商可能正在生成</translation>
+    </message>
+    <message>
+        <source>being made now</source>
+        <translation>正在生成</translation>
+    </message>
+    <message>
+        <source>the price is unknown</source>
+        <translation>价格未知</translation>
+    </message>
+    <message>
+        <source>about %1</source>
+        <translation>约 %1</translation>
+    </message>
+    <message>
+        <source>Same settings as %1</source>
+        <translation>与 %1 设置相同</translation>
+    </message>
+    <message>
+        <source>%1 already has exactly these settings (%2).</source>
+        <translation>%1 已经用了完全相同的设置（%2）。</translation>
+    </message>
+    <message>
+        <source>Creating %1 makes and pays for it again — %2.</source>
+        <translation>创建 %1 会再生成一次并再付费——%2。</translation>
+    </message>
+    <message>
+        <source>Open %1</source>
+        <translation>打开 %1</translation>
+    </message>
+    <message>
+        <source>Create anyway</source>
+        <translation>仍然创建</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
 </TS>

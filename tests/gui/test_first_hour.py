@@ -211,6 +211,8 @@ def test_ctrl_q_quits_and_quitting_while_a_create_is_sent_says_it_comes_back_unk
     from app.ui.current import Busy
 
     gui.until(lambda: Busy.CREATE in window.slot.busy, timeout=20, what="create being sent")
+    # (Create first asks the service for a slot with the same settings: wait for the send)
+    gui.until(lambda: window.controller.sending > 0, timeout=20, what="the create sent")
     gui.settle(0.3)
     qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
     box = gui.until(lambda: isinstance(window.dialog, QMessageBox) and window.dialog, what="ask")

@@ -275,7 +275,58 @@ class SlotPane(QWidget):
         if task is not None:
             self._submit(task.request_id, task.kind, dict(getattr(task, "params", {})))
         elif draft is not None:
-            self._submit(draft.request_id, draft.kind, dict(draft.params))
+            self._create_draft(draft.request_id, draft.kind, dict(draft.params))
+
+    def _create_draft(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
+        """A draft is created once the service has said whether another slot already has
+        exactly its settings (live, unknown or finished); if one does, the designer is asked
+        first (:class:`~app.ui.twin.TwinConfirm`)."""
+        self.slot.begin(Busy.CREATE)  # Create waits while the service is asked
+        cost = self.form.draft.cost
+
+        def still_here() -> bool:
+            draft = self.slot.draft
+            return draft is not None and draft.request_id == request_id
+
+        def answered(twin: Any) -> None:
+            if twin is None:
+                if still_here():
+                    self._submit(request_id, kind, params)
+                else:
+                    self.slot.end(Busy.CREATE)
+                return
+            if not still_here():
+                self.slot.end(Busy.CREATE)
+                return
+            self._confirm_twin(twin, request_id, kind, params, cost)
+
+        self.controller.twin_of(
+            request_id, kind, params, answered, failed=lambda _m: self.slot.end(Busy.CREATE)
+        )
+
+    #: The confirm on screen while a draft's twin is asked about (None otherwise).
+    twin_dialog: Any = None
+
+    def _confirm_twin(
+        self, twin: Any, request_id: str, kind: str, params: dict[str, Any], cost: Any
+    ) -> None:
+        from app.ui.twin import TwinConfirm
+
+        dlg = self.twin_dialog = TwinConfirm(twin, request_id, cost, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen(_result: int) -> None:
+            self.twin_dialog = None
+            clicked = dlg.clickedButton()
+            if clicked is dlg.create_anyway:
+                self._submit(request_id, kind, params)
+                return
+            self.slot.end(Busy.CREATE)
+            if clicked is dlg.open_twin:
+                self.slotWanted.emit(twin.request_id)
+
+        dlg.finished.connect(chosen)
+        dlg.open()
 
     def create_as(self, request_id: str, kind: str, params: dict[str, Any]) -> None:
         """Create ``params`` as a new slot named ``request_id`` (the conflict dialog's choice)."""
