@@ -120,7 +120,9 @@ def test_delete_media_then_the_same_intent_is_replayed_and_hide_leaves_the_brows
     gui.until(lambda: window.model.rowCount() == 1, what="the project row")
     tidy.hide_action.trigger()
     gui.until(lambda: window.model.started and window.model.rowCount() == 0, what="hidden")
-    assert window.slot.task.hidden and tidy.hidden_note.isVisibleTo(window)
+    # the browser's reload and the slot's own news arrive apart: wait for the slot's too
+    gui.until(lambda: window.slot.task.hidden, what="the slot's hidden news")
+    assert tidy.hidden_note.isVisibleTo(window)
     window.model.upsert_view(window.slot.task)  # news of the hidden slot: it stays out
     assert window.model.rowCount() == 0
     assert tidy.hide_action.text() == "Show in the browser again"
@@ -130,7 +132,7 @@ def test_delete_media_then_the_same_intent_is_replayed_and_hide_leaves_the_brows
     gui.until(lambda: window.model.started and window.model.rowCount() == 0, what="hidden again")
     tidy.hide_action.trigger()  # Show in the browser again
     gui.until(lambda: window.model.rowCount() == 1, what="back in the browser")
-    assert not window.slot.task.hidden
+    gui.until(lambda: not window.slot.task.hidden, what="the slot's unhidden news")
     events = [e for _i, e, _a, _d in _ledger(gui)[1]]
     assert events.count("hidden") == 1 and events.count("unhidden") == 1
     assert _creates(gui) == sent
