@@ -114,7 +114,9 @@ def test_in_chinese_and_with_an_unknown_price(gui, make_window, qapp):
         _draft(gui, window, B, PROMPT, "image")
         cost = window.slot_pane.form.draft.cost
         assert cost is None or cost.estimate is None  # the demo's image price is not known
-        buttons(window)[Action.CREATE].click()
+        create = buttons(window)[Action.CREATE]
+        gui.until(create.isEnabled, what="Create ready for the second draft")
+        create.click()
         dlg = _confirm(gui, window)
         said = dlg.text() + dlg.informativeText()
         assert "scene-01 已经用了完全相同的设置（已完成）。" in said
