@@ -18,10 +18,9 @@ from app.domain.picks import (
     validate_rating,
     validate_result,
 )
-from app.domain.slots import validate_request_id
 from app.service.context import ServiceContext
 from app.service.pick_results import BoardEntryInfo, BoardInfo, BoardReport, PickReport, ResultPick
-from app.service.results import OutcomeKind, Problem, ProblemCode, Result, invalid, not_found
+from app.service.results import OutcomeKind, Problem, ProblemCode, Result, invalid
 from app.store.picks import KEEP
 from app.store.rows import TaskRow
 
@@ -31,16 +30,11 @@ class Picks:
         self.ctx = ctx
 
     async def _slot(self, request_id: object) -> TaskRow | Result[Any]:
-        ctx = self.ctx
-        try:
-            rid = validate_request_id(request_id)
-        except ValidationError as exc:
-            return invalid(request_id, exc)
-        task = await ctx.store.slot(ctx.scope, ctx.slot(rid).slot_key)
-        if task is None:
-            return not_found(rid)
+        task = await self.ctx.load_or_answer(request_id)
+        if isinstance(task, Result):
+            return task
         if not task.media:
-            task = await ctx.store.task(task.id) or task
+            task = await self.ctx.store.task(task.id) or task
         return task
 
     async def _report(self, task: TaskRow) -> PickReport:

@@ -16,8 +16,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from app.domain.errors import ValidationError
-from app.domain.slots import validate_request_id
 from app.service.context import ServiceContext
 from app.service.results import (
     ExportedFile,
@@ -27,8 +25,6 @@ from app.service.results import (
     Pruned,
     PrunedSlot,
     Result,
-    invalid,
-    not_found,
 )
 from app.store.rows import MediaRow, TaskRow
 
@@ -41,13 +37,7 @@ class Tidy:
         self.ctx = ctx
 
     async def _slot(self, request_id: object) -> TaskRow | Result[Any]:
-        ctx = self.ctx
-        try:
-            rid = validate_request_id(request_id)
-        except ValidationError as exc:
-            return invalid(request_id, exc)
-        task = await ctx.store.slot(ctx.scope, ctx.slot(rid).slot_key)
-        return not_found(rid) if task is None else task
+        return await self.ctx.load_or_answer(request_id)
 
     async def set_hidden(self, request_id: object, hidden: bool) -> Result[Any]:
         """Hide (``hidden``) or show again a slot in the browser and the gallery: ``ok`` with the
