@@ -280,6 +280,20 @@ def output_size(params: Mapping[str, Any]) -> tuple[int, int] | None:
     return parse_size(size) if isinstance(size, str) else None
 
 
+def largest_output(params: Mapping[str, Any]) -> int | None:
+    """The pixels one image of this request stands for: ``size``'s area, else the ``area``
+    word's (MiniMax rounds the sides, so an answer may be a little more). None when the
+    parameters name neither (not an H3-Image request)."""
+    size = params.get("size")
+    if isinstance(size, str) and size:
+        w, h = parse_size(size)
+        return w * h
+    area = params.get("area")
+    if isinstance(area, str) and area in AREA_PIXELS:
+        return AREA_PIXELS[area]
+    return None
+
+
 def area_size(ratio: str, area: str) -> tuple[int, int]:
     """The size the demo provider renders for ``aspect_ratio`` + ``area`` (sides in steps of
     16, the area about the word's square)."""

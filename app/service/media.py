@@ -11,13 +11,16 @@ video. Files are named by their SHA-256; a provider-chosen name never becomes a 
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from app.domain import params_h3image as h3image
+from app.domain.errors import ValidationError
 from app.files import private_dir
 from app.providers.base import Ambiguous, Provider, ProviderError, Stalled
 
@@ -80,23 +83,43 @@ def sniff(head: bytes) -> tuple[str, str] | None:
     return None
 
 
-#: The most pixels an image may have before it is decoded (image-01 makes at most 2048×2048;
-#: a decompression bomb of a few hundred kB can claim 13300×13300 and take gigabytes).
+#: The most pixels an image may have before it is decoded when the request names no larger
+#: size (image-01 makes at most 2048×2048; a decompression bomb of a few hundred kB can claim
+#: 13300×13300 and take gigabytes).
 MAX_IMAGE_PIXELS = 4096 * 4096
+#: How far past the pixels asked an image of MiniMax-H3-Image may be (the provider rounds the
+#: sides; 4K at 21:9 is 6256×2688 in the demo, 0.2 % over 4096², and gateways call 4K "up to
+#: 20 MP") before it is taken for a bomb.
+PIXEL_MARGIN = 1.5
 
 
 @dataclass(frozen=True)
 class ImageCheck:
     """What a generated image must be: ``size`` exactly (width and height were asked), else
-    the ``aspect`` asked (``ratio`` names it, e.g. "16:9")."""
+    the ``aspect`` asked (``ratio`` names it, e.g. "16:9"); and at most ``max_pixels`` by its
+    header before it is decoded (the largest the request may yield, with a margin)."""
 
     size: tuple[int, int] | None = None
     aspect: float | None = None
     ratio: str | None = None
+    max_pixels: int = MAX_IMAGE_PIXELS
 
     @classmethod
     def of(cls, params: dict[str, Any]) -> "ImageCheck | None":
         """The check for an image slot's normalized parameters."""
+        check = cls._shape(params)
+        if not h3image.is_h3_image(params.get("model")):
+            return check
+        try:
+            asked = h3image.largest_output(params)
+        except ValidationError:
+            asked = None
+        if asked is None:
+            return check
+        return replace(check or cls(), max_pixels=math.ceil(asked * PIXEL_MARGIN))
+
+    @classmethod
+    def _shape(cls, params: dict[str, Any]) -> "ImageCheck | None":
         w, h, ratio = params.get("width"), params.get("height"), params.get("aspect_ratio")
         size = params.get("size")  # MiniMax-H3-Image's WxH
         if isinstance(size, str) and "x" in size:
@@ -126,18 +149,20 @@ class ImageCheck:
 
 def probe_image(path: Path, check: ImageCheck | None = None) -> tuple[int, int]:
     """Width and height of the image at ``path``, after checking them from its header (pixel
-    cap, ``check``) and only then decoding it whole."""
+    cap — ``check``'s, else :data:`MAX_IMAGE_PIXELS` —, ``check``) and only then decoding it
+    whole."""
     from PIL import Image
 
+    cap = MAX_IMAGE_PIXELS if check is None else check.max_pixels
     try:
         with Image.open(path) as img:
             width, height = img.size
             if width <= 0 or height <= 0:
                 raise VerificationFailed(f"image claims {width}×{height} pixels")
-            if width * height > MAX_IMAGE_PIXELS:
+            if width * height > cap:
                 raise VerificationFailed(
-                    f"image claims {width}×{height} pixels, more than the {MAX_IMAGE_PIXELS} "
-                    "an image may have; not decoded"
+                    f"image claims {width}×{height} pixels, more than the {cap} "
+                    "an image of this request may have; not decoded"
                 )
             if check is not None:
                 check.hold(width, height)

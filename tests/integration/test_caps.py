@@ -17,6 +17,7 @@ import zlib
 from pathlib import Path
 
 import psutil
+import pytest
 
 from tests.support.hostile import Answer, HostileServer, ok
 from tests.support.machines import finish, run, spawn
@@ -68,8 +69,9 @@ def huge_json(total: int, **head: str):
     return Answer(b"", declare=total, chunks=chunks)
 
 
-def bomb_png(side: int) -> bytes:
-    """A grey PNG of side×side pixels that compresses to a few hundred kB (built row by row)."""
+def bomb_png(side: int, height: int | None = None) -> bytes:
+    """A grey PNG of side×side pixels (side×height where given) that compresses to a few hundred
+    kB (built row by row)."""
 
     def box(kind: bytes, data: bytes) -> bytes:
         return (
@@ -81,8 +83,9 @@ def bomb_png(side: int) -> bytes:
 
     z = zlib.compressobj(9)
     row = b"\0" * (side + 1)
-    idat = b"".join(z.compress(row) for _ in range(side)) + z.flush()
-    ihdr = struct.pack(">IIBBBBB", side, side, 8, 0, 0, 0, 0)
+    rows = side if height is None else height
+    idat = b"".join(z.compress(row) for _ in range(rows)) + z.flush()
+    ihdr = struct.pack(">IIBBBBB", side, rows, 8, 0, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + box(b"IHDR", ihdr) + box(b"IDAT", idat) + box(b"IEND", b"")
 
 
@@ -161,6 +164,52 @@ def test_a_decompression_bomb_is_refused_without_decoding_it(slate_env, store_ur
         assert res.out["task"]["state"] == "fail", res.out
         assert res.out["task"]["media"] == []
         assert "13300×13300" in res.out["task"]["error"]["message"], res.out
+        assert peak < 250 * MB, f"peak RSS {peak / MB:.0f} MB"
+    finally:
+        server.stop()
+
+
+def h3_image_server(png: bytes) -> HostileServer:
+    server = HostileServer({})
+    server.script.update(
+        {
+            "POST /v1/images/generations": [
+                Answer(
+                    {
+                        "created": 1,
+                        "id": "h3img",
+                        "data": [{"url": f"{server.base_url}/dl/one.png"}],
+                        "usage": {"input_tokens": 10, "output_tokens": 10, "total_tokens": 20},
+                    }
+                )
+            ],
+            "GET /dl/one.png": [Answer(png, content_type="image/png")],
+        }
+    )
+    return server
+
+
+@pytest.mark.parametrize(
+    "shape, width, height",
+    [(["--aspect-ratio", "21:9", "--area", "4K"], 13300, 5700), ([], 4096, 4096)],
+    ids=["4K-21:9-answered-13300x5700", "1K-answered-4096x4096"],
+)
+def test_h3_image_bomb_beyond_what_was_asked_is_refused(slate_env, store_url, shape, width, height):
+    """The pixel cap follows the request (issue 31): a 4K ask may be ~20 MP, never 76 MP; a 1K
+    ask is never 4096×4096, though image-01's fixed cap would take it."""
+    png = bomb_png(width, height)
+    assert len(png) < MB
+    server = h3_image_server(png)
+    env = env_for(slate_env, store_url, server)
+    try:
+        res, peak = peak_rss(
+            env,
+            ["submit", "--request-id", RID, "--kind", "image", "--model", "MiniMax-H3-Image",
+             "--prompt", "p", *shape],
+        )  # fmt: skip
+        assert res.out["task"]["state"] == "fail", res.out
+        assert res.out["task"]["media"] == []
+        assert f"{width}×{height}" in res.out["task"]["error"]["message"], res.out
         assert peak < 250 * MB, f"peak RSS {peak / MB:.0f} MB"
     finally:
         server.stop()

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from app.domain.states import State
+from app.service.commands import Redownload
 from app.service.results import OutcomeKind, ProblemCode
 from app.sim import SimServer
 from tests.support.sim_media import image_bytes
@@ -121,6 +122,36 @@ async def test_edit_from_a_file_and_from_another_slots_result(harness, tmp_path:
     # the source slot is unchanged
     src = await h.service.status(RID)
     assert src.task.fingerprint == base.task.fingerprint and src.task.state is State.SUCCESS
+
+
+@pytest.mark.parametrize(
+    "shape, pixels",
+    [
+        ({"aspect_ratio": "21:9", "area": "4K"}, 6256 * 2688),
+        ({"aspect_ratio": "3:1", "area": "4K"}, 7088 * 2368),
+        ({"aspect_ratio": None, "size": "5000x4000"}, 20_000_000),
+    ],
+    ids=["4K-21:9", "4K-3:1", "20MP"],
+)
+async def test_the_largest_sizes_the_contract_accepts_are_verified_and_redownloaded(
+    harness, shape, pixels
+):
+    """Issue 31: these sizes were billed, then refused by a fixed 4096×4096 pixel cap (`fail`,
+    and a redownload failed the same way). The cap follows what was asked."""
+    h = harness
+    params = {**GEN, "prompt": f"tide eye, wide {shape}", **shape}
+    out = await h.service.submit(RID, "image", params)
+    assert out.kind is OutcomeKind.CREATED, out.problem
+    assert out.task.state is State.SUCCESS, out.task.error
+    [m] = out.task.media
+    assert m.width * m.height == pixels
+    assert (await h.service.prune_media(RID)).kind is OutcomeKind.OK
+    again = await h.service.recover(RID, Redownload())
+    assert again.kind is OutcomeKind.OK, again.problem
+    assert again.task.state is State.SUCCESS
+    assert [x.sha256 for x in again.task.media] == [m.sha256]
+    assert Path(again.task.media[0].path).is_file()
+    assert creates(h.sim, params["prompt"]) == 1
 
 
 def _data_url(w: int, h: int) -> str:
