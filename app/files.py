@@ -9,8 +9,10 @@ owner-only anyway. Windows has no such modes: there these calls only create.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -79,16 +81,51 @@ def open_private(path: Path, flags: int) -> int:
 
 
 def private_file(path: Path) -> Path:
-    """Make sure ``path`` exists and is 0600 (created empty if missing)."""
+    """Make sure ``path`` exists and is 0600 (created empty if missing). Opens the file: never
+    use it on a SQLite store or its companions (see :func:`prepare_sqlite`)."""
     os.close(open_private(path, os.O_RDWR))
     return path
+
+
+def create_private(path: Path) -> bool:
+    """Create ``path`` empty and 0600 when it does not exist (True); an existing file is never
+    opened — only tightened to 0600 with ``chmod`` when wider — and must be a readable,
+    writable file (else the error ``os.open`` would have raised, naming it)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
+    except FileExistsError:
+        if path.is_dir():
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path)) from None
+        if not os.access(path, os.R_OK | os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(path)) from None
+        tighten(path, PRIVATE_FILE)
+        return False
+    try:
+        if _posix():
+            os.fchmod(fd, PRIVATE_FILE)  # exact, whatever the umask
+    finally:
+        os.close(fd)  # a file made just now: no lock of this process's is on it yet
+    return True
+
+
+#: Serializes the creation of store files in this process with the engines opened on them
+#: (``app.store.engine`` holds it while it prepares a file and builds its engine), so no
+#: connection of this process can lock a file while :func:`create_private` still has it open.
+STORE_FILES_LOCK = threading.RLock()
 
 
 def prepare_sqlite(db: Path) -> None:
     """Before SQLite opens ``db``: the file exists and is 0600, so the WAL and SHM files SQLite
     creates beside it get 0600 too (SQLite gives them the database file's mode); companions
-    left wider by an older Slate are tightened."""
-    private_file(db)
+    left wider by an older Slate are tightened.
+
+    Never opens an existing database file or companion: on POSIX, closing *any* descriptor of
+    a file drops *all* of this process's locks on it — the locks of SQLite's own connections
+    among them — and another process would then believe it is alone, checkpoint and delete the
+    WAL under this one's feet (SQLite, "How To Corrupt An SQLite Database File", 2.2). An
+    existing file is only ``chmod``-ed; a missing one is created before any connection to it."""
+    with STORE_FILES_LOCK:
+        create_private(db)
     for suffix in SQLITE_COMPANIONS:
         tighten(db.with_name(db.name + suffix), PRIVATE_FILE)
 

@@ -30,7 +30,7 @@ from app.store import gallery as gallery_queries
 from app.store import picks as picks_store
 from app.store import queries
 from app.store.gallery import ResultRow
-from app.store.engine import make_engine, write_queue
+from app.store.engine import make_engine, release_engine, write_queue
 from app.store.repository import Repository
 from app.store.rows import (
     ClaimRequest,
@@ -62,6 +62,7 @@ class Store:
         self._offset: float | None = None  # the store's clock minus this machine's
         self._store_id: str | None = None
         self._facts = threading.Lock()
+        self._closed = False
 
     # -- the store's own facts --------------------------------------------------------------
     def clock(self) -> float:
@@ -360,7 +361,10 @@ class Store:
         return self.repo.dialect
 
     def close(self) -> None:
-        self.engine.dispose()
+        """Give the store's engine back (the last user of it in this process closes it)."""
+        if not self._closed:
+            self._closed = True
+            release_engine(self.engine)
 
 
 def compose(engine: Engine, *, migrate: bool = True) -> Store:

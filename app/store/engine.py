@@ -22,7 +22,7 @@ from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 
 from app.domain.errors import StoreBusy, ValidationError
-from app.files import enable_wal, open_private, prepare_sqlite, private_dir
+from app.files import STORE_FILES_LOCK, enable_wal, open_private, prepare_sqlite, private_dir
 
 log = logging.getLogger(__name__)
 
@@ -170,12 +170,85 @@ def filesystem_refusal(path: Path, fs: str) -> str:
 warn_if_network_share = unsupported_filesystem
 
 
+class _Shared:
+    """One store's engine in this process, and how many openers still use it."""
+
+    def __init__(self, engine: Engine, queue: "WriteQueue | None") -> None:
+        self.engine = engine
+        self.queue = queue
+        self.users = 0
+
+
+#: The engine of every store open in this process, by (process id, store): one engine per
+#: store per process, shared by everything in it (the window, a rebuilt service after a
+#: settings change, the demo provider's checks, doctor). A second engine would not be wrong in
+#: itself, but building one is where a store file was touched; one engine also means one pool
+#: and one write queue per store. The process id keeps a forked child from using its parent's
+#: connections (it opens its own).
+_SHARED: dict[tuple[int, str, bool], _Shared] = {}
+
+
+def _key(url: str, echo: bool) -> tuple[int, str, bool] | None:
+    """Which store ``url`` names, in this process; None for one that is not shared (an
+    in-memory SQLite database is its engine's own)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        path = _sqlite_path(url)
+        if path is None:
+            return None
+        where = str(path.expanduser().resolve())
+        query = "&".join(f"{k}={v}" for k, v in sorted(parsed.query.items()))
+        return os.getpid(), f"sqlite:{where}?{query}", echo
+    return os.getpid(), parsed.render_as_string(hide_password=False), echo
+
+
 def make_engine(url: str, *, echo: bool = False) -> Engine:
-    """Create the engine for a store URL, with Slate's durability and locking settings."""
+    """The engine of the store at ``url`` in this process, with Slate's durability and locking
+    settings: made on first use, the same engine (counted) afterwards. Give it back with
+    :func:`release_engine` (``Store.close`` does)."""
     try:
-        parsed = make_url(url)
+        key = _key(url, echo)
     except Exception as exc:  # noqa: BLE001 - SQLAlchemy raises ArgumentError on junk
         raise ValidationError("store", f"not a database URL: {exc}") from None
+    if key is None:
+        return _new_engine(url, echo=echo)
+    with STORE_FILES_LOCK:
+        shared = _SHARED.get(key)
+        if shared is None:
+            engine = _new_engine(url, echo=echo)
+            path = _sqlite_path(url) if engine.dialect.name == "sqlite" else None
+            shared = _Shared(engine, WriteQueue(path) if path is not None else None)
+            _SHARED[key] = shared
+        shared.users += 1
+        return shared.engine
+
+
+def _shared_of(engine: Engine) -> tuple[tuple[int, str, bool], _Shared] | None:
+    for key, shared in _SHARED.items():
+        if shared.engine is engine and key[0] == os.getpid():
+            return key, shared
+    return None
+
+
+def release_engine(engine: Engine) -> None:
+    """One opener is done with ``engine``: the last one closes its connections (the next
+    :func:`make_engine` of that store builds a new engine)."""
+    with STORE_FILES_LOCK:
+        found = _shared_of(engine)
+        if found is not None:
+            key, shared = found
+            shared.users -= 1
+            if shared.users > 0:
+                return
+            del _SHARED[key]
+            if shared.queue is not None:
+                shared.queue.close()
+    engine.dispose()
+
+
+def _new_engine(url: str, *, echo: bool = False) -> Engine:
+    """A new engine for a store URL (see :func:`make_engine`, which shares it)."""
+    parsed = make_url(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
         path = _sqlite_path(url)
@@ -349,6 +422,13 @@ class WriteQueue:
             self._pending = None
             fcntl.flock(fd, fcntl.LOCK_UN)
 
+    def close(self) -> None:
+        """Close the lock file (its store's engine was released; no writer is in line)."""
+        with self._thread_lock:
+            fd, self._fd = self._fd, None
+            if fd is not None and self._pending is None:
+                os.close(fd)
+
     def __exit__(self, *exc: object) -> None:
         import fcntl
 
@@ -370,9 +450,14 @@ def _pid_exists(pid: int) -> bool:
 
 
 def write_queue(engine: Engine) -> "WriteQueue | None":
-    """The write queue of a SQLite file store (None for PostgreSQL or in-memory SQLite)."""
+    """The write queue of a SQLite file store (None for PostgreSQL or in-memory SQLite): the
+    one of its shared engine, so the writers of one process wait in one line."""
     if engine.dialect.name != "sqlite":
         return None
+    with STORE_FILES_LOCK:
+        found = _shared_of(engine)
+        if found is not None:
+            return found[1].queue
     path = _sqlite_path(str(engine.url))
     return WriteQueue(path) if path is not None else None
 
