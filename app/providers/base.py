@@ -10,6 +10,12 @@ Every provider call ends in exactly one of three ways:
 * it raises :class:`Ambiguous` — the request may have been acted on (read/write timeout after
   sending, connection reset, HTTP 5xx, codes such as 1000/1001/1024/1033, unparseable body).
 
+For a read (query, list, ``files/retrieve``, a download) the same split says whether the outcome
+is a verdict: :attr:`ProviderError.try_later` is true for what says nothing about the task —
+no answer (``Ambiguous``), a rate limit, a connection that never opened, a stalled transfer —
+so the read is asked again after a backoff; a definitive refusal (file not found, bad key) is
+evidence (DESIGN.md: a timeout is never a verdict).
+
 Raw responses are kept (secrets removed, ``Trace-Id`` added) for the slot's history.
 
 A :class:`Provider` is one MiniMax host (or the demo provider) with one key. Its videos speak
@@ -44,21 +50,40 @@ class ProviderError(Exception):
         self.raw = raw
         self.retry_after = retry_after
 
+    @property
+    def try_later(self) -> bool:
+        """For a read-only call: this outcome says nothing about the task (no answer, a rate
+        limit, no connection), so the call is made again later; false for a verdict."""
+        return False
+
 
 class Refused(ProviderError):
-    """Definitive: nothing was created. ``never_sent`` when the request never left."""
+    """Definitive: nothing was created. ``never_sent`` when the request never left;
+    ``unreachable`` when that was because no connection could be made (not our own refusal to
+    send it, such as a link to a private address)."""
 
-    def __init__(self, message: str, *, never_sent: bool = False, **kw: Any) -> None:
+    def __init__(
+        self, message: str, *, never_sent: bool = False, unreachable: bool = False, **kw: Any
+    ) -> None:
         super().__init__(message, **kw)
-        self.never_sent = never_sent
+        self.never_sent = never_sent or unreachable
+        self.unreachable = unreachable
 
     @property
     def rate_limited(self) -> bool:
         return self.code == 1002
 
+    @property
+    def try_later(self) -> bool:
+        return self.rate_limited or self.unreachable
+
 
 class Ambiguous(ProviderError):
     """The request may have been acted on: the outcome is unknown."""
+
+    @property
+    def try_later(self) -> bool:
+        return True
 
 
 class ForeignAnswer(Ambiguous):
@@ -84,6 +109,22 @@ def same_task(asked: str, named: str | None, what: str, raw: dict[str, Any]) -> 
 class Stalled(ProviderError):
     """A download that arrives slower than the minimum rate was let go: nothing is wrong with
     the task or its media, only the transfer; try again later."""
+
+    @property
+    def try_later(self) -> bool:
+        return True
+
+
+def download_status_error(status: int) -> ProviderError | None:
+    """A download answered ``status`` instead of 200: what it means, as for API answers (V1's
+    rule in :mod:`app.providers.codes`): 5xx and 408 are no answer (:class:`Ambiguous`), 429 a
+    rate limit — both tried again later. None for any other status: the link's own answer
+    (gone, forbidden), which the caller takes as a failed download."""
+    if status >= 500 or status == 408:
+        return Ambiguous(f"download answered HTTP {status}")
+    if status == 429:
+        return Refused("download rate limited (HTTP 429)", code=1002)
+    return None
 
 
 @dataclass(frozen=True)

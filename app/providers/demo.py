@@ -32,7 +32,7 @@ class DemoProvider(MiniMaxProvider):
             response = await self.http.client.get(f"{self.base_url}/_sim/tasks")
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
             raise Refused(
-                f"list tasks: the request never left ({type(exc).__name__})", never_sent=True
+                f"list tasks: the request never left ({type(exc).__name__})", unreachable=True
             ) from None
         except httpx.HTTPError as exc:
             raise Ambiguous(f"list tasks: {type(exc).__name__}") from None

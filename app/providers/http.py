@@ -3,7 +3,7 @@ scrubbing, the ``Trace-Id``, lenient number and id readers, the base URL rules, 
 words of an authentication refusal, and downloads.
 
 Transport outcomes (both protocols): a connect error or a connect/pool timeout means the request
-never left → ``Refused(never_sent=True)``; a read/write timeout, a reset or a protocol error
+never left → ``Refused(never_sent=True, unreachable=True)``; a read/write timeout, a reset or a protocol error
 after sending → ``Ambiguous``. What an HTTP status or a body means is each protocol's own rule.
 The API key never enters a message, a log line, a repr or a raw dict; downloads never carry the
 ``Authorization`` header (links point at another host).
@@ -246,7 +246,8 @@ class ApiClient:
                 f"{what}: the request never left ({type(exc).__name__}: {exc})"
             )
             log.info("%s %s never sent: %s", method, path, type(exc).__name__)
-            raise Refused(message, never_sent=True) from None
+            unreachable = not isinstance(exc, httpx.UnsupportedProtocol)
+            raise Refused(message, never_sent=True, unreachable=unreachable) from None
         except httpx.TimeoutException as exc:
             message = self.scrub_text(
                 f"{what}: no answer in time after sending ({type(exc).__name__})"
@@ -396,7 +397,7 @@ class ApiClient:
                 ) from None
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
                 raise Refused(
-                    f"download: could not connect ({type(exc).__name__})", never_sent=True
+                    f"download: could not connect ({type(exc).__name__})", unreachable=True
                 ) from None
             except httpx.HTTPError as exc:
                 raise Ambiguous(f"download: failed ({type(exc).__name__})") from None

@@ -27,7 +27,7 @@ from app.domain.states import (
     asks_provider,
     state_for_status_word,
 )
-from app.providers.base import ForeignAnswer, ProviderError, Stalled, VideoStatus
+from app.providers.base import ForeignAnswer, ProviderError, VideoStatus
 from app.service import media as media_mod
 from app.service import sound
 from app.service.context import ServiceContext
@@ -329,10 +329,6 @@ class Lifecycle:
                     verified = got
                 reason = None
                 break
-            except Stalled as exc:  # the transfer, not the media: the task stays downloading
-                failures = task.poll_failures + 1
-                delay = backoff(ctx.poll_interval, failures, rng=ctx.rng)
-                return (await self.moves.download_stalled(task, exc, failures, delay)) or task
             except media_mod.VerificationFailed as exc:
                 reason = exc.reason
                 await self._verification_failed(task, f"attempt {attempt}: {exc.reason}")
@@ -343,6 +339,8 @@ class Lifecycle:
                 await self._verification_failed(task, f"attempt {attempt}: {reason}")
                 break
             except ProviderError as exc:
+                if exc.try_later:  # the read said nothing (timeout, 5xx, stall): ask again later
+                    return await self.download_later(task, exc)
                 reason = f"could not get a download link: {exc.message}"
                 await self._verification_failed(
                     task, f"attempt {attempt}: {reason}", {"raw": exc.raw}
@@ -360,6 +358,16 @@ class Lifecycle:
         else:
             new = await self.moves.to_success(task, [v.row(ctx.config.data_dir) for v in verified])
         return new or (await ctx.store.task(task.id)) or task
+
+    async def download_later(self, task: TaskRow, exc: ProviderError) -> TaskRow:
+        """A read on the way to the media said nothing about the task (``exc.try_later``: a
+        timeout, a reset, a 5xx, a rate limit, a stalled transfer): DESIGN.md "a read is never
+        a verdict" — the task stays ``downloading`` and is asked again after a backoff (the
+        provider's ``Retry-After`` where it gave one)."""
+        ctx = self.ctx
+        failures = task.poll_failures + 1
+        delay = retry_delay(exc.retry_after, backoff(ctx.poll_interval, failures, rng=ctx.rng))
+        return (await self.moves.download_later(task, exc, failures, delay)) or task
 
     async def refetch(self, task: TaskRow) -> list[media_mod.VerifiedMedia]:
         """Download and verify a finished slot's media again, as the first download did (same

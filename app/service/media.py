@@ -22,7 +22,7 @@ from typing import Any
 from app.domain import params_h3image as h3image
 from app.domain.errors import ValidationError
 from app.files import private_dir
-from app.providers.base import Ambiguous, Provider, ProviderError, Stalled
+from app.providers.base import Provider, ProviderError, download_status_error
 
 SIGNATURES = (
     (b"\x89PNG\r\n\x1a\n", "image/png", ".png"),
@@ -366,7 +366,9 @@ async def download_verified(
         try:
             async with provider.download(url) as dl:
                 if dl.status_code != 200:
-                    raise VerificationFailed(f"download answered HTTP {dl.status_code}")
+                    raise download_status_error(dl.status_code) or VerificationFailed(
+                        f"download answered HTTP {dl.status_code}"
+                    )
                 with os.fdopen(fd, "wb") as out:
                     fd = -1
                     async for chunk in dl.chunks:
@@ -380,12 +382,11 @@ async def download_verified(
                     out.flush()
                     os.fsync(out.fileno())
                 declared = dl.content_length
-        except Stalled:
-            raise  # nothing wrong with the media: the caller tries again later
         except ProviderError as exc:
+            if exc.try_later:  # nothing wrong with the media: the caller tries again later
+                raise
             raise VerificationFailed(
-                f"download broke off after {size} bytes: {exc.message}",
-                retryable=isinstance(exc, Ambiguous),
+                f"download broke off after {size} bytes: {exc.message}"
             ) from None
         if declared is not None and size != declared:
             raise VerificationFailed(f"truncated: {size} of {declared} declared bytes arrived")

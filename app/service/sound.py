@@ -31,7 +31,7 @@ from typing import Any
 from app.domain import params_sound
 from app.domain.params_sound import MUSIC, MUSIC_CREATE_TIMEOUT, SPEECH
 from app.domain.states import BILLED_FAILURES, State, state_for_status_word
-from app.providers.base import ProviderError, Stalled, VideoStatus
+from app.providers.base import ProviderError, VideoStatus, download_status_error
 from app.service import media as media_mod
 from app.service import sound_media
 from app.service.context import ServiceContext
@@ -283,10 +283,6 @@ async def download(lc: Lifecycle, task: TaskRow) -> TaskRow:
                 got = await asyncio.to_thread(sound_media.verified, path, check)
             reason = None
             break
-        except Stalled as exc:
-            failures = task.poll_failures + 1
-            delay = media_mod_backoff(ctx, failures)
-            return (await lc.moves.download_stalled(task, exc, failures, delay)) or task
         except media_mod.VerificationFailed as exc:
             reason = exc.reason
             await lc._verification_failed(task, f"attempt {attempt}: {exc.reason}")
@@ -297,6 +293,9 @@ async def download(lc: Lifecycle, task: TaskRow) -> TaskRow:
             await lc._verification_failed(task, f"attempt {attempt}: {reason}")
             break
         except ProviderError as exc:
+            if exc.try_later:  # the read said nothing (timeout, 5xx, stall): ask again later
+                fetched: TaskRow = await lc.download_later(task, exc)
+                return fetched
             reason = f"could not get a download link: {exc.message}"
             await lc._verification_failed(task, f"attempt {attempt}: {reason}", {"raw": exc.raw})
     if reason is not None or got is None:
@@ -310,12 +309,6 @@ async def download(lc: Lifecycle, task: TaskRow) -> TaskRow:
     else:
         new = await lc.moves.to_success(task, [got.row(ctx.config.data_dir)])
     return new or (await ctx.store.task(task.id)) or task
-
-
-def media_mod_backoff(ctx: ServiceContext, failures: int) -> float:
-    from app.service.ratelimit import backoff
-
-    return backoff(ctx.poll_interval, failures, rng=ctx.rng)
 
 
 async def _fetch(
@@ -332,7 +325,9 @@ async def _fetch(
         try:
             async with ctx.provider.download(url) as dl:
                 if dl.status_code != 200:
-                    raise media_mod.VerificationFailed(f"download answered HTTP {dl.status_code}")
+                    raise download_status_error(dl.status_code) or media_mod.VerificationFailed(
+                        f"download answered HTTP {dl.status_code}"
+                    )
                 with os.fdopen(fd, "wb") as out:
                     fd = -1
                     async for chunk in dl.chunks:
@@ -346,9 +341,9 @@ async def _fetch(
                     out.flush()
                     os.fsync(out.fileno())
                 length = dl.content_length
-        except Stalled:
-            raise
         except ProviderError as exc:
+            if exc.try_later:  # nothing wrong with the sound: the caller tries again later
+                raise
             raise media_mod.VerificationFailed(
                 f"download broke off after {size} bytes: {exc.message}", retryable=True
             ) from None

@@ -29,7 +29,7 @@ from typing import Any, Sequence
 
 from app.domain.cost import ReportOutOfRange, reported, usage_of
 from app.domain.states import State
-from app.providers.base import ProviderError, Refused
+from app.providers.base import ProviderError, Refused, Stalled
 from app.service.context import ServiceContext
 from app.store.rows import TaskRow
 
@@ -369,19 +369,22 @@ class Transitions:
             data={"raw": exc.raw, "code": exc.code},
         )
 
-    async def download_stalled(
+    async def download_later(
         self, task: TaskRow, exc: ProviderError, failures: int, delay: float
     ) -> TaskRow | None:
-        """A download let go for its rate: still ``downloading``, the next try after a backoff
-        (noted on the 1st and every 10th)."""
+        """A download let go for its rate, or a read on its way that said nothing (a timeout,
+        a 5xx, a rate limit: ``exc.try_later``): still ``downloading``, the next try after a
+        backoff (noted on the 1st and every 10th)."""
         note = failures == 1 or failures % 10 == 0
+        event = "download_stalled" if isinstance(exc, Stalled) else "query_failed"
         return await self._move(
             task,
             expect=(State.DOWNLOADING,),
             poll_failures=failures,
             next_poll_at=time.time() + delay,
-            event="download_stalled" if note else None,
+            event=event if note else None,
             detail=f"{exc.message}; next try in {delay:.0f} s",
+            data=None if exc.raw is None else {"raw": exc.raw, "code": exc.code},
         )
 
     async def to_cancelled(

@@ -1,5 +1,6 @@
-"""Each verification failure, over real HTTP on loopback: wrong size, wrong signature,
-truncated, 403, dimensions mismatch; and the good cases for PNG, JPEG, WebP and MP4."""
+"""Each verification failure, over real HTTP on loopback: wrong size, wrong signature, 403,
+dimensions mismatch; a truncated transfer or a 503, which are no verdict (tried again later);
+and the good cases for PNG, JPEG, WebP and MP4."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import av
 import pytest
 from PIL import Image
 
+from app.providers.base import ProviderError
 from app.providers.demo import DemoProvider
 from app.service.media import VerificationFailed, download_verified
 
@@ -110,7 +112,6 @@ CASES = [
     ("wrong size", dict(body=_image("PNG")), dict(declared_bytes=99999), "size mismatch"),
     ("wrong signature", dict(body=b"<html>not an image</html>" * 20), {}, "signature"),
     ("fake PNG", dict(body=b"\x89PNG\r\n\x1a\n" + b"\0" * 200), {}, "does not decode"),
-    ("truncated", dict(body=_image("PNG", (400, 400)) * 3, truncate=True), {}, "broke off"),
     ("403", dict(body=b"<Error><Code>AccessDenied</Code></Error>", status=403), {}, "HTTP 403"),
     ("empty", dict(body=b""), {}, "empty"),
 ]
@@ -124,6 +125,24 @@ async def test_bad_image_downloads_fail_verification(
     with pytest.raises(VerificationFailed) as exc:
         await download_verified(provider, server + path, folder=tmp_path, kind="image", **kw)
     assert reason in exc.value.reason
+    assert not [p for p in tmp_path.rglob("*") if p.is_file()], "nothing may stay on disk"
+
+
+@pytest.mark.parametrize(
+    "name, serve",
+    [
+        ("truncated", dict(body=_image("PNG", (400, 400)) * 3, truncate=True)),
+        ("503", dict(body=b"<html>Service Unavailable</html>", status=503)),
+    ],
+)
+async def test_a_broken_transfer_is_no_verdict(provider, server, tmp_path, name, serve):
+    """The connection closed half-way through the declared length, or the link answered 503:
+    never media (nothing stays on disk) and no verdict on it either — ``try_later``, so the
+    task is fetched again after a backoff (issue 31: a read is never a verdict)."""
+    path = route(f"/broken-{name}", **serve)
+    with pytest.raises(ProviderError) as exc:
+        await download_verified(provider, server + path, folder=tmp_path, kind="image")
+    assert exc.value.try_later, exc.value.message
     assert not [p for p in tmp_path.rglob("*") if p.is_file()], "nothing may stay on disk"
 
 

@@ -146,13 +146,21 @@ class RewritingProxy:
     """A loopback proxy in front of a real (demo) provider that rewrites its JSON answers:
     ``RewritingProxy(upstream, rewrite)``. Everything else (request bodies, headers, non-JSON
     answers such as downloads) passes through. ``rewrite`` may be replaced while it runs;
-    ``rewritten`` counts the answers it changed."""
+    ``rewritten`` counts the answers it changed. ``intercept(method, path)`` runs first in the
+    request's own thread: it may hold the request (a read timeout) and returns an
+    :class:`Answer` to send instead of the provider's (a 503), or None to forward it."""
 
-    def __init__(self, upstream: str, rewrite: Rewrite | None = None) -> None:
+    def __init__(
+        self,
+        upstream: str,
+        rewrite: Rewrite | None = None,
+        intercept: Callable[[str, str], Answer | None] | None = None,
+    ) -> None:
         import httpx
 
         self.upstream = upstream.rstrip("/")
         self.rewrite = rewrite
+        self.intercept = intercept
         self.rewritten = 0
         self._lock = threading.Lock()
         client = httpx.Client(timeout=30.0)
@@ -165,6 +173,26 @@ class RewritingProxy:
             def _forward(self, method: str) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else None
+                instead = (
+                    proxy.intercept(method, urlsplit(self.path).path) if proxy.intercept else None
+                )
+                if instead is not None:
+                    data = (
+                        instead.body
+                        if isinstance(instead.body, bytes)
+                        else json.dumps(instead.body).encode()
+                    )
+                    try:
+                        self.send_response(instead.status)
+                        self.send_header("Content-Type", instead.content_type)
+                        self.send_header("Content-Length", str(len(data)))
+                        for k, v in instead.headers.items():
+                            self.send_header(k, v)
+                        self.end_headers()
+                        self.wfile.write(data)
+                    except OSError:
+                        pass  # the client gave up (it timed out)
+                    return
                 skip = {"host", "content-length", "connection", "accept-encoding"}
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in skip}
                 got = client.request(
