@@ -258,6 +258,12 @@ def build_parser() -> Parser:
     )
     b.add_argument("--wait", action="store_true", help="follow the rows to the end")
     b.add_argument(
+        "--allow-twins",
+        action="store_true",
+        help="create rows with exactly another slot's settings too (each pays again); "
+        "without it such rows are refused as twin",
+    )
+    b.add_argument(
         "--max-seconds",
         type=float,
         metavar="S",
@@ -454,6 +460,7 @@ EXIT = {
     OutcomeKind.CANCELLED: 0,
     OutcomeKind.INVALID: 2,
     OutcomeKind.CONFLICT: 3,
+    OutcomeKind.TWIN: 3,
     OutcomeKind.UNKNOWN: 4,
     OutcomeKind.QUOTA_EXCEEDED: 5,
     OutcomeKind.BUDGET_EXCEEDED: 5,
@@ -465,8 +472,8 @@ EXIT_INTERNAL, EXIT_FAIL, EXIT_STILL_RUNNING, EXIT_INTERRUPTED = 1, 6, 7, 130
 
 def batch_exit_code(report: BatchReport) -> int:
     """A batch's exit: 0 when every row was created or replayed (and, with ``--wait``, none
-    failed or is still running); otherwise by precedence 2 any invalid row, 3 any conflict,
-    5 any quota or budget refusal, 4 any unknown, 6 any rejected or failed, 7 any still
+    failed or is still running); otherwise by precedence 2 any invalid row, 3 any conflict or
+    twin, 5 any quota or budget refusal, 4 any unknown, 6 any rejected or failed, 7 any still
     running when ``--max-seconds`` ran out. A row's internal error exits 1 before all."""
     kinds = {r.outcome for r in report.rows}
     problems = {r.problem.code for r in report.rows if r.problem is not None}
@@ -474,7 +481,7 @@ def batch_exit_code(report: BatchReport) -> int:
         return EXIT_INTERNAL
     for outcomes, code in (
         ({OutcomeKind.INVALID}, 2),
-        ({OutcomeKind.CONFLICT}, 3),
+        ({OutcomeKind.CONFLICT, OutcomeKind.TWIN}, 3),
         ({OutcomeKind.QUOTA_EXCEEDED, OutcomeKind.BUDGET_EXCEEDED}, 5),
         ({OutcomeKind.UNKNOWN}, 4),
         ({OutcomeKind.REJECTED}, 6),
@@ -599,6 +606,9 @@ def render_batch_row(r: BatchRow) -> dict[str, Any]:
         "outcome": r.outcome.value,
         "task": render_task(r.task) if r.task else None,
         "error": render_problem(r.problem) if r.problem else None,
+        "twin": None
+        if r.twin is None
+        else {"request_id": r.twin.request_id, "state": r.twin.state.value, "row": r.twin.row},
         "cost": None
         if r.cost is None
         else {
@@ -1044,14 +1054,18 @@ async def _batch(svc: Any, ns: argparse.Namespace, shown: Progress | None) -> Re
     except ValidationError as exc:
         return _invalid(str(exc), field=exc.field)
     if ns.dry_run:
-        return await svc.plan_batch(source)
+        return await svc.plan_batch(source, allow_twins=ns.allow_twins)
 
     def progress(event: BatchProgress) -> None:
         if shown is not None:
             shown.batch_row(event.message)
 
     return await svc.run_batch(
-        source, wait=ns.wait, max_seconds=ns.max_seconds, on_progress=progress
+        source,
+        wait=ns.wait,
+        max_seconds=ns.max_seconds,
+        on_progress=progress,
+        allow_twins=ns.allow_twins,
     )
 
 

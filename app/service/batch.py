@@ -9,6 +9,11 @@ A shot list (CSV or YAML, read by :mod:`app.domain.shotlist`) names one slot a r
   the claim applies (``domain.states.may_reclaim``/``same_intent``, the quota count,
   ``domain.cost.check_budget``), row after row in file order, each predicted create counted
   against the quota and budget of the rows after it — as the run claims them.
+* Twins: a row that would be created with exactly the settings of another slot (live, unknown
+  or a success) or of an earlier row of the same file is ``twin`` (the form's own rule,
+  :func:`app.service.reads.find_twin`): the run creates nothing for it unless twins are
+  allowed (``allow_twins``), and then the row still names its twin. A row that replays its own
+  slot is never a twin.
 * :meth:`Batches.run` — each good row through the ordinary submit (:class:`Submitter`), so a
   row already done is replayed and a changed row is a conflict: running the same file twice
   creates nothing new. Rows claim in file order, one after another (so a quota or budget that
@@ -56,6 +61,7 @@ from app.service.context import ServiceContext
 from app.service.inputs import image_file_data_url
 from app.service.lifecycle import Lifecycle
 from app.service.owner import owner_gone
+from app.service.reads import find_twin
 from app.service.results import (
     BatchProgress,
     BatchReport,
@@ -68,9 +74,11 @@ from app.service.results import (
     QuotaReport,
     QuotaUse,
     Result,
+    Twin,
 )
 from app.service.submit import Submitter, read_inputs
 from app.service.views import TaskView
+from app.store.rows import TaskRow
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +138,8 @@ class _Room:
     used: dict[str, int]
     spent: SpendTotal
     predicted: list[Cost] = field(default_factory=list)
+    #: (kind, fingerprint) → the earlier row predicted to create it (twins in one file).
+    making: dict[tuple[str, str], ShotRow] = field(default_factory=dict)
 
 
 def resolve_files(
@@ -187,6 +197,27 @@ def resolve_files(
                 for v in value
             ]
     return out
+
+
+def _twin_row(row: ShotRow, twin: Twin, cost: Cost | None) -> BatchRow:
+    """A row refused for its twin: nothing is created for it."""
+    where = f"row {twin.row}, " if twin.row is not None else ""
+    return BatchRow(
+        row.row,
+        row.line,
+        row.request_id,
+        row.kind,
+        OutcomeKind.TWIN,
+        None,
+        Problem(
+            ProblemCode.TWIN,
+            f"row {row.row}: same settings as {where}{twin.request_id} ({twin.state.value}); "
+            "creating it would pay for the same result again, so nothing is sent unless twins "
+            "are allowed",
+        ),
+        cost,
+        twin=twin,
+    )
 
 
 def _invalid_row(error: RowError) -> BatchRow:
@@ -248,8 +279,11 @@ class Batches:
         self,
         source: BatchSource | ShotList,
         base_dir: Path | None = None,
+        *,
+        allow_twins: bool = False,
     ) -> Result[BatchReport]:
-        """The dry run: what a run would answer per row now. Sends nothing, stores nothing."""
+        """The dry run: what a run would answer per row now (``allow_twins``: as a run that
+        creates twins would). Sends nothing, stores nothing."""
         ctx = self.ctx
         try:
             shots, base, name = self._shots(source, base_dir)
@@ -264,7 +298,7 @@ class Batches:
             said = (
                 _invalid_row(prepared)
                 if isinstance(prepared, RowError)
-                else await self._predict(prepared, room, table)
+                else await self._predict(prepared, room, allow_twins, rows_of(shots))
             )
             rows.append(dataclasses.replace(said, prompt=str(prompt) if prompt else None))
         quota, budget = self._reports(room, table)
@@ -273,7 +307,30 @@ class Batches:
             OutcomeKind.OK, payload=BatchReport(True, tuple(rows), total, quota, budget, name)
         )
 
-    async def _predict(self, p: _Prepared, room: _Room, table: PriceTable) -> BatchRow:
+    async def _twin(
+        self, p: _Prepared, task: TaskRow | None, rows: Mapping[str, int]
+    ) -> Twin | None:
+        """Another slot with exactly this row's settings, when the row would create one (a row
+        that replays, conflicts with or waits on its own slot answers by that slot)."""
+        ctx, row = self.ctx, p.row
+        if task is not None and not may_reclaim(
+            task.state,
+            task.kind,
+            task.fingerprint,
+            task.user_hash,
+            row.kind,
+            p.fingerprint,
+            ctx.scope.user_hash,
+        ):
+            return None
+        twin = await find_twin(ctx, row.kind, p.fingerprint, ctx.slot(row.request_id).slot_key)
+        if twin is not None and twin.request_id in rows:
+            twin = dataclasses.replace(twin, row=rows[twin.request_id])
+        return twin
+
+    async def _predict(
+        self, p: _Prepared, room: _Room, allow_twins: bool, rows: Mapping[str, int]
+    ) -> BatchRow:
         """What the submit of this row would answer now, by the claim's own rules."""
         ctx, row, kind = self.ctx, p.row, p.row.kind
         task = await ctx.load(row.request_id)
@@ -339,7 +396,14 @@ class Batches:
                     ),
                 )
             return answer(OutcomeKind.REPLAYED)
-        # The claim would run: the quota first, then the budget (the claim's order).
+        # The claim would run: first "same settings as another slot" (the form asks it before
+        # its create), then the quota, then the budget (the claim's order).
+        twin = await self._twin(p, task, rows)
+        if twin is None and (kind, p.fingerprint) in room.making:
+            earlier = room.making[(kind, p.fingerprint)]
+            twin = Twin(earlier.request_id, State.SUBMITTING, earlier.row)
+        if twin is not None and not allow_twins:
+            return _twin_row(row, twin, p.cost)
         limit, need = ctx.config.quota_limit(kind), units(kind, p.norm)
         used = room.used.get(kind, 0)
         if limit is not None and used + need > limit:
@@ -376,8 +440,17 @@ class Batches:
             )
         )
         room.predicted.append(p.cost)
+        room.making.setdefault((kind, p.fingerprint), row)
         return BatchRow(
-            row.row, row.line, row.request_id, kind, OutcomeKind.CREATED, None, None, p.cost
+            row.row,
+            row.line,
+            row.request_id,
+            kind,
+            OutcomeKind.CREATED,
+            None,
+            None,
+            p.cost,
+            twin=twin,
         )
 
     # -- the run -----------------------------------------------------------------------------
@@ -389,9 +462,12 @@ class Batches:
         wait: bool = False,
         max_seconds: float | None = None,
         on_progress: ProgressCallback | None = None,
+        allow_twins: bool = False,
     ) -> Result[BatchReport]:
         """Submit every good row (ordinary submit semantics), in file order; with ``wait``,
-        follow the created and replayed rows to a stop state (``max_seconds``: give up then)."""
+        follow the created and replayed rows to a stop state (``max_seconds``: give up then).
+        A row with exactly another slot's settings (or an earlier row's) is refused as ``twin``
+        unless ``allow_twins``."""
         ctx = self.ctx
         try:
             shots, base, name = self._shots(source, base_dir)
@@ -421,7 +497,9 @@ class Batches:
 
         ctx.listeners.append(listener)
         try:
-            await self._submit_all(good, results, answers, by_task, seen, tell)
+            await self._submit_all(
+                good, results, answers, by_task, seen, tell, allow_twins, rows_of(shots)
+            )
             if wait:
                 await self._wait_all(results, answers, max_seconds, tell)
         finally:
@@ -445,11 +523,13 @@ class Batches:
         by_task: dict[int, int],
         seen: dict[int, State],
         tell: _Teller,
+        allow_twins: bool,
+        rows: Mapping[str, int],
     ) -> None:
         sem = asyncio.Semaphore(BATCH_CONCURRENCY)
         running: list[asyncio.Task[None]] = []
 
-        async def one(index: int, p: _Prepared, claimed: asyncio.Event) -> None:
+        async def one(index: int, p: _Prepared, claimed: asyncio.Event, twin: Twin | None) -> None:
             try:
                 out = await self.submitter.submit(
                     p.row.request_id, p.row.kind, p.params, on_claimed=claimed.set
@@ -467,16 +547,23 @@ class Batches:
                 claimed.set()
                 sem.release()
             results[index] = out
-            answers[index] = _row_of(p, out)
+            answers[index] = dataclasses.replace(_row_of(p, out), twin=twin)
             if out.task is not None:
                 by_task[out.task.id] = index
                 seen[out.task.id] = out.task.state
             tell.answer(answers[index])
 
         for index, p in good:
+            # Asked once the rows before have claimed: an earlier row of this file with the
+            # same settings is then a slot being made like any other.
+            twin = await self._twin(p, await self.ctx.load(p.row.request_id), rows)
+            if twin is not None and not allow_twins:
+                answers[index] = _twin_row(p.row, twin, p.cost)
+                tell.answer(answers[index])
+                continue
             await sem.acquire()
             claimed = asyncio.Event()
-            running.append(asyncio.create_task(one(index, p, claimed)))
+            running.append(asyncio.create_task(one(index, p, claimed, twin)))
             await claimed.wait()  # the next row claims only after this one's claim answered
         if running:
             await asyncio.gather(*running)
@@ -562,6 +649,11 @@ def _row_of(p: _Prepared, out: Result[Any]) -> BatchRow:
     return BatchRow(
         p.row.row, p.row.line, p.row.request_id, p.row.kind, out.kind, out.task, problem, cost
     )
+
+
+def rows_of(shots: ShotList) -> dict[str, int]:
+    """Each good row's RequestId → its row number (a twin made by this file names its row)."""
+    return {e.request_id: e.row for e in shots.entries if isinstance(e, ShotRow)}
 
 
 def _pending(shots: ShotList, index: int) -> BatchRow:

@@ -43,6 +43,7 @@ from app.service.results import (
     Result,
     SlotList,
     SlotTasks,
+    Twin,
     invalid,
     not_found,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "SlotReader",
     "SlotRow",
     "Twin",
+    "find_twin",
 ]
 
 
@@ -71,13 +73,13 @@ def invalid_field(message: str, field: str) -> Result[Any]:
     return Result(OutcomeKind.INVALID, problem=Problem(ProblemCode.INVALID, message, field=field))
 
 
-@dataclasses.dataclass(frozen=True)
-class Twin:
-    """Another slot of this designer with exactly a draft's parameters, made or being made
-    (:data:`~app.domain.states.PAID_OR_PAYING`): creating the draft pays for it again."""
-
-    request_id: str
-    state: State
+async def find_twin(ctx: ServiceContext, kind: str, fp: str, slot_key: str) -> Twin | None:
+    """The one rule of "same settings as another slot", for the form and the shot list alike:
+    the newest other slot of this tenant and user whose kind and fingerprint are these and that
+    is live, unknown or a success. A read: nothing is claimed or written."""
+    states = sorted(s.value for s in PAID_OR_PAYING)
+    found = await ctx.store.twin(ctx.scope, kind, fp, slot_key, states)
+    return None if found is None else Twin(found.request_id, State(found.state))
 
 
 class Reads:
@@ -274,10 +276,7 @@ class Reads:
             _params, _local, norm = await read_inputs(ctx, kind, params)
         except ValidationError:
             return None
-        fp = fingerprint(str(kind), norm)
-        states = sorted(s.value for s in PAID_OR_PAYING)
-        found = await ctx.store.twin(ctx.scope, str(kind), fp, slot.slot_key, states)
-        return None if found is None else Twin(found.request_id, State(found.state))
+        return await find_twin(ctx, str(kind), fingerprint(str(kind), norm), slot.slot_key)
 
     async def suggest_request_id(self, request_id: str) -> str:
         """The next free attempt of a RequestId (``scene-02`` → ``scene-02.t2``)."""

@@ -35,6 +35,8 @@ class OutcomeKind(Enum):
     OK = "ok"
     NOT_FOUND = "not_found"
     CANCELLED = "cancelled"
+    #: A shot-list row with exactly another slot's settings, not created (``--allow-twins``).
+    TWIN = "twin"
 
 
 class ProblemCode(Enum):
@@ -56,6 +58,7 @@ class ProblemCode(Enum):
     BAD_CONFIGURATION = "bad_configuration"
     INTERRUPTED = "interrupted"
     INTERNAL = "internal"
+    TWIN = "twin"
 
 
 @dataclass(frozen=True)
@@ -276,11 +279,23 @@ class LookupReport:
 
 # -- batches ----------------------------------------------------------------------------------
 @dataclass(frozen=True)
+class Twin:
+    """Another slot of this designer with exactly a draft's parameters, made or being made
+    (:data:`~app.domain.states.PAID_OR_PAYING`): creating the draft pays for it again. In a
+    shot list, ``row`` is the row of the same file that makes it (None: a slot made before)."""
+
+    request_id: str
+    state: State
+    row: int | None = None
+
+
+@dataclass(frozen=True)
 class BatchRow:
     """One row's answer. ``row``: its number as the user counts it (CSV: the line it starts
     on; YAML: the item number). ``cost``: its estimate (for a slot that exists: the task's
     stored cost). ``prompt``: the row's prompt, as the dry run read it (None: a row that could
-    not be read, or one without a prompt)."""
+    not be read, or one without a prompt). ``twin``: another slot, or an earlier row, with
+    exactly this row's settings (outcome ``twin`` when the row was refused for it)."""
 
     row: int
     line: int
@@ -291,6 +306,7 @@ class BatchRow:
     problem: Problem | None = None
     cost: Cost | None = None
     prompt: str | None = None
+    twin: Twin | None = None
 
 
 @dataclass(frozen=True)
@@ -312,6 +328,7 @@ COUNTED = (
     OutcomeKind.CREATED,
     OutcomeKind.REPLAYED,
     OutcomeKind.CONFLICT,
+    OutcomeKind.TWIN,
     OutcomeKind.INVALID,
     OutcomeKind.QUOTA_EXCEEDED,
     OutcomeKind.BUDGET_EXCEEDED,

@@ -311,12 +311,17 @@ class SlateService:
 
     # -- shot lists -------------------------------------------------------------------------
     async def plan_batch(
-        self, source: BatchSource | ShotList, base_dir: Path | None = None
+        self,
+        source: BatchSource | ShotList,
+        base_dir: Path | None = None,
+        *,
+        allow_twins: bool = False,
     ) -> Result[BatchReport]:
         """The dry run of a shot list: per row what a run would answer; nothing stored or sent.
         ``source``: a file's :class:`BatchSource` (``BatchSource.from_file``), or rows already
-        read or made (a template's :class:`ShotList`, local files relative to ``base_dir``)."""
-        return await self._batches.plan(source, base_dir)
+        read or made (a template's :class:`ShotList`, local files relative to ``base_dir``).
+        A row with exactly another slot's settings is ``twin`` unless ``allow_twins``."""
+        return await self._batches.plan(source, base_dir, allow_twins=allow_twins)
 
     async def run_batch(
         self,
@@ -326,11 +331,19 @@ class SlateService:
         wait: bool = False,
         max_seconds: float | None = None,
         on_progress: ProgressCallback | None = None,
+        allow_twins: bool = False,
     ) -> Result[BatchReport]:
         """Submit every good row of a shot list (ordinary submit semantics); ``on_progress``
-        hears of every row's answer and, with ``wait``, of every change until it stops."""
+        hears of every row's answer and, with ``wait``, of every change until it stops. A row
+        with exactly another slot's (or an earlier row's) settings is refused as ``twin``,
+        nothing created for it, unless ``allow_twins``."""
         return await self._batches.run(
-            source, base_dir, wait=wait, max_seconds=max_seconds, on_progress=on_progress
+            source,
+            base_dir,
+            wait=wait,
+            max_seconds=max_seconds,
+            on_progress=on_progress,
+            allow_twins=allow_twins,
         )
 
     # -- lifecycle ------------------------------------------------------------------------

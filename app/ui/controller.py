@@ -500,16 +500,23 @@ class Controller(QObject):
         base_dir: Any,
         on_progress: Callable[[Any], None],
         done: Callable[[Result[Any]], None],
+        allow_twins: bool = False,
     ) -> None:
-        """Submit the shot list's rows (ordinary submit semantics); progress per row."""
+        """Submit the shot list's rows (ordinary submit semantics); progress per row. Rows with
+        exactly another slot's settings are created only with ``allow_twins`` (the review asked)."""
         self.runner.run(
-            self._sending(self._batch("run", source, base_dir, on_progress)),
+            self._sending(self._batch("run", source, base_dir, on_progress, allow_twins)),
             done=done,
             what="shot list",
         )
 
     async def _batch(
-        self, how: str, source: Any, base_dir: Any, on_progress: Callable[[Any], None] | None = None
+        self,
+        how: str,
+        source: Any,
+        base_dir: Any,
+        on_progress: Callable[[Any], None] | None = None,
+        allow_twins: bool = False,
     ) -> Result[Any]:
         from pathlib import Path
 
@@ -523,7 +530,9 @@ class Controller(QObject):
                 return invalid(None, exc)
         if how == "plan":
             return await self.service.plan_batch(source, base_dir)
-        out = await self.service.run_batch(source, base_dir, on_progress=on_progress)
+        out = await self.service.run_batch(
+            source, base_dir, on_progress=on_progress, allow_twins=allow_twins
+        )
         await self.refresh_status()
         return out
 

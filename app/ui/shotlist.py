@@ -4,8 +4,10 @@ template makes scenes NN–MM of a project from one prompt with per-scene edits,
 reviewed the same way or saved as a shot list.
 
 The rules are the service's and the domain's: :meth:`SlateService.plan_batch` (the dry run:
-nothing stored, nothing sent), :meth:`SlateService.run_batch` (each row through the ordinary
-submit, so a row already made is replayed and a changed one is a conflict),
+nothing stored, nothing sent; a row with exactly another slot's settings is a twin, named),
+:meth:`SlateService.run_batch` (each row through the ordinary submit, so a row already made is
+replayed and a changed one is a conflict; twins only once the designer said so in
+:class:`TwinRowsConfirm`),
 :func:`app.domain.templates.scene_rows` and :func:`app.domain.shotlist.write`.
 """
 
@@ -17,9 +19,10 @@ from typing import Any
 
 import shiboken6
 
-from app.domain.cost import Cost, format_money
+from app.domain.cost import Cost, format_money, sum_costs
 from app.domain.errors import ValidationError
 from app.domain.shotlist import ShotList, write
+from app.domain.states import IN_FLIGHT
 from app.domain.templates import SceneEdit, scene_rows
 from app.service.results import BatchProgress, BatchReport, BatchRow, OutcomeKind
 from app.ui.qt import (
@@ -38,6 +41,7 @@ from app.ui.qt import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QPushButton,
     QSize,
@@ -51,6 +55,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
+from app.ui.twin import how_far, scene
 
 #: What the dry run predicts for a row, in a designer's words.
 PLANNED = {
@@ -62,6 +67,7 @@ PLANNED = {
     OutcomeKind.BUDGET_EXCEEDED: QT_TRANSLATE_NOOP("ShotList", "over today's budget"),
     OutcomeKind.UNKNOWN: QT_TRANSLATE_NOOP("ShotList", "outcome unknown — recover it first"),
     OutcomeKind.REJECTED: QT_TRANSLATE_NOOP("ShotList", "refused by the provider"),
+    OutcomeKind.TWIN: QT_TRANSLATE_NOOP("ShotList", "same settings as %1"),
 }
 #: What a run answered for a row.
 DONE = {
@@ -77,6 +83,7 @@ COLORS = {
     OutcomeKind.BUDGET_EXCEEDED: "#8a2d23",
     OutcomeKind.UNKNOWN: "#8a4b00",
     OutcomeKind.REJECTED: "#8a2d23",
+    OutcomeKind.TWIN: "#8a4b00",
 }
 COLUMNS = (
     QT_TRANSLATE_NOOP("ShotList", "Row"),
@@ -112,12 +119,41 @@ KIND_WORDS = {
 #: prompt_expansion's modes as the form says them (its CreateForm words)
 MODE_WORDS = {"disabled": "off", "balanced": "balanced", "quality": "best quality"}
 CHANGED = QT_TRANSLATE_NOOP("ShotList", "this slot exists with another %1; nothing is sent")
+TWIN_SLOT = QT_TRANSLATE_NOOP(
+    "ShotList", "%1 already has exactly these settings (%2); creating this row pays again"
+)
+TWIN_ROW = QT_TRANSLATE_NOOP(
+    "ShotList", "row %1 (%2) has exactly these settings; creating both pays twice"
+)
+#: The confirm before Create sends rows with another slot's settings (TwinRowsConfirm).
+TWINS_TITLE = QT_TRANSLATE_NOOP("ShotList", "Same settings as other slots")
+TWINS_TEXT = QT_TRANSLATE_NOOP("ShotList", "These rows have exactly another slot's settings: %1.")
+TWIN_PAIR = QT_TRANSLATE_NOOP("ShotList", "%1 as %2")
+TWINS_PRICE = QT_TRANSLATE_NOOP("ShotList", "Creating them makes and pays for each again — %1.")
+TWINS_CREATE = QT_TRANSLATE_NOOP("ShotList", "Create them too")
+TWINS_SKIP = QT_TRANSLATE_NOOP("ShotList", "Only the other %1 new")
+TWINS_CANCEL = QT_TRANSLATE_NOOP("ShotList", "Cancel")
+
+
+def planned_word(row: BatchRow) -> str:
+    """What the dry run predicts for ``row``, in a designer's words."""
+    word = _tr(PLANNED.get(row.outcome, row.outcome.value))
+    if row.outcome is OutcomeKind.TWIN and row.twin is not None:
+        word = word.replace("%1", scene(row.twin.request_id))
+    return word
 
 
 def why(row: BatchRow) -> str:
     p = row.problem
     if p is None:
         return ""
+    if row.outcome is OutcomeKind.TWIN and row.twin is not None:
+        twin = row.twin
+        if twin.row is not None and twin.state in IN_FLIGHT:
+            return _tr(TWIN_ROW).replace("%1", str(twin.row)).replace("%2", scene(twin.request_id))
+        return (
+            _tr(TWIN_SLOT).replace("%1", scene(twin.request_id)).replace("%2", how_far(twin.state))
+        )
     if row.outcome is OutcomeKind.CONFLICT and p.diff:
         return _tr(CHANGED).replace("%1", ", ".join(p.diff))
     message = p.message
@@ -216,8 +252,10 @@ class ShotListDialog(QDialog):
                     str(row.row),
                     row.request_id or "—",
                     kind,
-                    _tr(PLANNED.get(row.outcome, row.outcome.value)),
-                    cost_text(row.cost) if row.outcome is OutcomeKind.CREATED else "",
+                    planned_word(row),
+                    cost_text(row.cost)
+                    if row.outcome in (OutcomeKind.CREATED, OutcomeKind.TWIN)
+                    else "",
                     why(row),
                 ]
             )
@@ -238,17 +276,21 @@ class ShotListDialog(QDialog):
             self.table.resizeColumnToContents(col)
         self._fit_reasons(5)
         counts = report.counts
-        new = counts.get("created", 0)
+        new, twins = counts.get("created", 0), counts.get("twin", 0)
+        cannot = len(report.rows) - new - twins - counts.get("replayed", 0)
+        cannot -= counts.get("conflict", 0)
+        heading = self.tr("%1 rows: %2 new, %3 already made, %4 conflicts, %5 can't be made.")
+        if twins:
+            heading = self.tr(
+                "%1 rows: %2 new, %6 with another slot's settings, %3 already made, "
+                "%4 conflicts, %5 can't be made."
+            ).replace("%6", str(twins))
         self.heading.setText(
-            self.tr("%1 rows: %2 new, %3 already made, %4 conflicts, %5 can't be made.")
-            .replace("%1", str(len(report.rows)))
+            heading.replace("%1", str(len(report.rows)))
             .replace("%2", str(new))
             .replace("%3", str(counts.get("replayed", 0)))
             .replace("%4", str(counts.get("conflict", 0)))
-            .replace(
-                "%5",
-                str(len(report.rows) - new - counts.get("replayed", 0) - counts.get("conflict", 0)),
-            )
+            .replace("%5", str(cannot))
         )
         self.totals.setText(
             self.tr("Creating the new rows costs %1.").replace(
@@ -256,9 +298,11 @@ class ShotListDialog(QDialog):
             )
         )
         self.budget.setText(self._budget_text(report))
-        self.create_button.setEnabled(new > 0)
+        self.create_button.setEnabled(new + twins > 0)
         self.create_button.setText(
-            self.tr("Create %1 new").replace("%1", str(new)) if new else self.tr("Create all")
+            self.tr("Create %1 new").replace("%1", str(new + twins))
+            if new + twins
+            else self.tr("Create all")
         )
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
@@ -309,18 +353,47 @@ class ShotListDialog(QDialog):
         return " ".join(parts)
 
     # -- the run ----------------------------------------------------------------------------------
+    #: The confirm on screen while rows with another slot's settings are asked about.
+    twins_dialog: Any = None
+
     def create_all(self) -> None:
         if self.report is None or not self.create_button.isEnabled():
             return
+        twins = [r for r in self.report.rows if r.outcome is OutcomeKind.TWIN]
         self.create_button.setEnabled(False)
+        if not twins:
+            self._run(allow_twins=False)
+            return
+        others = self.report.counts.get("created", 0)
+        dlg = self.twins_dialog = TwinRowsConfirm(twins, others, self.report.cost.currency, self)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+
+        def chosen(_result: int) -> None:
+            self.twins_dialog = None
+            clicked = dlg.clickedButton()
+            if clicked is dlg.create_too:
+                self._run(allow_twins=True)
+            elif dlg.only_others is not None and clicked is dlg.only_others:
+                self._run(allow_twins=False)
+            else:
+                self.create_button.setEnabled(True)  # nothing sent; ask again on the next click
+
+        dlg.finished.connect(chosen)
+        dlg.open()
+
+    def _run(self, allow_twins: bool) -> None:
         self.heading.setText(self.tr("Creating the new rows…"))
-        self.controller.run_batch(self.source, self.base_dir, self._progress, self._ran)
+        self.controller.run_batch(
+            self.source, self.base_dir, self._progress, self._ran, allow_twins=allow_twins
+        )
 
     def _progress(self, event: BatchProgress) -> None:
         item = self.items.get(event.request_id or "")
         if item is None:
             return
-        if event.outcome is not None:
+        if event.outcome is OutcomeKind.TWIN:
+            item.setData(0, 256, event.outcome.value)  # not created: the review's words stay
+        elif event.outcome is not None:
             word = DONE.get(event.outcome) or PLANNED.get(event.outcome, event.outcome.value)
             item.setText(3, _tr(word))
             item.setData(0, 256, event.outcome.value)
@@ -360,6 +433,45 @@ class ShotListDialog(QDialog):
             )
         )
         self.created.emit(made)
+
+
+class TwinRowsConfirm(QMessageBox):
+    """Asks before rows with exactly another slot's (or an earlier row's) settings are created
+    and paid for again: create them too, only the other new rows, or nothing yet."""
+
+    def __init__(
+        self, twins: list[BatchRow], others: int, currency: str, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("twinRowsConfirm")
+        self.setWindowTitle(_tr(TWINS_TITLE))
+        self.setIcon(QMessageBox.Icon.Question)
+        pairs = ", ".join(
+            _tr(TWIN_PAIR)
+            .replace("%1", scene(r.request_id or ""))
+            .replace("%2", scene(r.twin.request_id))
+            for r in twins
+            if r.twin is not None
+        )
+        self.setText(_tr(TWINS_TEXT).replace("%1", pairs))
+        self.setInformativeText(
+            _tr(TWINS_PRICE).replace(
+                "%1", cost_text(sum_costs([r.cost for r in twins if r.cost], currency))
+            )
+        )
+        self.create_too = self.addButton(_tr(TWINS_CREATE), QMessageBox.ButtonRole.AcceptRole)
+        self.create_too.setObjectName("twinRowsCreate")
+        self.only_others: Any = None
+        if others:
+            self.only_others = self.addButton(
+                _tr(TWINS_SKIP).replace("%1", str(others)),
+                QMessageBox.ButtonRole.ActionRole,
+            )
+            self.only_others.setObjectName("twinRowsSkip")
+        self.cancel = self.addButton(_tr(TWINS_CANCEL), QMessageBox.ButtonRole.RejectRole)
+        self.cancel.setObjectName("twinRowsCancel")
+        self.setDefaultButton(self.cancel)  # paying again is never the Enter key's default
+        self.setEscapeButton(self.cancel)
 
 
 class TemplateDialog(QDialog):

@@ -1847,6 +1847,46 @@ Every image and video you create gathers here, newest first.</source>
         <source>Prompt: %1</source>
         <translation>提示词：%1</translation>
     </message>
+    <message>
+        <source>same settings as %1</source>
+        <translation>与 %1 设置相同</translation>
+    </message>
+    <message>
+        <source>%1 already has exactly these settings (%2); creating this row pays again</source>
+        <translation>%1 已经用了完全相同的设置（%2）；创建这一行会再付一次费</translation>
+    </message>
+    <message>
+        <source>row %1 (%2) has exactly these settings; creating both pays twice</source>
+        <translation>第 %1 行（%2）的设置完全相同；两行都创建会付两次费</translation>
+    </message>
+    <message>
+        <source>Same settings as other slots</source>
+        <translation>与其他槽位设置相同</translation>
+    </message>
+    <message>
+        <source>These rows have exactly another slot&apos;s settings: %1.</source>
+        <translation>以下各行与另一个槽位的设置完全相同：%1。</translation>
+    </message>
+    <message>
+        <source>%1 as %2</source>
+        <translation>%1 与 %2 相同</translation>
+    </message>
+    <message>
+        <source>Creating them makes and pays for each again — %1.</source>
+        <translation>创建它们会逐一重新生成并再次付费 — %1。</translation>
+    </message>
+    <message>
+        <source>Create them too</source>
+        <translation>也创建它们</translation>
+    </message>
+    <message>
+        <source>Only the other %1 new</source>
+        <translation>只创建其余 %1 个新槽位</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
 </context>
 <context>
     <name>ShotListDialog</name>
@@ -1881,6 +1921,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>%1 rows: %2 new, %3 already made, %4 conflicts, %5 can&apos;t be made.</source>
         <translation>共 %1 行：%2 行新建，%3 行已创建过，%4 行冲突，%5 行无法创建。</translation>
+    </message>
+    <message>
+        <source>%1 rows: %2 new, %6 with another slot&apos;s settings, %3 already made, %4 conflicts, %5 can&apos;t be made.</source>
+        <translation>共 %1 行：%2 行新建，%6 行与另一个槽位设置相同，%3 行已创建过，%4 行冲突，%5 行无法创建。</translation>
     </message>
     <message>
         <source>Creating the new rows costs %1.</source>

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from app.domain.cost import format_money
 from app.domain.shotlist import parse
 from app.service.slate import SlateService
@@ -161,6 +163,7 @@ def test_a_shot_list_dropped_on_the_window_opens_its_review(gui, make_window, tm
     assert "No daily budget is set." in dialog.budget.text()
 
 
+@pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 def test_a_template_makes_scenes_with_edits_and_saves_them(gui, make_window, tmp_path):
     window = make_window()
     window.new_draft()
@@ -194,9 +197,92 @@ def test_a_template_makes_scenes_with_edits_and_saves_them(gui, make_window, tmp
         lambda: isinstance(window.dialog, ShotListDialog) and window.dialog, what="the review"
     )
     gui.until(lambda: review.report is not None, what="the dry run")
-    assert [r[3] for r in rows_of(review)] == ["new — will be created"] * 3
+    # scenes 2 and 4 share the template's prompt: scene-04 is scene-02's twin, asked about
+    assert [r[3] for r in rows_of(review)] == ["new — will be created"] * 2 + [
+        "same settings as scene-02"
+    ]
+    assert rows_of(review)[2][5] == (
+        "row 1 (scene-02) has exactly these settings; creating both pays twice"
+    )
     review.create_button.click()
+    confirm = gui.until(lambda: review.twins_dialog, what="the same-settings confirm")
+    confirm.create_too.click()
     gui.until(lambda: review.result is not None, timeout=30, what="the run")
+    assert [r.outcome.value for r in review.result.rows] == ["created"] * 3
     assert (
         gui.run(gui.service.status(rows[1].request_id)).task.params["prompt"].endswith("at night")
     )
+
+
+@pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+def test_a_row_with_an_unknown_slots_settings_asks_before_create_all(gui, make_window, tmp_path):
+    """Issue 31: scene-06's answer was lost (unknown); a shot-list row scene-08 with identical
+    settings was "new — will be created" and created. The review names the twin, and Create
+    asks first: Cancel sends nothing, "Only the other 1 new" skips it, "Create them too" pays."""
+    same = {"model": "MiniMax-H3", "prompt": "harbour at dawn", "duration": 4, "resolution": "768P"}
+    gui.sim.set_faults(lose_create_response=1)
+    lost = gui.run(gui.service.submit(f"{P}6", "video", same))
+    assert lost.task.state.value == "unknown"
+    shots = tmp_path / "twins.csv"
+    shots.write_text(
+        "request_id,kind,prompt,model,duration,resolution\n"
+        f"{P}8,video,harbour at dawn,MiniMax-H3,4,768P\n"
+        f"{P}9,video,harbour at noon,MiniMax-H3,4,768P\n"
+    )
+    window = make_window()
+    window.import_shot_list(str(shots))
+    dialog = gui.until(
+        lambda: isinstance(window.dialog, ShotListDialog) and window.dialog, what="the review"
+    )
+    gui.until(lambda: dialog.report is not None, what="the dry run")
+    rows = rows_of(dialog)
+    assert [r[3] for r in rows] == ["same settings as scene-06", "new — will be created"]
+    assert rows[0][5] == (
+        "scene-06 already has exactly these settings (unknown — the provider may be making it); "
+        "creating this row pays again"
+    )
+    assert "1 with another slot's settings" in dialog.heading.text()
+    assert dialog.create_button.text() == "Create 2 new"
+    made = gui.sim.stats()["creates_total"]
+
+    dialog.create_button.click()
+    confirm = gui.until(lambda: dialog.twins_dialog, what="the same-settings confirm")
+    assert (
+        confirm.text() == "These rows have exactly another slot's settings: scene-08 as scene-06."
+    )
+    assert confirm.defaultButton() is confirm.cancel
+    confirm.cancel.click()
+    gui.until(lambda: dialog.twins_dialog is None, what="the confirm closed")
+    gui.until(lambda: dialog.create_button.isEnabled(), what="Create offered again")
+    assert gui.sim.stats()["creates_total"] == made  # Cancel sent nothing
+
+    dialog.create_button.click()
+    confirm = gui.until(lambda: dialog.twins_dialog, what="the confirm again")
+    assert confirm.only_others.text() == "Only the other 1 new"
+    confirm.only_others.click()
+    gui.until(lambda: dialog.result is not None, timeout=30, what="the run")
+    assert [r.outcome.value for r in dialog.result.rows] == ["twin", "created"]
+    assert gui.sim.stats()["creates_total"] == made + 1
+    assert gui.run(gui.service.status(f"{P}8")).kind.value == "not_found"
+    assert rows_of(dialog)[0][3] == "same settings as scene-06"
+
+    dialog.close()
+    window.import_shot_list(str(shots))
+    again = gui.until(
+        lambda: (
+            isinstance(window.dialog, ShotListDialog)
+            and window.dialog is not dialog
+            and window.dialog
+        ),
+        what="the second review",
+    )
+    gui.until(lambda: again.report is not None, what="the second dry run")
+    assert [r.outcome.value for r in again.report.rows] == ["twin", "replayed"]
+    again.create_button.click()
+    confirm = gui.until(lambda: again.twins_dialog, what="the confirm, twins only")
+    assert confirm.only_others is None
+    confirm.create_too.click()
+    gui.until(lambda: again.result is not None, timeout=30, what="the run with the twin")
+    assert [r.outcome.value for r in again.result.rows] == ["created", "replayed"]
+    assert gui.sim.stats()["creates_total"] == made + 2
+    assert gui.run(gui.service.status(f"{P}8")).task is not None

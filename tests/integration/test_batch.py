@@ -124,6 +124,7 @@ def test_fifty_rows_dry_run_predicts_the_run_and_a_second_run_creates_nothing(
         "created": 30,
         "replayed": 5,
         "conflict": 5,
+        "twin": 0,
         "invalid": 10,
         "quota_exceeded": 0,
         "budget_exceeded": 0,
@@ -338,7 +339,8 @@ async def test_dry_run_predicts_quota_and_budget_refusals_the_run_then_makes(har
     )
     shots = ShotList("csv", (*rows, *extra.entries))
     requests0 = harness.sim.stats()["requests_total"]
-    plan = (await svc.plan_batch(shots)).payload
+    # scenes 2–5 share the template's prompt: takes of one shot, created as asked (twins)
+    plan = (await svc.plan_batch(shots, allow_twins=True)).payload
     assert harness.sim.stats()["requests_total"] == requests0
     predicted = [(r.request_id, r.outcome) for r in plan.rows]
     assert [o for _r, o in predicted] == [
@@ -354,7 +356,7 @@ async def test_dry_run_predicts_quota_and_budget_refusals_the_run_then_makes(har
     assert plan.cost.estimate == 2 * CLIP_768P_6S
     assert "unknown" in plan.rows[-1].problem.message
     events: list[BatchProgress] = []
-    ran = (await svc.run_batch(shots, on_progress=events.append)).payload
+    ran = (await svc.run_batch(shots, on_progress=events.append, allow_twins=True)).payload
     assert [(r.request_id, r.outcome) for r in ran.rows] == predicted
     answers = sorted((e.request_id, e.outcome) for e in events if e.outcome is not None)
     assert answers == sorted(predicted)  # one progress event with each row's answer
@@ -362,12 +364,12 @@ async def test_dry_run_predicts_quota_and_budget_refusals_the_run_then_makes(har
     assert ran.budget.remaining == 0
 
     quota = harness.other(user="mei", quota_video=2, prices_file=tmp_path / "none.toml")
-    plan = (await quota.plan_batch(ShotList("csv", tuple(rows)))).payload
+    plan = (await quota.plan_batch(ShotList("csv", tuple(rows)), allow_twins=True)).payload
     assert [r.outcome for r in plan.rows] == [OutcomeKind.CREATED] * 2 + [
         OutcomeKind.QUOTA_EXCEEDED
     ] * 3
     assert plan.quota.video.used == 2
-    ran = (await quota.run_batch(ShotList("csv", tuple(rows)))).payload
+    ran = (await quota.run_batch(ShotList("csv", tuple(rows)), allow_twins=True)).payload
     assert [r.outcome for r in ran.rows] == [r.outcome for r in plan.rows]
 
 
@@ -491,3 +493,75 @@ def test_h3_rows_with_local_files_are_read_as_submit_reads_them(
     assert (one.out["outcome"], two.out["outcome"]) == ("replayed", "replayed"), (one.out, two.out)
     again = slate("batch", str(path), "--dry-run", env=env)
     assert [r["outcome"] for r in again.out["rows"]] == ["replayed", "replayed", "invalid"]
+
+
+def test_a_row_with_another_slot_s_settings_is_a_twin_unless_allowed(
+    slate, slate_env, store_url, demo_sim, tmp_path
+):
+    """Issue 31: with scene-06 unknown (its answer lost), a row scene-08 with identical settings
+    was "new — will be created" and created: two creates for one intent. The shot list runs the
+    form's twin rule: the dry run names the twin, a run refuses the row unless --allow-twins.
+    Two identical rows of one file are twins too; a row that replays its own slot is not."""
+    env = {**slate_env, "SLATE_STORE": store_url}
+    same = {"prompt": "the harbour at dawn"}
+    demo_sim.set_faults(lose_create_response=1)
+    lost = slate(
+        "submit", "--request-id", f"{PROJECT}:scene-06", "--kind", "video",
+        "--prompt", same["prompt"], "--resolution", "768P", "--duration", "6", env=env,
+    )  # fmt: skip
+    assert lost.code == 4 and lost.out["task"]["state"] == "unknown", lost.out
+    path = write_csv(
+        tmp_path / "twins.csv",
+        [
+            video(f"{PROJECT}:scene-06", same["prompt"]),  # its own slot: unknown, not a twin
+            video(f"{PROJECT}:scene-08", same["prompt"]),  # scene-06's settings
+            video(f"{PROJECT}:scene-09", "the harbour at noon"),
+            video(f"{PROJECT}:scene-10", "gulls over the pier"),
+            video(f"{PROJECT}:scene-11", "gulls over the pier"),  # scene-10's, in this file
+        ],
+    )
+    creates0 = demo_sim.stats()["creates_total"]
+
+    dry = slate("batch", str(path), "--dry-run", env=env)
+    assert [r["outcome"] for r in dry.out["rows"]] == [
+        "unknown", "twin", "created", "created", "twin"
+    ]  # fmt: skip
+    row08, row10, row11 = dry.out["rows"][1], dry.out["rows"][3], dry.out["rows"][4]
+    assert row08["twin"] == {"request_id": f"{PROJECT}:scene-06", "state": "unknown", "row": 2}
+    assert row08["error"]["code"] == "twin" and row08["task"] is None
+    assert f"same settings as row 2, {PROJECT}:scene-06 (unknown)" in row08["error"]["message"]
+    assert row11["twin"]["request_id"] == f"{PROJECT}:scene-10"
+    assert row11["twin"]["row"] == row10["row"]
+    assert dry.out["rows"][2]["twin"] is None
+    assert dry.out["counts"]["twin"] == 2 and dry.out["counts"]["created"] == 2
+    assert dry.out["cost"]["estimate"] == pytest.approx(2 * 0.28)  # the twins are not counted
+    assert dry.code == 3  # a twin exits as a conflict does
+    assert demo_sim.stats()["creates_total"] == creates0  # the dry run sent nothing
+
+    run = slate("batch", str(path), env=env, timeout=120)
+    assert outcomes(run) == outcomes(dry), run.out  # row by row, what the dry run said
+    assert run.code == 3
+    assert run.out["rows"][1]["twin"]["request_id"] == f"{PROJECT}:scene-06"
+    assert demo_sim.stats()["creates_total"] == creates0 + 2  # scene-09 and scene-10 only
+    assert slate("status", f"{PROJECT}:scene-08", env=env).out["outcome"] == "not_found"
+    assert slate("status", f"{PROJECT}:scene-11", env=env).out["outcome"] == "not_found"
+
+    allowed_dry = slate("batch", str(path), "--dry-run", "--allow-twins", env=env)
+    assert [r["outcome"] for r in allowed_dry.out["rows"]] == [
+        "unknown", "created", "replayed", "replayed", "created"
+    ]  # fmt: skip
+    assert allowed_dry.out["rows"][1]["twin"]["request_id"] == f"{PROJECT}:scene-06"
+    allowed = slate("batch", str(path), "--allow-twins", env=env, timeout=120)
+    assert outcomes(allowed) == outcomes(allowed_dry), allowed.out
+    assert allowed.out["rows"][1]["twin"]["request_id"] == f"{PROJECT}:scene-06"
+    assert allowed.out["rows"][4]["twin"]["request_id"] == f"{PROJECT}:scene-10"
+    assert allowed.code == 4  # scene-06 is still unknown
+    assert demo_sim.stats()["creates_total"] == creates0 + 4
+
+    # every row now replays (or waits on) its own slot: none is a twin, nothing is sent
+    again = slate("batch", str(path), env=env, timeout=120)
+    assert [r["outcome"] for r in again.out["rows"]] == [
+        "unknown", "replayed", "replayed", "replayed", "replayed"
+    ]  # fmt: skip
+    assert all(r["twin"] is None for r in again.out["rows"])
+    assert demo_sim.stats()["creates_total"] == creates0 + 4
