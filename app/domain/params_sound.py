@@ -342,7 +342,10 @@ def normalize_music(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def music_body(params: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``/v1/music_generation`` body: the song comes back inline (hex)."""
+    """The ``/v1/music_generation`` body. The song comes back as a link (``output_format``
+    ``url``, valid 24 h), never inline: a hex answer is twice the song's bytes, and a WAV song
+    of a few minutes passes what an answer may be read at (a paid song lost to Slate's own
+    limit, with no task id to find it again); a link can also be fetched again."""
     body: dict[str, Any] = {"model": params["model"], "prompt": params["prompt"]}
     if params.get("lyrics") is not None:
         body["lyrics"] = params["lyrics"]
@@ -357,7 +360,7 @@ def music_body(params: Mapping[str, Any]) -> dict[str, Any]:
         "sample_rate": params["sample_rate"],
         "bitrate": params["bitrate"],
     }
-    body["output_format"] = "hex"
+    body["output_format"] = "url"
     return body
 
 
@@ -451,7 +454,7 @@ def normalize_speech(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def speech_body(params: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``/v1/t2a_v2`` or ``/v1/t2a_async_v2`` body (the same settings; sync asks for hex)."""
+    """The ``/v1/t2a_v2`` or ``/v1/t2a_async_v2`` body (the same settings; sync asks for a link, as music does)."""
     voice: dict[str, Any] = {
         "voice_id": params["voice"],
         "speed": params["speed"],
@@ -474,7 +477,7 @@ def speech_body(params: Mapping[str, Any]) -> dict[str, Any]:
     if params.get("language_boost"):
         body["language_boost"] = params["language_boost"]
     if params.get("protocol") != ASYNC:
-        body["output_format"] = "hex"
+        body["output_format"] = "url"
         body["stream"] = False
     return body
 

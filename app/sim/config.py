@@ -405,6 +405,7 @@ class SimConfig:
     queueing: float = 1.0
     processing: float = 2.0
     image_latency: float = 0.2
+    song_seconds: float = 4.0  # how long every song is (a real one lasts minutes)
     regeneration_allowed: bool = True  # the account is on the allow-list for 2K regeneration
     context_ir_mode: str = "inline"  # Context-IR answers the task inline, or "task": a task id
     state_path: Path | None = None

@@ -17,7 +17,7 @@ HTTP 200 with ``base_resp`` (``status_code`` ≠ 0 is an error).
 * ``POST /v1/get_voice`` ``{"voice_type": system | voice_cloning | voice_generation | all}``.
 
 The sound is real: MP3, WAV or FLAC (PCM raw) made with PyAV, of the asked sample rate and
-channels, as long as the answer says. A song lasts :data:`SONG_SECONDS`; speech lasts as its
+channels, as long as the answer says. A song lasts ``SimConfig.song_seconds`` (:data:`SONG_SECONDS` unless set); speech lasts as its
 text would be read (:data:`CHARS_PER_SECOND`, by ``speed``), capped at :data:`SPEECH_CAP_SECONDS`
 so a demo of a book stays small (the answer reports the length of what it sends).
 
@@ -110,7 +110,12 @@ def _pcm(seconds: float, rate: int, channels: int, seed: int) -> bytes:
     base = 220.0 * (2 ** ((seed % 12) / 12))
     w1, w2 = 2 * math.pi * base / rate, 2 * math.pi * base * 1.5 / rate
     sin = math.sin
-    mono = array("h", [int((0.25 * sin(w1 * i) + 0.12 * sin(w2 * i)) * 32767) for i in range(n)])
+    period = min(n, rate)  # one second, repeated: a long song costs no more to make than that
+    mono = array(
+        "h", [int((0.25 * sin(w1 * i) + 0.12 * sin(w2 * i)) * 32767) for i in range(period)]
+    )
+    if n > period:
+        mono = (mono * (n // period + 1))[:n]
     for k in range(min(n, 32)):  # the seed's bits in the first samples: each sound its own bytes
         mono[k] ^= (seed >> k) & 1
     if channels == 1:
@@ -453,6 +458,7 @@ class SoundEndpoints:
 
     def _sound_music(self) -> None:
         params, said = self._sound_create("music", validate_music)
+        params["seconds"] = self.sim.config.song_seconds  # type: ignore[attr-defined]
         self._sound_inline(params, said, "music")
 
     def _sound_t2a(self) -> None:

@@ -201,8 +201,27 @@ async def test_bad_sound_parameters_are_refused_naming_the_field_before_anything
     assert (await h.service.status(SONG)).kind is OutcomeKind.NOT_FOUND
 
 
+async def test_a_long_wav_song_past_what_an_answer_may_be_is_kept(harness):
+    """A 150 s stereo 44.1 kHz WAV song is 26 MB: as hex, a 53 MB answer, past the 48 MB an
+    answer is read at — once a paid song with no task id, lost for good as ``unknown``. Slate
+    asks for a link (MiniMax's ``output_format: url``) and fetches the song from it."""
+    from app.providers.http import MAX_ANSWER_BYTES
+
+    h = harness
+    h.sim.config.song_seconds = 150.0
+    asked = {**MUSIC, "prompt": "a long tide, strings", "format": "wav"}
+    out = await h.service.submit(SONG, "music", asked)
+    assert out.kind is OutcomeKind.CREATED, out.problem
+    task = out.task
+    assert task.state is State.SUCCESS, task.error
+    [m] = task.media
+    assert m.content_type == "audio/wav" and m.duration == pytest.approx(150.0, abs=1.0)
+    assert 2 * m.bytes > MAX_ANSWER_BYTES  # inline, it would not have been read
+    assert creates(h.sim, asked["prompt"]) == 1
+
+
 async def test_a_song_that_arrived_is_kept_when_the_store_cannot_record_it(harness):
-    """The answer is journaled (the sound's bytes with it) before any store write: a full disk
+    """The answer is journaled (the link to the song with it) before any store write: a full disk
     at that moment loses nothing, and the next start writes the song into its slot, verified,
     without a second create."""
     from tests.integration.test_journal import DiskFull, journal_files

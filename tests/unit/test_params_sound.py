@@ -112,7 +112,7 @@ def test_the_bodies_are_as_minimax_documents_them():
         "lyrics": "[Verse]\nla",
         "seed": 7,
         "audio_setting": {"format": "mp3", "sample_rate": 44100, "bitrate": 256000},
-        "output_format": "hex",
+        "output_format": "url",
     }
     assert music_body(normalize("music", {"prompt": "p", "instrumental": True}))["is_instrumental"]
     line = speech_body(
