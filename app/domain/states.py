@@ -120,6 +120,16 @@ PROVIDER_STATUS_T2A: dict[str, State] = {
 STATUS_WORDS = {V1: PROVIDER_STATUS, V2: PROVIDER_STATUS_V2, T2A: PROVIDER_STATUS_T2A}
 #: Status words of a failure the provider bills all the same.
 BILLED_FAILURES: dict[str, frozenset[str]] = {T2A: frozenset({"Expired"})}
+#: Status words after which the provider has billed the generation, whatever happens locally
+#: afterwards: each protocol's success word, and the failures it bills all the same (async
+#: speech's ``Expired``: the audio was made and is gone). The one rule spend, the budget and a
+#: slot's charge read (:func:`app.store.spend.provider_billed` and its SQL twin).
+BILLED_WORDS: frozenset[str] = frozenset(
+    word
+    for words in STATUS_WORDS.values()
+    for word, state in words.items()
+    if state is State.DOWNLOADING
+).union(*BILLED_FAILURES.values())
 
 
 def state_for_status_word(word: object, protocol: str = V1) -> State:

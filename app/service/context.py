@@ -39,7 +39,7 @@ from app.service.results import (
 from app.service.views import MediaView, TaskError, TaskView
 from app.store.aio import Store
 from app.store.rows import Scope, TaskRow
-from app.store.spend import DECLARED_FAILED, amount, lazy_cost, provider_succeeded
+from app.store.spend import DECLARED_FAILED, amount, lazy_cost, provider_billed
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -234,7 +234,7 @@ class ServiceContext:
                 estimate=cost.estimate,
                 reported=cost.reported,
                 declared_failed=task.error_code == DECLARED_FAILED,
-                billed=provider_succeeded(task.state.value, task.provider_status),
+                billed=provider_billed(task.state.value, task.provider_status),
             )
         )
         return cost, charged

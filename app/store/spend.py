@@ -48,14 +48,12 @@ from app.domain.cost import (
 from app.domain.days import budget_day
 from app.domain.naming import project_of
 from app.domain.prices import MAX_MONEY, Money, PriceTable
-from app.domain.states import State
+from app.domain.states import BILLED_WORDS, State
 from app.store.models import tasks
 from app.store.rows import BudgetRule, Scope
 
 #: The error code of a task the user declared failed (it keeps counting its estimate).
 DECLARED_FAILED = "declared_failed"
-#: Provider status words that mean "the generation succeeded" (V1, V2).
-SUCCESS_WORDS = frozenset({"Success", "succeeded"})
 
 
 def amount(text_value: object) -> Money:
@@ -70,10 +68,11 @@ def amount(text_value: object) -> Money:
     return out if out.is_finite() and 0 <= out <= MAX_MONEY else None
 
 
-def provider_succeeded(state: str, provider_status: str | None) -> bool:
-    """Whether the provider said the generation succeeded (whatever our download did)."""
+def provider_billed(state: str, provider_status: str | None) -> bool:
+    """Whether the provider billed the generation, whatever our download did: it said it
+    succeeded, or ended it in a failure it bills (``BILLED_WORDS``: async speech's Expired)."""
     return state in (State.DOWNLOADING.value, State.SUCCESS.value) or (
-        state == State.FAIL.value and provider_status in SUCCESS_WORDS
+        state == State.FAIL.value and provider_status in BILLED_WORDS
     )
 
 
@@ -95,7 +94,7 @@ def lazy_cost(
     est = estimate(kind, params, table)
     rep = amount(stored_reported)
     if rep is None:
-        usage = usage_of(kind, results, provider_succeeded(state, provider_status))
+        usage = usage_of(kind, results, provider_billed(state, provider_status))
         try:
             rep = reported(kind, params, usage, table)
         except ReportOutOfRange:
@@ -214,9 +213,9 @@ def cost_rows(
         (tasks.c.error_code == literal_column(f"'{DECLARED_FAILED}'"), literal_column("1")),
         else_=literal_column("0"),
     )
-    billed = case(  # the provider said the generation succeeded: billed (domain.cost.charge)
+    billed = case(  # the provider billed it: provider_billed's words (domain.cost.charge)
         (
-            tasks.c.provider_status.in_([literal_column(f"'{w}'") for w in sorted(SUCCESS_WORDS)]),
+            tasks.c.provider_status.in_([literal_column(f"'{w}'") for w in sorted(BILLED_WORDS)]),
             literal_column("1"),
         ),
         else_=literal_column("0"),
@@ -334,7 +333,7 @@ def _unpriced(
                 reported=cost.reported,
                 declared_failed=r.error_code == DECLARED_FAILED,
                 project=r.project or project_of(r.request_id),
-                billed=provider_succeeded(r.state, r.provider_status),
+                billed=provider_billed(r.state, r.provider_status),
             )
         )
     return out

@@ -164,6 +164,33 @@ async def test_a_lost_async_create_is_attached_by_task_id(harness):
     assert creates(h.sim, text) == 1
 
 
+async def test_an_attached_async_speech_that_expired_counts_in_spend_and_budget(harness):
+    """A lost create, attached by its id after the audio expired: ``fail`` (``expired``), billed
+    — and counted so by spend and by the budget, not as $0 (issue 31). Expired has no usage in
+    its answer and the lost create's never arrived: it counts at its estimate."""
+    h = harness
+    text = "Lost then expired. " * 600
+    h.sim.set_faults(lose_create_response=1)
+    out = await h.service.submit(LONG, "speech", {**SPEECH, "text": text})
+    assert out.kind is OutcomeKind.UNKNOWN
+    price = out.task.cost.estimate
+    assert price == Decimal(len(text)) * Decimal(100) / Decimal(1_000_000)
+    [tid] = list(sound.book(h.sim).tasks)
+    h.sim.set_clock(advance=10 * 3600)  # nobody asked for 10 hours: the audio is gone
+    await h.service.recover(LONG, AttachTask(tid))
+    done = await h.service.wait(LONG, max_seconds=60)
+    assert done.task.state is State.FAIL and done.task.error.code == "expired", done.task.error
+    assert done.task.charged == price  # billed: the audio was made
+    total = (await h.service.spend()).payload.spend.total
+    assert total.estimate == price and total.not_charged_slots == 0, total
+    # a budget that leaves room for half of the next line's price: the expired one counts
+    line_price = Decimal(len(SPEECH["text"])) * Decimal(100) / Decimal(1_000_000)
+    budgeted = h.other(budget_daily=price + line_price / 2)
+    refused = await budgeted.submit(LINE, "speech", SPEECH)
+    assert refused.kind is OutcomeKind.BUDGET_EXCEEDED, (refused.kind, refused.problem)
+    assert creates(h.sim, SPEECH["text"]) == 0 and creates(h.sim, text) == 1
+
+
 @pytest.mark.parametrize("fault", ["undecodable_media", "short_sound"])
 async def test_undecodable_or_too_short_sound_is_never_success(harness, fault):
     h = harness

@@ -429,7 +429,7 @@ def _money(rows: Any, ledger: dict[str, Any]) -> dict[str, Any]:
     was billed (an unknown price: unknown, never 0; nothing billed: 0). An unknown slot counts
     its estimate, the most its create can have cost: never less than what was billed."""
     from app.domain.cost import SlotCost, charge
-    from app.store.spend import DECLARED_FAILED, amount, provider_succeeded
+    from app.store.spend import DECLARED_FAILED, amount, provider_billed
 
     billed: dict[str, list[str | None]] = {}
     for c in ledger["charges"]:
@@ -447,7 +447,7 @@ def _money(rows: Any, ledger: dict[str, Any]) -> dict[str, Any]:
             estimate=amount(r["cost_estimate"]),
             reported=amount(r["cost_reported"]),
             declared_failed=r["error_code"] == DECLARED_FAILED,
-            billed=provider_succeeded(r["state"], r["provider_status"]),
+            billed=provider_billed(r["state"], r["provider_status"]),
         )
         counted = charge(slot)
         if counted is None:
