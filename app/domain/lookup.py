@@ -2,7 +2,9 @@
 tasks are candidates for an unknown slot.
 
 The window runs from 10 s before the claim to 60 s after the create's timeout ran out; provider
-timestamps have 1 s granularity, so the bounds are widened to whole seconds. A candidate has the
+timestamps have 1 s granularity, so the bounds are widened to whole seconds. The window is placed
+in the provider's clock (:func:`placed`: its offset measured from its own answers, recorded with
+the evidence), since it lists tasks by the time it keeps. A candidate has the
 slot's model, duration, resolution and ratio (where the list shows one; the demo provider's V1
 list also shows the prompt, which must then match too) and is owned by no other slot.
 Exactly one candidate may be attached; zero or several change nothing.
@@ -26,13 +28,37 @@ COMPARED = ("model", "duration", "resolution", "ratio")
 
 @dataclass(frozen=True)
 class Window:
-    """Unix seconds, both ends included."""
+    """Unix seconds, both ends included. ``offset``: the provider's clock minus this machine's
+    that placed it in the provider's clock (0: as this machine reads the time)."""
 
     start: int
     end: int
+    offset: float = 0.0
 
     def holds(self, at: float) -> bool:
         return self.start <= at <= self.end
+
+
+@dataclass(frozen=True)
+class Clock:
+    """The provider's clock against this machine's, measured from its own answers (the
+    ``Date`` they carry): ``offset`` is the provider's time minus ours, within ``error``."""
+
+    offset: float
+    error: float
+
+
+def placed(win: Window, clock: Clock | None) -> Window:
+    """``win`` (this machine's clock) moved into the provider's clock and widened by what the
+    reading may be off: a provider 90 s behind lists the lost create 90 s before our window."""
+    if clock is None or not (math.isfinite(clock.offset) and math.isfinite(clock.error)):
+        return win
+    slack = max(clock.error, 0.0)
+    return Window(
+        math.floor(win.start + clock.offset - slack),
+        math.ceil(win.end + clock.offset + slack),
+        win.offset + clock.offset,
+    )
 
 
 def window(claimed_at: float, timeout_ran_out_at: float) -> Window:
@@ -122,7 +148,11 @@ class Selection:
     def evidence(self) -> dict[str, Any]:
         """For the slot's history: the window and every task seen."""
         return {
-            "window": {"start": self.window.start, "end": self.window.end},
+            "window": {
+                "start": self.window.start,
+                "end": self.window.end,
+                "provider_clock_offset": round(self.window.offset, 3),
+            },
             "listed": len(self.listed),
             "owned_by_other_slots": list(self.owned),
             "candidates": [

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Protocol, runtime_checkable
 
 from app.domain.capabilities import Capabilities
-from app.domain.lookup import Listed
+from app.domain.lookup import Clock, Listed
 
 
 class ProviderError(Exception):
@@ -260,6 +260,13 @@ class V2Extras(Protocol):
     async def regenerate_video(self, body: dict[str, Any]) -> VideoCreated: ...
 
     async def enhance_prompt(self, body: dict[str, Any]) -> PromptAnswer: ...
+
+
+@runtime_checkable
+class KeepsClock(Protocol):
+    """An adapter that reads the provider's clock off its answers (``Date``)."""
+
+    def provider_clock(self) -> Clock | None: ...
 
 
 @runtime_checkable

@@ -12,8 +12,10 @@ The API key never enters a message, a log line, a repr or a raw dict; downloads 
 from __future__ import annotations
 
 import asyncio
+import email.utils
 import ipaddress
 import logging
+import math
 import socket
 import time
 from contextlib import asynccontextmanager
@@ -25,6 +27,7 @@ import httpx
 
 from app import scrub as scrub_mod
 from app.domain.hosts import LOOPBACK_NAMES, is_loopback_host
+from app.domain.lookup import Clock
 from app.providers.base import Ambiguous, Download, Refused, Stalled
 
 log = logging.getLogger(__name__)
@@ -149,6 +152,20 @@ class Answer:
     retry_after: float | None
 
 
+def provider_time(date: str | None) -> float | None:
+    """An HTTP ``Date`` header as Unix seconds, or None when it is missing or unreadable."""
+    if not date:
+        return None
+    try:
+        when = email.utils.parsedate_to_datetime(date)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        return None
+    stamp = when.timestamp()
+    return stamp if math.isfinite(stamp) else None
+
+
 class ApiClient:
     """One HTTP client for one base URL and key, shared by the V1 and V2 adapters."""
 
@@ -181,6 +198,9 @@ class ApiClient:
         #: Names are resolved to check them only when this client opens real connections (a
         #: transport given in code routes requests itself).
         self._resolve = transport is None
+        #: The provider's clock against this machine's, from the ``Date`` of its latest answer
+        #: (see :meth:`_read_clock`); None until one answered with a readable date.
+        self.clock: Clock | None = None
         self.client = httpx.AsyncClient(
             timeout=httpx.Timeout(timeout, connect=connect_timeout, pool=connect_timeout),
             transport=transport,
@@ -190,6 +210,18 @@ class ApiClient:
 
     def __repr__(self) -> str:
         return f"ApiClient(base_url={self.base_url!r})"
+
+    def _read_clock(self, response: httpx.Response, asked_at: float, heard_at: float) -> None:
+        """Read the provider's clock off an answer's ``Date``: it was stamped between the
+        request leaving and its headers arriving, and is cut to whole seconds, so the offset
+        (provider minus this machine) is known to half the round trip plus half a second."""
+        stamped = provider_time(response.headers.get("Date"))
+        if stamped is None:
+            return
+        self.clock = Clock(
+            offset=stamped + 0.5 - (asked_at + heard_at) / 2,
+            error=(heard_at - asked_at) / 2 + 0.5,
+        )
 
     # -- secrets ---------------------------------------------------------------------------
     def scrub_text(self, text: str) -> str:
@@ -231,7 +263,9 @@ class ApiClient:
                 headers=headers,
                 **extra,
             )
+            asked_at = time.time()
             streamed = await self.client.send(request, stream=True)
+            self._read_clock(streamed, asked_at, time.time())
             try:
                 content = await self._read_capped(streamed, what)
             finally:

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import quote
 
 from app.domain.capabilities import Capabilities
+from app.domain.lookup import Clock
 from app.domain.protocols import V2
 from app.providers.base import (
     Ambiguous,
@@ -68,6 +69,10 @@ class MiniMaxV2:
 
     def __repr__(self) -> str:
         return f"MiniMaxV2(base_url={self.http.base_url!r})"
+
+    def provider_clock(self) -> Clock | None:
+        """The provider's clock against ours, from its latest answer (None before one)."""
+        return self.http.clock
 
     async def _v2(self, method: str, path: str, what: str, **kw: Any) -> dict[str, Any]:
         answer = await self.http.send(method, path, what=what, **kw)

@@ -15,6 +15,8 @@ listed. :meth:`Recovery.look` runs the same search without attaching, for the ap
 
 from __future__ import annotations
 
+from functools import partial
+
 from typing import Any
 
 from app.domain import lookup
@@ -28,7 +30,7 @@ from app.domain.states import (
     state_for_status_word,
 )
 from app.domain.tidy import may_refetch
-from app.providers.base import ProviderError
+from app.providers.base import KeepsClock, ProviderError
 from app.service.media import VerificationFailed
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.context import ServiceContext
@@ -266,28 +268,40 @@ class Recovery:
             ran_out = claimed + self.ctx.config.timeout + LEASE_MARGIN
         return lookup.window(claimed, ran_out)
 
-    async def _rivals(self, task: TaskRow) -> list[lookup.Rival]:
+    async def _rivals(self, task: TaskRow, clock: lookup.Clock | None) -> list[lookup.Rival]:
         """This user's other slots that are ``unknown`` or ``submitting``, each with its own
-        window: any of them may have made a task that fits this slot too."""
+        window (placed in the provider's clock as this slot's): any of them may have made a
+        task that fits this slot too."""
         others = await self.ctx.store.tasks_in_states(task.scope, [State.UNKNOWN, State.SUBMITTING])
         out = []
         for other in others:
             if other.id == task.id or other.kind != task.kind or other.provider_task_id:
                 continue
-            out.append(lookup.Rival(other.request_id, other.params, await self._window(other)))
+            win = lookup.placed(await self._window(other), clock)
+            out.append(lookup.Rival(other.request_id, other.params, win))
         return out
 
     async def _select(self, task: TaskRow) -> lookup.Selection:
+        """List the tasks of the create's window in the provider's clock. The clock is read off
+        the provider's answers: the latest one's before listing, and the list's own after it;
+        when they disagree by more than a second (no answer yet, or the clock moved) the list
+        is asked again in the window the fresh reading places."""
         ctx = self.ctx
-        win = await self._window(task)
+        own = await self._window(task)
         api = ctx.api(task)
         model = task.params.get("model")
-        listed = await ctx.call(
-            lambda: api.list_tasks(win.start, win.end, model if isinstance(model, str) else None)
-        )
+        wanted = model if isinstance(model, str) else None
+        clock = api.provider_clock() if isinstance(api, KeepsClock) else None
+        for _ in range(2):
+            win = lookup.placed(own, clock)
+            listed = await ctx.call(partial(api.list_tasks, win.start, win.end, wanted))
+            fresh = api.provider_clock() if isinstance(api, KeepsClock) else None
+            if fresh is None or (clock is not None and abs(fresh.offset - clock.offset) <= 1.0):
+                break
+            clock = fresh
         ids = [t.task_id for t in listed]
         owned = await ctx.store.owners_of(task.provider, task.endpoint, ids, except_task=task.id)
-        rivals = await self._rivals(task)
+        rivals = await self._rivals(task, clock)
         return lookup.select(task.params, win, listed, sorted(owned), rivals)
 
     @staticmethod

@@ -238,13 +238,33 @@ async def test_a_lost_create_answer_is_found_by_lookup_with_the_evidence(harness
     evidence = recovered.data["lookup"]
     w = evidence["window"]
     assert w["start"] <= made["created_at"] <= w["end"]
-    assert (
-        w["start"] == int(out.task.created_at - 10)
-        or w["start"] == int(out.task.created_at - 10) - 1
-    )
+    # 10 s before the claim, in the provider's clock (the same as ours here, to a second)
+    assert abs(w["provider_clock_offset"]) <= 1.5
+    assert abs(w["start"] - (out.task.created_at - 10 + w["provider_clock_offset"])) <= 2
     assert evidence["listed"] >= 1 and evidence["candidates"][0]["id"] == made["task_id"]
     done = await harness.service.wait(RID, max_seconds=60)
     assert done.task.state is State.SUCCESS
+    assert harness.sim.stats()["made_total"] == 1  # recover never creates
+
+
+@pytest.mark.parametrize("skew", [-90.0, 90.0])
+async def test_lookup_finds_a_lost_create_at_a_provider_whose_clock_is_off(harness, skew):
+    """MiniMax's clock 90 s behind (or ahead): it lists the lost create at its own time, 90 s
+    off ours. The window is placed in its clock, measured from its answers' ``Date``, and the
+    offset is kept with the evidence (DESIGN.md "Recover")."""
+    harness.sim.config.clock_offset = skew
+    harness.sim.set_faults(lose_create_response=1)
+    out = await harness.service.submit(RID, "video", H3)
+    assert out.kind is OutcomeKind.UNKNOWN and out.task.provider_task_id is None
+    [made] = [t for t in harness.sim.store.list_v2_tasks() if t["prompt"] == H3["prompt"]]
+    assert abs(made["created_at"] - skew - out.task.created_at) < 30  # at the provider's time
+    rec = await harness.service.recover(RID, Lookup())
+    assert rec.kind is OutcomeKind.OK, rec.problem
+    assert rec.payload.attached == made["task_id"]
+    recovered = [e for e in await events(harness) if e.event == "recovered"][-1]
+    w = recovered.data["lookup"]["window"]
+    assert w["provider_clock_offset"] == pytest.approx(skew, abs=1.5)
+    assert w["start"] <= made["created_at"] <= w["end"]
     assert harness.sim.stats()["made_total"] == 1  # recover never creates
 
 
@@ -302,6 +322,9 @@ async def test_the_window_excludes_tasks_made_long_after_the_create(h):
             "ratio": "16:9",
         }
     )
+    # Back to the provider's true time: the lookup reads its clock off its answers, and a
+    # clock that stayed ahead would (rightly) move the window with it.
+    h.sim.set_clock(offset=0.0)
     rec = await h.service.recover(RID, Lookup())
     assert rec.kind is OutcomeKind.UNKNOWN and rec.payload.listed == 0
 

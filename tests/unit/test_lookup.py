@@ -3,6 +3,8 @@ candidates. Pure."""
 
 from __future__ import annotations
 
+import math
+
 from app.domain.lookup import Listed, Window, matches, select, window
 
 SLOT = {
@@ -73,7 +75,10 @@ def test_select_keeps_the_window_and_leaves_owned_tasks_out():
     assert found.owned == ("owned",)
     assert found.found is not None and found.found.task_id == "mine"
     ev = found.evidence()
-    assert ev["window"] == {"start": 100, "end": 200} and ev["listed"] == 3
+    assert (
+        ev["window"] == {"start": 100, "end": 200, "provider_clock_offset": 0.0}
+        and ev["listed"] == 3
+    )
     assert ev["owned_by_other_slots"] == ["owned"]
     assert [c["id"] for c in ev["candidates"]] == ["mine"]
 
@@ -82,3 +87,23 @@ def test_two_candidates_attach_nothing():
     found = select(SLOT, Window(0, 10), [task("a", 1), task("b", 2)], owned=[])
     assert found.found is None and len(found.candidates) == 2
     assert select(SLOT, Window(0, 10), [], owned=[]).found is None
+
+
+def test_the_window_is_placed_in_the_providers_clock_and_widened_by_the_readings_error():
+    from app.domain.lookup import Clock, placed
+
+    ours = window(1000.0, 1100.0)  # 990 … 1160
+    behind = placed(ours, Clock(offset=-90.0, error=0.6))
+    assert (behind.start, behind.end) == (math.floor(990 - 90 - 0.6), math.ceil(1160 - 90 + 0.6))
+    assert behind.offset == -90.0
+    assert behind.holds(1000.0 - 90.0) and not behind.holds(1100.0)
+    assert placed(ours, None) == ours  # no reading yet: our own clock
+    assert placed(ours, Clock(offset=float("nan"), error=0.5)) == ours  # never a NaN window
+
+
+def test_the_providers_clock_is_read_off_its_date_header_or_not_at_all():
+    from app.providers.http import provider_time
+
+    assert provider_time("Thu, 03 Dec 2026 21:30:00 GMT") == 1796333400.0
+    for junk in (None, "", "yesterday", "Thu, 03 Dec 2026 21:30:00", "Thu, 99 Foo 2026 x GMT"):
+        assert provider_time(junk) is None, junk
