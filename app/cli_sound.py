@@ -1,18 +1,20 @@
 """``slate submit --kind music|speech``: the options as parameters (DESIGN.md "Sound").
 
 ``--lyrics-file`` and ``--text-file`` give the file's text exactly (UTF-8), never its path; a
-file that cannot be read is refused naming the field (``lyrics``, ``text``) before anything is
-stored or sent. Options of another kind given with music or speech are refused by the domain
+file that cannot be read, is no regular file (a FIFO, ``/dev/zero``) or is larger than the
+field's limit allows (3,500 lyrics characters, 1,000,000 speech characters, × 4 bytes) is refused
+naming the field (``lyrics``, ``text``) before anything is stored or sent. Options of another kind given with music or speech are refused by the domain
 (``normalize``), naming them. Every rule lives in :mod:`app.domain.params_sound`.
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from app.domain.errors import ValidationError
+from app.domain.params_sound import ASYNC_TEXT_MAX, LYRICS_MAX
+from app.service.inputs import read_text_file
 
 #: Options a music or speech slot does not take (given, they are refused naming them).
 _FOREIGN = (
@@ -50,17 +52,16 @@ _SPEECH_ONLY = (
 )
 
 
+#: The most characters each file's field may hold (DESIGN.md "Sound"): the file's byte cap
+#: follows from it (:func:`app.service.inputs.text_file_cap`).
+FILE_CHARS = {"lyrics": LYRICS_MAX, "text": ASYNC_TEXT_MAX}
+
+
 def read_text(path: str, field: str) -> str:
-    """A text file's content exactly (UTF-8; a leading byte-order mark is not part of it)."""
-    try:
-        data = Path(path).expanduser().read_bytes()
-    except OSError as exc:
-        raise ValidationError(field, f"cannot read {path}: {exc.strerror or exc}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ValidationError(field, f"{path} is not UTF-8 text") from None
-    return text
+    """A text file's content exactly (UTF-8; a leading byte-order mark is not part of it): a
+    regular file of at most the field's documented limit × 4 bytes, never a FIFO or a device
+    (:func:`app.service.inputs.read_text_file`)."""
+    return read_text_file(path, field, FILE_CHARS[field])
 
 
 def _one_of(ns: argparse.Namespace, inline: str, file: str, field: str) -> str | None:

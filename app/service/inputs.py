@@ -22,7 +22,9 @@ import binascii
 import hashlib
 import io
 import mimetypes
+import os
 import re
+import stat
 import struct
 import warnings
 from dataclasses import dataclass, replace
@@ -135,6 +137,74 @@ def image_option(value: str | None, field: str) -> str | None:
     if value.startswith(("https://", "http://", "data:")):
         return value
     return image_file_data_url(value, field)
+
+
+# -- text files (``--text-file``, ``--lyrics-file``) --------------------------------------------
+#: The widest a character is in UTF-8: a file of N characters holds at most N × 4 bytes.
+UTF8_MAX_BYTES_PER_CHAR = 4
+_BOM = b"\xef\xbb\xbf"
+
+
+def text_file_cap(max_chars: int) -> int:
+    """The most bytes a text file of at most ``max_chars`` characters can hold: ``max_chars``
+    × 4 (UTF-8's widest character) plus a byte-order mark's 3 bytes."""
+    return max_chars * UTF8_MAX_BYTES_PER_CHAR + len(_BOM)
+
+
+def read_text_file(path: str | Path, field: str, max_chars: int) -> str:
+    """A text file's content exactly (UTF-8; a leading byte-order mark is not part of it), read
+    as a reference file is: a regular file only, of at most :func:`text_file_cap` bytes. The
+    file is opened without blocking (a FIFO never holds the command) and checked on the open
+    descriptor (a device such as ``/dev/zero`` is refused before a byte is read); at most one
+    byte past the cap is ever read, whatever the file claims. Raises :class:`ValidationError`
+    naming ``field``."""
+    shown = str(path)
+    p = Path(path).expanduser()
+    cap = text_file_cap(max_chars)
+    limit = (
+        f"{cap:,} bytes ({max_chars:,} characters × {UTF8_MAX_BYTES_PER_CHAR} bytes, "
+        "UTF-8's widest)"
+    )
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        raise ValidationError(
+            field, f"cannot read {shown}: {exc.strerror or exc}", Rule.NO_FILE, name=p.name
+        ) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ValidationError(
+                field,
+                f"{shown} is not a regular file; give a text file",
+                Rule.NO_FILE,
+                name=p.name,
+            )
+        if info.st_size > cap:
+            raise ValidationError(
+                field,
+                f"{shown} is {info.st_size:,} bytes; a {field} file may be at most {limit}",
+            )
+        chunks: list[bytes] = []
+        got = 0
+        while got <= cap:
+            chunk = os.read(fd, min(1 << 20, cap + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+    except OSError as exc:
+        raise ValidationError(
+            field, f"cannot read {shown}: {exc.strerror or exc}", Rule.UNREADABLE, name=p.name
+        ) from None
+    finally:
+        os.close(fd)
+    if got > cap:  # grew after the check
+        raise ValidationError(field, f"{shown} holds more than {limit}")
+    try:
+        return b"".join(chunks).decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ValidationError(field, f"{shown} is not UTF-8 text") from None
 
 
 # -- probing ------------------------------------------------------------------------------------

@@ -1,0 +1,88 @@
+"""Hostile world III (issue 32): inputs that still got through — text files that are no files,
+a reference pruned before a replay, text PostgreSQL cannot hold, a documented voice refused.
+
+Every command runs through the real `slate` entry point (in this process) against the demo
+provider over loopback; "nothing sent" is the provider's own request count, "nothing stored"
+the store's own answer."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.timeout(120)
+
+RID = "article:20261202:tide-eye:voice-01"
+SONG = "article:20261202:tide-eye:song-01"
+VOICE = "English_expressive_narrator"
+
+
+def _refused_before_anything(said: Any, field: str, demo_sim: Any, slate: Any) -> None:
+    assert said.code == 2, said.out
+    assert said.out["outcome"] == "invalid" and said.out["task"] is None
+    assert said.out["error"]["field"] == field, said.out["error"]
+    assert demo_sim.stats()["requests_total"] == 0
+    listed = slate("list")
+    assert listed.code == 0 and listed.out["slots"] == [], listed.out
+
+
+def _speech(path: str) -> list[str]:
+    return [
+        "submit",
+        "--request-id",
+        RID,
+        "--kind",
+        "speech",
+        "--text-file",
+        path,
+        "--voice",
+        VOICE,
+    ]
+
+
+def _song(path: str) -> list[str]:
+    return ["submit", "--request-id", SONG, "--kind", "music", "--prompt", "lofi", "--lyrics-file",
+            path]  # fmt: skip
+
+
+@pytest.mark.parametrize("option", ["text", "lyrics"])
+def test_a_device_as_a_text_file_is_refused_without_reading_it(slate, demo_sim, option):
+    args = _speech("/dev/zero") if option == "text" else _song("/dev/zero")
+    said = slate(*args)
+    assert "not a regular file" in said.out["error"]["message"]
+    _refused_before_anything(said, option, demo_sim, slate)
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("option", ["text", "lyrics"])
+def test_a_fifo_as_a_text_file_is_refused_without_blocking(slate, demo_sim, tmp_path, option):
+    fifo = tmp_path / "words.fifo"
+    os.mkfifo(fifo)  # nobody ever writes: an open that waits for a writer would hang here
+    said = slate(*(_speech(str(fifo)) if option == "text" else _song(str(fifo))))
+    assert "not a regular file" in said.out["error"]["message"]
+    _refused_before_anything(said, option, demo_sim, slate)
+
+
+@pytest.mark.parametrize(
+    "option, chars, cap", [("text", 1_000_000, "4,000,003 bytes"), ("lyrics", 3500, "14,003 bytes")]
+)
+def test_a_text_file_past_its_fields_limit_is_refused_naming_the_cap(
+    slate, demo_sim, tmp_path: Path, option, chars, cap
+):
+    big = tmp_path / "big.txt"
+    big.write_bytes("語".encode() * (chars * 4 // 3 + 2))  # 3 bytes a character, past ×4 bytes
+    said = slate(*(_speech(str(big)) if option == "text" else _song(str(big))))
+    message = said.out["error"]["message"]
+    assert cap in message and f"{chars:,} characters" in message, message
+    _refused_before_anything(said, option, demo_sim, slate)
+
+
+def test_a_text_file_within_its_cap_is_its_text_exactly(slate, demo_sim, tmp_path: Path):
+    lyrics = tmp_path / "lyrics.txt"
+    lyrics.write_bytes(b"\xef\xbb\xbf" + "[verse]\n潮汐之眼\n".encode())
+    said = slate(*_song(str(lyrics)))
+    assert said.code == 0 and said.out["outcome"] == "created", said.out
+    assert said.out["task"]["params"]["lyrics"] == "[verse]\n潮汐之眼\n"
