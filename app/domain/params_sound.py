@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any, Final
 
-from app.domain.errors import ValidationError
+from app.domain.errors import Rule, ValidationError
 
 MUSIC: Final = "music"
 SPEECH: Final = "speech"
@@ -182,7 +183,11 @@ SYSTEM_VOICES: Final = (
 DEFAULT_VOICE: Final = "English_expressive_narrator"
 
 SEED_MAX: Final = 2**31 - 1
-_VOICE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_\-.]{0,255}")
+#: The longest voice id Slate sends (MiniMax's custom ids are at most 256 characters).
+VOICE_ID_MAX: Final = 256
+#: Unicode categories no voice id holds: controls, format characters, surrogates, private use,
+#: unassigned code points, line and paragraph separators.
+_NOT_IN_VOICE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
 #: What each kind's media may be: the format asked → the content type a verified file carries.
 CONTENT_TYPES: Final = {"mp3": "audio/mpeg", "wav": "audio/wav", "flac": "audio/flac"}
@@ -378,6 +383,31 @@ def speech_protocol(text: str) -> str:
     return SYNC if len(text) <= SYNC_TEXT_MAX else ASYNC
 
 
+def check_voice_id(voice: str) -> None:
+    """A voice id as MiniMax's can be: its documented system voices hold letters of any
+    script, digits, spaces, parentheses and punctuation (``Chinese (Mandarin)_News_Anchor``),
+    so any printable character is taken; control and other invisible characters, an empty id
+    and one longer than :data:`VOICE_ID_MAX` are refused (``voice``)."""
+    if not voice:
+        raise ValidationError(
+            "voice", "is required: a voice id such as English_expressive_narrator"
+        )
+    if len(voice) > VOICE_ID_MAX:
+        raise ValidationError(
+            "voice",
+            f"is {len(voice):,} characters; a voice id is at most {VOICE_ID_MAX}",
+            Rule.TOO_LONG,
+            count=len(voice),
+            limit=VOICE_ID_MAX,
+        )
+    bad = next((c for c in voice if unicodedata.category(c) in _NOT_IN_VOICE), None)
+    if bad is not None:
+        raise ValidationError(
+            "voice",
+            f"holds the invisible character U+{ord(bad):04X}; a voice id is printable text",
+        )
+
+
 def normalize_speech(raw: Mapping[str, Any]) -> dict[str, Any]:
     """A voice line's parameters with every default stated, and the protocol its text needs."""
     _unknown_fields(raw, SPEECH_FIELDS, "speech")
@@ -404,11 +434,10 @@ def normalize_speech(raw: Mapping[str, Any]) -> dict[str, Any]:
         raise ValidationError(
             "voice", "is required: a voice id such as English_expressive_narrator"
         )
-    if not isinstance(voice, str) or not _VOICE.fullmatch(voice.strip()):
-        raise ValidationError(
-            "voice", "must be a voice id (letters, digits, _ - .), e.g. English_expressive_narrator"
-        )
+    if not isinstance(voice, str):
+        raise ValidationError("voice", "must be a voice id such as English_expressive_narrator")
     voice = voice.strip()
+    check_voice_id(voice)
     speed = 1.0 if raw.get("speed") in (None, "") else _number(raw["speed"], "speed")
     if not SPEED_MIN <= speed <= SPEED_MAX:
         raise ValidationError("speed", f"is {speed:g}; use {SPEED_MIN:g} to {SPEED_MAX:g}")

@@ -86,3 +86,13 @@ def test_a_text_file_within_its_cap_is_its_text_exactly(slate, demo_sim, tmp_pat
     said = slate(*_song(str(lyrics)))
     assert said.code == 0 and said.out["outcome"] == "created", said.out
     assert said.out["task"]["params"]["lyrics"] == "[verse]\n潮汐之眼\n"
+
+
+def test_a_documented_system_voice_with_spaces_and_parentheses_is_spoken(slate, demo_sim):
+    said = slate(
+        "submit", "--request-id", RID, "--kind", "speech", "--text", "潮汐之眼",
+        "--voice", "Chinese (Mandarin)_News_Anchor",
+    )  # fmt: skip
+    assert said.code == 0 and said.out["outcome"] == "created", said.out
+    assert said.out["task"]["params"]["voice"] == "Chinese (Mandarin)_News_Anchor"
+    assert said.out["task"]["state"] == "success"

@@ -76,7 +76,10 @@ def test_music_refusals_name_the_field(raw, field):
     [
         ({"voice": VOICE}, "text"),
         ({"text": "hi"}, "voice"),
-        ({"text": "hi", "voice": "has space"}, "voice"),
+        ({"text": "hi", "voice": "line\nbreak"}, "voice"),
+        ({"text": "hi", "voice": "bell\x07"}, "voice"),
+        ({"text": "hi", "voice": "zero\u200bwidth"}, "voice"),
+        ({"text": "hi", "voice": "v" * 257}, "voice"),
         ({"text": "hi", "voice": VOICE, "speed": 0.4}, "speed"),
         ({"text": "hi", "voice": VOICE, "speed": "nan"}, "speed"),
         ({"text": "hi", "voice": VOICE, "volume": 0}, "volume"),
@@ -94,6 +97,18 @@ def test_speech_refusals_name_the_field(raw, field):
     with pytest.raises(ValidationError) as err:
         normalize("speech", raw)
     assert err.value.field == field
+
+
+def test_every_voice_in_slates_own_list_is_a_voice_id():
+    """The ids of MiniMax's documented system voices hold spaces and parentheses
+    (``Chinese (Mandarin)_News_Anchor``): every voice Slate offers is taken as it is."""
+    from app.domain.params_sound import SYSTEM_VOICES
+    from app.sim.sound import SYSTEM_VOICES as DEMO_VOICES
+
+    for voice, _name in (*SYSTEM_VOICES, *DEMO_VOICES):
+        assert normalize("speech", {"text": "hi", "voice": voice})["voice"] == voice
+    longest = "v" * 256
+    assert normalize("speech", {"text": "hi", "voice": longest})["voice"] == longest
 
 
 def test_the_async_boundary_counts_code_points_and_never_changes_for_a_slot():
