@@ -20,7 +20,7 @@ import socket
 import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable
 from urllib.parse import urlsplit
 
 import httpx
@@ -263,13 +263,27 @@ class ApiClient:
                 headers=headers,
                 **extra,
             )
+            allowed = self._answer_time(request, timeout)
             asked_at = time.time()
-            streamed = await self.client.send(request, stream=True)
-            self._read_clock(streamed, asked_at, time.time())
-            try:
-                content = await self._read_capped(streamed, what)
-            finally:
-                await streamed.aclose()
+            async with asyncio.timeout(allowed) as bound:
+                started = asyncio.get_running_loop().time()
+                streamed = await self.client.send(request, stream=True)
+                self._read_clock(streamed, asked_at, time.time())
+                try:
+                    content = await self._read_capped(
+                        streamed,
+                        what,
+                        lambda size: bound.reschedule(started + allowed + size / MIN_RATE),
+                    )
+                finally:
+                    await streamed.aclose()
+        except TimeoutError:
+            message = self.scrub_text(
+                f"{what}: no whole answer in time after sending (it took more than "
+                f"{allowed:.0f} s, or came slower than {MIN_RATE // 1024} KiB/s)"
+            )
+            log.warning("%s %s: the answer came too slowly", method, path)
+            raise Ambiguous(message) from None
         except (
             httpx.ConnectError,
             httpx.ConnectTimeout,
@@ -321,9 +335,28 @@ class ApiClient:
             raw["_trace_id"] = trace_id
         return Answer(response.status_code, body, raw, retry_after(response))
 
-    async def _read_capped(self, response: httpx.Response, what: str) -> bytes:
+    def _answer_time(self, request: httpx.Request, timeout: float | None) -> float:
+        """How long one API exchange may take in all, the answer's body included: the time to
+        connect (the connect timeout, at most the request's own), the request's own timeout,
+        and the request's body at the minimum rate (:data:`MIN_RATE`); the answer's bytes
+        extend it as they arrive at that rate. A server dripping its answer a byte at a time
+        (each read inside the read timeout) is cut off there, so every command keeps its own
+        deadline (``--timeout 3``: 6 s at most; the create's outcome: unknown)."""
+        limits = self.client.timeout
+        read = timeout if timeout is not None else (limits.read or 60.0)
+        connect = min(limits.connect or read, read)
+        sent = as_int(request.headers.get("Content-Length")) or 0
+        return connect + read + sent / MIN_RATE
+
+    async def _read_capped(
+        self,
+        response: httpx.Response,
+        what: str,
+        on_bytes: Callable[[int], None] | None = None,
+    ) -> bytes:
         """The answer's body, read at most :data:`MAX_ANSWER_BYTES` of it: a larger one is
-        never held (the request was sent, so what it did is unknown → Ambiguous)."""
+        never held (the request was sent, so what it did is unknown → Ambiguous).
+        ``on_bytes(size)``: after each chunk, the size read so far."""
         declared = as_int(response.headers.get("Content-Length"))
         if declared is not None and declared > MAX_ANSWER_BYTES:
             raise Ambiguous(
@@ -340,6 +373,8 @@ class ApiClient:
                     "answer may have; not read"
                 )
             parts.append(chunk)
+            if on_bytes is not None:
+                on_bytes(size)
         return b"".join(parts)
 
     # -- downloads -------------------------------------------------------------------------

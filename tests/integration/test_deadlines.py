@@ -9,9 +9,12 @@ start-up included; the poller (in the app's process) and the minimum-rate rule i
 
 from __future__ import annotations
 
+import json
 import time
 
 import asyncio
+
+import pytest
 
 from app.providers import http
 from app.providers.base import Stalled
@@ -119,6 +122,40 @@ def test_an_image_submit_with_timeout_3_answers_in_time_against_a_drip_download(
         assert res.out["outcome"] == "created", res.out
         assert res.out["task"]["state"] == "downloading", res.out  # the links are kept
         assert server.sent("POST", "/v1/image_generation") == 1
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize("kind", ["image", "music"])
+def test_a_dripped_synchronous_create_ends_in_time_as_unknown(slate_env, store_url, kind):
+    """A synchronous create whose answer comes a byte at a time (each byte well inside the read
+    timeout) once held `submit --timeout 3` as long as the server liked. The whole answer must
+    arrive within the command's own deadline (or at the minimum rate): cut off, the create's
+    outcome is unknown — never fail, never a second create — and the command ends with its
+    one JSON object."""
+    server = HostileServer({})
+    if kind == "image":
+        path = "/v1/image_generation"
+        answer = ok(id="img-slow", data={"image_urls": [f"{server.base_url}/dl/one.png"]})
+        argv = ["--kind", "image", "--prompt", "p"]
+    else:
+        path = "/v1/music_generation"
+        answer = ok(data={"audio": f"{server.base_url}/dl/song.mp3", "status": 2})
+        argv = ["--kind", "music", "--prompt", "lofi piano", "--instrumental"]
+    body = json.dumps(answer).encode() + b" " * 4096  # ~40 s at 1 byte / 10 ms
+    server.script[f"POST {path}"] = [Answer(body, drip=1, drip_every=0.01)]
+    env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": server.base_url}
+    try:
+        began = time.monotonic()
+        res = run(env, ["submit", "--request-id", RID, *argv, "--timeout", "3"], timeout=90)
+        took = time.monotonic() - began
+        assert took < 6 + MARGIN, took  # 3 s to connect at most, 3 s for the answer
+        assert res.out["outcome"] == "unknown" and res.code == 4, res.out
+        assert res.out["task"]["state"] == "unknown", res.out
+        assert server.sent("POST", path) == 1
+        again = run(env, ["submit", "--request-id", RID, *argv, "--timeout", "3"], timeout=90)
+        assert again.out["outcome"] == "unknown", again.out  # create disabled: never sent twice
+        assert server.sent("POST", path) == 1
     finally:
         server.stop()
 
