@@ -22,9 +22,14 @@ NEARLY_FULL = 1 << 20
 
 
 def _sqlite_path(config: Any) -> Path | None:
+    """The file of a SQLite store; None for PostgreSQL (its database name is no path here)."""
+    from sqlalchemy.engine import make_url
+
     from app.store.engine import _sqlite_path as path_of
 
     try:
+        if make_url(config.store).get_backend_name() != "sqlite":
+            return None
         return path_of(config.store)
     except Exception:  # noqa: BLE001 - not a SQLite URL, or not one we can read
         return None

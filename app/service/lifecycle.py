@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, NoReturn
 
 from app.domain import params_v2
 from app.domain.errors import ValidationError
@@ -334,10 +334,8 @@ class Lifecycle:
                 await self._verification_failed(task, f"attempt {attempt}: {exc.reason}")
                 if not exc.retryable and attempt >= 2:
                     break
-            except OSError as exc:
-                reason = f"could not write the media file: {exc.strerror or exc}"
-                await self._verification_failed(task, f"attempt {attempt}: {reason}")
-                break
+            except OSError as exc:  # this machine's trouble, never a verdict on the task
+                await self.not_written(task, exc)
             except ProviderError as exc:
                 if exc.try_later:  # the read said nothing (timeout, 5xx, stall): ask again later
                     return await self.download_later(task, exc)
@@ -359,15 +357,29 @@ class Lifecycle:
             new = await self.moves.to_success(task, [v.row(ctx.config.data_dir) for v in verified])
         return new or (await ctx.store.task(task.id)) or task
 
-    async def download_later(self, task: TaskRow, exc: ProviderError) -> TaskRow:
+    async def download_later(self, task: TaskRow, exc: ProviderError | OSError) -> TaskRow:
         """A read on the way to the media said nothing about the task (``exc.try_later``: a
         timeout, a reset, a 5xx, a rate limit, a stalled transfer): DESIGN.md "a read is never
         a verdict" — the task stays ``downloading`` and is asked again after a backoff (the
         provider's ``Retry-After`` where it gave one)."""
         ctx = self.ctx
         failures = task.poll_failures + 1
-        delay = retry_delay(exc.retry_after, backoff(ctx.poll_interval, failures, rng=ctx.rng))
+        after = exc.retry_after if isinstance(exc, ProviderError) else None
+        delay = retry_delay(after, backoff(ctx.poll_interval, failures, rng=ctx.rng))
         return (await self.moves.download_later(task, exc, failures, delay)) or task
+
+    async def not_written(self, task: TaskRow, exc: OSError) -> NoReturn:
+        """This machine could not write the media (a full disk, a folder turned read-only):
+        nothing about the task — it stays ``downloading`` and is fetched again later, the
+        provider's result untouched — and the command says what is wrong with the data dir
+        (:class:`BadConfiguration`, exit 2 naming the path) or raises ``exc`` as it is."""
+        from app.unusable import while_writing
+
+        await self.download_later(task, exc)
+        bad = while_writing(exc, self.ctx.config)
+        if bad is not None:
+            raise bad from exc
+        raise exc
 
     async def refetch(self, task: TaskRow) -> list[media_mod.VerifiedMedia]:
         """Download and verify a finished slot's media again, as the first download did (same

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from app.domain import params_sound
 from app.domain.params_sound import MUSIC, MUSIC_CREATE_TIMEOUT, SPEECH
@@ -142,9 +142,12 @@ async def recorded_sync(
     audio = answered.get("audio")
     if audio:
         raw_bytes = base64.b64decode(audio)
-        path, digest = await asyncio.to_thread(
-            sound_media.keep_bytes, raw_bytes, folder, str(task.params["format"])
-        )
+        try:
+            path, digest = await asyncio.to_thread(
+                sound_media.keep_bytes, raw_bytes, folder, str(task.params["format"])
+            )
+        except OSError as exc:  # a full disk: the store is told what arrived and was lost
+            return await _not_kept(submitter, task, exc, data, results, recorded, said)
         results["audio_file"] = _relative(ctx, path)
         results["audio_sha256"] = digest
     elif answered.get("url"):
@@ -176,6 +179,41 @@ async def recorded_sync(
     if current.state == State.DOWNLOADING:
         current = await submitter.lifecycle.download_within(current, ctx.config.timeout, [])
     return Result(OutcomeKind.CREATED, task.request_id, ctx.view(current))
+
+
+async def _not_kept(
+    submitter: Submitter,
+    task: TaskRow,
+    exc: OSError,
+    data: dict[str, Any],
+    results: dict[str, Any],
+    recorded: Callable[[], None],
+    said: dict[str, Any],
+) -> NoReturn:
+    """The sound arrived in the answer's own bytes and this machine could not write them (a
+    full disk). A synchronous sound has no id to fetch it again: the slot says so — made and
+    billed, lost here — rather than "may or may not exist", and the command names the data
+    dir (exit 2)."""
+    from app.unusable import while_writing
+
+    why = exc.strerror or str(exc)
+    await submitter.moves.to_fail(
+        task,
+        answer=True,
+        code="not_written",
+        message=f"the {task.kind} was made and billed, but this machine could not write it "
+        f"({why}); a synchronous sound has no id to fetch it again",
+        detail=f"{task.kind} answered; not written here: {why}",
+        data={**data, "errno": exc.errno},
+        results=results,
+        provider_success=True,
+        **said,
+    )
+    recorded()
+    bad = while_writing(exc, submitter.ctx.config)
+    if bad is not None:
+        raise bad from exc
+    raise exc
 
 
 def _relative(ctx: ServiceContext, path: Path) -> str:
@@ -288,10 +326,8 @@ async def download(lc: Lifecycle, task: TaskRow) -> TaskRow:
             await lc._verification_failed(task, f"attempt {attempt}: {exc.reason}")
             if results.get("audio_file") or (not exc.retryable and attempt >= 2):
                 break  # the kept bytes are what arrived: trying again changes nothing
-        except OSError as exc:
-            reason = f"could not write the sound file: {exc.strerror or exc}"
-            await lc._verification_failed(task, f"attempt {attempt}: {reason}")
-            break
+        except OSError as exc:  # this machine's trouble, never a verdict on the task
+            await lc.not_written(task, exc)
         except ProviderError as exc:
             if exc.try_later:  # the read said nothing (timeout, 5xx, stall): ask again later
                 fetched: TaskRow = await lc.download_later(task, exc)

@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping
 from app.domain import derived, enhance, params_h3image, params_v2
 from app.domain.cost import BudgetCheck, estimate, format_money
 from app.domain.days import budget_day
-from app.domain.errors import StoreBusy, ValidationError
+from app.domain.errors import BadConfiguration, StoreBusy, ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import project_of, suggest_next_request_id
 from app.domain.params import FRAME_IMAGE_FIELDS, diff, normalize, request_body, units
@@ -502,6 +502,8 @@ class Submitter:
         entry = await self._journal(task, answered)
         try:
             return await self._record_answer(task, answered, entry)
+        except BadConfiguration:
+            raise  # recorded; only the media could not be written here (a full disk): exit 2
         except Exception as exc:  # noqa: BLE001 - the answer is safe in the journal: say where
             return self._kept(task, answered, entry, exc)
         finally:
@@ -701,6 +703,8 @@ class Submitter:
         what = (
             f"provider task {answered['task_id']}"
             if answered["type"] in ("video", "speech_task")
+            else f"{task.kind} sound: {answered['url']}"
+            if answered["type"] == "sound" and answered.get("url")
             else f"{task.kind} sound"
             if answered["type"] == "sound"
             else f"{len(answered.get('urls') or []) + len(answered.get('inline') or [])} image(s)"
@@ -721,16 +725,32 @@ class Submitter:
                 f"slot the next time Slate opens this store (any command, e.g. `slate "
                 f"status {task.request_id}`)"
             )
+        elif answered["type"] == "sound" and answered.get("audio"):
+            where = (
+                "the journal could not be written either, and a synchronous sound has no id "
+                "to fetch it again: its bytes are lost"
+            )
         else:
             where = f"the journal could not be written either; the log keeps the answer ({what})"
-        code = ProblemCode.STORE_BUSY if isinstance(exc, StoreBusy) else ProblemCode.INTERNAL
+        from app.unusable import while_writing
+
+        bad = while_writing(exc, self.ctx.config)
+        code = (
+            ProblemCode.BAD_CONFIGURATION
+            if bad is not None
+            else ProblemCode.STORE_BUSY
+            if isinstance(exc, StoreBusy)
+            else ProblemCode.INTERNAL
+        )
+        said = f"{bad.sentence()} " if bad is not None else ""
         return Result(
             OutcomeKind.INVALID,
             task.request_id,
             problem=Problem(
                 code,
-                f"the provider answered the create ({what}) but the store could not record "
-                f"it ({why}); {where}",
+                f"{said}The provider answered the create ({what}) but the store could not "
+                f"record it ({why}); {where}",
+                field=bad.setting if bad is not None else None,
             ),
         )
 

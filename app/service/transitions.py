@@ -370,11 +370,23 @@ class Transitions:
         )
 
     async def download_later(
-        self, task: TaskRow, exc: ProviderError, failures: int, delay: float
+        self, task: TaskRow, exc: ProviderError | OSError, failures: int, delay: float
     ) -> TaskRow | None:
-        """A download let go for its rate, or a read on its way that said nothing (a timeout,
-        a 5xx, a rate limit: ``exc.try_later``): still ``downloading``, the next try after a
-        backoff (noted on the 1st and every 10th)."""
+        """A download let go for its rate, a read on its way that said nothing (a timeout,
+        a 5xx, a rate limit: ``exc.try_later``), or media this machine could not write (a full
+        disk: ``OSError``): still ``downloading``, the next try after a backoff (noted on the
+        1st and every 10th; always for this machine's own trouble)."""
+        if isinstance(exc, OSError):
+            return await self._move(
+                task,
+                expect=(State.DOWNLOADING,),
+                poll_failures=failures,
+                next_poll_at=time.time() + delay,
+                event="media_not_written",
+                detail=f"could not write the media here ({exc.strerror or exc}); "
+                f"the result is still at the provider; next try in {delay:.0f} s",
+                data={"errno": exc.errno, "billed": True},
+            )
         note = failures == 1 or failures % 10 == 0
         event = "download_stalled" if isinstance(exc, Stalled) else "query_failed"
         return await self._move(

@@ -357,6 +357,9 @@ EVENT_WORDS = {
     "query_failed": QT_TRANSLATE_NOOP("Event", "query failed"),
     "foreign_answer": QT_TRANSLATE_NOOP("Event", "answer about another task, ignored"),
     "download_stalled": QT_TRANSLATE_NOOP("Event", "download too slow, paused"),
+    "media_not_written": QT_TRANSLATE_NOOP(
+        "Event", "could not be saved on this computer (disk full?), will try again"
+    ),
     "recovered": QT_TRANSLATE_NOOP("Event", "recovered"),
     "declared_failed": QT_TRANSLATE_NOOP("Event", "declared failed"),
     "exported": QT_TRANSLATE_NOOP("Event", "exported"),

@@ -508,6 +508,10 @@
         <translation>下载太慢，已暂停</translation>
     </message>
     <message>
+        <source>could not be saved on this computer (disk full?), will try again</source>
+        <translation>无法保存到这台电脑（磁盘已满？），稍后重试</translation>
+    </message>
+    <message>
         <source>recovered</source>
         <translation>已恢复</translation>
     </message>

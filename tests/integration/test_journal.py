@@ -117,7 +117,11 @@ async def test_a_full_disk_after_the_answer_loses_nothing(data_dir, store_url, w
         with DiskFull(store) as full:
             out = await svc.submit(RID, kind, params)
         assert full.failed >= 1
-        assert out.kind is OutcomeKind.INVALID and out.problem.code is ProblemCode.INTERNAL
+        # A full disk is the configuration's trouble: exit 2, naming where (DESIGN.md)
+        assert out.kind is OutcomeKind.INVALID
+        assert (
+            out.problem.code is ProblemCode.BAD_CONFIGURATION and "full disk" in out.problem.message
+        )
         entries = journal_files(data_dir)
         assert len(entries) == 1
         assert str(entries[0]) in out.problem.message and "nothing is lost" in out.problem.message
