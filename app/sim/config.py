@@ -187,6 +187,12 @@ FAULTS: dict[str, FaultInfo] = {
         "the next N downloads answer a chunked Content-Encoding: gzip body that never ends and "
         "decodes to nothing (an empty deflate block every 0.2 s, 2 min at most)",
     ),
+    "drip_answers": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N create answers (the task is made) send their headers, then their body a "
+        "byte every 0.5 s, never ending it (until the client lets go; 2 min at most)",
+    ),
     "hostile_body": FaultInfo(
         "count",
         ALWAYS,
@@ -256,6 +262,7 @@ class Faults:
     drip_downloads: int = 0
     undecodable_media: int = 0
     hostile_body: int = 0
+    drip_answers: int = 0
     drip_headers: int = 0
     gzip_downloads: int = 0
     short_sound: int = 0

@@ -764,6 +764,10 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
             self.wfile.flush()
             self.close_connection = True
             raise _Drop
+        if sim._take("drip_answers"):
+            log.info("demo fault: dripping the create answer")
+            self._drip_answer(task_id)
+            raise _Drop
         if sim._take("server_error_after_create"):
             if v2:
                 self._v2_error(v2rules.V2Error(500, "internal server error"))
@@ -1099,6 +1103,26 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
             self.close_connection = True
             return
         self._send(200, data, content_type, {"Cache-Control": "private, max-age=0"})
+
+    def _drip_answer(self, task_id: str | None) -> None:
+        """A create's answer whose headers come at once and whose body comes a byte every
+        0.5 s, never ending (at most 2 min, or until the client lets go)."""
+        self.close_connection = True
+        start = b'{"task_id": "' + (task_id or "").encode() + b'", "pad": "'
+        try:
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "4096")
+            self.end_headers()
+            self.wfile.write(start)
+            self.wfile.flush()
+            for _ in range(240):
+                if self.sim._stopping.wait(0.5):
+                    return
+                self.wfile.write(b"a")
+                self.wfile.flush()
+        except OSError:
+            return
 
     def _drip_headers(self) -> None:
         """The status line and headers a byte every 0.5 s, never ending them (at most 2 min,
