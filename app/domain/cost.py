@@ -18,7 +18,7 @@ renders an amount for JSON.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
 from enum import Enum
 from typing import Any, Literal
@@ -129,6 +129,9 @@ class Cost:
     currency: str
     basis: str
     reported: Money = None
+    #: The price table's entry this was priced by (a model, or a derived kind's key), where
+    #: known: what a price must be given to when it is unknown. Not stored.
+    model: str | None = field(default=None, compare=False)
 
     def with_reported(self, amount: Money) -> Cost:
         return replace(self, reported=amount)
@@ -304,7 +307,12 @@ def price_key(params: Mapping[str, Any]) -> str:
 
 
 def estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
-    """The cost of one create from its normalized parameters, before anything is sent."""
+    """The cost of one create from its normalized parameters, before anything is sent (with
+    the price table's entry it was priced by)."""
+    return replace(_estimate(kind, params, table), model=price_key(params) or None)
+
+
+def _estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
     currency = table.currency
     model = price_key(params)
     entry = table.get(model)
@@ -660,9 +668,11 @@ def spend_counted(
 class BudgetRefusal(str, Enum):
     """Why the daily budget refuses a create (the app words each one; ``reason`` is the CLI's)."""
 
-    PRICE_UNKNOWN = "price_unknown"  # this create's price is unknown
-    SPEND_UNKNOWN = "spend_unknown"  # today's spend has a part of unknown price
+    PRICE_UNKNOWN = "price_unknown"  # this create's price is unknown: it alone is refused
     OVER = "over"  # today's spend + this create's estimate would exceed the budget
+    #: No longer a refusal (DESIGN.md: slots of unknown price never block other creates); kept
+    #: so a record or message that names it still reads.
+    SPEND_UNKNOWN = "spend_unknown"
 
     def __str__(self) -> str:
         return self.value
@@ -671,7 +681,8 @@ class BudgetRefusal(str, Enum):
 @dataclass(frozen=True)
 class BudgetCheck:
     """The budget's answer for one create: ``allowed``, and why not in ``refusal`` (typed) and
-    ``reason`` (the sentence the CLI says)."""
+    ``reason`` (the sentence the CLI says). ``spent`` is today's spend that has a price;
+    ``unpriced_slots`` today's slots that have none yet (left out until they get one)."""
 
     allowed: bool
     budget: Decimal
@@ -679,6 +690,8 @@ class BudgetCheck:
     estimate: Money
     reason: str | None = None
     refusal: BudgetRefusal | None = None
+    unpriced_slots: int = 0
+    model: str | None = None  # the model a refused create of unknown price needs a price for
 
     @property
     def remaining(self) -> Money:
@@ -686,32 +699,32 @@ class BudgetCheck:
         return None if self.spent is None else max(Decimal(0), self.budget - self.spent)
 
 
+#: How a price is given to a model (the CLI's words; the app says Settings → Prices).
+SET_PRICE = "slate prices set {model} AMOUNT"
+
+
 def check_budget(budget: Decimal, today: SpendTotal, cost: Cost) -> BudgetCheck:
-    """DESIGN.md's rule: refused when today's spend (unknown creates at their estimate) plus this
-    create's estimate would exceed the budget; a create of unknown price is refused, and so is
-    any create while today's spend has a part of unknown price (it cannot be shown to fit)."""
+    """DESIGN.md's rule: refused when today's spend (unknown creates at their estimate) plus
+    this create's estimate would exceed the budget. A create whose own price is unknown is
+    refused alone, naming the model and how to give it a price; today's slots of unknown price
+    are left out of the spend (they count at the price given later) and never block another
+    create."""
     cur = cost.currency
-    spent, est = today.estimate, cost.estimate
+    spent, est = today.known_estimate, cost.estimate
+    unpriced = today.unknown_slots
     if est is None:
+        model = cost.model
+        how = SET_PRICE.format(model=model or "MODEL")
         return BudgetCheck(
             False,
             budget,
             spent,
             est,
-            f"the price of this create is unknown ({cost.basis}); with a daily "
-            f"budget set, Slate creates only what it can price",
+            f"the price of this create is unknown ({cost.basis}); with a daily budget set, "
+            f"{model or 'its model'} needs a price first: `{how}` (or Settings → Prices)",
             BudgetRefusal.PRICE_UNKNOWN,
-        )
-    if spent is None:
-        return BudgetCheck(
-            False,
-            budget,
-            spent,
-            est,
-            f"today's spend includes {_plural(today.unknown_slots, 'slot')} of "
-            f"unknown price, so the daily budget of {format_money(budget, cur)} "
-            f"cannot be checked",
-            BudgetRefusal.SPEND_UNKNOWN,
+            unpriced,
+            model,
         )
     if spent + est > budget:
         return BudgetCheck(
@@ -723,5 +736,6 @@ def check_budget(budget: Decimal, today: SpendTotal, cost: Cost) -> BudgetCheck:
             f"{format_money(est, cur)} would exceed the daily budget of "
             f"{format_money(budget, cur)}",
             BudgetRefusal.OVER,
+            unpriced,
         )
-    return BudgetCheck(True, budget, spent, est)
+    return BudgetCheck(True, budget, spent, est, unpriced_slots=unpriced)

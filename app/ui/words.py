@@ -729,10 +729,11 @@ UNAVAILABLE: dict[Unavailable, tuple[str, str]] = {
 WRITE_PROMPT = ("CreateForm", QT_TRANSLATE_NOOP("CreateForm", "Write a prompt to start."))
 BUDGET_USED = ("CreateForm", QT_TRANSLATE_NOOP("CreateForm", " · today %1 of %2 budget"))
 BUDGET_USED_PARTLY = QT_TRANSLATE_NOOP(
-    "Words", " · today %1 known of the %2 budget, and slots of unknown price: %3"
+    "Words", " · today %1 of the %2 budget (%3 without a price yet, left out)"
 )
 #: The budget's refusal of a draft → its sentence (``%1`` today's spend, ``%2`` this draft's
-#: estimate, ``%3`` the budget, ``%4`` what is left, ``%5`` today's slots of unknown price).
+#: estimate, ``%3`` the budget, ``%4`` what is left, ``%5`` today's slots of unknown price,
+#: ``%6`` the model that has no price).
 BUDGET_REFUSALS: dict[BudgetRefusal, str] = {
     BudgetRefusal.OVER: QT_TRANSLATE_NOOP(
         "Words",
@@ -741,8 +742,9 @@ BUDGET_REFUSALS: dict[BudgetRefusal, str] = {
     ),
     BudgetRefusal.PRICE_UNKNOWN: QT_TRANSLATE_NOOP(
         "Words",
-        "Create is off: this draft's price is unknown, and with a daily budget of %3 Slate "
-        "creates only what it can price. The budget can be changed in Settings.",
+        "Create is off: %6 has no price yet, and with a daily budget of %3 Slate creates only "
+        "what it can price. Give it a price (Settings → Prices, or slate prices set), or "
+        "change the budget. Everything else can still be created.",
     ),
     BudgetRefusal.SPEND_UNKNOWN: QT_TRANSLATE_NOOP(
         "Words",
@@ -765,7 +767,7 @@ def budget_line(budget: Any, translate: Translate = _plain) -> str:
         return ""
     spent, cur = budget.spent, budget.currency
     limit = format_money(budget.limit, cur)
-    if spent.estimate is not None:
+    if not spent.unknown_slots:
         return (
             translate(*BUDGET_USED)
             .replace("%1", format_money(spent.estimate, cur))
@@ -777,6 +779,9 @@ def budget_line(budget: Any, translate: Translate = _plain) -> str:
         .replace("%2", limit)
         .replace("%3", str(spent.unknown_slots))
     )
+
+
+THIS_MODEL = QT_TRANSLATE_NOOP("Words", "this model")
 
 
 def budget_refusal(
@@ -796,6 +801,7 @@ def budget_refusal(
         .replace("%3", money(check.budget))
         .replace("%4", money(check.remaining))
         .replace("%5", str(getattr(today, "unknown_slots", "") or ""))
+        .replace("%6", check.model or translate(CONTEXT, THIS_MODEL))
     )
 
 

@@ -2820,16 +2820,20 @@ Every image and video you create gathers here, newest first.</source>
         <translation>先写一段提示词，再进行优化。</translation>
     </message>
     <message>
-        <source> · today %1 known of the %2 budget, and slots of unknown price: %3</source>
-        <translation> · 今日已知花费 %1，预算 %2；另有价格未知的槽位：%3 个</translation>
+        <source> · today %1 of the %2 budget (%3 without a price yet, left out)</source>
+        <translation> · 今日已用 %1，预算 %2（另有 %3 个尚无价格，未计入）</translation>
     </message>
     <message>
         <source>Create is off: this draft (about %2) would go over today&apos;s budget — %1 of %3 is used, %4 is left. The budget can be changed in Settings.</source>
         <translation>无法创建：这个草稿（约 %2）会超出今日预算——已用 %1，预算 %3，剩余 %4。可以在“设置”中修改预算。</translation>
     </message>
     <message>
-        <source>Create is off: this draft&apos;s price is unknown, and with a daily budget of %3 Slate creates only what it can price. The budget can be changed in Settings.</source>
-        <translation>无法创建：这个草稿的价格未知；设置了每日预算 %3 时，Slate 只创建能算出价格的内容。可以在“设置”中修改预算。</translation>
+        <source>Create is off: %6 has no price yet, and with a daily budget of %3 Slate creates only what it can price. Give it a price (Settings → Prices, or slate prices set), or change the budget. Everything else can still be created.</source>
+        <translation>无法创建：%6 还没有价格；设置了每日预算 %3 时，Slate 只创建能算出价格的内容。请给它定一个价格（“设置”→“价格”，或 slate prices set），或修改预算。其他内容仍可创建。</translation>
+    </message>
+    <message>
+        <source>this model</source>
+        <translation>这个模型</translation>
     </message>
     <message>
         <source>Create is off: today&apos;s budget of %3 cannot be checked, because slots of unknown price were made today (%5). The budget can be changed in Settings.</source>

@@ -146,6 +146,28 @@ async def test_a_budget_counts_the_budget_users_own_slots_only(harness, tmp_path
     assert (await lin.submit(RID + "07", "video", VIDEO)).kind is OutcomeKind.REPLAYED
 
 
+async def test_an_unpriced_song_made_today_never_locks_the_day(harness, tmp_path):
+    """Issue 33: a song (music-2.6: no price in the shipped table) was made today. With a
+    budget set, a priced create within the budget is created; the song's next create is
+    refused alone, naming the model and how to give it a price (exit 5, nothing sent)."""
+    prices = tmp_path / "none.toml"
+    free = harness.other(prices_file=prices)
+    song = {"prompt": "lofi piano, rain", "instrumental": True}
+    assert (await free.submit(RID + "20", "music", song)).kind is OutcomeKind.CREATED
+    svc = harness.other(budget_daily=Decimal("1.00"), prices_file=prices)
+    today = await svc.budget_today()
+    assert today.spent.unknown_slots == 1
+    clip = await svc.submit(RID + "21", "video", VIDEO)
+    assert clip.kind is OutcomeKind.CREATED, clip.problem  # $0.28 of $1.00: fits
+    again = await svc.submit(RID + "22", "music", {**song, "prompt": "another song"})
+    assert again.kind is OutcomeKind.BUDGET_EXCEEDED and exit_code(again) == 5
+    assert "music-2.6" in again.problem.message
+    assert "slate prices set music-2.6 AMOUNT" in again.problem.message
+    assert harness.sim.stats()["creates_by_prompt"].get("another song") is None
+    later = await svc.submit(RID + "23", "video", {**VIDEO, "prompt": "still fits"})
+    assert later.kind is OutcomeKind.CREATED  # the refused song blocked nothing else
+
+
 async def test_without_a_budget_nothing_is_refused_for_money(harness, tmp_path):
     svc = harness.other(prices_file=tmp_path / "none.toml")
     out = await svc.submit(RID + "09", "video", {"prompt": "price unknown, no budget"})

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.domain.cost import (
+    BudgetRefusal,
     Cost,
     SlotCost,
     SpendTotal,
@@ -401,15 +402,19 @@ def test_budget_counts_unknown_creates_at_their_estimate():
     assert not check_budget(D("1"), today, Cost(D("0.2"), "USD", "b")).allowed
 
 
-def test_budget_refuses_what_it_cannot_price():
-    cost = Cost(None, "USD", "image-01 1 image × unknown price")
+def test_budget_refuses_what_it_cannot_price_alone_naming_the_model():
+    cost = Cost(None, "USD", "music-2.6 1 song: price unknown", model="music-2.6")
     refused = check_budget(D("5"), SpendTotal(), cost)
     assert not refused.allowed and "price of this create is unknown" in refused.reason
-    assert "image-01 1 image × unknown price" in refused.reason
-    today = SpendTotal().add(slot(estimate=None))
-    refused = check_budget(D("5"), today, Cost(D("0.1"), "USD", "b"))
-    assert not refused.allowed and "1 slot of unknown price" in refused.reason
-    assert refused.remaining is None
+    assert "music-2.6 1 song: price unknown" in refused.reason
+    assert "`slate prices set music-2.6 AMOUNT`" in refused.reason and refused.model == "music-2.6"
+    # a slot of unknown price made today never blocks another create (DESIGN.md "budget")
+    today = SpendTotal().add(slot(estimate=None)).add(slot(estimate=D("4.8")))
+    fits = check_budget(D("5"), today, Cost(D("0.1"), "USD", "b"))
+    assert fits.allowed and fits.spent == D("4.8") and fits.unpriced_slots == 1
+    assert fits.remaining == D("0.2")
+    over = check_budget(D("5"), today, Cost(D("0.3"), "USD", "b"))
+    assert not over.allowed and over.refusal is BudgetRefusal.OVER
 
 
 # -- money ---------------------------------------------------------------------------------

@@ -31,7 +31,8 @@ def priced(amount: str | None):
 
     def estimate(kind, params):
         calls.append((kind, dict(params)))
-        return Cost(None if amount is None else Decimal(amount), "USD", "test")
+        price = None if amount is None else Decimal(amount)
+        return Cost(price, "USD", "test", model=params.get("model"))
 
     estimate.calls = calls
     return estimate
@@ -119,12 +120,11 @@ def test_estimate_and_budget_verdict_are_the_domains():
     assert "about $0.30" in said and "$0.80 of $1.00" in said and "$0.20 is left" in said
 
     draft.budget = budget("1.00", today("0.10", None))  # a slot of unknown price today
-    assert draft.problem.refusal is BudgetRefusal.SPEND_UNKNOWN
-    said = words.draft_problem(draft.problem, "", "USD", draft.budget.spent)
-    assert "cannot be checked" in said and "(1)" in said
+    assert draft.problem is None and draft.can_create  # it never blocks another create
+    assert draft.verdict.allowed and draft.verdict.unpriced_slots == 1
     line = words.budget_line(draft.budget)
     assert "unknown of" not in line
-    assert line == " · today $0.10 known of the $1.00 budget, and slots of unknown price: 1"
+    assert line == " · today $0.10 of the $1.00 budget (1 without a price yet, left out)"
 
     draft.budget = budget(None, today(None))  # no budget: no verdict
     assert draft.verdict is None and draft.problem is None and words.budget_line(draft.budget) == ""
@@ -140,7 +140,8 @@ def test_a_draft_of_unknown_price_under_a_budget_is_refused():
     assert draft.cost.estimate is None
     assert draft.problem.refusal is BudgetRefusal.PRICE_UNKNOWN
     assert draft.quota == ("image", 3)  # the domain's quota units
-    assert "price is unknown" in words.draft_problem(draft.problem, "")
+    said = words.draft_problem(draft.problem, "")
+    assert "image-01 has no price yet" in said and "Everything else can still be created" in said
 
 
 def test_an_invalid_draft_is_not_priced():
