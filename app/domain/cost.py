@@ -37,6 +37,8 @@ from app.domain.prices import (
 )
 
 JSON_PLACES = Decimal("0.0001")
+#: A cent: money is shown to people in cents (DESIGN.md "budget").
+CENT = Decimal("0.01")
 CURRENCY_SIGNS = {"USD": "$"}
 
 #: States in which the provider documents that nothing is billed: a failed or safety-blocked
@@ -96,10 +98,25 @@ def _bounded(amount: Money) -> Money:
 
 
 def format_money(amount: Money, currency: str) -> str:
-    """``$0.48``, ``$0.074``, ``0.48 CNY``; ``unknown`` for an unknown amount."""
+    """An amount as a person reads it, in cents: ``$0.48``, ``$3.06`` (not ``$3.0637621``),
+    ``< $0.01`` for a charge below a cent, ``0.48 CNY``; ``unknown`` for an unknown amount.
+    JSON keeps amounts unrounded (:func:`money_json`); a rate keeps its own digits
+    (:func:`format_rate`)."""
     if amount is None:
         return "unknown"
-    text = f"{amount.normalize():f}"
+    sign = CURRENCY_SIGNS.get(currency)
+    if 0 < amount < CENT:
+        return f"< {sign}0.01" if sign else f"< 0.01 {currency}"
+    text = f"{amount.quantize(CENT, rounding=ROUND_HALF_UP):f}"
+    return f"{sign}{text}" if sign else f"{text} {currency}"
+
+
+def format_rate(rate: Money, currency: str) -> str:
+    """A price per unit as the table gives it (``$0.0035`` an image, ``$0.074`` an extra
+    image): at least cents, never cut below the table's own digits."""
+    if rate is None:
+        return "unknown"
+    text = f"{rate.normalize():f}"
     whole, _, frac = text.partition(".")
     text = f"{whole}.{frac.ljust(2, '0')}"
     sign = CURRENCY_SIGNS.get(currency)
@@ -209,7 +226,7 @@ def _seconds_text(n: Decimal) -> str:
 
 
 def _rate_text(rate: Money, currency: str, unit: str = "") -> str:
-    return "unknown price" if rate is None else f"{format_money(rate, currency)}{unit}"
+    return "unknown price" if rate is None else f"{format_rate(rate, currency)}{unit}"
 
 
 @dataclass(frozen=True)
@@ -344,7 +361,7 @@ def _estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
         if key is None:
             return Cost(None, currency, f"{model} {resolution} {seconds} s: not in the price table")
         price = entry.per_clip[key]
-        text = "price unknown" if price is None else f"{format_money(price, currency)} a clip"
+        text = "price unknown" if price is None else f"{format_rate(price, currency)} a clip"
         return Cost(price, currency, f"{model} {key[0]} {key[1]} s: {text}")
     inputs = v2_inputs(params)
     parts = _per_second_parts(
@@ -438,7 +455,7 @@ def sound_estimate(entry: ModelPrices, params: Mapping[str, Any], currency: str)
         text = (
             "price unknown"
             if entry.per_song is None
-            else (f"{format_money(entry.per_song, currency)} a song")
+            else (f"{format_rate(entry.per_song, currency)} a song")
         )
         return Cost(entry.per_song, currency, f"{entry.model} 1 song: {text}{source}")
     spoken = params.get("text")
@@ -455,7 +472,7 @@ def sound_estimate(entry: ModelPrices, params: Mapping[str, Any], currency: str)
         amount,
         currency,
         f"{entry.model} {_plural(Decimal(chars), 'character')} × "
-        f"{format_money(rate, currency)} per million characters{source}",
+        f"{format_rate(rate, currency)} per million characters{source}",
     )
 
 

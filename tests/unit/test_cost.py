@@ -19,6 +19,7 @@ from app.domain.cost import (
     check_budget,
     estimate,
     format_money,
+    format_rate,
     money_json,
     reported,
     spend,
@@ -141,7 +142,7 @@ def test_images_count_n(table, priced):
     cost = estimate("image", params, table)
     assert (cost.estimate, cost.basis) == (None, "image-01 3 images × unknown price")
     cost = estimate("image", params, priced)
-    assert (cost.estimate, cost.basis) == (D("0.0105"), "image-01 3 images × $0.0035 = $0.0105")
+    assert (cost.estimate, cost.basis) == (D("0.0105"), "image-01 3 images × $0.0035 = $0.01")
 
 
 def test_a_model_not_in_the_table_is_unknown(table):
@@ -426,7 +427,11 @@ def test_money_for_json_and_for_people():
     assert money_json(D("0.00005")) == 0.0001
     assert money_json(None) is None
     assert format_money(D("0.10"), "USD") == "$0.10"
-    assert format_money(D("0.074"), "USD") == "$0.074"
+    assert format_money(D("0.074"), "USD") == "$0.07"  # people read cents (issue 33)
+    assert format_money(D("3.0637621"), "USD") == "$3.06"
+    assert format_money(D("0.005"), "USD") == "< $0.01" and format_money(D("0"), "USD") == "$0.00"
+    assert format_money(D("0.005"), "CNY") == "< 0.01 CNY"
+    assert format_rate(D("0.0035"), "USD") == "$0.0035"  # a rate keeps the table's digits
     assert format_money(D("12"), "USD") == "$12.00"
     assert format_money(D("0.56"), "CNY") == "0.56 CNY"
     assert format_money(None, "USD") == "unknown"
