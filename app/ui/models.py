@@ -44,6 +44,14 @@ COLUMNS = (
     QT_TRANSLATE_NOOP("SlotModel", "Age"),
 )
 NO_PROJECT = QT_TRANSLATE_NOOP("SlotModel", "Other slots")
+#: What each kind of slot is called in the list (every kind the domain has: app.domain.slots).
+SLOT_KINDS = {
+    "video": QT_TRANSLATE_NOOP("SlotModel", "Video"),
+    "image": QT_TRANSLATE_NOOP("SlotModel", "Image"),
+    "music": QT_TRANSLATE_NOOP("SlotModel", "Music"),
+    "speech": QT_TRANSLATE_NOOP("SlotModel", "Voice-over"),
+    "prompt": QT_TRANSLATE_NOOP("SlotModel", "Prompt"),
+}
 
 
 def _tr(text: str) -> str:
@@ -291,8 +299,9 @@ class SlotTreeModel(QAbstractItemModel):
             if col == 1:
                 return state_word(row.state)
             if col == 2:
-                kind = _tr("Video") if row.kind == "video" else _tr("Image")
-                return f"{kind} · {short_model(row.model)}"
+                said = SLOT_KINDS.get(row.kind)
+                kind = _tr(said) if said is not None else row.kind
+                return f"{kind} · {short_model(row.model)}" if row.model else kind
             if col == 3:
                 return age_text(row.created_at)
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 3:
@@ -655,6 +664,4 @@ _WORDS = (
     QT_TRANSLATE_NOOP("SlotModel", "%1 d"),
     QT_TRANSLATE_NOOP("SlotModel", "Today"),
     QT_TRANSLATE_NOOP("SlotModel", "Yesterday"),
-    QT_TRANSLATE_NOOP("SlotModel", "Video"),
-    QT_TRANSLATE_NOOP("SlotModel", "Image"),
 )

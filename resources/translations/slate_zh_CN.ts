@@ -2130,6 +2130,18 @@ Every image and video you create gathers here, newest first.</source>
         <source>Image</source>
         <translation>图片</translation>
     </message>
+    <message>
+        <source>Music</source>
+        <translation>音乐</translation>
+    </message>
+    <message>
+        <source>Voice-over</source>
+        <translation>配音</translation>
+    </message>
+    <message>
+        <source>Prompt</source>
+        <translation>提示词</translation>
+    </message>
 </context>
 <context>
     <name>SlotPane</name>

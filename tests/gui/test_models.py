@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import time
 
+import pytest
+from PySide6.QtCore import Qt
+
 from app.store import queries
 from app.store.rows import SlotFilter
 from app.ui.controller import Controller
@@ -185,3 +188,34 @@ def test_projects_follow_the_newest_activity_and_counts_stay_true(gui, make_wind
         window.browser.tree.currentIndex().data(RequestIdRole) == "article:20260816:alpha:scene-03"
     )
     # (the one check above watched every insert and move since; a second check would connect twice)
+
+
+KIND_NAMES = {
+    "en": {"video": "Video", "image": "Image", "music": "Music", "speech": "Voice-over"},
+    "zh_CN": {"video": "视频", "image": "图片", "music": "音乐", "speech": "配音"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_every_kind_of_slot_is_named_by_its_kind_in_the_list(gui, qapp, language):
+    """Issue 33 point 2: voice, music and Enhance slots were listed as "Image · …"."""
+    from app.domain.states import State
+    from app.store.rows import SlotRow
+    from app.ui.app import install_translations
+
+    models = {"video": "MiniMax-H3", "image": "image-01", "music": "music-2.6"}
+    models.update(speech="speech-2.8-hd", prompt="MiniMax-H3")
+    install_translations(qapp, language)
+    controller = Controller(gui.service)
+    try:
+        model = SlotTreeModel(controller)
+        said = {}
+        for kind, name in models.items():
+            row = SlotRow(1, f"a:20261203:b:{kind}", kind, State.SUCCESS, name, "p", "b", 0.0, 0.0)
+            said[kind] = model._slot_data(row, 2, Qt.ItemDataRole.DisplayRole)
+        for kind, word in KIND_NAMES[language].items():
+            assert said[kind].startswith(f"{word} · "), (kind, said[kind])
+        assert len(set(said.values())) == len(said), said  # no two kinds share a name
+    finally:
+        install_translations(qapp, "en")
+        gui.run(controller.aclose())
