@@ -1163,9 +1163,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from app.preflight import gate  # before Qt loads: a missing library would abort it
 
             describe = bool(getattr(ns, "describe", False))
-            if describe:  # the real window, drawn offscreen: nothing shows on screen
+            shot = bool(getattr(ns, "screenshot", None))
+            if describe or shot:  # the real window, drawn offscreen: nothing shows on screen
                 os.environ["QT_QPA_PLATFORM"] = "offscreen"
-            refused = gate(quiet_no_window=bool(getattr(ns, "screenshot", None)) or describe)
+            refused = gate(quiet_no_window=shot or describe)
             if refused is not None:
                 return refused
             from app.ui.app import run_gui

@@ -171,6 +171,20 @@ def test_slate_gui_screenshot_command(gui, tmp_path):
     assert not image.isNull() and image.width() >= 1000
 
 
+def test_a_screenshot_needs_no_display_and_no_platform_variable(tmp_path, demo_sim):
+    """Issue 33 point 13: ``slate gui --screenshot`` on a machine without a display, with no
+    ``QT_QPA_PLATFORM`` set, draws the window offscreen as ``--describe`` does."""
+    out = tmp_path / "shot.png"
+    env = dict(os.environ, SLATE_DATA_DIR=str(tmp_path / "data"), XDG_CONFIG_HOME=str(tmp_path))
+    env.update(SLATE_PROVIDER="demo", SLATE_BASE_URL=demo_sim.base_url)
+    for name in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"):
+        env.pop(name, None)
+    argv = [sys.executable, "-m", "app", "gui", "--screenshot", str(out), "--lang", "en"]
+    proc = subprocess.run(argv, env=env, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert not QImage(str(out)).isNull()
+
+
 def test_a_screenshot_run_never_writes_the_users_settings(gui, tmp_path):
     """``slate gui --screenshot`` reads the user's settings but writes none: the window's layout,
     the last slot and the service settings stay byte for byte as they were (and a user without
