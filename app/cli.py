@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from app import __version__
-from app.domain.cost import format_money, money_json
+from app.domain.cost import format_money, format_rate, money_json
 from app.domain.errors import BadConfiguration, SlateError, ValidationError
 from app.domain.protocols import V2, protocol_for
 from app.domain.states import Refusal, State
@@ -47,6 +47,8 @@ from app.service.results import (
     Result,
     SlotList,
     SlotTasks,
+    PriceLine,
+    PricesReport,
     SpendReport,
 )
 from app.service.views import MediaView, TaskView
@@ -343,6 +345,18 @@ def build_parser() -> Parser:
     command("quota", "today's use and limits")
     command("doctor", "what Slate finds on this machine (changes nothing)")
 
+    pr = command("prices", "the price table, and your own prices over it")
+    pr.add_argument(
+        "action",
+        choices=["list", "set", "unset"],
+        help="list every price; set MODEL AMOUNT gives your own; unset MODEL takes it back",
+    )
+    pr.add_argument("model", nargs="?", help="a model of the table, e.g. music-2.6 (set, unset)")
+    pr.add_argument("amount", nargs="?", help="the price in the table's currency (set)")
+    pr.add_argument("--resolution", help="the resolution a per-second or per-clip price is for")
+    pr.add_argument("--duration", type=int, help="the clip's seconds a per-clip price is for")
+    pr.add_argument("--tokens", choices=["input", "output"], help="which tokens (per-token)")
+
     k = command("key", "the API key in the OS keyring")
     k.add_argument(
         "action",
@@ -632,6 +646,20 @@ def render_problem(p: Problem) -> dict[str, Any]:
     return out
 
 
+def render_price(line: PriceLine) -> dict[str, Any]:
+    """One price of ``prices``: model, kind, scheme, part, amount (unrounded; null unknown),
+    source and confidence (official, secondary — shown as "about" — or yours)."""
+    return {
+        "model": line.model,
+        "kind": line.kind,
+        "scheme": line.scheme,
+        "part": line.part or None,
+        "amount": money_json(line.amount),
+        "source": line.source,
+        "confidence": line.confidence,
+    }
+
+
 def render(result: Result[Any]) -> dict[str, Any]:
     """The one JSON object of DESIGN.md's command-line contract."""
     out: dict[str, Any] = {
@@ -693,6 +721,10 @@ def render(result: Result[Any]) -> dict[str, Any]:
     elif isinstance(payload, QuotaReport):
         out["quota"] = render_quota(payload)
         out["budget"] = render_budget(payload.budget) if payload.budget else None
+    elif isinstance(payload, PricesReport):
+        out["currency"], out["as_of"] = payload.currency, payload.as_of
+        out["prices"] = [render_price(ln) for ln in payload.lines]
+        out["changed"] = render_price(payload.changed) if payload.changed else None
     elif isinstance(payload, SpendReport):
         out.update(payload.spend.to_json())
         out["project"], out["since"] = payload.project, payload.since
@@ -794,6 +826,11 @@ def _human(out: Result[Any], translate: Any = None) -> str:
                 f"  budget: {format_money(b.spent.estimate, b.currency)} of "
                 f"{format_money(b.limit, b.currency)} today"
             )
+    elif isinstance(payload, PricesReport):
+        for ln in payload.lines:
+            amount = "unknown" if ln.amount is None else format_rate(ln.amount, payload.currency)
+            about = "about " if ln.confidence == "secondary" and ln.amount is not None else ""
+            lines.append(f"  {ln.model:<28} {ln.part:<10} {about + amount:>16}  {ln.source}")
     elif isinstance(payload, SpendReport):  # the Spend view's own words and figures
         sp, tr = payload.spend, translate
         lines.append(
@@ -997,6 +1034,15 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
             return await _batch(svc, ns, progress)
         if cmd == "spend":
             return await svc.spend(project=ns.project, since=ns.since, by=ns.by)
+        if cmd == "prices":
+            part = {"resolution": ns.resolution, "duration": ns.duration, "tokens": ns.tokens}
+            if ns.action == "list":
+                return await svc.price_list()
+            if ns.action == "set":
+                if ns.amount is None:
+                    return _invalid("amount: prices set MODEL AMOUNT", field="amount")
+                return await svc.set_price(ns.model, ns.amount, **part)
+            return await svc.unset_price(ns.model, **part)
         if cmd == "history":
             return await svc.history(ns.request_id)
         if cmd == "list":

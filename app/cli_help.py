@@ -346,6 +346,9 @@ EXAMPLES = {
     "enhance": "slate enhance article:20260816:tide-eye:scene-02 "
     "--request-id article:20260816:tide-eye:scene-02.enhanced",
     "spend": "slate spend --since 2026-08-01 --by project",
+    "prices": "slate prices set music-2.6 0.15"
+    "\n  slate prices set MiniMax-H3 0.09 --resolution 768P"
+    "\n  slate prices list",
     "history": "slate history article:20260816:tide-eye:scene-02",
     "list": "slate list --state unknown --limit 20",
     "export": "slate export article:20260816:tide-eye:scene-02 --to ~/Desktop/tide-eye",

@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import json
 import re
+import time
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from typing import Any, Literal
 
@@ -517,3 +518,102 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
                 if rest.count(quote) % 2 == 1:
                     in_string = quote
     return lines
+
+
+# -- prices a designer gives ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GivenPrice:
+    """A price a user gave a model over the table: the whole of a one-amount scheme
+    (``part`` empty: per image, per song, per million characters), one resolution of a
+    per-second model, one clip (``768P/6``) of a per-clip one, or one token direction."""
+
+    model: str
+    part: str
+    amount: Decimal
+    set_at: float
+
+
+def price_part(
+    entry: ModelPrices,
+    resolution: str | None = None,
+    duration: int | None = None,
+    tokens: str | None = None,
+) -> str:
+    """Which part of ``entry``'s price a given amount sets, from what the user named; a
+    ``ValidationError`` naming the field when it does not fit the model's scheme."""
+    scheme = entry.scheme
+    if scheme in ("per_image", "per_song", "per_character"):
+        for name, value in (("resolution", resolution), ("duration", duration), ("tokens", tokens)):
+            if value is not None:
+                raise ValidationError(name, f"{entry.model} has one price ({scheme}); no {name}")
+        return ""
+    if scheme == "per_token":
+        if tokens not in TOKEN_PARTS:
+            raise ValidationError(
+                "tokens", f"{entry.model} is priced by tokens: name input or output"
+            )
+        return str(tokens)
+    if resolution is None or not _RESOLUTION.fullmatch(resolution):
+        raise ValidationError(
+            "resolution", f"{entry.model} is priced per resolution: name one (768P)"
+        )
+    if scheme == "per_second":
+        if duration is not None:
+            raise ValidationError("duration", f"{entry.model} is priced per second; no duration")
+        return resolution
+    if duration is None or not 1 <= duration <= 999:
+        raise ValidationError("duration", f"{entry.model} is priced per clip: name its seconds (6)")
+    return f"{resolution}/{duration}"
+
+
+def with_given_prices(table: PriceTable, given: Sequence[GivenPrice]) -> PriceTable:
+    """``table`` with the prices a user gave in place of the table's (a model or a part the
+    table does not know is left out); each such model's source says it is the user's."""
+    models = dict(table.models)
+    for price in given:
+        entry = models.get(price.model)
+        if entry is None:
+            continue
+        day = time.strftime("%Y-%m-%d", time.gmtime(price.set_at))
+        source = f"{GIVEN_SOURCE}, set {day}"
+        part, amount = price.part, price.amount
+        if entry.scheme == "per_image" and not part:
+            entry = replace(entry, per_image=amount, source=source)
+        elif entry.scheme == "per_song" and not part:
+            entry = replace(entry, per_song=amount, source=source)
+        elif entry.scheme == "per_character" and not part:
+            entry = replace(entry, per_character=amount, source=source)
+        elif entry.scheme == "per_token" and part in TOKEN_PARTS:
+            entry = replace(entry, per_token={**entry.per_token, part: amount}, source=source)
+        elif entry.scheme == "per_second" and part and "/" not in part:
+            entry = replace(entry, per_second={**entry.per_second, part: amount}, source=source)
+        elif entry.scheme == "per_clip" and "/" in part:
+            res, _, sec = part.partition("/")
+            clips = {**entry.per_clip, (res, int(sec)): amount}
+            entry = replace(entry, per_clip=clips, source=source)
+        else:
+            continue
+        models[price.model] = entry
+    return replace(table, models=models)
+
+
+#: How the source of a price the user gave begins (:func:`with_given_prices`).
+GIVEN_SOURCE = "your price"
+
+
+def has_given_prices(table: PriceTable) -> bool:
+    """Whether any price of ``table`` is one the user gave."""
+    return any((m.source or "").startswith(GIVEN_SOURCE) for m in table.models.values())
+
+
+def confidence(table: PriceTable, entry: ModelPrices) -> str:
+    """Where a model's price comes from, in one word: ``yours`` (given by the user),
+    ``secondary`` (not MiniMax's own word: shown as "about"), or ``official``."""
+    source = (entry.source or table.source or "").lower()
+    if source.startswith(GIVEN_SOURCE):
+        return "yours"
+    if "secondary" in source or "gateway" in source or "not on minimax" in source:
+        return "secondary"
+    return "official"

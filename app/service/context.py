@@ -19,7 +19,7 @@ from app.domain import handles
 from app.domain.capabilities import Capabilities
 from app.domain.cost import Cost, SlotCost, charge
 from app.domain.errors import ValidationError
-from app.domain.prices import Money, PriceTable, PriceTableError
+from app.domain.prices import Money, PriceTable, PriceTableError, with_given_prices
 from app.domain.protocols import V1, V2, VideoProtocol, protocol_of
 from app.domain.slots import SlotRef, validate_request_id
 from app.domain.states import Action, Refusal, State, recover_options, slot_offers
@@ -177,11 +177,14 @@ class ServiceContext:
     # -- prices -----------------------------------------------------------------------------
     @property
     def prices(self) -> PriceTable:
-        """The price table (shipped, with the user's override), read once. Raises
+        """The price table (shipped, with the user's override file and the prices this user
+        gave in the store: ``slate prices set``), read once. Raises
         :class:`~app.domain.prices.PriceTableError` (a ValidationError naming the file, line
         and field) when the override cannot be read: never a silent fallback."""
         if self._prices is None:
-            self._prices = load_price_table(self.config.prices_file)
+            table = load_price_table(self.config.prices_file)
+            given = self.store.given_prices_now(self.scope, table.currency)
+            self._prices = with_given_prices(table, given) if given else table
         return self._prices
 
     def reload_prices(self) -> PriceTable:

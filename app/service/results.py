@@ -203,6 +203,31 @@ class SpendReport:
 
 
 @dataclass(frozen=True)
+class PriceLine:
+    """One price of the table in use: a model's whole price (``part`` empty) or one part of it
+    (a resolution, ``768P/6`` for a clip, ``input``/``output`` for tokens); ``amount`` None when
+    unknown; ``confidence`` official, secondary (shown as "about") or yours."""
+
+    model: str
+    kind: str
+    scheme: str
+    part: str
+    amount: Money
+    source: str
+    confidence: str
+
+
+@dataclass(frozen=True)
+class PricesReport:
+    """``prices list``: every price of the table this user's creates are judged by."""
+
+    currency: str
+    as_of: str
+    lines: tuple[PriceLine, ...]
+    changed: PriceLine | None = None  # what ``prices set`` / ``unset`` changed
+
+
+@dataclass(frozen=True)
 class DraftCost:
     """What a draft would cost if created now: the estimate (price table × the normalized
     parameters) and the words the form shows ("about $0.48", "price unknown")."""

@@ -46,11 +46,12 @@ from app.service.results import (
     QuotaReport,
     Result,
     PromptList,
+    PricesReport,
     SlotList,
     SpendReport,
 )
 from app.service.sound import VoiceList, list_voices
-from app.service.spend import Spending
+from app.service.spend import Prices, Spending
 from app.service.submit import Submitter
 from app.service.tidy import Tidy
 from app.service.pick_results import BoardReport, PickReport
@@ -86,6 +87,7 @@ class SlateService:
         self._tidy = Tidy(ctx)
         self._picks = Picks(ctx)
         self._spending = Spending(ctx)
+        self._prices = Prices(ctx)
         self._batches = Batches(ctx, self._submitter, self.lifecycle)
         self._derived = Derivations(ctx, self._submitter)
         #: The slot browser's reads, bound to this service's scope.
@@ -290,6 +292,18 @@ class SlateService:
     def reload_prices(self) -> PriceTable:
         """Read the price table again (after the user edited their ``prices.toml``)."""
         return self.ctx.reload_prices()
+
+    async def price_list(self) -> Result[PricesReport]:
+        """Every price this user's creates are judged by (``slate prices list``)."""
+        return await self._prices.list()
+
+    async def set_price(self, model: Any, amount: Any, **part: Any) -> Result[PricesReport]:
+        """Give a model (or one part of its price) this user's own price."""
+        return await self._prices.set(model, amount, **part)
+
+    async def unset_price(self, model: Any, **part: Any) -> Result[PricesReport]:
+        """Take back this user's price of a model (or of one part of it)."""
+        return await self._prices.unset(model, **part)
 
     async def spend(
         self, *, project: str | None = None, since: str | None = None, by: str | None = None

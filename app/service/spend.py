@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import re
+import time
 from typing import Any, Mapping
 
 from app.domain.cost import GROUP_BY, Cost, GroupBy, SpendTotal, estimate, format_money
@@ -18,13 +19,23 @@ from app.domain.cost import price_key, spend_counted
 from app.domain.days import budget_day
 from app.domain.errors import ValidationError
 from app.domain.params import normalize
-from app.domain.prices import PriceTable
+from app.domain.prices import (
+    GivenPrice,
+    Money,
+    PriceTable,
+    confidence,
+    parse_money,
+    price_part,
+)
 from app.domain.slots import KINDS
 from app.service.context import ServiceContext
+from app.service.prices import load_price_table
 from app.service.results import (
     BudgetReport,
     DraftCost,
     OutcomeKind,
+    PriceLine,
+    PricesReport,
     Result,
     SpendReport,
     invalid,
@@ -126,3 +137,109 @@ class Spending:
         entry = table.get(price_key(norm))
         scheme = entry.scheme if entry is not None and entry.kind == kind else None
         return Result(OutcomeKind.OK, payload=DraftCost(cost, draft_text(cost), scheme))
+
+
+# -- the prices a designer gives ---------------------------------------------------------------
+def price_lines(table: PriceTable) -> tuple[PriceLine, ...]:
+    """Every price of ``table``, one line per model and part (the amounts the table gives)."""
+    out: list[PriceLine] = []
+    for name in sorted(table.models):
+        entry = table.models[name]
+        source = entry.source or table.source
+        said = confidence(table, entry)
+        parts: list[tuple[str, Money]]
+        if entry.scheme == "per_image":
+            parts = [("", entry.per_image)]
+        elif entry.scheme == "per_song":
+            parts = [("", entry.per_song)]
+        elif entry.scheme == "per_character":
+            parts = [("", entry.per_character)]
+        elif entry.scheme == "per_token":
+            parts = [(p, entry.per_token.get(p)) for p in sorted(entry.per_token)]
+        elif entry.scheme == "per_second":
+            parts = sorted(entry.per_second.items())
+        else:
+            parts = [(f"{r}/{s}", v) for (r, s), v in sorted(entry.per_clip.items())]
+        for part, amount in parts:
+            out.append(PriceLine(name, entry.kind, entry.scheme, part, amount, source, said))
+    return tuple(out)
+
+
+class Prices:
+    """``slate prices list|set|unset`` and Settings → Prices: the table this user's creates
+    are judged by, and the prices they give over it (kept per user in the store)."""
+
+    def __init__(self, ctx: ServiceContext) -> None:
+        self.ctx = ctx
+
+    def _report(self, changed: PriceLine | None = None) -> Result[PricesReport]:
+        table = self.ctx.prices
+        lines = price_lines(table)
+        return Result(
+            OutcomeKind.OK, None, payload=PricesReport(table.currency, table.as_of, lines, changed)
+        )
+
+    async def list(self) -> Result[PricesReport]:
+        try:
+            self.ctx.reload_prices()  # another process may have given a price meanwhile
+            return self._report()
+        except ValidationError as exc:
+            return invalid(None, exc)
+
+    def _part(
+        self, model: Any, resolution: Any, duration: Any, tokens: Any
+    ) -> tuple[PriceTable, str, str]:
+        if not isinstance(model, str) or not model.strip():
+            raise ValidationError("model", "name a model of the price table (slate prices list)")
+        base = load_price_table(self.ctx.config.prices_file)
+        entry = base.get(model.strip())
+        if entry is None:
+            raise ValidationError(
+                "model", f"{model!r} is not in the price table (slate prices list names them)"
+            )
+        if duration is not None and (isinstance(duration, bool) or not isinstance(duration, int)):
+            raise ValidationError("duration", "must be whole seconds")
+        return base, entry.model, price_part(entry, resolution, duration, tokens)
+
+    async def set(
+        self,
+        model: Any,
+        amount: Any,
+        *,
+        resolution: str | None = None,
+        duration: int | None = None,
+        tokens: str | None = None,
+    ) -> Result[PricesReport]:
+        """Give ``model`` (or one part of its price) this user's own ``amount``: every create,
+        budget and spend from now on is judged by it, slots made earlier at an unknown price
+        included."""
+        ctx = self.ctx
+        try:
+            base, name, part = self._part(model, resolution, duration, tokens)
+            price = parse_money(amount, "amount")
+            given = GivenPrice(name, part, price, time.time())
+            await ctx.store.give_price(ctx.scope, given, base.currency)
+            ctx.reload_prices()
+            changed = [ln for ln in price_lines(ctx.prices) if (ln.model, ln.part) == (name, part)]
+            return self._report(changed[0] if changed else None)
+        except ValidationError as exc:
+            return invalid(None, exc)
+
+    async def unset(
+        self,
+        model: Any,
+        *,
+        resolution: str | None = None,
+        duration: int | None = None,
+        tokens: str | None = None,
+    ) -> Result[PricesReport]:
+        """Take back this user's price of ``model`` (or of one part): the table's again."""
+        ctx = self.ctx
+        try:
+            _base, name, part = self._part(model, resolution, duration, tokens)
+            await ctx.store.take_back_price(ctx.scope, name, part)
+            ctx.reload_prices()
+            changed = [ln for ln in price_lines(ctx.prices) if (ln.model, ln.part) == (name, part)]
+            return self._report(changed[0] if changed else None)
+        except ValidationError as exc:
+            return invalid(None, exc)

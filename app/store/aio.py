@@ -28,6 +28,7 @@ from app.domain.prices import PriceTable
 from app.domain.states import State, may_reclaim
 from app.store import gallery as gallery_queries
 from app.store import picks as picks_store
+from app.store import user_prices as user_prices_store
 from app.store import queries
 from app.store.gallery import ResultRow
 from app.store.engine import make_engine, release_engine, write_queue
@@ -354,6 +355,20 @@ class Store:
 
     async def board_entries(self, scope: Scope, board_id: int) -> list[Any]:
         return await self._thread(picks_store.board_entries, self.repo, scope, board_id)
+
+    # -- prices a designer gives -------------------------------------------------------------
+    def given_prices_now(self, scope: Scope, currency: str) -> list[Any]:
+        """This user's prices (blocking: read once when the price table is first needed)."""
+        return user_prices_store.given_prices(self.repo, scope, currency)
+
+    async def given_prices(self, scope: Scope, currency: str) -> list[Any]:
+        return await self._thread(user_prices_store.given_prices, self.repo, scope, currency)
+
+    async def give_price(self, scope: Scope, price: Any, currency: str) -> Any:
+        return await self._thread(user_prices_store.give_price, self.repo, scope, price, currency)
+
+    async def take_back_price(self, scope: Scope, model: str, part: str) -> bool:
+        return await self._thread(user_prices_store.take_back_price, self.repo, scope, model, part)
 
     # -- life -----------------------------------------------------------------------------
     @property

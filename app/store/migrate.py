@@ -15,7 +15,7 @@ log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: The newest revision; a test checks it against the scripts so the fast path stays honest.
-HEAD_REVISION = "0008_picks"
+HEAD_REVISION = "0009_user_prices"
 
 
 def alembic_config(engine: Engine) -> "Config":

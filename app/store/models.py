@@ -213,6 +213,29 @@ class BoardItem(Base):
     )
 
 
+#: Prices a designer gave (migration 0009): one row per model and part, per user.
+USER_PRICE_INDEX = "uq_user_prices_part"
+USER_PRICE_COLUMNS = ("tenant", "user_hash", "model", "part")
+
+
+class UserPrice(Base):
+    """A price this user gave a model (or one part of its price: ``part`` is a resolution,
+    ``RES/SECONDS`` for a clip, ``input``/``output`` for tokens, or empty for the whole)."""
+
+    __tablename__ = "user_prices"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    tenant: Mapped[str] = mapped_column(String(64))
+    user_hash: Mapped[str] = mapped_column(String(64))
+    model: Mapped[str] = mapped_column(String(80))
+    part: Mapped[str] = mapped_column(String(32), default="", server_default="")
+    amount: Mapped[str] = mapped_column(String(40))  # exact decimal text
+    currency: Mapped[str] = mapped_column(String(8))
+    set_at: Mapped[float] = mapped_column(Float)
+
+    __table_args__ = (Index(USER_PRICE_INDEX, *USER_PRICE_COLUMNS, unique=True),)
+
+
 class QuotaUse(Base):
     __tablename__ = "quota_use"
 
@@ -241,3 +264,4 @@ store_info_t = StoreInfo.__table__
 picks_t = Pick.__table__
 boards_t = Board.__table__
 board_items_t = BoardItem.__table__
+user_prices_t = UserPrice.__table__

@@ -29,6 +29,7 @@ from sqlalchemy import (
     func,
     literal,
     literal_column,
+    not_,
     select,
     text,
 )
@@ -47,7 +48,7 @@ from app.domain.cost import (
 )
 from app.domain.days import budget_day
 from app.domain.naming import project_of
-from app.domain.prices import MAX_MONEY, Money, PriceTable
+from app.domain.prices import MAX_MONEY, Money, PriceTable, has_given_prices
 from app.domain.states import BILLED_WORDS, State
 from app.store.models import tasks
 from app.store.rows import BudgetRule, Scope
@@ -77,6 +78,8 @@ def provider_billed(state: str, provider_status: str | None) -> bool:
 
 
 PRICED_NOW = "priced now: the slot was claimed before Slate stored costs"
+#: A slot claimed at an unknown price, priced at the price the user gave later.
+PRICED_GIVEN = "priced now: at the price you gave after it was made"
 
 
 def lazy_cost(
@@ -231,6 +234,11 @@ def cost_rows(
     ]
     if by is not None:
         group.insert(0, key)
+    stored = tasks.c.cost_currency.is_not(None)
+    unknown = and_(stored, tasks.c.cost_estimate.is_(None), tasks.c.cost_reported.is_(None))
+    # Slots claimed at an unknown price count at the price this user gave later (DESIGN.md
+    # "budget"): with any price given, they are priced again, one by one, like older slots.
+    reprice = has_given_prices(table)
     stmt = (
         select(
             key.label("key"),
@@ -242,7 +250,7 @@ def cost_rows(
             tasks.c.cost_currency,
             count.label("n"),
         )
-        .where(and_(*cond, tasks.c.cost_currency.is_not(None)))
+        .where(and_(*cond, stored, *([not_(unknown)] if reprice else [])))
         .group_by(*group)
     )
     out: list[tuple[SlotCost, int]] = []
@@ -263,6 +271,9 @@ def cost_rows(
             )
         )
     out.extend((slot, 1) for slot in _unpriced(conn, scope, table, cond, by, since, day))
+    if reprice:
+        again = _unpriced(conn, scope, table, cond, by, since, day, unknown, PRICED_GIVEN)
+        out.extend((slot, 1) for slot in again)
     return out
 
 
@@ -297,8 +308,11 @@ def _unpriced(
     by: GroupBy | None,
     since: str | None,
     day: str | None,
+    which: ColumnElement[bool] | None = None,
+    note: str | None = None,
 ) -> list[SlotCost]:
-    """Slots claimed before the cost columns existed: priced now, one by one."""
+    """Slots claimed before the cost columns existed (or those ``which`` names): priced now,
+    one by one."""
     rows = conn.execute(
         select(
             tasks.c.request_id,
@@ -312,7 +326,7 @@ def _unpriced(
             tasks.c.cost_day,
             tasks.c.created_at,
             tasks.c.project,
-        ).where(and_(*cond, tasks.c.cost_currency.is_(None)))
+        ).where(and_(*cond, tasks.c.cost_currency.is_(None) if which is None else which))
     ).all()
     out = []
     for r in rows:
@@ -321,7 +335,14 @@ def _unpriced(
             continue
         params = r.params or {}
         cost = lazy_cost(
-            r.kind, params, r.state, r.provider_status, r.results, r.cost_reported, table
+            r.kind,
+            params,
+            r.state,
+            r.provider_status,
+            r.results,
+            r.cost_reported,
+            table,
+            note or PRICED_NOW,
         )
         out.append(
             SlotCost(

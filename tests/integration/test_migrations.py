@@ -41,6 +41,7 @@ STEPS = [
     "0006_cost",
     "0007_tidy",
     "0008_picks",
+    "0009_user_prices",
 ]
 SCOPE = Scope("studio-a", "u" * 64, "demo", "local")
 pytestmark = pytest.mark.empty_store  # every migration here starts from an empty database
