@@ -70,6 +70,8 @@ class Unchanged(str, Enum):
     LOOKUP_NOTHING = "lookup_nothing"  # the lookup found no matching task
     LOOKUP_MANY = "lookup_many"  # several match and the list cannot tell them apart
     LOOKUP_CONTESTED = "lookup_contested"  # another unknown or submitting slot could own it
+    #: Create asked again of a slot whose create has an unknown outcome: it stays off
+    STILL_UNKNOWN = "still_unknown"
 
     def __str__(self) -> str:
         return self.value

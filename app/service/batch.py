@@ -40,7 +40,7 @@ from typing import Any
 from app.domain.cost import Cost, SlotCost, SpendTotal, check_budget, estimate, spend_counted
 from app.domain.cost import sum_costs
 from app.domain.days import budget_day
-from app.domain.errors import ValidationError
+from app.domain.errors import Unchanged, ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import suggest_next_request_id
 from app.domain.params import diff, units
@@ -393,6 +393,7 @@ class Batches:
                         ProblemCode.UNKNOWN,
                         f"row {row.row}: this slot's create has an unknown "
                         "outcome; create is disabled. Query the provider or recover.",
+                        unchanged=Unchanged.STILL_UNKNOWN,
                     ),
                 )
             return answer(OutcomeKind.REPLAYED)

@@ -23,7 +23,7 @@ from typing import Any, Callable, Mapping
 from app.domain import derived, enhance, params_h3image, params_v2
 from app.domain.cost import BudgetCheck, estimate, format_money
 from app.domain.days import budget_day
-from app.domain.errors import BadConfiguration, StoreBusy, ValidationError
+from app.domain.errors import BadConfiguration, StoreBusy, Unchanged, ValidationError
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import project_of, suggest_next_request_id
 from app.domain.params import FRAME_IMAGE_FIELDS, diff, normalize, request_body, units
@@ -309,6 +309,7 @@ class Submitter:
                     ProblemCode.UNKNOWN,
                     "this slot's create has an unknown outcome; create is "
                     "disabled. Query the provider or recover.",
+                    unchanged=Unchanged.STILL_UNKNOWN,
                 ),
             )
         out: Result[Any] = Result(OutcomeKind.REPLAYED, slot.request_id, ctx.view(task))

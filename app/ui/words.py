@@ -209,7 +209,13 @@ D_NOT_BILLED = QT_TRANSLATE_NOOP("Words", "not billed")
 D_NEXT_TRY = QT_TRANSLATE_NOOP("Words", "the result is safe; next try in %1 s")
 
 #: Why an action changed nothing (the service's ``Problem.unchanged``).
+STILL_UNKNOWN = QT_TRANSLATE_NOOP(
+    "Words",
+    "Create stays off: this slot's earlier create has no known outcome, and creating again "
+    "could pay twice. Use Recover to settle it.",
+)
 UNCHANGED_WORDS: dict[Unchanged, str] = {
+    Unchanged.STILL_UNKNOWN: STILL_UNKNOWN,
     Unchanged.NOT_CONFIRMED: NOT_CONFIRMED,
     Unchanged.STRANGE_STATUS: STRANGE_STATUS,
     Unchanged.LIST_SILENT: LIST_SILENT,

@@ -3212,6 +3212,10 @@ Every image and video you create gathers here, newest first.</source>
         <translation>请先为槽位命名：填写项目、日期和场景。</translation>
     </message>
     <message>
+        <source>Create stays off: this slot&apos;s earlier create has no known outcome, and creating again could pay twice. Use Recover to settle it.</source>
+        <translation>“创建”保持关闭：这个槽位之前的创建结果未知，再次创建可能会重复付费。请用“恢复”来确认它。</translation>
+    </message>
+    <message>
         <source>The provider lists a task that fits this slot, but another of your slots that is still unknown could have made it too, so Slate attached nothing. If the provider&apos;s console shows it is this slot&apos;s task, attach its task id with Recover.</source>
         <translation>服务商列出了一个符合此槽位的任务，但你的另一个仍处于未知状态的槽位也可能创建了它，因此 Slate 没有关联任何任务。如果服务商控制台显示它属于此槽位，请在“恢复”中关联它的任务 ID。</translation>
     </message>

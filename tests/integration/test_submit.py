@@ -171,3 +171,22 @@ async def test_live_owner_is_never_declared_unknown(harness):
     replay = await other.submit(RID, "video", VIDEO)
     assert replay.kind is OutcomeKind.REPLAYED and replay.task.state == "submitting"
     assert (await first).kind is OutcomeKind.CREATED
+
+
+async def test_create_asked_again_of_an_unknown_slot_says_why_it_stays_off(harness):
+    """Issue 33 point 3: Create on an Unknown slot said "The provider had an internal problem
+    with this request." The service says why, typed (``Unchanged.STILL_UNKNOWN``), and the
+    window says it in a designer's words."""
+    from app.domain.errors import Unchanged
+    from app.ui import words
+
+    rid = "article:20261203:wal:scene-09"
+    harness.sim.set_faults(lose_create_response=1)
+    first = await harness.service.submit(rid, "video", {"prompt": "lost on the way"})
+    assert first.kind is OutcomeKind.UNKNOWN
+    again = await harness.service.submit(rid, "video", {"prompt": "lost on the way"})
+    assert again.kind is OutcomeKind.UNKNOWN
+    assert again.problem.unchanged is Unchanged.STILL_UNKNOWN
+    said = words.for_outcome(again.problem).text
+    assert said.startswith("Create stays off") and "internal problem" not in said
+    assert harness.sim.stats()["creates_total"] == 1
