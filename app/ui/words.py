@@ -21,7 +21,14 @@ from typing import Any, Protocol
 from app.domain.cost import BudgetCheck, BudgetRefusal, format_money
 from app.domain.drafts import Problem, ProblemKind, Unavailable
 from app.domain.errors import Rule, Unchanged
-from app.domain.states import Action, Refusal, SlotOffer, State, state_for_status_word
+from app.domain.states import (
+    Action,
+    RecoverWay,
+    Refusal,
+    SlotOffer,
+    State,
+    state_for_status_word,
+)
 from app.ui.noop import QT_TRANSLATE_NOOP
 
 CONTEXT = "Words"
@@ -97,25 +104,24 @@ APP_CLOSED = QT_TRANSLATE_NOOP(
     "Slate was closed while the request was being sent. The task may exist at the "
     "provider: look it up, or declare the slot failed if you are sure it does not.",
 )
-#: The same, for a slot with no task id (music, synchronous speech): nothing to look up.
+#: The same, for a slot nothing can be looked up for (an image, a song, a short voice line: the
+#: service offers neither attach nor lookup): nothing to look up.
 NO_RECORD_SENTENCES = {
     LOST_ANSWER: QT_TRANSLATE_NOOP(
         "Words",
-        "The request left, but the connection broke before the answer arrived. A song or a "
-        "short voice line has no task id, and MiniMax keeps no record of it to look up: "
-        "declare the slot failed when you are sure.",
+        "The request left, but the connection broke before the answer arrived. MiniMax keeps "
+        "no record of this kind of create that Slate could look up: declare the slot failed "
+        "when you are sure.",
     ),
     NO_ANSWER_IN_TIME: QT_TRANSLATE_NOOP(
         "Words",
-        "The request left, but no answer came back in time. A song or a short voice line has "
-        "no task id, and MiniMax keeps no record of it to look up: declare the slot failed "
-        "when you are sure.",
+        "The request left, but no answer came back in time. MiniMax keeps no record of this "
+        "kind of create that Slate could look up: declare the slot failed when you are sure.",
     ),
     APP_CLOSED: QT_TRANSLATE_NOOP(
         "Words",
-        "Slate was closed while the request was being sent. A song or a short voice line has "
-        "no task id, and MiniMax keeps no record of it to look up: declare the slot failed "
-        "when you are sure.",
+        "Slate was closed while the request was being sent. MiniMax keeps no record of this "
+        "kind of create that Slate could look up: declare the slot failed when you are sure.",
     ),
 }
 STRANGE_STATUS = QT_TRANSLATE_NOOP(
@@ -501,10 +507,19 @@ def for_task(task: Any, translate: Translate = _plain) -> Said:
     return Said(translate(CONTEXT, said), detail)
 
 
+def nothing_to_look_up(task: Any) -> bool:
+    """The service offers neither attach nor lookup for this slot (its ``recover`` options):
+    an image, a song, a short voice line — "look it up" would promise what cannot be done."""
+    options = getattr(task, "recover", None) or {}
+    ways = [options.get(w) for w in (RecoverWay.ATTACH, RecoverWay.LOOKUP)]
+    return bool(options) and not any(o is not None and o.offered for o in ways)
+
+
 def for_outcome(
     problem: Any,
     *,
     translate: Translate = _plain,
+    no_record: bool = False,
 ) -> Said:
     """An action's answer (a service ``Problem``) in the designer's words; its message as the
     detail. Said from the problem's typed reasons: the offer it refused, the rule it broke, why
@@ -542,6 +557,8 @@ def for_outcome(
             said = sentence(getattr(provider, "code", None), message)
     if said is None:
         said = INTERNAL if code in (None, "interrupted") else PROVIDER_ERROR
+    if no_record and said in NO_RECORD_SENTENCES:  # nothing to look up: not offered
+        said = NO_RECORD_SENTENCES[said]
     return Said(translate(CONTEXT, said), message)
 
 

@@ -3236,16 +3236,16 @@ Every image and video you create gathers here, newest first.</source>
         <translation>声音</translation>
     </message>
     <message>
-        <source>The request left, but the connection broke before the answer arrived. A song or a short voice line has no task id, and MiniMax keeps no record of it to look up: declare the slot failed when you are sure.</source>
-        <translation>请求已发出，但在回复到达前连接中断了。歌曲或短语音没有任务 ID，MiniMax 也不保留可供查找的记录：确定之后，请将此槽位标记为失败。</translation>
+        <source>The request left, but the connection broke before the answer arrived. MiniMax keeps no record of this kind of create that Slate could look up: declare the slot failed when you are sure.</source>
+        <translation>请求已发出，但在回应到达前连接中断了。MiniMax 不会为这类创建留下 Slate 可以查找的记录：确定之后，请将此槽位标记为失败。</translation>
     </message>
     <message>
-        <source>The request left, but no answer came back in time. A song or a short voice line has no task id, and MiniMax keeps no record of it to look up: declare the slot failed when you are sure.</source>
-        <translation>请求已发出，但没有及时收到回复。歌曲或短语音没有任务 ID，MiniMax 也不保留可供查找的记录：确定之后，请将此槽位标记为失败。</translation>
+        <source>The request left, but no answer came back in time. MiniMax keeps no record of this kind of create that Slate could look up: declare the slot failed when you are sure.</source>
+        <translation>请求已发出，但没有及时收到回应。MiniMax 不会为这类创建留下 Slate 可以查找的记录：确定之后，请将此槽位标记为失败。</translation>
     </message>
     <message>
-        <source>Slate was closed while the request was being sent. A song or a short voice line has no task id, and MiniMax keeps no record of it to look up: declare the slot failed when you are sure.</source>
-        <translation>发送请求时 Slate 被关闭了。歌曲或短语音没有任务 ID，MiniMax 也不保留可供查找的记录：确定之后，请将此槽位标记为失败。</translation>
+        <source>Slate was closed while the request was being sent. MiniMax keeps no record of this kind of create that Slate could look up: declare the slot failed when you are sure.</source>
+        <translation>发送请求时 Slate 被关闭了。MiniMax 不会为这类创建留下 Slate 可以查找的记录：确定之后，请将此槽位标记为失败。</translation>
     </message>
 </context>
 <context>

@@ -190,3 +190,27 @@ async def test_create_asked_again_of_an_unknown_slot_says_why_it_stays_off(harne
     said = words.for_outcome(again.problem).text
     assert said.startswith("Create stays off") and "internal problem" not in said
     assert harness.sim.stats()["creates_total"] == 1
+
+
+@pytest.mark.parametrize(
+    ("kind", "params", "lookable"),
+    [
+        ("image", {"prompt": "a lost still"}, False),
+        ("music", {"prompt": "a lost song", "instrumental": True}, False),
+        ("video", {"prompt": "a lost clip", "model": "MiniMax-H3"}, True),
+    ],
+)
+async def test_a_lost_answer_says_look_it_up_only_where_it_can_be(harness, kind, params, lookable):
+    """Issue 33 point 4: under an unknown image, song or voice line the words said "look it
+    up" while nothing can be looked up. The service decides (the slot's recover options); the
+    words follow."""
+    from app.ui import words
+
+    harness.sim.set_faults(lose_create_response=1)
+    out = await harness.service.submit(f"article:20261203:lost:{kind}", kind, params)
+    assert out.kind is OutcomeKind.UNKNOWN
+    assert words.nothing_to_look_up(out.task) is not lookable
+    said = words.for_outcome(out.problem, no_record=words.nothing_to_look_up(out.task)).text
+    assert ("look it up" in said) is lookable, said
+    if not lookable:
+        assert "declare the slot failed" in said

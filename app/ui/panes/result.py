@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from app.domain.states import State, has_task_id
+from app.domain.states import State
 from app.service.results import HistoryEvent
 from app.service.views import MediaView, TaskView
 from app.ui import words
@@ -378,7 +378,7 @@ class ResultPane(QWidget):
     def show_events(self, events: Sequence[HistoryEvent]) -> None:
         self.events.clear()
         task = self.slot.task
-        no_record = task is not None and not has_task_id(task.kind, getattr(task, "params", None))
+        no_record = task is not None and words.nothing_to_look_up(task)
         if not events:
             self.events.addTopLevelItem(
                 QTreeWidgetItem([self.tr("Nothing has happened in this slot yet.")])

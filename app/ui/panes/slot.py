@@ -474,7 +474,8 @@ class SlotPane(QWidget):
 
     def _outcome(self, action: str, out: Result[Any]) -> None:
         self._end(action)
-        said = words.for_outcome(out.problem, translate=translate)
+        no_record = out.task is not None and words.nothing_to_look_up(out.task)
+        said = words.for_outcome(out.problem, translate=translate, no_record=no_record)
         msg, self._detail = said.text, said.detail
         if action == "export" and out.kind is OutcomeKind.OK:
             n = len(out.payload.files) if isinstance(out.payload, Exported) else 0
