@@ -265,3 +265,26 @@ def test_a_frame_file_goes_into_the_draft_as_a_data_url(gui, make_window, tmp_pa
         what="the refusal said",
     )
     assert window.slot.draft.params["first_frame_image"].startswith("data:image/png;base64,")
+
+
+def test_a_new_slot_form_starts_without_the_last_slots_words(gui, make_window):
+    """Issue 33 point 5: a previous slot's error stayed under the next New-slot form — both
+    the words on screen when New slot was pressed and an answer about that slot arriving
+    after it."""
+    from app.service.results import OutcomeKind, Problem, ProblemCode, Result
+
+    rid = "article:20261203:words:scene-01"
+    insert_slot(gui.service, rid, "unknown")
+    window = make_window()
+    window.select(rid)
+    gui.until(lambda: shown(window, rid), what="the unknown slot")
+    pane = window.slot_pane
+    late = Result(
+        OutcomeKind.UNKNOWN, rid, problem=Problem(ProblemCode.UNKNOWN, "list: no answer in time")
+    )
+    pane._outcome("query", late)
+    gui.until(lambda: pane.actions.message.text(), what="the slot's words")
+    pane.new_draft()
+    assert pane.actions.message.text() == "" and not pane.actions.details_button.isVisible()
+    pane._outcome("query", late)  # the old slot's answer, arriving after New slot
+    assert pane.actions.message.text() == ""

@@ -252,7 +252,7 @@ class SlotPane(QWidget):
         self.controller.select(None)
         self.composer.set_read_only(False)
         self.form.set_read_only(False)
-        self.actions.message.clear()
+        self.show_message("", about="")  # the last slot's words (and Details) go with it
         self._edited()
 
     # -- actions -------------------------------------------------------------------------------
@@ -486,6 +486,10 @@ class SlotPane(QWidget):
             )
         ok = out.kind is OutcomeKind.OK  # "Exported 2 files." is news, not an error
         about = out.request_id or None
+        draft = self.slot.draft
+        on_screen = draft.request_id if draft is not None else self.slot.selected
+        if about is not None and about != on_screen:
+            return  # another slot's news (a New-slot form came meanwhile): its history keeps it
         if out.kind in SAID_ONLY:
             self.show_message(msg, about=about)
         elif out.kind is not OutcomeKind.CONFLICT:  # the window shows the conflict dialog
