@@ -27,7 +27,7 @@ from app import __version__
 from app.domain.cost import format_money, format_rate, money_json
 from app.domain.errors import BadConfiguration, SlateError, ValidationError
 from app.domain.protocols import V2, protocol_for
-from app.domain.states import Refusal, State
+from app.domain.states import Action, Refusal, State
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.inputs import image_option
 from app.service.pick_results import BoardReport, PickReport
@@ -646,6 +646,19 @@ def render_problem(p: Problem) -> dict[str, Any]:
     return out
 
 
+#: What a person can do next, per offered action, as the command that does it (human output;
+#: JSON keeps ``allowed_actions``). "open" is the app's own (nothing to type).
+NEXT_STEPS = {
+    Action.CREATE: "slate submit --request-id {rid} … (the same settings)",
+    Action.QUERY: "slate query {rid}",
+    Action.RECOVER: "slate recover {rid} --lookup | --task-id ID | --declare-failed --reason …",
+    Action.EXPORT: "slate export {rid} --to FOLDER",
+    Action.OPEN: "",
+    Action.NEW_SLOT: "a new RequestId for other settings",
+    Action.CANCEL: "slate cancel {rid}",
+}
+
+
 def render_price(line: PriceLine) -> dict[str, Any]:
     """One price of ``prices``: model, kind, scheme, part, amount (unrounded; null unknown),
     source and confidence (official, secondary — shown as "about" — or yours)."""
@@ -786,13 +799,13 @@ def _human(out: Result[Any], translate: Any = None) -> str:
             lines.append(
                 f"  {t.failed_count} image(s) blocked by the provider's safety filter (not charged)"
             )
-        actions = ", ".join(a.value for a in t.allowed_actions)
-        lines.append(f"  you can: {actions or 'nothing right now'}")
+        steps = [NEXT_STEPS[a].format(rid=out.request_id or "RID") for a in t.allowed_actions]
+        steps = [s for s in steps if s]
+        lines.append(f"  next: {' · '.join(steps) if steps else 'nothing to do right now'}")
         for o in t.offers.values():  # what the slot's facts rule out, beyond its state
             if o.refusal is not None and o.refusal is not Refusal.STATE:
                 why = translate("WhyNot", words.refusal_words(o))
-                lines.append(f"  not {o.action.value}: {why}")
-        lines.append(f"  handle: {t.handle}")
+                lines.append(f"  no {o.action.value.replace('_', ' ')}: {why}")
     if out.problem and out.problem.code.value in APP_SAYS:
         told = words.for_outcome(out.problem, translate=translate)
         if f"  {told.text}" not in lines:  # not said already as the task's reason

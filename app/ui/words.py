@@ -384,6 +384,10 @@ EVENT_WORDS = {
     "late_answer": QT_TRANSLATE_NOOP("Event", "the provider's answer came late"),
     "lookup": QT_TRANSLATE_NOOP("Event", "looked up at the provider"),
     "derived": QT_TRANSLATE_NOOP("Event", "a new slot was made from this one"),
+    "hidden": QT_TRANSLATE_NOOP("Event", "hidden from the browser (the record stays)"),
+    "unhidden": QT_TRANSLATE_NOOP("Event", "shown in the browser again"),
+    "media_removed": QT_TRANSLATE_NOOP("Event", "files deleted on this computer (the slot stays)"),
+    "redownloaded": QT_TRANSLATE_NOOP("Event", "downloaded again"),
     "": QT_TRANSLATE_NOOP("Event", "other event"),  # one this version of Slate does not know
 }
 #: An event and its detail on one line ("status: generating"; Chinese puts a full-width colon).
@@ -636,7 +640,8 @@ def event_detail(
         m = re.match(r"(\d+) file", detail)
         shown = counted(int(m.group(1)), D_FILES, translate) if m else ""
     elif event == "inputs":
-        shown = counted(detail.count(" uploaded as "), D_UPLOADED, translate)
+        uploaded = detail.count(" uploaded as ")
+        shown = counted(uploaded, D_UPLOADED, translate) if uploaded else ""
     elif event == "rate_limited":
         m = re.search(r"again in (\d+(?:\.\d+)?) ?s", detail)
         shown = translate(CONTEXT, D_RETRY).replace("%1", f"{float(m.group(1)):.0f}") if m else ""

@@ -568,6 +568,22 @@
         <source>a new slot was made from this one</source>
         <translation>由此槽位生成了新槽位</translation>
     </message>
+    <message>
+        <source>hidden from the browser (the record stays)</source>
+        <translation>已从浏览中隐藏（记录仍保留）</translation>
+    </message>
+    <message>
+        <source>shown in the browser again</source>
+        <translation>已重新显示在浏览中</translation>
+    </message>
+    <message>
+        <source>files deleted on this computer (the slot stays)</source>
+        <translation>已删除这台电脑上的文件（槽位仍保留）</translation>
+    </message>
+    <message>
+        <source>downloaded again</source>
+        <translation>已重新下载</translation>
+    </message>
 </context>
 <context>
     <name>FinishedView</name>
@@ -2356,8 +2372,16 @@ Every image and video you create gathers here, newest first.</source>
         <translation>真实服务商：每次创建都会计费。</translation>
     </message>
     <message>
-        <source>Team / designer</source>
-        <translation>团队 / 设计师</translation>
+        <source>Designer · team</source>
+        <translation>设计师 · 团队</translation>
+    </message>
+    <message>
+        <source>⚠ 1 warning</source>
+        <translation>⚠ 1 条提醒</translation>
+    </message>
+    <message>
+        <source>⚠ %1 warnings</source>
+        <translation>⚠ %1 条提醒</translation>
     </message>
     <message>
         <source>This computer has no system keyring, so Slate keeps its own key in a file in the data folder that only you can read. Nothing to do.</source>

@@ -332,6 +332,12 @@ def test_settings_and_the_warning_speak_a_designers_words(gui, make_window, lang
     window.status_pane.show_provider()
     tip = window.status_pane.warning_label.toolTip()
     assert tip and "handle-signing" not in tip and "0600" not in tip
+    # never a bare sign (issue 33 point 8): it says what it is, in the window's language
+    assert (
+        window.status_pane.warning_label.text()
+        == {"en": "⚠ 1 warning", "zh_CN": "⚠ 1 条提醒"}[lang]
+    )
+    assert window.status_pane.identity.text() == "lin · studio-a"  # the designer first
     window.open_settings()
     from app.ui.qt import QFormLayout, QLabel
 

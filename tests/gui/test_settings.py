@@ -94,7 +94,7 @@ def test_changing_the_designer_rebuilds_the_service_and_loses_nothing(gui, open_
     assert controller._on_task not in old_service.listeners
     assert old_owner.provider._client.is_closed  # the old provider is closed
     assert controller.service.config.poll_interval == 0.2
-    assert window.status_pane.identity.text() == "studio-a / mei"
+    assert window.status_pane.identity.text() == "mei · studio-a"
     gui.until(lambda: "videos 0/5" in quota_text(window), what="mei's quota in the status bar")
     # mei has no slot: the list is empty and the welcome page says what to do
     gui.until(lambda: window.model.started and not window.model.loading, what="slot list reloaded")

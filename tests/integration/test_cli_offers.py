@@ -24,10 +24,11 @@ def test_an_unknown_slot_without_task_id_is_not_offered_a_query(slate_env, demo_
     proc = _said(slate_env, "submit", "--request-id", RID, *H3)
     assert proc.returncode == 4, proc.stderr
     said = proc.stdout + proc.stderr
-    assert "you can: recover\n" in said and "you can: query" not in said
+    assert f"next: slate recover {RID} --lookup" in said and "slate query" not in said
+    assert "handle: st" not in said and "you can:" not in said  # issue 33 point 8
     why = words.REFUSAL_WORDS[Refusal.NO_TASK_ID_LOOKUP]  # H3: the provider lists its tasks
-    assert f"not query: {why}" in said
-    assert f"not new_slot: {words.REFUSAL_WORDS[Refusal.RECOVER_FIRST]}" in said
+    assert f"no query: {why}" in said
+    assert f"no new slot: {words.REFUSAL_WORDS[Refusal.RECOVER_FIRST]}" in said
     status = slate("status", RID)
     assert status.out["task"]["allowed_actions"] == ["recover"]
     asked = demo_sim.stats()["requests_by_endpoint"].copy()
@@ -48,4 +49,4 @@ def test_an_unknown_image_is_not_offered_a_query_either(slate_env, demo_sim, sla
     out = slate("submit", "--request-id", rid, "--kind", "image", "--prompt", "a lighthouse")
     assert out.code == 4 and out.out["task"]["allowed_actions"] == ["recover"]
     said = _said(slate_env, "status", rid)
-    assert f"not query: {words.REFUSAL_WORDS[Refusal.NO_QUERY]}" in said.stdout + said.stderr
+    assert f"no query: {words.REFUSAL_WORDS[Refusal.NO_QUERY]}" in said.stdout + said.stderr

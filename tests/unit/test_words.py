@@ -253,3 +253,19 @@ def test_every_sentence_has_chinese_words(qapp):
     assert missing == []
     for s in sentences:
         assert not TECHNICAL.search(s), s
+
+
+def test_hiding_and_deleting_files_are_said_not_other_event():
+    """Issue 33 point 8: hide, unhide, media deletion and redownload read "other event"; an
+    inputs event with nothing uploaded read "input files sent: 0 input files uploaded"."""
+    from app.ui import words
+
+    def line(event, detail="x"):
+        return words.event_line(event, detail, lambda s: str(s))[0]
+
+    assert line("hidden") == "hidden from the browser (the record stays)"
+    assert line("unhidden") == "shown in the browser again"
+    assert line("media_removed").startswith("files deleted on this computer")
+    assert line("redownloaded").startswith("downloaded again")
+    assert "other event" not in line("hidden")
+    assert line("inputs", "2 frames sent inline") == "input files sent"

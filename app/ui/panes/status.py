@@ -120,10 +120,15 @@ class StatusPane(QStatusBar):
             badge.setToolTip(self.tr("Real provider: every create is billed."))
         badge.setAccessibleName(badge.text())
         _repolish(badge)
-        self.identity.setText(f"{c.config.tenant} / {c.config.user}")
-        self.identity.setToolTip(self.tr("Team / designer"))
+        tenant, user = c.config.tenant, c.config.user
+        # A designer on their own (the default team "personal") is named alone; else with the team.
+        self.identity.setText(user if tenant == "personal" else f"{user} · {tenant}")
+        self.identity.setToolTip(self.tr("Designer · team"))
         if c.warnings:
-            self.warning_label.setText("⚠")
+            n = len(c.warning_sentences())
+            self.warning_label.setText(
+                self.tr("⚠ 1 warning") if n == 1 else self.tr("⚠ %1 warnings").replace("%1", str(n))
+            )
             self.warning_label.setToolTip("\n".join(c.warning_sentences()))
         else:
             self.warning_label.clear()
