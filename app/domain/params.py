@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 from urllib.parse import urlsplit
 
 from app.domain import derived, enhance, params_h3image, params_sound, params_v2
@@ -521,8 +521,42 @@ def _image_size(raw: Mapping[str, Any], model: str) -> tuple[int, int] | None:
     return size[0], size[1]
 
 
+#: What no text parameter may hold, on any store: NUL (PostgreSQL's text and JSON cannot hold
+#: it — it was stored as U+FFFD and the create, built from the stored parameters, sent MiniMax
+#: other text than was fingerprinted) and lone surrogates (no UTF-8 form at all; they arrive as
+#: undecodable bytes of a command line).
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def _unstorable(value: object) -> str | None:
+    if isinstance(value, str):
+        found = _UNSTORABLE.search(value)
+        return found.group() if found else None
+    if isinstance(value, Mapping):
+        items: Iterable[object] = (*value.keys(), *value.values())
+    elif isinstance(value, (list, tuple)):
+        items = value
+    else:
+        return None
+    return next((c for c in map(_unstorable, items) if c is not None), None)
+
+
+def check_storable_text(raw: Mapping[str, Any]) -> None:
+    """Refuse, naming the field, any text parameter (prompt, text, lyrics, a voice, a URL …)
+    holding a character a store cannot keep exactly: every store then keeps, fingerprints and
+    sends the same text, SQLite and PostgreSQL alike."""
+    for name, value in raw.items():
+        bad = _unstorable(value)
+        if bad is not None:
+            what = "a NUL character" if bad == "\x00" else f"the lone surrogate U+{ord(bad):04X}"
+            raise ValidationError(
+                str(name), f"holds {what}, which no text sent or stored may hold; remove it"
+            )
+
+
 def normalize(kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
     """Validate and apply defaults. Raises ValidationError naming the field."""
+    check_storable_text(raw)
     if kind == "video":
         return normalize_video(raw)
     if kind == "image":

@@ -96,3 +96,31 @@ def test_a_documented_system_voice_with_spaces_and_parentheses_is_spoken(slate, 
     assert said.code == 0 and said.out["outcome"] == "created", said.out
     assert said.out["task"]["params"]["voice"] == "Chinese (Mandarin)_News_Anchor"
     assert said.out["task"]["state"] == "success"
+
+
+@pytest.mark.parametrize(
+    "field, args",
+    [
+        ("text", ["--kind", "speech", "--voice", VOICE, "--text-file", "{file}"]),
+        ("lyrics", ["--kind", "music", "--prompt", "lofi", "--lyrics-file", "{file}"]),
+        ("prompt", ["--kind", "image", "--prompt", "a lighthouse\x00 at dusk"]),
+        ("prompt", ["--kind", "music", "--prompt", "lofi\x00", "--instrumental"]),
+    ],
+    ids=["speech-text", "lyrics", "image-prompt", "music-prompt"],
+)
+def test_text_no_store_can_hold_is_refused_on_every_store(
+    slate, demo_sim, store_url, tmp_path: Path, field, args
+):
+    """A NUL was stored by PostgreSQL as U+FFFD, and the create (built from the stored
+    parameters) sent MiniMax other text than was fingerprinted: refused on both stores."""
+    words = tmp_path / "words.txt"
+    words.write_bytes(b"The tide eye opens at dusk\x00 and the lighthouse answers. " * 4)
+    args = [a.replace("{file}", str(words)) for a in args]
+    env = {"SLATE_STORE": store_url}
+    said = slate("submit", "--request-id", RID, *args, env=env)
+    assert "NUL" in said.out["error"]["message"], said.out
+    assert said.code == 2, said.out
+    assert said.out["outcome"] == "invalid" and said.out["error"]["field"] == field
+    assert demo_sim.stats()["requests_total"] == 0
+    listed = slate("list", env=env)
+    assert listed.code == 0 and listed.out["slots"] == [], listed.out

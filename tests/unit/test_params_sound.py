@@ -192,3 +192,24 @@ def test_prices_per_character_unrounded_and_music_unknown_never_zero():
     assert reported("speech", line, {"usage_characters": 50}, table) == Decimal("0.005")
     song = estimate("music", normalize("music", {"prompt": "p", "instrumental": True}), table)
     assert song.estimate is None and "unknown" in song.basis
+
+
+@pytest.mark.parametrize(
+    "kind, raw, field",
+    [
+        ("speech", {"text": "hi\x00 there, a long enough line", "voice": VOICE}, "text"),
+        ("speech", {"text": "hi", "voice": "English\x00"}, "voice"),
+        ("music", {"prompt": "lofi", "lyrics": "la \ud800 la"}, "lyrics"),
+        ("image", {"prompt": "a\x00b"}, "prompt"),
+        (
+            "video",
+            {"prompt": "p", "first_frame_image": "https://example.test/\x00.png"},
+            "first_frame_image",
+        ),  # fmt: skip
+        ("video", {"model": "MiniMax-H3", "prompt": "p\x00"}, "prompt"),
+    ],
+)
+def test_text_no_store_can_hold_is_refused_naming_the_field(kind, raw, field):
+    with pytest.raises(ValidationError) as err:
+        normalize(kind, raw)
+    assert err.value.field == field
