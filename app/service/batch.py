@@ -245,7 +245,8 @@ class Batches:
             return entry
         try:
             params = resolve_files(entry.params, base_dir, entry.kind)
-            _, _, norm = await read_inputs(self.ctx, entry.kind, params)  # as submit reads them
+            # as submit reads them
+            _, _, norm = await read_inputs(self.ctx, entry.kind, params, entry.request_id)
         except ValidationError as exc:
             return row_error(entry, exc)
         return _Prepared(

@@ -379,7 +379,8 @@ class InputChanged(Exception):
 @dataclass(frozen=True)
 class LocalInput:
     """One piece of checked local content: its facts, and where its bytes are (a file that is
-    read again and compared by SHA-256 before it is sent, or the bytes of a data URL)."""
+    read again and compared by SHA-256 before it is sent, or the bytes of a data URL; neither
+    for a pruned reference known by its facts only, which can never be sent)."""
 
     facts: MediaFacts
     path: Path | None = None
@@ -388,7 +389,8 @@ class LocalInput:
     def read(self) -> bytes:
         if self.data is not None:
             return self.data
-        assert self.path is not None
+        if self.path is None:  # only facts are known (a pruned reference replayed)
+            raise InputChanged(f"{self.facts.name or 'the input'} is no longer on this machine")
         try:
             data = self.path.read_bytes()
         except OSError as exc:

@@ -273,7 +273,7 @@ class Reads:
         ctx = self.ctx
         try:
             slot = ctx.slot(validate_request_id(request_id))
-            _params, _local, norm = await read_inputs(ctx, kind, params)
+            _params, _local, norm = await read_inputs(ctx, kind, params, slot.request_id)
         except ValidationError:
             return None
         return await find_twin(ctx, str(kind), fingerprint(str(kind), norm), slot.slot_key)

@@ -97,12 +97,14 @@ def claim_request(
 
 
 async def read_inputs(
-    ctx: ServiceContext, kind: Any, params: Mapping[str, Any]
+    ctx: ServiceContext, kind: Any, params: Mapping[str, Any], request_id: str | None = None
 ) -> tuple[Mapping[str, Any], dict[str, inputs.LocalInput], dict[str, Any]]:
     """A create's parameters as the submit reads them — local files and data URLs read, probed
     and checked, then normalized: ``(params, local content by SHA-256, normalized)``. The one
     reading for a submit and a shot-list row (:mod:`app.service.batch`), so a row is what the
-    same options given to ``slate submit`` are. Raises ValidationError naming the field."""
+    same options given to ``slate submit`` are. ``request_id``: the slot they are for (a replay
+    of it needs no pruned reference's bytes, :mod:`app.service.h3image`). Raises
+    ValidationError naming the field."""
     local: dict[str, inputs.LocalInput] = {}
     if kind not in KINDS:
         raise ValidationError("kind", "must be image, video, music or speech")
@@ -113,7 +115,7 @@ async def read_inputs(
     elif protocol_of(kind, params) == V2:
         params, local = await asyncio.to_thread(inputs.prepare_v2, params)
     elif kind == "image" and params_h3image.is_h3_image(params.get("model")):
-        params, local = await h3image.prepare(ctx, params)
+        params, local = await h3image.prepare(ctx, params, request_id)
     elif any(params.get(f) for f in FRAME_IMAGE_FIELDS):
         await asyncio.to_thread(inputs.check_v1_images, kind, params)
     return params, local, normalize(kind, params)
@@ -167,7 +169,7 @@ class Submitter:
         plan: params_v2.BodyPlan | None = None
         try:
             slot = ctx.slot(validate_request_id(request_id))
-            params, local, norm = await read_inputs(ctx, kind, params)
+            params, local, norm = await read_inputs(ctx, kind, params, slot.request_id)
             if (
                 kind != enhance.KIND
                 and not (kind == "video" and derived.is_regeneration(params))

@@ -124,3 +124,33 @@ def test_text_no_store_can_hold_is_refused_on_every_store(
     assert demo_sim.stats()["requests_total"] == 0
     listed = slate("list", env=env)
     assert listed.code == 0 and listed.out["slots"] == [], listed.out
+
+
+def test_a_slot_made_from_a_pruned_reference_slot_is_replayed(slate, demo_sim, store_url):
+    """After ``prune-media A``, the rerun of slot B made with ``--reference-image A`` is
+    ``replayed`` from B's record (it was ``invalid``): a replay needs the fingerprint, not A's
+    bytes. A new slot naming A still needs A's image and is refused, nothing stored."""
+    env = {"SLATE_STORE": store_url}
+    source, edit = "article:20261202:tide-eye:scene-01", "article:20261202:tide-eye:scene-02"
+    h3 = ["--kind", "image", "--model", "MiniMax-H3-Image"]
+    made = slate("submit", "--request-id", source, *h3, "--prompt", "a lighthouse", env=env)
+    assert made.code == 0 and made.out["task"]["state"] == "success", made.out
+    edit_args = ["submit", "--request-id", edit, *h3, "--prompt", "the lighthouse in snow",
+                 "--reference-image", source]  # fmt: skip
+    first = slate(*edit_args, env=env)
+    assert first.code == 0 and first.out["outcome"] == "created", first.out
+    pruned = slate("prune-media", source, env=env)
+    assert pruned.code == 0, pruned.out
+    creates = demo_sim.stats()["creates_by_prompt"]
+    again = slate(*edit_args, env=env)
+    assert again.code == 0 and again.out["outcome"] == "replayed", again.out
+    assert again.out["task"]["fingerprint"] == first.out["task"]["fingerprint"]
+    changed = slate(*edit_args[:-3], "another prompt", *edit_args[-2:], env=env)
+    assert changed.code == 3 and changed.out["outcome"] == "conflict", changed.out
+    new_rid = "article:20261202:tide-eye:scene-03"
+    new = slate(*[new_rid if a == edit else a for a in edit_args], env=env)
+    assert new.code == 2 and new.out["error"]["field"] == "reference_image", new.out
+    assert "no longer on this machine" in new.out["error"]["message"]
+    assert demo_sim.stats()["creates_by_prompt"] == creates
+    listed = slate("list", env=env)
+    assert sorted(s["request_id"] for s in listed.out["slots"]) == [source, edit]
