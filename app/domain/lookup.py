@@ -21,6 +21,8 @@ import math
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from app.domain.protocols import V2_MODELS
+
 BEFORE_CLAIM = 10.0
 AFTER_TIMEOUT = 60.0
 COMPARED = ("model", "duration", "resolution", "ratio")
@@ -89,10 +91,21 @@ def _same(field: str, slot: Any, listed: Any) -> bool:
     return bool(listed == slot)
 
 
+def _typed(params: Mapping[str, Any]) -> bool:
+    """The slot speaks V2, whose list holds generations, regenerations and Context-IR tasks of
+    one model together: only the listed ``task_type`` tells them apart."""
+    return (
+        params.get("model") in V2_MODELS
+        or bool(params.get("source_task_id"))
+        or "enhance_of" in params
+    )
+
+
 def matches(params: Mapping[str, Any], task: Listed) -> bool:
     """The listed task has the slot's model, duration, resolution and ratio. A fact the slot
     does not have (V1 has no ratio) is not compared; a prompt is compared where the list shows
-    one."""
+    one. For a V2 slot the listed ``task_type`` must be the slot's own: a task listed without
+    one (a regeneration is a 2K MiniMax-H3 task like a plain 2K generation) is no candidate."""
     facts = {**task.facts, "model": task.model}
     for field in COMPARED:
         if field not in params or params[field] is None:
@@ -107,6 +120,8 @@ def matches(params: Mapping[str, Any], task: Listed) -> bool:
         if "enhance_of" in params
         else "generation"
     )
+    if listed_type is None and _typed(params):
+        return False  # which of those it is cannot be told: never a candidate on a guess
     if listed_type is not None and listed_type != wanted:
         return False  # V2 lists generations and regenerations (and Context-IR) together
     if "prompt" in facts and facts["prompt"] is not None:

@@ -106,6 +106,50 @@ def same_task(asked: str, named: str | None, what: str, raw: dict[str, Any]) -> 
         raise ForeignAnswer(str(asked), named, what, raw)
 
 
+class OverfullAnswer(Ambiguous):
+    """A create answered with more results than it asked for (``n`` images, one sound): a wrong
+    answer — another request's, or a mix of several — not evidence of what this create made.
+    Nothing of it is downloaded; the raw answer is kept (long inline data summarized) and the
+    slot is ``unknown`` (``reason``), as for any create answer that cannot be trusted."""
+
+    reason = "overfull_answer"
+
+    def __init__(self, asked: int, got: int, what: str, raw: dict[str, Any]) -> None:
+        super().__init__(
+            f"{what}: the answer holds {got} results where the create asked for {asked}; "
+            "a wrong answer, not evidence of this create's results: nothing downloaded",
+            raw=summarized(raw),
+        )
+        self.asked = asked
+        self.got = got
+
+
+def at_most(asked: int, got: int, what: str, raw: dict[str, Any]) -> None:
+    """Raise :class:`OverfullAnswer` when an answer holds more results than were asked for."""
+    if got > asked:
+        raise OverfullAnswer(asked, got, what, raw)
+
+
+#: Inline data longer than this (base64 images, hex sound) is summarized in kept evidence.
+KEPT_TEXT = 2048
+
+
+def summarized(value: Any) -> Any:
+    """``value`` with every long string that is not a link replaced by its length (an answer's
+    base64 images are evidence by their count, not their bytes)."""
+    if isinstance(value, dict):
+        return {k: summarized(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [summarized(v) for v in value]
+    if (
+        isinstance(value, str)
+        and len(value) > KEPT_TEXT
+        and not value.startswith(("https://", "http://"))
+    ):
+        return f"<{len(value)} characters of inline data, not kept>"
+    return value
+
+
 class Stalled(ProviderError):
     """A download that arrives slower than the minimum rate was let go: nothing is wrong with
     the task or its media, only the transfer; try again later."""

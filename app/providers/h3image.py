@@ -16,7 +16,7 @@ import logging
 from typing import Any
 
 from app.domain.params_h3image import EDITS, GENERATIONS
-from app.providers.base import Ambiguous, ImageItem, ImageResult
+from app.providers.base import Ambiguous, ImageItem, ImageResult, at_most
 from app.providers.codes import base_resp, v1_raise_for_code, v2_checked
 from app.providers.http import ApiClient, as_id
 
@@ -37,6 +37,9 @@ async def generate(http: ApiClient, path: str, body: dict[str, Any], hint: str) 
     data = raw.get("data")
     if not isinstance(data, list):
         raise Ambiguous(f"{what}: the answer holds no data list", raw=raw)
+    n = body.get("n", 1)
+    asked = n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1
+    at_most(asked, len(data), what, raw)  # every entry is a result, blocked ones too
     items: list[ImageItem] = []
     failed = 0
     for entry in data:

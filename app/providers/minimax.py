@@ -37,6 +37,7 @@ from app.providers.base import (
     VideoApi,
     VideoCreated,
     VideoStatus,
+    at_most,
     same_task,
 )
 from app.providers.codes import (
@@ -59,6 +60,12 @@ from app.providers.http import (
 from app.providers.minimax_v2 import MiniMaxV2
 
 log = logging.getLogger(__name__)
+
+
+def _asked(body: dict[str, Any]) -> int:
+    """How many images a create asked for (``n``; MiniMax's default is 1)."""
+    n = body.get("n", 1)
+    return n if isinstance(n, int) and not isinstance(n, bool) and n > 0 else 1
 
 
 class MiniMaxProvider:
@@ -201,10 +208,12 @@ class MiniMaxProvider:
                 log.warning("image generation: an image_base64 item did not decode; skipped")
         meta = raw.get("metadata")
         meta = meta if isinstance(meta, dict) else {}
+        success = as_int(meta.get("success_count"))
+        at_most(_asked(body), max(len(items), success or 0), "image generation", raw)
         return ImageResult(
             id=as_id(raw.get("id")),
             items=items,
-            success_count=as_int(meta.get("success_count")),
+            success_count=success,
             failed_count=as_int(meta.get("failed_count")),
             raw=raw,
         )

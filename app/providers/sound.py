@@ -36,6 +36,7 @@ from app.providers.base import (
     Uploaded,
     VideoCreated,
     VideoStatus,
+    at_most,
     same_task,
 )
 from app.providers.codes import TASK_FAILURE_CODES, base_resp, v1_http, v1_raise_for_code
@@ -78,6 +79,8 @@ async def generate(
     data = raw.get("data") if isinstance(raw.get("data"), dict) else {}
     extra = raw.get("extra_info") if isinstance(raw.get("extra_info"), dict) else {}
     audio = data.get("audio")
+    if isinstance(audio, list):  # one create makes one sound: more is another answer's
+        at_most(1, len(audio), what, raw)
     kept = _scrubbed(raw)
     trace = raw.get("trace_id") if isinstance(raw.get("trace_id"), str) else None
     trace = trace or raw.get("_trace_id")
@@ -146,9 +149,12 @@ class SpeechApi:
             v1_raise_for_code(raw, what, self._hint)
         raw.pop("_retry_after", None)
         named = as_id(raw.get("task_id"))
-        if named is not None:  # an answer naming another task is not about this one
-            same_task(str(task_id), named, what, raw)
         file_id = as_id(raw.get("file_id"))
+        if named is not None or code == 0 or file_id not in (None, "0", ""):
+            # MiniMax's answer names its task (the reference's example and fields): one naming
+            # another task, or a task's answer naming none, is not about this one. Only an
+            # error answer without a file (a request error) may name no task.
+            same_task(str(task_id), named, what, raw)
         return VideoStatus(
             task_id=named or str(task_id),
             status=word,

@@ -35,6 +35,7 @@ from app.providers.base import (
     Ambiguous,
     ImageItem,
     ImageResult,
+    OverfullAnswer,
     ProviderError,
     Refused,
     V2Extras,
@@ -482,7 +483,12 @@ class Submitter:
                     log.exception("unexpected error while creating")
                 raw = exc.raw if isinstance(exc, ProviderError) else None
                 new = await self.moves.to_unknown_after_send(
-                    task, why, raw, sent_at, ctx.config.timeout
+                    task,
+                    why,
+                    raw,
+                    sent_at,
+                    ctx.config.timeout,
+                    code=exc.reason if isinstance(exc, OverfullAnswer) else "unknown",
                 )
                 return Result(
                     OutcomeKind.UNKNOWN,

@@ -224,14 +224,21 @@ class Transitions:
         )
 
     async def to_unknown_after_send(
-        self, task: TaskRow, why: str, raw: Any, sent_at: float, timeout: float
+        self,
+        task: TaskRow,
+        why: str,
+        raw: Any,
+        sent_at: float,
+        timeout: float,
+        code: str = "unknown",
     ) -> TaskRow | None:
-        """The create left and no answer can be trusted. ``sent_at`` and the create's
-        ``timeout`` are kept: a lookup's window ends 60 s after that timeout ran out."""
+        """The create left and no answer can be trusted (``code``: why, when it is more than
+        a lost answer). ``sent_at`` and the create's ``timeout`` are kept: a lookup's window
+        ends 60 s after that timeout ran out."""
         return await self.to_unknown(
             task,
             expect=_FROM_SUBMITTING,
-            code="unknown",
+            code=code,
             why=why,
             detail=why,
             data={"raw": raw, "sent_at": sent_at, "timeout": timeout},

@@ -18,7 +18,7 @@ SLOT = {
 
 
 def task(tid: str, at: float, **facts: object) -> Listed:
-    base = {"duration": 6, "resolution": "768P", "ratio": "16:9"}
+    base = {"duration": 6, "resolution": "768P", "ratio": "16:9", "task_type": "generation"}
     base.update(facts)
     model = base.pop("model", "MiniMax-H3")
     return Listed(tid, at, model, "queued", base)  # type: ignore[arg-type]
@@ -39,6 +39,25 @@ def test_a_candidate_has_the_slots_model_duration_resolution_and_ratio():
     assert not matches(SLOT, task("t", 1, resolution="2K"))
     assert not matches(SLOT, task("t", 1, ratio="9:16"))
     assert matches(SLOT, task("t", 1, duration="6"))  # numbers may arrive as text
+
+
+def test_a_v2_task_listed_without_its_task_type_is_never_a_candidate():
+    """Issue 32: a regeneration is a 2K MiniMax-H3 task like a plain 2K generation; listed
+    without ``task_type`` it cannot be told apart, so it is a candidate for neither (nor for a
+    Context-IR slot), and no rival contests with it. V1 lists no task types: unchanged."""
+    plain = {**SLOT, "resolution": "2K"}
+    regen = {**plain, "source_task_id": "42", "regenerate_from": "x"}
+    untyped = task("t", 1, resolution="2K", task_type=None)
+    assert not matches(plain, untyped) and not matches(regen, untyped)
+    assert not matches({**SLOT, "enhance_of": "x"}, task("t", 1, task_type=None))
+    assert matches(plain, task("t", 1, resolution="2K"))
+    assert matches(regen, task("t", 1, resolution="2K", task_type="regeneration"))
+    assert not matches(plain, task("t", 1, resolution="2K", task_type="regeneration"))
+    found = select(plain, Window(0, 10), [untyped], owned=[])
+    assert found.found is None and found.candidates == () and len(found.listed) == 1
+    v1 = {"model": "MiniMax-Hailuo-2.3", "prompt": "p", "duration": 6, "resolution": "768P"}
+    facts = {"duration": 6, "resolution": "768P"}
+    assert matches(v1, Listed("t", 1, "MiniMax-Hailuo-2.3", "Queueing", facts))
 
 
 def test_a_shown_prompt_must_match_and_v1_has_no_ratio():

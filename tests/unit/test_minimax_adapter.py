@@ -289,7 +289,9 @@ async def test_image_urls_and_string_counts() -> None:
         data={"image_urls": ["https://a/1.jpeg", "https://a/2.jpeg"]},
         metadata={"failed_count": "1", "success_count": "2"},
     )
-    result = await make(answer(payload)).generate_image({"model": "image-01", "prompt": "p"})
+    result = await make(answer(payload)).generate_image(
+        {"model": "image-01", "prompt": "p", "n": 3}
+    )
     assert [i.url for i in result.items] == ["https://a/1.jpeg", "https://a/2.jpeg"]
     assert (result.success_count, result.failed_count, result.id) == (2, 1, "img-1")
 
