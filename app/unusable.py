@@ -102,6 +102,21 @@ def while_writing(exc: BaseException, config: Any) -> BadConfiguration | None:
     return None
 
 
+def media_not_written(exc: OSError, config: Any) -> BadConfiguration | None:
+    """Media this machine could not write into the data dir: a full disk as
+    :func:`while_writing` says it; a file where a media folder should be, or a folder that
+    cannot be written, named by its own path."""
+    full = while_writing(exc, config)
+    if full is not None:
+        return full
+    where = _abs(getattr(exc, "filename", None) or config.data_dir)
+    if exc.errno in (errno.EEXIST, errno.ENOTDIR):
+        return BadConfiguration("data_dir", str(where), "under_file")
+    if exc.errno in _NOT_WRITABLE:
+        return BadConfiguration("data_dir", str(where), "not_writable")
+    return None
+
+
 def at_open(exc: BaseException, config: Any) -> BadConfiguration | None:
     """An error of preparing the data dir or opening the store, said as what is wrong."""
     late = while_writing(exc, config)

@@ -373,10 +373,10 @@ class Lifecycle:
         nothing about the task — it stays ``downloading`` and is fetched again later, the
         provider's result untouched — and the command says what is wrong with the data dir
         (:class:`BadConfiguration`, exit 2 naming the path) or raises ``exc`` as it is."""
-        from app.unusable import while_writing
+        from app.unusable import media_not_written
 
         await self.download_later(task, exc)
-        bad = while_writing(exc, self.ctx.config)
+        bad = media_not_written(exc, self.ctx.config)
         if bad is not None:
             raise bad from exc
         raise exc

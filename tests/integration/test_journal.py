@@ -111,6 +111,7 @@ async def test_a_full_disk_after_the_answer_loses_nothing(data_dir, store_url, w
         {"prompt": "p"}
         if kind == "video"
         else {"prompt": "p", "response_format": "base64" if what == "inline_images" else "url"}
+        | ({} if what == "inline_images" else {"n": 2})
     )
     svc, store, provider = await service(data_dir, store_url, server)
     try:
@@ -171,7 +172,10 @@ def test_a_held_write_lock_after_the_answer_loses_nothing(slate_env, store_url, 
     holder = None
     try:
         submit = spawn(
-            env, ["submit", "--request-id", RID, "--kind", kind, "--prompt", "p"], patches=patches
+            env,
+            ["submit", "--request-id", RID, "--kind", kind, "--prompt", "p"]
+            + (["--n", "2"] if kind == "image" else []),
+            patches=patches,
         )
         path = ("POST", f"/v1/{kind}_generation")
         wait_until(lambda: server.sent(*path) == 1, 30, "the create to reach the provider")

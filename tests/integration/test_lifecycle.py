@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from app.domain.errors import BadConfiguration
+
 from app.domain import handles
 from app.domain.states import Refusal
 from app.cli import exit_code
@@ -202,13 +204,22 @@ async def test_handles_refuse_tamper_purpose_and_other_users(harness):
     assert exit_code(await harness.service.status_by_handle(forged)) == 2
 
 
-async def test_unwritable_media_folder_fails_softly_and_recovers(harness):
+async def test_an_unwritable_media_folder_keeps_the_result_and_fetches_it_later(harness):
+    """A file where the media folder should be is this machine's trouble, never a verdict on
+    the paid result: the slot stays ``downloading`` (the image links kept), the command says
+    which path is wrong (exit 2), and once the path is fixed the same images arrive without a
+    second create."""
     blocker = harness.config.data_dir / "media"
     blocker.write_text("a file where the media folder should be")
-    out = await harness.service.submit(RID, "image", {"prompt": "p"})
-    assert out.task.state == "fail" and "could not write" in out.task.error.message
-    assert out.task.allowed_actions == ["recover", "new_slot"]  # the image URLs are kept
+    with pytest.raises(BadConfiguration) as said:
+        await harness.service.submit(RID, "image", {"prompt": "p"})
+    assert said.value.path == str(blocker) and said.value.reason == "under_file"
+    assert not list((harness.config.data_dir / "journal").rglob("*.json"))  # recorded
+    seen = (await harness.service.status(RID)).task
+    assert seen.state == "downloading", seen
+    events = [e.event for e in (await harness.service.history(RID)).payload.events]
+    assert "media_not_written" in events and "verification_failed" not in events, events
     blocker.unlink()
-    rec = await harness.service.recover(RID, Redownload())
-    assert rec.task.state == "success" and len(rec.task.media) == 1
+    done = await harness.service.wait(RID, max_seconds=60)
+    assert done.task.state == "success" and len(done.task.media) == 1, done
     assert harness.sim.stats()["made_total"] == 1

@@ -94,7 +94,7 @@ async def unknown_h3(service, fake) -> None:
 
 
 def listed(tid: str, at: float, **facts: object) -> ListedTask:
-    base = {"duration": 4, "resolution": "768P", "ratio": "16:9"}
+    base = {"duration": 4, "resolution": "768P", "ratio": "16:9", "task_type": "generation"}
     base.update(facts)
     return ListedTask(tid, at, "MiniMax-H3", "queued", base)
 
