@@ -33,6 +33,7 @@ from tests.gui.conftest import buttons, close, shown
 IMAGE = "article:20260816:tide-eye:still-01"
 VIDEO = "article:20260816:tide-eye:scene-01"
 NEXT = "article:20260816:tide-eye:scene-09"
+SONG = "article:20260816:tide-eye:song-01"
 H3 = {"model": "MiniMax-H3", "prompt": "tide eye", "duration": 4, "resolution": "768P"}
 
 # The machine has no sound server and no GPU (see test_viewer.py): not faults of ours.
@@ -196,10 +197,11 @@ def _budget_window(gui, qtbot, amount: str):
 
 
 def test_a_slot_of_unknown_price_today_never_locks_the_day(gui, qtbot):
-    """Point 8 and issue 33: today's spend has a slot of unknown price (image-01 is not priced
-    in the shipped table): the line says what is spent and that one slot has no price yet, and
-    a priced draft within the budget can be created (the claim agrees)."""
-    gui.run(gui.other_service().submit(IMAGE, "image", {"prompt": "a lighthouse"}, wait=True))
+    """Point 8 and issue 33: today's spend has a slot of unknown price (a song: music-2.6 is not
+    priced in the shipped table): the line says what is spent and that one slot has no price
+    yet, and a priced draft within the budget can be created (the claim agrees)."""
+    song = {"prompt": "a lighthouse", "instrumental": True}
+    gui.run(gui.other_service().submit(SONG, "music", song, wait=True))
     service, controller, window = _budget_window(gui, qtbot, "1.00")
     try:
         window.new_draft()
@@ -220,18 +222,22 @@ def test_a_slot_of_unknown_price_today_never_locks_the_day(gui, qtbot):
 
 
 def test_a_draft_of_unknown_price_under_a_budget_cannot_be_created(gui, qtbot):
-    """Point 8: an image-01 draft (price unknown) under a daily budget: Create off, said why."""
+    """Point 8: a song draft (music-2.6: price unknown) under a daily budget: Create off, said
+    why; a priced draft within the budget is created."""
     _service, controller, window = _budget_window(gui, qtbot, "1.00")
     try:
         window.new_draft()
         form = window.slot_pane.form
-        form.image_radio.setChecked(True)
-        window.slot_pane.composer.set_request_id(NEXT)
-        form.prompt.setPlainText("a lighthouse")
-        gui.until(lambda: "image-01 has no price yet" in form.error.text(), what="the refusal")
+        form.sound.music_radio.setChecked(True)
+        window.slot_pane.composer.set_request_id(SONG)
+        form.sound.style_edit.setPlainText("a lighthouse")
+        form.sound.instrumental.setChecked(True)
+        gui.until(lambda: "music-2.6 has no price yet" in form.error.text(), what="the refusal")
         assert "Cost: price unknown" in form.cost.text() and "$0.00 of $1.00" in form.cost.text()
         assert not buttons(window)[Action.CREATE].isEnabled()
         form.video_radio.setChecked(True)  # a priced draft within the budget: Create is on
+        window.slot_pane.composer.set_request_id(NEXT)
+        form.prompt.setPlainText("a lighthouse")
         gui.until(buttons(window)[Action.CREATE].isEnabled, what="Create on")
         assert not form.error.text()
     finally:

@@ -19,6 +19,7 @@ from tests.gui.layout_checks import clipped, outside
 
 VIDEO = "article:20260816:tide-eye:scene-02"
 IMAGE = "article:20260816:tide-eye:still-01"
+SONG = "article:20260816:tide-eye:song-01"
 SIZES = [(1000, 640), (1360, 820)]
 
 
@@ -100,7 +101,8 @@ def test_the_spend_cards_show_an_unknown_price_whole(gui, make_window, lang):
     lines when it must) at the dialog's default size and at its smallest."""
     svc = gui.other_service()
     gui.run(svc.submit(VIDEO, "video", {"prompt": "waves", "resolution": "768P"}, wait=True))
-    gui.run(svc.submit(IMAGE, "image", {"prompt": "a harbor", "n": 3}, wait=True))  # no price
+    song = {"prompt": "a harbor", "instrumental": True}
+    gui.run(svc.submit(SONG, "music", song, wait=True))  # music-2.6: no price
     window = make_window()
     window.open_spend()
     dialog = gui.until(lambda: isinstance(window.dialog, SpendDialog) and window.dialog)

@@ -137,7 +137,7 @@ def test_a_daily_budget_judges_a_sound_draft_by_the_domains_rule(gui, make_windo
     form.sound.instrumental.setChecked(True)
     assert form.draft.cost is not None and form.draft.cost.estimate is None
     assert form.draft.problem is not None and form.draft.problem.kind.name == "BUDGET"
-    assert "price is unknown" in form.error.text() and form.error.isVisible()
+    assert "music-2.6 has no price yet" in form.error.text() and form.error.isVisible()
     assert not buttons(window)[Action.CREATE].isEnabled()
     form.sound.voice_radio.setChecked(True)
     window.slot_pane.composer.set_request_id(LINE)

@@ -131,9 +131,9 @@ def test_fifty_rows_dry_run_predicts_the_run_and_a_second_run_creates_nothing(
         "unknown": 0,
         "rejected": 0,
     }
-    # 24 videos of 768P/6 s at $0.28; the 6 image-01 rows have no price in the shipped table
-    assert dry.out["cost"]["estimate"] is None and dry.out["cost"]["currency"] == "USD"
-    assert "30 creates, 6 of unknown price (the others $6.72)" == dry.out["cost"]["basis"]
+    # 24 videos of 768P/6 s at $0.28 and 6 image-01 rows at the table's secondary $0.0035
+    assert dry.out["cost"]["estimate"] == 6.741 and dry.out["cost"]["currency"] == "USD"
+    assert dry.out["cost"]["basis"].startswith("30 creates")
 
     creates0 = demo_sim.stats()["creates_total"]
     run = slate("batch", str(path), env=env, timeout=180)
@@ -350,11 +350,11 @@ async def test_dry_run_predicts_quota_and_budget_refusals_the_run_then_makes(har
         OutcomeKind.BUDGET_EXCEEDED,
         OutcomeKind.BUDGET_EXCEEDED,  # 3 × $0.28 = the budget
         OutcomeKind.BUDGET_EXCEEDED,
-        OutcomeKind.BUDGET_EXCEEDED,  # image-01: price unknown
+        OutcomeKind.BUDGET_EXCEEDED,  # image-01: about $0.0035, and nothing is left
     ]
     assert plan.budget.remaining == 0 and plan.budget.spent.estimate == 3 * CLIP_768P_6S
     assert plan.cost.estimate == 2 * CLIP_768P_6S
-    assert "unknown" in plan.rows[-1].problem.message
+    assert "would exceed the daily budget" in plan.rows[-1].problem.message
     events: list[BatchProgress] = []
     ran = (await svc.run_batch(shots, on_progress=events.append, allow_twins=True)).payload
     assert [(r.request_id, r.outcome) for r in ran.rows] == predicted

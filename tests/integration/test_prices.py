@@ -31,6 +31,10 @@ def test_an_unpriced_song_today_blocks_nothing_and_a_given_price_judges_it(slate
     budget = {**env, "SLATE_BUDGET_DAILY": "1.00"}
     clip = slate("submit", "--request-id", RID + "clip-01", *CLIP, env=budget)
     assert clip.out["outcome"] == "created", clip.out  # the unpriced song blocks nothing
+    still = slate("submit", "--request-id", RID + "still-01", "--kind", "image", "--prompt",
+                  "tide", "--model", "image-01", env=budget)  # fmt: skip
+    assert still.out["outcome"] == "created", still.out  # image-01: about $0.0035 (secondary)
+    assert still.out["task"]["cost"]["estimate"] == pytest.approx(0.0035)
     song = slate("submit", "--request-id", RID + "song-02", *SONG[:3], "another song",
                  "--instrumental", env=budget)  # fmt: skip
     assert song.code == 5 and song.out["outcome"] == "budget_exceeded", song.out
@@ -55,13 +59,14 @@ def test_an_unpriced_song_today_blocks_nothing_and_a_given_price_judges_it(slate
         "confidence": "yours",
     }
     assert given.out["changed"]["source"].startswith("your price, set ")
-    # the song is now judged by that price: 0.28 + 0.15 (the earlier song) + 0.15 fits 1.00
+    # the song is now judged by that price: 0.28 + 0.0035 + 0.15 (the earlier song) + 0.15
+    # fits 1.00
     again = slate("submit", "--request-id", RID + "song-02", *SONG[:3], "another song",
                   "--instrumental", env=budget)  # fmt: skip
     assert again.out["outcome"] == "created", again.out
     assert again.out["task"]["cost"]["estimate"] == 0.15
     spend = slate("spend", env=env)
-    assert spend.out["total"]["estimate"] == pytest.approx(0.28 + 0.15 + 0.15), spend.out
+    assert spend.out["total"]["estimate"] == pytest.approx(0.28 + 0.0035 + 0.15 + 0.15), spend.out
 
     # another designer on the same store keeps the table's price
     mei = slate("prices", "list", env={**env, "SLATE_USER": "mei"})

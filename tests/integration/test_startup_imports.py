@@ -93,6 +93,7 @@ APP = {
         "aio", "engine", "gallery", "migrate", "models", "queries", "repository", "rows",
         "spend", "sqlite_claim", "statements",
         "picks",  # the pick, rating and board filters of the browser's reads
+        "user_prices",  # the designer's own prices: the form prices a draft with them
     },
     "app.ui": {
         "app", "assets", "chain", "compare", "controller", "current", "dialogs", "flow", "form",
@@ -104,6 +105,7 @@ APP = {
         "picks",  # the marks on results and the pick filters, in the browser at start
         "language",  # install_translations, out of app.ui.app (the window switches it too)
         "form_sound", "sound_view",  # the form's Music and Voice, the panes' sound view
+        "twin",  # the shot list's review names twins in its words (domain and Qt only)
     },
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {

@@ -139,8 +139,8 @@ def test_v1_estimates_from_normalized_params(table, priced):
 
 def test_images_count_n(table, priced):
     params = normalize("image", {"prompt": "p", "n": 3})
-    cost = estimate("image", params, table)
-    assert (cost.estimate, cost.basis) == (None, "image-01 3 images × unknown price")
+    cost = estimate("image", params, table)  # the shipped table: the secondary price
+    assert (cost.estimate, cost.basis) == (D("0.0105"), "image-01 3 images × $0.0035 = $0.01")
     cost = estimate("image", params, priced)
     assert (cost.estimate, cost.basis) == (D("0.0105"), "image-01 3 images × $0.0035 = $0.01")
 
@@ -232,7 +232,7 @@ def test_images_are_charged_for_success_count_only(table, priced):
     params = normalize("image", {"prompt": "p", "n": 3})
     counts = {"success_count": "2", "failed_count": "1"}  # one blocked by the safety filter
     assert reported("image", params, counts, priced) == D("0.007")
-    assert reported("image", params, counts, table) is None
+    assert reported("image", params, counts, table) == D("0.007")
     # nothing generated costs nothing, whatever the price
     assert reported("image", params, {"success_count": 0, "failed_count": 3}, table) == 0
 

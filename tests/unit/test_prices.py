@@ -113,11 +113,16 @@ def test_every_v2_model_resolution_and_duration_has_a_rate(shipped):
                 assert estimate("video", params, shipped).estimate == duration * rate
 
 
-def test_every_image_model_is_listed_and_unknown_because_no_price_is_published(shipped):
+def test_every_image_model_is_listed_at_its_best_secondary_price(shipped):
+    """MiniMax publishes no per-image price: the best secondary one, marked as such (issue 33:
+    every kind has a price; shown as "about")."""
+    from app.domain.prices import confidence
+
     for model in rules.IMAGE_MODELS:
         entry = shipped.get(model)
         assert entry is not None and entry.kind == "image" and entry.scheme == "per_image"
-        assert entry.per_image is None
+        assert entry.per_image == D("0.0035")
+        assert confidence(shipped, entry) == "secondary"
 
 
 def test_the_published_prices_exactly(shipped):
@@ -149,9 +154,10 @@ def test_unknown_is_written_as_unknown_and_zero_only_where_free_is_published():
 
     walk((), raw)
     assert zeros == ["models.MiniMax-H3.reference_audio"]  # "audio free"
-    # 2.3: 2, 2.3-Fast: 2, 02: 4, the 01 models: 6, images: 2, H3-Max refs: 2, regeneration: 1,
-    # Context-IR: 2, the four music models: 4 (speech is priced per million characters)
-    assert unknowns == 25
+    # 2.3: 2, 2.3-Fast: 2, 02: 4, the 01 models: 6, H3-Max refs: 2, regeneration: 1,
+    # Context-IR: 2, the four music models: 4 (speech is priced per million characters, images
+    # at their secondary price)
+    assert unknowns == 23
 
 
 def test_the_package_ships_the_table():
@@ -192,7 +198,7 @@ def test_the_override_wins_leaf_by_leaf(tmp_path, shipped):
     assert table.get("MiniMax-H3").per_second == {"768P": D("0.08"), "2K": D("0.15")}
     assert table.get("MiniMax-H3").input_images == shipped.get("MiniMax-H3").input_images
     assert table.get("image-01").per_image == D("0.0035")
-    assert table.get("image-01-live").per_image is None
+    assert table.get("image-01-live").per_image == D("0.0035")  # the shipped one stays
     assert (table.override_path, table.override_as_of, table.override_source) == (
         str(path),
         "2026-11-02",
