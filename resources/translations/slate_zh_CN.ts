@@ -1001,6 +1001,10 @@ Every image and video you create gathers here, newest first.</source>
         <translation>费用：服务商报告 %1（估算 %2）</translation>
     </message>
     <message>
+        <source>Cost: %1 as reported by the provider</source>
+        <translation>费用：服务商报告 %1</translation>
+    </message>
+    <message>
         <source>Cost: about %1 (estimate; the provider has not reported it yet)</source>
         <translation>费用：约 %1（估算；服务商尚未报告）</translation>
     </message>

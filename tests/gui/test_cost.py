@@ -6,9 +6,12 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from app.domain.cost import format_money
 from app.domain.states import Action
 from app.ui.dialogs import SettingsDialog
+from app.ui.language import install_translations
 from app.ui.settings import dialog_values, fixed_fields
 from tests.support.fixtures import SECRET, make_config
 from tests.gui.conftest import fill_form, shown
@@ -39,6 +42,32 @@ def test_the_slot_pane_shows_each_slots_cost_estimate_and_reported(gui, make_win
     gui.until(lambda: "as reported" in cost_line.text(), what="the reported cost")
     assert format_money(done.cost.reported, done.cost.currency) in cost_line.text()
     assert format_money(est, done.cost.currency) in cost_line.text()
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request, qapp):
+    install_translations(qapp, request.param)
+    yield request.param
+    install_translations(qapp, "en")
+
+
+def test_a_cost_billed_by_usage_alone_says_the_report_without_an_unknown_estimate(
+    gui, make_window, lang
+):
+    """Issue 33 point 1: an H3-Image slot has no estimate (billed by tokens) and a reported
+    cost: the line says the report alone, in cents, never "(estimated unknown)"."""
+    rid = "article:20260816:tide-eye:still-41"
+    params = {"model": "MiniMax-H3-Image", "prompt": "tide eye"}
+    out = gui.run(gui.other_service().submit(rid, "image", params, wait=True))
+    assert out.task.cost.estimate is None and out.task.cost.reported is not None, out.task.cost
+    window = make_window()
+    window.select(rid)
+    gui.until(lambda: shown(window, rid), what="slot shown")
+    money = format_money(out.task.cost.reported, out.task.cost.currency)
+    line = window.slot_pane.actions.cost
+    gui.until(lambda: money in line.text(), what="the reported cost")
+    assert "unknown" not in line.text() and "(" not in line.text() and "（" not in line.text()
+    assert ("服务商报告" in line.text()) == (lang == "zh_CN")
 
 
 def test_todays_budget_use_is_said_beside_the_drafts_cost(gui, qtbot):

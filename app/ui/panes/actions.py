@@ -68,6 +68,7 @@ ONE_OF = {
 COST_REPORTED = QT_TRANSLATE_NOOP(
     "MainWindow", "Cost: %1 as reported by the provider (estimated %2)"
 )
+COST_REPORTED_ONLY = QT_TRANSLATE_NOOP("MainWindow", "Cost: %1 as reported by the provider")
 COST_ESTIMATED = QT_TRANSLATE_NOOP(
     "MainWindow", "Cost: about %1 (estimate; the provider has not reported it yet)"
 )
@@ -210,6 +211,8 @@ def task_cost_text(task: object) -> str:
         return ""
     if getattr(task, "not_charged", False):
         return _tr(NOT_CHARGED)
+    if cost.reported is not None and cost.estimate is None:  # billed by usage: no estimate
+        return _tr(COST_REPORTED_ONLY).replace("%1", format_money(cost.reported, cost.currency))
     if cost.reported is not None:
         return (
             _tr(COST_REPORTED)
