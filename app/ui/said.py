@@ -86,13 +86,17 @@ def estimate_text(est: Any, elapsed: float, translate: Translate = plain) -> str
 
 # Spend ("SpendDialog" context, as the Spend view always said it).
 SOME_UNKNOWN = QT_TRANSLATE_NOOP("SpendDialog", "%1 + %2 unknown")
+#: Every slot of the total has no price: no "$0.00" before the unknown part.
+ALL_UNKNOWN = QT_TRANSLATE_NOOP("SpendDialog", "unknown (%1 without a price)")
 
 
 def spend_estimate(total: Any, currency: str, translate: Translate = plain) -> str:
-    """A spend total's estimate: "$4.96", or "$4.96 + 1 unknown" where some prices are
-    unknown (``total``: a ``domain.cost.SpendTotal``)."""
+    """A spend total's estimate: "$4.96", "$4.96 + 1 unknown" where some prices are unknown,
+    or "unknown (2 without a price)" where all are (``total``: a ``domain.cost.SpendTotal``)."""
     if total.estimate is not None:
         return format_money(total.estimate, currency)
+    if not total.known_estimate and total.unknown_slots >= total.slots:
+        return translate("SpendDialog", ALL_UNKNOWN).replace("%1", str(total.unknown_slots))
     return (
         translate("SpendDialog", SOME_UNKNOWN)
         .replace("%1", format_money(total.known_estimate, currency))

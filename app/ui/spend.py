@@ -10,6 +10,7 @@ with QPainter: QtCharts is left out of the bundle (``packaging/slate.spec``).
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -27,6 +28,8 @@ from app.ui.qt import (
     QGridLayout,
     QLabel,
     QPainter,
+    QPalette,
+    QPen,
     QRectF,
     QSize,
     QTabWidget,
@@ -46,21 +49,37 @@ def money(amount: Money, currency: str, unknown: str) -> str:
     return unknown if amount is None else format_money(amount, currency)
 
 
+@dataclass(frozen=True)
+class Bar:
+    """One group of the chart: its label, the estimate's known part, the reported sum, how many
+    of its slots have no price (never drawn as $0) and the figure said above the bar."""
+
+    label: str
+    known: Decimal
+    reported: Decimal | None
+    unknown_slots: int
+    said: str
+
+    @property
+    def all_unknown(self) -> bool:
+        """Every slot of the group has no price: nothing to draw to scale."""
+        return self.unknown_slots > 0 and self.known == 0
+
+
 class BarChart(QWidget):
-    """Estimate and reported per group as paired bars, drawn with QPainter."""
+    """Estimate and reported per group as paired bars, drawn with QPainter. A group whose slots
+    have no price is drawn as an outline marked with what is unknown, never as a $0 bar."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("spendChart")
         self.setMinimumHeight(140)
-        self.bars: list[tuple[str, Decimal, Decimal | None]] = []  # label, estimate, reported
+        self.bars: list[Bar] = []
         self.currency = "USD"
 
-    def set_bars(self, bars: list[tuple[str, Decimal, Decimal | None]], currency: str) -> None:
+    def set_bars(self, bars: list[Bar], currency: str) -> None:
         self.bars, self.currency = bars, currency
-        self.setAccessibleDescription(
-            "; ".join(f"{label}: {format_money(est, currency)}" for label, est, _ in bars)
-        )
+        self.setAccessibleDescription("; ".join(f"{b.label}: {b.said}" for b in bars))
         self.update()
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
@@ -72,40 +91,45 @@ class BarChart(QWidget):
         rect = QRectF(self.rect()).adjusted(8, 8, -8, -8)
         fm = QFontMetrics(self.font())
         label_h = fm.height() + 4
+        text_color = self.palette().color(QPalette.ColorRole.WindowText)
         if not self.bars:
-            p.setPen(QColor("#6b7280"))
+            p.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.tr("Nothing spent yet."))
             return
-        top = max(max(e, r or Decimal(0)) for _, e, r in self.bars) or Decimal(1)
+        top = max(max(b.known, b.reported or Decimal(0)) for b in self.bars) or Decimal(1)
         plot_h = rect.height() - 2 * label_h
         slot_w = rect.width() / len(self.bars)
         bar_w = max(4.0, min(28.0, slot_w / 3))
-        p.setPen(QColor("#d1d5db"))
+        p.setPen(self.palette().color(QPalette.ColorRole.Mid))
         base_y = rect.top() + label_h + plot_h
         p.drawLine(int(rect.left()), int(base_y), int(rect.right()), int(base_y))
         small = QFont(self.font())
         small.setPointSizeF(max(7.0, self.font().pointSizeF() - 1))
         p.setFont(small)
-        for i, (label, est, rep) in enumerate(self.bars):
+        for i, bar in enumerate(self.bars):
             cx = rect.left() + slot_w * i + slot_w / 2
-            for j, (amount, color) in enumerate(((est, ESTIMATE_COLOR), (rep, REPORTED_COLOR))):
-                if amount is None:
-                    continue
-                h = float(amount / top) * plot_h
-                x = cx - bar_w + j * bar_w
-                p.fillRect(QRectF(x, base_y - h, bar_w - 1, h), color)
-            p.setPen(QColor("#374151"))
+            est_h = float(bar.known / top) * plot_h
+            if bar.all_unknown:  # an outline, a quarter high: there is spend, of unknown size
+                est_h = plot_h / 4
+                outline = QPen(ESTIMATE_COLOR, 1, Qt.PenStyle.DashLine)
+                p.setPen(outline)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(QRectF(cx - bar_w, base_y - est_h, bar_w - 1, est_h))
+            else:
+                p.fillRect(QRectF(cx - bar_w, base_y - est_h, bar_w - 1, est_h), ESTIMATE_COLOR)
+            if bar.reported is not None:
+                h = float(bar.reported / top) * plot_h
+                p.fillRect(QRectF(cx, base_y - h, bar_w - 1, h), REPORTED_COLOR)
+            p.setPen(text_color)
             p.drawText(
                 QRectF(cx - slot_w / 2, base_y + 2, slot_w, label_h),
                 Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
-                fm.elidedText(label, Qt.TextElideMode.ElideMiddle, int(slot_w)),
+                fm.elidedText(bar.label, Qt.TextElideMode.ElideMiddle, int(slot_w)),
             )
             p.drawText(
-                QRectF(
-                    cx - slot_w / 2, base_y - float(est / top) * plot_h - label_h, slot_w, label_h
-                ),
+                QRectF(cx - slot_w / 2, base_y - est_h - label_h, slot_w, label_h),
                 Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom,
-                format_money(est, self.currency),
+                fm.elidedText(bar.said, Qt.TextElideMode.ElideRight, int(slot_w)),
             )
         p.end()
 
@@ -246,7 +270,7 @@ class SpendDialog(QDialog):
     def _table(self, key: str, sp: Spend) -> None:
         table = self.tables[key]
         table.clear()
-        bars: list[tuple[str, Decimal, Decimal | None]] = []
+        bars: list[Bar] = []
         for g in sp.groups:
             label = g.key or self.tr("(no project)")
             table.addTopLevelItem(
@@ -260,11 +284,17 @@ class SpendDialog(QDialog):
                 )
             )
             bars.append(
-                (label[5:] if key == "day" else label, g.total.known_estimate, g.total.reported)
+                Bar(
+                    label[5:] if key == "day" else label,
+                    g.total.known_estimate,
+                    g.total.reported,
+                    g.total.unknown_slots,
+                    self._estimate_text(g.total, sp.currency),
+                )
             )
         for col in range(4):
             table.resizeColumnToContents(col)
         self.charts[key].set_bars(bars, sp.currency)
 
 
-__all__ = ["BarChart", "SpendDialog"]
+__all__ = ["Bar", "BarChart", "SpendDialog"]

@@ -2286,6 +2286,10 @@ Every image and video you create gathers here, newest first.</source>
         <translation>%1 + %2 个未知</translation>
     </message>
     <message>
+        <source>unknown (%1 without a price)</source>
+        <translation>未知（%1 个没有价格）</translation>
+    </message>
+    <message>
         <source>(no project)</source>
         <translation>（无项目）</translation>
     </message>

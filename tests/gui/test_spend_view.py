@@ -38,6 +38,8 @@ def estimate_text(total, currency):
     """An estimate as the view words it: the sum, or the known part and how many are unknown."""
     if total["estimate"] is not None:
         return text(total["estimate"], currency)
+    if not total["known_estimate"] and total["unknown_slots"] >= total["slots"]:
+        return f"unknown ({total['unknown_slots']} without a price)"
     return f"{text(total['known_estimate'], currency)} + {total['unknown_slots']} unknown"
 
 
@@ -124,3 +126,29 @@ def test_the_spend_view_equals_slate_spend(gui, make_window, tmp_path):
             for i in range(dialog.tables["project"].topLevelItemCount())
         ]
     } == {"tide-eye", "harbor"}
+
+
+def test_a_group_of_unknown_price_is_never_drawn_as_a_zero_bar(gui, make_window):
+    """Issue 33 point 1: a song (music-2.6: no price in the table) beside a priced clip. The
+    per-model chart says the song's group is unknown (an outline, its figure "unknown"), never
+    "$0.00"; the clip's bar says its price."""
+    svc = gui.other_service()
+    song = {"prompt": "a harbor at dawn", "instrumental": True}
+    gui.run(svc.submit("article:20260816:harbor:song-01", "music", song, wait=True), timeout=40)
+    clip = {"prompt": "waves", "resolution": "768P"}
+    gui.run(svc.submit("article:20260816:harbor:scene-01", "video", clip, wait=True), timeout=40)
+    window = make_window()
+    window.top_bar.spend_button.click()
+    dialog = gui.until(
+        lambda: isinstance(window.dialog, SpendDialog) and window.dialog, what="the Spend view"
+    )
+    gui.until(dialog.loaded, what="all figures")
+    chart = dialog.charts["model"]
+    bars = {b.label: b for b in chart.bars}
+    assert bars["music-2.6"].all_unknown
+    assert bars["music-2.6"].said == "unknown (1 without a price)"
+    assert "$0.00" not in chart.accessibleDescription()
+    [priced] = [b for label, b in bars.items() if label != "music-2.6"]
+    assert not priced.all_unknown and priced.said.startswith("$") and priced.known > 0
+    chart.resize(420, 170)
+    assert not chart.grab().isNull()  # it paints both kinds of bar
