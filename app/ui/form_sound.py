@@ -232,6 +232,11 @@ class SoundFields(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.voice.setMinimumContentsLength(14)
+        # Editable: a designed or cloned voice's id is typed. What is typed is never added as an
+        # item (its label would then be sent as an id): voice_id() reads a label as its id.
+        self.voice.setEditable(True)
+        self.voice.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        self.voice.lineEdit().setPlaceholderText(self.tr("A voice, or a voice id"))
         self.voice_note = QLabel(objectName="hint")
         self.voice_note.setWordWrap(True)
         self.voice_note.hide()
@@ -276,6 +281,7 @@ class SoundFields(QWidget):
         for sig in (
             self.text.textChanged,
             self.voice.currentIndexChanged,
+            self.voice.editTextChanged,
             self.speed.valueChanged,
             self.speech_model.currentIndexChanged,
             self.speech_format.currentIndexChanged,
@@ -296,7 +302,21 @@ class SoundFields(QWidget):
         self.voice.blockSignals(False)
 
     def voice_id(self) -> str:
-        return str(self.voice.currentData() or "") if hasattr(self, "voice") else ""
+        """The id of the voice shown: a listed voice's label (chosen or typed, any case) gives
+        its id (the item's data); anything else typed is a voice id of the user's own."""
+        if not hasattr(self, "voice"):
+            return ""
+        combo = self.voice
+        text = combo.currentText().strip()
+        i = combo.currentIndex()
+        if i >= 0 and text == combo.itemText(i).strip():
+            return str(combo.itemData(i) or text)
+        if not text:
+            return ""
+        for j in range(combo.count()):
+            if combo.itemText(j).strip().casefold() == text.casefold():
+                return str(combo.itemData(j) or text)
+        return text
 
     def ask_voices(self) -> None:
         """Ask the service for the voices once (the documented ones are shown meanwhile)."""

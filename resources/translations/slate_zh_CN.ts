@@ -3546,6 +3546,10 @@ The part everyone sings</source>
         <translation>在光标处插入 %1</translation>
     </message>
     <message>
+        <source>A voice, or a voice id</source>
+        <translation>选择音色，或输入音色 ID</translation>
+    </message>
+    <message>
         <source>More tags</source>
         <translation>更多标签</translation>
     </message>
