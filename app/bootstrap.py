@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from app.config import DEFAULT_BASE_URL, Config, default_data_dir, demo_faults
@@ -85,15 +86,56 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
             return DemoProvider(config.base_url, timeout=config.timeout), None
         except ValueError as exc:
             raise ValidationError("base_url", str(exc)) from None
-    from app.sim import SimConfig, start_sim
+    from app.sim import SimConfig
 
     prepare_data_dir(config)
     sim_config = SimConfig.with_latency(
         config.demo_stage_seconds * 3, state_path=config.data_dir / "demo-provider.sqlite3"
     )
     sim_config.faults.update(**demo_faults(config))
-    sim = start_sim(sim_config)
+    sim = start_embedded_sim(sim_config, config.data_dir / DEMO_PORT_FILE)
     return DemoProvider(sim.base_url, timeout=config.timeout), sim
+
+
+#: The embedded demo provider's port, kept per data dir: the links it gave (stored in slots)
+#: name it, so a restart binds it again.
+DEMO_PORT_FILE = "demo-provider.port"
+
+
+def start_embedded_sim(sim_config: Any, port_file: Path) -> Any:
+    """Start the embedded demo provider on the port remembered in ``port_file``; a fresh port
+    (remembered when none was) when that one is taken — by another Slate on the same data dir,
+    or while settings are applied. Links naming another loopback port are re-pointed by
+    :class:`~app.providers.demo.DemoProvider`, so either way they still download."""
+    from app.sim import start_sim
+
+    remembered = _remembered_port(port_file)
+    if remembered is not None:
+        try:
+            return start_sim(sim_config, port=remembered)
+        except OSError as exc:
+            log.info("demo provider: port %d is taken (%s); using a fresh one", remembered, exc)
+    sim = start_sim(sim_config)
+    if remembered is None:
+        try:
+            from app.files import open_private
+
+            fd = open_private(port_file, os.O_WRONLY | os.O_TRUNC)
+            try:
+                os.write(fd, f"{sim.port}\n".encode())
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            log.info("demo provider: port not remembered in %s (%s)", port_file, exc)
+    return sim
+
+
+def _remembered_port(port_file: Path) -> int | None:
+    try:
+        text = port_file.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() and 0 < int(text) < 65536 else None
 
 
 def prepare_data_dir(config: Config) -> str | None:

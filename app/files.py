@@ -138,6 +138,7 @@ SLATE_FILE_PREFIXES = (
     "handle-secret",
     ".handle-secret.lock",
     "demo-provider.sqlite3",
+    "demo-provider.port",
 )
 #: Written once the data dir's older files were tightened (so it is done once, not per start).
 TIGHTENED_MARKER = ".private-v1"

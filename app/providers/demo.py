@@ -8,11 +8,13 @@ MiniMax V2 adapter unchanged. MiniMax V1 cannot list recent tasks; the demo prov
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
 from app.domain.capabilities import Capabilities
-from app.providers.base import Ambiguous, ListedTask, Refused
+from app.domain.hosts import is_loopback_host
+from app.providers.base import Ambiguous, DownloadContext, ListedTask, Refused
 from app.providers.minimax import MiniMaxProvider
 
 
@@ -23,6 +25,30 @@ class DemoProvider(MiniMaxProvider):
         kw.setdefault("name", "demo")
         kw.setdefault("endpoint", "local")
         super().__init__("demo-key", base_url, **kw)
+
+    def download(self, url: str) -> DownloadContext:
+        """A download of one of the demo provider's links, from wherever it listens now."""
+        return super().download(self.current_link(url))
+
+    def current_link(self, url: str) -> str:
+        """``url`` re-pointed at this demo provider when an earlier demo provider on this
+        computer gave it (a loopback ``/_sim/`` link naming another port — the embedded one is
+        started afresh by every run and every settings change). Its links are signed by path
+        and expiry only, and its tasks are kept in the data dir, so the same link downloads the
+        same bytes here. Any other link is left as it is."""
+        try:
+            link, here = urlsplit(url), urlsplit(self.base_url)
+            if (
+                link.scheme in ("http", "https")
+                and link.path.startswith("/_sim/")
+                and is_loopback_host(link.hostname)
+                and is_loopback_host(here.hostname)
+                and link.netloc != here.netloc
+            ):
+                return urlunsplit(link._replace(scheme=here.scheme, netloc=here.netloc))
+        except ValueError:  # a link urlsplit cannot read (a bad port): the download says so
+            pass
+        return url
 
     async def list_tasks(
         self, since: float, until: float, model: str | None = None

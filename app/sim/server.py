@@ -87,7 +87,11 @@ class SimServer:
         self._reset_stats()
         media.ensure_qt_app()
         server_class = _HTTPServer6 if ":" in host else _HTTPServer
-        self._httpd = server_class((host, port), _Handler)
+        try:
+            self._httpd = server_class((host, port), _Handler)
+        except OSError:  # the port is taken: nothing of this server stays open
+            self.store.close()
+            raise
         self._httpd.sim = self
         self.host = host
         self.port = int(self._httpd.server_address[1])
