@@ -568,6 +568,19 @@ def price_part(
     return f"{resolution}/{duration}"
 
 
+def part_named(scheme: str, part: str) -> dict[str, Any]:
+    """The options that name ``part`` of a price of ``scheme`` (the inverse of
+    :func:`price_part`): ``768P/6`` → resolution and duration, ``input`` → tokens."""
+    if not part:
+        return {}
+    if scheme == "per_token":
+        return {"tokens": part}
+    if scheme == "per_clip":
+        resolution, _, seconds = part.partition("/")
+        return {"resolution": resolution, "duration": int(seconds)}
+    return {"resolution": part}
+
+
 def with_given_prices(table: PriceTable, given: Sequence[GivenPrice]) -> PriceTable:
     """``table`` with the prices a user gave in place of the table's (a model or a part the
     table does not know is left out); each such model's source says it is the user's."""

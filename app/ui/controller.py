@@ -157,6 +157,7 @@ class Controller(QObject):
     actionFailed = Signal(str)  # action: its coroutine raised (errorOccurred said why)
     errorOccurred = Signal(str)
     reset = Signal()  # the service was replaced (settings applied): reload everything
+    pricesChanged = Signal()  # a designer gave or took back a price: estimates again
 
     def __init__(
         self,
@@ -489,6 +490,37 @@ class Controller(QObject):
     def spend(self, options: dict[str, Any], done: Callable[[Result[Any]], None]) -> None:
         """``slate spend`` for the Spend view (``project``, ``since``, ``by``)."""
         self.runner.run(self.service.spend(**options), done=done, what="spend")
+
+    def price_list(self, done: Callable[[Result[Any]], None]) -> None:
+        """``slate prices list`` for Settings → Prices."""
+        self.runner.run(self.service.price_list(), done=done, what="prices")
+
+    def set_price(
+        self,
+        model: str,
+        amount: str,
+        part: dict[str, Any],
+        done: Callable[[Result[Any]], None],
+    ) -> None:
+        """``slate prices set``: this user's own price for a model (or one part of it)."""
+        self._priced(self.service.set_price(model, amount, **part), done)
+
+    def unset_price(
+        self, model: str, part: dict[str, Any], done: Callable[[Result[Any]], None]
+    ) -> None:
+        """``slate prices unset``: the table's price again."""
+        self._priced(self.service.unset_price(model, **part), done)
+
+    def _priced(
+        self, coro: Coroutine[Any, Any, Result[Any]], done: Callable[[Result[Any]], None]
+    ) -> None:
+        def finished(out: Result[Any]) -> None:
+            done(out)
+            if out.problem is None:
+                self.pricesChanged.emit()
+                self._refresh_status_soon()  # today's budget use counts at the new price
+
+        self.runner.run(coro, done=finished, what="prices")
 
     def plan_batch(self, source: Any, base_dir: Any, done: Callable[[Result[Any]], None]) -> None:
         """The dry run of a shot list (a file's path, or a template's ShotList): sends nothing."""

@@ -284,6 +284,7 @@ class SettingsDialog(QDialog):
     applied = Signal(
         dict
     )  # the values; "api_key" when a new one was typed, "clear_api_key" to remove it
+    pricesWanted = Signal()  # "Prices…": the price table and the designer's own prices
 
     def __init__(
         self,
@@ -356,7 +357,15 @@ class SettingsDialog(QDialog):
         form.addRow(self.tr("Designer"), self.user)
         form.addRow(self.tr("Videos per day"), self.quota_video)
         form.addRow(self.tr("Images per day"), self.quota_image)
-        form.addRow(self.tr("Daily budget"), self.budget)
+        self.prices_button = QPushButton(self.tr("Prices…"), objectName="pricesButton")
+        self.prices_button.setToolTip(
+            self.tr("What each create counts at, and your own prices for models without one.")
+        )
+        self.prices_button.clicked.connect(self.pricesWanted)
+        brow = QHBoxLayout()
+        brow.addWidget(self.budget, 1)
+        brow.addWidget(self.prices_button)
+        form.addRow(self.tr("Daily budget"), brow)
         form.addRow(self.tr("Query every"), self.poll)
         form.addRow(self.tr("Data folder"), drow)
         form.addRow(self.tr("Database"), self.store)

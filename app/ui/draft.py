@@ -82,6 +82,10 @@ class DraftModel(Observable):
         self._estimator = estimator
         self._changed({"estimator"})
 
+    def reprice(self) -> None:
+        """The price table changed (a designer gave or took back a price): judge again."""
+        self._changed({"prices"})
+
     def update(self, **changes: Any) -> None:
         """Several properties at once (one batch: ``derived_changed`` fires once)."""
         with self.changes():

@@ -33,7 +33,6 @@ from app.domain import params_h3image as h3i
 from app.domain.params_sound import is_sound
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, V2_MODELS, protocol_for
-from app.domain.slots import validate_request_id
 from app.ui import words
 from app.ui.draft import DraftModel
 from app.ui.form_h3image import PROTOCOL as H3IMAGE_PROTOCOL, H3ImageFields
@@ -224,7 +223,7 @@ class RequestIdComposer(QWidget):
 
     def _validate(self) -> None:
         try:
-            validate_request_id(self.full.text(), "RequestId")
+            naming.validate_new_request_id(self.full.text(), "RequestId")
             self.error.clear()
             _set_invalid(self.full, False)
         except ValidationError as exc:
@@ -239,7 +238,7 @@ class RequestIdComposer(QWidget):
 
     def error_text(self) -> str | None:
         try:
-            validate_request_id(self.request_id(), "RequestId")
+            naming.validate_new_request_id(self.request_id(), "RequestId")
             return None
         except ValidationError as exc:
             said = words.rule_words(exc.rule, exc.values, "request_id", translate, exc.message)
@@ -791,6 +790,12 @@ class CreateForm(QWidget):
             self.draft.budget = budget
             if not self._read_only:
                 self.validate()
+
+    def reprice(self) -> None:
+        """The price table changed: the draft's cost and the budget's verdict again."""
+        self.draft.reprice()
+        if not self._read_only:
+            self.validate()
 
     def _sync(self) -> None:
         """The draft model follows the widgets (one batch)."""

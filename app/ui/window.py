@@ -127,6 +127,7 @@ class MainWindow(QMainWindow):
         hints = QGuiApplication.styleHints()
         hints.colorSchemeChanged.connect(self._scheme_changed)  # a method: let go with the window
         self.dialog: Any = None
+        self.prices_dialog: Any = None  # Prices over Settings (Settings stays open beneath)
         self._shown = False
         self._quit_anyway = False  # the designer chose to quit while a create was being sent
         self._looked: set[str] = set()  # unknown slots the app has looked up this session
@@ -1044,7 +1045,21 @@ class MainWindow(QMainWindow):
             check=lambda v: self.settings.check_values(self.controller, v),
         )
         dlg.applied.connect(self.apply_settings)
+        dlg.pricesWanted.connect(lambda: self.open_prices(dlg))
         self._open_dialog(dlg)
+
+    def open_prices(self, over: QWidget | None = None) -> None:
+        """Settings → Prices: the table in use and the designer's own prices (``slate prices``).
+        ``over``: the dialog it opens from, which stays open beneath it."""
+        from app.ui.prices import PricesDialog
+
+        if over is None:
+            self._open_dialog(PricesDialog(self.controller, self))
+            return
+        dlg = PricesDialog(self.controller, over)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.prices_dialog = dlg
+        dlg.open()
 
     def apply_settings(self, values: dict[str, Any]) -> None:
         """Apply the dialog's values (:meth:`Settings.apply_change`); nothing acts meanwhile.

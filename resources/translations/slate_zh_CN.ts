@@ -1567,6 +1567,14 @@ Every image and video you create gathers here, newest first.</source>
 <context>
     <name>SettingsDialog</name>
     <message>
+        <source>Prices…</source>
+        <translation>价格…</translation>
+    </message>
+    <message>
+        <source>What each create counts at, and your own prices for models without one.</source>
+        <translation>每次创建按什么价格计算；也可以为没有价格的模型填写你自己的价格。</translation>
+    </message>
+    <message>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
@@ -3940,6 +3948,105 @@ The part everyone sings</source>
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>PricesDialog</name>
+    <message>
+        <source>%1 an image</source>
+        <translation>%1 每张图片</translation>
+    </message>
+    <message>
+        <source>%1 a second</source>
+        <translation>%1 每秒</translation>
+    </message>
+    <message>
+        <source>%1 a clip</source>
+        <translation>%1 每段</translation>
+    </message>
+    <message>
+        <source>%1 a song</source>
+        <translation>%1 每首歌</translation>
+    </message>
+    <message>
+        <source>%1 a million characters</source>
+        <translation>%1 每百万字符</translation>
+    </message>
+    <message>
+        <source>%1 a million tokens</source>
+        <translation>%1 每百万 token</translation>
+    </message>
+    <message>
+        <source>about %1</source>
+        <translation>约 %1</translation>
+    </message>
+    <message>
+        <source>%1 (yours)</source>
+        <translation>%1（你的价格）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>input tokens</source>
+        <translation>输入 token</translation>
+    </message>
+    <message>
+        <source>output tokens</source>
+        <translation>输出 token</translation>
+    </message>
+    <message>
+        <source>%1, %2 s</source>
+        <translation>%1，%2 秒</translation>
+    </message>
+    <message>
+        <source>Prices</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>What Slate counts each create at, for estimates, the daily budget and Spend. “about”: from sources other than MiniMax's price page. Give any model your own price — slots made earlier at an unknown price count at it too.</source>
+        <translation>Slate 按这些价格估算每次创建、核对每日预算并统计花费。“约”：来自 MiniMax 价格页以外的来源。你可以为任何模型填写自己的价格——之前以未知价格创建的槽位也按它计算。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>For</source>
+        <translation>计价单位</translation>
+    </message>
+    <message>
+        <source>Price</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <source>Your price</source>
+        <translation>你的价格</translation>
+    </message>
+    <message>
+        <source>Use my price</source>
+        <translation>使用我的价格</translation>
+    </message>
+    <message>
+        <source>Use the table's price</source>
+        <translation>使用价格表的价格</translation>
+    </message>
+    <message>
+        <source>Prices are not available.</source>
+        <translation>价格暂时无法读取。</translation>
+    </message>
+    <message>
+        <source>Choose a price to give your own.</source>
+        <translation>选择一行价格，填写你自己的价格。</translation>
+    </message>
+    <message>
+        <source>Your price for %1, in %2:</source>
+        <translation>你为 %1 设定的价格（%2）：</translation>
+    </message>
+    <message>
+        <source>Source: %1</source>
+        <translation>来源：%1</translation>
     </message>
 </context>
 </TS>

@@ -145,6 +145,7 @@ class SlotPane(QWidget):
         controller.statusChanged.connect(
             lambda status: self.form.set_budget(getattr(status.quota, "budget", None))
         )
+        controller.pricesChanged.connect(self.form.reprice)
         self.composer.changed.connect(self._composer_changed)
         self.composer.nextSceneWanted.connect(lambda prefix: self._next_scene(prefix))
         self.actions.triggered.connect(self._triggered)
