@@ -17,6 +17,7 @@ from app.ui.inputs import MediaInput, ReferenceList
 from app.ui.qt import (
     QObject,
     QComboBox,
+    QEvent,
     QFormLayout,
     QHBoxLayout,
     QLabel,
@@ -65,6 +66,9 @@ class H3ImageFields(QObject):
         self.ratio = QComboBox(objectName="h3RatioCombo", editable=True)
         self.ratio.addItems(list(RATIOS))
         self.ratio.setCurrentText(h3i.DEFAULT_ASPECT_RATIO)
+        # Editable (any X:Y is typed) yet opened by a click anywhere, as every other picker is
+        # (an editable combo box opens only on its arrow); typing after Esc still edits.
+        self.ratio.lineEdit().installEventFilter(self)
         self.area = QComboBox(objectName="h3AreaCombo")
         for area in h3i.AREAS:
             self.area.addItem(area, area)
@@ -115,6 +119,19 @@ class H3ImageFields(QObject):
             self.references.changed,
         ):
             sig.connect(self.changed)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        line = self.ratio.lineEdit()
+        if (
+            watched is line
+            and event.type() == QEvent.Type.MouseButtonPress
+            and self.ratio.isEnabled()
+            and not line.isReadOnly()
+            and not self.ratio.view().isVisible()
+        ):
+            self.ratio.showPopup()
+            return True
+        return super().eventFilter(watched, event)
 
     def add_rows(self, rows: QFormLayout) -> None:
         """Put the fields into the form's layout (hidden until :meth:`set_visible`)."""
