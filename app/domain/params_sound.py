@@ -390,7 +390,7 @@ def check_voice_id(voice: str) -> None:
     and one longer than :data:`VOICE_ID_MAX` are refused (``voice``)."""
     if not voice:
         raise ValidationError(
-            "voice", "is required: a voice id such as English_expressive_narrator"
+            "voice", "is required: a voice id such as English_expressive_narrator", Rule.REQUIRED
         )
     if len(voice) > VOICE_ID_MAX:
         raise ValidationError(
@@ -405,6 +405,9 @@ def check_voice_id(voice: str) -> None:
         raise ValidationError(
             "voice",
             f"holds the invisible character U+{ord(bad):04X}; a voice id is printable text",
+            Rule.CHARACTERS,
+            bad=f"U+{ord(bad):04X}",
+            allowed="printable text",
         )
 
 
@@ -432,7 +435,7 @@ def normalize_speech(raw: Mapping[str, Any]) -> dict[str, Any]:
     voice = raw.get("voice")
     if voice is None or voice == "":
         raise ValidationError(
-            "voice", "is required: a voice id such as English_expressive_narrator"
+            "voice", "is required: a voice id such as English_expressive_narrator", Rule.REQUIRED
         )
     if not isinstance(voice, str):
         raise ValidationError("voice", "must be a voice id such as English_expressive_narrator")

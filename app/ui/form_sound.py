@@ -24,6 +24,7 @@ from app.domain import drafts
 from app.domain import params_sound as ps
 from app.ui import words
 from app.ui.qt import (
+    QT_TRANSLATE_NOOP,
     QAction,
     QCheckBox,
     QComboBox,
@@ -43,6 +44,24 @@ from app.ui.qt import (
     Signal,
     translate,
 )
+
+#: MiniMax's documented system voices in the designer's language, by id (the provider names
+#: them in one language only); any other voice shows the provider's own name.
+VOICE_NAMES = {
+    "English_expressive_narrator": QT_TRANSLATE_NOOP("Voices", "Expressive narrator"),
+    "English_Graceful_Lady": QT_TRANSLATE_NOOP("Voices", "Graceful lady"),
+    "female-shaonv": QT_TRANSLATE_NOOP("Voices", "Young woman"),
+    "male-qn-qingse": QT_TRANSLATE_NOOP("Voices", "Young man, fresh"),
+    "Chinese (Mandarin)_News_Anchor": QT_TRANSLATE_NOOP("Voices", "News anchor (Mandarin)"),
+}
+
+
+def voice_label(voice_id: str, name: str | None) -> str:
+    """A voice as the picker shows it: a documented system voice in the designer's language,
+    any other by the provider's name (or its id)."""
+    known = VOICE_NAMES.get(voice_id)
+    return translate("Voices", known) if known else (name or voice_id)
+
 
 #: The tags offered as buttons beside the lyrics (the rest are in the "More tags" menu).
 QUICK_TAGS = ("[Verse]", "[Chorus]", "[Bridge]")
@@ -294,7 +313,7 @@ class SoundFields(QWidget):
         self.voice.blockSignals(True)
         self.voice.clear()
         for vid, name in voices:
-            self.voice.addItem(name or vid, vid)
+            self.voice.addItem(voice_label(vid, name), vid)
             self.voice.setItemData(self.voice.count() - 1, vid, Qt.ItemDataRole.ToolTipRole)
         if self.voice.findData(keep) < 0:
             self.voice.addItem(keep, keep)  # a stored or typed voice the list does not hold

@@ -924,6 +924,10 @@ RULE_WORDS: dict[Rule, str] = {
 }
 #: A refusal whose sentence depends on its field or values: (rule, field or value name) → words.
 RULE_WORDS_FOR: dict[tuple[Rule, str], str] = {
+    (Rule.REQUIRED, "voice"): QT_TRANSLATE_NOOP("Words", "Choose a voice, or type a voice id."),
+    (Rule.CHARACTERS, "voice"): QT_TRANSLATE_NOOP(
+        "Words", "A voice id holds an invisible character ({bad}): type it again without it."
+    ),
     (Rule.REQUIRED, "prompt"): QT_TRANSLATE_NOOP(
         "Words", "{model} needs a prompt, even with a first frame: describe the shot."
     ),

@@ -2844,6 +2844,14 @@ Every image and video you create gathers here, newest first.</source>
 <context>
     <name>Words</name>
     <message>
+        <source>Choose a voice, or type a voice id.</source>
+        <translation>请选择一个语音，或输入语音 ID。</translation>
+    </message>
+    <message>
+        <source>A voice id holds an invisible character ({bad}): type it again without it.</source>
+        <translation>语音 ID 含有不可见字符（{bad}）：请去掉它后重新输入。</translation>
+    </message>
+    <message>
         <source>Only a MiniMax-H3 video can be made 2K.</source>
         <translation>只有 MiniMax-H3 视频可以生成 2K 版本。</translation>
     </message>
@@ -4047,6 +4055,29 @@ The part everyone sings</source>
     <message>
         <source>Source: %1</source>
         <translation>来源：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Voices</name>
+    <message>
+        <source>Expressive narrator</source>
+        <translation>富有表现力的旁白（英语）</translation>
+    </message>
+    <message>
+        <source>Graceful lady</source>
+        <translation>优雅女士（英语）</translation>
+    </message>
+    <message>
+        <source>Young woman</source>
+        <translation>少女</translation>
+    </message>
+    <message>
+        <source>Young man, fresh</source>
+        <translation>青涩青年</translation>
+    </message>
+    <message>
+        <source>News anchor (Mandarin)</source>
+        <translation>新闻主播</translation>
     </message>
 </context>
 </TS>

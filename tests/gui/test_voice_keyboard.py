@@ -41,6 +41,7 @@ def ime_type(widget, text: str) -> None:
 
 
 def test_a_voice_chosen_or_typed_with_the_keyboard_is_sent_as_its_id(gui, make_window, qtbot, lang):
+    label = {"en": "News anchor (Mandarin)", "zh_CN": "新闻主播"}[lang]  # in the UI's language
     window = make_window()
     form = voice_form(gui, window)
     combo = form.sound.voice
@@ -48,7 +49,7 @@ def test_a_voice_chosen_or_typed_with_the_keyboard_is_sent_as_its_id(gui, make_w
     # the arrows: each voice by its id
     for _ in range(combo.count()):
         qtbot.keyClick(combo, Qt.Key.Key_Down)
-    assert combo.currentText() == "新闻主播"
+    assert combo.currentText() == label
     assert form.sound.params()["voice"] == ANCHOR
     # a label typed (through the input method) and Enter: its id, not its label
     qtbot.keyClick(combo, Qt.Key.Key_Up)
@@ -56,10 +57,10 @@ def test_a_voice_chosen_or_typed_with_the_keyboard_is_sent_as_its_id(gui, make_w
     assert edit is not None, "the voice is typed in the combo"
     edit.selectAll()
     qtbot.keyClick(edit, Qt.Key.Key_Delete)
-    ime_type(edit, "新闻主播")
+    ime_type(edit, label)
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     assert form.sound.params()["voice"] == ANCHOR
-    assert [combo.itemText(i) for i in range(combo.count())].count("新闻主播") == 1
+    assert [combo.itemText(i) for i in range(combo.count())].count(label) == 1
     # a voice id of one's own, typed: sent as typed
     edit.selectAll()
     qtbot.keyClicks(edit, "my-cloned-voice-01")
@@ -68,7 +69,7 @@ def test_a_voice_chosen_or_typed_with_the_keyboard_is_sent_as_its_id(gui, make_w
     assert form.error_text() is None
     # back to the label by the keyboard, and Create sends the id
     edit.selectAll()
-    ime_type(edit, "新闻主播")
+    ime_type(edit, label)
     qtbot.keyClick(edit, Qt.Key.Key_Return)
     assert form.sound.params()["voice"] == ANCHOR
     create = buttons(window)[Action.CREATE]
@@ -77,3 +78,39 @@ def test_a_voice_chosen_or_typed_with_the_keyboard_is_sent_as_its_id(gui, make_w
     gui.until(lambda: shown(window, LINE), what="the voice line")
     wait_state(gui, window, State.SUCCESS, LINE)
     assert window.slot.task.params["voice"] == ANCHOR
+
+
+def test_the_documented_voices_are_named_in_the_designers_language(gui, make_window, lang):
+    """Issue 33 point 9: no "Expressive Narrator" in Chinese, no 少女 alone in English."""
+    from app.ui.form_sound import VOICE_NAMES
+
+    window = make_window()
+    combo = voice_form(gui, window).sound.voice
+    shown_names = {
+        combo.itemData(i): combo.itemText(i)
+        for i in range(combo.count())
+        if combo.itemData(i) in VOICE_NAMES
+    }
+    assert set(shown_names) == set(VOICE_NAMES), shown_names
+    for vid, name in shown_names.items():
+        assert name.isascii() == (lang == "en"), (vid, name)
+
+
+def test_a_refused_voice_id_is_said_in_the_designers_language(gui, make_window, lang):
+    """Issue 33 point 9: the voice id's refusal was English in the Chinese window."""
+    window = make_window()
+    form = voice_form(gui, window)
+    edit = form.sound.voice.lineEdit()
+    edit.setText("")
+    form.validate()
+    empty = form.error.text()
+    edit.setText("my\u200bvoice")
+    form.validate()
+    hidden = form.error.text()
+    assert "U+200B" in hidden
+    if lang == "zh_CN":
+        assert "语音 ID" in empty and "不可见字符" in hidden, (empty, hidden)
+    else:
+        assert empty.endswith("Choose a voice, or type a voice id."), empty
+        assert "invisible character" in hidden
+    assert "English_expressive_narrator" not in empty + hidden
