@@ -21,6 +21,7 @@ from app.ui.qt import (
     QHBoxLayout,
     QLabel,
     QMenu,
+    QEvent,
     QObject,
     QToolButton,
     QVBoxLayout,
@@ -88,6 +89,32 @@ def key_of(event: Any) -> str | None:
     if event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier:
         return None
     return PICK_KEYS.get(Qt.Key(event.key()))
+
+
+def key_rows() -> list[tuple[str, str]]:
+    """The marking keys as the shortcuts overlay lists them: (what it does, its keys)."""
+    return [
+        (tr(FAVOURITE), "F"),
+        (tr(REJECT), "X"),
+        (tr(RATING), "1–5"),
+        (tr(NO_RATING), "0"),
+    ]
+
+
+class MarkKeys(QObject):
+    """Passes the marking keys pressed in a widget (the slot list) to ``mark(key)``, which says
+    whether it marked something (else the key goes on to the widget)."""
+
+    def __init__(self, mark: Callable[[str], bool], parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._mark = mark
+
+    def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.KeyPress:
+            key = key_of(event)
+            if key is not None and self._mark(key):
+                return True
+        return super().eventFilter(obj, event)
 
 
 class PickActions(QObject):

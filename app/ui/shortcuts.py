@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from app.ui.picks import key_rows
 from app.ui.qt import (
     QDialog,
     QDialogButtonBox,
@@ -22,7 +23,11 @@ def rows(actions: Iterable[Any]) -> list[tuple[str, str]]:
     """(what it does, its keys as this platform writes them) per action with a shortcut."""
     out = []
     for act in actions:
-        keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in act.shortcuts()]
+        keys: list[str] = []
+        for k in act.shortcuts():  # Return and Enter are both "回车" in Chinese: said once
+            text = k.toString(QKeySequence.SequenceFormat.NativeText)
+            if text not in keys:
+                keys.append(text)
         if keys:
             out.append((act.text().replace("&", ""), "  ·  ".join(keys)))
     return out
@@ -40,12 +45,15 @@ class ShortcutOverlay(QDialog):
         self.table.setHeaderLabels([self.tr("Action"), self.tr("Keys")])
         self.table.setRootIsDecorated(False)
         self.table.setAccessibleName(self.tr("Keyboard shortcuts"))
-        for what, keys in rows(actions):
+        for what, keys in [*rows(actions), *key_rows()]:
             QTreeWidgetItem(self.table, [what, keys])
         self.table.resizeColumnToContents(0)
         self.table.setColumnWidth(0, self.table.columnWidth(0) + 24)
         hint = QLabel(
-            self.tr("Typing in a field types the key; these work everywhere else."),
+            self.tr(
+                "Typing in a field types the key; these work everywhere else. F, X and the "
+                "digits mark the result on screen."
+            ),
             objectName="hint",
         )
         hint.setWordWrap(True)

@@ -47,7 +47,7 @@ from app.ui.spend import SpendDialog
 from app.ui.gallery.model import GalleryModel, GalleryScope
 from app.ui.gallery.pane import GalleryPane, ResultRef
 from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, default_cache_dir
-from app.ui.picks import PickActions
+from app.ui.picks import MarkKeys, PickActions
 from app.ui.compare import CompareView
 from app.ui.viewer import Viewer
 from app.ui.models import SlotTreeModel
@@ -188,6 +188,9 @@ class MainWindow(QMainWindow):
         c.conflictArrived.connect(self._conflict)
         c.reset.connect(self._reset)
         self.browser.slotActivated.connect(self.select)
+        # F, X, 0–5 in the slot list mark the selected slot's result on screen, as elsewhere
+        self._mark_keys = MarkKeys(self._mark_shown, self)
+        self.browser.tree.installEventFilter(self._mark_keys)
         self.slot_pane.slotWanted.connect(self.select)
         self.slot_pane.recoverWanted.connect(self.open_recover)
         self.slot_pane.exportWanted.connect(self.export)
@@ -329,6 +332,14 @@ class MainWindow(QMainWindow):
         menu.addAction(self.shortcut_actions["recall"])
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.popup(prompt.mapToGlobal(pos))
+
+    def _mark_shown(self, key: str) -> bool:
+        """Mark the result the finished slot shows (False: no result on screen)."""
+        finished = self.slot_pane.finished
+        if not finished.isVisible() or finished.current_position() is None:
+            return False
+        finished.mark(key)
+        return True
 
     def show_shortcuts(self) -> None:
         """The shortcuts overlay, read from the actions above (one table, not a second list)."""

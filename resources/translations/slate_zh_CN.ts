@@ -3778,8 +3778,8 @@ The part everyone sings</source>
         <translation>按键</translation>
     </message>
     <message>
-        <source>Typing in a field types the key; these work everywhere else.</source>
-        <translation>在输入框中按键只会输入字符；在其他地方这些快捷键都可用。</translation>
+        <source>Typing in a field types the key; these work everywhere else. F, X and the digits mark the result on screen.</source>
+        <translation>在输入框中按键只会输入字符；在其他地方这些快捷键都可用。F、X 和数字键标记屏幕上的结果。</translation>
     </message>
 </context>
 <context>

@@ -30,7 +30,7 @@ def test_question_mark_lists_the_shortcuts_the_actions_have(gui, make_window, qt
         act.text(): "  ·  ".join(k.toString(native) for k in act.shortcuts())
         for act in window.shortcut_actions.values()
     }
-    assert listed == expected
+    assert {what: listed[what] for what in expected} == expected  # (and the marking keys)
     assert listed["Quit"] == QKeySequence("Ctrl+Q").toString(native)
     assert "Ctrl+G" in listed["Gallery"].replace("Meta", "Ctrl")  # (macOS writes ⌘)
     assert "?" in listed["Keyboard shortcuts"]
