@@ -104,7 +104,7 @@ def _draw(width: int, height: int, title: str, prompt: str, seed: bytes, progres
         painter.drawText(
             QRect(width // 40, 0, width, max(8, height // 10)),
             int(Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft),
-            f"DEMO · {title}",
+            f"DEMO 演示 · {title}",  # read in either language of the window
         )
         body = QFont()
         body.setPixelSize(max(8, height // 24))
@@ -154,7 +154,7 @@ def _seed(*parts: object) -> bytes:
 def render_png(
     width: int, height: int, prompt: str, *, index: int = 0, seed: int | None = None
 ) -> bytes:
-    """A PNG of ``width``x``height`` showing the prompt and a DEMO mark."""
+    """A PNG of ``width``x``height`` showing the prompt and a DEMO mark (in both languages)."""
     key = ("png", width, height, prompt, index, seed)
 
     def make() -> bytes:
@@ -164,7 +164,7 @@ def render_png(
         from PySide6.QtCore import QBuffer, QByteArray, QIODevice
 
         with _render_lock:
-            image = _draw(width, height, f"image {index + 1}", prompt, digest, None)
+            image = _draw(width, height, f"#{index + 1}", prompt, digest, None)
             data = QByteArray()
             buffer = QBuffer(data)
             buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -202,9 +202,7 @@ def _encode_mp4(
                 frame = av.VideoFrame(width, height, "rgb24")
                 plane = frame.planes[0]
                 if use_qt:
-                    image = _draw(
-                        width, height, f"video {duration}s", prompt, digest, (i + 1) / frames
-                    )
+                    image = _draw(width, height, f"{duration}s", prompt, digest, (i + 1) / frames)
                     stride = image.bytesPerLine()
                     raw = bytes(image.constBits())[: stride * height]
                 else:
