@@ -452,6 +452,8 @@ _MESSAGE_SENTENCES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"connection failed after sending|RemoteProtocolError|disconnected|reset by peer",
             LOST_ANSWER,
         ),
+        # before "timeout": a connect timeout is a request that never reached the provider
+        (r"ConnectError|ConnectTimeout|PoolTimeout|could not connect", NETWORK),
         (r"no answer in time|timed? ?out|timeout", NO_ANSWER_IN_TIME),
         (r"owner .* is gone|process that sent the create ended", APP_CLOSED),
         (r"unrecognized status", STRANGE_STATUS),

@@ -68,6 +68,9 @@ def task(state: str, code: str | None, message: str | None) -> SimpleNamespace:
             words.STRANGE_STATUS,
         ),
         ("no_media", "the provider reported Success without a file", words.NO_FILE),
+        # a connect timeout never reached the provider: never "the request left"
+        (None, "video query: ConnectTimeout: timed out", words.NETWORK),
+        ("ConnectTimeout", "ConnectTimeout", words.NETWORK),
     ],
 )
 def test_provider_reasons_map_to_sentences(code, message, expected):
