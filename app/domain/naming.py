@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass
 from typing import Iterable
 
-from app.domain.slots import REQUEST_ID_MAX
+from app.domain.errors import Rule, ValidationError
+from app.domain.slots import REQUEST_ID_MAX, validate_request_id
 
 _SUFFIX = re.compile(r"^(?P<base>.*?)\.t(?P<n>\d+)$")
 _SCENE = re.compile(r"scene-(\d+)(?:\.t\d+)?$")
@@ -61,6 +62,21 @@ def scene_name(text: str) -> str:
     if _SCENE_DIGITS.fullmatch(scene):
         scene = f"scene-{int(scene):02d}"
     return scene
+
+
+def validate_new_request_id(value: object, field: str = "request_id") -> str:
+    """The RequestId a new slot is given, unchanged, or raise naming the rule it breaks: the
+    RequestId rule (:func:`~app.domain.slots.validate_request_id`) and no empty part between
+    its colons — ``article:20261203:budget:`` has no scene, ``a::b`` no project. (A slot
+    already named so, e.g. at the command line, keeps its name: this rule is for new names.)"""
+    text = validate_request_id(value, field)
+    if any(not part for part in text.split(":")):
+        raise ValidationError(
+            field,
+            "has an empty part between its colons; name its project, date and scene",
+            Rule.REQUIRED,
+        )
+    return text
 
 
 def next_free_scene(prefix: str, taken: Iterable[str]) -> str:
