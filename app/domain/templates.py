@@ -35,6 +35,17 @@ class SceneEdit:
     options: Mapping[str, Any] = field(default_factory=dict)
 
 
+#: The kinds a scene of a template is made as: a picture or a video (a song, a voice line or an
+#: enhanced prompt is no scene).
+SCENE_KINDS = ("image", "video")
+
+
+def scene_kind(kind: str | None) -> str:
+    """The kind a template's scenes take from the form's: its own if a scene can be one, else
+    video (the template's own kind)."""
+    return kind if kind in SCENE_KINDS else "video"
+
+
 def scene_rows(
     *,
     series: str,

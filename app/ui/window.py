@@ -47,6 +47,7 @@ from app.ui.spend import SpendDialog
 from app.ui.gallery.model import GalleryModel, GalleryScope
 from app.ui.gallery.pane import GalleryPane, ResultRef
 from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, default_cache_dir
+from app.domain.templates import scene_kind
 from app.ui.picks import MarkKeys, PickActions
 from app.ui.compare import CompareView
 from app.ui.viewer import Viewer
@@ -973,7 +974,10 @@ class MainWindow(QMainWindow):
 
     def open_template(self) -> None:
         """Scenes NN–MM of the project on screen from one prompt, with the form's settings."""
-        kind, params = self.slot_pane.form_values()
+        form_kind, params = self.slot_pane.form_values()
+        kind = scene_kind(form_kind)  # a song's or voice line's form: the scenes are video
+        if kind != form_kind:
+            params = {}  # nor its style or text: no scene's prompt
         options = {
             k: v
             for k, v in params.items()
