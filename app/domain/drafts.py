@@ -6,6 +6,8 @@
   (:func:`app.domain.params.normalize`) "what if this were added": nothing here restates a limit.
 - :func:`first_problem` — the draft's first problem (:class:`Problem`, with the field and the
   rule's message), the budget's refusal included (:func:`app.domain.cost.check_budget`).
+- :func:`v2_notices` — what a MiniMax-H3 draft that can be created will not do as it seems
+  (:class:`Notice`): a ratio that a frame image overrides, with the size MiniMax will make.
 
 Pure functions, no I/O: the app's draft model (``app.ui.draft``) and the CLI can both ask.
 """
@@ -81,6 +83,58 @@ class Problem:
     @property
     def refusal(self) -> BudgetRefusal | None:
         return self.budget.refusal if self.budget is not None else None
+
+
+class NoticeKind(str, Enum):
+    """Something a draft can be created with, but that MiniMax will not do as it seems."""
+
+    #: a frame image sets the video's shape, so the chosen ratio is not used. ``values``:
+    #: ``ratio`` (the one chosen), ``frame`` (the field whose image sets the shape) and, when the
+    #: image's size is known, ``width``×``height`` (the video's size in px).
+    RATIO_IGNORED = "ratio_ignored"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A warning about a draft, said before Create (``field``: the field it is about)."""
+
+    kind: NoticeKind
+    field: str
+    values: Mapping[str, object] = dataclasses.field(default_factory=dict)
+
+
+def _output_size(short_side: int, aspect: float) -> tuple[int, int]:
+    """The size of a picture of ``aspect`` (width/height) whose short side is ``short_side``."""
+    if aspect >= 1:
+        return round(short_side * aspect), short_side
+    return short_side, round(short_side / aspect)
+
+
+def v2_notices(raw: Mapping[str, Any]) -> tuple[Notice, ...]:
+    """For a MiniMax-H3 draft the rules take (``raw`` as :func:`v2_availability` has it): what
+    MiniMax will not do as the draft seems to ask. With a frame image the video follows the
+    image and the ratio is ignored (``../shared/MINIMAX_API.md``): a fixed ratio that the
+    image's shape differs from is said, with the size the video will have."""
+    try:
+        params = v2.normalize({**raw, "prompt": "x"})
+    except ValidationError:
+        return ()
+    ratio = params["ratio"]
+    frames = [i for i in params["content"] if i["role"] in ("first_frame", "last_frame")]
+    if ratio not in v2.RATIOS or not frames:
+        return ()
+    field = f"{frames[0]['role']}_image"
+    want = v2.expected_output(params)
+    if want.aspect is None:  # a web address: its shape is not known before it is sent
+        return (Notice(NoticeKind.RATIO_IGNORED, "ratio", {"ratio": ratio, "frame": field}),)
+    if abs(want.aspect - v2.RATIOS[ratio]) < 0.01:
+        return ()
+    width, height = _output_size(want.short_side, want.aspect)
+    values = {"ratio": ratio, "frame": field, "width": width, "height": height}
+    return (Notice(NoticeKind.RATIO_IGNORED, "ratio", values),)
 
 
 def what_if(raw: Mapping[str, Any], kind: str = "video", **changes: Any) -> ValidationError | None:
@@ -175,6 +229,8 @@ def first_problem(
 __all__ = [
     "PROBE_IMAGE",
     "V2_FIELDS",
+    "Notice",
+    "NoticeKind",
     "Problem",
     "ProblemKind",
     "Unavailable",
@@ -182,6 +238,7 @@ __all__ = [
     "first_problem",
     "refuses_input",
     "v2_availability",
+    "v2_notices",
     "validation_problem",
     "what_if",
 ]

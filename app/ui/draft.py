@@ -13,7 +13,9 @@ from :mod:`app.domain` alone:
   window hands over: the service prices with its table);
 - ``verdict``: the daily budget's answer (:class:`~app.domain.cost.BudgetCheck`), the very rule
   the claim applies (:func:`~app.domain.cost.check_budget`);
-- ``quota``: what creating it takes from today's quota (:func:`~app.domain.params.units`).
+- ``quota``: what creating it takes from today's quota (:func:`~app.domain.params.units`);
+- ``notices``: what MiniMax will not do as the draft seems to ask
+  (:class:`~app.domain.drafts.Notice`: a ratio a frame image overrides, with the size it makes).
 
 :class:`~app.ui.form.CreateForm` binds its widgets to it and words its answers with
 :mod:`app.ui.words`. Observable like :class:`~app.ui.current.CurrentSlot`: every property has a
@@ -30,11 +32,13 @@ from app.domain import params_sound
 from app.domain import params_v2 as v2
 from app.domain.cost import BudgetCheck, Cost
 from app.domain.drafts import (
+    Notice,
     Problem,
     Unavailable,
     budget_verdict,
     first_problem,
     v2_availability,
+    v2_notices,
 )
 from app.domain.params import IMAGE_PROMPT_MAX, VIDEO_PROMPT_MAX, units
 from app.domain.protocols import V2, protocol_for
@@ -65,6 +69,7 @@ class DraftModel(Observable):
         self.derived_changed = Signal()
         self._estimator = estimator
         self.availability: dict[str, Unavailable | None] = {}
+        self.notices: tuple[Notice, ...] = ()
         self.problem: Problem | None = None
         self.cost: Cost | None = None
         self.verdict: BudgetCheck | None = None
@@ -131,9 +136,14 @@ class DraftModel(Observable):
         """Why ``field`` (a :data:`~app.domain.drafts.V2_FIELDS` key) cannot be used now."""
         return self.availability.get(field)
 
+    def notice(self, field: str) -> Notice | None:
+        """The draft's warning about ``field``, if any."""
+        return next((n for n in self.notices if n.field == field), None)
+
     def _derive(self) -> tuple[Any, ...]:
         kind, raw = self.kind, self.params
         self.availability = v2_availability(raw) if self.is_v2 else {}
+        self.notices = v2_notices(raw) if self.is_v2 and not self.read_only else ()
         valid = first_problem(kind, raw) is None
         self.cost = None
         self.priced_by = None
@@ -146,10 +156,10 @@ class DraftModel(Observable):
             budget_verdict(b.limit, b.spent, self.cost) if b is not None and valid else None
         )
         self.problem = None if self.read_only else first_problem(kind, raw, self.verdict)
-        return (self.availability, self.problem, self.cost, self.verdict)
+        return (self.availability, self.notices, self.problem, self.cost, self.verdict)
 
     def _changed(self, names: set[str]) -> None:
-        before = (self.availability, self.problem, self.cost, self.verdict)
+        before = (self.availability, self.notices, self.problem, self.cost, self.verdict)
         if self._derive() != before:
             self.derived_changed.emit()
 

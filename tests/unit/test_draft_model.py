@@ -8,7 +8,7 @@ import sys
 from decimal import Decimal
 
 from app.domain.cost import BudgetRefusal, Cost, SlotCost, SpendTotal, check_budget
-from app.domain.drafts import ADAPTIVE, EXPANSION, FIRST, LAST, REFERENCES, ProblemKind
+from app.domain.drafts import ADAPTIVE, EXPANSION, FIRST, LAST, REFERENCES, NoticeKind, ProblemKind
 from app.domain.drafts import Unavailable as U  # noqa: N817 - the table reads as one line per rule
 from app.domain.params_v2 import MediaFacts
 from app.service.results import BudgetReport
@@ -149,3 +149,31 @@ def test_an_invalid_draft_is_not_priced():
     draft = DraftModel(estimate)
     draft.update(kind="video", params={**H3, "duration": 99}, budget=budget("1.00", today()))
     assert draft.cost is None and draft.verdict is None and estimate.calls == []
+
+
+def test_a_ratio_that_a_frame_image_overrides_is_a_notice_with_the_size_made():
+    """MiniMax follows a frame image and ignores the ratio: 16:9 with a 1:1 first frame makes a
+    768×768 video, said before Create (typed: the ratio, the frame, the size)."""
+    square = MediaFacts("image", "2" * 64, 200_000, "png", "square.png", 1024, 1024)
+    draft = DraftModel()
+    draft.update(kind="video", params={**H3, "first_frame_image": square})
+    assert draft.problem is None
+    notice = draft.notice("ratio")
+    assert notice is not None and notice.kind is NoticeKind.RATIO_IGNORED
+    assert dict(notice.values) == {
+        "ratio": "16:9",
+        "frame": "first_frame_image",
+        "width": 768,
+        "height": 768,
+    }
+    # a frame of the ratio's own shape, adaptive, or no frame: nothing to say
+    draft.update(params={**H3, "first_frame_image": PICTURE})
+    assert draft.notices == ()
+    draft.update(params={**H3, "ratio": "adaptive", "first_frame_image": square})
+    assert draft.notices == ()
+    draft.update(params=H3)
+    assert draft.notices == ()
+    # at 2K a tall frame: the short side is the width
+    tall = MediaFacts("image", "3" * 64, 200_000, "png", "tall.png", 720, 1280)
+    draft.update(params={**H3, "resolution": "2K", "first_frame_image": tall})
+    assert (draft.notices[0].values["width"], draft.notices[0].values["height"]) == (1440, 2560)
