@@ -193,6 +193,12 @@ FAULTS: dict[str, FaultInfo] = {
         "the next N create answers (the task is made) send their headers, then their body a "
         "byte every 0.5 s, never ending it (until the client lets go; 2 min at most)",
     ),
+    "overfull_answer": FaultInfo(
+        "count",
+        ALWAYS,
+        "the next N image create answers (the images are made and billed) list twice the "
+        "images asked for: a wrong answer, more results than the create asked",
+    ),
     "hostile_body": FaultInfo(
         "count",
         ALWAYS,
@@ -263,6 +269,7 @@ class Faults:
     undecodable_media: int = 0
     hostile_body: int = 0
     drip_answers: int = 0
+    overfull_answer: int = 0
     drip_headers: int = 0
     gzip_downloads: int = 0
     short_sound: int = 0

@@ -926,26 +926,28 @@ class _Handler(sound.SoundEndpoints, ExtrasEndpoints, V2Endpoints, BaseHTTPReque
         sim._count_create("image", prompt, made=True, billed=blocked < n)
         self._after_create()
         ok = n - blocked
+        # a wrong answer: twice the images asked (links to this task's own pictures)
+        listed = 2 * n if ok and sim._take("overfull_answer") else ok
         data: dict[str, Any]
         if params["response_format"] == "base64":
             record = sim.store.get_images(image_id)
             assert record is not None
-            made = [sim.image_bytes(record, i) for i in range(ok)]
+            made = [sim.image_bytes(record, i % max(1, ok)) for i in range(listed)]
             for one in made:
                 sim._served_media(one, prompt)
             data = {"image_base64": [base64.b64encode(one).decode() for one in made]}
         else:
             data = {
                 "image_urls": [
-                    sim.link(f"/_sim/images/{image_id}/{i}.png", sim.config.image_url_ttl)
-                    for i in range(ok)
+                    sim.link(f"/_sim/images/{image_id}/{i % ok}.png", sim.config.image_url_ttl)
+                    for i in range(listed)
                 ]
             }
         self._json(
             {
                 "id": image_id,
                 "data": data,
-                "metadata": {"failed_count": str(blocked), "success_count": str(ok)},
+                "metadata": {"failed_count": str(blocked), "success_count": str(listed)},
                 "base_resp": {"status_code": 0, "status_msg": "success"},
             }
         )

@@ -124,6 +124,12 @@ NO_RECORD_SENTENCES = {
         "kind of create that Slate could look up: declare the slot failed when you are sure.",
     ),
 }
+OVERFULL = QT_TRANSLATE_NOOP(
+    "Words",
+    "The provider answered with more results than were asked for: a wrong answer, so Slate "
+    "kept none of them. It may have made and billed this create; MiniMax keeps no record of "
+    "this kind of create that Slate could look up: declare the slot failed when you are sure.",
+)
 STRANGE_STATUS = QT_TRANSLATE_NOOP(
     "Words",
     "The provider answered with a status Slate does not know, so Slate stopped here and "
@@ -434,6 +440,7 @@ _CODE_SENTENCES: dict[str, str] = {
     "1033": PROVIDER_ERROR,
     "never_sent": NEVER_SENT,
     "unknown_status": STRANGE_STATUS,
+    "overfull_answer": OVERFULL,
     "no_media": NO_FILE,
     "verification_failed": BAD_FILE,
     "declared_failed": DECLARED,

@@ -2844,6 +2844,10 @@ Every image and video you create gathers here, newest first.</source>
 <context>
     <name>Words</name>
     <message>
+        <source>The provider answered with more results than were asked for: a wrong answer, so Slate kept none of them. It may have made and billed this create; MiniMax keeps no record of this kind of create that Slate could look up: declare the slot failed when you are sure.</source>
+        <translation>服务商返回的结果比请求的多：这是错误的回答，Slate 一个也没有保留。这次创建可能已生成并计费；MiniMax 不保留这类创建的记录，Slate 无法查找：确认后请将该槽位标记为失败。</translation>
+    </message>
+    <message>
         <source>Choose a voice, or type a voice id.</source>
         <translation>请选择一个语音，或输入语音 ID。</translation>
     </message>

@@ -251,3 +251,25 @@ async def test_a_lookup_never_attaches_a_regeneration_listed_without_its_task_ty
         assert found.task.state is State.UNKNOWN
         assert found.payload is not None and found.payload.candidates == ()
         assert found.payload.listed >= 1  # the regeneration was seen, and not taken
+
+
+def test_the_demo_providers_overfull_answer_fault_is_refused_and_said(slate, demo_sim, store_url):
+    """The demo provider's own ``overfull_answer`` fault (as MiniMax's wrong answer would be):
+    ``slate submit --n 2`` answered with 4 images is ``unknown`` (exit 4), holds nothing, the
+    demo counted one create, and the window's words say what happened and what can be done."""
+    from app.ui import words
+
+    demo_sim.set_faults(overfull_answer=1)
+    env = {"SLATE_STORE": store_url}
+    rid = RID + "09"
+    out = slate("submit", "--request-id", rid, "--kind", "image", "--prompt", "two", "--n", "2",
+                env=env)  # fmt: skip
+    assert out.code == 4 and out.out["outcome"] == "unknown", out.out
+    task = out.out["task"]
+    assert task["error"]["code"] == "overfull_answer" and task["media"] == [], task
+    assert demo_sim.stats()["faults_injected"]["overfull_answer"] == 1
+    assert demo_sim.stats()["creates_total"] == 1
+    again = slate("submit", "--request-id", rid, "--kind", "image", "--prompt", "two", "--n",
+                  "2", env=env)  # fmt: skip
+    assert again.out["outcome"] == "unknown" and demo_sim.stats()["creates_total"] == 1
+    assert words.sentence("overfull_answer", task["error"]["message"]) == words.OVERFULL

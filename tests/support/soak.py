@@ -81,13 +81,21 @@ WORLD2_FAULTS = {
     "gzip_downloads": 0.015,
     "drip_headers": 0.015,
     "drip_answers": 0.01,
+    "overfull_answer": 0.01,
     "success_without_file": 0.04,
 }
 #: World II's defaults: the provider's clock 45 s ahead of this machine, a third of the slots
 #: sound, three competing pairs, and downloads let go after 2 s below the minimum rate.
 PROVIDER_SKEW, SOUND_SHARE, PAIRS, RATE_GRACE = 45.0, 0.3, 3, 2.0
 #: Each of these strikes at least once in a world II soak, however small (then at random).
-WORLD2_ONCE = ("foreign_answer", "huge_usage", "gzip_downloads", "drip_headers", "drip_answers")
+WORLD2_ONCE = (
+    "foreign_answer",
+    "huge_usage",
+    "gzip_downloads",
+    "drip_headers",
+    "drip_answers",
+    "overfull_answer",
+)
 #: A short lease (timeout 5 s + margin) renewed often, and a Retry-After past it.
 LEASE_MARGIN, RENEW_EVERY, RETRY_AFTER = -3.0, 0.25, 3.0
 #: Shares of the mix: videos among slots, and MiniMax-H3 (V2) among videos.
