@@ -31,3 +31,52 @@ def test_an_empty_scene_is_refused_as_the_domain_says(gui, make_window, qtbot):
     assert composer.request_id() == rid + "scene-03"
     gui.until(lambda: window.slot.offer(Action.CREATE).enabled, what="create offered")
     assert not composer.error.isVisible()
+
+
+def _shown_name(tree, index) -> str:
+    """Column 0's text as the slot list paints it: its delegate's option, elided to its cell."""
+    from app.ui.qt import QStyle, QStyleOptionViewItem
+
+    option = QStyleOptionViewItem()
+    option.initFrom(tree)
+    option.rect = tree.visualRect(index)
+    option.textElideMode = tree.textElideMode()
+    tree.itemDelegateForIndex(index).initStyleOption(option, index)
+    style = tree.style()
+    text_rect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, option, tree)
+    margin = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, tree) + 1
+    width = text_rect.width() - 2 * margin
+    return option.fontMetrics.elidedText(option.text, option.textElideMode, width)
+
+
+@pytest.mark.parametrize("size", [(1000, 640), (1280, 800), (1280, 160)])
+def test_derived_slots_keep_their_tail_in_the_slot_list(gui, make_window, size):
+    """At 1000×640 and 1280×800 the names are read whole; with the slot list dragged narrow
+    (160 px) they are cut from the left, never in the suffix that tells them apart."""
+    import datetime as dt
+
+    from tests.gui.bulk import insert_slot
+
+    day = dt.date.today().strftime("%Y%m%d")
+    names = [f"article:{day}:budget:scene-02.2k", f"article:{day}:budget:scene-01.enhanced"]
+    for rid in names:
+        insert_slot(gui.service, rid, "success")
+    window = make_window()
+    narrow = size[1] < 640  # (1280, 160): the slot list 160 px wide
+    window.resize(size[0], 800 if narrow else size[1])
+    if narrow:
+        window.splitter.setSizes([size[1], 1000 - size[1], 280])
+    tree = window.browser.tree
+    for rid in names:
+        window.select(rid)
+        gui.until(lambda rid=rid: window.model.index_of(rid).isValid(), what=f"{rid} listed")
+    gui.settle(0.2)
+    for rid in names:
+        index = window.model.index_of(rid)
+        label = index.data()
+        assert rid.endswith(label), label
+        shown = _shown_name(tree, index)
+        head, _, tail = label.partition(".")  # "2k", "enhanced": what tells the slot apart
+        assert shown.endswith(f"{head[-2:]}.{tail}"), (shown, label, size)
+        if not narrow:
+            assert shown == label, (shown, size)

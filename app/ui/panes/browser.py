@@ -28,6 +28,9 @@ from app.ui.qt import (
     QLabel,
     QLineEdit,
     QModelIndex,
+    QStyledItemDelegate,
+    QStyle,
+    QStyleOptionViewItem,
     Qt,
     QTimer,
     QTreeView,
@@ -36,6 +39,27 @@ from app.ui.qt import (
     Signal,
 )
 from app.ui.style import state_word
+
+
+def essential_name(label: str) -> str:
+    """What of a slot's name must always be read: all of it, or for a derived slot or an attempt
+    (``scene-01.enhanced``, ``scene-02.2k``, ``scene-03.t2``) its suffix whole and the scene's
+    last two characters, after the ellipsis the slot list cuts it with (``…01.enhanced``)."""
+    head, dot, tail = label.partition(".")
+    if not dot or len(head) <= 2:
+        return label
+    return "…" + head[-2:] + dot + tail
+
+
+class SlotNameDelegate(QStyledItemDelegate):
+    """A slot's name cut from the left when the column is narrow: what tells slots apart is at
+    the end (``scene-02.2k``, ``scene-01.enhanced``, ``scene-03.t2``), so ``…e-02.2k`` is shown,
+    never ``scene-0…``. Project and day rows span the width and are cut as usual."""
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Any) -> None:  # noqa: N802
+        super().initStyleOption(option, index)
+        if index.data(NodeKindRole) not in ("project", "day"):
+            option.textElideMode = Qt.TextElideMode.ElideLeft
 
 
 class SlotBrowser(QWidget):
@@ -91,6 +115,8 @@ class SlotBrowser(QWidget):
         self.tree.setAccessibleName(self.tr("Slots"))
         self.tree.setModel(model)
         self.tree.setUniformRowHeights(True)
+        self._names = SlotNameDelegate(self.tree)
+        self.tree.setItemDelegateForColumn(0, self._names)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.tree.setAlternatingRowColors(False)
         self.tree.setAnimated(False)
@@ -132,6 +158,10 @@ class SlotBrowser(QWidget):
         self.picks.changed.connect(self.apply_filter)
         self.tree.selectionModel().currentChanged.connect(self._current_changed)
         model.rowsInserted.connect(self._span_groups)
+        self._widest_name = 0  # the widest slot name loaded (essential_name), in pixels
+        self._widths: dict[int, int] = {}  # the kind and age columns' widths when shown
+        model.rowsInserted.connect(self._measure_names)
+        model.modelReset.connect(self._forget_names)
         model.revealed.connect(self.show_index)
         model.opened.connect(self.open_index)
         model.modelReset.connect(self._update_empty)
@@ -159,11 +189,48 @@ class SlotBrowser(QWidget):
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
         if obj is self.tree and event.type() == QEvent.Type.Resize:
-            narrow = event.size().width() < self.NARROW
-            for col in (2, 3):
-                if self.tree.isColumnHidden(col) != narrow:
-                    self.tree.setColumnHidden(col, narrow)
+            self._fit_columns(event.size().width())
         return super().eventFilter(obj, event)
+
+    def _name_room(self) -> int:
+        """How wide the Slot column must be for the widest slot name loaded: its indent (a
+        slot sits under a project and a day), state badge, margins and text."""
+        icon = self.tree.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self.tree)
+        return 3 * self.tree.indentation() + icon + 20 + self._widest_name
+
+    def _fit_columns(self, width: int | None = None) -> None:
+        """Age, then kind, make way when the slot names could not be told apart beside them (a
+        derived slot's ``…01.enhanced`` is read whole), and below :attr:`NARROW` in any case."""
+        tree, header = self.tree, self.tree.header()
+        width = tree.width() if width is None else width
+        frame = tree.width() - tree.viewport().width()
+        for col in (2, 3):  # a hidden column's width is 0: its own is the last one it had
+            if not tree.isColumnHidden(col) and header.sectionSize(col) > 0:
+                self._widths[col] = header.sectionSize(col)
+        kind, age = self._widths.get(2, 96), self._widths.get(3, self._age_width())
+        room = width - frame - header.sectionSize(1) - self._name_room()
+        hide_age = width < self.NARROW or room < kind + age
+        hide_kind = width < self.NARROW or room < kind
+        for col, hide in ((2, hide_kind), (3, hide_age)):
+            if tree.isColumnHidden(col) != hide:
+                tree.setColumnHidden(col, hide)
+
+    def _measure_names(self, parent: QModelIndex, first: int, last: int) -> None:
+        """The widest slot name loaded (rows arrive page by page) as it must be read at least
+        (:func:`essential_name`), for :meth:`_fit_columns`."""
+        fm = self.tree.fontMetrics()
+        widest = self._widest_name
+        for row in range(first, last + 1):
+            index = self.model.index(row, 0, parent)
+            if index.data(RequestIdRole):
+                widest = max(widest, fm.horizontalAdvance(essential_name(str(index.data()))))
+        if widest != self._widest_name:
+            self._widest_name = widest
+            self._fit_columns()
+
+    def _forget_names(self) -> None:
+        self._widest_name = 0
+        self._fit_columns()
 
     def _span_groups(self, parent: QModelIndex, first: int, last: int) -> None:
         """Project and day rows use the whole width: their name and count are never cut off."""
