@@ -599,6 +599,11 @@ class SlotTreeModel(QAbstractItemModel):
             self.dataChanged.emit(idx, idx, [Qt.ItemDataRole.DisplayRole])
 
     # -- finding a slot ------------------------------------------------------------------------
+    def group_key(self, index: QModelIndex | QPersistentModelIndex) -> str | None:
+        """The project's or the day's key of a group row (``""``: no project); None for a slot."""
+        node = self._node(index)
+        return node.key if index.isValid() and node.kind in ("project", "day") else None
+
     def index_of(self, request_id: str) -> QModelIndex:
         for node in self._by_id.values():
             if node.row is not None and node.row.request_id == request_id:

@@ -844,7 +844,7 @@ class MainWindow(QMainWindow):
         """The service was rebuilt (settings applied): reload the slots, and stay where the designer
         was — the same slot if it exists under the new identity, the draft being written, or else a
         blank slot."""
-        self.model.reload()
+        self.browser.reload_keeping_open()
         self.model.fetch_all_roots()
         rid = self.slot.selected
         if self.slot.is_draft:

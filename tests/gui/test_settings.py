@@ -15,6 +15,7 @@ from app.service import secrets
 from app.service.results import OutcomeKind
 from app.ui import app as app_mod
 from app.ui.controller import Controller
+from app.ui.models import RequestIdRole
 from app.ui.current import Busy
 from app.ui.settings import Settings
 from app.ui.window import MainWindow
@@ -230,3 +231,52 @@ def test_the_api_key_is_never_shown_and_only_removed_on_request(gui, open_app):
         assert "sk-" not in ini  # never in the saved settings
     finally:
         secrets.delete_api_key()
+
+
+def _open_groups(window: MainWindow) -> set[tuple[str, ...]]:
+    """The groups open in the slot list, each by its names (project, then day)."""
+    from app.ui.qt import QModelIndex
+
+    model, tree, out = window.model, window.browser.tree, set()
+
+    def walk(parent: Any, path: tuple[str, ...]) -> None:
+        for row in range(model.rowCount(parent)):
+            index = model.index(row, 0, parent)
+            if tree.isExpanded(index):
+                here = (*path, str(index.data()).split(",")[0])
+                out.add(here)
+                walk(index, here)
+
+    walk(QModelIndex(), ())
+    return out
+
+
+def test_saving_settings_keeps_the_open_groups_and_the_selection(gui, open_app):
+    """Issue 33, point 7: Settings → Save collapsed the slot list's tree."""
+    other = gui.other_service()
+    for rid in (RID, "article:20260816:tide-eye:scene-02", "article:20260816:harbour:scene-01"):
+        gui.run(other.submit(rid, "image", {"prompt": "a lighthouse"}, wait=True))
+    window, controller = open_app()
+    window.select(RID)
+    gui.until(lambda: window.model.index_of(RID).isValid(), what="slot in the tree")
+    tree = window.browser.tree
+    harbour = window.model.index_of("article:20260816:harbour:scene-01")
+    if not harbour.isValid():  # not loaded yet: open its project as a designer would
+        for row in range(window.model.rowCount()):
+            index = window.model.index(row, 0)
+            if str(index.data()).startswith("harbour"):
+                tree.expand(index)
+    gui.until(lambda: len(_open_groups(window)) >= 3, what="both projects open")
+    before = _open_groups(window)
+    assert tree.currentIndex().data(RequestIdRole) == RID
+
+    save(gui, window, quota_image=50)
+    assert controller.service.config.quota_image == 50
+    gui.until(lambda: _open_groups(window) == before, what=f"{before} open again")
+    gui.until(
+        lambda: tree.currentIndex().siblingAtColumn(0).data(RequestIdRole) == RID,
+        what="the same slot selected",
+    )
+    gui.settle(0.5)  # and it stays so once every group has loaded
+    assert _open_groups(window) == before
+    assert tree.currentIndex().siblingAtColumn(0).data(RequestIdRole) == RID

@@ -161,6 +161,10 @@ class SlotBrowser(QWidget):
         self._widest_name = 0  # the widest slot name loaded (essential_name), in pixels
         self._widths: dict[int, int] = {}  # the kind and age columns' widths when shown
         model.rowsInserted.connect(self._measure_names)
+        #: groups to open again as they load after :meth:`reload_keeping_open`, by their keys
+        self._reopen: set[tuple[str, ...]] = set()
+        model.rowsInserted.connect(self._reopen_rows)
+        model.modelReset.connect(self._reopen.clear)
         model.modelReset.connect(self._forget_names)
         model.revealed.connect(self.show_index)
         model.opened.connect(self.open_index)
@@ -231,6 +235,43 @@ class SlotBrowser(QWidget):
     def _forget_names(self) -> None:
         self._widest_name = 0
         self._fit_columns()
+
+    def open_groups(self) -> set[tuple[str, ...]]:
+        """The groups open in the tree, each by its keys: ``(project,)``, ``(project, day)``."""
+        found: set[tuple[str, ...]] = set()
+
+        def walk(parent: QModelIndex, path: tuple[str, ...]) -> None:
+            for row in range(self.model.rowCount(parent)):
+                index = self.model.index(row, 0, parent)
+                key = self.model.group_key(index)
+                if key is not None and self.tree.isExpanded(index):
+                    found.add((*path, key))
+                    walk(index, (*path, key))
+
+        walk(QModelIndex(), ())
+        return found
+
+    def reload_keeping_open(self) -> None:
+        """Load the slots afresh (the service was replaced: settings applied) and open again
+        the groups that were open as they arrive, so the list looks as the designer left it."""
+        opened = self.open_groups()
+        self.model.reload()
+        self._reopen.update(opened)
+
+    def _reopen_rows(self, parent: QModelIndex, first: int, last: int) -> None:
+        if not self._reopen:
+            return
+        path: tuple[str, ...] = ()
+        up = parent
+        while up.isValid():
+            path = (self.model.group_key(up) or "", *path)
+            up = up.parent()
+        for row in range(first, last + 1):
+            index = self.model.index(row, 0, parent)
+            key = self.model.group_key(index)
+            if key is not None and (*path, key) in self._reopen:
+                self._reopen.discard((*path, key))
+                self.tree.expand(index)
 
     def _span_groups(self, parent: QModelIndex, first: int, last: int) -> None:
         """Project and day rows use the whole width: their name and count are never cut off."""
