@@ -177,12 +177,14 @@ class SlotTask(Protocol):
 @dataclass(frozen=True)
 class Draft:
     """A slot being written: nothing stored yet. ``problem`` is the form's first complaint, in
-    the designer's words (already translated), or None when it can be created."""
+    the designer's words (already translated), or None when it can be created; ``hint``: that
+    complaint only asks for what is not written yet (not a refusal)."""
 
     request_id: str = ""
     kind: str = "video"
     params: Mapping[str, Any] = field(default_factory=dict)
     problem: str | None = None
+    hint: bool = False
 
 
 class Busy(str, Enum):
@@ -325,7 +327,8 @@ class CurrentSlot(Observable):
             self.draft = Draft(request_id, kind, dict(params or {}), problem)
 
     def edit_draft(self, **changes: Any) -> None:
-        """The form or the composer changed: ``request_id``, ``kind``, ``params``, ``problem``."""
+        """The form or the composer changed: ``request_id``, ``kind``, ``params``, ``problem``,
+        ``hint``."""
         if self.draft is None:
             raise RuntimeError("edit_draft: no draft on screen")
         if "params" in changes:

@@ -1,4 +1,8 @@
-"""The slot pane's bottom bar: what a create costs, the action buttons, and the last message.
+"""The slot pane's bottom bar: what a create costs, the action buttons, why Create is off, and
+the last message.
+
+The reason Create is off is the draft's first problem (the same words the form shows), always in
+sight beside Create — the form above may be scrolled.
 
 The buttons show :meth:`CurrentSlot.offers <app.ui.current.CurrentSlot.offers>` and nothing else:
 enabled or not, the reason in the tooltip when not (``Reason.say``), and the ``primary``
@@ -18,6 +22,7 @@ from app.ui.flow import FlowLayout
 from app.ui.style import set_tone
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
+    QHBoxLayout,
     QLabel,
     QPushButton,
     QToolButton,
@@ -114,6 +119,15 @@ class ActionBar(QWidget):
             button.clicked.connect(lambda _checked=False, a=action: self.triggered.emit(a))
             self.buttons[action] = button
             row.addWidget(button)
+        # why Create is off: the draft's first problem, in sight whatever the form's scroll
+        self.why_create = QLabel(objectName="createWhy")
+        self.why_create.setWordWrap(True)
+        self.why_create.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.why_create.hide()
+        why_row = QHBoxLayout()
+        why_row.setContentsMargins(0, 0, 0, 0)
+        why_row.setSpacing(6)
+        why_row.addWidget(self.why_create, 1)
         self.message = QLabel(objectName="messageLabel")
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -138,11 +152,13 @@ class ActionBar(QWidget):
         box.setSpacing(4)
         box.addWidget(self.cost)
         box.addLayout(row)
+        box.addLayout(why_row)
         box.addWidget(self.message)
         box.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignLeft)
         box.addWidget(self.details)
         slot.offers_changed.connect(self.show_offers)
         slot.draft_changed.connect(lambda _draft: self.show_cost())
+        slot.draft_changed.connect(lambda _draft: self.show_why())
         slot.task_changed.connect(lambda _task: self.show_cost())
         self.show_offers(slot.offers())
         self.show_cost()
@@ -168,6 +184,20 @@ class ActionBar(QWidget):
             if bool(button.property("primary")) != offer.primary:
                 button.setProperty("primary", offer.primary)
                 repolish(button)
+        self.show_why(offers)
+
+    def show_why(self, offers: Mapping[Action, Offer] | None = None) -> None:
+        """Beside Create: the draft's first problem while it keeps Create off (the form's own
+        words)."""
+        offer = (offers or self.slot.offers())[Action.CREATE]
+        reason = offer.reason
+        draft = self.slot.draft
+        text = ""
+        if not offer.enabled and reason is not None and reason.why is Why.DRAFT_INVALID:
+            text = reason.detail
+        self.why_create.setText(text)
+        set_tone(self.why_create, "muted" if draft is not None and draft.hint else "error")
+        self.why_create.setVisible(bool(text))
 
     def show_cost(self) -> None:
         cost = self.slot.cost

@@ -16,6 +16,7 @@ from typing import Any
 
 import shiboken6
 
+from app.domain.drafts import ProblemKind
 from app.domain.errors import ValidationError
 from app.domain.states import Action
 from app.service.commands import RecoverHow
@@ -554,11 +555,15 @@ class SlotPane(QWidget):
         """The draft follows the form and the composer, with their first complaint."""
         if self.slot.draft is None:
             return
+        named = self.composer.error_text()
+        problem = named or self.form.error_text()
+        found = None if named else self.form.draft.problem  # the form's, judged just now
         self.slot.edit_draft(
             request_id=self.composer.request_id(),
             kind=self.form.kind(),
             params=self.form.params(),
-            problem=self.composer.error_text() or self.form.error_text(),
+            problem=problem,
+            hint=found is not None and found.kind is ProblemKind.NO_PROMPT,
         )
 
     def _lookup_draft(self) -> None:
