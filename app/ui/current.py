@@ -178,13 +178,15 @@ class SlotTask(Protocol):
 class Draft:
     """A slot being written: nothing stored yet. ``problem`` is the form's first complaint, in
     the designer's words (already translated), or None when it can be created; ``hint``: that
-    complaint only asks for what is not written yet (not a refusal)."""
+    complaint only asks for what is not written yet (not a refusal); ``unpriced``: the model
+    whose unknown price is why the daily budget refuses the draft (it can be given one)."""
 
     request_id: str = ""
     kind: str = "video"
     params: Mapping[str, Any] = field(default_factory=dict)
     problem: str | None = None
     hint: bool = False
+    unpriced: str | None = None
 
 
 class Busy(str, Enum):
@@ -328,7 +330,7 @@ class CurrentSlot(Observable):
 
     def edit_draft(self, **changes: Any) -> None:
         """The form or the composer changed: ``request_id``, ``kind``, ``params``, ``problem``,
-        ``hint``."""
+        ``hint``, ``unpriced``."""
         if self.draft is None:
             raise RuntimeError("edit_draft: no draft on screen")
         if "params" in changes:

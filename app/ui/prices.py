@@ -80,9 +80,12 @@ class PricesDialog(QDialog):
     """The price table in use, one line per model and part; select a line to give it your own
     price, or to use the table's again."""
 
-    def __init__(self, controller: Any, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, controller: Any, parent: QWidget | None = None, model: str | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("pricesDialog")
+        self._wanted = model  # the model to select once the table arrives ("Give it a price…")
         self.setWindowTitle(self.tr("Prices"))
         self.setMinimumSize(600, 480)
         self.controller = controller
@@ -161,6 +164,9 @@ class PricesDialog(QDialog):
             self.table.resizeColumnToContents(col)
         if keep is not None:
             self.select(keep.model, keep.part)
+        elif self._wanted and self.select(self._wanted):
+            self.amount.setFocus()
+        self._wanted = None
         self._selected()
 
     # -- choosing and changing ----------------------------------------------------------------

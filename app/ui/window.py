@@ -196,6 +196,7 @@ class MainWindow(QMainWindow):
         self.slot_pane.recoverWanted.connect(self.open_recover)
         self.slot_pane.exportWanted.connect(self.export)
         self.slot_pane.frameWanted.connect(self._choose_frame)
+        self.slot_pane.pricesWanted.connect(lambda model: self.open_prices(model=model))
         self.slot_pane.finished.useWanted.connect(self.use_result_as)
         self.slot_pane.finished.make2kWanted.connect(self.make_2k)
         self.result_pane.slotWanted.connect(self.select)
@@ -1063,15 +1064,18 @@ class MainWindow(QMainWindow):
         dlg.pricesWanted.connect(lambda: self.open_prices(dlg))
         self._open_dialog(dlg)
 
-    def open_prices(self, over: QWidget | None = None) -> None:
+    def open_prices(self, over: QWidget | None = None, model: str | None = None) -> None:
         """Settings → Prices: the table in use and the designer's own prices (``slate prices``).
-        ``over``: the dialog it opens from, which stays open beneath it."""
+        ``over``: the dialog it opens from, which stays open beneath it; ``model``: the line
+        selected ("Give it a price…" beside a draft the budget refuses for want of a price)."""
         from app.ui.prices import PricesDialog
 
         if over is None:
-            self._open_dialog(PricesDialog(self.controller, self))
+            dlg = PricesDialog(self.controller, self, model)
+            self.prices_dialog = dlg
+            self._open_dialog(dlg)
             return
-        dlg = PricesDialog(self.controller, over)
+        dlg = PricesDialog(self.controller, over, model)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.prices_dialog = dlg
         dlg.open()

@@ -944,6 +944,14 @@ Every image and video you create gathers here, newest first.</source>
 <context>
     <name>MainWindow</name>
     <message>
+        <source>Give it a price…</source>
+        <translation>给它定价…</translation>
+    </message>
+    <message>
+        <source>Open Prices with %1 selected.</source>
+        <translation>打开“价格”，并选中 %1。</translation>
+    </message>
+    <message>
         <source>Create</source>
         <extracomment>The buttons, left to right: action, object name, label, shortcut (said in the tooltip).</extracomment>
         <translation>创建</translation>

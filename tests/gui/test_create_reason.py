@@ -12,8 +12,9 @@ import pytest
 from app.domain.states import Action
 from app.ui.language import install_translations
 from app.ui.qt import QScrollArea
-from tests.gui.conftest import SCREENSHOTS, buttons, fill_form
+from tests.gui.conftest import SCREENSHOTS, buttons, close, fill_form
 from tests.gui.layout_checks import clipped, outside
+from tests.gui.test_draft_form import _budget_window
 
 pytestmark = [
     pytest.mark.timeout(240),
@@ -60,6 +61,7 @@ def test_why_create_is_off_is_beside_create_at_the_minimum_size(gui, make_window
     assert in_sight(window, bar.why_create), "the reason must be seen without scrolling"
     assert in_sight(window, create)
     assert bar.why_create.property("tone") == "error"
+    assert not bar.price_button.isVisible()  # a price is not what is missing
     # written within the limit: Create on, nothing said beside it
     form.prompt.setPlainText("tide eye at dawn, slow dolly in")
     gui.until(create.isEnabled, what="Create on")
@@ -94,3 +96,37 @@ def test_enhance_prompt_and_the_expansion_hint_fit_at_the_minimum_size(gui, make
     assert window.size() == window.minimumSize()
     assert clipped(window) == []
     assert outside(window) == []
+
+
+def test_give_it_a_price_opens_prices_with_the_model_and_create_comes_on(gui, qtbot, lang):
+    _service, controller, window = _budget_window(gui, qtbot, "1.00")
+    try:
+        window.new_draft()
+        form = window.slot_pane.form
+        bar = window.slot_pane.actions
+        form.sound.music_radio.setChecked(True)
+        window.slot_pane.composer.set_request_id(SONG)
+        form.sound.style_edit.setPlainText("lofi piano, rain")
+        form.sound.instrumental.setChecked(True)
+        create = buttons(window)[Action.CREATE]
+        gui.until(lambda: "music-2.6" in bar.why_create.text(), what="the refusal by Create")
+        assert not create.isEnabled()
+        assert bar.why_create.text() == form.error.text()
+        assert bar.price_button.isVisible()
+        label = {"en": "Give it a price…", "zh_CN": "给它定价…"}[lang]
+        assert bar.price_button.text() == label
+        assert clipped(window.slot_pane) == []
+
+        bar.price_button.click()
+        dialog = gui.until(lambda: window.prices_dialog, what="Prices")
+        gui.until(dialog.loaded, what="the price table")
+        assert dialog.isVisible()
+        line = dialog._current()
+        assert line is not None and line.model == "music-2.6"
+        dialog.amount.setText("0.15")
+        dialog.give_button.click()
+        gui.until(create.isEnabled, what="Create on: the song has a price now")
+        assert not bar.why_create.isVisible() and not bar.price_button.isVisible()
+        assert "$0.15" in form.cost.text()
+    finally:
+        close(gui, controller, window)

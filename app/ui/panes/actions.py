@@ -2,7 +2,8 @@
 the last message.
 
 The reason Create is off is the draft's first problem (the same words the form shows), always in
-sight beside Create — the form above may be scrolled.
+sight beside Create — the form above may be scrolled; a draft the daily budget refuses for want of
+its model's price gets "Give it a price…" beside it (:attr:`ActionBar.priceWanted`).
 
 The buttons show :meth:`CurrentSlot.offers <app.ui.current.CurrentSlot.offers>` and nothing else:
 enabled or not, the reason in the tooltip when not (``Reason.say``), and the ``primary``
@@ -61,6 +62,8 @@ ACTION_HELP = {
         "MainWindow", "Ask the provider to drop this queued task; nothing is billed for it."
     ),
 }
+GIVE_PRICE = QT_TRANSLATE_NOOP("MainWindow", "Give it a price…")
+GIVE_PRICE_HELP = QT_TRANSLATE_NOOP("MainWindow", "Open Prices with %1 selected.")
 DETAILS = QT_TRANSLATE_NOOP("MainWindow", "Details")
 DETAILS_NAME = QT_TRANSLATE_NOOP("MainWindow", "Show the technical details")
 USES_QUOTA = QT_TRANSLATE_NOOP("MainWindow", "Uses %1 of today's quota.")
@@ -102,6 +105,7 @@ class ActionBar(QWidget):
     """The cost line, one button per action the slot pane offers, and the message line."""
 
     triggered = Signal(object)  # the Action of the button clicked
+    priceWanted = Signal(str)  # "Give it a price…": the model the draft needs a price for
 
     def __init__(self, slot: CurrentSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -124,10 +128,20 @@ class ActionBar(QWidget):
         self.why_create.setWordWrap(True)
         self.why_create.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.why_create.hide()
+        self.price_button = QPushButton(_tr(GIVE_PRICE), objectName="givePriceLink")
+        self.price_button.setFlat(True)
+        self.price_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.price_button.setStyleSheet(
+            "QPushButton { color: palette(link); text-decoration: underline; border: none;"
+            " padding: 0 2px; text-align: left; }"
+        )
+        self.price_button.clicked.connect(self._price_wanted)
+        self.price_button.hide()
         why_row = QHBoxLayout()
         why_row.setContentsMargins(0, 0, 0, 0)
         why_row.setSpacing(6)
         why_row.addWidget(self.why_create, 1)
+        why_row.addWidget(self.price_button, 0, Qt.AlignmentFlag.AlignTop)
         self.message = QLabel(objectName="messageLabel")
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -188,7 +202,7 @@ class ActionBar(QWidget):
 
     def show_why(self, offers: Mapping[Action, Offer] | None = None) -> None:
         """Beside Create: the draft's first problem while it keeps Create off (the form's own
-        words)."""
+        words), and "Give it a price…" when the budget refuses it for want of a price."""
         offer = (offers or self.slot.offers())[Action.CREATE]
         reason = offer.reason
         draft = self.slot.draft
@@ -198,6 +212,15 @@ class ActionBar(QWidget):
         self.why_create.setText(text)
         set_tone(self.why_create, "muted" if draft is not None and draft.hint else "error")
         self.why_create.setVisible(bool(text))
+        model = draft.unpriced if text and draft is not None else None
+        self.price_button.setVisible(bool(model))
+        if model:
+            self.price_button.setToolTip(_tr(GIVE_PRICE_HELP).replace("%1", model))
+
+    def _price_wanted(self) -> None:
+        draft = self.slot.draft
+        if draft is not None and draft.unpriced:
+            self.priceWanted.emit(draft.unpriced)
 
     def show_cost(self) -> None:
         cost = self.slot.cost

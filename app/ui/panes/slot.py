@@ -16,6 +16,7 @@ from typing import Any
 
 import shiboken6
 
+from app.domain.cost import BudgetRefusal
 from app.domain.drafts import ProblemKind
 from app.domain.errors import ValidationError
 from app.domain.states import Action
@@ -62,6 +63,7 @@ class SlotPane(QWidget):
     exportWanted = Signal()  # the Export button: the window asks where
     frameWanted = Signal(object)  # the FramePicker that wants a file
     submitted = Signal(str)  # a create the designer started here (the notifier follows it)
+    pricesWanted = Signal(str)  # "Give it a price…": the Prices dialog, this model selected
 
     def __init__(self, controller: Any, slot: CurrentSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -150,6 +152,7 @@ class SlotPane(QWidget):
         self.composer.changed.connect(self._composer_changed)
         self.composer.nextSceneWanted.connect(lambda prefix: self._next_scene(prefix))
         self.actions.triggered.connect(self._triggered)
+        self.actions.priceWanted.connect(self.pricesWanted)
         slot.task_changed.connect(lambda _task: self._show_slot())
         slot.loading_changed.connect(lambda _loading: self._show_slot())
         controller.taskChanged.connect(self._task_changed)
@@ -558,12 +561,18 @@ class SlotPane(QWidget):
         named = self.composer.error_text()
         problem = named or self.form.error_text()
         found = None if named else self.form.draft.problem  # the form's, judged just now
+        budget = found.budget if found is not None else None
         self.slot.edit_draft(
             request_id=self.composer.request_id(),
             kind=self.form.kind(),
             params=self.form.params(),
             problem=problem,
             hint=found is not None and found.kind is ProblemKind.NO_PROMPT,
+            unpriced=(
+                budget.model or ""
+                if budget is not None and budget.refusal is BudgetRefusal.PRICE_UNKNOWN
+                else None
+            ),
         )
 
     def _lookup_draft(self) -> None:
