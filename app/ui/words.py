@@ -19,7 +19,7 @@ from enum import Enum
 from typing import Any, Protocol
 
 from app.domain.cost import BudgetCheck, BudgetRefusal, format_money
-from app.domain.drafts import Problem, ProblemKind, Unavailable
+from app.domain.drafts import Notice, NoticeKind, Problem, ProblemKind, Unavailable
 from app.domain.errors import Rule, Unchanged
 from app.domain.states import (
     Action,
@@ -791,6 +791,41 @@ BUDGET_REFUSALS: dict[BudgetRefusal, str] = {
 }
 
 
+#: A draft's warning (``app.domain.drafts.Notice``) → its sentence, with the size when it is
+#: known and without (``{frame}`` the frame's name, ``{ratio}``, ``{width}``×``{height}``).
+NOTICE_WORDS: dict[NoticeKind, tuple[str, str]] = {
+    NoticeKind.RATIO_IGNORED: (
+        QT_TRANSLATE_NOOP(
+            "Words",
+            "MiniMax follows the shape of {frame} and ignores the ratio: this video will be "
+            "{width}×{height}, not {ratio}.",
+        ),
+        QT_TRANSLATE_NOOP(
+            "Words",
+            "MiniMax follows the shape of {frame} and ignores the ratio: this video will not "
+            "be {ratio} unless the picture is.",
+        ),
+    ),
+}
+#: The frame a notice names, as its sentence says it.
+FRAME_WORDS = {
+    "first_frame_image": QT_TRANSLATE_NOOP("Words", "the first frame"),
+    "last_frame_image": QT_TRANSLATE_NOOP("Words", "the last frame"),
+}
+
+
+def notice(found: Notice, translate: Translate = _plain) -> str:
+    """A draft's warning in the designer's words (context ``Words``), its places filled."""
+    sized, unsized = NOTICE_WORDS[NoticeKind(found.kind)]
+    values = dict(found.values)
+    said = translate(CONTEXT, sized if "width" in values else unsized)
+    frame = FRAME_WORDS.get(str(values.get("frame") or ""), FRAME_WORDS["first_frame_image"])
+    values["frame"] = translate(CONTEXT, frame)
+    for key, value in values.items():
+        said = said.replace("{" + key + "}", str(value))
+    return said
+
+
 def unavailable(why: Unavailable, model: str, translate: Translate = _plain) -> str:
     """The designer's sentence for a field out of reach."""
     context, text = UNAVAILABLE[Unavailable(why)]
@@ -1030,6 +1065,7 @@ __all__ = [
     "budget_line",
     "budget_refusal",
     "draft_problem",
+    "notice",
     "unavailable",
     "EVENT_WORDS",
     "Said",

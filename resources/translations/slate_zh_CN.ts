@@ -2852,6 +2852,22 @@ Every image and video you create gathers here, newest first.</source>
 <context>
     <name>Words</name>
     <message>
+        <source>MiniMax follows the shape of {frame} and ignores the ratio: this video will be {width}×{height}, not {ratio}.</source>
+        <translation>MiniMax 会按{frame}的形状生成，不使用所选的画面比例：这个视频将是 {width}×{height}，而不是 {ratio}。</translation>
+    </message>
+    <message>
+        <source>MiniMax follows the shape of {frame} and ignores the ratio: this video will not be {ratio} unless the picture is.</source>
+        <translation>MiniMax 会按{frame}的形状生成，不使用所选的画面比例：除非图片本身是 {ratio}，否则视频不会是 {ratio}。</translation>
+    </message>
+    <message>
+        <source>the first frame</source>
+        <translation>首帧</translation>
+    </message>
+    <message>
+        <source>the last frame</source>
+        <translation>尾帧</translation>
+    </message>
+    <message>
         <source>The provider answered with more results than were asked for: a wrong answer, so Slate kept none of them. It may have made and billed this create; MiniMax keeps no record of this kind of create that Slate could look up: declare the slot failed when you are sure.</source>
         <translation>服务商返回的结果比请求的多：这是错误的回答，Slate 一个也没有保留。这次创建可能已生成并计费；MiniMax 不保留这类创建的记录，Slate 无法查找：确认后请将该槽位标记为失败。</translation>
     </message>

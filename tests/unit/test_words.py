@@ -272,3 +272,24 @@ def test_hiding_and_deleting_files_are_said_not_other_event():
     assert line("redownloaded").startswith("downloaded again")
     assert "other event" not in line("hidden")
     assert line("inputs", "2 frames sent inline") == "input files sent"
+
+
+def test_a_ratio_a_frame_overrides_is_said_with_the_size_made():
+    from app.domain.drafts import Notice, NoticeKind
+
+    sized = Notice(
+        NoticeKind.RATIO_IGNORED,
+        "ratio",
+        {"ratio": "16:9", "frame": "first_frame_image", "width": 768, "height": 768},
+    )
+    assert words.notice(sized) == (
+        "MiniMax follows the shape of the first frame and ignores the ratio: this video will "
+        "be 768×768, not 16:9."
+    )
+    unsized = Notice(
+        NoticeKind.RATIO_IGNORED, "ratio", {"ratio": "4:3", "frame": "last_frame_image"}
+    )
+    assert words.notice(unsized) == (
+        "MiniMax follows the shape of the last frame and ignores the ratio: this video will not "
+        "be 4:3 unless the picture is."
+    )
