@@ -760,8 +760,11 @@ class CreateForm(QWidget):
         ):  # stored parameters are shown as they are
             self.ratio.setCurrentIndex(self.ratio.findData(v2.DEFAULT_RATIO))
         self.ratio.setToolTip(why_ratio or "")
-        self.ratio_hint.setText(why_ratio or "")
-        self.ratio_hint.setVisible(bool(why_ratio) and not self._read_only)
+        # or what MiniMax will do instead of the ratio (a frame image sets the shape)
+        found = draft.notice("ratio")
+        said_ratio = why_ratio or (words.notice(found, translate) if found is not None else "")
+        self.ratio_hint.setText(said_ratio)
+        self.ratio_hint.setVisible(bool(said_ratio) and not self._read_only)
         # frames and references: one or the other
         why_frames = said(drafts.FIRST)
         why_last = said(drafts.LAST)
