@@ -26,7 +26,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
-from app.ui.style import badge_icon, current, state_ink, state_word
+from app.ui.style import current, slot_icon, state_ink, state_word
 
 PROJECT_PAGE = 100
 DAY_PAGE = 60
@@ -56,6 +56,12 @@ SLOT_KINDS = {
 
 def _tr(text: str) -> str:
     return translate("SlotModel", text)
+
+
+def kind_word(kind: str) -> str:
+    """What a slot of ``kind`` is called in the list: Image, Video, Music, Voice-over, Prompt."""
+    said = SLOT_KINDS.get(kind)
+    return _tr(said) if said is not None else kind
 
 
 def row_from_view(view: TaskView) -> SlotRow:
@@ -299,26 +305,26 @@ class SlotTreeModel(QAbstractItemModel):
             if col == 1:
                 return state_word(row.state)
             if col == 2:
-                said = SLOT_KINDS.get(row.kind)
-                kind = _tr(said) if said is not None else row.kind
+                kind = kind_word(row.kind)
                 return f"{kind} · {short_model(row.model)}" if row.model else kind
             if col == 3:
                 return age_text(row.created_at)
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 3:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.DecorationRole and col == 0:
-            return badge_icon(row.state)
+            return slot_icon(row.state, row.kind)  # state and kind, at any width
         if role == Qt.ItemDataRole.ForegroundRole and col == 1:
             return state_ink(row.state)
         if role == Qt.ItemDataRole.ToolTipRole:
             prompt = (row.prompt or "").strip()
             if len(prompt) > 240:
                 prompt = prompt[:240] + "…"
-            return f"{row.request_id}\n{state_word(row.state)} · {row.model or row.kind}" + (
+            said = f"{kind_word(row.kind)} · {row.model}" if row.model else kind_word(row.kind)
+            return f"{row.request_id}\n{state_word(row.state)} · {said}" + (
                 f"\n\n{prompt}" if prompt else ""
             )
         if role == Qt.ItemDataRole.AccessibleTextRole:
-            return f"{row.request_id}, {state_word(row.state)}"
+            return f"{row.request_id}, {kind_word(row.kind)}, {state_word(row.state)}"
         return None
 
     # -- paging -----------------------------------------------------------------------------

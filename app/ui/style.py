@@ -18,6 +18,7 @@ from app.ui.qt import (
     QPixmap,
     QPointF,
     QRectF,
+    QSize,
     Qt,
     translate,
 )
@@ -135,6 +136,87 @@ def _badge_pixmap(state: str | None, size: int, ratio: float) -> QPixmap:
             p.drawLine(QPointF(s * 0.3, s * 0.7), QPointF(s * 0.7, s * 0.3))
     p.end()
     return px
+
+
+#: Kinds a slot-list glyph is drawn for (any other kind: the state badge alone).
+KIND_GLYPHS = ("image", "video", "music", "speech", "prompt")
+
+
+def _kind_glyph(p: QPainter, kind: str, x: float, s: float, ink: QColor) -> None:
+    """A small line drawing of ``kind`` in the square at ``x``: a picture, a film frame with a
+    play mark, a note, a speech bubble, lines of text."""
+    pen = QPen(ink, s * 0.1, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap)
+    pen.setJoinStyle(Qt.PenJoinStyle.RoundJoin)
+    p.setPen(pen)
+    p.setBrush(Qt.BrushStyle.NoBrush)
+    m = s * 0.14
+    box = QRectF(x + m, m * 1.4, s - 2 * m, s - 2.8 * m)
+    if kind in ("image", "video"):
+        p.drawRoundedRect(box, s * 0.12, s * 0.12)
+        path = QPainterPath()
+        if kind == "image":  # a mountain in the frame
+            path.moveTo(box.left() + s * 0.08, box.bottom() - s * 0.06)
+            path.lineTo(box.left() + s * 0.3, box.top() + s * 0.3)
+            path.lineTo(box.left() + s * 0.48, box.bottom() - s * 0.16)
+            path.lineTo(box.left() + s * 0.56, box.top() + s * 0.4)
+            path.lineTo(box.right() - s * 0.06, box.bottom() - s * 0.06)
+            p.drawPath(path)
+        else:  # a play mark
+            cx, cy, r = box.center().x(), box.center().y(), s * 0.17
+            path.moveTo(cx - r * 0.7, cy - r)
+            path.lineTo(cx + r, cy)
+            path.lineTo(cx - r * 0.7, cy + r)
+            path.closeSubpath()
+            p.fillPath(path, ink)
+    elif kind == "music":  # a quaver: stem, flag, filled head
+        stem_x = x + s * 0.62
+        p.drawLine(QPointF(stem_x, s * 0.2), QPointF(stem_x, s * 0.72))
+        p.drawLine(QPointF(stem_x, s * 0.2), QPointF(stem_x + s * 0.2, s * 0.36))
+        p.setBrush(ink)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.drawEllipse(QPointF(stem_x - s * 0.15, s * 0.74), s * 0.16, s * 0.12)
+    elif kind == "speech":  # a speech bubble with its tail
+        bubble = QRectF(x + m, s * 0.16, s - 2 * m, s * 0.5)
+        p.drawRoundedRect(bubble, s * 0.18, s * 0.18)
+        tail = QPainterPath()
+        tail.moveTo(bubble.left() + s * 0.22, bubble.bottom())
+        tail.lineTo(bubble.left() + s * 0.16, s * 0.86)
+        tail.lineTo(bubble.left() + s * 0.42, bubble.bottom())
+        p.drawPath(tail)
+    else:  # prompt: lines of text
+        for i, width in enumerate((0.72, 0.56, 0.66)):
+            y = s * (0.3 + 0.2 * i)
+            p.drawLine(QPointF(x + m, y), QPointF(x + m + s * width, y))
+
+
+@lru_cache(maxsize=256)
+def _slot_pixmap(state: str | None, kind: str, size: int, ratio: float, ink: str) -> QPixmap:
+    width = 2 * size + size // 4
+    px = QPixmap(int(width * ratio), int(size * ratio))
+    px.setDevicePixelRatio(ratio)
+    px.fill(Qt.GlobalColor.transparent)
+    p = QPainter(px)
+    p.setRenderHint(QPainter.RenderHint.Antialiasing)
+    p.drawPixmap(0, 0, _badge_pixmap(state, size, ratio))
+    _kind_glyph(p, kind, float(size + size // 4), float(size), QColor(ink))
+    p.end()
+    return px
+
+
+def slot_icon(state: str | None, kind: str, size: int = 16) -> QIcon:
+    """A slot in the list: its state badge, then what kind of slot it is (a picture, a clip, a
+    song, a voice-over, a prompt), so a narrow list still says both."""
+    if kind not in KIND_GLYPHS:
+        return badge_icon(state, size)
+    icon = QIcon()
+    for ratio in (1.0, 2.0):
+        icon.addPixmap(_slot_pixmap(state, kind, size, ratio, current().muted))
+    return icon
+
+
+def slot_icon_size(size: int = 16) -> QSize:
+    """The size a view gives :func:`slot_icon`: two squares and a gap."""
+    return QSize(2 * size + size // 4, size)
 
 
 def badge_icon(state: str | None, size: int = 16) -> QIcon:

@@ -80,3 +80,57 @@ def test_derived_slots_keep_their_tail_in_the_slot_list(gui, make_window, size):
         assert shown.endswith(f"{head[-2:]}.{tail}"), (shown, label, size)
         if not narrow:
             assert shown == label, (shown, size)
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request, qapp):
+    from app.ui.language import install_translations
+
+    install_translations(qapp, request.param)
+    yield request.param
+    install_translations(qapp, "en")
+
+
+def test_every_slot_says_its_kind_in_a_narrow_slot_list(gui, make_window, lang):
+    """Issue 33: at 1000×640 the Kind column is left out, yet each slot still says what it is —
+    a picture, a clip, a song, a voice-over — by the glyph beside its state badge, and in the
+    words a screen reader reads, in the window's language."""
+    from app.ui.qt import QImage, Qt
+    from app.ui.style import slot_icon_size
+
+    svc = gui.other_service()
+    made = {
+        "image": ("article:20260816:tide-eye:still-01", {"prompt": "a lighthouse"}),
+        "video": ("article:20260816:tide-eye:scene-01", {"prompt": "waves"}),
+        "music": ("article:20260816:tide-eye:song-01", {"prompt": "lofi", "instrumental": True}),
+        "speech": (
+            "article:20260816:tide-eye:voice-01",
+            {"text": "Welcome aboard.", "voice": "English_expressive_narrator"},
+        ),
+    }
+    for kind, (rid, params) in made.items():
+        out = gui.run(svc.submit(rid, kind, params, wait=True), timeout=60)
+        assert out.task is not None and out.task.state == "success", out.problem
+    window = make_window()
+    window.resize(1000, 640)
+    tree = window.browser.tree
+    for rid, _ in made.values():
+        window.select(rid)
+        gui.until(lambda rid=rid: window.model.index_of(rid).isValid(), what=f"{rid} listed")
+    gui.settle(0.2)
+    assert tree.iconSize() == slot_icon_size()
+    words = {
+        "en": {"image": "Image", "video": "Video", "music": "Music", "speech": "Voice-over"},
+        "zh_CN": {"image": "图片", "video": "视频", "music": "音乐", "speech": "配音"},
+    }[lang]
+    glyphs: dict[str, QImage] = {}
+    for kind, (rid, _) in made.items():
+        index = window.model.index_of(rid)
+        said = index.data(Qt.ItemDataRole.AccessibleTextRole)
+        assert words[kind] in said, (kind, said)
+        icon = index.data(Qt.ItemDataRole.DecorationRole)
+        glyphs[kind] = icon.pixmap(slot_icon_size()).toImage()
+    kinds = list(glyphs)
+    for i, a in enumerate(kinds):  # four kinds, four different pictures (all four are done)
+        for b in kinds[i + 1 :]:
+            assert glyphs[a] != glyphs[b], (a, b)

@@ -38,7 +38,7 @@ from app.ui.qt import (
     QWidget,
     Signal,
 )
-from app.ui.style import state_word
+from app.ui.style import slot_icon_size, state_word
 
 
 def essential_name(label: str) -> str:
@@ -115,6 +115,7 @@ class SlotBrowser(QWidget):
         self.tree.setAccessibleName(self.tr("Slots"))
         self.tree.setModel(model)
         self.tree.setUniformRowHeights(True)
+        self.tree.setIconSize(slot_icon_size())  # the state badge and the kind's glyph
         self._names = SlotNameDelegate(self.tree)
         self.tree.setItemDelegateForColumn(0, self._names)
         self.tree.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
