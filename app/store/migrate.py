@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Engine, inspect, text
 
+from app.store import text_search
+
 if TYPE_CHECKING:
     from alembic.config import Config
 
@@ -15,7 +17,7 @@ log = logging.getLogger(__name__)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 #: The newest revision; a test checks it against the scripts so the fast path stays honest.
-HEAD_REVISION = "0009_user_prices"
+HEAD_REVISION = "0010_text_search"
 
 
 def alembic_config(engine: Engine) -> "Config":
@@ -49,10 +51,16 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     from alembic import command
 
     log.info("migrating store to %s", revision)
-    command.upgrade(alembic_config(engine), revision)
+    try:
+        command.upgrade(alembic_config(engine), revision)
+    finally:
+        text_search.forget(engine)
 
 
 def downgrade(engine: Engine, revision: str) -> None:
     from alembic import command
 
-    command.downgrade(alembic_config(engine), revision)
+    try:
+        command.downgrade(alembic_config(engine), revision)
+    finally:
+        text_search.forget(engine)

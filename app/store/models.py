@@ -2,7 +2,8 @@
 own facts (its id).
 
 Index columns never hold a raw user name or RequestId: users enter as SHA-256 digests and
-slots as ``slot_key``; the readable ``request_id`` is stored for display only, unindexed.
+slots as ``slot_key``; the readable ``request_id`` is in no B-tree index — only the text
+filter's index holds it (migration 0010: FTS5 on SQLite, pg_trgm on PostgreSQL).
 Whatever a provider says (task ids, status words, error codes) is kept whole in TEXT columns:
 no provider-controlled value can make a write fail after the create.
 """

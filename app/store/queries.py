@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any, Sequence
 
 from sqlalchemy import (
+    Boolean,
     ColumnElement,
     Engine,
     Integer,
@@ -37,6 +38,7 @@ from app.domain.days import day_bounds
 from app.domain.states import POLLABLE
 from app.store.models import tasks
 from app.store.picks import result_filter
+from app.store import text_search
 from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow, slot_row, task_row
 
 _EPOCH = dt.date(1970, 1, 1)
@@ -162,12 +164,23 @@ def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnEle
         pattern = f"%{escaped}%"
         prompt = tasks.c.prompt_text
         if _is_sqlite(engine):
+            # 3+ characters: the trigram index (tasks_text) narrows the rows first; the LIKE
+            # below then decides on those rows alone, so what matches is what the scan matched
+            # (ASCII case folded only). 1–2 characters have no trigram: the LIKE scans.
+            indexed = text_search.candidates(engine, flt.search, tasks.c.id)
+            if indexed is not None:
+                # likely(): the planner's hint that the other terms narrow little, so the index's
+                # rowids drive (by primary key) rather than the owner's index scanning its rows
+                # to test each against them — SQLite has no statistics to know it (no ANALYZE)
+                cond = [func.likely(c, type_=Boolean) for c in cond]
+                cond.append(indexed)
             cond.append(
                 or_(
                     tasks.c.request_id.like(pattern, escape="\\"), prompt.like(pattern, escape="\\")
                 )
             )
         else:
+            # PostgreSQL: the pg_trgm GIN indexes on these two columns serve the ILIKE
             cond.append(
                 or_(
                     tasks.c.request_id.ilike(pattern, escape="\\"),

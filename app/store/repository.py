@@ -70,6 +70,7 @@ from app.store.spend import check_budget_in_claim
 from app.store.spend import cost_rows as spend_rows
 from app.store.spend import price_unpriced as store_prices
 from app.store.statements import statements_for
+from app.store import text_search
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -137,6 +138,8 @@ class Repository:
         if migrate:
             # One transaction under an advisory lock (PostgreSQL): safe to run again.
             self._retrying(lambda: upgrade(engine), "migrate")
+        if self.dialect == "sqlite":
+            text_search.has_index(engine)  # read once here, not inside the first filtered page
 
     @property
     def write_queue(self) -> WriteQueue | None:

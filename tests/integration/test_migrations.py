@@ -42,6 +42,7 @@ STEPS = [
     "0007_tidy",
     "0008_picks",
     "0009_user_prices",
+    "0010_text_search",
 ]
 SCOPE = Scope("studio-a", "u" * 64, "demo", "local")
 pytestmark = pytest.mark.empty_store  # every migration here starts from an empty database
@@ -415,3 +416,70 @@ def test_a_claim_blocked_behind_a_racing_insert_reads_the_winner(engine):
         assert got[0].claimed
     else:
         assert not got[0].claimed and got[0].task.provider_task_id == "t50"
+
+
+def _text_filtered(engine: sa.Engine, search: str) -> list[str]:
+    from app.store import queries
+    from app.store.rows import SlotFilter
+
+    flt = SlotFilter(search=search)
+    project = queries.projects(engine, SCOPE, flt)
+    return [] if not project else [str(g.key) for g in project]
+
+
+@pytest.mark.parametrize("start", ["0003_browse_index", "0009_user_prices"])
+def test_0010_fills_the_text_index_with_every_existing_row(engine, start):
+    """A store with slots migrates up: the text index holds each of them (SQLite: the FTS5
+    table, id for id; PostgreSQL: the two pg_trgm indexes) and the filter finds them."""
+    upgrade(engine, start)
+    prompts = {1: "a red fox by the frozen river", 2: "一只猫在草地上", 3: "100% cotton_candy"}
+    insert(engine, *(row(i, params={"prompt": p}) for i, p in prompts.items()))
+    with engine.begin() as conn:  # what the claim writes beside params (0003 on)
+        for i, p in prompts.items():
+            conn.execute(
+                sa.text("UPDATE tasks SET prompt_text = :p WHERE slot_key = :k"),
+                {"p": p, "k": f"{i:064d}"},
+            )
+    upgrade(engine)
+    assert_step(engine, HEAD_REVISION)
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            ids = conn.execute(sa.text("SELECT id FROM tasks ORDER BY id")).scalars().all()
+            indexed = conn.execute(sa.text("SELECT id FROM tasks_text_docsize ORDER BY id"))
+            assert indexed.scalars().all() == ids and len(ids) == 3
+            hit = conn.execute(
+                sa.text("SELECT rowid FROM tasks_text WHERE tasks_text MATCH :q"),
+                {"q": '"zen riv"'},
+            ).scalars()
+            assert len(list(hit)) == 1
+        else:
+            names = set(
+                conn.execute(
+                    sa.text("SELECT indexname FROM pg_indexes WHERE tablename = 'tasks'")
+                ).scalars()
+            )
+            assert {"ix_tasks_request_id_trgm", "ix_tasks_prompt_trgm"} <= names
+    for search in ("zen riv", "猫在草", "0% c", "scene-02", "猫"):
+        assert _text_filtered(engine, search) == [""], search  # one project: no name
+    assert _text_filtered(engine, "xyz") == []
+    downgrade(engine, "0009_user_prices")  # and back: the index is gone, the filter scans
+    assert _text_filtered(engine, "zen riv") == [""]
+    upgrade(engine)
+
+
+def test_a_sqlite_without_the_trigram_tokenizer_keeps_the_scan(engine, monkeypatch, caplog):
+    if engine.dialect.name != "sqlite":
+        pytest.skip("SQLite's FTS5 only")
+    from app.store import text_search
+
+    upgrade(engine, "0009_user_prices")
+    insert(engine, row(1, params={"prompt": "a red fox"}, prompt_text="a red fox"))
+    monkeypatch.setattr(text_search.sqlite3, "sqlite_version_info", (3, 31, 1))
+    with caplog.at_level(logging.WARNING):
+        upgrade(engine)
+    assert "the text filter stays a scan" in caplog.text and "3.34" in caplog.text
+    assert current_revision(engine) == HEAD_REVISION
+    with engine.connect() as conn:
+        assert not sa.inspect(conn).has_table("tasks_text")
+    assert text_search.has_index(engine) is False
+    assert _text_filtered(engine, "red fox") == [""]

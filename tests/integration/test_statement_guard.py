@@ -44,6 +44,8 @@ class Trace:
     def __init__(self, engine: Any) -> None:
         self.on = False
         self.sql: list[str] = []
+        #: what ran inside those statements: a trigger's steps, FTS5's own shadow-table SQL
+        self.nested: list[str] = []
         event.listen(engine, "connect", self._hook)
         engine.dispose()  # connections made from now on carry the hook
 
@@ -51,11 +53,19 @@ class Trace:
         dbapi_conn.set_trace_callback(self._seen)
 
     def _seen(self, sql: str) -> None:
-        if self.on:
+        if not self.on:
+            return
+        # Not statements Slate sends: SQLite traces a virtual table's own SQL (the text
+        # index's FTS5 shadow tables) as "-- …", and each step of a trigger (tasks_text's)
+        # with the text of the statement that fired it, again.
+        if sql.startswith("--") or (self.sql and sql == self.sql[-1]):
+            self.nested.append(sql)
+        else:
             self.sql.append(sql)
 
     def count(self, fn: Any) -> list[str]:
         self.sql = []
+        self.nested = []
         self.on = True
         try:
             fn()
@@ -99,9 +109,13 @@ def test_a_claim_and_a_replay_run_the_counted_statements(tmp_path: Path) -> None
         store.close()
 
 
-@pytest.mark.parametrize("search", ["", "take 7"], ids=["first-page", "filter"])
+@pytest.mark.parametrize(
+    "search, hits",
+    [("", 30), ("take 7", 1), ("TAKE 1", 11), ("7", 3)],
+    ids=["first-page", "filter", "filter-case", "filter-1-char"],
+)
 def test_the_first_page_and_the_filter_run_the_counted_reads_on_an_index(
-    tmp_path: Path, search: str
+    tmp_path: Path, search: str, hits: int
 ) -> None:
     svc, trace, store = make(tmp_path)
     try:
@@ -118,7 +132,7 @@ def test_the_first_page_and_the_filter_run_the_counted_reads_on_an_index(
 
         got: list[int] = []
         sqls = trace.count(lambda: got.append(asyncio.run(first_page())))
-        assert got[0] == (30 if not search else 1)
+        assert got[0] == hits
         reads = [s for s in sqls if s.lstrip().upper().startswith("SELECT")]
         assert len(reads) == FIRST_PAGE_SELECTS, f"the first page ran:\n{_shown(sqls)}"
         begins = [s for s in sqls if s.strip().upper().startswith("BEGIN")]
@@ -128,12 +142,21 @@ def test_the_first_page_and_the_filter_run_the_counted_reads_on_an_index(
             for sql in reads:
                 plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}").fetchall()
                 detail = " | ".join(str(r[-1]) for r in plan)
+                assert not re.search(r"SCAN tasks\b(?!_text)", detail), f"{sql}\nplan: {detail}"
+                if len(search) >= 3:
+                    # the trigram index answers (M: a MATCH lookup; "INDEX 0:" alone would be
+                    # a scan of the whole index) and the tasks come by id from its rowids
+                    assert "SCAN tasks_text VIRTUAL TABLE INDEX 0:M" in detail, detail
+                    assert "SEARCH tasks USING INTEGER PRIMARY KEY (rowid=?)" in detail, detail
+                    continue
                 # an index led by the owner's columns, never a scan of every user's tasks
                 assert re.search(
                     r"SEARCH tasks USING (COVERING )?INDEX ix_tasks_\w+ \(tenant=\? AND user_hash=\? AND provider=\? AND endpoint=\?",
                     detail,
                 ), f"{sql}\nplan: {detail}"
-                assert "SCAN tasks" not in detail, f"{sql}\nplan: {detail}"
+                if search:
+                    # 1–2 characters: no trigram to look up; the LIKE runs on the owner's rows
+                    assert "tasks_text" not in detail, detail
     finally:
         store.close()
 
@@ -184,3 +207,54 @@ def test_a_claim_and_a_replay_on_postgresql_run_the_counted_statements(tmp_path:
             assert len(replay) == PG_CLAIM["replay"], _shown(replay)
         finally:
             store.close()
+
+
+def test_the_text_index_is_kept_in_step_by_every_write(tmp_path: Path) -> None:
+    """tasks_text follows tasks through the claim's insert, a change of the prompt or the
+    RequestId, a write that touches neither, and a delete (the triggers; no write path is
+    trusted to remember it)."""
+    import sqlalchemy as sa
+
+    from app.store.models import tasks
+
+    svc, _trace, store = make(tmp_path)
+
+    def found(text: str) -> list[int]:
+        with store.engine.connect() as conn:
+            return list(
+                conn.execute(
+                    sa.text(
+                        "SELECT rowid FROM tasks_text WHERE tasks_text MATCH :q ORDER BY rowid"
+                    ),
+                    {"q": f'"{text}"'},
+                ).scalars()
+            )
+
+    def intact() -> None:
+        with store.engine.begin() as conn:
+            conn.exec_driver_sql("INSERT INTO tasks_text(tasks_text) VALUES ('integrity-check')")
+
+    try:
+        one = store.claim_blocking(request(svc, 1)).task
+        two = store.claim_blocking(request(svc, 2)).task
+        assert one is not None and two is not None
+        assert found("take 1") == [one.id] and found("scene-000002") == [two.id]
+        with store.engine.begin() as conn:
+            conn.execute(
+                sa.update(tasks).where(tasks.c.id == one.id).values(prompt_text="猫在草地")
+            )
+            conn.execute(sa.update(tasks).where(tasks.c.id == two.id).values(state="processing"))
+        assert found("take 1") == [] and found("猫在草") == [one.id]
+        assert found("take 2") == [two.id]
+        with store.engine.begin() as conn:
+            conn.execute(
+                sa.update(tasks).where(tasks.c.id == two.id).values(request_id="x:y:zebra")
+            )
+        assert found("scene-000002") == [] and found("zebra") == [two.id]
+        intact()
+        with store.engine.begin() as conn:
+            conn.execute(sa.delete(tasks).where(tasks.c.id == one.id))
+        assert found("猫在草") == [] and found("zebra") == [two.id]
+        intact()
+    finally:
+        store.close()
