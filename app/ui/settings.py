@@ -77,6 +77,7 @@ NOTIFY_KEY = "notifications/slotFinished"
 THEME_KEY = "appearance/theme"
 TILE_KEY = "gallery/tileSize"
 LANGUAGE_KEY = "appearance/language"
+HISTORY_KEY = "window/historyPanel"
 #: The languages Settings offers: follow the system, or one of Slate's catalogues.
 LANGUAGES = ("system", "en", "zh_CN")
 
@@ -551,6 +552,18 @@ class Settings:
     @gallery_tile.setter
     def gallery_tile(self, size: int) -> None:
         self.qsettings.setValue(TILE_KEY, int(size))
+
+    @property
+    def history_panel(self) -> bool | None:
+        """The designer's choice for the window's history side panel (open or closed), or None:
+        none made yet (the window opens it when it is wide enough)."""
+        value = self.qsettings.value(HISTORY_KEY)
+        return None if _empty(value) else _flag(value, True)
+
+    @history_panel.setter
+    def history_panel(self, on: bool) -> None:
+        self.qsettings.setValue(HISTORY_KEY, bool(on))
+        self.qsettings.sync()
 
     # screenshots
     def snapshot(self) -> Settings:

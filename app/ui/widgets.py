@@ -47,9 +47,8 @@ __all__ = ["ElidedLabel"]
 
 def fit_icons(view: Any, largest: int, aspect: float = 1.0) -> None:
     """Size an icon-mode list's images as large as its viewport allows with every one in view:
-    the fewest columns whose rows fit the height (cells ``aspect`` = height / width of the
-    images, at most ``largest`` px wide); a vertical scroll bar only when even one per row is
-    too tall."""
+    the columns that give the largest cells whose rows fit both the width and the height (cells
+    ``aspect`` = height / width of the images, at most ``largest`` px wide, at least 48)."""
     from app.ui.qt import QSize, QStyle
 
     n = view.count()
@@ -63,11 +62,12 @@ def fit_icons(view: Any, largest: int, aspect: float = 1.0) -> None:
     )
     width, height = view.viewport().width() - bar, view.viewport().height()
     pad, label = 2 * view.spacing() + 8, view.fontMetrics().height() + 8
-    cell = max(48, width - pad)
-    for cols in range(1, n + 1):
-        cell = max(48, (width - cols * pad) // cols)
-        if -(-n // cols) * (int(cell * aspect) + label + pad) <= height:
-            break
+    cell = 48
+    for cols in range(1, n + 1):  # the columns that give the largest cells wholly in view
+        rows = -(-n // cols)
+        wide = (width - cols * pad) // cols
+        tall = int(((height // rows) - label - pad) / max(aspect, 0.01))
+        cell = max(cell, min(wide, tall))
     cell = min(cell, largest)
     tall = max(24, int(cell * aspect))
     view.setIconSize(QSize(cell, tall))

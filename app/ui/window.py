@@ -95,6 +95,9 @@ TEMPLATE_OPTIONS = (
 # width, so nothing is cut off at the smallest window (tests/gui/test_min_size.py).
 MIN_SIZE = (1000, 640)
 LEFT_MIN, MIDDLE_MIN, RIGHT_MIN = 250, 430, 240
+#: From this width on the history side panel is open unless the designer closed it: narrower,
+#: the result takes its room (at 1360×820 the result must keep half the window).
+HISTORY_OPEN_WIDTH = 1440
 #: ``use_result_as``'s default source: the slot on screen.
 ON_SCREEN: Any = object()
 
@@ -159,7 +162,8 @@ class MainWindow(QMainWindow):
         left.setMinimumWidth(LEFT_MIN)
         right.setMinimumWidth(RIGHT_MIN)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
-        for i, (pane, stretch) in enumerate(((left, 3), (self.middle_stack, 5), (right, 4))):
+        # a wider window widens the slot and its result first
+        for i, (pane, stretch) in enumerate(((left, 0), (self.middle_stack, 5), (right, 2))):
             self.splitter.addWidget(pane)
             self.splitter.setStretchFactor(i, stretch)
         self.splitter.setChildrenCollapsible(False)
@@ -200,6 +204,8 @@ class MainWindow(QMainWindow):
         self.slot_pane.finished.useWanted.connect(self.use_result_as)
         self.slot_pane.finished.make2kWanted.connect(self.make_2k)
         self.result_pane.slotWanted.connect(self.select)
+        self._right_width = 0  # the history panel's width before it was last closed
+        self.slot_pane.history_toggle.toggled.connect(self.set_history_open)
         self.slot_pane.submitted.connect(self.notifier.track)
         self.slot_pane.tidy.hiddenChanged.connect(self._hidden_changed)
         self.browser.hideWanted.connect(lambda rid: self.slot_pane.tidy.set_hidden(rid, True))
@@ -451,20 +457,52 @@ class MainWindow(QMainWindow):
     def _gallery_page_changed(self) -> None:
         """The gallery takes the middle and the right: results big and first (the slot a click
         selects is one toggle away, Ctrl+G)."""
-        shown = self.gallery_shown()
-        self.gallery_button.setChecked(shown)
+        self.gallery_button.setChecked(self.gallery_shown())
+        self._place_history()
+
+    # -- the history side panel ------------------------------------------------------------------
+    def history_open(self) -> bool:
+        """The history panel's place beside the slot: the designer's choice once made (kept in
+        the settings), else open from :data:`HISTORY_OPEN_WIDTH` on."""
+        chosen = self.settings.history_panel
+        return chosen if chosen is not None else self.width() >= HISTORY_OPEN_WIDTH
+
+    def set_history_open(self, on: bool) -> None:
+        """The header's History toggle: open or close the panel, remembered for this window."""
+        if on != self.history_open():
+            self.settings.history_panel = on
+        self._place_history()
+
+    def _place_history(self) -> None:
+        """Show the history panel when it is open and the slot (not the gallery) is on screen;
+        closed, its room goes to the result."""
+        on = self.history_open()
+        toggle = self.slot_pane.history_toggle
+        if toggle.isChecked() != on:
+            toggle.blockSignals(True)
+            toggle.setChecked(on)
+            toggle.blockSignals(False)
+        self._show_right(on and not self.gallery_shown())
+
+    def _show_right(self, on: bool) -> None:
         right = self.splitter.widget(2)
-        if shown == right.isHidden():
+        if on != right.isHidden():
             return
-        if shown:
-            self._split_sizes = self.splitter.sizes()
-            left, middle, wide = self._split_sizes
+        left, middle, wide = self.splitter.sizes()
+        if not on:
+            self._right_width = wide
             right.hide()
-            self.splitter.setSizes([left, middle + wide, 0])
-        else:
-            right.show()
-            if getattr(self, "_split_sizes", None):
-                self.splitter.setSizes(self._split_sizes)
+            narrow = min(left, max(LEFT_MIN, (left + middle + wide) * 22 // 100))
+            self.splitter.setSizes([narrow, middle + wide + left - narrow, 0])
+            return
+        right.show()
+        wide = max(RIGHT_MIN, self._right_width or (left + middle) // 3)
+        self.splitter.setSizes([left, max(MIDDLE_MIN, middle - wide), wide])
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self.settings.history_panel is None:  # no choice made: the width decides
+            self._place_history()
 
     def gallery_scope(self) -> GalleryScope:
         project, day = self._gallery_where
@@ -596,6 +634,7 @@ class MainWindow(QMainWindow):
             split = self.settings.layout_state("splitter")
             if split is not None:
                 self.splitter.restoreState(split)
+            self._place_history()
 
     def changeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)

@@ -588,6 +588,18 @@
 <context>
     <name>FinishedView</name>
     <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Open the result on screen in its own app</source>
+        <translation>用系统应用打开当前显示的结果</translation>
+    </message>
+    <message>
+        <source>Show in folder</source>
+        <translation>在文件夹中显示</translation>
+    </message>
+    <message>
         <source>Use as first frame of a new slot</source>
         <extracomment>The menu&apos;s words per role, for an image and for a video (its last frame).</extracomment>
         <translation>用作新槽位的首帧</translation>
@@ -2181,6 +2193,18 @@ Every image and video you create gathers here, newest first.</source>
 </context>
 <context>
     <name>SlotPane</name>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>Show or hide the slot&apos;s history and its files&apos; details beside the result</source>
+        <translation>在结果旁显示或隐藏槽位的历史和文件详情</translation>
+    </message>
+    <message>
+        <source>History panel</source>
+        <translation>历史面板</translation>
+    </message>
     <message>
         <source>This slot&apos;s parameters are fixed. Use New slot to change them.</source>
         <extracomment>Outcomes said in the message line only (the slot on screen stays as it is).</extracomment>

@@ -33,10 +33,14 @@ def test_open_and_show_in_folder_only_where_there_is_a_file(gui, make_window):
     assert not history.open_button.isVisible() and not history.folder_button.isVisible()
     window.select(DONE)
     gui.until(lambda: shown(window, DONE), what="done slot")
-    assert history.open_button.isVisible() and history.folder_button.isVisible()
-    assert history.open_button.isEnabled()
+    # beside the result, in the slot pane; once (the history panel does not repeat them)
+    finished = window.slot_pane.finished
+    assert finished.open_button.isVisible() and finished.folder_button.isVisible()
+    assert finished.open_button.isEnabled()
+    window.slot_pane.history_toggle.setChecked(True)
+    assert history.isVisible() and not history.open_button.isVisible()
     window.new_draft()
-    assert not history.open_button.isVisible()
+    assert not history.open_button.isVisible() and not finished.open_button.isVisible()
 
 
 def test_project_and_day_rows_span_the_tree_and_filters_fit(gui, make_window):

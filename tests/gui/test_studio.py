@@ -335,6 +335,8 @@ def test_the_main_view_speaks_to_designers_with_details_one_click_away(gui, make
     seen = _visible_words(window)
     assert media.sha256[:12] not in seen and media.path not in seen and "SHA-256" not in seen
     result = window.result_pane
+    assert not result.isVisible()  # the result takes the room; its history is one click away
+    window.slot_pane.history_toggle.click()
     assert result.summary.isVisible() and "1 image" in result.summary.text()
     assert not result.file_info.isVisible()
     result.details_button.click()
@@ -393,7 +395,8 @@ def test_a_finished_slot_shows_its_results_large_then_a_summary(gui, make_window
     summary = finished.summary.text()
     assert "3 images" in summary and "image-01" in summary and "16:9" in summary
     assert "a lighthouse at dawn" in summary
-    # the right pane keeps facts, Details and history; the media are not shown twice
+    # the side panel keeps facts, Details and history; the media are not shown twice
+    window.slot_pane.history_toggle.click()
     assert not window.result_pane.media_stack.isVisible()
     assert window.result_pane.summary.isVisible() and window.result_pane.events.isVisible()
     assert buttons(window)[Action.NEW_SLOT].isEnabled()
@@ -546,6 +549,7 @@ def test_the_history_in_chinese_speaks_a_designers_words_with_the_hashes_behind_
     try:
         window = make_window()
         window.select(DONE)
+        window.slot_pane.history_toggle.click()  # the history panel, beside the result
         tree = window.result_pane.events
         gui.until(lambda: shown(window, DONE) and tree.topLevelItemCount() >= 4, what="history")
         items = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]

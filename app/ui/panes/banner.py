@@ -239,14 +239,20 @@ class Banner(QFrame):
         self.details_button.toggled.connect(self._toggle_details)
         text = QVBoxLayout()
         text.setSpacing(2)
-        text.addWidget(self.title)
+        self._head = QHBoxLayout()  # the title; compact, the sentence beside it
+        self._head.setSpacing(10)
+        self._head.addWidget(self.title, 0, Qt.AlignmentFlag.AlignTop)
+        text.addLayout(self._head)
         text.addWidget(self.body)
+        self._text = text
         text.addWidget(self.progress)
         text.addWidget(self.bar)
         text.addWidget(self.details_button, 0, Qt.AlignmentFlag.AlignLeft)
         text.addWidget(self.details)
         row = QHBoxLayout(self)
         row.setContentsMargins(12, 10, 12, 10)
+        self._row = row
+        self.compact = False
         row.addWidget(self.icon, 0, Qt.AlignmentFlag.AlignTop)
         row.addLayout(text, 1)
         self.setAccessibleName(translate("MainWindow", SLOT_STATE))
@@ -256,6 +262,19 @@ class Banner(QFrame):
         self._tick.timeout.connect(self.update_progress)
         self._tick.start()
         self.redraw()
+
+    def set_compact(self, on: bool) -> None:
+        """Compact (a result on screen below it): the sentence beside the title, less air; the
+        same words, in fewer lines."""
+        if on == self.compact:
+            return
+        self.compact = on
+        if on:
+            self._head.addWidget(self.body, 1)
+            self._row.setContentsMargins(12, 6, 12, 6)
+        else:
+            self._text.insertWidget(1, self.body)
+            self._row.setContentsMargins(12, 10, 12, 10)
 
     def redraw(self) -> None:
         """Show the slot's state (kept as it is while the next record loads)."""

@@ -11,6 +11,8 @@ with sound. Each result offers to feed a new slot — "Use as first frame", "Use
 from __future__ import annotations
 
 import html
+import re
+from pathlib import Path
 from typing import Any
 
 from app.domain.states import State
@@ -24,6 +26,7 @@ from app.ui.picks import PickActions, PickBar, key_of
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAction,
+    QDesktopServices,
     QEvent,
     QImage,
     QLabel,
@@ -37,10 +40,11 @@ from app.ui.qt import (
     Qt,
     QVBoxLayout,
     QWidget,
+    QUrl,
     Signal,
     translate,
 )
-from app.ui.widgets import fit_icons
+from app.ui.widgets import ElidedLabel, fit_icons
 
 LARGE = 640  # the largest an image is decoded for the grid
 
@@ -79,6 +83,14 @@ def _tr(text: str) -> str:
     return translate("FinishedView", text)
 
 
+def _plain(rich: str) -> str:
+    """A summary's rich text as one plain line: its head, then its words after " — "."""
+    text = re.sub(r"<br\s*/?>", "\n", rich)
+    lines = [html.unescape(re.sub(r"<[^>]+>", "", ln)).strip() for ln in text.split("\n")]
+    lines = [ln for ln in lines if ln]
+    return " — ".join([lines[0], " ".join(lines[1:])]) if len(lines) > 1 else "".join(lines)
+
+
 class FinishedView(QWidget):
     """Large results and a compact summary of a stored slot's parameters."""
 
@@ -114,9 +126,9 @@ class FinishedView(QWidget):
         self.media = QStackedWidget(objectName="resultMedia")
         self.media.addWidget(self.images)
         self.media.addWidget(self.video)
-        # a song or a voice line: waveform, play/pause, scrub (its own height, not the stack's)
+        # a song or a voice line: waveform as large as the pane, play/pause, scrub
         self.sound = SoundView()
-        self.sound.hide()
+        self.media.addWidget(self.sound)
         self.use_button = QPushButton(
             _tr(QT_TRANSLATE_NOOP("FinishedView", "Use in a new slot")), objectName="useAsButton"
         )
@@ -131,10 +143,26 @@ class FinishedView(QWidget):
         )
         self.make2k_button.setAccessibleName(_tr(QT_TRANSLATE_NOOP("FinishedView", "Make 2K")))
         self.make2k_button.clicked.connect(lambda: self.make2kWanted.emit(self._task))
+        # the result on screen, opened where it lies (the side panel says its files' details)
+        self.open_button = QPushButton(
+            _tr(QT_TRANSLATE_NOOP("FinishedView", "Open")), objectName="openButton"
+        )
+        self.open_button.setToolTip(
+            _tr(QT_TRANSLATE_NOOP("FinishedView", "Open the result on screen in its own app"))
+        )
+        self.open_button.clicked.connect(self._open_file)
+        self.folder_button = QPushButton(
+            _tr(QT_TRANSLATE_NOOP("FinishedView", "Show in folder")), objectName="folderButton"
+        )
+        self.folder_button.clicked.connect(self._open_folder)
         self.summary = QLabel(objectName="slotSummary")
         self.summary.setWordWrap(True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
         self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        # beside results: the summary in one line under them (the whole of it in its tooltip)
+        self.line = ElidedLabel(objectName="slotSummaryLine")
+        self.line.elide = Qt.TextElideMode.ElideRight
+        self.line.hide()
         #: the marks of the result on screen (favourite, reject, stars, "Add to board…")
         self.picks: PickActions | None = None
         self.ask_board: Any = None
@@ -148,14 +176,21 @@ class FinishedView(QWidget):
         self.images.currentItemChanged.connect(lambda *_: self._say_marks())
         row = FlowLayout(spacing=6)  # wraps in a narrow pane: nothing is cut off
         row.setContentsMargins(0, 0, 0, 0)
-        for w in (self.use_button, self.make2k_button, self.pick_bar, self.pick_bar.board):
+        for w in (
+            self.use_button,
+            self.open_button,
+            self.folder_button,
+            self.make2k_button,
+            self.pick_bar,
+            self.pick_bar.board,
+        ):
             row.addWidget(w)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
-        box.setSpacing(8)
+        box.setSpacing(6)
         box.addWidget(self.media, 1)
-        box.addWidget(self.sound)
         box.addLayout(row)
+        box.addWidget(self.line)
         box.addWidget(self.summary)
         box.addStretch(0)  # takes the room only when there are no media (summary at the top)
         self._box = box
@@ -164,17 +199,21 @@ class FinishedView(QWidget):
     def show_task(self, task: Any) -> None:
         """The task's results (success only) and the summary of its parameters."""
         media = list(task.media) if task is not None and task.state is State.SUCCESS else []
-        self.summary.setText(self._summary(task) if task is not None else "")
+        summary = self._summary(task) if task is not None else ""
+        self.summary.setText(summary)
+        self.summary.setVisible(not media)
+        self.line.setText(_plain(summary) if media else "")
+        self.line.setVisible(bool(media))
         same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
         self._media = media
         self._rid = task.request_id if task is not None else ""
-        sound = bool(media) and media[0].content_type.startswith("audio/")
-        self.media.setVisible(bool(media) and not sound)
-        self.sound.setVisible(sound)
+        self.media.setVisible(bool(media))
         self.use_button.setVisible(bool(media))
+        self.open_button.setVisible(bool(media))
+        self.folder_button.setVisible(bool(media))
         self._show_make2k(task, media)
         self._load_marks(task.request_id if media else None)
-        self._box.setStretch(self._box.count() - 1, 0 if media and not sound else 1)
+        self._box.setStretch(self._box.count() - 1, 0 if media else 1)
         if same:
             return
         self._token += 1
@@ -185,6 +224,7 @@ class FinishedView(QWidget):
         if not media:
             return
         if media[0].content_type.startswith("audio/"):
+            self.media.setCurrentWidget(self.sound)
             show_sound(self.sound, media[0], self.controller, lambda: token == self._token)
             return
         if media[0].content_type.startswith("video/"):
@@ -375,6 +415,16 @@ class FinishedView(QWidget):
         if media is not None:
             for act in self.actions_for(media):
                 self.use_menu.addAction(act)
+
+    def _open_file(self) -> None:
+        media = self.current_media()
+        if media is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(media.path))
+
+    def _open_folder(self) -> None:
+        media = self.current_media()
+        if media is not None:
+            QDesktopServices.openUrl(QUrl.fromLocalFile(str(Path(media.path).parent)))
 
     def _context_menu(self, pos: Any) -> None:
         item = self.images.itemAt(pos)

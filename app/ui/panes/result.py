@@ -122,6 +122,7 @@ class ResultPane(QWidget):
         self._drawn_task: Any = _NOTHING
         self._drawn_events: Any = _NOTHING
         self._folded: list[int] | None = None  # the split before the media area was folded
+        self._large_elsewhere = False  # the slot pane shows the results (and opens them)
 
         self.media_title = QLabel(self.tr("RESULT"), objectName="paneTitle")
         self.media_stack = QStackedWidget()
@@ -232,9 +233,11 @@ class ResultPane(QWidget):
         # draft (beside its form) and the facts, Details and history.
         large_elsewhere = slot.task is not None and slot.task.state == State.SUCCESS
         self._show_media_here(not large_elsewhere)
+        self._large_elsewhere = large_elsewhere  # Open and Show in folder are there too
         if shown is not self._drawn_task:
             self._drawn_task = shown
             self.show_media(shown)  # type: ignore[arg-type]
+        self._show_buttons()
         if slot.events is not self._drawn_events:
             self._drawn_events = slot.events
             self.show_events(slot.events)
@@ -243,9 +246,7 @@ class ResultPane(QWidget):
         media = list(task.media) if task is not None and task.state is State.SUCCESS else []
         same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
         self._media = media
-        # Open and Show in folder exist only where there is a file to open (hidden, not greyed out).
-        self.open_button.setVisible(bool(media))
-        self.folder_button.setVisible(bool(media))
+        self._show_buttons()
         self.details_button.setVisible(bool(media))
         self.summary.setVisible(bool(media))
         self.file_info.setVisible(bool(media) and self.details_button.isChecked())
@@ -303,6 +304,13 @@ class ResultPane(QWidget):
 
             self.controller.call(load_thumbnail, m.path, LARGE, done=show)
         self._fit_thumbs()
+
+    def _show_buttons(self) -> None:
+        """Open and Show in folder exist only where there is a file to open (hidden, not greyed
+        out), and once: a stored slot's results offer them in the slot pane, beside them."""
+        on = bool(self._media) and not self._large_elsewhere
+        self.open_button.setVisible(on)
+        self.folder_button.setVisible(on)
 
     def _show_media_here(self, on: bool) -> None:
         """Show the media area, or fold it away (the slot pane shows the results large): the

@@ -38,6 +38,7 @@ from app.ui.qt import (
     QScrollArea,
     Qt,
     QTimer,
+    QToolButton,
     QVBoxLayout,
     QWidget,
     Signal,
@@ -104,7 +105,7 @@ class SlotPane(QWidget):
         inner = QWidget(objectName="slotInner")
         box = QVBoxLayout(inner)
         box.setContentsMargins(4, 4, 8, 4)
-        box.setSpacing(10)
+        box.setSpacing(8)
         self.finished = FinishedView(controller)  # a stored slot: results large, then summary
         self.finished.hide()
         self.tidy = TidyBar(controller, slot)  # hide, delete local media, "media removed here"
@@ -114,6 +115,14 @@ class SlotPane(QWidget):
         hbox = QHBoxLayout(head)
         hbox.setContentsMargins(0, 0, 0, 0)
         hbox.addWidget(self.heading, 1)
+        # the history side panel (events, files, details): the window opens and closes it
+        self.history_toggle = QToolButton(objectName="historyToggle", text=self.tr("History"))
+        self.history_toggle.setCheckable(True)
+        self.history_toggle.setToolTip(
+            self.tr("Show or hide the slot's history and its files' details beside the result")
+        )
+        self.history_toggle.setAccessibleName(self.tr("History panel"))
+        hbox.addWidget(self.history_toggle, 0, Qt.AlignmentFlag.AlignVCenter)
         hbox.addWidget(self.tidy.menu_button, 0, Qt.AlignmentFlag.AlignVCenter)
         for widget, stretch in (
             (head, 0),
@@ -525,6 +534,8 @@ class SlotPane(QWidget):
             self.finished.show_task(task)
         else:
             self.finished.show_task(None)
+        # a result on screen takes the room: the state said in fewer lines above it
+        self.banner.set_compact(bool(task is not None and task.media and task.state == "success"))
         if task is not None:
             self.composer.set_read_only(True)
             if self.composer.request_id() != task.request_id:
