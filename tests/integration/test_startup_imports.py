@@ -94,6 +94,7 @@ APP = {
         "spend", "sqlite_claim", "statements",
         "picks",  # the pick, rating and board filters of the browser's reads
         "user_prices",  # the designer's own prices: the form prices a draft with them
+        "text_search",  # the text filter's index (FTS5/pg_trgm): the browser's reads use it
     },
     "app.ui": {
         "app", "assets", "chain", "compare", "controller", "current", "dialogs", "flow", "form",
