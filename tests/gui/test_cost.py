@@ -39,6 +39,9 @@ def test_the_slot_pane_shows_each_slots_cost_estimate_and_reported(gui, make_win
     gui.until(lambda: window.slot.task.state == "success", timeout=30, what="success")
     done = gui.run(gui.service.status(RID)).task
     assert done.cost.reported is not None  # MiniMax-H3 reports its usage
+    # the result on screen: the cost ends its summary line, the bar's own line is empty
+    gui.until(lambda: cost_line.text() == "", what="the bar's line given up")
+    cost_line = window.slot_pane.finished.cost
     gui.until(lambda: "as reported" in cost_line.text(), what="the reported cost")
     assert format_money(done.cost.reported, done.cost.currency) in cost_line.text()
     assert format_money(est, done.cost.currency) in cost_line.text()
@@ -64,8 +67,9 @@ def test_a_cost_billed_by_usage_alone_says_the_report_without_an_unknown_estimat
     window.select(rid)
     gui.until(lambda: shown(window, rid), what="slot shown")
     money = format_money(out.task.cost.reported, out.task.cost.currency)
-    line = window.slot_pane.actions.cost
+    line = window.slot_pane.finished.cost  # at the end of the result's summary line
     gui.until(lambda: money in line.text(), what="the reported cost")
+    assert line.isVisible() and not window.slot_pane.actions.cost.isVisible()
     assert "unknown" not in line.text() and "(" not in line.text() and "（" not in line.text()
     assert ("服务商报告" in line.text()) == (lang == "zh_CN")
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from app.domain.cost import format_money
-from app.domain.states import Action, Refusal
+from app.domain.states import Action, Refusal, State
 from app.ui.current import CurrentSlot, Offer, Reason, Why
 from app.ui import words
 from app.ui.flow import FlowLayout
@@ -145,6 +145,7 @@ class ActionBar(QWidget):
         self.message = QLabel(objectName="messageLabel")
         self.message.setWordWrap(True)
         self.message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.message.hide()  # shown with words in it (show_message)
         # the technical words behind a message: one click away, never in the message itself
         self.details_button = QToolButton(objectName="messageDetailsButton")
         self.details_button.setText(_tr(DETAILS))
@@ -162,7 +163,7 @@ class ActionBar(QWidget):
         self.details.hide()
         self.details_button.toggled.connect(self._toggle_details)
         box = QVBoxLayout(self)
-        box.setContentsMargins(4, 6, 4, 0)
+        box.setContentsMargins(4, 2, 4, 0)
         box.setSpacing(4)
         box.addWidget(self.cost)
         box.addLayout(row)
@@ -226,7 +227,9 @@ class ActionBar(QWidget):
         cost = self.slot.cost
         text = ""
         task = self.slot.task
-        if task is not None:
+        if task is not None and result_on_screen(task):
+            text = ""  # said at the end of the result's summary line (FinishedView.cost)
+        elif task is not None:
             text = task_cost_text(task)
         elif cost is not None:
             kind, n = cost
@@ -240,11 +243,13 @@ class ActionBar(QWidget):
             text = _tr(USES_QUOTA).replace("%1", what)
         if text != self.cost.text():
             self.cost.setText(text)
+        self.cost.setVisible(bool(text))  # an empty line takes no room from the result
 
     def show_message(self, text: str, error: bool = True, detail: str = "") -> None:
         """The last message in the designer's words; ``detail`` (the service's or provider's own
         words) behind the Details button."""
         self.message.setText(text)
+        self.message.setVisible(bool(text))  # an empty line takes no room from the result
         set_tone(self.message, "error" if text and error else "")
         detail = detail if detail and detail != text else ""
         self.details.setText(detail)
@@ -254,6 +259,11 @@ class ActionBar(QWidget):
     def _toggle_details(self, on: bool) -> None:
         self.details_button.setArrowType(Qt.ArrowType.DownArrow if on else Qt.ArrowType.RightArrow)
         self.details.setVisible(on and bool(self.details.text()))
+
+
+def result_on_screen(task: object) -> bool:
+    """A finished slot whose results the slot pane shows (FinishedView)."""
+    return getattr(task, "state", None) == State.SUCCESS and bool(getattr(task, "media", None))
 
 
 def task_cost_text(task: object) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from typing import Any
 
 from app.domain.states import Action, Refusal, State
 from app.ui import words
@@ -275,6 +276,37 @@ class Banner(QFrame):
         else:
             self._text.insertWidget(1, self.body)
             self._row.setContentsMargins(12, 10, 12, 10)
+        self._place_progress()
+
+    def _progress_fits_beside(self) -> bool:
+        """Compact, the title, the sentence and the progress line fit in one line as they are."""
+        if not self.compact or not self.progress.text() or "\n" in self.body.text():
+            return False
+        m = self._row.contentsMargins()
+        room = self.width() - m.left() - m.right() - self.icon.width() - self._row.spacing()
+        need = (
+            self.title.sizeHint().width()
+            + self.body.fontMetrics().horizontalAdvance(self.body.text())
+            + self.progress.fontMetrics().horizontalAdvance(self.progress.text())
+            + 3 * self._head.spacing()  # and air between the sentence and the progress
+        )
+        return need <= room
+
+    def _place_progress(self) -> None:
+        """The progress line beside the sentence when it all fits (a result below takes the
+        line saved), else under it."""
+        beside = self._progress_fits_beside()
+        if beside == (self._head.indexOf(self.progress) >= 0):
+            return
+        self.progress.setWordWrap(not beside)  # beside: one line, the sentence wraps first
+        if beside:
+            self._head.addWidget(self.progress, 0)
+        else:
+            self._text.insertWidget(self._text.indexOf(self.bar), self.progress)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._place_progress()
 
     def redraw(self) -> None:
         """Show the slot's state (kept as it is while the next record loads)."""
@@ -357,3 +389,4 @@ class Banner(QFrame):
         self.bar.setVisible(running)
         self.progress.setText(text)
         self.progress.setVisible(bool(text))
+        self._place_progress()

@@ -19,6 +19,7 @@ from app.domain.states import State
 from app.service.views import MediaView
 from app.ui.chain import Role
 from app.ui.dragout import DragOut, OutFile, out_files
+from app.ui.panes.actions import task_cost_text
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.sound_view import SoundView, show_sound, sound_summary
 from app.ui.flow import FlowLayout
@@ -27,6 +28,7 @@ from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAction,
     QDesktopServices,
+    QHBoxLayout,
     QEvent,
     QImage,
     QLabel,
@@ -163,6 +165,10 @@ class FinishedView(QWidget):
         self.line = ElidedLabel(objectName="slotSummaryLine")
         self.line.elide = Qt.TextElideMode.ElideRight
         self.line.hide()
+        # the slot's cost at the end of that line (the action bar's own cost line stays empty)
+        self.cost = QLabel(objectName="resultCost")
+        self.cost.setProperty("tone", "muted")
+        self.cost.hide()
         #: the marks of the result on screen (favourite, reject, stars, "Add to board…")
         self.picks: PickActions | None = None
         self.ask_board: Any = None
@@ -190,7 +196,12 @@ class FinishedView(QWidget):
         box.setSpacing(6)
         box.addWidget(self.media, 1)
         box.addLayout(row)
-        box.addWidget(self.line)
+        line = QHBoxLayout()
+        line.setContentsMargins(0, 0, 0, 0)
+        line.setSpacing(16)
+        line.addWidget(self.line, 1)
+        line.addWidget(self.cost, 0)
+        box.addLayout(line)
         box.addWidget(self.summary)
         box.addStretch(0)  # takes the room only when there are no media (summary at the top)
         self._box = box
@@ -204,6 +215,9 @@ class FinishedView(QWidget):
         self.summary.setVisible(not media)
         self.line.setText(_plain(summary) if media else "")
         self.line.setVisible(bool(media))
+        cost = task_cost_text(task) if media else ""
+        self.cost.setText(cost)
+        self.cost.setVisible(bool(cost))
         same = [m.sha256 for m in media] == [m.sha256 for m in self._media]
         self._media = media
         self._rid = task.request_id if task is not None else ""
