@@ -38,6 +38,7 @@ from app.ui.qt import (
     QPixmap,
     QPushButton,
     QSize,
+    QSizePolicy,
     QStackedWidget,
     Qt,
     QVBoxLayout,
@@ -130,6 +131,11 @@ class FinishedView(QWidget):
         self.media.addWidget(self.video)
         # a song or a voice line: waveform as large as the pane, play/pause, scrub
         self.sound = SoundView()
+        # the waveform is the result: as tall as the room (elsewhere it is a strip of 120 px)
+        self.sound.waveform.setMaximumHeight(16777215)
+        self.sound.waveform.setSizePolicy(
+            QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding
+        )
         self.media.addWidget(self.sound)
         self.use_button = QPushButton(
             _tr(QT_TRANSLATE_NOOP("FinishedView", "Use in a new slot")), objectName="useAsButton"
