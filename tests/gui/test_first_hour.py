@@ -237,7 +237,13 @@ def test_the_age_column_reads_whole(gui, make_window, lang):
     from app.ui.models import age_text
 
     window = make_window()
+    # a slot list wide enough for the Age column (narrower, it makes way for the names)
+    window.resize(1600, 900)
+    gui.settle(0.3)  # the window places its panes for the new width first
+    sizes = window.splitter.sizes()
+    window.splitter.setSizes([480, sum(sizes) - 480 - sizes[2], sizes[2]])
     tree = window.browser.tree
+    gui.until(lambda: not tree.isColumnHidden(3), what="the Age column shown")
     header = tree.header()
     for now in (10 * 60 + 5, 59 * 60 + 5, 23 * 3600 + 5, 365 * 86400):
         text = age_text(0, now)

@@ -311,6 +311,9 @@ def test_ctrl_g_switches_between_the_slot_and_the_gallery_which_takes_the_right_
 ):
     window = make_window()
     right = window.splitter.widget(2)
+    if not window.slot_pane.history_toggle.isChecked():  # the history panel open beside the slot
+        window.slot_pane.history_toggle.click()
+    assert right.isVisible()
     before = window.splitter.sizes()
     action = window.shortcut_actions["gallery"]
     assert action.shortcut().toString() == "Ctrl+G"

@@ -29,7 +29,6 @@ from app.ui.qt import (
     QLineEdit,
     QModelIndex,
     QStyledItemDelegate,
-    QStyle,
     QStyleOptionViewItem,
     Qt,
     QTimer,
@@ -195,28 +194,33 @@ class SlotBrowser(QWidget):
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
         if obj is self.tree and event.type() == QEvent.Type.Resize:
             self._fit_columns(event.size().width())
+            QTimer.singleShot(0, self._fit_columns)  # again once the layout has settled
         return super().eventFilter(obj, event)
 
     def _name_room(self) -> int:
         """How wide the Slot column must be for the widest slot name loaded: its indent (a
         slot sits under a project and a day), state badge, margins and text."""
-        icon = self.tree.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self.tree)
+        icon = self.tree.iconSize().width()  # the state badge and the kind's glyph
         return 3 * self.tree.indentation() + icon + 20 + self._widest_name
 
     def _fit_columns(self, width: int | None = None) -> None:
-        """Age, then kind, make way when the slot names could not be told apart beside them (a
-        derived slot's ``…01.enhanced`` is read whole), and below :attr:`NARROW` in any case."""
+        """Age, then kind, then the state's word (its badge stays beside the name) make way when
+        the slot names could not be told apart beside them (a derived slot's ``…01.enhanced`` is
+        read whole), and below :attr:`NARROW` in any case."""
         tree, header = self.tree, self.tree.header()
         width = tree.width() if width is None else width
         frame = tree.width() - tree.viewport().width()
-        for col in (2, 3):  # a hidden column's width is 0: its own is the last one it had
+        for col in (1, 2, 3):  # a hidden column's width is 0: its own is the last one it had
             if not tree.isColumnHidden(col) and header.sectionSize(col) > 0:
                 self._widths[col] = header.sectionSize(col)
+        state = self._widths.get(1, header.sectionSize(1))
         kind, age = self._widths.get(2, 96), self._widths.get(3, self._age_width())
-        room = width - frame - header.sectionSize(1) - self._name_room()
+        room = width - frame - state - self._name_room()
         hide_age = width < self.NARROW or room < kind + age
         hide_kind = width < self.NARROW or room < kind
-        for col, hide in ((2, hide_kind), (3, hide_age)):
+        # last, the state's word: the badge beside each name still says the state
+        hide_state = room < 0 and self._widest_name > 0
+        for col, hide in ((1, hide_state), (2, hide_kind), (3, hide_age)):
             if tree.isColumnHidden(col) != hide:
                 tree.setColumnHidden(col, hide)
 
