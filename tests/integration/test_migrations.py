@@ -467,10 +467,20 @@ def test_0010_fills_the_text_index_with_every_existing_row(engine, start):
     upgrade(engine)
 
 
-def test_a_sqlite_without_the_trigram_tokenizer_keeps_the_scan(engine, monkeypatch, caplog):
-    if engine.dialect.name != "sqlite":
-        pytest.skip("SQLite's FTS5 only")
+@pytest.fixture
+def sqlite_engine(tmp_path):
+    """A SQLite store of its own: what this test checks is SQLite's FTS5 alone."""
+    eng = make_engine(f"sqlite:///{(tmp_path / 'fts.sqlite3').as_posix()}")
+    try:
+        yield eng
+    finally:
+        eng.dispose()
+
+
+def test_a_sqlite_without_the_trigram_tokenizer_keeps_the_scan(sqlite_engine, monkeypatch, caplog):
     from app.store import text_search
+
+    engine = sqlite_engine
 
     upgrade(engine, "0009_user_prices")
     insert(engine, row(1, params={"prompt": "a red fox"}, prompt_text="a red fox"))
