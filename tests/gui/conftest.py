@@ -201,3 +201,13 @@ def fill_form(window: Any, rid: str, prompt: str, kind: str = "video", **params:
         form.resolution.setCurrentText(params["resolution"])
     if "n" in params:
         form.n.setValue(params["n"])
+
+
+@pytest.fixture(params=["en", "zh_CN"])
+def lang(request: Any, qapp: Any) -> Any:
+    """The window's words in English, then in Chinese (English again afterwards)."""
+    from app.ui.language import install_translations
+
+    install_translations(qapp, request.param)
+    yield request.param
+    install_translations(qapp, "en")

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 
 from app.domain.cost import format_money
 from app.domain.states import Action
 from app.ui.dialogs import SettingsDialog
-from app.ui.language import install_translations
 from app.ui.settings import dialog_values, fixed_fields
 from tests.support.fixtures import SECRET, make_config
 from tests.gui.conftest import fill_form, shown
@@ -45,13 +43,6 @@ def test_the_slot_pane_shows_each_slots_cost_estimate_and_reported(gui, make_win
     gui.until(lambda: "as reported" in cost_line.text(), what="the reported cost")
     assert format_money(done.cost.reported, done.cost.currency) in cost_line.text()
     assert format_money(est, done.cost.currency) in cost_line.text()
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    install_translations(qapp, request.param)
-    yield request.param
-    install_translations(qapp, "en")
 
 
 def test_a_cost_billed_by_usage_alone_says_the_report_without_an_unknown_estimate(

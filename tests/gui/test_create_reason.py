@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 
 from app.domain.states import Action
-from app.ui.language import install_translations
 from app.ui.qt import QScrollArea
 from tests.gui.conftest import SCREENSHOTS, buttons, close, fill_form
 from tests.gui.layout_checks import clipped, outside
@@ -24,13 +23,6 @@ pytestmark = [
 
 RID = "article:20261202:tide-eye:scene-05"
 SONG = "article:20261202:tide-eye:song-07"
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    install_translations(qapp, request.param)
-    yield request.param
-    install_translations(qapp, "en")
 
 
 def in_sight(window, widget) -> bool:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from app.ui.app import install_translations
 from app.ui.qt import Qt
 from app.ui.shortcuts import ShortcutOverlay
 from tests.gui.conftest import shown
@@ -18,13 +17,6 @@ pytestmark = pytest.mark.qt_log_ignore(
     r"This plugin does not support propagateSizeHints\(\)",
     r".*No RHI backend\. Using CPU conversion\.",
 )
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    install_translations(qapp, request.param)
-    yield request.param
-    install_translations(qapp, "en")
 
 
 def test_the_overlay_says_each_key_once_and_lists_the_marking_keys(gui, make_window, lang):

@@ -8,22 +8,13 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-import pytest
 
 from app.domain.states import Action
-from app.ui.language import install_translations
 from app.ui.prices import PricesDialog
 from tests.gui.conftest import buttons, close
 from tests.gui.test_draft_form import _budget_window
 
 SONG = "article:20260816:tide-eye:song-07"
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    install_translations(qapp, request.param)
-    yield request.param
-    install_translations(qapp, "en")
 
 
 def line_text(dialog: PricesDialog, model: str, part: str = "") -> str:

@@ -5,21 +5,12 @@ on (it is a warning, not a refusal)."""
 
 from __future__ import annotations
 
-import pytest
 
 from app.domain.states import Action
-from app.ui.language import install_translations
 from tests.gui.conftest import buttons, fill_form
 from tests.gui.test_form_h3 import picture
 
 RID = "article:20261202:tide-eye:scene-08"
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    install_translations(qapp, request.param)
-    yield request.param
-    install_translations(qapp, "en")
 
 
 def test_a_square_first_frame_with_16_9_says_the_video_will_be_square(

@@ -11,7 +11,6 @@ import time
 import pytest
 
 from app.ui import style
-from app.ui.app import install_translations
 from app.ui.describe import describe
 from app.ui.qt import QApplication
 from tests.gui.conftest import shown
@@ -28,13 +27,6 @@ pytestmark = pytest.mark.qt_log_ignore(
     r".*No RHI backend\. Using CPU conversion\.",
     r"This plugin does not support propagateSizeHints\(\)",
 )
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    install_translations(qapp, request.param)
-    yield request.param
-    install_translations(qapp, "en")
 
 
 def _uncut(window) -> list[str]:

@@ -82,15 +82,6 @@ def test_derived_slots_keep_their_tail_in_the_slot_list(gui, make_window, size):
             assert shown == label, (shown, size)
 
 
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    from app.ui.language import install_translations
-
-    install_translations(qapp, request.param)
-    yield request.param
-    install_translations(qapp, "en")
-
-
 def test_every_slot_says_its_kind_in_a_narrow_slot_list(gui, make_window, lang):
     """Issue 33: at 1000×640 the Kind column is left out, yet each slot still says what it is —
     a picture, a clip, a song, a voice-over — by the glyph beside its state badge, and in the

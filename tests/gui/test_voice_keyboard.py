@@ -4,23 +4,14 @@ voice id of the user's own typed in (a designed or cloned voice)."""
 
 from __future__ import annotations
 
-import pytest
 
 from app.domain.states import Action, State
-from app.ui.app import install_translations
 from app.ui.qt import QApplication, QtGui, Qt
 from tests.gui.conftest import buttons, shown
 from tests.gui.test_flows import wait_state
 
 LINE = "article:20261202:tide-eye:voice-01"
 ANCHOR = "Chinese (Mandarin)_News_Anchor"
-
-
-@pytest.fixture(params=["en", "zh_CN"])
-def lang(request, qapp):
-    install_translations(qapp, request.param)
-    yield request.param
-    install_translations(qapp, "en")
 
 
 def voice_form(gui, window):
