@@ -94,7 +94,6 @@ WORLD2_ONCE = (
     "gzip_downloads",
     "drip_headers",
     "drip_answers",
-    "overfull_answer",
 )
 #: A short lease (timeout 5 s + margin) renewed often, and a Retry-After past it.
 LEASE_MARGIN, RENEW_EVERY, RETRY_AFTER = -3.0, 0.25, 3.0
