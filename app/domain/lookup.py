@@ -31,11 +31,13 @@ COMPARED = ("model", "duration", "resolution", "ratio")
 @dataclass(frozen=True)
 class Window:
     """Unix seconds, both ends included. ``offset``: the provider's clock minus this machine's
-    that placed it in the provider's clock (0: as this machine reads the time)."""
+    that placed it in the provider's clock (0: as this machine reads the time), known to within
+    ``error`` seconds (the window is widened by it)."""
 
     start: int
     end: int
     offset: float = 0.0
+    error: float = 0.0
 
     def holds(self, at: float) -> bool:
         return self.start <= at <= self.end
@@ -60,6 +62,7 @@ def placed(win: Window, clock: Clock | None) -> Window:
         math.floor(win.start + clock.offset - slack),
         math.ceil(win.end + clock.offset + slack),
         win.offset + clock.offset,
+        win.error + slack,
     )
 
 
@@ -167,6 +170,7 @@ class Selection:
                 "start": self.window.start,
                 "end": self.window.end,
                 "provider_clock_offset": round(self.window.offset, 3),
+                "provider_clock_error": round(self.window.error, 3),
             },
             "listed": len(self.listed),
             "owned_by_other_slots": list(self.owned),

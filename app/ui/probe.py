@@ -6,7 +6,10 @@ the native window id the display server knows), ``rows`` once the slot tree has 
 on a visible window, ``widgets`` (the screen rectangles of the named widgets a test clicks)
 whenever they move, ``poster`` when the video poster shows a decoded frame, and ``player``
 whenever the video player's state changes (playback state, media status, audio and video
-tracks, the audio output device, the position once it passes a second). It reads only object
+tracks, the audio output device, the position once it passes a second), ``checked`` (which of
+the named checkable buttons are checked) and ``menu`` (the texts of an open popup menu's actions,
+``None`` once it closes) whenever they change, so a test waits for what its click did instead of
+sleeping. It reads only object
 names and public Qt state, so it holds no knowledge of the window's internals and changes
 nothing in the app.
 """
@@ -17,7 +20,17 @@ import json
 from pathlib import Path
 from typing import Any
 
-from app.ui.qt import QAbstractItemView, QGuiApplication, QLabel, QTimer, QWidget, multimedia
+from app.ui.qt import (
+    QAbstractButton,
+    QAbstractItemView,
+    QApplication,
+    QGuiApplication,
+    QLabel,
+    QMenu,
+    QTimer,
+    QWidget,
+    multimedia,
+)
 
 #: object names whose screen rectangles are reported (stable names, checked by the GUI tests).
 WIDGETS = (
@@ -53,6 +66,8 @@ class Probe:
         self.last_widgets: dict[str, list[int]] | None = None
         self.last_poster: list[int] | None = None
         self.last_player: dict[str, Any] | None = None
+        self.last_checked: dict[str, bool] | None = None
+        self.last_menu: list[str] | None = None
         self.timer = QTimer(window, interval=100)
         self.timer.timeout.connect(self.poll)
         self.timer.start()
@@ -83,15 +98,33 @@ class Probe:
                 self.sent.add("rows")
                 self.write("rows", count=count)
         widgets: dict[str, list[int]] = {}
+        checked: dict[str, bool] = {}
         for name in WIDGETS:
             child = _shown(w, QWidget, name)
             if child is not None:
                 top_left = child.mapToGlobal(child.rect().topLeft())
                 widgets[name] = [top_left.x(), top_left.y(), child.width(), child.height()]
+                if isinstance(child, QAbstractButton) and child.isCheckable():
+                    checked[name] = child.isChecked()
         if widgets != self.last_widgets:
             self.last_widgets = widgets
             self.write("widgets", widgets=widgets)
+        if checked != self.last_checked:
+            self.last_checked = checked
+            self.write("checked", checked=checked)
+        self.poll_menu()
         self.poll_video(w)
+
+    def poll_menu(self) -> None:
+        popup = QApplication.activePopupWidget()
+        menu = (
+            [a.text() for a in popup.actions() if a.isVisible() and not a.isSeparator()]
+            if isinstance(popup, QMenu)
+            else None
+        )
+        if menu != self.last_menu:
+            self.last_menu = menu
+            self.write("menu", actions=menu)
 
     def poll_video(self, w: QWidget) -> None:
         poster = _shown(w, QLabel, "videoPoster")

@@ -8,15 +8,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from tests.desktop.test_xcb_window import click, event, widgets
-from tests.support.fixtures import ROOT, run_slate
+from tests.support.fixtures import run_slate
+from tests.support.xapp import click, event, launch, menu, settled, stop, wait_for, widgets
 from tests.support.xserver import XServer, start_xvfb
 
 IMAGE = "article:20260816:tide-eye:still-01"
@@ -31,41 +29,6 @@ def xserver(tmp_path: Path):
         yield server
     finally:
         server.stop()
-
-
-def _launch(xserver: XServer, slate_env, tmp_path: Path, *args: str):
-    probe = tmp_path / "probe.jsonl"
-    env = xserver.env(slate_env)
-    env.update(SLATE_GUI_PROBE=str(probe), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    log = (tmp_path / "app.log").open("w")  # no pipes: the app's helpers may outlive it
-    app = subprocess.Popen(
-        [sys.executable, "-m", "app", "gui", "--lang", "en", *args],
-        env=env,
-        cwd=ROOT,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    log.close()
-    return app, probe
-
-
-def wait_for(what: str, check, app: subprocess.Popen, timeout: float = 60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        if app.poll() is not None:
-            raise AssertionError(f"the app ended ({app.returncode}) before {what}: {app.args}")
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def _stop(app: subprocess.Popen) -> None:
-    if app.poll() is None:
-        app.kill()  # the test is over: what the app had to do is in the store already
-        app.wait(30)
 
 
 def _having(probe: Path, name: str) -> dict | None:
@@ -93,17 +56,14 @@ def _wheel_over(x: XServer, rect: list[int], button: str, turns: int) -> None:
 
 
 def test_the_wheel_over_the_form_changes_no_paid_setting(xserver: XServer, slate_env, tmp_path):
-    app, probe = _launch(xserver, slate_env, tmp_path)
+    app, probe = launch(xserver, slate_env, tmp_path)
     try:
         shown = wait_for("the window", lambda: event(probe, "shown"), app)
         xserver.xdotool("windowfocus", "--sync", str(shown["window_id"]))
-        rects = wait_for(
-            "the window's buttons",
-            lambda: widgets(probe).get("newDraftButton") and widgets(probe),
-            app,
-        )
+        rects = settled(probe, app, "newDraftButton", what="the window's buttons")
         click(xserver, rects["newDraftButton"])
-        draft = wait_for("the draft's fields", lambda: _having(probe, "durationSlider"), app)
+        wait_for("the draft's fields", lambda: _having(probe, "durationSlider"), app)
+        draft = settled(probe, app, "requestIdEdit", "promptEdit", "durationSlider", "ratioCombo")
         _type_into(xserver, draft["requestIdEdit"], WHEELED)
         _type_into(xserver, draft["promptEdit"], "tide eye, the wheel turned over the form")
         # the pointer over Duration, then over Ratio, wheel down and up: the page scrolls, the
@@ -121,7 +81,7 @@ def test_the_wheel_over_the_form_changes_no_paid_setting(xserver: XServer, slate
         assert task["params"]["duration"] == 6, task["params"]
         assert task["params"]["ratio"] == "16:9", task["params"]
     finally:
-        _stop(app)
+        stop(app)
 
 
 def test_use_as_first_frame_creates_an_h3_slot_by_mouse_and_keyboard(
@@ -139,20 +99,19 @@ def test_use_as_first_frame_creates_an_h3_slot_by_mouse_and_keyboard(
         "--wait",
     )
     assert done.out["task"]["state"] == "success", done.out
-    app, probe = _launch(xserver, slate_env, tmp_path, "--select", IMAGE)
+    app, probe = launch(xserver, slate_env, tmp_path, "--select", IMAGE)
     try:
         shown = wait_for("the window", lambda: event(probe, "shown"), app)
         xserver.xdotool("windowfocus", "--sync", str(shown["window_id"]))
-        rects = wait_for(
-            "the finished slot's Use button",
-            lambda: widgets(probe).get("useAsButton") and widgets(probe),
-            app,
-        )
+        rects = settled(probe, app, "useAsButton", what="the finished slot's Use button")
         click(xserver, rects["useAsButton"])  # its menu opens
-        time.sleep(0.5)
+        actions = wait_for("the Use menu", lambda: menu(probe), app)
+        assert "first frame" in actions[0].replace("&", ""), actions
         xserver.xdotool("key", "Down")  # "Use as first frame of a new slot"
         xserver.xdotool("key", "Return")
-        draft = wait_for("the new draft", lambda: _having(probe, "requestIdEdit"), app)
+        wait_for("the menu closed", lambda: menu(probe) is None, app)
+        wait_for("the new draft", lambda: _having(probe, "requestIdEdit"), app)
+        draft = settled(probe, app, "requestIdEdit", "promptEdit", "ratioCombo")
         _type_into(xserver, draft["requestIdEdit"], CHAINED)
         _type_into(xserver, draft["promptEdit"], "the lighthouse at dusk, slow dolly in")
 
@@ -171,4 +130,4 @@ def test_use_as_first_frame_creates_an_h3_slot_by_mouse_and_keyboard(
         assert task["params"]["model"] == "MiniMax-H3", task["params"]
         assert [c["role"] for c in task["params"]["content"]] == ["first_frame"]
     finally:
-        _stop(app)
+        stop(app)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import time
 
-from tests.desktop.test_xcb_draft import _launch, _stop, wait_for, xserver  # noqa: F401
-from tests.desktop.test_xcb_window import click, event, widgets
+from tests.desktop.test_xcb_draft import xserver  # noqa: F401
+from tests.support.xapp import click, event, launch, stop, wait_for, widgets
 from tests.support.fixtures import run_slate
 from tests.support.xserver import XServer
 
@@ -38,7 +38,7 @@ def test_an_unknown_slot_cannot_be_paid_twice_by_mouse_or_keyboard(
     )
     assert lost.code == 4 and lost.out["task"]["state"] == "unknown", lost.out
     assert demo_sim.stats()["creates_total"] == 1
-    app, probe = _launch(xserver, slate_env, tmp_path, "--select", LOST)
+    app, probe = launch(xserver, slate_env, tmp_path, "--select", LOST)
     try:
         shown = wait_for("the window", lambda: event(probe, "shown"), app)
         xserver.xdotool("windowfocus", "--sync", str(shown["window_id"]))
@@ -62,7 +62,7 @@ def test_an_unknown_slot_cannot_be_paid_twice_by_mouse_or_keyboard(
         click(xserver, widgets(probe)["newDraftButton"])
         wait_for("a blank draft", lambda: widgets(probe).get("requestIdEdit"), app)
     finally:
-        _stop(app)
+        stop(app)
     assert demo_sim.stats()["creates_total"] == 1  # never sent again
     listed = run_slate(slate_env, "list")
     rids = [s["request_id"] for s in listed.out["slots"]]

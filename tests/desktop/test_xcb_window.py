@@ -8,16 +8,25 @@ the window, and closing it like a window manager does ends the app cleanly (exit
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.support.fixtures import ROOT, run_slate
+from tests.support.xapp import (
+    checked,
+    click,
+    click_until,
+    event,
+    launch,
+    log_of,
+    settled,
+    stop,
+    wait_for,
+    widgets,
+)
 from tests.support.xserver import XServer, close_window, colours, region, start_xvfb
 
 SCREENSHOTS = ROOT / "tests" / "screenshots"
@@ -32,44 +41,6 @@ def xserver(tmp_path: Path):
         yield server
     finally:
         server.stop()
-
-
-def read_events(path: Path) -> list[dict[str, Any]]:
-    if not path.exists():
-        return []
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
-
-
-def wait_for(what: str, check, app: subprocess.Popen, timeout: float = 60) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        if app.poll() is not None:
-            out, err = app.communicate()
-            raise AssertionError(f"the app ended ({app.returncode}) before {what}: {err[-3000:]}")
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def event(probe: Path, name: str) -> dict[str, Any] | None:
-    return next((e for e in read_events(probe) if e["event"] == name), None)
-
-
-def widgets(probe: Path) -> dict[str, list[int]]:
-    found = [e["widgets"] for e in read_events(probe) if e["event"] == "widgets"]
-    return found[-1] if found else {}
-
-
-def centre(rect: list[int]) -> tuple[str, str]:
-    x, y, w, h = rect
-    return str(x + w // 2), str(y + h // 2)
-
-
-def click(x: XServer, rect: list[int]) -> None:
-    x.xdotool("mousemove", "--sync", *centre(rect))
-    x.xdotool("click", "1")
 
 
 def save(image, name: str) -> Path:
@@ -93,17 +64,7 @@ def test_real_window_on_xcb(xserver: XServer, slate_env, tmp_path):
     )
     assert done.out["task"]["state"] == "success", done.out
 
-    probe = tmp_path / "probe.jsonl"
-    env = xserver.env(slate_env)
-    env.update(SLATE_GUI_PROBE=str(probe), XDG_CONFIG_HOME=str(tmp_path / "config"))
-    app = subprocess.Popen(
-        [sys.executable, "-m", "app", "gui", "--select", DONE, "--lang", "en"],
-        env=env,
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    app, probe = launch(xserver, slate_env, tmp_path, "--select", DONE)
     try:
         shown = wait_for("the window on the X server", lambda: event(probe, "shown"), app)
         assert shown["platform"] == "xcb"
@@ -133,20 +94,27 @@ def test_real_window_on_xcb(xserver: XServer, slate_env, tmp_path):
 
         # a create through the form: real pointer and keyboard events through the X server
         xserver.xdotool("windowfocus", "--sync", str(shown["window_id"]))
-        click(xserver, rects["newDraftButton"])
-        draft = wait_for(
-            "an editable draft",
-            lambda: (lambda w: w if w.get("requestIdEdit") else None)(widgets(probe)),
+        click_until(
+            xserver,
+            probe,
             app,
+            "newDraftButton",
+            lambda: widgets(probe).get("requestIdEdit"),
+            "an editable draft",
         )
-        click(xserver, draft["imageRadio"])
+        # the kind first (it may change the form below it), each click until the window shows it
+        click_until(
+            xserver, probe, app, "imageRadio", lambda: checked(probe).get("imageRadio"), "image"
+        )
+        draft = settled(probe, app, "requestIdEdit", "promptEdit", "createButton")
         click(xserver, draft["requestIdEdit"])
         xserver.xdotool("key", "--clearmodifiers", "ctrl+a")
         xserver.xdotool("type", "--delay", "5", NEW)
         click(xserver, draft["promptEdit"])
         xserver.xdotool("key", "--clearmodifiers", "ctrl+a")
         xserver.xdotool("type", "--delay", "5", "a lighthouse at dusk")
-        click(xserver, widgets(probe)["createButton"])
+        assert checked(probe).get("imageRadio"), "typing changed the kind"
+        click(xserver, settled(probe, app, "createButton")["createButton"])
 
         def created():
             res = run_slate(slate_env, "status", NEW)
@@ -157,21 +125,25 @@ def test_real_window_on_xcb(xserver: XServer, slate_env, tmp_path):
             )
 
         status = wait_for("the slot created from the form", created, app)
-        assert status["task"]["kind"] == "image"
+        assert status["task"]["kind"] == "image", status["task"]
         assert status["task"]["params"]["prompt"] == "a lighthouse at dusk"
-        time.sleep(1.0)  # let the window paint the new slot
-        after = xserver.screenshot()
+        # the window paints the new slot (its row, its result): the screen changes
+        after = wait_for(
+            "the new slot painted",
+            lambda: (lambda shot: shot if shot.tobytes() != first.tobytes() else None)(
+                xserver.screenshot()
+            ),
+            app,
+        )
         save(after, "xvfb-2-created.png")
-        assert after.tobytes() != first.tobytes()
 
         # close it as a window manager would: the app ends by itself, cleanly
         close_window(xserver.display, shown["window_id"])
-        out, err = app.communicate(timeout=60)
+        app.wait(60)
     finally:
-        if app.poll() is None:
-            app.kill()
-            app.communicate()
-    assert app.returncode == 0, err[-3000:]
+        stop(app)
+    err = log_of(app, tmp_path)
+    assert app.returncode == 0, err
     assert "core dumped" not in err and "Aborted" not in err
 
 

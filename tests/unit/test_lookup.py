@@ -95,7 +95,13 @@ def test_select_keeps_the_window_and_leaves_owned_tasks_out():
     assert found.found is not None and found.found.task_id == "mine"
     ev = found.evidence()
     assert (
-        ev["window"] == {"start": 100, "end": 200, "provider_clock_offset": 0.0}
+        ev["window"]
+        == {
+            "start": 100,
+            "end": 200,
+            "provider_clock_offset": 0.0,
+            "provider_clock_error": 0.0,
+        }
         and ev["listed"] == 3
     )
     assert ev["owned_by_other_slots"] == ["owned"]
@@ -114,7 +120,7 @@ def test_the_window_is_placed_in_the_providers_clock_and_widened_by_the_readings
     ours = window(1000.0, 1100.0)  # 990 … 1160
     behind = placed(ours, Clock(offset=-90.0, error=0.6))
     assert (behind.start, behind.end) == (math.floor(990 - 90 - 0.6), math.ceil(1160 - 90 + 0.6))
-    assert behind.offset == -90.0
+    assert behind.offset == -90.0 and behind.error == 0.6
     assert behind.holds(1000.0 - 90.0) and not behind.holds(1100.0)
     assert placed(ours, None) == ours  # no reading yet: our own clock
     assert placed(ours, Clock(offset=float("nan"), error=0.5)) == ours  # never a NaN window
