@@ -260,6 +260,18 @@ class MainWindow(QMainWindow):
                 lambda: browser.step(False),
                 self.tr("Previous slot"),
             ),
+            "nextResult": add(
+                "nextResultAction",
+                ["Alt+Right", "]"],
+                lambda: pane.finished.step_result(True),
+                self.tr("Next result of the slot"),
+            ),
+            "previousResult": add(
+                "previousResultAction",
+                ["Alt+Left", "["],
+                lambda: pane.finished.step_result(False),
+                self.tr("Previous result of the slot"),
+            ),
             "new": add("newDraftAction", ["Ctrl+N"], lambda: self.new_draft(), self.tr("New slot")),
             "export": add("exportAction", ["Ctrl+E"], lambda: self.export(), self.tr("Export")),
             "settings": add(

@@ -1057,6 +1057,14 @@ Every image and video you create gathers here, newest first.</source>
         <translation>下一个槽位</translation>
     </message>
     <message>
+        <source>Next result of the slot</source>
+        <translation>下一个结果</translation>
+    </message>
+    <message>
+        <source>Previous result of the slot</source>
+        <translation>上一个结果</translation>
+    </message>
+    <message>
         <source>Previous slot</source>
         <translation>上一个槽位</translation>
     </message>

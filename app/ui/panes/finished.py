@@ -360,6 +360,21 @@ class FinishedView(QWidget):
         self.picks.marks_of(request_id, arrived)
         self._say_marks()
 
+    def step_result(self, forward: bool) -> bool:
+        """Show the next (or previous) of the slot's results in the grid — the one the marking
+        keys, Open and "Use in a new slot" then act on; False at either end or with one result
+        (a video or a sound is the slot's one result)."""
+        if self.media.currentWidget() is not self.images or self.images.count() < 2:
+            return False
+        row = self.images.currentRow()
+        row = 0 if row < 0 else row
+        to = row + (1 if forward else -1)
+        if not 0 <= to < self.images.count():
+            return False
+        self.images.setCurrentRow(to)
+        self.images.scrollToItem(self.images.item(to))
+        return True
+
     def current_position(self) -> int | None:
         media = self.current_media()
         return None if media is None else self._media.index(media)
