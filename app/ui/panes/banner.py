@@ -27,6 +27,7 @@ from app.ui.qt import (
     QTimer,
     QVBoxLayout,
     QWidget,
+    Signal,
     translate,
 )
 from app.ui.style import badge_pixmap, state_word
@@ -201,6 +202,10 @@ def progress_text(p: Progress | None) -> str:
 
 class Banner(QFrame):
     """A badge, a title, one or two sentences, and the progress line of the slot on screen."""
+
+    #: the bar's (value, maximum) each time the progress of running work is shown (maximum 0:
+    #: no estimate to measure against): the running canvas fills as far as this
+    progressShown = Signal(int, int)
 
     def __init__(self, slot: CurrentSlot, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -386,6 +391,7 @@ class Banner(QFrame):
                 self.bar.setValue(int(est.fraction(p.elapsed) * 1000))
             else:
                 self.bar.setRange(0, 0)  # moving: no estimate to measure against
+            self.progressShown.emit(self.bar.value(), self.bar.maximum())
         self.bar.setVisible(running)
         self.progress.setText(text)
         self.progress.setVisible(bool(text))

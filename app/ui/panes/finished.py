@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from app.domain.states import State
+from app.domain.states import IN_FLIGHT, State
 from app.service.views import MediaView
 from app.ui.chain import Role
 from app.ui.dragout import DragOut, OutFile, out_files
@@ -23,6 +23,7 @@ from app.ui.panes.actions import task_cost_text
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.sound_view import SoundView, show_sound, sound_summary
 from app.ui.flow import FlowLayout
+from app.ui.panes.running import RunningCanvas
 from app.ui.picks import PickActions, PickBar, key_of
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
@@ -201,6 +202,10 @@ class FinishedView(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         box.setSpacing(6)
         box.addWidget(self.media, 1)
+        # a slot being made: the frame of its result to come, the prompt in it
+        self.running = RunningCanvas()
+        self.running.hide()
+        box.addWidget(self.running, 1)
         box.addLayout(row)
         line = QHBoxLayout()
         line.setContentsMargins(0, 0, 0, 0)
@@ -217,8 +222,13 @@ class FinishedView(QWidget):
         """The task's results (success only) and the summary of its parameters."""
         media = list(task.media) if task is not None and task.state is State.SUCCESS else []
         summary = self._summary(task) if task is not None else ""
+        running = task is not None and task.state in IN_FLIGHT and not media
+        if running:
+            params = dict(getattr(task, "params", {}) or {})
+            self.running.set_task(task.kind, params, _plain(summary).split(" — ", 1)[0])
+        self.running.setVisible(running)
         self.summary.setText(summary)
-        self.summary.setVisible(not media)
+        self.summary.setVisible(not media and not running)
         self.line.setText(_plain(summary) if media else "")
         self.line.setVisible(bool(media))
         cost = task_cost_text(task) if media else ""
@@ -233,7 +243,7 @@ class FinishedView(QWidget):
         self.folder_button.setVisible(bool(media))
         self._show_make2k(task, media)
         self._load_marks(task.request_id if media else None)
-        self._box.setStretch(self._box.count() - 1, 0 if media else 1)
+        self._box.setStretch(self._box.count() - 1, 0 if media or running else 1)
         if same:
             return
         self._token += 1

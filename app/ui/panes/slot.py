@@ -108,6 +108,7 @@ class SlotPane(QWidget):
         box.setSpacing(8)
         self.finished = FinishedView(controller)  # a stored slot: results large, then summary
         self.finished.hide()
+        self.banner.progressShown.connect(self.finished.running.set_progress)
         self.tidy = TidyBar(controller, slot)  # hide, delete local media, "media removed here"
         self.tidy.recoverWanted.connect(self.recover)
         self.tidy.said.connect(lambda text, error: self.show_message(text, error))
