@@ -51,6 +51,7 @@ from app.service.results import (
     PricesReport,
     SpendReport,
 )
+from app.service.results import VoicesReport
 from app.service.views import MediaView, TaskView
 
 if TYPE_CHECKING:
@@ -342,6 +343,33 @@ def build_parser() -> Parser:
         "--result", metavar="N", default="1", help="which result of the slot (default 1)"
     )
 
+    vo = command("voice", "design a voice (a paid slot of kind voice), or list the voices")
+    vo.add_argument(
+        "action",
+        choices=["design", "list"],
+        help="design: a voice from a description (--request-id, --prompt, --preview-text); "
+        "list: get_voice with made, last used and deleted-after dates",
+    )
+    vo.add_argument("--request-id", dest="request_id", metavar="ID", help=f"design: {rid}")
+    vo.add_argument("--prompt", metavar="DESCRIPTION", help="design: the description of the voice")
+    vo.add_argument(
+        "--preview-text",
+        dest="preview_text",
+        metavar="TEXT",
+        help="design: the words of the trial recording (at most 500 characters)",
+    )
+    vo.add_argument(
+        "--wait",
+        action="store_true",
+        help="design: accepted for symmetry with submit (a voice design answers at once)",
+    )
+    vo.add_argument(
+        "--type",
+        dest="voice_type",
+        choices=["system", "designed", "cloned", "all"],
+        help="list: which voices (default all)",
+    )
+
     command("quota", "today's use and limits")
     command("doctor", "what Slate finds on this machine (changes nothing)")
 
@@ -565,6 +593,7 @@ def render_task(t: TaskView) -> dict[str, Any]:
         "failed_count": t.failed_count,
         "cost": render_task_cost(t),
         **({"text": t.text} if t.text is not None else {}),
+        **({"voice_id": t.voice_id} if t.voice_id is not None else {}),
         "hidden": t.hidden,
         "removed_media": [render_media(m) for m in t.removed_media],
     }
@@ -605,7 +634,7 @@ def render_quota(q: QuotaReport) -> dict[str, Any]:
         "image": {"used": q.image.used, "limit": q.image.limit},
         **{
             name: {"used": use.used, "limit": use.limit}
-            for name, use in (("music", q.music), ("speech", q.speech))
+            for name, use in (("music", q.music), ("speech", q.speech), ("voice", q.voice))
             if use is not None
         },
     }
@@ -755,6 +784,18 @@ def render(result: Result[Any]) -> dict[str, Any]:
         out["budget"] = render_budget(payload.budget) if payload.budget else None
     elif isinstance(payload, KeyInfo):
         out["key"] = payload.data
+    elif isinstance(payload, VoicesReport):
+        out["voices"] = [
+            {
+                "voice_id": v.voice_id,
+                "kind": v.kind,
+                "made": v.made,
+                "last_used": v.last_used,
+                "deleted_after": v.deleted_after,
+                "request_id": v.request_id,
+            }
+            for v in payload.voices
+        ]
     elif isinstance(payload, LookupReport):
         out["lookup"] = {
             "window": {"start": payload.window_start, "end": payload.window_end},
@@ -1081,11 +1122,28 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
             return await _board(svc, ns)
         if cmd == "quota":
             return await svc.quota()
+        if cmd == "voice":
+            return await _voice(svc, ns)
         raise AssertionError(cmd)
     finally:
         if progress is not None:
             await progress.aclose()
         await app.aclose()
+
+
+async def _voice(svc: Any, ns: argparse.Namespace) -> Result[Any]:
+    """``voice design --request-id RID --prompt D --preview-text T`` or ``voice list``."""
+    if ns.action == "list":
+        given = [f for f in ("request_id", "prompt", "preview_text") if getattr(ns, f)]
+        if given:
+            opt = given[0].replace("_", "-")
+            return _invalid(f"{given[0]}: voice list takes no --{opt}", field=given[0])
+        return await svc.voice_list(ns.voice_type or "all")
+    if ns.voice_type is not None:
+        return _invalid("type: --type goes with voice list", field="type")
+    if ns.request_id is None:
+        return _invalid("request_id: voice design needs --request-id", field="request_id")
+    return await svc.design_voice(ns.request_id, ns.prompt, ns.preview_text, wait=ns.wait)
 
 
 async def _board(svc: Any, ns: argparse.Namespace) -> Result[Any]:

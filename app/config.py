@@ -40,6 +40,7 @@ ENV = {
     "quota_image": "SLATE_QUOTA_IMAGE",
     "quota_music": "SLATE_QUOTA_MUSIC",
     "quota_speech": "SLATE_QUOTA_SPEECH",
+    "quota_voice": "SLATE_QUOTA_VOICE",
     "demo_fault": "SLATE_DEMO_FAULT",
     "budget_daily": "SLATE_BUDGET_DAILY",
 }
@@ -71,6 +72,7 @@ class Config:
     quota_image: int | None = None
     quota_music: int | None = None
     quota_speech: int | None = None
+    quota_voice: int | None = None
     #: Whether the timeout was stated (option or environment), not the default: music's create
     #: then waits that long instead of at least 300 s.
     timeout_stated: bool = False
@@ -106,7 +108,13 @@ class Config:
                     maximum=POLL_INTERVAL_RANGE[1],
                 ),
             )
-        for name in ("quota_video", "quota_image", "quota_music", "quota_speech"):
+        for name in (
+            "quota_video",
+            "quota_image",
+            "quota_music",
+            "quota_speech",
+            "quota_voice",
+        ):
             value = getattr(self, name)
             if value is not None:
                 put(self, name, whole(name, value, minimum=0, maximum=QUOTA_MAX))
@@ -145,6 +153,8 @@ class Config:
             return None  # a prompt enhancement has no daily quota of its own (budget applies)
         if kind in ("music", "speech"):
             return self.quota_music if kind == "music" else self.quota_speech
+        if kind == "voice":
+            return self.quota_voice
         return self.quota_video if kind == "video" else self.quota_image
 
 
@@ -182,6 +192,7 @@ def load(
     )
     qv, qi = pick("quota_video"), pick("quota_image")
     qm, qs = pick("quota_music"), pick("quota_speech")
+    qvo = pick("quota_voice")
     budget = pick("budget_daily")
     return Config(
         data_dir=data_dir,
@@ -197,6 +208,9 @@ def load(
         quota_music=None if qm is None else whole("quota_music", qm, minimum=0, maximum=QUOTA_MAX),
         quota_speech=(
             None if qs is None else whole("quota_speech", qs, minimum=0, maximum=QUOTA_MAX)
+        ),
+        quota_voice=(
+            None if qvo is None else whole("quota_voice", qvo, minimum=0, maximum=QUOTA_MAX)
         ),
         timeout_stated=pick("timeout") is not None,
         demo_stage_seconds=number(

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Mapping
 from urllib.parse import urlsplit
 
-from app.domain import derived, enhance, params_h3image, params_sound, params_v2
+from app.domain import derived, enhance, params_h3image, params_sound, params_v2, params_voice
 from app.domain.errors import Rule, ValidationError
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, protocol_for
@@ -565,7 +565,9 @@ def normalize(kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         return enhance.normalize(raw)
     if params_sound.is_sound(kind):
         return params_sound.normalize(kind, raw)
-    raise ValidationError("kind", "must be image, video, music or speech")
+    if kind == params_voice.VOICE:
+        return params_voice.normalize(raw)
+    raise ValidationError("kind", "must be image, video, music, speech or voice")
 
 
 def request_body(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,9 +17,10 @@ from typing import Literal
 
 from app.domain.errors import Rule, ValidationError
 
-Kind = Literal["image", "video", "prompt", "music", "speech"]
-#: prompt: an enhanced prompt (text); music and speech: sound (app.domain.params_sound)
-KINDS: tuple[Kind, ...] = ("image", "video", "prompt", "music", "speech")
+Kind = Literal["image", "video", "prompt", "music", "speech", "voice"]
+#: prompt: an enhanced prompt (text); music and speech: sound (app.domain.params_sound);
+#: voice: a designed voice (app.domain.params_voice)
+KINDS: tuple[Kind, ...] = ("image", "video", "prompt", "music", "speech", "voice")
 
 REQUEST_ID_MIN = 8
 REQUEST_ID_MAX = 120

@@ -183,10 +183,17 @@ NO_TASK_ID = (
 )
 
 
+#: A designed voice has no task id: its slot's own voice id is what ``get_voice`` is asked for.
+VOICE_BY_ID = (
+    "a voice design has no task id: recover --lookup asks MiniMax's voice list for the "
+    "slot's own voice id"
+)
+
+
 def has_task_id(kind: str, params: Mapping[str, Any] | None) -> bool:
     """Whether a slot of this kind can have a provider task id to query or attach: not music,
     not synchronous speech (asynchronous speech does)."""
-    if kind == "music":
+    if kind in ("music", "voice"):
         return False
     if kind == "speech":
         return (params or {}).get("protocol") == "async"
@@ -280,7 +287,7 @@ def asks_provider(kind: str, caps: Capabilities, params: Mapping[str, Any] | Non
     """Whether a slot of ``kind`` has a task the provider can be asked about: video and prompt
     tasks have a task id; asynchronous speech too (:func:`has_task_id`); music and synchronous
     speech never; images none, unless the provider can query them (``can_query_images``)."""
-    if kind in ("music", "speech"):
+    if kind in ("music", "speech", "voice"):
         return has_task_id(kind, params)
     return kind in ASKABLE_KINDS or caps.can_query_images
 
@@ -309,7 +316,7 @@ def slot_offers(task: SlotFacts | None, caps: Capabilities) -> dict[Action, Slot
             if action is Action.NEW_SLOT and state is State.UNKNOWN:
                 refusal = Refusal.RECOVER_FIRST
         elif action is Action.QUERY and state is State.UNKNOWN:
-            if kind in ("music", "speech") and not has_task_id(kind, params):
+            if kind in ("music", "speech", "voice") and not has_task_id(kind, params):
                 refusal = Refusal.NO_RECORD
             elif not asks_provider(kind, caps, params):
                 refusal = Refusal.NO_QUERY
@@ -435,10 +442,14 @@ def recover_options(
             attach = RecoverOption(False, NO_TASK_ID)
         elif not asks_provider(task.kind, caps, getattr(task, "params", None)):
             attach = RecoverOption(False, "MiniMax cannot query image tasks; use --declare-failed")
+    if unknown and task.kind == "voice":
+        attach = RecoverOption(False, VOICE_BY_ID)
     lookup = unknown_only("lookup")
     if unknown:
         lookup = RecoverOption(True)
-        if sound:
+        if task.kind == "voice":
+            pass  # get_voice lists the slot's own voice id, or not: exact evidence
+        elif sound:
             lookup = RecoverOption(
                 False,
                 NO_TASK_ID

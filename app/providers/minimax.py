@@ -22,7 +22,7 @@ import httpx
 
 from app.domain.capabilities import Capabilities
 from app.domain.protocols import T2A, V1
-from app.providers import h3image, sound
+from app.providers import h3image, sound, voice
 from app.providers.base import (
     Ambiguous,
     Cancelled,
@@ -231,6 +231,16 @@ class MiniMaxProvider:
     async def list_voices(self) -> list[tuple[str, str]]:
         """The voices ``get_voice`` lists: :func:`app.providers.sound.list_voices`."""
         return await sound.list_voices(self.http, self._hint)
+
+    async def design_voice(
+        self, body: dict[str, Any], timeout: float | None = None
+    ) -> voice.VoiceDesigned:
+        """A voice design: :func:`app.providers.voice.design`."""
+        return await voice.design(self.http, body, self._hint, timeout)
+
+    async def get_voices(self, voice_type: str = "all") -> list[voice.ListedVoice]:
+        """``get_voice`` with each voice's group and date: :func:`app.providers.voice.voices`."""
+        return await voice.voices(self.http, self._hint, voice_type)
 
     def download(self, url: str) -> DownloadContext:
         """``async with provider.download(url) as d:`` — iterate ``d.chunks``."""

@@ -272,6 +272,7 @@ class Batches:
             budget,
             QuotaUse(room.used.get("music", 0), config.quota_music),
             QuotaUse(room.used.get("speech", 0), config.quota_speech),
+            QuotaUse(room.used.get("voice", 0), config.quota_voice),
         )
         return quota, budget
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, TypeVar
 
 from app.config import Config
-from app.domain import handles
+from app.domain import handles, params_voice
 from app.domain.capabilities import Capabilities
 from app.domain.cost import Cost, SlotCost, charge
 from app.domain.errors import ValidationError
@@ -71,6 +71,13 @@ def _text_result(task: TaskRow) -> str | None:
     """A text result (an enhanced prompt), or None."""
     text = (task.results or {}).get("prompt") if task.kind == "prompt" else None
     return text if isinstance(text, str) else None
+
+
+def voice_id_of(task: TaskRow) -> str | None:
+    """A voice slot's own voice id (a pure function of its idempotency key), else None."""
+    if task.kind != params_voice.VOICE:
+        return None
+    return params_voice.voice_id_for(task.idempotency_key)
 
 
 def _failed_count(task: TaskRow) -> int | None:
@@ -316,6 +323,7 @@ class ServiceContext:
             cost=cost,
             charged=charged,
             text=_text_result(task),
+            voice_id=voice_id_of(task),
             hidden=task.hidden_at is not None,
             removed_media=removed,
         )

@@ -258,6 +258,7 @@ class Reads:
                 budget,
                 QuotaUse(used.get("music", 0), ctx.config.quota_music),
                 QuotaUse(used.get("speech", 0), ctx.config.quota_speech),
+                QuotaUse(used.get("voice", 0), ctx.config.quota_voice),
             ),
         )
 

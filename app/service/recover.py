@@ -31,6 +31,7 @@ from app.domain.states import (
 )
 from app.domain.tidy import may_refetch
 from app.providers.base import KeepsClock, ProviderError
+from app.service import voice
 from app.service.media import VerificationFailed
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.context import ServiceContext
@@ -350,6 +351,8 @@ class Recovery:
         option = options[RecoverWay.LOOKUP]
         if not option.offered:
             return not_allowed(ctx.view(task), option.why_not)
+        if voice.is_voice(task.kind):  # exact evidence: get_voice lists the slot's voice id
+            return await voice.lookup(self, task)
         try:
             found = await self._select(task)
         except ProviderError as exc:

@@ -191,6 +191,7 @@ class QuotaReport:
     budget: BudgetReport | None = None
     music: QuotaUse | None = None
     speech: QuotaUse | None = None
+    voice: QuotaUse | None = None
 
 
 @dataclass(frozen=True)
@@ -300,6 +301,25 @@ class LookupReport:
     #: Candidates another unknown or submitting slot of this user could have made: (task id,
     #: those slots' RequestIds). While any is contested, nothing is attached.
     contested: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class VoiceEntry:
+    """One voice as ``voice list`` shows it: its kind (system, designed, cloned), when it was
+    made, its last use by a speech slot of this store, the day MiniMax deletes it if unused
+    (designed and cloned voices), and the voice slot that made it (None: made elsewhere)."""
+
+    voice_id: str
+    kind: str
+    made: str | None
+    last_used: str | None
+    deleted_after: str | None
+    request_id: str | None
+
+
+@dataclass(frozen=True)
+class VoicesReport:
+    voices: tuple[VoiceEntry, ...]
 
 
 # -- batches ----------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ from app.service.results import (
     SlotList,
     SpendReport,
 )
+from app.service import voice as voice_mod
 from app.service.sound import VoiceList, list_voices
 from app.service.spend import Prices, Spending
 from app.service.submit import Submitter
@@ -322,6 +323,25 @@ class SlateService:
         """The voices a voice line may use: the provider's ``get_voice`` list, or MiniMax's
         documented system voices when it cannot be asked (``problem`` says why)."""
         return await list_voices(self.ctx.provider)
+
+    async def design_voice(
+        self,
+        request_id: Any,
+        prompt: Any,
+        preview_text: Any,
+        *,
+        wait: bool = False,
+        max_seconds: float | None = None,
+    ) -> Result[Any]:
+        """A voice design: a slot of kind ``voice`` (:mod:`app.service.voice`), with the submit
+        semantics (replay, conflict, unknown, quota, budget)."""
+        params = {"prompt": prompt, "preview_text": preview_text}
+        return await self.submit(request_id, "voice", params, wait=wait, max_seconds=max_seconds)
+
+    async def voice_list(self, voice_type: Any = "all") -> Result[Any]:
+        """``voice list``: ``get_voice`` with made, last used and deleted-after dates and the
+        voice slot that made each (:func:`app.service.voice.list_voices`)."""
+        return await voice_mod.list_voices(self.ctx, voice_type)
 
     # -- shot lists -------------------------------------------------------------------------
     async def plan_batch(

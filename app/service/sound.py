@@ -33,7 +33,7 @@ from app.domain.params_sound import MUSIC, MUSIC_CREATE_TIMEOUT, SPEECH
 from app.domain.states import BILLED_FAILURES, State, state_for_status_word
 from app.providers.base import ProviderError, VideoStatus, download_status_error
 from app.service import media as media_mod
-from app.service import sound_media
+from app.service import sound_media, voice
 from app.service.context import ServiceContext
 from app.service.results import OutcomeKind, Result
 from app.store.rows import TaskRow
@@ -50,7 +50,8 @@ DOWNLOAD_ATTEMPTS = 3
 
 
 def is_sound(kind: object) -> bool:
-    return params_sound.is_sound(kind)
+    """Music, speech and a voice design (whose answer is a trial recording)."""
+    return params_sound.is_sound(kind) or voice.is_voice(kind)
 
 
 def is_async(task: TaskRow) -> bool:
@@ -58,6 +59,8 @@ def is_async(task: TaskRow) -> bool:
 
 
 def body(task: TaskRow) -> dict[str, Any]:
+    if voice.is_voice(task.kind):
+        return voice.body(task)
     if task.kind == MUSIC:
         return params_sound.music_body(task.params)
     return params_sound.speech_body(task.params)
@@ -74,11 +77,15 @@ async def send(ctx: ServiceContext, task: TaskRow, request: dict[str, Any]) -> A
     """Send the create once: the sound's answer (sync) or the speech task (async)."""
     if is_async(task):
         return await ctx.api(task).create_video(request)
+    if voice.is_voice(task.kind):
+        return await voice.send(ctx, request)
     return await ctx.provider.generate_sound(task.kind, request, create_timeout(ctx, task.kind))
 
 
 def answer_dict(task: TaskRow, answer: Any, sent_at: float) -> dict[str, Any]:
     """The answer as the journal keeps it (the sound's bytes included, base64)."""
+    if voice.is_voice(task.kind):
+        return voice.answer_dict(answer, sent_at)
     if is_async(task):
         chars = answer.raw.get("usage_characters")
         return {
@@ -111,6 +118,8 @@ def _usage(kind: str, extra: dict[str, Any] | None, fallback: Any = None) -> dic
 
 
 def check_for(task: TaskRow, extra: dict[str, Any] | None) -> sound_media.SoundCheck:
+    if voice.is_voice(task.kind):
+        return voice.check_for(task)
     fmt, rate, channels = params_sound.expected_audio(task.kind, task.params)
     if channels is None and extra:  # music: the channels MiniMax reports, where it does
         reported = extra.get("music_channel", extra.get("audio_channel"))
@@ -126,6 +135,8 @@ async def recorded_sync(
     """The sound arrived with the create's answer: keep its bytes in the slot's folder, store
     where they are (``downloading``), settle the journal, then verify (``success`` or ``fail``).
     Run again from the journal, it finds the record already moved on and goes on from there."""
+    if voice.is_voice(task.kind):
+        return await voice.recorded(submitter, task, answered, recorded)
     ctx = submitter.ctx
     moves = submitter.moves
     extra = answered.get("extra") or {}

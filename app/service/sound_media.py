@@ -27,7 +27,7 @@ class SoundCheck:
     and the length the answer reported (None: not reported; then only more than 0 s)."""
 
     format: str
-    sample_rate: int
+    sample_rate: int | None  # None: any (a voice design's trial recording)
     channels: int | None = None
     seconds: float | None = None
 
@@ -73,7 +73,7 @@ def verify_sound(path: Path, check: SoundCheck) -> float:
         raise
     except (av.error.FFmpegError, ValueError, OSError) as exc:
         raise VerificationFailed(f"the sound does not decode: {exc}") from None
-    if rate != check.sample_rate:
+    if check.sample_rate is not None and rate != check.sample_rate:
         raise VerificationFailed(f"sample rate {rate} Hz, {check.sample_rate} Hz was asked")
     if check.channels is not None and channels != check.channels:
         raise VerificationFailed(f"{channels} channel(s), {check.channels} expected")

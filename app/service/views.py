@@ -72,6 +72,8 @@ class TaskView:
     #: Every action, offered or refused with its reason (``domain.states.slot_offers`` with the
     #: capabilities of this slot's protocol); ``allowed_actions`` are the offered ones.
     offers: dict[Action, SlotOffer] = field(default_factory=dict)
+    #: A slot of kind ``voice``: the voice id it sends and owns (from its idempotency key).
+    voice_id: str | None = None
     #: Which recover ways it offers, each with its why-not (``domain.states.recover_options``,
     #: with the same capabilities).
     recover: dict[RecoverWay, RecoverOption] = field(default_factory=dict)

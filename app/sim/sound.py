@@ -42,7 +42,7 @@ from array import array
 from fractions import Fraction
 from typing import Any
 
-from app.sim import billing
+from app.sim import billing, voice
 from app.sim.rules import ApiError, invalid
 from app.sim.wire import AUTH_MESSAGE, CODE_MESSAGES
 
@@ -370,6 +370,7 @@ class SoundEndpoints:
             T2A_ASYNC: ("t2a_async_v2", self._sound_t2a_async, "POST"),
             T2A_QUERY: ("query_t2a_async", self._sound_query, "GET"),
             GET_VOICE: ("get_voice", self._sound_voices, "POST"),
+            voice.VOICE_DESIGN: ("voice_design", self._sound_voice_design, "POST"),
             RETRIEVE_CONTENT: ("files_retrieve_content", self._sound_content, "GET"),
         }
         return routes.get(path)
@@ -455,6 +456,22 @@ class SoundEndpoints:
             }
         )
         sim._answered(said, trace_id)
+
+    def _sound_voice_design(self) -> None:
+        """``/v1/voice_design``: a voice and its trial recording (:mod:`app.sim.voice`)."""
+        if not self._authorized():  # type: ignore[attr-defined]
+            raise ApiError(1004, AUTH_MESSAGE)
+        body = self._body()  # type: ignore[attr-defined]
+        said = body.get("prompt") if isinstance(body, dict) else ""
+        said = said if isinstance(said, str) else ""
+        try:
+            self._guard(create=True)  # type: ignore[attr-defined]
+            params = voice.validate_design(body)
+        except Exception:
+            self.sim._count_create("voice", said, made=False)
+            raise
+        seconds = speech_seconds(params["preview_text"], 1.0)
+        voice.make_voice(self.sim, self, params, render_sound, seconds)
 
     def _sound_music(self) -> None:
         params, said = self._sound_create("music", validate_music)
@@ -600,7 +617,7 @@ class SoundEndpoints:
         if kind in ("voice_cloning", "all"):
             out["voice_cloning"] = []
         if kind in ("voice_generation", "all"):
-            out["voice_generation"] = []
+            out["voice_generation"] = voice.designed(self.sim)
         self._json(out)  # type: ignore[attr-defined]
 
 

@@ -72,9 +72,11 @@ APP = {
         "drafts", "params_sound",
         "picks",  # the marks' rules: the browser's and the gallery's pick filters
         "hosts",
+        "params_voice",  # a voice design's rules: params.normalize knows every kind
     },
     "app.providers": {
         "base", "codes", "demo", "h3image", "http", "minimax", "minimax_v2", "sound",
+        "voice",  # voice design and get_voice on the wire (the provider's methods)
     },
     "app.service": {
         "batch", "cancel", "commands", "context", "derived", "h3image", "inputs", "journal",
@@ -82,12 +84,14 @@ APP = {
         "results", "secrets", "slate", "spend", "submit", "tidy", "transitions", "views",
         "sound", "sound_media",
         "picks", "pick_results",  # SlateService.pick and boards
+        "voice",  # voice slots in the sound paths (submit, download, recover)
     },
     "app.sim": {
         "cli", "config", "extras", "h3extras", "h3image", "media", "probe", "rules", "server",
         "sound",
         "store", "v2api", "v2rules", "wire",
         "billing",  # the demo provider's own ledger of what it made and charged
+        "voice",  # the demo provider's voice design (routed by its sound endpoints)
     },
     "app.store": {
         "aio", "engine", "gallery", "migrate", "models", "queries", "repository", "rows",
