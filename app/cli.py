@@ -289,7 +289,9 @@ def build_parser() -> Parser:
     ls.add_argument(
         "--limit", type=int, default=50, help="at most this many slots (default 50), e.g. 200"
     )
-    ls.add_argument("--search", metavar="TEXT", help="only RequestIds containing TEXT")
+    ls.add_argument(
+        "--search", metavar="TEXT", help="only slots whose RequestId or prompt contains TEXT"
+    )
 
     e = command("export", "copy verified media")
     e.add_argument("request_id", help=rid)

@@ -98,6 +98,49 @@ def _is_sqlite(engine: Engine) -> bool:
     return engine.dialect.name == "sqlite"
 
 
+def _like_pattern(search: str) -> str:
+    """``search`` as a LIKE pattern matching any part (escaped with a backslash)."""
+    return "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+
+
+def _narrowed(
+    engine: Engine, cond: list[ColumnElement[bool]], search: str
+) -> list[ColumnElement[bool]]:
+    """``cond`` with the text index narrowing the rows first, on SQLite, for a search of 3+
+    characters: the LIKE the caller adds then decides on those rows alone, so what matches is
+    what a scan would match (ASCII case folded only). 1–2 characters have no trigram and
+    PostgreSQL's pg_trgm indexes serve the LIKE itself: ``cond`` as it is."""
+    if not _is_sqlite(engine):
+        return cond
+    indexed = text_search.candidates(engine, search, tasks.c.id)
+    if indexed is None:
+        return cond
+    # likely(): the planner's hint that the other terms narrow little, so the index's rowids
+    # drive (by primary key) rather than the owner's index scanning its rows to test each
+    # against them — SQLite has no statistics to know it (no ANALYZE)
+    return [*(func.likely(c, type_=Boolean) for c in cond), indexed]
+
+
+def _text_matches(
+    engine: Engine, cond: list[ColumnElement[bool]], search: str
+) -> list[ColumnElement[bool]]:
+    """``cond`` and "the RequestId or the prompt contains ``search``" — the one text match of
+    the browser, the gallery and ``slate list --search``: ASCII case folded on SQLite (its LIKE,
+    on the rows the trigram index narrowed to), the database's case folding on PostgreSQL (ILIKE,
+    which its pg_trgm GIN indexes on these two columns serve)."""
+    pattern = _like_pattern(search)
+    prompt = tasks.c.prompt_text  # params["prompt"], kept in step by every write
+    if _is_sqlite(engine):
+        return [
+            *_narrowed(engine, cond, search),
+            or_(tasks.c.request_id.like(pattern, escape="\\"), prompt.like(pattern, escape="\\")),
+        ]
+    return [
+        *cond,
+        or_(tasks.c.request_id.ilike(pattern, escape="\\"), prompt.ilike(pattern, escape="\\")),
+    ]
+
+
 def _json_text(engine: Engine, name: str) -> ColumnElement[Any]:
     if _is_sqlite(engine):
         return func.json_extract(tasks.c.params, f"$.{name}")
@@ -160,33 +203,7 @@ def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnEle
         cond.append(tasks.c.created_at >= flt.since)
     cond += result_filter(scope, flt)
     if flt.search:
-        escaped = flt.search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        pattern = f"%{escaped}%"
-        prompt = tasks.c.prompt_text
-        if _is_sqlite(engine):
-            # 3+ characters: the trigram index (tasks_text) narrows the rows first; the LIKE
-            # below then decides on those rows alone, so what matches is what the scan matched
-            # (ASCII case folded only). 1–2 characters have no trigram: the LIKE scans.
-            indexed = text_search.candidates(engine, flt.search, tasks.c.id)
-            if indexed is not None:
-                # likely(): the planner's hint that the other terms narrow little, so the index's
-                # rowids drive (by primary key) rather than the owner's index scanning its rows
-                # to test each against them — SQLite has no statistics to know it (no ANALYZE)
-                cond = [func.likely(c, type_=Boolean) for c in cond]
-                cond.append(indexed)
-            cond.append(
-                or_(
-                    tasks.c.request_id.like(pattern, escape="\\"), prompt.like(pattern, escape="\\")
-                )
-            )
-        else:
-            # PostgreSQL: the pg_trgm GIN indexes on these two columns serve the ILIKE
-            cond.append(
-                or_(
-                    tasks.c.request_id.ilike(pattern, escape="\\"),
-                    prompt.ilike(pattern, escape="\\"),
-                )
-            )
+        cond = _text_matches(engine, cond, flt.search)
     return cond
 
 
@@ -360,7 +377,8 @@ def prompts(
         tasks.c.prompt_text != "",
     ]
     if search:
-        pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        pattern = _like_pattern(search)
+        cond = _narrowed(engine, cond, search)
         cond.append(tasks.c.prompt_text.ilike(pattern, escape="\\"))
     stmt = (
         select(tasks.c.prompt_text, last, func.count().label("uses"))
@@ -403,11 +421,7 @@ def list_slots(
     if until is not None:
         cond.append(tasks.c.created_at < until)
     if search:
-        pattern = "%" + search.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
-        prompt = _json_text(engine, "prompt")
-        cond.append(
-            or_(tasks.c.request_id.like(pattern, escape="\\"), prompt.like(pattern, escape="\\"))
-        )
+        cond = _text_matches(engine, cond, search)
     with engine.connect() as conn:
         rows = (
             conn.execute(select(tasks).where(*cond).order_by(tasks.c.id.desc()).limit(limit))

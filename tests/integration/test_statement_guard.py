@@ -161,6 +161,51 @@ def test_the_first_page_and_the_filter_run_the_counted_reads_on_an_index(
         store.close()
 
 
+@pytest.mark.parametrize("search, hits", [("take 7", 1), ("TAKE 1", 11), ("7", 3), ("ke 2", 11)])
+def test_slate_list_search_and_prompt_recall_read_on_the_text_index(
+    tmp_path: Path, search: str, hits: int
+) -> None:
+    """``slate list --search`` and prompt recall (``prompts``) read through the same trigram
+    index as the browser's filter: one SELECT each, no scan of the tasks; what they find is
+    what the LIKE alone finds (checked against the same query with the index dropped)."""
+    from app.store import queries, text_search
+
+    svc, trace, store = make(tmp_path)
+    try:
+        for i in range(30):
+            store.claim_blocking(request(svc, i))
+        scope = svc.ctx.scope
+        listed: list[Any] = []
+        recalled: list[Any] = []
+        sqls = trace.count(
+            lambda: (
+                listed.append(queries.list_slots(store.engine, scope, search=search)),
+                recalled.append(queries.prompts(store.engine, scope, search)),
+            )
+        )
+        reads = [s for s in sqls if s.lstrip().upper().startswith("SELECT")]
+        assert len(reads) == 2, _shown(sqls)
+        with store.engine.connect() as conn:
+            for sql in reads:
+                plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}").fetchall()
+                detail = " | ".join(str(r[-1]) for r in plan)
+                assert not re.search(r"SCAN tasks\b(?!_text)", detail), f"{sql}\nplan: {detail}"
+                if len(search) >= 3:
+                    assert "SCAN tasks_text VIRTUAL TABLE INDEX 0:M" in detail, detail
+        # the same answers as the LIKE alone over every row (the index only narrows)
+        text_search._has_index[store.engine] = False
+        try:
+            assert [r.request_id for r in listed[0]] == [
+                r.request_id for r in queries.list_slots(store.engine, scope, search=search)
+            ]
+            assert recalled[0] == queries.prompts(store.engine, scope, search)
+        finally:
+            text_search.forget(store.engine)
+        assert len(listed[0]) == hits
+    finally:
+        store.close()
+
+
 #: PostgreSQL's claim (the general one, store/repository.py): counted as SQLAlchemy executes it.
 PG_CLAIM = {
     # the read-first SELECT; in the transaction: the re-read, INSERT task, quota upsert, the two

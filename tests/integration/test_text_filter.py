@@ -1,4 +1,4 @@
-"""The browser's and the gallery's text filter on every backend: what it finds is what the
+"""The browser's, the gallery's and ``slate list --search``'s text filter on every backend: what it finds is what the
 ``LIKE``/``ILIKE`` scan found before the text index (issue 34) — any part of the RequestId or
 the prompt, the middle of a prompt, CJK, case differences as each store had them, ``%`` / ``_``
 / ``"`` taken literally, and 1–2 character searches (which keep the scan on SQLite)."""
@@ -67,6 +67,9 @@ async def test_the_text_filter_finds_what_the_scan_found(harness):
         assert await reader.count(flt) == len(want), search
         groups = await reader.projects(flt)
         assert sum(g.count for g in groups) == len(want), search
+        # `slate list --search`: the same match, the same slots
+        listed = await service.list_slots(search=search, limit=100)
+        assert {by_rid[t.request_id] for t in listed.payload.slots} == want, search
     sqlite = service.store.engine.dialect.name == "sqlite"
     # a case difference outside ASCII: SQLite's LIKE never folded it (the trigram index does,
     # the LIKE on its rows decides); PostgreSQL's ILIKE folds it by the database's locale
