@@ -155,3 +155,34 @@ async def test_the_quota_of_voices(harness):
     out = await limited.submit(RID, "voice", DESIGN)
     assert out.kind is OutcomeKind.QUOTA_EXCEEDED
     assert creates(h.sim, DESIGN["prompt"]) == 0
+
+
+def test_the_command_line_designs_and_lists_voices(slate):
+    out = slate(
+        "voice", "design", "--request-id", RID, "--prompt", DESIGN["prompt"],
+        "--preview-text", DESIGN["preview_text"],
+    )  # fmt: skip
+    assert out.code == 0 and out.out["outcome"] == "created", out.out
+    task = out.out["task"]
+    assert task["kind"] == "voice" and task["state"] == "success"
+    assert task["voice_id"] == own_id() and task["media"][0]["content_type"] == "audio/mpeg"
+    again = slate(
+        "voice", "design", "--request-id", RID, "--prompt", DESIGN["prompt"],
+        "--preview-text", DESIGN["preview_text"],
+    )  # fmt: skip
+    assert again.code == 0 and again.out["outcome"] == "replayed"
+    drift = slate(
+        "voice", "design", "--request-id", RID, "--prompt", DESIGN["prompt"],
+        "--preview-text", "Dusk.",
+    )  # fmt: skip
+    assert drift.code == 3 and drift.out["outcome"] == "conflict"
+    bad = slate("voice", "design", "--request-id", RID + ".b", "--prompt", "warm")
+    assert bad.code == 2 and bad.out["error"]["field"] == "preview_text"
+    listed = slate("voice", "list", "--type", "designed")
+    assert listed.code == 0, listed.out
+    [mine] = [v for v in listed.out["voices"] if v["voice_id"] == own_id()]
+    assert set(mine) == {"voice_id", "kind", "made", "last_used", "deleted_after", "request_id"}
+    assert mine["kind"] == "designed" and mine["request_id"] == RID
+    assert len(mine["made"]) == 10 and mine["last_used"] is None
+    system = slate("voice", "list", "--type", "system")
+    assert all(v["kind"] == "system" and v["deleted_after"] is None for v in system.out["voices"])
