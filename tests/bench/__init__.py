@@ -12,13 +12,14 @@ FIGURES: dict[str, tuple[str, str, str]] = {
     "replay_ratio": ("submit", "ratio", "<= 0.5"),
     "race_creates": ("race", "creates", "== 100"),
     "race_submit_p99_ms": ("race", "ms", "< 50"),
-    "history_first_rows_ms": ("gui", "ms", "< 200"),
-    "history_filter_text_ms": ("gui", "ms", "< 100"),
+    #: issue 34's targets (a designer opens Slate dozens of times a day)
+    "history_first_rows_ms": ("gui", "ms", "< 100"),
+    "history_filter_text_ms": ("gui", "ms", "< 50"),
     "gui_rss_mb": ("gui", "MB", "< 250"),
     "poll_loop_lag_p99_ms": ("polling", "ms", "< 16"),
     "poll_loop_lag_max_ms": ("polling", "ms", "< 50"),
     "poll_max_requests_per_second": ("polling", "requests in any 1 s", "<= cap"),
-    "cold_start_s": ("gui", "s", "< 1"),
+    "cold_start_s": ("gui", "s", "< 0.7"),
     "spend_100k_ms": ("spend", "ms", "< 1000"),
     "gallery_first_thumbnails_ms": ("gallery", "ms", "< 150"),
     #: the slowest of the picks/boards filters' first screens (issue 23: the figures hold)
