@@ -586,7 +586,13 @@ def render_task(t: TaskView) -> dict[str, Any]:
         "fingerprint": t.fingerprint,
         "params": t.params,
         "media": [render_media(m) for m in t.media],
-        "error": {"code": t.error.code, "message": t.error.message} if t.error else None,
+        "error": {
+            "code": t.error.code,
+            "message": t.error.message,
+            "reason": t.error.reason.value if t.error.reason is not None else None,
+        }
+        if t.error
+        else None,
         "allowed_actions": [a.value for a in t.allowed_actions],
         "provider": t.provider,
         "provider_status": t.provider_status,
@@ -665,7 +671,11 @@ def render_batch_row(r: BatchRow) -> dict[str, Any]:
 
 
 def render_problem(p: Problem) -> dict[str, Any]:
-    out: dict[str, Any] = {"code": p.code.value, "message": p.message}
+    out: dict[str, Any] = {
+        "code": p.code.value,
+        "message": p.message,
+        "reason": p.reason.value if p.reason is not None else None,
+    }
     if p.field is not None:
         out["field"] = p.field
     if p.provider is not None:

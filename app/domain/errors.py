@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import Enum, StrEnum
 
 
 class SlateError(Exception):
@@ -75,6 +75,54 @@ class Unchanged(str, Enum):
 
     def __str__(self) -> str:
         return self.value
+
+
+class FailReason(StrEnum):
+    """Why a task ended badly or became unknown, typed: stored with the task (``error_reason``,
+    beside the provider's raw code and message, kept as evidence), carried in its view and said
+    by each front end in its own words (``app.ui.words.reason_words``). The provider adapters
+    map MiniMax's codes and the transport's exceptions to it in one place
+    (:mod:`app.providers.codes`); the service names the reasons of its own verdicts.
+    ``slate --json`` answers carry the value as ``error.reason`` (docs/CONTRACT.md)."""
+
+    # -- the create's journey (nothing made, or no way to know) ------------------------------
+    NEVER_SENT = "never_sent"  # the request never left: connect failed / connect timeout
+    NO_ANSWER = "no_answer"  # sent, and no answer in time (read/write timeout)
+    CONNECTION_LOST = "connection_lost"  # sent, then the connection broke (reset, protocol)
+    BAD_ANSWER = "bad_answer"  # an answer that cannot be read (not JSON, no status, too large)
+    OVERFULL_ANSWER = "overfull_answer"  # more results than asked for: another request's
+    OWNER_GONE = "owner_gone"  # the process that sent the create ended before its answer
+    LOCAL_ERROR = "local_error"  # Slate's own error after sending
+    UNRECOGNIZED_STATUS = "unrecognized_status"  # a status word off the protocol's whitelist
+    # -- the result ---------------------------------------------------------------------------
+    NO_MEDIA = "no_media"  # the provider's success without a media item
+    MEDIA_BAD = "media_bad"  # a media item that does not decode, is too short, wrong format
+    NOT_WRITTEN = "not_written"  # made and billed, and this machine could not write it
+    PROVIDER_FAILED = "provider_failed"  # the provider declared the task failed
+    DECLARED_FAILED = "declared_failed"  # the designer declared the unknown task failed
+    # -- the provider's refusal classes (MiniMax's codes) ------------------------------------
+    BALANCE = "balance"  # 1008, V2 402
+    RATE_LIMIT = "rate_limit"  # 1002, 1041, 2045, HTTP 429
+    SENSITIVE_INPUT = "sensitive_input"  # 1026, V2 422
+    SENSITIVE_OUTPUT = "sensitive_output"  # 1027; every image blocked by the safety filter
+    WRONG_KEY = "wrong_key"  # 1004, 2049, V2 401
+    PLAN_QUOTA = "plan_quota"  # 1028, 1030, 2056
+    NOT_IN_PLAN = "not_in_plan"  # 2061
+    INVALID_PARAMS = "invalid_params"  # 2013, V2 400
+    PROMPT_TOO_LONG = "prompt_too_long"  # 1039 (token limit)
+    BAD_CHARACTERS = "bad_characters"  # 1042
+    VERIFY_ACCOUNT = "verify_account"  # 2038 (real-name verification)
+    SERVER_ERROR = "server_error"  # 1000, 1001, 1013, 1024, 1033, HTTP 5xx
+    REFUSED = "refused"  # another definitive refusal (a code or HTTP status of no class above)
+
+    @classmethod
+    def of(cls, value: object) -> FailReason | None:
+        """The reason a stored value names, or None (a row written before reasons, or by a
+        newer Slate: shown with its own words)."""
+        try:
+            return cls(str(value)) if value else None
+        except ValueError:
+            return None
 
 
 class ValidationError(SlateError):

@@ -30,11 +30,14 @@ from dataclasses import dataclass, field
 from typing import Any, AsyncIterator, Callable, Protocol, runtime_checkable
 
 from app.domain.capabilities import Capabilities
+from app.domain.errors import FailReason
 from app.domain.lookup import Clock, Listed
 
 
 class ProviderError(Exception):
-    """Base of provider outcomes that are not answers. Never carries the API key."""
+    """Base of provider outcomes that are not answers. Never carries the API key.
+    ``reason``: why, typed, where the raiser knows more than the code says (the transport's
+    exceptions); :func:`app.providers.codes.reason_of` answers it for every outcome."""
 
     def __init__(
         self,
@@ -43,12 +46,14 @@ class ProviderError(Exception):
         code: int | None = None,
         raw: dict[str, Any] | None = None,
         retry_after: float | None = None,
+        reason: FailReason | None = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.code = code
         self.raw = raw
         self.retry_after = retry_after
+        self.reason = reason
 
     @property
     def try_later(self) -> bool:
@@ -95,6 +100,7 @@ class ForeignAnswer(Ambiguous):
             f"{what}: asked about task {asked}, the answer names "
             f"{'no task' if not named else 'task ' + named}; not evidence, ignored",
             raw=raw,
+            reason=FailReason.BAD_ANSWER,
         )
         self.asked = asked
         self.named = named
@@ -110,15 +116,17 @@ class OverfullAnswer(Ambiguous):
     """A create answered with more results than it asked for (``n`` images, one sound): a wrong
     answer — another request's, or a mix of several — not evidence of what this create made.
     Nothing of it is downloaded; the raw answer is kept (long inline data summarized) and the
-    slot is ``unknown`` (``reason``), as for any create answer that cannot be trusted."""
+    slot is ``unknown`` (error code ``overfull_answer``), as for any create answer that cannot
+    be trusted."""
 
-    reason = "overfull_answer"
+    code_word = "overfull_answer"
 
     def __init__(self, asked: int, got: int, what: str, raw: dict[str, Any]) -> None:
         super().__init__(
             f"{what}: the answer holds {got} results where the create asked for {asked}; "
             "a wrong answer, not evidence of this create's results: nothing downloaded",
             raw=summarized(raw),
+            reason=FailReason.OVERFULL_ANSWER,
         )
         self.asked = asked
         self.got = got
@@ -165,7 +173,7 @@ def download_status_error(status: int) -> ProviderError | None:
     rate limit — both tried again later. None for any other status: the link's own answer
     (gone, forbidden), which the caller takes as a failed download."""
     if status >= 500 or status == 408:
-        return Ambiguous(f"download answered HTTP {status}")
+        return Ambiguous(f"download answered HTTP {status}", reason=FailReason.SERVER_ERROR)
     if status == 429:
         return Refused("download rate limited (HTTP 429)", code=1002)
     return None

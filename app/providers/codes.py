@@ -20,7 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.providers.base import Ambiguous, Refused
+from app.domain.errors import FailReason
+from app.providers.base import Ambiguous, ProviderError, Refused
 from app.providers.http import Answer, as_int
 
 #: Documented codes that mean "refused before anything was made" (nothing billed).
@@ -59,6 +60,50 @@ V2_DEFINITIVE: dict[int, int] = {400: 2013, 401: 1004, 402: 1008, 422: 1026, 429
 #: Codes known only from MiniMax's CLI: definitive whatever the status says.
 CLI_DEFINITIVE_CODES = frozenset({1028, 1030, 2061})
 
+#: MiniMax's codes by the class of refusal (or failure) they name.
+REASON_OF_CODE: dict[int, FailReason] = {
+    1002: FailReason.RATE_LIMIT,
+    1041: FailReason.RATE_LIMIT,
+    2045: FailReason.RATE_LIMIT,
+    1004: FailReason.WRONG_KEY,
+    2049: FailReason.WRONG_KEY,
+    1008: FailReason.BALANCE,
+    1026: FailReason.SENSITIVE_INPUT,
+    1027: FailReason.SENSITIVE_OUTPUT,
+    1028: FailReason.PLAN_QUOTA,
+    1030: FailReason.PLAN_QUOTA,
+    2056: FailReason.PLAN_QUOTA,
+    2061: FailReason.NOT_IN_PLAN,
+    2013: FailReason.INVALID_PARAMS,
+    1039: FailReason.PROMPT_TOO_LONG,
+    1042: FailReason.BAD_CHARACTERS,
+    2038: FailReason.VERIFY_ACCOUNT,
+    **{code: FailReason.SERVER_ERROR for code in AMBIGUOUS_CODES},
+}
+
+
+def reason_of(exc: ProviderError) -> FailReason:
+    """Why a call was refused or has no trustworthy answer, typed: the raiser's own reason
+    (the transport's: never sent, no answer, connection lost; an over-full answer), else the
+    class of MiniMax's code, else what the outcome's kind says."""
+    if exc.reason is not None:
+        return exc.reason
+    if isinstance(exc, Refused) and exc.never_sent:
+        return FailReason.NEVER_SENT
+    if exc.code is not None and exc.code in REASON_OF_CODE:
+        return REASON_OF_CODE[exc.code]
+    if isinstance(exc, Refused):
+        return FailReason.REFUSED
+    return FailReason.BAD_ANSWER
+
+
+def failure_reason(code: int | None) -> FailReason:
+    """Why the provider reports a task failed: its code's class (1026 input and 1027 output
+    judged sensitive, …), else a plain provider failure."""
+    found = REASON_OF_CODE.get(code) if code is not None else None
+    return found if found is not None else FailReason.PROVIDER_FAILED
+
+
 _TRAILING_CODE = re.compile(r"\((\d{3,6})\)\s*$")
 
 
@@ -82,7 +127,12 @@ def v1_http(answer: Answer, what: str, hint: str = "") -> dict[str, Any]:
     raw, status = answer.raw, answer.status
     code, msg = base_resp(raw)
     if status >= 500 or status == 408:
-        raise Ambiguous(f"{what}: HTTP {status} from the provider", code=code, raw=raw)
+        raise Ambiguous(
+            f"{what}: HTTP {status} from the provider",
+            code=code,
+            raw=raw,
+            reason=FailReason.SERVER_ERROR if status >= 500 else FailReason.NO_ANSWER,
+        )
     if status == 429:
         raise Refused(
             f"{what}: rate limited (HTTP 429)", code=1002, raw=raw, retry_after=answer.retry_after
@@ -148,4 +198,10 @@ def v2_checked(answer: Answer, what: str, hint: str = "") -> dict[str, Any]:
             raw=raw,
             retry_after=answer.retry_after if status == 429 else None,
         )
-    raise Ambiguous(f"{what}: {said}", code=code, raw=raw, retry_after=answer.retry_after)
+    raise Ambiguous(
+        f"{what}: {said}",
+        code=code,
+        raw=raw,
+        retry_after=answer.retry_after,
+        reason=FailReason.SERVER_ERROR if status >= 500 else FailReason.BAD_ANSWER,
+    )

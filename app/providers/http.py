@@ -4,7 +4,10 @@ words of an authentication refusal, and downloads.
 
 Transport outcomes (both protocols): a connect error or a connect/pool timeout means the request
 never left → ``Refused(never_sent=True, unreachable=True)``; a read/write timeout, a reset or a protocol error
-after sending → ``Ambiguous``. What an HTTP status or a body means is each protocol's own rule.
+after sending → ``Ambiguous``. The exchange's own bound (:meth:`ApiClient._answer_time`) tells
+the two apart the same way: it runs out before the request's first byte was written (the
+connection never opened) → never sent; after → no answer. Each carries its
+:class:`~app.domain.errors.FailReason` (never_sent, no_answer, connection_lost). What an HTTP status or a body means is each protocol's own rule.
 The API key never enters a message, a log line, a repr or a raw dict; downloads never carry the
 ``Authorization`` header (links point at another host).
 """
@@ -26,6 +29,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from app import scrub as scrub_mod
+from app.domain.errors import FailReason
 from app.domain.hosts import LOOPBACK_NAMES, is_loopback_host
 from app.domain.lookup import Clock
 from app.providers.base import Ambiguous, Download, Refused, Stalled
@@ -248,7 +252,17 @@ class ApiClient:
         client's read and write timeouts for this request (uploads of large files)."""
         url = f"{self.base_url}{path}"
         headers = {"Authorization": f"Bearer {self._key}", "Accept": "application/json"}
-        extra: dict[str, Any] = {}
+        # What the connection did, from httpcore's trace: whether the request's first byte was
+        # about to be written. Without any trace (a transport given in code) nothing is known,
+        # and a timeout counts as after sending.
+        wire = {"traced": False, "sent": False}
+
+        async def trace(event: str, _info: dict[str, Any]) -> None:
+            wire["traced"] = True
+            if event.endswith("send_request_headers.started"):
+                wire["sent"] = True
+
+        extra: dict[str, Any] = {"extensions": {"trace": trace}}
         if timeout is not None:
             base = self.client.timeout
             extra["timeout"] = httpx.Timeout(timeout, connect=base.connect, pool=base.pool)
@@ -278,12 +292,23 @@ class ApiClient:
                 finally:
                     await streamed.aclose()
         except TimeoutError:
+            if wire["traced"] and not wire["sent"]:  # the connection never opened in time
+                log.info("%s %s never sent: no connection within %.0f s", method, path, allowed)
+                raise Refused(
+                    self.scrub_text(
+                        f"{what}: the request never left (ConnectTimeout: no connection "
+                        f"within {allowed:.0f} s)"
+                    ),
+                    never_sent=True,
+                    unreachable=True,
+                    reason=FailReason.NEVER_SENT,
+                ) from None
             message = self.scrub_text(
                 f"{what}: no whole answer in time after sending (it took more than "
                 f"{allowed:.0f} s, or came slower than {MIN_RATE // 1024} KiB/s)"
             )
             log.warning("%s %s: the answer came too slowly", method, path)
-            raise Ambiguous(message) from None
+            raise Ambiguous(message, reason=FailReason.NO_ANSWER) from None
         except (
             httpx.ConnectError,
             httpx.ConnectTimeout,
@@ -295,19 +320,24 @@ class ApiClient:
             )
             log.info("%s %s never sent: %s", method, path, type(exc).__name__)
             unreachable = not isinstance(exc, httpx.UnsupportedProtocol)
-            raise Refused(message, never_sent=True, unreachable=unreachable) from None
+            raise Refused(
+                message,
+                never_sent=True,
+                unreachable=unreachable,
+                reason=FailReason.NEVER_SENT,
+            ) from None
         except httpx.TimeoutException as exc:
             message = self.scrub_text(
                 f"{what}: no answer in time after sending ({type(exc).__name__})"
             )
             log.warning("%s %s timed out after sending: %s", method, path, type(exc).__name__)
-            raise Ambiguous(message) from None
+            raise Ambiguous(message, reason=FailReason.NO_ANSWER) from None
         except httpx.HTTPError as exc:
             message = self.scrub_text(
                 f"{what}: connection failed after sending ({type(exc).__name__}: {exc})"
             )
             log.warning("%s %s failed after sending: %s", method, path, type(exc).__name__)
-            raise Ambiguous(message) from None
+            raise Ambiguous(message, reason=FailReason.CONNECTION_LOST) from None
 
         # The body as read under the cap (already decoded: no Content-Encoding any more).
         response = httpx.Response(
@@ -361,7 +391,8 @@ class ApiClient:
         if declared is not None and declared > MAX_ANSWER_BYTES:
             raise Ambiguous(
                 f"{what}: the answer is {declared} bytes, more than the "
-                f"{MAX_ANSWER_BYTES} bytes an answer may have; not read"
+                f"{MAX_ANSWER_BYTES} bytes an answer may have; not read",
+                reason=FailReason.BAD_ANSWER,
             )
         parts: list[bytes] = []
         size = 0
@@ -370,7 +401,8 @@ class ApiClient:
             if size > MAX_ANSWER_BYTES:
                 raise Ambiguous(
                     f"{what}: the answer exceeds the {MAX_ANSWER_BYTES} bytes an "
-                    "answer may have; not read"
+                    "answer may have; not read",
+                    reason=FailReason.BAD_ANSWER,
                 )
             parts.append(chunk)
             if on_bytes is not None:
@@ -466,10 +498,17 @@ class ApiClient:
                 ) from None
             except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
                 raise Refused(
-                    f"download: could not connect ({type(exc).__name__})", unreachable=True
+                    f"download: could not connect ({type(exc).__name__})",
+                    unreachable=True,
+                    reason=FailReason.NEVER_SENT,
                 ) from None
             except httpx.HTTPError as exc:
-                raise Ambiguous(f"download: failed ({type(exc).__name__})") from None
+                raise Ambiguous(
+                    f"download: failed ({type(exc).__name__})",
+                    reason=FailReason.NO_ANSWER
+                    if isinstance(exc, httpx.TimeoutException)
+                    else FailReason.CONNECTION_LOST,
+                ) from None
             location = response.headers.get("Location")
             if not (response.is_redirect and location):
                 break
@@ -505,7 +544,10 @@ class ApiClient:
                 if tail:
                     yield tail
             except httpx.HTTPError as exc:
-                raise Ambiguous(f"download interrupted ({type(exc).__name__})") from None
+                raise Ambiguous(
+                    f"download interrupted ({type(exc).__name__})",
+                    reason=FailReason.CONNECTION_LOST,
+                ) from None
 
         try:
             yield Download(

@@ -18,7 +18,7 @@ from app.config import Config
 from app.domain import handles, params_voice
 from app.domain.capabilities import Capabilities
 from app.domain.cost import Cost, SlotCost, charge
-from app.domain.errors import ValidationError
+from app.domain.errors import FailReason, ValidationError
 from app.domain.prices import Money, PriceTable, PriceTableError, with_given_prices
 from app.domain.protocols import V1, V2, VideoProtocol, protocol_of
 from app.domain.slots import SlotRef, validate_request_id
@@ -289,7 +289,7 @@ class ServiceContext:
         media = [v for v, m in zip(media, task.media) if m.removed_at is None]
         err = None
         if task.error_code or task.error_message:
-            err = TaskError(task.error_code, task.error_message)
+            err = TaskError(task.error_code, task.error_message, FailReason.of(task.error_reason))
         cost, charged = self.task_cost(task)
         caps = self.caps(task)  # what the provider can do for this slot's own protocol
         offers, recover = with_refetch(
@@ -400,13 +400,21 @@ class ServiceContext:
                 OutcomeKind.UNKNOWN,
                 task.request_id,
                 view,
-                Problem(ProblemCode.UNKNOWN, task.error_message or "outcome unknown"),
+                Problem(
+                    ProblemCode.UNKNOWN,
+                    task.error_message or "outcome unknown",
+                    reason=FailReason.of(task.error_reason),
+                ),
             )
         if task.state == State.REJECTED:
             return Result(
                 OutcomeKind.REJECTED,
                 task.request_id,
                 view,
-                Problem(ProblemCode.REJECTED, task.error_message or "rejected"),
+                Problem(
+                    ProblemCode.REJECTED,
+                    task.error_message or "rejected",
+                    reason=FailReason.of(task.error_reason),
+                ),
             )
         return Result(kind, task.request_id, view)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, NoReturn
 
 from app.domain import params_v2
-from app.domain.errors import ValidationError
+from app.domain.errors import FailReason, ValidationError
 from app.domain.numbers import number
 from app.domain.protocols import V2
 from app.domain.states import (
@@ -28,6 +28,7 @@ from app.domain.states import (
     state_for_status_word,
 )
 from app.providers.base import ForeignAnswer, ProviderError, VideoStatus
+from app.providers.codes import failure_reason
 from app.service import media as media_mod
 from app.service import sound
 from app.service.context import ServiceContext
@@ -180,6 +181,7 @@ class Lifecycle:
             new = await moves.to_unknown(
                 task,
                 code="unknown_status",
+                reason=FailReason.UNRECOGNIZED_STATUS,
                 why=f"the provider answered an unrecognized status {word!r}; nothing downloaded",
                 detail=f"unrecognized status word {word!r}",
                 data=raw,
@@ -190,7 +192,13 @@ class Lifecycle:
             code = str(status.error_code) if status.error_code else "provider_fail"
             msg = status.error_message or "the provider reports the task failed"
             new = await moves.to_fail(
-                task, code=code, message=msg, detail=f"{word}: {msg}", data=raw, **said
+                task,
+                code=code,
+                reason=failure_reason(status.error_code),
+                message=msg,
+                detail=f"{word}: {msg}",
+                data=raw,
+                **said,
             )
         elif mapped is State.CANCELLED:
             new = await moves.to_cancelled(
@@ -206,6 +214,7 @@ class Lifecycle:
                 new = await moves.to_fail(
                     task,
                     code="no_media",
+                    reason=FailReason.NO_MEDIA,
                     message="the provider reported success without a video URL",
                     detail=f"{word} without content.url",
                     data=raw,
@@ -231,6 +240,7 @@ class Lifecycle:
             new = await moves.to_fail(  # billed; a fresh query may name the file (redownload)
                 task,
                 code="no_media",
+                reason=FailReason.NO_MEDIA,
                 message="the provider reported Success without a file",
                 detail="Success without a file id",
                 data=raw,
@@ -273,6 +283,7 @@ class Lifecycle:
             return await moves.to_fail(
                 task,
                 code="no_media",
+                reason=FailReason.NO_MEDIA,
                 message="the provider reported success without an enhanced prompt",
                 detail="succeeded without content.prompt",
                 data=data,
@@ -350,6 +361,7 @@ class Lifecycle:
                 task,
                 expect=(State.DOWNLOADING,),
                 code="verification_failed",
+                reason=FailReason.MEDIA_BAD,
                 message=reason,
                 detail=f"media not verified: {reason}",
             )

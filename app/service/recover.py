@@ -20,7 +20,7 @@ from functools import partial
 from typing import Any
 
 from app.domain import lookup
-from app.domain.errors import Unchanged
+from app.domain.errors import FailReason, Unchanged
 from app.domain.states import (
     Action,
     RecoverOption,
@@ -101,6 +101,7 @@ class Recovery:
             task,
             expect=(State.UNKNOWN,),
             code="declared_failed",
+            reason=FailReason.DECLARED_FAILED,
             message=f"declared failed by {ctx.user}: {reason.strip()}",
             event="declared_failed",
             detail=reason.strip(),

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any, Generic, TypeVar
 
 from app.domain.cost import Cost, Spend, SpendTotal
-from app.domain.errors import Rule, Unchanged, ValidationError
+from app.domain.errors import FailReason, Rule, Unchanged, ValidationError
 from app.domain.prices import Money
 from app.domain.states import SlotOffer, State
 from app.service.views import TaskView
@@ -87,6 +87,8 @@ class Problem:
     values: dict[str, object] | None = None
     #: Why the action changed nothing, typed (recover: not confirmed, list silent, lookup's finds).
     unchanged: Unchanged | None = None
+    #: Why the task was refused, failed or is unknown, typed (``error.reason`` in the JSON).
+    reason: FailReason | None = None
 
 
 @dataclass(frozen=True)

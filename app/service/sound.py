@@ -29,9 +29,11 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from app.domain import params_sound
+from app.domain.errors import FailReason
 from app.domain.params_sound import MUSIC, MUSIC_CREATE_TIMEOUT, SPEECH
 from app.domain.states import BILLED_FAILURES, State, state_for_status_word
 from app.providers.base import ProviderError, VideoStatus, download_status_error
+from app.providers.codes import failure_reason
 from app.service import media as media_mod
 from app.service import sound_media, voice
 from app.service.context import ServiceContext
@@ -169,6 +171,7 @@ async def recorded_sync(
             task,
             answer=True,
             code="no_media",
+            reason=FailReason.NO_MEDIA,
             message=f"the provider answered without a usable sound ({why})",
             detail=why,
             data=data,
@@ -212,6 +215,7 @@ async def _not_kept(
         task,
         answer=True,
         code="not_written",
+        reason=FailReason.NOT_WRITTEN,
         message=f"the {task.kind} was made and billed, but this machine could not write it "
         f"({why}); a synchronous sound has no id to fetch it again",
         detail=f"{task.kind} answered; not written here: {why}",
@@ -250,6 +254,7 @@ async def apply_speech_status(lc: Lifecycle, task: TaskRow, status: VideoStatus)
         new = await moves.to_unknown(
             task,
             code="unknown_status",
+            reason=FailReason.UNRECOGNIZED_STATUS,
             why=f"the provider answered an unrecognized status {word!r}; nothing downloaded",
             detail=f"unrecognized status word {word!r}",
             data=raw,
@@ -260,19 +265,29 @@ async def apply_speech_status(lc: Lifecycle, task: TaskRow, status: VideoStatus)
         billed = word in BILLED_FAILURES.get("t2a", frozenset())
         if billed:
             code, msg = "expired", "the audio was made and is gone (its file expired); billed"
+            reason = FailReason.NO_MEDIA
         else:
             code = str(status.error_code) if status.error_code else "provider_fail"
+            reason = failure_reason(status.error_code)
             msg = status.error_message or "the provider reports the task failed (not billed)"
         extra: dict[str, Any] = {}
         if billed:
             extra = {"provider_success": True, "results": {**(task.results or {}), "usage": usage}}
         new = await moves.to_fail(
-            task, code=code, message=msg, detail=f"{word}: {msg}", data=raw, **said, **extra
+            task,
+            code=code,
+            reason=reason,
+            message=msg,
+            detail=f"{word}: {msg}",
+            data=raw,
+            **said,
+            **extra,
         )
     elif mapped is State.DOWNLOADING and not status.file_id:
         new = await moves.to_fail(
             task,
             code="no_media",
+            reason=FailReason.NO_MEDIA,
             message="the provider reported Success without a file",
             detail="Success without a file id",
             data=raw,
@@ -350,6 +365,7 @@ async def download(lc: Lifecycle, task: TaskRow) -> TaskRow:
             task,
             expect=(State.DOWNLOADING,),
             code="verification_failed",
+            reason=FailReason.MEDIA_BAD,
             message=reason or "no sound",
             detail=f"sound not verified: {reason}",
         )

@@ -23,7 +23,13 @@ from typing import Any, Callable, Mapping
 from app.domain import derived, enhance, params_h3image, params_v2
 from app.domain.cost import BudgetCheck, estimate, format_money
 from app.domain.days import budget_day
-from app.domain.errors import BadConfiguration, StoreBusy, Unchanged, ValidationError
+from app.domain.errors import (
+    BadConfiguration,
+    FailReason,
+    StoreBusy,
+    Unchanged,
+    ValidationError,
+)
 from app.domain.fingerprint import fingerprint
 from app.domain.naming import project_of, suggest_next_request_id
 from app.domain.params import FRAME_IMAGE_FIELDS, diff, normalize, request_body, units
@@ -40,6 +46,7 @@ from app.providers.base import (
     Refused,
     V2Extras,
 )
+from app.providers.codes import reason_of
 from app.service import h3image, inputs, journal, sound
 from app.service import media as media_mod
 from app.service.context import ServiceContext
@@ -313,6 +320,7 @@ class Submitter:
                     "this slot's create has an unknown outcome; create is "
                     "disabled. Query the provider or recover.",
                     unchanged=Unchanged.STILL_UNKNOWN,
+                    reason=FailReason.of(task.error_reason),
                 ),
             )
         out: Result[Any] = Result(OutcomeKind.REPLAYED, slot.request_id, ctx.view(task))
@@ -419,7 +427,12 @@ class Submitter:
                 OutcomeKind.REJECTED,
                 task.request_id,
                 ctx.view(new or task),
-                Problem(ProblemCode.REJECTED, exc.message, provider=ProviderAnswer(exc.code)),
+                Problem(
+                    ProblemCode.REJECTED,
+                    exc.message,
+                    provider=ProviderAnswer(exc.code),
+                    reason=reason_of(exc),
+                ),
             )
         api = ctx.api(task)
         attempt = 0
@@ -471,6 +484,7 @@ class Submitter:
                         ProblemCode.REJECTED,
                         f"the provider refused the create (nothing was created): {exc.message}",
                         provider=ProviderAnswer(exc.code),
+                        reason=reason_of(exc),
                     ),
                 )
             except Exception as exc:  # noqa: BLE001 - anything after send: outcome unknown
@@ -482,13 +496,15 @@ class Submitter:
                 if not isinstance(exc, Ambiguous):
                     log.exception("unexpected error while creating")
                 raw = exc.raw if isinstance(exc, ProviderError) else None
+                lost = reason_of(exc) if isinstance(exc, ProviderError) else FailReason.LOCAL_ERROR
                 new = await self.moves.to_unknown_after_send(
                     task,
                     why,
                     raw,
                     sent_at,
                     ctx.config.timeout,
-                    code=exc.reason if isinstance(exc, OverfullAnswer) else "unknown",
+                    reason=lost,
+                    code=exc.code_word if isinstance(exc, OverfullAnswer) else "unknown",
                 )
                 return Result(
                     OutcomeKind.UNKNOWN,
@@ -498,6 +514,7 @@ class Submitter:
                         ProblemCode.UNKNOWN,
                         f"the create's outcome is unknown "
                         f"({why}). Slate will not create again; query or recover.",
+                        reason=lost,
                     ),
                 )
         if prompt_kind:
@@ -893,6 +910,7 @@ class Submitter:
                 task,
                 answer=True,
                 code="blocked" if blocked else "no_media",
+                reason=FailReason.SENSITIVE_OUTPUT if blocked else FailReason.NO_MEDIA,
                 message=message,
                 detail=message,
                 data={"raw": result.raw},

@@ -28,8 +28,10 @@ import time
 from typing import Any, Sequence
 
 from app.domain.cost import ReportOutOfRange, reported, usage_of
+from app.domain.errors import FailReason
 from app.domain.states import State
 from app.providers.base import ProviderError, Refused, Stalled
+from app.providers.codes import reason_of
 from app.service.context import ServiceContext
 from app.store.rows import TaskRow
 
@@ -141,16 +143,20 @@ class Transitions:
         return None
 
     async def to_rejected(self, task: TaskRow, exc: Refused) -> TaskRow | None:
-        """Definitively refused before any task was made: nothing billed, create may follow."""
+        """Definitively refused before any task was made: nothing billed, create may follow.
+        The reason is typed (:func:`app.providers.codes.reason_of`); the provider's code and
+        words are kept as they came."""
+        reason = reason_of(exc)
         return await self._answer(
             task,
             state=State.REJECTED,
             error_code=str(exc.code) if exc.code is not None else "never_sent",
             error_message=exc.message,
+            error_reason=reason.value,
             **_LET_GO,
             event="rejected",
             detail=exc.message,
-            data={"raw": exc.raw, "code": exc.code},
+            data={"raw": exc.raw, "code": exc.code, "reason": reason.value},
         )
 
     async def to_rejected_not_sent(self, task: TaskRow) -> TaskRow | None:
@@ -167,9 +173,11 @@ class Transitions:
             state=State.REJECTED,
             error_code="never_sent",
             error_message=why,
+            error_reason=FailReason.NEVER_SENT.value,
             **_LET_GO,
             event="rejected",
             detail=why,
+            data={"reason": FailReason.NEVER_SENT.value},
         )
 
     async def to_created(
@@ -203,6 +211,7 @@ class Transitions:
         task: TaskRow,
         *,
         code: str,
+        reason: FailReason,
         why: str,
         detail: str,
         data: dict[str, Any] | None = None,
@@ -210,16 +219,18 @@ class Transitions:
         **values: Any,
     ) -> TaskRow | None:
         """The create may or may not exist, or the provider said a word off the whitelist:
-        create stays disabled; only query and recover are offered."""
+        create stays disabled; only query and recover are offered. ``reason``: why, typed (the
+        event's data carries it too)."""
         return await self._move(
             task,
             expect=expect,
             state=State.UNKNOWN,
             error_code=code,
             error_message=why,
+            error_reason=reason.value,
             event="unknown",
             detail=detail,
-            data=data,
+            data={**(data or {}), "reason": reason.value},
             **values,
         )
 
@@ -230,15 +241,18 @@ class Transitions:
         raw: Any,
         sent_at: float,
         timeout: float,
+        reason: FailReason,
         code: str = "unknown",
     ) -> TaskRow | None:
-        """The create left and no answer can be trusted (``code``: why, when it is more than
-        a lost answer). ``sent_at`` and the create's ``timeout`` are kept: a lookup's window
-        ends 60 s after that timeout ran out."""
+        """The create left and no answer can be trusted (``reason``: why, typed — no answer in
+        time, the connection lost, an answer that cannot be read; ``code``: the stored code,
+        when it is more than a lost answer). ``sent_at`` and the create's ``timeout`` are kept:
+        a lookup's window ends 60 s after that timeout ran out."""
         return await self.to_unknown(
             task,
             expect=_FROM_SUBMITTING,
             code=code,
+            reason=reason,
             why=why,
             detail=why,
             data={"raw": raw, "sent_at": sent_at, "timeout": timeout},
@@ -250,6 +264,7 @@ class Transitions:
             task,
             expect=_FROM_SUBMITTING,
             code="unknown",
+            reason=FailReason.OWNER_GONE,
             why="the process that sent the create ended before the answer was stored; the task "
             "may or may not exist",
             detail=f"owner {task.owner_host} pid {task.owner_pid} is gone",
@@ -261,6 +276,7 @@ class Transitions:
         task: TaskRow,
         *,
         code: str,
+        reason: FailReason,
         message: str,
         detail: str,
         data: dict[str, Any] | None = None,
@@ -270,7 +286,10 @@ class Transitions:
         **values: Any,
     ) -> TaskRow | None:
         """Terminal (recover offers a redownload only while results remain). ``answer``: the
-        create's own answer (see :meth:`_answer`)."""
+        create's own answer (see :meth:`_answer`). ``code`` and ``message``: the provider's
+        own (evidence) or Slate's; ``reason``: why, typed (the event's data carries it too)."""
+        data = {**(data or {}), "reason": reason.value}
+        values["error_reason"] = reason.value
         if answer:
             return await self._answer(
                 task,
@@ -331,6 +350,7 @@ class Transitions:
             state=State.SUCCESS,
             error_code=None,
             error_message=None,
+            error_reason=None,
             next_poll_at=None,
             media=media,
             event="verified",
@@ -355,6 +375,7 @@ class Transitions:
             next_poll_at=time.time() + self.ctx.poll_interval,
             error_code=None if was_unknown else task.error_code,
             error_message=None if was_unknown else task.error_message,
+            error_reason=None if was_unknown else task.error_reason,
             event=("recovered" if was_unknown else "status") if changed else None,
             detail=word,
             data=raw,
@@ -422,6 +443,7 @@ class Transitions:
             state=State.CANCELLED,
             error_code=None,
             error_message=None,
+            error_reason=None,
             next_poll_at=None,
             event="cancelled",
             detail=detail,
@@ -448,6 +470,7 @@ class Transitions:
             state=State.QUEUEING,
             error_code=None,
             error_message=None,
+            error_reason=None,
             event="recovered",
             detail=detail or f"attached provider task {provider_task_id}",
             data={"raw": raw, **({"lookup": evidence} if evidence else {})},

@@ -10,6 +10,7 @@ from decimal import Decimal
 from typing import Any
 
 from app.domain.cost import NOT_CHARGED_STATES, Cost
+from app.domain.errors import FailReason
 from app.domain.prices import Money
 from app.domain.states import Action, RecoverOption, RecoverWay, SlotOffer, State
 
@@ -28,10 +29,13 @@ class MediaView:
 
 @dataclass(frozen=True)
 class TaskError:
-    """Why a task failed, was refused or is unknown, in the provider's or Slate's words."""
+    """Why a task failed, was refused or is unknown: the stored code and message (the
+    provider's or Slate's own words, kept as evidence) and the reason, typed (None for a row
+    from before reasons whose code could not be mapped: shown as it is)."""
 
     code: str | None
     message: str | None
+    reason: FailReason | None = None
 
 
 @dataclass

@@ -58,6 +58,9 @@ class Task(Base):
     results: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
     error_code: Mapped[Optional[str]] = mapped_column(Text)
     error_message: Mapped[Optional[str]] = mapped_column(Text)
+    #: Why, typed (a ``FailReason`` value, migration 0011); NULL where an earlier row's code
+    #: could not be mapped (its code and message are shown as they are).
+    error_reason: Mapped[Optional[str]] = mapped_column(Text)
     owner_host: Mapped[Optional[str]] = mapped_column(String(255))
     owner_pid: Mapped[Optional[int]] = mapped_column(Integer)
     owner_started: Mapped[Optional[float]] = mapped_column(Float)

@@ -354,6 +354,7 @@ class Repository:
                         updated_at=now,
                         error_code=None,
                         error_message=None,
+                        error_reason=None,
                         next_poll_at=None,
                         poll_failures=0,
                         **w.cost_values(),

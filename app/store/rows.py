@@ -88,6 +88,7 @@ class TaskRow:
     cost_reported: str | None = None
     cost_day: str | None = None
     hidden_at: float | None = None  # hidden from the browser (slate hide); the record stays
+    error_reason: str | None = None  # a FailReason value (migration 0011), None: not known
     media: list[MediaRow] = field(default_factory=list)
 
     @property
@@ -288,6 +289,7 @@ class ClaimRequest:
             "results": None,
             "error_code": None,
             "error_message": None,
+            "error_reason": None,
             "next_poll_at": None,
             "hidden_at": None,
             **w.cost_values(),

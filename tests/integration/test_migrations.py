@@ -43,6 +43,7 @@ STEPS = [
     "0008_picks",
     "0009_user_prices",
     "0010_text_search",
+    "0011_error_reason",
 ]
 SCOPE = Scope("studio-a", "u" * 64, "demo", "local")
 pytestmark = pytest.mark.empty_store  # every migration here starts from an empty database
@@ -493,3 +494,55 @@ def test_a_sqlite_without_the_trigram_tokenizer_keeps_the_scan(sqlite_engine, mo
         assert not sa.inspect(conn).has_table("tasks_text")
     assert text_search.has_index(engine) is False
     assert _text_filtered(engine, "red fox") == [""]
+
+
+def test_0011_gives_earlier_rows_the_reason_their_code_names(engine):
+    """A store with failed, refused and unknown slots migrates up: each row whose stored code
+    names its reason gets it (read back before the migration commits), a row whose code cannot
+    be mapped (``unknown``: a lost answer, a broken connection and a closed app were all stored
+    so; a code of no known class) keeps NULL, and its code and message stay as they were."""
+    upgrade(engine, "0010_text_search")
+    stored = {
+        1: ("rejected", "1008", "insufficient balance"),
+        2: ("rejected", "never_sent", "video create: the request never left (ConnectTimeout)"),
+        3: ("unknown", "unknown", "video create: no answer in time after sending (ReadTimeout)"),
+        4: ("fail", "1027", "output sensitive"),
+        5: ("fail", "declared_failed", "declared failed by mei: gone"),
+        6: ("unknown", "unknown_status", "the provider answered an unrecognized status"),
+        7: ("fail", "blocked", "every image was blocked by the provider's safety filter"),
+        8: ("fail", "4242", "a code of no known class"),
+        9: ("success", None, None),
+    }
+    insert(
+        engine,
+        *(
+            row(i, state=st, error_code=code, error_message=msg)
+            for i, (st, code, msg) in stored.items()
+        ),
+    )
+    upgrade(engine)
+    assert_step(engine, HEAD_REVISION)
+    with engine.connect() as conn:
+        got = {
+            int(r.slot_key): (r.error_code, r.error_message, r.error_reason)
+            for r in conn.execute(
+                sa.text("SELECT slot_key, error_code, error_message, error_reason FROM tasks")
+            )
+        }
+    reasons = {i: got[i][2] for i in stored}
+    assert reasons == {
+        1: "balance",
+        2: "never_sent",
+        3: None,
+        4: "sensitive_output",
+        5: "declared_failed",
+        6: "unrecognized_status",
+        7: "sensitive_output",
+        8: None,
+        9: None,
+    }
+    assert {i: got[i][:2] for i in stored} == {i: v[1:] for i, v in stored.items()}
+    downgrade(engine, "0010_text_search")
+    with engine.connect() as conn:
+        assert "error_reason" not in {c["name"] for c in sa.inspect(conn).get_columns("tasks")}
+    upgrade(engine)
