@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from app.domain.cost import BudgetCheck, BudgetRefusal, format_money
 from app.domain.drafts import Notice, NoticeKind, Problem, ProblemKind, Unavailable
-from app.domain.errors import Rule, Unchanged
+from app.domain.errors import FailReason, Rule, Unchanged
 from app.domain.states import (
     Action,
     RecoverWay,
@@ -142,6 +142,25 @@ BAD_FILE = QT_TRANSLATE_NOOP(
     "video). Download it again with Recover.",
 )
 PROVIDER_FAILED = QT_TRANSLATE_NOOP("Words", "The provider reports that the task failed.")
+BAD_ANSWER = QT_TRANSLATE_NOOP(
+    "Words",
+    "The provider's answer could not be read, so Slate cannot tell whether the task was "
+    "made. Use Recover to settle it.",
+)
+LOCAL_ERROR = QT_TRANSLATE_NOOP(
+    "Words",
+    "Something went wrong inside Slate after the request was sent, so Slate cannot tell "
+    "whether the task was made. Use Recover to settle it.",
+)
+NOT_WRITTEN = QT_TRANSLATE_NOOP(
+    "Words",
+    "The result was made and billed, but it could not be saved on this computer (is the disk "
+    "full?).",
+)
+REFUSED = QT_TRANSLATE_NOOP(
+    "Words",
+    "The provider refused the request, so nothing was made. The details say why.",
+)
 PROVIDER_ERROR = QT_TRANSLATE_NOOP(
     "Words", "The provider had an internal problem with this request."
 )
@@ -235,6 +254,50 @@ UNCHANGED_WORDS: dict[Unchanged, str] = {
     Unchanged.LOOKUP_MANY: LOOKUP_MANY,
     Unchanged.LOOKUP_CONTESTED: LOOKUP_CONTESTED,
 }
+
+#: Why a task was refused, failed or is unknown (``FailReason``, typed by the service).
+#: ``DECLARED_FAILED`` is said with the designer's own reason (:func:`for_task`).
+REASON_WORDS: dict[FailReason, str] = {
+    FailReason.NEVER_SENT: NEVER_SENT,
+    FailReason.NO_ANSWER: NO_ANSWER_IN_TIME,
+    FailReason.CONNECTION_LOST: LOST_ANSWER,
+    FailReason.BAD_ANSWER: BAD_ANSWER,
+    FailReason.OVERFULL_ANSWER: OVERFULL,
+    FailReason.OWNER_GONE: APP_CLOSED,
+    FailReason.LOCAL_ERROR: LOCAL_ERROR,
+    FailReason.UNRECOGNIZED_STATUS: STRANGE_STATUS,
+    FailReason.NO_MEDIA: NO_FILE,
+    FailReason.MEDIA_BAD: BAD_FILE,
+    FailReason.NOT_WRITTEN: NOT_WRITTEN,
+    FailReason.PROVIDER_FAILED: PROVIDER_FAILED,
+    FailReason.DECLARED_FAILED: DECLARED,
+    FailReason.BALANCE: BALANCE,
+    FailReason.RATE_LIMIT: RATE_LIMIT,
+    FailReason.SENSITIVE_INPUT: INPUT_SENSITIVE,
+    FailReason.SENSITIVE_OUTPUT: OUTPUT_SENSITIVE,
+    FailReason.WRONG_KEY: WRONG_KEY,
+    FailReason.PLAN_QUOTA: PLAN_QUOTA,
+    FailReason.NOT_IN_PLAN: NOT_IN_PLAN,
+    FailReason.INVALID_PARAMS: BAD_PARAMS,
+    FailReason.PROMPT_TOO_LONG: PROMPT_TOO_LONG,
+    FailReason.BAD_CHARACTERS: BAD_CHARACTERS,
+    FailReason.VERIFY_ACCOUNT: VERIFY_ACCOUNT,
+    FailReason.SERVER_ERROR: PROVIDER_ERROR,
+    FailReason.REFUSED: REFUSED,
+}
+
+
+def reason_words(reason: FailReason, *, no_record: bool = False) -> str:
+    """The untranslated sentence (context ``Words``) for a typed failure reason; for a slot
+    nothing can be looked up for (``no_record``), the words that offer no lookup."""
+    said = REASON_WORDS[reason]
+    return NO_RECORD_SENTENCES.get(said, said) if no_record else said
+
+
+def _reason_of(value: Any) -> FailReason | None:
+    """A reason as the service gives it (the enum) or as JSON and stored events carry it."""
+    return value if isinstance(value, FailReason) else FailReason.of(value)
+
 
 # -- why an action cannot be taken now (the action bar's tooltips; context ``WhyNot``) ------------
 #: A slot whose state has no such action (``Refusal.STATE``), per action.
@@ -503,20 +566,26 @@ def for_task(task: Any, translate: Translate = _plain) -> Said:
     error = getattr(task, "error", None)
     if isinstance(error, dict):
         code, message = error.get("code"), error.get("message")
+        typed = _reason_of(error.get("reason"))
     else:
         code, message = getattr(error, "code", None), getattr(error, "message", None)
-    if not code and not message:
+        typed = _reason_of(getattr(error, "reason", None))
+    if not code and not message and typed is None:
         return Said("")
     state = State(task.state) if task is not None else None
-    if code == "declared_failed":  # the designer's own reason is already in their words
+    detail = " · ".join(p for p in (str(code or ""), str(message or "")) if p and p != "unknown")
+    if typed is FailReason.DECLARED_FAILED or code == "declared_failed":
+        # the designer's own reason is already in their words
         reason = str(message or "").split(": ", 1)[-1]
         return Said(translate(CONTEXT, DECLARED).replace("%1", reason), str(message or ""))
+    if typed is not None:  # the service's typed reason: no text read back
+        return Said(translate(CONTEXT, REASON_WORDS[typed]), detail)
+    # a row from before typed reasons: its stored code and words, read as they are
     said = sentence(code, message)
     if said is None:
         said = PROVIDER_FAILED if state is State.FAIL else PROVIDER_ERROR
         if state is State.UNKNOWN:
             said = LOST_ANSWER
-    detail = " · ".join(p for p in (str(code or ""), str(message or "")) if p and p != "unknown")
     return Said(translate(CONTEXT, said), detail)
 
 
@@ -553,8 +622,11 @@ def for_outcome(
     if code == "invalid":
         return Said(message)
     unchanged = getattr(problem, "unchanged", None)
+    typed = _reason_of(getattr(problem, "reason", None))
     if isinstance(unchanged, Unchanged):
         said = UNCHANGED_WORDS[unchanged]
+    elif typed is not None and typed is not FailReason.DECLARED_FAILED:
+        said = REASON_WORDS[typed]
     else:
         said = {
             "quota_exceeded": QUOTA,
@@ -621,7 +693,11 @@ def event_detail(
         "deleted",
         "lookup",
     ):
-        reason = sentence(None, detail)
+        typed = _reason_of(data.get("reason")) if isinstance(data, Mapping) else None
+        if typed is FailReason.DECLARED_FAILED:
+            typed = None
+        # typed where the service wrote its reason; an earlier version's event: its words
+        reason = REASON_WORDS[typed] if typed is not None else sentence(None, detail)
         if event == "lookup" and isinstance(data, Mapping) and "candidates" in data:
             reason = (  # the lookup's evidence, kept with the event: what it found
                 LOOKUP_CONTESTED

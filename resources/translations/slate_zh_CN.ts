@@ -3032,6 +3032,22 @@ Every image and video you create gathers here, newest first.</source>
         <translation>发送请求时 Slate 被关闭了。服务商处可能已有这个任务：请查找它；如果确定不存在，可以声明槽位失败。</translation>
     </message>
     <message>
+        <source>The provider&apos;s answer could not be read, so Slate cannot tell whether the task was made. Use Recover to settle it.</source>
+        <translation>服务商的答复无法读取，Slate 无法判断任务是否已创建。请用“恢复”来确认。</translation>
+    </message>
+    <message>
+        <source>Something went wrong inside Slate after the request was sent, so Slate cannot tell whether the task was made. Use Recover to settle it.</source>
+        <translation>请求发出后 Slate 内部出错，无法判断任务是否已创建。请用“恢复”来确认。</translation>
+    </message>
+    <message>
+        <source>The result was made and billed, but it could not be saved on this computer (is the disk full?).</source>
+        <translation>结果已生成并已计费，但无法保存到这台电脑上（磁盘满了吗？）。</translation>
+    </message>
+    <message>
+        <source>The provider refused the request, so nothing was made. The details say why.</source>
+        <translation>服务商拒绝了这个请求，因此没有生成任何内容。详情中说明了原因。</translation>
+    </message>
+    <message>
         <source>The provider answered with a status Slate does not know, so Slate stopped here and downloaded nothing. Ask the provider again later.</source>
         <translation>服务商返回了 Slate 不认识的状态，因此 Slate 停在这里，没有下载任何内容。请稍后再向服务商查询。</translation>
     </message>

@@ -293,3 +293,58 @@ def test_a_ratio_a_frame_overrides_is_said_with_the_size_made():
         "MiniMax follows the shape of the last frame and ignores the ratio: this video will not "
         "be 4:3 unless the picture is."
     )
+
+
+@pytest.mark.parametrize("lang", ["en", "zh_CN"])
+def test_every_fail_reason_is_said_in_both_languages(qapp, lang):
+    """Issue 36: each typed reason finds its own sentence — for the task's error, the action's
+    answer and the history's event — in English and in Chinese, from the enum alone (the
+    stored code and message are technical words only, never read for the sentence)."""
+    from app.domain.errors import FailReason
+    from app.ui.app import install_translations
+    from app.ui.qt import translate
+
+    assert set(words.REASON_WORDS) == set(FailReason)
+    install_translations(qapp, lang)
+    try:
+        for reason in FailReason:
+            state = "unknown" if reason is FailReason.NO_ANSWER else "fail"
+            error = TaskError("x-code", "words that match no rule", reason)
+            said = words.for_task(SimpleNamespace(state=state, error=error), translate)
+            problem = Problem(ProblemCode.REJECTED, "words that match no rule", reason=reason)
+            answered = words.for_outcome(problem, translate=translate)
+            shown, _ = words.event_detail(
+                "unknown", "words that match no rule", str, translate, {"reason": reason.value}
+            )
+            expected = translate(words.CONTEXT, words.REASON_WORDS[reason])
+            assert expected, reason
+            if lang == "zh_CN":
+                assert re.search(r"[\u4e00-\u9fff]", expected), reason
+            if reason is FailReason.DECLARED_FAILED:  # said with the designer's own reason
+                assert said.text.startswith(expected.split("%1")[0]), reason
+                continue
+            assert said.text == expected, reason
+            assert answered.text == expected, reason
+            assert shown == expected, reason
+    finally:
+        install_translations(qapp, "en")
+
+
+def test_a_connect_timeout_and_a_read_timeout_are_told_apart_by_their_reason():
+    """The same stored code and English for both: only the typed reason tells them apart."""
+    from app.domain.errors import FailReason
+
+    never = TaskError("unknown", "video create: timed out", FailReason.NEVER_SENT)
+    lost = TaskError("unknown", "video create: timed out", FailReason.NO_ANSWER)
+    assert words.for_task(SimpleNamespace(state="rejected", error=never)).text == words.NEVER_SENT
+    assert (
+        words.for_task(SimpleNamespace(state="unknown", error=lost)).text == words.NO_ANSWER_IN_TIME
+    )
+
+
+def test_an_earlier_row_without_a_reason_is_said_from_its_own_words():
+    """A row stored before reasons (``error.reason`` null) is still said, from its text."""
+    said = words.for_task(
+        task("unknown", "unknown", "video create: no answer in time after sending (ReadTimeout)")
+    )
+    assert said.text == words.NO_ANSWER_IN_TIME
