@@ -49,6 +49,8 @@ class Transitions:
     async def _move(
         self, task: TaskRow, *, provider_success: bool = False, **kw: Any
     ) -> TaskRow | None:
+        if "error_code" in kw and kw["error_code"] is None:  # an error cleared: its reason too
+            kw.setdefault("error_reason", None)
         try:
             reported = self._reported(task, kw, provider_success)
         except ReportOutOfRange as exc:  # kept raw (results, history), flagged, never priced

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.domain import params_voice
-from app.domain.errors import Unchanged
+from app.domain.errors import FailReason, Unchanged
 from app.domain.states import State
 from app.providers.base import ProviderError
 from app.service import media as media_mod
@@ -135,6 +135,7 @@ async def recorded(
             task,
             answer=True,
             code="no_media",
+            reason=FailReason.NO_MEDIA,
             message=f"the provider answered without a usable trial recording ({why})",
             detail=why,
             data=data,
