@@ -55,6 +55,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
+from app.ui.style import current
 from app.ui.twin import how_far, scene
 
 #: What the dry run predicts for a row, in a designer's words.
@@ -74,17 +75,26 @@ DONE = {
     OutcomeKind.CREATED: QT_TRANSLATE_NOOP("ShotList", "created"),
     OutcomeKind.REPLAYED: QT_TRANSLATE_NOOP("ShotList", "already made"),
 }
-COLORS = {
-    OutcomeKind.CREATED: "#1f6f43",
-    OutcomeKind.REPLAYED: "#4b5563",
-    OutcomeKind.CONFLICT: "#8a4b00",
-    OutcomeKind.INVALID: "#8a2d23",
-    OutcomeKind.QUOTA_EXCEEDED: "#8a2d23",
-    OutcomeKind.BUDGET_EXCEEDED: "#8a2d23",
-    OutcomeKind.UNKNOWN: "#8a4b00",
-    OutcomeKind.REJECTED: "#8a2d23",
-    OutcomeKind.TWIN: "#8a4b00",
+#: The theme colour (a field of ``style.Theme``, text on a list's panel) of each outcome's word.
+INKS = {
+    OutcomeKind.CREATED: "title_success",
+    OutcomeKind.REPLAYED: "muted",
+    OutcomeKind.CONFLICT: "warning",
+    OutcomeKind.INVALID: "error",
+    OutcomeKind.QUOTA_EXCEEDED: "error",
+    OutcomeKind.BUDGET_EXCEEDED: "error",
+    OutcomeKind.UNKNOWN: "warning",
+    OutcomeKind.REJECTED: "error",
+    OutcomeKind.TWIN: "warning",
 }
+
+
+def outcome_ink(outcome: OutcomeKind) -> QColor:
+    """The colour of an outcome's word in the review, in the current theme."""
+    theme = current()
+    return QColor(getattr(theme, INKS.get(outcome, "ink")))
+
+
 COLUMNS = (
     QT_TRANSLATE_NOOP("ShotList", "Row"),
     QT_TRANSLATE_NOOP("ShotList", "Slot"),
@@ -259,13 +269,13 @@ class ShotListDialog(QDialog):
                     why(row),
                 ]
             )
-            item.setForeground(3, QColor(COLORS.get(row.outcome, "#374151")))
+            item.setForeground(3, outcome_ink(row.outcome))
             item.setToolTip(5, why(row))
             item.setData(0, 256, row.outcome.value)  # Qt.UserRole
             self.table.addTopLevelItem(item)
             if row.prompt:
                 line = QTreeWidgetItem(item, [_tr(PROMPT_LINE).replace("%1", row.prompt)])
-                line.setForeground(0, QColor("#4b5563"))
+                line.setForeground(0, QColor(current().muted))
                 line.setToolTip(0, row.prompt)
                 line.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 self.table.setFirstColumnSpanned(0, self.table.indexFromItem(item), True)

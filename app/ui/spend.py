@@ -18,6 +18,7 @@ from app.domain.cost import Money, Spend, SpendTotal, format_money
 from app.domain.days import budget_day
 from app.service.results import SpendReport
 from app.ui.said import spend_detail, spend_estimate
+from app.ui.style import current
 from app.ui.qt import (
     QColor,
     QDialog,
@@ -40,9 +41,6 @@ from app.ui.qt import (
     Qt,
     translate,
 )
-
-ESTIMATE_COLOR = QColor("#9bb7d4")
-REPORTED_COLOR = QColor("#3b6ea5")
 
 
 def money(amount: Money, currency: str, unknown: str) -> str:
@@ -92,6 +90,8 @@ class BarChart(QWidget):
         fm = QFontMetrics(self.font())
         label_h = fm.height() + 4
         text_color = self.palette().color(QPalette.ColorRole.WindowText)
+        theme = current()
+        known_color, reported_color = QColor(theme.chart_known), QColor(theme.chart_reported)
         if not self.bars:
             p.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
             p.drawText(rect, Qt.AlignmentFlag.AlignCenter, self.tr("Nothing spent yet."))
@@ -111,15 +111,15 @@ class BarChart(QWidget):
             est_h = float(bar.known / top) * plot_h
             if bar.all_unknown:  # an outline, a quarter high: there is spend, of unknown size
                 est_h = plot_h / 4
-                outline = QPen(ESTIMATE_COLOR, 1, Qt.PenStyle.DashLine)
+                outline = QPen(known_color, 1, Qt.PenStyle.DashLine)
                 p.setPen(outline)
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(QRectF(cx - bar_w, base_y - est_h, bar_w - 1, est_h))
             else:
-                p.fillRect(QRectF(cx - bar_w, base_y - est_h, bar_w - 1, est_h), ESTIMATE_COLOR)
+                p.fillRect(QRectF(cx - bar_w, base_y - est_h, bar_w - 1, est_h), known_color)
             if bar.reported is not None:
                 h = float(bar.reported / top) * plot_h
-                p.fillRect(QRectF(cx, base_y - h, bar_w - 1, h), REPORTED_COLOR)
+                p.fillRect(QRectF(cx, base_y - h, bar_w - 1, h), reported_color)
             p.setPen(text_color)
             p.drawText(
                 QRectF(cx - slot_w / 2, base_y + 2, slot_w, label_h),
@@ -157,10 +157,7 @@ class SpendDialog(QDialog):
                 ("all", self.tr("All time")),
             )
         ):
-            frame = QFrame(objectName="spendCard")
-            frame.setStyleSheet(
-                "QFrame#spendCard { border: 1px solid #e5e7eb; border-radius: 6px; }"
-            )
+            frame = QFrame(objectName="spendCard")  # its border: the theme's (style.py)
             box = QVBoxLayout(frame)
             head = QLabel(title, objectName="hint")
             value = QLabel("…", objectName=f"{key}Estimate")
@@ -169,7 +166,7 @@ class SpendDialog(QDialog):
             value.setWordWrap(True)
             detail = QLabel("", objectName=f"{key}Detail")
             detail.setWordWrap(True)
-            detail.setStyleSheet("color: #4b5563;")
+            detail.setProperty("tone", "muted")
             box.addWidget(head)
             box.addWidget(value)
             box.addWidget(detail)

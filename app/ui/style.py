@@ -309,6 +309,8 @@ class Theme:
     title_rejected: str
     title_unknown: str
     title_running: str
+    chart_known: str  # a chart's bar of known (estimated) cost — 3:1 on panel and paper
+    chart_reported: str  # its bar of what the provider reported
 
 
 LIGHT = Theme(
@@ -345,6 +347,8 @@ LIGHT = Theme(
     title_rejected="#5f6369",
     title_unknown="#7d5215",
     title_running="#265a8f",
+    chart_known="#6f8fb5",
+    chart_reported="#2f5b8a",
 )
 DARK = Theme(
     name="dark",
@@ -380,6 +384,8 @@ DARK = Theme(
     title_rejected="#c2c6cc",
     title_unknown="#f3c46f",
     title_running="#8cb8e8",
+    chart_known="#4e7bb0",
+    chart_reported="#a9c7ea",
 )
 THEMES = {t.name: t for t in (LIGHT, DARK)}
 #: The theme choices in Settings: follow the system, or one of the themes.
@@ -426,6 +432,15 @@ TEXT_PAIRS = (
     ("title_rejected", "selected"),
     ("title_unknown", "selected"),
     ("title_running", "selected"),
+)
+
+
+#: Graphics (a chart's bars) on the backgrounds they are drawn on: WCAG's 3:1 for non-text.
+GRAPHIC_PAIRS = (
+    ("chart_known", "panel"),
+    ("chart_known", "paper"),
+    ("chart_reported", "panel"),
+    ("chart_reported", "paper"),
 )
 
 
@@ -602,6 +617,7 @@ QMenu::item:selected {{ background: {t.selected}; }}
 QMenu::item:disabled {{ color: {t.disabled_ink}; }}
 QToolTip {{ background: {t.panel}; color: {t.ink}; border: 1px solid {t.line}; }}
 QStatusBar {{ background: {t.status_bg}; border-top: 1px solid {t.line}; }}
+QFrame#spendCard {{ border: 1px solid {t.line}; border-radius: 6px; }}
 QStatusBar QLabel {{ padding: 0 6px; }}
 """
         + arrows(t is DARK)

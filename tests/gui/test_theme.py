@@ -119,3 +119,43 @@ def test_follow_the_system_takes_the_platforms_scheme_when_it_changes(
     hints.scheme = Qt.ColorScheme.Dark
     window._scheme_changed(hints.scheme)
     assert style.current() is LIGHT
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_every_graphic_meets_three_to_one(name: str) -> None:
+    """A chart's bars are graphics: WCAG's 3:1 against what they are drawn on."""
+    theme = THEMES[name]
+    for fg, bg in style.GRAPHIC_PAIRS:
+        assert contrast(getattr(theme, fg), getattr(theme, bg)) >= 3.0, (name, fg, bg)
+    assert theme.chart_known != theme.chart_reported
+
+
+@pytest.mark.parametrize("name", sorted(THEMES))
+def test_the_spend_chart_and_the_shot_list_review_draw_in_the_themes_colours(
+    qapp: Any, name: str
+) -> None:
+    from decimal import Decimal
+
+    from app.service.results import OutcomeKind
+    from app.ui.shotlist import INKS, outcome_ink
+    from app.ui.spend import Bar, BarChart
+
+    theme = THEMES[name]
+    style._current = theme
+    chart = BarChart()
+    chart.resize(320, 170)
+    chart.set_bars([Bar("image-01", Decimal("0.5"), Decimal("0.4"), 0, "$0.50")], "USD")
+    image = chart.grab().toImage()
+    seen = {
+        image.pixelColor(x, y).name()
+        for x in range(0, image.width(), 2)
+        for y in range(0, image.height(), 2)
+    }
+    assert theme.chart_known in seen and theme.chart_reported in seen, sorted(seen)[:20]
+    other = THEMES["light" if name == "dark" else "dark"]
+    assert other.chart_known not in seen and other.chart_reported not in seen
+    # the review's outcome words: theme colours whose contrast on a list is checked (TEXT_PAIRS)
+    for outcome in OutcomeKind:
+        field = INKS.get(outcome, "ink")
+        assert (field, "panel") in TEXT_PAIRS, field
+        assert outcome_ink(outcome).name() == getattr(theme, field)
