@@ -4,7 +4,9 @@ A slow-drip server (a few bytes at a time, each well inside the read timeout) ke
 `wait --max-seconds 5` running past 40 s — killed without its JSON — and an image submit with
 `--timeout 3` hung the same way; `query` and the app's poller had no bound at all. Real `slate`
 processes against a hostile server on loopback, the deadline measured from outside, process
-start-up included; the poller (in the app's process) and the minimum-rate rule in process.
+start-up included — bounded by the command's deadline plus what starting a `slate` process
+costs at that moment (measured just before, so a busy machine widens both alike: a hang does
+not fit); the poller (in the app's process) and the minimum-rate rule in process.
 """
 
 from __future__ import annotations
@@ -27,8 +29,20 @@ from tests.support.machines import run
 from tests.support.sim_media import image_bytes
 
 RID = "article:20260816:tide-eye:scene-02"
-#: Start-up of a `slate` process (Python, imports, the store) and the answer, on a busy machine.
-MARGIN = 6.0
+#: Beyond the deadline and twice the measured start-up: the JSON written, the process ended.
+MARGIN = 3.0
+
+
+def start_up(env: dict[str, str]) -> float:
+    """What one `slate` process costs here and now with nothing to wait for: Python, imports,
+    the store opened and read (a status of a slot that does not exist; nothing is sent)."""
+    began = time.monotonic()
+    run(env, ["status", "article:20260816:tide-eye:not-made"])
+    return time.monotonic() - began
+
+
+def in_time(took: float, deadline: float, start: float) -> bool:
+    return took < deadline + 2 * start + MARGIN
 
 
 def drip(body: bytes) -> Answer:
@@ -77,10 +91,11 @@ def test_wait_max_seconds_answers_in_time_against_a_drip_download(slate_env, sto
     try:
         made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
         assert made.out["outcome"] == "created", made.out
+        start = start_up(env)
         began = time.monotonic()
         res = run(env, ["wait", RID, "--max-seconds", "5"], timeout=60)
         took = time.monotonic() - began
-        assert took < 5 + MARGIN, took
+        assert in_time(took, 5, start), (took, start)
         assert res.code == 7 and res.out["error"]["code"] == "still_running", res.out
         assert res.out["task"]["state"] == "downloading", res.out  # not failed: resumable
         assert server.sent("GET", "/dl/v.mp4") >= 1
@@ -113,12 +128,13 @@ def test_an_image_submit_with_timeout_3_answers_in_time_against_a_drip_download(
         "SLATE_TIMEOUT": "3",
     }
     try:
+        start = start_up(env)
         began = time.monotonic()
         res = run(
             env, ["submit", "--request-id", RID, "--kind", "image", "--prompt", "p"], timeout=60
         )
         took = time.monotonic() - began
-        assert took < 3 + MARGIN, took
+        assert in_time(took, 3, start), (took, start)
         assert res.out["outcome"] == "created", res.out
         assert res.out["task"]["state"] == "downloading", res.out  # the links are kept
         assert server.sent("POST", "/v1/image_generation") == 1
@@ -146,10 +162,11 @@ def test_a_dripped_synchronous_create_ends_in_time_as_unknown(slate_env, store_u
     server.script[f"POST {path}"] = [Answer(body, drip=1, drip_every=0.01)]
     env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": server.base_url}
     try:
+        start = start_up(env)
         began = time.monotonic()
         res = run(env, ["submit", "--request-id", RID, *argv, "--timeout", "3"], timeout=90)
         took = time.monotonic() - began
-        assert took < 6 + MARGIN, took  # 3 s to connect at most, 3 s for the answer
+        assert in_time(took, 6, start), (took, start)  # 3 s to connect, 3 s for the answer
         assert res.out["outcome"] == "unknown" and res.code == 4, res.out
         assert res.out["task"]["state"] == "unknown", res.out
         assert server.sent("POST", path) == 1
@@ -171,10 +188,11 @@ def test_query_answers_within_its_timeout_against_a_drip_download(slate_env, sto
     try:
         made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
         assert made.out["outcome"] == "created", made.out
+        start = start_up(env)
         began = time.monotonic()
         res = run(env, ["query", RID], timeout=60)
         took = time.monotonic() - began
-        assert took < 3 + MARGIN, took
+        assert in_time(took, 3, start), (took, start)
         assert res.code == 0, res.out
         assert res.out["task"]["state"] == "downloading", res.out  # resumable, not failed
         assert server.sent("GET", "/dl/v.mp4") == 1
