@@ -67,23 +67,39 @@ def _section(text: str, title: str) -> str:
     return text[start : end if end > 0 else None]
 
 
-def doc_commands() -> list[tuple[str, dict[str, str | None]]]:
-    """``(command, {"outcome", "state", "exit"})`` for every command of the section, in order."""
+def doc_blocks() -> list[list[tuple[str, dict[str, str | None]]]]:
+    """Each code block of the section: ``(command, {"outcome", "state", "exit"})`` per command,
+    in order. A block is one story (its own slots), run in order on its own data dir."""
     section = _section(DOC.read_text(encoding="utf-8"), "Try the failure paths")
     blocks = re.findall(r"```sh\n(.*?)```", section, re.DOTALL)
-    out: list[tuple[str, dict[str, str | None]]] = []
+    out: list[list[tuple[str, dict[str, str | None]]]] = []
     for block in blocks:
         lines = [ln.strip() for ln in block.strip().splitlines() if ln.strip()]
+        steps: list[tuple[str, dict[str, str | None]]] = []
         for i, line in enumerate(lines):
             if line.startswith("slate "):
                 match = EXPECT.match(lines[i + 1]) if i + 1 < len(lines) else None
                 assert match, f"no '# → outcome · exit N' line under {line!r}"
-                out.append((line, match.groupdict()))
+                steps.append((line, match.groupdict()))
+        if steps:
+            out.append(steps)
     return out
+
+
+def doc_commands() -> list[tuple[str, dict[str, str | None]]]:
+    """Every command of the section, in order."""
+    return [step for block in doc_blocks() for step in block]
+
+
+def _block_id(block: list[tuple[str, dict[str, str | None]]]) -> str:
+    """The block's first slot (its RequestId's last part): the story it tells."""
+    found = re.search(r"demo:\d+:try:([\w-]+)", block[0][0])
+    return found.group(1) if found else block[0][0][:30]
 
 
 def test_the_doc_shows_each_failure_path() -> None:
     steps = doc_commands()
+    assert len(BLOCKS) >= 6  # a story per failure path, each run on its own
     seen = {(s["outcome"], s["state"]) for _, s in steps}
     assert ("created", "fail") in seen  # a failing slot
     assert ("unknown", "unknown") in seen  # an unknown slot
@@ -94,10 +110,16 @@ def test_the_doc_shows_each_failure_path() -> None:
     assert ("rejected", "rejected") in seen  # a rate-limited create
 
 
-@pytest.mark.slow
-def test_try_the_failure_paths_runs_as_documented(tmp_path: Path) -> None:
+BLOCKS = doc_blocks()
+
+
+@pytest.mark.slow  # real `slate` processes, one per command
+@pytest.mark.parametrize("block", BLOCKS, ids=[_block_id(b) for b in BLOCKS])
+def test_try_the_failure_paths_runs_as_documented(tmp_path: Path, block) -> None:
+    """Each story of the section, as written, on its own data dir (the stories share nothing:
+    each has its own slots), so they run side by side."""
     env = _env(tmp_path)
-    for command, expected in doc_commands():
+    for command, expected in block:
         argv = shlex.split(command)
         assert argv[0] == "slate"
         code, out, err = _slate(env, [*argv[1:], "--json"])
