@@ -363,6 +363,9 @@ EXAMPLES = {
     "doctor": "slate doctor",
     "key": "slate key set   (reads the key without showing it)",
     "sim": "slate sim --port 8765 --fault slow=30",
+    "voice": "slate voice design --request-id voice:20260816:tide-eye:narrator \\"
+    '\n      --prompt "a calm, low harbour-master voice" --preview-text "The tide turns at six."'
+    "\n  slate voice list --type designed",
     "gui": "slate gui --select article:20260816:tide-eye:scene-02",
     "help": "slate help contract",
 }
