@@ -825,7 +825,7 @@ def render(result: Result[Any]) -> dict[str, Any]:
 
 def _human(out: Result[Any], translate: Any = None) -> str:
     """The answer for a person; ``translate``: the app's translations (English without)."""
-    from app.ui import said, words  # the app's words (pure Python)
+    from app.present import said, words  # the app's words (Qt-free)
 
     if translate is None:
         translate = _translate_for(_LANG)
@@ -953,7 +953,7 @@ def _human(out: Result[Any], translate: Any = None) -> str:
     return "\n".join(lines)
 
 
-#: The answers the app words itself (``app.ui.words.for_outcome``); the others (a conflict, a
+#: The answers the app words itself (``app.present.words.for_outcome``); the others (a conflict, a
 #: bad handle, invalid input…) keep the service's own sentence, which names the field or the way.
 APP_SAYS = frozenset(
     {
@@ -974,7 +974,7 @@ _LANG: str | None = None
 
 
 def _translate_for(lang: str | None) -> Any:
-    from app.cli_words import language, translator
+    from app.present.translations import language, translator
 
     return translator(language(lang))
 

@@ -7,8 +7,8 @@ its line behind. Asked for without a terminal, it writes one line per change and
 
 A line says what the app's banner says, in the same words: the state, the elapsed time, the
 provider's own status word where it says more, the estimate from this designer's past tasks
-of the same kind (``app.ui.progress.estimate``) and, while a result downloads, how much of it
-has arrived (``app.ui.words.file_size``).
+of the same kind (``app.present.progress.estimate``) and, while a result downloads, how much of
+it has arrived (``app.present.words.file_size``).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from typing import IO, Any
 
 from app.cli_words import DOWNLOADING_OF, Translate, say
 from app.domain.states import STOP_STATES, State
-from app.ui import said, words
-from app.ui.progress import Estimate, estimate, key_of
+from app.present import said, words
+from app.present.progress import Estimate, estimate, key_of
 
 CLEAR = "\r\x1b[K"
 TICK = 1.0

@@ -1,4 +1,5 @@
-"""Where the files Slate ships live: icons and translations, found through ``importlib.resources``.
+"""Where the files Slate ships live: icons and translations, found through ``importlib.resources``
+(the folder itself by ``app.present.translations.resources_dir``, which needs no Qt).
 
 The top-level ``resources/`` folder is installed as the package ``app.resources``, so the same
 lookup works in a source checkout, an editable install, an installed wheel and a bundle.
@@ -6,31 +7,19 @@ lookup works in a source checkout, an editable install, an installed wheel and a
 
 from __future__ import annotations
 
-from importlib.resources import files
 from pathlib import Path
 
+from app.present.translations import resources_dir
+from app.present.translations import translations_dir as translations_dir
 from app.ui.qt import QIcon, QSize
 
 APP_ID = "io.slate.Slate"
 ICON_SIZES = (16, 24, 32, 48, 64, 128, 256, 512)
 
 
-def _root() -> Path:
-    try:
-        return Path(str(files("app.resources")))
-    except ModuleNotFoundError:
-        # A source checkout run without (re)installing, e.g. PYTHONPATH=. python -m app: the
-        # package mapping lives in the installed metadata, the folder is right here.
-        return Path(__file__).resolve().parents[2] / "resources"
-
-
 def resource(*parts: str) -> Path:
     """A file or folder of ``app.resources`` as a path on disk (Qt wants real paths)."""
-    return _root().joinpath(*parts)
-
-
-def translations_dir() -> Path:
-    return resource("translations")
+    return resources_dir().joinpath(*parts)
 
 
 def ui_icon(name: str) -> Path:

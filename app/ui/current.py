@@ -31,7 +31,7 @@ from typing import Any, Generic, Protocol, TypeVar, overload, runtime_checkable
 
 from app.domain.params import units
 from app.domain.states import EMPTY_SLOT_OFFERS, IN_FLIGHT, Action, Refusal, SlotOffer, State
-from app.ui.noop import QT_TRANSLATE_NOOP
+from app.present.noop import QT_TRANSLATE_NOOP
 
 
 # -- a tiny observable ---------------------------------------------------------------------------

@@ -32,3 +32,27 @@ def test_reasons_and_settings_messages_have_chinese_words(qapp):
     finally:
         install_translations(qapp, "en")
     assert translate("WhyNot", words.WAIT_WORDS["loading"][1]) == "Loading the slot…"
+
+
+def test_the_qt_free_reader_says_what_qts_translator_says():
+    """The command line reads slate_zh_CN.ts itself (app.present.translations); the window loads
+    the compiled .qm into Qt. Every message of the file is said alike by both — so a .qm left
+    uncompiled after a hand edit of the .ts shows here too."""
+    import xml.etree.ElementTree as ET
+
+    from app.present.translations import translations_dir, translator
+    from app.ui.qt import QTranslator
+
+    qt = QTranslator()
+    assert qt.load(str(translations_dir() / "slate_zh_CN.qm"))
+    ours = translator("zh_CN")
+    root = ET.parse(translations_dir() / "slate_zh_CN.ts").getroot()
+    asked = [
+        (context.findtext("name") or "", source)
+        for context in root.iter("context")
+        for message in context.iter("message")
+        if (source := message.findtext("source")) is not None
+    ]
+    assert len(asked) > 900
+    differ = [(c, s) for c, s in asked if ours(c, s) != (qt.translate(c, s) or s)]
+    assert differ == []

@@ -68,6 +68,7 @@ def test_the_wheel_holds_every_module_and_every_resource(wheel):
         f"{res}prices.toml",
         f"{res}icons/hicolor/scalable/apps/io.slate.Slate.svg",
         f"{res}translations/slate_zh_CN.qm",
+        f"{res}translations/slate_zh_CN.ts",  # the command line's words, read without Qt
     }
     wanted |= {f"{res}icons/hicolor/{n}x{n}/apps/io.slate.Slate.png" for n in SIZES}
     ui = ROOT / "resources" / "icons" / "ui"
@@ -116,6 +117,8 @@ t = QTranslator()
 assert t.load(QLocale("zh_CN"), "slate", "_", str(translations_dir()))
 qapp.installTranslator(t)
 assert QCoreApplication.translate("MainWindow", "Create") == "创建"
+from app.present.translations import translator
+assert translator("zh_CN")("MainWindow", "Create") == "创建"
 assert ui_icon("chevron-down.svg").exists()
 assert ui_icon("chevron-down.svg").as_posix() in STYLESHEET
 print("ok")
@@ -157,11 +160,12 @@ def test_the_desktop_file_names_the_shipped_icon():
 def test_a_checkout_that_was_not_reinstalled_still_finds_its_resources(monkeypatch):
     """Before ``pip install -e .`` learns the app.resources mapping (or with PYTHONPATH=. alone),
     the folder next to the sources is used."""
+    from app.present import translations
     from app.ui import assets
 
     def missing(name):
         raise ModuleNotFoundError(f"No module named {name!r}")
 
-    monkeypatch.setattr(assets, "files", missing)
+    monkeypatch.setattr(translations, "files", missing)
     assert assets.translations_dir() == ROOT / "resources" / "translations"
     assert assets.app_icon_file(16).is_file() and assets.ui_icon("chevron-up.svg").is_file()

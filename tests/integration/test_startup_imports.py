@@ -104,7 +104,7 @@ APP = {
         "app", "assets", "chain", "compare", "controller", "current", "dialogs", "flow", "form",
         "gallery", "inputs", "lookup", "media", "models", "notify", "panes", "progress", "qt",
         "said", "settings", "shotlist", "spend", "style", "unusable", "viewer", "widgets",
-        "window", "words", "draft", "noop",
+        "window", "words", "draft",
         "form_h3image", "enhance",  # parts of the create form (H3-Image rows, Enhance prompt)
         "dragout",  # results drag out of the slot pane, the gallery and the viewer
         "picks",  # the marks on results and the pick filters, in the browser at start
@@ -112,11 +112,14 @@ APP = {
         "form_sound", "sound_view",  # the form's Music and Voice, the panes' sound view
         "twin",  # the shot list's review names twins in its words (domain and Qt only)
     },
+    # the words both faces say, out of app.ui (issue 36): the window's panes say them too
+    "app.present": {"noop", "progress", "said", "translations", "words"},
     "app.ui.gallery": {"decode", "model", "pane", "thumbs"},
     "app.ui.panes": {
         "actions", "banner", "browser", "finished", "queue", "result", "slot", "status",
         "toolbar", "welcome",
         "tidy",  # the slot's Tidy up menu and "media removed here"
+        "running",  # a running slot's frame of its result to come (the slot pane, 70f3bda)
     },
 }  # fmt: skip
 

@@ -1,13 +1,14 @@
-"""The command line speaks the user's language with the app's own translations; English (and
-every --json run) needs no Qt."""
+"""The command line speaks the user's language with the app's own translations, and no run of it
+needs Qt: its words come from app.present, translated from the shipped .ts without Qt."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
-from app.cli_words import language, translator
-from app.ui import said
+from app.present import said
+from app.present.translations import language, translator
 
 
 def test_language_from_flag_or_locale() -> None:
@@ -25,13 +26,49 @@ def test_the_apps_chinese_words() -> None:
     assert translator("xx_YY")("State", "Done") == "Done"  # no words in that language: English
 
 
-def test_an_english_run_loads_no_qt_for_its_words() -> None:
-    code = (
-        "import sys\n"
-        "from app.cli_words import translator\n"
-        "from app import cli_progress\n"
-        "translator('en')('State', 'Done')\n"
-        "print(any(m.startswith('PySide6') for m in sys.modules))"
+def _qt_loaded_after(code: str) -> list[str]:
+    """The Qt and desktop-app modules loaded by ``code`` in a fresh interpreter."""
+    code += (
+        "\nimport sys, json\n"
+        "print(json.dumps(sorted(m for m in sys.modules\n"
+        "    if m.split('.')[0] in ('PySide6', 'shiboken6') or m.startswith('app.ui'))))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    return list(json.loads(out.stdout.splitlines()[-1]))
+
+
+def test_an_english_run_loads_no_qt_for_its_words() -> None:
+    code = (
+        "from app.cli_words import translator\n"
+        "from app import cli_progress\n"
+        "translator('en')('State', 'Done')"
+    )
+    assert _qt_loaded_after(code) == []
+
+
+def test_a_chinese_run_loads_no_qt_for_its_words() -> None:
+    code = (
+        "from app.present.translations import translator\n"
+        "from app import cli_progress\n"
+        "assert translator('zh_CN')('State', 'Done') != 'Done'"
+    )
+    assert _qt_loaded_after(code) == []
+
+
+def test_slate_help_imports_no_qt() -> None:
+    """``python -m app --help`` (the command line as it starts) loads neither Qt nor the window."""
+    code = (
+        "import contextlib, io, runpy, sys\n"
+        "sys.argv = ['slate', '--help']\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+        "    runpy.run_module('app', run_name='__main__')"
+    )
+    assert _qt_loaded_after(code) == []
+    for lang in ("en", "zh_CN"):
+        code = (
+            "import contextlib, io\n"
+            "import app.cli\n"
+            "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n"
+            f"    app.cli.main(['--lang', '{lang}', 'submit', '--help'])"
+        )
+        assert _qt_loaded_after(code) == [], lang
