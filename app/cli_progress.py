@@ -17,10 +17,11 @@ import asyncio
 import time
 from typing import IO, Any
 
-from app.cli_words import DOWNLOADING_OF, Translate, say
+from app.cli_words import DOWNLOADING_OF, say
 from app.domain.states import STOP_STATES, State
 from app.present import said, words
 from app.present.progress import Estimate, estimate, key_of
+from app.present.translations import Translate
 
 CLEAR = "\r\x1b[K"
 TICK = 1.0

@@ -9,7 +9,7 @@ the locale: no run of the command line imports Qt.
 from __future__ import annotations
 
 from app.present.noop import QT_TRANSLATE_NOOP
-from app.present.translations import Translate, language, plain, translator
+from app.present.translations import Translate
 
 CONTEXT = "Cli"
 
@@ -25,4 +25,4 @@ def say(translate: Translate, text: str, *args: object) -> str:
     return out
 
 
-__all__ = ["DOWNLOADING_OF", "Translate", "language", "translator", "say", "plain"]
+__all__ = ["DOWNLOADING_OF", "say"]

@@ -1,4 +1,4 @@
-"""What a draft may use now, and what stops it: typed answers the app words (``app.ui.words``).
+"""What a draft may use now, and what stops it: typed answers the app words (``app.present.words``).
 
 - :func:`v2_availability` — for a MiniMax-H3 draft, whether prompt expansion, the "adaptive"
   ratio, the first frame, the last frame and the reference media can be used with the inputs it

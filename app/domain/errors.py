@@ -13,7 +13,7 @@ class SlateError(Exception):
 
 class Rule(str, Enum):
     """What a rule refuses, typed, so each front end says it in its own words (the app's
-    ``app.ui.words.rule_words``); the numbers and names a sentence needs are the error's
+    ``app.present.words.rule_words``); the numbers and names a sentence needs are the error's
     ``values``. ``OTHER``: a refusal with no sentence of its own (its message says it)."""
 
     OTHER = "other"
@@ -62,7 +62,7 @@ class Rule(str, Enum):
 
 class Unchanged(str, Enum):
     """Why an action on a slot changed nothing, typed (the service's ``Problem.unchanged``), so
-    each front end says it in its own words (``app.ui.words``)."""
+    each front end says it in its own words (``app.present.words``)."""
 
     NOT_CONFIRMED = "not_confirmed"  # the provider did not confirm the task id to attach
     STRANGE_STATUS = "strange_status"  # the task answered a status Slate does not know
@@ -80,7 +80,7 @@ class Unchanged(str, Enum):
 class FailReason(StrEnum):
     """Why a task ended badly or became unknown, typed: stored with the task (``error_reason``,
     beside the provider's raw code and message, kept as evidence), carried in its view and said
-    by each front end in its own words (``app.ui.words.reason_words``). The provider adapters
+    by each front end in its own words (``app.present.words.reason_words``). The provider adapters
     map MiniMax's codes and the transport's exceptions to it in one place
     (:mod:`app.providers.codes`); the service names the reasons of its own verdicts.
     ``slate --json`` answers carry the value as ``error.reason`` (docs/CONTRACT.md)."""

@@ -203,7 +203,7 @@ def has_task_id(kind: str, params: Mapping[str, Any] | None) -> bool:
 # -- what a slot offers ------------------------------------------------------------------------
 class Refusal(str, Enum):
     """Why a slot does not offer an action: a type, not a sentence. The service and the command
-    line say it in their words (:data:`REFUSAL_WHY`), the app in the designer's (``ui.words``)."""
+    line say it in their words (:data:`REFUSAL_WHY`), the app in the designer's (``app.present.words``)."""
 
     STATE = "state"  # the table gives it no such action in this state
     RECOVER_FIRST = "recover_first"  # new slot on an unknown slot: recover or declare failed first

@@ -8,7 +8,7 @@ the **offers**: every :class:`~app.domain.states.Action` with whether it can be 
 capabilities of that task's own protocol and hands over in the task's view (``offers``); this
 object never decides it again. It only adds what passes: the slot is still loading, settings are
 being applied, the action is already running, the draft does not validate. The sentences for the
-reasons are :mod:`app.ui.words`'s.
+reasons are :mod:`app.present.words`'s.
 
 It is observable the krita-ai-diffusion way: every :class:`Property` has a ``<name>_changed``
 :class:`Signal`, and the derived ``state_changed`` and ``offers_changed`` fire when what they

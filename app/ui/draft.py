@@ -18,7 +18,7 @@ from :mod:`app.domain` alone:
   (:class:`~app.domain.drafts.Notice`: a ratio a frame image overrides, with the size it makes).
 
 :class:`~app.ui.form.CreateForm` binds its widgets to it and words its answers with
-:mod:`app.ui.words`. Observable like :class:`~app.ui.current.CurrentSlot`: every property has a
+:mod:`app.present.words`. Observable like :class:`~app.ui.current.CurrentSlot`: every property has a
 ``<name>_changed`` signal, and ``derived_changed`` fires once per batch when any derived value
 changed.
 """

@@ -3,7 +3,7 @@
 Widgets only: the form's parameters go into its :class:`~app.ui.draft.DraftModel`, which answers
 from the domain what each field allows and why not, the first problem, the estimate and the
 daily budget's verdict (:mod:`app.domain.drafts`, :func:`app.domain.cost.check_budget`); the form
-shows those answers in the words of :mod:`app.ui.words`. The composer checks RequestIds with
+shows those answers in the words of :mod:`app.present.words`. The composer checks RequestIds with
 :func:`app.domain.naming.validate_new_request_id` and composes and parses them with
 :mod:`app.domain.naming` (pure functions, no I/O); anything that reads a disk or the store (frame
 files, the next free scene) is asked of the controller.

@@ -23,7 +23,7 @@ from app.ui.qt import (
     translate,
 )
 
-# The words for states, said the same everywhere: app.ui.said (the command line says them too).
+# The words for states, said the same everywhere: app.present.said (the command line says them too).
 
 ACCENT = "#3b6ea5"
 INK = "#2b2f36"

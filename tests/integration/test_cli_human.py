@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import subprocess
 
-from app.cli_words import translator
-from app.ui import words
+from app.present.translations import translator
+from app.present import words
 from tests.support.fixtures import slate_in_process
 
 

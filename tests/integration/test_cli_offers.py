@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import subprocess
 
-from app.cli_words import translator
+from app.present.translations import translator
 from app.domain.states import Refusal
-from app.ui import words
+from app.present import words
 from tests.support.fixtures import slate_in_process
 
 RID = "article:20261202:tide-eye:scene-04"

@@ -13,7 +13,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from app.ui import words
+from app.present import words
 from tests.support.fixtures import CliResult
 
 RID = "article:20260816:reasons:scene-01"

@@ -39,7 +39,7 @@ def _qt_loaded_after(code: str) -> list[str]:
 
 def test_an_english_run_loads_no_qt_for_its_words() -> None:
     code = (
-        "from app.cli_words import translator\n"
+        "from app.present.translations import translator\n"
         "from app import cli_progress\n"
         "translator('en')('State', 'Done')"
     )

@@ -12,7 +12,7 @@ from app.domain.errors import Rule, ValidationError
 from app.domain.params import normalize
 from app.domain.params_v2 import MediaFacts
 from app.domain.slots import validate_request_id
-from app.ui import words
+from app.present import words
 
 H3 = {"model": "MiniMax-H3", "prompt": "tide eye", "duration": 4, "resolution": "768P"}
 HAILUO = {"model": "MiniMax-Hailuo-2.3", "prompt": "tide eye", "duration": 6, "resolution": "768P"}

@@ -12,7 +12,7 @@ from app.domain.errors import Unchanged
 from app.domain.states import Action, Refusal, SlotOffer, State
 from app.service.results import Problem, ProblemCode, ProviderAnswer
 from app.service.views import TaskError
-from app.ui import words
+from app.present import words
 
 TECHNICAL = re.compile(
     r"--|Error\b|Exception|sha-?256|new_sensitive|base_resp|/tmp/|\b\d{4}\b", re.IGNORECASE
@@ -261,7 +261,7 @@ def test_every_sentence_has_chinese_words(qapp):
 def test_hiding_and_deleting_files_are_said_not_other_event():
     """Issue 33 point 8: hide, unhide, media deletion and redownload read "other event"; an
     inputs event with nothing uploaded read "input files sent: 0 input files uploaded"."""
-    from app.ui import words
+    from app.present import words
 
     def line(event, detail="x"):
         return words.event_line(event, detail, lambda s: str(s))[0]
