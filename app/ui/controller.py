@@ -665,6 +665,33 @@ class Controller(QObject):
         documented system voices), ``done`` on the UI thread."""
         self.runner.run(self.service.voices(), done=done, what="voices")
 
+    def voice_list(self, done: Callable[[Result[Any]], None]) -> None:
+        """``slate voice list --type designed``: the designed voices with the day each was made,
+        last used and will be deleted if unused, and the voice slot that made it."""
+        self.runner.run(self.service.voice_list("designed"), done=done, what="voices")
+
+    def design_voice(
+        self,
+        request_id: str,
+        prompt: str,
+        preview_text: str,
+        done: Callable[[Result[Any]], None],
+        failed: Callable[[str], None] | None = None,
+    ) -> None:
+        """``slate voice design``: a voice slot, with the submit's outcomes (replay, conflict,
+        unknown) for ``done`` to say; ``failed`` gets the message when the work raised."""
+
+        def finished(out: Result[Any]) -> None:
+            done(out)
+            self.runner.run(self.refresh_status(), what="status")
+
+        self.runner.run(
+            self._sending(self.service.design_voice(request_id, prompt, preview_text)),
+            done=finished,
+            failed=failed,
+            what="design voice",
+        )
+
     def estimate(self, kind: str, params: dict[str, Any]) -> Result[Any]:
         """A draft's cost before Create (no I/O: the price table is read once)."""
         try:

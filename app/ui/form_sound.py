@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+import shiboken6
+
 from app.domain import drafts
 from app.domain import params_sound as ps
 from app.ui import words
@@ -106,6 +108,7 @@ class SoundFields(QWidget):
         self.voice_source: Callable[[Callable[[Any], None]], None] | None = None
         self.voices_asked = False
         self.voices_documented: bool | None = None  # None: not known yet
+        self.designed: dict[str, Any] = {}
         self.music_radio = QRadioButton(self.tr("Music"), objectName="musicRadio")
         self.voice_radio = QRadioButton(self.tr("Voice"), objectName="voiceRadio")
         self.pages = QStackedWidget(objectName="soundPages")
@@ -277,10 +280,26 @@ class SoundFields(QWidget):
         head.addWidget(QLabel(self.tr("Text")))
         head.addStretch(1)
         head.addWidget(self.text_count)
+        self.design_button = QToolButton(
+            objectName="designVoiceButton", text=self.tr("Design a voice…")
+        )
+        self.design_button.setToolTip(
+            self.tr(
+                "MiniMax makes a new voice from a description (a paid step kept as a slot; the "
+                "price is shown first)"
+            )
+        )
+        self.design_button.setAccessibleName(self.tr("Design a voice"))
+        self.design_button.clicked.connect(self.open_designer)
+        self.design_dialog: Any = None
+        picker = QHBoxLayout()
+        picker.setContentsMargins(0, 0, 0, 0)
+        picker.addWidget(self.voice, 1)
+        picker.addWidget(self.design_button)
         voice_box = QVBoxLayout()
         voice_box.setContentsMargins(0, 0, 0, 0)
         voice_box.setSpacing(2)
-        voice_box.addWidget(self.voice)
+        voice_box.addLayout(picker)
         voice_box.addWidget(self.voice_note)
         voice_row = QWidget()
         voice_row.setLayout(voice_box)
@@ -297,6 +316,8 @@ class SoundFields(QWidget):
         box.addWidget(self.text)
         box.addWidget(self.protocol_line)
         box.addLayout(fields)
+        self.voice.currentIndexChanged.connect(self._say_voice)
+        self.voice.editTextChanged.connect(self._say_voice)
         for sig in (
             self.text.textChanged,
             self.voice.currentIndexChanged,
@@ -313,7 +334,9 @@ class SoundFields(QWidget):
         self.voice.blockSignals(True)
         self.voice.clear()
         for vid, name in voices:
-            self.voice.addItem(voice_label(vid, name), vid)
+            entry = self.designed.get(vid)
+            label = self.designed_label(entry) if entry is not None else voice_label(vid, name)
+            self.voice.addItem(label, vid)
             self.voice.setItemData(self.voice.count() - 1, vid, Qt.ItemDataRole.ToolTipRole)
         if self.voice.findData(keep) < 0:
             self.voice.addItem(keep, keep)  # a stored or typed voice the list does not hold
@@ -337,9 +360,20 @@ class SoundFields(QWidget):
                 return str(combo.itemData(j) or text)
         return text
 
-    def ask_voices(self) -> None:
-        """Ask the service for the voices once (the documented ones are shown meanwhile)."""
-        if self.voices_asked or self.voice_source is None:
+    def attach(self, controller: Any, request_id: Callable[[], str]) -> None:
+        """The controller the voices, the designed voices' dates and a voice design go through;
+        ``request_id()``: the draft's RequestId (a designed voice's slot is named after it)."""
+        self.controller = controller
+        self.voice_source = controller.voices
+        self.draft_request_id = request_id
+
+    controller: Any = None
+    draft_request_id: Callable[[], str] = staticmethod(lambda: "")  # type: ignore[assignment]
+
+    def ask_voices(self, again: bool = False) -> None:
+        """Ask the service for the voices once (the documented ones are shown meanwhile);
+        ``again``: once more (a voice was designed)."""
+        if (self.voices_asked and not again) or self.voice_source is None:
             return
         self.voices_asked = True
         self.voice_source(self._voices_arrived)
@@ -350,16 +384,99 @@ class SoundFields(QWidget):
             return
         self._fill_voices(listed.voices)
         self.voices_documented = listed.documented
-        self.voice_note.setText(
-            self.tr(
+        self._say_voice()
+        self.changed.emit()
+        if self.controller is not None and not listed.documented:
+            self.controller.voice_list(self._designed_arrived)
+
+    def _designed_arrived(self, out: Any) -> None:
+        """The designed voices' dates: each shown in the picker with the day MiniMax deletes it
+        if unused, and the slot that made it (or that it was made outside Slate)."""
+        report = getattr(out, "payload", None)
+        if report is None or not shiboken6.isValid(self):
+            return
+        self.designed = {v.voice_id: v for v in report.voices}
+        keep = self.voice_id()
+        self.voice.blockSignals(True)
+        for entry in report.voices:
+            i = self.voice.findData(entry.voice_id)
+            if i < 0:
+                self.voice.addItem(entry.voice_id, entry.voice_id)
+                i = self.voice.count() - 1
+            self.voice.setItemText(i, self.designed_label(entry))
+        i = self.voice.findData(keep)
+        if i >= 0:
+            self.voice.setCurrentIndex(i)
+        self.voice.blockSignals(False)
+        self._say_voice()
+
+    def designed_label(self, entry: Any) -> str:
+        """A designed voice as the picker lists it: its slot's name (or "made outside Slate")
+        and the day MiniMax deletes it if unused."""
+        name = (
+            entry.request_id.rsplit(":", 1)[-1]
+            if entry.request_id
+            else self.tr("%1 (made outside Slate)").replace("%1", entry.voice_id)
+        )
+        if not entry.deleted_after:
+            return name
+        return (
+            self.tr("%1 — deleted after %2 if unused")
+            .replace("%1", name)
+            .replace("%2", entry.deleted_after)
+        )
+
+    def _say_voice(self) -> None:
+        """The line under the picker: the documented voices' fallback, or the chosen designed
+        voice's dates (made, last used, deleted after) and its slot."""
+        text = ""
+        if self.voices_documented:
+            text = self.tr(
                 "The provider's voice list could not be read: these are MiniMax's documented "
                 "system voices."
             )
-            if listed.documented
-            else ""
+        else:
+            entry = self.designed.get(self.voice_id())
+            if entry is not None:
+                text = (
+                    self.tr("Designed voice, slot %1.").replace("%1", entry.request_id)
+                    if entry.request_id
+                    else self.tr("Designed voice, made outside Slate.")
+                )
+                if entry.made:
+                    text += " " + self.tr("Made %1.").replace("%1", entry.made)
+                text += " " + (
+                    self.tr("Last used by a voice line %1.").replace("%1", entry.last_used)
+                    if entry.last_used
+                    else self.tr("Not used by a voice line yet.")
+                )
+                if entry.deleted_after:
+                    text += " " + self.tr(
+                        "MiniMax deletes it after %1 if no voice line uses it."
+                    ).replace("%1", entry.deleted_after)
+        self.voice_note.setText(text)
+        self.voice_note.setVisible(bool(text))
+
+    def open_designer(self) -> None:
+        """The "Design a voice" dialog (imported now: the window's start does not need it)."""
+        if self.controller is None or self._read_only:
+            return
+        from app.ui.voice_design import VoiceDesignDialog
+
+        dlg = self.design_dialog = VoiceDesignDialog(
+            self.controller, self.draft_request_id(), self.use_designed, self.window()
         )
-        self.voice_note.setVisible(listed.documented)
-        self.changed.emit()
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dlg.finished.connect(lambda _r: setattr(self, "design_dialog", None))
+        dlg.open()
+
+    def use_designed(self, voice_id: str, name: str) -> None:
+        """The voice just designed becomes the voice line's voice (the list is read again for
+        its dates)."""
+        if self.voice.findData(voice_id) < 0:
+            self.voice.addItem(name, voice_id)
+        self.voice.setCurrentIndex(self.voice.findData(voice_id))
+        self.ask_voices(again=True)
 
     # -- the form's hooks ---------------------------------------------------------------------
     _read_only = False
@@ -448,6 +565,7 @@ class SoundFields(QWidget):
             self.music_model,
             self.music_format,
             self.voice,
+            self.design_button,
             self.speed,
             self.speech_model,
             self.speech_format,

@@ -335,6 +335,9 @@ def sound_summary(kind: str, p: dict[str, Any]) -> str:
         body = [str(p.get("prompt") or "")]
         if p.get("lyrics"):
             body.append(str(p["lyrics"]))
+    elif kind == "voice":  # a designed voice: its description, then what its trial reads
+        parts = [_tr(QT_TRANSLATE_NOOP("SoundView", "Designed voice"))]
+        body = [str(p.get("prompt") or ""), str(p.get("preview_text") or "")]
     else:
         n = len(str(p.get("text") or ""))
         parts = [

@@ -3713,6 +3713,50 @@ The part everyone sings</source>
         <source>More structure tags for the lyrics</source>
         <translation>更多歌词结构标签</translation>
     </message>
+    <message>
+        <source>MiniMax makes a new voice from a description (a paid step kept as a slot; the price is shown first)</source>
+        <translation>MiniMax 按描述做出一个新声音（付费步骤，保存为槽位；先显示价格）</translation>
+    </message>
+    <message>
+        <source>Design a voice</source>
+        <translation>设计声音</translation>
+    </message>
+    <message>
+        <source>Design a voice…</source>
+        <translation>设计声音…</translation>
+    </message>
+    <message>
+        <source>%1 (made outside Slate)</source>
+        <translation>%1（在 Slate 之外制作）</translation>
+    </message>
+    <message>
+        <source>Designed voice, made outside Slate.</source>
+        <translation>设计的声音，在 Slate 之外制作。</translation>
+    </message>
+    <message>
+        <source>%1 — deleted after %2 if unused</source>
+        <translation>%1 — 若未使用，%2 后删除</translation>
+    </message>
+    <message>
+        <source>Not used by a voice line yet.</source>
+        <translation>尚未被任何语音使用。</translation>
+    </message>
+    <message>
+        <source>Designed voice, slot %1.</source>
+        <translation>设计的声音，槽位 %1。</translation>
+    </message>
+    <message>
+        <source>Made %1.</source>
+        <translation>制作于 %1。</translation>
+    </message>
+    <message>
+        <source>Last used by a voice line %1.</source>
+        <translation>最近一次被语音使用：%1。</translation>
+    </message>
+    <message>
+        <source>MiniMax deletes it after %1 if no voice line uses it.</source>
+        <translation>若没有语音使用它，MiniMax 会在 %1 后删除。</translation>
+    </message>
 </context>
 <context>
     <name>SoundView</name>
@@ -3759,6 +3803,10 @@ The part everyone sings</source>
     <message>
         <source>%1 characters</source>
         <translation>%1 个字符</translation>
+    </message>
+    <message>
+        <source>Designed voice</source>
+        <translation>设计的声音</translation>
     </message>
 </context>
 <context>
@@ -4154,6 +4202,105 @@ The part everyone sings</source>
     <message>
         <source>News anchor (Mandarin)</source>
         <translation>新闻主播</translation>
+    </message>
+</context>
+<context>
+    <name>VoiceDesignDialog</name>
+    <message>
+        <source>Design a voice</source>
+        <translation>设计一个声音</translation>
+    </message>
+    <message>
+        <source>MiniMax makes a new voice from your description and reads the preview text with it. The voice is kept as a slot: asking again for the same voice costs nothing more.</source>
+        <translation>MiniMax 按你的描述做出一个新声音，并用它朗读试听文本。这个声音保存为一个槽位：再次请求同一个声音不会再花钱。</translation>
+    </message>
+    <message>
+        <source>Description of the voice</source>
+        <translation>声音的描述</translation>
+    </message>
+    <message>
+        <source>Who speaks and how: a warm, calm woman in her forties, unhurried, close</source>
+        <translation>谁在说、怎么说：四十多岁的女性，温暖、平静、不急不慢，贴近话筒</translation>
+    </message>
+    <message>
+        <source>Preview text</source>
+        <translation>试听文本</translation>
+    </message>
+    <message>
+        <source>The words the trial recording speaks</source>
+        <translation>试听录音要朗读的文字</translation>
+    </message>
+    <message>
+        <source>The voice slot's RequestId</source>
+        <translation>声音槽位的 RequestId</translation>
+    </message>
+    <message>
+        <source>MiniMax deletes a designed voice that no voice line uses for 7 days, and bills it when it is first used.</source>
+        <translation>设计的声音连续 7 天没有被任何语音使用，MiniMax 就会删除它；首次使用时才计费。</translation>
+    </message>
+    <message>
+        <source>Create voice</source>
+        <translation>创建声音</translation>
+    </message>
+    <message>
+        <source>Use this voice</source>
+        <translation>使用这个声音</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Kept as slot</source>
+        <translation>保存为槽位</translation>
+    </message>
+    <message>
+        <source>Description</source>
+        <translation>描述</translation>
+    </message>
+    <message>
+        <source>RequestId</source>
+        <translation>RequestId</translation>
+    </message>
+    <message>
+        <source>MiniMax is designing the voice…</source>
+        <translation>MiniMax 正在设计声音…</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Describe the voice and write the words it reads to create it.</source>
+        <translation>描述这个声音并写好它要朗读的文字，即可创建。</translation>
+    </message>
+    <message>
+        <source>No voice came back.</source>
+        <translation>没有返回声音。</translation>
+    </message>
+    <message>
+        <source>%1 already holds a voice designed from another description. Nothing was sent and nothing was charged.</source>
+        <translation>%1 已保存了一个按另一段描述设计的声音。没有发送任何内容，也没有计费。</translation>
+    </message>
+    <message>
+        <source>This voice was designed before under this name: nothing was sent again.</source>
+        <translation>这个名称下已经设计过这个声音：没有再次发送。</translation>
+    </message>
+    <message>
+        <source>The voice is ready. Hear its trial, then use it for the voice line.</source>
+        <translation>声音已做好。先听听试听录音，再把它用于语音。</translation>
+    </message>
+    <message>
+        <source>Create it as %1 instead.</source>
+        <translation>请改为以 %1 创建。</translation>
+    </message>
+    <message>
+        <source>Trial recording of %1</source>
+        <translation>%1 的试听录音</translation>
+    </message>
+    <message>
+        <source>%1 owns this voice; its trial recording did not come back with the answer.</source>
+        <translation>%1 拥有这个声音；它的试听录音没有随回复返回。</translation>
     </message>
 </context>
 </TS>

@@ -302,7 +302,7 @@ class FinishedView(QWidget):
     def _summary(self, task: Any) -> str:
         """Kind, model, duration, resolution or ratio, inputs used, and the prompt: read-only."""
         p = dict(getattr(task, "params", {}) or {})
-        if task.kind in ("music", "speech"):
+        if task.kind in ("music", "speech", "voice"):
             return sound_summary(task.kind, p)
         parts: list[str] = []
         if task.kind == "prompt":  # an enhanced prompt: its text is the result

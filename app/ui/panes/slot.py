@@ -153,7 +153,7 @@ class SlotPane(QWidget):
         self.form.frameWanted.connect(self.frameWanted)
         self.form.prober = controller.probe_media
         self.form.estimator = controller.estimate
-        self.form.sound.voice_source = controller.voices
+        self.form.sound.attach(controller, self.composer.request_id)
         self.form.refused.connect(self.show_message)
         controller.statusChanged.connect(
             lambda status: self.form.set_budget(getattr(status.quota, "budget", None))
