@@ -69,6 +69,14 @@ def voice_label(voice_id: str, name: str | None) -> str:
 QUICK_TAGS = ("[Verse]", "[Chorus]", "[Bridge]")
 
 
+def _sentences(said: list[str]) -> str:
+    """Sentences one after another: a space after an English one, none after a Chinese "。"."""
+    out = ""
+    for one in said:
+        out += ("" if not out or out.endswith("。") else " ") + one
+    return out
+
+
 def _invalid(widget: QWidget, invalid: bool) -> None:
     if bool(widget.property("invalid")) != invalid:
         widget.setProperty("invalid", invalid)
@@ -438,22 +446,25 @@ class SoundFields(QWidget):
         else:
             entry = self.designed.get(self.voice_id())
             if entry is not None:
-                text = (
+                said = [
                     self.tr("Designed voice, slot %1.").replace("%1", entry.request_id)
                     if entry.request_id
                     else self.tr("Designed voice, made outside Slate.")
-                )
+                ]
                 if entry.made:
-                    text += " " + self.tr("Made %1.").replace("%1", entry.made)
-                text += " " + (
+                    said.append(self.tr("Made %1.").replace("%1", entry.made))
+                said.append(
                     self.tr("Last used by a voice line %1.").replace("%1", entry.last_used)
                     if entry.last_used
                     else self.tr("Not used by a voice line yet.")
                 )
                 if entry.deleted_after:
-                    text += " " + self.tr(
-                        "MiniMax deletes it after %1 if no voice line uses it."
-                    ).replace("%1", entry.deleted_after)
+                    said.append(
+                        self.tr("MiniMax deletes it after %1 if no voice line uses it.").replace(
+                            "%1", entry.deleted_after
+                        )
+                    )
+                text = _sentences(said)
         self.voice_note.setText(text)
         self.voice_note.setVisible(bool(text))
 
