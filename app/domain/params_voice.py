@@ -20,6 +20,7 @@ reading of those rules holds (the source: docs/DECISIONS.md "Designed voice ids"
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import re
 from collections.abc import Mapping
@@ -37,6 +38,8 @@ PREVIEW_TEXT_MAX: Final = 500
 #: The answer MiniMax gives a create whose ``voice_id`` exists already: for a slot's own id, the
 #: evidence that an earlier create of this slot made the voice (never a failure).
 DUPLICATE_VOICE_ID: Final = 2039
+#: MiniMax deletes a designed or cloned voice left unused for this many days.
+UNUSED_DAYS: Final = 7
 
 #: MiniMax's custom voice id rules (see the module's docstring).
 VOICE_ID_MIN: Final = 8
@@ -103,10 +106,46 @@ def design_body(params: Mapping[str, Any], voice_id: str) -> dict[str, Any]:
     }
 
 
+# -- the 7-day clock ------------------------------------------------------------------------
+def deleted_after(made: str | None, last_used: str | None) -> str | None:
+    """The day (``YYYY-MM-DD``) after which MiniMax deletes a designed or cloned voice left
+    unused: :data:`UNUSED_DAYS` after its last use, else after it was made (the later of the two
+    where both are known: clocks disagree, and a voice is never used before it is made); None
+    when neither is known."""
+    known = [d for d in (made, last_used) if d]
+    if not known:
+        return None
+    base = max(known)
+    return (dt.date.fromisoformat(base) + dt.timedelta(days=UNUSED_DAYS)).isoformat()
+
+
+def check_not_deleted(voice: str, made: str | None, last_used: str | None, today: str) -> None:
+    """A speech line may not use a designed or cloned voice past its :func:`deleted_after` day
+    (``today`` as ``YYYY-MM-DD``): MiniMax has deleted it, so the create is refused here, before
+    anything is sent, naming the day (``voice``)."""
+    gone = deleted_after(made, last_used)
+    if gone is None or today <= gone:
+        return
+    since = f"last used {last_used}" if last_used else f"made {made}"
+    raise ValidationError(
+        "voice",
+        f"{voice} was deleted after {gone}: MiniMax deletes a designed or cloned voice unused "
+        f"for {UNUSED_DAYS} days ({since}); design it again or choose another voice",
+        Rule.OTHER,
+        voice=voice,
+        deleted_after=gone,
+        made=made,
+        last_used=last_used,
+    )
+
+
 __all__ = [
     "DUPLICATE_VOICE_ID",
     "PREVIEW_TEXT_MAX",
+    "UNUSED_DAYS",
     "VOICE",
+    "check_not_deleted",
+    "deleted_after",
     "design_body",
     "is_valid_voice_id",
     "normalize",

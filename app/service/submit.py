@@ -47,7 +47,7 @@ from app.providers.base import (
     V2Extras,
 )
 from app.providers.codes import reason_of
-from app.service import h3image, inputs, journal, sound
+from app.service import h3image, inputs, journal, sound, voice
 from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.lease import Lease, lease_seconds
@@ -126,7 +126,10 @@ async def read_inputs(
         params, local = await h3image.prepare(ctx, params, request_id)
     elif any(params.get(f) for f in FRAME_IMAGE_FIELDS):
         await asyncio.to_thread(inputs.check_v1_images, kind, params)
-    return params, local, normalize(kind, params)
+    norm = normalize(kind, params)
+    if kind == "speech":
+        await voice.check_kept(ctx, norm, request_id)  # the 7-day clock of a designed voice
+    return params, local, norm
 
 
 class Submitter:

@@ -24,10 +24,12 @@ import base64
 import datetime as dt
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from app.domain import params_voice
+from app.domain.params_sound import SYSTEM_VOICES
 from app.domain.errors import FailReason, Unchanged
 from app.domain.states import State
 from app.providers.base import ProviderError
@@ -51,7 +53,9 @@ VOICE = params_voice.VOICE
 #: What a voice design's trial recording is taken as when its bytes name no format.
 TRIAL_FORMAT = "mp3"
 #: MiniMax deletes a designed voice unused for this long.
-UNUSED_DAYS = 7
+UNUSED_DAYS = params_voice.UNUSED_DAYS
+#: MiniMax's documented system voices: never deleted, never asked about by the 7-day clock.
+SYSTEM_VOICE_IDS = frozenset(v for v, _ in SYSTEM_VOICES)
 Submitter = Any
 Recovery = Any
 
@@ -286,12 +290,80 @@ def day_of(value: object) -> str | None:
 
 
 def deleted_after(made: str | None, last_used: str | None) -> str | None:
-    """The day MiniMax deletes a designed or cloned voice if it stays unused: 7 days after its
-    last use, else after it was made."""
-    base = last_used or made
-    if base is None:
-        return None
-    return (dt.date.fromisoformat(base) + dt.timedelta(days=UNUSED_DAYS)).isoformat()
+    """The day MiniMax deletes a designed or cloned voice if it stays unused
+    (:func:`app.domain.params_voice.deleted_after`)."""
+    return params_voice.deleted_after(made, last_used)
+
+
+def today() -> str:
+    """Today as the 7-day clock counts days (``YYYY-MM-DD``, UTC, as :func:`day_of`)."""
+    return day_of(time.time()) or dt.date.today().isoformat()
+
+
+@dataclass(frozen=True)
+class KnownHere:
+    """What this store knows of voices: the voice slots that made one (voice id → RequestId and
+    the day it was made) and the newest use of each voice by a successful speech slot."""
+
+    owners: dict[str, tuple[str, str | None]]
+    used: dict[str, str]
+
+    def entry(self, voice: str, kind: str, created_time: object) -> VoiceEntry:
+        """One voice with its dates: made (the provider's day, else its slot's), last used, and
+        the day it is deleted if unused (designed and cloned voices only)."""
+        owner = self.owners.get(voice)
+        made = day_of(created_time) or (owner[1] if owner else None)
+        last = self.used.get(voice)
+        return VoiceEntry(
+            voice,
+            kind,
+            made,
+            last,
+            None if kind == "system" else deleted_after(made, last),
+            owner[0] if owner else None,
+        )
+
+
+async def known_here(ctx: ServiceContext) -> KnownHere:
+    owners: dict[str, tuple[str, str | None]] = {}
+    used: dict[str, float] = {}
+    for row in await ctx.store.list_slots(ctx.scope, kind=VOICE, limit=10_000):
+        if row.state == State.SUCCESS:
+            owners[voice_id(row)] = (row.request_id, day_of(row.created_at))
+    for row in await ctx.store.list_slots(ctx.scope, kind="speech", limit=10_000):
+        voice = (row.params or {}).get("voice")
+        if isinstance(voice, str) and row.state == State.SUCCESS:
+            used[voice] = max(used.get(voice, 0.0), row.created_at)
+    last = {v: d for v, at in used.items() if (d := day_of(at)) is not None}
+    return KnownHere(owners, last)
+
+
+async def check_kept(ctx: ServiceContext, norm: Mapping[str, Any], request_id: str | None) -> None:
+    """The 7-day clock for a speech create: a designed or cloned voice — one a voice slot of
+    this store made, or one ``get_voice`` lists as ``voice_generation`` / ``voice_cloning`` —
+    past its "deleted after" day (:class:`KnownHere.entry`, the dates ``voice list`` shows) is
+    refused before anything is sent (ValidationError naming ``voice`` and the day). A documented
+    system voice is not asked about; a slot that exists already is left to the claim (a replay
+    sends nothing). A voice list that does not answer: judged by what this store knows."""
+    voice = norm.get("voice")
+    if not isinstance(voice, str) or voice in SYSTEM_VOICE_IDS:
+        return
+    if request_id is not None and await ctx.load(request_id) is not None:
+        return
+    known = await known_here(ctx)
+    try:
+        listed = await ctx.call(lambda: ctx.provider.get_voices("all"))
+    except (ProviderError, OSError, ValueError) as exc:
+        log.info("voice list for the 7-day clock: %s", exc)
+        listed = []
+    found = next((v for v in listed if v.voice_id == voice), None)
+    kind = KIND_OF_GROUP.get(found.group, "system") if found is not None else None
+    if kind == "system":
+        return
+    if found is None and voice not in known.owners:
+        return  # neither this store nor the provider knows it: MiniMax judges it
+    entry = known.entry(voice, kind or "designed", found.created_time if found else None)
+    params_voice.check_not_deleted(voice, entry.made, entry.last_used, today())
 
 
 async def list_voices(ctx: ServiceContext, voice_type: object) -> Result[Any]:
@@ -316,29 +388,9 @@ async def list_voices(ctx: ServiceContext, voice_type: object) -> Result[Any]:
                 provider=ProviderAnswer(exc.code),
             ),
         )
-    owners: dict[str, tuple[str, str | None]] = {}  # voice id → (RequestId, made)
-    used: dict[str, float] = {}
-    for row in await ctx.store.list_slots(ctx.scope, kind=VOICE, limit=10_000):
-        if row.state == State.SUCCESS:
-            owners[voice_id(row)] = (row.request_id, day_of(row.created_at))
-    for row in await ctx.store.list_slots(ctx.scope, kind="speech", limit=10_000):
-        voice = (row.params or {}).get("voice")
-        if isinstance(voice, str) and row.state == State.SUCCESS:
-            used[voice] = max(used.get(voice, 0.0), row.created_at)
-    out: list[VoiceEntry] = []
-    for v in listed:
-        kind = KIND_OF_GROUP.get(v.group, "system")
-        owner = owners.get(v.voice_id)
-        made = day_of(v.created_time) or (owner[1] if owner else None)
-        last = day_of(used[v.voice_id]) if v.voice_id in used else None
-        out.append(
-            VoiceEntry(
-                v.voice_id,
-                kind,
-                made,
-                last,
-                None if kind == "system" else deleted_after(made, last),
-                owner[0] if owner else None,
-            )
-        )
+    known = await known_here(ctx)
+    out = [
+        known.entry(v.voice_id, KIND_OF_GROUP.get(v.group, "system"), v.created_time)
+        for v in listed
+    ]
     return Result(OutcomeKind.OK, payload=VoicesReport(tuple(out)))
