@@ -41,6 +41,80 @@ XDIST_GROUPS = {
 }
 
 
+#: What is slow because it must be (issue 38): ``pytest -m "not slow"`` is the quick tier a
+#: change is checked against while it is made; the full run (README's test command) runs these
+#: too. A module here is slow for the reason beside it — real processes racing or killed, soaks,
+#: a real X server, a build, a fresh venv, a deadline or a rate measured in real seconds, a
+#: store of 100k rows — never because a test sleeps. A path ending in ``::name`` marks one test.
+SLOW = {
+    "tests/desktop": "a real X server (Xvfb), the bundle, the packaged app",
+    "tests/integration/test_soak.py": "soaks: workers killed at random while faults are drawn",
+    "tests/integration/test_soak_world2.py": "soaks: workers killed at random, world II faults",
+    "tests/integration/test_race.py": "16 real processes racing on one store",
+    "tests/integration/test_pg_race.py": "real processes racing on PostgreSQL",
+    "tests/integration/test_quota.py": "racing processes against a quota",
+    "tests/integration/test_budget.py": "racing processes against a budget",
+    "tests/integration/test_owner_lease.py": "owners killed and leases run out in real time",
+    "tests/integration/test_store_locks.py": "processes holding the store's locks",
+    "tests/integration/test_write_lock.py": "processes waiting on the write lock",
+    "tests/integration/test_pg_connection.py": "a PostgreSQL server restarted under load",
+    "tests/integration/test_deadlines.py": "deadlines of real `slate` processes in real seconds",
+    "tests/integration/test_download_hangs.py": "downloads that hang until a deadline",
+    "tests/integration/test_read_failures.py": "reads failing for a while, asked again on time",
+    "tests/integration/test_polling.py": "the request-rate cap measured over seconds",
+    "tests/integration/test_bad_configuration.py": "a full disk, real `slate` processes",
+    "tests/integration/test_disk_full.py": "a full disk under a real create",
+    "tests/integration/test_permissions.py": "every file Slate writes, by real processes",
+    "tests/integration/test_caps.py": "answers of hundreds of megabytes",
+    "tests/integration/test_packaging.py": "a wheel built and installed",
+    "tests/integration/test_bundle_parts.py": "the bundle's libraries rebuilt and probed",
+    "tests/integration/test_readme_examples.py": "README's commands in a fresh venv",
+    "tests/integration/test_bench_smoke.py": "the benchmarks' quick runs",
+    "tests/integration/test_demo_faults.py": "DEMO.md's stories as real `slate` processes",
+    "tests/integration/test_mmx_client.py": "MiniMax's own client against `slate sim`",
+    "tests/integration/test_startup_imports.py": "a real `slate gui` process",
+    "tests/integration/test_cli_progress.py": "progress on a real terminal (a pty)",
+    "tests/integration/test_batch.py": "shot lists of fifty rows, a run killed half way",
+    "tests/integration/test_migrations.py": "every migration up and down on both stores",
+    "tests/gui/test_store_holders.py": "a window and real scripts sharing one store",
+    "tests/gui/test_models.py::test_paging_at_100k_slots": "a store of 100k slots",
+    "tests/gui/test_screenshots.py": "screenshots rendered at both sizes, both languages",
+    "tests/gui/test_screenshots_models.py": "screenshots of every model and state",
+    "tests/gui/test_screenshots_forms.py": "screenshots of every form",
+    "tests/gui/test_screenshots_pipeline.py": "screenshots of the pipeline",
+    "tests/gui/test_screenshots_themes.py": "screenshots in both themes",
+    "tests/gui/test_gallery_screenshots.py": "screenshots of the gallery and viewer",
+    "tests/gui/test_players.py": "media players started and stopped over and over",
+}
+
+
+def slow_reason(rel: str, name: str) -> str | None:
+    """Why the test at ``rel`` (a path from the repository's root) named ``name`` is slow: its
+    nature (``SLOW``), or its time measured in a quick-tier run (``tests/slow.txt``, written by
+    ``python -m tests.tiers``)."""
+    seconds = _measured().get(f"{rel}::{name}")
+    if seconds is not None:
+        return f"measured {seconds:.1f} s in a quick-tier run (tests/slow.txt)"
+    for key, why in SLOW.items():
+        path, _, test = key.partition("::")
+        if test and (rel != path or name.split("[")[0] != test):
+            continue
+        if rel == path or rel.startswith(path.rstrip("/") + "/"):
+            return why
+    return None
+
+
+_MEASURED: dict[str, float] = {}
+
+
+def _measured() -> dict[str, float]:
+    if not _MEASURED:
+        from tests.tiers import read
+
+        _MEASURED.update(read() or {"": 0.0})
+    return _MEASURED
+
+
 def pytest_collection_modifyitems(config, items):
     import pytest
 
@@ -49,6 +123,8 @@ def pytest_collection_modifyitems(config, items):
         group = XDIST_GROUPS.get(rel)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
+        if slow_reason(rel, item.name) is not None:
+            item.add_marker(pytest.mark.slow)
 
 
 def slate_cmd() -> list[str]:
