@@ -87,6 +87,8 @@ OPTION_COLUMNS = (
     "emotion",
     "channels",
     "language_boost",
+    # voice design (DESIGN.md "Voice design"): ``prompt`` is the description
+    "preview_text",
 )
 COLUMNS = ("request_id", *NAMING_COLUMNS, "kind", *OPTION_COLUMNS)
 
@@ -106,8 +108,8 @@ BOOL_COLUMNS = frozenset(
 #: Numbers that may have a fraction (speech speed and volume; the domain checks the range).
 NUMBER_COLUMNS = frozenset({"speed", "volume"})
 #: Text kept byte-exact (a space more is another fingerprint), as the prompt.
-EXACT_COLUMNS = frozenset({"prompt", "lyrics", "text"})
-KIND_WORDS = ("image", "video", "music", "speech")
+EXACT_COLUMNS = frozenset({"prompt", "lyrics", "text", "preview_text"})
+KIND_WORDS = ("image", "video", "music", "speech", "voice")
 LIST_COLUMNS = frozenset({"reference_image", "reference_video", "reference_audio"})
 TRUE_WORDS = frozenset({"true", "yes", "1"})
 FALSE_WORDS = frozenset({"false", "no", "0"})
@@ -427,9 +429,11 @@ def build_row(
     if not errors:
         kind = merged.get("kind")
         if kind is None:
-            errors.append(_FieldError("kind", "is required: image, video, music or speech"))
+            errors.append(_FieldError("kind", "is required: image, video, music, speech or voice"))
         elif str(kind).lower() not in KIND_WORDS:
-            errors.append(_FieldError("kind", f"{kind!r}: write image, video, music or speech"))
+            errors.append(
+                _FieldError("kind", f"{kind!r}: write image, video, music, speech or voice")
+            )
     if errors or request_id is None:
         first = errors[0]
         return RowError(row, line, first.field, first.message, request_id)

@@ -125,6 +125,9 @@ def cost_text(cost: Cost | None) -> str:
 KIND_WORDS = {
     "video": QT_TRANSLATE_NOOP("ShotList", "video"),
     "image": QT_TRANSLATE_NOOP("ShotList", "image"),
+    "music": QT_TRANSLATE_NOOP("ShotList", "music"),
+    "speech": QT_TRANSLATE_NOOP("ShotList", "voice line"),
+    "voice": QT_TRANSLATE_NOOP("ShotList", "designed voice"),
 }
 #: prompt_expansion's modes as the form says them (its CreateForm words)
 MODE_WORDS = {"disabled": "off", "balanced": "balanced", "quality": "best quality"}

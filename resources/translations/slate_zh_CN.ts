@@ -1884,6 +1884,18 @@ Every image and video you create gathers here, newest first.</source>
         <translation>视频</translation>
     </message>
     <message>
+        <source>music</source>
+        <translation>音乐</translation>
+    </message>
+    <message>
+        <source>voice line</source>
+        <translation>语音</translation>
+    </message>
+    <message>
+        <source>designed voice</source>
+        <translation>设计的声音</translation>
+    </message>
+    <message>
         <source>image</source>
         <translation>图片</translation>
     </message>

@@ -131,7 +131,7 @@ def test_switches(cell, value):
         ("n", "two", "not a whole number"),
         ("seed", "１２", "not a whole number"),  # full-width digits are not read as a number
         ("prompt_optimizer", "maybe", "true or false"),
-        ("kind", "audio", "image, video, music or speech"),
+        ("kind", "audio", "image, video, music, speech or voice"),
         ("request_id", "short", "8 to 120"),
     ],
 )
@@ -513,6 +513,7 @@ OPTION_VALUES = {
     "emotion": trimmed,
     "channels": st.integers(0, 3),
     "language_boost": trimmed,
+    "preview_text": prompts,
 }
 assert set(OPTION_VALUES) == set(OPTION_COLUMNS)
 

@@ -87,7 +87,7 @@ def test_a_date_object_and_the_default_joiner():
             "scene 2:",
         ),
         ({"project": "tide eye"}, "project", "scene 1:"),
-        ({"kind": "audio"}, "kind", "image, video, music or speech"),
+        ({"kind": "audio"}, "kind", "image, video, music, speech or voice"),
         ({"date": "someday"}, "date", "20260816"),
     ],
 )
