@@ -837,6 +837,29 @@ UNAVAILABLE: dict[Unavailable, tuple[str, str]] = {
     ),
 }
 WRITE_PROMPT = ("CreateForm", QT_TRANSLATE_NOOP("CreateForm", "Write a prompt to start."))
+COST_ABOUT = ("CreateForm", QT_TRANSLATE_NOOP("CreateForm", "Cost: about %1"))
+COST_UNKNOWN = ("CreateForm", QT_TRANSLATE_NOOP("CreateForm", "Cost: price unknown"))
+
+
+def price_of(cost: Any, translate: Translate = _plain) -> str | None:
+    """A cost's estimate as money ("$0.32"), or None where the price is unknown."""
+    estimate = getattr(cost, "estimate", None)
+    if estimate is None:
+        return None
+    return format_money(estimate, getattr(cost, "currency", "USD"))
+
+
+def cost_line(cost: Any, translate: Translate = _plain, why_unknown: str = "") -> str:
+    """The one line that says what a click will cost before it pays — the create form, the voice
+    design dialog, the enhance and 2K confirmations: "Cost: about $0.32", or "Cost: price
+    unknown" and, where given, why it is unknown (never $0.00)."""
+    money = price_of(cost, translate)
+    if money is not None:
+        return translate(*COST_ABOUT).replace("%1", money)
+    unknown = translate(*COST_UNKNOWN)
+    return f"{unknown} — {why_unknown}" if why_unknown else unknown
+
+
 BUDGET_USED = ("CreateForm", QT_TRANSLATE_NOOP("CreateForm", " · today %1 of %2 budget"))
 BUDGET_USED_PARTLY = QT_TRANSLATE_NOOP(
     "Words", " · today %1 of the %2 budget (%3 without a price yet, left out)"
@@ -1228,4 +1251,8 @@ __all__ = [
     "status_word",
     "unavailable",
     "why_not",
+    "COST_ABOUT",
+    "COST_UNKNOWN",
+    "cost_line",
+    "price_of",
 ]

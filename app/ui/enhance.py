@@ -17,7 +17,6 @@ from typing import Any, Callable
 import shiboken6
 
 from app.domain import derived, enhance
-from app.domain.cost import format_money
 from app.domain.errors import ValidationError
 from app.domain.slots import validate_request_id
 from app.ui import words
@@ -37,15 +36,15 @@ from app.ui.qt import (
 
 
 def price_text(answer: Any) -> str:
-    cost = getattr(getattr(answer, "payload", None), "cost", None)
-    if cost is None or cost.estimate is None:
-        return translate(
+    """The service's estimate (a Result of DraftCost) as the confirmation says it."""
+    return words.cost_line(
+        getattr(getattr(answer, "payload", None), "cost", None),
+        translate,
+        translate(
             "EnhancePrompt",
-            "Price: unknown — MiniMax bills prompt enhancement by tokens and publishes no "
-            "price for it. Slate records what the provider reports.",
-        )
-    return translate("EnhancePrompt", "Price: about %1.").replace(
-        "%1", format_money(cost.estimate, cost.currency)
+            "MiniMax bills prompt enhancement by tokens and publishes no price for it. Slate "
+            "records what the provider reports.",
+        ),
     )
 
 

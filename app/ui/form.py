@@ -20,7 +20,6 @@ from app.domain.errors import ValidationError
 from app.domain import drafts
 from app.domain import params_v2 as v2
 from app.domain.drafts import what_if
-from app.domain.cost import format_money
 from app.domain.params import (
     ASPECT_RATIOS,
     IMAGE_MODELS,
@@ -814,12 +813,8 @@ class CreateForm(QWidget):
                     "publishes no tokens-per-image rule; the real cost is shown once it is "
                     "reported."
                 ).replace("%1", self.model_id())
-            elif cost.estimate is None:
-                text = self.tr("Cost: price unknown")
             else:
-                text = self.tr("Cost: about %1").replace(
-                    "%1", format_money(cost.estimate, cost.currency)
-                )
+                text = words.cost_line(cost, translate)
             text += words.budget_line(self.draft.budget, translate)
         self.cost.setText(text)
         self.cost.setVisible(bool(text))

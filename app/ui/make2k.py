@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from app.domain import derived
-from app.domain.cost import format_money
+from app.present import words as said_words
 from app.ui.qt import QMessageBox, QWidget, translate
 
 
@@ -65,15 +65,14 @@ def regeneration_params(task: Any) -> dict[str, Any]:
 
 def price_text(answer: Any) -> str:
     """The estimate (a Result of DraftCost, or None) as the confirm says it."""
-    cost = getattr(getattr(answer, "payload", None), "cost", None)
-    if cost is None or cost.estimate is None:
-        return translate(
+    return said_words.cost_line(
+        getattr(getattr(answer, "payload", None), "cost", None),
+        translate,
+        translate(
             "Make2K",
-            "Price: unknown — MiniMax publishes no price for a 2K regeneration. Slate records "
-            "what the provider reports once it is done.",
-        )
-    return translate("Make2K", "Price: about %1.").replace(
-        "%1", format_money(cost.estimate, cost.currency)
+            "MiniMax publishes no price for a 2K regeneration. Slate records what the provider "
+            "reports once it is done.",
+        ),
     )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.domain.cost import format_money
+from app.present import words as said_words
 from app.domain.states import IN_FLIGHT, State
 from app.ui.qt import QT_TRANSLATE_NOOP, QMessageBox, QWidget, translate
 
@@ -31,12 +31,11 @@ def scene(request_id: str) -> str:
 
 
 def price_text(cost: Any) -> str:
-    """The draft's estimate (a Cost, or None) as the sentence ends."""
-    if cost is None or getattr(cost, "estimate", None) is None:
+    """The draft's estimate (a Cost, or None) as the sentence ends ("about $0.32")."""
+    money = said_words.price_of(cost, translate)
+    if money is None:
         return translate("TwinConfirm", "the price is unknown")
-    return translate("TwinConfirm", "about %1").replace(
-        "%1", format_money(cost.estimate, cost.currency)
-    )
+    return translate("TwinConfirm", "about %1").replace("%1", money)
 
 
 class TwinConfirm(QMessageBox):

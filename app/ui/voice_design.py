@@ -22,7 +22,6 @@ from typing import Any, Callable
 import shiboken6
 
 from app.domain import params_voice
-from app.domain.cost import format_money
 from app.domain.errors import ValidationError
 from app.domain.slots import validate_request_id
 from app.service.results import OutcomeKind
@@ -209,13 +208,7 @@ class VoiceDesignDialog(QDialog):
     def price_text(self) -> str:
         """The service's estimate, said as the create form says a cost."""
         out = self.controller.estimate(params_voice.VOICE, self.params())
-        cost = getattr(getattr(out, "payload", None), "cost", None)
-        if cost is not None and cost.estimate is not None:
-            text = translate("CreateForm", "Cost: about %1").replace(
-                "%1", format_money(cost.estimate, cost.currency)
-            )
-        else:
-            text = translate("CreateForm", "Cost: price unknown")
+        text = words.cost_line(getattr(getattr(out, "payload", None), "cost", None), translate)
         budget = getattr(getattr(self.controller, "status", None), "quota", None)
         return text + words.budget_line(getattr(budget, "budget", None), translate)
 

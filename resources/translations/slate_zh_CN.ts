@@ -3468,8 +3468,8 @@ Every image and video you create gathers here, newest first.</source>
 <context>
     <name>EnhancePrompt</name>
     <message>
-        <source>Price: unknown — MiniMax bills prompt enhancement by tokens and publishes no price for it. Slate records what the provider reports.</source>
-        <translation>价格：未知 —— MiniMax 按词元用量对提示词优化计费，但未公布价格。Slate 会记录提供方报告的费用。</translation>
+        <source>MiniMax bills prompt enhancement by tokens and publishes no price for it. Slate records what the provider reports.</source>
+        <translation>MiniMax 按词元用量对提示词优化计费，但未公布价格。Slate 会记录提供方报告的费用。</translation>
     </message>
     <message>
         <source>Price: about %1.</source>
@@ -3585,8 +3585,8 @@ Every image and video you create gathers here, newest first.</source>
 <context>
     <name>Make2K</name>
     <message>
-        <source>Price: unknown — MiniMax publishes no price for a 2K regeneration. Slate records what the provider reports once it is done.</source>
-        <translation>价格：未知 —— MiniMax 未公布 2K 重新生成的价格。完成后 Slate 会记录提供方报告的费用。</translation>
+        <source>MiniMax publishes no price for a 2K regeneration. Slate records what the provider reports once it is done.</source>
+        <translation>MiniMax 未公布 2K 重新生成的价格。完成后 Slate 会记录提供方报告的费用。</translation>
     </message>
     <message>
         <source>Price: about %1.</source>

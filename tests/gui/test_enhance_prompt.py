@@ -40,7 +40,7 @@ def test_enhance_then_accept_then_create(gui, make_window):
 
     tool.button.click()
     dlg = gui.until(lambda: tool.dialog, what="the price first")
-    assert dlg.informativeText().startswith("Price: unknown")
+    assert dlg.informativeText().startswith("Cost: price unknown — MiniMax")
     assert "scene-05.enhanced" in dlg.informativeText()
     assert ir_requests(gui.sim) == 0  # nothing sent before the designer says so
     dlg.go.click()

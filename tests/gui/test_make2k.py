@@ -40,7 +40,7 @@ def confirm_and_wait(gui, window):
     dlg = gui.until(lambda: window.make2k_dialog, what="the Make 2K confirm")
     assert dlg.isVisible()
     # the price first, then the new slot's name and the source kept
-    assert dlg.informativeText().startswith("Price: unknown")
+    assert dlg.informativeText().startswith("Cost: price unknown — MiniMax")
     assert (
         "scene-02.2k" in dlg.informativeText() and "stays exactly as it is" in dlg.informativeText()
     )

@@ -4,6 +4,7 @@ words in the sentence, the original kept as the detail, and a Chinese sentence f
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
@@ -348,3 +349,34 @@ def test_an_earlier_row_without_a_reason_is_said_from_its_own_words():
         task("unknown", "unknown", "video create: no answer in time after sending (ReadTimeout)")
     )
     assert said.text == words.NO_ANSWER_IN_TIME
+
+
+def test_one_cost_line_for_every_place_that_asks_before_paying():
+    """The create form, the voice design dialog and the enhance and 2K confirmations say a
+    price with one function (issue 36): about the estimate, or unknown and why — never $0."""
+    from decimal import Decimal
+    from types import SimpleNamespace
+
+    from app.present.words import cost_line, price_of
+
+    priced = SimpleNamespace(estimate=Decimal("0.32"), currency="USD")
+    tiny = SimpleNamespace(estimate=Decimal("0.0035"), currency="USD")
+    unpriced = SimpleNamespace(estimate=None, currency="USD")
+    assert cost_line(priced) == "Cost: about $0.32"
+    assert cost_line(tiny) == "Cost: about < $0.01"  # a price, however small: never $0.00
+    assert cost_line(unpriced) == "Cost: price unknown"
+    assert cost_line(None) == "Cost: price unknown"
+    assert cost_line(unpriced, why_unknown="no price is published.") == (
+        "Cost: price unknown — no price is published."
+    )
+    assert (
+        price_of(unpriced) is None and price_of(priced) == cost_line(priced)[len("Cost: about ") :]
+    )
+    for module in (
+        "app/ui/form.py",
+        "app/ui/enhance.py",
+        "app/ui/make2k.py",
+        "app/ui/voice_design.py",
+    ):
+        text = (Path(__file__).resolve().parents[2] / module).read_text(encoding="utf-8")
+        assert "cost_line(" in text and "format_money(" not in text, module
