@@ -130,3 +130,23 @@ def insert_slot(
                 )
             ).inserted_primary_key[0]
         )
+
+
+def past_successes(
+    service: SlateService, prefix: str, took: tuple[float, ...] = (70, 95)
+) -> list[int]:
+    """Finished video slots ``<prefix>-0``, ``-1``, … made two hours ago, each ``took`` seconds
+    from create to success: the past the progress estimate learns from (``app.ui.progress``)."""
+    from sqlalchemy import update
+
+    made = []
+    for i, seconds in enumerate(took):
+        tid = insert_slot(service, f"{prefix}-{i}", "success", created_at=time.time() - 7200)
+        with service.store.engine.begin() as conn:
+            conn.execute(
+                update(tasks)
+                .where(tasks.c.id == tid)
+                .values(updated_at=time.time() - 7200 + seconds)
+            )
+        made.append(tid)
+    return made

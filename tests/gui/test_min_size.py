@@ -4,12 +4,11 @@ menu button's text and arrow both fit, slot names in the tree read whole. Screen
 
 from __future__ import annotations
 
-import time
 
 import pytest
 
 from app.ui.app import install_translations
-from tests.gui.bulk import insert_slot
+from tests.gui.bulk import insert_slot, past_successes
 from tests.gui.conftest import SCREENSHOTS, shown
 from tests.gui.layout_checks import clipped, cramped_menus, elided_rows, outside
 
@@ -59,21 +58,7 @@ def test_every_pane_fits_at_the_minimum_size(gui, make_window, lang):
     insert_slot(gui.service, FAILED, "fail", error="1026 input sensitive", provider_task_id="t-6")
     insert_slot(gui.service, ODD, "success")
     # two earlier tasks like the running one: the banner and the queue show an estimate
-    from sqlalchemy import update
-
-    from app.store.models import tasks
-
-    for i, took in enumerate((70, 95)):
-        tid = insert_slot(
-            gui.service,
-            f"article:20260815:tide-eye:past-{i}",
-            "success",
-            created_at=time.time() - 7200,
-        )
-        with gui.service.store.engine.begin() as conn:
-            conn.execute(
-                update(tasks).where(tasks.c.id == tid).values(updated_at=time.time() - 7200 + took)
-            )
+    past_successes(gui.service, "article:20260815:tide-eye:past")
     window = make_window()
     window.resize(window.minimumSize())
     gui.until(lambda: window.model.rowCount() >= 2, what="projects")

@@ -4,13 +4,11 @@ will be; the result replaces it once verified. It is not a result: ``result.shar
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from app.ui.describe import describe
 from app.ui.panes.running import SOUND_SHAPE, expected_shape
-from tests.gui.bulk import insert_slot
+from tests.gui.bulk import insert_slot, past_successes
 from tests.gui.conftest import shown
 
 RUNNING = "article:20261204:harbor:clip-07"
@@ -36,21 +34,7 @@ def test_the_frame_takes_the_results_shape(kind, params, shape):
 
 def test_a_running_slot_shows_the_frame_of_its_result_with_its_prompt(gui, make_window, lang):
     # two earlier tasks like it: the banner has an estimate, the frame fills as far as it says
-    from sqlalchemy import update
-
-    from app.store.models import tasks
-
-    for i, took in enumerate((70, 95)):
-        tid = insert_slot(
-            gui.service,
-            f"article:20261204:harbor:past-{i}",
-            "success",
-            created_at=time.time() - 7200,
-        )
-        with gui.service.store.engine.begin() as conn:
-            conn.execute(
-                update(tasks).where(tasks.c.id == tid).values(updated_at=time.time() - 7200 + took)
-            )
+    past_successes(gui.service, "article:20261204:harbor:past")
     insert_slot(gui.service, RUNNING, "processing", provider_task_id="t-7")
     window = make_window()
     window.resize(1000, 640)
