@@ -672,9 +672,12 @@ def event_detail(
     """A history event's detail as the timeline shows it: (shown, technical). Only the designer's
     words are shown — a status word in the designer's language, a failure reason's sentence, how
     many images, how large — and every other word the service kept (ids, hashes, content types,
-    paths, URLs, its English sentences) is the technical part, behind Details."""
+    paths, URLs, its English sentences) is the technical part, behind Details. The facts come
+    from the event's ``data`` where the service kept them there (counts, seconds, billed); an
+    event an earlier version wrote is read from its words."""
     if not detail:
         return "", ""
+    facts: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
     shown = ""
     if event in ("status", "recovered"):
         word = detail.split(" (", 1)[0]
@@ -708,7 +711,9 @@ def event_detail(
         if no_record and reason in NO_RECORD_SENTENCES:  # nothing to look up: not offered
             reason = NO_RECORD_SENTENCES[reason]
         shown = translate(CONTEXT, reason) if reason is not None else ""
-    elif event == "created":
+    elif event == "created" and isinstance(facts.get("images"), int):
+        shown = counted(facts["images"], D_IMAGES, translate)
+    elif event == "created":  # an earlier version's event: its words
         m = re.match(r"(\d+) image\(s\)", detail)
         shown = counted(int(m.group(1)), D_IMAGES, translate) if m else ""
     elif event == "verified":
@@ -721,24 +726,42 @@ def event_detail(
     elif event == "exported":
         m = re.match(r"(\d+) file", detail)
         shown = counted(int(m.group(1)), D_FILES, translate) if m else ""
+    elif event == "inputs" and isinstance(facts.get("inputs"), Mapping):
+        uploaded = sum(
+            1
+            for given in facts["inputs"].values()
+            if isinstance(given, Mapping) and given.get("sent_as") not in (None, "data URL")
+        )
+        shown = counted(uploaded, D_UPLOADED, translate) if uploaded else ""
     elif event == "inputs":
         uploaded = detail.count(" uploaded as ")
         shown = counted(uploaded, D_UPLOADED, translate) if uploaded else ""
     elif event == "rate_limited":
-        m = re.search(r"again in (\d+(?:\.\d+)?) ?s", detail)
-        shown = translate(CONTEXT, D_RETRY).replace("%1", f"{float(m.group(1)):.0f}") if m else ""
+        seconds = _seconds(facts.get("retry_in"), r"again in (\d+(?:\.\d+)?) ?s", detail)
+        shown = translate(CONTEXT, D_RETRY).replace("%1", f"{seconds:.0f}") if seconds else ""
     elif event == "download_stalled":
-        m = re.search(r"next try in (\d+(?:\.\d+)?) ?s", detail)
+        seconds = _seconds(facts.get("next_try_in"), r"next try in (\d+(?:\.\d+)?) ?s", detail)
         shown = (
-            translate(CONTEXT, D_NEXT_TRY).replace("%1", f"{float(m.group(1)):.0f}") if m else ""
+            translate(CONTEXT, D_NEXT_TRY).replace("%1", f"{seconds:.0f}")
+            if seconds is not None
+            else ""
         )
     elif event == "cancelled":
-        shown = translate(CONTEXT, D_NOT_BILLED) if "not billed" in detail else ""
+        billed = facts.get("billed") if "billed" in facts else "not billed" not in detail
+        shown = translate(CONTEXT, D_NOT_BILLED) if billed is False else ""
     elif event == "quota_refused":
         shown = translate(CONTEXT, QUOTA)
     elif event == "budget_refused":
         shown = translate(CONTEXT, BUDGET)
     return shown, (detail if shown != detail else "")
+
+
+def _seconds(given: Any, earlier: str, detail: str) -> float | None:
+    """Seconds the event's data says; an earlier version's event: read from its words."""
+    if isinstance(given, (int, float)) and not isinstance(given, bool):
+        return float(given)
+    m = re.search(earlier, detail)
+    return float(m.group(1)) if m else None
 
 
 def _is_status_word(word: str) -> bool:

@@ -132,7 +132,7 @@ class Canceller:
         new = await self.moves.to_cancelled(
             task,
             detail=f"cancelled at the provider while queued (task {tid}); not billed",
-            data={"raw": answer.raw},
+            data={"raw": answer.raw, "billed": False},
             provider_status="cancelled",
             expect=(State.QUEUEING, State.PROCESSING),
         )

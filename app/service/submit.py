@@ -474,7 +474,7 @@ class Submitter:
                         state=task.state,
                         detail=f"1002 rate limit; nothing was created; sending again in "
                         f"{delay:.1f} s",
-                        data={"raw": exc.raw},
+                        data={"raw": exc.raw, "retry_in": round(delay, 1)},
                     )
                     await asyncio.sleep(delay)  # the lease is renewed meanwhile
                     continue
@@ -927,7 +927,12 @@ class Submitter:
                 f"; {result.failed_count} blocked by the provider's safety filter (not charged)"
             )
         new = await self.moves.to_downloading(
-            task, answer=True, event="created", detail=detail, data={"raw": result.raw}, **answered
+            task,
+            answer=True,
+            event="created",
+            detail=detail,
+            data={"raw": result.raw, "images": len(urls) + len(inline)},
+            **answered,
         )
         recorded()
         # The downloads are bounded by the request timeout: a drip server never holds the

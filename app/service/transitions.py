@@ -426,7 +426,8 @@ class Transitions:
             next_poll_at=time.time() + delay,
             event=event if note else None,
             detail=f"{exc.message}; next try in {delay:.0f} s",
-            data=None if exc.raw is None else {"raw": exc.raw, "code": exc.code},
+            data={"next_try_in": round(delay)}
+            | ({} if exc.raw is None else {"raw": exc.raw, "code": exc.code}),
         )
 
     async def to_cancelled(

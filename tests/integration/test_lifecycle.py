@@ -167,8 +167,14 @@ async def test_rate_limited_create_is_retried_with_backoff_not_duplicated(harnes
     out = await harness.service.submit(RID, "image", {"prompt": "p"})
     assert out.kind is OutcomeKind.CREATED and out.task.state == "success"
     assert harness.sim.stats()["made_total"] == 1
-    events = [e.event for e in (await harness.service.history(RID)).payload.events]
+    history = (await harness.service.history(RID)).payload.events
+    events = [e.event for e in history]
     assert events.count("rate_limited") == 2
+    # the facts as data, not only in words (issue 36): the wait before each resend, the count
+    waits = [e.data["retry_in"] for e in history if e.event == "rate_limited"]
+    assert all(isinstance(w, float) and w >= 0 for w in waits), waits
+    [created] = [e for e in history if e.event == "created"]
+    assert created.data["images"] == 1
 
 
 async def test_definitive_refusal_is_rejected_and_may_be_created_again(harness):

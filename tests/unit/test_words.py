@@ -380,3 +380,33 @@ def test_one_cost_line_for_every_place_that_asks_before_paying():
     ):
         text = (Path(__file__).resolve().parents[2] / module).read_text(encoding="utf-8")
         assert "cost_line(" in text and "format_money(" not in text, module
+
+
+@pytest.mark.parametrize(
+    ("event", "data", "shown"),
+    [
+        ("created", {"images": 3}, "3 images"),
+        ("created", {"images": 1, "raw": {}}, "1 image"),
+        ("rate_limited", {"retry_in": 3.2}, "nothing was made; sending again in 3 s"),
+        ("download_stalled", {"next_try_in": 40}, "the result is safe; next try in 40 s"),
+        ("cancelled", {"billed": False}, "not billed"),
+        ("cancelled", {"billed": True}, ""),
+        (
+            "inputs",
+            {"inputs": {"a": {"sent_as": "https://x/y.png"}, "b": {"sent_as": "data URL"}}},
+            "1 input file uploaded",
+        ),
+    ],
+)
+def test_an_events_facts_are_read_from_its_data_not_its_words(event, data, shown):
+    """Issue 36: the service keeps an event's facts as data; the timeline says them from the
+    data, whatever the English beside them says (here: words that no longer match)."""
+    said, _technical = words.event_detail(event, "in other words entirely", str, data=data)
+    assert said == shown
+
+
+def test_an_earlier_versions_event_is_still_read_from_its_words():
+    said, _ = words.event_detail("rate_limited", "1002; sending again in 2.0 s", str)
+    assert said == "nothing was made; sending again in 2 s"
+    said, _ = words.event_detail("created", "2 image(s) answered", str)
+    assert said == "2 images"
