@@ -22,7 +22,7 @@ from app.service.slate import SlateService
 from app.sim import SimServer
 from app.store.aio import Store, open_store
 from app.store.repository import Repository
-from app.ui.qt import QSettings
+from app.ui.qt import QApplication, QEvent, QObject, QSettings
 from tests.support.fixtures import SECRET, make_config, sqlite_url
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
@@ -70,12 +70,62 @@ class Gui:
     def settle(self, seconds: float = 0.1) -> None:
         self.qtbot.wait(int(seconds * 1000))
 
+    def quiet(self, window: Any, timeout: float = 60.0) -> None:
+        """The window's controller has no work left (its runner settled, twice in a row): what
+        a click started has been done, so "nothing happened" can be asserted after it."""
+        runner = window.controller.runner
+        if not self.run(runner.settled(timeout), timeout=timeout + 15):
+            raise AssertionError(f"the window's work never settled ({runner.busy} running)")
+
+    def laid_out(self, widget: Any = None) -> None:
+        """Qt's deferred layouts done now: the posted layout requests sent (a layout that
+        changes a size posts the next request, hence a few rounds)."""
+        for _ in range(5):
+            QApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        if widget is not None:
+            widget.ensurePolished()
+
+    def resize(self, widget: Any, width: int, height: int, timeout: float = 45.0) -> None:
+        """Resize ``widget`` and wait until it has handled the resize (its ``resizeEvent`` ran
+        at that size), then lay it out: what follows sees the window as resized."""
+        target = (width, height)
+        if (widget.width(), widget.height()) == target:
+            self.laid_out(widget)
+            return
+        seen: list[tuple[int, int]] = []
+        spy = _ResizeSpy(seen)
+        widget.installEventFilter(spy)
+        try:
+            widget.resize(width, height)
+            self.until(
+                lambda: target in seen and (widget.width(), widget.height()) == target,
+                timeout=timeout,
+                what=f"{widget.objectName() or type(widget).__name__} resized to {target}",
+            )
+        finally:
+            widget.removeEventFilter(spy)
+        self.laid_out(widget)
+
     def settings(self) -> QSettings:
         return QSettings(str(self.settings_path), QSettings.Format.IniFormat)
 
     def other_service(self) -> SlateService:
         """The same tenant and user in another process (no listeners: the window isn't told)."""
         return SlateService(self.config, self.store, self.provider, SECRET)
+
+
+class _ResizeSpy(QObject):
+    """Notes the sizes of the resize events its widget receives."""
+
+    def __init__(self, seen: list[tuple[int, int]]) -> None:
+        super().__init__()
+        self.seen = seen
+
+    def eventFilter(self, _obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Resize:
+            size = event.size()
+            self.seen.append((size.width(), size.height()))
+        return False
 
 
 @pytest.fixture
