@@ -34,7 +34,12 @@ def _finished(gui, window, rid: str) -> None:
 
 def _draft(gui, window, rid: str, prompt: str, kind: str = "video") -> None:
     window.new_draft()
-    gui.settle(0.3)  # the next free scene is suggested first; then ours is typed
+    # the next free scene is suggested first (when the draft has a project); then ours is typed
+    composer = window.slot_pane.composer
+    gui.until(
+        lambda: not composer.project.text() or composer.scene.text(),
+        what="the next free scene suggested",
+    )
     fill_form(window, rid, prompt, kind=kind)
     gui.until(
         lambda: window.slot.draft is not None and window.slot.draft.request_id == rid,
@@ -74,7 +79,7 @@ def test_a_draft_with_a_finished_slots_settings_asks_first(gui, make_window):
     # Cancel: nothing sent, the draft stays and can be created again
     dlg.cancel.click()
     gui.until(lambda: window.slot_pane.twin_dialog is None, what="the confirm closed")
-    gui.settle(0.5)
+    gui.quiet(window)  # whatever Cancel started is done: a create would have been sent by now
     assert _creates(gui) == made
     assert window.slot.draft is not None and window.slot.draft.request_id == B
     gui.until(lambda: buttons(window)[Action.CREATE].isEnabled(), what="Create again")
@@ -90,7 +95,7 @@ def test_a_draft_with_a_finished_slots_settings_asks_first(gui, make_window):
     buttons(window)[Action.CREATE].click()
     _confirm(gui, window).create_anyway.click()
     _finished(gui, window, B)
-    gui.settle(0.5)
+    gui.quiet(window)  # a second create would have been sent by now
     assert _creates(gui) == made + 1
 
     # other settings: created at once, nothing asked
@@ -123,6 +128,8 @@ def test_in_chinese_with_the_drafts_price(gui, make_window, qapp):
         assert "创建 scene-04 会再生成一次并再付费" in said and "< $0.01" in said, said
         assert dlg.create_anyway.text() == "仍然创建"
         dlg.cancel.click()
+        gui.until(lambda: window.slot_pane.twin_dialog is None, what="the confirm closed")
+        gui.quiet(window)  # a create after Cancel would have been sent by now
     finally:
         install_translations(qapp, "en")
     assert _creates(gui) == 1
