@@ -345,6 +345,8 @@ def _estimate(kind: str, params: Mapping[str, Any], table: PriceTable) -> Cost:
         return Cost(part.amount, currency, basis)
     if entry.scheme in ("per_song", "per_character"):
         return sound_estimate(entry, params, currency)
+    if entry.scheme == "per_voice":
+        return voice_estimate(entry, currency)
     if entry.scheme == "per_token":
         return Cost(
             None,
@@ -410,6 +412,9 @@ def _reported(
     if entry.scheme == "per_song":
         count = _number(usage.get("success_count"))
         return None if count is None else _Part(count, entry.per_song, "").amount
+    if entry.scheme == "per_voice":
+        count = _number(usage.get("success_count"))
+        return None if count is None else _Part(count, entry.per_voice, "").amount
     if entry.scheme == "per_character":
         chars = _number(usage.get("usage_characters"))
         if chars is None or entry.per_character is None:
@@ -474,6 +479,16 @@ def sound_estimate(entry: ModelPrices, params: Mapping[str, Any], currency: str)
         f"{entry.model} {_plural(Decimal(chars), 'character')} × "
         f"{format_rate(rate, currency)} per million characters{source}",
     )
+
+
+def voice_estimate(entry: ModelPrices, currency: str) -> Cost:
+    """Voice design: one designed voice at its price, whatever the description and preview
+    text say (MiniMax bills the voice, on its first use); unknown where the table has none,
+    never 0. The basis names the price's source."""
+    source = f" (source: {entry.source})" if entry.source else ""
+    rate = entry.per_voice
+    text = "price unknown" if rate is None else f"{format_rate(rate, currency)} a voice"
+    return Cost(rate, currency, f"{entry.model} 1 voice: {text}{source}")
 
 
 def token_cost(rates: Mapping[str, Money], usage: Mapping[str, Any]) -> Money:

@@ -11,7 +11,13 @@ A model has one billing scheme:
   surcharges ``input_images = {free, each}``, ``reference_video`` (``"output_rate"`` or a
   per-second amount) and ``reference_audio`` (a per-second amount; 0 = free);
 - ``per_clip`` — ``{resolution: {seconds: price}}``: one price a clip (the Hailuo models);
-- ``per_image`` — one price per generated image (image-01).
+- ``per_image`` — one price per generated image (image-01);
+- ``per_token`` — a million input / output tokens (MiniMax-H3-Image, Context-IR);
+- ``per_song`` — one song (music); ``per_character`` — a million billed characters (speech);
+- ``per_voice`` — one designed voice (``voice-design``: one voice design slot is one unit).
+
+Which schemes a kind may use is :data:`KIND_SCHEMES` (video is per second or per clip, a voice
+only per voice): a model is never priced by another kind's unit.
 
 Errors name the file, the line and the field (:class:`PriceTableError`); a bad entry is never
 read as 0 and never silently dropped.
@@ -34,7 +40,9 @@ from app.domain.slots import KINDS, Kind
 Money = Decimal | None
 """An amount in the table's currency; ``None`` means the price is unknown."""
 
-Scheme = Literal["per_second", "per_clip", "per_image", "per_token", "per_song", "per_character"]
+Scheme = Literal[
+    "per_second", "per_clip", "per_image", "per_token", "per_song", "per_character", "per_voice"
+]
 SCHEMES: tuple[Scheme, ...] = (
     "per_second",
     "per_clip",
@@ -42,7 +50,19 @@ SCHEMES: tuple[Scheme, ...] = (
     "per_token",
     "per_song",
     "per_character",
+    "per_voice",
 )
+#: The billing schemes each kind may be priced by (the first is the kind's usual one).
+KIND_SCHEMES: Mapping[Kind, tuple[Scheme, ...]] = {
+    "video": ("per_second", "per_clip"),
+    "image": ("per_image", "per_token"),
+    "prompt": ("per_token",),
+    "music": ("per_song",),
+    "speech": ("per_character",),
+    "voice": ("per_voice",),
+}
+#: Schemes of one amount (no part to name: no resolution, duration or tokens).
+ONE_AMOUNT: tuple[Scheme, ...] = ("per_image", "per_song", "per_character", "per_voice")
 #: ``per_character`` (speech): the price of one million billed characters.
 CHARACTERS_PER_PRICE = 1_000_000
 #: ``per_token`` (MiniMax-H3-Image): the price of one million input and output tokens.
@@ -102,6 +122,7 @@ class ModelPrices:
     per_token: Mapping[str, Money] = field(default_factory=dict)  # per million: input, output
     per_song: Money = None  # music: one song
     per_character: Money = None  # speech: one million billed characters
+    per_voice: Money = None  # voice design: one designed voice
     source: str | None = None  # where this model's price comes from (else the table's source)
 
     def clip_key(self, resolution: str | None, seconds: int | None) -> tuple[str, int] | None:
@@ -210,13 +231,15 @@ def _as_of_text(value: object) -> str:
     return value.isoformat() if hasattr(value, "isoformat") else str(value)
 
 
+#: Model fields that hold an amount (or resolutions to amounts) directly.
+_AMOUNT_KEYS = ("per_second", "reference_audio", *ONE_AMOUNT)
+
+
 def _blank(entry: Mapping[str, Any]) -> dict[str, Any]:
     """A model entry with every amount made unknown (the structure kept)."""
     out: dict[str, Any] = {}
     for key, value in entry.items():
-        if key in ("per_second", "per_image", "reference_audio", "per_song", "per_character") or (
-            key == "reference_video" and value != OUTPUT_RATE
-        ):
+        if key in _AMOUNT_KEYS or (key == "reference_video" and value != OUTPUT_RATE):
             out[key] = _blank_amounts(value)
         elif key == "per_clip":
             out[key] = {res: _blank_amounts(clips) for res, clips in value.items()}
@@ -328,7 +351,7 @@ def _check_model(c: _Checker, name: str, entry: Any, *, complete: bool) -> None:
                 _amount(c, (*at, "per_clip", res, sec), price)
     if "per_image" in entry:
         _amount(c, (*at, "per_image"), entry["per_image"])
-    for scheme in ("per_song", "per_character"):
+    for scheme in ("per_song", "per_character", "per_voice"):
         if scheme in entry:
             _amount(c, (*at, scheme), entry[scheme])
     if "source" in entry and not (isinstance(entry["source"], str) and entry["source"].strip()):
@@ -407,12 +430,7 @@ def _build(
             raise c.fail(at, f"states no price: give one of {', '.join(SCHEMES)}")
         kind: Kind = entry["kind"]
         scheme = schemes[0]
-        allowed = {
-            "image": ("per_image", "per_token"),
-            "prompt": ("per_token",),
-            "music": ("per_song",),
-            "speech": ("per_character",),
-        }.get(kind, ("per_second", "per_clip"))
+        allowed = KIND_SCHEMES[kind]
         if scheme not in allowed:
             where = (
                 (*at, scheme)
@@ -445,6 +463,7 @@ def _build(
             per_token={part: _money(v) for part, v in entry.get("per_token", {}).items()},
             per_song=_money(entry["per_song"]) if "per_song" in entry else None,
             per_character=_money(entry["per_character"]) if "per_character" in entry else None,
+            per_voice=_money(entry["per_voice"]) if "per_voice" in entry else None,
             source=entry.get("source"),
         )
     return PriceTable(
@@ -526,7 +545,7 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
 @dataclass(frozen=True)
 class GivenPrice:
     """A price a user gave a model over the table: the whole of a one-amount scheme
-    (``part`` empty: per image, per song, per million characters), one resolution of a
+    (``part`` empty: per image, per song, per million characters, per voice), one resolution of a
     per-second model, one clip (``768P/6``) of a per-clip one, or one token direction."""
 
     model: str
@@ -544,7 +563,7 @@ def price_part(
     """Which part of ``entry``'s price a given amount sets, from what the user named; a
     ``ValidationError`` naming the field when it does not fit the model's scheme."""
     scheme = entry.scheme
-    if scheme in ("per_image", "per_song", "per_character"):
+    if scheme in ONE_AMOUNT:
         for name, value in (("resolution", resolution), ("duration", duration), ("tokens", tokens)):
             if value is not None:
                 raise ValidationError(name, f"{entry.model} has one price ({scheme}); no {name}")
@@ -598,6 +617,8 @@ def with_given_prices(table: PriceTable, given: Sequence[GivenPrice]) -> PriceTa
             entry = replace(entry, per_song=amount, source=source)
         elif entry.scheme == "per_character" and not part:
             entry = replace(entry, per_character=amount, source=source)
+        elif entry.scheme == "per_voice" and not part:
+            entry = replace(entry, per_voice=amount, source=source)
         elif entry.scheme == "per_token" and part in TOKEN_PARTS:
             entry = replace(entry, per_token={**entry.per_token, part: amount}, source=source)
         elif entry.scheme == "per_second" and part and "/" not in part:

@@ -128,7 +128,7 @@ class Spending:
         as the submit applies them), before anything is stored or sent."""
         try:
             if kind not in KINDS:
-                raise ValidationError("kind", "must be image, video, music or speech")
+                raise ValidationError("kind", "must be image, video, music, speech or voice")
             norm = normalize(kind, params)
             table = self.ctx.prices
         except ValidationError as exc:
@@ -154,6 +154,8 @@ def price_lines(table: PriceTable) -> tuple[PriceLine, ...]:
             parts = [("", entry.per_song)]
         elif entry.scheme == "per_character":
             parts = [("", entry.per_character)]
+        elif entry.scheme == "per_voice":
+            parts = [("", entry.per_voice)]
         elif entry.scheme == "per_token":
             parts = [(p, entry.per_token.get(p)) for p in sorted(entry.per_token)]
         elif entry.scheme == "per_second":

@@ -39,6 +39,7 @@ PER = {
     "per_song": QT_TRANSLATE_NOOP("PricesDialog", "%1 a song"),
     "per_character": QT_TRANSLATE_NOOP("PricesDialog", "%1 a million characters"),
     "per_token": QT_TRANSLATE_NOOP("PricesDialog", "%1 a million tokens"),
+    "per_voice": QT_TRANSLATE_NOOP("PricesDialog", "%1 a voice"),
 }
 ABOUT = QT_TRANSLATE_NOOP("PricesDialog", "about %1")
 YOURS = QT_TRANSLATE_NOOP("PricesDialog", "%1 (yours)")

@@ -4121,6 +4121,10 @@ The part everyone sings</source>
         <translation>%1 每百万 token</translation>
     </message>
     <message>
+        <source>%1 a voice</source>
+        <translation>%1 每个音色</translation>
+    </message>
+    <message>
         <source>about %1</source>
         <translation>约 %1</translation>
     </message>

@@ -41,6 +41,8 @@ def test_prices_say_about_and_unknown_in_the_designers_language(gui, qtbot, lang
         image = line_text(dialog, "image-01")
         song = line_text(dialog, "music-2.6")
         clip = line_text(dialog, "MiniMax-Hailuo-2.3", "768P/6")
+        voice = line_text(dialog, "voice-design")  # per voice; MiniMax publishes no price
+        assert voice == song  # unknown, never $0
         if lang == "en":
             assert image == "about $0.0035 an image"
             assert song == "unknown"

@@ -52,7 +52,7 @@ async def test_a_voice_is_designed_verified_and_replayed(harness):
     assert RID not in task.voice_id
     assert task.provider_task_id is None
     # unknown price: never 0
-    assert task.cost.estimate is None and "not in the price table" in task.cost.basis
+    assert task.cost.estimate is None and "voice-design 1 voice: price unknown" in task.cost.basis
     again = await h.service.design_voice(RID, DESIGN["prompt"], DESIGN["preview_text"])
     assert again.kind is OutcomeKind.REPLAYED and again.task.state is State.SUCCESS
     assert creates(h.sim, DESIGN["prompt"]) == 1 and made(h.sim, DESIGN["prompt"]) == 1

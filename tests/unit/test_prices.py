@@ -155,9 +155,9 @@ def test_unknown_is_written_as_unknown_and_zero_only_where_free_is_published():
     walk((), raw)
     assert zeros == ["models.MiniMax-H3.reference_audio"]  # "audio free"
     # 2.3: 2, 2.3-Fast: 2, 02: 4, the 01 models: 6, H3-Max refs: 2, regeneration: 1,
-    # Context-IR: 2, the four music models: 4 (speech is priced per million characters, images
-    # at their secondary price)
-    assert unknowns == 23
+    # Context-IR: 2, the four music models: 4, voice design: 1 (speech is priced per million
+    # characters, images at their secondary price)
+    assert unknowns == 24
 
 
 def test_the_package_ships_the_table():
@@ -220,6 +220,24 @@ def test_the_override_adds_a_model_and_may_change_a_scheme(tmp_path):
     assert table.get("MiniMax-H4").per_second == {"1080P": D("0.2")}
     s2v = table.get("S2V-01")
     assert s2v.scheme == "per_second" and s2v.per_second == {"720P": D("0.05")}
+
+
+def test_a_designed_voice_is_one_unit_unknown_as_shipped_and_priced_by_an_override(
+    tmp_path, shipped
+):
+    """Voice design is priced per voice (one slot, one voice), never by a video's second or
+    clip; MiniMax publishes no price for it, so the shipped table says unknown — never 0."""
+    voice = shipped.get("voice-design")
+    assert (voice.kind, voice.scheme, voice.per_voice) == ("voice", "per_voice", None)
+    params = {"model": "voice-design", "prompt": "warm", "preview_text": "Hello."}
+    unknown = estimate("voice", params, shipped)
+    assert unknown.estimate is None and "1 voice: price unknown" in unknown.basis
+    table = load_price_table(_override(tmp_path, '[models."voice-design"]\nper_voice = 0.5\n'))
+    priced = estimate("voice", params, table)
+    assert priced.estimate == D("0.5") and "$0.50 a voice" in priced.basis
+    assert estimate("voice", {**params, "preview_text": "x" * 500}, table).estimate == D("0.5")
+    blank = load_price_table(_override(tmp_path, 'currency = "CNY"\n'))
+    assert blank.get("voice-design").per_voice is None  # another currency: unknown, not 0
 
 
 def test_an_override_in_another_currency_makes_what_it_does_not_restate_unknown(tmp_path):
@@ -302,6 +320,25 @@ BAD_OVERRIDES = [
         "models.MiniMax-H3.per_clip",
         "one billing scheme",
     ),
+    (
+        '[models."voice-design"]\nper_second = { "768P" = 0.08 }\n',
+        2,
+        "models.voice-design.per_second",
+        "voice model cannot be priced per second",
+    ),
+    (
+        '[models."voice-design"]\nper_clip = { "768P" = { 6 = 1 } }\n',
+        2,
+        "models.voice-design.per_clip",
+        "voice model cannot be priced per clip",
+    ),
+    (
+        '[models."music-2.6"]\nper_voice = 0.1\n',
+        2,
+        "models.music-2.6.per_voice",
+        "music model cannot be priced per voice",
+    ),
+    ('[models."voice-design"]\nper_voice = -1\n', 2, "models.voice-design.per_voice", "negative"),
     ('currency = "usd"\n', 1, "currency", "three-letter"),
     ('colour = "red"\n', 1, "colour", "not a price table key"),
     (
