@@ -5,7 +5,11 @@ with ``base_resp``.
   ``{"voice_id", "trial_audio" (hex), "base_resp"}``. Synchronous; no task id. Code 2039
   ("duplicate voice id") is not an error here: the voice id Slate sends is the slot's own, so
   the answer says the voice exists already — :class:`VoiceDesigned` with ``duplicate`` set and
-  no trial recording. Every other non-zero code follows :mod:`app.providers.codes`.
+  no trial recording. Code 1027 (the output judged sensitive: MiniMax's safety filter
+  refused the voice; a safety-blocked generation is not billed, MINIMAX_API.md "Errors in V1")
+  is a definitive refusal here — nothing usable was made for this request — so it raises
+  :class:`~app.providers.base.Refused` (reason ``sensitive_output``), never ``Ambiguous``. Every
+  other non-zero code follows :mod:`app.providers.codes`.
 * :func:`voices` — ``POST /v1/get_voice`` ``{"voice_type"}`` → the ``system_voice``,
   ``voice_cloning`` and ``voice_generation`` lists (``voice_id``, ``created_time``,
   ``description``), as :class:`ListedVoice` per group.
@@ -21,9 +25,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.domain.params_voice import DUPLICATE_VOICE_ID, GET_VOICE_PATH, VOICE_DESIGN_PATH
-from app.providers.base import Ambiguous
+from app.domain.errors import FailReason
+from app.providers.base import Ambiguous, Refused
 from app.providers.codes import base_resp, v1_http, v1_raise_for_code
 from app.providers.http import ApiClient
+
+#: The voice design's answer that its output was judged sensitive: refused, nothing billed.
+OUTPUT_SENSITIVE = 1027
 
 #: ``get_voice``'s groups, by the ``voice_type`` that asks for each.
 GROUPS = {
@@ -75,13 +83,21 @@ async def design(
     what = "voice design"
     answer = await http.send("POST", VOICE_DESIGN_PATH, what=what, json=body, timeout=timeout)
     raw = v1_http(answer, what, hint)
-    code, _msg = base_resp(raw)
+    code, msg = base_resp(raw)
     trace = raw.get("trace_id") if isinstance(raw.get("trace_id"), str) else None
     trace = trace or raw.get("_trace_id")
     asked = body.get("voice_id")
     if code == DUPLICATE_VOICE_ID:
         raw.pop("_retry_after", None)
         return VoiceDesigned(asked, None, _scrubbed(raw), trace, duplicate=True)
+    if code == OUTPUT_SENSITIVE:
+        raw.pop("_retry_after", None)
+        raise Refused(
+            f"{what}: refused, code {code} ({msg or 'output judged sensitive'})",
+            code=code,
+            raw=_scrubbed(raw),
+            reason=FailReason.SENSITIVE_OUTPUT,
+        )
     v1_raise_for_code(raw, what, hint)
     kept = _scrubbed(raw)
     named = raw.get("voice_id")

@@ -3,12 +3,14 @@
 replayed; drift is a conflict; a lost answer is ``unknown`` and ``recover --lookup`` settles it
 by the slot's own voice id in ``get_voice``; a voice that was never made stays unknown with the
 evidence; MiniMax's 2039 ("duplicate voice id") to a second create of the same slot is evidence,
-never a failure; bad fields are named before anything is sent."""
+never a failure; MiniMax's 1027 (the output judged sensitive) is a definitive refusal,
+``rejected`` and never ``unknown``; bad fields are named before anything is sent."""
 
 from __future__ import annotations
 
 import pytest
 
+from app.domain.errors import FailReason
 from app.domain.params_voice import is_valid_voice_id, voice_id_for
 from app.domain.slots import SlotRef
 from app.domain.states import Action, State
@@ -123,6 +125,29 @@ async def test_a_voice_never_made_stays_unknown_with_the_evidence(harness):
     assert seen.data["lookup"]["voice_id"] == own_id()
     declared = await h.service.recover(RID, DeclareFailed("get_voice does not list it"))
     assert declared.task.state is State.FAIL
+
+
+async def test_1027_sensitive_output_is_a_definitive_refusal(harness):
+    """MiniMax answers 1027 when its safety filter judges the output sensitive: the request was
+    refused, nothing usable made and nothing billed (MINIMAX_API.md "Errors in V1") — so the
+    slot is ``rejected`` with the typed reason, not ``unknown``, and a create may follow."""
+    h = harness
+    h.sim.set_faults(create_error=1, create_error_code=1027)
+    out = await h.service.submit(RID, "voice", DESIGN)
+    assert out.kind is OutcomeKind.REJECTED, out.problem
+    assert out.problem.reason is FailReason.SENSITIVE_OUTPUT
+    task = out.task
+    assert task.state is State.REJECTED and task.media == []
+    assert task.error.code == "1027" and task.error.reason is FailReason.SENSITIVE_OUTPUT
+    assert creates(h.sim, DESIGN["prompt"]) == 1 and made(h.sim, DESIGN["prompt"]) == 0
+    events = (await h.service.history(RID)).payload.events
+    [rejected] = [e for e in events if e.event == "rejected"]
+    assert rejected.data["reason"] == "sensitive_output" and rejected.data["code"] == 1027
+    total = (await h.service.spend()).payload.spend.total
+    assert total.estimate == 0 and total.unknown_slots == 0  # refused: never charged
+    again = await h.service.submit(RID, "voice", DESIGN)  # the fault is spent: made this time
+    assert again.kind is OutcomeKind.CREATED and again.task.state is State.SUCCESS, again.problem
+    assert made(h.sim, DESIGN["prompt"]) == 1
 
 
 async def test_2039_on_a_second_create_of_the_slot_is_evidence_not_failure(harness, tmp_path):
