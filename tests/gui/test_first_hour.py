@@ -31,10 +31,11 @@ def lang(request, qapp):
 
 
 def laid_out(gui, window) -> None:
-    """Qt's deferred layout and the window's own work settled (a busy machine: generous)."""
-    gui.settle(0.2)
+    """Qt's deferred layout done (the posted layout requests sent), then the window's own work
+    given a bounded wait to fit (a busy machine: generous)."""
+    gui.laid_out(window)
     try:
-        gui.until(lambda: not clipped(window) and not outside(window), timeout=5, what="layout")
+        gui.until(lambda: not clipped(window) and not outside(window), timeout=10, what="layout")
     except AssertionError:
         pass  # the caller's assertion names what is cut
 
@@ -48,7 +49,7 @@ def test_the_status_bars_news_is_laid_out_at_once_and_a_long_note_never_squeezes
     "Today: videos 2 · images 3" at 18 px: the width of the empty label), and a long note at the
     right ends in "…" instead of pressing every label to a sliver at 1000 px."""
     window = make_window()
-    window.resize(*size)
+    gui.resize(window, *size)
     laid_out(gui, window)
     bar = window.status_pane
     quota = QuotaReport("2026-08-16", QuotaUse(12, 20), QuotaUse(37, 100))
@@ -79,19 +80,21 @@ def test_shrinking_the_window_to_its_smallest_never_cuts_the_banner_or_the_video
         )
     )
     window = make_window()
-    window.resize(1360, 820)
+    gui.resize(window, 1360, 820)
     window.select(VIDEO)
     gui.until(lambda: shown(window, VIDEO))
     video = window.slot_pane.finished.video
     gui.until(lambda: video.poster.pixmap() is not None and not video.poster.pixmap().isNull())
     laid_out(gui, window)
     wide = video.poster.pixmap().width()
-    window.resize(window.minimumSize())
+    smallest = window.minimumSize()
+    gui.resize(window, smallest.width(), smallest.height())
     laid_out(gui, window)
     scroll = window.slot_pane.findChild(QScrollArea, "slotScroll")
     assert scroll.widget().width() <= scroll.viewport().width()
     assert video.geometry().right() <= scroll.viewport().width()
-    assert video.poster.pixmap().width() < wide  # the poster follows the pane down
+    # the poster follows the pane down
+    gui.until(lambda: video.poster.pixmap().width() < wide, what="the poster fitted again")
     assert clipped(window) == []
     assert outside(window) == []
 
@@ -111,7 +114,7 @@ def test_the_spend_cards_show_an_unknown_price_whole(gui, make_window, lang):
     assert "+ 1" in value.text()
     for size in (None, dialog.minimumSize()):
         if size is not None:
-            dialog.resize(size)
+            gui.resize(dialog, size.width(), size.height())
         laid_out(gui, dialog)
         assert clipped(dialog) == []
         for key, (value, _detail) in dialog.cards.items():
@@ -215,17 +218,18 @@ def test_ctrl_q_quits_and_quitting_while_a_create_is_sent_says_it_comes_back_unk
     gui.until(lambda: Busy.CREATE in window.slot.busy, timeout=20, what="create being sent")
     # (Create first asks the service for a slot with the same settings: wait for the send)
     gui.until(lambda: window.controller.sending > 0, timeout=20, what="the create sent")
-    gui.settle(0.3)
+    gui.until(lambda: QApplication.activeWindow() is window, what="the window active")
     qtbot.keyClick(window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
     box = gui.until(lambda: isinstance(window.dialog, QMessageBox) and window.dialog, what="ask")
     words = f"{box.text()} {box.informativeText()}"
     assert "Unknown" in words and "recover" in words and "paid twice" in words
     assert window.isVisible()
     box.findChild(type(box.defaultButton()), "keepOpenButton").click()
-    gui.settle(0.2)
+    gui.until(lambda: window.dialog is not box, what="the question answered")
     assert window.isVisible()  # kept open: the create goes on
     gui.until(lambda: Busy.CREATE not in window.slot.busy, timeout=30, what="create answered")
     gui.until(lambda: window.controller.sending == 0, timeout=30, what="nothing being sent")
+    assert window.isVisible()  # still open once the create came back
     gui.sim.set_faults(delay_create_response=0.0)
     window.windowHandle().requestActivate()  # (offscreen gives it back only when asked)
     gui.until(lambda: QApplication.activeWindow() is window, what="window active again")
@@ -238,8 +242,7 @@ def test_the_age_column_reads_whole(gui, make_window, lang):
 
     window = make_window()
     # a slot list wide enough for the Age column (narrower, it makes way for the names)
-    window.resize(1600, 900)
-    gui.settle(0.3)  # the window places its panes for the new width first
+    gui.resize(window, 1600, 900)  # the window places its panes for the new width first
     sizes = window.splitter.sizes()
     window.splitter.setSizes([480, sum(sizes) - 480 - sizes[2], sizes[2]])
     tree = window.browser.tree
@@ -267,11 +270,16 @@ def test_the_shot_list_button_keeps_no_highlight_after_its_dialog_closes(gui, ma
         window.shortcut_actions["template"].trigger()
         window.top_bar.shots_menu.close()
 
-    QTimer.singleShot(300, pick)
+    def menu_open() -> None:  # picked once the menu's own loop runs (the click waits in it)
+        QTimer.singleShot(0, pick)
+
+    window.top_bar.shots_menu.aboutToShow.connect(menu_open)
     QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    window.top_bar.shots_menu.aboutToShow.disconnect(menu_open)
     dialog = gui.until(lambda: window.dialog, what="template dialog")
     dialog.close()
-    gui.settle(0.2)
+    gui.until(lambda: not dialog.isVisible(), what="the dialog closed")
+    gui.quiet(window)  # the window's work after the close done (turns of the event loop)
     assert window.focusWidget() is not button
     assert not button.isDown()
 
@@ -304,7 +312,7 @@ def test_the_shot_list_review_shows_each_prompt_and_the_whole_reason(gui, make_w
     assert "40" in reason
     for size in (None, dialog.minimumSize()):
         if size is not None:
-            dialog.resize(size)
+            gui.resize(dialog, size.width(), size.height())
             laid_out(gui, dialog)
         rect = table.visualRect(table.indexFromItem(second, 5))
         fm = table.fontMetrics()
