@@ -716,13 +716,21 @@ def event_detail(
     elif event == "created":  # an earlier version's event: its words
         m = re.match(r"(\d+) image\(s\)", detail)
         shown = counted(int(m.group(1)), D_IMAGES, translate) if m else ""
+    elif event == "verified" and isinstance(facts.get("media"), list) and facts["media"]:
+        shown = _verified_media(facts["media"], translate)
     elif event == "verified":
         shown = _verified(detail, translate)
+    elif event == "downloaded" and isinstance(facts.get("bytes"), int):
+        size = file_size(facts["bytes"])
+        w, h = facts.get("width"), facts.get("height")
+        shown = f"{size} · {w}×{h}" if w and h else size
     elif event == "downloaded":
         m = re.match(r"(\d+) bytes(?:, (\d+)×(\d+))?", detail)
         if m:
             size = file_size(int(m.group(1)))
             shown = f"{size} · {m.group(2)}×{m.group(3)}" if m.group(2) else size
+    elif event == "exported" and isinstance(facts.get("files"), int):
+        shown = counted(facts["files"], D_FILES, translate)
     elif event == "exported":
         m = re.match(r"(\d+) file", detail)
         shown = counted(int(m.group(1)), D_FILES, translate) if m else ""
@@ -778,6 +786,19 @@ def counted(
 def file_size(size: int) -> str:
     """Bytes as a designer reads them: "57 KB", "2.4 MB"."""
     return f"{size / 1024 / 1024:.1f} MB" if size >= 1024 * 1024 else f"{size / 1024:.0f} KB"
+
+
+def _verified_media(media: list[Any], translate: Translate) -> str:
+    """The verified media as the event's data lists them → "3 images · 1024×1024"."""
+    first = media[0] if isinstance(media[0], Mapping) else {}
+    kind = str(first.get("content_type") or "").split("/", 1)[0]
+    what = (
+        translate(CONTEXT, D_VIDEO) if kind == "video" else counted(len(media), D_IMAGES, translate)
+    )
+    if kind == "audio":
+        what = translate(CONTEXT, D_SOUND)
+    w, h = first.get("width"), first.get("height")
+    return f"{what} · {w}×{h}" if w and h else what
 
 
 def _verified(detail: str, translate: Translate) -> str:

@@ -472,6 +472,7 @@ class Lifecycle:
             "downloaded",
             state=task.state,
             detail=f"{got.bytes} bytes from file {file_id}",
+            data={"bytes": got.bytes},
         )
         return got
 
@@ -514,6 +515,7 @@ class Lifecycle:
             "downloaded",
             state=task.state,
             detail=f"{got.bytes} bytes, {got.width}×{got.height}",
+            data={"bytes": got.bytes, "width": got.width, "height": got.height},
         )
         return got
 

@@ -236,6 +236,7 @@ class Reads:
             "exported",
             state=task.state,
             detail=f"{len(written)} file(s) to {dest}",
+            data={"files": len(written)},
         )
         return Result(
             OutcomeKind.OK, task.request_id, ctx.view(task), payload=Exported(tuple(written))
