@@ -802,17 +802,11 @@ def _verified_media(media: list[Any], translate: Translate) -> str:
 
 
 def _verified(detail: str, translate: Translate) -> str:
-    """ "image/png 1024×1024 sha256 …, …" → "3 images · 1024×1024" (or "video · 1366×768")."""
-    items = re.findall(r"(\w+)/[\w.+-]+ (?:(\d+)×(\d+))?", detail)
-    if not items:
-        return ""
-    kind, w, h = items[0]
-    what = (
-        translate(CONTEXT, D_VIDEO) if kind == "video" else counted(len(items), D_IMAGES, translate)
-    )
-    if kind == "audio":
-        what = translate(CONTEXT, D_SOUND)
-    return f"{what} · {w}×{h}" if w and h else what
+    """An earlier version's words ("image/png 1024×1024 sha256 …, …") read as the media they
+    list, then said as :func:`_verified_media` says them."""
+    items = re.findall(r"(\w+/[\w.+-]+) (?:(\d+)×(\d+))?", detail)
+    media = [{"content_type": t, "width": w, "height": h} for t, w, h in items]
+    return _verified_media(media, translate) if media else ""
 
 
 def event_line(
