@@ -25,7 +25,7 @@ def test_fault_soak_200_tasks(tmp_path, store_url):
     assert result["duplicate_creates"] == 0, result["details"]
     assert result["lost_tasks"] == 0, result["details"]
     assert result["successes_without_verified_media"] == 0, result["details"]
-    assert result["slots_recorded"] == 100
+    assert result["slots_recorded"] == 200
     assert result["kills"] >= 3, "the soak must actually kill workers"
     assert sum(result["faults_injected"].values()) >= 20, "the soak must actually inject faults"
     assert result["states"].get("success", 0) >= 100
