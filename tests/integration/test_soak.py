@@ -18,20 +18,23 @@ from tests.support.fixtures import ROOT
 from tests.support.soak import soak
 
 
-def test_fault_soak_200_tasks(tmp_path, store_url):
-    """Images, Hailuo (V1) and MiniMax-H3 (V2) videos under the same random faults and kills."""
-    result = soak(tmp_path, tasks=200, seed=7, store=store_url)
+@pytest.mark.parametrize("shard", range(4))
+def test_fault_soak_200_tasks(tmp_path, store_url, shard):
+    """Images, Hailuo (V1) and MiniMax-H3 (V2) videos under the same random faults and kills.
+    Four shards of 50 slots (seeds 7–10, 6 kills and 5 faults each: the 200 slots, 24 kills and
+    20 faults of one run), side by side on the workers."""
+    result = soak(tmp_path, tasks=50, seed=7 + shard, store=store_url, min_kills=6, min_faults=5)
     print("soak:", json.dumps({k: v for k, v in result.items() if k != "details"}))
     assert result["duplicate_creates"] == 0, result["details"]
     assert result["lost_tasks"] == 0, result["details"]
     assert result["successes_without_verified_media"] == 0, result["details"]
-    assert result["slots_recorded"] == 200
+    assert result["slots_recorded"] == 50
     assert result["kills"] >= 3, "the soak must actually kill workers"
-    assert sum(result["faults_injected"].values()) >= 20, "the soak must actually inject faults"
-    assert result["states"].get("success", 0) >= 100
+    assert sum(result["faults_injected"].values()) >= 5, "the soak must actually inject faults"
+    assert result["states"].get("success", 0) >= 25
     assert set(result["states"]) <= {"success", "fail", "unknown"}
     v2 = result["v2_states"]
-    assert sum(v2.values()) >= 20 and v2.get("success", 0) >= 10, v2  # the V2 mix ran
+    assert sum(v2.values()) >= 5 and v2.get("success", 0) >= 3, v2  # the V2 mix ran
 
 
 def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, store_url):
