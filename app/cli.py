@@ -345,12 +345,15 @@ def build_parser() -> Parser:
         "--result", metavar="N", default="1", help="which result of the slot (default 1)"
     )
 
-    vo = command("voice", "design a voice (a paid slot of kind voice), or list the voices")
+    vo = command(
+        "voice", "design a voice (a paid slot of kind voice), hear one, or list the voices"
+    )
     vo.add_argument(
         "action",
-        choices=["design", "list"],
+        choices=["design", "preview", "list"],
         help="design: a voice from a description (--request-id, --prompt, --preview-text); "
-        "list: get_voice with made, last used and deleted-after dates",
+        "preview: hear a voice (--voice, --text): a short speech slot, or a designed voice's "
+        "trial recording; list: get_voice with made, last used and deleted-after dates",
     )
     vo.add_argument("--request-id", dest="request_id", metavar="ID", help=f"design: {rid}")
     vo.add_argument("--prompt", metavar="DESCRIPTION", help="design: the description of the voice")
@@ -364,6 +367,15 @@ def build_parser() -> Parser:
         "--wait",
         action="store_true",
         help="design: accepted for symmetry with submit (a voice design answers at once)",
+    )
+    vo.add_argument("--voice", metavar="VOICE_ID", help="preview: the voice to hear")
+    vo.add_argument(
+        "--text",
+        metavar="TEXT",
+        help="preview: the words it says (default: a short line in the voice's language)",
+    )
+    vo.add_argument(
+        "--model", metavar="MODEL", help="preview: the speech model (default speech-2.8-hd)"
     )
     vo.add_argument(
         "--type",
@@ -1144,15 +1156,27 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
 
 
 async def _voice(svc: Any, ns: argparse.Namespace) -> Result[Any]:
-    """``voice design --request-id RID --prompt D --preview-text T`` or ``voice list``."""
+    """``voice design --request-id RID --prompt D --preview-text T``, ``voice preview --voice V
+    [--text T] [--model M]`` or ``voice list``."""
+    design_only = ("request_id", "prompt", "preview_text")
+    preview_only = ("voice", "text", "model")
     if ns.action == "list":
-        given = [f for f in ("request_id", "prompt", "preview_text") if getattr(ns, f)]
+        given = [f for f in (*design_only, *preview_only) if getattr(ns, f)]
         if given:
             opt = given[0].replace("_", "-")
             return _invalid(f"{given[0]}: voice list takes no --{opt}", field=given[0])
         return await svc.voice_list(ns.voice_type or "all")
     if ns.voice_type is not None:
         return _invalid("type: --type goes with voice list", field="type")
+    if ns.action == "preview":
+        given = [f for f in design_only if getattr(ns, f)]
+        if given:
+            opt = given[0].replace("_", "-")
+            return _invalid(f"{given[0]}: voice preview takes no --{opt}", field=given[0])
+        return await svc.preview_voice(ns.voice, ns.text, model=ns.model)
+    given = [f for f in preview_only if getattr(ns, f)]
+    if given:
+        return _invalid(f"{given[0]}: voice design takes no --{given[0]}", field=given[0])
     if ns.request_id is None:
         return _invalid("request_id: voice design needs --request-id", field="request_id")
     return await svc.design_voice(ns.request_id, ns.prompt, ns.preview_text, wait=ns.wait)

@@ -50,6 +50,7 @@ from app.service.results import (
     SlotList,
     SpendReport,
 )
+from app.service import preview as preview_mod
 from app.service import voice as voice_mod
 from app.service.sound import VoiceList, list_voices
 from app.service.spend import Prices, Spending
@@ -342,6 +343,32 @@ class SlateService:
         """``voice list``: ``get_voice`` with made, last used and deleted-after dates and the
         voice slot that made each (:func:`app.service.voice.list_voices`)."""
         return await voice_mod.list_voices(self.ctx, voice_type)
+
+    async def preview_price(
+        self,
+        voice: Any,
+        text: Any = None,
+        *,
+        model: Any = None,
+        language: str | None = None,
+    ) -> Result[preview_mod.PreviewQuote]:
+        """What hearing ``voice`` costs before anything is paid: a designed voice's trial
+        recording (nothing to pay), or a short speech slot priced like any draft
+        (:mod:`app.service.preview`). ``text`` None: the default words for ``language``."""
+        return await preview_mod.quote(self.ctx, self.estimate, voice, text, model, language)
+
+    async def preview_voice(
+        self,
+        voice: Any,
+        text: Any = None,
+        *,
+        model: Any = None,
+        language: str | None = None,
+    ) -> Result[Any]:
+        """Hear ``voice``: a designed voice's trial recording (``replayed``, nothing sent), or a
+        short speech slot through the ordinary submit (``created``; the same voice, model and
+        text again ``replayed``, never a second call)."""
+        return await preview_mod.hear(self.ctx, self.submit, voice, text, model, language)
 
     # -- shot lists -------------------------------------------------------------------------
     async def plan_batch(

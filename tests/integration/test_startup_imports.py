@@ -73,6 +73,7 @@ APP = {
         "picks",  # the marks' rules: the browser's and the gallery's pick filters
         "hosts",
         "params_voice",  # a voice design's rules: params.normalize knows every kind
+        "preview",  # a voice preview's RequestId and words: SlateService.preview_voice
     },
     "app.providers": {
         "base", "codes", "demo", "h3image", "http", "minimax", "minimax_v2", "sound",
@@ -85,6 +86,7 @@ APP = {
         "sound", "sound_media",
         "picks", "pick_results",  # SlateService.pick and boards
         "voice",  # voice slots in the sound paths (submit, download, recover)
+        "preview",  # SlateService.preview_voice / preview_price (the form's Hear button)
     },
     "app.sim": {
         "cli", "config", "extras", "h3extras", "h3image", "media", "probe", "rules", "server",
