@@ -294,6 +294,8 @@ class PickBar(QWidget):
             b = QToolButton(objectName=f"pickStar{n}")
             b.setText("☆")
             b.setAutoRaise(True)
+            b.setProperty("star", True)  # drawn close together (style.py): the row fits
+            b.setMaximumWidth(b.fontMetrics().horizontalAdvance("★") + 6)
             b.setToolTip(with_key(stars_words(n), str(n)))
             b.setAccessibleName(stars_words(n))
             b.clicked.connect(lambda _c=False, n=n: self._star(n))

@@ -589,11 +589,14 @@ QLabel[tone="strong"] {{ color: {t.ink}; font-weight: 600; }}
 QLabel[tone="error"] {{ color: {t.error}; }}
 QLabel[tone="detail"] {{ color: {t.detail}; }}
 QLabel[tone="link"] {{ color: {t.link}; }}
-QPushButton, QToolButton#tidyButton {{ padding: 5px 14px; border: 1px solid {t.button_line};
+QPushButton, QToolButton#tidyButton {{ padding: 5px 10px; border: 1px solid {t.button_line};
     border-radius: 6px; background: {t.button}; }}
 QPushButton:hover, QToolButton#tidyButton:hover {{ background: {t.button_hover}; }}
 QToolButton#tidyButton {{ padding: 2px 10px; font-weight: 700; }}
 QToolButton#tidyButton::menu-indicator {{ image: none; width: 0px; }}
+QToolButton[star="true"] {{ padding: 1px 1px; border: none; background: transparent;
+    color: {t.ink}; }}
+QToolButton[star="true"]:hover {{ color: {t.accent}; }}
 QPushButton:disabled {{ color: {t.disabled_ink}; background: {t.disabled_bg};
     border-color: {t.line}; }}
 QPushButton[primary="true"]:enabled {{ background: {t.accent}; color: {t.on_accent};

@@ -65,5 +65,9 @@ def test_a_finished_result_takes_the_room(gui, make_window, lang, theme):
                 seen[(kind, w)] = share = said["result"]["share"]
                 assert share >= least, (kind, w, h, lang, theme, share)
                 assert _uncut(window) == [], (kind, w, h, lang, theme)
+                fin = window.slot_pane.finished
+                if kind != "music":  # the marks and "Add to board…" stay on the actions' row
+                    rows = {fin.use_button.y(), fin.pick_bar.y(), fin.pick_bar.board.y()}
+                    assert len(rows) == 1, (kind, w, h, lang, theme, rows)
     finally:
         style.apply_theme(window, style.LIGHT)
