@@ -55,6 +55,8 @@ class Rule(str, Enum):
     REGEN_TOO_OLD = "regen_too_old"  # MiniMax keeps a task ``days`` days only
     ENHANCE_MODEL = "enhance_model"  # only a MiniMax-H3 prompt is enhanced
     ENHANCE_NO_PROMPT = "enhance_no_prompt"  # nothing to enhance
+    # the 7-day clock: ``voice`` was deleted by MiniMax after ``deleted_after`` (unused ``days``)
+    VOICE_DELETED = "voice_deleted"
 
     def __str__(self) -> str:
         return self.value

@@ -131,9 +131,10 @@ def check_not_deleted(voice: str, made: str | None, last_used: str | None, today
         "voice",
         f"{voice} was deleted after {gone}: MiniMax deletes a designed or cloned voice unused "
         f"for {UNUSED_DAYS} days ({since}); design it again or choose another voice",
-        Rule.OTHER,
+        Rule.VOICE_DELETED,
         voice=voice,
         deleted_after=gone,
+        days=UNUSED_DAYS,
         made=made,
         last_used=last_used,
     )

@@ -1126,6 +1126,13 @@ RULE_WORDS_FOR: dict[tuple[Rule, str], str] = {
         "Words", "{model} makes {value} only from a first frame: add one, or choose another."
     ),
 }
+# -- the 7-day clock of designed voices (issue 37) ----------------------------------------
+RULE_WORDS[Rule.VOICE_DELETED] = QT_TRANSLATE_NOOP(
+    "Words",
+    "{voice} is gone: MiniMax deletes a designed voice unused for {days} days, and this one was "
+    "deleted after {deleted_after}. Design it again or choose another voice.",
+)
+
 #: What an input is, as the sentences name it.
 MEDIA_KIND_WORDS = {
     "image": QT_TRANSLATE_NOOP("Words", "a picture"),

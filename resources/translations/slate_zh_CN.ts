@@ -3383,6 +3383,10 @@ Every image and video you create gathers here, newest first.</source>
         <source>Slate was closed while the request was being sent. MiniMax keeps no record of this kind of create that Slate could look up: declare the slot failed when you are sure.</source>
         <translation>发送请求时 Slate 被关闭了。MiniMax 不会为这类创建留下 Slate 可以查找的记录：确定之后，请将此槽位标记为失败。</translation>
     </message>
+    <message>
+        <source>{voice} is gone: MiniMax deletes a designed voice unused for {days} days, and this one was deleted after {deleted_after}. Design it again or choose another voice.</source>
+        <translation>{voice} 已不存在：MiniMax 会删除连续 {days} 天未使用的设计音色，此音色已在 {deleted_after} 之后删除。请重新设计，或选择其他音色。</translation>
+    </message>
 </context>
 <context>
     <name>Unusable</name>

@@ -13,7 +13,9 @@ import time
 import pytest
 from sqlalchemy import update
 
+from app.domain.errors import Rule
 from app.domain.states import State
+from app.present import words
 from app.service.results import OutcomeKind
 from app.store.aio import open_store
 from app.store.models import tasks
@@ -62,6 +64,10 @@ async def test_a_voice_past_its_day_is_refused_before_anything_is_sent(harness):
     out = await h.service.submit(LINE, "speech", {"text": TEXT, "voice": vid})
     assert out.kind is OutcomeKind.INVALID, out.problem
     assert out.problem.field == "voice" and gone in out.problem.message, out.problem
+    assert out.problem.rule is Rule.VOICE_DELETED  # typed: each face says it in its words
+    assert out.problem.values["deleted_after"] == gone and out.problem.values["voice"] == vid
+    said = words.rule_words(out.problem.rule, out.problem.values, "voice")
+    assert gone in said and vid in said and "{" not in said, said
     assert creates(h.sim, TEXT) == 0  # nothing was sent
     assert (await h.service.status(LINE)).kind is OutcomeKind.NOT_FOUND  # nothing was stored
     [mine] = [
