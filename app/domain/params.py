@@ -23,7 +23,7 @@ from app.domain import derived, enhance, params_h3image, params_sound, params_v2
 from app.domain.errors import Rule, ValidationError
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, protocol_for
-from app.domain.slots import Kind
+from app.domain.slots import Kind, unknown_kind
 
 VIDEO_PROMPT_MAX = 2000
 IMAGE_PROMPT_MAX = 1500
@@ -567,7 +567,7 @@ def normalize(kind: str, raw: Mapping[str, Any]) -> dict[str, Any]:
         return params_sound.normalize(kind, raw)
     if kind == params_voice.VOICE:
         return params_voice.normalize(raw)
-    raise ValidationError("kind", "must be image, video, music, speech or voice")
+    raise unknown_kind(kind)
 
 
 def request_body(kind: str, params: Mapping[str, Any]) -> dict[str, Any]:

@@ -22,11 +22,27 @@ Kind = Literal["image", "video", "prompt", "music", "speech", "voice"]
 #: voice: a designed voice (app.domain.params_voice)
 KINDS: tuple[Kind, ...] = ("image", "video", "prompt", "music", "speech", "voice")
 
+#: The kinds a create names, as a refusal lists them (a ``prompt`` slot is made by ``enhance``).
+CREATE_KINDS_TEXT = "image, video, music, speech or voice"
+
 REQUEST_ID_MIN = 8
 REQUEST_ID_MAX = 120
 _REQUEST_ID_CHARS = re.compile(r"[A-Za-z0-9._:\-]*")
 TENANT_MAX = 64
 USER_MAX = 200
+
+
+def unknown_kind(value: object) -> ValidationError:
+    """The refusal of a kind Slate does not make, typed (``kind``, :attr:`Rule.NOT_OFFERED`
+    naming the kinds it makes): one sentence wherever a kind is judged."""
+    return ValidationError(
+        "kind",
+        f"must be {CREATE_KINDS_TEXT}",
+        Rule.NOT_OFFERED,
+        model="Slate",
+        value=value,
+        instead=CREATE_KINDS_TEXT,
+    )
 
 
 def validate_request_id(value: object, field: str = "request_id") -> str:

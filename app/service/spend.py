@@ -27,7 +27,7 @@ from app.domain.prices import (
     parse_money,
     price_part,
 )
-from app.domain.slots import KINDS
+from app.domain.slots import KINDS, unknown_kind
 from app.service.context import ServiceContext
 from app.service.prices import load_price_table
 from app.service.results import (
@@ -128,7 +128,7 @@ class Spending:
         as the submit applies them), before anything is stored or sent."""
         try:
             if kind not in KINDS:
-                raise ValidationError("kind", "must be image, video, music, speech or voice")
+                raise unknown_kind(kind)
             norm = normalize(kind, params)
             table = self.ctx.prices
         except ValidationError as exc:

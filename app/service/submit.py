@@ -35,7 +35,7 @@ from app.domain.naming import project_of, suggest_next_request_id
 from app.domain.params import FRAME_IMAGE_FIELDS, diff, normalize, request_body, units
 from app.domain.prices import PriceTable
 from app.domain.protocols import V2, protocol_of
-from app.domain.slots import KINDS, SlotRef, validate_request_id
+from app.domain.slots import KINDS, SlotRef, unknown_kind, validate_request_id
 from app.domain.states import STOP_STATES, State, same_intent
 from app.providers.base import (
     Ambiguous,
@@ -115,7 +115,7 @@ async def read_inputs(
     ValidationError naming the field."""
     local: dict[str, inputs.LocalInput] = {}
     if kind not in KINDS:
-        raise ValidationError("kind", "must be image, video, music or speech")
+        raise unknown_kind(kind)
     if kind == enhance.KIND:
         pass  # text only: nothing local to read
     elif kind == "video" and derived.is_regeneration(params):

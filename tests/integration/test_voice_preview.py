@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from app.domain import preview
+from app.domain.errors import Rule
 from app.domain.params_sound import DEFAULT_VOICE
 from app.domain.states import State
 from app.service.results import OutcomeKind
@@ -83,6 +84,16 @@ async def test_a_preview_names_its_voice_and_text_before_anything_is_sent(harnes
     empty = await h.service.preview_voice(DEFAULT_VOICE, "   ")
     assert empty.kind is OutcomeKind.INVALID and empty.problem.field == "text"
     assert not h.sim.stats()["creates_by_prompt"]
+
+
+async def test_a_kind_slate_does_not_make_is_refused_naming_voice_too(harness):
+    h = harness
+    for out in (
+        await h.service.submit("article:20261202:tide-eye:x-01", "sound", {"text": "Hi"}),
+        h.service.estimate("sound", {"text": "Hi"}),
+    ):
+        assert out.kind is OutcomeKind.INVALID and out.problem.field == "kind", out.problem
+        assert out.problem.rule is Rule.NOT_OFFERED and "voice" in out.problem.message
 
 
 def test_the_command_line_previews_a_voice(slate):

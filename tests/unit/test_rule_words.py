@@ -95,3 +95,11 @@ def test_a_refusal_not_typed_yet_says_its_own_words():
     exc = ValidationError("voice", "is not a voice this model has")
     assert exc.rule is Rule.OTHER
     assert words.refused_input(exc) == "Not added — is not a voice this model has"
+
+
+def test_a_kind_slate_does_not_make_is_typed_and_names_voice():
+    exc = refusal("sound", {})
+    assert exc.field == "kind" and exc.rule is Rule.NOT_OFFERED
+    assert "voice" in exc.message and "speech" in exc.message
+    said = words.rule_words(exc.rule, exc.values, exc.field)
+    assert said == "Slate does not offer sound; choose image, video, music, speech or voice."
