@@ -692,6 +692,35 @@ class Controller(QObject):
             what="design voice",
         )
 
+    def preview_price(
+        self, voice: str, model: str | None, done: Callable[[Result[Any]], None]
+    ) -> None:
+        """What hearing ``voice`` costs before the click pays (the service's
+        :class:`~app.service.preview.PreviewQuote`): a designed voice's trial, or a speech slot."""
+        self.runner.run(
+            self.service.preview_price(voice, model=model), done=done, what="preview price"
+        )
+
+    def preview_voice(
+        self,
+        voice: str,
+        model: str | None,
+        done: Callable[[Result[Any]], None],
+        failed: Callable[[str], None] | None = None,
+    ) -> None:
+        """Hear ``voice``: the preview made (or replayed), or a designed voice's trial."""
+
+        def finished(out: Result[Any]) -> None:
+            done(out)
+            self.runner.run(self.refresh_status(), what="status")
+
+        self.runner.run(
+            self._sending(self.service.preview_voice(voice, model=model)),
+            done=finished,
+            failed=failed,
+            what="preview voice",
+        )
+
     def estimate(self, kind: str, params: dict[str, Any]) -> Result[Any]:
         """A draft's cost before Create (no I/O: the price table is read once)."""
         try:

@@ -13,7 +13,9 @@ line's protocol): it decides nothing itself.
   (synchronous) or made as a long task (asynchronous), and why: the domain's length rule
   (:func:`~app.domain.params_sound.speech_protocol`); the voice (from the provider's
   ``get_voice`` through the service, or MiniMax's documented system voices), speed, model and
-  format.
+  format. "Hear it" beside the picker says its price before the click pays ("Hear it ·
+  $0.0056"): a system voice's preview is a short speech slot (made once, then replayed free), a
+  designed voice's is its trial recording (:mod:`app.service.preview` decides; this shows it).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import shiboken6
 
 from app.domain import drafts
 from app.domain import params_sound as ps
+from app.present.words import for_outcome, price_of
 from app.ui import words
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
@@ -38,6 +41,7 @@ from app.ui.qt import (
     QPushButton,
     QRadioButton,
     QStackedWidget,
+    QTimer,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -303,12 +307,14 @@ class SoundFields(QWidget):
         picker = QHBoxLayout()
         picker.setContentsMargins(0, 0, 0, 0)
         picker.addWidget(self.voice, 1)
+        picker.addWidget(self._hear_part())
         picker.addWidget(self.design_button)
         voice_box = QVBoxLayout()
         voice_box.setContentsMargins(0, 0, 0, 0)
         voice_box.setSpacing(2)
         voice_box.addLayout(picker)
         voice_box.addWidget(self.voice_note)
+        voice_box.addWidget(self.hear_view)
         voice_row = QWidget()
         voice_row.setLayout(voice_box)
         fields = QFormLayout()
@@ -327,6 +333,12 @@ class SoundFields(QWidget):
         self.voice.currentIndexChanged.connect(self._say_voice)
         self.voice.editTextChanged.connect(self._say_voice)
         for sig in (
+            self.voice.currentIndexChanged,
+            self.voice.editTextChanged,
+            self.speech_model.currentIndexChanged,
+        ):
+            sig.connect(self._voice_changed)
+        for sig in (
             self.text.textChanged,
             self.voice.currentIndexChanged,
             self.voice.editTextChanged,
@@ -336,6 +348,129 @@ class SoundFields(QWidget):
         ):
             sig.connect(self.changed)
         return page
+
+    # -- hear a voice: the price first, then the preview ------------------------------------
+    def _hear_part(self) -> QWidget:
+        from app.ui.sound_view import SoundView
+
+        self.hear_button = QToolButton(objectName="hearVoiceButton", text=self.tr("Hear it"))
+        self.hear_button.setAccessibleName(self.tr("Hear this voice"))
+        self.hear_button.setEnabled(False)
+        self.hear_button.clicked.connect(self.hear)
+        self.hear_view = SoundView()
+        self.hear_view.setFixedHeight(96)
+        self.hear_view.hide()
+        self.quote: Any = None  # the service's PreviewQuote of the voice and model shown
+        self._quote_for: tuple[str, str] | None = None
+        self._price_timer = QTimer(self, singleShot=True, interval=250)
+        self._price_timer.timeout.connect(self.ask_price)
+        return self.hear_button
+
+    def _hear_key(self) -> tuple[str, str]:
+        return self.voice_id(), str(self.speech_model.currentData() or ps.DEFAULT_SPEECH_MODEL)
+
+    def _voice_changed(self) -> None:
+        """Another voice or model: the preview heard is not this one's; its price is asked."""
+        self.hear_view.stop()
+        self.hear_view.hide()
+        self.quote = None
+        self._say_hear()
+        self._price_timer.start()
+
+    def ask_price(self) -> None:
+        """Ask the service what hearing the voice shown costs (nothing is paid)."""
+        if self.controller is None or self.kind() != ps.SPEECH:
+            return
+        key = self._hear_key()
+        self._quote_for = key
+        if not key[0]:
+            self.quote = None
+            self._say_hear()
+            return
+        self.controller.preview_price(key[0], key[1], lambda out: self._priced(key, out))
+
+    def _priced(self, key: tuple[str, str], out: Any) -> None:
+        if not shiboken6.isValid(self) or key != self._hear_key():
+            return  # an answer for a voice no longer shown
+        self.quote = getattr(out, "payload", None)
+        self._say_hear(
+            None if self.quote is not None else for_outcome(out.problem, translate=translate).text
+        )
+
+    def _say_hear(self, problem: str | None = None) -> None:
+        """The button's words: the price before the click pays, or that it pays nothing."""
+        q = self.quote
+        button = self.hear_button
+        if q is None:
+            button.setText(self.tr("Hear it"))
+            button.setEnabled(False)
+            button.setToolTip(problem or self.tr("Choose a voice to hear it."))
+            return
+        button.setEnabled(not self._read_only)
+        if q.trial:
+            button.setText(self.tr("Hear it"))
+            button.setToolTip(
+                self.tr("Plays the trial recording MiniMax made with this voice: nothing to pay.")
+            )
+        elif q.made:
+            button.setText(self.tr("Hear it"))
+            button.setToolTip(
+                self.tr("Plays this voice's preview again: heard before, it pays nothing.")
+            )
+        else:
+            money = price_of(q.cost.cost if q.cost is not None else None, translate)
+            button.setText(
+                self.tr("Hear it · %1").replace("%1", money)
+                if money is not None
+                else self.tr("Hear it · price unknown")
+            )
+            button.setToolTip(
+                self.tr(
+                    "Says a short line in this voice (“%1”) as a slot of its own, paid once; "
+                    "hearing it again pays nothing."
+                ).replace("%1", q.text or "")
+            )
+
+    def hear(self) -> None:
+        """Make (or replay) the preview and play it; a designed voice plays its trial."""
+        if self.controller is None or self._read_only or self.quote is None:
+            return
+        key = self._hear_key()
+        self.hear_button.setEnabled(False)
+        self.hear_button.setText(self.tr("Hearing…"))
+        self.controller.preview_voice(
+            key[0],
+            key[1],
+            lambda out: self._heard(key, out),
+            lambda message: self._heard(key, None, message),
+        )
+
+    def _heard(self, key: tuple[str, str], out: Any, failed: str | None = None) -> None:
+        if not shiboken6.isValid(self):
+            return
+        task = getattr(out, "task", None)
+        media = list(getattr(task, "media", None) or [])
+        problem = None if media else failed
+        if not media and out is not None:
+            problem = for_outcome(out.problem, translate=translate).text or self.tr(
+                "No sound came back to play."
+            )
+        if key == self._hear_key():
+            if media:
+                from app.ui.sound_view import show_sound
+
+                view = self.hear_view
+                view.show()
+                show_sound(view, media[0], self.controller, lambda: shiboken6.isValid(view))
+                view.toggle()
+            else:
+                view = self.hear_view
+                view.hide()
+        self._say_hear()
+        if problem:
+            self.voice_note.setText(problem)
+            self.voice_note.setVisible(True)
+        self.ask_price()
 
     def _fill_voices(self, voices: Any, keep: str | None = None) -> None:
         keep = keep or self.voice_id() or ps.DEFAULT_VOICE
@@ -512,6 +647,7 @@ class SoundFields(QWidget):
             self.pages.setCurrentIndex(0 if kind == ps.MUSIC else 1)
             if kind == ps.SPEECH:
                 self.ask_voices()
+                self.ask_price()
         self.kindChanged.emit()
 
     def params(self) -> dict[str, Any]:
@@ -577,11 +713,13 @@ class SoundFields(QWidget):
             self.music_format,
             self.voice,
             self.design_button,
+            self.hear_button,
             self.speed,
             self.speech_model,
             self.speech_format,
         ):
             w.setEnabled(not ro)
+        self._say_hear()
         self._lyrics_enabled()
 
     def clear(self) -> None:

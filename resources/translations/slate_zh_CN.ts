@@ -3773,6 +3773,46 @@ The part everyone sings</source>
         <source>MiniMax deletes it after %1 if no voice line uses it.</source>
         <translation>若没有语音使用它，MiniMax 会在 %1 后删除。</translation>
     </message>
+    <message>
+        <source>Hear it</source>
+        <translation>试听</translation>
+    </message>
+    <message>
+        <source>Hear this voice</source>
+        <translation>试听这个声音</translation>
+    </message>
+    <message>
+        <source>Choose a voice to hear it.</source>
+        <translation>选择一个声音即可试听。</translation>
+    </message>
+    <message>
+        <source>Plays the trial recording MiniMax made with this voice: nothing to pay.</source>
+        <translation>播放 MiniMax 用这个声音制作的试听录音：无需付费。</translation>
+    </message>
+    <message>
+        <source>Plays this voice&apos;s preview again: heard before, it pays nothing.</source>
+        <translation>再次播放这个声音的试听：之前已听过，无需再付费。</translation>
+    </message>
+    <message>
+        <source>Hear it · %1</source>
+        <translation>试听 · %1</translation>
+    </message>
+    <message>
+        <source>Hear it · price unknown</source>
+        <translation>试听 · 价格未知</translation>
+    </message>
+    <message>
+        <source>Says a short line in this voice (“%1”) as a slot of its own, paid once; hearing it again pays nothing.</source>
+        <translation>用这个声音说一小段话（“%1”），作为单独的槽位，只付一次费；再次试听无需付费。</translation>
+    </message>
+    <message>
+        <source>Hearing…</source>
+        <translation>试听中……</translation>
+    </message>
+    <message>
+        <source>No sound came back to play.</source>
+        <translation>没有可播放的声音返回。</translation>
+    </message>
 </context>
 <context>
     <name>SoundView</name>

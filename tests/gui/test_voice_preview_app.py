@@ -1,0 +1,104 @@
+"""Hear a voice before paying (issue 37), through the real widgets, store and demo provider:
+"Hear it" beside the voice picker says the preview's price before any click pays; the first
+click makes the preview slot and plays it, the second replays it (the demo provider counts ONE
+speech call) and says it pays nothing; a designed voice plays its trial recording, no call.
+Screenshots of the form with the button at 1000×640, both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.domain import preview
+from app.domain.params_sound import DEFAULT_SPEECH_MODEL, DEFAULT_VOICE
+from app.present.words import price_of
+from tests.gui.test_screenshots import save
+from tests.gui.test_voice_design_app import DESCRIPTION, PREVIEW, VOICE_RID, _voice_draft
+
+pytestmark = [
+    pytest.mark.timeout(180),
+    pytest.mark.qt_log_ignore(
+        r".*No RHI backend\. Using CPU conversion\.",
+        r"PulseAudioService: pa_context_connect\(\) failed",
+        r"No audio device detected",
+    ),
+]
+
+TEXT = preview.DEFAULT_TEXTS["en"]
+
+
+def _said(gui) -> int:
+    return int(gui.sim.stats()["creates_by_prompt"].get(TEXT, 0))
+
+
+def _loaded(view) -> bool:
+    return bool(view.isVisible() and view.path and view.player is not None)
+
+
+def test_hear_a_voice_twice_is_one_call_and_its_price_is_said_first(gui, make_window):
+    window = make_window()
+    form = _voice_draft(gui, window)
+    sound = form.sound
+    assert sound.voice_id() == DEFAULT_VOICE
+    button = sound.hear_button
+    gui.until(lambda: button.isEnabled(), what="the preview priced")
+    quote = gui.run(gui.service.preview_price(DEFAULT_VOICE, model=DEFAULT_SPEECH_MODEL)).payload
+    money = price_of(quote.cost.cost)
+    assert money and button.text() == f"Hear it · {money}"  # the price before the click pays
+    assert TEXT in button.toolTip() and _said(gui) == 0
+    button.click()
+    gui.until(lambda: _loaded(sound.hear_view), timeout=60, what="the preview loaded to play")
+    assert sound.hear_view.path.endswith(".mp3") and _said(gui) == 1
+    gui.until(lambda: button.isEnabled() and button.text() == "Hear it", what="heard: free now")
+    assert "pays nothing" in button.toolTip()
+    first = sound.hear_view.path
+    button.click()
+    gui.until(lambda: button.isEnabled(), timeout=60, what="replayed")
+    assert _loaded(sound.hear_view) and sound.hear_view.path == first
+    assert _said(gui) == 1  # two clicks, one speech call
+    status = gui.run(gui.service.status(preview.request_id(DEFAULT_VOICE, TEXT)))
+    assert status.task.state == "success"
+
+
+def test_a_designed_voice_plays_its_trial_without_a_call(gui, make_window):
+    made = gui.run(gui.service.design_voice(VOICE_RID, DESCRIPTION, PREVIEW))
+    vid = made.task.voice_id
+    window = make_window()
+    form = _voice_draft(gui, window)
+    sound = form.sound
+    gui.until(lambda: sound.voice.findData(vid) >= 0, what="the designed voice listed")
+    sound.voice.setCurrentIndex(sound.voice.findData(vid))
+    gui.until(lambda: sound.quote is not None and sound.quote.trial, what="the trial quoted")
+    assert sound.hear_button.text() == "Hear it" and "trial" in sound.hear_button.toolTip()
+    before = gui.sim.stats()["creates_total"]
+    sound.hear_button.click()
+    gui.until(lambda: _loaded(sound.hear_view), timeout=60, what="the trial loaded to play")
+    assert sound.hear_view.path == made.task.media[0].path
+    assert gui.sim.stats()["creates_total"] == before
+
+
+def test_the_hear_button_at_the_minimum_size(gui, make_window, lang):
+    from tests.gui.layout_checks import outside
+
+    window = make_window()
+    window.resize(window.minimumSize())
+    assert (window.width(), window.height()) == (1000, 640)
+    form = _voice_draft(gui, window)
+    form.sound.text.setPlainText("The harbour wakes before the gulls do.")
+    gui.until(lambda: form.sound.hear_button.isEnabled(), what="the preview priced")
+    from app.ui.qt import QScrollArea
+
+    scroll = window.slot_pane.findChild(QScrollArea, "slotScroll")
+    bar = scroll.verticalScrollBar()
+    bar.setValue(bar.maximum())
+    gui.settle(0.3)
+    assert not form.sound.hear_button.visibleRegion().isEmpty()
+    assert outside(window) == []
+    save(window, f"{lang}-voice-5-hear-priced")
+    form.sound.hear_button.click()
+    gui.until(lambda: _loaded(form.sound.hear_view), timeout=60, what="the preview loaded")
+    gui.until(lambda: len(form.sound.hear_view.waveform.peaks) > 10, what="waveform")
+    bar.setValue(bar.maximum())
+    gui.settle(0.3)
+    assert not form.sound.hear_view.visibleRegion().isEmpty()
+    assert outside(window) == []
+    save(window, f"{lang}-voice-6-hear-playing")
