@@ -19,7 +19,7 @@ import shiboken6
 from app.domain import derived, enhance
 from app.domain.errors import ValidationError
 from app.domain.slots import validate_request_id
-from app.ui import words
+from app.present import words
 from app.ui.qt import (
     QFrame,
     QHBoxLayout,

@@ -32,7 +32,7 @@ from app.domain import params_h3image as h3i
 from app.domain.params_sound import is_sound
 from app.domain.params_v2 import MediaFacts
 from app.domain.protocols import V2, V2_MODELS, protocol_for
-from app.ui import words
+from app.present import words
 from app.ui.draft import DraftModel
 from app.ui.form_h3image import PROTOCOL as H3IMAGE_PROTOCOL, H3ImageFields
 from app.ui.form_sound import SoundFields

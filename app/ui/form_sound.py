@@ -26,8 +26,8 @@ import shiboken6
 
 from app.domain import drafts
 from app.domain import params_sound as ps
+from app.present import words
 from app.present.words import for_outcome, price_of
-from app.ui import words
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QAction,

@@ -36,7 +36,7 @@ def why_not(
     )
     if err is None:
         return None
-    from app.ui import words
+    from app.present import words
 
     return words.rule_words(err.rule, err.values, None, translate, err.message)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.domain.states import State
-from app.ui import words
+from app.present import words
 from app.ui.assets import app_icon
 from app.ui.qt import QT_TRANSLATE_NOOP, QApplication, QObject, QSystemTrayIcon, translate
 

@@ -14,7 +14,7 @@ from typing import Any
 from app.domain.cost import format_rate
 from app.domain.prices import part_named
 from app.service.results import PriceLine, PricesReport
-from app.ui import words
+from app.present import words
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QDialog,

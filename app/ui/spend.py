@@ -17,7 +17,7 @@ from typing import Any
 from app.domain.cost import Money, Spend, SpendTotal, format_money
 from app.domain.days import budget_day
 from app.service.results import SpendReport
-from app.ui.said import spend_detail, spend_estimate
+from app.present.said import spend_detail, spend_estimate
 from app.ui.style import current
 from app.ui.qt import (
     QColor,

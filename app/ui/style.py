@@ -8,7 +8,7 @@ from typing import Any
 
 from app.domain.states import IN_FLIGHT, State
 from app.ui.assets import ui_icon
-from app.ui.said import STATE_WORDS
+from app.present.said import STATE_WORDS
 from app.ui.qt import (
     QColor,
     QIcon,

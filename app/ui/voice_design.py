@@ -25,7 +25,7 @@ from app.domain import params_voice
 from app.domain.errors import ValidationError
 from app.domain.slots import validate_request_id
 from app.service.results import OutcomeKind
-from app.ui import words
+from app.present import words
 from app.ui.qt import (
     QDialog,
     QFormLayout,

@@ -20,7 +20,7 @@ from app.domain.params_h3image import MODELS as H3_IMAGE_MODELS
 from app.domain.states import Action, RecoverWay, State
 from app.service.results import LookupReport, Result
 from app.ui import settings as settings_mod
-from app.ui import words
+from app.present import words
 from app.service.views import MediaView
 from app.ui.assets import app_icon
 from app.ui.chain import Role, frame_data_url, h3_model, is_video, media_path, reference_audio

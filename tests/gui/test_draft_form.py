@@ -288,7 +288,7 @@ def test_the_drafts_reasons_have_chinese_words(qapp):
     paste message are in the zh_CN catalogue."""
     import re
 
-    from app.ui import words
+    from app.present import words
     from app.ui.app import install_translations
     from app.ui.qt import translate
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.ui import words
+from app.present import words
 from app.domain import enhance
 from app.domain.states import Action, State
 from app.sim.h3extras import enhanced

@@ -140,7 +140,7 @@ def test_a_contested_match_is_said_with_its_rival_and_attached_only_by_its_id(gu
     # the same lookup from Recover: the service's answer is typed, and said as contested
     from app.domain.errors import Unchanged
     from app.service.commands import Lookup
-    from app.ui import words
+    from app.present import words
 
     out = gui.run(other.recover(a_rid, Lookup()))
     assert out.payload.attached is None and out.problem.unchanged is Unchanged.LOOKUP_CONTESTED
@@ -173,7 +173,7 @@ def test_a_contested_lookup_from_recover_is_said_in_the_designers_words(qapp):
     the service's typed answer and the event's evidence (not from the service's English)."""
     from app.domain.errors import Unchanged
     from app.service.results import Problem, ProblemCode
-    from app.ui import words
+    from app.present import words
 
     said = "lookup found 1 matching task …; nothing changed"
     for unchanged, words_ in (

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from app.ui import words
+from app.present import words
 from app.domain import derived
 from app.domain.states import State
 from tests.gui.conftest import shown

@@ -15,13 +15,13 @@ import pytest
 from app.domain.capabilities import Capabilities
 from app.domain.states import Action, Refusal, State, slot_offers
 from app.service.results import HistoryEvent
-from app.ui import words
+from app.present import words
 from app.ui.current import Busy, CurrentSlot
 from app.ui.panes.actions import ACTION_HELP, ActionBar
 from app.ui.panes.banner import Banner
 from app.ui.panes.result import ResultPane
 from app.ui.qt import translate
-from app.ui.words import REFUSAL_WORDS, why_not
+from app.present.words import REFUSAL_WORDS, why_not
 from tests.gui.bulk import insert_slot
 from tests.gui.conftest import buttons, fill_form, shown
 

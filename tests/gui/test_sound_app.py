@@ -13,7 +13,7 @@ from app.domain import params_sound as ps
 from app.domain.states import Action, Refusal
 from app.ui.gallery.pane import ref_of, use_choices
 from app.ui.qt import multimedia, translate
-from app.ui.words import REFUSAL_WORDS
+from app.present.words import REFUSAL_WORDS
 from tests.gui.conftest import buttons, shown
 from tests.gui.test_flows import wait_state
 from tests.gui.test_form_h3 import picture

@@ -314,7 +314,7 @@ def _visible_words(window) -> str:
 
 
 def test_the_main_view_speaks_to_designers_with_details_one_click_away(gui, make_window):
-    from app.ui import words
+    from app.present import words
 
     failed = "article:20260816:tide-eye:scene-06"
     gui.run(
@@ -353,7 +353,7 @@ def test_the_main_view_speaks_to_designers_with_details_one_click_away(gui, make
 
 
 def test_an_error_of_the_app_is_said_in_words_with_the_exception_behind_details(gui, make_window):
-    from app.ui import words
+    from app.present import words
 
     window = make_window()
     window.new_draft()

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import pytest
 
 from app.domain.states import Action
-from app.ui import words
+from app.present import words
 from app.ui.panes.tidy import may_redownload
 from app.ui.qt import QMessageBox
 from tests.gui.conftest import Gui, _gui, buttons, fill_form, shown

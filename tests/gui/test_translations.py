@@ -1,4 +1,4 @@
-"""Words said outside widgets are translated too: the slot pane's reasons (app.ui.words, which
+"""Words said outside widgets are translated too: the slot pane's reasons (app.present.words, which
 marks them without Qt) and the settings module's messages, all found in the shipped zh_CN file."""
 
 from __future__ import annotations
@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from app.domain.states import Action
-from app.ui import current, settings, words
+from app.present import words
+from app.ui import current, settings
 from app.ui.app import install_translations
 from app.ui.qt import translate
 

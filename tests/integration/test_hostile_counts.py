@@ -257,7 +257,7 @@ def test_the_demo_providers_overfull_answer_fault_is_refused_and_said(slate, dem
     """The demo provider's own ``overfull_answer`` fault (as MiniMax's wrong answer would be):
     ``slate submit --n 2`` answered with 4 images is ``unknown`` (exit 4), holds nothing, the
     demo counted one create, and the window's words say what happened and what can be done."""
-    from app.ui import words
+    from app.present import words
 
     demo_sim.set_faults(overfull_answer=1)
     env = {"SLATE_STORE": store_url}

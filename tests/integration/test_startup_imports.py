@@ -105,8 +105,8 @@ APP = {
     "app.ui": {
         "app", "assets", "chain", "compare", "controller", "current", "dialogs", "flow", "form",
         "gallery", "inputs", "lookup", "media", "models", "notify", "panes", "progress", "qt",
-        "said", "settings", "shotlist", "spend", "style", "unusable", "viewer", "widgets",
-        "window", "words", "draft",
+        "settings", "shotlist", "spend", "style", "unusable", "viewer", "widgets", "window",
+        "draft",
         "form_h3image", "enhance",  # parts of the create form (H3-Image rows, Enhance prompt)
         "dragout",  # results drag out of the slot pane, the gallery and the viewer
         "picks",  # the marks on results and the pick filters, in the browser at start

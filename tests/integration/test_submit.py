@@ -178,7 +178,7 @@ async def test_create_asked_again_of_an_unknown_slot_says_why_it_stays_off(harne
     with this request." The service says why, typed (``Unchanged.STILL_UNKNOWN``), and the
     window says it in a designer's words."""
     from app.domain.errors import Unchanged
-    from app.ui import words
+    from app.present import words
 
     rid = "article:20261203:wal:scene-09"
     harness.sim.set_faults(lose_create_response=1)
@@ -204,7 +204,7 @@ async def test_a_lost_answer_says_look_it_up_only_where_it_can_be(harness, kind,
     """Issue 33 point 4: under an unknown image, song or voice line the words said "look it
     up" while nothing can be looked up. The service decides (the slot's recover options); the
     words follow."""
-    from app.ui import words
+    from app.present import words
 
     harness.sim.set_faults(lose_create_response=1)
     out = await harness.service.submit(f"article:20261203:lost:{kind}", kind, params)

@@ -42,7 +42,7 @@ from app.ui.current import (
     SlotTask,
     Why,
 )
-from app.ui.words import BUSY_WORDS, REFUSAL_WORDS, WAIT_WORDS, WHY_NOT_WORDS, why_not
+from app.present.words import BUSY_WORDS, REFUSAL_WORDS, WAIT_WORDS, WHY_NOT_WORDS, why_not
 from tests.support.fixtures import ROOT
 
 NO_CAPS = Capabilities()

@@ -12,7 +12,7 @@ from app.domain.drafts import ADAPTIVE, EXPANSION, FIRST, LAST, REFERENCES, Noti
 from app.domain.drafts import Unavailable as U  # noqa: N817 - the table reads as one line per rule
 from app.domain.params_v2 import MediaFacts
 from app.service.results import BudgetReport
-from app.ui import words
+from app.present import words
 from app.ui.draft import DraftModel
 
 PICTURE = MediaFacts("image", "1" * 64, 200_000, "png", "frame.png", 1280, 720)
@@ -55,7 +55,7 @@ def budget(limit: str | None, spent: SpendTotal) -> BudgetReport:
 
 def test_the_draft_model_and_its_words_need_no_qt():
     code = (
-        "import sys, app.ui.draft, app.ui.words\n"
+        "import sys, app.ui.draft, app.present.words\n"
         "assert not [m for m in sys.modules if m.startswith('PySide6')], 'Qt imported'"
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)

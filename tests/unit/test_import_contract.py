@@ -121,12 +121,13 @@ RULES: tuple[Rule, ...] = (
         allowed=(("app.cli", "app.ui.app"),),
     ),
     # Panes are widgets bound to the slot on screen and the controller they are handed: they see
-    # the rules, the rest of the UI, and the service's public types (results, views, reads,
-    # commands), never the service itself, the store or the app's entry points.
+    # the rules, the rest of the UI, the words both faces say (app.present) and the service's
+    # public types (results, views, reads, commands), never the service itself, the store or the
+    # app's entry points.
     Rule(
-        "app.ui.panes import only app.ui, app.domain and the service's public types",
+        "app.ui.panes import only app.ui, app.domain, app.present and the service's public types",
         importers=("app.ui.panes",),
-        only_within=("app.ui", "app.domain", *PUBLIC_SERVICE_TYPES),
+        only_within=("app.ui", "app.domain", "app.present", *PUBLIC_SERVICE_TYPES),
     ),
     Rule(
         "app.ui.panes never import the window, the app or the controller",
@@ -341,7 +342,7 @@ def test_the_check_finds_back_arrows_and_cycles(tmp_path):
     ) in found
     # panes: the service itself and the window are out of bounds; public types and app.ui are not
     assert (
-        "app.ui.panes import only app.ui, app.domain and the service's public types: "
+        "app.ui.panes import only app.ui, app.domain, app.present and the service's public types: "
         "app.ui.panes.pane -> app.service.helper"
     ) in found
     assert "app.ui.panes.pane -> app.ui.settings" not in found

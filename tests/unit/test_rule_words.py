@@ -1,4 +1,4 @@
-"""A rule's refusal is typed by the domain (``Rule`` and its values) and said by app.ui.words in
+"""A rule's refusal is typed by the domain (``Rule`` and its values) and said by app.present.words in
 the designer's words, English and zh_CN: every kind has a sentence, the refusals a designer meets
 in the form are typed (not ``OTHER``), and every place in the sentence is filled."""
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from app.domain.cost import format_money
 from app.domain.states import Action, Refusal, State
 from app.ui.current import CurrentSlot, Offer, Reason, Why
-from app.ui import words
+from app.present import words
 from app.ui.flow import FlowLayout
 from app.ui.style import set_tone
 from app.ui.qt import (

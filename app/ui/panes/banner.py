@@ -12,10 +12,10 @@ import time
 from typing import Any
 
 from app.domain.states import Action, Refusal, State
-from app.ui import words
+from app.present import words
 from app.ui.current import CurrentSlot, Progress
 from app.ui.progress import Estimate, Estimates
-from app.ui.said import ELAPSED, clock, estimate_text
+from app.present.said import ELAPSED, clock, estimate_text
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,
     QFrame,

@@ -17,7 +17,7 @@ from typing import Any
 from app.domain.states import State
 from app.service.results import HistoryEvent
 from app.service.views import MediaView, TaskView
-from app.ui import words
+from app.present import words
 from app.ui.current import CurrentSlot
 from app.ui.style import current, state_word
 from app.ui.widgets import fit_icons

@@ -44,7 +44,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
-from app.ui import words
+from app.present import words
 from app.ui.style import state_word
 
 #: Outcomes said in the message line only (the slot on screen stays as it is).

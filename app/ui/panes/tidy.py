@@ -13,7 +13,7 @@ from typing import Any
 from app.domain.states import Action, RecoverWay
 from app.service.commands import Redownload
 from app.service.results import OutcomeKind, Pruned, Result
-from app.ui import words
+from app.present import words
 from app.ui.current import CurrentSlot
 from app.ui.qt import (
     QAction,
