@@ -14,7 +14,6 @@ terminal).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -505,84 +504,44 @@ _CODE_SENTENCES: dict[str, str] = {
     "verification_failed": BAD_FILE,
     "declared_failed": DECLARED,
 }
-# Words in a message, first match wins (a message without a known code).
-_MESSAGE_SENTENCES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(p, re.IGNORECASE), s)
-    for p, s in (
-        (r"output[_ ].*sensitive|sensitive[_ ]output|1027", OUTPUT_SENSITIVE),
-        (r"sensitive", INPUT_SENSITIVE),
-        (r"balance|insufficient|1008", BALANCE),
-        (r"rate.?limit|too many requests|1002", RATE_LIMIT),
-        (r"authenticat|api key|invalid key|unauthori[sz]ed|1004|2049", WRONG_KEY),
-        (r"never left|never sent|not sent", NEVER_SENT),
-        (
-            r"connection failed after sending|RemoteProtocolError|disconnected|reset by peer",
-            LOST_ANSWER,
-        ),
-        # before "timeout": a connect timeout is a request that never reached the provider
-        (r"ConnectError|ConnectTimeout|PoolTimeout|could not connect", NETWORK),
-        (r"no answer in time|timed? ?out|timeout", NO_ANSWER_IN_TIME),
-        (r"owner .* is gone|process that sent the create ended", APP_CLOSED),
-        (r"unrecognized status", STRANGE_STATUS),
-        (r"does not decode|verification", BAD_FILE),
-        (r"without a (file|video)", NO_FILE),
-        (r"declared failed", DECLARED),
-        (r"quota used up|usage limit", PLAN_QUOTA),
-        (r"not in your plan", NOT_IN_PLAN),
-        (r"invalid param", BAD_PARAMS),
-        (r"ConnectError|ConnectTimeout|Network|could not connect|name resolution", NETWORK),
-    )
-)
 
 
-def _code_of(code: Any) -> str:
-    text = str(code or "").strip()
-    m = re.search(r"\((\d{3,6})\)\s*$", text)
-    return m.group(1) if m else text
-
-
-def sentence(code: Any, message: str | None) -> str | None:
-    """The untranslated designer sentence for a provider or service failure, or None when
-    nothing is known about it (the caller then uses its own general words)."""
-    key = _code_of(code)
-    if key in _CODE_SENTENCES:
-        return _CODE_SENTENCES[key]
-    text = message or ""
-    m = re.search(r"\((\d{3,6})\)", text)
-    if m and m.group(1) in _CODE_SENTENCES:
-        return _CODE_SENTENCES[m.group(1)]
-    for pattern, said in _MESSAGE_SENTENCES:
-        if pattern.search(text) or pattern.search(key):
-            return said
-    return None
+def code_words(code: Any) -> str | None:
+    """The untranslated sentence for a stored error code, looked up as a whole (a MiniMax code
+    such as ``1008``, or one of Slate's own codes), or None: the code says nothing more. Never
+    read out of a message: a code is a key, text is shown as it is."""
+    return _CODE_SENTENCES.get(str(code).strip()) if code is not None else None
 
 
 def for_task(task: Any, translate: Translate = _plain) -> Said:
     """A failed, refused or unknown task's reason in the designer's words ("" when it has none);
-    the provider's or Slate's original words as the detail."""
+    the provider's or Slate's original words as the detail. Said from the typed reason, else
+    the stored code looked up whole; a row with neither is shown with its own words."""
     error = getattr(task, "error", None)
     if isinstance(error, dict):
         code, message = error.get("code"), error.get("message")
-        typed = _reason_of(error.get("reason"))
+        typed, own = _reason_of(error.get("reason")), error.get("said")
     else:
         code, message = getattr(error, "code", None), getattr(error, "message", None)
-        typed = _reason_of(getattr(error, "reason", None))
+        typed, own = _reason_of(getattr(error, "reason", None)), getattr(error, "said", None)
     if not code and not message and typed is None:
         return Said("")
     state = State(task.state) if task is not None else None
     detail = " · ".join(p for p in (str(code or ""), str(message or "")) if p and p != "unknown")
     if typed is FailReason.DECLARED_FAILED or code == "declared_failed":
-        # the designer's own reason is already in their words
-        reason = str(message or "").split(": ", 1)[-1]
-        return Said(translate(CONTEXT, DECLARED).replace("%1", reason), str(message or ""))
+        if own:  # the designer's own reason, kept as they gave it
+            return Said(translate(CONTEXT, DECLARED).replace("%1", str(own)), str(message or ""))
+        return Said(str(message or code), "")  # an earlier row: its stored words
     if typed is not None:  # the service's typed reason: no text read back
         return Said(translate(CONTEXT, REASON_WORDS[typed]), detail)
-    # a row from before typed reasons: its stored code and words, read as they are
-    said = sentence(code, message)
-    if said is None:
-        said = PROVIDER_FAILED if state is State.FAIL else PROVIDER_ERROR
-        if state is State.UNKNOWN:
-            said = LOST_ANSWER
+    said = code_words(code)
+    if said is not None:
+        return Said(translate(CONTEXT, said), detail)
+    if message:  # a row that cannot be mapped: its own words, as they were stored
+        return Said(str(message), str(code or "") if code != "unknown" else "")
+    said = PROVIDER_FAILED if state is State.FAIL else PROVIDER_ERROR
+    if state is State.UNKNOWN:
+        said = LOST_ANSWER
     return Said(translate(CONTEXT, said), detail)
 
 
@@ -636,7 +595,7 @@ def for_outcome(
             "internal": INTERNAL,
         }.get(str(code))
         if said is None:
-            said = sentence(getattr(provider, "code", None), message)
+            said = code_words(getattr(provider, "code", None))
     if said is None:
         said = INTERNAL if code in (None, "interrupted") else PROVIDER_ERROR
     if no_record and said in NO_RECORD_SENTENCES:  # nothing to look up: not offered
@@ -645,9 +604,9 @@ def for_outcome(
 
 
 def for_error(message: str, translate: Translate = _plain) -> Said:
-    """An error of the app's own work ("load slot: OperationalError: …")."""
-    said = sentence(None, message) or INTERNAL
-    return Said(translate(CONTEXT, said), message)
+    """An error of the app's own work ("load slot: OperationalError: …"): the general words,
+    the message behind Details (never read for its words)."""
+    return Said(translate(CONTEXT, INTERNAL), message)
 
 
 def status_word(word: str, state_word: Callable[[State], str]) -> str:
@@ -668,72 +627,44 @@ def event_detail(
     data: Mapping[str, Any] | None = None,
     *,
     no_record: bool = False,
+    state: State | None = None,
 ) -> tuple[str, str]:
     """A history event's detail as the timeline shows it: (shown, technical). Only the designer's
     words are shown — a status word in the designer's language, a failure reason's sentence, how
     many images, how large — and every other word the service kept (ids, hashes, content types,
     paths, URLs, its English sentences) is the technical part, behind Details. The facts come
-    from the event's ``data`` where the service kept them there (counts, seconds, billed); an
-    event an earlier version wrote is read from its words."""
+    from the event's ``data`` only (and a status event's ``state``); an event an earlier version
+    wrote without them keeps its stored words as they are — a reason as the line, the rest
+    behind Details — never read for facts."""
     if not detail:
         return "", ""
     facts: Mapping[str, Any] = data if isinstance(data, Mapping) else {}
     shown = ""
     if event in ("status", "recovered"):
-        word = detail.split(" (", 1)[0]
-        said = status_word(word, state_word)
-        shown = said if said != word or _is_status_word(word) else ""
+        word = facts.get("status")
+        if isinstance(word, str) and _is_status_word(word):
+            shown = status_word(word, state_word)
+        elif event == "status" and state is not None and not isinstance(word, str):
+            shown = state_word(State(state))  # an earlier event: the state it recorded
     elif event == "declared_failed":  # the designer's own reason, in their own words
         return detail, ""
-    elif event in (
-        "unknown",
-        "rejected",
-        "query_failed",
-        "verification_failed",
-        "deleted",
-        "lookup",
-    ):
-        typed = _reason_of(data.get("reason")) if isinstance(data, Mapping) else None
-        if typed is FailReason.DECLARED_FAILED:
-            typed = None
-        # typed where the service wrote its reason; an earlier version's event: its words
-        reason = REASON_WORDS[typed] if typed is not None else sentence(None, detail)
-        if event == "lookup" and isinstance(data, Mapping) and "candidates" in data:
-            reason = (  # the lookup's evidence, kept with the event: what it found
-                LOOKUP_CONTESTED
-                if data.get("contested")
-                else LOOKUP_MANY
-                if data.get("candidates")
-                else LOOKUP_NOTHING
-            )
-        elif event == "lookup":
-            reason = LOOKUP_NOTHING if "no matching" in detail else LOOKUP_MANY
+    elif event in REASON_EVENTS:
+        reason = _event_reason(event, facts)
+        if reason is None:  # an earlier version's event: its stored words, as they are
+            return detail, ""
         if no_record and reason in NO_RECORD_SENTENCES:  # nothing to look up: not offered
             reason = NO_RECORD_SENTENCES[reason]
-        shown = translate(CONTEXT, reason) if reason is not None else ""
+        shown = translate(CONTEXT, reason)
     elif event == "created" and isinstance(facts.get("images"), int):
         shown = counted(facts["images"], D_IMAGES, translate)
-    elif event == "created":  # an earlier version's event: its words
-        m = re.match(r"(\d+) image\(s\)", detail)
-        shown = counted(int(m.group(1)), D_IMAGES, translate) if m else ""
     elif event == "verified" and isinstance(facts.get("media"), list) and facts["media"]:
         shown = _verified_media(facts["media"], translate)
-    elif event == "verified":
-        shown = _verified(detail, translate)
     elif event == "downloaded" and isinstance(facts.get("bytes"), int):
         size = file_size(facts["bytes"])
         w, h = facts.get("width"), facts.get("height")
         shown = f"{size} · {w}×{h}" if w and h else size
-    elif event == "downloaded":
-        m = re.match(r"(\d+) bytes(?:, (\d+)×(\d+))?", detail)
-        if m:
-            size = file_size(int(m.group(1)))
-            shown = f"{size} · {m.group(2)}×{m.group(3)}" if m.group(2) else size
     elif event == "exported" and isinstance(facts.get("files"), int):
         shown = counted(facts["files"], D_FILES, translate)
-    elif event == "exported":
-        m = re.match(r"(\d+) file", detail)
-        shown = counted(int(m.group(1)), D_FILES, translate) if m else ""
     elif event == "inputs" and isinstance(facts.get("inputs"), Mapping):
         uploaded = sum(
             1
@@ -741,22 +672,18 @@ def event_detail(
             if isinstance(given, Mapping) and given.get("sent_as") not in (None, "data URL")
         )
         shown = counted(uploaded, D_UPLOADED, translate) if uploaded else ""
-    elif event == "inputs":
-        uploaded = detail.count(" uploaded as ")
-        shown = counted(uploaded, D_UPLOADED, translate) if uploaded else ""
     elif event == "rate_limited":
-        seconds = _seconds(facts.get("retry_in"), r"again in (\d+(?:\.\d+)?) ?s", detail)
+        seconds = _seconds(facts.get("retry_in"))
         shown = translate(CONTEXT, D_RETRY).replace("%1", f"{seconds:.0f}") if seconds else ""
     elif event == "download_stalled":
-        seconds = _seconds(facts.get("next_try_in"), r"next try in (\d+(?:\.\d+)?) ?s", detail)
+        seconds = _seconds(facts.get("next_try_in"))
         shown = (
             translate(CONTEXT, D_NEXT_TRY).replace("%1", f"{seconds:.0f}")
             if seconds is not None
             else ""
         )
     elif event == "cancelled":
-        billed = facts.get("billed") if "billed" in facts else "not billed" not in detail
-        shown = translate(CONTEXT, D_NOT_BILLED) if billed is False else ""
+        shown = translate(CONTEXT, D_NOT_BILLED) if facts.get("billed") is False else ""
     elif event == "quota_refused":
         shown = translate(CONTEXT, QUOTA)
     elif event == "budget_refused":
@@ -764,12 +691,38 @@ def event_detail(
     return shown, (detail if shown != detail else "")
 
 
-def _seconds(given: Any, earlier: str, detail: str) -> float | None:
-    """Seconds the event's data says; an earlier version's event: read from its words."""
+#: Events whose detail is a reason: said from the event's typed data.
+REASON_EVENTS = frozenset(
+    {"unknown", "rejected", "query_failed", "verification_failed", "deleted", "lookup"}
+)
+
+
+def _event_reason(event: str, facts: Mapping[str, Any]) -> str | None:
+    """The untranslated sentence for a reason event, from its data alone: the lookup's
+    evidence, the typed reason, the provider's code looked up whole; None: no such data."""
+    if event == "lookup":
+        unchanged = facts.get("unchanged")
+        if unchanged in {u.value for u in Unchanged}:
+            return UNCHANGED_WORDS[Unchanged(unchanged)]
+        if "candidates" in facts:  # the lookup's evidence, kept with the event: what it found
+            if facts.get("contested"):
+                return LOOKUP_CONTESTED
+            return LOOKUP_MANY if facts.get("candidates") else LOOKUP_NOTHING
+        evidence = facts.get("lookup")
+        if isinstance(evidence, Mapping) and evidence.get("listed") is False:
+            return LOOKUP_NOTHING  # a designed voice's lookup: get_voice does not list it
+        return None
+    typed = _reason_of(facts.get("reason"))
+    if typed is not None and typed is not FailReason.DECLARED_FAILED:
+        return REASON_WORDS[typed]
+    return code_words(facts.get("code"))
+
+
+def _seconds(given: Any) -> float | None:
+    """Seconds the event's data says (None: it says none)."""
     if isinstance(given, (int, float)) and not isinstance(given, bool):
         return float(given)
-    m = re.search(earlier, detail)
-    return float(m.group(1)) if m else None
+    return None
 
 
 def _is_status_word(word: str) -> bool:
@@ -801,14 +754,6 @@ def _verified_media(media: list[Any], translate: Translate) -> str:
     return f"{what} · {w}×{h}" if w and h else what
 
 
-def _verified(detail: str, translate: Translate) -> str:
-    """An earlier version's words ("image/png 1024×1024 sha256 …, …") read as the media they
-    list, then said as :func:`_verified_media` says them."""
-    items = re.findall(r"(\w+/[\w.+-]+) (?:(\d+)×(\d+))?", detail)
-    media = [{"content_type": t, "width": w, "height": h} for t, w, h in items]
-    return _verified_media(media, translate) if media else ""
-
-
 def event_line(
     event: str,
     detail: str | None,
@@ -817,17 +762,19 @@ def event_line(
     data: Mapping[str, Any] | None = None,
     *,
     no_record: bool = False,
+    state: State | None = None,
 ) -> tuple[str, str]:
     """A history event as one line of the timeline (without its time): (line, technical). The
     line is the event's words and its designer detail; ``technical`` the service's own words.
-    ``no_record``: the slot has no task id to look up (music, synchronous speech)."""
+    ``no_record``: the slot has no task id to look up (music, synchronous speech); ``state``:
+    the state the event recorded."""
     known = bool(event) and event in EVENT_WORDS
     word = translate("Event", EVENT_WORDS[event if known else ""])
     technical = "" if known else event
     if detail and event in QUIET_DETAILS:
         return word, detail
     shown, rest = event_detail(
-        event, detail or "", state_word, translate, data, no_record=no_record
+        event, detail or "", state_word, translate, data, no_record=no_record, state=state
     )
     technical = " · ".join(t for t in (technical, rest) if t)
     if not shown:
@@ -1292,12 +1239,13 @@ __all__ = [
     "refusal_words",
     "refused_input",
     "rule_words",
-    "sentence",
     "status_word",
     "unavailable",
     "why_not",
     "COST_ABOUT",
     "COST_UNKNOWN",
     "cost_line",
+    "code_words",
+    "REASON_EVENTS",
     "price_of",
 ]

@@ -36,7 +36,7 @@ from app.service.results import (
     not_allowed,
     not_found,
 )
-from app.service.views import MediaView, TaskError, TaskView
+from app.service.views import DECLARED_REASON, MediaView, TaskError, TaskView
 from app.store.aio import Store
 from app.store.rows import Scope, TaskRow
 from app.store.spend import DECLARED_FAILED, amount, lazy_cost, provider_billed
@@ -289,7 +289,13 @@ class ServiceContext:
         media = [v for v, m in zip(media, task.media) if m.removed_at is None]
         err = None
         if task.error_code or task.error_message:
-            err = TaskError(task.error_code, task.error_message, FailReason.of(task.error_reason))
+            own = (task.results or {}).get(DECLARED_REASON)
+            err = TaskError(
+                task.error_code,
+                task.error_message,
+                FailReason.of(task.error_reason),
+                own if isinstance(own, str) else None,
+            )
         cost, charged = self.task_cost(task)
         caps = self.caps(task)  # what the provider can do for this slot's own protocol
         offers, recover = with_refetch(

@@ -175,7 +175,7 @@ class Lifecycle:
         protocol = self.ctx.protocol(task)
         word = status.status
         mapped = state_for_status_word(word, protocol)
-        raw = {"raw": status.raw}
+        raw = {"raw": status.raw, "status": word}  # the word as data: the history says it
         said: dict[str, Any] = {"provider_status": word, "poll_failures": 0}
         if mapped is State.UNKNOWN:
             new = await moves.to_unknown(
@@ -204,7 +204,7 @@ class Lifecycle:
             new = await moves.to_cancelled(
                 task,
                 detail="the provider reports the task cancelled (not billed)",
-                data=raw,
+                data={**raw, "billed": False},
                 **said,
             )
         elif mapped is State.DOWNLOADING and task.kind == "prompt":
@@ -428,7 +428,7 @@ class Lifecycle:
             "verification_failed",
             state=task.state,
             detail=detail,
-            data=data,
+            data={**(data or {}), "reason": FailReason.MEDIA_BAD.value},
         )
 
     async def _download_video(

@@ -48,6 +48,7 @@ from app.service.results import (
 )
 from app.service.lease import LEASE_MARGIN
 from app.service.transitions import Transitions
+from app.service.views import DECLARED_REASON
 from app.store.rows import TaskRow
 
 __all__ = ["AttachTask", "DeclareFailed", "Lookup", "RecoverHow", "Recovery", "Redownload"]
@@ -106,6 +107,9 @@ class Recovery:
             event="declared_failed",
             detail=reason.strip(),
             data={"note": "a charge may exist at the provider", "by": "user"},
+            # the designer's own words, kept whole: said as they gave them, never cut out of
+            # the message
+            results={**(task.results or {}), DECLARED_REASON: reason.strip()},
         )
         return ctx.by_state(new or task)
 
@@ -140,6 +144,7 @@ class Recovery:
                 "verification_failed",
                 state=task.state,
                 detail=f"redownload: {reason}",
+                data=_refetch_facts(exc),
             )
             return Result(
                 OutcomeKind.INVALID,
@@ -382,6 +387,13 @@ class Recovery:
                 if found.contested
                 else f"{n} matching tasks (the list cannot show the prompt, so none is chosen)"
             )
+            unchanged = (
+                Unchanged.LOOKUP_NOTHING
+                if not found.candidates
+                else Unchanged.LOOKUP_CONTESTED
+                if found.contested
+                else Unchanged.LOOKUP_MANY
+            )
             await ctx.store.add_event(
                 ctx.scope,
                 task.slot_key,
@@ -390,7 +402,7 @@ class Recovery:
                 state=task.state,
                 detail=f"lookup found {what} between {found.window.start} and "
                 f"{found.window.end}; nothing changed",
-                data=found.evidence(),
+                data={**found.evidence(), "unchanged": unchanged.value},
             )
             return Result(
                 OutcomeKind.UNKNOWN,
@@ -400,13 +412,7 @@ class Recovery:
                     ProblemCode.UNKNOWN,
                     f"lookup found {what} in the time window; nothing "
                     "changed. Attach one with --task-id ID",
-                    unchanged=(
-                        Unchanged.LOOKUP_NOTHING
-                        if not found.candidates
-                        else Unchanged.LOOKUP_CONTESTED
-                        if found.contested
-                        else Unchanged.LOOKUP_MANY
-                    ),
+                    unchanged=unchanged,
                 ),
                 payload=self._report(found),
             )
@@ -419,3 +425,12 @@ class Recovery:
         return Result(
             out.kind, out.request_id, out.task, out.problem, self._report(found, attached)
         )
+
+
+def _refetch_facts(exc: Exception) -> dict[str, Any]:
+    """Why a redownload got no media, as the history's data: the provider's code, or the
+    reason typed (the file did not verify, or could not be written here)."""
+    if isinstance(exc, ProviderError):
+        return {"code": exc.code, "raw": exc.raw}
+    reason = FailReason.NOT_WRITTEN if isinstance(exc, OSError) else FailReason.MEDIA_BAD
+    return {"reason": reason.value}

@@ -247,7 +247,7 @@ async def apply_speech_status(lc: Lifecycle, task: TaskRow, status: VideoStatus)
     moves = lc.moves
     word = status.status
     mapped = state_for_status_word(word, "t2a")
-    raw = {"raw": status.raw}
+    raw = {"raw": status.raw, "status": word}  # the word as data: the history says it
     said: dict[str, Any] = {"provider_status": word, "poll_failures": 0}
     usage = _usage(SPEECH, None, (task.results or {}).get("created_usage_characters"))
     if mapped is State.UNKNOWN:

@@ -31,11 +31,17 @@ class MediaView:
 class TaskError:
     """Why a task failed, was refused or is unknown: the stored code and message (the
     provider's or Slate's own words, kept as evidence) and the reason, typed (None for a row
-    from before reasons whose code could not be mapped: shown as it is)."""
+    from before reasons whose code could not be mapped: shown as it is). ``said``: the
+    designer's own words where the reason is theirs (a declared failure), kept whole."""
 
     code: str | None
     message: str | None
     reason: FailReason | None = None
+    said: str | None = None
+
+
+#: The task's ``results`` key that keeps a declared failure's reason as the designer gave it.
+DECLARED_REASON = "declared_reason"
 
 
 @dataclass

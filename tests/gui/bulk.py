@@ -83,6 +83,7 @@ def insert_slot(
     kind: str = "video",
     results: dict[str, Any] | None = None,
     error: str | None = None,
+    error_code: str | None = None,
     provider_task_id: str | None = None,
     created_at: float | None = None,
 ) -> int:
@@ -121,7 +122,7 @@ def insert_slot(
                     project=project_of(request_id),
                     prompt_text=params["prompt"],
                     results=results,
-                    error_code="x" if error else None,
+                    error_code=error_code or ("x" if error else None),
                     error_message=error,
                     provider_task_id=provider_task_id,
                     next_poll_at=now + 3600

@@ -138,12 +138,15 @@ def test_the_reasons_are_said_in_the_designers_language(qtbot, qapp):
 
 
 def test_the_banner_keeps_the_slot_while_the_next_one_loads(qtbot):
-    slot = on_screen(State.FAIL, error={"message": "1026 input sensitive"})
+    slot = on_screen(
+        State.FAIL,
+        error={"code": "1026", "message": "input sensitive", "reason": "sensitive_input"},
+    )
     banner = Banner(slot)
     qtbot.addWidget(banner)
     assert banner.title.text() == "Failed"
     assert banner.body.text().startswith(words.INPUT_SENSITIVE + "\n")  # the designer's words
-    assert "1026 input sensitive" in banner.details.text()  # the provider's, one click away
+    assert "1026 · input sensitive" in banner.details.text()  # the provider's, one click away
     assert banner.progress.text().startswith("Took 1:00")
     slot.select(OTHER)
     assert banner.title.text() == "Failed"  # no flash of an empty banner between slots
@@ -177,7 +180,9 @@ def test_the_result_pane_keeps_the_slot_while_the_next_one_loads(qtbot):
         Task(request_id=OTHER, state=State.UNKNOWN),
         [
             HistoryEvent(now, "create_sent", State.SUBMITTING, None, None),
-            HistoryEvent(now, "unknown", State.UNKNOWN, "read timeout", {"raw": 1}),
+            HistoryEvent(
+                now, "unknown", State.UNKNOWN, "read timeout", {"raw": 1, "reason": "no_answer"}
+            ),
         ],
     )
     assert pane.empty_media.text() == "Media appear here once they are downloaded and verified."

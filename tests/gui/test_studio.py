@@ -324,7 +324,8 @@ def test_the_main_view_speaks_to_designers_with_details_one_click_away(gui, make
         gui.service,
         failed,
         "fail",
-        error="1026 new_sensitive: input flagged",
+        error="new_sensitive: input flagged",
+        error_code="1026",  # a row without a typed reason: said from its code, looked up whole
         provider_task_id="t-6",
     )
     window = make_window()

@@ -257,6 +257,8 @@ def test_the_demo_providers_overfull_answer_fault_is_refused_and_said(slate, dem
     """The demo provider's own ``overfull_answer`` fault (as MiniMax's wrong answer would be):
     ``slate submit --n 2`` answered with 4 images is ``unknown`` (exit 4), holds nothing, the
     demo counted one create, and the window's words say what happened and what can be done."""
+    from types import SimpleNamespace
+
     from app.present import words
 
     demo_sim.set_faults(overfull_answer=1)
@@ -272,4 +274,7 @@ def test_the_demo_providers_overfull_answer_fault_is_refused_and_said(slate, dem
     again = slate("submit", "--request-id", rid, "--kind", "image", "--prompt", "two", "--n",
                   "2", env=env)  # fmt: skip
     assert again.out["outcome"] == "unknown" and demo_sim.stats()["creates_total"] == 1
-    assert words.sentence("overfull_answer", task["error"]["message"]) == words.OVERFULL
+    assert words.code_words(task["error"]["code"]) == words.OVERFULL
+    assert words.for_task(SimpleNamespace(state="unknown", error=task["error"])).text == (
+        words.OVERFULL
+    )

@@ -25,69 +25,77 @@ def task(state: str, code: str | None, message: str | None) -> SimpleNamespace:
 
 
 @pytest.mark.parametrize(
-    ("code", "message", "expected"),
+    ("code", "expected"),
     [
-        ("1026", "input content flagged as sensitive", words.INPUT_SENSITIVE),
-        ("1027", "output video flagged", words.OUTPUT_SENSITIVE),
-        ("provider_fail", "new_sensitive", words.INPUT_SENSITIVE),
-        ("provider_fail", "output_sensitive: the video was blocked", words.OUTPUT_SENSITIVE),
-        ("1008", "insufficient balance", words.BALANCE),
-        (None, "insufficient balance (1008)", words.BALANCE),
-        ("1002", "rate limit", words.RATE_LIMIT),
-        (
-            "1004",
-            "authentication failed (check the API key); the key is for api.minimax.io",
-            words.WRONG_KEY,
-        ),
-        ("2049", "invalid API key", words.WRONG_KEY),
-        ("2061", "this model is not in your plan", words.NOT_IN_PLAN),
-        ("2013", "invalid parameters", words.BAD_PARAMS),
-        (
-            "never_sent",
-            "video create: the request never left (ConnectError: refused)",
-            words.NEVER_SENT,
-        ),
+        ("1026", words.INPUT_SENSITIVE),
+        ("1027", words.OUTPUT_SENSITIVE),
+        ("1008", words.BALANCE),
+        ("1002", words.RATE_LIMIT),
+        ("1004", words.WRONG_KEY),
+        ("2049", words.WRONG_KEY),
+        ("2061", words.NOT_IN_PLAN),
+        ("2013", words.BAD_PARAMS),
+        ("never_sent", words.NEVER_SENT),
+        ("unknown_status", words.STRANGE_STATUS),
+        ("no_media", words.NO_FILE),
+    ],
+)
+def test_a_stored_code_is_looked_up_whole(code, expected):
+    """A row without a typed reason is said from its stored code, looked up as a whole key;
+    the message beside it is the technical detail, never read for words."""
+    assert words.code_words(code) == expected
+    said = words.for_task(task("fail", code, "words that match no rule"))
+    assert said.text == expected
+    assert "words that match no rule" in said.detail  # the original, one click away
+    assert not TECHNICAL.search(said.text), said.text
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("provider_fail", "new_sensitive"),
+        (None, "insufficient balance (1008)"),  # a code inside text is text: not dug out
         (
             "unknown",
             "video create: connection failed after sending (RemoteProtocolError: Server "
             "disconnected)",
-            words.LOST_ANSWER,
         ),
-        (
-            "unknown",
-            "video create: no answer in time after sending (ReadTimeout)",
-            words.NO_ANSWER_IN_TIME,
-        ),
-        (
-            "unknown",
-            "the process that sent the create ended before the answer was stored",
-            words.APP_CLOSED,
-        ),
-        (
-            "unknown_status",
-            "the provider answered an unrecognized status 'Weird'",
-            words.STRANGE_STATUS,
-        ),
-        ("no_media", "the provider reported Success without a file", words.NO_FILE),
-        # a connect timeout never reached the provider: never "the request left"
-        (None, "video query: ConnectTimeout: timed out", words.NETWORK),
-        ("ConnectTimeout", "ConnectTimeout", words.NETWORK),
+        ("unknown", "video create: no answer in time after sending (ReadTimeout)"),
+        ("unknown", "the process that sent the create ended before the answer was stored"),
+        (None, "video query: ConnectTimeout: timed out"),
+        ("ConnectTimeout", "ConnectTimeout"),
     ],
 )
-def test_provider_reasons_map_to_sentences(code, message, expected):
-    assert words.sentence(code, message) == expected
-    state = "unknown" if code in ("unknown",) else "fail"
+def test_a_row_without_a_reason_is_shown_with_its_stored_words(code, message):
+    """Issue 36: a task error row that cannot be mapped (no typed reason, no known code) keeps
+    its text and is shown as it is — the words are never matched for a meaning."""
+    state = "unknown" if code == "unknown" else "fail"
     said = words.for_task(task(state, code, message))
-    assert said.text == expected
-    assert message in said.detail  # the original, one click away
-    assert not TECHNICAL.search(said.text), said.text
+    assert said.text == message
+    assert words.code_words(code) is None
 
 
-def test_an_unheard_of_reason_still_gets_words_and_keeps_the_original():
+def test_an_unheard_of_reason_keeps_its_own_words():
     said = words.for_task(task("fail", "9999", "the flux capacitor overheated"))
-    assert said.text == words.PROVIDER_FAILED and "flux capacitor" in said.detail
-    assert words.for_task(task("unknown", "x", "???")).text == words.LOST_ANSWER
+    assert said.text == "the flux capacitor overheated" and said.detail == "9999"
+    assert words.for_task(task("unknown", "x", "???")).text == "???"
+    assert words.for_task(task("fail", "9999", None)).text == words.PROVIDER_FAILED
+    assert words.for_task(task("unknown", "x", None)).text == words.LOST_ANSWER
     assert words.for_task(task("success", None, None)) == words.Said("")
+
+
+def test_a_declared_failure_says_the_designers_words_kept_whole():
+    """The designer's reason is kept as data (``TaskError.said``), not cut out of the message;
+    an earlier row without it shows its stored message as it is."""
+    from app.domain.errors import FailReason
+
+    message = "declared failed by mei: gone: not in the console"
+    kept = TaskError("declared_failed", message, FailReason.DECLARED_FAILED, "gone: not there")
+    said = words.for_task(SimpleNamespace(state="fail", error=kept))
+    assert said.text == "This slot was declared failed. The reason given: gone: not there"
+    assert said.detail == message
+    earlier = TaskError("declared_failed", message, FailReason.DECLARED_FAILED)
+    assert words.for_task(SimpleNamespace(state="fail", error=earlier)).text == message
 
 
 def test_outcomes_are_said_with_the_guis_words_not_cli_flags():
@@ -144,6 +152,8 @@ def test_errors_of_the_app_hide_exception_names():
     said = words.for_error("load slot: OperationalError: database is locked")
     assert said.text == words.INTERNAL and "OperationalError" in said.detail
     assert not TECHNICAL.search(said.text)
+    # never read for its words: a network failure raised here is said as the app's own error
+    assert words.for_error("query: ConnectError: refused").text == words.INTERNAL
 
 
 def test_status_words_and_event_details_are_the_designers():
@@ -152,87 +162,128 @@ def test_status_words_and_event_details_are_the_designers():
 
     assert words.status_word("Preparing", state_word) == "准备中"
     assert words.status_word("Weird", state_word) == "Weird"
-    shown, technical = words.event_detail("status", "Processing (usage {})", state_word)
+    said = words.event_detail
+    shown, technical = said("status", "Processing (usage {})", state_word, data=_STATUS)
     assert shown == "生成中" and technical == "Processing (usage {})"
-    shown, technical = words.event_detail(
+    shown, technical = said(
         "unknown",
         "video create: connection failed after sending (RemoteProtocolError: x)",
         state_word,
+        data={"reason": "connection_lost"},
     )
     assert shown == words.LOST_ANSWER and "RemoteProtocolError" in technical
-    assert words.event_detail("exported", "2 file(s) to /home/x/out", state_word) == (
+    assert said("exported", "2 file(s) to /home/x/out", state_word, data={"files": 2}) == (
         "2 files",
         "2 file(s) to /home/x/out",
     )
-    assert words.event_detail("status", "Weird (file 1)", state_word) == ("", "Weird (file 1)")
+    assert said("status", "Weird (file 1)", state_word, data={"status": "Weird"}) == (
+        "",
+        "Weird (file 1)",
+    )
+    # an earlier status event without the word as data: the state it recorded, never its text
+    assert said("status", "Processing (x)", state_word, state=State.PREPARING) == (
+        "准备中",
+        "Processing (x)",
+    )
+    assert said("status", "Processing (x)", state_word) == ("", "Processing (x)")
 
 
+_STATUS = {"status": "Processing", "raw": {}}
 SHA = "135b1010b8244b62c3269a4dbf96c80461f31a64bfe5da9f15aa3abc7dfc9d63"
 
 
 @pytest.mark.parametrize(
-    ("event", "detail", "line"),
+    ("event", "detail", "data", "line"),
     [
-        ("created", "3 image(s) answered", "created at the provider: 3 images"),
-        ("created", "1 image(s) answered", "created at the provider: 1 image"),
-        ("created", "provider task 179615999938083", "created at the provider"),
+        ("created", "3 image(s) answered", {"images": 3}, "created at the provider: 3 images"),
+        ("created", "1 image(s) answered", {"images": 1}, "created at the provider: 1 image"),
+        ("created", "provider task 179615999938083", {"raw": {}}, "created at the provider"),
         (
             "verified",
             f"image/png 1024×1024 sha256 {SHA[:12]}, image/png 1024×1024 sha256 {SHA[:12]}",
+            {"media": [{"content_type": "image/png", "width": 1024, "height": 1024}] * 2},
             "media verified: 2 images · 1024×1024",
         ),
-        ("verified", f"video/mp4 1366×768 sha256 {SHA[:12]}", "media verified: video · 1366×768"),
-        ("downloaded", "24927 bytes from file 179615999938316", "downloaded: 24 KB"),
-        ("downloaded", "2411724 bytes, 1366×768", "downloaded: 2.3 MB · 1366×768"),
-        ("exported", "2 file(s) to /home/ann/exports", "exported: 2 files"),
+        (
+            "verified",
+            f"video/mp4 1366×768 sha256 {SHA[:12]}",
+            {"media": [{"content_type": "video/mp4", "width": 1366, "height": 768}]},
+            "media verified: video · 1366×768",
+        ),
+        (
+            "downloaded",
+            "24927 bytes from file 179615999938316",
+            {"bytes": 24927},
+            "downloaded: 24 KB",
+        ),
+        (
+            "downloaded",
+            "2411724 bytes, 1366×768",
+            {"bytes": 2411724, "width": 1366, "height": 768},
+            "downloaded: 2.3 MB · 1366×768",
+        ),
+        ("exported", "2 file(s) to /home/ann/exports", {"files": 2}, "exported: 2 files"),
         (
             "inputs",
             "a.png uploaded as https://x/1; b.png uploaded as https://x/2",
+            {"inputs": {"a": {"sent_as": "https://x/1"}, "b": {"sent_as": "https://x/2"}}},
             "input files sent: 2 input files uploaded",
         ),
         (
             "rate_limited",
             "1002 rate limit; nothing was created; sending again in 2.4 s",
+            {"retry_in": 2.4},
             "rate limited, waiting: nothing was made; sending again in 2 s",
         ),
         (
             "download_stalled",
             "download too slow: 2048 bytes in 15 s (less than 16 KB/s); let go, "
             "to try again later; next try in 4 s",
+            {"next_try_in": 4},
             "download too slow, paused: the result is safe; next try in 4 s",
         ),
         (
             "cancelled",
             "cancelled at the provider while queued (task 1796); not billed",
+            {"billed": False},
             "cancelled: not billed",
         ),
-        ("recovered", "attached provider task 1796159999", "recovered"),
+        ("recovered", "attached provider task 1796159999", {"raw": {}}, "recovered"),
         (
             "late_answer",
             "the create answered with provider task 17 after the record was settled "
             "(fail); nothing changed. If it is this slot's task: recover --task-id 17",
+            None,
             "the provider's answer came late",
         ),
         (
             "lookup",
             "lookup found no matching task between 1 and 2; nothing changed",
+            {"candidates": [], "contested": []},
             "looked up at the provider: " + words.LOOKUP_NOTHING,
+        ),
+        (
+            "lookup",
+            "lookup found 2 matching tasks between 1 and 2; nothing changed",
+            {"unchanged": "lookup_many"},
+            "looked up at the provider: " + words.LOOKUP_MANY,
         ),
         (
             "quota_refused",
             "video quota: 5 of 5 used today; 1 more refused",
+            None,
             "refused: daily quota used up: " + words.QUOTA,
         ),
-        ("conflict", "changed: duration, resolution", "conflict: other parameters refused"),
-        ("submitted", "claimed", "slot claimed, create about to be sent"),
-        ("declared_failed", "the sea was wrong", "declared failed: the sea was wrong"),
-        ("brand_new_event", "whatever it says", "other event"),
+        ("conflict", "changed: duration, resolution", None, "conflict: other parameters refused"),
+        ("submitted", "claimed", None, "slot claimed, create about to be sent"),
+        ("declared_failed", "the sea was wrong", None, "declared failed: the sea was wrong"),
+        ("brand_new_event", "whatever it says", None, "other event"),
     ],
 )
 def test_a_history_line_shows_the_designers_words_and_keeps_the_rest_behind_details(
-    event, detail, line
+    event, detail, data, line
 ):
-    shown, technical = words.event_line(event, detail, str)
+    shown, technical = words.event_line(event, detail, str, data=data)
     assert shown == line
     assert not re.search(r"[0-9a-f]{12,}|/home|https?:|--task-id|bytes|answered", shown)
     if event != "declared_failed":
@@ -310,7 +361,7 @@ def test_every_fail_reason_is_said_in_both_languages(qapp, lang):
     try:
         for reason in FailReason:
             state = "unknown" if reason is FailReason.NO_ANSWER else "fail"
-            error = TaskError("x-code", "words that match no rule", reason)
+            error = TaskError("x-code", "words that match no rule", reason, "own words")
             said = words.for_task(SimpleNamespace(state=state, error=error), translate)
             problem = Problem(ProblemCode.REJECTED, "words that match no rule", reason=reason)
             answered = words.for_outcome(problem, translate=translate)
@@ -343,12 +394,11 @@ def test_a_connect_timeout_and_a_read_timeout_are_told_apart_by_their_reason():
     )
 
 
-def test_an_earlier_row_without_a_reason_is_said_from_its_own_words():
-    """A row stored before reasons (``error.reason`` null) is still said, from its text."""
-    said = words.for_task(
-        task("unknown", "unknown", "video create: no answer in time after sending (ReadTimeout)")
-    )
-    assert said.text == words.NO_ANSWER_IN_TIME
+def test_an_earlier_row_without_a_reason_is_shown_as_it_was_stored():
+    """A row stored before reasons (``error.reason`` null, code ``unknown``) keeps its text."""
+    message = "video create: no answer in time after sending (ReadTimeout)"
+    said = words.for_task(task("unknown", "unknown", message))
+    assert said.text == message
 
 
 def test_one_cost_line_for_every_place_that_asks_before_paying():
@@ -421,8 +471,37 @@ def test_an_events_facts_are_read_from_its_data_not_its_words(event, data, shown
         assert said == shown
 
 
-def test_an_earlier_versions_event_is_still_read_from_its_words():
-    said, _ = words.event_detail("rate_limited", "1002; sending again in 2.0 s", str)
-    assert said == "nothing was made; sending again in 2 s"
-    said, _ = words.event_detail("created", "2 image(s) answered", str)
-    assert said == "2 images"
+@pytest.mark.parametrize(
+    ("event", "detail"),
+    [
+        ("rate_limited", "1002; sending again in 2.0 s"),
+        ("created", "2 image(s) answered"),
+        ("downloaded", "2411724 bytes, 1366×768"),
+        ("exported", "2 file(s) to /home/x/out"),
+        ("inputs", "a.png uploaded as https://x/1"),
+        ("verified", f"image/png 1024×1024 sha256 {SHA[:12]}"),
+        ("cancelled", "cancelled at the provider while queued (task 1796); not billed"),
+        ("download_stalled", "download too slow; next try in 4 s"),
+    ],
+)
+def test_an_earlier_versions_event_keeps_its_words_unparsed(event, detail):
+    """Issue 36: an event an earlier version wrote without its facts as data is shown with its
+    stored words behind Details, never read for numbers."""
+    assert words.event_detail(event, detail, str) == ("", detail)
+
+
+@pytest.mark.parametrize(
+    ("event", "detail"),
+    [
+        ("unknown", "video create: connection failed after sending (RemoteProtocolError: x)"),
+        ("rejected", "insufficient balance"),
+        ("lookup", "lookup found no matching task between 1 and 2; nothing changed"),
+    ],
+)
+def test_an_earlier_versions_reason_event_is_shown_as_stored(event, detail):
+    """A reason event without a typed reason, a known code or the lookup's evidence: its stored
+    words are the line, as they are."""
+    assert words.event_detail(event, detail, str) == (detail, "")
+    said, _ = words.event_detail(event, detail, str, data={"code": 1008})
+    if event != "lookup":  # the provider's code, looked up whole
+        assert said == words.BALANCE

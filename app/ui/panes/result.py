@@ -395,7 +395,13 @@ class ResultPane(QWidget):
         for e in events:
             when = dt.datetime.fromtimestamp(e.at).strftime("%H:%M:%S")
             line, technical = words.event_line(
-                e.event, e.detail, state_word, translate, e.data, no_record=no_record
+                e.event,
+                e.detail,
+                state_word,
+                translate,
+                e.data,
+                no_record=no_record,
+                state=e.state,
             )
             linked = (e.data or {}).get("request_id") if e.event == "derived" else None
             if isinstance(linked, str) and linked:  # the derived slot, opened from here
