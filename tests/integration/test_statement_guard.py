@@ -303,3 +303,91 @@ def test_the_text_index_is_kept_in_step_by_every_write(tmp_path: Path) -> None:
         intact()
     finally:
         store.close()
+
+
+#: Other designers' slots put beside the 30 claimed ones before PostgreSQL's plans are read: a
+#: team's store, the planner weighing it with its statistics ANALYZEd.
+PG_FILLER = 100_000
+
+
+def _fill(conn: Any) -> None:
+    """PG_FILLER more slots of 100 other designers, copied from the first one in one statement
+    (new owners, RequestIds, slot keys and idempotency keys; prompts matching none of the
+    searches)."""
+    cols = [
+        r[0]
+        for r in conn.exec_driver_sql(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'tasks' "
+            "AND column_name <> 'id' ORDER BY ordinal_position"
+        )
+    ]
+    made = {
+        "request_id": "request_id || ':filler-' || g",
+        "user_hash": "md5('designer-' || mod(g, 100))",
+        "slot_key": "md5(slot_key || g)",
+        "idempotency_key": "md5(idempotency_key || g)",
+        "prompt_text": "'harbour at dusk, plate ' || (g * 3 + 100000)",
+    }
+    picked = ", ".join(made.get(c, c) for c in cols)
+    conn.exec_driver_sql(
+        f"INSERT INTO tasks ({', '.join(cols)}) SELECT {picked} FROM "
+        f"(SELECT * FROM tasks ORDER BY id LIMIT 1) t, generate_series(1, {PG_FILLER}) g"
+    )
+    conn.exec_driver_sql("ANALYZE tasks")
+
+
+@pytest.mark.pg
+@pytest.mark.parametrize(
+    "search, hits", [("", 30), ("take 7", 1), ("TAKE 1", 11)], ids=["first-page", "filter", "case"]
+)
+def test_the_first_page_and_the_filter_on_postgresql_read_on_an_index(
+    tmp_path: Path, search: str, hits: int
+) -> None:
+    """The browser's first page and its text filter on PostgreSQL, on a team's store of 100,000
+    slots: each SELECT's plan reads ``tasks`` through an index led by the owner's columns, never
+    a scan of every designer's tasks."""
+    from tests.support.pg import fresh_database
+
+    with fresh_database() as url:
+        svc = make_service(tmp_path, url)
+        store = svc.store
+        seen: list[tuple[str, Any]] = []
+        on = [False]
+
+        @event.listens_for(store.engine, "before_cursor_execute")
+        def _count(_c: Any, _cur: Any, statement: str, parameters: Any, *_a: Any) -> None:
+            if on[0]:
+                seen.append((statement, parameters))
+
+        try:
+            for i in range(30):
+                store.claim_blocking(request(svc, i))
+            with store.engine.begin() as conn:
+                _fill(conn)
+            scope = svc.ctx.scope
+            flt = SlotFilter(search=search)
+
+            async def first_page() -> int:
+                groups = await store.projects(scope, flt)
+                days = await store.days(scope, flt, groups[0].key)
+                rows = await store.slots(scope, flt, groups[0].key, days[0].key)
+                return len(rows)
+
+            on[0] = True
+            try:
+                got = asyncio.run(first_page())
+            finally:
+                on[0] = False
+            assert got == hits
+            reads = [(s, p) for s, p in seen if s.lstrip().upper().startswith("SELECT")]
+            assert len(reads) == FIRST_PAGE_SELECTS, _shown([s for s, _p in seen])
+            with store.engine.connect() as conn:
+                for sql, params in reads:
+                    plan = conn.exec_driver_sql(f"EXPLAIN {sql}", params).fetchall()
+                    detail = " | ".join(str(r[0]).strip() for r in plan)
+                    assert "Seq Scan on tasks" not in detail, f"{sql}\nplan: {detail}"
+                    assert re.search(r"Index (Only )?Scan (Backward )?using ix_tasks_", detail) or (
+                        re.search(r"Bitmap Index Scan on (ix|uq)_tasks_", detail)
+                    ), f"{sql}\nplan: {detail}"
+        finally:
+            store.close()
