@@ -123,18 +123,33 @@ def settle(path: Path) -> None:
         log.warning("journal entry %s could not be removed: %s", path.name, exc)
 
 
+def _dated(folder: Path) -> list[tuple[int, Path]]:
+    """The folder's entries with their modification times; one removed meanwhile is left out."""
+    out = []
+    for path in folder.glob("*.json"):
+        try:
+            out.append((path.stat().st_mtime_ns, path))
+        except FileNotFoundError:
+            continue
+    return out
+
+
 def pending(folder: Path) -> list[Entry]:
     """The entries not yet in the store (oldest first), except this process's in-flight
     ones. An entry that does not parse is left where it is and logged."""
     if not folder.is_dir():
         return []
     out = []
-    for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime_ns):
+    # another process of this store settles its entries while this one lists them: an entry
+    # gone between the listing and its reading is settled, not an error
+    for _mtime, path in sorted(_dated(folder)):
         with _in_flight_lock:
             if path in _in_flight:
                 continue
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            continue
         except (OSError, ValueError) as exc:
             log.error("journal entry %s cannot be read (%s); left in place", path, exc)
             continue

@@ -232,3 +232,41 @@ def test_journal_entries_are_private_and_go_once_settled(tmp_path):
     assert entry.path == path and entry.answer == {"type": "video", "task_id": "x"}
     journal.settle(path)
     assert journal.pending(folder) == [] and os.listdir(folder) == []
+
+
+def test_entries_settled_by_another_process_while_listed_are_no_error(tmp_path, caplog):
+    """Two processes of one store: one settles its entries (unlinks them) while the other lists
+    the journal for replay. An entry gone between the listing and its reading was settled; the
+    listing neither raises (a soak's worker once died of ``FileNotFoundError`` here) nor logs
+    it as unreadable."""
+    import json as json_mod
+    import subprocess
+    import sys
+
+    from app.service import journal
+
+    folder = tmp_path / "journal" / "store"
+    folder.mkdir(parents=True)
+    for i in range(3000):
+        (folder / f"{i}-entry.json").write_text(json_mod.dumps({"version": journal.VERSION}))
+    remover = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import pathlib, sys\n"
+            "for p in sorted(pathlib.Path(sys.argv[1]).glob('*.json')): p.unlink()\n",
+            str(folder),
+        ]
+    )
+    rounds = 0
+    try:
+        while remover.poll() is None or rounds == 0:
+            rounds += 1
+            for entry in journal.pending(folder):
+                assert entry.data["version"] == journal.VERSION
+    finally:
+        remover.wait()
+    assert remover.returncode == 0
+    assert journal.pending(folder) == []
+    assert rounds > 1, "the listing never met the removal"
+    assert not [r for r in caplog.records if "cannot be read" in r.getMessage()]
