@@ -41,8 +41,18 @@ def parse(request_id: str) -> SlotName | None:
     return SlotName(parts[0], parts[1], parts[2], ":".join(parts[3:]))
 
 
+#: A voice's preview (:mod:`app.domain.preview`: ``preview:voice:VOICE:DIGEST``) is named by the
+#: voice it hears; every preview belongs to one project, so auditions are kept together, away
+#: from the articles, instead of one project per voice.
+PREVIEW_PREFIX = "preview:voice:"
+PREVIEW_PROJECT = "voice-previews"
+
+
 def project_of(request_id: str) -> str | None:
-    """``article:20260816:tide-eye:scene-02`` → ``tide-eye``; other shapes have no project."""
+    """``article:20260816:tide-eye:scene-02`` → ``tide-eye``; a voice's preview →
+    ``voice-previews``; other shapes have no project."""
+    if request_id.startswith(PREVIEW_PREFIX):
+        return PREVIEW_PROJECT
     name = parse(request_id)
     return name.project if name is not None else None
 

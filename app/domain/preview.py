@@ -19,12 +19,13 @@ import hashlib
 import re
 from typing import Any, Final
 
+from app.domain import naming
 from app.domain.errors import Rule, ValidationError
 from app.domain.params_sound import DEFAULT_SPEECH_MODEL
 from app.domain.slots import validate_request_id
 
 #: What every preview's RequestId starts with.
-PREFIX: Final = "preview:voice:"
+PREFIX: Final = naming.PREVIEW_PREFIX
 #: How much of the voice id the RequestId shows (the digest tells voices apart anyway).
 VOICE_PART_MAX: Final = 60
 _DIGEST_HEX: Final = 16

@@ -45,3 +45,12 @@ def test_a_blank_voice_is_refused_naming_voice():
     with pytest.raises(ValidationError) as caught:
         preview.check_voice("  ")
     assert caught.value.field == "voice"
+
+
+def test_every_preview_belongs_to_one_project_whatever_its_voice():
+    """Auditions are kept together in the slot list, not one project per voice."""
+    from app.domain.naming import PREVIEW_PROJECT, project_of
+
+    rids = [preview.request_id(v, "Hello.") for v in ("English_expressive_narrator", "声音")]
+    assert {project_of(r) for r in rids} == {PREVIEW_PROJECT}
+    assert project_of("article:20260816:tide-eye:scene-02") == "tide-eye"
