@@ -213,6 +213,8 @@ class Refusal(str, Enum):
     NO_QUERY = "no_query"  # the kind has no task the provider can be asked about (images)
     #: music and synchronous speech: no task id, and MiniMax keeps no record to look up
     NO_RECORD = "no_record"
+    #: a designed voice: no task to query, but get_voice settles it by the slot's own voice id
+    VOICE_LOOKUP = "voice_lookup"
     NO_RESULTS = "no_results"  # fail: nothing left to download again
     NO_CANCEL = "no_cancel"  # queued, but this task's protocol cannot cancel (V1)
     MEDIA_REMOVED = "media_removed"  # export: the local media were deleted (tidy-up)
@@ -234,6 +236,8 @@ REFUSAL_WHY: dict[Refusal, str] = {
     Refusal.NO_QUERY: "this kind of task cannot be queried at the provider (it has no task id); "
     "recover --declare-failed when you are sure",
     Refusal.NO_RECORD: NO_TASK_ID,
+    Refusal.VOICE_LOOKUP: "a voice design has no task to query; recover --lookup asks the "
+    "provider's voice list for the voice id this slot sent, or recover --declare-failed",
     Refusal.NO_RESULTS: "recover is for failed tasks only while results are left to download",
     Refusal.NO_CANCEL: "only a task the provider still has queued can be cancelled, and only "
     "where the provider can cancel (MiniMax V2)",
@@ -316,7 +320,9 @@ def slot_offers(task: SlotFacts | None, caps: Capabilities) -> dict[Action, Slot
             if action is Action.NEW_SLOT and state is State.UNKNOWN:
                 refusal = Refusal.RECOVER_FIRST
         elif action is Action.QUERY and state is State.UNKNOWN:
-            if kind in ("music", "speech", "voice") and not has_task_id(kind, params):
+            if kind == "voice":
+                refusal = Refusal.VOICE_LOOKUP
+            elif kind in ("music", "speech") and not has_task_id(kind, params):
                 refusal = Refusal.NO_RECORD
             elif not asks_provider(kind, caps, params):
                 refusal = Refusal.NO_QUERY

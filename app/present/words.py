@@ -353,6 +353,11 @@ REFUSAL_WORDS: dict[Refusal, str] = {
         "The sound's answer was lost and MiniMax keeps no record of it to look up. Use "
         "Recover to declare the slot failed.",
     ),
+    Refusal.VOICE_LOOKUP: QT_TRANSLATE_NOOP(
+        "WhyNot",
+        "A designed voice has no task to ask about. Use Recover: Slate looks the voice up in "
+        "your MiniMax voices by the id this slot sent, or you declare the slot failed.",
+    ),
     Refusal.NO_RESULTS: WHY_NOT_WORDS[Action.RECOVER],
     Refusal.NO_CANCEL: WHY_NOT_WORDS[Action.CANCEL],
     Refusal.MEDIA_REMOVED: QT_TRANSLATE_NOOP(

@@ -140,6 +140,10 @@
         <translation>创建请求已于 %1 发出，但它的回复（也就是声音本身）丢失了。MiniMax 不保留歌曲或短语音的任何记录可供查找，所以既无从查询，也无从关联。Slate 不会再次创建：它可能已经生成并计费。请点“恢复”并将此槽位标记为失败，然后在新槽位中重新制作。</translation>
     </message>
     <message>
+        <source>The voice design request left at %1 and its answer was lost. The voice may have been made and billed; Slate will not send it again. Recover: Slate looks the voice up in your MiniMax voices by the id this slot sent — found, it is attached; not found, declare the slot failed.</source>
+        <translation>音色设计请求已于 %1 发出，但它的回复丢失了。这个音色可能已经生成并计费；Slate 不会再次发送。请点“恢复”：Slate 会按此槽位发送的音色 ID 在你的 MiniMax 音色中查找——找到就关联；找不到，再将此槽位标记为失败。</translation>
+    </message>
+    <message>
         <source>The media were checked, then deleted from this computer (Tidy up). The slot, its history and its cost stay.</source>
         <translation>媒体曾经校验，之后已从这台电脑删除（整理）。槽位、历史和费用都会保留。</translation>
     </message>
@@ -2887,6 +2891,10 @@ Every image and video you create gathers here, newest first.</source>
     <message>
         <source>The sound&apos;s answer was lost and MiniMax keeps no record of it to look up. Use Recover to declare the slot failed.</source>
         <translation>声音的回复丢失了，MiniMax 也没有可供查找的记录。请用“恢复”将此槽位标记为失败。</translation>
+    </message>
+    <message>
+        <source>A designed voice has no task to ask about. Use Recover: Slate looks the voice up in your MiniMax voices by the id this slot sent, or you declare the slot failed.</source>
+        <translation>设计的音色没有可查询的任务。请用“恢复”：Slate 会按此槽位发送的音色 ID 在你的 MiniMax 音色中查找它；或者由你将此槽位标记为失败。</translation>
     </message>
     <message>
         <source>The media of this slot were deleted from this computer: nothing to export. Download them again first where the provider still has them.</source>

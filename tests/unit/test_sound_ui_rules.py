@@ -43,6 +43,30 @@ def test_an_unknown_sound_without_a_task_id_offers_recover_only_with_no_record(k
     assert [a for a, o in offers.items() if o.offered] == [Action.RECOVER]
 
 
+def test_an_unknown_designed_voice_is_settled_by_its_voice_id_not_declared_unrecordable():
+    """A voice design has no task to query, yet it is not a song: Recover looks the slot's own
+    voice id up (get_voice), and the window says so in both languages."""
+    from app.domain.states import recover_options
+    from app.present.translations import translator
+    from app.present.words import REFUSAL_WORDS
+    from app.ui.panes.banner import UNKNOWN_NOT_QUERIED
+
+    facts = Facts(State.UNKNOWN, "voice", {"prompt": "x", "preview_text": "y"})
+    offers = slot_offers(facts, V1)
+    assert offers[Action.QUERY].refusal is Refusal.VOICE_LOOKUP
+    assert [a for a, o in offers.items() if o.offered] == [Action.RECOVER]
+    from app.domain.states import RecoverWay
+
+    assert recover_options(facts, V1, provider="minimax")[RecoverWay.LOOKUP].offered
+    zh = translator("zh_CN")
+    for context, said in (
+        ("WhyNot", REFUSAL_WORDS[Refusal.VOICE_LOOKUP]),
+        ("Banner", UNKNOWN_NOT_QUERIED[Refusal.VOICE_LOOKUP]),
+    ):
+        assert "voice" in said and "keeps no record" not in said
+        assert zh(context, said) != said, said  # said in Chinese too
+
+
 def test_a_long_voice_line_has_a_task_id_to_attach():
     offers = slot_offers(Facts(State.UNKNOWN, "speech", {"protocol": "async"}), V1)
     assert offers[Action.QUERY].refusal is Refusal.NO_TASK_ID  # attach it by its task id

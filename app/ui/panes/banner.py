@@ -147,6 +147,13 @@ UNKNOWN_NOT_QUERIED = {
         "and nothing to attach. Slate will not create again: it may have been made and billed. "
         "Recover and declare the slot failed, then make it again in a new slot.",
     ),
+    Refusal.VOICE_LOOKUP: QT_TRANSLATE_NOOP(
+        "Banner",
+        "The voice design request left at %1 and its answer was lost. The voice may have been "
+        "made and billed; Slate will not send it again. Recover: Slate looks the voice up in "
+        "your MiniMax voices by the id this slot sent — found, it is attached; not found, "
+        "declare the slot failed.",
+    ),
     Refusal.NO_QUERY: QT_TRANSLATE_NOOP(
         "Banner",
         "The create request left at %1 and no clear answer came back. Slate will not create "
