@@ -685,7 +685,7 @@ def render_batch_row(r: BatchRow) -> dict[str, Any]:
 def render_problem(p: Problem) -> dict[str, Any]:
     out: dict[str, Any] = {
         "code": p.code.value,
-        "message": p.message,
+        "message": p.full_message,
         "reason": p.reason.value if p.reason is not None else None,
     }
     if p.field is not None:
@@ -924,7 +924,7 @@ def _human(out: Result[Any], translate: Any = None) -> str:
         for r in payload.rows:
             why = ""
             if r.problem is not None and r.outcome is not OutcomeKind.CREATED:
-                why = f" — {r.problem.message}"
+                why = f" — {r.problem.full_message}"
             lines.append(f"  row {r.row:<5} {r.outcome.value:<16} {r.request_id or '—'}{why}")
         counts = ", ".join(f"{n} {k}" for k, n in payload.counts.items() if n)
         total = format_money(payload.cost.estimate, payload.cost.currency)

@@ -211,9 +211,10 @@ def _twin_row(row: ShotRow, twin: Twin, cost: Cost | None) -> BatchRow:
         None,
         Problem(
             ProblemCode.TWIN,
-            f"row {row.row}: same settings as {where}{twin.request_id} ({twin.state.value}); "
+            f"same settings as {where}{twin.request_id} ({twin.state.value}); "
             "creating it would pay for the same result again, so nothing is sent unless twins "
             "are allowed",
+            row=row.row,
         ),
         cost,
         twin=twin,
@@ -227,7 +228,12 @@ def _invalid_row(error: RowError) -> BatchRow:
         error.request_id,
         None,
         OutcomeKind.INVALID,
-        problem=Problem(ProblemCode.INVALID, error.describe(), field=error.field),
+        problem=Problem(
+            ProblemCode.INVALID,
+            f"{error.field}: {error.message}",
+            field=error.field,
+            row=error.row,
+        ),
     )
 
 
@@ -379,10 +385,11 @@ class Batches:
                     OutcomeKind.CONFLICT,
                     Problem(
                         ProblemCode.CONFLICT,
-                        f"row {row.row}: this RequestId is already used with "
+                        "this RequestId is already used with "
                         f"other parameters ({', '.join(changes) or 'owner'}); nothing would be sent",
                         diff=changes,
                         suggested_request_id=suggestion,
+                        row=row.row,
                     ),
                 )
             gone = task.state == State.SUBMITTING and owner_gone(
@@ -393,9 +400,10 @@ class Batches:
                     OutcomeKind.UNKNOWN,
                     Problem(
                         ProblemCode.UNKNOWN,
-                        f"row {row.row}: this slot's create has an unknown "
+                        "this slot's create has an unknown "
                         "outcome; create is disabled. Query the provider or recover.",
                         unchanged=Unchanged.STILL_UNKNOWN,
+                        row=row.row,
                     ),
                 )
             return answer(OutcomeKind.REPLAYED)
@@ -414,8 +422,9 @@ class Batches:
                 OutcomeKind.QUOTA_EXCEEDED,
                 Problem(
                     ProblemCode.QUOTA_EXCEEDED,
-                    f"row {row.row}: today's {kind} quota would be "
+                    f"today's {kind} quota would be "
                     f"used up: {used} of {limit} (this create needs {need})",
+                    row=row.row,
                 ),
                 p.cost,
             )
@@ -426,7 +435,8 @@ class Batches:
                     OutcomeKind.BUDGET_EXCEEDED,
                     Problem(
                         ProblemCode.BUDGET_EXCEEDED,
-                        f"row {row.row}: the daily budget would refuse this create: {check.reason}",
+                        f"the daily budget would refuse this create: {check.reason}",
+                        row=row.row,
                     ),
                     p.cost,
                 )
@@ -543,7 +553,7 @@ class Batches:
                     OutcomeKind.INVALID,
                     p.row.request_id,
                     problem=Problem(
-                        ProblemCode.INTERNAL, f"row {p.row.row}: {type(exc).__name__}: {exc}"
+                        ProblemCode.INTERNAL, f"{type(exc).__name__}: {exc}", row=p.row.row
                     ),
                 )
             finally:
@@ -640,15 +650,8 @@ def _file_invalid(exc: ValidationError) -> Result[BatchReport]:
 def _row_of(p: _Prepared, out: Result[Any]) -> BatchRow:
     cost = out.task.cost if out.task is not None and out.task.cost is not None else p.cost
     problem = out.problem
-    if problem is not None and not problem.message.startswith(f"row {p.row.row}:"):
-        problem = Problem(
-            problem.code,
-            f"row {p.row.row}: {problem.message}",
-            problem.field,
-            problem.provider,
-            problem.diff,
-            problem.suggested_request_id,
-        )
+    if problem is not None and problem.row is None:
+        problem = dataclasses.replace(problem, row=p.row.row)
     return BatchRow(
         p.row.row, p.row.line, p.row.request_id, p.row.kind, out.kind, out.task, problem, cost
     )
@@ -685,7 +688,7 @@ class _Teller:
         if state is not None:
             text += f" ({state.value})"
         if row.problem is not None and row.outcome is not OutcomeKind.CREATED:
-            text += f" — {row.problem.message.removeprefix(f'row {row.row}: ')}"
+            text += f" — {row.problem.message}"
         self._emit(BatchProgress(row.row, row.request_id, row.outcome, state, text))
 
     def change(self, row: BatchRow, view: TaskView) -> None:

@@ -89,6 +89,13 @@ class Problem:
     unchanged: Unchanged | None = None
     #: Why the task was refused, failed or is unknown, typed (``error.reason`` in the JSON).
     reason: FailReason | None = None
+    #: The shot-list row the problem is about (``batch``); ``message`` does not repeat it.
+    row: int | None = None
+
+    @property
+    def full_message(self) -> str:
+        """The message as the command line writes it: its row first (``row 3: …``) if any."""
+        return self.message if self.row is None else f"row {self.row}: {self.message}"
 
 
 @dataclass(frozen=True)

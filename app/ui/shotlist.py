@@ -169,11 +169,7 @@ def why(row: BatchRow) -> str:
         )
     if row.outcome is OutcomeKind.CONFLICT and p.diff:
         return _tr(CHANGED).replace("%1", ", ".join(p.diff))
-    message = p.message
-    prefix = f"row {row.row}: "
-    if message.startswith(prefix):
-        message = message[len(prefix) :]
-    return message
+    return p.message  # the row is its own column: the message does not repeat it
 
 
 class ShotListDialog(QDialog):

@@ -77,6 +77,9 @@ def test_import_review_then_create_all(gui, make_window, tmp_path):
     ]
     assert "prompt" in rows[3][5]
     assert rows[4][0] == "6" and "duration" in rows[4][5] and "4–15" in rows[4][5]
+    # the row is its own column: the reason is the service's message, not "row 6: …" again
+    assert rows[4][5].startswith("duration: "), rows[4][5]
+    assert dialog.report.rows[4].problem.row == 6
     one = service.estimate("video", {"model": "MiniMax-H3", "prompt": "x", "duration": 4}).payload
     two = service.estimate("video", {"model": "MiniMax-H3", "prompt": "x", "duration": 5}).payload
     assert rows[0][4] == "about " + format_money(one.cost.estimate, one.cost.currency)

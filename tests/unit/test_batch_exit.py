@@ -115,3 +115,15 @@ def test_the_batch_json_keys():
     assert {"row", "request_id", "outcome", "task", "error"} <= set(js["rows"][0])
     assert set(js["cost"]) >= {"estimate", "currency"}
     assert js["counts"]["created"] == 1 and js["counts"]["budget_exceeded"] == 0
+
+
+def test_a_rows_problem_carries_its_row_and_the_json_message_still_names_it():
+    """The row travels as a field (the window reads it and the message as they are); the
+    command line's ``error.message`` keeps its documented ``row N: field: …`` text."""
+    bad = Problem(ProblemCode.INVALID, "duration: must be 4–15", field="duration", row=6)
+    assert bad.message == "duration: must be 4–15" and bad.row == 6
+    js = render(report(row(K.INVALID, problem=bad)))
+    assert js["rows"][0]["error"]["message"] == "row 6: duration: must be 4–15"
+    assert js["rows"][0]["error"]["field"] == "duration"
+    plain = Problem(ProblemCode.INVALID, "file: missing", field="file")
+    assert plain.full_message == "file: missing"

@@ -74,10 +74,6 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("app/ui/panes/running.py", "<module>"): "imports re for expected_shape below",
     ("app/ui/panes/running.py", "expected_shape"): "the draft's size and ratio parameters",
     ("app/ui/prices.py", "part_text"): "a price table part (768P/6s): Slate's own table's key",
-    # debt: the service prefixes a shot-list row's message with "row N: " and the dialog strips
-    # it before showing the message as it is (no fact is read from it); the prefix belongs in
-    # the service's typed Problem, not in its message
-    ("app/ui/shotlist.py", "why"): "strips the service's own 'row N: ' prefix (debt, see above)",
     ("app/ui/twin.py", "scene"): REQUEST_ID,
     ("app/ui/voice_design.py", "suggested_request_id"): REQUEST_ID,
     ("app/ui/voice_design.py", "slot_name"): REQUEST_ID,
