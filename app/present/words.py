@@ -221,7 +221,13 @@ INTERNAL = QT_TRANSLATE_NOOP(
 )
 NETWORK = QT_TRANSLATE_NOOP(
     "Words",
-    "The provider could not be reached. Check the network connection; Slate tries again by itself.",
+    "The provider could not be reached, so nothing was sent. Check the network connection, "
+    "then try again.",
+)
+STORE_FULL = QT_TRANSLATE_NOOP(
+    "Words",
+    "The disk that holds Slate's slots is full, so this could not be saved. Nothing stored "
+    "was lost; free some space, then try again.",
 )
 KEYRING = QT_TRANSLATE_NOOP(
     "Words",
@@ -608,9 +614,55 @@ def for_outcome(
     return Said(translate(CONTEXT, said), message)
 
 
-def for_error(message: str, translate: Translate = _plain) -> Said:
-    """An error of the app's own work ("load slot: OperationalError: …"): the general words,
-    the message behind Details (never read for its words)."""
+#: Reasons an error of the app's own work is said by (the rest are about a task's journey and
+#: would say more than is known): a connection never made, and the provider's refusals.
+_ERROR_REASONS: dict[FailReason, str] = {
+    FailReason.NEVER_SENT: NETWORK,
+    **{
+        r: REASON_WORDS[r]
+        for r in (
+            FailReason.BALANCE,
+            FailReason.RATE_LIMIT,
+            FailReason.SENSITIVE_INPUT,
+            FailReason.WRONG_KEY,
+            FailReason.PLAN_QUOTA,
+            FailReason.NOT_IN_PLAN,
+            FailReason.INVALID_PARAMS,
+            FailReason.PROMPT_TOO_LONG,
+            FailReason.BAD_CHARACTERS,
+            FailReason.VERIFY_ACCOUNT,
+            FailReason.SERVER_ERROR,
+            FailReason.REFUSED,
+        )
+    },
+}
+#: Codes of an error of the app's own work (a ``SlateError``'s, or the store's, typed where
+#: the error was caught: ``app.service.trouble``).
+_ERROR_CODES: dict[str, str] = {
+    "store_busy": STORE_BUSY,
+    "store_full": STORE_FULL,
+    "not_found": NOT_FOUND,
+    "no_keyring": KEYRING,
+}
+
+
+def for_error(trouble: Any, translate: Translate = _plain) -> Said:
+    """An error of the app's own work (the runner's ``Trouble``: "load slot: OperationalError:
+    …" with its typed ``reason`` or ``code``) in the designer's words, its message behind
+    Details. Chosen by the type only: a plain message, or one with nothing typed, gets the
+    general words (the message is never read for its words)."""
+    message = str(getattr(trouble, "message", trouble) or "")
+    typed = _reason_of(getattr(trouble, "reason", None))
+    code = getattr(trouble, "code", None)
+    rule = getattr(trouble, "rule", None)
+    if typed is not None and typed in _ERROR_REASONS:
+        return Said(translate(CONTEXT, _ERROR_REASONS[typed]), message)
+    if code == "invalid" and isinstance(rule, Rule) and rule is not Rule.OTHER:
+        field = getattr(trouble, "field", None)
+        said = rule_words(rule, getattr(trouble, "values", None) or {}, field, translate)
+        return Said(said[:1].upper() + said[1:], message)
+    if isinstance(code, str) and code in _ERROR_CODES:
+        return Said(translate(CONTEXT, _ERROR_CODES[code]), message)
     return Said(translate(CONTEXT, INTERNAL), message)
 
 
@@ -1216,6 +1268,7 @@ __all__ = [
     "STILL_RUNNING",
     "STILL_UNKNOWN",
     "STORE_BUSY",
+    "STORE_FULL",
     "STRANGE_STATUS",
     "Said",
     "THIS_FILE",

@@ -24,6 +24,7 @@ from app.service.context import ProviderInfo
 from app.service.reads import QueueEntry, SlotReader
 from app.service.results import History, OutcomeKind, QuotaReport, Result
 from app.service.slate import SlateService
+from app.service.trouble import Trouble, trouble_of
 from app.service.views import TaskView
 from app.ui.qt import QT_TRANSLATE_NOOP, QObject, Signal, translate
 
@@ -67,9 +68,10 @@ class Status:
 
 class TaskRunner(QObject):
     """Runs coroutines for the UI: keeps strong references, cancels them on shutdown, and turns
-    exceptions into the :attr:`error` signal (krita-ai-diffusion's ``_report_errors``)."""
+    exceptions into the :attr:`error` signal (krita-ai-diffusion's ``_report_errors``), each
+    typed once as a :class:`~app.service.trouble.Trouble` for the words to say."""
 
-    error = Signal(str)
+    error = Signal(object)  # Trouble
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -82,11 +84,11 @@ class TaskRunner(QObject):
         coro: Coroutine[Any, Any, Any],
         *,
         done: Callable[[Any], None] | None = None,
-        failed: Callable[[str], None] | None = None,
+        failed: Callable[[Trouble], None] | None = None,
         background: bool = False,
         what: str = "",
     ) -> asyncio.Task[Any] | None:
-        """Run ``coro``; ``done(result)`` when it returns, ``failed(message)`` when it raises
+        """Run ``coro``; ``done(result)`` when it returns, ``failed(trouble)`` when it raises
         (after :attr:`error` said so). Neither is called once the runner is shut down."""
         if self._closed:
             coro.close()
@@ -104,17 +106,17 @@ class TaskRunner(QObject):
             exc = t.exception()
             if exc is not None:
                 log.error("%s failed", what or "background work", exc_info=exc)
-                message = f"{what + ': ' if what else ''}{type(exc).__name__}: {exc}"
-                self.error.emit(message)
+                trouble = trouble_of(exc, what)
+                self.error.emit(trouble)
                 if failed is not None and not self._closed:
-                    failed(message)
+                    failed(trouble)
                 return
             if done is not None and not self._closed:
                 try:
                     done(t.result())
                 except Exception as cb_exc:  # noqa: BLE001 - a UI callback's bug must be seen
                     log.exception("callback of %s failed", what)
-                    self.error.emit(f"{type(cb_exc).__name__}: {cb_exc}")
+                    self.error.emit(trouble_of(cb_exc))
 
         task.add_done_callback(finished)
         return task
@@ -155,7 +157,7 @@ class Controller(QObject):
     conflictArrived = Signal(object)  # Result with problem.diff and problem.suggested_request_id
     statusChanged = Signal(object)  # Status
     actionFailed = Signal(str)  # action: its coroutine raised (errorOccurred said why)
-    errorOccurred = Signal(str)
+    errorOccurred = Signal(object)  # Trouble: the runner's error, typed (app.service.trouble)
     reset = Signal()  # the service was replaced (settings applied): reload everything
     pricesChanged = Signal()  # a designer gave or took back a price: estimates again
 
@@ -303,7 +305,8 @@ class Controller(QObject):
             if done is not None:
                 done("settings are saved and apply on the next start")
             return
-        self.runner.run(self._reconfigure(config), done=done, failed=done, what="apply settings")
+        failed = None if done is None else (lambda trouble: done(trouble.message))
+        self.runner.run(self._reconfigure(config), done=done, failed=failed, what="apply settings")
 
     async def _reconfigure(self, config: Any) -> str | None:
         assert self._rebuild is not None
@@ -421,7 +424,7 @@ class Controller(QObject):
         kind: str,
         params: dict[str, Any],
         done: Callable[[Any], None],
-        failed: Callable[[str], None] | None = None,
+        failed: Callable[[Trouble], None] | None = None,
     ) -> None:
         """Another live, unknown or successful slot with exactly these parameters (the service's
         Twin, or None): a draft's Create asks before paying again. Reads only."""
@@ -676,10 +679,10 @@ class Controller(QObject):
         prompt: str,
         preview_text: str,
         done: Callable[[Result[Any]], None],
-        failed: Callable[[str], None] | None = None,
+        failed: Callable[[Trouble], None] | None = None,
     ) -> None:
         """``slate voice design``: a voice slot, with the submit's outcomes (replay, conflict,
-        unknown) for ``done`` to say; ``failed`` gets the message when the work raised."""
+        unknown) for ``done`` to say; ``failed`` gets the trouble when the work raised."""
 
         def finished(out: Result[Any]) -> None:
             done(out)
@@ -717,7 +720,7 @@ class Controller(QObject):
         self.runner.run(
             self._sending(self.service.preview_voice(voice, model=model)),
             done=finished,
-            failed=failed,
+            failed=None if failed is None else (lambda trouble: failed(trouble.message)),
             what="preview voice",
         )
 

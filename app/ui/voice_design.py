@@ -245,13 +245,13 @@ class VoiceDesignDialog(QDialog):
             self._broke,
         )
 
-    def _broke(self, message: str) -> None:
+    def _broke(self, trouble: Any) -> None:
         if not self._alive():
             return
         self.running = False
         self._lock(False)
         self.validate()
-        self._say(words.for_error(message, translate).text, error=True)
+        self._say(words.for_error(trouble, translate).text, error=True)
 
     def _answered(self, out: Any) -> None:
         if not self._alive():

@@ -3136,8 +3136,12 @@ Every image and video you create gathers here, newest first.</source>
         <translation>Slate 内部出了问题。下方详情和日志中有具体说明。</translation>
     </message>
     <message>
-        <source>The provider could not be reached. Check the network connection; Slate tries again by itself.</source>
-        <translation>无法连接服务商。请检查网络连接；Slate 会自动重试。</translation>
+        <source>The provider could not be reached, so nothing was sent. Check the network connection, then try again.</source>
+        <translation>无法连接服务商，因此没有发送任何内容。请检查网络连接，然后重试。</translation>
+    </message>
+    <message>
+        <source>The disk that holds Slate&apos;s slots is full, so this could not be saved. Nothing stored was lost; free some space, then try again.</source>
+        <translation>存放 Slate 槽位的磁盘已满，因此无法保存。已存储的内容没有丢失；请释放一些空间，然后重试。</translation>
     </message>
     <message>
         <source>The system&apos;s password store is not available, so the API key cannot be kept. Set the key in the environment instead (see Settings).</source>

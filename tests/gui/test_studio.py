@@ -365,6 +365,16 @@ def test_an_error_of_the_app_is_said_in_words_with_the_exception_behind_details(
     assert bar.details_button.isVisible()
     bar.details_button.click()
     assert "OperationalError" in bar.details.text()
+    # typed once where the runner caught it: a connection never made says the network words
+    import httpx
+
+    from app.service.trouble import trouble_of
+
+    refused = trouble_of(httpx.ConnectError("connection refused"), "query")
+    window.controller.errorOccurred.emit(refused)
+    assert bar.message.text() == words.NETWORK
+    bar.details_button.click()
+    assert "ConnectError" in bar.details.text()
 
 
 def test_a_finished_slot_shows_its_results_large_then_a_summary(gui, make_window):

@@ -466,9 +466,10 @@ class SlotPane(QWidget):
         self._said_about = about
         self.actions.show_message(text, error, detail if text else "")
 
-    def show_error(self, message: str) -> None:
-        """An error of the app's own work: the sentence, the original behind Details."""
-        said = words.for_error(message, translate)
+    def show_error(self, trouble: Any) -> None:
+        """An error of the app's own work (the runner's typed ``Trouble``): its sentence, the
+        original behind Details."""
+        said = words.for_error(trouble, translate)
         self.show_message(said.text, detail=said.detail)
 
     def _end(self, action: str) -> None:
