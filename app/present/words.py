@@ -767,7 +767,9 @@ def _event_reason(event: str, facts: Mapping[str, Any]) -> str | None:
             return LOOKUP_MANY if facts.get("candidates") else LOOKUP_NOTHING
         evidence = facts.get("lookup")
         if isinstance(evidence, Mapping) and evidence.get("listed") is False:
-            return LOOKUP_NOTHING  # a designed voice's lookup: get_voice does not list it
+            # a designed voice's lookup written before it carried its ``unchanged`` reason:
+            # its evidence's typed flag says get_voice did not list it
+            return LOOKUP_NOTHING
         return None
     typed = _reason_of(facts.get("reason"))
     if typed is not None and typed is not FailReason.DECLARED_FAILED:

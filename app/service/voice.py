@@ -245,7 +245,7 @@ async def lookup(recovery: Recovery, task: TaskRow) -> Result[Any]:
         "lookup",
         state=task.state,
         detail=detail,
-        data={"lookup": evidence},
+        data={"lookup": evidence, "unchanged": Unchanged.LOOKUP_NOTHING.value},
     )
     return Result(
         OutcomeKind.UNKNOWN,

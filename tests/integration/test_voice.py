@@ -122,6 +122,7 @@ async def test_a_voice_never_made_stays_unknown_with_the_evidence(harness):
     events = (await h.service.history(RID)).payload.events
     [seen] = [e for e in events if e.event == "lookup"]
     assert seen.data["lookup"]["listed"] is False
+    assert seen.data["unchanged"] == "lookup_nothing"  # typed, as recover's lookup writes it
     assert seen.data["lookup"]["voice_id"] == own_id()
     declared = await h.service.recover(RID, DeclareFailed("get_voice does not list it"))
     assert declared.task.state is State.FAIL

@@ -268,6 +268,25 @@ SHA = "135b1010b8244b62c3269a4dbf96c80461f31a64bfe5da9f15aa3abc7dfc9d63"
             {"unchanged": "lookup_many"},
             "looked up at the provider: " + words.LOOKUP_MANY,
         ),
+        (  # a designed voice's lookup: its typed reason, as recover's lookup writes it
+            "lookup",
+            "get_voice does not list this slot's voice id v-1 (0 designed voice(s) listed); "
+            "nothing changed. The create's window has not passed yet: ask again later",
+            {"lookup": {"voice_id": "v-1", "listed": False}, "unchanged": "lookup_nothing"},
+            "looked up at the provider: " + words.LOOKUP_NOTHING,
+        ),
+        (  # the typed reason is what is read, not the evidence beside it
+            "lookup",
+            "get_voice did not answer",
+            {"lookup": {"voice_id": "v-1", "listed": False}, "unchanged": "list_silent"},
+            "looked up at the provider: " + words.LIST_SILENT,
+        ),
+        (  # written before the voice lookup carried its reason: its evidence's typed flag
+            "lookup",
+            "get_voice does not list this slot's voice id v-1; nothing changed",
+            {"lookup": {"voice_id": "v-1", "listed": False}},
+            "looked up at the provider: " + words.LOOKUP_NOTHING,
+        ),
         (
             "quota_refused",
             "video quota: 5 of 5 used today; 1 more refused",
