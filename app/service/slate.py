@@ -21,14 +21,12 @@ from __future__ import annotations
 import asyncio
 import random
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from app.config import Config
 from app.domain.prices import PriceTable
-from app.domain.shotlist import ShotList
 from app.providers.base import Provider
 from app.service.cancel import Canceller
-from app.service.batch import Batches, BatchSource
 from app.service.context import ProviderInfo, ServiceContext
 from app.service.derived import Derivations
 from app.service.lifecycle import Lifecycle
@@ -64,6 +62,10 @@ from app.service.views import TaskView
 from app.store.aio import Store
 from app.store.rows import Scope, TaskRow
 
+if TYPE_CHECKING:  # shot lists (and yaml) load on their first use, not with the service
+    from app.domain.shotlist import ShotList
+    from app.service.batch import Batches, BatchSource
+
 
 class SlateService:
     def __init__(
@@ -90,7 +92,7 @@ class SlateService:
         self._picks = Picks(ctx)
         self._spending = Spending(ctx)
         self._prices = Prices(ctx)
-        self._batches = Batches(ctx, self._submitter, self.lifecycle)
+        self._batches_made: Batches | None = None
         self._derived = Derivations(ctx, self._submitter)
         #: The slot browser's reads, bound to this service's scope.
         self.reader = SlotReader(store, ctx.scope, config.data_dir)
@@ -371,6 +373,14 @@ class SlateService:
         return await preview_mod.hear(self.ctx, self.submit, voice, text, model, language)
 
     # -- shot lists -------------------------------------------------------------------------
+    @property
+    def _batches(self) -> Batches:
+        if self._batches_made is None:
+            from app.service.batch import Batches
+
+            self._batches_made = Batches(self.ctx, self._submitter, self.lifecycle)
+        return self._batches_made
+
     async def plan_batch(
         self,
         source: BatchSource | ShotList,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.domain.params_h3image import MODELS as H3_IMAGE_MODELS
 from app.domain.states import Action, RecoverWay, State
@@ -25,32 +25,12 @@ from app.service.views import MediaView
 from app.ui.assets import app_icon
 from app.ui.chain import Role, frame_data_url, h3_model, is_video, media_path, reference_audio
 from app.ui.current import Busy, CurrentSlot
-from app.ui.dialogs import (
-    ConflictDialog,
-    RecoverDialog,
-    SettingsDialog,
-    folder_dialog,
-    image_dialog,
-    media_dialog,
-)
 from app.ui.inputs import ReferenceList
-from app.ui.lookup import LookupDialog
 from app.ui.inputs import SHOTLIST_SUFFIXES, kind_of_source, sources_of
-from app.ui.shotlist import (
-    ShotListDialog,
-    TemplateDialog,
-    save_dialog,
-    save_rows,
-    shotlist_dialog,
-)
-from app.ui.spend import SpendDialog
 from app.ui.gallery.model import GalleryModel, GalleryScope
 from app.ui.gallery.pane import GalleryPane, ResultRef
 from app.ui.gallery.thumbs import ThumbCache, ThumbLoader, default_cache_dir
-from app.domain.templates import scene_kind
 from app.ui.picks import MarkKeys, PickActions
-from app.ui.compare import CompareView
-from app.ui.viewer import Viewer
 from app.ui.models import SlotTreeModel
 from app.ui.notify import Notifier
 from app.ui.panes.browser import SlotBrowser
@@ -80,6 +60,9 @@ from app.ui.qt import (
 )
 from app.ui.style import apply_theme, resolve
 
+if TYPE_CHECKING:  # the lightboxes load on first use, after the first paint
+    from app.ui.compare import CompareView
+    from app.ui.viewer import Viewer
 
 #: The form's settings a template gives every scene (shot-list columns).
 TEMPLATE_OPTIONS = (
@@ -567,6 +550,8 @@ class MainWindow(QMainWindow):
     def open_viewer(self, row: int) -> Viewer:
         """The viewer on a gallery row (the same viewer, reused)."""
         if self.viewer is None:
+            from app.ui.viewer import Viewer
+
             self.viewer = Viewer(self.gallery_model, self)
             self.viewer.slotWanted.connect(self._viewer_slot)
             self.viewer.finished.connect(self._lightbox_closed)
@@ -592,6 +577,8 @@ class MainWindow(QMainWindow):
     def open_compare(self, a: int, b: int) -> CompareView | None:
         """Results ``a`` and ``b`` of the gallery side by side."""
         if self.compare is None:
+            from app.ui.compare import CompareView
+
             self.compare = CompareView(self.gallery_model, self)
             self.compare.finished.connect(self._lightbox_closed)
         if not self.compare.show_pair(a, b):
@@ -934,6 +921,8 @@ class MainWindow(QMainWindow):
             return
         rid = task.request_id
         options = task.recover  # the service's answer, for this slot's own protocol
+        from app.ui.dialogs import RecoverDialog
+
         dlg = RecoverDialog(
             rid, options, can_lookup=options[RecoverWay.LOOKUP].offered, parent=self
         )
@@ -967,6 +956,8 @@ class MainWindow(QMainWindow):
             )
             return
         name = "MiniMax" if not self.controller.demo else self.tr("the demo provider")
+        from app.ui.lookup import LookupDialog
+
         dlg = LookupDialog(rid, report, name, self)
         dlg.attach.connect(lambda how: self.slot_pane.recover(rid, how))
         dlg.otherWays.connect(self.open_recover)
@@ -981,13 +972,19 @@ class MainWindow(QMainWindow):
 
     def choose_directory(self, done: Any) -> None:
         """Ask for a folder without a nested event loop (tests replace this)."""
+        from app.ui.dialogs import folder_dialog
+
         self._open_dialog(folder_dialog(self, done))
 
     def choose_file(self, done: Any) -> None:
+        from app.ui.dialogs import image_dialog
+
         self._open_dialog(image_dialog(self, done))
 
     def choose_media(self, done: Any) -> None:
         """A picture, video or sound clip for the reference list (tests replace this)."""
+        from app.ui.dialogs import media_dialog
+
         self._open_dialog(media_dialog(self, done))
 
     def _choose_frame(self, picker: Any) -> None:
@@ -998,6 +995,8 @@ class MainWindow(QMainWindow):
         problem = out.problem
         diff = (problem.diff if problem else None) or {}
         suggested = (problem.suggested_request_id if problem else None) or ""
+        from app.ui.dialogs import ConflictDialog
+
         dlg = ConflictDialog(out.request_id or "", diff, suggested, self)
         kind, params = self.slot_pane.form_values()
         dlg.createAsNew.connect(lambda rid: self.slot_pane.create_as(rid, kind, params))
@@ -1005,6 +1004,8 @@ class MainWindow(QMainWindow):
 
     def open_spend(self) -> None:
         """The Spend view: today, this week, per project — the figures of ``slate spend``."""
+        from app.ui.spend import SpendDialog
+
         self._open_dialog(SpendDialog(self.controller, self))
 
     # -- shot lists --------------------------------------------------------------------------------
@@ -1017,15 +1018,22 @@ class MainWindow(QMainWindow):
 
     def choose_shot_list(self, done: Any) -> None:
         """Ask for a shot-list file (tests replace this)."""
+        from app.ui.shotlist import shotlist_dialog
+
         self._open_dialog(shotlist_dialog(self, done))
 
     def review_shot_list(self, source: Any, base_dir: Any, title: str) -> None:
+        from app.ui.shotlist import ShotListDialog
+
         dlg = ShotListDialog(self.controller, source, base_dir, title, self)
         dlg.created.connect(lambda _rids: self.model.schedule_refresh())
         self._open_dialog(dlg)
 
     def open_template(self) -> None:
         """Scenes NN–MM of the project on screen from one prompt, with the form's settings."""
+        from app.domain.templates import scene_kind
+        from app.ui.shotlist import TemplateDialog
+
         form_kind, params = self.slot_pane.form_values()
         kind = scene_kind(form_kind)  # a song's or voice line's form: the scenes are video
         if kind != form_kind:
@@ -1047,11 +1055,15 @@ class MainWindow(QMainWindow):
 
     def choose_save(self, done: Any) -> None:
         """Ask where to save a shot list (tests replace this); the template stays open."""
+        from app.ui.shotlist import save_dialog
+
         dlg = save_dialog(self, done)
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dlg.open()
 
     def _save_rows(self, rows: list[Any], path: str) -> None:
+        from app.ui.shotlist import save_rows
+
         err = save_rows(rows, path)
         self.status_pane.show_notice(
             self.tr("Not saved: %1").replace("%1", err)
@@ -1104,6 +1116,8 @@ class MainWindow(QMainWindow):
         values["theme"] = self.settings.theme
         values["language"] = self.settings.language
         values["draft_defaults"] = self.settings.draft_defaults()
+        from app.ui.dialogs import SettingsDialog
+
         dlg = SettingsDialog(
             values,
             self.controller.key_source,
