@@ -125,7 +125,7 @@ def test_the_main_views_in_chinese_leave_no_english(gui, make_window, qtbot, zh)
     )
     gui.sim.set_faults(lose_create_response=1)
     gui.run(other.submit(LOST, "video", {"prompt": prompts[LOST], "resolution": "768P"}))
-    insert_slot(other, REFUSED, "rejected", error="1026 input sensitive")
+    insert_slot(other, REFUSED, "rejected", error="input sensitive", error_code="1026")
     own = [*prompts.values(), f"prompt of {REFUSED}", "studio-a", "lin"]
     for rid in (VIDEO, IMAGE, LOST, REFUSED, "article:20261202:spring-campaign:scene-01"):
         own += [rid, *rid.split(":")]
