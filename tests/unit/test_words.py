@@ -524,3 +524,19 @@ def test_an_earlier_versions_reason_event_is_shown_as_stored(event, detail):
     said, _ = words.event_detail(event, detail, str, data={"code": 1008})
     if event != "lookup":  # the provider's code, looked up whole
         assert said == words.BALANCE
+
+
+def test_every_event_kind_is_said_in_both_languages():
+    """Each kind of history event the service writes has its words, and in Chinese they are
+    Chinese (a kind without words would fall back to the service's own name for it)."""
+    from app.present.translations import translator
+
+    zh = translator("zh_CN")
+    kinds = [k for k in words.EVENT_WORDS if k]
+    assert len(kinds) > 20
+    for kind in kinds:
+        for translate, lang in ((words._plain, "en"), (zh, "zh_CN")):
+            line, technical = words.event_line(kind, None, lambda s: str(s), translate)
+            assert line and technical == "", (kind, lang, line, technical)
+            if lang == "zh_CN":
+                assert re.search(r"[\u4e00-\u9fff]", line), (kind, line)
