@@ -88,6 +88,15 @@ def _shown(sqls: list[str]) -> str:
     return "\n".join(f"  {s}" for s in sqls)
 
 
+async def _first_page(store: Any, svc: SlateService, search: str) -> int:
+    """What the browser reads first: the projects, the first one's days, the first day's slots
+    (the number of slots shown)."""
+    scope, flt = svc.ctx.scope, SlotFilter(search=search)
+    groups = await store.projects(scope, flt)
+    days = await store.days(scope, flt, groups[0].key)
+    return len(await store.slots(scope, flt, groups[0].key, days[0].key))
+
+
 def test_a_claim_and_a_replay_run_the_counted_statements(tmp_path: Path) -> None:
     svc, trace, store = make(tmp_path)
     try:
@@ -121,17 +130,8 @@ def test_the_first_page_and_the_filter_run_the_counted_reads_on_an_index(
     try:
         for i in range(30):
             store.claim_blocking(request(svc, i))
-        scope = svc.ctx.scope
-        flt = SlotFilter(search=search)
-
-        async def first_page() -> int:
-            groups = await store.projects(scope, flt)
-            days = await store.days(scope, flt, groups[0].key)
-            rows = await store.slots(scope, flt, groups[0].key, days[0].key)
-            return len(rows)
-
         got: list[int] = []
-        sqls = trace.count(lambda: got.append(asyncio.run(first_page())))
+        sqls = trace.count(lambda: got.append(asyncio.run(_first_page(store, svc, search))))
         assert got[0] == hits
         reads = [s for s in sqls if s.lstrip().upper().startswith("SELECT")]
         assert len(reads) == FIRST_PAGE_SELECTS, f"the first page ran:\n{_shown(sqls)}"
@@ -364,18 +364,9 @@ def test_the_first_page_and_the_filter_on_postgresql_read_on_an_index(
                 store.claim_blocking(request(svc, i))
             with store.engine.begin() as conn:
                 _fill(conn)
-            scope = svc.ctx.scope
-            flt = SlotFilter(search=search)
-
-            async def first_page() -> int:
-                groups = await store.projects(scope, flt)
-                days = await store.days(scope, flt, groups[0].key)
-                rows = await store.slots(scope, flt, groups[0].key, days[0].key)
-                return len(rows)
-
             on[0] = True
             try:
-                got = asyncio.run(first_page())
+                got = asyncio.run(_first_page(store, svc, search))
             finally:
                 on[0] = False
             assert got == hits
