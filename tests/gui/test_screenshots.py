@@ -78,7 +78,7 @@ def test_main_views(gui, make_window, lang):
     gui.run(other.submit(LOST, "video", {"prompt": "storm over the pier", "resolution": "768P"}))
     insert_slot(other, "article:20260815:spring-campaign:scene-01", "processing")
     insert_slot(
-        other, "article:20260815:spring-campaign:scene-02", "rejected", error="1026 input sensitive"
+        other, "article:20260815:spring-campaign:scene-02", "rejected", error="input sensitive", error_code="1026"
     )
 
     window = make_window()
@@ -354,7 +354,7 @@ def test_the_slot_pane_spend_and_settings_at_both_sizes(gui, make_window, lang, 
     gui.sim.set_faults(lose_create_response=1)
     gui.run(other.submit(LOST, "video", {"prompt": "storm over the pier", "resolution": "768P"}))
     insert_slot(other, RUNNING, "processing")
-    insert_slot(other, REFUSED, "rejected", error="1026 input sensitive")
+    insert_slot(other, REFUSED, "rejected", error="input sensitive", error_code="1026")
     window = make_window()
     window.resize(*size)
     tag = f"size-{lang}-{size[0]}"

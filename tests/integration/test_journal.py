@@ -249,17 +249,32 @@ def test_entries_settled_by_another_process_while_listed_are_no_error(tmp_path, 
     folder.mkdir(parents=True)
     for i in range(3000):
         (folder / f"{i}-entry.json").write_text(json_mod.dumps({"version": journal.VERSION}))
+    # the remover says it is up, waits for the go, then settles one entry at a time for at
+    # least 1.5 s (a pause between unlinks), so the listing below meets it however busy the
+    # machine is
     remover = subprocess.Popen(
         [
             sys.executable,
             "-c",
-            "import pathlib, sys\n"
-            "for p in sorted(pathlib.Path(sys.argv[1]).glob('*.json')): p.unlink()\n",
+            "import pathlib, sys, time\n"
+            "paths = sorted(pathlib.Path(sys.argv[1]).glob('*.json'))\n"
+            "print('ready', flush=True)\n"
+            "sys.stdin.readline()\n"
+            "for p in paths:\n"
+            "    p.unlink()\n"
+            "    time.sleep(0.0005)\n",
             str(folder),
-        ]
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     rounds = 0
     try:
+        assert remover.stdout is not None and remover.stdin is not None
+        assert remover.stdout.readline().strip() == "ready"
+        remover.stdin.write("go\n")
+        remover.stdin.flush()
         while remover.poll() is None or rounds == 0:
             rounds += 1
             for entry in journal.pending(folder):
