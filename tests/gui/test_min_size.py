@@ -55,7 +55,14 @@ def test_every_pane_fits_at_the_minimum_size(gui, make_window, lang):
     )
     insert_slot(gui.service, RUNNING, "processing", provider_task_id="t-5")
     insert_slot(gui.service, LOST, "unknown", error="read timeout")
-    insert_slot(gui.service, FAILED, "fail", error="input sensitive", error_code="1026", provider_task_id="t-6")
+    insert_slot(
+        gui.service,
+        FAILED,
+        "fail",
+        error="input sensitive",
+        error_code="1026",
+        provider_task_id="t-6",
+    )
     insert_slot(gui.service, ODD, "success")
     # two earlier tasks like the running one: the banner and the queue show an estimate
     past_successes(gui.service, "article:20260815:tide-eye:past")

@@ -78,7 +78,11 @@ def test_main_views(gui, make_window, lang):
     gui.run(other.submit(LOST, "video", {"prompt": "storm over the pier", "resolution": "768P"}))
     insert_slot(other, "article:20260815:spring-campaign:scene-01", "processing")
     insert_slot(
-        other, "article:20260815:spring-campaign:scene-02", "rejected", error="input sensitive", error_code="1026"
+        other,
+        "article:20260815:spring-campaign:scene-02",
+        "rejected",
+        error="input sensitive",
+        error_code="1026",
     )
 
     window = make_window()

@@ -64,7 +64,9 @@ def test_every_model_and_every_state_at_both_sizes(gui, make_window, lang, size)
     )
     insert_slot(other, RUNNING, "processing", provider_task_id="t-5")
     insert_slot(other, LOST, "unknown", error="read timeout")
-    insert_slot(other, FAILED, "fail", error="input sensitive", error_code="1026", provider_task_id="t-6")
+    insert_slot(
+        other, FAILED, "fail", error="input sensitive", error_code="1026", provider_task_id="t-6"
+    )
     window = make_window()
     window.resize(*size)
     tag = f"{lang}-{size[0]}x{size[1]}"
