@@ -47,7 +47,16 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.bench.common import ROOT, bench_dir, child_env, emit, last_json, ms, percentile
+from tests.bench.common import (
+    ROOT,
+    bench_dir,
+    child_env,
+    compiled,
+    emit,
+    last_json,
+    ms,
+    percentile,
+)
 
 MEDIA_VERSION = 1
 
@@ -488,6 +497,7 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
     from tests.bench.bigstore import build
 
     facts = build(ns.slots, ns.events_per_slot)
+    compiled()
     want = int(ns.results * 2.5)  # enough results with media past the 1,000th tile
     with tempfile.TemporaryDirectory(prefix="slate-bench-gallery-", dir=bench_dir()) as tmp:
         data = Path(tmp) / "data"

@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from tests.bench.common import ROOT, child_env, emit, last_json
+from tests.bench.common import ROOT, child_env, compiled, emit, last_json
 
 DEBOUNCE_MS = 250
 
@@ -274,6 +274,7 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
     from tests.bench.bigstore import build
 
     facts = build(ns.slots, ns.events_per_slot)
+    compiled()
     runs = [one_run(facts, ns.timeout) for _ in range(ns.runs)]
     ok = [r for r in runs if "error" not in r]
     rss = [r["rss_mb"] for r in ok if "rss_mb" in r]
