@@ -10,6 +10,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -115,9 +117,9 @@ def _measured() -> dict[str, float]:
     return _MEASURED
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    import pytest
-
+    """Groups and tiers, marked before xdist's own hook reads the groups."""
     for item in items:
         rel = Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix()
         group = XDIST_GROUPS.get(rel)
@@ -130,3 +132,21 @@ def pytest_collection_modifyitems(config, items):
 def slate_cmd() -> list[str]:
     """The `slate` command of this checkout, run by this interpreter."""
     return [sys.executable, "-m", "app"]
+
+
+def pytest_collection_finish(session):
+    """On an xdist worker of ``--dist loadgroup``: every grouped test carries its group in its
+    id, or the groups are silently ignored (pytest 9.2's structured ids did that with xdist
+    3.8, pytest-dev/pytest-xdist#1386: each worker built its own bundle, benches ran at once)."""
+    config = session.config
+    if not hasattr(config, "workerinput") or not config.getvalue("loadgroup"):
+        return
+    lost = [
+        item.nodeid
+        for item in session.items
+        if item.get_closest_marker("xdist_group") is not None and "@" not in item.nodeid
+    ]
+    if lost:
+        said = f"--dist loadgroup ignores the xdist groups of {lost[:3]}"
+        sys.stderr.write(f"\n{said}\n")
+        raise pytest.UsageError(said)
