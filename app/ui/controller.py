@@ -709,9 +709,10 @@ class Controller(QObject):
         voice: str,
         model: str | None,
         done: Callable[[Result[Any]], None],
-        failed: Callable[[str], None] | None = None,
+        failed: Callable[[Trouble], None] | None = None,
     ) -> None:
-        """Hear ``voice``: the preview made (or replayed), or a designed voice's trial."""
+        """Hear ``voice``: the preview made (or replayed), or a designed voice's trial;
+        ``failed`` gets the trouble, typed, when the work raised."""
 
         def finished(out: Result[Any]) -> None:
             done(out)
@@ -720,7 +721,7 @@ class Controller(QObject):
         self.runner.run(
             self._sending(self.service.preview_voice(voice, model=model)),
             done=finished,
-            failed=None if failed is None else (lambda trouble: failed(trouble.message)),
+            failed=failed,
             what="preview voice",
         )
 

@@ -442,15 +442,17 @@ class SoundFields(QWidget):
             key[0],
             key[1],
             lambda out: self._heard(key, out),
-            lambda message: self._heard(key, None, message),
+            lambda trouble: self._heard(key, None, trouble),
         )
 
-    def _heard(self, key: tuple[str, str], out: Any, failed: str | None = None) -> None:
+    def _heard(self, key: tuple[str, str], out: Any, failed: Any = None) -> None:
+        """The preview's answer (``out``), or the runner's typed ``Trouble`` (``failed``) said
+        in the designer's words."""
         if not shiboken6.isValid(self):
             return
         task = getattr(out, "task", None)
         media = list(getattr(task, "media", None) or [])
-        problem = None if media else failed
+        problem = None if media or failed is None else words.for_error(failed, translate).text
         if not media and out is not None:
             problem = for_outcome(out.problem, translate=translate).text or self.tr(
                 "No sound came back to play."

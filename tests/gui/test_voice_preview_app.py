@@ -102,3 +102,32 @@ def test_the_hear_button_at_the_minimum_size(gui, make_window, lang):
     assert not form.sound.hear_view.visibleRegion().isEmpty()
     assert outside(window) == []
     save(window, f"{lang}-voice-6-hear-playing")
+
+
+def test_a_preview_that_raises_is_said_in_the_designers_words(gui, make_window, lang):
+    """The runner's error reaches the form typed (a Trouble), said in the window's language by
+    the words every runner error uses, never as its technical line."""
+    import httpx
+
+    from app.domain.errors import FailReason
+    from app.present.words import for_error
+    from app.service.trouble import Trouble
+    from app.ui.qt import translate
+
+    async def refused(*_args, **_kw):
+        raise httpx.ConnectError("[Errno 111] Connection refused")
+
+    window = make_window()
+    form = _voice_draft(gui, window)
+    sound = form.sound
+    gui.until(lambda: sound.hear_button.isEnabled(), what="the preview priced")
+    gui.service.preview_voice = refused
+    sound.hear_button.click()
+    note = sound.voice_note
+    gui.until(lambda: note.isVisibleTo(window) and note.text(), what="the failure said")
+    said = for_error(Trouble("", reason=FailReason.NEVER_SENT), translate).text
+    assert note.text() == said
+    assert "ConnectError" not in note.text() and "refused" not in note.text()
+    if lang == "zh_CN":
+        assert any("\u4e00" <= c <= "\u9fff" for c in note.text())
+    assert not sound.hear_view.isVisible() and _said(gui) == 0
