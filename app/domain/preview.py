@@ -21,7 +21,7 @@ from typing import Any, Final
 
 from app.domain import naming
 from app.domain.errors import Rule, ValidationError
-from app.domain.params_sound import DEFAULT_SPEECH_MODEL
+from app.domain.params_sound import DEFAULT_SPEECH_MODEL, SYSTEM_VOICES
 from app.domain.slots import validate_request_id
 
 #: What every preview's RequestId starts with.
@@ -38,22 +38,28 @@ DEFAULT_TEXTS: Final = {
 }
 #: Voice ids of MiniMax's Chinese system voices that name no language (``female-shaonv``).
 _CHINESE_LEGACY: Final = re.compile(r"(male|female|presenter|audiobook|clever|cute|lovely)[-_]")
+_HAN: Final = re.compile(r"[\u3400-\u9fff]")
+#: The documented system voices' languages, read from their documented names (``少女`` → zh).
+_DOCUMENTED: Final = {vid: "zh" if _HAN.search(name) else "en" for vid, name in SYSTEM_VOICES}
 
 
 def language_of(voice: str) -> str:
-    """The language a voice speaks as its id says it (``Chinese (Mandarin)_News_Anchor``,
-    ``Cantonese_…`` and MiniMax's older ids such as ``female-shaonv`` → ``zh``); else ``en``."""
+    """The language a voice speaks: a documented system voice's by its documented name; else as
+    its id says it (``Chinese (Mandarin)_News_Anchor``, ``Cantonese_…`` and MiniMax's older ids
+    such as ``female-shaonv`` → ``zh``); else ``en``."""
+    if voice in _DOCUMENTED:
+        return _DOCUMENTED[voice]
     head = voice.split("_", 1)[0].casefold()
     if head.startswith(("chinese", "cantonese")) or _CHINESE_LEGACY.match(voice):
         return "zh"
     return "en"
 
 
-def default_text(voice: str, language: str | None = None) -> str:
-    """The preview's words when none are given: in ``language`` (``en``, ``zh``) where it is
-    one of :data:`DEFAULT_TEXTS`, else in the voice's own (:func:`language_of`)."""
-    lang = language if language in DEFAULT_TEXTS else language_of(voice)
-    return DEFAULT_TEXTS[lang or "en"]
+def default_text(voice: str) -> str:
+    """The preview's words when none are given: in the voice's own language
+    (:func:`language_of`), never the window's — a Chinese voice reading an English line (or the
+    reverse) is not how it sounds, and the words name the preview's slot."""
+    return DEFAULT_TEXTS[language_of(voice)]
 
 
 def check_voice(voice: object) -> str:

@@ -69,16 +69,14 @@ async def trial_of(ctx: ServiceContext, voice: str) -> TaskRow | None:
     return None
 
 
-async def _plan(
-    ctx: ServiceContext, voice: object, text: object, model: object, language: str | None
-) -> _Plan:
+async def _plan(ctx: ServiceContext, voice: object, text: object, model: object) -> _Plan:
     """Raises ValidationError naming ``voice`` or ``text``."""
     vid = preview.check_voice(voice)
     row = await trial_of(ctx, vid)
     if row is not None:
         return _Plan(row.request_id, row, None, None)
     if text is None:
-        text = preview.default_text(vid, language)
+        text = preview.default_text(vid)
     if not isinstance(text, str):
         raise ValidationError("text", "must be text")
     model_name = DEFAULT_SPEECH_MODEL if model is None else str(model)
@@ -92,12 +90,11 @@ async def quote(
     voice: object,
     text: object = None,
     model: object = None,
-    language: str | None = None,
 ) -> Result[PreviewQuote]:
     """What hearing ``voice`` costs, before anything is paid (``estimate``: the form's price
     function, ``Spending.estimate``). Invalid parameters answer ``invalid`` naming the field."""
     try:
-        plan = await _plan(ctx, voice, text, model, language)
+        plan = await _plan(ctx, voice, text, model)
     except ValidationError as exc:
         return invalid(None, exc)
     if plan.trial is not None:
@@ -125,12 +122,11 @@ async def hear(
     voice: object,
     text: object = None,
     model: object = None,
-    language: str | None = None,
 ) -> Result[Any]:
     """The preview: a designed voice's trial (``replayed``, nothing sent), or the speech slot
     through ``submit`` (``created``, or ``replayed`` with nothing sent)."""
     try:
-        plan = await _plan(ctx, voice, text, model, language)
+        plan = await _plan(ctx, voice, text, model)
     except ValidationError as exc:
         return invalid(None, exc)
     if plan.trial is not None:

@@ -352,12 +352,11 @@ class SlateService:
         text: Any = None,
         *,
         model: Any = None,
-        language: str | None = None,
     ) -> Result[preview_mod.PreviewQuote]:
         """What hearing ``voice`` costs before anything is paid: a designed voice's trial
         recording (nothing to pay), or a short speech slot priced like any draft
-        (:mod:`app.service.preview`). ``text`` None: the default words for ``language``."""
-        return await preview_mod.quote(self.ctx, self.estimate, voice, text, model, language)
+        (:mod:`app.service.preview`). ``text`` None: a short line in the voice's language."""
+        return await preview_mod.quote(self.ctx, self.estimate, voice, text, model)
 
     async def preview_voice(
         self,
@@ -365,12 +364,11 @@ class SlateService:
         text: Any = None,
         *,
         model: Any = None,
-        language: str | None = None,
     ) -> Result[Any]:
         """Hear ``voice``: a designed voice's trial recording (``replayed``, nothing sent), or a
         short speech slot through the ordinary submit (``created``; the same voice, model and
         text again ``replayed``, never a second call)."""
-        return await preview_mod.hear(self.ctx, self.submit, voice, text, model, language)
+        return await preview_mod.hear(self.ctx, self.submit, voice, text, model)
 
     # -- shot lists -------------------------------------------------------------------------
     @property

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import inspect
+
 import pytest
 
 from app.domain import preview
 from app.domain.errors import ValidationError
 from app.domain.naming import validate_new_request_id
+from app.domain.params_sound import SYSTEM_VOICES
 from app.domain.slots import REQUEST_ID_MAX
 
 
@@ -34,11 +37,48 @@ def test_lossy_voice_parts_still_name_other_slots():
     assert preview.request_id("a b", "Hi") != preview.request_id("a-b", "Hi")
 
 
-def test_the_default_words_follow_the_voice_or_the_language_asked():
+def test_the_default_words_follow_the_voice():
     assert preview.default_text("English_Graceful_Lady") == preview.DEFAULT_TEXTS["en"]
     assert preview.default_text("Chinese (Mandarin)_News_Anchor") == preview.DEFAULT_TEXTS["zh"]
+    assert preview.default_text("Cantonese_ProfessionalHost（F)") == preview.DEFAULT_TEXTS["zh"]
     assert preview.default_text("male-qn-qingse") == preview.DEFAULT_TEXTS["zh"]
-    assert preview.default_text("English_Graceful_Lady", "zh") == preview.DEFAULT_TEXTS["zh"]
+    assert preview.default_text("slatev1" + "a" * 40) == preview.DEFAULT_TEXTS["en"]
+
+
+@pytest.mark.parametrize(("voice", "name"), SYSTEM_VOICES)
+def test_a_documented_voice_says_its_line_in_its_documented_language(voice, name):
+    chinese = any("\u4e00" <= c <= "\u9fff" for c in name)
+    assert preview.language_of(voice) == ("zh" if chinese else "en")
+    assert preview.default_text(voice) == preview.DEFAULT_TEXTS["zh" if chinese else "en"]
+
+
+def test_only_the_voice_decides_the_default_words_never_a_language_passed_in():
+    """No caller (the window's language, the CLI's --lang) can pick the line: the voice alone
+    decides, in the domain, so the preview's slot is the same whoever asks."""
+    from app.service import preview as service_preview
+    from app.service.slate import SlateService
+
+    assert list(inspect.signature(preview.default_text).parameters) == ["voice"]
+    for fn in (
+        service_preview.quote,
+        service_preview.hear,
+        SlateService.preview_price,
+        SlateService.preview_voice,
+    ):
+        assert "language" not in inspect.signature(fn).parameters, fn.__qualname__
+
+
+def test_the_stored_previews_keep_their_names():
+    """A documented voice's default line is the one it always had, so a preview made before
+    still replays (its RequestId is a digest of voice, model and text)."""
+    named = {
+        v: preview.request_id(v, preview.default_text(v))
+        for v in ("English_expressive_narrator", "Chinese (Mandarin)_News_Anchor")
+    }
+    assert named == {
+        "English_expressive_narrator": "preview:voice:English_expressive_narrator:f58c9054d32a5d90",
+        "Chinese (Mandarin)_News_Anchor": "preview:voice:Chinese-Mandarin-_News_Anchor:268f0703b31a1e10",
+    }
 
 
 def test_a_blank_voice_is_refused_naming_voice():
