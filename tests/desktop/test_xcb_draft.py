@@ -8,13 +8,24 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.support.fixtures import run_slate
-from tests.support.xapp import click, event, launch, menu, settled, stop, wait_for, widgets
+from tests.support.xapp import (
+    centre,
+    click,
+    click_until,
+    event,
+    launch,
+    menu,
+    move_to,
+    settled,
+    stop,
+    wait_for,
+    widgets,
+)
 from tests.support.xserver import XServer, start_xvfb
 
 IMAGE = "article:20260816:tide-eye:still-01"
@@ -49,8 +60,7 @@ def _status(slate_env, rid: str):
 
 
 def _wheel_over(x: XServer, rect: list[int], button: str, turns: int) -> None:
-    cx, cy = rect[0] + rect[2] // 2, rect[1] + rect[3] // 2
-    x.xdotool("mousemove", "--sync", str(cx), str(cy))
+    move_to(x, centre(rect))
     for _ in range(turns):
         x.xdotool("click", button)  # 4: wheel up, 5: wheel down
 
@@ -68,14 +78,15 @@ def test_the_wheel_over_the_form_changes_no_paid_setting(xserver: XServer, slate
         _type_into(xserver, draft["promptEdit"], "tide eye, the wheel turned over the form")
         # the pointer over Duration, then over Ratio, wheel down and up: the page scrolls, the
         # fields pass under the pointer, nothing of theirs changes
+        # (each burst is followed by a wait for the layout to settle, so the next burst meets
+        # the page where the last one left it)
         for name in ("durationSlider", "ratioCombo"):
-            rect = widgets(probe)[name]
+            rect = settled(probe, app, name)[name]
             _wheel_over(xserver, rect, "5", 4)
-            time.sleep(0.3)
+            settled(probe, app, name)
             _wheel_over(xserver, rect, "4", 4)
-            time.sleep(0.3)
-            _wheel_over(xserver, widgets(probe)[name], "5", 3)
-            time.sleep(0.3)
+            _wheel_over(xserver, settled(probe, app, name)[name], "5", 3)
+            settled(probe, app, name)
         click(xserver, widgets(probe)["createButton"])
         task = wait_for("the slot created", lambda: _status(slate_env, WHEELED), app, 90)
         assert task["params"]["duration"] == 6, task["params"]
@@ -114,13 +125,16 @@ def test_use_as_first_frame_creates_an_h3_slot_by_mouse_and_keyboard(
         draft = settled(probe, app, "requestIdEdit", "promptEdit", "ratioCombo")
         _type_into(xserver, draft["requestIdEdit"], CHAINED)
         _type_into(xserver, draft["promptEdit"], "the lighthouse at dusk, slow dolly in")
-
-        def created():
-            click(xserver, widgets(probe)["createButton"])  # a grey Create does nothing
-            time.sleep(1.0)
-            return _status(slate_env, CHAINED)
-
-        wait_for("the chained slot created", created, app, 90)
+        # a grey Create does nothing: clicked again until the slot exists
+        click_until(
+            xserver,
+            probe,
+            app,
+            "createButton",
+            lambda: _status(slate_env, CHAINED),
+            "the chained slot created",
+            tries=9,
+        )
 
         def succeeded():
             task = _status(slate_env, CHAINED)

@@ -111,8 +111,26 @@ def centre(rect: list[int]) -> tuple[str, str]:
     return str(x + w // 2), str(y + h // 2)
 
 
+def pointer(x: XServer) -> tuple[str, str]:
+    """Where the X server has the pointer now."""
+    found = dict(
+        line.split("=", 1)
+        for line in x.xdotool("getmouselocation", "--shell").splitlines()
+        if "=" in line
+    )
+    return found["X"], found["Y"]
+
+
+def move_to(x: XServer, at: tuple[str, str]) -> None:
+    """The pointer at ``at``, once the X server has it there. ``mousemove --sync`` waits for the
+    pointer to leave where it was, so a move to where it already is would wait out xdotool's own
+    15 s limit instead: that move is not made."""
+    if pointer(x) != at:
+        x.xdotool("mousemove", "--sync", *at)
+
+
 def click(x: XServer, rect: list[int]) -> None:
-    x.xdotool("mousemove", "--sync", *centre(rect))
+    move_to(x, centre(rect))
     x.xdotool("click", "1")
 
 
