@@ -27,6 +27,15 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
 )
 
+if "PYTEST_XDIST_WORKER" not in os.environ:
+    # Slate's and the tests' bytecode, written once by the run (not by each worker): every
+    # `slate` and helper process the suite starts reads it instead of compiling ~150 modules
+    # again, which an environment with PYTHONDONTWRITEBYTECODE (CI's) made each of them do
+    import compileall
+
+    for _tree in ("app", "tests"):
+        compileall.compile_dir(str(ROOT / _tree), quiet=1, workers=1)
+
 pytest_plugins = ["tests.support.fixtures"]
 
 #: Modules that build something costly once for all their tests (a module-scoped fixture) or
