@@ -2,8 +2,10 @@
 export of verified media, RequestId suggestions, and :class:`SlotReader` — the slot browser's
 grouped, paged reads bound to the service's scope.
 
-The browser's row types (:class:`SlotRow`, :class:`Group`, :class:`SlotFilter`) are the read
-side's own (``app.store.rows``); the UI takes them from here and never imports the store.
+The browser's and the gallery's row types (:class:`SlotRow`, :class:`Group`, :class:`SlotFilter`,
+:class:`ResultRow`, :class:`QueueEntry`) are plain values of the store-free
+``app.domain.listing``, re-exported here under their old names; the window's modules import them
+from there, so importing the window loads no store.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, Mapping
 from app.domain import handles
 from app.domain.days import budget_day
 from app.domain.errors import ForeignHandleError, HandleError, ValidationError
+from app.domain.listing import Group, QueueEntry, ResultRow, SlotFilter, SlotRow
 from app.domain.naming import (
     export_name,
     next_free_scene,
@@ -49,8 +52,7 @@ from app.service.results import (
 )
 from app.service.views import TaskView
 from app.store.aio import Store
-from app.store.gallery import ResultRow
-from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow
+from app.store.rows import Scope, TaskRow
 
 __all__ = [
     "Group",
@@ -286,20 +288,6 @@ class Reads:
             self.ctx.scope, suggestion_prefix(request_id)
         )
         return suggest_next_request_id(request_id, set(taken) | {request_id})
-
-
-@dataclasses.dataclass(frozen=True)
-class QueueEntry:
-    """A slot in flight as the queue panel shows it: its row, and whether its create waits for
-    the provider's rate limit (its latest event says so)."""
-
-    row: SlotRow
-    rate_limited: bool = False
-    params: dict[str, Any] = dataclasses.field(default_factory=dict)
-
-    @property
-    def kind(self) -> str:
-        return self.row.kind
 
 
 class SlotReader:

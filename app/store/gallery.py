@@ -7,56 +7,22 @@ one row without media so the gallery can show its state. The slots are found thr
 ``ix_tasks_owner_list`` (scope, then id descending) or ``ix_tasks_browse`` (scope, project,
 created_at); their media through the media table's ``task_id`` index — no new index is needed.
 
-These functions block; :class:`app.store.aio.Store` runs them in a worker thread.
+These functions block; :class:`app.store.aio.Store` runs them in a worker thread. A tile's row
+(:class:`ResultRow`) is ``app.domain.listing``'s, re-exported here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine, and_, exists, literal, select
 
 from app.domain.days import day_bounds
+from app.domain.listing import ResultRow as ResultRow
 from app.domain.states import State
 from app.store.models import board_items_t, media_t, picks_t, tasks
 from app.store.picks import filters_results, result_matches
 from app.store.queries import _conditions, _in_project, _json_text
-
-
-@dataclass(frozen=True)
-class ResultRow:
-    """One tile of the gallery: a slot's result (or the slot itself while it has none)."""
-
-    task_id: int
-    request_id: str
-    state: State
-    kind: str
-    model: str | None
-    prompt: str | None
-    project: str
-    created_at: float
-    position: int  # the result's place in its slot (0 for a slot without media)
-    media_id: int | None
-    path: str | None  # relative to the data folder, as the media table stores it
-    sha256: str | None
-    bytes: int | None
-    content_type: str | None
-    width: int | None
-    height: int | None
-    duration: float | None
-    #: the slot's resolution and provider task (what "Make 2K" asks the domain with)
-    resolution: str | None = None
-    provider_task_id: str | None = None
-    source_task_id: str | None = None  # a 2K regeneration's source task
-    #: This user's pick on the result (``favourite``, ``reject`` or None) and rating (0: none).
-    pick: str | None = None
-    rating: int = 0
-
-    @property
-    def key(self) -> tuple[int, int]:
-        """Stable identity of the tile in the gallery."""
-        return (self.task_id, self.position)
 
 
 def results(

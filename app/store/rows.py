@@ -2,7 +2,9 @@
 and the mappers from database rows to them.
 
 Row types are plain dataclasses (no session, no lazy loading): the service and the read side get
-values, never live database objects. Task states come back typed as :class:`State`.
+values, never live database objects. Task states come back typed as :class:`State`. The slot
+browser's rows and filter (:class:`SlotRow`, :class:`Group`, :class:`SlotFilter`) are
+``app.domain.listing``'s, re-exported here.
 """
 
 from __future__ import annotations
@@ -16,7 +18,9 @@ from functools import cached_property
 from typing import Any, Callable, Mapping, NamedTuple
 
 from app.domain.cost import BudgetCheck, Cost
-from app.domain.days import local_day
+from app.domain.listing import Group as Group
+from app.domain.listing import SlotFilter as SlotFilter
+from app.domain.listing import SlotRow as SlotRow
 from app.domain.prices import PriceTable
 from app.domain.states import State
 from app.domain.states import has_results as results_present
@@ -109,79 +113,6 @@ class EventRow:
     state: State | None
     detail: str | None
     data: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class SlotFilter:
-    """What the browser shows: free text (RequestId or prompt), states, kind, and a start time."""
-
-    search: str = ""
-    states: tuple[State, ...] = ()
-    kind: str | None = None
-    since: float | None = None
-    hidden: bool = False  # also the slots hidden from the browser (slate hide)
-    #: Picks and boards (``app.store.picks``): ``favourite``, ``reject`` or ``unrejected``; a
-    #: rating of at least this (0: any); one board's id. A slot matches when one of its results
-    #: does.
-    pick: str | None = None
-    min_rating: int = 0
-    board: int | None = None
-
-    def matches(self, row: "SlotRow") -> bool:
-        """The same rules as the read side's SQL, for rows that arrive from a listener (a new
-        slot has no picks and is on no board yet)."""
-        if self.pick in ("favourite", "reject") or self.min_rating or self.board is not None:
-            return False
-        if not self.hidden and row.extra.get("hidden"):
-            return False  # hidden from the browser (a listener's row of a hidden slot)
-        if self.states and row.state not in self.states:
-            return False
-        if self.kind and row.kind != self.kind:
-            return False
-        if self.since is not None and row.created_at < self.since:
-            return False
-        if self.search:
-            needle = self.search.casefold()
-            if (
-                needle not in row.request_id.casefold()
-                and needle not in (row.prompt or "").casefold()
-            ):
-                return False
-        return True
-
-
-@dataclass(frozen=True)
-class Group:
-    """One project or day: its key, how many slots it holds, and its newest task id."""
-
-    key: str
-    count: int
-    newest_id: int
-
-
-@dataclass
-class SlotRow:
-    """What a row of the slot browser needs (no media, no frame data)."""
-
-    id: int
-    request_id: str
-    kind: str
-    state: State
-    model: str | None
-    prompt: str | None
-    project: str
-    created_at: float
-    updated_at: float
-    next_poll_at: float | None = None
-    has_results: bool = False
-    provider_status: str | None = None
-    error_message: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def day(self) -> str:
-        """The designer's local day of the slot, as the browser groups it."""
-        return local_day(self.created_at)
 
 
 # -- the claim ------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.service.reads import ResultRow
+from app.domain.listing import ResultRow
 from app.ui.gallery.model import GalleryModel, is_video, scene_label
 from app.ui.qt import (
     QDialog,

@@ -12,7 +12,7 @@ import time
 from typing import Any, Callable
 
 from app.domain.days import local_day
-from app.service.reads import Group, SlotFilter, SlotRow
+from app.domain.listing import Group, SlotFilter, SlotRow
 from app.service.views import TaskView
 from app.ui.qt import (
     QT_TRANSLATE_NOOP,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from app.service.reads import ResultRow
+from app.domain.listing import ResultRow
 from app.ui.dragout import DragOut, gallery_files
 from app.ui.gallery.model import GalleryModel, is_sound, is_video, scene_label
 from app.ui.sound_view import PeakReader, SoundView

@@ -81,6 +81,7 @@ APP = {
         "hosts",
         "params_voice",  # a voice design's rules: params.normalize knows every kind
         "preview",  # a voice preview's RequestId and words: SlateService.preview_voice
+        "listing",  # the browser's and gallery's rows, out of app.store.rows/gallery (issue 34)
     },
     "app.providers": {
         "base", "codes", "demo", "h3image", "http", "minimax", "minimax_v2", "sound",

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.domain.states import State
-from app.service.reads import ResultRow, SlotFilter
+from app.domain.listing import ResultRow, SlotFilter
 from app.ui.gallery.thumbs import ThumbLoader, ThumbRequest
 from app.ui.picks import marks_words
 from app.ui.qt import (

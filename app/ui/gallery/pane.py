@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.domain.states import State
-from app.service.reads import ResultRow
+from app.domain.listing import ResultRow
 from app.ui.dragout import DragOut, gallery_files
 from app.ui.gallery.model import (
     GalleryModel,

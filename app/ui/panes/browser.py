@@ -11,7 +11,7 @@ import time
 from typing import Any
 
 from app.domain.states import FILTER_GROUPS, State
-from app.service.reads import SlotFilter
+from app.domain.listing import SlotFilter
 from app.ui.current import CurrentSlot
 from app.ui.models import NodeKindRole, RequestIdRole, SlotTreeModel, age_text, row_from_view
 from app.ui.flow import FlowLayout
