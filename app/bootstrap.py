@@ -13,14 +13,10 @@ from app.domain.errors import BadConfiguration, ValidationError
 from app.providers.base import Provider
 from app.service import secrets
 from app.service.slate import SlateService
+from app.start_warnings import WARN_DATA_DIR_OPEN, WARN_SECRET_IN_FILE
 from app.store.aio import Store, open_store
 
 log = logging.getLogger(__name__)
-
-
-#: The warnings a start may give, by what they are about.
-WARN_DATA_DIR_OPEN = "data_dir_open"  # others can list the data folder
-WARN_SECRET_IN_FILE = "secret_in_file"  # no OS keyring: Slate's own secret is kept in a file
 
 
 @dataclass

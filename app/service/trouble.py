@@ -15,7 +15,6 @@ import sqlite3
 from dataclasses import dataclass
 
 import httpx
-import sqlalchemy.exc
 
 from app.domain.errors import BadConfiguration, FailReason, Rule, SlateError, ValidationError
 from app.providers.base import ProviderError
@@ -51,6 +50,8 @@ class Trouble:
 
 def _store_code(exc: BaseException) -> str | None:
     """The store's lock or full disk, from the driver's own error code (never its text)."""
+    import sqlalchemy.exc  # here: the window's runner imports this module before the store
+
     if isinstance(exc, sqlalchemy.exc.DBAPIError) and exc.orig is not None:
         exc = exc.orig
     primary = getattr(exc, "sqlite_errorcode", None)

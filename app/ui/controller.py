@@ -14,19 +14,22 @@ import asyncio
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine
 
-from app.bootstrap import WARN_DATA_DIR_OPEN, WARN_SECRET_IN_FILE
 from app.domain.errors import ValidationError
+from app.domain.listing import QueueEntry
 from app.service.inputs import image_file_data_url
 from app.service.commands import RecoverHow
-from app.service.context import ProviderInfo
-from app.service.reads import QueueEntry, SlotReader
 from app.service.results import History, OutcomeKind, QuotaReport, Result
-from app.service.slate import SlateService
 from app.service.trouble import Trouble, trouble_of
 from app.service.views import TaskView
+from app.start_warnings import WARN_DATA_DIR_OPEN, WARN_SECRET_IN_FILE
 from app.ui.qt import QT_TRANSLATE_NOOP, QObject, Signal, translate
+
+if TYPE_CHECKING:  # the service is handed in, built by the composition root (app.ui.app)
+    from app.service.context import ProviderInfo
+    from app.service.reads import SlotReader
+    from app.service.slate import SlateService
 
 log = logging.getLogger(__name__)
 

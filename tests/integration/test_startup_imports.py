@@ -4,6 +4,10 @@ made by an earlier start, snapshotting ``sys.modules`` at the main window's
 first Show event. A module outside the allow-lists fails the test, naming it: a feature that
 puts an import on the start-up path has to add it here and say why — or import it where it is
 used.
+
+The window's own modules (``app.ui.app``, ``app.ui.window``, ``app.ui.controller``) import no
+SQLAlchemy, no ``app.store`` and no ``app.bootstrap`` (issue 34: paint first, load after); a
+fresh process checks it and names what got in.
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ APP = {
     "app": {
         "bootstrap", "cli", "cli_help", "config", "files", "logs", "preflight", "scrub",
         "resources",
+        "start_warnings",  # a start's warning codes, out of app.bootstrap (issue 34)
     },
     "app.domain": {
         "capabilities", "cost", "days", "derived", "enhance", "errors", "fingerprint",
@@ -191,6 +196,58 @@ def test_the_first_window_imports_only_the_allowed_modules(tmp_path: Path) -> No
     assert not new, (
         f"new on the start-up path (add it to APP with the reason, or import it where used): {new}"
     )
+
+
+#: What the window's own modules must not load at import (issue 34, paint first): the store,
+#: its SQLAlchemy and the composition root that opens them come after the first paint.
+STORE_SIDE = ("sqlalchemy", "app.store", "app.bootstrap")
+
+LEAN = r"""
+import json, sys
+import app.ui.app, app.ui.window, app.ui.controller
+
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def _store_side(modules: list[str]) -> list[str]:
+    """The modules of :data:`STORE_SIDE` in ``modules``: Slate's by name, a third-party package
+    by its top-level name."""
+    got = {
+        m if m.startswith("app.") else m.split(".")[0]
+        for m in modules
+        if any(m == s or m.startswith(s + ".") for s in STORE_SIDE)
+    }
+    return sorted(got)
+
+
+def test_the_window_modules_import_no_store() -> None:
+    """``import app.ui.app, app.ui.window, app.ui.controller`` in a fresh process loads no
+    SQLAlchemy, no ``app.store`` and no ``app.bootstrap``: what the UI needs of them at import
+    is plain types and constants; the service and the store are imported where they are used."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
+    proc = subprocess.run(
+        [sys.executable, "-c", LEAN],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    modules = json.loads(proc.stdout.splitlines()[-1])
+    assert "app.ui.window" in modules and "app.ui.controller" in modules
+    got = _store_side(modules)
+    assert not got, f"the window's modules load the store side at import: {got}"
+
+
+def test_the_store_guard_names_what_got_in() -> None:
+    got = _store_side(
+        ["sqlalchemy", "sqlalchemy.orm", "app.store", "app.store.aio", "app.bootstrap"]
+        + ["app.storehouse", "app.ui.window", "sqlalchemy_utils"]
+    )
+    assert got == ["app.bootstrap", "app.store", "app.store.aio", "sqlalchemy"]
 
 
 def test_the_guard_names_what_is_new() -> None:
