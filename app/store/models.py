@@ -100,8 +100,13 @@ class Task(Base):
             "endpoint",
             "project",
             "created_at",
+            "hidden_at",  # the projects' and days' groups read the index alone (0012)
         ),
         Index("ix_tasks_owner_list", "tenant", "user_hash", "provider", "endpoint", "id"),
+        # an owner's slots in one state, newest first (0012)
+        Index("ix_tasks_owner_state", "tenant", "user_hash", "provider", "endpoint", "state", "id"),
+        # the slots of a state across the tenant's users: the poller, resume, the status (0012)
+        Index("ix_tasks_active", "tenant", "provider", "endpoint", "state"),
         Index("ix_tasks_poll", "state", "next_poll_at"),
         Index(COST_DAY_INDEX, "tenant", "user_hash", "provider", "endpoint", "cost_day"),
         # slots claimed before costs were stored (empty once spend has priced them)
