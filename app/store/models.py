@@ -10,14 +10,24 @@ no provider-controlled value can make a write fail after the create.
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from sqlalchemy import (
+    JSON,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    text,
+)
 
-from sqlalchemy import JSON, Float, ForeignKey, Index, Integer, String, Text, text
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
-
-
-class Base(DeclarativeBase):
-    pass
+#: Core tables, no ORM: the store runs Core statements only, and importing ``sqlalchemy.orm``
+#: cost every start a tenth of a second (issue 34). The schema itself is the migrations'; a
+#: column is ``nullable=False`` unless NULL means something.
+metadata = MetaData()
 
 
 #: The slot boundary (DESIGN.md, "task"): one task per slot — tenant, user and RequestId (in
@@ -38,124 +48,126 @@ COST_DAY_INDEX = "ix_tasks_cost_day"
 UNPRICED_INDEX = "ix_tasks_unpriced"
 
 
-class Task(Base):
-    __tablename__ = "tasks"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    tenant: Mapped[str] = mapped_column(String(64))
-    user_hash: Mapped[str] = mapped_column(String(64))
-    slot_key: Mapped[str] = mapped_column(String(64))
-    idempotency_key: Mapped[str] = mapped_column(String(80))
-    provider: Mapped[str] = mapped_column(String(16))
-    endpoint: Mapped[str] = mapped_column(String(16))
-    request_id: Mapped[str] = mapped_column(String(120))
-    kind: Mapped[str] = mapped_column(String(8))
-    fingerprint: Mapped[str] = mapped_column(String(64))
-    params: Mapped[dict[str, Any]] = mapped_column(JSON)
-    state: Mapped[str] = mapped_column(String(16))
-    provider_task_id: Mapped[Optional[str]] = mapped_column(Text)
-    provider_status: Mapped[Optional[str]] = mapped_column(Text)
-    results: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
-    error_code: Mapped[Optional[str]] = mapped_column(Text)
-    error_message: Mapped[Optional[str]] = mapped_column(Text)
+tasks = Table(
+    "tasks",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tenant", String(64), nullable=False),
+    Column("user_hash", String(64), nullable=False),
+    Column("slot_key", String(64), nullable=False),
+    Column("idempotency_key", String(80), nullable=False),
+    Column("provider", String(16), nullable=False),
+    Column("endpoint", String(16), nullable=False),
+    Column("request_id", String(120), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("fingerprint", String(64), nullable=False),
+    Column("params", JSON, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("provider_task_id", Text),
+    Column("provider_status", Text),
+    Column("results", JSON),
+    Column("error_code", Text),
+    Column("error_message", Text),
     #: Why, typed (a ``FailReason`` value, migration 0011); NULL where an earlier row's code
     #: could not be mapped (its code and message are shown as they are).
-    error_reason: Mapped[Optional[str]] = mapped_column(Text)
-    owner_host: Mapped[Optional[str]] = mapped_column(String(255))
-    owner_pid: Mapped[Optional[int]] = mapped_column(Integer)
-    owner_started: Mapped[Optional[float]] = mapped_column(Float)
+    Column("error_reason", Text),
+    Column("owner_host", String(255)),
+    Column("owner_pid", Integer),
+    Column("owner_started", Float),
     #: The owner's boot and PID namespace: its pid means something only where both match.
-    owner_boot: Mapped[Optional[str]] = mapped_column(Text)
-    owner_pidns: Mapped[Optional[str]] = mapped_column(Text)
+    Column("owner_boot", Text),
+    Column("owner_pidns", Text),
     #: In the store's clock (see ``Repository.store_now``), never a machine's own.
-    lease_until: Mapped[Optional[float]] = mapped_column(Float)
-    units: Mapped[int] = mapped_column(Integer, default=1)
-    created_at: Mapped[float] = mapped_column(Float)
-    updated_at: Mapped[float] = mapped_column(Float)
-    next_poll_at: Mapped[Optional[float]] = mapped_column(Float)
-    poll_failures: Mapped[int] = mapped_column(Integer, default=0)
-    project: Mapped[Optional[str]] = mapped_column(String(120))
-    prompt_text: Mapped[Optional[str]] = mapped_column(Text)  # params["prompt"], for search
-    slot_copy: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    Column("lease_until", Float),
+    Column("units", Integer, default=1, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Column("next_poll_at", Float),
+    Column("poll_failures", Integer, default=0, nullable=False),
+    Column("project", String(120)),
+    Column("prompt_text", Text),  # params["prompt"], for search
+    Column("slot_copy", Integer, default=0, server_default="0", nullable=False),
     # The cost (migration 0006): the estimate stored at claim time (exact decimal text, NULL
     # when the price is unknown), its currency (NULL: not priced at claim — a slot from before
     # 0006), how it was computed, the provider's report priced with the same table, and the
     # local day of the claim (what the daily budget and spend by day count by).
-    cost_estimate: Mapped[Optional[str]] = mapped_column(String(40))
-    cost_currency: Mapped[Optional[str]] = mapped_column(String(3))
-    cost_basis: Mapped[Optional[str]] = mapped_column(Text)
-    cost_reported: Mapped[Optional[str]] = mapped_column(String(40))
-    cost_day: Mapped[Optional[str]] = mapped_column(String(10))
+    Column("cost_estimate", String(40)),
+    Column("cost_currency", String(3)),
+    Column("cost_basis", Text),
+    Column("cost_reported", String(40)),
+    Column("cost_day", String(10)),
     #: Hidden from the browser and the gallery at this time (``slate hide``); the record stays.
-    hidden_at: Mapped[Optional[float]] = mapped_column(Float)
-
-    __table_args__ = (
-        Index(SLOT_INDEX, *SLOT_COLUMNS, unique=True),
-        Index(KEY_INDEX, *KEY_COLUMNS, unique=True),
-        Index(
-            "ix_tasks_browse",
-            "tenant",
-            "user_hash",
-            "provider",
-            "endpoint",
-            "project",
-            "created_at",
-            "hidden_at",  # the projects' and days' groups read the index alone (0012)
-        ),
-        Index("ix_tasks_owner_list", "tenant", "user_hash", "provider", "endpoint", "id"),
-        # an owner's slots in one state, newest first (0012)
-        Index("ix_tasks_owner_state", "tenant", "user_hash", "provider", "endpoint", "state", "id"),
-        # the slots of a state across the tenant's users: the poller, resume, the status (0012)
-        Index("ix_tasks_active", "tenant", "provider", "endpoint", "state"),
-        Index("ix_tasks_poll", "state", "next_poll_at"),
-        Index(COST_DAY_INDEX, "tenant", "user_hash", "provider", "endpoint", "cost_day"),
-        # slots claimed before costs were stored (empty once spend has priced them)
-        Index(
-            UNPRICED_INDEX,
-            "tenant",
-            "user_hash",
-            "provider",
-            "endpoint",
-            sqlite_where=text("cost_currency IS NULL"),
-            postgresql_where=text("cost_currency IS NULL"),
-        ),
-    )
-
-
-class SlotEvent(Base):
-    __tablename__ = "slot_events"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    tenant: Mapped[str] = mapped_column(String(64))
-    slot_key: Mapped[str] = mapped_column(String(64))
-    provider: Mapped[str] = mapped_column(String(16))
-    endpoint: Mapped[str] = mapped_column(String(16))
-    task_id: Mapped[Optional[int]] = mapped_column(ForeignKey("tasks.id", ondelete="CASCADE"))
-    at: Mapped[float] = mapped_column(Float)
-    event: Mapped[str] = mapped_column(String(32))
-    state: Mapped[Optional[str]] = mapped_column(String(16))
-    detail: Mapped[Optional[str]] = mapped_column(Text)
-    data: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
-
-    __table_args__ = (Index("ix_events_slot", "tenant", "slot_key", "provider", "endpoint", "id"),)
+    Column("hidden_at", Float),
+    Index(SLOT_INDEX, *SLOT_COLUMNS, unique=True),
+    Index(KEY_INDEX, *KEY_COLUMNS, unique=True),
+    Index(
+        "ix_tasks_browse",
+        "tenant",
+        "user_hash",
+        "provider",
+        "endpoint",
+        "project",
+        "created_at",
+        "hidden_at",  # the projects' and days' groups read the index alone (0012)
+    ),
+    Index("ix_tasks_owner_list", "tenant", "user_hash", "provider", "endpoint", "id"),
+    # an owner's slots in one state, newest first (0012)
+    Index("ix_tasks_owner_state", "tenant", "user_hash", "provider", "endpoint", "state", "id"),
+    # the slots of a state across the tenant's users: the poller, resume, the status (0012)
+    Index("ix_tasks_active", "tenant", "provider", "endpoint", "state"),
+    Index("ix_tasks_poll", "state", "next_poll_at"),
+    Index(COST_DAY_INDEX, "tenant", "user_hash", "provider", "endpoint", "cost_day"),
+    # slots claimed before costs were stored (empty once spend has priced them)
+    Index(
+        UNPRICED_INDEX,
+        "tenant",
+        "user_hash",
+        "provider",
+        "endpoint",
+        # partial on both stores (migration 0006 makes it so); only SQLite's clause is named
+        # here: a ``postgresql_where`` would import the PostgreSQL dialect into every start
+        sqlite_where=text("cost_currency IS NULL"),
+    ),
+)
 
 
-class Media(Base):
-    __tablename__ = "media"
+events = Table(
+    "slot_events",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tenant", String(64), nullable=False),
+    Column("slot_key", String(64), nullable=False),
+    Column("provider", String(16), nullable=False),
+    Column("endpoint", String(16), nullable=False),
+    Column("task_id", Integer, ForeignKey("tasks.id", ondelete="CASCADE")),
+    Column("at", Float, nullable=False),
+    Column("event", String(32), nullable=False),
+    Column("state", String(16)),
+    Column("detail", Text),
+    Column("data", JSON),
+    Index("ix_events_slot", "tenant", "slot_key", "provider", "endpoint", "id"),
+)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    task_id: Mapped[int] = mapped_column(ForeignKey("tasks.id", ondelete="CASCADE"), index=True)
-    position: Mapped[int] = mapped_column(Integer)
-    path: Mapped[str] = mapped_column(Text)
-    sha256: Mapped[str] = mapped_column(String(64))
-    bytes: Mapped[int] = mapped_column(Integer)
-    content_type: Mapped[str] = mapped_column(String(64))
-    width: Mapped[Optional[int]] = mapped_column(Integer)
-    height: Mapped[Optional[int]] = mapped_column(Integer)
-    duration: Mapped[Optional[float]] = mapped_column(Float)
-    verified_at: Mapped[float] = mapped_column(Float)
+
+media_t = Table(
+    "media",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "task_id", Integer, ForeignKey("tasks.id", ondelete="CASCADE"), index=True, nullable=False
+    ),
+    Column("position", Integer, nullable=False),
+    Column("path", Text, nullable=False),
+    Column("sha256", String(64), nullable=False),
+    Column("bytes", Integer, nullable=False),
+    Column("content_type", String(64), nullable=False),
+    Column("width", Integer),
+    Column("height", Integer),
+    Column("duration", Float),
+    Column("verified_at", Float, nullable=False),
     #: The local file was deleted at this time (``slate prune-media``); the row keeps its SHA-256.
-    removed_at: Mapped[Optional[float]] = mapped_column(Float)
+    Column("removed_at", Float),
+)
 
 
 #: Picks (migration 0008): one row per result a designer marked, per user — a result is a media
@@ -169,57 +181,50 @@ BOARD_ITEM_INDEX = "uq_board_items_result"
 BOARD_ITEM_COLUMNS = ("board_id", "task_id", "position")
 
 
-class Pick(Base):
-    """A designer's favourite / reject flag and 0–5 rating on one result."""
-
-    __tablename__ = "picks"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    tenant: Mapped[str] = mapped_column(String(64))
-    user_hash: Mapped[str] = mapped_column(String(64))
-    task_id: Mapped[int] = mapped_column(ForeignKey("tasks.id", ondelete="CASCADE"))
-    position: Mapped[int] = mapped_column(Integer)
+#: A designer's favourite / reject flag and 0–5 rating on one result.
+picks_t = Table(
+    "picks",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tenant", String(64), nullable=False),
+    Column("user_hash", String(64), nullable=False),
+    Column("task_id", Integer, ForeignKey("tasks.id", ondelete="CASCADE"), nullable=False),
+    Column("position", Integer, nullable=False),
     #: ``favourite``, ``reject`` or NULL (a rating alone).
-    pick: Mapped[Optional[str]] = mapped_column(String(16))
-    rating: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
-    updated_at: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (
-        Index(PICK_INDEX, *PICK_COLUMNS, unique=True),
-        Index("ix_picks_pick", "tenant", "user_hash", "pick", "task_id"),
-        Index("ix_picks_rating", "tenant", "user_hash", "rating", "task_id"),
-    )
+    Column("pick", String(16)),
+    Column("rating", Integer, default=0, server_default="0", nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index(PICK_INDEX, *PICK_COLUMNS, unique=True),
+    Index("ix_picks_pick", "tenant", "user_hash", "pick", "task_id"),
+    Index("ix_picks_rating", "tenant", "user_hash", "rating", "task_id"),
+)
 
 
-class Board(Base):
-    """A designer's named collection of results, across projects."""
+#: A designer's named collection of results, across projects.
+boards_t = Table(
+    "boards",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tenant", String(64), nullable=False),
+    Column("user_hash", String(64), nullable=False),
+    Column("name", String(80), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index(BOARD_INDEX, *BOARD_COLUMNS, unique=True),
+)
 
-    __tablename__ = "boards"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    tenant: Mapped[str] = mapped_column(String(64))
-    user_hash: Mapped[str] = mapped_column(String(64))
-    name: Mapped[str] = mapped_column(String(80))
-    created_at: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (Index(BOARD_INDEX, *BOARD_COLUMNS, unique=True),)
-
-
-class BoardItem(Base):
-    """One result on one board (a result can be on several boards)."""
-
-    __tablename__ = "board_items"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    board_id: Mapped[int] = mapped_column(ForeignKey("boards.id", ondelete="CASCADE"))
-    task_id: Mapped[int] = mapped_column(ForeignKey("tasks.id", ondelete="CASCADE"))
-    position: Mapped[int] = mapped_column(Integer)
-    added_at: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (
-        Index(BOARD_ITEM_INDEX, *BOARD_ITEM_COLUMNS, unique=True),
-        Index("ix_board_items_task", "task_id", "position"),
-    )
+#: One result on one board (a result can be on several boards).
+board_items_t = Table(
+    "board_items",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("board_id", Integer, ForeignKey("boards.id", ondelete="CASCADE"), nullable=False),
+    Column("task_id", Integer, ForeignKey("tasks.id", ondelete="CASCADE"), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("added_at", Float, nullable=False),
+    Index(BOARD_ITEM_INDEX, *BOARD_ITEM_COLUMNS, unique=True),
+    Index("ix_board_items_task", "task_id", "position"),
+)
 
 
 #: Prices a designer gave (migration 0009): one row per model and part, per user.
@@ -227,50 +232,38 @@ USER_PRICE_INDEX = "uq_user_prices_part"
 USER_PRICE_COLUMNS = ("tenant", "user_hash", "model", "part")
 
 
-class UserPrice(Base):
-    """A price this user gave a model (or one part of its price: ``part`` is a resolution,
-    ``RES/SECONDS`` for a clip, ``input``/``output`` for tokens, or empty for the whole)."""
-
-    __tablename__ = "user_prices"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    tenant: Mapped[str] = mapped_column(String(64))
-    user_hash: Mapped[str] = mapped_column(String(64))
-    model: Mapped[str] = mapped_column(String(80))
-    part: Mapped[str] = mapped_column(String(32), default="", server_default="")
-    amount: Mapped[str] = mapped_column(String(40))  # exact decimal text
-    currency: Mapped[str] = mapped_column(String(8))
-    set_at: Mapped[float] = mapped_column(Float)
-
-    __table_args__ = (Index(USER_PRICE_INDEX, *USER_PRICE_COLUMNS, unique=True),)
-
-
-class QuotaUse(Base):
-    __tablename__ = "quota_use"
-
-    tenant: Mapped[str] = mapped_column(String(64), primary_key=True)
-    user_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8), primary_key=True)
-    day: Mapped[str] = mapped_column(String(10), primary_key=True)
-    used: Mapped[int] = mapped_column(Integer, default=0)
+#: A price this user gave a model (or one part of its price: ``part`` is a resolution,
+#: ``RES/SECONDS`` for a clip, ``input``/``output`` for tokens, or empty for the whole).
+user_prices_t = Table(
+    "user_prices",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tenant", String(64), nullable=False),
+    Column("user_hash", String(64), nullable=False),
+    Column("model", String(80), nullable=False),
+    Column("part", String(32), default="", server_default="", nullable=False),
+    Column("amount", String(40), nullable=False),  # exact decimal text
+    Column("currency", String(8), nullable=False),
+    Column("set_at", Float, nullable=False),
+    Index(USER_PRICE_INDEX, *USER_PRICE_COLUMNS, unique=True),
+)
 
 
-class StoreInfo(Base):
-    """Facts about the store itself: ``store_id`` (random, made once) binds handles to it."""
+quota_t = Table(
+    "quota_use",
+    metadata,
+    Column("tenant", String(64), primary_key=True),
+    Column("user_hash", String(64), primary_key=True),
+    Column("kind", String(8), primary_key=True),
+    Column("day", String(10), primary_key=True),
+    Column("used", Integer, default=0, nullable=False),
+)
 
-    __tablename__ = "store_info"
 
-    name: Mapped[str] = mapped_column(String(32), primary_key=True)
-    value: Mapped[str] = mapped_column(Text)
-
-
-#: The Core tables, for statements and queries.
-tasks = Task.__table__
-events = SlotEvent.__table__
-media_t = Media.__table__
-quota_t = QuotaUse.__table__
-store_info_t = StoreInfo.__table__
-picks_t = Pick.__table__
-boards_t = Board.__table__
-board_items_t = BoardItem.__table__
-user_prices_t = UserPrice.__table__
+#: Facts about the store itself: ``store_id`` (random, made once) binds handles to it.
+store_info_t = Table(
+    "store_info",
+    metadata,
+    Column("name", String(32), primary_key=True),
+    Column("value", Text, nullable=False),
+)

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import Table, bindparam, select
-from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.dialects import sqlite
 
 from app.store.models import BOUNDARY_COLUMNS, events, quota_t, tasks
 
@@ -44,7 +44,11 @@ class Statements:
         self.quota_upsert = {limited: self._quota(limited) for limited in (False, True)}
 
     def insert(self, table: Table) -> Any:
-        return (postgresql.insert if self.dialect == "postgresql" else sqlite.insert)(table)
+        if self.dialect == "postgresql":  # imported only where used: a SQLite start skips it
+            from sqlalchemy.dialects import postgresql
+
+            return postgresql.insert(table)
+        return sqlite.insert(table)
 
     def _quota(self, limited: bool) -> Any:
         ins = self.insert(quota_t)
