@@ -74,6 +74,7 @@ async def worker(ns: argparse.Namespace) -> dict[str, Any]:
     start = float(go.read_text() or 0)
     await asyncio.sleep(max(0.0, start - time.time()))
     lat: list[float] = []
+    kinds: list[str] = []
     outcomes: Counter[str] = Counter()
     began = time.time()
     cpu0 = time.process_time()
@@ -81,6 +82,7 @@ async def worker(ns: argparse.Namespace) -> dict[str, Any]:
         t0 = time.perf_counter()
         out = await svc.submit(rid(i), "video", params(i))
         lat.append(time.perf_counter() - t0)
+        kinds.append(out.kind.value)
         outcomes[out.kind.value] += 1
     ended = time.time()
     cpu = time.process_time() - cpu0
@@ -88,6 +90,7 @@ async def worker(ns: argparse.Namespace) -> dict[str, Any]:
     store.close()
     return {
         "latencies": lat,
+        "kinds": kinds,
         "outcomes": dict(outcomes),
         "began": began,
         "ended": ended,
@@ -157,6 +160,10 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
         sim.stop()
         shutil.rmtree(workdir, ignore_errors=True)
     lat = [x for r in results for x in r["latencies"]]
+    by_outcome: dict[str, list[float]] = {}
+    for r in results:
+        for x, kind in zip(r["latencies"], r["kinds"]):
+            by_outcome.setdefault(kind, []).append(x)
     outcomes: Counter[str] = Counter()
     for r in results:
         outcomes.update(r["outcomes"])
@@ -172,6 +179,9 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
         "outcomes": dict(outcomes),
         "latency": summary_ms(lat),
         "p99_ms": summary_ms(lat).get("p99_ms"),
+        # the creates (a claim, the create over HTTP, its answer written) apart from the
+        # replays (one read): where the tail is
+        "latency_by_outcome": {k: summary_ms(v) for k, v in sorted(by_outcome.items())},
         "span_s": round(span, 3),
         "start_spread_s": round(max(late) - min(late), 3) if late else None,
         "cpu_ms_per_submit": round(1000 * cpu / len(lat), 3) if lat else None,

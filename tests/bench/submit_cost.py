@@ -21,6 +21,13 @@ time shows what Slate's own layers cost.
   parameters: the claim transaction finds the record, a non-durable ``replayed`` note is
   added, the view is built. The provider is a stub that fails if it is ever reached.
 
+* **floors** — what no Python layer can go under: the claim's very statements (the lean
+  SQLite claim's compiled SQL, its binds prepared before the clock starts) run on a stdlib
+  ``sqlite3`` connection — the read, ``BEGIN IMMEDIATE``, the insert, the quota upsert, the
+  two events, ``COMMIT`` — and, for a replay, its one indexed read of the slot. ``claim_floor_ratio``
+  and ``replay_floor_ratio`` are those floors ÷ the raw insert: a target below them cannot be
+  met by Slate's code, only by doing less SQL.
+
 ``python -m tests.bench.submit_cost [--rounds R] [--ops N]`` prints one JSON object.
 """
 
@@ -124,6 +131,64 @@ class RawInserter:
         self.db.close()
 
 
+class StatementFloor:
+    """The claim's and the replay's own SQL with nothing around it: the lean claim's compiled
+    statements (``app/store/sqlite_claim.py``) on a stdlib connection, binds made in advance."""
+
+    def __init__(self, path: Path, svc: SlateService) -> None:
+        self.db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=FULL")
+        self.db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        fast = svc.store._fast
+        assert fast is not None, "the floor is the lean SQLite claim's SQL"
+        self.fast = fast
+        self.svc = svc
+
+    def binds(self, req: ClaimRequest) -> tuple[Any, ...]:
+        """Everything the claim binds, made before the clock starts."""
+        fast, scope = self.fast, req.scope
+        quota = fast.quota[req.write.quota_limit is not None]
+        events = req.claim_events()
+        return (
+            fast.find.args(fast._slot(scope, req.slot_key)),
+            fast.insert.args(req.task_values()),
+            quota.sql,
+            quota.args(
+                {
+                    "tenant": scope.tenant,
+                    "user_hash": scope.user_hash,
+                    "kind": req.kind,
+                    "day": req.write.day,
+                    "used": req.write.units,
+                    "limit": req.write.quota_limit,
+                }
+            ),
+            fast._events_sql(len(events)),
+            events,
+        )
+
+    def claim(self, binds: tuple[Any, ...]) -> None:
+        find_args, insert_args, quota_sql, quota_args, events_sql, events = binds
+        fast, db = self.fast, self.db
+        assert db.execute(fast.find.sql, find_args).fetchone() is None
+        db.execute("BEGIN IMMEDIATE")
+        row = db.execute(fast.insert.sql, insert_args).fetchone()
+        db.execute(quota_sql, quota_args).fetchone()
+        task_id = row[0]
+        db.execute(
+            events_sql,
+            [v for e in events for v in fast.event.args({**e, "task_id": task_id})],
+        )
+        db.execute("COMMIT")
+
+    def replay(self, find_args: tuple[Any, ...]) -> None:
+        assert self.db.execute(self.fast.find.sql, find_args).fetchone() is not None
+
+    def close(self) -> None:
+        self.db.close()
+
+
 def raw_template(svc: SlateService) -> dict[str, Any]:
     import json
 
@@ -160,9 +225,13 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
     workdir.mkdir(parents=True)
     claim_url = f"sqlite:///{(workdir / 'claim.sqlite3').as_posix()}"
     raw_url = f"sqlite:///{(workdir / 'raw.sqlite3').as_posix()}"
+    floor_url = f"sqlite:///{(workdir / 'floor.sqlite3').as_posix()}"
     svc = make_service(workdir, claim_url)
     open_store(raw_url).close()  # same schema, migrated
+    open_store(floor_url).close()
     raw = RawInserter(workdir / "raw.sqlite3", raw_template(svc))
+    floor = StatementFloor(workdir / "floor.sqlite3", svc)
+    floor_keys = iter(range(30_000_000, 40_000_000))
 
     # Existing slots for the replays: claimed, then moved on as a create would leave them.
     replay_keys = list(range(10_000_000, 10_000_000 + ops))
@@ -180,6 +249,13 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
     # Warm up every path (imports, statement caches, the thread pool).
     for _ in range(20):
         raw.insert()
+        floor.claim(floor.binds(prepare_claim(svc, next(floor_keys))))
+    # The replay floor reads slots that exist in the floor's own file.
+    replay_floor_binds = []
+    for _ in replay_keys:
+        binds = floor.binds(prepare_claim(svc, next(floor_keys)))
+        floor.claim(binds)
+        replay_floor_binds.append(binds[0])
     warm = 20_000_000
     for i in range(warm, warm + 20):
         svc.store.claim_blocking(prepare_claim(svc, i))
@@ -191,6 +267,8 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
     t_claim: list[float] = []
     t_local: list[float] = []
     t_replay: list[float] = []
+    t_floor_claim: list[float] = []
+    t_floor_replay: list[float] = []
     cpu: dict[str, list[float]] = {"raw": [], "claim": [], "replay": []}
     round_ratios: list[dict[str, float]] = []
     nxt = 0
@@ -199,7 +277,15 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
         r_raw, r_claim, r_replay = [], [], []
         # Interleaved op by op (raw, claim, replay, raw, ...): a change of disk or CPU load
         # during the run hits the three alike.
-        for i in replay_keys:
+        for i, find_args in zip(replay_keys, replay_floor_binds):
+            binds = floor.binds(prepare_claim(svc, next(floor_keys)))
+            t0 = clock()
+            floor.claim(binds)
+            t_floor_claim.append(clock() - t0)
+            t0 = clock()
+            floor.replay(find_args)
+            t_floor_replay.append(clock() - t0)
+
             c0, t0 = cpu_clock(), clock()
             raw.insert()
             r_raw.append(clock() - t0)
@@ -232,10 +318,13 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
             }
         )
     raw.close()
+    floor.close()
     svc.store.close()
     med_raw = statistics.median(t_raw)
     claim_ratio = statistics.median(t_claim) / med_raw
     replay_ratio = statistics.median(t_replay) / med_raw
+    claim_floor = statistics.median(t_floor_claim)
+    replay_floor = statistics.median(t_floor_replay)
     return {
         "raw_insert": summary_ms(t_raw),
         "claim": summary_ms(t_claim),
@@ -243,6 +332,13 @@ async def measure(rounds: int, ops: int, workdir: Path) -> dict[str, Any]:
         "replay": summary_ms(t_replay),
         "claim_ratio": round(claim_ratio, 3),
         "replay_ratio": round(replay_ratio, 3),
+        "claim_floor": summary_ms(t_floor_claim),
+        "replay_floor": summary_ms(t_floor_replay),
+        "claim_floor_ratio": round(claim_floor / med_raw, 3),
+        "replay_floor_ratio": round(replay_floor / med_raw, 3),
+        # what Slate's layers add on top of the same SQL (1.0: nothing)
+        "claim_over_floor": round(statistics.median(t_claim) / claim_floor, 3),
+        "replay_over_floor": round(statistics.median(t_replay) / replay_floor, 3),
         "claim_ratio_by_round": [r["claim"] for r in round_ratios],
         "replay_ratio_by_round": [r["replay"] for r in round_ratios],
         "raw_median_ms": ms(med_raw),

@@ -50,6 +50,12 @@ def test_quick_run_reports_every_figure(group: str) -> None:
     if group == "race":  # the one figure that is a correctness check: one create per slot
         assert out["figures"]["race_creates"]["value"] == out["details"]["race"]["keys"]
         assert out["details"]["race"]["made_total"] == out["details"]["race"]["keys"]
+        by = out["details"]["race"]["latency_by_outcome"]  # where a tail is: creates or replays
+        assert by["created"]["n"] == out["details"]["race"]["keys"], by
+    if group == "submit":  # the floors a missed ratio is read against (docs/BENCHMARKS.md)
+        cost = out["details"]["submit"]
+        assert 0 < cost["replay_floor_ratio"] < cost["claim_floor_ratio"], cost
+        assert cost["claim_over_floor"] > 0 and cost["replay_over_floor"] > 0, cost
 
 
 def test_every_figure_belongs_to_a_group_that_runs() -> None:
