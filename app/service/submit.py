@@ -529,11 +529,14 @@ class Submitter:
         else:
             answered = self._image_answer(answer)
         entry = await self._journal(task, answered)
+        stored: list[bool] = []  # set once the store holds the answer (its entry settled)
         try:
-            return await self._record_answer(task, answered, entry)
+            return await self._record_answer(task, answered, entry, stored)
         except BadConfiguration:
             raise  # recorded; only the media could not be written here (a full disk): exit 2
         except Exception as exc:  # noqa: BLE001 - the answer is safe in the journal: say where
+            if stored:
+                return await self._stored_then_failed(task, exc)
             return self._kept(task, answered, entry, exc)
         finally:
             if entry is not None:
@@ -640,13 +643,19 @@ class Submitter:
         return journal.folder_for(self.ctx.config.data_dir, store_id)
 
     async def _record_answer(
-        self, task: TaskRow, answered: dict[str, Any], entry: Path | None
+        self,
+        task: TaskRow,
+        answered: dict[str, Any],
+        entry: Path | None,
+        stored: list[bool] | None = None,
     ) -> Result[Any]:
         """Write the answer into the slot (and, for images, download them); the journal entry
-        goes as soon as the store holds the answer."""
+        goes as soon as the store holds the answer (and ``stored`` says so to the caller)."""
         ctx = self.ctx
 
         def recorded() -> None:
+            if stored is not None:
+                stored.append(True)
             if entry is not None:
                 journal.settle(entry)
 
@@ -724,6 +733,24 @@ class Submitter:
         return Result(
             OutcomeKind.CREATED, task.request_id, ctx.view(new or await self._fresh(task))
         )
+
+    async def _stored_then_failed(self, task: TaskRow, exc: Exception) -> Result[Any]:
+        """The store holds the answer (the slot is ``downloading`` or on its way); what failed
+        came after it — recording the downloaded media, say, while another process held the
+        write lock. The create is made and recorded: the slot goes on from its state (``query``
+        or ``status`` finishes it), as after a download that ran out of time."""
+        log.warning(
+            "record %s: the answer is recorded; what came after it failed (%s: %s); the slot "
+            "goes on from its state",
+            task.id,
+            type(exc).__name__,
+            exc,
+        )
+        try:
+            task = await self._fresh(task)
+        except Exception as again:  # noqa: BLE001 - the view of the record we hold will do
+            log.warning("record %s: could not be read again (%s)", task.id, again)
+        return Result(OutcomeKind.CREATED, task.request_id, self.ctx.view(task))
 
     def _kept(
         self, task: TaskRow, answered: dict[str, Any], entry: Path | None, exc: Exception

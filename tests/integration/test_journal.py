@@ -17,6 +17,7 @@ import base64
 import errno
 import os
 import stat
+import threading
 from pathlib import Path
 
 import pytest
@@ -35,7 +36,14 @@ RID = "article:20260816:tide-eye:scene-02"
 PNG = image_bytes(64, 64)
 
 
-def image_server(*, inline: bool = False, delay: float = 0.0) -> HostileServer:
+def image_server(
+    *,
+    inline: bool = False,
+    delay: float = 0.0,
+    gate: threading.Event | None = None,
+    media_gate: threading.Event | None = None,
+) -> HostileServer:
+    """``gate`` holds the create's answer, ``media_gate`` the first image's bytes, until set."""
     server = HostileServer({})
     data = (
         {"image_base64": [base64.b64encode(PNG).decode()]}
@@ -57,13 +65,16 @@ def image_server(*, inline: bool = False, delay: float = 0.0) -> HostileServer:
                         },
                     ),
                     delay=delay,
+                    gate=gate,
                 )
             ],
-            "GET /media/one.png": [Answer(PNG, content_type="image/png")],
+            "GET /media/one.png": [Answer(PNG, content_type="image/png", gate=media_gate)],
             "GET /media/two.png": [
                 Answer(image_bytes(64, 64, color=(1, 2, 3)), content_type="image/png")
             ],
-            "POST /v1/video_generation": [Answer(ok(task_id="vt-journal-1"), delay=delay)],
+            "POST /v1/video_generation": [
+                Answer(ok(task_id="vt-journal-1"), delay=delay, gate=gate)
+            ],
         }
     )
     return server
@@ -162,8 +173,10 @@ def test_a_held_write_lock_after_the_answer_loses_nothing(slate_env, store_url, 
     """Real processes: `slate submit` claims and sends; while the provider takes its time,
     another Slate process takes the store's write lock (SQLite) or the record's row
     (PostgreSQL) and holds it. The answer's write gives up (exit 1, naming the journal); once
-    the holder is gone, `slate status` writes the answer into the slot."""
-    server = image_server(delay=4.0)
+    the holder is gone, `slate status` writes the answer into the slot. The provider answers
+    only once the holder holds the lock (on a busy machine a fixed delay was not enough)."""
+    answer = threading.Event()
+    server = image_server(gate=answer)
     env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": server.base_url}
     patches = {
         "app.store.engine.WRITE_LOCK_TIMEOUT": 1.5,
@@ -180,6 +193,7 @@ def test_a_held_write_lock_after_the_answer_loses_nothing(slate_env, store_url, 
         path = ("POST", f"/v1/{kind}_generation")
         wait_until(lambda: server.sent(*path) == 1, 30, "the create to reach the provider")
         holder = hold(store_url, env, row=RID if store_url.startswith("postgresql") else "-")
+        answer.set()
         res = finish(submit, 60)
         assert res.code == 1 and res.out["outcome"] == "invalid", res.out
         assert res.out["error"]["code"] == "store_busy", res.out
@@ -197,6 +211,49 @@ def test_a_held_write_lock_after_the_answer_loses_nothing(slate_env, store_url, 
             assert task["state"] == "success" and len(task["media"]) == 2, task
         assert journal_files(data_dir) == []
         assert server.sent(*path) == 1
+    finally:
+        if holder is not None:
+            end(holder)
+        server.stop()
+
+
+def test_a_lock_taken_after_the_answer_is_recorded_leaves_a_made_slot_downloading(
+    slate_env, store_url, data_dir
+):
+    """Real processes: the answer is in the slot (``downloading``, its journal entry settled);
+    another process takes the write lock while the images download, so recording them gives
+    up. The create was made and recorded: `slate submit` says ``created`` with the slot
+    ``downloading`` — never that nothing was written, nor a journal entry that is gone — and
+    `slate query` finishes it once the holder is gone, with no second create."""
+    bytes_go = threading.Event()
+    server = image_server(media_gate=bytes_go)
+    env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": server.base_url}
+    patches = {
+        "app.store.engine.WRITE_LOCK_TIMEOUT": 1.5,
+        "app.store.engine.PG_LOCK_TIMEOUT_MS": 1500,
+    }
+    holder = None
+    try:
+        submit = spawn(
+            env,
+            ["submit", "--request-id", RID, "--kind", "image", "--prompt", "p", "--n", "2"],
+            patches=patches,
+        )
+        # the download has begun: the answer is in the slot (downloading comes first)
+        wait_until(lambda: server.sent("GET", "/media/one.png") >= 1, 60, "the download")
+        holder = hold(store_url, env, row=RID if store_url.startswith("postgresql") else "-")
+        bytes_go.set()
+        res = finish(submit, 60)
+        assert res.code == 0 and res.out["outcome"] == "created", res.out
+        assert res.out["task"]["state"] == "downloading", res.out
+        assert journal_files(data_dir) == []  # the store has the answer: nothing to replay
+        end(holder)
+        holder = None
+        query = run(env, ["query", RID])
+        assert query.code == 0, query.out
+        task = query.out["task"]
+        assert task["state"] == "success" and len(task["media"]) == 2, task
+        assert server.sent("POST", "/v1/image_generation") == 1
     finally:
         if holder is not None:
             end(holder)

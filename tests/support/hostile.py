@@ -26,6 +26,8 @@ class Answer:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
+    #: held until this is set (bounded by a minute): a test releases the answer on its event
+    gate: threading.Event | None = None
     content_type: str = "application/json"
     drip: int = 0
     drip_every: float = 0.0
@@ -72,6 +74,8 @@ class HostileServer:
                         answer = answers.pop(0) if len(answers) > 1 else answers[0]
                 if callable(answer):  # an answer made from the request (its query string)
                     answer = answer(self.path)
+                if answer.gate is not None:
+                    answer.gate.wait(60)
                 if answer.delay:
                     import time
 
