@@ -12,6 +12,7 @@ import base64
 import hashlib
 import hmac
 import json
+from functools import lru_cache
 
 from app.domain.errors import ForeignHandleError, HandleError
 
@@ -34,6 +35,7 @@ def _mac(secret: bytes, purpose: str, body: str) -> str:
     return _b64(hmac.new(secret, f"{purpose}.{body}".encode(), hashlib.sha256).digest()[:20])
 
 
+@lru_cache(maxsize=4096)  # a view signs its task and every file again: the same inputs
 def sign(
     secret: bytes, purpose: str, tenant: str, user_hash: str, target: int, store_id: str
 ) -> str:
