@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 from app.sim.config import SimConfig, fault_lines, parse_faults
-from app.sim.server import start_sim
 
 __all__ = ["add_arguments", "fault_lines", "list_faults_text", "main", "parse_faults", "run"]
 
@@ -161,6 +160,8 @@ def run(ns: argparse.Namespace, emit: Callable[[dict[str, Any]], None]) -> int:
         )
         return 2
     try:
+        from app.sim.server import start_sim  # on first use: the parser needs none of it
+
         server = start_sim(config, host=host, port=getattr(ns, "port", 0) or 0)
     except OSError as exc:
         emit({"outcome": "invalid", "error": {"code": "port", "message": f"cannot listen: {exc}"}})

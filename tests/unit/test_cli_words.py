@@ -72,3 +72,16 @@ def test_slate_help_imports_no_qt() -> None:
             f"    app.cli.main(['--lang', '{lang}', 'submit', '--help'])"
         )
         assert _qt_loaded_after(code) == [], lang
+
+
+def test_the_parser_loads_no_demo_provider() -> None:
+    """Building ``slate``'s parser names ``slate sim``'s options without loading the demo
+    provider's server (issue 34: a start with an API key never runs it)."""
+    code = (
+        "import sys, json, app.cli\n"
+        "app.cli.build_parser()\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('app.sim'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = json.loads(out.stdout.splitlines()[-1])
+    assert "app.sim.server" not in loaded and "app.sim.cli" in loaded, loaded
