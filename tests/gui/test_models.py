@@ -77,10 +77,8 @@ def test_paging_at_100k_slots(gui, qtmodeltester):
     controller = Controller(gui.service)
     model = SlotTreeModel(controller)
     root = model.index(-1, -1).parent()
-    t = time.monotonic()
     model.fetchMore(root)
     gui.until(lambda: not model.loading)
-    first_page = time.monotonic() - t
     assert model.rowCount() == PROJECT_PAGE  # one page of projects, not 150
     assert model.canFetchMore(root)
     model.fetchMore(root)
@@ -97,17 +95,13 @@ def test_paging_at_100k_slots(gui, qtmodeltester):
     assert model.rowCount(day) == min(count, SLOT_PAGE)
     ids = [model.data(model.index(r, 0, day), RequestIdRole) for r in range(model.rowCount(day))]
     assert len(set(ids)) == len(ids)
-    # filters run in SQL over all 100,000 rows
-    t = time.monotonic()
+    # filters run in SQL over all 100,000 rows (on indexes: test_statement_guard.py; how fast:
+    # the bench's history_first_rows_ms and history_filter_text_ms, never a timed test)
     model.set_filter(SlotFilter(search="scene-099999"))
     model.fetchMore(root)
     gui.until(lambda: not model.loading)
     assert model.rowCount() == 1
-    filtered = time.monotonic() - t
     qtmodeltester.check(model, force_py=True)
-    assert first_page < 2.0 and filtered < 2.0, (first_page, filtered)
-    # (the whole test, the 100k fill included — it now writes the text index too — is timed by
-    # the bench, not here: a busy CI machine took 37 s)
     gui.run(controller.aclose())
 
 
