@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 
 import pytest
@@ -15,6 +13,7 @@ import sqlalchemy as sa
 
 from app.sim import SimConfig, start_sim
 from tests.support.fixtures import ROOT
+from tests.support import worker
 from tests.support.soak import soak
 
 
@@ -42,9 +41,6 @@ def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, sto
     data_dir = tmp_path / "data"
     env = {**os.environ, "SLATE_TEST_KEYRING_FILE": str(tmp_path / "keyring.json")}
     base = [
-        sys.executable,
-        "-m",
-        "tests.support.worker",
         "--data-dir",
         str(data_dir),
         "--store",
@@ -59,13 +55,12 @@ def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, sto
         "1.0",
     ]
     try:
-        first = subprocess.Popen(
-            base, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE
-        )
+        first_err, second_err = tmp_path / "first.err", tmp_path / "second.err"
+        first = worker.start(base, env=env, cwd=ROOT, err=str(first_err))
         deadline = time.time() + 60
         while sim.stats()["creates_total"] < 50:
-            assert time.time() < deadline and first.poll() is None, (
-                first.stderr.read() if first.poll() is not None else "slow"
+            assert time.time() < deadline and first.exitcode is None, (
+                first_err.read_text() if first.exitcode is not None else "slow"
             )
             time.sleep(0.05)
         engine = sa.create_engine(store_url)
@@ -75,11 +70,14 @@ def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, sto
             )
         assert not states.get("success"), "kill must happen while tasks are in flight"
         os.kill(first.pid, signal.SIGKILL)
-        first.wait()
-        second = subprocess.run(
-            base + ["--resume-only"], env=env, cwd=ROOT, capture_output=True, text=True, timeout=120
-        )
-        assert second.returncode == 0, second.stderr[-3000:]
+        first.join()
+        second = worker.start(base + ["--resume-only"], env=env, cwd=ROOT, err=str(second_err))
+        second.join(timeout=120)
+        if second.exitcode is None:
+            os.kill(second.pid, signal.SIGKILL)
+            second.join()
+            raise AssertionError("the resuming worker was still running after 120 s")
+        assert second.exitcode == 0, second_err.read_text()[-3000:]
         with engine.connect() as conn:
             final = dict(
                 conn.execute(sa.text("SELECT state, count(*) FROM tasks GROUP BY state")).all()

@@ -42,7 +42,6 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from collections import Counter
@@ -55,6 +54,7 @@ import sqlalchemy as sa
 
 from app.domain.protocols import V2, protocol_of
 from app.sim import Faults, SimConfig, start_sim
+from tests.support import worker
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -156,9 +156,6 @@ def soak(
     env = dict(os.environ)
     env["SLATE_TEST_KEYRING_FILE"] = str(workdir / "keyring.json")
     cmd = [
-        sys.executable,
-        "-m",
-        "tests.support.worker",
         "--data-dir",
         str(data_dir),
         "--store",
@@ -189,11 +186,11 @@ def soak(
     try:
         if pairs:  # first, each competing slot loses its create, all within one window
             sim.set_faults(lose_create_response=2 * pairs)
-            first = subprocess.run(
-                cmd + ["--pairs-only"], env=env, cwd=ROOT, capture_output=True, text=True
-            )
-            if first.returncode != 0:
-                raise AssertionError(f"pairs worker exited {first.returncode}: {first.stderr}")
+            first_err = workdir / "worker-pairs.err"
+            first = worker.start(cmd + ["--pairs-only"], env=env, cwd=ROOT, err=str(first_err))
+            first.join()
+            if first.exitcode != 0:
+                raise AssertionError(f"pairs worker exited {first.exitcode}: {_text(first_err)}")
             sim.set_faults(lose_create_response=0)
         phase = time.monotonic()  # the fault-and-kill phase starts here
         sim.set_faults(random=dict(faults))
@@ -201,15 +198,8 @@ def soak(
             sim.set_faults(**{name: 1 for name in WORLD2_ONCE})
         while True:
             rounds += 1
-            ready = workdir / f"ready-{rounds}"
-            proc = subprocess.Popen(
-                cmd + ["--ready-file", str(ready)],
-                env=env,
-                cwd=ROOT,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
+            ready, err = workdir / f"ready-{rounds}", workdir / f"worker-{rounds}.err"
+            proc = worker.start(cmd + ["--ready-file", str(ready)], env=env, cwd=ROOT, err=str(err))
             injected = sum(sim.stats()["faults_injected"].values())
             if (
                 time.monotonic() - started < max_seconds * 0.6
@@ -218,40 +208,37 @@ def soak(
             ):
                 other = None
                 if other_cmd is not None:  # another machine on the same slots, at once
-                    other = subprocess.Popen(
-                        other_cmd,
-                        env=env,
-                        cwd=ROOT,
-                        stdout=subprocess.DEVNULL,
-                        stderr=subprocess.DEVNULL,
-                    )
+                    other = worker.start(other_cmd, env=env, cwd=ROOT)
                 # the kill timer runs from the worker's start-up done: on a loaded machine a
                 # worker killed while it still imports sends nothing, and the soak injects no
                 # faults (CI once saw 12 in the whole phase)
                 _wait_ready(ready, proc)
                 try:
-                    proc.wait(timeout=rng.uniform(*kill_every))
-                except subprocess.TimeoutExpired:
-                    os.kill(proc.pid, signal.SIGKILL)
-                    proc.wait()
-                    kills += 1
-                    continue
+                    proc.join(timeout=rng.uniform(*kill_every))
+                    if proc.exitcode is None:
+                        os.kill(proc.pid, signal.SIGKILL)
+                        proc.join()
+                        kills += 1
+                        continue
                 finally:
                     if other is not None:
-                        if other.poll() is None:
+                        if other.exitcode is None:
                             os.kill(other.pid, signal.SIGKILL)
                             kills += 1
-                        other.wait()
+                        other.join()
             else:
                 # let the last worker finish the stragglers: no more kills, and only world II's
                 # faults, which refuse nothing (most polling happens here: a worker killed every
                 # second or two mostly submits)
                 sim.set_faults(random=dict(WORLD2_FAULTS) if world2 else {})
                 remaining = max(5.0, max_seconds - (time.monotonic() - started))
-                proc.wait(timeout=remaining)
-            err = proc.stderr.read() if proc.stderr else ""
-            if proc.returncode != 0:
-                raise AssertionError(f"worker exited {proc.returncode}: {err[-3000:]}")
+                proc.join(timeout=remaining)
+                if proc.exitcode is None:  # as subprocess's wait(timeout) did: a hang fails
+                    os.kill(proc.pid, signal.SIGKILL)
+                    proc.join()
+                    raise AssertionError(f"worker still running after {remaining:.0f} s")
+            if proc.exitcode != 0:
+                raise AssertionError(f"worker exited {proc.exitcode}: {_text(err)[-3000:]}")
             break
         return check(
             data_dir,
@@ -269,11 +256,18 @@ def soak(
         sim.stop()
 
 
-def _wait_ready(ready: Path, proc: subprocess.Popen, limit: float = 120.0) -> None:
+def _wait_ready(ready: Path, proc: Any, limit: float = 120.0) -> None:
     """Until the worker has opened its service (its imports done), it exited, or ``limit``."""
     until = time.monotonic() + limit
-    while not ready.exists() and proc.poll() is None and time.monotonic() < until:
+    while not ready.exists() and proc.exitcode is None and time.monotonic() < until:
         time.sleep(0.02)
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(errors="replace")
+    except OSError:
+        return ""
 
 
 def rid_of(prompt: str) -> str:
