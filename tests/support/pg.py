@@ -25,7 +25,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 from sqlalchemy.engine import make_url
@@ -275,6 +275,32 @@ def _drop_quietly(base: str, name: str) -> None:
         admin_execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', base)
     except Exception:  # noqa: BLE001 - the server may be gone already at exit
         pass
+
+
+#: Databases built once per server and process by ``database_from``, copied for each test.
+_built: dict[tuple[str, str], str] = {}
+
+
+@contextmanager
+def database_from(key: str, build: Callable[[str], None]) -> Iterator[str]:
+    """Yield the URL of a NEW database copied from one this process built once: ``build(url)``
+    filled a migrated copy (it must close every connection it opened), which is then kept as a
+    template under ``key``. A costly fill (a team's 100,000 slots) is made once per process, not
+    once per test; each test still gets a database of its own. Dropped after."""
+    base = server().url
+    template = _built.get((base, key))
+    if template is None:
+        template = f"slate_built_{os.getpid()}_{secrets.token_hex(4)}"
+        admin_execute(f'CREATE DATABASE "{template}" TEMPLATE "{_migrated_template(base)}"', base)
+        atexit.register(_drop_quietly, base, template)
+        build(_url_of(base, template))
+        _built[(base, key)] = template
+    name = f"slate_test_{secrets.token_hex(6)}"
+    admin_execute(f'CREATE DATABASE "{name}" TEMPLATE "{template}"', base)
+    try:
+        yield _url_of(base, name)
+    finally:
+        admin_execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', base)
 
 
 @contextmanager
