@@ -210,16 +210,7 @@ def _encode_mp4(
                     r, g, b = _color(digest)
                     stride = width * 3
                     raw = bytes((r, g, b)) * (width * height)
-                if plane.line_size == stride:
-                    plane.update(raw)
-                else:
-                    line = plane.line_size
-                    plane.update(
-                        b"".join(
-                            raw[y * stride : y * stride + width * 3].ljust(line, b"\0")
-                            for y in range(height)
-                        )
-                    )
+                plane.update(_restride(raw, stride, width * 3, plane.line_size, height))
                 frame.pts = i
                 for packet in stream.encode(frame):
                     container.mux(packet)
@@ -301,16 +292,20 @@ def _frame_rgb(
         r, g, b = _color(digest)
         stride = width * 3
         raw = bytes((r, g, b)) * (width * height)
-    if plane.line_size == stride:
-        plane.update(raw)
-    else:
-        line = plane.line_size
-        plane.update(
-            b"".join(
-                raw[y * stride : y * stride + width * 3].ljust(line, b"\0") for y in range(height)
-            )
-        )
+    plane.update(_restride(raw, stride, width * 3, plane.line_size, height))
     return frame
+
+
+def _restride(raw: bytes, stride: int, row: int, line: int, height: int) -> bytes | bytearray:
+    """``height`` rows of ``row`` bytes, ``stride`` apart in ``raw``, laid ``line`` apart (the
+    frame plane's line size; the padding zero): row slices copied into one buffer, not joined."""
+    if line == stride:
+        return raw
+    out = bytearray(line * height)
+    src = memoryview(raw)
+    for y in range(height):
+        out[y * line : y * line + row] = src[y * stride : y * stride + row]
+    return out
 
 
 def _encode_mp4_v2(
