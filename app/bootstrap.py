@@ -57,7 +57,7 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
     from app.providers.demo import DemoProvider
     from app.providers.minimax import MiniMaxProvider
 
-    name = config.provider or ("minimax" if key else "demo")
+    name, _endpoint = config.provider_identity(bool(key))
     if config.demo_fault and (name == "minimax" or config.base_url):
         raise ValidationError(
             "demo_fault",

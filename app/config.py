@@ -86,6 +86,17 @@ class Config:
     prices_file: Path | None = None
     extra: Mapping[str, Any] = field(default_factory=dict)
 
+    def provider_identity(self, has_key: bool) -> tuple[str, str]:
+        """The provider's name and endpoint this config makes (``bootstrap.make_provider``'s
+        choice, read before anything is built): MiniMax when a key exists, else the demo
+        provider, whose endpoint is ``local``. The window's scope while the service is built."""
+        from app.domain.hosts import endpoint_for
+
+        name = self.provider or ("minimax" if has_key else "demo")
+        if name == "minimax":
+            return name, endpoint_for(self.base_url or DEFAULT_BASE_URL)
+        return name, "local"
+
     def __post_init__(self) -> None:
         """Every config is checked, however it was made (flags, environment, the GUI's
         settings, code): tenant and user normalized, every number finite and in range."""

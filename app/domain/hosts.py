@@ -4,6 +4,7 @@ demo provider may listen. One rule for the provider clients and the demo provide
 from __future__ import annotations
 
 import ipaddress
+from urllib.parse import urlsplit
 
 LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain"})
 
@@ -21,4 +22,14 @@ def is_loopback_host(host: str | None) -> bool:
         return False
 
 
-__all__ = ["LOOPBACK_NAMES", "is_loopback_host"]
+def endpoint_for(base_url: str) -> str:
+    """``global``, ``cn`` or ``local`` from a base URL (unknown https hosts count as global)."""
+    host = (urlsplit(base_url).hostname or "").lower()
+    if is_loopback_host(host):
+        return "local"
+    if host == "minimaxi.com" or host.endswith(".minimaxi.com") or "minimaxi" in host:
+        return "cn"
+    return "global"
+
+
+__all__ = ["LOOPBACK_NAMES", "endpoint_for", "is_loopback_host"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from app.domain.errors import ValidationError
 
@@ -71,3 +72,18 @@ def whole(
     if maximum is not None and out > maximum:
         raise ValidationError(field, f"must be at most {maximum}, got {value!r}")
     return out
+
+
+def as_int(value: Any) -> int | None:
+    """Counts and sizes arrive as numbers or strings; anything else is ``None``."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str):
+        text = value.strip()
+        if text.lstrip("+-").isdigit():
+            return int(text)
+    return None

@@ -18,11 +18,14 @@ a key works only on its own platform's host.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.domain.errors import FailReason
 from app.providers.base import Ambiguous, ProviderError, Refused
-from app.providers.http import Answer, as_int
+from app.domain.numbers import as_int
+
+if TYPE_CHECKING:  # the window imports these codes without the HTTP client
+    from app.providers.http import Answer
 
 #: Documented codes that mean "refused before anything was made" (nothing billed).
 REFUSAL_CODES: dict[int, str] = {

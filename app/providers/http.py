@@ -30,7 +30,8 @@ import httpx
 
 from app import scrub as scrub_mod
 from app.domain.errors import FailReason
-from app.domain.hosts import LOOPBACK_NAMES, is_loopback_host
+from app.domain.numbers import as_int as as_int
+from app.domain.hosts import LOOPBACK_NAMES, endpoint_for, is_loopback_host
 from app.domain.lookup import Clock
 from app.providers.base import Ambiguous, Download, Refused, Stalled
 
@@ -85,16 +86,6 @@ async def _addresses(host: str, port: int, resolve: bool = True) -> list[str]:
     return [str(info[4][0]) for info in infos]
 
 
-def endpoint_for(base_url: str) -> str:
-    """``global``, ``cn`` or ``local`` from a base URL (unknown https hosts count as global)."""
-    host = (urlsplit(base_url).hostname or "").lower()
-    if is_loopback_host(host):
-        return "local"
-    if host == "minimaxi.com" or host.endswith(".minimaxi.com") or "minimaxi" in host:
-        return "cn"
-    return "global"
-
-
 def auth_hint(base_url: str) -> str:
     """Why a valid key can still be refused: keys work only on their own platform's host."""
     region = endpoint_for(base_url)
@@ -107,21 +98,6 @@ def auth_hint(base_url: str) -> str:
         f"of the platform that issued it — a key from {PLATFORM_OF[other]} needs "
         f"--base-url {ENDPOINTS[other]}"
     )
-
-
-def as_int(value: Any) -> int | None:
-    """Counts and sizes arrive as numbers or strings; anything else is ``None``."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str):
-        text = value.strip()
-        if text.lstrip("+-").isdigit():
-            return int(text)
-    return None
 
 
 def as_id(value: Any) -> str | None:

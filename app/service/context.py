@@ -10,7 +10,6 @@ import asyncio
 import logging
 import random
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable, TypeVar
 
@@ -36,7 +35,8 @@ from app.service.results import (
     not_allowed,
     not_found,
 )
-from app.service.views import DECLARED_REASON, MediaView, TaskError, TaskView
+from app.service.early import user_hash_of
+from app.service.views import DECLARED_REASON, MediaView, ProviderInfo, TaskError, TaskView
 from app.store.aio import Store
 from app.store.rows import Scope, TaskRow
 from app.store.spend import DECLARED_FAILED, amount, lazy_cost, provider_billed
@@ -45,26 +45,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 NOTE_FLUSH_DELAY = 0.25
-
-
-@dataclass(frozen=True)
-class ProviderInfo:
-    """The provider a service talks to, as the UI shows it. ``capabilities`` are its V1 side's
-    (images and the legacy video models); ``v2`` its MiniMax-H3 side's. What it can do for one
-    slot is :meth:`ServiceContext.caps` (its protocol's), carried in the task's view."""
-
-    name: str
-    endpoint: str
-    capabilities: Capabilities
-    v2: Capabilities = Capabilities()
-
-    @property
-    def demo(self) -> bool:
-        return self.name == "demo"
-
-    @property
-    def label(self) -> str:
-        return f"{self.name} · {self.endpoint}"
 
 
 def _text_result(task: TaskRow) -> str | None:
@@ -145,8 +125,12 @@ class ServiceContext:
         self.secret = secret
         self.tenant = config.tenant
         self.user = config.user
-        ref = SlotRef.parse(config.tenant, config.user, "placeholder-id")
-        self.scope = Scope(ref.tenant, ref.user_hash, provider.name, provider.endpoint)
+        self.scope = Scope(
+            config.tenant,
+            user_hash_of(config.tenant, config.user),
+            provider.name,
+            provider.endpoint,
+        )
         default_poll = 1.0 if provider.name == "demo" else 10.0
         self.poll_interval: float = poll_interval or config.poll_interval or default_poll
         self.limiter = RateLimiter(config.max_requests_per_second)

@@ -27,7 +27,7 @@ from app.config import Config
 from app.domain.prices import PriceTable
 from app.providers.base import Provider
 from app.service.cancel import Canceller
-from app.service.context import ProviderInfo, ServiceContext
+from app.service.context import ServiceContext
 from app.service.derived import Derivations
 from app.service.lifecycle import Lifecycle
 from app.service.reads import Reads, SlotReader, Twin
@@ -58,7 +58,7 @@ from app.service.pick_results import BoardReport, PickReport
 from app.service.picks import Picks
 from app.store.picks import KEEP
 from app.service.transitions import Transitions
-from app.service.views import TaskView
+from app.service.views import ProviderInfo, TaskView
 from app.store.aio import Store
 from app.store.rows import Scope, TaskRow
 

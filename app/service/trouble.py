@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import errno
 import sqlite3
+import sys
 from dataclasses import dataclass
-
-import httpx
 
 from app.domain.errors import BadConfiguration, FailReason, Rule, SlateError, ValidationError
 from app.providers.base import ProviderError
@@ -74,7 +73,8 @@ def _store_code(exc: BaseException) -> str | None:
 def trouble_of(exc: BaseException, what: str = "") -> Trouble:
     """``exc``, raised by the work named ``what``, typed once."""
     message = f"{what + ': ' if what else ''}{type(exc).__name__}: {exc}"
-    if isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
+    httpx = sys.modules.get("httpx")  # its exceptions exist only once it is imported
+    if httpx is not None and isinstance(exc, (httpx.ConnectError, httpx.ConnectTimeout)):
         return Trouble(message, reason=FailReason.NEVER_SENT)
     if isinstance(exc, ProviderError):
         return Trouble(message, reason=reason_of(exc))

@@ -9,10 +9,32 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from app.domain.capabilities import Capabilities
 from app.domain.cost import NOT_CHARGED_STATES, Cost
 from app.domain.errors import FailReason
 from app.domain.prices import Money
 from app.domain.states import Action, RecoverOption, RecoverWay, SlotOffer, State
+
+
+@dataclass(frozen=True)
+class ProviderInfo:
+    """The provider a service talks to, as the UI shows it. ``capabilities`` are its V1 side's
+    (images and the legacy video models); ``v2`` its MiniMax-H3 side's. What it can do for one
+    slot is :meth:`ServiceContext.caps <app.service.context.ServiceContext.caps>` (its
+    protocol's), carried in the task's view."""
+
+    name: str
+    endpoint: str
+    capabilities: Capabilities = Capabilities()
+    v2: Capabilities = Capabilities()
+
+    @property
+    def demo(self) -> bool:
+        return self.name == "demo"
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} · {self.endpoint}"
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from app.domain.days import day_bounds
 from app.domain.states import POLLABLE
 from app.store.models import tasks
 from app.store.picks import result_filter
-from app.store import text_search
+from app.store import first_page, text_search
 from app.store.rows import Group, Scope, SlotFilter, SlotRow, TaskRow, slot_row, task_row
 
 _EPOCH = dt.date(1970, 1, 1)
@@ -210,7 +210,14 @@ def _conditions(engine: Engine, scope: Scope, flt: SlotFilter) -> list[ColumnEle
 def projects(
     engine: Engine, scope: Scope, flt: SlotFilter, *, after: int | None = None, limit: int = 100
 ) -> list[Group]:
-    """Projects with at least one matching slot, most recent activity first."""
+    """Projects with at least one matching slot, most recent activity first. The browser's first
+    page on SQLite is :data:`app.store.first_page.SQL`, the statement the window reads before
+    the store is open."""
+    if after is None and flt == SlotFilter() and _is_sqlite(engine):
+        owner = (scope.tenant, scope.user_hash, scope.provider, scope.endpoint)
+        with engine.connect() as conn:
+            found = conn.exec_driver_sql(first_page.SQL, first_page.params(owner, limit))
+            return [Group(str(key), int(n), int(newest)) for key, n, newest in found]
     proj = _project_expr()
     newest = func.max(tasks.c.id)
     stmt = (

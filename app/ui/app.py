@@ -64,31 +64,23 @@ async def amain(
     size: tuple[int, int] | None = None,
     describe: bool = False,
     lang: str = "en",
+    key_source: str = "none",
 ) -> int:
     """Run the window until it closes. ``screenshot`` runs get a throwaway copy of ``settings``
     (the window saves its layout on close): a screenshot never writes the user's settings.
     ``describe`` (``slate gui --describe``) prints what the settled window shows as one JSON
-    object (``app.ui.describe``) and exits, like a screenshot."""
+    object (``app.ui.describe``) and exits, like a screenshot.
+
+    Paint first, load after (issue 34): the window is shown, with the first page of slots read
+    straight from the store's file, before the service is built (``app.bootstrap``: the store,
+    SQLAlchemy, the provider); the controller hands it in when it is (``Controller.attach``)."""
     from app.domain.errors import SlateError
+    from app.service.early import Early
     from app.ui.controller import Controller
     from app.ui.window import MainWindow
 
-    from app.ui.unusable import build_or_ask
-
     screenshot_like = bool(screenshot) or describe  # looks once, asks nothing, writes nothing
-    try:
-        if screenshot_like:  # a screenshot asks nothing: the sentence and exit 2
-            slate = await _build(config)
-        else:  # a folder Slate cannot use: say so, offer another, continue there
-            slate = await build_or_ask(config, _build)
-            if slate is None:
-                return 2
-    except SlateError as exc:
-        sys.stderr.write(f"slate: {exc}\n")
-        if not screenshot_like:
-            await _tell("Slate", str(exc))
-        return 2
-    controller = Controller(slate.service, owner=slate, rebuild=_build)
+    controller = Controller(early=Early.of(config, has_key=key_source != "none"), rebuild=_build)
     if screenshot_like and not settings.is_snapshot:
         settings = settings.snapshot()
     window = MainWindow(controller, settings)
@@ -104,10 +96,18 @@ async def amain(
 
         attach(window, os.environ["SLATE_GUI_PROBE"])
     controller.start()
+    # the slot to show is asked for now (it loads with the service): a click the designer makes
+    # meanwhile comes after it and wins
     target = select or (None if screenshot_like else settings.qsettings.value("window/lastSlot"))
+    if target:
+        window.select(str(target))
     try:
-        if target:
-            window.select(str(target))
+        await controller.first_page_tried()
+        await asyncio.sleep(0)  # its rows are in and painted before the store is imported
+        slate = await _built(config, screenshot_like)
+        if slate is None:  # the designer quit rather than choose another folder
+            return 2
+        controller.attach(slate)
         if describe:
             import json
 
@@ -132,12 +132,27 @@ async def amain(
             return 0
         await closed.wait()
         return 0
+    except SlateError as exc:  # the data dir or store cannot be used (and nothing was chosen)
+        sys.stderr.write(f"slate: {exc}\n")
+        if not screenshot_like:
+            await _tell("Slate", str(exc))
+        return 2
     finally:
         while getattr(window, "replaced_by", None) is not None:  # the language was switched
             window = window.replaced_by
         if window.isVisible():
             window.close()
         await controller.aclose()
+
+
+async def _built(config: Config, screenshot_like: bool) -> Any:
+    """The service of ``config``; while its folder cannot be used, the designer is asked for
+    another (a screenshot asks nothing: the error is raised). None: the designer quit."""
+    if screenshot_like:
+        return await _build(config)
+    from app.ui.unusable import build_or_ask
+
+    return await build_or_ask(config, _build)
 
 
 def run_gui(
@@ -159,8 +174,9 @@ def run_gui(
     name = install_translations(app, lang or (None if saved == "system" else saved))
     if screenshot or describe:
         settings = settings.snapshot()
+    key_source = _key_source()
     try:
-        config = settings.config(config, key_source=_key_source())
+        config = settings.config(config, key_source=key_source)
     except Exception as exc:  # noqa: BLE001 - bad saved settings must not lock the user out
         log.warning("ignoring saved settings: %s", exc)
     return int(
@@ -174,6 +190,7 @@ def run_gui(
                 size=size,
                 describe=describe,
                 lang=name,
+                key_source=key_source,
             )
         )
     )

@@ -6,6 +6,13 @@ UI thread). What widgets may read from it: :attr:`Controller.reader` (the slot b
 reads, bound to the current tenant, user and provider), :attr:`Controller.caps` (the provider:
 name, endpoint, demo flag, label, capabilities) and :attr:`Controller.config`. Task changes
 reported by ``service.listeners`` are re-emitted as :attr:`Controller.taskChanged`.
+
+Paint first, load after (issue 34): the app makes the controller and its window *before* the
+service is built, from an :class:`Early` start — the configuration, the provider it will be and
+whose slots to show. Until :meth:`Controller.attach` hands the service in, the browser's first
+page comes from the store's file (:mod:`app.service.early`: one statement, the store's own),
+and every other call waits for the service, then runs: nothing is refused or lost for being
+early, it is only later.
 """
 
 from __future__ import annotations
@@ -17,17 +24,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Awaitable, Callable, Coroutine
 
 from app.domain.errors import ValidationError
-from app.domain.listing import QueueEntry
+from app.domain.listing import Group, QueueEntry, SlotFilter
 from app.service.inputs import image_file_data_url
 from app.service.commands import RecoverHow
+from app.service.early import Early
 from app.service.results import History, OutcomeKind, QuotaReport, Result
 from app.service.trouble import Trouble, trouble_of
-from app.service.views import TaskView
+from app.service.views import ProviderInfo, TaskView
 from app.start_warnings import WARN_DATA_DIR_OPEN, WARN_SECRET_IN_FILE
 from app.ui.qt import QT_TRANSLATE_NOOP, QObject, Signal, translate
 
 if TYPE_CHECKING:  # the service is handed in, built by the composition root (app.ui.app)
-    from app.service.context import ProviderInfo
     from app.service.reads import SlotReader
     from app.service.slate import SlateService
 
@@ -151,6 +158,53 @@ class TaskRunner(QObject):
         self._background.clear()
 
 
+class _Later:
+    """The service, or its reader, while the service is being built: each coroutine method
+    waits for it, then runs on it."""
+
+    def __init__(self, controller: Controller, part: str | None = None) -> None:
+        self._controller = controller
+        self._part = part
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+
+        async def later(*args: Any, **kw: Any) -> Any:
+            service = await self._controller.wait_ready()
+            target = getattr(service, self._part) if self._part else service
+            return await getattr(target, name)(*args, **kw)
+
+        later.__name__ = name
+        return later
+
+
+class _EarlyReader(_Later):
+    """The browser's reads before the service is built: the first page of projects straight
+    from the store's file (:meth:`Early.first_page <app.service.early.Early.first_page>`), everything else later."""
+
+    def __init__(self, controller: Controller, early: Early | None) -> None:
+        super().__init__(controller, "reader")
+        self._early = early
+        #: Set once the first page was read from the file, or cannot be (then it comes later).
+        self.tried = asyncio.Event()
+
+    async def projects(
+        self, flt: SlotFilter, *, after: int | None = None, limit: int = 100
+    ) -> list[Group]:
+        early = self._early
+        if early is not None and after is None and flt == SlotFilter():
+            try:
+                page = await asyncio.to_thread(early.first_page, limit)
+            finally:
+                self.tried.set()
+            if page is not None:
+                return page
+        self.tried.set()
+        service = await self._controller.wait_ready()
+        return await service.reader.projects(flt, after=after, limit=limit)
+
+
 class Controller(QObject):
     """Owns the Slate service for the window. All methods return at once."""
 
@@ -162,16 +216,20 @@ class Controller(QObject):
     actionFailed = Signal(str)  # action: its coroutine raised (errorOccurred said why)
     errorOccurred = Signal(object)  # Trouble: the runner's error, typed (app.service.trouble)
     reset = Signal()  # the service was replaced (settings applied): reload everything
+    ready = Signal()  # the service is built (the window was shown before it: paint first)
     pricesChanged = Signal()  # a designer gave or took back a price: estimates again
 
     def __init__(
         self,
-        service: SlateService,
+        service: SlateService | None = None,
         *,
         owner: Any = None,
         rebuild: Callable[[Any], Awaitable[Any]] | None = None,
         parent: QObject | None = None,
+        early: Early | None = None,
     ) -> None:
+        """``service``: the built service; or None with ``early``: the window is made first and
+        :meth:`attach` hands the service in once it is built (paint first, load after)."""
         super().__init__(parent)
         self.runner = TaskRunner(self)
         self._status_pending = False
@@ -181,14 +239,63 @@ class Controller(QObject):
         self._rebuild = rebuild
         self._stop: asyncio.Event | None = None
         self._applying = asyncio.Lock()
-        self._attach(service)
+        self.early = early
+        self._ready = asyncio.Event()
+        self._early_reader = _EarlyReader(self, early)
+        self.service: SlateService = _Later(self)  # type: ignore[assignment]
         self.status: Status | None = None
         self._current: str | None = None
         self._reload_pending = False
         self._reload_again = False
+        self.key_source = "none"
+        self.warnings: list[str] = []
+        self.warning_codes: list[str] = []
+        if service is not None:
+            self._own(owner)
+            self._attach(service)
+            self._ready.set()
+        elif early is None:
+            raise ValueError("a controller needs its service or an early start")
+
+    def _own(self, owner: Any) -> None:
+        self.owner = owner
         self.key_source = getattr(owner, "key_source", "none")
-        self.warnings: list[str] = list(getattr(owner, "warnings", []) or [])
-        self.warning_codes: list[str] = list(getattr(owner, "warning_codes", []) or [])
+        self.warnings = list(getattr(owner, "warnings", []) or [])
+        self.warning_codes = list(getattr(owner, "warning_codes", []) or [])
+
+    # -- the service arrives --------------------------------------------------------------
+    @property
+    def is_ready(self) -> bool:
+        """Whether the service is built (until then calls wait for it)."""
+        return self._ready.is_set()
+
+    async def first_page_tried(self, timeout: float = 2.0) -> None:
+        """Until the browser's first page was read from the store's file (or cannot be): the
+        app builds the service after it, so the import of the store does not hold up the first
+        rows (one interpreter runs one thread at a time)."""
+        try:
+            await asyncio.wait_for(self._early_reader.tried.wait(), timeout)
+        except asyncio.TimeoutError:
+            pass
+
+    async def wait_ready(self) -> SlateService:
+        """The service, once it is built."""
+        await self._ready.wait()
+        return self.service
+
+    def attach(self, owner: Any) -> None:
+        """Hand in the service the window was waiting for (``owner``: the ``bootstrap.Slate``
+        that built it). Calls made meanwhile run now; when it is not the store, owner or
+        provider the window started showing (another data folder was chosen), everything is read
+        again (:attr:`reset`)."""
+        if self.is_ready:
+            raise RuntimeError("the controller already has its service")
+        self._own(owner)
+        self._attach(owner.service)
+        self._ready.set()
+        self.ready.emit()
+        if self.early is None or not self.early.shows(owner):
+            self.reset.emit()
 
     def warning_sentences(self) -> list[str]:
         """This run's warnings as the status bar says them (translated)."""
@@ -237,17 +344,27 @@ class Controller(QObject):
 
     @property
     def reader(self) -> SlotReader:
-        """The slot browser's reads (bound to the current service's scope)."""
+        """The slot browser's reads (bound to the current service's scope); before the service
+        is built, the first page from the store's file and the rest once it is."""
+        if not self.is_ready:
+            return self._early_reader  # type: ignore[return-value]
         return self.service.reader
 
     @property
     def caps(self) -> ProviderInfo:
-        """The provider: ``name``, ``endpoint``, ``demo``, ``label`` and ``capabilities``."""
+        """The provider: ``name``, ``endpoint``, ``demo``, ``label`` and ``capabilities`` (before
+        the service is built: the name and endpoint it will have, no capabilities yet)."""
+        if not self.is_ready:
+            assert self.early is not None
+            return self.early.info
         return self.service.provider_info
 
     @property
     def config(self) -> Any:
         """The configuration the current service runs with (the settings dialog shows it)."""
+        if not self.is_ready:
+            assert self.early is not None
+            return self.early.config
         return self.service.config
 
     @property
@@ -257,10 +374,6 @@ class Controller(QObject):
     @property
     def provider_label(self) -> str:
         return self.caps.label
-
-    @property
-    def poll_interval(self) -> float:
-        return float(self.service.poll_interval)
 
     # -- life ------------------------------------------------------------------------------
     def start(self) -> None:
@@ -292,7 +405,7 @@ class Controller(QObject):
         if self._stop is not None:
             self._stop.set()
         await self.runner.shutdown()
-        if self._on_task in self.service.listeners:
+        if self.is_ready and self._on_task in self.service.listeners:
             self.service.listeners.remove(self._on_task)
         if self.owner is not None:
             await self.owner.aclose()
@@ -313,6 +426,7 @@ class Controller(QObject):
 
     async def _reconfigure(self, config: Any) -> str | None:
         assert self._rebuild is not None
+        await self.wait_ready()
         async with self._applying:
             try:
                 new = await self._rebuild(config)
@@ -730,6 +844,8 @@ class Controller(QObject):
 
     def estimate(self, kind: str, params: dict[str, Any]) -> Result[Any]:
         """A draft's cost before Create (no I/O: the price table is read once)."""
+        if not self.is_ready:  # the first moments of a start: the figure comes with the service
+            return Result(OutcomeKind.INVALID)
         try:
             return self.service.estimate(kind, params)
         except Exception as exc:  # noqa: BLE001 - a price table that cannot be read: no figure

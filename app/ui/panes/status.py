@@ -59,6 +59,7 @@ class StatusPane(QStatusBar):
         self._notice_timer.timeout.connect(self.notice.clear)
         controller.statusChanged.connect(self.show_status)
         controller.reset.connect(self.show_provider)
+        controller.ready.connect(self.show_provider)  # the warnings of the start come with it
         self.show_provider()
 
     def show_status(self, status: Any) -> None:

@@ -55,6 +55,7 @@ class WelcomePage(QFrame):
         box.addLayout(centered)
         box.addStretch(2)
         controller.reset.connect(self.show_provider)
+        controller.ready.connect(self.show_provider)
         self.show_provider()
 
     def show_provider(self) -> None:

@@ -1,0 +1,114 @@
+"""Paint first, load after (issue 34): the window is made and shown before its service is built.
+
+Until ``Controller.attach`` hands the service in, the browser's first page comes from the store's
+file by the store's own statement (``app.store.first_page``), and every other call waits for the
+service, then runs: nothing is refused or lost for being early. A start the file cannot answer
+(no store yet, another folder chosen) shows its rows once the service is there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from app.domain.listing import SlotFilter
+from app.service.early import Early
+from app.ui.controller import Controller
+from app.ui.models import PROJECT_PAGE
+from app.ui.qt import QModelIndex
+from app.ui.window import MainWindow
+from tests.gui.bulk import fill, insert_slot
+from tests.gui.conftest import Gui, close
+
+
+class Built:
+    """What ``bootstrap.build`` hands the controller: the service and its config (the store
+    and provider stay the fixture's, closed by it)."""
+
+    def __init__(self, gui: Gui) -> None:
+        self.service = gui.service
+        self.config = gui.config
+        self.key_source = "none"
+        self.warnings: list[str] = []
+        self.warning_codes: list[str] = []
+
+    async def aclose(self) -> None:
+        return None
+
+
+def _early_window(gui: Gui, qtbot: Any, config: Any = None) -> tuple[Controller, MainWindow]:
+    controller = Controller(early=Early.of(config or gui.config, has_key=False))
+    window = MainWindow(controller, gui.settings())
+    qtbot.addWidget(window)
+    window.show()
+    controller.start()
+    return controller, window
+
+
+def _projects(window: MainWindow) -> list[str | None]:
+    model = window.model
+    return [model.group_key(model.index(i, 0)) for i in range(model.rowCount(QModelIndex()))]
+
+
+def test_the_first_rows_come_from_the_store_file_before_the_service(gui: Gui, qtbot: Any) -> None:
+    fill(gui.store.engine, gui.service, 240, projects=6)
+    rid = "article:20261205:paint-first:scene-01"
+    insert_slot(gui.service, rid, "success", kind="image")
+    expected = gui.run(gui.service.reader.projects(SlotFilter(), limit=PROJECT_PAGE))
+    controller, window = _early_window(gui, qtbot)
+    try:
+        gui.until(lambda: _projects(window), what="the first rows, from the file")
+        assert not controller.is_ready
+        assert _projects(window) == [g.key for g in expected]
+        assert controller.caps.demo and controller.config is gui.config
+
+        looked: list[Any] = []
+        controller.lookup(rid, looked.append)  # early: it waits for the service
+        qtbot.wait(100)
+        assert looked == [] and not controller.is_ready
+        readied: list[bool] = []
+        controller.ready.connect(lambda: readied.append(True))
+        controller.attach(Built(gui))
+        gui.until(lambda: looked, what="the early lookup's answer")
+        assert looked[0].task is not None and looked[0].task.request_id == rid
+        assert readied == [True] and controller.is_ready
+        assert _projects(window) == [g.key for g in expected]  # the same page: no reload
+    finally:
+        close(gui, controller, window)
+
+
+def test_a_start_the_file_cannot_answer_shows_its_rows_with_the_service(
+    gui: Gui, qtbot: Any, tmp_path: Any
+) -> None:
+    """The early start names a store file that is not there (the first start, or the designer
+    chose another folder while the window opened): no rows until the service is built, then
+    the service's store's rows, read again."""
+    fill(gui.store.engine, gui.service, 60, projects=3)
+    elsewhere = dataclasses.replace(
+        gui.config, store=f"sqlite:///{(tmp_path / 'none' / 'slate.sqlite3').as_posix()}"
+    )
+    controller, window = _early_window(gui, qtbot, elsewhere)
+    try:
+        qtbot.wait(200)
+        assert _projects(window) == [] and not controller.is_ready
+        controller.attach(Built(gui))
+        gui.until(lambda: len(_projects(window)) == 3, what="the service's rows")
+    finally:
+        close(gui, controller, window)
+
+
+def test_a_controller_needs_a_service_or_an_early_start(gui: Gui) -> None:
+    try:
+        Controller()
+    except ValueError as exc:
+        assert "early start" in str(exc)
+    else:
+        raise AssertionError("a controller with nothing to show was made")
+    controller = Controller(gui.service)
+    assert controller.is_ready
+    try:
+        controller.attach(Built(gui))
+    except RuntimeError:
+        pass
+    else:
+        raise AssertionError("a second service was attached")
