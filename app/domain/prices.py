@@ -28,7 +28,6 @@ from __future__ import annotations
 import json
 import re
 import time
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
@@ -218,6 +217,8 @@ def parse_money(value: object, field: str) -> Decimal:
 
 
 def _load(text: str, path: str) -> dict[str, Any]:
+    import tomllib  # a price file is read with the service, after the window is shown
+
     try:
         return tomllib.loads(text, parse_float=Decimal)
     except tomllib.TOMLDecodeError as exc:

@@ -96,14 +96,19 @@ class VideoView(QWidget):
         box.addWidget(self.stack, 1)
         box.addLayout(row)
         self.play_button.clicked.connect(self.toggle)
-        mm = multimedia()
-        if mm is None:
-            self.play_button.setEnabled(False)
-            self.note.setText(
-                self.tr("Video playback is not available here: %1").replace(
-                    "%1", multimedia_error() or ""
+        self._playback_checked = False  # Qt's multimedia loads when a video is first shown
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._playback_checked:
+            self._playback_checked = True
+            if multimedia() is None:
+                self.play_button.setEnabled(False)
+                self.note.setText(
+                    self.tr("Video playback is not available here: %1").replace(
+                        "%1", multimedia_error() or ""
+                    )
                 )
-            )
 
     def _ensure_player(self) -> Any:
         if self.player is None:

@@ -201,13 +201,19 @@ class SoundView(QWidget):
         box.addStretch(0)
         self.play_button.clicked.connect(self.toggle)
         self.waveform.scrubbed.connect(self.scrub)
-        if multimedia() is None:
-            self.play_button.setEnabled(False)
-            self.note.setText(
-                self.tr("Sound playback is not available here: %1").replace(
-                    "%1", multimedia_error() or ""
+        self._playback_checked = False  # Qt's multimedia loads when a sound is first shown
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if not self._playback_checked:
+            self._playback_checked = True
+            if multimedia() is None:
+                self.play_button.setEnabled(False)
+                self.note.setText(
+                    self.tr("Sound playback is not available here: %1").replace(
+                        "%1", multimedia_error() or ""
+                    )
                 )
-            )
 
     def set_sound(self, path: str | None, seconds: float | None = None) -> None:
         self.stop()

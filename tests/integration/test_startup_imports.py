@@ -83,12 +83,14 @@ NEVER = {
     "sqlalchemy", "alembic", "psycopg", "psycopg_binary", "httpx", "httpcore", "psutil",
     "av", "PIL", "PyInstaller", "numpy", "yaml",
 }  # fmt: skip
-#: Slate's own modules that load on first use, after the first paint (issue 34): the dialogs and
-#: lightboxes a click opens, and shot lists (the service's batches, the templates).
+#: Modules that load on first use, after the first paint (issue 34): the dialogs and lightboxes
+#: a click opens, shot lists (the service's batches, the templates), Qt's media players.
 LATER = {
     "app.ui.compare", "app.ui.dialogs", "app.ui.lookup", "app.ui.shotlist", "app.ui.spend",
     "app.ui.twin", "app.ui.viewer",
     "app.domain.shotlist", "app.domain.templates", "app.service.batch",
+    # Qt's players load when a video or a sound is first shown; the price file with the service
+    "PySide6.QtMultimedia", "PySide6.QtMultimediaWidgets", "tomllib",
 }  # fmt: skip
 
 #: Slate's own modules before the first window, by package. The window's panes and dialogs are
