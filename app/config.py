@@ -18,6 +18,8 @@ from app.domain.slots import normalize_tenant, normalize_user
 
 APP_NAME = "Slate"
 DEFAULT_BASE_URL = "https://api.minimax.io"
+#: The environment variable that holds the MiniMax API key (else the OS keyring holds it).
+ENV_API_KEY = "MINIMAX_API_KEY"
 
 #: The ranges of the numbers a config holds (seconds, counts): every one finite and in range.
 TIMEOUT_RANGE = (0.1, 3600.0)

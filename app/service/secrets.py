@@ -18,12 +18,12 @@ from keyring.backends.fail import Keyring as FailKeyring
 from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
 
 from app import scrub
+from app.config import ENV_API_KEY as ENV_API_KEY
 
 log = logging.getLogger(__name__)
 
 SERVICE = "slate"
 API_KEY_ENTRY = "minimax-api-key"
-ENV_API_KEY = "MINIMAX_API_KEY"
 
 
 class KeyringUnavailable(Exception):

@@ -11,9 +11,9 @@ import asyncio
 import logging
 import os
 import sys
-from typing import Any
+from typing import Any, Callable
 
-from app.config import Config
+from app.config import ENV_API_KEY, Config
 from app.ui.assets import app_icon
 from app.ui.language import install_translations
 from app.ui.qt import (
@@ -65,6 +65,7 @@ async def amain(
     describe: bool = False,
     lang: str = "en",
     key_source: str = "none",
+    configured: Callable[[str], Config] | None = None,
 ) -> int:
     """Run the window until it closes. ``screenshot`` runs get a throwaway copy of ``settings``
     (the window saves its layout on close): a screenshot never writes the user's settings.
@@ -73,7 +74,10 @@ async def amain(
 
     Paint first, load after (issue 34): the window is shown, with the first page of slots read
     straight from the store's file, before the service is built (``app.bootstrap``: the store,
-    SQLAlchemy, the provider); the controller hands it in when it is (``Controller.attach``)."""
+    SQLAlchemy, the provider); the controller hands it in when it is (``Controller.attach``).
+    ``key_source`` is where the key is expected to be (the last start's answer); with
+    ``configured`` the key is looked up after the first paint (in a worker thread) and the
+    service is built with ``configured(where it was found)``."""
     from app.domain.errors import SlateError
     from app.service.early import Early
     from app.ui.controller import Controller
@@ -104,6 +108,10 @@ async def amain(
     try:
         await controller.first_page_tried()
         await asyncio.sleep(0)  # its rows are in and painted before the store is imported
+        if configured is not None:
+            found = await asyncio.to_thread(_key_source)
+            settings.last_key_source = found
+            config = configured(found)
         slate = await _built(config, screenshot_like)
         if slate is None:  # the designer quit rather than choose another folder
             return 2
@@ -174,23 +182,31 @@ def run_gui(
     name = install_translations(app, lang or (None if saved == "system" else saved))
     if screenshot or describe:
         settings = settings.snapshot()
-    key_source = _key_source()
-    try:
-        config = settings.config(config, key_source=key_source)
-    except Exception as exc:  # noqa: BLE001 - bad saved settings must not lock the user out
-        log.warning("ignoring saved settings: %s", exc)
+    given = config
+
+    def configured(key_source: str) -> Config:
+        try:
+            return settings.config(given, key_source=key_source)
+        except Exception as exc:  # noqa: BLE001 - bad saved settings must not lock the user out
+            log.warning("ignoring saved settings: %s", exc)
+            return given
+
+    # The key is looked up (keyring: about a tenth of the start) after the first paint; until
+    # then the window shows the slots of the provider the last start found.
+    guess = "env" if os.environ.get(ENV_API_KEY, "").strip() else settings.last_key_source
     return int(
         qasync.run(
             amain(
                 app,
-                config,
+                configured(guess),
                 settings,
                 screenshot=screenshot,
                 select=select,
                 size=size,
                 describe=describe,
                 lang=name,
-                key_source=key_source,
+                key_source=guess,
+                configured=configured,
             )
         )
     )

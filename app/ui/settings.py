@@ -78,6 +78,9 @@ THEME_KEY = "appearance/theme"
 TILE_KEY = "gallery/tileSize"
 LANGUAGE_KEY = "appearance/language"
 HISTORY_KEY = "window/historyPanel"
+#: Where the last start found the API key: the first window's guess of the provider (issue 34).
+KEY_SOURCE_KEY = "start/keySource"
+KEY_SOURCES = ("env", "keyring", "none")
 #: The languages Settings offers: follow the system, or one of Slate's catalogues.
 LANGUAGES = ("system", "en", "zh_CN")
 
@@ -529,6 +532,19 @@ class Settings:
     def theme(self, choice: str) -> None:
         self.qsettings.setValue(THEME_KEY, choice if choice in THEME_CHOICES else "system")
         self.qsettings.sync()
+
+    @property
+    def last_key_source(self) -> str:
+        """Where the last start found the API key (``env``, ``keyring`` or ``none``): the first
+        window shows that provider's slots while the key is looked up (paint first, load after);
+        a wrong guess is read again once the service is built."""
+        value = self.qsettings.value(KEY_SOURCE_KEY)
+        return value if value in KEY_SOURCES else "none"
+
+    @last_key_source.setter
+    def last_key_source(self, source: str) -> None:
+        if source in KEY_SOURCES and self.qsettings.value(KEY_SOURCE_KEY) != source:
+            self.qsettings.setValue(KEY_SOURCE_KEY, source)
 
     @property
     def language(self) -> str:

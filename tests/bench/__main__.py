@@ -143,7 +143,11 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
         ),
         "cold_start_s": (
             gui.get("cold_start_s"),
-            {"to_first_slot_rows_s": gui.get("cold_start_to_slots_s")},
+            {
+                "to_first_slot_rows_s": gui.get("cold_start_to_slots_s"),
+                "floor_s": gui.get("cold_start_floor_s"),  # a bare Qt window, same minutes
+                "over_floor": gui.get("cold_start_over_floor"),
+            },
         ),
         "spend_100k_ms": (
             spend.get("spend_ms"),

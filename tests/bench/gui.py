@@ -16,6 +16,10 @@ nothing in ``app/ui`` is changed) and reports:
   matches nothing: the worst case, every row is read).
 * **slot history** — selecting a slot until its record and events (10 here) arrived.
 * **RSS** — the process's resident memory after all that (and the peak, ``ru_maxrss``).
+* **the floor** — the same clock for a bare Qt window (import PySide6, a ``QApplication``, a
+  main window holding a tree view, shown, a row inserted), started between Slate's runs: what
+  any PySide6 app pays on this machine at this moment (``cold_start_floor_s``), and Slate's
+  cold start over it (``cold_start_over_floor``).
 
 The child closes its window at the end, so the app shuts down as a user would close it.
 
@@ -211,6 +215,47 @@ def child(facts: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+#: The floor: a bare PySide6 window with a tree, timed as Slate is (from the parent's spawn to
+#: the first row inserted while the window is shown).
+FLOOR = r"""
+import json, sys, time
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QApplication, QMainWindow, QTreeView
+
+app = QApplication([])
+window = QMainWindow()
+tree = QTreeView()
+model = QStandardItemModel()
+tree.setModel(model)
+window.setCentralWidget(tree)
+seen = {}
+model.rowsInserted.connect(lambda *_: window.isVisible() and seen.setdefault("t", time.time()))
+window.show()
+model.appendRow(QStandardItem("first"))
+app.processEvents()
+print(json.dumps({"t_first_rows": seen.get("t")}))
+"""
+
+
+def floor_run(timeout: float) -> float | None:
+    """Seconds from spawn to the bare window's first row (None when it failed)."""
+    t_spawn = time.time()
+    proc = subprocess.run(
+        [sys.executable, "-c", FLOOR],
+        cwd=ROOT,
+        env=child_env({}),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    try:
+        t = last_json(proc.stdout).get("t_first_rows")
+    except ValueError:
+        return None
+    return round(t - t_spawn, 3) if isinstance(t, (int, float)) else None
+
+
 # ---------------------------------------------------------------------------------------- parent
 def one_run(facts: dict[str, Any], timeout: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="slate-bench-gui-") as tmp:
@@ -275,13 +320,21 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
 
     facts = build(ns.slots, ns.events_per_slot)
     compiled()
-    runs = [one_run(facts, ns.timeout) for _ in range(ns.runs)]
+    runs, floors = [], []
+    for _ in range(ns.runs):  # interleaved: the floor is measured in the same minutes
+        floors.append(floor_run(ns.timeout))
+        runs.append(one_run(facts, ns.timeout))
     ok = [r for r in runs if "error" not in r]
+    floor = statistics.median(f for f in floors if f is not None) if any(floors) else None
+    cold = _median(ok, "cold_start_s")
     rss = [r["rss_mb"] for r in ok if "rss_mb" in r]
     return {
         "store": {k: facts[k] for k in ("slots", "events", "bytes", "build_s", "cached")},
         "runs": runs,
-        "cold_start_s": _median(ok, "cold_start_s"),
+        "cold_start_s": cold,
+        "cold_start_floor_s": floor,
+        "cold_start_floors_s": floors,
+        "cold_start_over_floor": round(cold / floor, 2) if cold and floor else None,
         "cold_start_to_slots_s": _median(ok, "cold_start_to_slots_s"),
         "first_rows_ms": _median(ok, "first_rows_in_app_ms"),
         "first_slots_after_rows_ms": _median(ok, "first_slots_after_rows_ms"),

@@ -112,3 +112,38 @@ def test_a_controller_needs_a_service_or_an_early_start(gui: Gui) -> None:
         pass
     else:
         raise AssertionError("a second service was attached")
+
+
+def test_a_wrong_guess_of_the_provider_is_read_again_with_the_service(gui: Gui, qtbot: Any) -> None:
+    """The first window guesses the provider from where the last start found the key (the
+    keyring is read after the first paint): a key removed since shows MiniMax's slots first,
+    then the demo provider's once the service is built."""
+    fill(gui.store.engine, gui.service, 40, projects=2)
+    expected = gui.run(gui.service.reader.projects(SlotFilter(), limit=PROJECT_PAGE))
+    guessed = dataclasses.replace(gui.config, provider=None)  # as a start without flags
+    controller = Controller(early=Early.of(guessed, has_key=True))
+    assert (controller.caps.name, controller.caps.endpoint) == ("minimax", "global")
+    window = MainWindow(controller, gui.settings())
+    qtbot.addWidget(window)
+    window.show()
+    controller.start()
+    try:
+        gui.until(lambda: window.model.started, what="the first page asked")
+        qtbot.wait(100)
+        assert _projects(window) == []  # MiniMax's slots: none in this store
+        controller.attach(Built(gui))
+        gui.until(lambda: _projects(window) == [g.key for g in expected], what="demo's rows")
+        assert controller.caps.demo
+    finally:
+        close(gui, controller, window)
+
+
+def test_the_last_key_source_is_remembered(gui: Gui) -> None:
+    from app.ui.settings import Settings
+
+    settings = Settings(gui.settings())
+    assert settings.last_key_source == "none"
+    settings.last_key_source = "keyring"
+    assert Settings(gui.settings()).last_key_source == "keyring"
+    settings.last_key_source = "somewhere"  # not a source: kept as it was
+    assert Settings(gui.settings()).last_key_source == "keyring"

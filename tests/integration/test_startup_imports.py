@@ -66,21 +66,17 @@ insert_slot(slate.service, "article:20261205:first-window:scene-01", "success", 
 asyncio.run(slate.aclose())
 """
 
-#: Third-party packages the first window needs: Qt and its loop, the key lookup (keyring and
-#: the backends it probes: whether there is a key decides whose slots the window shows), the
-#: data dir.
+#: Third-party packages the first window needs: Qt and its loop, the data dir.
 THIRD_PARTY = {
     "PySide6", "shiboken6", "shibokensupport", "signature_bootstrap", "__feature__", "qasync",
-    "keyring", "jaraco", "importlib_metadata", "lazy_importer", "zipp", "more_itertools",
-    "backports",
-    "jeepney", "secretstorage", "cryptography", "_cffi_backend", "_openssl",
     "platformdirs",
 }  # fmt: skip
 #: Never before the first window: the store (SQLAlchemy, its migrations, the other store's
-#: driver) and the provider's HTTP client come after the first paint (issue 34), media decoding
-#: on first use, the bundler and the shot-list format never.
+#: driver), the provider's HTTP client and the key lookup come after the first paint (issue 34),
+#: media decoding on first use, the bundler and the shot-list format never.
 NEVER = {
     "sqlalchemy", "alembic", "psycopg", "psycopg_binary", "httpx", "httpcore", "psutil",
+    "keyring",  # the key is looked up after the first paint (the last start's answer till then)
     "av", "PIL", "PyInstaller", "numpy", "yaml",
 }  # fmt: skip
 #: Modules that load on first use, after the first paint (issue 34): the dialogs and lightboxes
@@ -114,7 +110,7 @@ APP = {
     },
     "app.providers": {"base", "codes"},  # the reasons the runner types failures with
     "app.service": {
-        "commands", "inputs", "results", "views", "secrets",
+        "commands", "inputs", "results", "views",
         "pick_results",  # a result's marks, as the panes show them
         "trouble",  # the controller's runner types its errors with it (f3f5737)
         "early",  # the window's start before its service is built (issue 34)
