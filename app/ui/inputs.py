@@ -289,6 +289,8 @@ class PasteAim(QObject):
         return None
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        if not isinstance(event, QtGui.QKeyEvent):  # every event of the application: cheap first
+            return False
         kind = event.type()
         if kind not in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress):
             return False

@@ -83,10 +83,15 @@ class WheelGuard(QObject):
     while it has no focus goes on to its parents (the page scrolls)."""
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        # every event of the application passes here: the cheap test first (an event's type
+        # is made a Python enum on each call; asking it of every event cost a tenth of the
+        # window's construction)
+        if not _guarded(obj):
+            return False
         kind = event.type()
         if kind == _WHEEL:
-            return _guarded(obj) and not obj.hasFocus()
-        if kind == _POLISH and _guarded(obj):
+            return not obj.hasFocus()
+        if kind == _POLISH:
             _no_wheel_focus(obj)
         return False
 
