@@ -52,6 +52,10 @@ def test_quick_run_reports_every_figure(group: str) -> None:
         assert out["details"]["race"]["made_total"] == out["details"]["race"]["keys"]
         by = out["details"]["race"]["latency_by_outcome"]  # where a tail is: creates or replays
         assert by["created"]["n"] == out["details"]["race"]["keys"], by
+    if group == "gui":  # the bare Qt window the cold start is read against, same minutes
+        gui = out["details"]["gui"]
+        assert gui["cold_start_floor_s"] > 0 and gui["cold_start_over_floor"] > 0, gui
+        assert len(gui["cold_start_floors_s"]) == len(gui["runs"]), gui
     if group == "submit":  # the floors a missed ratio is read against (docs/BENCHMARKS.md)
         cost = out["details"]["submit"]
         assert 0 < cost["replay_floor_ratio"] < cost["claim_floor_ratio"], cost
