@@ -14,6 +14,10 @@ from typing import Any
 from app.domain.days import local_day
 from app.domain.states import State
 
+#: The slot browser's first page: this many projects (the window reads it before its service is
+#: built, ``app.service.early``; the tree pages on by the same count).
+PROJECT_PAGE = 100
+
 
 @dataclass(frozen=True)
 class SlotFilter:

@@ -11,7 +11,10 @@ Nothing here imports the store: the window's modules import this one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import asyncio
+import concurrent.futures
+import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from app.domain.listing import Group
@@ -32,6 +35,10 @@ class Early:
     provider: str
     endpoint: str
     user_hash: str
+    #: First pages being read ahead (:meth:`prefetch`), by their size; each is used once.
+    _ahead: dict[int, concurrent.futures.Future[list[Group] | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @classmethod
     def of(cls, config: Any, *, has_key: bool) -> Early:
@@ -55,6 +62,28 @@ class Early:
         from app.store import first_page
 
         return first_page.read(self.config.store, self.owner, limit)
+
+    def prefetch(self, limit: int) -> None:
+        """Start reading the first page now, in a thread of its own: SQLite reads without the
+        interpreter's lock, so the page is read while the window's modules are imported."""
+        ahead: concurrent.futures.Future[list[Group] | None] = concurrent.futures.Future()
+
+        def read() -> None:
+            try:
+                ahead.set_result(self.first_page(limit))
+            except BaseException as exc:  # noqa: BLE001 - handed to whoever awaits the page
+                ahead.set_exception(exc)
+
+        self._ahead[limit] = ahead
+        threading.Thread(target=read, name="first-page", daemon=True).start()
+
+    async def read_first_page(self, limit: int) -> list[Group] | None:
+        """The first page: the one read ahead when there is one (once), else read now in a
+        worker thread."""
+        ahead = self._ahead.pop(limit, None)
+        if ahead is not None:
+            return await asyncio.wrap_future(ahead)
+        return await asyncio.to_thread(self.first_page, limit)
 
     def shows(self, owner: Any) -> bool:
         """Whether the built service (``owner``: the ``bootstrap.Slate``) is the one this start

@@ -78,13 +78,17 @@ async def amain(
     ``key_source`` is where the key is expected to be (the last start's answer); with
     ``configured`` the key is looked up after the first paint (in a worker thread) and the
     service is built with ``configured(where it was found)``."""
-    from app.domain.errors import SlateError
+    from app.domain.listing import PROJECT_PAGE
     from app.service.early import Early
+
+    early = Early.of(config, has_key=key_source != "none")
+    early.prefetch(PROJECT_PAGE)  # read while the window's modules are imported
+    from app.domain.errors import SlateError
     from app.ui.controller import Controller
     from app.ui.window import MainWindow
 
     screenshot_like = bool(screenshot) or describe  # looks once, asks nothing, writes nothing
-    controller = Controller(early=Early.of(config, has_key=key_source != "none"), rebuild=_build)
+    controller = Controller(early=early, rebuild=_build)
     if screenshot_like and not settings.is_snapshot:
         settings = settings.snapshot()
     window = MainWindow(controller, settings)

@@ -195,7 +195,7 @@ class _EarlyReader(_Later):
         early = self._early
         if early is not None and after is None and flt == SlotFilter():
             try:
-                page = await asyncio.to_thread(early.first_page, limit)
+                page = await early.read_first_page(limit)
             finally:
                 self.tried.set()
             if page is not None:

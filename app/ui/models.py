@@ -27,8 +27,8 @@ from app.ui.qt import (
     translate,
 )
 from app.ui.style import current, slot_icon, state_ink, state_word
+from app.domain.listing import PROJECT_PAGE as PROJECT_PAGE
 
-PROJECT_PAGE = 100
 DAY_PAGE = 60
 SLOT_PAGE = 200
 

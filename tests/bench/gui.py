@@ -161,7 +161,9 @@ class Probe:
             out["first_slots_after_rows_ms"] = round((a + b) * 1000, 2)
             out["slots_shown"] = model.rowCount(day)
             out["rss_after_first_rows_mb"] = round(psutil.Process().memory_info().rss / 2**20, 1)
-            await asyncio.sleep(0.3)  # let the status loop's first round pass
+            # the start's own work done (the service built, its first status round, resume
+            # sweep and the gallery's first page): the filter is timed alone, not beside it
+            await w.controller.runner.settled(60)
             out["filter_hit"] = await self.apply_text(self.facts["search_hit"])
             out["filter_miss"] = await self.apply_text(self.facts["search_miss"])
             out["filter_clear"] = await self.apply_text("")
