@@ -13,6 +13,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 NOT_FOUND = re.compile(r"^\s*(\S+)\s+=>\s+not found", re.M)
@@ -41,8 +42,14 @@ def main(bundle: str) -> int:
     missing: dict[str, set[str]] = {}
     broken: dict[str, str] = {}
     system: set[str] = set()
-    for path in elf_files(root):
-        proc = subprocess.run(["ldd", str(path)], capture_output=True, text=True, env=env)
+
+    def ldd(path: Path) -> tuple[Path, subprocess.CompletedProcess[str]]:
+        return path, subprocess.run(["ldd", str(path)], capture_output=True, text=True, env=env)
+
+    # one ldd per file, as many at a time as there are cores (each is a process start)
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        done = list(pool.map(ldd, elf_files(root)))
+    for path, proc in done:
         for name, why in LOAD_ERROR.findall(proc.stdout + proc.stderr):
             broken[name] = why
         for name in NOT_FOUND.findall(proc.stdout):
