@@ -181,7 +181,7 @@ class _Later:
 
 class _EarlyReader(_Later):
     """The browser's reads before the service is built: the first page of projects straight
-    from the store's file (:meth:`Early.first_page <app.service.early.Early.first_page>`), everything else later."""
+    from the store's file (:meth:`app.service.early.Early.read_first_page`), the rest later."""
 
     def __init__(self, controller: Controller, early: Early | None) -> None:
         super().__init__(controller, "reader")
@@ -192,15 +192,14 @@ class _EarlyReader(_Later):
     async def projects(
         self, flt: SlotFilter, *, after: int | None = None, limit: int = 100
     ) -> list[Group]:
-        early = self._early
-        if early is not None and after is None and flt == SlotFilter():
-            try:
+        early, page = self._early, None
+        try:
+            if early is not None and after is None and flt == SlotFilter():
                 page = await early.read_first_page(limit)
-            finally:
-                self.tried.set()
-            if page is not None:
-                return page
-        self.tried.set()
+        finally:
+            self.tried.set()
+        if page is not None:
+            return page
         service = await self._controller.wait_ready()
         return await service.reader.projects(flt, after=after, limit=limit)
 

@@ -22,7 +22,7 @@ from app.ui.qt import (
     Qt,
     media_player,
     multimedia,
-    multimedia_error,
+    say_if_no_playback,
 )
 
 THUMB = 160
@@ -102,13 +102,9 @@ class VideoView(QWidget):
         super().showEvent(event)
         if not self._playback_checked:
             self._playback_checked = True
-            if multimedia() is None:
-                self.play_button.setEnabled(False)
-                self.note.setText(
-                    self.tr("Video playback is not available here: %1").replace(
-                        "%1", multimedia_error() or ""
-                    )
-                )
+            say_if_no_playback(
+                self.play_button, self.note, self.tr("Video playback is not available here: %1")
+            )
 
     def _ensure_player(self) -> Any:
         if self.player is None:

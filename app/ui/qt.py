@@ -134,6 +134,15 @@ def multimedia_error() -> str | None:
     return _multimedia_error
 
 
+def say_if_no_playback(button: Any, note: Any, sentence: str) -> None:
+    """Where Qt's multimedia cannot load: ``button`` (Play) disabled and ``sentence`` said in
+    ``note``, its ``%1`` the reason. Called when a player's view is first shown, so Qt's
+    multimedia loads with the first video or sound, not with the window."""
+    if multimedia() is None:
+        button.setEnabled(False)
+        note.setText(sentence.replace("%1", multimedia_error() or ""))
+
+
 def _ask_once(obj: Any, signal: Any) -> None:
     # connect then disconnect a no-op: Qt calls the sender's connectNotify / disconnectNotify,
     # and Shiboken remembers, in the wrapper, that Python overrides neither
@@ -184,6 +193,7 @@ __all__ = [
         "media_player",
         "multimedia",
         "multimedia_error",
+        "say_if_no_playback",
         "translate",
     )
 ]

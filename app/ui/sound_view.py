@@ -30,7 +30,7 @@ from app.ui.qt import (
     Signal,
     media_player,
     multimedia,
-    multimedia_error,
+    say_if_no_playback,
     translate,
 )
 
@@ -207,13 +207,9 @@ class SoundView(QWidget):
         super().showEvent(event)
         if not self._playback_checked:
             self._playback_checked = True
-            if multimedia() is None:
-                self.play_button.setEnabled(False)
-                self.note.setText(
-                    self.tr("Sound playback is not available here: %1").replace(
-                        "%1", multimedia_error() or ""
-                    )
-                )
+            say_if_no_playback(
+                self.play_button, self.note, self.tr("Sound playback is not available here: %1")
+            )
 
     def set_sound(self, path: str | None, seconds: float | None = None) -> None:
         self.stop()
