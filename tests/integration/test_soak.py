@@ -72,10 +72,7 @@ def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, sto
         os.kill(first.pid, signal.SIGKILL)
         first.join()
         second = worker.start(base + ["--resume-only"], env=env, cwd=ROOT, err=str(second_err))
-        second.join(timeout=120)
-        if second.exitcode is None:
-            os.kill(second.pid, signal.SIGKILL)
-            second.join()
+        if not worker.ended_within(second, 120):
             raise AssertionError("the resuming worker was still running after 120 s")
         assert second.exitcode == 0, second_err.read_text()[-3000:]
         with engine.connect() as conn:

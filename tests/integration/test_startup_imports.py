@@ -194,12 +194,10 @@ def _new(modules: list[str]) -> tuple[list[str], list[str], list[str]]:
     return never, third, new
 
 
-def _seed(tmp_path: Path) -> None:
-    """One slot in the data dir the driver starts on (the service, in another process)."""
-    env = _env(tmp_path)
-    env["PYTHONPATH"] = str(ROOT)
+def _python(code: str, env: dict[str, str]) -> str:
+    """``python -c code`` in a fresh process from the checkout; its standard output."""
     proc = subprocess.run(
-        [sys.executable, "-c", SEED],
+        [sys.executable, "-c", code],
         env=env,
         cwd=ROOT,
         capture_output=True,
@@ -208,6 +206,12 @@ def _seed(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
+    return proc.stdout
+
+
+def _seed(tmp_path: Path) -> None:
+    """One slot in the data dir the driver starts on (the service, in another process)."""
+    _python(SEED, _env(tmp_path))
 
 
 def test_the_first_window_imports_only_the_allowed_modules(tmp_path: Path) -> None:
@@ -258,17 +262,7 @@ def test_the_window_modules_import_no_store() -> None:
     SQLAlchemy, no ``app.store`` and no ``app.bootstrap``: what the UI needs of them at import
     is plain types and constants; the service and the store are imported where they are used."""
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONPATH=str(ROOT))
-    proc = subprocess.run(
-        [sys.executable, "-c", LEAN],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    modules = json.loads(proc.stdout.splitlines()[-1])
+    modules = json.loads(_python(LEAN, env).splitlines()[-1])
     assert "app.ui.window" in modules and "app.ui.controller" in modules
     got = _store_side(modules)
     assert not got, f"the window's modules load the store side at import: {got}"

@@ -214,10 +214,7 @@ def soak(
                 # faults (CI once saw 12 in the whole phase)
                 _wait_ready(ready, proc)
                 try:
-                    proc.join(timeout=rng.uniform(*kill_every))
-                    if proc.exitcode is None:
-                        os.kill(proc.pid, signal.SIGKILL)
-                        proc.join()
+                    if not worker.ended_within(proc, rng.uniform(*kill_every)):
                         kills += 1
                         continue
                 finally:
@@ -232,10 +229,7 @@ def soak(
                 # second or two mostly submits)
                 sim.set_faults(random=dict(WORLD2_FAULTS) if world2 else {})
                 remaining = max(5.0, max_seconds - (time.monotonic() - started))
-                proc.join(timeout=remaining)
-                if proc.exitcode is None:  # as subprocess's wait(timeout) did: a hang fails
-                    os.kill(proc.pid, signal.SIGKILL)
-                    proc.join()
+                if not worker.ended_within(proc, remaining):  # a hang fails, as wait() did
                     raise AssertionError(f"worker still running after {remaining:.0f} s")
             if proc.exitcode != 0:
                 raise AssertionError(f"worker exited {proc.exitcode}: {_text(err)[-3000:]}")

@@ -19,6 +19,7 @@ import asyncio
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -243,6 +244,17 @@ def start(
     proc = _context.Process(target=_forked, args=(argv, env, str(cwd), out, err), daemon=False)
     proc.start()
     return proc
+
+
+def ended_within(proc: Any, timeout: float) -> bool:
+    """Whether a started worker ended by itself within ``timeout`` seconds; if not, it is
+    SIGKILLed (and reaped) before this returns False."""
+    proc.join(timeout=timeout)
+    if proc.exitcode is not None:
+        return True
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.join()
+    return False
 
 
 if __name__ == "__main__":
