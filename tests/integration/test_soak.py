@@ -17,23 +17,29 @@ from tests.support import worker
 from tests.support.soak import soak
 
 
-@pytest.mark.parametrize("shard", range(4))
+@pytest.mark.parametrize("shard", range(5))
 def test_fault_soak_200_tasks(tmp_path, store_url, shard):
     """Images, Hailuo (V1) and MiniMax-H3 (V2) videos under the same random faults and kills.
-    Four shards of 50 slots (seeds 7–10, 6 kills and 5 faults each: the 200 slots, 24 kills and
-    20 faults of one run), side by side on the workers."""
-    result = soak(tmp_path, tasks=50, seed=7 + shard, store=store_url, min_kills=6, min_faults=5)
+    Five shards of 40 slots (seeds 7–11, 5 kills in shards 0–3 and 4 in shard 4, 4 faults
+    each: the 200 slots, 24 kills and 20 faults of one run), side by side on the workers.
+    Each check is the 50-slot shard's scaled to 40 slots and rounded up. (Shards of 25 were
+    tried: a worker given its 0.4–2.5 s then often finished the whole shard before the kills
+    were done.)"""
+    min_kills = 5 if shard < 4 else 4
+    result = soak(
+        tmp_path, tasks=40, seed=7 + shard, store=store_url, min_kills=min_kills, min_faults=4
+    )
     print("soak:", json.dumps({k: v for k, v in result.items() if k != "details"}))
     assert result["duplicate_creates"] == 0, result["details"]
     assert result["lost_tasks"] == 0, result["details"]
     assert result["successes_without_verified_media"] == 0, result["details"]
-    assert result["slots_recorded"] == 50
-    assert result["kills"] >= 3, "the soak must actually kill workers"
-    assert sum(result["faults_injected"].values()) >= 5, "the soak must actually inject faults"
-    assert result["states"].get("success", 0) >= 25
+    assert result["slots_recorded"] == 40
+    assert result["kills"] >= (min_kills + 1) // 2, "the soak must actually kill workers"
+    assert sum(result["faults_injected"].values()) >= 4, "the soak must actually inject faults"
+    assert result["states"].get("success", 0) >= 20
     assert set(result["states"]) <= {"success", "fail", "unknown"}
     v2 = result["v2_states"]
-    assert sum(v2.values()) >= 5 and v2.get("success", 0) >= 3, v2  # the V2 mix ran
+    assert sum(v2.values()) >= 4 and v2.get("success", 0) >= 3, v2  # the V2 mix ran
 
 
 def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, store_url):
