@@ -28,6 +28,19 @@ from tests.support.fixtures import SECRET, make_config, sqlite_url
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 
 
+@pytest.fixture(autouse=True)
+def _thumb_workers_on_first_request(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A window's thumbnail workers start at the gallery's first thumbnail, not one second
+    after the window (the app's warm start, ``thumbs.WARM_START``): a test window that shows
+    no thumbnail spawns no decoder processes. Each warm start costs two interpreters importing
+    PyAV and Pillow (~0.8 s of CPU), paid by most GUI tests for nothing; the warm start itself
+    has its own test (test_gallery_thumbs), and the gallery's tests still decode in the
+    worker processes."""
+    from app.ui.gallery import thumbs
+
+    monkeypatch.setattr(thumbs, "WARM_START", None)
+
+
 @dataclass
 class Gui:
     qtbot: Any
