@@ -7,7 +7,8 @@ on a visible window, ``widgets`` (the screen rectangles of the named widgets a t
 whenever they move, ``poster`` when the video poster shows a decoded frame, and ``player``
 whenever the video player's state changes (playback state, media status, audio and video
 tracks, the audio output device, the position once it passes a second), ``checked`` (which of
-the named checkable buttons are checked) and ``menu`` (the texts of an open popup menu's actions,
+the named checkable buttons are checked), ``enabled`` (which of the named buttons can be
+clicked) and ``menu`` (the texts of an open popup menu's actions,
 ``None`` once it closes) whenever they change, so a test waits for what its click did instead of
 sleeping. It reads only object
 names and public Qt state, so it holds no knowledge of the window's internals and changes
@@ -67,6 +68,7 @@ class Probe:
         self.last_poster: list[int] | None = None
         self.last_player: dict[str, Any] | None = None
         self.last_checked: dict[str, bool] | None = None
+        self.last_enabled: dict[str, bool] | None = None
         self.last_menu: list[str] | None = None
         self.timer = QTimer(window, interval=100)
         self.timer.timeout.connect(self.poll)
@@ -99,19 +101,25 @@ class Probe:
                 self.write("rows", count=count)
         widgets: dict[str, list[int]] = {}
         checked: dict[str, bool] = {}
+        enabled: dict[str, bool] = {}
         for name in WIDGETS:
             child = _shown(w, QWidget, name)
             if child is not None:
                 top_left = child.mapToGlobal(child.rect().topLeft())
                 widgets[name] = [top_left.x(), top_left.y(), child.width(), child.height()]
-                if isinstance(child, QAbstractButton) and child.isCheckable():
-                    checked[name] = child.isChecked()
+                if isinstance(child, QAbstractButton):
+                    enabled[name] = child.isEnabled()
+                    if child.isCheckable():
+                        checked[name] = child.isChecked()
         if widgets != self.last_widgets:
             self.last_widgets = widgets
             self.write("widgets", widgets=widgets)
         if checked != self.last_checked:
             self.last_checked = checked
             self.write("checked", checked=checked)
+        if enabled != self.last_enabled:
+            self.last_enabled = enabled
+            self.write("enabled", enabled=enabled)
         self.poll_menu()
         self.poll_video(w)
 

@@ -17,10 +17,13 @@ from tests.support.xapp import (
     centre,
     click,
     click_until,
+    enabled,
     event,
     launch,
+    log_of,
     menu,
     move_to,
+    read_events,
     settled,
     stop,
     wait_for,
@@ -87,8 +90,15 @@ def test_the_wheel_over_the_form_changes_no_paid_setting(xserver: XServer, slate
             _wheel_over(xserver, rect, "4", 4)
             _wheel_over(xserver, settled(probe, app, name)[name], "5", 3)
             settled(probe, app, name)
-        click(xserver, widgets(probe)["createButton"])
-        task = wait_for("the slot created", lambda: _status(slate_env, WHEELED), app, 90)
+        try:
+            # Create is clicked once it can be: the draft's checks run after each keystroke
+            wait_for("Create enabled", lambda: enabled(probe).get("createButton"), app)
+            click(xserver, settled(probe, app, "createButton")["createButton"])
+            task = wait_for("the slot created", lambda: _status(slate_env, WHEELED), app, 90)
+        except AssertionError as e:
+            slots = run_slate(slate_env, "list").out
+            seen = read_events(probe)[-6:]
+            raise AssertionError(f"{e}\nslots: {slots}\nprobe: {seen}\n{log_of(app, tmp_path)}")
         assert task["params"]["duration"] == 6, task["params"]
         assert task["params"]["ratio"] == "16:9", task["params"]
     finally:

@@ -87,6 +87,12 @@ def checked(probe: Path) -> dict[str, bool]:
     return last["checked"] if last else {}
 
 
+def enabled(probe: Path) -> dict[str, bool]:
+    """Which of the named buttons on screen can be clicked, as the probe last saw them."""
+    last = latest(probe, "enabled")
+    return last["enabled"] if last else {}
+
+
 def menu(probe: Path) -> list[str] | None:
     last = latest(probe, "menu")
     return last["actions"] if last else None
