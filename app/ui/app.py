@@ -8,6 +8,7 @@ window closes (``lastWindowClosed``, not ``aboutToQuit``) and then awaits the cl
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 import sys
@@ -19,6 +20,8 @@ from app.ui.language import install_translations
 from app.ui.qt import (
     QApplication,
     QMessageBox,
+    QObject,
+    QTimer,
 )
 from app.ui.settings import Settings, fixed_fields
 
@@ -37,6 +40,41 @@ def make_app(argv: list[str] | None = None) -> QApplication:
     app.setWindowIcon(app_icon())
     app.setQuitOnLastWindowClosed(False)
     return app
+
+
+class MainThreadCollector(QObject):
+    """Python's cycle collection, run on the GUI thread only.
+
+    With the collector on, a collection runs in whichever thread happens to allocate: a worker
+    thread (a thumbnail decode, the service's reads) could then free the Python wrapper of a Qt
+    object while the GUI thread deletes or uses that object — a crash inside Qt (seen in
+    ``QListWidget.clear()``). Here automatic collection is off and a timer on the GUI thread
+    collects each generation when Python would have (its thresholds, checked every
+    ``interval_ms``). Reference counting frees everything that is not a cycle as before."""
+
+    def __init__(self, parent: QObject | None = None, interval_ms: int = 500) -> None:
+        super().__init__(parent)
+        self.threshold = gc.get_threshold()
+        self.was_enabled = gc.isenabled()
+        self.collections = 0
+        self.timer = QTimer(self)
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self.check)
+        gc.disable()
+        self.timer.start()
+
+    def check(self) -> None:
+        counts = gc.get_count()
+        due = [g for g in (2, 1, 0) if counts[g] > self.threshold[g]]
+        if due:
+            gc.collect(due[0])  # the oldest generation due, with the younger ones
+            self.collections += 1
+
+    def stop(self) -> None:
+        """Automatic collection as it was before (tests; the app runs it to its end)."""
+        self.timer.stop()
+        if self.was_enabled:
+            gc.enable()
 
 
 # -- running -----------------------------------------------------------------------------------------
@@ -181,6 +219,7 @@ def run_gui(
     import qasync
 
     app = make_app()
+    MainThreadCollector(app)  # Qt objects' wrappers are freed on the GUI thread only
     settings = Settings(fixed=fixed_fields(config))
     saved = settings.language  # chosen in Settings; --lang wins for this run
     name = install_translations(app, lang or (None if saved == "system" else saved))

@@ -29,6 +29,25 @@ SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 
 
 @pytest.fixture(autouse=True)
+def _collect_on_the_gui_thread(qapp: Any) -> Iterator[None]:
+    """The app's collection (``MainThreadCollector``: cycles freed on the GUI thread only) in
+    every GUI test; at its end the windows it closed are deleted and their cycles freed here,
+    on the GUI thread, not by a collection some later test's worker thread happens to run."""
+    import gc
+
+    from app.ui.app import MainThreadCollector
+
+    collector = MainThreadCollector(qapp)
+    try:
+        yield
+    finally:
+        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gc.collect()
+        collector.stop()
+        collector.setParent(None)
+
+
+@pytest.fixture(autouse=True)
 def _thumb_workers_on_first_request(monkeypatch: pytest.MonkeyPatch) -> None:
     """A window's thumbnail workers start at the gallery's first thumbnail, not one second
     after the window (the app's warm start, ``thumbs.WARM_START``): a test window that shows

@@ -298,8 +298,11 @@ class ResultPane(QWidget):
             item.setToolTip(f"{m.width}×{m.height}" if m.width else "")
             self.thumbs.addItem(item)
 
-            def show(img: QImage, item: QListWidgetItem = item) -> None:
-                if token == self._token and not img.isNull():
+            # the row, not the item: a Python wrapper of an item held by a pending callback
+            # could be freed by a collection on another thread while clear() deletes the item
+            def show(img: QImage, row: int = i - 1) -> None:
+                item = self.thumbs.item(row) if token == self._token else None
+                if item is not None and not img.isNull():
                     item.setIcon(QPixmap.fromImage(img))
 
             self.controller.call(load_thumbnail, m.path, LARGE, done=show)
