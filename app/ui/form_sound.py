@@ -124,14 +124,31 @@ class SoundFields(QWidget):
         self.music_radio = QRadioButton(self.tr("Music"), objectName="musicRadio")
         self.voice_radio = QRadioButton(self.tr("Voice"), objectName="voiceRadio")
         self.pages = QStackedWidget(objectName="soundPages")
-        self.pages.addWidget(self._music_page())
-        self.pages.addWidget(self._voice_page())
+        self._built = False  # the pages are made on first use (see ``_build``)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.pages)
         for radio in (self.music_radio, self.voice_radio):
             radio.toggled.connect(self._toggled)
         self.setVisible(False)
+
+    def _build(self) -> None:
+        """Make the Music and Voice pages: when a sound kind is first chosen, or one of their
+        widgets first asked for, not with the window (issue 34: a hundred widgets fewer to
+        make and style before the first paint)."""
+        if self._built:
+            return
+        self._built = True
+        self.pages.addWidget(self._music_page())
+        self.pages.addWidget(self._voice_page())
+        self.set_read_only(self._read_only)
+
+    def __getattr__(self, name: str) -> Any:
+        # only called for a name not found: a page's widget asked for before the pages exist
+        if not name.startswith("__") and self.__dict__.get("_built") is False:
+            self._build()
+            return getattr(self, name)
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     # -- music --------------------------------------------------------------------------------
     def _music_page(self) -> QWidget:
@@ -491,7 +508,7 @@ class SoundFields(QWidget):
     def voice_id(self) -> str:
         """The id of the voice shown: a listed voice's label (chosen or typed, any case) gives
         its id (the item's data); anything else typed is a voice id of the user's own."""
-        if not hasattr(self, "voice"):
+        if "voice" not in self.__dict__:  # the pages are not made yet (or are being made)
             return ""
         combo = self.voice
         text = combo.currentText().strip()
@@ -646,6 +663,7 @@ class SoundFields(QWidget):
         kind = self.kind()
         self.setVisible(kind is not None)
         if kind is not None:
+            self._build()
             self.pages.setCurrentIndex(0 if kind == ps.MUSIC else 1)
             if kind == ps.SPEECH:
                 self.ask_voices()
@@ -704,11 +722,13 @@ class SoundFields(QWidget):
 
     def set_read_only(self, ro: bool) -> None:
         self._read_only = ro
+        for radio in (self.music_radio, self.voice_radio):
+            radio.setEnabled(not ro)
+        if not self._built:
+            return  # the pages take it when they are made
         for edit in (self.style_edit, self.lyrics, self.text):
             edit.setReadOnly(ro)
         for w in (
-            self.music_radio,
-            self.voice_radio,
             self.instrumental,
             self.optimizer,
             self.music_model,
@@ -725,6 +745,8 @@ class SoundFields(QWidget):
         self._lyrics_enabled()
 
     def clear(self) -> None:
+        if not self._built:
+            return  # nothing typed yet
         for edit in (self.style_edit, self.lyrics, self.text):
             edit.clear()
         self.instrumental.setChecked(False)

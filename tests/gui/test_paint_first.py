@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+import pytest
+
 from app.domain.listing import SlotFilter
 from app.service.early import Early
 from app.ui.controller import Controller
@@ -147,3 +149,32 @@ def test_the_last_key_source_is_remembered(gui: Gui) -> None:
     assert Settings(gui.settings()).last_key_source == "keyring"
     settings.last_key_source = "somewhere"  # not a source: kept as it was
     assert Settings(gui.settings()).last_key_source == "keyring"
+
+
+def test_the_sound_pages_are_made_when_a_sound_kind_is_first_chosen(gui: Gui, qtbot: Any) -> None:
+    """The Music and Voice pages (a hundred widgets) are not made with the window; chosen, they
+    are, and take the form's state (read-only here) as if they had always been there."""
+    controller, window = _early_window(gui, qtbot)
+    try:
+        form = window.slot_pane.form
+        assert form.sound.pages.count() == 0  # not made for the first paint
+        form.set_read_only(True)
+        form.sound.choose("music")
+        assert form.sound.pages.count() == 2 and form.sound.pages.currentIndex() == 0
+        assert form.sound.lyrics.isReadOnly() and not form.sound.instrumental.isEnabled()
+        form.set_read_only(False)
+        assert not form.sound.lyrics.isReadOnly() and form.sound.instrumental.isEnabled()
+    finally:
+        close(gui, controller, window)
+
+    controller, window = _early_window(gui, qtbot)
+    try:
+        sound = window.slot_pane.form.sound
+        assert sound.voice_id() == ""  # asking the voice makes nothing
+        assert sound.pages.count() == 0
+        assert sound.speech_format.currentData() == "mp3"  # a page's widget asked for: made
+        assert sound.pages.count() == 2
+        with pytest.raises(AttributeError, match="no_such_field"):
+            _ = sound.no_such_field
+    finally:
+        close(gui, controller, window)
