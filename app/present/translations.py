@@ -13,7 +13,6 @@ read, leaves the English words as they are.
 from __future__ import annotations
 
 import os
-import xml.etree.ElementTree as ET
 from collections.abc import Callable, Mapping
 from functools import cache
 from importlib.resources import files
@@ -64,6 +63,8 @@ def read_ts(path: Path) -> dict[tuple[str, str], str]:
     """A ``.ts`` file's translations by (context, source text). Messages with a disambiguating
     ``<comment>`` are not found by (context, source) in Qt either, and are left out; so are
     empty, vanished and obsolete translations."""
+    import xml.etree.ElementTree as ET  # read on first use: the window's start needs no XML
+
     found: dict[tuple[str, str], str] = {}
     for context in ET.parse(path).getroot().iter("context"):
         name = context.findtext("name") or ""
@@ -81,10 +82,12 @@ def read_ts(path: Path) -> dict[tuple[str, str], str]:
 @cache
 def catalog(lang: str) -> Mapping[tuple[str, str], str]:
     """The translations of ``lang`` (read once); empty where Slate has none."""
+    from xml.etree.ElementTree import ParseError
+
     path = translations_dir() / f"slate_{lang}.ts"
     try:
         return read_ts(path)
-    except (OSError, ET.ParseError):
+    except (OSError, ParseError):
         return {}
 
 

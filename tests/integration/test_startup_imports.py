@@ -87,6 +87,9 @@ LATER = {
     "app.domain.shotlist", "app.domain.templates", "app.service.batch",
     # Qt's players load when a video or a sound is first shown; the price file with the service
     "PySide6.QtMultimedia", "PySide6.QtMultimediaWidgets", "tomllib",
+    # the thumbnail workers start after the window; the .ts files are read by words said
+    # outside widgets (the window's own words come from Qt's translator)
+    "multiprocessing", "concurrent.futures.process", "xml.etree.ElementTree",
 }  # fmt: skip
 
 #: Slate's own modules before the first window, by package. The window's panes and dialogs are

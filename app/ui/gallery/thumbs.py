@@ -16,21 +16,22 @@ SHA-256 and byte size (and the thumbnail's edge), and a loader that decodes off 
 from __future__ import annotations
 
 import logging
-import multiprocessing
 import os
 import sys
 import threading
 from collections import OrderedDict
-from concurrent.futures import CancelledError, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
 from app.ui.gallery import decode
 from app.ui.qt import QImage, QObject, Signal
+
+if TYPE_CHECKING:  # multiprocessing loads with the first pool, not with the window
+    from concurrent.futures import ProcessPoolExecutor
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,9 @@ class DecoderPool:
                 self._executor = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         ctx = multiprocessing.get_context("spawn")
         ex = ProcessPoolExecutor(
             max_workers=self.workers,
@@ -167,6 +171,8 @@ class DecoderPool:
             if self._executor is None:
                 self._executor = self._start()
             ex = self._executor
+        from concurrent.futures.process import BrokenProcessPool
+
         try:
             return ex.submit(decode.thumbnail, path, kind, target, edge).result()
         except BrokenProcessPool:
