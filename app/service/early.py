@@ -77,6 +77,17 @@ class Early:
         self._ahead[limit] = ahead
         threading.Thread(target=read, name="first-page", daemon=True).start()
 
+    def first_page_ready(self, limit: int) -> list[Group] | None:
+        """The page read ahead, if it is already read (then it is used, once); None when it is
+        still being read, was not asked for, or the file could not tell."""
+        ahead = self._ahead.get(limit)
+        if ahead is None or not ahead.done() or ahead.exception() is not None:
+            return None
+        page = ahead.result()
+        if page is not None:
+            del self._ahead[limit]
+        return page
+
     async def read_first_page(self, limit: int) -> list[Group] | None:
         """The first page: the one read ahead when there is one (once), else read now in a
         worker thread."""

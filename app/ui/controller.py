@@ -189,6 +189,16 @@ class _EarlyReader(_Later):
         #: Set once the first page was read from the file, or cannot be (then it comes later).
         self.tried = asyncio.Event()
 
+    def projects_now(self, flt: SlotFilter, limit: int) -> list[Group] | None:
+        """The first page at once, when it was already read ahead from the file: the window
+        then shows its first rows in its first paint."""
+        if self._early is None or flt != SlotFilter():
+            return None
+        page = self._early.first_page_ready(limit)
+        if page is not None:
+            self.tried.set()
+        return page
+
     async def projects(
         self, flt: SlotFilter, *, after: int | None = None, limit: int = 100
     ) -> list[Group]:
@@ -340,6 +350,13 @@ class Controller(QObject):
                 self._status_pending = False
 
         self.runner.run(refresh(), what="status")
+
+    def first_page_now(self, flt: SlotFilter, limit: int) -> list[Group] | None:
+        """The browser's first page without waiting, when the start already read it from the
+        store's file (before the service is built); None: load it as usual."""
+        if self.is_ready:
+            return None
+        return self._early_reader.projects_now(flt, limit)
 
     @property
     def reader(self) -> SlotReader:

@@ -351,6 +351,16 @@ class SlotTreeModel(QAbstractItemModel):
     def _fetch(self, node: Node) -> None:
         if node.exhausted or node.pending:
             return
+        if node.kind == "root" and node.cursor is None:
+            page = self.controller.first_page_now(self.filter, PROJECT_PAGE)
+            if page is not None:  # read ahead from the file: in now, in the first paint
+                idle = self._pending == 0
+                if idle:
+                    self.loadingChanged.emit(True)
+                self._arrived(node, page)
+                if idle:
+                    self.loadingChanged.emit(False)
+                return
         node.pending = True
         self._pending += 1
         if self._pending == 1:

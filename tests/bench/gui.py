@@ -6,9 +6,11 @@ a clean settings folder and the demo provider. The child watches the main window
 public classes only (``MainWindow``, its ``SlotTreeModel``, ``SlotBrowser`` and ``CurrentSlot``;
 nothing in ``app/ui`` is changed) and reports:
 
-* **cold start** — from the parent's ``Popen`` to the first rows of the slot tree inserted
-  while the window is visible (the project groups, newest first); and, right after, the
-  newest project's newest day opened down to its first slot rows (two more SQL pages).
+* **cold start** — from the parent's ``Popen`` to the first rows of the slot tree on screen:
+  inserted while the window is visible, or — when the page read ahead from the file was in
+  before the window was shown — the tree's first paint (the project groups, newest first);
+  and, right after, the newest project's newest day opened down to its first slot rows (two
+  more SQL pages).
 * **first rows** — inside the app: from the window's creation to its first tree rows.
 * **filter by text** — typing into the search box and applying (the 250 ms debounce is
   skipped and reported as a constant) until the filtered tree's first rows are in (a text
@@ -46,6 +48,20 @@ DEBOUNCE_MS = 250
 
 
 # ---------------------------------------------------------------------------------------- child
+def _first_paint_filter(seen: Callable[[], None]) -> Any:
+    """An event filter calling ``seen`` at the first Paint event of the widget it watches."""
+    from app.ui.qt import QEvent, QObject
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint:
+                obj.removeEventFilter(self)
+                seen()
+            return False
+
+    return FirstPaint()
+
+
 class Probe:
     """Watches one MainWindow through its public signals."""
 
@@ -55,15 +71,26 @@ class Probe:
         self.out: dict[str, Any] = {}
         self.t_window: float | None = None
         self.first_rows = asyncio.Event()
+        self._painted: Any = None
 
     def attach(self, window: Any) -> None:
         self.window = window
         self.t_window = time.time()
-        window.model.rowsInserted.connect(self._rows)
+        if window.model.rowCount():  # in with the window (read ahead): seen at its first paint
+            self._painted = _first_paint_filter(self._first)
+            window.browser.tree.viewport().installEventFilter(self._painted)
+        else:
+            window.model.rowsInserted.connect(self._rows)
         asyncio.get_event_loop().create_task(self.script())
 
     def _rows(self, parent: Any, _first: int, _last: int) -> None:
-        if not parent.isValid() and "t_first_rows" not in self.out and self.window.isVisible():
+        if not parent.isValid() and self.window.isVisible():
+            self._first()
+
+    def _first(self) -> None:
+        """The first rows are on screen: inserted while the window is shown, or the slot tree's
+        first paint when they were in before the window was shown."""
+        if "t_first_rows" not in self.out:
             self.out["t_first_rows"] = time.time()
             self.first_rows.set()
 

@@ -51,10 +51,10 @@ def cold_child(facts: dict[str, Any], dest: str) -> None:
     t0 = time.time()
     from tests.bench import gui
 
-    original = gui.Probe._rows
+    original = gui.Probe._first
 
-    def rows(self: Any, parent: Any, first: int, last: int) -> None:
-        original(self, parent, first, last)
+    def rows(self: Any) -> None:
+        original(self)
         if "t_first_rows" in self.out and profiler.is_running:
             profiler.stop()
             Path(dest).write_text(
@@ -64,7 +64,7 @@ def cold_child(facts: dict[str, Any], dest: str) -> None:
             )
             self.window.close()
 
-    gui.Probe._rows = rows  # type: ignore[method-assign]
+    gui.Probe._first = rows  # type: ignore[method-assign]
     gui.Probe.script = lambda self: asyncio.sleep(0)  # type: ignore[method-assign,assignment,return-value]
     gui.child(facts)
 

@@ -178,3 +178,30 @@ def test_the_sound_pages_are_made_when_a_sound_kind_is_first_chosen(gui: Gui, qt
             _ = sound.no_such_field
     finally:
         close(gui, controller, window)
+
+
+def test_a_page_read_ahead_is_in_the_window_before_it_is_shown(gui: Gui, qtbot: Any) -> None:
+    """The start reads the first page while the window's modules import; read by the time the
+    window is made, its rows are in the tree before the first paint (no empty tree first), and
+    the service's build is not held up waiting for it."""
+    fill(gui.store.engine, gui.service, 60, projects=3)
+    expected = gui.run(gui.service.reader.projects(SlotFilter(), limit=PROJECT_PAGE))
+    early = Early.of(gui.config, has_key=False)
+    early.prefetch(PROJECT_PAGE)
+    gui.until(lambda: early._ahead[PROJECT_PAGE].done(), what="the page read ahead")
+    controller = Controller(early=early)
+    window = MainWindow(controller, gui.settings())
+    qtbot.addWidget(window)
+    try:
+        assert not window.isVisible()
+        assert _projects(window) == [g.key for g in expected]  # in before the window shows
+        assert not window.model.loading
+        gui.run(controller.first_page_tried(timeout=0.01))  # tried: the build may go on
+        assert controller._early_reader.tried.is_set()
+        window.show()
+        controller.start()
+        controller.attach(Built(gui))
+        gui.until(lambda: controller.is_ready, what="the service")
+        assert _projects(window) == [g.key for g in expected]  # the same page: no reload
+    finally:
+        close(gui, controller, window)

@@ -34,7 +34,10 @@ class FirstShow(QObject):
     def eventFilter(self, obj, ev):
         if not snap and ev.type() == QEvent.Type.Show and type(obj).__name__ == "MainWindow":
             snap["modules"] = sorted(sys.modules)
-            obj.model.rowsInserted.connect(rows)
+            if obj.model.rowCount() > 0:  # in before the first paint (read ahead from the file)
+                snap["rows"] = snap["modules"]
+            else:
+                obj.model.rowsInserted.connect(rows)
         return False
 
 
