@@ -8,7 +8,7 @@ whenever they move, ``poster`` when the video poster shows a decoded frame, and 
 whenever the video player's state changes (playback state, media status, audio and video
 tracks, the audio output device, the position once it passes a second), ``checked`` (which of
 the named checkable buttons are checked), ``enabled`` (which of the named buttons can be
-clicked) and ``menu`` (the texts of an open popup menu's actions,
+clicked), ``why`` (the words beside a grey Create) and ``menu`` (the texts of an open popup menu's actions,
 ``None`` once it closes) whenever they change, so a test waits for what its click did instead of
 sleeping. It reads only object
 names and public Qt state, so it holds no knowledge of the window's internals and changes
@@ -69,6 +69,7 @@ class Probe:
         self.last_player: dict[str, Any] | None = None
         self.last_checked: dict[str, bool] | None = None
         self.last_enabled: dict[str, bool] | None = None
+        self.last_why: str | None = None
         self.last_menu: list[str] | None = None
         self.timer = QTimer(window, interval=100)
         self.timer.timeout.connect(self.poll)
@@ -120,6 +121,11 @@ class Probe:
         if enabled != self.last_enabled:
             self.last_enabled = enabled
             self.write("enabled", enabled=enabled)
+        why = _shown(w, QLabel, "createWhy")  # why Create is off, as the window says it
+        why_text = why.text() if why is not None else ""
+        if why_text != (self.last_why or ""):
+            self.last_why = why_text
+            self.write("why", text=why_text)
         self.poll_menu()
         self.poll_video(w)
 
