@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from app.ui.qt import QEvent, QLabel, QObject, QSizePolicy, Qt, QtWidgets, QWidget
+from app.ui.qt import QEvent, QLabel, QObject, QPixmap, QSizePolicy, Qt, QtWidgets, QWidget
 
 _WHEEL = QEvent.Type.Wheel
 _POLISH = QEvent.Type.Polish
@@ -43,6 +44,20 @@ class ElidedLabel(QLabel):
 
 
 __all__ = ["ElidedLabel"]
+
+
+def icon_of_row(view: Any, row: int, current: Callable[[], bool]) -> Callable[[Any], None]:
+    """A thumbnail's ``done``: set the image as the icon of ``view``'s item at ``row`` while
+    ``current()`` (the pane still shows what asked for it). The row, not the item: the Python
+    wrapper of an item held by a pending callback could be freed by a collection on another
+    thread while ``clear()`` deletes the item."""
+
+    def show(img: Any) -> None:
+        item = view.item(row) if current() else None
+        if item is not None and not img.isNull():
+            item.setIcon(QPixmap.fromImage(img))
+
+    return show
 
 
 def fit_icons(view: Any, largest: int, aspect: float = 1.0) -> None:

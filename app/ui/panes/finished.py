@@ -31,12 +31,10 @@ from app.ui.qt import (
     QDesktopServices,
     QHBoxLayout,
     QEvent,
-    QImage,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QMenu,
-    QPixmap,
     QPushButton,
     QSize,
     QSizePolicy,
@@ -48,7 +46,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
-from app.ui.widgets import ElidedLabel, fit_icons
+from app.ui.widgets import ElidedLabel, fit_icons, icon_of_row
 
 LARGE = 640  # the largest an image is decoded for the grid
 
@@ -274,14 +272,7 @@ class FinishedView(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, i - 1)
             item.setToolTip(f"{m.width}×{m.height}" if m.width else "")
             self.images.addItem(item)
-
-            # the row, not the item: a Python wrapper of an item held by a pending callback
-            # could be freed by a collection on another thread while clear() deletes the item
-            def show(img: QImage, row: int = i - 1) -> None:
-                item = self.images.item(row) if token == self._token else None
-                if item is not None and not img.isNull():
-                    item.setIcon(QPixmap.fromImage(img))
-
+            show = icon_of_row(self.images, i - 1, lambda: token == self._token)
             self.controller.call(load_thumbnail, m.path, LARGE, done=show)
         fit_icons(self.images, LARGE, self._aspect())
 

@@ -20,7 +20,7 @@ from app.service.views import MediaView, TaskView
 from app.present import words
 from app.ui.current import CurrentSlot
 from app.ui.style import current, state_word
-from app.ui.widgets import fit_icons
+from app.ui.widgets import fit_icons, icon_of_row
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.sound_view import SoundView, show_sound
 from app.ui.qt import (
@@ -28,11 +28,9 @@ from app.ui.qt import (
     QDesktopServices,
     QEvent,
     QHBoxLayout,
-    QImage,
     QLabel,
     QListWidget,
     QListWidgetItem,
-    QPixmap,
     QPushButton,
     QSize,
     QSplitter,
@@ -297,14 +295,7 @@ class ResultPane(QWidget):
             item.setData(Qt.ItemDataRole.UserRole, m.path)
             item.setToolTip(f"{m.width}×{m.height}" if m.width else "")
             self.thumbs.addItem(item)
-
-            # the row, not the item: a Python wrapper of an item held by a pending callback
-            # could be freed by a collection on another thread while clear() deletes the item
-            def show(img: QImage, row: int = i - 1) -> None:
-                item = self.thumbs.item(row) if token == self._token else None
-                if item is not None and not img.isNull():
-                    item.setIcon(QPixmap.fromImage(img))
-
+            show = icon_of_row(self.thumbs, i - 1, lambda: token == self._token)
             self.controller.call(load_thumbnail, m.path, LARGE, done=show)
         self._fit_thumbs()
 
