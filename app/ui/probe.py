@@ -8,11 +8,11 @@ whenever they move, ``poster`` when the video poster shows a decoded frame, and 
 whenever the video player's state changes (playback state, media status, audio and video
 tracks, the audio output device, the position once it passes a second), ``checked`` (which of
 the named checkable buttons are checked), ``enabled`` (which of the named buttons can be
-clicked), ``why`` (the words beside a grey Create) and ``menu`` (the texts of an open popup menu's actions,
-``None`` once it closes) whenever they change, so a test waits for what its click did instead of
-sleeping. It reads only object
-names and public Qt state, so it holds no knowledge of the window's internals and changes
-nothing in the app.
+clicked), ``fields`` (what the named edits hold: a line's or a prompt's text, a slider's value,
+a combo box's current text), ``why`` (the words beside a grey Create) and ``menu`` (the texts of an open popup
+menu's actions, ``None`` once it closes) whenever they change, so a test waits for what its
+click did instead of sleeping. It reads only object names and public Qt state, so it holds no
+knowledge of the window's internals and changes nothing in the app.
 """
 
 from __future__ import annotations
@@ -25,9 +25,13 @@ from app.ui.qt import (
     QAbstractButton,
     QAbstractItemView,
     QApplication,
+    QComboBox,
     QGuiApplication,
     QLabel,
+    QLineEdit,
     QMenu,
+    QPlainTextEdit,
+    QSlider,
     QTimer,
     QWidget,
     multimedia,
@@ -51,6 +55,19 @@ WIDGETS = (
 )
 
 
+def _field(widget: QWidget) -> Any:
+    """What an edit holds, or None for a widget that is not one."""
+    if isinstance(widget, QLineEdit):
+        return widget.text()
+    if isinstance(widget, QPlainTextEdit):
+        return widget.toPlainText()
+    if isinstance(widget, QSlider):
+        return widget.value()
+    if isinstance(widget, QComboBox):
+        return widget.currentText()
+    return None
+
+
 def _shown(root: QWidget, cls: type, name: str) -> Any:
     """The visible widget of that class and object name (several may exist; one is on screen)."""
     for child in root.findChildren(cls, name):
@@ -69,6 +86,7 @@ class Probe:
         self.last_player: dict[str, Any] | None = None
         self.last_checked: dict[str, bool] | None = None
         self.last_enabled: dict[str, bool] | None = None
+        self.last_fields: dict[str, Any] | None = None
         self.last_why: str | None = None
         self.last_menu: list[str] | None = None
         self.timer = QTimer(window, interval=100)
@@ -103,6 +121,7 @@ class Probe:
         widgets: dict[str, list[int]] = {}
         checked: dict[str, bool] = {}
         enabled: dict[str, bool] = {}
+        fields: dict[str, Any] = {}
         for name in WIDGETS:
             child = _shown(w, QWidget, name)
             if child is not None:
@@ -112,6 +131,9 @@ class Probe:
                     enabled[name] = child.isEnabled()
                     if child.isCheckable():
                         checked[name] = child.isChecked()
+                held = _field(child)
+                if held is not None:
+                    fields[name] = held
         if widgets != self.last_widgets:
             self.last_widgets = widgets
             self.write("widgets", widgets=widgets)
@@ -121,6 +143,9 @@ class Probe:
         if enabled != self.last_enabled:
             self.last_enabled = enabled
             self.write("enabled", enabled=enabled)
+        if fields != self.last_fields:
+            self.last_fields = fields
+            self.write("fields", fields=fields)
         why = _shown(w, QLabel, "createWhy")  # why Create is off, as the window says it
         why_text = why.text() if why is not None else ""
         if why_text != (self.last_why or ""):

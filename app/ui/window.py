@@ -117,6 +117,7 @@ class MainWindow(QMainWindow):
         self.prices_dialog: Any = None  # Prices over Settings (Settings stays open beneath)
         self._shown = False
         self._quit_anyway = False  # the designer chose to quit while a create was being sent
+        self._draft_asked = False  # the designer asked for the draft on screen (New slot)
         self._looked: set[str] = set()  # unknown slots the app has looked up this session
 
         self.slot = CurrentSlot()
@@ -706,6 +707,9 @@ class MainWindow(QMainWindow):
     def new_draft(self, *, initial: bool = False) -> None:
         """A blank slot: today's date, the current project, the next free scene, and the
         parameters from the user's defaults (Settings), not the last slot's."""
+        # a draft the designer asked for stays on screen: the welcome page never replaces it,
+        # even when the store's first (empty) page arrives after the click
+        self._draft_asked = not initial
         if not initial:
             self.middle_stack.setCurrentWidget(self.slot_page)
         self.slot_pane.new_draft(focus=not initial, defaults=self.settings.draft_defaults())
@@ -725,6 +729,7 @@ class MainWindow(QMainWindow):
         path, content_type = media_path(media)
         if source is ON_SCREEN:
             source = self.slot.task
+        self._draft_asked = True
         self.middle_stack.setCurrentWidget(self.slot_page)
         defaults = self.settings.draft_defaults()
         if role is Role.EDIT:  # an image edited: a MiniMax-H3-Image draft, the image its reference
@@ -865,10 +870,12 @@ class MainWindow(QMainWindow):
         self.slot.show(request_id, task, events)
 
     def _maybe_empty(self, *_: Any) -> None:
-        """First launch: no slot at all and nothing being written → the welcome page."""
+        """First launch: no slot at all and nothing being written → the welcome page, unless
+        the designer has asked for a new slot meanwhile."""
         m = self.model
         if (
-            m.rowCount() == 0
+            not self._draft_asked
+            and m.rowCount() == 0
             and not m.loading
             and m.started
             and not self.browser.filtered()
@@ -899,6 +906,7 @@ class MainWindow(QMainWindow):
             if out.task is not None:
                 self.select(rid, fresh=True)
             else:  # not a slot of the new identity: a blank page, not the old project
+                self._draft_asked = False
                 self.slot_pane.new_draft(focus=False, project="")
                 self._maybe_empty()
 

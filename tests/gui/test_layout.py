@@ -43,6 +43,20 @@ def test_open_and_show_in_folder_only_where_there_is_a_file(gui, make_window):
     assert not history.open_button.isVisible() and not finished.open_button.isVisible()
 
 
+def test_new_slot_clicked_before_the_first_page_stays_when_the_empty_store_is_read(
+    gui, make_window
+):
+    """On a busy machine the store's first (empty) page can arrive after the designer clicked
+    "+ New slot": the draft asked for stays; the welcome page is for a window nobody acted on."""
+    window = make_window()
+    window.top_bar.new_button.click()
+    assert window.middle_stack.currentWidget() is window.slot_page
+    gui.until(lambda: window.model.started and not window.model.loading, what="the first page")
+    window.model.loadingChanged.emit(False)  # the empty store read, as it arrives late
+    assert window.middle_stack.currentWidget() is window.slot_page
+    assert window.slot.is_draft and window.slot_pane.is_blank()
+
+
 def test_project_and_day_rows_span_the_tree_and_filters_fit(gui, make_window):
     insert_slot(gui.service, "article:20260815:a-rather-long-campaign-name:scene-01", "success")
     window = make_window()

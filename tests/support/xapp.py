@@ -93,6 +93,13 @@ def enabled(probe: Path) -> dict[str, bool]:
     return last["enabled"] if last else {}
 
 
+def fields(probe: Path) -> dict[str, Any]:
+    """What the named edits on screen hold (text, a slider's value, a combo box's text), as the
+    probe last saw them."""
+    last = latest(probe, "fields")
+    return last["fields"] if last else {}
+
+
 def menu(probe: Path) -> list[str] | None:
     last = latest(probe, "menu")
     return last["actions"] if last else None
