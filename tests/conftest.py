@@ -128,7 +128,12 @@ def _measured() -> dict[str, float]:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Groups and tiers, marked before xdist's own hook reads the groups."""
+    """Groups and tiers, marked before xdist's own hook reads the groups; then the modules with
+    the slowest tests first (``tests/order.txt``), each module's tests kept together and in
+    their order: xdist hands tests out in this order, so the long ones start at once and the
+    run ends on short ones spread over every worker."""
+    slowest: dict[int, float] = {}
+    order = _order()
     for item in items:
         rel = Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix()
         group = XDIST_GROUPS.get(rel)
@@ -136,6 +141,19 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(group))
         if slow_reason(rel, item.name) is not None:
             item.add_marker(pytest.mark.slow)
+        slowest[id(item)] = order.get(rel, 0.0)
+    items.sort(key=lambda item: -slowest[id(item)])  # stable: ties keep the collection's order
+
+
+_ORDER: dict[str, float] = {}
+
+
+def _order() -> dict[str, float]:
+    if not _ORDER:
+        from tests.tiers import ORDER, read
+
+        _ORDER.update(read(ORDER) or {"": 0.0})
+    return _ORDER
 
 
 def slate_cmd() -> list[str]:

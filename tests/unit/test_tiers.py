@@ -49,3 +49,59 @@ def test_every_measured_slow_test_exists() -> None:
 def test_readme_names_the_quick_tier() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert 'pytest -m "not slow"' in readme
+
+
+def test_every_ordered_module_exists_and_the_slowest_lead() -> None:
+    """``tests/order.txt`` names modules that are there, slowest first."""
+    from tests.tiers import ORDER, read
+
+    listed = read(ORDER)
+    assert len(listed) > 20, "tests/order.txt lists too little"
+    for module in listed:
+        assert (ROOT / module).is_file(), module
+    assert list(listed.values()) == sorted(listed.values(), reverse=True)
+
+
+class _Item:
+    def __init__(self, rel: str, name: str) -> None:
+        self.fspath, self.name, self.marks = ROOT / rel, name, []
+
+    def add_marker(self, mark) -> None:
+        self.marks.append(mark)
+
+
+def test_the_slowest_modules_run_first_each_kept_whole_and_in_order() -> None:
+    from tests.conftest import pytest_collection_modifyitems
+    from tests.tiers import ORDER, read
+
+    slow = next(iter(read(ORDER)))  # the slowest module listed
+    assert "tests/unit/test_domain_slots.py" not in read(ORDER)
+    items = [
+        _Item("tests/unit/test_tiers.py", "test_a"),
+        _Item("tests/unit/test_tiers.py", "test_b"),
+        _Item(slow, "test_x"),
+        _Item("tests/unit/test_domain_slots.py", "test_c"),
+        _Item(slow, "test_y"),
+    ]
+    pytest_collection_modifyitems(None, items)
+    assert [(i.fspath.relative_to(ROOT).as_posix(), i.name) for i in items] == [
+        (slow, "test_x"),
+        (slow, "test_y"),
+        ("tests/unit/test_tiers.py", "test_a"),
+        ("tests/unit/test_tiers.py", "test_b"),
+        ("tests/unit/test_domain_slots.py", "test_c"),
+    ]
+
+
+def test_order_is_written_from_a_full_runs_junit(tmp_path) -> None:
+    from tests.tiers import slowest_by_module
+
+    junit = tmp_path / "j.xml"
+    junit.write_text(
+        '<testsuites><testsuite name="pytest">'
+        '<testcase classname="tests.gui.test_a" name="test_1" time="3.5"/>'
+        '<testcase classname="tests.gui.test_a" name="test_2[x]" time="7.25"/>'
+        '<testcase classname="tests.unit.test_b" name="test_3" time="0.2"/>'
+        "</testsuite></testsuites>"
+    )
+    assert slowest_by_module(junit, 2.0) == {"tests/gui/test_a.py": 7.25}
