@@ -1,0 +1,44 @@
+"""A test stuck where pytest-timeout's signal cannot reach it (here: the signal blocked, as it is
+for a thread inside a C call) ends its process with every thread's stack, instead of hanging
+the run (tests/support/hang.py)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.support.fixtures import ROOT
+
+STUCK = """
+import signal, time
+import pytest
+
+@pytest.mark.timeout(1)
+def test_stuck_where_no_signal_lands():
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+    time.sleep(600)
+
+def test_after_it():
+    pass
+"""
+
+
+def test_a_test_stuck_past_its_timeout_ends_its_process_with_the_stacks(tmp_path):
+    import tests.support.hang as hang
+
+    (tmp_path / "test_stuck.py").write_text(STUCK)
+    (tmp_path / "conftest.py").write_text(
+        "import tests.support.hang as hang\nhang.GRACE = 2.0\npytest_plugins = ['tests.support.hang']\n"
+    )
+    assert hang.GRACE == 30.0
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode != 0
+    assert "Timeout (0:00:03)!" in run.stderr, run.stderr[-2000:]
+    assert "test_stuck_where_no_signal_lands" in run.stderr
