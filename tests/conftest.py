@@ -6,6 +6,7 @@ same test keyring, a temporary data dir, and fast demo-provider timings.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 from pathlib import Path
@@ -103,7 +104,7 @@ def slow_reason(rel: str, name: str) -> str | None:
     """Why the test at ``rel`` (a path from the repository's root) named ``name`` is slow: its
     nature (``SLOW``), or its time measured in a quick-tier run (``tests/slow.txt``, written by
     ``python -m tests.tiers``)."""
-    seconds = _measured().get(f"{rel}::{name}")
+    seconds = _listed("slow.txt").get(f"{rel}::{name}")
     if seconds is not None:
         return f"measured {seconds:.1f} s in a quick-tier run (tests/slow.txt)"
     for key, why in SLOW.items():
@@ -115,15 +116,12 @@ def slow_reason(rel: str, name: str) -> str | None:
     return None
 
 
-_MEASURED: dict[str, float] = {}
+@functools.cache
+def _listed(name: str) -> dict[str, float]:
+    """A list that tests/tiers.py writes (``slow.txt``, ``order.txt``), read once per run."""
+    from tests.tiers import HERE, read
 
-
-def _measured() -> dict[str, float]:
-    if not _MEASURED:
-        from tests.tiers import read
-
-        _MEASURED.update(read() or {"": 0.0})
-    return _MEASURED
+    return read(HERE / name)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -133,7 +131,7 @@ def pytest_collection_modifyitems(config, items):
     their order: xdist hands tests out in this order, so the long ones start at once and the
     run ends on short ones spread over every worker."""
     slowest: dict[int, float] = {}
-    order = _order()
+    order = _listed("order.txt")
     for item in items:
         rel = Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix()
         group = XDIST_GROUPS.get(rel)
@@ -143,17 +141,6 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
         slowest[id(item)] = order.get(rel, 0.0)
     items.sort(key=lambda item: -slowest[id(item)])  # stable: ties keep the collection's order
-
-
-_ORDER: dict[str, float] = {}
-
-
-def _order() -> dict[str, float]:
-    if not _ORDER:
-        from tests.tiers import ORDER, read
-
-        _ORDER.update(read(ORDER) or {"": 0.0})
-    return _ORDER
 
 
 def slate_cmd() -> list[str]:
