@@ -42,3 +42,41 @@ def test_a_test_stuck_past_its_timeout_ends_its_process_with_the_stacks(tmp_path
     assert run.returncode != 0
     assert "Timeout (0:00:03)!" in run.stderr, run.stderr[-2000:]
     assert "test_stuck_where_no_signal_lands" in run.stderr
+
+
+CRASHES = """
+import os, pytest
+
+@pytest.mark.parametrize("i", range(4))
+def test_one_of_these_crashes(i):
+    if i == 1:
+        os.abort()
+
+@pytest.mark.parametrize("i", range(6))
+def test_others(i):
+    pass
+
+@pytest.mark.xdist_group("grouped")
+def test_grouped():
+    pass
+"""
+
+
+def test_a_crashed_worker_ends_the_run_with_that_test_failed(tmp_path):
+    """Without the plugin, xdist 3.8 under ``--dist loadgroup`` runs the crashed test again on
+    a new worker and then waits forever: this run would end only by its timeout."""
+    (tmp_path / "test_crash.py").write_text(CRASHES)
+    (tmp_path / "conftest.py").write_text("pytest_plugins = ['tests.support.hang']\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2"]
+        + ["--dist", "loadgroup", str(tmp_path)],
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1, run.stdout[-2000:]
+    assert "worker 'gw" in run.stdout and "crashed while running" in run.stdout
+    assert "test_one_of_these_crashes[1]" in run.stdout
+    assert "1 failed" in run.stdout  # reported once, not run again

@@ -1,12 +1,17 @@
-"""A test stuck where no signal reaches it ends its process, so the run goes on.
+"""A test stuck where no signal reaches it, or a worker that crashes, ends the run with the stacks.
 
 pytest-timeout (``timeout`` in pyproject.toml, signal method) interrupts a test that waits in
 Python: the test fails with its stack and its fixtures clean up. A test stuck inside C — a Qt
 call that deadlocks on a busy machine — never sees that signal, and its xdist worker would wait
 forever, and the whole run with it. This plugin arms ``faulthandler`` for each test, a little
 after the test's own timeout: every thread's stack is written to the run's stderr and the
-worker process exits; xdist reports the test as crashed, starts another worker, and the run
-finishes with that failure instead of hanging.
+worker process exits.
+
+A worker that ends that way (or crashes in C: a segfault inside Qt) ends the run at once, with
+the crashed test reported as failed: under ``--dist loadgroup`` xdist 3.8 gives the crashed
+test's group to a new worker, runs the crashed test again and then waits forever on a queue
+that never empties — a run that hangs instead of failing. So restarting workers is off
+(``--max-worker-restart=0`` unless the command line says otherwise).
 """
 
 from __future__ import annotations
@@ -24,8 +29,11 @@ GRACE = 30.0
 _out: IO[str] | None = None
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's session reads the option
 def pytest_configure(config: pytest.Config) -> None:
     global _out
+    if getattr(config.option, "maxworkerrestart", "") is None:
+        config.option.maxworkerrestart = "0"
     _out = os.fdopen(os.dup(sys.__stderr__.fileno()), "w")  # the run's stderr, not a capture
 
 
