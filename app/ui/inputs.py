@@ -28,7 +28,6 @@ from app.ui.qt import (
     QKeySequence,
     QLabel,
     QListWidget,
-    QListWidgetItem,
     QObject,
     QPixmap,
     QShortcut,
@@ -41,6 +40,7 @@ from app.ui.qt import (
     QWidget,
     Signal,
 )
+from app.ui.widgets import add_list_item
 
 THUMB = 72
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp", ".heic", ".heif")
@@ -592,13 +592,12 @@ class ReferenceList(DropMixin, QWidget):
             text = f"{kinds.get(m.kind, m.kind)} · {m.summary()}"
             if not m.value and not self._read_only:
                 text += self.tr(" — add the file again to use it")
-            item = QListWidgetItem(text)
+            item = add_list_item(self.list, text)
             if m.thumb is not None:
                 from app.ui.qt import QIcon
 
                 item.setIcon(QIcon(QPixmap.fromImage(m.thumb)))
             item.setToolTip(m.summary())
-            self.list.addItem(item)
         self.limits.setText(
             self.tr("%1 of %2 images · %3 of %4 videos (%5 of %6 s) · %7 of %8 audio (%9 of %6 s)")
             .replace("%1", str(self.count("image")))

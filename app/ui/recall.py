@@ -17,7 +17,6 @@ from app.ui.qt import (
     QLabel,
     QLineEdit,
     QListWidget,
-    QListWidgetItem,
     QPushButton,
     Qt,
     QTimer,
@@ -25,6 +24,7 @@ from app.ui.qt import (
     QWidget,
     Signal,
 )
+from app.ui.widgets import add_list_item
 
 #: How many prompts one search shows.
 SHOWN = 200
@@ -104,10 +104,9 @@ class PromptRecall(QDialog):
             uses = self.tr("used %1×").replace("%1", str(p.uses)) if p.uses > 1 else ""
             when = age_text(p.last_used)
             line = p.text if len(p.text) <= 240 else p.text[:239] + "…"
-            item = QListWidgetItem(f"{line}\n{when}{' · ' + uses if uses else ''}")
+            item = add_list_item(self.list, f"{line}\n{when}{' · ' + uses if uses else ''}")
             item.setData(Qt.ItemDataRole.UserRole, p.text)
             item.setToolTip(p.text)
-            self.list.addItem(item)
         if out.kind is not OutcomeKind.OK:
             self.empty.setText(out.problem.message if out.problem else "")
         elif not prompts:

@@ -46,6 +46,17 @@ class ElidedLabel(QLabel):
 __all__ = ["ElidedLabel"]
 
 
+def add_list_item(view: Any, text: str) -> Any:
+    """Append an item that Qt makes (``addItem(text)``) to the list ``view`` and return it.
+
+    An item made in Python (``QListWidgetItem(text)``) is a subclass whose C++ destructor looks
+    its Python wrapper up again when ``clear()`` deletes it; under load that lookup met a freed
+    wrapper and the app crashed inside ``QListWidget.clear()``. An item Qt makes has no such
+    destructor: the wrapper returned here only borrows it."""
+    view.addItem(text)
+    return view.item(view.count() - 1)
+
+
 def icon_of_row(view: Any, row: int, current: Callable[[], bool]) -> Callable[[Any], None]:
     """A thumbnail's ``done``: set the image as the icon of ``view``'s item at ``row`` while
     ``current()`` (the pane still shows what asked for it). The row, not the item: the Python

@@ -33,7 +33,6 @@ from app.ui.qt import (
     QEvent,
     QLabel,
     QListWidget,
-    QListWidgetItem,
     QMenu,
     QPushButton,
     QSize,
@@ -46,7 +45,7 @@ from app.ui.qt import (
     Signal,
     translate,
 )
-from app.ui.widgets import ElidedLabel, fit_icons, icon_of_row
+from app.ui.widgets import ElidedLabel, add_list_item, fit_icons, icon_of_row
 
 LARGE = 640  # the largest an image is decoded for the grid
 
@@ -268,10 +267,9 @@ class FinishedView(QWidget):
             return
         self.media.setCurrentWidget(self.images)
         for i, m in enumerate(media, 1):
-            item = QListWidgetItem(str(i))
+            item = add_list_item(self.images, str(i))
             item.setData(Qt.ItemDataRole.UserRole, i - 1)
             item.setToolTip(f"{m.width}×{m.height}" if m.width else "")
-            self.images.addItem(item)
             show = icon_of_row(self.images, i - 1, lambda: token == self._token)
             self.controller.call(load_thumbnail, m.path, LARGE, done=show)
         fit_icons(self.images, LARGE, self._aspect())

@@ -20,7 +20,7 @@ from app.service.views import MediaView, TaskView
 from app.present import words
 from app.ui.current import CurrentSlot
 from app.ui.style import current, state_word
-from app.ui.widgets import fit_icons, icon_of_row
+from app.ui.widgets import add_list_item, fit_icons, icon_of_row
 from app.ui.media import VideoView, load_thumbnail, load_video_poster
 from app.ui.sound_view import SoundView, show_sound
 from app.ui.qt import (
@@ -30,7 +30,6 @@ from app.ui.qt import (
     QHBoxLayout,
     QLabel,
     QListWidget,
-    QListWidgetItem,
     QPushButton,
     QSize,
     QSplitter,
@@ -291,10 +290,9 @@ class ResultPane(QWidget):
         self.media_stack.setCurrentWidget(self.thumbs)
         self.thumbs.clear()
         for i, m in enumerate(media, 1):
-            item = QListWidgetItem(str(i))
+            item = add_list_item(self.thumbs, str(i))
             item.setData(Qt.ItemDataRole.UserRole, m.path)
             item.setToolTip(f"{m.width}×{m.height}" if m.width else "")
-            self.thumbs.addItem(item)
             show = icon_of_row(self.thumbs, i - 1, lambda: token == self._token)
             self.controller.call(load_thumbnail, m.path, LARGE, done=show)
         self._fit_thumbs()
