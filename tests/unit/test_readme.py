@@ -59,7 +59,7 @@ def test_test_command_is_exactly_what_ci_runs():
     assert lines[0] == (
         "bash .ci/install-packages && python3 -m venv .venv && .venv/bin/pip install -e '.[test]'"
         " && .venv/bin/ruff check . && .venv/bin/ruff format --check . && .venv/bin/mypy"
-        " && .venv/bin/python -m pytest -n 4 --dist loadgroup"
+        " && .venv/bin/python -m pytest -n 6 --dist loadgroup"
     )
 
 
