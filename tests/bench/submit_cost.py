@@ -98,11 +98,12 @@ def make_service(data_dir: Path, url: str) -> SlateService:
 
 def prepare_claim(svc: SlateService, i: int) -> ClaimRequest:
     """What ``SlateService.submit`` computes before it calls ``Store.claim`` (same order, the
-    same ``claim_request``)."""
+    same ``claim_request``, priced with the same table: the claim stores the estimate, and a
+    replay reads it back instead of pricing the slot again)."""
     slot = svc.ctx.slot(validate_request_id(request_id(i)))
     norm = normalize(KIND, params_for(i))
     fp = fingerprint(KIND, norm)
-    return claim_request(svc.ctx, slot, KIND, norm, fp, time.time())
+    return claim_request(svc.ctx, slot, KIND, norm, fp, time.time(), svc.ctx.prices)
 
 
 class RawInserter:

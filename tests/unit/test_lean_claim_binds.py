@@ -40,3 +40,5 @@ def test_the_claim_request_names_every_column() -> None:
         finally:
             svc.store.close()
     assert {c.key for c in tasks.c if c.key != "id"} <= set(values)
+    # priced like a submit's claim: the bench's replays then read the stored cost back
+    assert values["cost_currency"] and values["cost_estimate"] is not None
