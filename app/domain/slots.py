@@ -12,7 +12,7 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Literal
 
 from app.domain.errors import Rule, ValidationError
@@ -104,6 +104,11 @@ def normalize_tenant(value: object, field: str = "tenant") -> str:
     ``-``): ``Studio A`` → ``studio-a``, so existing stores keep their slots."""
     if not isinstance(value, str) or not value.strip():
         raise ValidationError(field, "must be a non-empty name")
+    return _normalized_tenant(value, field)
+
+
+@lru_cache(maxsize=512)  # every submit names its tenant again; a refusal is never kept
+def _normalized_tenant(value: str, field: str) -> str:
     folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", value).casefold())
     out: list[str] = []
     for c in folded:
@@ -129,6 +134,11 @@ def normalize_user(value: object, field: str = "user") -> str:
     whitespace trimmed; empty, or holding a control character, is invalid."""
     if not isinstance(value, str):
         raise ValidationError(field, "must be a non-empty name")
+    return _normalized_user(value, field)
+
+
+@lru_cache(maxsize=512)
+def _normalized_user(value: str, field: str) -> str:
     norm = unicodedata.normalize("NFC", value).strip()
     if not norm:
         raise ValidationError(field, "must be a non-empty name")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Any, Mapping, Protocol
 
 from app.domain.capabilities import Capabilities
@@ -306,11 +307,27 @@ def slot_offers(task: SlotFacts | None, caps: Capabilities) -> dict[Action, Slot
     only where the protocol can cancel."""
     if task is None:
         state: State | None = None
-        kind, results, task_id = "", False, None
+        kind, results, task_id = "", False, False
     else:
         state = State(task.state)
-        kind, results, task_id = task.kind, bool(task.has_results), task.provider_task_id
+        kind, results, task_id = task.kind, bool(task.has_results), bool(task.provider_task_id)
     params = getattr(task, "params", None)
+    tasked, askable = has_task_id(kind, params), asks_provider(kind, caps, params)
+    return dict(_slot_offers(state, kind, results, task_id, tasked, askable, caps))
+
+
+@lru_cache(maxsize=512)  # a few states × kinds × facts: every view of a slot asks again
+def _slot_offers(
+    state: State | None,
+    kind: str,
+    results: bool,
+    task_id: bool,
+    tasked: bool,
+    askable: bool,
+    caps: Capabilities,
+) -> dict[Action, SlotOffer]:
+    """:func:`slot_offers` from the facts it reads (``tasked``: :func:`has_task_id`;
+    ``askable``: :func:`asks_provider`). Callers get a copy: this one is kept."""
     table = ALLOWED_ACTIONS[state]
     out: dict[Action, SlotOffer] = {}
     for action in Action:
@@ -322,9 +339,9 @@ def slot_offers(task: SlotFacts | None, caps: Capabilities) -> dict[Action, Slot
         elif action is Action.QUERY and state is State.UNKNOWN:
             if kind == "voice":
                 refusal = Refusal.VOICE_LOOKUP
-            elif kind in ("music", "speech") and not has_task_id(kind, params):
+            elif kind in ("music", "speech") and not tasked:
                 refusal = Refusal.NO_RECORD
-            elif not asks_provider(kind, caps, params):
+            elif not askable:
                 refusal = Refusal.NO_QUERY
             elif not task_id:
                 refusal = Refusal.NO_TASK_ID_LOOKUP if caps.can_list_tasks else Refusal.NO_TASK_ID
@@ -432,28 +449,55 @@ def recover_options(
     provider can query them); lookup: an unknown task, where the provider lists tasks;
     redownload: a failed task with results left; declare-failed: an unknown task.
     """
-    unknown = task.state == State.UNKNOWN
+    params = getattr(task, "params", None)
+    return dict(
+        _recover_options(
+            State(task.state),
+            task.kind,
+            bool(task.has_results),
+            has_task_id(task.kind, params),
+            asks_provider(task.kind, caps, params),
+            asks_provider(task.kind, caps),
+            caps.can_list_tasks,
+            provider,
+        )
+    )
+
+
+@lru_cache(maxsize=512)
+def _recover_options(
+    state: State,
+    kind: str,
+    results: bool,
+    tasked: bool,
+    askable: bool,
+    listed: bool,
+    can_list_tasks: bool,
+    provider: str,
+) -> dict[RecoverWay, RecoverOption]:
+    """:func:`recover_options` from the facts it reads (``askable``: :func:`asks_provider`
+    with the task's parameters; ``listed``: without them). Callers get a copy."""
+    unknown = state == State.UNKNOWN
 
     def unknown_only(what: str) -> RecoverOption:
         return RecoverOption(
-            False, f"{what} is for unknown tasks; this one is {task.state}", state_allows=False
+            False, f"{what} is for unknown tasks; this one is {state}", state_allows=False
         )
 
     attach = unknown_only("attach")
-    sound = task.kind in ("music", "speech")
-    tasked = has_task_id(task.kind, getattr(task, "params", None))
+    sound = kind in ("music", "speech")
     if unknown:
         attach = RecoverOption(True)
         if sound and not tasked:
             attach = RecoverOption(False, NO_TASK_ID)
-        elif not asks_provider(task.kind, caps, getattr(task, "params", None)):
+        elif not askable:
             attach = RecoverOption(False, "MiniMax cannot query image tasks; use --declare-failed")
-    if unknown and task.kind == "voice":
+    if unknown and kind == "voice":
         attach = RecoverOption(False, VOICE_BY_ID)
     lookup = unknown_only("lookup")
     if unknown:
         lookup = RecoverOption(True)
-        if task.kind == "voice":
+        if kind == "voice":
             pass  # get_voice lists the slot's own voice id, or not: exact evidence
         elif sound:
             lookup = RecoverOption(
@@ -462,19 +506,19 @@ def recover_options(
                 if not tasked
                 else "MiniMax lists no speech tasks; attach the task id with --task-id",
             )
-        elif not asks_provider(task.kind, caps):  # not in any task list: it never had a task id
+        elif not listed:  # not in any task list: it never had a task id
             lookup = RecoverOption(
                 False,
                 "a task of this kind is not in the provider's task list; use --declare-failed",
             )
-        elif not caps.can_list_tasks:
+        elif not can_list_tasks:
             lookup = RecoverOption(
                 False,
                 f"the {provider} provider cannot list tasks; find the "
                 "task id in its console and use --task-id",
             )
     redownload = RecoverOption(True)
-    if not (task.state == State.FAIL and task.has_results):
+    if not (state == State.FAIL and results):
         redownload = RecoverOption(
             False, "redownload needs a failed task with results left", state_allows=False
         )
