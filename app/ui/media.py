@@ -23,6 +23,7 @@ from app.ui.qt import (
     media_player,
     multimedia,
     say_if_no_playback,
+    stop_player,
 )
 
 THUMB = 160
@@ -181,5 +182,4 @@ class VideoView(QWidget):
 
     def stop(self) -> None:
         if self.player is not None:
-            self.player.stop()
-            self.player.setSource(QUrl())
+            stop_player(self.player)

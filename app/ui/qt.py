@@ -19,6 +19,7 @@ from PySide6.QtCore import (
     QEvent,
     QLibraryInfo,
     QLocale,
+    QMetaObject,
     QMimeData,
     QModelIndex,
     QObject,
@@ -173,6 +174,26 @@ def media_player(parent: QObject) -> tuple[Any, Any]:
     return player, audio
 
 
+def call_released(obj: QObject, method: str, *args: Any) -> None:
+    """Call the Qt slot ``method`` of ``obj`` from C++, with the GIL released until it returns.
+
+    A method called from Python keeps the GIL for its whole length unless PySide marks it
+    otherwise; ``QMediaPlayer.stop()`` is not marked (``QAudioSink.stop()`` is). Stopping waits
+    for Qt's playback threads, and one of them may at that moment be calling back into a Python
+    wrapper, which needs the GIL: both would wait for ever. ``QMetaObject.invokeMethod`` lets
+    the GIL go while the slot runs (tests/gui/test_players.py shows a Python thread running
+    meanwhile)."""
+    QMetaObject.invokeMethod(obj, method, Qt.ConnectionType.DirectConnection, *args)
+
+
+def stop_player(player: Any, *, unload: bool = True) -> None:
+    """Stop a ``QMediaPlayer`` (and, with ``unload``, let go of its file), without the GIL held
+    while Qt's playback threads end (:func:`call_released`)."""
+    call_released(player, "stop")
+    if unload:
+        call_released(player, "setSource", QtCore.Q_ARG(QUrl, QUrl()))
+
+
 def translate(context: str, text: str) -> str:
     return QCoreApplication.translate(context, text)
 
@@ -190,10 +211,12 @@ __all__ = [
         "QtCore",
         "QtGui",
         "QtWidgets",
+        "call_released",
         "media_player",
         "multimedia",
         "multimedia_error",
         "say_if_no_playback",
+        "stop_player",
         "translate",
     )
 ]

@@ -32,6 +32,7 @@ from app.ui.qt import (
     multimedia,
     say_if_no_playback,
     translate,
+    stop_player,
 )
 
 BUCKETS = 600
@@ -293,8 +294,7 @@ class SoundView(QWidget):
 
     def stop(self) -> None:
         if self.player is not None:
-            self.player.stop()
-            self.player.setSource(QUrl())
+            stop_player(self.player)
 
 
 class PeakReader(QObject):

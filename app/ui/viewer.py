@@ -43,6 +43,7 @@ from app.ui.qt import (
     media_player,
     multimedia,
     multimedia_error,
+    stop_player,
 )
 
 MIN_ZOOM, MAX_ZOOM = 0.02, 32.0
@@ -290,7 +291,7 @@ class VideoPlayer(QWidget):
 
     def stop(self) -> None:
         if self.player is not None:
-            self.player.stop()
+            stop_player(self.player, unload=False)
 
     def _volume(self, value: int) -> None:
         if self.audio is not None:

@@ -233,7 +233,7 @@ def test_an_h3_create_through_the_form_ends_in_success_and_plays_with_sound(
     gui.until(lambda: video.player.playbackState() == qm.QMediaPlayer.PlaybackState.PlayingState)
     assert video.player.audioOutput() is not None
     assert video.player.audioTracks(), "the player sees the sound track"
-    video.player.stop()  # stopped before the window closes (the audio thread ends first)
+    video.stop()  # stopped before the window closes (the audio thread ends first)
     gui.until(lambda: video.player.playbackState() == qm.QMediaPlayer.PlaybackState.StoppedState)
     gui.settle(0.3)
 
