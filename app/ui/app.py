@@ -77,6 +77,24 @@ class MainThreadCollector(QObject):
             gc.enable()
 
 
+#: Seconds a ``--describe`` or ``--screenshot`` run may take to close once its answer is out
+#: (``SLATE_CLOSE_WITHIN`` sets another).
+CLOSE_WITHIN = 30.0
+
+
+def end_within(seconds: float | None = None) -> None:
+    """The answer is out: should closing take longer than ``seconds`` (a thread that never
+    ends, a teardown stuck in Qt), every thread's stack goes to stderr and the process ends
+    with exit 1, instead of holding its caller until it gives up. faulthandler's watchdog is a
+    thread of its own in C: it fires even when the main thread holds the GIL."""
+    import faulthandler
+
+    if seconds is None:
+        seconds = float(os.environ.get("SLATE_CLOSE_WITHIN") or CLOSE_WITHIN)
+    sys.stderr.flush()
+    faulthandler.dump_traceback_later(seconds, exit=True, file=sys.stderr)
+
+
 # -- running -----------------------------------------------------------------------------------------
 async def _build(config: Config) -> Any:
     from app.bootstrap import build
@@ -167,6 +185,7 @@ async def amain(
             seen = describe_mod.describe(window, selected=select, lang=lang)
             sys.stdout.write(json.dumps(seen, ensure_ascii=False) + "\n")
             sys.stdout.flush()
+            end_within()
             window.close()
             return 0
         if screenshot:
@@ -175,6 +194,7 @@ async def amain(
             await controller.runner.settled()
             app.processEvents()
             ok = window.grab().save(screenshot, "PNG")
+            end_within()
             window.close()
             if not ok:
                 sys.stderr.write(f"slate: could not write {screenshot}\n")

@@ -7,6 +7,7 @@ no new slot — and a finished MiniMax-H3 slot offers export, open and new slot.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -158,3 +159,39 @@ def test_a_size_it_cannot_use_is_refused_naming_the_field(slate_env, size):
     assert proc.returncode == 2
     out = json.loads(proc.stdout)
     assert out["outcome"] == "invalid" and "size" in out["error"]["message"]
+
+
+def test_a_describe_stuck_closing_ends_with_the_stacks_instead_of_holding_its_caller(
+    slate_env, tmp_path
+):
+    """The answer is printed first; should closing then never end (here an exit handler that
+    sleeps ten minutes), the process prints every thread's stack and ends soon after
+    ``SLATE_CLOSE_WITHIN`` seconds (CI once waited 180 s on a describe that had answered)."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        # only in the app's own process: its helpers (the resource tracker, decoders) start
+        # Python too, and must not inherit the stuck exit
+        "import atexit, os, time\n"
+        "if os.environ.pop('SLATE_TEST_STUCK_EXIT', None):\n"
+        "    atexit.register(time.sleep, 600)\n"
+    )
+    env = {k: v for k, v in slate_env.items() if k != "QT_QPA_PLATFORM"}
+    env.update(
+        SLATE_CLOSE_WITHIN="2",
+        SLATE_TEST_STUCK_EXIT="1",
+        PYTHONPATH=os.pathsep.join([str(hook), str(ROOT)]),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "gui", "--describe"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=170,
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
+    assert len(lines) == 1 and json.loads(lines[0])["outcome"] == "ok", proc.stdout
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert "Timeout (0:00:02)!" in proc.stderr and "sleep" not in proc.stdout
+    assert "Thread 0x" in proc.stderr or "Current thread" in proc.stderr, proc.stderr[-2000:]

@@ -22,6 +22,7 @@ from app.ui.gallery.thumbs import (
 )
 from app.ui.qt import QEvent, QImage, QObject, QtGui
 from tests.gui.gallery_data import add_image_results, png
+from tests.support.fixtures import ROOT
 
 
 def _requests(tmp_path, n, size=(300, 200)):
@@ -295,3 +296,46 @@ def test_thumbnails_are_private_whatever_the_umask(tmp_path, monkeypatch):
         assert (_mode(f), _mode(f.parent), _mode(own)) == (0o600, 0o700, 0o700)
     finally:
         os.umask(old)
+
+
+def _alive(pid: int) -> bool:
+    """Running (a zombie waiting for its reaper has ended)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return not any(ln.startswith("State:\tZ") for ln in status)
+    except FileNotFoundError:
+        return False
+
+
+def test_the_workers_end_with_the_app_however_it_ends(tmp_path):
+    """An app killed outright (``kill -9``, a crash, a watchdog's exit) leaves no decoder
+    process behind: each notices within a second or so that its app is gone. A pool's worker
+    holds both ends of its own queue, so it would otherwise wait for work for ever — and hold
+    the app's stdout and stderr open for whoever reads them."""
+    import subprocess
+    import time
+
+    app = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time\nfrom app.ui.gallery.thumbs import DecoderPool\npool = DecoderPool(2)\n"
+            "pool.start()\ndeadline = time.monotonic() + 60\n"
+            "while len(pool.pids()) < 2 and time.monotonic() < deadline: time.sleep(0.05)\n"
+            "print(*pool.pids(), flush=True)\ntime.sleep(600)\n",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert app.stdout is not None
+        pids = [int(p) for p in app.stdout.readline().split()]
+        assert len(pids) == 2 and all(_alive(p) for p in pids), pids
+    finally:
+        app.kill()
+        app.wait(30)
+    deadline = time.monotonic() + 60  # bounds a hang only: they end within PARENT_CHECK
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [p for p in pids if _alive(p)], "decoder processes outlived their app"

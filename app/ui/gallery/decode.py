@@ -28,13 +28,33 @@ log = logging.getLogger(__name__)
 Answer = tuple[str, int, int, str, bytes, int, int]
 
 
-def init_worker(nice: int) -> None:
-    """A decoder process: below the app's priority, its imports done before the first request."""
+#: Seconds between a decoder process's checks that the app that started it is still running
+PARENT_CHECK = 1.0
+
+
+def init_worker(nice: int, parent: int | None = None) -> None:
+    """A decoder process: below the app's priority, its imports done before the first request,
+    and gone within :data:`PARENT_CHECK` seconds of its app (``parent``, the app's process id)
+    however the app ended: a pool's worker holds both ends of its own queue, so an app killed
+    or crashed would otherwise leave it waiting for work for ever."""
+    if parent is not None:
+        _end_with(parent)
     try:
         os.nice(nice)
     except (AttributeError, OSError):
         pass
     warm()
+
+
+def _end_with(parent: int) -> None:
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(0)  # nothing of the app's to finish: a thumbnail is written, then renamed
+
+    threading.Thread(target=watch, name="app-watch", daemon=True).start()
 
 
 def warm() -> int:

@@ -147,7 +147,7 @@ class DecoderPool:
             max_workers=self.workers,
             mp_context=ctx,
             initializer=decode.init_worker,
-            initargs=(self.nice,),
+            initargs=(self.nice, os.getpid()),
         )
         for _ in range(self.workers):  # every worker starts and imports its decoders now
             ex.submit(decode.warm)
@@ -187,11 +187,20 @@ class DecoderPool:
             return None
 
     def close(self) -> None:
+        """Stop the workers, without waiting for them: a thumbnail cut short is made again the
+        next time it is asked for (each is written to a temporary file, then renamed). Python
+        waits at exit for every worker of a pool that was merely shut down, and a worker still
+        starting — spawned below the app's priority — can take minutes on a busy machine: a
+        ``--describe`` run once waited 180 s there after it had answered."""
         with self._lock:
             self._closed = True
             ex = self._executor
         if ex is not None:
+            workers = list((getattr(ex, "_processes", None) or {}).values())
             ex.shutdown(wait=False, cancel_futures=True)
+            for proc in workers:
+                if proc.is_alive():
+                    proc.terminate()
 
 
 class ThumbCache:
