@@ -198,7 +198,7 @@ def _gui(
         name="demo",
         endpoint="local",
         timeout=5.0,
-        connect_timeout=2.0,
+        connect_timeout=10.0,
     )
     service = SlateService(config, store, provider, SECRET)
     return Gui(qtbot, loop, config, store, provider, service, sim, tmp_path / "slate-settings.ini")

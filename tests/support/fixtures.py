@@ -118,7 +118,7 @@ async def open_harness(data_dir: Path, store: str, sim: SimServer) -> AsyncItera
     """A wired service on ``store`` and ``sim``; closes every service it handed out."""
     config = make_config(data_dir, store)
     opened = open_store(store)
-    provider = DemoProvider(sim.base_url, timeout=5.0, connect_timeout=2.0)
+    provider = DemoProvider(sim.base_url, timeout=5.0, connect_timeout=10.0)
     service = SlateService(config, opened, provider, SECRET)
     h = Harness(config, opened, provider, service, sim)
     try:

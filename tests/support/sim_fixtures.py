@@ -33,7 +33,7 @@ def sim() -> Iterator[SimServer]:
 
 @pytest.fixture
 async def provider(sim: SimServer) -> AsyncIterator[MiniMaxProvider]:
-    p = MiniMaxProvider(TEST_KEY, sim.base_url, name="demo", timeout=10.0, connect_timeout=2.0)
+    p = MiniMaxProvider(TEST_KEY, sim.base_url, name="demo", timeout=10.0, connect_timeout=10.0)
     try:
         yield p
     finally:
