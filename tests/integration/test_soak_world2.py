@@ -40,6 +40,7 @@ def test_world2_soak_shard(tmp_path, store_url, seed):
         kill_every=(0.2, 0.9),  # a shard's 20 slots are done in seconds: kill within them
         video_share=0.6,  # enough MiniMax-H3 answers for each world II fault to meet one
         v2_share=0.8,
+        hold=6,  # created once the kills end: some slots always run to the end under load
         prefix=f"soak:20261202:shard-{seed}",
     )
     shown = {k: v for k, v in result.items() if k not in ("details", "money_details")}

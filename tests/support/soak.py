@@ -121,13 +121,16 @@ def soak(
     pairs: int = PAIRS,
     prefix: str = "soak:20261130:tide-eye",
     kill_seconds: float | None = None,
+    hold: int = 0,
 ) -> dict[str, Any]:
     """Run ``tasks`` slots through workers that are SIGKILLed at random moments while the demo
     provider injects random faults. The fault-and-kill phase lasts until both ``min_kills``
     kills and ``min_faults`` injected faults happened (at most 60 % of ``max_seconds``): on a
     loaded machine a worker gets less done before it dies, so counting kills alone would inject
     fewer faults. Then faults stop and a last worker finishes the stragglers. ``kill_seconds``
-    caps the fault-and-kill phase below that 60 % (a CI shard's short run)."""
+    caps the fault-and-kill phase below that 60 % (a CI shard's short run). ``hold`` slots (the
+    plan's last) are created only once the kills end: on a loaded machine a kill can land on
+    every create in flight, and a shard would then have no slot that ever runs to the end."""
     rng = random.Random(seed)
     data_dir = workdir / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -199,16 +202,19 @@ def soak(
         while True:
             rounds += 1
             ready, err = workdir / f"ready-{rounds}", workdir / f"worker-{rounds}.err"
-            proc = worker.start(cmd + ["--ready-file", str(ready)], env=env, cwd=ROOT, err=str(err))
             injected = sum(sim.stats()["faults_injected"].values())
-            if (
+            killing = (
                 time.monotonic() - started < max_seconds * 0.6
                 and (time.monotonic() - phase < (kill_seconds or max_seconds))
                 and (kills < min_kills or injected < min_faults)
-            ):
+            )
+            held = ["--hold", str(hold)] if killing and hold else []
+            args = cmd + held + ["--ready-file", str(ready)]
+            proc = worker.start(args, env=env, cwd=ROOT, err=str(err))
+            if killing:
                 other = None
                 if other_cmd is not None:  # another machine on the same slots, at once
-                    other = worker.start(other_cmd, env=env, cwd=ROOT)
+                    other = worker.start(other_cmd + held, env=env, cwd=ROOT)
                 # the kill timer runs from the worker's start-up done: on a loaded machine a
                 # worker killed while it still imports sends nothing, and the soak injects no
                 # faults (CI once saw 12 in the whole phase)

@@ -126,6 +126,10 @@ async def run(ns: argparse.Namespace) -> int:
         if ns.pairs_only:  # the first phase: the competing pairs' creates, lost
             await asyncio.gather(*(svc.submit(*p) for p in pair_slots(plan)))
             return 0
+        # the last ``hold`` slots of the plan (pairs aside) are left to a later worker: this
+        # one waits on them unsubmitted, so it never ends before they are done
+        single = [p[0] for p in plan if ":pair" not in p[0]]
+        held = set(single[len(single) - ns.hold :]) if ns.hold else set()
         if not ns.resume_only:
             sem = asyncio.Semaphore(8)
 
@@ -133,7 +137,7 @@ async def run(ns: argparse.Namespace) -> int:
                 async with sem:
                     await svc.submit(rid, kind, params)
 
-            await asyncio.gather(*(one(*p) for p in plan))
+            await asyncio.gather(*(one(*p) for p in plan if p[0] not in held))
         await svc.resume()
         deadline = time.monotonic() + ns.max_seconds
         looked: set[str] = set()
@@ -145,7 +149,7 @@ async def run(ns: argparse.Namespace) -> int:
                 states[rid] = out.task.state if out.task else None
             rejected = [p for p in plan if states[p[0]] == "rejected"]
             for rid, kind, params in rejected:
-                if not ns.resume_only:
+                if not ns.resume_only and rid not in held:
                     await svc.submit(rid, kind, params)
             if ns.lookup:  # an unknown slot is looked up once by each process
                 for rid, _kind, _params in plan:
@@ -181,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pairs", type=int, default=0, help="competing pairs of one shape")
     p.add_argument("--pairs-only", action="store_true", help="only create the pairs, then stop")
     p.add_argument("--lookup", action="store_true", help="look unknown slots up (recover)")
+    p.add_argument("--hold", type=int, default=0, help="leave the last N slots to a later worker")
     p.add_argument("--ready-file", default=None, help="touched once the service is open")
     p.add_argument("--rate-grace", type=float, default=None, help="app.providers.http.RATE_GRACE")
     p.add_argument("--rps", type=float, default=200.0)
