@@ -379,6 +379,8 @@ class Store:
         """Give the store's engine back (the last user of it in this process closes it)."""
         if not self._closed:
             self._closed = True
+            if self._fast is not None:
+                self._fast.close()
             release_engine(self.engine)
 
 

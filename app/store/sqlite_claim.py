@@ -3,7 +3,9 @@
 On a local SQLite file the claim's one fsync costs about 0.3 ms, and SQLAlchemy's per-statement
 execution machinery cost twice that again (profile in docs/BENCHMARKS.md). This path runs the
 statements of :mod:`app.store.statements` — compiled once for the SQLite dialect, with the
-column types' own bind and result processors — straight on the pooled DBAPI connection.
+column types' own bind and result processors — straight on DBAPI connections: two of the
+engine's own, kept out of its pool by this path (the pool's checkout and return cost as much
+as the statements).
 
 It handles the two common cases: reading a slot without any lock (the claim's read-first), and
 a fresh claim (``BEGIN IMMEDIATE``, insert, quota, the two events in one statement, ``COMMIT``). Everything else —
@@ -14,9 +16,12 @@ rows, same single transaction.
 
 from __future__ import annotations
 
-from contextlib import nullcontext
+import os
+import threading
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
-from typing import Any, Callable, ContextManager, Mapping, Sequence
+from operator import itemgetter
+from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
 
 from sqlalchemy import Engine
 
@@ -34,7 +39,13 @@ class _Compiled:
     fixed: Mapping[str, Any]  # values the statement carries itself (LIMIT 1)
 
     def __post_init__(self) -> None:
-        self._plan = [(name, self.procs.get(name), self.fixed.get(name)) for name in self.order]
+        #: the needed names' values in statement order, one C call (a one-name statement gets
+        #: a tuple too)
+        self._get: Callable[[Mapping[str, Any]], tuple[Any, ...]] = (
+            itemgetter(*self.order) if len(self.order) > 1 else _one(self.order)
+        )
+        #: where a column type's bind processor applies (JSON, dates), by position
+        self._procs = [(i, self.procs[n]) for i, n in enumerate(self.order) if n in self.procs]
         #: the names a caller must give (the statement carries no value of its own for them)
         self._needed = frozenset(name for name in self.order if name not in self.fixed)
 
@@ -42,12 +53,19 @@ class _Compiled:
         if not self._needed <= values.keys():  # a new column must be in ClaimRequest.task_values
             missing = sorted(self._needed - values.keys())
             raise KeyError(f"the claim binds no value for {', '.join(missing)}")
-        get = values.get
-        return tuple(
-            (proc(v) if proc is not None and v is not None else v)
-            for name, proc, fixed in self._plan
-            for v in (get(name, fixed),)
-        )
+        got = self._get({**self.fixed, **values} if self.fixed else values)
+        if not self._procs:
+            return got
+        out = list(got)
+        for i, proc in self._procs:
+            if out[i] is not None:
+                out[i] = proc(out[i])
+        return tuple(out)
+
+
+def _one(order: Sequence[str]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    names = tuple(order)
+    return lambda values: tuple(values[n] for n in names)
 
 
 def _compile(stmt: Any, dialect: Any, column_keys: Sequence[str] | None = None) -> _Compiled:
@@ -85,6 +103,16 @@ class SqliteClaim:
             statements.event_insert, dialect, [c.key for c in events.c if c.key != "id"]
         )
         self._events_cache: dict[int, str] = {}
+        #: One of the engine's connections kept out of its pool for this path (a file store
+        #: only: an in-memory one is a single connection), used under ``_using``: the pool's
+        #: checkout and return cost as much as a claim's statements, and one connection that
+        #: reads the slot and then writes it keeps its page cache (another connection's cache
+        #: is stale after each commit). A read that finds it taken uses a pooled connection
+        #: instead of waiting; a claim waits for it (a read holds it for one SELECT).
+        self._own = write_queue is not None
+        self._pid = os.getpid()
+        self._using = threading.Lock()
+        self._kept: Any = None  # the detached pool fairy
         self.row_procs = {
             c.key: proc
             for c in tasks.c
@@ -122,12 +150,48 @@ class SqliteClaim:
             "endpoint": scope.endpoint,
         }
 
+    def _kept_connection(self) -> Any:
+        """This path's own DBAPI connection (made on first use), or None: a store in memory,
+        a closed one, or a process forked from the one that made it."""
+        if not self._own or self._pid != os.getpid():
+            return None
+        if self._kept is None:
+            fairy = self.engine.raw_connection()
+            fairy.detach()  # ours now: closed by close(), never returned to the pool
+            self._kept = fairy
+        return self._kept.dbapi_connection
+
+    def close(self) -> None:
+        """Close this path's own connection (the store closes)."""
+        self._own = False
+        with self._using:  # not in use once held
+            kept, self._kept = self._kept, None
+        if kept is not None:
+            kept.close()
+
+    @contextmanager
+    def _connection(self, wait: bool) -> Iterator[Any]:
+        """A DBAPI connection: this path's own when it is free (or, ``wait``, once it is),
+        held while it is used; else one from the pool, given back after."""
+        if self._using.acquire(blocking=wait):
+            try:
+                conn = self._kept_connection()
+                if conn is not None:
+                    yield conn
+                    return
+            finally:
+                self._using.release()
+        raw = self.engine.raw_connection()  # the pooled DBAPI connection, no wrapper
+        try:
+            yield raw.dbapi_connection
+        finally:
+            raw.close()  # back to the pool
+
     def find_slot(self, scope: Scope, slot_key: str) -> TaskRow | None:
         """The slot's task row (no media), read outside any transaction: under WAL a single
         SELECT sees one consistent snapshot and never waits for a writer."""
-        raw = self.engine.raw_connection()  # the pooled DBAPI connection, no Connection wrapper
-        try:
-            cur = raw.cursor()
+        with self._connection(wait=False) as conn:
+            cur = conn.cursor()
             try:
                 found = self._row(
                     cur,
@@ -136,9 +200,7 @@ class SqliteClaim:
                     ).fetchone(),
                 )
             finally:
-                cur.close()
-        finally:
-            raw.close()  # back to the pool
+                cur.close()  # the statement ends: no read snapshot is held
         return task_row(found) if found is not None else None
 
     def claim(self, req: ClaimRequest) -> ClaimResult | None:
@@ -163,11 +225,10 @@ class SqliteClaim:
             }
         )
         events = req.claim_events()
-        raw = self.engine.raw_connection()
-        try:
-            cur = raw.cursor()
-            try:
-                with self._turn():
+        with self._turn():
+            with self._connection(wait=True) as conn:
+                cur = conn.cursor()
+                try:
                     cur.execute("BEGIN IMMEDIATE")
                     try:
                         # No re-read under the lock: the slot index (slot_copy 0 is the row every
@@ -191,11 +252,9 @@ class SqliteClaim:
                         )
                         cur.execute("COMMIT")
                     except BaseException:
-                        if raw.dbapi_connection.in_transaction:
+                        if conn.in_transaction:
                             cur.execute("ROLLBACK")
                         raise
-            finally:
-                cur.close()
-        finally:
-            raw.close()  # back to the pool
+                finally:
+                    cur.close()
         return ClaimResult(ClaimOutcome.CLAIMED, task_row(row), quota_used=int(used[0]))

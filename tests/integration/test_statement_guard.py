@@ -39,6 +39,11 @@ FIRST_PAGE_SELECTS = 4
 FIRST_PAGE_READS = 3
 
 
+#: FTS5's own statements that SQLite traces plainly: its config cookie and config table,
+#: named the way only FTS5 names them (Slate's SQL never quotes the schema)
+FTS5_OWN = re.compile(r"PRAGMA 'main'\.data_version$|SELECT k, v FROM 'main'\.'tasks_text_config'$")
+
+
 class Trace:
     """Every statement SQLite runs on any connection of the engine, while ``on``."""
 
@@ -57,9 +62,10 @@ class Trace:
         if not self.on:
             return
         # Not statements Slate sends: SQLite traces a virtual table's own SQL (the text
-        # index's FTS5 shadow tables) as "-- …", and each step of a trigger (tasks_text's)
-        # with the text of the statement that fired it, again.
-        if sql.startswith("--") or (self.sql and sql == self.sql[-1]):
+        # index's FTS5 shadow tables) as "-- …", each step of a trigger (tasks_text's) with
+        # the text of the statement that fired it, again, and FTS5's re-read of its config
+        # once another connection wrote (the lean claim writes on its own) plainly.
+        if sql.startswith("--") or (self.sql and sql == self.sql[-1]) or FTS5_OWN.match(sql):
             self.nested.append(sql)
         else:
             self.sql.append(sql)
