@@ -1,0 +1,25 @@
+"""A task read from the store is the dataclass its ``__init__`` would make: every field set,
+the state a State, no media yet (``task_row`` skips ``__init__`` for speed)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from app.domain.states import State
+from app.store.models import tasks
+from app.store.rows import TaskRow, task_row
+
+
+def test_task_row_is_what_the_dataclass_makes() -> None:
+    stored = {c.key: f"v-{c.key}" for c in tasks.c}
+    stored["state"] = "processing"
+    stored["params"] = {"prompt": "tide"}
+    made = task_row(stored)
+    by_init = TaskRow(**{**stored, "state": State.PROCESSING})
+    assert made == by_init
+    assert vars(made) == vars(by_init)  # the same attributes, none more, none missing
+    assert made.state is State.PROCESSING and made.media == []
+    assert made.media is not task_row(stored).media  # a list of its own, as a default_factory
+    # every field but the media is a column of the tasks table: one without a column would be
+    # left unset by task_row
+    assert {f.name for f in dataclasses.fields(TaskRow)} == {*tasks.c.keys(), "media"}
