@@ -17,6 +17,7 @@ import json
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -31,7 +32,7 @@ from app.ui.settings import Settings
 from app.ui.window import MainWindow
 from tests.gui.conftest import Gui, _gui, close
 from tests.gui.test_settings import save
-from tests.support.fixtures import ROOT, run_slate, sqlite_url
+from tests.support.fixtures import ROOT, CliResult, run_slate, sqlite_url
 
 WINDOW_RID = "article:20261203:wal:img-01"
 SCRIPT_RID = "article:20261203:wal:img-02"
@@ -95,6 +96,12 @@ def deleted_store_files(pid: int, gui: Gui) -> list[str]:
     return gone
 
 
+def at_once(env: dict[str, str], *commands: list[str]) -> list[CliResult]:
+    """``run_slate`` for each command, the processes side by side; the answers in order."""
+    with ThreadPoolExecutor(len(commands)) as pool:
+        return list(pool.map(lambda args: run_slate(env, *args), commands))
+
+
 def submit_args(rid: str, kind: str, params: dict[str, Any]) -> list[str]:
     args = ["submit", "--request-id", rid, "--kind", kind]
     for name, value in params.items():
@@ -114,8 +121,9 @@ def test_a_window_and_scripts_share_one_store_without_losing_a_write(held, qtbot
     waiter: subprocess.Popen[str] | None = None
     try:
         gui.until(lambda: window.model.started, what="first page of slots")
-        # A second holder: a script waiting on a clip that takes a while.
-        gui.sim.config.processing = 4.0
+        # A second holder: a script waiting on a clip that runs until the test lets it end
+        # (below), so the waiter holds the store through everything else however slow.
+        gui.sim.config.processing = 600.0
         made = run_slate(env, *submit_args(WAIT_RID, "video", {"prompt": "slow tide"}))
         assert made.out["outcome"] == "created", made.out
         waiter = subprocess.Popen(
@@ -129,12 +137,13 @@ def test_a_window_and_scripts_share_one_store_without_losing_a_write(held, qtbot
 
         save(gui, window)  # Settings → Save, nothing changed: the service is rebuilt
 
-        # Scripts come and go while both hold the store.
-        listed = run_slate(env, "list")
+        # Scripts come and go while both hold the store (side by side: each still opens and
+        # closes the store with the window and the waiter holding it).
+        listed, script, doctor = at_once(
+            env, ["list"], submit_args(SCRIPT_RID, "image", SCRIPT_IMAGE), ["doctor"]
+        )
         assert listed.code == 0, listed.out
-        script = run_slate(env, *submit_args(SCRIPT_RID, "image", SCRIPT_IMAGE))
         assert script.out["outcome"] == "created", script.out
-        doctor = run_slate(env, "doctor")
         assert doctor.out["store"]["reachable"] is True, doctor.out
         assert deleted_store_files(os.getpid(), gui) == [], "the window's store was deleted"
         assert deleted_store_files(waiter.pid, gui) == [], "the waiter's store was deleted"
@@ -151,13 +160,14 @@ def test_a_window_and_scripts_share_one_store_without_losing_a_write(held, qtbot
             ),
             what="the window's image done",
         )
-        seen = run_slate(env, "status", WINDOW_RID)
+        seen, again = at_once(env, ["status", WINDOW_RID], submit_args(WINDOW_RID, "image", IMAGE))
         assert seen.code == 0 and seen.out["task"]["state"] == "success", seen.out
-        again = run_slate(env, *submit_args(WINDOW_RID, "image", IMAGE))
         assert again.out["outcome"] == "replayed", again.out
         # …and the window sees what the scripts wrote.
         assert gui.run(controller.service.status(SCRIPT_RID)).task.state == "success"
 
+        assert waiter.poll() is None, "the waiter must hold the store until now"
+        gui.sim.config.processing = 0.0  # the clip ends: the waiter downloads it and exits
         stdout, stderr = waiter.communicate(timeout=120)
         waited = json.loads(stdout.strip().splitlines()[-1])
         assert waiter.returncode == 0, (waited, stderr)
