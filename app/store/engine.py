@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import ColumnElement, Engine, create_engine, event, func
 from sqlalchemy.engine import make_url
 
 from app.domain.errors import StoreBusy, ValidationError
@@ -460,6 +460,20 @@ def write_queue(engine: Engine) -> "WriteQueue | None":
             return found[1].queue
     path = _sqlite_path(str(engine.url))
     return WriteQueue(path) if path is not None else None
+
+
+def few(dialect: str, cond: ColumnElement[bool]) -> ColumnElement[bool]:
+    """``cond`` marked for SQLite's planner as true of few rows (``unlikely()``; the condition
+    still drives an index). For the unfinished states: a handful of tasks among a history of
+    thousands, but SQLite's statistics (ANALYZE) give each state the same share, so the planner
+    weighs ``state IN (4 states)`` as every task and scans them all — 50–160 ms a poll on a
+    100k-slot store, for the nothing it finds. PostgreSQL knows from its own statistics."""
+    if dialect != "sqlite":
+        return cond
+    # untyped: a Boolean function is compared with 1 on SQLite, and `unlikely(…) = 1` drives
+    # no index
+    hinted: ColumnElement[bool] = func.unlikely(cond)
+    return hinted
 
 
 def writer(engine: Engine) -> Engine:

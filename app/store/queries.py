@@ -36,6 +36,7 @@ from sqlalchemy import (
 
 from app.domain.days import day_bounds
 from app.domain.states import POLLABLE
+from app.store.engine import few
 from app.store.models import tasks
 from app.store.picks import result_filter
 from app.store import first_page, text_search
@@ -350,7 +351,7 @@ def failing_queries(engine: Engine, scope: Scope) -> int:
         tasks.c.tenant == scope.tenant,
         tasks.c.provider == scope.provider,
         tasks.c.endpoint == scope.endpoint,
-        tasks.c.state.in_([s.value for s in POLLABLE]),
+        few(engine.dialect.name, tasks.c.state.in_([s.value for s in POLLABLE])),
         tasks.c.poll_failures > 0,
     )
     with engine.connect() as conn:

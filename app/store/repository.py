@@ -45,7 +45,7 @@ from app.domain.prices import PriceTable
 from app.domain.states import State, may_reclaim
 from app.scrub import scrub
 from app.store import engine as engine_mod
-from app.store.engine import WriteQueue, write_queue, writer
+from app.store.engine import WriteQueue, few, write_queue, writer
 from app.store.migrate import upgrade
 from app.store.models import events, media_t, quota_t, store_info_t, tasks
 from app.store.rows import (
@@ -962,7 +962,7 @@ class Repository:
     ) -> list[TaskRow]:
         """Non-terminal tasks whose next poll is due, soonest first."""
         cond = [
-            tasks.c.state.in_([State(s).value for s in states]),
+            few(self.dialect, tasks.c.state.in_([State(s).value for s in states])),
             or_(tasks.c.next_poll_at.is_(None), tasks.c.next_poll_at <= now),
             *self._in_scope(scope),
         ]
@@ -981,7 +981,10 @@ class Repository:
 
     @_retrying_read
     def tasks_in_states(self, scope: Scope | None, states: Sequence[State]) -> list[TaskRow]:
-        cond = [tasks.c.state.in_([State(s).value for s in states]), *self._in_scope(scope)]
+        cond = [
+            few(self.dialect, tasks.c.state.in_([State(s).value for s in states])),
+            *self._in_scope(scope),
+        ]
         with self.read() as conn:
             # ordered here, not by the statement: ORDER BY id made the planner walk every task
             # in id order rather than look up the few unfinished ones on ix_tasks_active
@@ -990,7 +993,10 @@ class Repository:
 
     @_retrying_read
     def next_due_at(self, scope: Scope | None, states: Sequence[State]) -> float | None:
-        cond = [tasks.c.state.in_([State(s).value for s in states]), *self._in_scope(scope)]
+        cond = [
+            few(self.dialect, tasks.c.state.in_([State(s).value for s in states])),
+            *self._in_scope(scope),
+        ]
         with self.read() as conn:
             return conn.execute(
                 select(func.min(func.coalesce(tasks.c.next_poll_at, 0.0))).where(*cond)

@@ -447,3 +447,83 @@ def test_the_reads_a_window_makes_as_it_opens_run_on_an_index(tmp_path: Path) ->
                 ), f"{sql}\nplan: {detail}"
     finally:
         store.close()
+
+
+#: sqlite_stat1 of the bench's 100k-slot store for the tasks table (tests/bench/bigstore.py runs
+#: ANALYZE; four states there: a quarter of the tasks each)
+BENCH_STATISTICS = {
+    "ix_tasks_browse": "100000 100000 100000 100000 100000 1000 1 1",
+    "ix_tasks_active": "100000 100000 100000 100000 25000",
+    "ix_tasks_owner_state": "100000 100000 100000 100000 100000 25000 1",
+    "ix_tasks_cost_day": "100000 100000 100000 100000 100000 553",
+    "uq_tasks_slot": "100000 100000 1 1 1 1",
+    "uq_tasks_boundary": "100000 100000 1 1 1",
+    "ix_tasks_poll": "100000 25000 25000",
+    "ix_tasks_owner_list": "100000 100000 100000 100000 100000 1",
+}
+
+
+def test_the_pollers_reads_find_the_few_unfinished_tasks_on_an_index_despite_statistics(
+    tmp_path: Path,
+) -> None:
+    """The reads the poller and the status bar repeat every few seconds — the due tasks, the
+    next due time, the unfinished ones, the failing queries — look the few unfinished tasks
+    up on an index, also once SQLite holds statistics (ANALYZE) that give each state the same
+    share and so make ``state IN (4 states)`` look like every task: a scan of the whole history
+    on every poll (50–160 ms each on the bench's 100k-slot store)."""
+    import time
+
+    import sqlalchemy as sa
+
+    from app.domain.states import IN_FLIGHT, POLLABLE
+    from app.store import queries
+    from app.store.models import tasks
+
+    svc, trace, store = make(tmp_path)
+    try:
+        for i in range(200):
+            store.claim_blocking(request(svc, i))
+        with store.engine.begin() as conn:  # a history: mostly settled, a few in flight
+            for state, ids in (
+                ("success", range(1, 151)),
+                ("fail", range(151, 181)),
+                ("rejected", range(181, 196)),
+                ("processing", range(196, 201)),
+            ):
+                conn.execute(sa.update(tasks).where(tasks.c.id.in_(ids)).values(state=state))
+            conn.exec_driver_sql("ANALYZE")
+            # ... and the statistics ANALYZE wrote for the bench's 100k-slot store (its four
+            # states: a quarter each), as SQLite lets them be set
+            conn.exec_driver_sql("DELETE FROM sqlite_stat1 WHERE tbl = 'tasks'")
+            for index, stat in BENCH_STATISTICS.items():
+                conn.execute(
+                    sa.text("INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('tasks', :i, :s)"),
+                    {"s": stat, "i": index},
+                )
+        store.engine.dispose()  # connections read the statistics afresh
+        repo, scope = store.repo, svc.ctx.scope
+        got: list[Any] = []
+        sqls = trace.count(
+            lambda: got.extend(
+                [
+                    repo.due_tasks(scope, list(POLLABLE), time.time() + 60, 32),
+                    repo.next_due_at(scope, list(POLLABLE)),
+                    repo.tasks_in_states(scope, list(IN_FLIGHT)),
+                    queries.failing_queries(store.engine, scope),
+                ]
+            )
+        )
+        assert [len(got[0]), len(got[2]), got[3]] == [5, 5, 0]  # the 5 processing
+        reads = [s for s in sqls if s.lstrip().upper().startswith("SELECT")]
+        assert len(reads) == 4, _shown(sqls)
+        with store.engine.connect() as conn:
+            for sql in reads:
+                plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}").fetchall()
+                detail = " | ".join(str(r[-1]) for r in plan)
+                assert "SCAN tasks" not in detail, f"{sql}\nplan: {detail}"
+                assert (
+                    "USING INDEX ix_tasks_active (tenant=? AND provider=? AND endpoint=? AND state=?)"
+                    in detail
+                ), f"{sql}\nplan: {detail}"
+    finally:
+        store.close()
