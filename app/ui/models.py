@@ -36,6 +36,9 @@ RequestIdRole = Qt.ItemDataRole.UserRole + 1
 StateRole = Qt.ItemDataRole.UserRole + 2
 NodeKindRole = Qt.ItemDataRole.UserRole + 3
 SlotRowRole = Qt.ItemDataRole.UserRole + 4
+#: every row's flags, made once: PySide's enum ``|`` runs in Python, and flags() is asked per
+#: cell painted
+_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 COLUMNS = (
     QT_TRANSLATE_NOOP("SlotModel", "Slot"),
@@ -241,7 +244,7 @@ class SlotTreeModel(QAbstractItemModel):
     def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _ROW_FLAGS
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
