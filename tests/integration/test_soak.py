@@ -43,7 +43,11 @@ def test_fault_soak_200_tasks(tmp_path, store_url, shard):
 
 
 def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, store_url):
-    sim = start_sim(SimConfig(preparing=0.5, queueing=1.0, processing=2.0, image_latency=0.0))
+    # one frame a second: 50 videos made by the provider and decoded by the worker cost half
+    # the CPU of two (what is shown is the restart, not the media)
+    sim = start_sim(
+        SimConfig(preparing=0.5, queueing=1.0, processing=2.0, image_latency=0.0, video_fps=1)
+    )
     data_dir = tmp_path / "data"
     env = {**os.environ, "SLATE_TEST_KEYRING_FILE": str(tmp_path / "keyring.json")}
     base = [
