@@ -17,8 +17,9 @@ through its public parts (``MainWindow.show_gallery``, ``gallery_model``, ``gall
   measured by a 5 ms precise timer (p50/p99/max).
 * **cache build** — the thumbnails of 1,000 results made into a fresh cache by the loader's
   worker threads (how long), with the loop lag meanwhile.
-* **idle lag** — the same 5 ms timer with the window idle for 3 s before all that: on a shared,
-  busy machine the baseline says how much lag is not the gallery's doing.
+* **idle lag** — the same 5 ms timer with the window idle for 3 s (``--idle-seconds``; 0.5 s in
+  the ``--quick`` smoke run) before all that: on a shared, busy machine the baseline says how
+  much lag is not the gallery's doing.
 * **RSS** — the app process's resident memory at the end (and the peak); beside it the
   thumbnail worker processes' RSS and PSS (shared pages counted once).
 * **picks and boards filters** — the results' picks and boards written beside the media
@@ -255,8 +256,9 @@ class TickLag:
 
 
 class Probe:
-    def __init__(self, results: int) -> None:
+    def __init__(self, results: int, idle_seconds: float = 3.0) -> None:
         self.results = results
+        self.idle_seconds = idle_seconds
         self.out: dict[str, Any] = {}
         self.window: Any = None
 
@@ -431,7 +433,7 @@ class Probe:
             # here what is not the gallery's doing)
             lag = TickLag()
             lag.start()
-            await asyncio.sleep(3.0)
+            await asyncio.sleep(self.idle_seconds)
             out["idle_lag"] = lag.stop()
             out["load_average"] = [round(x, 2) for x in os.getloadavg()]
             out["first_thumbnails_cold"] = await self.first_thumbs()
@@ -477,10 +479,10 @@ def workers_memory(loader: Any) -> dict[str, Any]:
     }
 
 
-def child(results: int) -> dict[str, Any]:
+def child(results: int, idle_seconds: float) -> dict[str, Any]:
     from app.ui import window as window_mod
 
-    probe = Probe(results)
+    probe = Probe(results, idle_seconds)
     original = window_mod.MainWindow.__init__
 
     def init(self: Any, *args: Any, **kw: Any) -> None:
@@ -532,7 +534,15 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
             }
         )
         proc = subprocess.run(
-            [sys.executable, "-m", "tests.bench.gallery", "--child", str(ns.results)],
+            [
+                sys.executable,
+                "-m",
+                "tests.bench.gallery",
+                "--child",
+                str(ns.results),
+                "--idle-seconds",
+                str(ns.idle_seconds),
+            ],
             cwd=ROOT,
             env=env,
             capture_output=True,
@@ -582,10 +592,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--slots", type=int, default=100_000)
     p.add_argument("--events-per-slot", type=int, default=10)
     p.add_argument("--results", type=int, default=1000)
+    p.add_argument("--idle-seconds", type=float, default=3.0, help="the idle baseline's length")
     p.add_argument("--timeout", type=float, default=600.0)
     ns = p.parse_args(argv)
     if ns.child is not None:
-        emit(child(int(ns.child)))
+        emit(child(int(ns.child), ns.idle_seconds))
         return 0
     emit(parent(ns))
     return 0
