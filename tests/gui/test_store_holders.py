@@ -166,7 +166,8 @@ def test_a_window_and_scripts_share_one_store_without_losing_a_write(held, qtbot
         # …and the window sees what the scripts wrote.
         assert gui.run(controller.service.status(SCRIPT_RID)).task.state == "success"
 
-        assert waiter.poll() is None, "the waiter must hold the store until now"
+        if waiter.poll() is not None:  # it must hold the store until now
+            raise AssertionError(("the waiter ended early", waiter.communicate()))
         gui.sim.config.processing = 0.0  # the clip ends: the waiter downloads it and exits
         stdout, stderr = waiter.communicate(timeout=120)
         waited = json.loads(stdout.strip().splitlines()[-1])
