@@ -173,10 +173,12 @@ class Lifecycle:
             return await sound.apply_speech_status(self, task, status)
         moves = self.moves
         protocol = self.ctx.protocol(task)
-        word = status.status
+        word, state = status.status, task.state
         mapped = state_for_status_word(word, protocol)
         raw = {"raw": status.raw, "status": word}  # the word as data: the history says it
-        said: dict[str, Any] = {"provider_status": word, "poll_failures": 0}
+        # The answer is about the state it was asked in: a move another process made meanwhile
+        # (the window and `slate wait` poll one store) stands, and this answer changes nothing.
+        said: dict[str, Any] = {"provider_status": word, "poll_failures": 0, "expect": (state,)}
         if mapped is State.UNKNOWN:
             new = await moves.to_unknown(
                 task,
@@ -235,7 +237,9 @@ class Lifecycle:
                     next_poll_at=time.time(),
                     **said,
                 )
-                return await self.download(new or task, link=status.url)
+                if new is None:
+                    return await self.stored(task)
+                return await self.download(new, link=status.url)
         elif mapped is State.DOWNLOADING and not status.file_id:
             new = await moves.to_fail(  # billed; a fresh query may name the file (redownload)
                 task,
@@ -261,10 +265,16 @@ class Lifecycle:
                 next_poll_at=time.time(),
                 **said,
             )
-            return await self.download(new or task)
+            if new is None:
+                return await self.stored(task)
+            return await self.download(new)
         else:
-            new = await moves.to_progress(task, mapped, word, raw)
-        return new or task
+            new = await moves.to_progress(task, mapped, word, raw, expect=(state,))
+        return new if new is not None else await self.stored(task)
+
+    async def stored(self, task: TaskRow) -> TaskRow:
+        """The task as the store holds it now (a move of ours found it moved by another)."""
+        return (await self.ctx.store.task(task.id)) or task
 
     async def prompt_answered(
         self,

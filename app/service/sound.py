@@ -248,7 +248,8 @@ async def apply_speech_status(lc: Lifecycle, task: TaskRow, status: VideoStatus)
     word = status.status
     mapped = state_for_status_word(word, "t2a")
     raw = {"raw": status.raw, "status": word}  # the word as data: the history says it
-    said: dict[str, Any] = {"provider_status": word, "poll_failures": 0}
+    # applied to the state it was asked in, as a video's answer (Lifecycle.apply_status)
+    said: dict[str, Any] = {"provider_status": word, "poll_failures": 0, "expect": (task.state,)}
     usage = _usage(SPEECH, None, (task.results or {}).get("created_usage_characters"))
     if mapped is State.UNKNOWN:
         new = await moves.to_unknown(
@@ -308,11 +309,18 @@ async def apply_speech_status(lc: Lifecycle, task: TaskRow, status: VideoStatus)
             next_poll_at=time.time(),
             **said,
         )
-        fetched: TaskRow = await lc.download(new or task)
+        if new is None:
+            held: TaskRow = await lc.stored(task)
+            return held
+        fetched: TaskRow = await lc.download(new)
         return fetched
     else:
-        new = await moves.to_progress(task, mapped, word, raw)
-    return new or task
+        new = await moves.to_progress(task, mapped, word, raw, expect=(task.state,))
+    if new is None:
+        now: TaskRow = await lc.stored(task)
+        return now
+    moved: TaskRow = new
+    return moved
 
 
 # -- the download and the verification --------------------------------------------------------

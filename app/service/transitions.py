@@ -365,7 +365,13 @@ class Transitions:
 
     # -- queries ----------------------------------------------------------------------------------
     async def to_progress(
-        self, task: TaskRow, state: State, word: str, raw: dict[str, Any]
+        self,
+        task: TaskRow,
+        state: State,
+        word: str,
+        raw: dict[str, Any],
+        *,
+        expect: Sequence[State] | None = None,
     ) -> TaskRow | None:
         """A whitelisted in-flight word: keep querying. Leaving ``unknown`` this way is a
         recovery (its error is cleared); an unchanged word writes no event."""
@@ -373,6 +379,7 @@ class Transitions:
         was_unknown = task.state == State.UNKNOWN
         return await self._move(
             task,
+            expect=expect,
             state=state,
             next_poll_at=time.time() + self.ctx.poll_interval,
             error_code=None if was_unknown else task.error_code,
