@@ -61,6 +61,10 @@ def sound_params(rid: str, pick: float) -> tuple[str, dict]:
 PAIR_PARAMS = {"model": "MiniMax-H3", "duration": 6, "resolution": "768P", "ratio": "16:9"}
 
 
+#: submits a worker runs at once: at most this many creates are on their way when it is killed
+AT_ONCE = 8
+
+
 def slot_plan(
     prefix: str,
     count: int,
@@ -131,7 +135,7 @@ async def run(ns: argparse.Namespace) -> int:
         single = [p[0] for p in plan if ":pair" not in p[0]]
         held = set(single[len(single) - ns.hold :]) if ns.hold else set()
         if not ns.resume_only:
-            sem = asyncio.Semaphore(8)
+            sem = asyncio.Semaphore(AT_ONCE)
 
             async def one(rid: str, kind: str, params: dict) -> None:
                 async with sem:
