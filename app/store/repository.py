@@ -956,13 +956,18 @@ class Repository:
             tasks.c.endpoint == scope.endpoint,
         ]
 
+    def _in_states(self, states: Sequence[State]) -> Any:
+        """``state IN states``, marked as true of few tasks (:func:`engine.few`): the poller's
+        states are a handful of tasks in a long history."""
+        return few(self.dialect, tasks.c.state.in_([State(s).value for s in states]))
+
     @_retrying_read
     def due_tasks(
         self, scope: Scope | None, states: Sequence[State], now: float, limit: int
     ) -> list[TaskRow]:
         """Non-terminal tasks whose next poll is due, soonest first."""
         cond = [
-            few(self.dialect, tasks.c.state.in_([State(s).value for s in states])),
+            self._in_states(states),
             or_(tasks.c.next_poll_at.is_(None), tasks.c.next_poll_at <= now),
             *self._in_scope(scope),
         ]
@@ -981,10 +986,7 @@ class Repository:
 
     @_retrying_read
     def tasks_in_states(self, scope: Scope | None, states: Sequence[State]) -> list[TaskRow]:
-        cond = [
-            few(self.dialect, tasks.c.state.in_([State(s).value for s in states])),
-            *self._in_scope(scope),
-        ]
+        cond = [self._in_states(states), *self._in_scope(scope)]
         with self.read() as conn:
             # ordered here, not by the statement: ORDER BY id made the planner walk every task
             # in id order rather than look up the few unfinished ones on ix_tasks_active
@@ -993,10 +995,7 @@ class Repository:
 
     @_retrying_read
     def next_due_at(self, scope: Scope | None, states: Sequence[State]) -> float | None:
-        cond = [
-            few(self.dialect, tasks.c.state.in_([State(s).value for s in states])),
-            *self._in_scope(scope),
-        ]
+        cond = [self._in_states(states), *self._in_scope(scope)]
         with self.read() as conn:
             return conn.execute(
                 select(func.min(func.coalesce(tasks.c.next_poll_at, 0.0))).where(*cond)

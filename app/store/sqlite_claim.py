@@ -3,9 +3,9 @@
 On a local SQLite file the claim's one fsync costs about 0.3 ms, and SQLAlchemy's per-statement
 execution machinery cost twice that again (profile in docs/BENCHMARKS.md). This path runs the
 statements of :mod:`app.store.statements` — compiled once for the SQLite dialect, with the
-column types' own bind and result processors — straight on DBAPI connections: two of the
-engine's own, kept out of its pool by this path (the pool's checkout and return cost as much
-as the statements).
+column types' own bind and result processors — straight on a DBAPI connection: one of the
+engine's, kept out of its pool by this path (the pool's checkout and return cost as much as
+the statements; a read that finds it busy takes a pooled one).
 
 It handles the two common cases: reading a slot without any lock (the claim's read-first), and
 a fresh claim (``BEGIN IMMEDIATE``, insert, quota, the two events in one statement, ``COMMIT``). Everything else —

@@ -91,6 +91,11 @@ def make(tmp_path: Path) -> tuple[SlateService, Trace, Any]:
 request = prepare_claim  # what SlateService.submit computes before Store.claim
 
 
+def _plan(conn: Any, sql: str) -> str:
+    """SQLite's query plan of ``sql``, its steps joined by `` | ``."""
+    return " | ".join(str(r[-1]) for r in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}"))
+
+
 def _shown(sqls: list[str]) -> str:
     return "\n".join(f"  {s}" for s in sqls)
 
@@ -147,8 +152,7 @@ def test_the_first_page_and_the_filter_run_the_counted_reads_on_an_index(
         assert len(sqls) == FIRST_PAGE_SELECTS + 2 * FIRST_PAGE_READS, _shown(sqls)
         with store.engine.connect() as conn:
             for sql in reads:
-                plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}").fetchall()
-                detail = " | ".join(str(r[-1]) for r in plan)
+                detail = _plan(conn, sql)
                 assert not re.search(r"SCAN tasks\b(?!_text)", detail), f"{sql}\nplan: {detail}"
                 if len(search) >= 3:
                     # the trigram index answers (M: a MATCH lookup; "INDEX 0:" alone would be
@@ -194,8 +198,7 @@ def test_slate_list_search_and_prompt_recall_read_on_the_text_index(
         assert len(reads) == 2, _shown(sqls)
         with store.engine.connect() as conn:
             for sql in reads:
-                plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}").fetchall()
-                detail = " | ".join(str(r[-1]) for r in plan)
+                detail = _plan(conn, sql)
                 assert not re.search(r"SCAN tasks\b(?!_text)", detail), f"{sql}\nplan: {detail}"
                 if len(search) >= 3:
                     assert "SCAN tasks_text VIRTUAL TABLE INDEX 0:M" in detail, detail
@@ -436,8 +439,7 @@ def test_the_reads_a_window_makes_as_it_opens_run_on_an_index(tmp_path: Path) ->
         assert len(reads) == 8, _shown(sqls)
         with store.engine.connect() as conn:
             for sql in reads:
-                plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}").fetchall()
-                detail = " | ".join(str(r[-1]) for r in plan)
+                detail = _plan(conn, sql)
                 assert not re.search(r"SCAN tasks\b", detail), f"{sql}\nplan: {detail}"
                 # looked up by the state too, not only the owner (a walk of all their slots)
                 assert re.search(
@@ -518,8 +520,7 @@ def test_the_pollers_reads_find_the_few_unfinished_tasks_on_an_index_despite_sta
         assert len(reads) == 4, _shown(sqls)
         with store.engine.connect() as conn:
             for sql in reads:
-                plan = conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {sql}").fetchall()
-                detail = " | ".join(str(r[-1]) for r in plan)
+                detail = _plan(conn, sql)
                 assert "SCAN tasks" not in detail, f"{sql}\nplan: {detail}"
                 assert (
                     "USING INDEX ix_tasks_active (tenant=? AND provider=? AND endpoint=? AND state=?)"
