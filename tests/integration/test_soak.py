@@ -145,6 +145,9 @@ def test_hostile_fault_soak_small(tmp_path, store_url, shard):
         min_faults=5,
         max_seconds=120,
         video_share=0.6,  # ten slots: enough videos that provider ids are answered in each
+        # the last 3 slots are made once the kills end: under load every kill can land on the
+        # creates in flight (CI saw all 10 slots rightly unknown after 2 kills, no id answered)
+        hold=3,
     )
     print("hostile soak:", json.dumps({k: v for k, v in result.items() if k != "details"}))
     assert result["duplicate_creates"] == 0, result["details"]

@@ -131,7 +131,7 @@ async def run(ns: argparse.Namespace) -> int:
             await asyncio.gather(*(svc.submit(*p) for p in pair_slots(plan)))
             return 0
         # the last ``hold`` slots of the plan (pairs aside) are left to a later worker: this
-        # one waits on them unsubmitted, so it never ends before they are done
+        # one ends once its own are settled (exit 0), and the soak starts the calm worker
         single = [p[0] for p in plan if ":pair" not in p[0]]
         held = set(single[len(single) - ns.hold :]) if ns.hold else set()
         if not ns.resume_only:
@@ -163,7 +163,7 @@ async def run(ns: argparse.Namespace) -> int:
             pending = [
                 r
                 for r, s in states.items()
-                if s not in SETTLED and not (ns.resume_only and s is None)
+                if s not in SETTLED and not (ns.resume_only and s is None) and r not in held
             ]
             print(f"pending {len(pending)}", flush=True)
             if not pending:
