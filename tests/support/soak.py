@@ -130,9 +130,9 @@ def soak(
     fewer faults. Then faults stop and a last worker finishes the stragglers. ``kill_seconds``
     caps the fault-and-kill phase below that 60 % (a CI shard's short run). ``hold`` slots (the
     plan's last) are created only once the kills end: on a loaded machine a kill can land on
-    every create in flight, and a shard would then have no slot that ever runs to the end. A
-    kill-phase worker that settles all the other slots ends the kill phase (as a worker that
-    settles every slot ends a soak without ``hold``)."""
+    every create in flight, and a shard would then have no slot that ever runs to the end. Once a
+    kill-phase worker settles all the other slots, the held ones are made: calmly if the kills
+    and faults asked for are done, or else under kills and faults too (a quiet machine)."""
     rng = random.Random(seed)
     data_dir = workdir / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -187,7 +187,6 @@ def soak(
         cmd += ["--lease-margin", str(LEASE_MARGIN), "--renew-every", str(RENEW_EVERY)]
     other_cmd = cmd + ["--clock-offset", str(skew)] if hostile and skew else None
     kills = rounds = 0
-    own_done = False  # a kill-phase worker settled every slot but the held ones
     started = time.monotonic()
     try:
         if pairs:  # first, each competing slot loses its create, all within one window
@@ -207,8 +206,7 @@ def soak(
             ready, err = workdir / f"ready-{rounds}", workdir / f"worker-{rounds}.err"
             injected = sum(sim.stats()["faults_injected"].values())
             killing = (
-                not own_done
-                and time.monotonic() - started < max_seconds * 0.6
+                time.monotonic() - started < max_seconds * 0.6
                 and (time.monotonic() - phase < (kill_seconds or max_seconds))
                 and (kills < min_kills or injected < min_faults)
             )
@@ -227,8 +225,8 @@ def soak(
                     if not worker.ended_within(proc, rng.uniform(*kill_every)):
                         kills += 1
                         continue
-                    if held and proc.exitcode == 0:  # nothing left to kill: the held slots next
-                        own_done = True
+                    if held and proc.exitcode == 0:  # its own slots settled: the held ones next
+                        hold = 0
                         continue
                 finally:
                     if other is not None:
