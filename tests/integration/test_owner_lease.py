@@ -11,7 +11,11 @@ point 2). Real processes, on both backends:
   sends it.
 
 The leases are shortened for the test (module constants set in the child processes); the rules
-are the ones Slate runs with.
+are the ones Slate runs with. The other machine that looks in (``status``) is a process started
+while the test waits for the owner, ready and waiting until the test lets it look (``gated``):
+it looks at its moment, without a process start-up's second in the way. What the store says
+once the owner has ended is read by the ``slate`` fixture (in this process unless
+``SLATE_TEST_CLI=subprocess``).
 """
 
 from __future__ import annotations
@@ -23,7 +27,15 @@ import time
 import pytest
 
 from tests.support.hostile import Answer, HostileServer, ok, refused
-from tests.support.machines import finish, resume, run, spawn, stop, wait_until
+from tests.support.machines import (
+    cancel,
+    finish,
+    go_finish,
+    resume,
+    spawn,
+    stop,
+    wait_until,
+)
 
 RID = "article:20260816:tide-eye:scene-02"
 SUBMIT = ["submit", "--request-id", RID, "--kind", "video", "--prompt", "held create"]
@@ -97,14 +109,26 @@ def in_a_write(owner, env: dict[str, str], engine) -> bool:
     return False
 
 
-def state_of(env: dict[str, str], **kw) -> dict:
-    got = run(env, ["status", RID], **kw)
+def observer_of(env: dict[str, str], **kw) -> subprocess.Popen[str]:
+    """Another machine's ``status`` process, started now, that looks when the test says
+    (``seen_by``)."""
+    return spawn(env, ["status", RID], gated=True, **kw)
+
+
+def seen_by(observer: subprocess.Popen[str]) -> dict:
+    got = go_finish(observer)
     assert got.out["task"] is not None, got.out
     return got.out["task"]
 
 
-def history_of(env: dict[str, str]) -> list[dict]:
-    return run(env, ["history", RID]).out["events"]
+def state_of(slate, env: dict[str, str]) -> dict:
+    got = slate("status", RID, env=env)
+    assert got.out["task"] is not None, got.out
+    return got.out["task"]
+
+
+def history_of(slate, env: dict[str, str]) -> list[dict]:
+    return slate("history", RID, env=env).out["events"]
 
 
 @pytest.fixture
@@ -120,22 +144,28 @@ def env(slate_env, store_url):
     ids=["observer-an-hour-ahead", "owner-an-hour-behind"],
 )
 def test_clock_skew_between_machines_never_makes_a_live_owner_look_expired(
-    env, demo_sim, owner_offset, observer_offset
+    env, demo_sim, slate, owner_offset, observer_offset
 ):
     demo_sim.set_faults(hold_create_response=1)  # the create is out until released
     owner = spawn(env, SUBMIT, clock_offset=owner_offset, hostname="render-box-1")
+    observer = observer_of(env, clock_offset=observer_offset, hostname="render-box-2")
     try:
-        wait_until(lambda: demo_sim.held_creates() == 1, timeout=60, what="the create to arrive")
-        seen = state_of(env, clock_offset=observer_offset, hostname="render-box-2")
-        assert seen["state"] == "submitting", seen  # another machine left the live owner alone
+        try:
+            wait_until(
+                lambda: demo_sim.held_creates() == 1, timeout=60, what="the create to arrive"
+            )
+            seen = seen_by(observer)
+            assert seen["state"] == "submitting", seen  # another machine left the live owner alone
+        finally:
+            demo_sim.release_creates()
+        done = finish(owner)
+        assert done.code == 0 and done.out["outcome"] == "created", done.out
+        task = state_of(slate, env)
+        assert task["state"] != "unknown" and task["provider_task_id"], task
+        assert task["provider_task_id"] == done.out["task"]["provider_task_id"]
+        assert not [e for e in history_of(slate, env) if e["event"] == "unknown"]
     finally:
-        demo_sim.release_creates()
-    done = finish(owner)
-    assert done.code == 0 and done.out["outcome"] == "created", done.out
-    task = state_of(env)
-    assert task["state"] != "unknown" and task["provider_task_id"], task
-    assert task["provider_task_id"] == done.out["task"]["provider_task_id"]
-    assert not [e for e in history_of(env) if e["event"] == "unknown"]
+        cancel(owner, observer)
 
 
 def _unshare_works() -> bool:
@@ -147,7 +177,7 @@ def _unshare_works() -> bool:
     return probe.returncode == 0
 
 
-def test_an_owner_in_another_pid_namespace_is_judged_by_its_lease(env, demo_sim):
+def test_an_owner_in_another_pid_namespace_is_judged_by_its_lease(env, demo_sim, slate):
     """A container sharing the data dir, same host name: its pid (1 inside) names another
     process out here. With ``unshare`` (root) the owner really runs in its own PID namespace;
     without it the owner's namespace id is set to another one (the rule is the same: the ids
@@ -157,19 +187,28 @@ def test_an_owner_in_another_pid_namespace_is_judged_by_its_lease(env, demo_sim)
         owner = spawn(env, SUBMIT, prefix=["unshare", "--pid", "--fork", "--mount-proc"])
     else:  # pragma: no cover - the test machine is root; elsewhere the ids are made to differ
         owner = spawn(env, SUBMIT, patches={"app.service.owner.PID_NS_LINK": "/nonexistent"})
+    observer = observer_of(env)
     try:
-        wait_until(lambda: demo_sim.held_creates() == 1, timeout=60, what="the create to arrive")
-        seen = state_of(env)  # same host, same boot, this PID namespace
-        assert seen["state"] == "submitting", seen
+        try:
+            wait_until(
+                lambda: demo_sim.held_creates() == 1, timeout=60, what="the create to arrive"
+            )
+            seen = seen_by(observer)  # same host, same boot, this PID namespace
+            assert seen["state"] == "submitting", seen
+        finally:
+            demo_sim.release_creates()
+        done = finish(owner)
+        assert done.code == 0 and done.out["outcome"] == "created", (
+            done.out,
+            done.stderr[-2000:],
+        )
+        task = state_of(slate, env)
+        assert task["state"] != "unknown" and task["provider_task_id"], task
     finally:
-        demo_sim.release_creates()
-    done = finish(owner)
-    assert done.code == 0 and done.out["outcome"] == "created", (done.out, done.stderr[-2000:])
-    task = state_of(env)
-    assert task["state"] != "unknown" and task["provider_task_id"], task
+        cancel(owner, observer)
 
 
-def test_a_create_held_by_retry_after_1e9_past_the_lease_stays_owned_and_is_sent(env):
+def test_a_create_held_by_retry_after_1e9_past_the_lease_stays_owned_and_is_sent(env, slate):
     """The provider answers the first create with 1002 and ``Retry-After: 1e9``. The owner waits
     the cap (set to 12 s here; 60 s in Slate), not 1e9 s, and renews its lease meanwhile (1 s
     long here): another machine looking in after the lease would have run out finds it owned."""
@@ -188,53 +227,69 @@ def test_a_create_held_by_retry_after_1e9_past_the_lease_stays_owned_and_is_sent
             SUBMIT,
             patches={**short_lease(5.0), "app.service.ratelimit.RETRY_AFTER_CAP": 12.0},
         )
-        wait_until(
-            lambda: server.sent("POST", "/v1/video_generation") == 1, what="the first create"
-        )
-        time.sleep(1.6)  # past the first lease and the observer's slack
-        seen = state_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
-        assert seen["state"] == "submitting", seen
-        done = finish(owner, timeout=60)
-        assert done.code == 0 and done.out["outcome"] == "created", done.out
-        assert done.out["task"]["provider_task_id"] == "vt-after-backoff"
-        waited = [e for e in history_of(envs) if e["event"] == "rate_limited"]
-        assert len(waited) == 1 and "sending again in 12.0 s" in waited[0]["detail"], waited
-        assert server.sent("POST", "/v1/video_generation") == 2
+        procs = [owner]
+        try:
+            wait_until(
+                lambda: server.sent("POST", "/v1/video_generation") == 1, what="the first create"
+            )
+            # started during the wait, which it does not shorten
+            observer = observer_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
+            procs.append(observer)
+            time.sleep(1.6)  # past the first lease and the observer's slack
+            seen = seen_by(observer)
+            assert seen["state"] == "submitting", seen
+            done = finish(owner, timeout=60)
+            assert done.code == 0 and done.out["outcome"] == "created", done.out
+            assert done.out["task"]["provider_task_id"] == "vt-after-backoff"
+            waited = [e for e in history_of(slate, envs) if e["event"] == "rate_limited"]
+            assert len(waited) == 1 and "sending again in 12.0 s" in waited[0]["detail"], waited
+            assert server.sent("POST", "/v1/video_generation") == 2
+        finally:
+            cancel(*procs)
     finally:
         server.stop()
 
 
-def test_an_answer_for_a_record_already_unknown_attaches_to_it(env, demo_sim):
+def test_an_answer_for_a_record_already_unknown_attaches_to_it(env, demo_sim, slate):
     demo_sim.set_faults(hold_create_response=1)  # the answer comes when released
     # The owner's read timeout (60 s) outlasts its stop and a slow observer; its lease is 1 s.
     owner = spawn({**env, "SLATE_TIMEOUT": "60"}, SUBMIT, patches=short_lease(60.0))
+    procs = [owner]
     try:
-        wait_until(lambda: demo_sim.held_creates() == 1, timeout=60, what="the create to arrive")
-        stop_between_renewals(
-            owner, env
-        )  # the owner stops renewing: to another machine it looks gone
-        time.sleep(1.5)
-        seen = state_of(env, hostname="render-box-2", patches=QUICK_OBSERVER)
-        assert seen["state"] == "unknown" and seen["provider_task_id"] is None, seen
+        try:
+            wait_until(
+                lambda: demo_sim.held_creates() == 1, timeout=60, what="the create to arrive"
+            )
+            # started during the waits below, which it does not shorten
+            observer = observer_of(env, hostname="render-box-2", patches=QUICK_OBSERVER)
+            procs.append(observer)
+            stop_between_renewals(
+                owner, env
+            )  # the owner stops renewing: to another machine it looks gone
+            time.sleep(1.5)
+            seen = seen_by(observer)
+            assert seen["state"] == "unknown" and seen["provider_task_id"] is None, seen
+        finally:
+            demo_sim.release_creates()
+            resume(owner)
+        done = finish(owner)  # the answer arrives: evidence beats the sweep
+        assert done.code == 0 and done.out["outcome"] == "created", done.out
+        task = state_of(slate, env)
+        assert task["state"] in ("preparing", "queueing", "processing", "downloading", "success")
+        assert task["provider_task_id"] == done.out["task"]["provider_task_id"]
+        assert task["provider_task_id"], task
+        events = history_of(slate, env)
+        names = [e["event"] for e in events]
+        assert names.index("unknown") < names.index("created"), names
+        attached = next(e for e in events if e["event"] == "created")
+        assert "declared unknown; attached" in attached["detail"], attached
+        assert attached["data"]["late_answer"] is True
+        assert demo_sim.stats()["creates_total"] == 1
     finally:
-        demo_sim.release_creates()
-        resume(owner)
-    done = finish(owner)  # the answer arrives: evidence beats the sweep
-    assert done.code == 0 and done.out["outcome"] == "created", done.out
-    task = state_of(env)
-    assert task["state"] in ("preparing", "queueing", "processing", "downloading", "success")
-    assert task["provider_task_id"] == done.out["task"]["provider_task_id"]
-    assert task["provider_task_id"], task
-    events = history_of(env)
-    names = [e["event"] for e in events]
-    assert names.index("unknown") < names.index("created"), names
-    attached = next(e for e in events if e["event"] == "created")
-    assert "declared unknown; attached" in attached["detail"], attached
-    assert attached["data"]["late_answer"] is True
-    assert demo_sim.stats()["creates_total"] == 1
+        cancel(*procs)
 
 
-def test_an_owner_that_lost_its_record_before_a_resend_never_sends_it(env):
+def test_an_owner_that_lost_its_record_before_a_resend_never_sends_it(env, slate):
     """Stopped during a rate-limit backoff, the owner's record is declared unknown; when it
     wakes it checks its hold before sending again, finds it lost, and sends nothing — the record
     says so (rejected, never sent: nothing was created)."""
@@ -250,22 +305,30 @@ def test_an_owner_that_lost_its_record_before_a_resend_never_sends_it(env):
     try:
         envs = {**env, "SLATE_BASE_URL": server.base_url, "SLATE_TIMEOUT": "5"}
         owner = spawn(envs, SUBMIT, patches=short_lease(5.0))
+        procs = [owner]
         try:
-            wait_until(
-                lambda: server.sent("POST", "/v1/video_generation") == 1, what="the first create"
-            )
-            stop_between_renewals(owner, envs)
-            # stopped inside its backoff (the premise): the resend has not gone out yet
-            assert server.sent("POST", "/v1/video_generation") == 1
-            time.sleep(1.5)
-            seen = state_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
-            assert seen["state"] == "unknown", seen
+            try:
+                wait_until(
+                    lambda: server.sent("POST", "/v1/video_generation") == 1,
+                    what="the first create",
+                )
+                # started during the waits below, which it does not shorten
+                observer = observer_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
+                procs.append(observer)
+                stop_between_renewals(owner, envs)
+                # stopped inside its backoff (the premise): the resend has not gone out yet
+                assert server.sent("POST", "/v1/video_generation") == 1
+                time.sleep(1.5)
+                seen = seen_by(observer)
+                assert seen["state"] == "unknown", seen
+            finally:
+                resume(owner)
+            done = finish(owner, timeout=30)
+            assert server.sent("POST", "/v1/video_generation") == 1  # never sent again
+            assert done.code == 6 and done.out["outcome"] == "rejected", done.out
+            assert done.out["task"]["error"]["code"] == "never_sent"
+            assert state_of(slate, envs)["state"] == "rejected"
         finally:
-            resume(owner)
-        done = finish(owner, timeout=30)
-        assert server.sent("POST", "/v1/video_generation") == 1  # never sent again
-        assert done.code == 6 and done.out["outcome"] == "rejected", done.out
-        assert done.out["task"]["error"]["code"] == "never_sent"
-        assert state_of(envs)["state"] == "rejected"
+            cancel(*procs)
     finally:
         server.stop()
