@@ -8,6 +8,11 @@ is an internal error. The standalone demo server (`sim`, which serves until stop
 on a free port instead of 8765 (tests never take a fixed port) and stopped. `recover --task-id
 106916112212032` names a task the demo provider never made: it answers as the contract says for
 that (not exit 1).
+
+The test's own HOME is fresh, but pip's cache is the runner's (``PIP_CACHE_DIR``), as a user's
+pip has one: on CI it is warm from installing the project, so pip resolves against the index as
+written but does not download ~260 MB of wheels again. Python writes bytecode, as it does for a
+user (CI's PYTHONDONTWRITEBYTECODE would make each example compile Slate's modules again).
 """
 
 from __future__ import annotations
@@ -62,6 +67,14 @@ def _install_command() -> str:
     return " && ".join(keep)
 
 
+def _runner_pip_cache() -> str:
+    """Where pip keeps its cache for the user running the tests (pip's own default, before the
+    test's HOME replaces theirs)."""
+    if os.environ.get("PIP_CACHE_DIR"):
+        return os.environ["PIP_CACHE_DIR"]
+    return str(Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pip")
+
+
 @pytest.mark.slow
 def test_readme_examples_run_as_written_in_a_fresh_venv(tmp_path: Path) -> None:
     checkout = tmp_path / "slate"
@@ -69,7 +82,11 @@ def test_readme_examples_run_as_written_in_a_fresh_venv(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLATE_", "VIRTUAL_ENV"))}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.update(
+        PIP_CACHE_DIR=_runner_pip_cache(),
+        PIP_DISABLE_PIP_VERSION_CHECK="1",
+        PIP_NO_INPUT="1",
         HOME=str(home),
         XDG_DATA_HOME=str(home / "data"),
         XDG_CONFIG_HOME=str(home / "config"),
