@@ -256,7 +256,21 @@ def available_plugins(dirs: list[Path]) -> list[str]:
 
 
 def missing_libraries(library: Path, environ: Mapping[str, str] | None = None) -> list[str]:
-    """The shared libraries ``library`` needs (transitively) that the dynamic loader cannot find."""
+    """The shared libraries ``library`` needs (transitively) that the dynamic loader cannot find.
+
+    First the loader of this process tries it (a few milliseconds; Qt maps most of what it
+    needs anyway): loaded, nothing is missing. Only a library that does not load is read with
+    ``ldd`` (a process of its own, ~60 ms at every start otherwise), which names every library
+    missing, not just the first. An ``environ`` whose library path is not this process's is
+    always read with ``ldd``: the loader here would not search what Qt will."""
+    env = os.environ if environ is None else environ
+    if env.get("LD_LIBRARY_PATH") == os.environ.get("LD_LIBRARY_PATH"):
+        try:
+            ctypes.CDLL(str(library), mode=os.RTLD_LAZY | os.RTLD_LOCAL)
+        except OSError:
+            pass  # ldd names them all
+        else:
+            return []
     ldd = shutil.which("ldd")
     if ldd:
         try:

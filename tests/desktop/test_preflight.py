@@ -11,6 +11,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -233,3 +234,27 @@ def test_doctor_reports_the_plugin_and_its_libraries(
     assert res.code == 0 and res.out["qt"]["ok"] is False
     assert res.out["qt"]["checks"][0]["display_ok"] is False
     assert any("cannot open a window here" in n for n in res.out["notes"])
+
+
+def test_a_plugin_that_loads_is_not_read_with_ldd(broken_qt: Sandbox, monkeypatch):
+    """At every start the platform plugin is first tried by this process's loader: one that
+    loads costs no ``ldd`` process; one that does not is read with ``ldd`` (every library it
+    misses named). Counted: the processes started."""
+    started: list[list[str]] = []
+    real_run = preflight.subprocess.run
+
+    def run(args: list[str], **kw: Any) -> Any:
+        started.append(list(args))
+        return real_run(args, **kw)
+
+    monkeypatch.setattr(preflight.subprocess, "run", run)
+    good = preflight.qt_root() / "plugins" / "platforms" / "libqoffscreen.so"
+    assert preflight.missing_libraries(good) == []
+    assert started == []
+    broken = broken_qt.platforms / "libqxcb.so"
+    assert preflight.missing_libraries(broken) == ["libxcb-cursor.so.9"]
+    assert [Path(a[0]).name for a in started] == ["ldd"]
+    # another library path than this process's: the loader here cannot tell, ldd is asked
+    elsewhere = {"LD_LIBRARY_PATH": str(broken_qt.platforms)}
+    assert preflight.missing_libraries(good, elsewhere) == []
+    assert [Path(a[0]).name for a in started] == ["ldd", "ldd"]
