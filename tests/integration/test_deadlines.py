@@ -6,7 +6,9 @@ A slow-drip server (a few bytes at a time, each well inside the read timeout) ke
 processes against a hostile server on loopback, the deadline measured from outside, process
 start-up included — bounded by the command's deadline plus what starting a `slate` process
 costs at that moment (measured just before, so a busy machine widens both alike: a hang does
-not fit); the poller (in the app's process) and the minimum-rate rule in process.
+not fit); the poller (in the app's process) and the minimum-rate rule in process. What is not
+timed (the task a command finds, a second submit that must not send) is run by the ``slate``
+fixture (in this process unless ``SLATE_TEST_CLI=subprocess``): no process start-up to wait for.
 """
 
 from __future__ import annotations
@@ -85,11 +87,11 @@ def video_server() -> HostileServer:
     return server
 
 
-def test_wait_max_seconds_answers_in_time_against_a_drip_download(slate_env, store_url):
+def test_wait_max_seconds_answers_in_time_against_a_drip_download(slate, slate_env, store_url):
     server = video_server()
     env = {**slate_env, "SLATE_STORE": store_url, "SLATE_BASE_URL": server.base_url}
     try:
-        made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
+        made = slate("submit", "--request-id", RID, "--kind", "video", "--prompt", "p", env=env)
         assert made.out["outcome"] == "created", made.out
         start = start_up(env)
         began = time.monotonic()
@@ -143,7 +145,7 @@ def test_an_image_submit_with_timeout_3_answers_in_time_against_a_drip_download(
 
 
 @pytest.mark.parametrize("kind", ["image", "music"])
-def test_a_dripped_synchronous_create_ends_in_time_as_unknown(slate_env, store_url, kind):
+def test_a_dripped_synchronous_create_ends_in_time_as_unknown(slate, slate_env, store_url, kind):
     """A synchronous create whose answer comes a byte at a time (each byte well inside the read
     timeout) once held `submit --timeout 3` as long as the server liked. The whole answer must
     arrive within the command's own deadline (or at the minimum rate): cut off, the create's
@@ -170,14 +172,14 @@ def test_a_dripped_synchronous_create_ends_in_time_as_unknown(slate_env, store_u
         assert res.out["outcome"] == "unknown" and res.code == 4, res.out
         assert res.out["task"]["state"] == "unknown", res.out
         assert server.sent("POST", path) == 1
-        again = run(env, ["submit", "--request-id", RID, *argv, "--timeout", "3"], timeout=90)
+        again = slate("submit", "--request-id", RID, *argv, "--timeout", "3", env=env)
         assert again.out["outcome"] == "unknown", again.out  # create disabled: never sent twice
         assert server.sent("POST", path) == 1
     finally:
         server.stop()
 
 
-def test_query_answers_within_its_timeout_against_a_drip_download(slate_env, store_url):
+def test_query_answers_within_its_timeout_against_a_drip_download(slate, slate_env, store_url):
     server = video_server()
     env = {
         **slate_env,
@@ -186,7 +188,7 @@ def test_query_answers_within_its_timeout_against_a_drip_download(slate_env, sto
         "SLATE_TIMEOUT": "3",
     }
     try:
-        made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
+        made = slate("submit", "--request-id", RID, "--kind", "video", "--prompt", "p", env=env)
         assert made.out["outcome"] == "created", made.out
         start = start_up(env)
         began = time.monotonic()
