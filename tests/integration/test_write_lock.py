@@ -26,7 +26,7 @@ import pytest
 from app.domain.errors import StoreBusy
 from app.store.engine import WriteQueue
 from tests.support.fixtures import ROOT
-from tests.support.machines import run
+from tests.support.machines import cancel, go_finish, spawn
 
 RID = "article:20260816:tide-eye:scene-02"
 SUBMIT = ["submit", "--request-id", RID, "--kind", "image", "--prompt", "p"]
@@ -36,10 +36,12 @@ import sys, time
 from app.store import engine
 engine.PG_IDLE_IN_TRANSACTION_MS = int(sys.argv[3])
 from app.store.aio import open_store
+from sqlalchemy import text
+if sys.stdin.readline() != "go\n":
+    sys.exit(0)  # the test ended without letting it take the lock
 store = open_store(sys.argv[1])
 with store.repo.write() as conn:
     if sys.argv[2] != "-":
-        from sqlalchemy import text
         conn.execute(text("UPDATE tasks SET updated_at = updated_at WHERE request_id = :r"),
                      {"r": sys.argv[2]})
         print("holding", conn.execute(text("SELECT pg_backend_pid()")).scalar(), flush=True)
@@ -49,20 +51,31 @@ with store.repo.write() as conn:
 """
 
 
-def hold(
+def holder(
     store_url: str, env: dict[str, str], row: str = "-", idle_ms: int = 600_000
 ) -> subprocess.Popen[str]:
-    """A Slate process inside a write transaction (SQLite: holding the writers' lock too)."""
-    proc = subprocess.Popen(
+    """A Slate process, its imports done, that opens the store and enters a write transaction
+    (SQLite: holding the writers' lock too) when ``take`` lets it: started early, while the
+    test does something else."""
+    return subprocess.Popen(
         [sys.executable, "-c", _HOLD, store_url, row, str(idle_ms)],
         env=env,
         cwd=ROOT,
+        stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def take(proc: subprocess.Popen[str]) -> subprocess.Popen[str]:
+    """Let a ``holder`` open the store and take its lock; back once it holds it."""
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin, proc.stdin = proc.stdin, None
+    stdin.write("go\n")
+    stdin.close()
     line = proc.stdout.readline()
-    assert line.split()[:1] == ["holding"], proc.stderr.read()[-2000:]
+    assert line.split()[:1] == ["holding"], proc.stderr.read()[-2000:]  # type: ignore[union-attr]
     proc.holding = line  # type: ignore[attr-defined]  # PostgreSQL: "holding <backend pid>"
     return proc
 
@@ -79,81 +92,99 @@ def backend_of(pid: int, url: str) -> bool:
 
 
 def end(proc: subprocess.Popen[str]) -> None:
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=10)
+    if proc.returncode is None:  # not ended (and waited for) already
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
 
 
 def test_a_stopped_process_holding_the_sqlite_write_lock_is_named_not_waited_on_forever(
-    slate_env, data_dir, demo_sim
+    slate, slate_env, data_dir, demo_sim
 ):
     store = f"sqlite:///{(data_dir / 'slate.sqlite3').as_posix()}"
     env = {**slate_env, "SLATE_STORE": store}
-    assert run(env, ["quota"]).code == 0  # the store exists and is migrated
-    holder = hold(store, env)
-    os.kill(holder.pid, signal.SIGSTOP)
+    # The holder, the writer and the reader are processes of their own, started side by side
+    # now; each does its part when the test lets it (the writer's start-up is not timed).
+    owner = holder(store, env)
+    writer = spawn(env, SUBMIT, patches={"app.store.engine.WRITE_LOCK_TIMEOUT": 2.0}, gated=True)
+    reader = spawn(env, ["list"], gated=True)
     try:
+        assert slate("quota", env=env).code == 0  # the store exists and is migrated
+        take(owner)
+        os.kill(owner.pid, signal.SIGSTOP)
         began = time.monotonic()
-        res = run(env, SUBMIT, timeout=60, patches={"app.store.engine.WRITE_LOCK_TIMEOUT": 2.0})
+        res = go_finish(writer, timeout=60)
         took = time.monotonic() - began
         assert res.code == 1 and res.out["outcome"] == "invalid", res.out
         assert res.out["error"]["code"] == "store_busy", res.out
         message = res.out["error"]["message"]
-        assert f"pid {holder.pid} host {socket.gethostname()}" in message, message
+        assert f"pid {owner.pid} host {socket.gethostname()}" in message, message
         assert "still there: stopped or hung" in message, message
         assert took < 20, took
         assert demo_sim.stats()["creates_total"] == 0  # refused before anything was sent
         # readers never wait for the writers' lock
-        assert run(env, ["list"], timeout=30).code == 0
+        assert go_finish(reader, timeout=30).code == 0
     finally:
-        end(holder)
-    again = run(env, SUBMIT)  # the holder is gone: its locks went with it
+        end(owner)
+        cancel(writer, reader)
+    again = slate(*SUBMIT, env=env)  # the holder is gone: its locks went with it
     assert again.code == 0 and again.out["outcome"] == "created", again.out
 
 
-def test_a_stopped_process_holding_a_postgres_row_lock_is_bounded_and_named(slate_env, demo_sim):
+def test_a_stopped_process_holding_a_postgres_row_lock_is_bounded_and_named(
+    slate, slate_env, demo_sim
+):
     from tests.support.pg import fresh_database
 
     with fresh_database() as url:
         env = {**slate_env, "SLATE_STORE": url}
-        made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
-        assert made.out["outcome"] == "created", made.out
-        # A holder whose idle bound is far off: however slowly a busy machine starts the reader,
-        # the lock is still held when it reads (a bound of a few seconds raced the reader's
-        # start-up, and on a loaded machine the server had already freed the row).
-        holder = hold(url, env, row=RID)
-        os.kill(holder.pid, signal.SIGSTOP)
+        # The two holders and the bounded reader are processes of their own, started side by
+        # side now; each does its part when the test lets it.
+        first, second = holder(url, env, row=RID), holder(url, env, row=RID, idle_ms=2_000)
+        reader = spawn(
+            env,
+            ["query", RID],
+            patches={"app.store.engine.PG_LOCK_TIMEOUT_MS": 1500},
+            gated=True,
+        )
         try:
-            res = run(
-                env,
-                ["query", RID],
-                timeout=60,
-                patches={"app.store.engine.PG_LOCK_TIMEOUT_MS": 1500},
-            )
-            assert res.code == 1 and res.out["error"]["code"] == "store_busy", res.out
-            message = res.out["error"]["message"]
-            assert f"slate pid {holder.pid} host" in message, message
-            assert "idle in transaction" in message, message
-        finally:
-            end(holder)
-        # A holder stopped in its transaction with a short idle bound: the server ends the
-        # stopped session after the bound (waited for, not slept on), and the row is free again
-        # while the process is still stopped.
-        holder = hold(url, env, row=RID, idle_ms=2_000)
-        os.kill(holder.pid, signal.SIGSTOP)
-        try:
-            backend = int(holder.holding.split()[1])
-            from tests.support import pg
+            made = slate("submit", "--request-id", RID, "--kind", "video", "--prompt", "p", env=env)
+            assert made.out["outcome"] == "created", made.out
+            # A holder whose idle bound is far off: however slowly a busy machine runs the
+            # reader, the lock is still held when it reads (a bound of a few seconds raced the
+            # reader's start-up, and on a loaded machine the server had already freed the row).
+            take(first)
+            os.kill(first.pid, signal.SIGSTOP)
+            try:
+                res = go_finish(reader, timeout=60)
+                assert res.code == 1 and res.out["error"]["code"] == "store_busy", res.out
+                message = res.out["error"]["message"]
+                assert f"slate pid {first.pid} host" in message, message
+                assert "idle in transaction" in message, message
+            finally:
+                end(first)
+            # A holder stopped in its transaction with a short idle bound: the server ends the
+            # stopped session after the bound (waited for, not slept on), and the row is free
+            # again while the process is still stopped.
+            take(second)
+            os.kill(second.pid, signal.SIGSTOP)
+            try:
+                backend = int(second.holding.split()[1])  # type: ignore[attr-defined]
+                from tests.support import pg
 
-            admin = pg.server().url
-            began = time.monotonic()
-            while backend_of(backend, admin):
-                assert time.monotonic() - began < 60, "the server kept the stopped session"
-                time.sleep(0.1)
-            assert holder.poll() is None  # still there, stopped: the server ended its session
-            later = run(env, ["query", RID], timeout=60)
-            assert later.code == 0 and later.out["outcome"] == "ok", later.out
+                admin = pg.server().url
+                began = time.monotonic()
+                while backend_of(backend, admin):
+                    assert time.monotonic() - began < 60, "the server kept the stopped session"
+                    time.sleep(0.1)
+                assert second.poll() is None  # still there, stopped: the server ended its session
+                later = slate("query", RID, env=env)
+                assert later.code == 0 and later.out["outcome"] == "ok", later.out
+            finally:
+                end(second)
         finally:
-            end(holder)
+            end(first)
+            end(second)
+            cancel(reader)
 
 
 # -- the lock itself, in one process ---------------------------------------------------------
