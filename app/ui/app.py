@@ -147,7 +147,7 @@ async def amain(
     controller = Controller(early=early, rebuild=_build)
     if screenshot_like and not settings.is_snapshot:
         settings = settings.snapshot()
-    window = MainWindow(controller, settings)
+    window = MainWindow(controller, settings, paint_first=True)
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
     if size is not None:  # slate gui --size WxH: this size, whatever the saved layout says
@@ -168,6 +168,7 @@ async def amain(
     try:
         await controller.first_page_tried()
         await asyncio.sleep(0)  # its rows are in and painted before the store is imported
+        window.finish_start()  # then the create form and the first draft
         if configured is not None:
             found = await asyncio.to_thread(_key_source)
             settings.last_key_source = found

@@ -101,7 +101,12 @@ class MainWindow(QMainWindow):
         controller: Any,
         settings: settings_mod.Settings | QSettings | None = None,
         parent: QWidget | None = None,
+        *,
+        paint_first: bool = False,
     ) -> None:
+        """``paint_first`` (the app's start, issue 34): the create form and the first draft
+        are made by :meth:`finish_start`, called once the window's first rows are painted; a
+        window made without it is whole when made."""
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Slate")
@@ -123,7 +128,8 @@ class MainWindow(QMainWindow):
         self.slot = CurrentSlot()
         self.model = SlotTreeModel(c, self)
         self.browser = SlotBrowser(self.model, self.slot)
-        self.slot_pane = SlotPane(c, self.slot)
+        self.slot_pane = SlotPane(c, self.slot, lazy_form=paint_first)
+        self._started = False  # the form hooked up and the first draft made (finish_start)
         self.result_pane = ResultPane(c, self.slot)
         self.welcome = WelcomePage(c)
         self.status_pane = StatusPane(c)
@@ -168,9 +174,6 @@ class MainWindow(QMainWindow):
         self.top_bar.layout().insertWidget(2, self.gallery_button)
         self.middle_stack.currentChanged.connect(lambda _i: self._gallery_page_changed())
         self._build_shortcuts()
-        prompt = self.slot_pane.form.prompt  # its menu offers the earlier prompts too
-        prompt.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        prompt.customContextMenuRequested.connect(self._prompt_menu)
 
         c.slotLoaded.connect(self._slot_loaded)  # a method: disconnected when the window goes
         self.slot.task_changed.connect(self._maybe_look)
@@ -209,9 +212,23 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(*MIN_SIZE)
         self.resize(1360, 820)
         self.restore_layout()
-        self.new_draft(initial=True)
+        if not paint_first:
+            self.finish_start()
         self.model.fetch_all_roots()
         self.open_running()
+
+    def finish_start(self) -> None:
+        """The create form hooked up, and the first draft made unless a slot was chosen
+        meanwhile (once; a window made without ``paint_first`` did it when made)."""
+        if self._started:
+            return
+        self._started = True
+        prompt = self.slot_pane.form.prompt  # its menu offers the earlier prompts too
+        prompt.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        prompt.customContextMenuRequested.connect(self._prompt_menu)
+        if self.slot.draft is None and self.slot.selected is None:
+            self.new_draft(initial=True)
+            self._maybe_empty()
 
     def _build_shortcuts(self) -> None:
         def add(name: str, keys: list[str], slot: Any, text: str) -> QAction:

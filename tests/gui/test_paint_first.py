@@ -205,3 +205,67 @@ def test_a_page_read_ahead_is_in_the_window_before_it_is_shown(gui: Gui, qtbot: 
         assert _projects(window) == [g.key for g in expected]  # the same page: no reload
     finally:
         close(gui, controller, window)
+
+
+def _tab_stops(window: MainWindow, count: int) -> list[str]:
+    """The next ``count`` visible Tab stops after the draft's RequestId field, by name."""
+    from app.ui.qt import Qt
+
+    w, out = window.slot_pane.composer.full, []
+    while len(out) < count:
+        w = w.nextInFocusChain()
+        if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.isVisible():
+            out.append(w.objectName() or type(w).__name__)
+    return out
+
+
+def test_the_create_form_is_made_after_the_first_paint_and_tabs_as_if_made_first(
+    gui: Gui, qtbot: Any
+) -> None:
+    """The app's window (``paint_first``) is shown without the create form; ``finish_start``
+    (after the first rows are painted) makes it and the first draft. The Tab order is then the
+    whole window's: the RequestId, the form's fields, Create."""
+    whole = MainWindow(Controller(gui.service), gui.settings())
+    qtbot.addWidget(whole)
+    whole.show()
+    whole.new_draft()
+    gui.until(lambda: whole.slot_pane.form.prompt.isVisible(), what="the whole window's form")
+    expected = _tab_stops(whole, 24)
+    assert expected.index("promptEdit") < expected.index("createButton")
+    whole.close()
+
+    controller = Controller(early=Early.of(gui.config, has_key=False))
+    window = MainWindow(controller, gui.settings(), paint_first=True)
+    qtbot.addWidget(window)
+    window.show()
+    controller.start()
+    try:
+        qtbot.wait(50)
+        assert window.slot_pane._form is None and window.slot.draft is None
+        window.finish_start()
+        window.finish_start()  # once
+        assert window.slot_pane._form is not None and window.slot.draft is not None
+        window.new_draft()
+        gui.until(lambda: window.slot_pane.form.prompt.isVisible(), what="the draft's form")
+        assert _tab_stops(window, 24) == expected
+    finally:
+        close(gui, controller, window)
+
+
+def test_a_slot_chosen_before_the_form_is_made_stays_on_screen(gui: Gui, qtbot: Any) -> None:
+    rid = "article:20261205:paint-first:scene-02"
+    insert_slot(gui.service, rid, "success", kind="image")
+    controller = Controller(early=Early.of(gui.config, has_key=False))
+    window = MainWindow(controller, gui.settings(), paint_first=True)
+    qtbot.addWidget(window)
+    window.show()
+    controller.start()
+    try:
+        window.select(rid)  # the app's last slot, asked for before the first paint
+        window.finish_start()
+        assert window.slot.draft is None and window.slot.selected == rid
+        controller.attach(Built(gui))
+        gui.until(lambda: window.slot.task is not None, what="the chosen slot")
+        assert window.slot.task.request_id == rid and not window.slot_pane.form.isVisible()
+    finally:
+        close(gui, controller, window)

@@ -28,12 +28,15 @@ from app.ui.app import make_app
 from app.ui.qt import QEvent, QObject
 
 snap = {}
+seen = []
 
 
 class FirstShow(QObject):
     def eventFilter(self, obj, ev):
         if not snap and ev.type() == QEvent.Type.Show and type(obj).__name__ == "MainWindow":
             snap["modules"] = sorted(sys.modules)
+            snap["form_at_show"] = obj.slot_pane._form is not None
+            seen.append(obj)
             if obj.model.rowCount() > 0:  # in before the first paint (read ahead from the file)
                 snap["rows"] = snap["modules"]
             else:
@@ -53,8 +56,14 @@ if __name__ == "__main__":
     import app.cli
 
     rc = app.cli.main(["gui", "--screenshot", sys.argv[1]])
+    window = seen[0] if seen else None
+    made = {  # the create form and the first draft, made after the first paint
+        "form_at_show": snap.get("form_at_show"),
+        "form": window is not None and window.slot_pane._form is not None,
+        "draft": window is not None and window.slot.draft is not None,
+    }
     with open(sys.argv[2], "w") as f:
-        json.dump({"rc": rc, "modules": snap.get("modules"), "rows": snap.get("rows")}, f)
+        json.dump({"rc": rc, "modules": snap.get("modules"), "rows": snap.get("rows"), **made}, f)
 """
 
 #: One slot in the data dir, written by the service in another process (before the second start).
@@ -164,7 +173,8 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 def _first_window_modules(tmp_path: Path) -> tuple[list[str], list[str] | None]:
     """The modules loaded when the main window was first shown, and when its first rows were
-    in (None: no rows)."""
+    in (None: no rows). Checks on the way that the create form was made after the first Show,
+    with the first draft (paint first, issue 34)."""
     driver = tmp_path / "first_window.py"
     driver.write_text(DRIVER)
     out = tmp_path / "modules.json"
@@ -181,6 +191,8 @@ def _first_window_modules(tmp_path: Path) -> tuple[list[str], list[str] | None]:
     got = json.loads(out.read_text())
     assert got["rc"] == 0, proc.stderr[-3000:]
     assert got["modules"], "the main window was never shown"
+    assert got["form_at_show"] is False, "the create form was made before the first paint"
+    assert got["form"] and got["draft"], "no create form or first draft after the start"
     return list(got["modules"]), got["rows"]
 
 

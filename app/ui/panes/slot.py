@@ -47,6 +47,20 @@ from app.ui.qt import (
 from app.present import words
 from app.ui.style import state_word
 
+
+def _tab_after(first: QWidget, *widgets: QWidget) -> None:
+    """The Tab stops inside ``widgets``, in their order, right after ``first``."""
+    for widget in widgets:
+        stops, w = [], widget.nextInFocusChain()
+        while w is not widget:  # the window's whole chain, once
+            if widget.isAncestorOf(w) and w.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                stops.append(w)
+            w = w.nextInFocusChain()
+        for w in stops:
+            QWidget.setTabOrder(first, w)
+            first = w
+
+
 #: Outcomes said in the message line only (the slot on screen stays as it is).
 SAID_ONLY = (
     OutcomeKind.INVALID,
@@ -66,7 +80,16 @@ class SlotPane(QWidget):
     submitted = Signal(str)  # a create the designer started here (the notifier follows it)
     pricesWanted = Signal(str)  # "Give it a price…": the Prices dialog, this model selected
 
-    def __init__(self, controller: Any, slot: CurrentSlot, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        controller: Any,
+        slot: CurrentSlot,
+        parent: QWidget | None = None,
+        *,
+        lazy_form: bool = False,
+    ) -> None:
+        """``lazy_form``: the create form is made on first use (:attr:`form`), not here — the
+        window's first paint goes without it (issue 34); the pane is otherwise the same."""
         super().__init__(parent)
         self.setObjectName("slotPane")
         self.controller = controller
@@ -86,7 +109,11 @@ class SlotPane(QWidget):
         self.used_hint.setWordWrap(True)
         self.used_hint.setTextFormat(Qt.TextFormat.RichText)
         self.used_hint.hide()
-        self.form = CreateForm()
+        self._form: CreateForm | None = None
+        # the form's place, made now: its fields come after the RequestId's in the Tab order
+        self._holder = QWidget(objectName="formHolder")
+        QVBoxLayout(self._holder).setContentsMargins(0, 0, 0, 0)
+        self.enhancer: Any = None  # the form's Enhance prompt, made with the form
         self.locked_hint = QLabel(
             self.tr("This slot's parameters are fixed. Use New slot to change them."),
             objectName="hint",
@@ -94,13 +121,9 @@ class SlotPane(QWidget):
         self.locked_hint.setWordWrap(True)
         self.locked_hint.hide()  # shown for a stored slot only (a first draft changes no task)
         self.actions = ActionBar(slot)
-        from app.ui.enhance import EnhancePrompt
-
-        self.enhancer = EnhancePrompt(
-            controller, self.form, self.composer.request_id, self.show_message, self
+        self.composer.changed.connect(
+            lambda _rid: self.enhancer is not None and self.enhancer.update_offer()
         )
-        self.form.add_prompt_tools(self.enhancer.button, self.enhancer.panel)
-        self.composer.changed.connect(lambda _rid: self.enhancer.update_offer())
 
         inner = QWidget(objectName="slotInner")
         box = QVBoxLayout(inner)
@@ -132,7 +155,7 @@ class SlotPane(QWidget):
             (self.finished, 1),
             (self.composer, 0),
             (self.used_hint, 0),
-            (self.form, 1),
+            (self._holder, 1),
             (self.locked_hint, 0),
         ):
             box.addWidget(widget, stretch)
@@ -149,16 +172,9 @@ class SlotPane(QWidget):
         self._lookup_timer = QTimer(self, singleShot=True, interval=400)
         self._lookup_timer.timeout.connect(self._lookup_draft)
         self.used_hint.linkActivated.connect(self.slotWanted)
-        self.form.changed.connect(self._edited)
-        self.form.frameWanted.connect(self.frameWanted)
-        self.form.prober = controller.probe_media
-        self.form.estimator = controller.estimate
-        self.form.sound.attach(controller, self.composer.request_id)
-        self.form.refused.connect(self.show_message)
         controller.statusChanged.connect(
             lambda status: self.form.set_budget(getattr(status.quota, "budget", None))
         )
-        controller.pricesChanged.connect(self.form.reprice)
         self.composer.changed.connect(self._composer_changed)
         self.composer.nextSceneWanted.connect(lambda prefix: self._next_scene(prefix))
         self.actions.triggered.connect(self._triggered)
@@ -169,6 +185,34 @@ class SlotPane(QWidget):
         controller.outcomeArrived.connect(self._outcome)
         controller.actionFailed.connect(self._end)
         controller.errorOccurred.connect(self.show_error)
+        if not lazy_form:
+            self._make_form()
+
+    @property
+    def form(self) -> CreateForm:
+        """The create form (made on first use when the pane was built with ``lazy_form``)."""
+        return self._form if self._form is not None else self._make_form()
+
+    def _make_form(self) -> CreateForm:
+        controller = self.controller
+        form = self._form = CreateForm(self._holder)
+        from app.ui.enhance import EnhancePrompt
+
+        self.enhancer = EnhancePrompt(
+            controller, form, self.composer.request_id, self.show_message, self
+        )
+        form.add_prompt_tools(self.enhancer.button, self.enhancer.panel)
+        self._holder.layout().addWidget(form)
+        # made last, its fields would come last on Tab: the RequestId, the form, then Create
+        _tab_after(self.composer.full, form, self.actions)
+        form.changed.connect(self._edited)
+        form.frameWanted.connect(self.frameWanted)
+        form.prober = controller.probe_media
+        form.estimator = controller.estimate
+        form.sound.attach(controller, self.composer.request_id)
+        form.refused.connect(self.show_message)
+        controller.pricesChanged.connect(form.reprice)
+        return form
 
     # -- which slot is on screen --------------------------------------------------------------
     def select(self, request_id: str, *, fresh: bool = False) -> None:
@@ -256,7 +300,8 @@ class SlotPane(QWidget):
 
     def is_blank(self) -> bool:
         """Nothing named and nothing written: the welcome page may stand in for the pane."""
-        return not self.composer.project.text() and not self.form.prompt.toPlainText()
+        prompt = self._form.prompt.toPlainText() if self._form is not None else ""
+        return not self.composer.project.text() and not prompt
 
     def form_values(self) -> tuple[str, dict[str, Any]]:
         """The form's kind and raw parameters."""
@@ -531,7 +576,7 @@ class SlotPane(QWidget):
         # A stored slot shows its results and a summary; the composer and form are for drafts.
         self.finished.setVisible(task is not None)
         self.composer.setVisible(task is None)
-        self.form.setVisible(task is None)
+        self._holder.setVisible(task is None)
         if task is not None:
             self.finished.show_task(task)
         else:
