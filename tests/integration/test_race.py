@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from tests.support.procs import race
+from tests.support.procs import race, start_racers
 
 RID = "article:20260816:tide-eye:scene-02"
 
@@ -40,27 +40,43 @@ def test_sixteen_processes_sixteen_slots_sixteen_creates(slate_env, demo_sim, st
 
 def test_many_processes_opening_a_fresh_store_at_once_all_work(slate_env, tmp_path):
     """First start on a new machine: the store is migrated once, the handle secret made once."""
-    for trial in range(2):
-        env = {
+    envs = [
+        {
             **slate_env,
             "SLATE_DATA_DIR": str(tmp_path / f"fresh-{trial}"),
             "SLATE_TEST_KEYRING_FILE": str(tmp_path / f"keyring-{trial}.json"),
         }
-        argvs = [
-            ["submit", "--request-id", f"{RID}-{i:02d}", "--kind", "image", "--prompt", f"f{i}"]
-            for i in range(12)
-        ]
-        results = race(env, argvs)
-        odd = [
-            (code, out["outcome"], out["error"])
-            for code, out in results
-            if out["outcome"] != "created"
-        ]
-        if odd:  # say what went wrong, with the log's last lines (a race here is rare)
-            log = tmp_path / f"fresh-{trial}" / "logs" / "slate.log"
-            tail = log.read_text(errors="replace")[-6000:] if log.exists() else "(no log)"
-            raise AssertionError(f"not created: {odd}\n--- slate.log ---\n{tail}")
-        assert Counter(out["outcome"] for _c, out in results) == {"created": 12}, results
-        handles = [out["task"]["handle"] for _c, out in results]
-        status = race(env, [["status", "--handle", h] for h in handles[::3]])
-        assert all(code == 0 for code, _ in status), status  # one secret for all of them
+        for trial in range(2)
+    ]
+    # Every race's forking interpreter starts now, side by side: their imports run while the
+    # earlier races run, not one after another.
+    zygotes = [start_racers(env) for env in envs for _ in ("submit", "status")]
+    try:
+        for trial, env in enumerate(envs):
+            argvs = [
+                ["submit", "--request-id", f"{RID}-{i:02d}", "--kind", "image", "--prompt", f"f{i}"]
+                for i in range(12)
+            ]
+            results = race(env, argvs, racers=zygotes[2 * trial])
+            odd = [
+                (code, out["outcome"], out["error"])
+                for code, out in results
+                if out["outcome"] != "created"
+            ]
+            if odd:  # say what went wrong, with the log's last lines (a race here is rare)
+                log = tmp_path / f"fresh-{trial}" / "logs" / "slate.log"
+                tail = log.read_text(errors="replace")[-6000:] if log.exists() else "(no log)"
+                raise AssertionError(f"not created: {odd}\n--- slate.log ---\n{tail}")
+            assert Counter(out["outcome"] for _c, out in results) == {"created": 12}, results
+            handles = [out["task"]["handle"] for _c, out in results]
+            status = race(
+                env,
+                [["status", "--handle", h] for h in handles[::3]],
+                racers=zygotes[2 * trial + 1],
+            )
+            assert all(code == 0 for code, _ in status), status  # one secret for all of them
+    finally:
+        for zygote in zygotes:  # those a failure left unused
+            if zygote.poll() is None:
+                zygote.kill()
+                zygote.communicate()

@@ -27,6 +27,12 @@ _ZYGOTE = r"""
 import json, os, sys, time, traceback
 import app.cli, app.bootstrap, app.notices, app.cli_progress, app.logs  # what a command imports
 import sqlalchemy.dialects.postgresql.psycopg, sqlalchemy.dialects.sqlite  # the stores' drivers
+# what a command imports as it runs (the migrations' machinery, HTTP, images, the providers):
+# imported once here, not once per child after the barrier
+import alembic.command, alembic.config, alembic.script, alembic.runtime.migration, mako.template
+import httpx, httpcore._sync.connection_pool, httpcore._async.connection_pool, h11, anyio, certifi
+import PIL.Image, PIL.PngImagePlugin, PIL.JpegImagePlugin
+import app.providers.demo, app.providers.minimax, app.providers.minimax_v2, app.providers.voice
 from app.cli import main, build_parser
 build_parser()
 job = json.loads(sys.stdin.readline())
@@ -72,27 +78,35 @@ print(json.dumps(codes), flush=True)
 """
 
 
+def start_racers(env: dict[str, str]) -> subprocess.Popen[str]:
+    """The forking interpreter for a later ``race(env, ..., racers=...)``, started now: its
+    imports run while the test does something else (an earlier race, say)."""
+    return subprocess.Popen(
+        [sys.executable, "-c", _ZYGOTE],
+        env=env,
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
 def race(
     env: dict[str, str],
     argvs: Sequence[Sequence[str]],
     *,
     timeout: float = 120.0,
     envs: Sequence[dict[str, str]] | None = None,
+    racers: subprocess.Popen[str] | None = None,
 ) -> list[tuple[int, dict]]:
     """One process per argv, all running their command at one moment; (exit status, answer)
     of each, in order. ``envs``: one environment per argv, over ``env`` (e.g. each process in
-    its own time zone)."""
+    its own time zone). ``racers``: their forking interpreter, started earlier by
+    ``start_racers(env)`` (the same ``env``); a new one otherwise."""
     extra = [dict(envs[i]) if envs is not None else {} for i in range(len(argvs))]
     with tempfile.TemporaryDirectory(prefix="slate-race-") as folder:
-        proc = subprocess.Popen(
-            [sys.executable, "-c", _ZYGOTE],
-            env=env,
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        proc = racers if racers is not None else start_racers(env)
         try:
             assert proc.stdin is not None and proc.stdout is not None
             job = {"argvs": [list(a) for a in argvs], "envs": extra, "dir": folder}
