@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 from pathlib import Path
 
 from app.bootstrap import DEMO_PORT_FILE
 from app.providers.demo import DemoProvider
 from app.sim.store import SimStore
-from tests.support.fixtures import run_slate
+from tests.support.fixtures import run_slate_in_process
+from tests.support.machines import cancel, go_finish, spawn
 
 RID = "article:20261203:budget:scene-01"
 
@@ -35,10 +37,10 @@ def _creates(data_dir: Path) -> int:
         store.close()
 
 
-def _download_again(env: dict[str, str], sha: str) -> None:
-    pruned = run_slate(env, "prune-media", RID)
+def _download_again(env: dict[str, str], recover: subprocess.Popen[str], sha: str) -> None:
+    pruned = run_slate_in_process(env, "prune-media", RID)
     assert pruned.code == 0 and pruned.out["files"] == 1, pruned.out
-    back = run_slate(env, "recover", RID, "--redownload")
+    back = go_finish(recover)
     assert back.code == 0, (back.out, back.stderr[-2000:])
     assert [m["sha256"] for m in back.out["task"]["media"]] == [sha]
     assert os.path.exists(back.out["task"]["media"][0]["path"])
@@ -48,21 +50,30 @@ def test_download_again_works_after_the_demo_provider_restarts(
     slate_env: dict[str, str], data_dir: Path
 ) -> None:
     env = _embedded(slate_env)
-    made = run_slate(env, "submit", "--request-id", RID, "--kind", "image", "--prompt", "p")
-    assert made.code == 0 and made.out["task"]["state"] == "success", made.out
-    sha = made.out["task"]["media"][0]["sha256"]
-    port = int((data_dir / DEMO_PORT_FILE).read_text())
-    assert (data_dir / DEMO_PORT_FILE).stat().st_mode & 0o077 == 0
-    assert _creates(data_dir) == 1
-    # A restart: another process, its own demo provider, on the same port again.
-    _download_again(env, sha)
-    assert int((data_dir / DEMO_PORT_FILE).read_text()) == port
-    # The port taken by something else: a fresh port, and the stored link still works.
-    with socket.socket() as holder:
-        holder.bind(("127.0.0.1", port))
-        holder.listen()
-        _download_again(env, sha)
-    assert _creates(data_dir) == 1  # never a second create
+    # "Download again" runs in a process of its own (its own demo provider); both are started
+    # now and run their command when the test says. The submit and the prunes before them run
+    # in this process (``run_slate_in_process``: its demo provider is stopped as it ends).
+    recovers = [spawn(env, ["recover", RID, "--redownload"], gated=True) for _ in range(2)]
+    try:
+        made = run_slate_in_process(
+            env, "submit", "--request-id", RID, "--kind", "image", "--prompt", "p"
+        )
+        assert made.code == 0 and made.out["task"]["state"] == "success", made.out
+        sha = made.out["task"]["media"][0]["sha256"]
+        port = int((data_dir / DEMO_PORT_FILE).read_text())
+        assert (data_dir / DEMO_PORT_FILE).stat().st_mode & 0o077 == 0
+        assert _creates(data_dir) == 1
+        # A restart: another process, its own demo provider, on the same port again.
+        _download_again(env, recovers[0], sha)
+        assert int((data_dir / DEMO_PORT_FILE).read_text()) == port
+        # The port taken by something else: a fresh port, and the stored link still works.
+        with socket.socket() as holder:
+            holder.bind(("127.0.0.1", port))
+            holder.listen()
+            _download_again(env, recovers[1], sha)
+        assert _creates(data_dir) == 1  # never a second create
+    finally:
+        cancel(*recovers)
 
 
 def test_the_demo_adapter_repoints_only_its_own_loopback_links() -> None:
