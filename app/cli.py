@@ -119,8 +119,8 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _globals_parent() -> argparse.ArgumentParser:
-    parent = argparse.ArgumentParser(add_help=False)
+def _globals_parent(*, exit_on_error: bool = True) -> argparse.ArgumentParser:
+    parent = argparse.ArgumentParser(add_help=False, exit_on_error=exit_on_error)
     for flag, dest, typ, help_text in GLOBAL_OPTIONS:
         parent.add_argument(flag, dest=dest, type=typ, default=argparse.SUPPRESS, help=help_text)
     parent.add_argument(
@@ -156,7 +156,35 @@ def _globals_parent() -> argparse.ArgumentParser:
     return parent
 
 
-def build_parser() -> Parser:
+class _Unbuilt:
+    """A command's parser not built (:func:`build_parser` with ``only``): every call on it, or
+    on what a call returns, does nothing."""
+
+    def __getattr__(self, _name: str) -> Any:
+        return self._nothing
+
+    def _nothing(self, *_args: Any, **_kw: Any) -> Any:
+        return self
+
+
+def _parser_for(argv: Sequence[str]) -> Parser:
+    """The parser ``argv`` needs: its command's alone (``slate`` alone: the window's), or the
+    whole one for help on every command or an argument the globals cannot read."""
+    try:
+        _ns, rest = _globals_parent(exit_on_error=False).parse_known_args(list(argv))
+    except argparse.ArgumentError:  # e.g. a global option's value missing: said in full
+        return build_parser()
+    command = next((a for a in rest if not a.startswith("-")), None)
+    helps = [i for i, a in enumerate(rest) if a in ("-h", "--help")]
+    if helps and (command is None or helps[0] < rest.index(command)):
+        return build_parser()
+    return build_parser(command or "gui")
+
+
+def build_parser(only: str | None = None) -> Parser:
+    """The ``slate`` command's parser. ``only``: that command alone (building every command's
+    options was most of the parser's cost, paid by every run); a name that is no command
+    builds them all (the error lists the commands)."""
     from app.cli_help import SUBMIT_GROUPS, add_groups, epilog
 
     parent = _globals_parent()
@@ -172,6 +200,8 @@ def build_parser() -> Parser:
     sub = p.add_subparsers(dest="command", parser_class=Parser, metavar="COMMAND")
 
     def command(name: str, help_text: str) -> Parser:
+        if only is not None and name != only:
+            return _Unbuilt()  # type: ignore[return-value]
         return sub.add_parser(  # type: ignore[no-any-return]
             name,
             parents=[parent],
@@ -407,9 +437,10 @@ def build_parser() -> Parser:
     )
 
     sim = command("sim", "run the demo provider on loopback")
-    from app.sim import cli as sim_cli
+    if only in (None, "sim"):
+        from app.sim import cli as sim_cli
 
-    sim_cli.add_arguments(sim)
+        sim_cli.add_arguments(sim)
 
     g = command("gui", "open the desktop app")
     g.add_argument("--screenshot", help="render the main window to this PNG and exit")
@@ -429,6 +460,8 @@ def build_parser() -> Parser:
     hp.add_argument(
         "topic", nargs="?", choices=["contract"], help="contract; without it, this overview"
     )
+    if only is not None and only not in sub.choices:
+        return build_parser()
     return p
 
 
@@ -1285,7 +1318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in argv
     try:
-        ns = build_parser().parse_args(argv)
+        ns = _parser_for(argv).parse_args(argv)
     except UsageError as exc:
         return emit(_invalid(f"usage: {exc}"), as_json)
     as_json = bool(getattr(ns, "json", False))

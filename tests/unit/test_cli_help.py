@@ -58,3 +58,27 @@ def test_help_contract_names_the_document(capsys) -> None:
     assert cli.main(["--json", "help", "contract"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["outcome"] == "ok" and out["help"]["path"] == "docs/CONTRACT.md"
+
+
+def test_a_run_builds_its_commands_parser_alone_and_parses_as_the_whole_one() -> None:
+    """Each run builds only its command's options (the whole parser cost most of a short
+    command's start); what it parses is what the whole parser parses, help on every command
+    and an unknown command's error still come from the whole one."""
+    whole = _commands(cli.build_parser())
+    cases = [
+        (["--json", "status", "article:20260816:tide-eye:scene-02"], ["status"]),
+        (["--store", "sqlite:///x.db", "wait", "r:1", "--max-seconds", "3"], ["wait"]),
+        (["submit", "--request-id", "a:1", "--kind", "image", "--prompt", "gui"], ["submit"]),
+        ([], ["gui"]),  # slate alone opens the window
+        (["--data-dir", "/tmp/d"], ["gui"]),
+        (["gui", "--screenshot", "x.png"], ["gui"]),
+        (["--help"], sorted(whole)),  # help on every command
+        (["-h", "status"], sorted(whole)),
+        (["status", "--help"], ["status"]),
+        (["bogus"], sorted(whole)),  # the error lists the commands
+        (["--store"], sorted(whole)),  # a global option without its value: said in full
+    ]
+    for argv, built in cases:
+        assert sorted(_commands(cli._parser_for(argv))) == built, argv
+    for argv, _built in cases[:6]:
+        assert cli._parser_for(argv).parse_args(argv) == cli.build_parser().parse_args(argv)
