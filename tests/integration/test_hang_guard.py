@@ -67,11 +67,19 @@ def test_a_crashed_worker_ends_the_run_with_that_test_failed(tmp_path):
     a new worker and then waits forever: this run would end only by its timeout."""
     (tmp_path / "test_crash.py").write_text(CRASHES)
     (tmp_path / "conftest.py").write_text("pytest_plugins = ['tests.support.hang']\n")
+    # Only the plugins this run is about (xdist, pytest-timeout, the guard): the others installed
+    # (qt, asyncio, repeat) would only add start-up to each of its processes (the run, its two
+    # workers, the one that replaces the crashed worker).
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "2"]
-        + ["--dist", "loadgroup", str(tmp_path)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "xdist"]
+        + ["-p", "timeout", "-n", "2", "--dist", "loadgroup", str(tmp_path)],
         cwd=tmp_path,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "COLUMNS": "400"},
+        env={
+            "PYTHONPATH": str(ROOT),
+            "PATH": "/usr/bin:/bin",
+            "COLUMNS": "400",
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        },
         capture_output=True,
         text=True,
         timeout=120,
