@@ -37,7 +37,16 @@ QUICK = {
     "polling": ["--tasks", "200", "--seconds", "4", "--idle-seconds", "0.5"],
     "gui": ["--slots", "2000", "--runs", "1"],
     "spend": ["--slots", "2000", "--runs", "1", "--claims", "10"],
-    "gallery": ["--slots", "2000", "--results", "200", "--idle-seconds", "0.5"],
+    "gallery": [
+        "--slots",
+        "2000",
+        "--results",
+        "200",
+        "--idle-seconds",
+        "0.5",
+        "--media-per-result",
+        "1.25",
+    ],
 }
 MODULES = {
     "submit": "tests.bench.submit_cost",

@@ -503,7 +503,8 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
 
     facts = build(ns.slots, ns.events_per_slot)
     compiled()
-    want = int(ns.results * 2.5)  # enough results with media past the 1,000th tile
+    # enough results with media past the last tile scrolled to (the 1,000th by default)
+    want = int(ns.results * ns.media_per_result)
     with tempfile.TemporaryDirectory(prefix="slate-bench-gallery-", dir=bench_dir()) as tmp:
         data = Path(tmp) / "data"
         data.mkdir()
@@ -592,6 +593,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--slots", type=int, default=100_000)
     p.add_argument("--events-per-slot", type=int, default=10)
     p.add_argument("--results", type=int, default=1000)
+    p.add_argument(
+        "--media-per-result",
+        type=float,
+        default=2.5,
+        help="results given media, per result scrolled to (the --quick run asks fewer)",
+    )
     p.add_argument("--idle-seconds", type=float, default=3.0, help="the idle baseline's length")
     p.add_argument("--timeout", type=float, default=600.0)
     ns = p.parse_args(argv)
