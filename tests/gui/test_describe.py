@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -129,12 +130,21 @@ def test_a_finished_h3_slot_offers_export_open_and_new_slot(slate_env, demo_sim,
     assert seen["form"]["visible"] is False  # a stored slot shows a summary, not the form
 
 
-def test_a_draft_shows_the_forms_fields_and_the_language_asked(slate_env, demo_sim, slate):
-    empty = describe(slate_env)  # a first launch: the welcome page, no form yet
-    assert empty["form"]["visible"] is False and empty["slot"] is None
-    rid = "article:20261202:tide-eye:still-09"
-    assert slate("submit", "--request-id", rid, "--kind", "image", "--prompt", "a gull").code == 0
-    seen = describe(slate_env, "--lang", "zh_CN")  # no --select: a blank draft beside the slot
+def test_a_draft_shows_the_forms_fields_and_the_language_asked(
+    slate_env, demo_sim, slate, tmp_path
+):
+    # a first launch (a data folder of its own, still empty) is described beside the rest:
+    # describing writes nothing, so the two processes cannot see each other (issue 38)
+    first = tmp_path / "first-launch"
+    first.mkdir()
+    with ThreadPoolExecutor(1) as pool:
+        launch = pool.submit(describe, {**slate_env, "SLATE_DATA_DIR": str(first)})
+        rid = "article:20261202:tide-eye:still-09"
+        out = slate("submit", "--request-id", rid, "--kind", "image", "--prompt", "a gull")
+        assert out.code == 0
+        seen = describe(slate_env, "--lang", "zh_CN")  # no --select: a blank draft beside the slot
+        empty = launch.result()
+    assert empty["form"]["visible"] is False and empty["slot"] is None  # the welcome page
     assert seen["window"]["lang"] == "zh_CN" and seen["slot"] is None
     assert seen["form"]["visible"] is True
     fields = {f["name"]: f for f in seen["form"]["fields"] if f["name"]}
