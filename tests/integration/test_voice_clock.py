@@ -87,32 +87,47 @@ async def test_a_voice_within_its_days_is_used(harness):
     assert (mine.made, mine.last_used, mine.deleted_after) == (day(5), day(0), day(-7))
 
 
-def test_the_last_use_moves_the_day_and_a_replay_is_never_refused(slate_env, store_url, demo_sim):
+def test_the_last_use_moves_the_day_and_a_replay_is_never_refused(
+    slate, slate_env, store_url, demo_sim
+):
     """Machines whose clocks say 15 and 10 days ago (real ``slate`` processes): the voice
     designed 15 days ago, used by a speech line 10 days ago — deleted after 3 days ago. Today a
-    new line with it is refused naming that day; the old line again is a replay (nothing sent)."""
+    new line with it is refused naming that day; the old line again is a replay (nothing sent).
+
+    Both machines are started side by side at the beginning (``spawn(..., gated=True)``: their
+    imports done, then each waits) and each runs its command when the test says, one after the
+    other (the voice's id is the one the slot always gets, ``own_id()``). Today's commands, on
+    this machine's clock, go through the ``slate`` fixture (in process unless
+    SLATE_TEST_CLI=subprocess)."""
     env = {**slate_env, "SLATE_STORE": store_url}
-    demo_sim.set_clock(offset=-15 * DAY)
+    today = {"SLATE_STORE": store_url}
+    vid = own_id()
+    line = ["submit", "--request-id", LINE, "--kind", "speech", "--text", TEXT, "--voice", vid]
+    designer = machines.spawn(env, [
+        "voice", "design", "--request-id", RID, "--prompt", DESIGN["prompt"],
+        "--preview-text", DESIGN["preview_text"],
+    ], clock_offset=-15 * DAY, gated=True)  # fmt: skip
+    user = machines.spawn(env, line, clock_offset=-10 * DAY, gated=True)
     try:
-        made = machines.run(env, [
-            "voice", "design", "--request-id", RID, "--prompt", DESIGN["prompt"],
-            "--preview-text", DESIGN["preview_text"],
-        ], clock_offset=-15 * DAY)  # fmt: skip
-        assert made.code == 0, made.out
-        vid = made.out["task"]["voice_id"]
-        demo_sim.set_clock(offset=-10 * DAY)
-        line = ["submit", "--request-id", LINE, "--kind", "speech", "--text", TEXT, "--voice", vid]
-        used = machines.run(env, line, clock_offset=-10 * DAY)
-        assert used.code == 0 and used.out["task"]["state"] == "success", used.out
+        demo_sim.set_clock(offset=-15 * DAY)
+        try:
+            made = machines.go_finish(designer)
+            assert made.code == 0, made.out
+            assert made.out["task"]["voice_id"] == vid, made.out
+            demo_sim.set_clock(offset=-10 * DAY)
+            used = machines.go_finish(user)
+            assert used.code == 0 and used.out["task"]["state"] == "success", used.out
+        finally:
+            demo_sim.set_clock(offset=0)
     finally:
-        demo_sim.set_clock(offset=0)
-    listed = machines.run(env, ["voice", "list", "--type", "designed"])
+        machines.cancel(designer, user)
+    listed = slate("voice", "list", "--type", "designed", env=today)
     [mine] = [v for v in listed.out["voices"] if v["voice_id"] == vid]
     assert (mine["made"], mine["last_used"], mine["deleted_after"]) == (day(15), day(10), day(3))
-    again = machines.run(env, line)
+    again = slate(*line, env=today)
     assert again.code == 0 and again.out["outcome"] == "replayed", again.out
     new = ["submit", "--request-id", LINE + "b", "--kind", "speech", "--text", TEXT + " Again."]
-    later = machines.run(env, [*new, "--voice", vid])
+    later = slate(*new, "--voice", vid, env=today)
     assert later.code == 2 and later.out["error"]["field"] == "voice", later.out
     assert day(3) in later.out["error"]["message"]
     assert creates(demo_sim, TEXT) == 1 and creates(demo_sim, TEXT + " Again.") == 0
