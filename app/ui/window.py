@@ -229,6 +229,7 @@ class MainWindow(QMainWindow):
         if self.slot.draft is None and self.slot.selected is None:
             self.new_draft(initial=True)
             self._maybe_empty()
+        self.thumbs.warm_soon()  # the thumbnail workers: a moment after the start, not in it
 
     def _build_shortcuts(self) -> None:
         def add(name: str, keys: list[str], slot: Any, text: str) -> QAction:
@@ -385,7 +386,9 @@ class MainWindow(QMainWindow):
     # -- the results gallery ---------------------------------------------------------------------
     def _build_gallery(self) -> None:
         c = self.controller
-        self.thumbs = ThumbLoader(ThumbCache(default_cache_dir(c.config.data_dir)), parent=self)
+        self.thumbs = ThumbLoader(
+            ThumbCache(default_cache_dir(c.config.data_dir)), warm=False, parent=self
+        )
         self.gallery_model = GalleryModel(c, self.thumbs, self)
         self.gallery = GalleryPane(self.gallery_model)
         self.gallery_page = _frame(self.gallery)

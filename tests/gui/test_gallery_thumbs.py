@@ -76,6 +76,22 @@ def test_the_workers_start_unasked_a_moment_after_the_loader_not_with_it(
         loader.close()
 
 
+def test_a_windows_workers_wait_for_its_start_to_be_done(gui, tmp_path, monkeypatch):
+    """The app's window makes its loader with ``warm=False``: on a busy machine the window's
+    start can outlast WARM_START, and the workers' spawn then competed with its first paint
+    (the start-up import guard saw multiprocessing before the first Show). They start a
+    moment after ``warm_soon`` (the window's ``finish_start``), or at a first request."""
+    monkeypatch.setattr(thumbs, "WARM_START", 0.1)
+    loader = ThumbLoader(ThumbCache(tmp_path / "a"), processes=True, warm=False)
+    try:
+        gui.settle(0.5)  # five times WARM_START: an unwarned loader's workers would be up
+        assert not loader.pool.started
+        loader.warm_soon()
+        gui.until(lambda: loader.pool.started and len(loader.pool.pids()) == 2, what="workers")
+    finally:
+        loader.close()
+
+
 def test_a_worker_that_dies_costs_one_thumbnail_and_the_pool_starts_again(tmp_path):
     reqs = _requests(tmp_path, 3)
     cache = ThumbCache(tmp_path / "cache", edge=64)

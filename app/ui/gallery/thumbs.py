@@ -313,8 +313,11 @@ class ThumbLoader(QObject):
         workers: int = 2,
         backlog: int = 400,
         processes: bool | None = None,
+        warm: bool = True,
         parent: QObject | None = None,
     ) -> None:
+        """``warm=False``: the worker processes wait for :meth:`warm_soon` (the window, once
+        its start is done) or a first request, not only the loader's age."""
         super().__init__(parent)
         # A waiting UI thread gets the interpreter lock within 1 ms instead of Python's default
         # 5 ms while the loader's threads run Python code between their C calls (latency over
@@ -332,6 +335,7 @@ class ThumbLoader(QObject):
         self._running: set[str] = set()
         self._cv = threading.Condition()
         self._closed = False
+        self._warm = warm  # the workers may start WARM_START after this
         self._threads = [
             threading.Thread(target=self._work, name=f"thumbs-{i}", daemon=True)
             for i in range(workers)
@@ -349,6 +353,13 @@ class ThumbLoader(QObject):
         if self.pool is not None and cache.pool is None:
             cache.pool = self.pool
         self._cache = cache
+
+    def warm_soon(self) -> None:
+        """Let the worker processes start a moment from now (a window's start is done: they
+        never compete with its first paint)."""
+        with self._cv:
+            self._warm = True
+            self._cv.notify_all()
 
     def request(self, req: ThumbRequest) -> None:
         with self._cv:
@@ -373,6 +384,7 @@ class ThumbLoader(QObject):
             decode.warm()
         elif threading.current_thread() is self._threads[0]:
             with self._cv:
+                self._cv.wait_for(lambda: self._queue or self._closed or self._warm)
                 self._cv.wait_for(lambda: self._queue or self._closed, timeout=WARM_START)
                 closed = self._closed
             if not closed:
