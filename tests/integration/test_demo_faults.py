@@ -1,7 +1,12 @@
 """Failure paths in one command: ``--demo-fault`` / SLATE_DEMO_FAULT for the embedded demo
 provider, ``slate sim --list-faults``, and docs/DEMO.md's "Try the failure paths", whose commands
 are run here exactly as written (plus ``--json``, a global option that only changes the output
-format) and must give the outcome, state and exit code the doc states under each."""
+format) and must give the outcome, state and exit code the doc states under each.
+
+The doc's commands run as a user runs them: one `slate` process each (``_slate``). The other
+checks of a command's answer (a bad fault refused, the environment's spelling, the embedded
+provider only) run the command through the CLI's entry point in this process (``_answer``:
+``run_slate_in_process``; as a process where SLATE_TEST_CLI=subprocess)."""
 
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ import pytest
 
 from app.sim.config import FAULTS, fault_lines
 from tests.conftest import ROOT
+from tests.support.fixtures import run_slate_in_process
 
 DOC = ROOT / "docs" / "DEMO.md"
 EXPECT = re.compile(
@@ -59,6 +65,17 @@ def _slate(
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
     assert len(lines) == 1, (argv, proc.stdout, proc.stderr[-2000:])
     return proc.returncode, json.loads(lines[0]), proc.stderr
+
+
+def _answer(env: dict[str, str], argv: list[str]) -> tuple[int, dict[str, Any], str]:
+    """``slate ARGV`` (with ``--json``) as ``_slate`` answers it, through the CLI's entry point in
+    this process (exactly ``env`` as its environment), or as a process where
+    SLATE_TEST_CLI=subprocess."""
+    if os.environ.get("SLATE_TEST_CLI") == "subprocess":
+        return _slate(env, argv)
+    assert argv[0] == "--json", argv  # run_slate_in_process puts it first
+    done = run_slate_in_process(env, *argv[1:])
+    return done.code, done.out, done.stderr
 
 
 def _section(text: str, title: str) -> str:
@@ -152,7 +169,7 @@ def test_list_faults_prints_every_switch(tmp_path: Path) -> None:
         assert re.search(
             rf"^  {re.escape(name + value)}\s+{re.escape(does)}$", proc.stdout, re.MULTILINE
         ), name
-    code, out, _ = _slate(_env(tmp_path), ["--json", "sim", "--list-faults"])
+    code, out, _ = _answer(_env(tmp_path), ["--json", "sim", "--list-faults"])
     assert code == 0 and out["outcome"] == "ok" and "text" not in out
     assert [f["name"] for f in out["faults"]] == [n.replace("_", "-") for n in FAULTS] + ["random"]
     assert all(f["does"] for f in out["faults"])
@@ -169,7 +186,7 @@ def test_bad_demo_fault_is_invalid_and_nothing_is_stored(tmp_path: Path) -> None
         "random=2",
         "random.nothing=0.5",
     ):
-        code, out, _ = _slate(
+        code, out, _ = _answer(
             env,
             [
                 "--json",
@@ -188,9 +205,9 @@ def test_bad_demo_fault_is_invalid_and_nothing_is_stored(tmp_path: Path) -> None
         assert out["error"]["field"] == "demo_fault" and "demo_fault" in out["error"]["message"], (
             out
         )
-    code, out, _ = _slate({**env, "SLATE_DEMO_FAULT": "nonsense"}, ["--json", "status", rid])
+    code, out, _ = _answer({**env, "SLATE_DEMO_FAULT": "nonsense"}, ["--json", "status", rid])
     assert code == 2 and out["error"]["field"] == "demo_fault"
-    code, out, _ = _slate(env, ["--json", "status", rid])
+    code, out, _ = _answer(env, ["--json", "status", rid])
     assert code == 8 and out["outcome"] == "not_found"  # nothing was stored
 
 
@@ -200,7 +217,7 @@ def test_demo_fault_from_the_environment_and_both_spellings(tmp_path: Path) -> N
         ("lose_create_response", "lose-create-response=1", "slow=1,lose-create-response")
     ):
         rid = f"demo:20261201:try:env-{i:02d}"
-        code, out, _ = _slate(
+        code, out, _ = _answer(
             {**env, "SLATE_DEMO_FAULT": spec},
             ["--json", "submit", "--request-id", rid, "--kind", "video", "--prompt", f"p{i}"],
         )
@@ -209,7 +226,7 @@ def test_demo_fault_from_the_environment_and_both_spellings(tmp_path: Path) -> N
             out,
         )
     # the option wins over the environment
-    code, out, _ = _slate(
+    code, out, _ = _answer(
         {**env, "SLATE_DEMO_FAULT": "lose-create-response"},
         [
             "--json",
@@ -238,7 +255,7 @@ def test_demo_fault_applies_to_the_embedded_provider_only(tmp_path: Path) -> Non
         "--prompt",
         "p",
     ]
-    code, out, _ = _slate(
+    code, out, _ = _answer(
         env,
         [
             "--json",
@@ -256,7 +273,7 @@ def test_demo_fault_applies_to_the_embedded_provider_only(tmp_path: Path) -> Non
         and out["error"]["field"] == "demo_fault"
         and "slate sim --fault" in out["error"]["message"]
     )
-    code, out, _ = _slate(
+    code, out, _ = _answer(
         {**env, "MINIMAX_API_KEY": "sk-not-used"}, ["--json", "--demo-fault", "slow", *args]
     )
     assert code == 2 and out["error"]["field"] == "demo_fault"
