@@ -4,7 +4,9 @@ point 7).
 A 400 MB JSON answer cost 2.15 GB of memory and landed whole in the history (the store grew to
 400 MB); a 0.5 MB PNG decompression bomb cost 773 MB and was stored as a 13300×13300 success;
 a 1×1 PNG answered a 16:9 request and was a success. Real `slate` processes against a hostile
-server on loopback; their memory is sampled from outside (psutil) while they run.
+server on loopback; their memory is sampled from outside (psutil) while they run. The reads of
+the history after them go through the ``slate`` fixture (in process unless
+SLATE_TEST_CLI=subprocess).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import psutil
 import pytest
 
 from tests.support.hostile import Answer, HostileServer, ok
-from tests.support.machines import finish, run, spawn
+from tests.support.machines import cancel, finish, go_finish, run, spawn
 from tests.support.sim_media import image_bytes
 
 RID = "article:20260816:tide-eye:scene-02"
@@ -97,7 +99,7 @@ def store_bytes(data_dir: Path) -> int:
     return sum(p.stat().st_size for p in data_dir.glob("slate.sqlite3*"))
 
 
-def test_a_400_mb_answer_is_never_read_whole(slate_env, store_url, data_dir):
+def test_a_400_mb_answer_is_never_read_whole(slate, slate_env, store_url, data_dir):
     server = HostileServer({"POST /v1/video_generation": [huge_json(400 * MB, task_id="t")]})
     env = env_for(slate_env, store_url, server)
     try:
@@ -108,7 +110,7 @@ def test_a_400_mb_answer_is_never_read_whole(slate_env, store_url, data_dir):
         assert res.code == 4 and res.out["outcome"] == "unknown", res.out
         assert "bytes" in res.out["error"]["message"], res.out
         assert peak < 300 * MB, f"peak RSS {peak / MB:.0f} MB"
-        history = run(env, ["history", RID])
+        history = slate("history", RID, env=env)
         assert len(history.stdout) < 64 * 1024, len(history.stdout)
         if store_url.startswith("sqlite"):
             assert store_bytes(data_dir) < 8 * MB
@@ -117,7 +119,7 @@ def test_a_400_mb_answer_is_never_read_whole(slate_env, store_url, data_dir):
         server.stop()
 
 
-def test_a_large_answer_keeps_a_bounded_excerpt_in_the_history(slate_env, store_url):
+def test_a_large_answer_keeps_a_bounded_excerpt_in_the_history(slate, slate_env, store_url):
     """An answer under the cap is read, but the history keeps an excerpt of it, not all."""
     big = ok(task_id="vt-big", note="n" * (3 * MB))
     server = HostileServer({"POST /v1/video_generation": [Answer(big)]})
@@ -126,7 +128,7 @@ def test_a_large_answer_keeps_a_bounded_excerpt_in_the_history(slate_env, store_
         made = run(env, ["submit", "--request-id", RID, "--kind", "video", "--prompt", "p"])
         assert made.out["outcome"] == "created", made.out
         assert made.out["task"]["provider_task_id"] == "vt-big"
-        history = run(env, ["history", RID])
+        history = slate("history", RID, env=env)
         assert len(history.stdout) < 64 * 1024, len(history.stdout)
         assert "characters" in history.stdout  # the excerpt says how long the value was
     finally:
@@ -216,46 +218,29 @@ def test_h3_image_bomb_beyond_what_was_asked_is_refused(slate_env, store_url, sh
 
 
 def test_an_image_of_another_shape_than_asked_is_not_success(slate_env, store_url):
-    server = image_server(image_bytes(1, 1))
-    env = env_for(slate_env, store_url, server)
+    wrong, right = image_server(image_bytes(1, 1)), image_server(image_bytes(1280, 720))
+    # Both `slate` processes are started now (spawn(..., gated=True): imports done, then each
+    # waits); each runs its submit when the test says, one after the other.
+    ask = ["--kind", "image", "--prompt", "p", "--aspect-ratio", "16:9"]
+    first = spawn(
+        env_for(slate_env, store_url, wrong), ["submit", "--request-id", RID, *ask], gated=True
+    )
+    second = spawn(
+        env_for(slate_env, store_url, right),
+        ["submit", "--request-id", RID + "b", *ask],
+        gated=True,
+    )
     try:
-        res = run(
-            env,
-            [
-                "submit",
-                "--request-id",
-                RID,
-                "--kind",
-                "image",
-                "--prompt",
-                "p",
-                "--aspect-ratio",
-                "16:9",
-            ],
-        )
-        assert res.out["task"]["state"] == "fail", res.out
-        message = res.out["task"]["error"]["message"]
-        assert "1×1" in message and "16:9" in message, message
-    finally:
-        server.stop()
-    # the right shape is a success
-    server = image_server(image_bytes(1280, 720))
-    env = env_for(slate_env, store_url, server)
-    try:
-        res = run(
-            env,
-            [
-                "submit",
-                "--request-id",
-                RID + "b",
-                "--kind",
-                "image",
-                "--prompt",
-                "p",
-                "--aspect-ratio",
-                "16:9",
-            ],
-        )
+        try:
+            res = go_finish(first)
+            assert res.out["task"]["state"] == "fail", res.out
+            message = res.out["task"]["error"]["message"]
+            assert "1×1" in message and "16:9" in message, message
+        finally:
+            wrong.stop()
+        # the right shape is a success
+        res = go_finish(second)
         assert res.out["task"]["state"] == "success", res.out
     finally:
-        server.stop()
+        cancel(first, second)
+        right.stop()
