@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.fixtures import run_slate
 from tests.support.xapp import (
     centre,
     click,
@@ -70,8 +69,10 @@ def _type_into(x: XServer, probe: Path, app, name: str, rect: list[int], text: s
                 raise AssertionError(f"{name} holds {held!r} after typing {text!r} twice") from None
 
 
-def _status(slate_env, rid: str):
-    res = run_slate(slate_env, "status", rid)
+def _status(slate, rid: str):
+    """The slot's task as ``slate status`` reads it (the ``slate`` fixture: in this process, no
+    start-up per look; the window is the other process)."""
+    res = slate("status", rid)
     return res.out.get("task") if res.out.get("outcome") == "ok" else None
 
 
@@ -81,7 +82,9 @@ def _wheel_over(x: XServer, rect: list[int], button: str, turns: int) -> None:
         x.xdotool("click", button)  # 4: wheel up, 5: wheel down
 
 
-def test_the_wheel_over_the_form_changes_no_paid_setting(xserver: XServer, slate_env, tmp_path):
+def test_the_wheel_over_the_form_changes_no_paid_setting(
+    xserver: XServer, slate_env, slate, tmp_path
+):
     app, probe = launch(xserver, slate_env, tmp_path)
     try:
         shown = wait_for("the window", lambda: event(probe, "shown"), app)
@@ -112,9 +115,9 @@ def test_the_wheel_over_the_form_changes_no_paid_setting(xserver: XServer, slate
             # Create is clicked once it can be: the draft's checks run after each keystroke
             wait_for("Create enabled", lambda: enabled(probe).get("createButton"), app)
             click(xserver, settled(probe, app, "createButton")["createButton"])
-            task = wait_for("the slot created", lambda: _status(slate_env, WHEELED), app, 90)
+            task = wait_for("the slot created", lambda: _status(slate, WHEELED), app, 90)
         except AssertionError as e:
-            slots = run_slate(slate_env, "list").out
+            slots = slate("list").out
             seen = [e for e in read_events(probe) if e["event"] in ("why", "enabled")][-6:]
             raise AssertionError(f"{e}\nslots: {slots}\nprobe: {seen}\n{log_of(app, tmp_path)}")
         assert task["params"]["duration"] == 6, task["params"]
@@ -124,10 +127,9 @@ def test_the_wheel_over_the_form_changes_no_paid_setting(xserver: XServer, slate
 
 
 def test_use_as_first_frame_creates_an_h3_slot_by_mouse_and_keyboard(
-    xserver: XServer, slate_env, tmp_path
+    xserver: XServer, slate_env, slate, tmp_path
 ):
-    done = run_slate(
-        slate_env,
+    done = slate(
         "submit",
         "--request-id",
         IMAGE,
@@ -160,13 +162,13 @@ def test_use_as_first_frame_creates_an_h3_slot_by_mouse_and_keyboard(
             probe,
             app,
             "createButton",
-            lambda: _status(slate_env, CHAINED),
+            lambda: _status(slate, CHAINED),
             "the chained slot created",
             tries=9,
         )
 
         def succeeded():
-            task = _status(slate_env, CHAINED)
+            task = _status(slate, CHAINED)
             return task if task and task["state"] == "success" else None
 
         task = wait_for("the chained slot's success", succeeded, app, 90)

@@ -9,7 +9,6 @@ import time
 
 from tests.desktop.test_xcb_draft import xserver  # noqa: F401
 from tests.support.xapp import click, event, launch, stop, wait_for, widgets
-from tests.support.fixtures import run_slate
 from tests.support.xserver import XServer
 
 LOST = "article:20260816:tide-eye:scene-41"
@@ -18,12 +17,12 @@ LOST = "article:20260816:tide-eye:scene-41"
 def test_an_unknown_slot_cannot_be_paid_twice_by_mouse_or_keyboard(
     xserver: XServer,  # noqa: F811
     slate_env,
+    slate,
     demo_sim,
     tmp_path,
 ):
     demo_sim.set_faults(lose_create_response=1)
-    lost = run_slate(
-        slate_env,
+    lost = slate(
         "submit",
         "--request-id",
         LOST,
@@ -64,6 +63,6 @@ def test_an_unknown_slot_cannot_be_paid_twice_by_mouse_or_keyboard(
     finally:
         stop(app)
     assert demo_sim.stats()["creates_total"] == 1  # never sent again
-    listed = run_slate(slate_env, "list")
+    listed = slate("list")
     rids = [s["request_id"] for s in listed.out["slots"]]
     assert rids == [LOST], rids
