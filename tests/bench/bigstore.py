@@ -34,6 +34,11 @@ from typing import Any, Iterator
 
 from tests.bench.common import bench_dir, emit
 
+try:
+    import fcntl
+except ImportError:  # not POSIX: no lock (runs side by side there are not these tests' case)
+    fcntl = None  # type: ignore[assignment]
+
 VERSION = 4  # 2: prompt_text (0003); 3: slot boundary, owner ids, store id (0004-5); 4: cost (0006)
 TENANT, USER = "studio-a", "lin"
 PROVIDER, ENDPOINT = "demo", "local"
@@ -325,10 +330,23 @@ def _events(task_id: int, slot: dict[str, Any], per_slot: int) -> list[tuple[Any
 def build(
     slots: int, events_per_slot: int, *, force: bool = False, seed: int = 7, legacy: bool = False
 ) -> dict[str, Any]:
-    """Build (or reuse) the cached store; returns its facts."""
+    """Build (or reuse) the cached store; returns its facts.
+
+    Under a lock beside the folder: runs started side by side (the smoke tests of several
+    groups on a clean machine) wait for one build and reuse it, instead of each removing the
+    folder another is writing."""
+    folder = cache_dir(slots, events_per_slot, legacy)
+    with open(folder.with_name(folder.name + ".lock"), "a") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        return _build(folder, slots, events_per_slot, force=force, seed=seed, legacy=legacy)
+
+
+def _build(
+    folder: Path, slots: int, events_per_slot: int, *, force: bool, seed: int, legacy: bool
+) -> dict[str, Any]:
     from app.store.aio import open_store
 
-    folder = cache_dir(slots, events_per_slot, legacy)
     marker = folder / "complete.json"
     if marker.exists() and not force:
         facts = json.loads(marker.read_text())
