@@ -37,6 +37,7 @@ def test_fault_soak_200_tasks(tmp_path, store_url, shard):
         # worker's 8 creates in flight (CI saw 17 of 40 in success, 22 rightly unknown), and
         # the kill-phase workers, waiting on these, never finish before the kills are done
         hold=20,
+        calm_at=((min_kills + 1) // 2, 4),  # what is asserted below
     )
     print("soak:", json.dumps({k: v for k, v in result.items() if k != "details"}))
     assert result["duplicate_creates"] == 0, result["details"]
@@ -148,6 +149,7 @@ def test_hostile_fault_soak_small(tmp_path, store_url, shard):
         # the last 3 slots are made once the kills end: under load every kill can land on the
         # creates in flight (CI saw all 10 slots rightly unknown after 2 kills, no id answered)
         hold=3,
+        calm_at=(1, 0),  # what is asserted below
     )
     print("hostile soak:", json.dumps({k: v for k, v in result.items() if k != "details"}))
     assert result["duplicate_creates"] == 0, result["details"]

@@ -41,6 +41,7 @@ def test_world2_soak_shard(tmp_path, store_url, seed):
         video_share=0.6,  # enough MiniMax-H3 answers for each world II fault to meet one
         v2_share=0.8,
         hold=6,  # created once the kills end: some slots always run to the end under load
+        calm_at=(3, 0),  # what is asserted below
         prefix=f"soak:20261202:shard-{seed}",
     )
     shown = {k: v for k, v in result.items() if k not in ("details", "money_details")}

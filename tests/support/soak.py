@@ -122,6 +122,7 @@ def soak(
     prefix: str = "soak:20261130:tide-eye",
     kill_seconds: float | None = None,
     hold: int = 0,
+    calm_at: tuple[int, int] | None = None,
 ) -> dict[str, Any]:
     """Run ``tasks`` slots through workers that are SIGKILLed at random moments while the demo
     provider injects random faults. The fault-and-kill phase lasts until both ``min_kills``
@@ -132,7 +133,8 @@ def soak(
     plan's last) are created only once the kills end: on a loaded machine a kill can land on
     every create in flight, and a shard would then have no slot that ever runs to the end. Once a
     kill-phase worker settles all the other slots, the held ones are made: calmly if the kills
-    and faults asked for are done, or else under kills and faults too (a quiet machine)."""
+    and faults asked for are done — or ``calm_at`` (kills, faults) are, the least the caller
+    asserts — or else under kills and faults too (a quiet machine)."""
     rng = random.Random(seed)
     data_dir = workdir / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -187,6 +189,7 @@ def soak(
         cmd += ["--lease-margin", str(LEASE_MARGIN), "--renew-every", str(RENEW_EVERY)]
     other_cmd = cmd + ["--clock-offset", str(skew)] if hostile and skew else None
     kills = rounds = 0
+    calm = False  # the held slots' worker: no more kills
     started = time.monotonic()
     try:
         if pairs:  # first, each competing slot loses its create, all within one window
@@ -206,7 +209,8 @@ def soak(
             ready, err = workdir / f"ready-{rounds}", workdir / f"worker-{rounds}.err"
             injected = sum(sim.stats()["faults_injected"].values())
             killing = (
-                time.monotonic() - started < max_seconds * 0.6
+                not calm
+                and time.monotonic() - started < max_seconds * 0.6
                 and (time.monotonic() - phase < (kill_seconds or max_seconds))
                 and (kills < min_kills or injected < min_faults)
             )
@@ -226,6 +230,10 @@ def soak(
                         kills += 1
                         continue
                     if held and proc.exitcode == 0:  # its own slots settled: the held ones next
+                        injected = sum(sim.stats()["faults_injected"].values())
+                        calm = calm_at is not None and (
+                            kills >= calm_at[0] and injected >= calm_at[1]
+                        )
                         hold = 0
                         continue
                 finally:
