@@ -68,6 +68,14 @@ def holder(
     )
 
 
+def hold(
+    store_url: str, env: dict[str, str], row: str = "-", idle_ms: int = 600_000
+) -> subprocess.Popen[str]:
+    """A Slate process inside a write transaction (SQLite: holding the writers' lock too), back
+    once it holds it (``holder`` then ``take``; test_journal and test_sound use it)."""
+    return take(holder(store_url, env, row, idle_ms))
+
+
 def take(proc: subprocess.Popen[str]) -> subprocess.Popen[str]:
     """Let a ``holder`` open the store and take its lock; back once it holds it."""
     assert proc.stdin is not None and proc.stdout is not None
