@@ -147,7 +147,9 @@ async def amain(
     controller = Controller(early=early, rebuild=_build)
     if screenshot_like and not settings.is_snapshot:
         settings = settings.snapshot()
-    window = MainWindow(controller, settings, paint_first=True)
+    # a describe run answers once the window has settled: it is made whole, as before paint
+    # first (CI saw two describes' closes outlast their 30 s under load with it deferred)
+    window = MainWindow(controller, settings, paint_first=not describe)
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
     if size is not None:  # slate gui --size WxH: this size, whatever the saved layout says
