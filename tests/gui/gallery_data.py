@@ -10,6 +10,7 @@ from pathlib import Path
 from PIL import Image
 from sqlalchemy import insert
 
+from app.domain.days import day_bounds, local_day
 from app.service.slate import SlateService
 from app.store.models import media_t
 from tests.gui.bulk import insert_slot
@@ -68,7 +69,9 @@ def add_image_results(
     """``n`` successful image slots of ``project`` with ``per_slot`` real PNGs each; returns
     their RequestIds, oldest first."""
     rids = []
-    base = time.time() - 3600 if created_at is None else created_at
+    # an hour ago, but never before today's local midnight: "today" holds them at any hour
+    # (CI at 00:24 UTC once found the day filter empty)
+    base = max(time.time() - 3600, day_bounds(local_day())[0]) if created_at is None else created_at
     for i in range(start, start + n):
         rid = f"article:{day}:{project}:still-{i:04d}"
         task_id = insert_slot(
