@@ -38,9 +38,11 @@ class Built:
         return None
 
 
-def _early_window(gui: Gui, qtbot: Any, config: Any = None) -> tuple[Controller, MainWindow]:
+def _early_window(
+    gui: Gui, qtbot: Any, config: Any = None, *, paint_first: bool = False
+) -> tuple[Controller, MainWindow]:
     controller = Controller(early=Early.of(config or gui.config, has_key=False))
-    window = MainWindow(controller, gui.settings())
+    window = MainWindow(controller, gui.settings(), paint_first=paint_first)
     qtbot.addWidget(window)
     window.show()
     controller.start()
@@ -234,11 +236,7 @@ def test_the_create_form_is_made_after_the_first_paint_and_tabs_as_if_made_first
     assert expected.index("promptEdit") < expected.index("createButton")
     whole.close()
 
-    controller = Controller(early=Early.of(gui.config, has_key=False))
-    window = MainWindow(controller, gui.settings(), paint_first=True)
-    qtbot.addWidget(window)
-    window.show()
-    controller.start()
+    controller, window = _early_window(gui, qtbot, paint_first=True)
     try:
         qtbot.wait(50)
         assert window.slot_pane._form is None and window.slot.draft is None
@@ -255,11 +253,7 @@ def test_the_create_form_is_made_after_the_first_paint_and_tabs_as_if_made_first
 def test_a_slot_chosen_before_the_form_is_made_stays_on_screen(gui: Gui, qtbot: Any) -> None:
     rid = "article:20261205:paint-first:scene-02"
     insert_slot(gui.service, rid, "success", kind="image")
-    controller = Controller(early=Early.of(gui.config, has_key=False))
-    window = MainWindow(controller, gui.settings(), paint_first=True)
-    qtbot.addWidget(window)
-    window.show()
-    controller.start()
+    controller, window = _early_window(gui, qtbot, paint_first=True)
     try:
         window.select(rid)  # the app's last slot, asked for before the first paint
         window.finish_start()
