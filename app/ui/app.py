@@ -95,6 +95,41 @@ def end_within(seconds: float | None = None) -> None:
     faulthandler.dump_traceback_later(seconds, exit=True, file=sys.stderr)
 
 
+#: Seconds the service may take to close before the run says on stderr what closing waits on.
+CLOSE_GRACE = 10.0
+
+
+def say_pending(out: Any = None) -> int:
+    """Every asyncio task still pending, with where it waits, to ``out`` (stderr): what a close
+    that does not end waits on. faulthandler's dump shows threads only, and with the loop idle
+    every thread waits for work; the stuck coroutine is here. The number of tasks."""
+    out = sys.stderr if out is None else out
+    current = asyncio.current_task()
+    pending = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+    for task in pending:
+        out.write(f"slate: still pending: {task!r}\n")
+        task.print_stack(file=out)
+    out.flush()
+    return len(pending)
+
+
+async def close_in_time(closing: Any, grace: float | None = None) -> bool:
+    """Await ``closing`` (the controller's ``aclose()``); False, once the tasks it waits on
+    are said (:func:`say_pending`), when it has not ended within ``grace`` seconds. It goes on
+    in the background then; the caller decides whether to wait longer."""
+    if grace is None:
+        grace = float(os.environ.get("SLATE_CLOSE_GRACE") or CLOSE_GRACE)
+    task = asyncio.ensure_future(closing)
+    done, _ = await asyncio.wait({task}, timeout=grace)
+    if task in done:
+        task.result()
+        return True
+    log.warning("closing took over %.0f s", grace)
+    sys.stderr.write(f"slate: closing takes over {grace:g} s; it waits on:\n")
+    say_pending()
+    return False
+
+
 # -- running -----------------------------------------------------------------------------------------
 async def _build(config: Config) -> Any:
     from app.bootstrap import build
@@ -150,6 +185,7 @@ async def amain(
     # a describe run answers once the window has settled: it is made whole, as before paint
     # first (CI saw two describes' closes outlast their 30 s under load with it deferred)
     window = MainWindow(controller, settings, paint_first=not describe)
+    answered: int | None = None  # a run that only looks: its exit code, once its answer is out
     closed = asyncio.Event()
     app.lastWindowClosed.connect(closed.set)
     if size is not None:  # slate gui --size WxH: this size, whatever the saved layout says
@@ -189,6 +225,7 @@ async def amain(
             sys.stdout.write(json.dumps(seen, ensure_ascii=False) + "\n")
             sys.stdout.flush()
             end_within()
+            answered = 0
             window.close()
             return 0
         if screenshot:
@@ -198,6 +235,7 @@ async def amain(
             app.processEvents()
             ok = window.grab().save(screenshot, "PNG")
             end_within()
+            answered = 0 if ok else 1
             window.close()
             if not ok:
                 sys.stderr.write(f"slate: could not write {screenshot}\n")
@@ -215,7 +253,12 @@ async def amain(
             window = window.replaced_by
         if window.isVisible():
             window.close()
-        await controller.aclose()
+        if not await close_in_time(controller.aclose()) and answered is not None:
+            # a run that only looks wrote nothing and its answer is out: it ends now rather
+            # than on the watchdog's exit 1 (what closing waits on is on stderr)
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(answered)
 
 
 async def _built(config: Config, screenshot_like: bool) -> Any:

@@ -205,3 +205,44 @@ def test_a_describe_stuck_closing_ends_with_the_stacks_instead_of_holding_its_ca
     assert proc.returncode == 1, proc.stderr[-2000:]
     assert "Timeout (0:00:02)!" in proc.stderr and "sleep" not in proc.stdout
     assert "Thread 0x" in proc.stderr or "Current thread" in proc.stderr, proc.stderr[-2000:]
+
+
+def test_a_describe_whose_close_waits_forever_says_on_what_and_ends_with_its_answer(
+    slate_env, tmp_path
+):
+    """CI saw describes that had answered wait on their close with the loop idle (every thread
+    waiting for work) until the watchdog's exit 1. Here the service's close waits on an event
+    nobody sets: after ``SLATE_CLOSE_GRACE`` seconds the run names the coroutine it waits on,
+    with its stack, and ends with its answer's exit 0, long before the watchdog."""
+    hook = tmp_path / "hook"
+    hook.mkdir()
+    (hook / "sitecustomize.py").write_text(
+        "import os\n"
+        "if os.environ.pop('SLATE_TEST_STUCK_CLOSE', None):\n"
+        "    import asyncio\n"
+        "    from app.ui import controller\n"
+        "    async def lost_wakeup_close(self):\n"
+        "        await asyncio.Event().wait()\n"
+        "    controller.Controller.aclose = lost_wakeup_close\n"
+    )
+    env = {k: v for k, v in slate_env.items() if k != "QT_QPA_PLATFORM"}
+    env.update(
+        SLATE_CLOSE_GRACE="1",
+        SLATE_CLOSE_WITHIN="150",
+        SLATE_TEST_STUCK_CLOSE="1",
+        PYTHONPATH=os.pathsep.join([str(hook), str(ROOT)]),
+    )
+    proc = subprocess.run(
+        [sys.executable, "-m", "app", "gui", "--describe"],
+        env=env,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=170,
+    )
+    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
+    assert len(lines) == 1 and json.loads(lines[0])["outcome"] == "ok", proc.stdout
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "closing takes over 1 s" in proc.stderr, proc.stderr[-3000:]
+    assert "lost_wakeup_close" in proc.stderr, proc.stderr[-3000:]
+    assert "Timeout (" not in proc.stderr  # not the watchdog's end
