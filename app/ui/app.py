@@ -232,7 +232,7 @@ async def amain(
             await controller.runner.settled()
             await asyncio.sleep(0.2)
             await controller.runner.settled()
-            app.processEvents()
+            await asyncio.sleep(0.05)  # what is posted is painted (never processEvents here)
             ok = window.grab().save(screenshot, "PNG")
             end_within()
             answered = 0 if ok else 1

@@ -229,15 +229,15 @@ def describe(window: Any, *, selected: str | None = None, lang: str = "en") -> d
 async def settle(window: Any, controller: Any, select: str | None) -> None:
     """Wait until the selected slot is on screen and the window's work is done (twice: work
     the first answers start, such as the lookup of an unknown slot, counts too)."""
-    app = QApplication.instance()
     deadline = time.monotonic() + SETTLE_TIMEOUT
     while select and window.slot.loading and time.monotonic() < deadline:
         await asyncio.sleep(0.05)
     for _ in range(2):
         await controller.runner.settled(max(1.0, deadline - time.monotonic()))
+        # Qt's events are the loop's own: awaiting lets them run. Never processEvents() here:
+        # inside a task's step it may run another task's wakeup, which asyncio then refuses
+        # ("Cannot enter into task") and drops, and that task never runs again.
         await asyncio.sleep(0.2)
-        if app is not None:
-            app.processEvents()
 
 
 __all__ = ["SETTLE_TIMEOUT", "describe", "settle", "visible_rect"]
