@@ -49,9 +49,7 @@ def test_no_coroutine_runs_a_nested_event_loop():
 
 
 def test_the_guard_sees_a_call_it_forbids():
-    tree = ast.parse(
-        "async def settle(app):\n    app.processEvents()\n    dialog.exec()\n"
-    )
+    tree = ast.parse("async def settle(app):\n    app.processEvents()\n    dialog.exec()\n")
     assert len(_calls(tree, "processEvents")) == 1
     [fn] = [n for n in ast.walk(tree) if isinstance(n, ast.AsyncFunctionDef)]
     assert len(_calls(fn, "exec")) == 1
