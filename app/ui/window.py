@@ -104,9 +104,9 @@ class MainWindow(QMainWindow):
         *,
         paint_first: bool = False,
     ) -> None:
-        """``paint_first`` (the app's start, issue 34): the create form and the first draft
-        are made by :meth:`finish_start`, called once the window's first rows are painted; a
-        window made without it is whole when made."""
+        """``paint_first`` (the app's start, issue 34): the create form, a stored slot's
+        results view and the first draft are made by :meth:`finish_start`, called once the
+        window's first rows are painted; a window made without it is whole when made."""
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Slate")
@@ -128,7 +128,7 @@ class MainWindow(QMainWindow):
         self.slot = CurrentSlot()
         self.model = SlotTreeModel(c, self)
         self.browser = SlotBrowser(self.model, self.slot)
-        self.slot_pane = SlotPane(c, self.slot, lazy_form=paint_first)
+        self.slot_pane = SlotPane(c, self.slot, lazy_form=paint_first, lazy_finished=paint_first)
         self._started = False  # the form hooked up and the first draft made (finish_start)
         self.result_pane = ResultPane(c, self.slot)
         self.welcome = WelcomePage(c)
@@ -188,8 +188,8 @@ class MainWindow(QMainWindow):
         self.slot_pane.exportWanted.connect(self.export)
         self.slot_pane.frameWanted.connect(self._choose_frame)
         self.slot_pane.pricesWanted.connect(lambda model: self.open_prices(model=model))
-        self.slot_pane.finished.useWanted.connect(self.use_result_as)
-        self.slot_pane.finished.make2kWanted.connect(self.make_2k)
+        self.slot_pane.useWanted.connect(self.use_result_as)
+        self.slot_pane.make2kWanted.connect(self.make_2k)
         self.result_pane.slotWanted.connect(self.select)
         self._right_width = 0  # the history panel's width before it was last closed
         self.slot_pane.history_toggle.toggled.connect(self.set_history_open)
@@ -218,11 +218,13 @@ class MainWindow(QMainWindow):
         self.open_running()
 
     def finish_start(self) -> None:
-        """The create form hooked up, and the first draft made unless a slot was chosen
-        meanwhile (once; a window made without ``paint_first`` did it when made)."""
+        """The results view and the create form made and hooked up, and the first draft made
+        unless a slot was chosen meanwhile (once; a window made without ``paint_first`` did it
+        when made)."""
         if self._started:
             return
         self._started = True
+        self.slot_pane.finished  # noqa: B018 - made now, if no slot shown has made it yet
         prompt = self.slot_pane.form.prompt  # its menu offers the earlier prompts too
         prompt.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         prompt.customContextMenuRequested.connect(self._prompt_menu)
@@ -432,7 +434,7 @@ class MainWindow(QMainWindow):
         self.picks = PickActions(self.controller, self)
         ask = lambda: self.ask_board()  # noqa: E731 - late-bound: tests answer the dialog
         self.gallery.set_picks(self.picks, ask)
-        self.slot_pane.finished.set_picks(self.picks, ask)
+        self.slot_pane.set_picks(self.picks, ask)
         self.picks.boardsChanged.connect(self._boards_changed)
         self.picks.refused.connect(lambda text: text and self.statusBar().showMessage(text, 8000))
         self.browser.picks.changed.connect(lambda: self._pick_filters(self.browser.picks))
@@ -681,7 +683,7 @@ class MainWindow(QMainWindow):
         self.show_gallery(False)  # the right pane back: its width is part of the saved layout
         self.save_layout()
         self.result_pane.stop()
-        self.slot_pane.finished.stop()
+        self.slot_pane.stop()
         self.thumbs.close()
         for dlg in (self.viewer, self.compare):
             if dlg is not None:

@@ -17,7 +17,7 @@ from app.domain.listing import SlotFilter
 from app.service.early import Early
 from app.ui.controller import Controller
 from app.ui.models import PROJECT_PAGE
-from app.ui.qt import QModelIndex
+from app.ui.qt import QModelIndex, QWidget
 from app.ui.window import MainWindow
 from tests.gui.bulk import fill, insert_slot
 from tests.gui.conftest import Gui, close
@@ -261,5 +261,112 @@ def test_a_slot_chosen_before_the_form_is_made_stays_on_screen(gui: Gui, qtbot: 
         controller.attach(Built(gui))
         gui.until(lambda: window.slot.task is not None, what="the chosen slot")
         assert window.slot.task.request_id == rid and not window.slot_pane.form.isVisible()
+    finally:
+        close(gui, controller, window)
+
+
+def _tree(window: MainWindow) -> list[tuple[int, str, str, bool]]:
+    """The window's widgets, depth first: (depth, class, object name, shown in the window);
+    those deleted later (a replaced status bar) gone first."""
+    from app.ui.qt import QApplication, QEvent, Qt
+
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    out: list[tuple[int, str, str, bool]] = []
+
+    def walk(w: QWidget, depth: int) -> None:
+        out.append((depth, type(w).__name__, w.objectName(), w.isVisibleTo(window)))
+        for child in w.findChildren(QWidget, options=Qt.FindChildOption.FindDirectChildrenOnly):
+            walk(child, depth + 1)
+
+    walk(window, 0)
+    return out
+
+
+def _tab_chain(window: MainWindow) -> list[str]:
+    """Every Tab stop of the window, shown or not, in its focus chain: each by its path of
+    object names (class names where unnamed)."""
+    from app.ui.qt import Qt
+
+    def path(w: Any) -> str:
+        parts = []
+        while w is not None and w is not window:
+            parts.append(w.objectName() or type(w).__name__)
+            w = w.parentWidget()
+        return "/".join(reversed(parts))
+
+    w, out = window.nextInFocusChain(), []
+    while w is not window:
+        if w.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            out.append(path(w))
+        w = w.nextInFocusChain()
+    return out
+
+
+def test_the_results_view_is_made_after_the_first_paint_as_in_a_whole_window(
+    gui: Gui, qtbot: Any
+) -> None:
+    """A stored slot's results view (``FinishedView``) is not shown at the start: the app's
+    window makes it in ``finish_start``. Once made, the window is the whole window's: the same
+    widgets, object names, shown or hidden, and Tab order."""
+    whole = MainWindow(Controller(gui.service), gui.settings())
+    qtbot.addWidget(whole)
+    whole.show()
+    gui.until(lambda: whole.slot_pane.form.prompt.isVisible(), what="the whole window's form")
+    tree, chain = _tree(whole), _tab_chain(whole)
+    assert whole.findChild(QWidget, "finishedView") is not None
+    assert "resultGrid" in " ".join(chain) and "useAsButton" in " ".join(chain)
+    whole.close()
+
+    controller, window = _early_window(gui, qtbot, paint_first=True)
+    try:
+        qtbot.wait(50)
+        assert window.slot_pane._finished is None
+        assert window.findChild(QWidget, "finishedView") is None
+        window.finish_start()
+        assert window.slot_pane._finished is not None
+        gui.until(lambda: window.slot_pane.form.prompt.isVisible(), what="the draft's form")
+        assert _tree(window) == tree
+        assert _tab_chain(window) == chain
+    finally:
+        close(gui, controller, window)
+
+
+def test_a_slot_chosen_before_the_start_ends_shows_its_results(
+    gui: Gui, qtbot: Any, tmp_path: Any
+) -> None:
+    """A stored slot shown before ``finish_start`` makes the results view then, hooked up to
+    the window (its marks, "Use in a new slot"); the window is the whole window's all the same,
+    its Tab order too."""
+    from app.ui.qt import Qt
+    from tests.gui.gallery_data import add_image_results
+    from tests.gui.test_picks import stored
+
+    [rid] = add_image_results(gui.service, tmp_path, 1, per_slot=1)
+    whole = MainWindow(Controller(gui.service), gui.settings())
+    qtbot.addWidget(whole)
+    whole.show()
+    whole.select(rid)
+    gui.until(lambda: whole.slot_pane.finished.pick_bar.isVisible(), what="the whole's results")
+    chain = _tab_chain(whole)
+    whole.close()
+
+    controller, window = _early_window(gui, qtbot, paint_first=True)
+    try:
+        window.select(rid)
+        controller.attach(Built(gui))
+        gui.until(lambda: window.slot_pane._finished is not None, what="the results view")
+        finished = window.slot_pane._finished
+        assert window.slot_pane._form is not None  # the stored slot's parameters, read only
+        gui.until(lambda: finished.pick_bar.isVisible(), what="its result and marks")
+        assert finished.images.count() == 1 and finished.isVisible()
+        window.browser.tree.setFocus()
+        qtbot.keyClick(window.browser.tree, Qt.Key.Key_F)  # the window's marks
+        gui.until(lambda: stored(gui, rid)[0] == "favourite", what="favourite stored")
+        window.finish_start()
+        assert window.slot_pane.finished is finished and window.slot.selected == rid
+        assert window.slot.draft is None
+        assert _tab_chain(window) == chain
+        finished.useWanted.emit(finished._media[0], "first_frame")  # its menu's first entry
+        gui.until(lambda: window.slot.draft is not None, what="the draft fed with the result")
     finally:
         close(gui, controller, window)

@@ -36,6 +36,7 @@ class FirstShow(QObject):
         if not snap and ev.type() == QEvent.Type.Show and type(obj).__name__ == "MainWindow":
             snap["modules"] = sorted(sys.modules)
             snap["form_at_show"] = obj.slot_pane._form is not None
+            snap["finished_at_show"] = obj.slot_pane._finished is not None
             seen.append(obj)
             if obj.model.rowCount() > 0:  # in before the first paint (read ahead from the file)
                 snap["rows"] = snap["modules"]
@@ -57,9 +58,11 @@ if __name__ == "__main__":
 
     rc = app.cli.main(["gui", "--screenshot", sys.argv[1]])
     window = seen[0] if seen else None
-    made = {  # the create form and the first draft, made after the first paint
+    made = {  # the create form, the results view and the first draft, after the first paint
         "form_at_show": snap.get("form_at_show"),
+        "finished_at_show": snap.get("finished_at_show"),
         "form": window is not None and window.slot_pane._form is not None,
+        "finished": window is not None and window.slot_pane._finished is not None,
         "draft": window is not None and window.slot.draft is not None,
     }
     with open(sys.argv[2], "w") as f:
@@ -173,8 +176,8 @@ def _env(tmp_path: Path) -> dict[str, str]:
 
 def _first_window_modules(tmp_path: Path) -> tuple[list[str], list[str] | None]:
     """The modules loaded when the main window was first shown, and when its first rows were
-    in (None: no rows). Checks on the way that the create form was made after the first Show,
-    with the first draft (paint first, issue 34)."""
+    in (None: no rows). Checks on the way that the create form and a stored slot's results
+    view were made after the first Show, with the first draft (paint first, issue 34)."""
     driver = tmp_path / "first_window.py"
     driver.write_text(DRIVER)
     out = tmp_path / "modules.json"
@@ -193,6 +196,8 @@ def _first_window_modules(tmp_path: Path) -> tuple[list[str], list[str] | None]:
     assert got["modules"], "the main window was never shown"
     assert got["form_at_show"] is False, "the create form was made before the first paint"
     assert got["form"] and got["draft"], "no create form or first draft after the start"
+    assert got["finished_at_show"] is False, "the results view was made before the first paint"
+    assert got["finished"], "no results view after the start"
     return list(got["modules"]), got["rows"]
 
 

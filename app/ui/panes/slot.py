@@ -79,6 +79,8 @@ class SlotPane(QWidget):
     frameWanted = Signal(object)  # the FramePicker that wants a file
     submitted = Signal(str)  # a create the designer started here (the notifier follows it)
     pricesWanted = Signal(str)  # "Give it a price…": the Prices dialog, this model selected
+    useWanted = Signal(object, str)  # the results view's: feed a new slot with a result
+    make2kWanted = Signal(object)  # the results view's: re-render this task at 2K
 
     def __init__(
         self,
@@ -87,9 +89,11 @@ class SlotPane(QWidget):
         parent: QWidget | None = None,
         *,
         lazy_form: bool = False,
+        lazy_finished: bool = False,
     ) -> None:
         """``lazy_form``: the create form is made on first use (:attr:`form`), not here — the
-        window's first paint goes without it (issue 34); the pane is otherwise the same."""
+        window's first paint goes without it (issue 34); the pane is otherwise the same.
+        ``lazy_finished``: so is a stored slot's results view (:attr:`finished`)."""
         super().__init__(parent)
         self.setObjectName("slotPane")
         self.controller = controller
@@ -129,9 +133,12 @@ class SlotPane(QWidget):
         box = QVBoxLayout(inner)
         box.setContentsMargins(4, 4, 8, 4)
         box.setSpacing(8)
-        self.finished = FinishedView(controller)  # a stored slot: results large, then summary
-        self.finished.hide()
-        self.banner.progressShown.connect(self.finished.running.set_progress)
+        # a stored slot: results large, then summary (made on first use with lazy_finished)
+        self._finished: FinishedView | None = None
+        self._picks: tuple[Any, Any] | None = None  # (PickActions, ask_board) for its marks
+        self.banner.progressShown.connect(
+            lambda value, most: self.finished.running.set_progress(value, most)
+        )
         self.tidy = TidyBar(controller, slot)  # hide, delete local media, "media removed here"
         self.tidy.recoverWanted.connect(self.recover)
         self.tidy.said.connect(lambda text, error: self.show_message(text, error))
@@ -152,13 +159,13 @@ class SlotPane(QWidget):
             (head, 0),
             (self.banner, 0),
             (self.tidy, 0),
-            (self.finished, 1),
             (self.composer, 0),
             (self.used_hint, 0),
             (self._holder, 1),
             (self.locked_hint, 0),
         ):
             box.addWidget(widget, stretch)
+        self._box = box  # the results view goes after the Tidy bar (_make_finished)
         scroll = QScrollArea(objectName="slotScroll")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -185,6 +192,8 @@ class SlotPane(QWidget):
         controller.outcomeArrived.connect(self._outcome)
         controller.actionFailed.connect(self._end)
         controller.errorOccurred.connect(self.show_error)
+        if not lazy_finished:
+            self._make_finished()
         if not lazy_form:
             self._make_form()
 
@@ -192,6 +201,36 @@ class SlotPane(QWidget):
     def form(self) -> CreateForm:
         """The create form (made on first use when the pane was built with ``lazy_form``)."""
         return self._form if self._form is not None else self._make_form()
+
+    @property
+    def finished(self) -> FinishedView:
+        """A stored slot's results view (made on first use when the pane was built with
+        ``lazy_finished``)."""
+        return self._finished if self._finished is not None else self._make_finished()
+
+    def _make_finished(self) -> FinishedView:
+        finished = self._finished = FinishedView(self.controller)
+        finished.hide()
+        finished.show_task(None)  # as a whole pane's is once a draft was shown
+        finished.useWanted.connect(self.useWanted)
+        finished.make2kWanted.connect(self.make2kWanted)
+        if self._picks is not None:
+            finished.set_picks(*self._picks)
+        self._box.insertWidget(self._box.indexOf(self.tidy) + 1, finished, 1)
+        # made later, its Tab stops would come last: the Tidy bar's, these, then the composer's
+        _tab_after(self.composer.previousInFocusChain(), finished)
+        return finished
+
+    def set_picks(self, picks: Any, ask_board: Any) -> None:
+        """The window's marks for the results view (kept for it when it is made later)."""
+        self._picks = (picks, ask_board)
+        if self._finished is not None:
+            self._finished.set_picks(picks, ask_board)
+
+    def stop(self) -> None:
+        """Media on screen stop playing (the window closes)."""
+        if self._finished is not None:
+            self._finished.stop()
 
     def _make_form(self) -> CreateForm:
         controller = self.controller
@@ -574,13 +613,11 @@ class SlotPane(QWidget):
             return
         task = slot.task
         # A stored slot shows its results and a summary; the composer and form are for drafts.
-        self.finished.setVisible(task is not None)
+        if task is not None or self._finished is not None:  # none made yet: none to hide
+            self.finished.setVisible(task is not None)
+            self.finished.show_task(task)
         self.composer.setVisible(task is None)
         self._holder.setVisible(task is None)
-        if task is not None:
-            self.finished.show_task(task)
-        else:
-            self.finished.show_task(None)
         # a result on screen takes the room: the state said in fewer lines above it
         self.banner.set_compact(bool(task is not None and task.media and task.state == "success"))
         if task is not None:
