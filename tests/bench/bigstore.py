@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from tests.bench.common import bench_dir, emit
+from tests.support.rows import SLOT_COLUMNS, slot_dict
 
 try:
     import fcntl
@@ -170,10 +171,12 @@ def _slots(
     from app.domain.prices import parse_table
     from app.domain.slots import SlotRef
     from app.service.prices import shipped_text
+    from app.store.rows import Scope
 
     table = parse_table(shipped_text())
 
     user_hash = SlotRef.parse(TENANT, USER, "placeholder-id").user_hash
+    scope = Scope(TENANT, user_hash, PROVIDER, ENDPOINT)
     states = [s for s, w in STATE_WEIGHTS for _ in range(w)]
     scene: dict[tuple[str, str], int] = {}
     day0 = now - DAYS * 86400
@@ -233,39 +236,37 @@ def _slots(
         )
         if legacy:
             cost = {"estimate": None, "currency": None, "basis": None, "reported": None}
-        yield dict(
-            cost_estimate=cost["estimate"],
-            cost_currency=cost["currency"],
-            cost_basis=cost["basis"],
-            cost_reported=cost["reported"],
-            cost_day=local_day(created),
-            tenant=ref.tenant,
-            user_hash=user_hash,
+        yield slot_dict(
+            scope,
+            rid,
+            kind,
             slot_key=ref.slot_key,
             idempotency_key=ref.key(kind),
-            provider=PROVIDER,
-            endpoint=ENDPOINT,
-            request_id=rid,
-            kind=kind,
             fingerprint=fingerprint(kind, norm),
             params=json.dumps(norm),
-            prompt_text=norm["prompt"],
             state=state,
-            provider_task_id=task_id,
-            provider_status=provider_status,
-            results=json.dumps(results) if results is not None else None,
-            error_code=error_code,
-            error_message=error_message,
-            owner_host=None,
-            owner_pid=None,
-            owner_started=None,
-            lease_until=None,
-            units=1 if kind == "video" else norm["n"],
             created_at=created,
             updated_at=created + 120,
-            next_poll_at=None,
-            poll_failures=0,
-            project=project,
+            units=1 if kind == "video" else norm["n"],
+            more=dict(
+                provider_task_id=task_id,
+                provider_status=provider_status,
+                results=json.dumps(results) if results is not None else None,
+                error_code=error_code,
+                error_message=error_message,
+                owner_host=None,
+                owner_pid=None,
+                owner_started=None,
+                lease_until=None,
+                next_poll_at=None,
+                project=project,
+                prompt_text=norm["prompt"],
+                cost_estimate=cost["estimate"],
+                cost_currency=cost["currency"],
+                cost_basis=cost["basis"],
+                cost_reported=cost["reported"],
+                cost_day=local_day(created),
+            ),
         )
 
 
@@ -363,17 +364,7 @@ def _build(
     db.execute("PRAGMA synchronous=OFF")
     db.execute("PRAGMA cache_size=-200000")
     cols = (
-        "tenant",
-        "user_hash",
-        "slot_key",
-        "idempotency_key",
-        "provider",
-        "endpoint",
-        "request_id",
-        "kind",
-        "fingerprint",
-        "params",
-        "state",
+        *SLOT_COLUMNS,
         "provider_task_id",
         "provider_status",
         "results",
@@ -383,11 +374,7 @@ def _build(
         "owner_pid",
         "owner_started",
         "lease_until",
-        "units",
-        "created_at",
-        "updated_at",
         "next_poll_at",
-        "poll_failures",
         "project",
         "prompt_text",
         "cost_estimate",

@@ -21,31 +21,13 @@ from app.domain.slots import SlotRef
 from app.service.slate import SlateService
 from app.store.models import tasks
 from app.store.text_search import TABLE as TEXT_INDEX
+from tests.support.rows import SLOT_COLUMNS, slot_dict, slot_row
 
 STATES = ("success", "processing", "unknown", "fail", "rejected", "queueing", "success", "success")
 
 
-#: the columns :func:`fill` writes, in the order of its rows
-COLUMNS = (
-    "tenant",
-    "user_hash",
-    "slot_key",
-    "idempotency_key",
-    "provider",
-    "endpoint",
-    "request_id",
-    "kind",
-    "fingerprint",
-    "params",
-    "state",
-    "units",
-    "created_at",
-    "updated_at",
-    "poll_failures",
-    "project",
-    "next_poll_at",
-    "prompt_text",
-)
+#: the columns :func:`fill` writes, in the order of its rows: a slot's own, then the browser's
+COLUMNS = (*SLOT_COLUMNS, "project", "next_poll_at", "prompt_text")
 #: the SQLite connection's settings while it fills (see :func:`fill`)
 FILL_PRAGMAS = {"cache_size": -262144, "temp_store": 2, "synchronous": 0}
 
@@ -94,28 +76,18 @@ def fill(
             else _params(kind, prompt)
         )
         created = now - (i % days) * 86400 - i * 0.001
-        rows.append(
-            (
-                scope.tenant,
-                scope.user_hash,
-                f"{i:064x}",
-                f"{kind}:{i:064x}",
-                scope.provider,
-                scope.endpoint,
-                rid,
-                kind,
-                f"{i:064x}",
-                params,
-                STATES[i % len(STATES)],
-                1,
-                created,
-                created,
-                0,
-                project,
-                None,
-                prompt,
-            )
+        row = slot_row(
+            scope,
+            rid,
+            kind,
+            slot_key=f"{i:064x}",
+            idempotency_key=f"{kind}:{i:064x}",
+            fingerprint=f"{i:064x}",
+            params=params,
+            state=STATES[i % len(STATES)],
+            created_at=created,
         )
+        rows.append((*row, project, None, prompt))
     with engine.connect() as conn:
         if not sqlite:
             with conn.begin():
@@ -205,30 +177,28 @@ def insert_slot(
         return int(
             conn.execute(
                 insert(tasks).values(
-                    tenant=service.scope.tenant,
-                    user_hash=service.scope.user_hash,
-                    slot_key=ref.slot_key,
-                    idempotency_key=ref.key(kind),
-                    provider=service.scope.provider,  # type: ignore[arg-type]
-                    endpoint=service.scope.endpoint,
-                    request_id=request_id,
-                    kind=kind,
-                    fingerprint=fingerprint(kind, params),
-                    params=params,
-                    state=state,
-                    units=1,
-                    created_at=now,
-                    updated_at=now,
-                    poll_failures=0,
-                    project=project_of(request_id),
-                    prompt_text=params["prompt"],
-                    results=results,
-                    error_code=error_code or ("x" if error else None),
-                    error_message=error,
-                    provider_task_id=provider_task_id,
-                    next_poll_at=now + 3600
-                    if state in ("preparing", "queueing", "processing")
-                    else None,
+                    slot_dict(
+                        service.scope,
+                        request_id,
+                        kind,
+                        slot_key=ref.slot_key,
+                        idempotency_key=ref.key(kind),
+                        fingerprint=fingerprint(kind, params),
+                        params=params,
+                        state=state,
+                        created_at=now,
+                        more=dict(
+                            project=project_of(request_id),
+                            prompt_text=params["prompt"],
+                            results=results,
+                            error_code=error_code or ("x" if error else None),
+                            error_message=error,
+                            provider_task_id=provider_task_id,
+                            next_poll_at=now + 3600
+                            if state in ("preparing", "queueing", "processing")
+                            else None,
+                        ),
+                    )
                 )
             ).inserted_primary_key[0]
         )

@@ -26,7 +26,9 @@ import sqlalchemy as sa
 from app.domain.slots import SlotRef
 from app.store.engine import make_engine
 from app.store.migrate import upgrade
+from app.store.rows import Scope
 from tests.support.fixtures import ROOT
+from tests.support.rows import SLOT_COLUMNS, slot_dict
 
 #: Rounds per shard, and shards per backend: 200 rounds per backend in all.
 ROUNDS = 50
@@ -131,28 +133,11 @@ def _duplicated_store(store_url: str) -> None:
     try:
         upgrade(eng, "0003_browse_index")
         now = time.time()
-        cols = (
-            "tenant",
-            "user_hash",
-            "slot_key",
-            "idempotency_key",
-            "provider",
-            "endpoint",
-            "request_id",
-            "kind",
-            "fingerprint",
-            "params",
-            "state",
-            "units",
-            "created_at",
-            "updated_at",
-            "poll_failures",
-            "provider_task_id",
-            "provider_status",
-        )
+        cols = (*SLOT_COLUMNS, "provider_task_id", "provider_status")
         table = sa.table(
             "tasks", *[sa.column(c, sa.JSON) if c == "params" else sa.column(c) for c in cols]
         )
+        scope = Scope(ref.tenant, ref.user_hash, "demo", "local")
         with eng.begin() as conn:
             for kind, pid, state in (
                 ("image", "img-111", "success"),
@@ -160,23 +145,21 @@ def _duplicated_store(store_url: str) -> None:
             ):
                 conn.execute(
                     table.insert().values(
-                        tenant=ref.tenant,
-                        user_hash=ref.user_hash,
-                        slot_key=ref.slot_key,
-                        idempotency_key=ref.key(kind),
-                        provider="demo",
-                        endpoint="local",
-                        request_id=RID,
-                        kind=kind,
-                        fingerprint="f" * 64,
-                        params={"prompt": f"{kind} prompt"},
-                        state=state,
-                        units=1,
-                        created_at=now,
-                        updated_at=now,
-                        poll_failures=0,
-                        provider_task_id=pid,
-                        provider_status="Processing" if kind == "video" else "Success",
+                        slot_dict(
+                            scope,
+                            RID,
+                            kind,
+                            slot_key=ref.slot_key,
+                            idempotency_key=ref.key(kind),
+                            fingerprint="f" * 64,
+                            params={"prompt": f"{kind} prompt"},
+                            state=state,
+                            created_at=now,
+                            more=dict(
+                                provider_task_id=pid,
+                                provider_status="Processing" if kind == "video" else "Success",
+                            ),
+                        )
                     )
                 )
                 now += 0.5
