@@ -17,6 +17,7 @@ import asyncio
 import time
 from typing import IO, Any
 
+from app.aiotools import cancel_and_wait
 from app.cli_words import DOWNLOADING_OF, say
 from app.domain.states import STOP_STATES, State
 from app.present import said, words
@@ -157,11 +158,7 @@ class Progress:
 
     async def aclose(self) -> None:
         if self._ticker is not None:
-            self._ticker.cancel()
-            try:
-                await self._ticker
-            except asyncio.CancelledError:
-                pass
+            await cancel_and_wait(self._ticker)
         for task in list(self._learning):
             task.cancel()
         if self.task_changed in self.service.listeners:

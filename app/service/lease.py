@@ -15,6 +15,7 @@ import logging
 import time
 from types import TracebackType
 
+from app.aiotools import cancel_and_wait
 from app.service.context import ServiceContext
 from app.store.rows import Owner, TaskRow
 
@@ -60,11 +61,7 @@ class Lease:
         tb: TracebackType | None,
     ) -> None:
         if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+            await cancel_and_wait(self._task)
 
     async def renew(self) -> bool:
         """Extend the lease now; False once the record is no longer this owner's."""
