@@ -36,12 +36,13 @@ from app.ui.notify import Notifier
 from app.ui.panes.browser import SlotBrowser
 from app.ui.panes.queue import QueuePanel
 from app.ui.panes.result import ResultPane
-from app.ui.panes.slot import SlotPane
+from app.ui.panes.slot import SlotPane, _tab_after
 from app.ui.panes.status import StatusPane
 from app.ui.panes.toolbar import TopBar
 from app.ui.panes.welcome import WelcomePage
 from app.ui.qt import (
     QAction,
+    QByteArray,
     QEvent,
     QFrame,
     QGuiApplication,
@@ -85,11 +86,13 @@ HISTORY_OPEN_WIDTH = 1440
 ON_SCREEN: Any = object()
 
 
-def _frame(widget: QWidget) -> QFrame:
+def _frame(widget: QWidget | None) -> QFrame:
+    """A pane's frame, around ``widget`` (None: put in later)."""
     frame = QFrame(objectName="pane")
     box = QVBoxLayout(frame)
     box.setContentsMargins(8, 8, 8, 8)
-    box.addWidget(widget)
+    if widget is not None:
+        box.addWidget(widget)
     return frame
 
 
@@ -105,8 +108,9 @@ class MainWindow(QMainWindow):
         paint_first: bool = False,
     ) -> None:
         """``paint_first`` (the app's start, issue 34): the create form, a stored slot's
-        results view and the first draft are made by :meth:`finish_start`, called once the
-        window's first rows are painted; a window made without it is whole when made."""
+        results view, the history panel (unless it is shown at the start) and the first draft
+        are made by :meth:`finish_start`, called once the window's first rows are painted; a
+        window made without it is whole when made."""
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Slate")
@@ -130,7 +134,9 @@ class MainWindow(QMainWindow):
         self.browser = SlotBrowser(self.model, self.slot)
         self.slot_pane = SlotPane(c, self.slot, lazy_form=paint_first, lazy_finished=paint_first)
         self._started = False  # the form hooked up and the first draft made (finish_start)
-        self.result_pane = ResultPane(c, self.slot)
+        # the history panel: made later with paint_first (result_pane), unless shown at once
+        self._result_pane = None if paint_first else ResultPane(c, self.slot)
+        self._history_state = QByteArray()  # its splitter's saved state, till it is made
         self.welcome = WelcomePage(c)
         self.status_pane = StatusPane(c)
         self.notifier = Notifier(self, c, self.settings)
@@ -148,7 +154,7 @@ class MainWindow(QMainWindow):
         cbox.setContentsMargins(0, 0, 0, 0)
         cbox.addWidget(self.queue)
         cbox.addWidget(self.browser, 1)
-        left, right = _frame(column), _frame(self.result_pane)
+        left, right = _frame(column), _frame(self._result_pane)
         left.setMinimumWidth(LEFT_MIN)
         right.setMinimumWidth(RIGHT_MIN)
         self.splitter = QSplitter(Qt.Orientation.Horizontal, objectName="mainSplitter")
@@ -190,7 +196,8 @@ class MainWindow(QMainWindow):
         self.slot_pane.pricesWanted.connect(lambda model: self.open_prices(model=model))
         self.slot_pane.useWanted.connect(self.use_result_as)
         self.slot_pane.make2kWanted.connect(self.make_2k)
-        self.result_pane.slotWanted.connect(self.select)
+        if self._result_pane is not None:
+            self._result_pane.slotWanted.connect(self.select)
         self._right_width = 0  # the history panel's width before it was last closed
         self.slot_pane.history_toggle.toggled.connect(self.set_history_open)
         self.slot_pane.submitted.connect(self.notifier.track)
@@ -225,6 +232,7 @@ class MainWindow(QMainWindow):
             return
         self._started = True
         self.slot_pane.finished  # noqa: B018 - made now, if no slot shown has made it yet
+        self.result_pane  # noqa: B018 - and the history panel, if not shown yet
         prompt = self.slot_pane.form.prompt  # its menu offers the earlier prompts too
         prompt.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         prompt.customContextMenuRequested.connect(self._prompt_menu)
@@ -232,6 +240,30 @@ class MainWindow(QMainWindow):
             self.new_draft(initial=True)
             self._maybe_empty()
         self.thumbs.warm_soon()  # the thumbnail workers: a moment after the start, not in it
+
+    @property
+    def result_pane(self) -> ResultPane:
+        """The history panel (made on first use, or when first shown, with ``paint_first``)."""
+        return self._result_pane if self._result_pane is not None else self._make_result_pane()
+
+    def _make_result_pane(self) -> ResultPane:
+        pane = self._result_pane = ResultPane(self.controller, self.slot)
+        if not self._history_state.isEmpty():
+            pane.restore_layout(self._history_state)
+        right = self.splitter.widget(2)
+        right.layout().addWidget(pane)
+        if right.isVisible():
+            pane.show()  # now, not after the next events (as in a frame shown with it)
+        # made later, its Tab stops would come last: the gallery's, these, then the top bar's
+        stop = self.gallery_button.previousInFocusChain()
+        while not stop.focusPolicy() & Qt.FocusPolicy.TabFocus:
+            stop = stop.previousInFocusChain()
+        _tab_after(stop, pane)
+        pane.slotWanted.connect(self.select)
+        return pane
+
+    def _keep_history_state(self, state: QByteArray) -> None:
+        self._history_state = state
 
     def _build_shortcuts(self) -> None:
         def add(name: str, keys: list[str], slot: Any, text: str) -> QAction:
@@ -503,6 +535,8 @@ class MainWindow(QMainWindow):
         self._show_right(on and not self.gallery_shown())
 
     def _show_right(self, on: bool) -> None:
+        if on and self._result_pane is None:
+            self._make_result_pane()  # shown at the start: made before the first paint
         right = self.splitter.widget(2)
         if on != right.isHidden():
             return
@@ -637,7 +671,11 @@ class MainWindow(QMainWindow):
         return {
             "state": (self.saveState, self.restoreState),
             "slotHeader": (self.browser.save_layout, self.browser.restore_layout),
-            "historySplitter": (self.result_pane.save_layout, self.result_pane.restore_layout),
+            "historySplitter": (
+                (pane.save_layout, pane.restore_layout)
+                if (pane := self._result_pane) is not None
+                else (lambda: self._history_state, self._keep_history_state)
+            ),
         }
 
     def restore_layout(self) -> None:
@@ -682,7 +720,8 @@ class MainWindow(QMainWindow):
             return
         self.show_gallery(False)  # the right pane back: its width is part of the saved layout
         self.save_layout()
-        self.result_pane.stop()
+        if self._result_pane is not None:
+            self._result_pane.stop()
         self.slot_pane.stop()
         self.thumbs.close()
         for dlg in (self.viewer, self.compare):

@@ -370,3 +370,75 @@ def test_a_slot_chosen_before_the_start_ends_shows_its_results(
         gui.until(lambda: window.slot.draft is not None, what="the draft fed with the result")
     finally:
         close(gui, controller, window)
+
+
+def test_a_closed_history_panel_is_made_after_the_first_paint_as_in_a_whole_window(
+    gui: Gui, qtbot: Any
+) -> None:
+    """The history panel (``ResultPane``) closed at the start (the window narrower than
+    ``HISTORY_OPEN_WIDTH``, no choice saved) is made in ``finish_start``, with its saved split:
+    then, and with the panel opened, the window is the whole window's."""
+    whole = MainWindow(Controller(gui.service), gui.settings())
+    qtbot.addWidget(whole)
+    whole.show()
+    gui.until(lambda: whole.slot_pane.form.prompt.isVisible(), what="the whole window's form")
+    assert not whole.history_open() and whole.result_pane.isHidden() is False
+    whole.result_pane.splitter.setSizes([120, 480])  # a split of the designer's, saved
+    split = whole.result_pane.save_layout()
+    whole.close()  # saves the layout
+    whole = MainWindow(Controller(gui.service), gui.settings())
+    qtbot.addWidget(whole)
+    whole.show()
+    gui.until(lambda: whole.slot_pane.form.prompt.isVisible(), what="the whole window's form")
+    tree, chain, sizes = _tree(whole), _tab_chain(whole), whole.splitter.sizes()
+    assert whole.result_pane.save_layout() == split
+    whole.set_history_open(True)
+    opened = whole.splitter.sizes(), whole.result_pane.isVisible()
+    whole.set_history_open(False)
+    whole.close()
+
+    controller, window = _early_window(gui, qtbot, paint_first=True)
+    try:
+        qtbot.wait(50)
+        assert window._result_pane is None
+        assert window.findChild(QWidget, "historyPanel") is None
+        window.finish_start()
+        assert window._result_pane is not None
+        gui.until(lambda: window.slot_pane.form.prompt.isVisible(), what="the draft's form")
+        assert _tree(window) == tree and _tab_chain(window) == chain
+        assert window.splitter.sizes() == sizes and window.result_pane.save_layout() == split
+        window.set_history_open(True)
+        assert (window.splitter.sizes(), window.result_pane.isVisible()) == opened
+    finally:
+        close(gui, controller, window)
+
+
+def test_a_history_panel_open_at_the_start_is_made_before_the_first_paint(
+    gui: Gui, qtbot: Any
+) -> None:
+    from app.ui import settings as settings_mod
+    from app.ui.qt import QEvent, QObject
+
+    settings_mod.Settings(gui.settings()).history_panel = True  # the designer's choice
+    seen: list[bool] = []
+
+    class FirstPaint(QObject):
+        def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+            if event.type() == QEvent.Type.Paint and not seen:
+                seen.append(obj._result_pane is not None and obj.result_pane.isVisible())
+            return False
+
+    controller = Controller(early=Early.of(gui.config, has_key=False))
+    window = MainWindow(controller, gui.settings(), paint_first=True)
+    qtbot.addWidget(window)
+    spy = FirstPaint()
+    window.installEventFilter(spy)
+    window.show()
+    controller.start()
+    try:
+        gui.until(lambda: seen, what="the first paint")
+        assert seen == [True]
+        assert window.history_open() and window.slot_pane._form is None  # the form comes later
+    finally:
+        window.removeEventFilter(spy)
+        close(gui, controller, window)
