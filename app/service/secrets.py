@@ -11,14 +11,23 @@ import hashlib
 import logging
 import os
 import secrets
+import sys
 from pathlib import Path
 
-import keyring
-from keyring.backends.fail import Keyring as FailKeyring
-from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError
+#: keyring's macOS backend looks its frameworks up with ctypes' ``find_library`` when imported,
+#: and keyring imports every backend to choose one: on Linux that ran ``ldconfig``, ``gcc`` and
+#: ``ld`` (about 40 processes) at every start that looks up the key, for a backend that cannot
+#: work there. Elsewhere than on macOS its API module is reported missing, which its backend
+#: already handles (it then says it is unavailable); the chosen keyring is the same.
+if sys.platform != "darwin":
+    sys.modules.setdefault("keyring.backends.macOS.api", None)  # type: ignore[arg-type]
 
-from app import scrub
-from app.config import ENV_API_KEY as ENV_API_KEY
+import keyring  # noqa: E402 - after the line above
+from keyring.backends.fail import Keyring as FailKeyring  # noqa: E402
+from keyring.errors import KeyringError, NoKeyringError, PasswordDeleteError  # noqa: E402
+
+from app import scrub  # noqa: E402
+from app.config import ENV_API_KEY as ENV_API_KEY  # noqa: E402
 
 log = logging.getLogger(__name__)
 

@@ -48,3 +48,55 @@ def test_key_set_without_keyring_points_to_the_environment(slate):
     status = slate("key", "status", env={**NO_KEYRING, "MINIMAX_API_KEY": "sk-env-key-9999"})
     assert status.out["key"]["present"] is True and status.out["key"]["source"] == "env"
     assert "sk-env-key-9999" not in status.stdout
+
+
+#: Looks the key up the way every start does, with keyring choosing its backend itself (no
+#: PYTHON_KEYRING_BACKEND, no keyring config), and says which processes that started.
+LOOKUP = """
+import json, subprocess, sys
+started = []
+popen_init = subprocess.Popen.__init__
+def counted(self, *args, **kw):
+    started.append(str(args[0] if args else kw.get("args")))
+    return popen_init(self, *args, **kw)
+subprocess.Popen.__init__ = counted
+if sys.argv[1] == "slate":
+    from app.service import secrets
+    secrets.api_key()
+import keyring
+chosen = keyring.get_keyring()
+print(json.dumps({"started": started, "backend": type(chosen).__module__ + "." + type(chosen).__qualname__}))
+"""
+
+
+def test_looking_up_the_key_starts_no_process_and_chooses_keyrings_own_backend(tmp_path):
+    """keyring imports every backend to choose one; its macOS backend's import ran ``ldconfig``,
+    ``gcc`` and ``ld`` for each of three frameworks. Off macOS Slate skips that module: no
+    process is started, and keyring chooses the backend it chooses on its own."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.support.fixtures import ROOT
+
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHON_KEYRING_BACKEND",)}
+    env.update(HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"), MINIMAX_API_KEY="")
+
+    def lookup(who: str) -> dict:
+        proc = subprocess.run(
+            [sys.executable, "-c", LOOKUP, who],
+            env=env,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert proc.returncode == 0, proc.stderr
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+
+    slate, alone = lookup("slate"), lookup("keyring")
+    assert slate["started"] == []
+    assert slate["backend"] == alone["backend"]
+    if sys.platform.startswith("linux"):  # what it saves: keyring alone starts processes here
+        assert any("ldconfig" in p for p in alone["started"]), alone
