@@ -44,9 +44,14 @@ def test_a_running_slot_shows_the_frame_of_its_result_with_its_prompt(gui, make_
     gui.until(canvas.isVisible, what="the running canvas")
     assert canvas.prompt.text() == f"prompt of {RUNNING}"
     assert "1080P" in canvas.what.text()
+    # it takes the room: most of the slot pane's width, not a line of summary (once the pane's
+    # layout has settled: the canvas is shown before its layout has run on a busy machine)
+    gui.until(
+        lambda: canvas.frame().width() >= 0.8 * window.slot_pane.width() - 60,
+        what="the frame across the slot pane",
+    )
     frame = canvas.frame()
     assert frame.width() / frame.height() == pytest.approx(16 / 9, rel=0.01)
-    # it takes the room: most of the slot pane's width, not a line of summary
     assert frame.width() >= 0.8 * window.slot_pane.width() - 60
     assert not window.slot_pane.finished.summary.isVisible()
     banner = window.slot_pane.banner
