@@ -15,8 +15,6 @@ slot in ``status``, ``history`` and ``doctor``.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from collections import Counter
 
@@ -27,7 +25,7 @@ from app.domain.slots import SlotRef
 from app.store.engine import make_engine
 from app.store.migrate import upgrade
 from app.store.rows import Scope
-from tests.support.fixtures import ROOT
+from tests.support.machines import start_python
 from tests.support.rows import SLOT_COLUMNS, slot_dict
 
 #: Rounds per shard, and shards per backend: 200 rounds per backend in all.
@@ -43,9 +41,9 @@ def test_image_and_video_of_one_request_id_racing_create_once(
     slate_env, demo_sim, store_url, data_dir, shard
 ):
     racers = [
-        subprocess.Popen(
+        start_python(
+            slate_env,
             [
-                sys.executable,
                 "-m",
                 "tests.support.slot_racer",
                 "--store",
@@ -62,12 +60,6 @@ def test_image_and_video_of_one_request_id_racing_create_once(
                 str(ROUNDS),
                 "--lockstep",
             ],
-            env=slate_env,
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
         )
         for kind in ("image", "video")
     ]

@@ -16,7 +16,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -25,8 +24,7 @@ import pytest
 
 from app.domain.errors import StoreBusy
 from app.store.engine import WriteQueue
-from tests.support.fixtures import ROOT
-from tests.support.machines import cancel, go_finish, spawn
+from tests.support.machines import cancel, go, go_finish, spawn, start_python
 
 RID = "article:20260816:tide-eye:scene-02"
 SUBMIT = ["submit", "--request-id", RID, "--kind", "image", "--prompt", "p"]
@@ -57,15 +55,7 @@ def holder(
     """A Slate process, its imports done, that opens the store and enters a write transaction
     (SQLite: holding the writers' lock too) when ``take`` lets it: started early, while the
     test does something else."""
-    return subprocess.Popen(
-        [sys.executable, "-c", _HOLD, store_url, row, str(idle_ms)],
-        env=env,
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return start_python(env, ["-c", _HOLD, store_url, row, str(idle_ms)])
 
 
 def hold(
@@ -78,10 +68,8 @@ def hold(
 
 def take(proc: subprocess.Popen[str]) -> subprocess.Popen[str]:
     """Let a ``holder`` open the store and take its lock; back once it holds it."""
-    assert proc.stdin is not None and proc.stdout is not None
-    stdin, proc.stdin = proc.stdin, None
-    stdin.write("go\n")
-    stdin.close()
+    assert proc.stdout is not None
+    go(proc)
     line = proc.stdout.readline()
     assert line.split()[:1] == ["holding"], proc.stderr.read()[-2000:]  # type: ignore[union-attr]
     proc.holding = line  # type: ignore[attr-defined]  # PostgreSQL: "holding <backend pid>"

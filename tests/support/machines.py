@@ -8,6 +8,10 @@ and then waits: ``go(proc)`` lets its command run. A test starts the processes i
 side by side, while it waits for something else, and each command still runs at the moment
 the test chooses, without a process start-up (about a second of imports) in between.
 ``cancel(*procs)`` ends those never let go (a test that failed first).
+
+``start_python(env, args)`` is how each of them starts, and how the tests start their other
+Python processes that wait on their stdin for the test's word (a lock holder, the racers'
+forking interpreter, a lockstep racer): at the repository's root, stdio piped as text.
 """
 
 from __future__ import annotations
@@ -71,8 +75,21 @@ def spawn(
         "patches": patches or {},
         "gated": gated,
     }
+    return start_python(env, ["-c", _BOOT, json.dumps(spec)], prefix=prefix, gated=gated)
+
+
+def start_python(
+    env: dict[str, str],
+    args: Sequence[str],
+    *,
+    prefix: Sequence[str] = (),
+    gated: bool = True,
+) -> subprocess.Popen[str]:
+    """``python <args>`` (after ``prefix``) in ``env`` at the repository's root, its stdout
+    and stderr piped as text. ``gated``: its stdin a pipe too, that the test writes its word
+    to (``go``, or the process's own protocol) when it lets the process go on."""
     return subprocess.Popen(
-        [*prefix, sys.executable, "-c", _BOOT, json.dumps(spec)],
+        [*prefix, sys.executable, *args],
         env=env,
         cwd=ROOT,
         stdin=subprocess.PIPE if gated else None,

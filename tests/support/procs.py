@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import tempfile
 from pathlib import Path
 from typing import Sequence
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.machines import start_python
 
 #: The forking interpreter. Reads one JSON line on stdin: the commands, each child's extra
 #: environment, the folder for their streams. Says ``ready`` when every child waits at the
@@ -81,15 +80,7 @@ print(json.dumps(codes), flush=True)
 def start_racers(env: dict[str, str]) -> subprocess.Popen[str]:
     """The forking interpreter for a later ``race(env, ..., racers=...)``, started now: its
     imports run while the test does something else (an earlier race, say)."""
-    return subprocess.Popen(
-        [sys.executable, "-c", _ZYGOTE],
-        env=env,
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    return start_python(env, ["-c", _ZYGOTE])
 
 
 def race(
