@@ -16,6 +16,7 @@ import argparse
 import asyncio
 import dataclasses
 import datetime as dt
+import gc
 import json
 import logging
 import os
@@ -1083,11 +1084,26 @@ def _setup_logging(verbose: bool, config_data_dir: Path | None) -> None:
 
 
 # -- commands -------------------------------------------------------------------------------
-async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[Any]:
-    from app.bootstrap import build
-    from app.notices import first_time
+#: True in a ``slate`` process of its own (``app.__main__``): what the service's start loaded
+#: lives as long as the process, and is moved out of the cycle collector's way once loaded
+#: (``gc.freeze``), instead of being walked by the next collections. Code that runs commands
+#: in a longer-lived process (tests) leaves it off.
+FREEZE_LOADED = False
 
-    app = build(config)
+
+async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[Any]:
+    collecting = gc.isenabled()
+    gc.disable()  # the store's and the service's modules load: no cycles worth a collection
+    try:
+        from app.bootstrap import build
+        from app.notices import first_time
+
+        app = build(config)
+    finally:
+        if FREEZE_LOADED:
+            gc.freeze()
+        if collecting:
+            gc.enable()
     for warning in app.warnings:
         if first_time(config.data_dir, warning):  # once per data dir, on stderr only
             sys.stderr.write(f"warning: {warning}\n")
