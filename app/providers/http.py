@@ -181,12 +181,24 @@ class ApiClient:
         #: The provider's clock against this machine's, from the ``Date`` of its latest answer
         #: (see :meth:`_read_clock`); None until one answered with a readable date.
         self.clock: Clock | None = None
-        self.client = httpx.AsyncClient(
-            timeout=httpx.Timeout(timeout, connect=connect_timeout, pool=connect_timeout),
-            transport=transport,
-            follow_redirects=False,
-            trust_env=False if is_loopback_host(parts.hostname) else True,
-        )
+        self._timeout = httpx.Timeout(timeout, connect=connect_timeout, pool=connect_timeout)
+        self._transport = transport
+        self._trust_env = not is_loopback_host(parts.hostname)
+        self._client: httpx.AsyncClient | None = None
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        """The HTTP client, made on first use: making one reads the CA file into a TLS context
+        (~50 ms), which a command that never calls the provider (``slate list``, ``show``, …)
+        need not pay."""
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                timeout=self._timeout,
+                transport=self._transport,
+                follow_redirects=False,
+                trust_env=self._trust_env,
+            )
+        return self._client
 
     def __repr__(self) -> str:
         return f"ApiClient(base_url={self.base_url!r})"
@@ -538,4 +550,11 @@ class ApiClient:
             await response.aclose()
 
     async def aclose(self) -> None:
-        await self.client.aclose()
+        if self._client is None:  # never used: closed all the same, with no TLS context made
+            self._client = httpx.AsyncClient(
+                timeout=self._timeout,
+                transport=httpx.AsyncBaseTransport(),
+                follow_redirects=False,
+                trust_env=False,
+            )
+        await self._client.aclose()
