@@ -10,8 +10,6 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
-
 from app.domain.capabilities import Capabilities
 from app.domain.hosts import is_loopback_host
 from app.providers.base import Ambiguous, DownloadContext, ListedTask, Refused
@@ -54,6 +52,8 @@ class DemoProvider(MiniMaxProvider):
         self, since: float, until: float, model: str | None = None
     ) -> list[ListedTask]:
         """The demo provider's V1 tasks created between ``since`` and ``until``."""
+        import httpx  # loaded with the provider's client, on its first request
+
         try:
             response = await self.http.client.get(f"{self.base_url}/_sim/tasks")
         except (httpx.ConnectError, httpx.ConnectTimeout) as exc:

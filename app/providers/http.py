@@ -23,10 +23,8 @@ import socket
 import time
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any, AsyncIterator, Callable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Coroutine
 from urllib.parse import urlsplit
-
-import httpx
 
 from app import scrub as scrub_mod
 from app.domain.errors import FailReason
@@ -34,6 +32,10 @@ from app.domain.numbers import as_int as as_int
 from app.domain.hosts import LOOPBACK_NAMES, endpoint_for, is_loopback_host
 from app.domain.lookup import Clock
 from app.providers.base import Ambiguous, Download, Refused, Stalled
+
+if TYPE_CHECKING:
+    # imported where a request is made: every command builds the provider, few call it
+    import httpx
 
 log = logging.getLogger(__name__)
 
@@ -121,6 +123,16 @@ def retry_after(response: httpx.Response) -> float | None:
     return seconds if seconds >= 0 else None
 
 
+def _run_through(step: Coroutine[Any, Any, None]) -> None:
+    """Run ``step``, a coroutine that never waits (it awaits no I/O), to its end here."""
+    try:
+        step.send(None)
+    except StopIteration:
+        return
+    step.close()
+    raise RuntimeError("a step that should not wait waited")
+
+
 @dataclass
 class Answer:
     """An HTTP answer: its status, the parsed JSON body (None when not JSON), and the raw dict
@@ -181,24 +193,43 @@ class ApiClient:
         #: The provider's clock against this machine's, from the ``Date`` of its latest answer
         #: (see :meth:`_read_clock`); None until one answered with a readable date.
         self.clock: Clock | None = None
-        self._timeout = httpx.Timeout(timeout, connect=connect_timeout, pool=connect_timeout)
+        self._timeouts = (timeout, connect_timeout)
         self._transport = transport
         self._trust_env = not is_loopback_host(parts.hostname)
         self._client: httpx.AsyncClient | None = None
+        #: Closed before any request (:meth:`aclose`): no client was made, nor httpx loaded.
+        self._closed = False
 
     @property
     def client(self) -> httpx.AsyncClient:
         """The HTTP client, made on first use: making one reads the CA file into a TLS context
         (~50 ms), which a command that never calls the provider (``slate list``, ``show``, …)
-        need not pay."""
+        need not pay. Asked for after :meth:`aclose`, it is a closed client, as before."""
         if self._client is None:
-            self._client = httpx.AsyncClient(
-                timeout=self._timeout,
-                transport=self._transport,
-                follow_redirects=False,
-                trust_env=self._trust_env,
-            )
+            import httpx
+
+            if self._closed:  # no transport of its own: its aclose has nothing to wait for
+                self._client = httpx.AsyncClient(
+                    timeout=self._timeout(),
+                    transport=httpx.AsyncBaseTransport(),
+                    follow_redirects=False,
+                    trust_env=False,
+                )
+                _run_through(self._client.aclose())
+            else:
+                self._client = httpx.AsyncClient(
+                    timeout=self._timeout(),
+                    transport=self._transport,
+                    follow_redirects=False,
+                    trust_env=self._trust_env,
+                )
         return self._client
+
+    def _timeout(self) -> httpx.Timeout:
+        import httpx
+
+        timeout, connect = self._timeouts
+        return httpx.Timeout(timeout, connect=connect, pool=connect)
 
     def __repr__(self) -> str:
         return f"ApiClient(base_url={self.base_url!r})"
@@ -238,6 +269,8 @@ class ApiClient:
         """Send one API request; return the answer whatever its status, or raise for the
         transport (never sent → Refused, after sending → Ambiguous). ``timeout`` replaces the
         client's read and write timeouts for this request (uploads of large files)."""
+        import httpx
+
         url = f"{self.base_url}{path}"
         headers = {"Authorization": f"Bearer {self._key}", "Accept": "application/json"}
         # What the connection did, from httpcore's trace: whether the request's first byte was
@@ -441,6 +474,8 @@ class ApiClient:
     def _pinned(self, url: str, addresses: list[str]) -> httpx.Request:
         """A GET of ``url`` that connects to the first checked address, the name kept for the
         Host header and for TLS (SNI and the certificate check)."""
+        import httpx
+
         parts = httpx.URL(url)
         host = parts.host
         try:
@@ -469,6 +504,8 @@ class ApiClient:
         they arrive, before any ``Content-Encoding`` is decoded (a gzip body that never ends
         and decodes to nothing yields no decoded chunk to count). ``d.wire_bytes()`` says how
         many arrived, for the caller's size cap."""
+        import httpx
+
         hops = 0
         began = time.monotonic()
         while True:
@@ -550,11 +587,7 @@ class ApiClient:
             await response.aclose()
 
     async def aclose(self) -> None:
-        if self._client is None:  # never used: closed all the same, with no TLS context made
-            self._client = httpx.AsyncClient(
-                timeout=self._timeout,
-                transport=httpx.AsyncBaseTransport(),
-                follow_redirects=False,
-                trust_env=False,
-            )
+        if self._client is None:  # never used: nothing to close (``client`` is a closed one)
+            self._closed = True
+            return
         await self._client.aclose()

@@ -16,9 +16,7 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from app.domain.capabilities import Capabilities
 from app.domain.protocols import T2A, V1
@@ -58,6 +56,9 @@ from app.providers.http import (
     is_loopback_host,
 )
 from app.providers.minimax_v2 import MiniMaxV2
+
+if TYPE_CHECKING:
+    import httpx  # the client's own module makes it on the first request
 
 log = logging.getLogger(__name__)
 
