@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,8 @@ class Slate:
     store: Store
     provider: Provider
     service: SlateService
-    sim: Any = None  # the embedded demo provider, when one was started
+    #: the embedded demo provider, when one was started (or a :class:`LazyDemoProvider`)
+    sim: Any = None
     warnings: list[str] = field(default_factory=list)
     key_source: str = "none"
     #: What each warning is about, for the app's own words (WARN_SECRET_IN_FILE, WARN_DATA_DIR_OPEN)
@@ -52,8 +54,12 @@ def open_store_of(config: Config) -> Store:
     return open_store(config.store)
 
 
-def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
-    """The provider named by the config (minimax when a key exists, else demo)."""
+def make_provider(
+    config: Config, key: str | None, *, lazy_demo: bool = False
+) -> tuple[Provider, Any]:
+    """The provider named by the config (minimax when a key exists, else demo). The embedded
+    demo provider is started here, or with ``lazy_demo`` on its client's first request
+    (:class:`LazyDemoProvider`: a command that never calls it never starts it)."""
     from app.providers.demo import DemoProvider
     from app.providers.minimax import MiniMaxProvider
 
@@ -82,15 +88,97 @@ def make_provider(config: Config, key: str | None) -> tuple[Provider, Any]:
             return DemoProvider(config.base_url, timeout=config.timeout), None
         except ValueError as exc:
             raise ValidationError("base_url", str(exc)) from None
+    prepare_data_dir(config)
+    if lazy_demo:
+        lazy = LazyDemoProvider(config)
+        provider = DemoProvider(lazy.base_url, timeout=config.timeout, transport=lazy)
+        lazy.provider = provider
+        return provider, lazy
+    sim = start_embedded_sim(_sim_config(config), config.data_dir / DEMO_PORT_FILE)
+    return DemoProvider(sim.base_url, timeout=config.timeout), sim
+
+
+def _sim_config(config: Config) -> Any:
     from app.sim import SimConfig
 
-    prepare_data_dir(config)
     sim_config = SimConfig.with_latency(
         config.demo_stage_seconds * 3, state_path=config.data_dir / "demo-provider.sqlite3"
     )
     sim_config.faults.update(**demo_faults(config))
-    sim = start_embedded_sim(sim_config, config.data_dir / DEMO_PORT_FILE)
-    return DemoProvider(sim.base_url, timeout=config.timeout), sim
+    return sim_config
+
+
+class LazyDemoProvider:
+    """The embedded demo provider, started on the first request its client makes (``slate``'s
+    commands: most never call it). It is the transport of that client — every request passes
+    here — and sends through httpx's own transport once the demo provider runs.
+
+    The client is made for the port remembered in the data dir (:data:`DEMO_PORT_FILE`); when
+    the demo provider has to listen on another one (that port is taken, or none was
+    remembered yet), the provider and the requests made for the remembered port are pointed at
+    the port it listens on. It starts on the thread that sends — the CLI's event loop, on the
+    main thread, where the demo provider's Qt application for rendering media can be made."""
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+        self._port_file = config.data_dir / DEMO_PORT_FILE
+        #: where the client sends until the demo provider runs (0: no port remembered yet)
+        self.base_url = f"http://127.0.0.1:{_remembered_port(self._port_file) or 0}"
+        self.provider: Any = None  # the DemoProvider sending through this
+        self.sim: Any = None  # the running demo provider, once started
+        self._sends: Any = None  # httpx's transport, made with the demo provider
+        self._lock = threading.Lock()
+
+    def _start(self) -> None:
+        with self._lock:
+            if self.sim is not None:
+                return
+            import httpx
+
+            sim = start_embedded_sim(_sim_config(self._config), self._port_file)
+            self._sends = httpx.AsyncHTTPTransport(trust_env=False)  # what the client makes
+            self.sim = sim
+            if sim.base_url != self.base_url and self.provider is not None:
+                self.provider.base_url = self.provider.http.base_url = sim.base_url
+
+    async def handle_async_request(self, request: Any) -> Any:
+        if self.sim is None:
+            try:
+                self._start()
+            except Exception as exc:
+                import httpx
+
+                log.warning("demo provider: not started (%s: %s)", type(exc).__name__, exc)
+                raise httpx.ConnectError(
+                    f"the embedded demo provider did not start: {exc}", request=request
+                ) from exc
+        here = self.sim.base_url
+        if here != self.base_url:
+            import httpx
+
+            meant = httpx.URL(self.base_url)
+            url = request.url
+            if (url.scheme, url.host, url.port) == (meant.scheme, meant.host, meant.port):
+                moved = url.copy_with(port=httpx.URL(here).port)
+                request.url = moved
+                request.headers["Host"] = moved.netloc.decode("ascii")
+        return await self._sends.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        if self._sends is not None:
+            await self._sends.aclose()
+
+    async def __aenter__(self) -> LazyDemoProvider:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def stop(self) -> None:
+        """Stop the demo provider if it was started."""
+        sim, self.sim = self.sim, None
+        if sim is not None:
+            sim.stop()
 
 
 #: The embedded demo provider's port, kept per data dir: the links it gave (stored in slots)
@@ -169,16 +257,19 @@ def prepare_data_dir(config: Config) -> str | None:
     )
 
 
-def build(config: Config) -> Slate:
+def build(config: Config, *, lazy_demo: bool = False) -> Slate:
     """Open the store (migrating it), pick the provider, build the service. A data dir or store
-    Slate cannot use raises :class:`BadConfiguration` naming the setting and the path."""
+    Slate cannot use raises :class:`BadConfiguration` naming the setting and the path.
+    ``lazy_demo``: the embedded demo provider starts on its first request (the CLI), not here
+    (the app builds in a worker thread, where a start on the first request would block the
+    window's loop)."""
     store: Store | None = None
     try:
         dir_warning = prepare_data_dir(config)
         key, source = secrets.api_key()
         store = open_store_of(config)
         secret, warning = secrets.handle_secret(config.data_dir, config.store)
-        provider, sim = make_provider(config, key)
+        provider, sim = make_provider(config, key, lazy_demo=lazy_demo)
     except Exception as exc:
         if store is not None:
             store.close()

@@ -1098,7 +1098,7 @@ async def _run_service_command(ns: argparse.Namespace, config: Any) -> Result[An
         from app.bootstrap import build
         from app.notices import first_time
 
-        app = build(config)
+        app = build(config, lazy_demo=True)  # the demo provider starts on first use
     finally:
         if FREEZE_LOADED:
             gc.freeze()
