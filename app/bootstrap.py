@@ -39,6 +39,16 @@ class Slate:
     def demo(self) -> bool:
         return self.provider.name == "demo"
 
+    def warm(self) -> None:
+        """Make now, in this thread, what the provider's first request would make: its HTTP
+        client (httpx and a TLS context, ~50-100 ms), made on first use so that a command which
+        never calls the provider does not pay it. The desktop app calls this in the thread that
+        builds the service, so the window's loop never pays it either."""
+        from app.providers.minimax import MiniMaxProvider
+
+        if isinstance(self.provider, MiniMaxProvider):
+            self.provider.http.client  # noqa: B018 - made on first use
+
     async def aclose(self) -> None:
         try:
             await self.service.aclose()

@@ -134,7 +134,12 @@ async def close_in_time(closing: Any, grace: float | None = None) -> bool:
 async def _build(config: Config) -> Any:
     from app.bootstrap import build
 
-    return await asyncio.to_thread(build, config)
+    def built() -> Any:
+        slate = build(config)
+        slate.warm()  # the provider's HTTP client here, not on the window's loop
+        return slate
+
+    return await asyncio.to_thread(built)
 
 
 async def _tell(title: str, text: str) -> None:
