@@ -77,6 +77,18 @@ class MainThreadCollector(QObject):
             gc.enable()
 
 
+def freeze_started() -> None:
+    """The start is done: what it made lives as long as the app (the GUI's and the service's
+    modules and classes, the window's widgets' wrappers; ~100k objects) and is moved out of
+    the cycle collector's way (``gc.freeze``, as ``app.__main__`` does with what the command
+    line loads). Every full collection walked it all again otherwise: a 50-180 ms pause of the
+    window's loop each time (issue 34); frozen, it walks what was made since. The young
+    generations are collected first (they are collected soon anyway), so no garbage the start
+    left is kept."""
+    gc.collect(1)
+    gc.freeze()
+
+
 #: Seconds a ``--describe`` or ``--screenshot`` run may take to close once its answer is out
 #: (``SLATE_CLOSE_WITHIN`` sets another).
 CLOSE_WITHIN = 30.0
@@ -220,6 +232,7 @@ async def amain(
         if slate is None:  # the designer quit rather than choose another folder
             return 2
         controller.attach(slate)
+        freeze_started()  # the start is done: its objects live as long as the app
         if describe:
             import json
 

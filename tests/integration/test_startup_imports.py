@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 DRIVER = r"""
-import json, sys
+import gc, json, sys
 from app.ui.app import make_app
 from app.ui.qt import QEvent, QObject
 
@@ -64,6 +64,8 @@ if __name__ == "__main__":
         "form": window is not None and window.slot_pane._form is not None,
         "finished": window is not None and window.slot_pane._finished is not None,
         "draft": window is not None and window.slot.draft is not None,
+        # out of the cycle collector's way once the start is done (gc.freeze): not walked by it
+        "frozen": window is not None and all(o is not window.__dict__ for o in gc.get_objects()),
     }
     with open(sys.argv[2], "w") as f:
         json.dump({"rc": rc, "modules": snap.get("modules"), "rows": snap.get("rows"), **made}, f)
@@ -177,7 +179,8 @@ def _env(tmp_path: Path) -> dict[str, str]:
 def _first_window_modules(tmp_path: Path) -> tuple[list[str], list[str] | None]:
     """The modules loaded when the main window was first shown, and when its first rows were
     in (None: no rows). Checks on the way that the create form and a stored slot's results
-    view were made after the first Show, with the first draft (paint first, issue 34)."""
+    view were made after the first Show, with the first draft (paint first, issue 34), and that
+    what the start made is frozen once it is done (out of every later full collection)."""
     driver = tmp_path / "first_window.py"
     driver.write_text(DRIVER)
     out = tmp_path / "modules.json"
@@ -198,6 +201,10 @@ def _first_window_modules(tmp_path: Path) -> tuple[list[str], list[str] | None]:
     assert got["form"] and got["draft"], "no create form or first draft after the start"
     assert got["finished_at_show"] is False, "the results view was made before the first paint"
     assert got["finished"], "no results view after the start"
+    assert got["frozen"], (
+        "the window made at the start is still walked by every full collection "
+        "(app.ui.app.freeze_started: gc.freeze once the start is done)"
+    )
     return list(got["modules"]), got["rows"]
 
 
