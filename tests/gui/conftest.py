@@ -31,6 +31,18 @@ from tests.support.fixtures import SECRET, make_config, sqlite_url
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _loaded_modules_frozen(qapp: Any) -> None:
+    """What this worker has loaded before its first GUI test (the app's and the tests' modules,
+    Qt's wrappers, the QApplication) moved out of the cycle collector's way, as a slate process
+    does with what it loads (``gc.freeze``, ``app.__main__``): the full collection that ends
+    every GUI test then walks what the tests made, not every module's objects again."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 @pytest.fixture(autouse=True)
 def _collect_on_the_gui_thread(qapp: Any) -> Iterator[None]:
     """The app's collection (``MainThreadCollector``: cycles freed on the GUI thread only) in
