@@ -5,6 +5,10 @@ file) with 1,000 video tasks that stay ``Processing`` for the whole run, so ever
 a status query. The Slate store holds the matching 1,000 tasks in ``processing`` (bulk
 insert). This process then runs a ``QApplication`` (offscreen) on a qasync loop, as the app
 does, with ``SlateService.run_poller`` (sweep, resume, poll) at the configured request cap.
+As in the app, Python's cycle collector runs on the GUI thread (``MainThreadCollector``) and what
+the set-up made is frozen before the measurement (``freeze_started``: out of every later full
+collection); each collection during the run is recorded (``gc.callbacks``), and each of the worst
+ticks says how much of its lateness was spent collecting.
 
 Lag: a precise ``QTimer`` ticks every ``--tick-ms``; a tick's lateness is how much longer
 than the interval it took since the previous one. The same timer runs first with the loop
@@ -21,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import shutil
@@ -174,6 +179,45 @@ class TickLag:
         return self.late
 
 
+class GcLog:
+    """Python's cycle collections (``gc.callbacks``): generation, start and end
+    (``perf_counter``)."""
+
+    def __init__(self) -> None:
+        self.runs: list[tuple[int, float, float]] = []
+        self._start = 0.0
+
+    def __enter__(self) -> GcLog:
+        gc.callbacks.append(self._callback)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        now = time.perf_counter()
+        if phase == "start":
+            self._start = now
+        else:
+            self.runs.append((info["generation"], self._start, now))
+
+    def within(self, t0: float, t1: float) -> float:
+        """Seconds spent collecting between ``t0`` and ``t1``."""
+        return sum(max(0.0, min(end, t1) - max(start, t0)) for _g, start, end in self.runs)
+
+    def summary(self, t0: float, t1: float) -> dict[str, Any]:
+        runs = [r for r in self.runs if t0 <= r[1] <= t1]
+        longest = {
+            g: max((end - start for gen, start, end in runs if gen == g), default=0.0)
+            for g in (0, 1, 2)
+        }
+        return {
+            "collections": [sum(1 for r in runs if r[0] == g) for g in (0, 1, 2)],
+            "longest_ms": [ms(longest[g]) for g in (0, 1, 2)],
+            "frozen": gc.get_freeze_count(),
+        }
+
+
 def lag_summary(late: list[float]) -> dict[str, Any]:
     return {
         "ticks": len(late),
@@ -216,6 +260,9 @@ async def measure(
 
     provider.query_video = counted_query  # type: ignore[method-assign]
     svc = SlateService(config, opened, provider, b"\x04" * 32)
+    from app.ui.app import freeze_started
+
+    freeze_started()  # the set-up is done: what it made is out of the collector's way, as in the app
 
     lag = TickLag(ns.tick_ms)
     lag.start()
@@ -223,12 +270,14 @@ async def measure(
     idle = lag.stop()
 
     stop = asyncio.Event()
-    lag.start()
-    t0 = time.time()
-    poller = asyncio.ensure_future(svc.run_poller(stop))
-    await asyncio.sleep(ns.seconds)
-    busy = lag.stop()
+    with GcLog() as collections:
+        lag.start()
+        t0 = time.time()
+        poller = asyncio.ensure_future(svc.run_poller(stop))
+        await asyncio.sleep(ns.seconds)
+        busy = lag.stop()
     worst = sorted(zip(busy, lag.at), reverse=True)[:5]
+    ticked = lag._t0  # a tick at ``at`` waited from ``at - interval - late`` on
     stop.set()
     await asyncio.wait_for(poller, timeout=30)
     t1 = time.time()
@@ -240,7 +289,15 @@ async def measure(
     return {
         "idle": lag_summary(idle),
         "busy": lag_summary(busy),
-        "worst_ticks": [{"late_ms": ms(late), "at_s": round(at, 2)} for late, at in worst],
+        "worst_ticks": [
+            {
+                "late_ms": ms(late),
+                "at_s": round(at, 2),
+                "gc_ms": ms(collections.within(ticked + at - lag.interval - late, ticked + at)),
+            }
+            for late, at in worst
+        ],
+        "gc": collections.summary(ticked, ticked + (lag.at[-1] if lag.at else 0.0)),
         "client_sent": len(sent),
         "client_max_per_second": max_in_window(sent),
         "client_mean_rps": round(len(sent) / max(t1 - t0, 1e-9), 3),
@@ -262,11 +319,17 @@ def run(ns: argparse.Namespace) -> dict[str, Any]:
         import qasync
         from PySide6.QtWidgets import QApplication
 
+        from app.ui.app import MainThreadCollector
+
         app = QApplication.instance() or QApplication(["slate-bench"])
+        collector = MainThreadCollector(app)  # the app's: collections on the GUI thread's timer
         loop = qasync.QEventLoop(app)
         asyncio.set_event_loop(loop)
-        with loop:
-            out = loop.run_until_complete(measure(ns, store, base_url, workdir))
+        try:
+            with loop:
+                out = loop.run_until_complete(measure(ns, store, base_url, workdir))
+        finally:
+            collector.stop()
         stats = sim_stats(base_url)
     finally:
         proc.terminate()
