@@ -48,6 +48,10 @@ class Slate:
 
         if isinstance(self.provider, MiniMaxProvider):
             self.provider.http.client  # noqa: B018 - made on first use
+            try:  # and the async backend its first connection loads (anyio's: ~50-90 ms)
+                import anyio._backends._asyncio  # noqa: F401
+            except ImportError:  # another httpcore: loaded with the first request, as before
+                pass
 
     async def aclose(self) -> None:
         try:
