@@ -40,18 +40,8 @@ class Slate:
         return self.provider.name == "demo"
 
     def warm(self) -> None:
-        """Make now, in this thread, what the provider's first request would make: its HTTP
-        client (httpx and a TLS context, ~50-100 ms), made on first use so that a command which
-        never calls the provider does not pay it. The desktop app calls this in the thread that
-        builds the service, so the window's loop never pays it either."""
-        from app.providers.minimax import MiniMaxProvider
-
-        if isinstance(self.provider, MiniMaxProvider):
-            self.provider.http.client  # noqa: B018 - made on first use
-            try:  # and the async backend its first connection loads (anyio's: ~50-90 ms)
-                import anyio._backends._asyncio  # noqa: F401
-            except ImportError:  # another httpcore: loaded with the first request, as before
-                pass
+        """:func:`warm` for this Slate's provider (the desktop app's build thread)."""
+        warm(self.provider)
 
     async def aclose(self) -> None:
         try:
@@ -62,6 +52,22 @@ class Slate:
                 self.sim.stop()
                 self.sim = None
             self.store.close()
+
+
+def warm(provider: Provider) -> None:
+    """Make now, in this thread, what the provider's first request would make: its HTTP client
+    (httpx and a TLS context, ~50-100 ms) and the async backend its first connection loads
+    (anyio's, ~50-90 ms), made on first use so that a command which never calls the provider
+    does not pay them. The desktop app calls this in the thread that builds the service, so
+    the window's loop never pays them either."""
+    from app.providers.minimax import MiniMaxProvider
+
+    if isinstance(provider, MiniMaxProvider):
+        provider.http.client  # noqa: B018 - made on first use
+        try:
+            import anyio._backends._asyncio  # noqa: F401
+        except ImportError:  # another httpcore: loaded with the first request, as before
+            pass
 
 
 def open_store_of(config: Config) -> Store:

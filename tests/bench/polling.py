@@ -253,8 +253,10 @@ async def measure(
     opened = open_store(store)
     provider = DemoProvider(base_url, timeout=10.0, connect_timeout=5.0)
     # its HTTP client (httpx, a TLS context) made in a worker thread, as the app's build thread
-    # makes it (``Slate.warm``): the loop does not pay it at the first request
-    await asyncio.to_thread(lambda: provider.http.client)
+    # makes it (``app.bootstrap.warm``): the loop does not pay it at the first request
+    from app.bootstrap import warm
+
+    await asyncio.to_thread(warm, provider)
     sent: list[float] = []
     query = provider.query_video
 
