@@ -55,19 +55,10 @@ class Slate:
 
 
 def warm(provider: Provider) -> None:
-    """Make now, in this thread, what the provider's first request would make: its HTTP client
-    (httpx and a TLS context, ~50-100 ms) and the async backend its first connection loads
-    (anyio's, ~50-90 ms), made on first use so that a command which never calls the provider
-    does not pay them. The desktop app calls this in the thread that builds the service, so
-    the window's loop never pays them either."""
-    from app.providers.minimax import MiniMaxProvider
-
-    if isinstance(provider, MiniMaxProvider):
-        provider.http.client  # noqa: B018 - made on first use
-        try:
-            import anyio._backends._asyncio  # noqa: F401
-        except ImportError:  # another httpcore: loaded with the first request, as before
-            pass
+    """The provider's :meth:`~app.providers.base.Provider.warm`: the desktop app calls it in
+    the thread that builds the service, so the window's loop never pays the first request's
+    making (its HTTP client, its modules)."""
+    provider.warm()
 
 
 def open_store_of(config: Config) -> Store:
@@ -111,7 +102,9 @@ def make_provider(
     prepare_data_dir(config)
     if lazy_demo:
         lazy = LazyDemoProvider(config)
-        provider = DemoProvider(lazy.base_url, timeout=config.timeout, transport=lazy)
+        provider = DemoProvider(
+            lazy.base_url, timeout=config.timeout, transport=lazy, starter=lazy.start
+        )
         lazy.provider = provider
         return provider, lazy
     sim = start_embedded_sim(_sim_config(config), config.data_dir / DEMO_PORT_FILE)
@@ -149,7 +142,8 @@ class LazyDemoProvider:
         self._sends: Any = None  # httpx's transport, made with the demo provider
         self._lock = threading.Lock()
 
-    def _start(self) -> None:
+    def start(self) -> None:
+        """Start the demo provider now (once; later calls return at once)."""
         with self._lock:
             if self.sim is not None:
                 return
@@ -164,7 +158,7 @@ class LazyDemoProvider:
     async def handle_async_request(self, request: Any) -> Any:
         if self.sim is None:
             try:
-                self._start()
+                self.start()
             except Exception as exc:
                 import httpx
 

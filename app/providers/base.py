@@ -357,6 +357,11 @@ class Provider(Protocol):
         self, since: float, until: float, model: str | None = None
     ) -> list[ListedTask]: ...
 
+    def warm(self) -> None:
+        """Make now what the first request would make (an HTTP client, its modules): before a
+        create is claimed, so that nothing slow runs between the record and the send."""
+        ...
+
     async def aclose(self) -> None: ...
 
 

@@ -7,7 +7,7 @@ MiniMax V2 adapter unchanged. MiniMax V1 cannot list recent tasks; the demo prov
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
 from app.domain.capabilities import Capabilities
@@ -19,10 +19,26 @@ from app.providers.minimax import MiniMaxProvider
 class DemoProvider(MiniMaxProvider):
     caps = Capabilities(can_list_tasks=True)
 
-    def __init__(self, base_url: str, **kw: Any) -> None:
+    def __init__(
+        self, base_url: str, *, starter: Callable[[], None] | None = None, **kw: Any
+    ) -> None:
+        """``starter``: starts the demo provider itself, when it starts on first use (the
+        CLI's embedded one, :class:`app.bootstrap.LazyDemoProvider`); :meth:`warm` calls it."""
         kw.setdefault("name", "demo")
         kw.setdefault("endpoint", "local")
         super().__init__("demo-key", base_url, **kw)
+        self._starter = starter
+
+    def warm(self) -> None:
+        """The client, and the demo provider itself when it starts on first use: a submit warms
+        before its claim, so its start does not fall between the record and the send. One that
+        cannot start is said by the first request (never sent), as without this."""
+        super().warm()
+        if self._starter is not None:
+            try:
+                self._starter()
+            except Exception:  # noqa: BLE001 - the first request reports it (ConnectError)
+                pass
 
     def download(self, url: str) -> DownloadContext:
         """A download of one of the demo provider's links, from wherever it listens now."""

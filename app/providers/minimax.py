@@ -258,6 +258,19 @@ class MiniMaxProvider:
     async def upload_file(self, data: bytes, filename: str) -> Uploaded:
         raise NotImplementedError("V1 video takes frames as URLs or data URLs, not uploads")
 
+    def warm(self) -> None:
+        """Make now, in this thread, what the first request would make: the HTTP client
+        (httpx and a TLS context, ~50-100 ms) and the async backend its first connection loads
+        (anyio's, ~50-90 ms). They are made on first use, so a command that never calls the
+        provider does not pay them; the submit warms before it claims (nothing slow between
+        the record and the send, where a crash leaves the slot unknown), and the desktop app in
+        its build thread (not on the window's loop). Cheap once warm."""
+        self.http.client  # noqa: B018 - made on first use
+        try:
+            import anyio._backends._asyncio  # noqa: F401
+        except ImportError:  # another httpcore: loaded with the first request, as before
+            pass
+
     async def aclose(self) -> None:
         await self.http.aclose()
 

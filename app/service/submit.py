@@ -192,6 +192,10 @@ class Submitter:
         except ValidationError as exc:
             return invalid(request_id, exc)
         fp = fingerprint(kind, norm)
+        # what the provider's first request would make (its HTTP client, ~0.1-0.3 s in a fresh
+        # process) is made before the record: between the record and the send, a crash leaves
+        # the slot unknown, so nothing slow may run there (cheap once warm)
+        ctx.provider.warm()
         claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time(), table))
         on_claimed()
         if claim.outcome is ClaimOutcome.BUDGET_REFUSED:

@@ -67,6 +67,9 @@ class UnreachableProvider:
     endpoint = "local"
     caps = Capabilities()
 
+    def warm(self) -> None:
+        """A submit warms the provider before its claim (no request: nothing to make here)."""
+
     def __getattr__(self, item: str) -> Any:
         raise AssertionError(f"the provider was reached ({item}) during a replay")
 

@@ -101,6 +101,9 @@ class FakeProvider:
         self._downloads[url] = list(answers) if answers else [image_bytes()]
 
     # -- the Provider protocol ------------------------------------------------------------
+    def warm(self) -> None:
+        """Nothing to make: no HTTP client."""
+
     def api(self, protocol: str) -> VideoApi:
         return self
 
