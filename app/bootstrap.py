@@ -40,8 +40,10 @@ class Slate:
         return self.provider.name == "demo"
 
     def warm(self) -> None:
-        """:func:`warm` for this Slate's provider (the desktop app's build thread)."""
-        warm(self.provider)
+        """The provider's :meth:`~app.providers.base.Provider.warm`: the desktop app calls it
+        in the thread that builds the service, so the window's loop never pays the first
+        request's making (its HTTP client, its modules)."""
+        self.provider.warm()
 
     async def aclose(self) -> None:
         try:
@@ -52,13 +54,6 @@ class Slate:
                 self.sim.stop()
                 self.sim = None
             self.store.close()
-
-
-def warm(provider: Provider) -> None:
-    """The provider's :meth:`~app.providers.base.Provider.warm`: the desktop app calls it in
-    the thread that builds the service, so the window's loop never pays the first request's
-    making (its HTTP client, its modules)."""
-    provider.warm()
 
 
 def open_store_of(config: Config) -> Store:
@@ -144,6 +139,8 @@ class LazyDemoProvider:
 
     def start(self) -> None:
         """Start the demo provider now (once; later calls return at once)."""
+        if self.sim is not None:  # every submit warms the provider: no lock once started
+            return
         with self._lock:
             if self.sim is not None:
                 return

@@ -223,6 +223,10 @@ class ApiClient:
                     follow_redirects=False,
                     trust_env=self._trust_env,
                 )
+                try:  # and the async backend its first connection loads (anyio's: ~50-90 ms)
+                    import anyio._backends._asyncio  # noqa: F401
+                except ImportError:  # another httpcore: loaded with the first request
+                    pass
         return self._client
 
     def _timeout(self) -> httpx.Timeout:

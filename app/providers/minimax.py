@@ -265,11 +265,7 @@ class MiniMaxProvider:
         provider does not pay them; the submit warms before it claims (nothing slow between
         the record and the send, where a crash leaves the slot unknown), and the desktop app in
         its build thread (not on the window's loop). Cheap once warm."""
-        self.http.client  # noqa: B018 - made on first use
-        try:
-            import anyio._backends._asyncio  # noqa: F401
-        except ImportError:  # another httpcore: loaded with the first request, as before
-            pass
+        self.http.client  # noqa: B018 - made on first use, with what it loads
 
     async def aclose(self) -> None:
         await self.http.aclose()

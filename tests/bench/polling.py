@@ -253,10 +253,8 @@ async def measure(
     opened = open_store(store)
     provider = DemoProvider(base_url, timeout=10.0, connect_timeout=5.0)
     # its HTTP client (httpx, a TLS context) made in a worker thread, as the app's build thread
-    # makes it (``app.bootstrap.warm``): the loop does not pay it at the first request
-    from app.bootstrap import warm
-
-    await asyncio.to_thread(warm, provider)
+    # makes it (``Provider.warm``): the loop does not pay it at the first request
+    await asyncio.to_thread(provider.warm)
     sent: list[float] = []
     query = provider.query_video
 

@@ -67,9 +67,7 @@ async def worker(ns: argparse.Namespace) -> dict[str, Any]:
     await svc.status(rid(0))  # warm the store path (no write, no provider)
     # and the provider's HTTP client, made on its first request since 98eae13 (httpx, a TLS
     # context, anyio's backend): made here, as before, not inside the first create's time
-    from app.bootstrap import warm
-
-    warm(provider)
+    provider.warm()
     # Barrier: say ready, then wait for the parent's common start instant.
     workdir = Path(ns.data_dir)
     (workdir / f"ready-{ns.index}").touch()
