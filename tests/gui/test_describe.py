@@ -171,30 +171,19 @@ def test_a_size_it_cannot_use_is_refused_naming_the_field(slate_env, size):
     assert out["outcome"] == "invalid" and "size" in out["error"]["message"]
 
 
-def test_a_describe_stuck_closing_ends_with_the_stacks_instead_of_holding_its_caller(
-    slate_env, tmp_path
-):
-    """The answer is printed first; should closing then never end (here an exit handler that
-    sleeps ten minutes), the process prints every thread's stack and ends soon after
-    ``SLATE_CLOSE_WITHIN`` seconds (CI once waited 180 s on a describe that had answered)."""
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(
-        # only in the app's own process: its helpers (the resource tracker, decoders) start
-        # Python too, and must not inherit the stuck exit
-        "import atexit, os, time\n"
-        "if os.environ.pop('SLATE_TEST_STUCK_EXIT', None):\n"
-        "    atexit.register(time.sleep, 600)\n"
-    )
-    env = {k: v for k, v in slate_env.items() if k != "QT_QPA_PLATFORM"}
-    env.update(
-        SLATE_CLOSE_WITHIN="2",
-        SLATE_TEST_STUCK_EXIT="1",
-        PYTHONPATH=os.pathsep.join([str(hook), str(ROOT)]),
-    )
+def describe_hooked(
+    slate_env: dict[str, str], tmp_path: Any, hook: str, **env: str
+) -> subprocess.CompletedProcess[str]:
+    """``slate gui --describe`` with ``hook`` as its ``sitecustomize`` and ``env`` added; its
+    one JSON answer checked (``outcome`` ok), the process returned for the test's checks."""
+    folder = tmp_path / "hook"
+    folder.mkdir()
+    (folder / "sitecustomize.py").write_text(hook)
+    run_env = {k: v for k, v in slate_env.items() if k != "QT_QPA_PLATFORM"}
+    run_env.update(env, PYTHONPATH=os.pathsep.join([str(folder), str(ROOT)]))
     proc = subprocess.run(
         [sys.executable, "-m", "app", "gui", "--describe"],
-        env=env,
+        env=run_env,
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -202,6 +191,26 @@ def test_a_describe_stuck_closing_ends_with_the_stacks_instead_of_holding_its_ca
     )
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
     assert len(lines) == 1 and json.loads(lines[0])["outcome"] == "ok", proc.stdout
+    return proc
+
+
+def test_a_describe_stuck_closing_ends_with_the_stacks_instead_of_holding_its_caller(
+    slate_env, tmp_path
+):
+    """The answer is printed first; should closing then never end (here an exit handler that
+    sleeps ten minutes), the process prints every thread's stack and ends soon after
+    ``SLATE_CLOSE_WITHIN`` seconds (CI once waited 180 s on a describe that had answered)."""
+    proc = describe_hooked(
+        slate_env,
+        tmp_path,
+        # only in the app's own process: its helpers (the resource tracker, decoders) start
+        # Python too, and must not inherit the stuck exit
+        "import atexit, os, time\n"
+        "if os.environ.pop('SLATE_TEST_STUCK_EXIT', None):\n"
+        "    atexit.register(time.sleep, 600)\n",
+        SLATE_CLOSE_WITHIN="2",
+        SLATE_TEST_STUCK_EXIT="1",
+    )
     assert proc.returncode == 1, proc.stderr[-2000:]
     assert "Timeout (0:00:02)!" in proc.stderr and "sleep" not in proc.stdout
     assert "Thread 0x" in proc.stderr or "Current thread" in proc.stderr, proc.stderr[-2000:]
@@ -214,34 +223,20 @@ def test_a_describe_whose_close_waits_forever_says_on_what_and_ends_with_its_ans
     waiting for work) until the watchdog's exit 1. Here the service's close waits on an event
     nobody sets: after ``SLATE_CLOSE_GRACE`` seconds the run names the coroutine it waits on,
     with its stack, and ends with its answer's exit 0, long before the watchdog."""
-    hook = tmp_path / "hook"
-    hook.mkdir()
-    (hook / "sitecustomize.py").write_text(
+    proc = describe_hooked(
+        slate_env,
+        tmp_path,
         "import os\n"
         "if os.environ.pop('SLATE_TEST_STUCK_CLOSE', None):\n"
         "    import asyncio\n"
         "    from app.ui import controller\n"
         "    async def lost_wakeup_close(self):\n"
         "        await asyncio.Event().wait()\n"
-        "    controller.Controller.aclose = lost_wakeup_close\n"
-    )
-    env = {k: v for k, v in slate_env.items() if k != "QT_QPA_PLATFORM"}
-    env.update(
+        "    controller.Controller.aclose = lost_wakeup_close\n",
         SLATE_CLOSE_GRACE="1",
         SLATE_CLOSE_WITHIN="150",
         SLATE_TEST_STUCK_CLOSE="1",
-        PYTHONPATH=os.pathsep.join([str(hook), str(ROOT)]),
     )
-    proc = subprocess.run(
-        [sys.executable, "-m", "app", "gui", "--describe"],
-        env=env,
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=170,
-    )
-    lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
-    assert len(lines) == 1 and json.loads(lines[0])["outcome"] == "ok", proc.stdout
     assert proc.returncode == 0, proc.stderr[-3000:]
     assert "closing takes over 1 s" in proc.stderr, proc.stderr[-3000:]
     assert "lost_wakeup_close" in proc.stderr, proc.stderr[-3000:]
