@@ -129,6 +129,21 @@ def test_restart_50_in_flight_tasks_finish_without_a_second_create(tmp_path, sto
         sim.stop()
 
 
+@pytest.mark.parametrize("seed", [11, 12, 13, 14])
+def test_each_hostile_shard_holds_a_video(seed):
+    """The hostile shards' held slots (made once the kills end) include a video, the only kind
+    whose create answers a provider id: seed 12's last three slots are images, and under load its
+    shard once had every video's create killed before its answer (none answered, the assertion
+    below failed)."""
+    plan = worker.slot_plan("soak:20261130:tide-eye", 10, seed, 0.6, 0.5)
+    kinds = {rid: kind for rid, kind, _ in plan}
+    held = worker.held_slots(plan, 3)
+    assert len(held) == 3
+    assert any(kinds[rid] == "video" for rid in held), (seed, kinds)
+    singles = [rid for rid, _, _ in plan]
+    assert set(singles[-2:]) <= held  # the plan's last slots stay held; a video joins them
+
+
 @pytest.mark.parametrize("shard", range(4))
 def test_hostile_fault_soak_small(tmp_path, store_url, shard):
     """The hostile kinds in a small soak (the 1,000-task run is ``python -m tests.support.soak 1000

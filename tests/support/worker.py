@@ -99,6 +99,22 @@ def slot_plan(
     return plan
 
 
+def held_slots(plan: list[tuple[str, str, dict]], hold: int) -> set[str]:
+    """The last ``hold`` slots of the plan (pairs aside), with a video among them when the plan
+    has one: the held slots are the ones sure to run to the end, and only a video's create
+    answers a provider id (a seed whose last slots are all images once left a loaded shard with
+    none answered: every create in flight killed before its answer)."""
+    if not hold:
+        return set()
+    single = [(rid, kind) for rid, kind, _ in plan if ":pair" not in rid]
+    held = single[-hold:]
+    if not any(kind == "video" for _, kind in held):
+        videos = [rid for rid, kind in single if kind == "video"]
+        if videos:
+            held = [(videos[-1], "video"), *held[1:]]
+    return {rid for rid, _ in held}
+
+
 def pair_slots(plan: list[tuple[str, str, dict]]) -> list[tuple[str, str, dict]]:
     return [p for p in plan if ":pair" in p[0]]
 
@@ -132,8 +148,7 @@ async def run(ns: argparse.Namespace) -> int:
             return 0
         # the last ``hold`` slots of the plan (pairs aside) are left to a later worker: this
         # one ends once its own are settled (exit 0), and the soak starts the calm worker
-        single = [p[0] for p in plan if ":pair" not in p[0]]
-        held = set(single[len(single) - ns.hold :]) if ns.hold else set()
+        held = held_slots(plan, ns.hold)
         if not ns.resume_only:
             sem = asyncio.Semaphore(AT_ONCE)
 
