@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import resource
 import statistics
@@ -223,7 +224,18 @@ class Probe:
 
 def child(facts: dict[str, Any]) -> dict[str, Any]:
     t_main = time.time()
-    from app.ui import window as window_mod
+    # started as `python -m app` starts (app/__main__.py): the command line's modules load with
+    # the cycle collector off and are then frozen; the window's modules load with automatic
+    # collection off too (the app's MainThreadCollector turns it off before they are imported)
+    gc.disable()
+    try:
+        import app.cli
+
+        app.cli.FREEZE_LOADED = True
+        gc.freeze()
+        from app.ui import window as window_mod
+    finally:
+        gc.enable()
 
     probe = Probe(facts)
     original = window_mod.MainWindow.__init__
