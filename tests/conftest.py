@@ -21,8 +21,10 @@ os.environ["PYTHON_KEYRING_BACKEND"] = "tests.support.keyring_backend.MemoryKeyr
 os.environ.pop("MINIMAX_API_KEY", None)
 for _name in list(os.environ):
     # SLATE_TEST_PG_* come from .ci/run (the PostgreSQL server of this run), SLATE_TEST_CLI says
-    # how the `slate` fixture runs a command (tests/support/fixtures.py): keep them.
-    if _name.startswith("SLATE_") and not _name.startswith(("SLATE_TEST_PG_", "SLATE_TEST_CLI")):
+    # how the `slate` fixture runs a command (tests/support/fixtures.py), SLATE_TEST_CPU where
+    # each test's CPU is written (tests/support/cpu.py): keep them.
+    keep = ("SLATE_TEST_PG_", "SLATE_TEST_CLI", "SLATE_TEST_CPU")
+    if _name.startswith("SLATE_") and not _name.startswith(keep):
         os.environ.pop(_name)
 os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
@@ -37,7 +39,7 @@ if "PYTEST_XDIST_WORKER" not in os.environ:
     for _tree in ("app", "tests"):
         compileall.compile_dir(str(ROOT / _tree), quiet=1, workers=1)
 
-pytest_plugins = ["tests.support.fixtures", "tests.support.hang"]
+pytest_plugins = ["tests.support.fixtures", "tests.support.hang", "tests.support.cpu"]
 
 #: Modules that build something costly once for all their tests (a module-scoped fixture) or
 #: load the whole machine: under xdist (README's test command, ``--dist loadgroup``) each runs
