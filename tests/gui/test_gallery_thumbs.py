@@ -5,6 +5,7 @@ together (one ``dataChanged`` per run of adjacent rows, a bounded number per fra
 
 from __future__ import annotations
 
+import hashlib
 import os
 import signal
 import sys
@@ -355,3 +356,64 @@ def test_the_workers_end_with_the_app_however_it_ends(tmp_path):
     while any(_alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not [p for p in pids if _alive(p)], "decoder processes outlived their app"
+
+
+def test_a_cached_thumbnail_is_read_back_in_the_app_as_the_worker_answers_it(gui, tmp_path):
+    """A thumbnail already in the disk cache is read in the loader's thread (no round trip to a
+    worker process): the same picture, in the same format, as the worker's answer."""
+    from PIL import Image
+
+    reqs = _requests(tmp_path, 2)
+    clear = tmp_path / "media" / "alpha.png"  # a picture with transparency stays RGBA
+    img = Image.new("RGBA", (120, 80), (10, 200, 30, 90))
+    img.putpixel((5, 5), (255, 255, 255, 0))
+    img.save(clear, "PNG")
+    data = clear.read_bytes()
+    reqs.append(ThumbRequest(str(clear), hashlib.sha256(data).hexdigest(), len(data), "image"))
+    threaded = ThumbCache(tmp_path / "cache", edge=64)  # no pool: Pillow reads it back
+    made = [threaded.get(r) for r in reqs]
+    answered = [threaded.get(r) for r in reqs]
+    assert threaded.decodes == 3 and threaded.hits == 3
+    pool = DecoderPool(1)
+    try:
+        cache = ThumbCache(tmp_path / "cache", edge=64)
+        cache.pool = pool
+        read = [cache.get(r) for r in reqs]
+    finally:
+        pool.close()
+    assert cache.hits == 3 and cache.decodes == 0 and not cache.made_by  # no worker asked
+    for a, b, c in zip(made, answered, read, strict=True):
+        assert not c.isNull() and c.format() == b.format() == a.format() and c == b == a
+    assert read[-1].format() == QImage.Format.Format_RGBA8888
+    assert read[0].format() == QImage.Format.Format_RGB888
+    cache.file_for(reqs[0]).write_bytes(b"not a png")
+    assert cache.read_back(reqs[0]) is None  # a damaged file: the worker makes it again
+
+
+def test_requests_in_a_batch_are_served_when_it_ends_the_first_asked_first(gui, tmp_path):
+    """A paint asks for a screen of pictures in one batch: the loader's threads are not woken
+    for each, and they serve them in the order asked, as if each had been served at once."""
+    served: list[str] = []
+
+    class Recording(ThumbCache):
+        def get(self, req: ThumbRequest) -> QImage:
+            served.append(req.path)
+            return _picture(len(served))
+
+    loader = ThumbLoader(Recording(tmp_path / "cache"), workers=1, processes=False)
+    try:
+        got: list[str] = []
+        loader.ready.connect(lambda key, img: got.append(key))
+        reqs = [ThumbRequest(f"/media/{i}.png", f"{i:064x}", 100 + i, "image") for i in range(5)]
+        loader.request(reqs[0])  # the thread has started and waits for work
+        gui.until(lambda: len(got) == 1, what="the first thumbnail")
+        with loader.batch():
+            for r in reqs[1:]:
+                loader.request(r)
+            with loader.batch():  # nested: the outer one serves them
+                loader.request(reqs[1])
+            assert loader.pending() == 4 and served == [reqs[0].path]
+        gui.until(lambda: len(got) == 5, what="the batch")
+        assert served == [r.path for r in reqs]
+    finally:
+        loader.close()

@@ -422,12 +422,19 @@ class GalleryView(QtWidgets.QListView):
         delegate = self.itemDelegate()
         ratio = port.devicePixelRatioF()
         selection = self.selectionModel()
-        for i, rect in self._tiles_in(area, model.rowCount()):
-            row = model.row_at(i)
-            if row is not None:
-                delegate.paint_tile(
-                    painter, option, rect, model, row, selection.isSelected(model.index(i)), ratio
-                )
+        with model.loader.batch():  # the screen's pictures asked for together, at the end
+            for i, rect in self._tiles_in(area, model.rowCount()):
+                row = model.row_at(i)
+                if row is not None:
+                    delegate.paint_tile(
+                        painter,
+                        option,
+                        rect,
+                        model,
+                        row,
+                        selection.isSelected(model.index(i)),
+                        ratio,
+                    )
         painter.end()
 
     def keyPressEvent(self, event: Any) -> None:  # noqa: N802 - Qt override

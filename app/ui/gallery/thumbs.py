@@ -20,6 +20,8 @@ import os
 import sys
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +41,8 @@ log = logging.getLogger(__name__)
 THUMB_EDGE = 256
 #: The cache's bound on disk.
 DEFAULT_MAX_BYTES = 256 * 1024 * 1024
-#: How much lower the decoder threads run than the UI thread (Linux, per thread).
+#: How much lower the decoder threads run than the UI thread (Linux, per thread), when they
+#: decode themselves (no worker processes).
 NICE = 5
 #: How much lower the decoder processes run. They share no interpreter lock with the UI thread,
 #: so only a little: at nice 5 other programs' load starved them (first screen of thumbnails
@@ -234,11 +237,40 @@ class ThumbCache:
             self.hits += 1
         return to_qimage(img)
 
+    def read_back(self, req: ThumbRequest) -> QImage | None:
+        """The thumbnail of ``req`` when it is in the disk cache, read in this thread with Qt's
+        PNG reader (its use time touched), as the worker would answer it; None when it is not
+        there or cannot be read (then the worker makes it again)."""
+        target = self.file_for(req)
+        if not target.exists():
+            return None
+        img = QImage(str(target))
+        if img.isNull():
+            return None
+        fmt = (
+            QImage.Format.Format_RGBA8888 if img.hasAlphaChannel() else QImage.Format.Format_RGB888
+        )
+        img = img.convertToFormat(fmt)
+        decode._tighten(target)  # as the worker does (read_cached)
+        try:
+            os.utime(target)  # least recently *used* is what pruning removes
+        except OSError:
+            pass
+        with self._lock:
+            self.hits += 1
+        return img
+
     def get(self, req: ThumbRequest) -> QImage:
-        """The thumbnail of ``req`` (a null image when the file cannot be decoded)."""
+        """The thumbnail of ``req`` (a null image when the file cannot be decoded). One already
+        in the disk cache is read here (a small PNG: no round trip to a worker process, which
+        cost the first screen of a filter most of its time on a busy machine)."""
+        pool = self.pool
+        if pool is not None:
+            found = self.read_back(req)
+            if found is not None:
+                return found
         target = str(self.file_for(req))
         path = os.path.abspath(req.path)
-        pool = self.pool
         answer = (
             pool.thumbnail(path, req.kind, target, self.edge)
             if pool is not None
@@ -336,6 +368,7 @@ class ThumbLoader(QObject):
         self._cv = threading.Condition()
         self._closed = False
         self._warm = warm  # the workers may start WARM_START after this
+        self._held: list[str] | None = None  # the requests of a batch (not yet served)
         self._threads = [
             threading.Thread(target=self._work, name=f"thumbs-{i}", daemon=True)
             for i in range(workers)
@@ -369,15 +402,44 @@ class ThumbLoader(QObject):
             self._queue[req.key] = req  # to the front of the line
             while len(self._queue) > self.backlog:  # long scrolled past: asked again if seen
                 self._queue.popitem(last=False)
-            self._cv.notify()
+            if self._held is not None:
+                self._held.append(req.key)
+            else:
+                self._cv.notify()
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """The requests made inside are served when it ends, in the order they would have been
+        (the first asked first, as if each had been served at once): a paint asking for a
+        screen of tiles is not interrupted by the loader's threads waking up for each one, and
+        taking the interpreter lock from it, as it goes."""
+        if self._held is not None:  # inside another batch: that one serves them
+            yield
+            return
+        with self._cv:
+            self._held = []
+        try:
+            yield
+        finally:
+            with self._cv:
+                held, self._held = self._held, None
+                for key in reversed(held):  # the first asked ends newest: served first
+                    if key in self._queue:
+                        self._queue.move_to_end(key)
+                if held:
+                    self._cv.notify_all()
 
     def pending(self) -> int:
         with self._cv:
             return len(self._queue) + len(self._running)
 
     def _work(self) -> None:
-        try:  # the UI thread comes first when the cores are busy (Linux: per thread)
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+        # the UI thread comes first when the cores are busy (Linux: per thread); beside worker
+        # processes a thread only reads back cached thumbnails, as little below as they are
+        # (at NICE, other programs' load starved those reads as it had starved the workers)
+        nice = NICE if self.pool is None else WORKER_NICE
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
         except (AttributeError, OSError):
             pass
         if self.pool is None:  # first imports are slow: done before the first request
