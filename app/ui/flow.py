@@ -15,10 +15,12 @@ class FlowLayout(QLayout):
         super().__init__(parent)
         self._items: list[Any] = []
         self._spacing = spacing
+        self._hfw: tuple[int, int] | None = None  # (width, height): the last one asked
         self.setContentsMargins(0, 0, 0, 0)
 
     def addItem(self, item: Any) -> None:  # noqa: N802 - Qt override
         self._items.append(item)
+        self.invalidate()
 
     def count(self) -> int:
         return len(self._items)
@@ -27,7 +29,17 @@ class FlowLayout(QLayout):
         return self._items[index] if 0 <= index < len(self._items) else None
 
     def takeAt(self, index: int) -> Any:  # noqa: N802 - Qt override
-        return self._items.pop(index) if 0 <= index < len(self._items) else None
+        if not 0 <= index < len(self._items):
+            return None
+        item = self._items.pop(index)
+        self.invalidate()
+        return item
+
+    def invalidate(self) -> None:
+        """A widget of it changed its size, text or visibility (Qt says so here): heights are
+        worked out again."""
+        self._hfw = None
+        super().invalidate()
 
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802 - Qt override
         return Qt.Orientation(0)
@@ -36,7 +48,11 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt override
-        return self._arrange(QRect(0, 0, width, 0), move=False)
+        """Kept for the width last asked until :meth:`invalidate` (as Qt's box layouts do): a
+        window's layout asks it many times over for one change, each a walk in Python."""
+        if self._hfw is None or self._hfw[0] != width:
+            self._hfw = (width, self._arrange(QRect(0, 0, width, 0), move=False))
+        return self._hfw[1]
 
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt override
         super().setGeometry(rect)
