@@ -74,22 +74,28 @@ def test_the_slowest_modules_run_first_each_kept_whole_and_in_order() -> None:
     from tests.conftest import pytest_collection_modifyitems
     from tests.tiers import ORDER, read
 
-    slow = next(iter(read(ORDER)))  # the slowest module listed
-    assert "tests/unit/test_domain_slots.py" not in read(ORDER)
+    listed = read(ORDER)
+    slow = next(iter(listed))  # the slowest module listed
+    # two modules the list leaves out (whatever a rewritten list holds): they keep their order
+    first, second = sorted(
+        rel
+        for path in (ROOT / "tests" / "unit").glob("test_*.py")
+        if (rel := path.relative_to(ROOT).as_posix()) not in listed
+    )[:2]
     items = [
-        _Item("tests/unit/test_tiers.py", "test_a"),
-        _Item("tests/unit/test_tiers.py", "test_b"),
+        _Item(first, "test_a"),
+        _Item(first, "test_b"),
         _Item(slow, "test_x"),
-        _Item("tests/unit/test_domain_slots.py", "test_c"),
+        _Item(second, "test_c"),
         _Item(slow, "test_y"),
     ]
     pytest_collection_modifyitems(None, items)
     assert [(i.fspath.relative_to(ROOT).as_posix(), i.name) for i in items] == [
         (slow, "test_x"),
         (slow, "test_y"),
-        ("tests/unit/test_tiers.py", "test_a"),
-        ("tests/unit/test_tiers.py", "test_b"),
-        ("tests/unit/test_domain_slots.py", "test_c"),
+        (first, "test_a"),
+        (first, "test_b"),
+        (second, "test_c"),
     ]
 
 
