@@ -17,6 +17,9 @@ from app.domain.states import State
 #: The slot browser's first page: this many projects (the window reads it before its service is
 #: built, ``app.service.early``; the tree pages on by the same count).
 PROJECT_PAGE = 100
+#: What a read of a page asks for: one row more than the page shows, so that the page which ends
+#: the list is known to (the tree then reads no empty page after it).
+PROJECT_READ = PROJECT_PAGE + 1
 
 
 @dataclass(frozen=True)

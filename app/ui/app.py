@@ -186,11 +186,11 @@ async def amain(
     ``key_source`` is where the key is expected to be (the last start's answer); with
     ``configured`` the key is looked up after the first paint (in a worker thread) and the
     service is built with ``configured(where it was found)``."""
-    from app.domain.listing import PROJECT_PAGE
+    from app.domain.listing import PROJECT_READ
     from app.service.early import Early
 
     early = Early.of(config, has_key=key_source != "none")
-    early.prefetch(PROJECT_PAGE)  # read while the window's modules are imported
+    early.prefetch(PROJECT_READ)  # read while the window's modules are imported
     from app.domain.errors import SlateError
     from app.ui.controller import Controller
     from app.ui.window import MainWindow

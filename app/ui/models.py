@@ -2,8 +2,11 @@
 
 Nothing is loaded until a view asks: ``canFetchMore``/``fetchMore`` start a read in a worker
 thread (``controller.reader``) and rows are inserted when the page arrives, so the UI thread
-never waits and 100,000 slots cost only what is on screen. Filtering happens in SQL
-(:class:`SlotFilter`); a proxy model would only ever see loaded rows.
+never waits and 100,000 slots cost only what is on screen. Each read asks for one row more than
+its page shows: a page that ends the list is known to, and no empty page is read after it.
+Filtering happens in SQL (:class:`SlotFilter`); a proxy model would only ever see loaded rows.
+A new filter's first page is read while the rows on screen stay; the tree is reset and filled
+when it is in (:meth:`SlotTreeModel.set_filter`).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from app.ui.qt import (
 )
 from app.ui.style import current, slot_icon, state_ink, state_word
 from app.domain.listing import PROJECT_PAGE as PROJECT_PAGE
+from app.domain.listing import PROJECT_READ
 
 DAY_PAGE = 60
 SLOT_PAGE = 200
@@ -176,23 +180,44 @@ class SlotTreeModel(QAbstractItemModel):
         self._reveal: SlotRow | None = None
         self._pending = 0
         self._refresh_timer: Any = None
+        #: A new filter's root while its first page is read (the old rows stay on screen).
+        self._next: Node | None = None
         controller.taskChanged.connect(self.upsert_view)
 
     # -- filtering ------------------------------------------------------------------------
     def set_filter(self, flt: SlotFilter) -> None:
+        """Show the slots ``flt`` matches. Their first page of projects is read at once, while
+        the rows on screen stay; when it is in, the tree is reset and filled in one go. The
+        view then lays out and paints once, on the new rows only (an empty tree first would be
+        painted, and its scroll bar dropped and shown again: a second full paint). Until then
+        nothing more is read into the old rows, and reads of them still under way are dropped.
+        """
         if flt == self.filter:
             return
         self.filter = flt
-        self.reload()
+        self._generation += 1
+        self._pending = 0  # the old rows' reads are dropped as they arrive
+        self._next = Node("root", None)
+        self._fetch(self._next)
 
     def reload(self) -> None:
         self.beginResetModel()
         self._generation += 1
         self._root = Node("root", None)
+        self._next = None
         self._by_id.clear()
         self._pending = 0
         self.endResetModel()
         self.loadingChanged.emit(False)
+
+    def _swap_in(self, root: Node) -> None:
+        """The new filter's first page is in: the tree is reset to ``root`` (still empty; the
+        page's rows are inserted next, in the same call)."""
+        self.beginResetModel()
+        self._root = root
+        self._next = None
+        self._by_id.clear()
+        self.endResetModel()
 
     # -- tree plumbing -----------------------------------------------------------------------
     def _node(self, index: QModelIndex | QPersistentModelIndex) -> Node:
@@ -335,7 +360,7 @@ class SlotTreeModel(QAbstractItemModel):
         if parent.isValid() and parent.column() != 0:
             return False
         node = self._node(parent)
-        return not node.exhausted and not node.pending
+        return not node.exhausted and not node.pending and self._next is None
 
     def fetchMore(self, parent: QModelIndex | QPersistentModelIndex) -> None:
         if parent.isValid() and parent.column() != 0:
@@ -354,8 +379,10 @@ class SlotTreeModel(QAbstractItemModel):
     def _fetch(self, node: Node) -> None:
         if node.exhausted or node.pending:
             return
+        if self._next is not None and node is not self._next:
+            return  # a new filter's first page is coming: these rows go with it
         if node.kind == "root" and node.cursor is None:
-            page = self.controller.first_page_now(self.filter, PROJECT_PAGE)
+            page = self.controller.first_page_now(self.filter, PROJECT_READ)
             if page is not None:  # read ahead from the file: in now, in the first paint
                 idle = self._pending == 0
                 if idle:
@@ -381,25 +408,31 @@ class SlotTreeModel(QAbstractItemModel):
                 self.loadingChanged.emit(False)
 
         if node.kind == "root":
-            c.load(c.reader.projects(flt, after=node.cursor, limit=PROJECT_PAGE), done=arrived)
+            c.load(c.reader.projects(flt, after=node.cursor, limit=PROJECT_READ), done=arrived)
         elif node.kind == "project":
-            c.load(c.reader.days(flt, node.key, after=node.cursor, limit=DAY_PAGE), done=arrived)
+            c.load(
+                c.reader.days(flt, node.key, after=node.cursor, limit=DAY_PAGE + 1), done=arrived
+            )
         else:
             assert node.parent is not None
             c.load(
                 c.reader.slots(
-                    flt, node.parent.key, node.key, before_id=node.cursor, limit=SLOT_PAGE
+                    flt, node.parent.key, node.key, before_id=node.cursor, limit=SLOT_PAGE + 1
                 ),
                 done=arrived,
             )
 
     def _arrived(self, node: Node, items: list[Any]) -> None:
+        if node is self._next:
+            self._swap_in(node)
         node.pending = False
         node.started = True
         page = {"root": PROJECT_PAGE, "project": DAY_PAGE, "day": SLOT_PAGE}[node.kind]
         fresh: list[Node] = []
         if node.kind == "slot":
             return
+        more = len(items) > page  # each read asks for one row more than its page shows
+        items = items[:page]
         child_kind = {"root": "project", "project": "day", "day": "slot"}[node.kind]
         for item in items:
             if isinstance(item, Group):
@@ -417,7 +450,7 @@ class SlotTreeModel(QAbstractItemModel):
                 if node.kind == "root"
                 else (last.key if node.kind == "project" else last.id)
             )
-        node.exhausted = len(items) < page
+        node.exhausted = not more
         if fresh:
             first = len(node.children)
             self.beginInsertRows(self.node_index(node), first, first + len(fresh) - 1)
@@ -450,8 +483,8 @@ class SlotTreeModel(QAbstractItemModel):
             idx = self.node_index(node)
             self.dataChanged.emit(idx, self.node_index(node, len(COLUMNS) - 1))
             return
-        if not self.filter.matches(row) or not self._root.started:
-            return
+        if not self.filter.matches(row) or not self._root.started or self._next is not None:
+            return  # (a new filter's first page, still being read, has it or will not)
         project = self._root.find(row.project)
         if project is None:
             project = Node("project", self._root, row.project, 1, newest=row.id)
@@ -524,7 +557,7 @@ class SlotTreeModel(QAbstractItemModel):
         """Bring the loaded part of the tree up to date with the store, without a reset (the view
         keeps its selection and open groups): counts, projects re-sorted by newest activity, new
         projects, days and slots, and rows changed by other processes."""
-        if not self._root.started:
+        if not self._root.started or self._next is not None:
             return
         gen, c, flt = self._generation, self.controller, self.filter
 
@@ -661,6 +694,8 @@ class SlotTreeModel(QAbstractItemModel):
         return "found", found
 
     def _continue_reveal(self) -> None:
+        if self._next is not None:
+            return  # the rows shown are about to go: walk the new filter's once they are in
         row = self._reveal
         if row is not None:
             status, found = self._walk(row)

@@ -105,6 +105,75 @@ def test_paging_at_100k_slots(gui, qtmodeltester):
     gui.run(controller.aclose())
 
 
+def test_a_new_filter_keeps_the_rows_shown_until_its_first_page_is_in(
+    gui, qtmodeltester, monkeypatch
+):
+    """A filter's first page is read while the rows on screen stay, then one reset brings the
+    new rows in the same call (the view paints no empty tree, its scroll bar never drops out);
+    a list that ends on a full page is known to end (each read asks for one row more), so no
+    empty page is read after it."""
+    fill(gui.store.engine, gui.service, 2 * PROJECT_PAGE, projects=PROJECT_PAGE, days=1)
+    reads: list[tuple[str, object]] = []
+    real = queries.projects
+
+    def counted(engine, scope, flt, **kw):
+        reads.append((flt.search, kw.get("after")))
+        return real(engine, scope, flt, **kw)
+
+    monkeypatch.setattr(queries, "projects", counted)
+    controller = Controller(gui.service)
+    model = SlotTreeModel(controller)
+    root = model.index(-1, -1).parent()
+    model.fetchMore(root)
+    gui.until(lambda: not model.loading, what="the first page")
+    assert model.rowCount() == PROJECT_PAGE and not model.canFetchMore(root)
+    assert reads == [("", None)]  # exactly one page of projects: read once, nothing after it
+    qtmodeltester.check(model, force_py=True)
+    signals: list[tuple[str, int]] = []
+    model.modelReset.connect(lambda: signals.append(("reset", model.rowCount())))
+    model.rowsInserted.connect(
+        lambda p, a, b: p.isValid() or signals.append(("rows", b - a + 1))  # projects only
+    )
+    model.set_filter(SlotFilter(search="of proj-00"))  # the prompts of proj-000 to proj-009
+    assert model.loading and model.rowCount() == PROJECT_PAGE and signals == []  # still shown
+    assert not model.canFetchMore(root)  # nothing more is read into the rows going away
+    gui.until(lambda: not model.loading, what="the filtered page")
+    assert signals == [("reset", 0), ("rows", 10)]  # one reset, the new rows right after it
+    assert [model._node(model.index(r, 0)).key for r in range(model.rowCount())] == [
+        f"proj-{i:03d}" for i in range(9, -1, -1)
+    ]
+    assert reads == [("", None), ("of proj-00", None)]
+    # a filter changed again before its page came: only the last one's rows are shown
+    model.set_filter(SlotFilter(search="of proj-01"))
+    model.set_filter(SlotFilter(search="of proj-02"))
+    gui.until(lambda: not model.loading, what="the last filter's page")
+    gui.until(lambda: len(reads) == 4, what="both reads ended")
+    assert [model._node(model.index(r, 0)).key for r in range(model.rowCount())] == [
+        f"proj-{i:03d}" for i in range(29, 19, -1)
+    ]
+    gui.run(controller.aclose())
+
+
+def test_a_new_filter_shows_its_rows_from_the_top(gui, make_window):
+    """The new rows come with the reset (no emptied tree in between, whose scroll bar went to the
+    top): the list is still shown from its top, as before."""
+    fill(gui.store.engine, gui.service, 2 * PROJECT_PAGE, projects=PROJECT_PAGE, days=1)
+    window = make_window()
+    model, tree = window.model, window.browser.tree
+    gui.until(lambda: model.rowCount() == PROJECT_PAGE, what="a page of projects")
+    bar = tree.verticalScrollBar()
+    gui.until(lambda: bar.maximum() > 0, what="the scroll bar")
+    bar.setValue(bar.maximum())
+    window.browser.search.setText("shot")  # every project has a video: as many rows again
+    window.browser.apply_filter()
+    gui.until(
+        lambda: not model.loading and model.rowCount() == PROJECT_PAGE, what="the filtered page"
+    )
+    gui.until(lambda: bar.maximum() > 0, what="the scroll bar, laid out again")
+    assert bar.value() == 0
+    assert tree.indexAt(tree.viewport().rect().topLeft()) == model.index(0, 0)
+
+
 def project_keys(model):
     return [
         (model._node(model.index(r, 0)).key, model._node(model.index(r, 0)).count)

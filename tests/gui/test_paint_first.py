@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from app.domain.listing import SlotFilter
+from app.domain.listing import PROJECT_READ, SlotFilter
 from app.service.early import Early
 from app.ui.controller import Controller
 from app.ui.models import PROJECT_PAGE
@@ -189,8 +189,8 @@ def test_a_page_read_ahead_is_in_the_window_before_it_is_shown(gui: Gui, qtbot: 
     fill(gui.store.engine, gui.service, 60, projects=3)
     expected = gui.run(gui.service.reader.projects(SlotFilter(), limit=PROJECT_PAGE))
     early = Early.of(gui.config, has_key=False)
-    early.prefetch(PROJECT_PAGE)
-    gui.until(lambda: early._ahead[PROJECT_PAGE].done(), what="the page read ahead")
+    early.prefetch(PROJECT_READ)  # as the start reads it: the page and one row more
+    gui.until(lambda: early._ahead[PROJECT_READ].done(), what="the page read ahead")
     controller = Controller(early=early)
     window = MainWindow(controller, gui.settings())
     qtbot.addWidget(window)

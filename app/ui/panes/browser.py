@@ -173,6 +173,9 @@ class SlotBrowser(QWidget):
         model.loadingChanged.connect(lambda _l: self._update_empty())
         model.loadingChanged.connect(self._retry_step)
         model.modelReset.connect(self._forget)
+        # a new filter's rows come in with the reset (no empty tree first): shown from the top,
+        # as an emptied tree's scroll bar brought them
+        model.modelReset.connect(self.tree.scrollToTop)
         self._ages = QTimer(self, interval=30_000)
         self._ages.timeout.connect(model.refresh_ages)
         self._ages.timeout.connect(model.refresh)  # other processes (the CLI, a teammate) write too
@@ -214,9 +217,13 @@ class SlotBrowser(QWidget):
             if not tree.isColumnHidden(col) and header.sectionSize(col) > 0:
                 self._widths[col] = header.sectionSize(col)
         state = self._widths.get(1, header.sectionSize(1))
-        kind, age = self._widths.get(2, 96), self._widths.get(3, self._age_width())
+        kind = self._widths.get(2, 96)
         room = width - frame - state - self._name_room()
-        hide_age = width < self.NARROW or room < kind + age
+        # the Age column's own width, else its words measured (four translated and measured:
+        # only when asked, every reset fits the columns, a new filter's included)
+        hide_age = width < self.NARROW or room < kind + (
+            self._widths[3] if 3 in self._widths else self._age_width()
+        )
         hide_kind = width < self.NARROW or room < kind
         # last, the state's word: the badge beside each name still says the state
         hide_state = room < 0 and self._widest_name > 0
@@ -227,6 +234,8 @@ class SlotBrowser(QWidget):
     def _measure_names(self, parent: QModelIndex, first: int, last: int) -> None:
         """The widest slot name loaded (rows arrive page by page) as it must be read at least
         (:func:`essential_name`), for :meth:`_fit_columns`."""
+        if self._rows_kind(parent) != "slot":
+            return
         fm = self.tree.fontMetrics()
         widest = self._widest_name
         for row in range(first, last + 1):
@@ -280,9 +289,17 @@ class SlotBrowser(QWidget):
 
     def _span_groups(self, parent: QModelIndex, first: int, last: int) -> None:
         """Project and day rows use the whole width: their name and count are never cut off."""
-        for row in range(first, last + 1):
-            if self.model.index(row, 0, parent).data(NodeKindRole) in ("project", "day"):
+        if self._rows_kind(parent) in ("project", "day"):
+            for row in range(first, last + 1):
                 self.tree.setFirstColumnSpanned(row, parent, True)
+
+    @staticmethod
+    def _rows_kind(parent: QModelIndex) -> str:
+        """What the rows under ``parent`` are: all of one kind, projects under the root, days
+        under a project, slots under a day (asked once per insert, not once per row)."""
+        if not parent.isValid():
+            return "project"
+        return {"project": "day", "day": "slot"}.get(parent.data(NodeKindRole), "")
 
     def current_filter(self) -> SlotFilter:
         days = self.date.currentData()
