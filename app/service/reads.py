@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import shutil
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Coroutine, Mapping
 
 from app.domain import handles
 from app.domain.days import budget_day
@@ -303,17 +303,18 @@ class SlotReader:
         #: Where media paths are relative to (results come back with absolute paths).
         self.data_dir = data_dir
 
-    async def projects(
+    # projects, days and slots: the read begins when asked for (``Store._begun``); await it
+    def projects(
         self, flt: SlotFilter, *, after: int | None = None, limit: int = 100
-    ) -> list[Group]:
-        return await self._store.projects(self.scope, flt, after=after, limit=limit)
+    ) -> Coroutine[Any, Any, list[Group]]:
+        return self._store.projects(self.scope, flt, after=after, limit=limit)
 
-    async def days(
+    def days(
         self, flt: SlotFilter, project: str, *, after: str | None = None, limit: int = 100
-    ) -> list[Group]:
-        return await self._store.days(self.scope, flt, project, after=after, limit=limit)
+    ) -> Coroutine[Any, Any, list[Group]]:
+        return self._store.days(self.scope, flt, project, after=after, limit=limit)
 
-    async def slots(
+    def slots(
         self,
         flt: SlotFilter,
         project: str,
@@ -321,10 +322,8 @@ class SlotReader:
         *,
         before_id: int | None = None,
         limit: int = 200,
-    ) -> list[SlotRow]:
-        return await self._store.slots(
-            self.scope, flt, project, day, before_id=before_id, limit=limit
-        )
+    ) -> Coroutine[Any, Any, list[SlotRow]]:
+        return self._store.slots(self.scope, flt, project, day, before_id=before_id, limit=limit)
 
     async def results(
         self,

@@ -17,9 +17,11 @@ The service does not know which database it is on.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import threading
 import time
-from typing import Any, Callable, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Coroutine, Sequence, TypeVar
 
 from sqlalchemy import Engine
 
@@ -49,6 +51,10 @@ from app.store.sqlite_claim import SqliteClaim
 from app.store.statements import statements_for
 
 T = TypeVar("T")
+
+
+async def _awaited(begun: Awaitable[T]) -> T:
+    return await begun
 
 
 class Store:
@@ -108,6 +114,20 @@ class Store:
     @staticmethod
     async def _thread(fn: Callable[..., T], *args: Any, **kw: Any) -> T:
         return await asyncio.to_thread(fn, *args, **kw)
+
+    @staticmethod
+    def _begun(fn: Callable[..., T], *args: Any, **kw: Any) -> Coroutine[Any, Any, T]:
+        """``fn`` in a worker thread like :meth:`_thread`, but begun when asked for, not when
+        the awaiting task first runs: the browser asks for its pages from Qt's signals, and a
+        new task's first step waits behind the window's layout and paint already posted (a new
+        filter's text laid out, its clear button painted), and the read waited with it. Without
+        a running loop (``asyncio.run(store.projects(...))``) it begins when awaited."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return Store._thread(fn, *args, **kw)
+        call = functools.partial(contextvars.copy_context().run, fn, *args, **kw)
+        return _awaited(loop.run_in_executor(None, call))
 
     # -- the claim ------------------------------------------------------------------------
     def read_slot(self, scope: Scope, slot_key: str) -> TaskRow | None:
@@ -258,14 +278,13 @@ class Store:
     async def request_ids_with_prefix(self, scope: Scope, prefix: str) -> list[str]:
         return await self._thread(queries.request_ids_with_prefix, self.engine, scope, prefix)
 
-    async def projects(
+    # the browser's pages: begun at once (see _begun)
+    def projects(
         self, scope: Scope, flt: SlotFilter, *, after: int | None = None, limit: int = 100
-    ) -> list[Group]:
-        return await self._thread(
-            queries.projects, self.engine, scope, flt, after=after, limit=limit
-        )
+    ) -> Coroutine[Any, Any, list[Group]]:
+        return self._begun(queries.projects, self.engine, scope, flt, after=after, limit=limit)
 
-    async def days(
+    def days(
         self,
         scope: Scope,
         flt: SlotFilter,
@@ -273,12 +292,10 @@ class Store:
         *,
         after: str | None = None,
         limit: int = 100,
-    ) -> list[Group]:
-        return await self._thread(
-            queries.days, self.engine, scope, flt, project, after=after, limit=limit
-        )
+    ) -> Coroutine[Any, Any, list[Group]]:
+        return self._begun(queries.days, self.engine, scope, flt, project, after=after, limit=limit)
 
-    async def slots(
+    def slots(
         self,
         scope: Scope,
         flt: SlotFilter,
@@ -287,8 +304,8 @@ class Store:
         *,
         before_id: int | None = None,
         limit: int = 200,
-    ) -> list[SlotRow]:
-        return await self._thread(
+    ) -> Coroutine[Any, Any, list[SlotRow]]:
+        return self._begun(
             queries.slots, self.engine, scope, flt, project, day, before_id=before_id, limit=limit
         )
 

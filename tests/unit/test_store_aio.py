@@ -59,3 +59,24 @@ def test_writes_are_not_wrapped_as_retried_reads():
         assert not hasattr(getattr(Repository, name), "__wrapped__"), name
     for name in ("get_slot", "get_task", "history", "quota_used", "due_tasks"):
         assert hasattr(getattr(Repository, name), "__wrapped__"), name
+
+
+async def test_a_browser_page_is_read_from_when_it_is_asked_for(service, monkeypatch):
+    """The browser asks for its pages from Qt's signals: the read begins in a worker thread at
+    once, not when the task awaiting it first runs (behind the window's layout and paint)."""
+    import threading
+
+    from app.store import queries
+    from app.store.rows import SlotFilter
+
+    begun = threading.Event()
+    real = queries.projects
+
+    def projects(*args, **kw):
+        begun.set()
+        return real(*args, **kw)
+
+    monkeypatch.setattr(queries, "projects", projects)
+    page = service.reader.projects(SlotFilter(search="lighthouse"))
+    assert begun.wait(5)  # the loop's thread has not let go since: the read is under way
+    assert await page == []
