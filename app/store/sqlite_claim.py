@@ -110,6 +110,8 @@ class SqliteClaim:
             for c in tasks.c
             if (proc := c.type.result_processor(dialect, None)) is not None
         }
+        #: a statement's result columns and the result processors among them, by its SQL
+        self._shapes: dict[str, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
 
     # The statements, compiled on first use: a store is opened by every command, and only a
     # submit claims (compiling the five costs ~30 ms of a `slate list`).
@@ -135,6 +137,13 @@ class SqliteClaim:
         keys = [c.key for c in events.c if c.key != "id"]
         return _compile(self._statements.event_insert, self._dialect, keys)
 
+    @cached_property
+    def _task_id_at(self) -> int:
+        """Where an event's ``task_id`` is among its binds: the claim's events are bound before
+        its write turn, and the new task's id is put in place once the insert returns it."""
+        assert "task_id" not in self.event.procs, "task_id is bound as given"
+        return list(self.event.order).index("task_id")
+
     def _events_sql(self, n: int) -> str:
         """``INSERT INTO slot_events (...) VALUES (...), (...)`` for ``n`` rows (cached)."""
         sql = self._events_cache.get(n)
@@ -147,13 +156,19 @@ class SqliteClaim:
     def _turn(self) -> ContextManager[Any]:
         return self._write_queue if self._write_queue is not None else nullcontext()
 
-    def _row(self, cur: Any, row: tuple[Any, ...] | None) -> dict[str, Any] | None:
+    def _row(self, cur: Any, sql: str, row: tuple[Any, ...] | None) -> dict[str, Any] | None:
+        """A result row of ``sql`` by column name, through the columns' result processors."""
         if row is None:
             return None
-        names = [d[0] for d in cur.description]
+        shape = self._shapes.get(sql)
+        if shape is None:  # a statement's columns are fixed: read them once
+            names = tuple(d[0] for d in cur.description)
+            procs = tuple((k, p) for k, p in self.row_procs.items() if k in names)
+            shape = self._shapes[sql] = (names, procs)
+        names, procs = shape
         out = dict(zip(names, row))
-        for key, proc in self.row_procs.items():
-            if key in out and out[key] is not None:
+        for key, proc in procs:
+            if out[key] is not None:
                 out[key] = proc(out[key])
         return out
 
@@ -209,11 +224,11 @@ class SqliteClaim:
         with self._connection(wait=False) as conn:
             cur = conn.cursor()
             try:
+                find = self.find
                 found = self._row(
                     cur,
-                    cur.execute(
-                        self.find.sql, self.find.args(self._slot(scope, slot_key))
-                    ).fetchone(),
+                    find.sql,
+                    cur.execute(find.sql, find.args(self._slot(scope, slot_key))).fetchone(),
                 )
             finally:
                 cur.close()  # the statement ends: no read snapshot is held
@@ -241,6 +256,10 @@ class SqliteClaim:
             }
         )
         events = req.claim_events()
+        event, insert = self.event, self.insert
+        event_args = [v for e in events for v in event.args({**e, "task_id": None})]
+        per_event, at = len(event.order), self._task_id_at
+        events_sql = self._events_sql(len(events))
         with self._turn():
             with self._connection(wait=True) as conn:
                 cur = conn.cursor()
@@ -250,7 +269,9 @@ class SqliteClaim:
                         # No re-read under the lock: the slot index (slot_copy 0 is the row every
                         # held slot has) makes the insert itself the test — DO NOTHING returns no
                         # row when the slot is held, and the general path answers or re-claims.
-                        row = self._row(cur, cur.execute(self.insert.sql, insert_args).fetchone())
+                        row = self._row(
+                            cur, insert.sql, cur.execute(insert.sql, insert_args).fetchone()
+                        )
                         if row is None:
                             cur.execute("ROLLBACK")
                             return None  # the slot is held: the general path reads the winner
@@ -258,14 +279,9 @@ class SqliteClaim:
                         if used is None:
                             cur.execute("ROLLBACK")
                             return None  # quota exceeded: the general path refuses and counts
-                        cur.execute(  # the claim's events in one multi-row INSERT
-                            self._events_sql(len(events)),
-                            [
-                                v
-                                for e in events
-                                for v in self.event.args({**e, "task_id": row["id"]})
-                            ],
-                        )
+                        for i in range(at, len(event_args), per_event):
+                            event_args[i] = row["id"]
+                        cur.execute(events_sql, event_args)  # the events: one multi-row INSERT
                         cur.execute("COMMIT")
                     except BaseException:
                         if conn.in_transaction:
