@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import logging
-import mmap
 import os
 import re
 import socket
@@ -28,8 +27,6 @@ from app.files import STORE_FILES_LOCK, enable_wal, open_private, prepare_sqlite
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 30_000
-#: The size of the holder record at the start of a writers' lock file (padded with spaces).
-HOLDER_BYTES = 256
 #: How long a writer waits for the writers' file lock before it gives up (as SQLite's busy
 #: timeout bounds its own lock): a stopped or hung process never blocks writers forever.
 WRITE_LOCK_TIMEOUT = BUSY_TIMEOUT_MS / 1000
@@ -316,9 +313,6 @@ class WriteQueue:
         self._thread_lock = threading.Lock()
         self._state = threading.Lock()
         self._fd: int | None = None
-        #: The lock file's holder record, mapped (see :meth:`_map_record`); None: written with
-        #: ``pwrite``.
-        self._map: mmap.mmap | None = None
         self._record = b""
         self._record_pid = -1
         #: A helper thread blocked in ``flock`` for a waiter that gave up: the next waiter
@@ -336,36 +330,17 @@ class WriteQueue:
         return self._record
 
     def _mark_holder(self, fd: int) -> None:
-        record = (self._holder_record() + f" since {time.time():.3f}\n".encode()).ljust(
-            HOLDER_BYTES
-        )
-        if self._map is not None:
-            # a store into the file's page: no system call, and no file time to update (a
-            # ``pwrite`` per write turn updated the lock file's mtime, a journal entry on ext4)
-            self._map[:HOLDER_BYTES] = record[:HOLDER_BYTES]
-            return
+        record = self._holder_record() + f" since {time.time():.3f}\n".encode()
         try:
-            os.pwrite(fd, record, 0)
+            os.pwrite(fd, record.ljust(256), 0)
         except OSError:
             pass  # who holds it is a courtesy; the lock itself is what counts
-
-    @staticmethod
-    def _map_record(fd: int) -> mmap.mmap | None:
-        """The lock file's first :data:`HOLDER_BYTES` mapped shared (what ``holder`` reads, in
-        any process, is the same page); a shorter file is extended with NUL bytes first (a
-        no-op once another process has). None where the file cannot be mapped."""
-        try:
-            if os.fstat(fd).st_size < HOLDER_BYTES:
-                os.ftruncate(fd, HOLDER_BYTES)
-            return mmap.mmap(fd, HOLDER_BYTES)
-        except (OSError, ValueError):
-            return None
 
     def holder(self) -> str | None:
         """Who holds (or last held) the lock, as written in the lock file."""
         try:
             with open(self.path, "rb") as f:
-                text = f.read(HOLDER_BYTES).decode("utf-8", "replace").strip("\x00").strip()
+                text = f.read(256).decode("utf-8", "replace").strip()
         except OSError:
             return None
         return text or None
@@ -390,8 +365,7 @@ class WriteQueue:
     # -- taking it ------------------------------------------------------------------------
     def _open(self) -> int:
         if self._fd is None:
-            fd = self._fd = open_private(self.path, os.O_RDWR)
-            self._map = self._map_record(fd)
+            self._fd = open_private(self.path, os.O_RDWR)
         return self._fd
 
     def __enter__(self) -> "WriteQueue":
@@ -452,9 +426,6 @@ class WriteQueue:
         """Close the lock file (its store's engine was released; no writer is in line)."""
         with self._thread_lock:
             fd, self._fd = self._fd, None
-            mapped, self._map = self._map, None
-            if mapped is not None:
-                mapped.close()
             if fd is not None and self._pending is None:
                 os.close(fd)
 
