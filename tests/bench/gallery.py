@@ -286,7 +286,7 @@ class Probe:
         w.show_gallery(True)
         if reload:
             model.reload()
-        while not (model.started and not model.loading):
+        while not model.started:  # the first page is in (a next one may be on its way)
             await asyncio.sleep(0.001)
         t_rows = time.perf_counter()
         while True:
@@ -352,13 +352,18 @@ class Probe:
             filters.set_values(**chosen)
             filters.changed.emit()  # as a choice in the combo box says it
             await asyncio.sleep(0)
-            while model.loading or not model.started:
+            # the first page is in: the first screen is drawn from it (a filter whose results
+            # fill less than the prefetch's two screens asks for the next page at once, and
+            # the pictures need not wait for it)
+            while not model.started:
                 await asyncio.sleep(0.001)
             t_rows = time.perf_counter()
             while True:
                 rows = self.visible_rows()
-                if not rows or self.pictured(rows):
+                if rows and self.pictured(rows):
                     break
+                if not rows and not model.rowCount() and not model.loading:
+                    break  # the filter chose nothing: an empty screen
                 await asyncio.sleep(0.001)
             t1 = time.perf_counter()
             out[name] = {
