@@ -136,10 +136,28 @@ def duration_text(seconds: float | None) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
+BOX = QColor("#23272e")  # the picture's box
+WORDS = QColor("#aab2bd")  # a tile's words where its picture would be
+CHIP = QColor(0, 0, 0, 150)  # under a video's mark
+MARKS_CHIP = QColor(0, 0, 0, 160)  # under the pick and rating
+SPOT = QColor(255, 255, 255, 230)  # under the state badge
+WHITE = QColor("#ffffff")
+PICKED = QColor("#ffd166")
+REJECTED = QColor("#ff9b9b")
+SELECTED = QColor("#3b6ea5")
+CENTERED = Qt.AlignmentFlag.AlignCenter
+WRAPPED = Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap
+CAPTION_ALIGN = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+
+
 class TileDelegate(QStyledItemDelegate):
     """Paints a tile: the picture letterboxed in a dark box, the state badge, a video mark, and
-    the scene name under it. Each tile is drawn once into a pixmap (kept for the last few hundred
-    tiles) and blitted while the grid scrolls; only the selection frame is drawn each time."""
+    the scene name under it. Each tile is drawn once into a pixmap (kept for the last few screens
+    of tiles, ``keep``) and blitted while the grid scrolls; only the selection frame is drawn
+    each time. A tile without a picture starts from its box with its words (``Loading…``, a state,
+    ``Sound``), drawn once per words and size and shared by every such tile; a caption is elided
+    once per (text, width). A new tile size (or screen ratio) drops what was drawn at the old one.
+    :attr:`scaled` counts the pictures smooth-scaled into a tile."""
 
     def __init__(self, parent: Any = None, *, keep: int = 64) -> None:
         super().__init__(parent)
@@ -147,6 +165,10 @@ class TileDelegate(QStyledItemDelegate):
 
         self._tiles: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._keep = keep
+        self._boxes: dict[tuple[Any, ...], QPixmap] = {}
+        self._size: tuple[int, int, float] | None = None
+        self._elided: dict[tuple[str, int, str], str] = {}
+        self.scaled = 0  # pictures smooth-scaled into a tile (tests and benchmarks count them)
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Any) -> QSize:  # noqa: N802
         tile = getattr(self.parent(), "tile", TILE)
@@ -167,6 +189,10 @@ class TileDelegate(QStyledItemDelegate):
                 painter.device().devicePixelRatioF(),
             )
 
+    def tiles_kept(self) -> int:
+        """How many drawn tiles are kept (at most ``keep``)."""
+        return len(self._tiles)
+
     def paint_tile(
         self,
         painter: QPainter,
@@ -181,17 +207,17 @@ class TileDelegate(QStyledItemDelegate):
         pix = model.thumbnail(row)
         failed = pix is None and model.thumb_failed(row)
         w, h = rect.width(), rect.height()
+        if self._size != (w, h, ratio):  # another tile size: what was drawn at the old one goes
+            self._size = (w, h, ratio)
+            self._tiles.clear()
+            self._boxes.clear()
+            self._elided.clear()
         marks = (row.pick, row.rating)
         pixkey = pix.cacheKey() if pix is not None else None
         key = (row.key, row.state, marks, w, h, ratio, pixkey, failed)
         tile = self._tiles.get(key)
         if tile is None:
-            tile = QPixmap(QSize(int(w * ratio), int(h * ratio)))
-            tile.setDevicePixelRatio(ratio)
-            tile.fill(option.palette.color(option.palette.ColorRole.Base))  # opaque: a fast blit
-            p = QPainter(tile)
-            self._draw(p, option, QRect(0, 0, w, h), row, scene_label(row), pix, failed)
-            p.end()
+            tile = self._draw(option, w, h, ratio, row, pix, failed)
             self._tiles[key] = tile
             while len(self._tiles) > self._keep:
                 self._tiles.popitem(last=False)
@@ -204,28 +230,87 @@ class TileDelegate(QStyledItemDelegate):
             r = rect.adjusted(4, 4, -4, -4)
             box = QRect(r.left(), r.top(), r.width(), r.height() - CAPTION)
             painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(QPen(QColor("#3b6ea5"), 3))
+            painter.setPen(QPen(SELECTED, 3))
             painter.drawRoundedRect(box.adjusted(1, 1, -1, -1), 6, 6)
             painter.restore()
 
     def _draw(
         self,
-        painter: QPainter,
         option: QStyleOptionViewItem,
-        rect: QRect,
+        w: int,
+        h: int,
+        ratio: float,
         row: ResultRow,
-        label: str,
         pix: Any,
         failed: bool,
+    ) -> QPixmap:
+        """The tile of ``row``, drawn: its box with the picture (or its words), the marks over
+        it, the caption under it."""
+        base = option.palette.color(option.palette.ColorRole.Base)
+        tile = QPixmap(QSize(int(w * ratio), int(h * ratio)))
+        tile.setDevicePixelRatio(ratio)
+        tile.fill(base)  # opaque: a fast blit
+        pictured = pix is not None and not pix.isNull()
+        words = None if pictured else self._words_box(option, w, h, ratio, base, row, failed)
+        p = QPainter(tile)
+        if words is not None:  # the shared box, its pixels as they are
+            p.setCompositionMode(QPainter.CompositionMode.CompositionMode_Source)
+            p.drawPixmap(0, 0, words)
+            p.setCompositionMode(QPainter.CompositionMode.CompositionMode_SourceOver)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        if words is None:
+            self._draw_box(p, option, QRect(0, 0, w, h), pix, "")
+            self.scaled += 1
+        self._marks(p, option, QRect(0, 0, w, h), row, scene_label(row))
+        p.end()
+        return tile
+
+    def _words_box(
+        self,
+        option: QStyleOptionViewItem,
+        w: int,
+        h: int,
+        ratio: float,
+        base: QColor,
+        row: ResultRow,
+        failed: bool,
+    ) -> QPixmap:
+        """The box of a tile without a picture, with its words (drawn once per words)."""
+        if row.path is None:
+            text = state_word(row.state)
+        elif is_sound(row):  # no picture: what it is and how long
+            text = f"♪ {translate('GalleryPane', SOUND)} {duration_text(row.duration)}"
+        elif failed:
+            text = translate("GalleryPane", CANNOT_SHOW)
+        else:
+            text = translate("GalleryPane", LOADING)
+        key = (text, option.font.key(), base.rgba(), w, h, ratio)
+        box = self._boxes.get(key)
+        if box is None:
+            if len(self._boxes) > 64:  # one per state, sound length and language: a few
+                self._boxes.clear()
+            box = QPixmap(QSize(int(w * ratio), int(h * ratio)))
+            box.setDevicePixelRatio(ratio)
+            box.fill(base)
+            p = QPainter(box)
+            p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            self._draw_box(p, option, QRect(0, 0, w, h), None, text)
+            p.end()
+            self._boxes[key] = box
+        return box
+
+    def _draw_box(
+        self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect, pix: Any, text: str
     ) -> None:
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
-        painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+        """The dark box with the picture smooth-scaled into it (or the words)."""
         r = rect.adjusted(4, 4, -4, -4)
         box = QRect(r.left(), r.top(), r.width(), r.height() - CAPTION)
         painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor("#23272e"))
+        painter.setBrush(BOX)
         painter.drawRoundedRect(box, 6, 6)
-        if pix is not None and not pix.isNull():
+        if pix is not None:
             dpr = pix.devicePixelRatio() or 1.0
             size = QSize(int(pix.width() / dpr), int(pix.height() / dpr))
             size.scale(box.size() - QSize(4, 4), Qt.AspectRatioMode.KeepAspectRatio)
@@ -233,62 +318,64 @@ class TileDelegate(QStyledItemDelegate):
             target.moveCenter(box.center())
             painter.drawPixmap(target, pix)
         else:
-            painter.setPen(QColor("#aab2bd"))
+            painter.setPen(WORDS)
             painter.setFont(option.font)
-            if row.path is None:
-                text = state_word(row.state)
-            elif is_sound(row):  # no picture: what it is and how long
-                text = f"♪ {translate('GalleryPane', SOUND)} {duration_text(row.duration)}"
-            elif failed:
-                text = translate("GalleryPane", CANNOT_SHOW)
-            else:
-                text = translate("GalleryPane", LOADING)
-            painter.drawText(
-                box.adjusted(8, 8, -8, -8),
-                Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap,
-                text,
-            )
+            painter.drawText(box.adjusted(8, 8, -8, -8), WRAPPED, text)
+
+    def _elide(self, fm: QFontMetrics, font: QFont, label: str, width: int) -> str:
+        """The caption elided to ``width``: laid out once per (text, width, font)."""
+        key = (label, width, font.key())
+        text = self._elided.get(key)
+        if text is None:
+            if len(self._elided) > 4096:
+                self._elided.clear()
+            text = self._elided[key] = fm.elidedText(label, Qt.TextElideMode.ElideMiddle, width)
+        return text
+
+    def _marks(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        rect: QRect,
+        row: ResultRow,
+        label: str,
+    ) -> None:
+        """What is drawn over the box: a video's mark, the state badge, the marks; the name."""
+        r = rect.adjusted(4, 4, -4, -4)
+        box = QRect(r.left(), r.top(), r.width(), r.height() - CAPTION)
+        font = option.font
+        fm = QFontMetrics(font)
+        painter.setFont(font)
         if is_video(row) and row.path is not None:
             mark = f"▶ {duration_text(row.duration)}".strip()
-            fm = QFontMetrics(option.font)
-            painter.setFont(option.font)
             w = fm.horizontalAdvance(mark) + 10
             chip = QRect(box.left() + 6, box.bottom() - 6 - fm.height() - 2, w, fm.height() + 2)
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(0, 0, 0, 150))
+            painter.setBrush(CHIP)
             painter.drawRoundedRect(chip, 4, 4)
-            painter.setPen(QColor("#ffffff"))
-            painter.drawText(chip, Qt.AlignmentFlag.AlignCenter, mark)
+            painter.setPen(WHITE)
+            painter.drawText(chip, CENTERED, mark)
         if row.state != State.SUCCESS or row.path is None:
             badge = badge_pixmap(row.state.value, 18)
             spot = QRect(box.right() - 26, box.top() + 6, 22, 22)
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(255, 255, 255, 230))
+            painter.setBrush(SPOT)
             painter.drawEllipse(spot)
             painter.drawPixmap(spot.adjusted(2, 2, -2, -2), badge)
         marks = marks_text(row.pick, row.rating)
         if marks:
-            fm = QFontMetrics(option.font)
-            painter.setFont(option.font)
             w = fm.horizontalAdvance(marks) + 10
             chip = QRect(
                 box.right() - 6 - w, box.bottom() - 6 - fm.height() - 2, w, fm.height() + 2
             )
             painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor(0, 0, 0, 160))
+            painter.setBrush(MARKS_CHIP)
             painter.drawRoundedRect(chip, 4, 4)
-            painter.setPen(QColor("#ffd166") if row.pick != "reject" else QColor("#ff9b9b"))
-            painter.drawText(chip, Qt.AlignmentFlag.AlignCenter, marks)
+            painter.setPen(PICKED if row.pick != "reject" else REJECTED)
+            painter.drawText(chip, CENTERED, marks)
         caption = QRect(r.left(), box.bottom() + 3, r.width(), CAPTION - 3)
-        font = QFont(option.font)
-        painter.setFont(font)
         painter.setPen(option.palette.color(option.palette.ColorRole.Text))
-        fm = QFontMetrics(font)
-        painter.drawText(
-            caption,
-            Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-            fm.elidedText(label, Qt.TextElideMode.ElideMiddle, caption.width()),
-        )
+        painter.drawText(caption, CAPTION_ALIGN, self._elide(fm, font, label, caption.width()))
 
 
 class GalleryView(QtWidgets.QListView):
