@@ -28,6 +28,8 @@ through its public parts (``MainWindow.show_gallery``, ``gallery_model``, ``gall
   of pictures (warm cache) with each filter chosen in the gallery's own combo boxes: favourites,
   hide rejects, four stars or more, the board, the sparse board (its results are the oldest:
   the keyset read has to reach them).
+* **tiles scaled** — how many pictures were smooth-scaled into a tile over the whole run (a
+  count, steadier than the times on a busy machine: a picture scaled on every paint shows here).
 
 ``python -m tests.bench.gallery [--slots 100000] [--results 1000]`` prints one JSON object.
 """
@@ -454,6 +456,8 @@ class Probe:
             out["rss_mb"] = round(psutil.Process().memory_info().rss / 2**20, 1)
             out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
             out["workers"] = workers_memory(w.thumbs)
+            # pictures smooth-scaled into a tile over the whole run (a count: steadier than time)
+            out["tiles_scaled"] = getattr(w.gallery.view.itemDelegate(), "scaled", None)
         except Exception as exc:  # noqa: BLE001 - report, then close the window anyway
             import traceback
 
@@ -584,6 +588,7 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
             "cache_build_lag_max_ms": build_.get("max_ms"),
             "workers_rss_mb": out.get("workers", {}).get("rss_mb"),
             "workers_pss_mb": out.get("workers", {}).get("pss_mb"),
+            "tiles_scaled": out.get("tiles_scaled"),
         }
     )
     filtered = out.get("filtered") or {}
