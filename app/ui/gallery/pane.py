@@ -405,6 +405,17 @@ class GalleryView(QtWidgets.QListView):
         self.verticalScrollBar().valueChanged.connect(self._prefetch)
         self._fit_tiles()
 
+    def setModel(self, model: Any) -> None:  # noqa: N802 - Qt override
+        """Over a gallery model the viewport is declared opaque: :meth:`paintEvent` fills every
+        damaged pixel itself. The app's style sheet (a background on ``QListView``) turns the
+        viewport's own background fill off, and a viewport Qt does not know to be opaque
+        cannot be scrolled by moving its pixels: each scroll step repainted all of it instead
+        of the strip it exposes."""
+        super().setModel(model)
+        self.viewport().setAttribute(
+            Qt.WidgetAttribute.WA_OpaquePaintEvent, isinstance(model, GalleryModel)
+        )
+
     def _prefetch(self, value: int) -> None:
         """The next page is asked for while :data:`PREFETCH_SCREENS` screens of tiles are still
         ahead (the view itself asks only at the very bottom, where the scroll then stops)."""
