@@ -59,6 +59,27 @@ def run_dir(name: str) -> Path:
     return Path(tempfile.mkdtemp(prefix=f"{name}-", dir=bench_dir()))
 
 
+def app_env(tmp: str, data_dir: str, store: str, tenant: str, user: str) -> dict[str, str]:
+    """:func:`child_env` for a ``slate gui`` child on the demo provider: this data dir, store and
+    scope, and a settings, data, state and cache folder of its own under ``tmp`` (no saved
+    layout, an empty thumbnail cache), with a keyring file there."""
+    folder = Path(tmp)
+    return child_env(
+        {
+            "SLATE_DATA_DIR": data_dir,
+            "SLATE_STORE": store,
+            "SLATE_PROVIDER": "demo",
+            "SLATE_TENANT": tenant,
+            "SLATE_USER": user,
+            "XDG_CONFIG_HOME": str(folder / "config"),
+            "XDG_DATA_HOME": str(folder / "share"),
+            "XDG_STATE_HOME": str(folder / "state"),
+            "XDG_CACHE_HOME": str(folder / "cache"),
+            "SLATE_TEST_KEYRING_FILE": str(folder / "keyring.json"),
+        }
+    )
+
+
 def child_env(extra: dict[str, str] | None = None) -> dict[str, str]:
     """A clean environment for child processes: offscreen Qt, the test keyring, no SLATE_*.
 

@@ -53,7 +53,7 @@ from typing import Any
 from tests.bench.common import (
     ROOT,
     bench_dir,
-    child_env,
+    app_env,
     compiled,
     emit,
     last_json,
@@ -529,20 +529,7 @@ def parent(ns: argparse.Namespace) -> dict[str, Any]:
         made = _write_media(db, media_dir(ns.slots, ns.results), want)
         made["picks"] = _write_picks(_migrated(db))
         made["seconds"] = round(time.perf_counter() - t0, 2)
-        env = child_env(
-            {
-                "SLATE_DATA_DIR": str(data),
-                "SLATE_STORE": f"sqlite:///{db}",
-                "SLATE_PROVIDER": "demo",
-                "SLATE_TENANT": facts["tenant"],
-                "SLATE_USER": facts["user"],
-                "XDG_CONFIG_HOME": str(Path(tmp) / "config"),
-                "XDG_DATA_HOME": str(Path(tmp) / "share"),
-                "XDG_STATE_HOME": str(Path(tmp) / "state"),
-                "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
-                "SLATE_TEST_KEYRING_FILE": str(Path(tmp) / "keyring.json"),
-            }
-        )
+        env = app_env(tmp, str(data), f"sqlite:///{db}", facts["tenant"], facts["user"])
         proc = subprocess.run(
             [
                 sys.executable,

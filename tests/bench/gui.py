@@ -40,10 +40,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 from typing import Any, Callable
 
-from tests.bench.common import ROOT, child_env, compiled, emit, last_json
+from tests.bench.common import ROOT, app_env, child_env, compiled, emit, last_json
 
 DEBOUNCE_MS = 250
 
@@ -300,20 +299,7 @@ def floor_run(timeout: float) -> float | None:
 # ---------------------------------------------------------------------------------------- parent
 def one_run(facts: dict[str, Any], timeout: float) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="slate-bench-gui-") as tmp:
-        env = child_env(
-            {
-                "SLATE_DATA_DIR": facts["data_dir"],
-                "SLATE_STORE": facts["store"],
-                "SLATE_PROVIDER": "demo",
-                "SLATE_TENANT": facts["tenant"],
-                "SLATE_USER": facts["user"],
-                "XDG_CONFIG_HOME": str(Path(tmp) / "config"),
-                "XDG_DATA_HOME": str(Path(tmp) / "share"),
-                "XDG_STATE_HOME": str(Path(tmp) / "state"),
-                "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
-                "SLATE_TEST_KEYRING_FILE": str(Path(tmp) / "keyring.json"),
-            }
-        )
+        env = app_env(tmp, facts["data_dir"], facts["store"], facts["tenant"], facts["user"])
         t_spawn = time.time()
         proc = subprocess.run(
             [sys.executable, "-m", "tests.bench.gui", "--child", json.dumps(facts)],

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.bench.common import ROOT, child_env, compiled, run_dir
+from tests.bench.common import ROOT, app_env, compiled, run_dir
 
 INTERVAL = 0.0005  # seconds between samples
 
@@ -81,20 +81,7 @@ def cold_start(out: Path) -> None:
     compiled()
     with tempfile.TemporaryDirectory(prefix="slate-profile-") as tmp:
         dest = Path(tmp) / "profile.txt"
-        env = child_env(
-            {
-                "SLATE_DATA_DIR": facts["data_dir"],
-                "SLATE_STORE": facts["store"],
-                "SLATE_PROVIDER": "demo",
-                "SLATE_TENANT": facts["tenant"],
-                "SLATE_USER": facts["user"],
-                "XDG_CONFIG_HOME": str(Path(tmp) / "config"),
-                "XDG_DATA_HOME": str(Path(tmp) / "share"),
-                "XDG_STATE_HOME": str(Path(tmp) / "state"),
-                "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
-                "SLATE_TEST_KEYRING_FILE": str(Path(tmp) / "keyring.json"),
-            }
-        )
+        env = app_env(tmp, facts["data_dir"], facts["store"], facts["tenant"], facts["user"])
         code = (
             "import json, sys; from tests.bench.profiles import cold_child; "
             "cold_child(json.loads(sys.argv[1]), sys.argv[2])"
@@ -361,20 +348,7 @@ def text_filter(out: Path, rounds: int = FILTER_ROUNDS) -> None:
     compiled()
     with tempfile.TemporaryDirectory(prefix="slate-profile-") as tmp:
         dest = Path(tmp) / "profile.txt"
-        env = child_env(
-            {
-                "SLATE_DATA_DIR": facts["data_dir"],
-                "SLATE_STORE": facts["store"],
-                "SLATE_PROVIDER": "demo",
-                "SLATE_TENANT": facts["tenant"],
-                "SLATE_USER": facts["user"],
-                "XDG_CONFIG_HOME": str(Path(tmp) / "config"),
-                "XDG_DATA_HOME": str(Path(tmp) / "share"),
-                "XDG_STATE_HOME": str(Path(tmp) / "state"),
-                "XDG_CACHE_HOME": str(Path(tmp) / "cache"),
-                "SLATE_TEST_KEYRING_FILE": str(Path(tmp) / "keyring.json"),
-            }
-        )
+        env = app_env(tmp, facts["data_dir"], facts["store"], facts["tenant"], facts["user"])
         code = (
             "import json, sys; from tests.bench.profiles import filter_child; "
             "filter_child(json.loads(sys.argv[1]), sys.argv[2], int(sys.argv[3]))"
