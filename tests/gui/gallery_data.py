@@ -13,6 +13,7 @@ from sqlalchemy import insert
 from app.domain.days import day_bounds, local_day
 from app.service.slate import SlateService
 from app.store.models import media_t
+from app.ui.qt import QEvent, QObject, QtGui
 from tests.gui.bulk import insert_slot
 
 
@@ -88,3 +89,31 @@ def add_image_results(
             add_media(service, task_id, path, position=p, size=size)
         rids.append(rid)
     return rids
+
+
+class PaintRegions(QObject):
+    """An event filter that keeps the region of every paint event its widget gets."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.regions: list[QtGui.QRegion] = []
+
+    def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Paint:
+            self.regions.append(QtGui.QRegion(event.region()))
+        return False
+
+
+def gallery_shown(gui, make_window, tmp_path: Path, results: int):
+    """A window at 1360×820 showing the gallery of ``results`` image results, every row in,
+    its first screen's pictures drawn and the window settled."""
+    add_image_results(gui.service, tmp_path, results)
+    window = make_window()
+    window.resize(1360, 820)
+    window.show()
+    window.show_gallery(True)
+    model = window.gallery_model
+    gui.until(lambda: model.started and not model.loading and model.rowCount() == results)
+    gui.until(lambda: window.gallery.pictures_shown(), what="first screen")
+    gui.settle(0.2)
+    return window

@@ -5,23 +5,12 @@ the grid's viewport is declared opaque so that Qt may still move its pixels)."""
 from __future__ import annotations
 
 from app.ui.gallery import model as gallery_model
-from app.ui.qt import QEvent, QObject, QRect, QtGui
-from tests.gui.gallery_data import add_image_results
+from app.ui.qt import QRect, QtGui
+from tests.gui.gallery_data import PaintRegions, add_image_results
 
 QRegion = QtGui.QRegion
 STEP = 180  # not a whole line of tiles: the strip cuts through tiles
 STEPS = 12
-
-
-class _Paints(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.regions: list[QRegion] = []
-
-    def eventFilter(self, obj, event):  # noqa: N802 - Qt override
-        if event.type() == QEvent.Type.Paint:
-            self.regions.append(QRegion(event.region()))
-        return False
 
 
 def test_a_scroll_step_repaints_only_the_exposed_strip(gui, make_window, tmp_path, monkeypatch):
@@ -36,7 +25,7 @@ def test_a_scroll_step_repaints_only_the_exposed_strip(gui, make_window, tmp_pat
     gui.until(lambda: model.rowCount() == 200 and not model.loading, what="rows")
     bar, port = view.verticalScrollBar(), view.viewport()
     gui.until(lambda: bar.maximum() > STEPS * STEP + port.height(), what="layout")
-    paints = _Paints()
+    paints = PaintRegions()
     port.installEventFilter(paints)
     try:
         for step in range(STEPS):

@@ -21,8 +21,8 @@ from app.ui.gallery.thumbs import (
     ThumbRequest,
     processes_wanted,
 )
-from app.ui.qt import QEvent, QImage, QObject, QtGui
-from tests.gui.gallery_data import add_image_results, png
+from app.ui.qt import QImage, QtGui
+from tests.gui.gallery_data import PaintRegions, add_image_results, gallery_shown, png
 from tests.support.fixtures import ROOT
 
 
@@ -181,28 +181,10 @@ def test_thumbnails_arriving_together_are_one_hand_off(gui, tmp_path, monkeypatc
 QRegion = QtGui.QRegion
 
 
-class _Paints(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.regions: list[QRegion] = []
-
-    def eventFilter(self, obj, event):  # noqa: N802 - Qt override
-        if event.type() == QEvent.Type.Paint:
-            self.regions.append(QRegion(event.region()))
-        return False
-
-
 def test_an_arrived_picture_repaints_only_its_tile(gui, make_window, tmp_path):
-    add_image_results(gui.service, tmp_path, 30)
-    window = make_window()
-    window.resize(1360, 820)
-    window.show()
-    window.show_gallery(True)
+    window = gallery_shown(gui, make_window, tmp_path, 30)
     model, view = window.gallery_model, window.gallery.view
-    gui.until(lambda: model.started and not model.loading and model.rowCount() == 30)
-    gui.until(lambda: window.gallery.pictures_shown(), what="first screen")
-    gui.settle(0.2)
-    paints = _Paints()
+    paints = PaintRegions()
     view.viewport().installEventFilter(paints)
     rows = window.gallery.visible_rows()
     assert len(rows) >= 8

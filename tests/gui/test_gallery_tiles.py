@@ -12,7 +12,7 @@ from app.domain.listing import ResultRow
 from app.domain.states import State
 from app.ui.gallery.pane import CAPTION, MAX_TILE, GalleryView, TileDelegate
 from app.ui.qt import QColor, QImage, QPainter, QPixmap, QRect, QStyleOptionViewItem
-from tests.gui.gallery_data import add_image_results
+from tests.gui.gallery_data import gallery_shown
 
 
 def _row(i: int, *, path: bool = True, pick: str | None = None, rating: int = 0) -> ResultRow:
@@ -124,15 +124,8 @@ def test_a_tile_is_drawn_at_the_screens_pixel_ratio(qapp):
 
 
 def test_repainting_the_gallery_scales_no_picture_again(gui, make_window, tmp_path):
-    add_image_results(gui.service, tmp_path, 30)
-    window = make_window()
-    window.resize(1360, 820)
-    window.show()
-    window.show_gallery(True)
-    model, view = window.gallery_model, window.gallery.view
-    gui.until(lambda: model.started and not model.loading and model.rowCount() == 30)
-    gui.until(lambda: window.gallery.pictures_shown(), what="first screen")
-    gui.settle(0.2)
+    window = gallery_shown(gui, make_window, tmp_path, 30)
+    view = window.gallery.view
     delegate = view.itemDelegate()
     scaled = delegate.scaled
     assert scaled >= len(window.gallery.visible_rows()) >= 8
