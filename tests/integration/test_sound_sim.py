@@ -12,7 +12,8 @@ import av
 import httpx
 import pytest
 
-from app.sim import SimServer
+from app.sim import SimServer, start_sim
+from tests.support.fixtures import fast_sim_config
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -76,7 +77,20 @@ def test_mmx_music_generate_hex_answer_and_v1_errors(demo_sim: SimServer):
     assert demo_sim.stats()["made_total"] == 1
 
 
-def test_async_speech_words_and_the_nine_hour_file(demo_sim: SimServer):
+@pytest.fixture
+def slow_speech_sim():
+    """A demo provider whose async speech stays ``Processing`` for 30 s of its clock: the first
+    query sees it processing however loaded the machine is (with the fast timings, 0.2 s, a
+    loaded CI once saw it done already); the test then moves the clock on."""
+    server = start_sim(fast_sim_config(preparing=0.0, queueing=0.0, processing=30.0))
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def test_async_speech_words_and_the_nine_hour_file(slow_speech_sim: SimServer):
+    demo_sim = slow_speech_sim
     base = demo_sim.base_url
     body = {
         "model": "speech-2.8-turbo",
