@@ -65,6 +65,9 @@ class Lifecycle:
         #: download holds its own slot, never another's next query).
         self._polling: dict[int, asyncio.Task[None]] = {}
         self._step_done = asyncio.Event()
+        #: Steps that raised in a row, by task id: the poller puts such a task's next query off
+        #: by a growing backoff (:meth:`_step_failed`), never asking it again at once.
+        self._step_failures: dict[int, int] = {}
         #: Run at the start of every sweep: the journal's replay (set by the service).
         self.before_sweep: Callable[[], Awaitable[Any]] | None = None
 
@@ -646,6 +649,9 @@ class Lifecycle:
                     await self.advance(task)
                 except Exception:  # noqa: BLE001 - one task's trouble must not stop the others
                     log.exception("polling task %s failed", task.id)
+                    await self._step_failed(task)
+                else:
+                    self._step_failures.pop(task.id, None)
 
         def done(task_id: int) -> Callable[[asyncio.Task[None]], None]:
             def forget(_step: asyncio.Task[None]) -> None:
@@ -661,6 +667,20 @@ class Lifecycle:
             step.add_done_callback(done(t.id))
             started.append(step)
         return started
+
+    async def _step_failed(self, task: TaskRow) -> None:
+        """A step of the poller's raised: the task's next query after a backoff that grows with
+        each step that raised in a row. Left due, the task would be started again at the next
+        round, which a finished step starts at once: the poller would spin on it, querying the
+        store and logging a traceback hundreds of times a second."""
+        ctx = self.ctx
+        failures = self._step_failures.get(task.id, 0) + 1
+        self._step_failures[task.id] = failures
+        delay = backoff(ctx.poll_interval, failures, rng=ctx.rng)
+        try:
+            await ctx.store.schedule_polls([(task.id, time.time() + delay)])
+        except Exception:  # noqa: BLE001 - the store's trouble: the next round says it again
+            log.exception("could not put off the next query of task %s", task.id)
 
     async def run_poller(self, stop: asyncio.Event) -> None:
         """Poll until ``stop`` is set: resume first, then keep every in-flight task moving.

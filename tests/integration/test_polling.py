@@ -107,3 +107,41 @@ async def test_resume_spreads_first_queries(harness):
     )
     due = sorted(t.next_poll_at for t in tasks)
     assert due[-1] - due[0] >= 19 / 10 * 0.9  # spread at the configured rate, not all at once
+
+
+async def test_a_step_that_raises_is_put_off_not_spun_on(harness, monkeypatch):
+    """A poller step that raises (a bug, a row no step can handle) leaves the task due: asked
+    again at once, every round (a finished step wakes the next) queried the store and logged a
+    traceback hundreds of times a second. Its next query is put off by a growing backoff."""
+    svc = harness.service
+    out = await svc.submit("poll:20261207:raises:scene-01", "video", VIDEO)
+    lifecycle = svc.lifecycle
+    real = lifecycle._advance
+    tries = []
+
+    async def advance(task):
+        if task.id == out.task.id:
+            tries.append(time.time())
+            raise RuntimeError("a step that cannot be taken")
+        return await real(task)
+
+    monkeypatch.setattr(lifecycle, "_advance", advance)
+    rounds = 0
+    due_tasks = svc.store.due_tasks
+
+    async def counted(*args, **kwargs):
+        nonlocal rounds
+        rounds += 1
+        return await due_tasks(*args, **kwargs)
+
+    monkeypatch.setattr(svc.store, "due_tasks", counted)
+    stop = asyncio.Event()
+    runner = asyncio.create_task(svc.run_poller(stop))
+    await asyncio.sleep(1.5)
+    stop.set()
+    await runner
+    # backoff(0.05 s, n): ~0.05, 0.1, 0.2, 0.4, 0.8 s: at most 7 tries in 1.5 s (spun: hundreds)
+    assert 2 <= len(tries) <= 8, len(tries)
+    assert rounds <= 40, rounds  # the idle poller's rounds, not one per failed step
+    stored = await svc.store.task(out.task.id)
+    assert stored.next_poll_at > tries[-1]  # put off after its last try, and persisted
