@@ -9,9 +9,6 @@ ever nested inside a coroutine.
 from __future__ import annotations
 
 import asyncio
-import os
-import sqlite3
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -26,7 +23,7 @@ from app.sim import SimServer
 from app.store.aio import Store, open_store
 from app.store.repository import Repository
 from app.ui.qt import QApplication, QEvent, QObject, QSettings
-from tests.support.fixtures import SECRET, make_config, sqlite_url
+from tests.support.fixtures import SECRET, copy_migrated_store, make_config, sqlite_url
 
 SCREENSHOTS = Path(__file__).resolve().parents[1] / "screenshots"
 
@@ -217,36 +214,6 @@ def _gui(
     )
     service = SlateService(config, store, provider, SECRET)
     return Gui(qtbot, loop, config, store, provider, service, sim, tmp_path / "slate-settings.ini")
-
-
-@pytest.fixture(scope="session")
-def migrated_store(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    """The bytes of one store file migrated to the newest revision, made once per worker:
-    migrating a new store (Alembic loading and running every script) costs ~0.3 s of CPU,
-    paid by every GUI test for a store no test of the ``gui`` fixture asks to see migrated."""
-    folder = tmp_path_factory.mktemp("gui-store-template")
-    open_store(sqlite_url(folder)).close()
-    return (folder / "slate.sqlite3").read_bytes()
-
-
-def copy_migrated_store(template: bytes, data_dir: Path) -> None:
-    """``data_dir``'s store: a copy of ``template``, made 0600 as Slate makes its store file,
-    with a random store id of its own (migration 0005 draws one per store)."""
-    path = data_dir / "slate.sqlite3"
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    try:
-        os.fchmod(fd, 0o600)
-        os.write(fd, template)
-    finally:
-        os.close(fd)
-    conn = sqlite3.connect(path)
-    try:
-        with conn:
-            conn.execute(
-                "UPDATE store_info SET value = ? WHERE name = 'store_id'", (uuid.uuid4().hex,)
-            )
-    finally:
-        conn.close()
 
 
 @pytest.fixture

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import shutil
 from pathlib import Path
 from typing import Any, AsyncIterator, Awaitable, Callable
 
@@ -11,16 +10,8 @@ import pytest
 
 from app.service.slate import SlateService
 from app.store.aio import open_store
-from tests.support.fixtures import SECRET, make_config, sqlite_url
+from tests.support.fixtures import SECRET, copy_migrated_store, make_config, sqlite_url
 from tests.unit.fakes import FakeProvider
-
-
-@pytest.fixture(scope="session")
-def migrated_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One migrated store file; each test gets a copy (migrating anew costs more than a test)."""
-    folder = tmp_path_factory.mktemp("template")
-    open_store(sqlite_url(folder)).close()
-    return folder / "slate.sqlite3"
 
 
 @pytest.fixture
@@ -31,11 +22,11 @@ def fake() -> FakeProvider:
 @pytest.fixture
 async def make_service(
     data_dir: Path,
-    migrated_store: Path,
+    migrated_store: bytes,
     fake: FakeProvider,
 ) -> AsyncIterator[Callable[..., Awaitable[SlateService]]]:
     """``await make_service(**config)``: a service on a fresh store copy and ``fake``."""
-    shutil.copyfile(migrated_store, data_dir / "slate.sqlite3")
+    copy_migrated_store(migrated_store, data_dir)
     url = sqlite_url(data_dir)
     store = open_store(url)
     made: list[SlateService] = []
