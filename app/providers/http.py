@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import email.utils
+import functools
 import ipaddress
 import logging
 import math
@@ -34,6 +35,8 @@ from app.domain.lookup import Clock
 from app.providers.base import Ambiguous, Download, Refused, Stalled
 
 if TYPE_CHECKING:
+    import ssl
+
     # imported where a request is made: every command builds the provider, few call it
     import httpx
 
@@ -158,6 +161,17 @@ def provider_time(date: str | None) -> float | None:
     return stamp if math.isfinite(stamp) else None
 
 
+@functools.lru_cache(maxsize=None)
+def tls_context(trust_env: bool) -> ssl.SSLContext:
+    """The TLS context every client of this process verifies with, one per ``trust_env``: the
+    one httpx would make for ``verify=True`` (with ``trust_env``, ``SSL_CERT_FILE`` and
+    ``SSL_CERT_DIR`` are read). Making one reads the whole CA file (~50 ms of CPU); a context
+    holds no connection state, so the app's, a command's and every test's clients share it."""
+    import httpx
+
+    return httpx.create_ssl_context(trust_env=trust_env)
+
+
 class ApiClient:
     """One HTTP client for one base URL and key, shared by the V1 and V2 adapters."""
 
@@ -202,9 +216,10 @@ class ApiClient:
 
     @property
     def client(self) -> httpx.AsyncClient:
-        """The HTTP client, made on first use: making one reads the CA file into a TLS context
-        (~50 ms), which a command that never calls the provider (``slate list``, ``show``, …)
-        need not pay. Asked for after :meth:`aclose`, it is a closed client, as before."""
+        """The HTTP client, made on first use: the process's first one reads the CA file into a
+        TLS context (~50 ms, :func:`tls_context`), which a command that never calls the provider
+        (``slate list``, ``show``, …) need not pay. Asked for after :meth:`aclose`, it is a
+        closed client, as before."""
         if self._client is None:
             import httpx
 
@@ -220,6 +235,7 @@ class ApiClient:
                 self._client = httpx.AsyncClient(
                     timeout=self._timeout(),
                     transport=self._transport,
+                    verify=tls_context(self._trust_env),
                     follow_redirects=False,
                     trust_env=self._trust_env,
                 )
