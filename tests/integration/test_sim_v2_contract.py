@@ -22,6 +22,7 @@ from typing import Any, Iterator
 import httpx
 import pytest
 
+from app.providers.http import tls_context
 from app.sim import SimConfig, SimServer, start_sim
 from app.sim.v2rules import output_size
 from tests.support.sim_media import (
@@ -56,7 +57,10 @@ def sim() -> Iterator[SimServer]:
 
 @pytest.fixture
 def client(sim: SimServer) -> Iterator[httpx.Client]:
-    with httpx.Client(base_url=sim.base_url, headers=AUTH, timeout=30) as c:
+    # plain HTTP on loopback; the process's shared context spares each test a CA-file read
+    with httpx.Client(
+        base_url=sim.base_url, headers=AUTH, timeout=30, verify=tls_context(False)
+    ) as c:
         yield c
 
 
