@@ -6,6 +6,9 @@ Decoders return ``QImage`` (a worker thread may make one; a ``QPixmap`` only the
 
 from __future__ import annotations
 
+import os
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from app.ui.qt import (
@@ -39,8 +42,37 @@ def load_thumbnail(path: str, size: int = THUMB) -> QImage:
     )
 
 
+#: Posters made lately, by file (path, inode, size, change time) and size asked, newest last:
+#: a slot shown again, or in both panes, is not decoded and scaled again (a 2K video's poster
+#: costs ~80 ms of CPU, most of it the smooth scaling).
+_posters: OrderedDict[tuple[str, int, int, int, int], QImage] = OrderedDict()
+_posters_lock = threading.Lock()
+POSTERS_KEPT = 16
+
+
 def load_video_poster(path: str, size: int = 480) -> QImage:
-    """The first frame of a video, decoded with PyAV (a worker thread calls this)."""
+    """The first frame of a video, decoded with PyAV (a worker thread calls this), scaled to fit
+    ``size``; made once per file and size while it is among the last :data:`POSTERS_KEPT`."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return QImage()
+    key = (path, st.st_ino, st.st_size, st.st_mtime_ns, size)
+    with _posters_lock:
+        kept = _posters.get(key)
+        if kept is not None:
+            _posters.move_to_end(key)
+            return QImage(kept)  # shares the pixels; neither is ever painted on
+    img = _decode_poster(path, size)
+    if not img.isNull():
+        with _posters_lock:
+            _posters[key] = img
+            while len(_posters) > POSTERS_KEPT:
+                _posters.popitem(last=False)
+    return QImage(img)
+
+
+def _decode_poster(path: str, size: int) -> QImage:
     try:
         import av
 
