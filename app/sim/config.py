@@ -431,6 +431,10 @@ class SimConfig:
     clock_offset: float = 0.0
     tls: bool = False  # also answer TLS on the same port (app.sim.tls; `slate sim` turns it on)
     tls_dir: Path | None = None  # where its certificate lives (default: state dir, else temp)
+    #: Where rendered videos and pictures are kept, shared by every process that names it
+    #: (media are a pure function of their parameters). Default: next to ``state_path``; with
+    #: neither, in this process's memory only.
+    media_cache: Path | None = None
     faults: Faults = field(default_factory=Faults)
 
     @property

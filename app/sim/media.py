@@ -70,18 +70,43 @@ def _color(seed: bytes) -> tuple[int, int, int]:
     return 40 + seed[0] % 120, 40 + seed[1] % 120, 60 + seed[2] % 140
 
 
-def _cached(key: tuple, make) -> bytes:  # type: ignore[no-untyped-def]
+def _cached(key: tuple, make, cache_dir: Path | None = None) -> bytes:  # type: ignore[no-untyped-def]
+    """``make()``'s bytes for ``key``: kept in this process's memory and, given ``cache_dir``,
+    in a file there that every process naming the folder reads instead of rendering again."""
     with _cache_lock:
         if key in _cache:
             _cache.move_to_end(key)
             return _cache[key]
-    data = make()
+    data = make() if cache_dir is None else _from_disk(key, cache_dir, make)
     with _cache_lock:
         _cache[key] = data
         total = sum(len(v) for v in _cache.values())
         while total > _CACHE_BYTES and len(_cache) > 1:
             _, old = _cache.popitem(last=False)
             total -= len(old)
+    return data
+
+
+def _from_disk(key: tuple, cache_dir: Path, make) -> bytes:  # type: ignore[no-untyped-def]
+    """The file of ``key`` in ``cache_dir``, or ``make()``'s bytes written there whole (a
+    private temporary file renamed into place: a reader never sees half of one)."""
+    name = hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:32]
+    path = cache_dir / f"{name}.{key[0]}"
+    try:
+        return path.read_bytes()
+    except OSError:
+        pass
+    data = make()
+    try:
+        from app.files import private_dir
+
+        private_dir(path.parent)
+        tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+        with os.fdopen(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        pass
     return data
 
 
@@ -171,7 +196,13 @@ def _seed(*parts: object) -> bytes:
 
 
 def render_png(
-    width: int, height: int, prompt: str, *, index: int = 0, seed: int | None = None
+    width: int,
+    height: int,
+    prompt: str,
+    *,
+    index: int = 0,
+    seed: int | None = None,
+    cache_dir: Path | None = None,
 ) -> bytes:
     """A PNG of ``width``x``height`` showing the prompt and a DEMO mark (in both languages)."""
     key = ("png", width, height, prompt, index, seed)
@@ -183,15 +214,22 @@ def render_png(
         with _render_lock:
             return _image_png(_draw(width, height, f"#{index + 1}", prompt, digest, None))
 
-    return _cached(key, make)
+    return _cached(key, make, cache_dir)
 
 
 def render_mp4(
-    width: int, height: int, duration: int, prompt: str, *, fps: int = 2, seed: int | None = None
+    width: int,
+    height: int,
+    duration: int,
+    prompt: str,
+    *,
+    fps: int = 2,
+    seed: int | None = None,
+    cache_dir: Path | None = None,
 ) -> bytes:
     """A playable H.264 MP4 of ``width``x``height`` lasting ``duration`` s (low frame rate)."""
     key = ("mp4", width, height, duration, prompt, fps, seed)
-    return _cached(key, lambda: _encode_mp4(width, height, duration, prompt, fps, seed))
+    return _cached(key, lambda: _encode_mp4(width, height, duration, prompt, fps, seed), cache_dir)
 
 
 def _encode_mp4(
@@ -258,33 +296,9 @@ def render_mp4_v2(
 ) -> bytes:
     """A 24 fps H.264 MP4 of ``width``x``height`` and ``duration`` s with stereo AAC audio."""
     key = ("mp4v2", width, height, duration, title, prompt, seed)
-
-    def make() -> bytes:
-        path = None
-        if cache_dir is not None:
-            name = hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:32]
-            path = cache_dir / f"{name}.mp4"
-            try:
-                return path.read_bytes()
-            except OSError:
-                pass
-        data = _encode_mp4_v2(width, height, duration, title, prompt, seed)
-        if path is not None:
-            try:
-                from app.files import private_dir
-
-                private_dir(path.parent)
-                tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-                with os.fdopen(
-                    os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb"
-                ) as f:
-                    f.write(data)
-                os.replace(tmp, path)
-            except OSError:
-                pass
-        return data
-
-    return _cached(key, make)
+    return _cached(
+        key, lambda: _encode_mp4_v2(width, height, duration, title, prompt, seed), cache_dir
+    )
 
 
 def _frame_rgb(

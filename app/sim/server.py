@@ -489,13 +489,17 @@ class SimServer:
             and self.now() - task["created_at"] <= v2rules.TASK_WINDOW
         )
 
+    @property
+    def media_cache(self) -> Path | None:
+        """The folder rendered media are kept in for every process (see ``SimConfig``)."""
+        if self.config.media_cache is not None:
+            return self.config.media_cache
+        if self.config.state_path is not None:
+            return self.config.state_path.parent / "demo-media-cache"
+        return None
+
     def video_bytes_v2(self, task: dict[str, Any]) -> bytes:
         p = task["params"]
-        cache = (
-            self.config.state_path.parent / "demo-media-cache"
-            if self.config.state_path is not None
-            else None
-        )
         title = f"{p['model']} · {p['resolution']} · {p['duration']}s"
         return media.render_mp4_v2(
             p["width"],
@@ -504,7 +508,7 @@ class SimServer:
             title,
             task["prompt"],
             seed=self.config.seed,
-            cache_dir=cache,
+            cache_dir=self.media_cache,
         )
 
     def video_bytes(self, task: dict[str, Any]) -> bytes:
@@ -516,6 +520,7 @@ class SimServer:
             task["prompt"],
             fps=self.config.video_fps,
             seed=self.config.seed,
+            cache_dir=self.media_cache,
         )
 
     def image_bytes(self, record: dict[str, Any], index: int) -> bytes:
@@ -527,6 +532,7 @@ class SimServer:
             record["prompt"],
             index=index,
             seed=self.config.seed if seed is None else seed,
+            cache_dir=self.media_cache,
         )
 
 

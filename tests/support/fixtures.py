@@ -31,8 +31,28 @@ ROOT = Path(__file__).resolve().parents[2]
 SECRET = b"\x01" * 32
 
 
+#: The run's folder of rendered demo media, shared by its xdist workers (set once a test runs:
+#: ``_shared_sim_media``). Media are a pure function of their parameters and the renderer, and
+#: a folder lives one run, so a video the fixtures' prompts make in one worker (a 2K clip costs
+#: seconds of CPU) is read, not encoded again, by the others.
+MEDIA_CACHE: Path | None = None
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _shared_sim_media(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> None:
+    global MEDIA_CACHE
+    base = tmp_path_factory.getbasetemp()
+    if hasattr(request.config, "workerinput"):  # an xdist worker: the run's folder is above
+        base = base.parent
+    MEDIA_CACHE = base / "sim-media"
+
+
 def fast_sim_config(**kw: Any) -> SimConfig:
-    base: dict[str, Any] = dict(preparing=0.05, queueing=0.05, processing=0.1, image_latency=0.0)
+    base: dict[str, Any] = dict(
+        preparing=0.05, queueing=0.05, processing=0.1, image_latency=0.0, media_cache=MEDIA_CACHE
+    )
     base.update(kw)
     return SimConfig(**base)
 
