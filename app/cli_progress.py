@@ -4,6 +4,8 @@ Shown when standard error is a terminal, or when asked (``--progress``); never w
 ``--no-progress``, and never on standard output, so ``--json`` still prints exactly one object
 there. On a terminal one line is redrawn in place every second; each change of state leaves
 its line behind. Asked for without a terminal, it writes one line per change and none between.
+Whether it is shown is decided before this module (and the words it says) loads:
+``app.cli.progress_wanted`` — a scripted ``--json`` run never loads them.
 
 A line says what the app's banner says, in the same words: the state, the elapsed time, the
 provider's own status word where it says more, the estimate from this designer's past tasks
@@ -26,16 +28,6 @@ from app.present.translations import Translate
 
 CLEAR = "\r\x1b[K"
 TICK = 1.0
-
-
-def wanted(asked: bool | None, stream: IO[str]) -> bool:
-    """``--progress`` / ``--no-progress``, else whether ``stream`` is a terminal."""
-    if asked is not None:
-        return asked
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
 
 
 class Progress:

@@ -22,8 +22,6 @@ import socket
 import time
 from functools import lru_cache
 
-import psutil
-
 from app.store.rows import Owner
 
 START_TIME_TOLERANCE = 1.0
@@ -37,6 +35,8 @@ PID_NS_LINK = "/proc/self/ns/pid"
 
 @lru_cache(maxsize=4)
 def _start_time(pid: int) -> float:
+    import psutil  # where a process is looked up (a claim, a stale record): most commands never
+
     return float(psutil.Process(pid).create_time())
 
 
@@ -97,6 +97,8 @@ def owner_gone(
         and abs(this_owner().started - started) < START_TIME_TOLERANCE
     ):
         return False
+    import psutil
+
     try:
         proc = psutil.Process(pid)
         if proc.status() == psutil.STATUS_ZOMBIE:

@@ -48,7 +48,6 @@ from app.service.results import (
     SlotList,
     SpendReport,
 )
-from app.service import preview as preview_mod
 from app.service import voice as voice_mod
 from app.service.sound import VoiceList, list_voices
 from app.service.spend import Prices, Spending
@@ -64,6 +63,7 @@ from app.store.rows import Scope, TaskRow
 
 if TYPE_CHECKING:  # shot lists (and yaml) load on their first use, not with the service
     from app.domain.shotlist import ShotList
+    from app.service import preview as preview_mod  # a voice's preview: on its first use too
     from app.service.batch import Batches, BatchSource
 
 
@@ -356,6 +356,8 @@ class SlateService:
         """What hearing ``voice`` costs before anything is paid: a designed voice's trial
         recording (nothing to pay), or a short speech slot priced like any draft
         (:mod:`app.service.preview`). ``text`` None: a short line in the voice's language."""
+        from app.service import preview as preview_mod
+
         return await preview_mod.quote(self.ctx, self.estimate, voice, text, model)
 
     async def preview_voice(
@@ -368,6 +370,8 @@ class SlateService:
         """Hear ``voice``: a designed voice's trial recording (``replayed``, nothing sent), or a
         short speech slot through the ordinary submit (``created``; the same voice, model and
         text again ``replayed``, never a second call)."""
+        from app.service import preview as preview_mod
+
         return await preview_mod.hear(self.ctx, self.submit, voice, text, model)
 
     # -- shot lists -------------------------------------------------------------------------

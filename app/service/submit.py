@@ -193,10 +193,14 @@ class Submitter:
             return invalid(request_id, exc)
         fp = fingerprint(kind, norm)
         # what the provider's first request would make (its HTTP client, ~0.1-0.3 s in a fresh
-        # process) is made before the record: between the record and the send, a crash leaves
-        # the slot unknown, so nothing slow may run there (cheap once warm)
-        ctx.provider.warm()
-        claim = await ctx.store.claim(claim_request(ctx, slot, kind, norm, fp, time.time(), table))
+        # process; the embedded demo provider itself) is made before the record: between the
+        # record and the send, a crash leaves the slot unknown, so nothing slow may run there
+        # (cheap once warm). Only when the claim is to write: a replay or a conflict answered
+        # from the record sends nothing, and makes nothing for it.
+        claim = await ctx.store.claim(
+            claim_request(ctx, slot, kind, norm, fp, time.time(), table),
+            before_write=ctx.provider.warm,
+        )
         on_claimed()
         if claim.outcome is ClaimOutcome.BUDGET_REFUSED:
             assert claim.budget is not None

@@ -164,14 +164,26 @@ class Store:
             return ClaimResult.existing(found)
         return self.claim_transaction(req)
 
-    async def claim(self, req: ClaimRequest) -> ClaimResult:
+    async def claim(
+        self, req: ClaimRequest, before_write: Callable[[], object] | None = None
+    ) -> ClaimResult:
         """Claim the slot for ``req`` — or answer with the record that holds it, or refuse on
-        quota. Decides alone whether a create may be sent (``ClaimResult.claimed``)."""
+        quota. Decides alone whether a create may be sent (``ClaimResult.claimed``).
+
+        ``before_write``: called on the caller's thread once the read found no record that
+        answers ``req`` as it is, before the write transaction — what must be ready before the
+        record (the provider's HTTP client: a submit sends right after it) is made only then,
+        not for a replay or a conflict answered from the record."""
         if not self._inline:
-            return await self._thread(self.claim_blocking, req)  # one hop: read, then claim
-        found = self.read_slot(req.scope, req.slot_key)  # in place: a replay never hops
+            if before_write is None:
+                return await self._thread(self.claim_blocking, req)  # one hop: read, then claim
+            found = await self._thread(self.read_slot, req.scope, req.slot_key)
+        else:
+            found = self.read_slot(req.scope, req.slot_key)  # in place: a replay never hops
         if found is not None and self._answered_as_is(found, req):
             return ClaimResult.existing(found)
+        if before_write is not None:
+            before_write()
         return await self._thread(self.claim_transaction, req)
 
     # -- point reads ----------------------------------------------------------------------

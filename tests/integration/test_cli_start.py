@@ -1,16 +1,25 @@
 """What a `slate` command that never calls the provider loads (issue 34: every script and agent
 start pays it, and so do the thousands of commands the suite runs). Counted, not timed: the
-modules ``python -X importtime -m app`` reports. A read-only command on a store at head loads
-no HTTP stack (httpx and its TLS context load with the provider's first request), no Alembic (a
-store at head is read, not migrated), no Qt and no demo provider."""
+modules ``python -X importtime -m app`` reports, or ``sys.modules`` once a command started as
+the console script starts it (``main()`` without arguments) has answered. A read-only command
+on a store at head loads no HTTP stack (httpx and its TLS context load with the provider's
+first request), no Alembic (a store at head is read, not migrated), no Qt and no demo provider,
+no psutil (a process is looked up by a claim or for a stale record), no progress words (shown
+on a terminal or with ``--progress`` only) and no voice preview. A replay is answered from the
+record and loads what a read loads: the provider's HTTP client is made before a claim that
+writes, not before one answered as it is. The console script's process freezes what it loaded
+(``gc.freeze``, as ``python -m app`` does): the cycle collector and the interpreter's last
+collections as it exits do not walk it again."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
-from tests.support.fixtures import ROOT
+from tests.support.fixtures import ROOT, run_slate_in_process
 
 #: Loaded only when needed: (module prefix, what loads it).
 NOT_FOR_A_READ = {
@@ -20,7 +29,22 @@ NOT_FOR_A_READ = {
     "PySide6": "the desktop app, or the demo provider's media",
     "app.sim.server": "the embedded demo provider's first request",
     "app.ui": "the desktop app",
+    "psutil": "a claim's owner or a stale record (app.service.owner)",
+    "app.cli_progress": "progress shown on a terminal or with --progress",
+    "app.present": "words for a person (progress, output without --json)",
+    "app.service.preview": "a voice's preview (SlateService.preview_price, preview_voice)",
+    "app.domain.preview": "a voice's preview",
+    "PIL": "a result verified as it downloads (app.service.media)",
 }
+
+
+def _found(names: set[str] | list[str], prefixes: dict[str, str]) -> dict[str, str]:
+    """The entries of ``prefixes`` loaded: a module named so, or any module under it."""
+    return {
+        prefix: why
+        for prefix, why in prefixes.items()
+        if any(n == prefix or n.startswith(prefix + ".") for n in names)
+    }
 
 
 def loaded(env: dict[str, str], *args: str) -> set[str]:
@@ -62,11 +86,64 @@ def test_a_read_only_command_loads_no_http_stack_migrations_qt_or_demo_provider(
         ("embedded spend", embedded, ("spend",)),
         ("remote list", remote, ("list",)),
     ):
-        names = loaded(run_env, *args)
-        found = {
-            prefix: why
-            for prefix, why in NOT_FOR_A_READ.items()
-            if any(n == prefix or n.startswith(prefix + ".") for n in names)
-        }
-        assert found == {}, (name, found)
+        assert _found(loaded(run_env, *args), NOT_FOR_A_READ) == {}, name
     assert demo_sim.stats()["requests_total"] == 0  # and nothing asked the provider
+
+
+RID = "article:20261207:start:scene-01"
+SUBMIT = ("submit", "--request-id", RID, "--kind", "image", "--prompt", "a quiet harbour")
+
+#: One command as the ``slate`` console script runs it, then what the process holds.
+DRIVER = r"""
+import gc, json, sys
+
+out = sys.argv[1]
+sys.argv = ["slate", *sys.argv[2:]]
+from app.cli import main  # as the console script does
+
+rc = main()
+with open(out, "w") as f:
+    json.dump({"rc": rc, "modules": sorted(sys.modules), "frozen": gc.get_freeze_count()}, f)
+"""
+
+
+def _as_script(env: dict[str, str], held: Path, *args: str) -> dict:
+    """``slate --json ARGS`` as the console script: (its answer, modules, freeze count)."""
+    proc = subprocess.run(
+        [sys.executable, "-c", DRIVER, str(held), "--json", *args],
+        env={**env, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 0 and held.exists(), (args, proc.stdout, proc.stderr[-3000:])
+    got: dict = json.loads(held.read_text())
+    got["answer"] = json.loads(proc.stdout.strip().splitlines()[-1])
+    return got
+
+
+def test_a_replay_and_a_finished_wait_load_what_a_read_loads(slate_env, tmp_path):
+    made = run_slate_in_process(slate_env, *SUBMIT, "--wait")  # the slot they answer from
+    assert made.out["task"]["state"] == "success", made.out
+    for args, outcome in ((SUBMIT, "replayed"), (("wait", RID), "ok")):
+        held = _as_script(slate_env, tmp_path / f"{args[0]}.json", *args)
+        assert held["rc"] == 0 and held["answer"]["outcome"] == outcome, held["answer"]
+        assert _found(held["modules"], NOT_FOR_A_READ) == {}, args[0]
+        assert held["frozen"] > 0, f"slate {args[0]}: the console script froze nothing"
+
+
+def test_a_new_submit_loads_the_client_and_the_owner_and_no_words(slate_env, tmp_path):
+    assert run_slate_in_process(slate_env, "list").code == 0  # the store, made and migrated
+    held = _as_script(slate_env, tmp_path / "submit.json", *SUBMIT)
+    assert held["answer"]["outcome"] == "created", held["answer"]
+    uses = {"httpx", "psutil", "PIL"}  # the provider's client, the claim's owner, the result
+    assert set(_found(held["modules"], {p: "" for p in uses})) == uses
+    rest = {p: why for p, why in NOT_FOR_A_READ.items() if p not in uses and p != "httpcore"}
+    assert _found(held["modules"], rest) == {}  # --json, no terminal: no progress words
+    assert held["frozen"] > 0
+
+
+def test_the_guard_names_what_got_in():
+    names = ["app.cli", "psutil._pslinux", "httpx", "app.present.words", "app.presently"]
+    assert sorted(_found(names, NOT_FOR_A_READ)) == ["app.present", "httpx", "psutil"]

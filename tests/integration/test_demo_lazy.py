@@ -96,6 +96,10 @@ def test_a_submit_starts_it_and_later_commands_download_what_it_made(
     sha = made["task"]["media"][0]["sha256"]
     port = int((data_dir / DEMO_PORT_FILE).read_text())
     assert (data_dir / DEMO_PORT_FILE).stat().st_mode & 0o077 == 0
+    # the same submit again is answered from the record: nothing is sent, nothing started
+    again, held = _drive(env, tmp_path, "lazy", *submit)
+    assert again["outcome"] == "replayed" and again["task"]["media"][0]["sha256"] == sha
+    assert held["sim"] == [] and held["qt_app"] is False, held
     # the same media as a demo provider started with the service (rendered by Qt on the main
     # thread; started elsewhere it would render other, text-less images)
     other = dict(env, SLATE_DATA_DIR=str(tmp_path / "eager"))

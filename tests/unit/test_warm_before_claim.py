@@ -2,11 +2,15 @@
 context, anyio's backend — 0.1-0.3 s in a fresh process) before it claims the slot. Between the
 record (``submitting``) and the send, a crash leaves the slot unknown; the fault soaks saw more
 unknown slots once that making had moved to the first request (CI 52): nothing slow may run
-there. The demo provider over real HTTP on loopback."""
+there. It is made only when the claim is to write: a replay, answered from the record, sends
+nothing and makes nothing (no httpx, no TLS context, no embedded demo provider started). The
+demo provider over real HTTP on loopback."""
 
 from __future__ import annotations
 
 from app.providers.demo import DemoProvider
+
+RID = "article:20261207:warm:still-01"
 
 
 async def test_the_providers_client_exists_before_the_first_claim(make_service, demo_sim):
@@ -14,18 +18,36 @@ async def test_the_providers_client_exists_before_the_first_claim(make_service, 
     service = await make_service(provider=provider)
     store = service.ctx.store
     seen: list[bool] = []
-    claim = store.claim
+    write = store.claim_transaction
 
-    async def claim_seen(request):  # the real claim, told whether the client was made
+    def write_seen(request):  # the claim's write (the record), told whether the client was made
         seen.append(provider.http._client is not None)
-        return await claim(request)
+        return write(request)
 
-    store.claim = claim_seen
+    store.claim_transaction = write_seen
     try:
-        out = await service.submit(
-            "article:20261207:warm:still-01", "image", {"prompt": "a lighthouse"}
-        )
+        out = await service.submit(RID, "image", {"prompt": "a lighthouse"})
         assert out.task is not None and out.task.state.value == "success", out
         assert seen == [True]
+    finally:
+        await provider.aclose()
+
+
+async def test_a_replay_makes_no_client(make_service, demo_sim):
+    first = DemoProvider(demo_sim.base_url, timeout=5.0)
+    made = await (await make_service(provider=first)).submit(RID, "image", {"prompt": "a cat"})
+    assert made.task is not None and made.task.state.value == "success", made
+    await first.aclose()
+    # another process's service (a provider whose client was never made) replays the slot
+    provider = DemoProvider(demo_sim.base_url, timeout=5.0)
+    service = await make_service(provider=provider)
+    try:
+        out = await service.submit(RID, "image", {"prompt": "a cat"})
+        assert out.kind.value == "replayed", out
+        assert provider.http._client is None  # nothing made for a create that is not sent
+        # a conflict is answered from the record too
+        other = await service.submit(RID, "image", {"prompt": "a dog"})
+        assert other.kind.value == "conflict", other
+        assert provider.http._client is None
     finally:
         await provider.aclose()
