@@ -115,6 +115,15 @@ def figures_from(details: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]
             {
                 "median_ms": race.get("latency", {}).get("median_ms"),
                 "max_ms": race.get("latency", {}).get("max_ms"),
+                "creates_p99_ms": race.get("latency_by_outcome", {})
+                .get("created", {})
+                .get("p99_ms"),
+                "replays_p99_ms": race.get("latency_by_outcome", {})
+                .get("replayed", {})
+                .get("p99_ms"),
+                # the same race on the stdlib alone, same run (tests/bench/race.py: floor)
+                "floor_p99_ms": race.get("floor_p99_ms"),
+                "floor_flock_p99_ms": race.get("floor_flock", {}).get("p99_ms"),
             },
         ),
         "history_first_rows_ms": (

@@ -11,6 +11,8 @@
   bench applies it (``Probe.apply_text``): the window's thread while each filter is applied
   (from the clear list), the projects read in its worker thread, and the floor — the same
   statement on a bare ``sqlite3`` connection.
+* ``race.txt`` — the 16 × 100 race: one worker's loop, where every create's time went (the
+  writers' lock: waiting, holding; HTTP; journal; the rest) and the stdlib floor, same run.
 
 Each file begins with what was measured and how; pyinstrument's text tree follows. Needs
 ``pip install pyinstrument`` (not a test dependency: these are read, not asserted).
@@ -402,10 +404,67 @@ def text_filter(out: Path, rounds: int = FILTER_ROUNDS) -> None:
     )
 
 
+# -- the race ------------------------------------------------------------------------------------
+def race(out: Path) -> None:
+    """The 16 × 100 race (``tests.bench.race``) with its first worker profiled (pyinstrument,
+    async mode: awaits are charged to the line that awaits), the split of each create's time and
+    the stdlib floor of the same run."""
+    from tests.bench.common import run_child
+
+    compiled()
+    dest = Path(tempfile.mkdtemp(prefix="race-profile-")) / "worker0.txt"
+    try:
+        load = os.getloadavg()
+        got = run_child("tests.bench.race", ["--profile", str(dest)], timeout=600)
+        tree = dest.read_text() if dest.exists() else "(no profile: " + str(got.get("error")) + ")"
+    finally:
+        shutil.rmtree(dest.parent, ignore_errors=True)
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    by = got.get("latency_by_outcome", {})
+    floor_by = got.get("floor", {}).get("latency_by_outcome", {})
+    flock_by = got.get("floor_flock", {}).get("latency_by_outcome", {})
+
+    def p(d: dict[str, Any], kind: str, key: str = "p99_ms") -> Any:
+        return d.get(kind, {}).get(key)
+
+    split = got.get("create_split", {})
+    rows = "\n".join(
+        f"#   {k:<10} {v['median_ms']:>9.1f} {v['p99_ms']:>9.1f} "
+        f"{split.get('slowest_1pct_mean_ms', {}).get(k, float('nan')):>9.1f}"
+        for k, v in split.items()
+        if isinstance(v, dict) and "median_ms" in v
+    )
+    head = (
+        f"# The race (16 processes x 100 video submits over the same 100 slots, one SQLite file,\n"
+        f"# the demo provider on loopback): `python -m tests.bench.profiles --only race`\n"
+        f"# (runs `python -m tests.bench.race --profile FILE`). Commit {commit}; load before the\n"
+        f"# run {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; {os.cpu_count()} CPUs.\n#\n"
+        f"# This run: p99 {got.get('p99_ms')} ms (creates' p99 {p(by, 'created')} ms, median "
+        f"{p(by, 'created', 'median_ms')}; replays' p99 {p(by, 'replayed')} ms, median "
+        f"{p(by, 'replayed', 'median_ms')}).\n"
+        f"# Floor, same run (the same processes, keys and orders on the stdlib alone: one SELECT,\n"
+        f"# BEGIN IMMEDIATE/INSERT/COMMIT, a bare HTTP POST, BEGIN IMMEDIATE/UPDATE/COMMIT):\n"
+        f"#   SQLite's busy handler: p99 {got.get('floor_p99_ms')} ms (creates' "
+        f"{p(floor_by, 'created')}, median {p(floor_by, 'created', 'median_ms')})\n"
+        f"#   with an flock queue like Slate's: p99 {got.get('floor_flock', {}).get('p99_ms')} ms "
+        f"(creates' {p(flock_by, 'created')}, median {p(flock_by, 'created', 'median_ms')})\n#\n"
+        f"# Where each of Slate's creates spent its time (ms; timed in every worker):\n"
+        f"#   {'part':<10} {'median':>9} {'p99':>9} {'slow 1%':>9}\n{rows}\n"
+        f"# (lock_wait: waiting for the writers' flock; lock_held: inside it, the write\n"
+        f"# transactions; http: the create over loopback; journal: the answer's journal entry;\n"
+        f"# rest: everything else — the read, the thread hops, waiting for a core.)\n"
+        f"# writes per create: {split.get('writes_per_create')}\n#\n"
+        f"# Below: worker 0's own loop (pyinstrument, async mode, wall time).\n"
+    )
+    _write(out, "race.txt", head, tree)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--out", type=Path, default=ROOT / "docs" / "profiles")
-    p.add_argument("--only", choices=["cold", "store", "filter"], default=None)
+    p.add_argument("--only", choices=["cold", "store", "filter", "race"], default=None)
     p.add_argument("-n", type=int, default=2000)
     ns = p.parse_args(argv)
     if ns.only in (None, "store"):
@@ -414,6 +473,8 @@ def main(argv: list[str] | None = None) -> int:
         cold_start(ns.out)
     if ns.only in (None, "filter"):
         text_filter(ns.out)
+    if ns.only in (None, "race"):
+        race(ns.out)
     return 0
 
 

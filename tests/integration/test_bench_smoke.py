@@ -52,6 +52,9 @@ def test_quick_run_reports_every_figure(group: str) -> None:
         assert out["details"]["race"]["made_total"] == out["details"]["race"]["keys"]
         by = out["details"]["race"]["latency_by_outcome"]  # where a tail is: creates or replays
         assert by["created"]["n"] == out["details"]["race"]["keys"], by
+        race = out["details"]["race"]  # the stdlib floor, same run, and where a create waits
+        assert race["floor"]["creates"] == race["keys"] and race["floor_p99_ms"] > 0, race
+        assert {"lock_wait", "lock_held", "http", "rest"} <= set(race["create_split"]), race
     if group == "gui":  # the bare Qt window the cold start is read against, same minutes
         gui = out["details"]["gui"]
         assert gui["cold_start_floor_s"] > 0 and gui["cold_start_over_floor"] > 0, gui
