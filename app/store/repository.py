@@ -26,6 +26,8 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 from sqlalchemy import (
     Connection,
     Engine,
+    Insert,
+    Select,
     and_,
     bindparam,
     case,
@@ -529,22 +531,35 @@ class Repository:
         detail: str | None,
         data: dict[str, Any] | None,
     ) -> None:
+        conn.execute(self._event_insert(scope, slot_key, task_id, at, event, state, detail, data))
+
+    def _event_insert(
+        self,
+        scope: Scope,
+        slot_key: str,
+        task_id: int | None,
+        at: float,
+        event: str,
+        state: State | None,
+        detail: str | None,
+        data: dict[str, Any] | None,
+    ) -> Insert:
+        """The INSERT of one history event (built, not run: a write can build it before it
+        takes the write lock)."""
         detail, data = scrub(detail), bounded(scrub(data))
         if self.dialect == "postgresql":
             detail, data = pg_clean(detail), pg_clean(data)
-        conn.execute(
-            events.insert().values(
-                tenant=scope.tenant,
-                slot_key=slot_key,
-                provider=scope.provider,
-                endpoint=scope.endpoint,
-                task_id=task_id,
-                at=at,
-                event=event,
-                state=state_text(state),
-                detail=detail,
-                data=jsonable(data) if data is not None else None,
-            )
+        return events.insert().values(
+            tenant=scope.tenant,
+            slot_key=slot_key,
+            provider=scope.provider,
+            endpoint=scope.endpoint,
+            task_id=task_id,
+            at=at,
+            event=event,
+            state=state_text(state),
+            detail=detail,
+            data=jsonable(data) if data is not None else None,
         )
 
     def add_event(
@@ -769,15 +784,16 @@ class Repository:
             task.media = self._media_for(conn, task.id)
             return task
 
-    def _media_for(self, conn: Connection, task_id: int) -> list[MediaRow]:
-        rows = (
-            conn.execute(
-                select(media_t).where(media_t.c.task_id == task_id).order_by(media_t.c.position)
-            )
-            .mappings()
-            .all()
-        )
-        return [media_row(r) for r in rows]
+    def _media_for(
+        self, conn: Connection, task_id: int, query: Select[Any] | None = None
+    ) -> list[MediaRow]:
+        """The task's media rows (``query``: :meth:`_media_query` of it, built beforehand)."""
+        rows = conn.execute(query if query is not None else self._media_query(task_id))
+        return [media_row(r) for r in rows.mappings().all()]
+
+    @staticmethod
+    def _media_query(task_id: int) -> Select[Any]:
+        return select(media_t).where(media_t.c.task_id == task_id).order_by(media_t.c.position)
 
     def transition(
         self,
@@ -807,55 +823,69 @@ class Repository:
         if "results" in values and values["results"] is not None:
             values["results"] = jsonable(values["results"])
         values = self._clean(values)
+        # Every statement is built here, before the write lock is taken: under the lock the
+        # transaction only runs them (other writers wait for as long as it is held).
+        reread = select(tasks).where(tasks.c.id == task.id)
+        media_query = self._media_query(task.id)
+        cond = [tasks.c.id == task.id]
+        if expect is not None:
+            cond.append(tasks.c.state.in_([State(s).value for s in expect]))
+        advisory: tuple[Any, dict[str, str]] | None = None
+        if unique_provider_task and values.get("provider_task_id"):
+            pid = values["provider_task_id"]
+            if self.dialect == "postgresql":
+                advisory = (
+                    text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
+                    {"k": f"slate-task:{task.provider}:{task.endpoint}:{pid}"},
+                )
+            other = tasks.alias("other")
+            cond.append(
+                ~exists().where(
+                    other.c.provider_task_id == pid,
+                    other.c.provider == task.provider,
+                    other.c.endpoint == task.endpoint,
+                    other.c.id != task.id,
+                )
+            )
+        cond.extend(tasks.c[name].is_(None) for name in unset)
+        change = update(tasks).where(*cond).values(updated_at=now, **values)
+        media_writes = (
+            [media_t.delete().where(media_t.c.task_id == task.id)]
+            + [
+                media_t.insert().values(task_id=task.id, position=pos, verified_at=now, **m)
+                for pos, m in enumerate(media)
+            ]
+            if media is not None
+            else []
+        )
+        note = (
+            self._event_insert(scope, task.slot_key, task.id, now, event, new_state, detail, data)
+            if event is not None
+            else None
+        )
 
         def apply(conn: Connection, ambiguous: bool) -> TaskRow | None:
             if ambiguous:
-                row = conn.execute(select(tasks).where(tasks.c.id == task.id)).mappings().first()
+                row = conn.execute(reread).mappings().first()
                 if row is not None and row["updated_at"] == now:
                     # The earlier attempt's COMMIT went through (update, media and event).
                     out = task_row(row)
-                    out.media = self._media_for(conn, task.id)
+                    out.media = self._media_for(conn, task.id, media_query)
                     return out
-            cond = [tasks.c.id == task.id]
-            if expect is not None:
-                cond.append(tasks.c.state.in_([State(s).value for s in expect]))
-            if unique_provider_task and values.get("provider_task_id"):
-                pid = values["provider_task_id"]
-                if self.dialect == "postgresql":
-                    conn.execute(
-                        text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
-                        {"k": f"slate-task:{task.provider}:{task.endpoint}:{pid}"},
-                    )
-                other = tasks.alias("other")
-                cond.append(
-                    ~exists().where(
-                        other.c.provider_task_id == pid,
-                        other.c.provider == task.provider,
-                        other.c.endpoint == task.endpoint,
-                        other.c.id != task.id,
-                    )
-                )
-            cond.extend(tasks.c[name].is_(None) for name in unset)
-            done = conn.execute(
-                update(tasks).where(*cond).values(updated_at=now, **values)
-            ).rowcount
+            if advisory is not None:
+                conn.execute(*advisory)
+            done = conn.execute(change).rowcount
             if done != 1:
                 return None
             if new_state is State.REJECTED and task.state is not State.REJECTED:
                 self._give_back_quota(conn, task.id)
-            if media is not None:
-                conn.execute(media_t.delete().where(media_t.c.task_id == task.id))
-                for pos, m in enumerate(media):
-                    conn.execute(
-                        media_t.insert().values(task_id=task.id, position=pos, verified_at=now, **m)
-                    )
-            if event is not None:
-                self._add_event(
-                    conn, scope, task.slot_key, task.id, now, event, new_state, detail, data
-                )
-            row = conn.execute(select(tasks).where(tasks.c.id == task.id)).mappings().one()
+            for stmt in media_writes:
+                conn.execute(stmt)
+            if note is not None:
+                conn.execute(note)
+            row = conn.execute(reread).mappings().one()
             out = task_row(row)
-            out.media = self._media_for(conn, task.id)
+            out.media = self._media_for(conn, task.id, media_query)
             return out
 
         return self._run_write(apply)
