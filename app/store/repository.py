@@ -736,12 +736,14 @@ class Repository:
         if self.dialect != "sqlite":
             self._run_write(lambda conn, _ambiguous: conn.execute(self.sql.event_insert, rows))
             return
-        with self.write_turn(), self.writer.connect() as conn:
+        # the connection and its setting are made before the write turn: the turn holds only
+        # the transaction
+        with self.writer.connect() as conn:
             raw = conn.connection.dbapi_connection
             assert raw is not None
             raw.execute("PRAGMA synchronous=NORMAL")  # outside any transaction, as SQLite needs
             try:
-                with conn.begin():
+                with self.write_turn(), conn.begin():
                     conn.execute(self.sql.event_insert, rows)
             finally:
                 raw.execute("PRAGMA synchronous=FULL")
