@@ -39,7 +39,12 @@ if "PYTEST_XDIST_WORKER" not in os.environ:
     for _tree in ("app", "tests"):
         compileall.compile_dir(str(ROOT / _tree), quiet=1, workers=1)
 
-pytest_plugins = ["tests.support.fixtures", "tests.support.hang", "tests.support.cpu"]
+pytest_plugins = [
+    "tests.support.fixtures",
+    "tests.support.hang",
+    "tests.support.cpu",
+    "tests.support.rewrite_cache",
+]
 
 #: Modules that build something costly once for all their tests (a module-scoped fixture) or
 #: load the whole machine: under xdist (README's test command, ``--dist loadgroup``) each runs
