@@ -17,7 +17,7 @@ import threading
 import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, TypeAlias, TypeVar, Union
 
 import httpx
 import pytest
@@ -374,7 +374,18 @@ def test_reference_mode_adaptive_follows_the_first_reference_image(
 
 # ================================================================ validation: one rule per case
 
-INVALID: list[tuple[str, dict[str, Any], str]] = [
+T = TypeVar("T")
+#: A case's value, or what makes it: media (clips, sounds, pictures as data URLs) are made by
+#: the test that sends them, not when the module is collected (each xdist worker collects every
+#: module: ~3.5 s of encoding each, for the few cases one of them runs)
+Lazy: TypeAlias = Union[T, Callable[[], T]]
+
+
+def now(value: Lazy[T]) -> T:
+    return value() if callable(value) else value
+
+
+INVALID: list[tuple[str, Lazy[dict[str, Any]], str]] = [
     ("model-missing", {"model": None}, "model is required"),
     ("model-unknown", {"model": "MiniMax-Hailuo-2.3"}, "not supported"),
     ("h3-480p", {"resolution": "480P"}, "resolution 480P"),
@@ -485,17 +496,17 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
     ("mm-file-malformed", {"content": [text(), image("mm_file://abc", "first_frame")]}, "file id"),
     (
         "data-url-uppercase",
-        {"content": [text(), image(image_url(640, 480, "PNG", "PNG"), "first_frame")]},
+        lambda: {"content": [text(), image(image_url(640, 480, "PNG", "PNG"), "first_frame")]},
         "lowercase",
     ),
     (
         "data-url-gif-type",
-        {"content": [text(), image(image_url(640, 480, "GIF", "gif"), "first_frame")]},
+        lambda: {"content": [text(), image(image_url(640, 480, "GIF", "gif"), "first_frame")]},
         "not supported",
     ),
     (
         "data-url-gif-content",
-        {"content": [text(), image(image_url(640, 480, "GIF", "png"), "first_frame")]},
+        lambda: {"content": [text(), image(image_url(640, 480, "GIF", "png"), "first_frame")]},
         "GIF",
     ),
     (
@@ -510,23 +521,28 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
     ),
     (
         "data-url-damaged",
-        {"content": [text(), image(data_url(image_bytes(640, 480)[:-40]), "first_frame")]},
+        lambda: {"content": [text(), image(data_url(image_bytes(640, 480)[:-40]), "first_frame")]},
         "damaged",
     ),
     ("data-url-video-junk", {"content": [text(), video("data:video/mp4;base64,AAAA")]}, "readable"),
     (
         "data-url-image-as-video",
-        {"content": [text(), video(image_url(640, 480))]},
+        lambda: {"content": [text(), video(image_url(640, 480))]},
         "needs a data:video",
     ),
     (
         "data-url-video-uppercase",
-        {"content": [text(), video(data_url(video_bytes(3.0), "mp4").replace("image/", "VIDEO/"))]},
+        lambda: {
+            "content": [
+                text(),
+                video(data_url(video_bytes(3.0), "mp4").replace("image/", "VIDEO/")),
+            ]
+        },
         "lowercase",
     ),
     (
         "data-url-audio-mpeg",
-        {
+        lambda: {
             "content": [
                 text(),
                 image(PUBLIC, "reference_image"),
@@ -537,12 +553,17 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
     ),
     (
         "data-url-video-too-short",
-        {"content": [text(), video(data_url(video_bytes(1.0), "mp4").replace("image/", "video/"))]},
+        lambda: {
+            "content": [
+                text(),
+                video(data_url(video_bytes(1.0), "mp4").replace("image/", "video/")),
+            ]
+        },
         "2-15 s",
     ),
     (  # (a video over 50 MB cannot fit a 64 MB body as base64: the body limit answers first)
         "data-url-audio-over-15-mb",
-        {
+        lambda: {
             "content": [
                 text(),
                 image(PUBLIC, "reference_image"),
@@ -553,22 +574,24 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
     ),
     (
         "image-too-small",
-        {"content": [text(), image(image_url(200, 300), "first_frame")]},
+        lambda: {"content": [text(), image(image_url(200, 300), "first_frame")]},
         "256-5760",
     ),
     (
         "image-side-too-long",
-        {"content": [text(), image(data_url(heif_bytes(5800, 2400), "heic"), "first_frame")]},
+        lambda: {
+            "content": [text(), image(data_url(heif_bytes(5800, 2400), "heic"), "first_frame")]
+        },
         "256-5760",
     ),
     (
         "image-aspect-3-1",
-        {"content": [text(), image(image_url(1200, 400), "first_frame")]},
+        lambda: {"content": [text(), image(image_url(1200, 400), "first_frame")]},
         "aspect ratio",
     ),
     (
         "image-aspect-1-3",
-        {"content": [text(), image(image_url(400, 1200), "reference_image")]},
+        lambda: {"content": [text(), image(image_url(400, 1200), "reference_image")]},
         "aspect ratio",
     ),
     ("extra-on-h3", {"extra": {"prompt_expansion_mode": "quality"}}, "H3-Max only"),
@@ -595,16 +618,16 @@ INVALID: list[tuple[str, dict[str, Any], str]] = [
 
 @pytest.mark.parametrize(("case", "change", "words"), INVALID, ids=[c[0] for c in INVALID])
 def test_invalid_create_is_400_and_nothing_made(
-    client: httpx.Client, sim: SimServer, case: str, change: dict[str, Any], words: str
+    client: httpx.Client, sim: SimServer, case: str, change: Lazy[dict[str, Any]], words: str
 ) -> None:
-    payload = body(**change)
+    payload = body(**now(change))
     payload = {k: v for k, v in payload.items() if v is not None}
     bad_request(client.post("/v2/video_generation", json=payload), words)
     assert made(sim) == 0
     assert sim.stats()["creates_total"] == 1  # the request was counted, nothing was made
 
 
-VALID: list[tuple[str, dict[str, Any]]] = [
+VALID: list[tuple[str, Lazy[dict[str, Any]]]] = [
     ("h3-4s", {"duration": 4}),
     ("h3-15s-2k", {"duration": 15, "resolution": "2K"}),
     ("max-5s-480p", {"model": "MiniMax-H3-Max", "duration": 5, "resolution": "480P"}),
@@ -627,7 +650,7 @@ VALID: list[tuple[str, dict[str, Any]]] = [
     ),
     (
         "data-url-video-and-audio",
-        {
+        lambda: {
             "content": [
                 text(),
                 video(data_url(video_bytes(3.0), "mp4").replace("image/", "video/")),
@@ -660,23 +683,25 @@ VALID: list[tuple[str, dict[str, Any]]] = [
     ),
     (
         "jpeg-data-url",
-        {"content": [text(), image(image_url(640, 480, "JPEG", "jpeg"), "first_frame")]},
+        lambda: {"content": [text(), image(image_url(640, 480, "JPEG", "jpeg"), "first_frame")]},
     ),
     (
         "jpg-data-url",
-        {"content": [text(), image(image_url(640, 480, "JPEG", "jpg"), "first_frame")]},
+        lambda: {"content": [text(), image(image_url(640, 480, "JPEG", "jpg"), "first_frame")]},
     ),
     (
         "webp-data-url",
-        {"content": [text(), image(image_url(640, 480, "WEBP", "webp"), "first_frame")]},
+        lambda: {"content": [text(), image(image_url(640, 480, "WEBP", "webp"), "first_frame")]},
     ),
     (
         "heic-data-url",
-        {"content": [text(), image(data_url(heif_bytes(4032, 3024), "heic"), "first_frame")]},
+        lambda: {
+            "content": [text(), image(data_url(heif_bytes(4032, 3024), "heic"), "first_frame")]
+        },
     ),
     (
         "heif-data-url",
-        {
+        lambda: {
             "content": [
                 text(),
                 image(data_url(heif_bytes(3024, 4032, b"mif1"), "heif"), "first_frame"),
@@ -685,11 +710,11 @@ VALID: list[tuple[str, dict[str, Any]]] = [
     ),
     (
         "declared-png-holds-jpeg",
-        {"content": [text(), image(image_url(640, 480, "JPEG", "png"), "first_frame")]},
+        lambda: {"content": [text(), image(image_url(640, 480, "JPEG", "png"), "first_frame")]},
     ),
-    ("image-256", {"content": [text(), image(image_url(256, 256), "first_frame")]}),
-    ("image-aspect-2.5", {"content": [text(), image(image_url(1000, 400), "first_frame")]}),
-    ("image-aspect-0.4", {"content": [text(), image(image_url(400, 1000), "first_frame")]}),
+    ("image-256", lambda: {"content": [text(), image(image_url(256, 256), "first_frame")]}),
+    ("image-aspect-2.5", lambda: {"content": [text(), image(image_url(1000, 400), "first_frame")]}),
+    ("image-aspect-0.4", lambda: {"content": [text(), image(image_url(400, 1000), "first_frame")]}),
     ("callback-https", {"callback_url": "https://hooks.example.com/minimax"}),
     ("lowercase-resolution", {"resolution": "2k"}),
     ("unknown-field-ignored", {"seed": 7}),
@@ -698,9 +723,9 @@ VALID: list[tuple[str, dict[str, Any]]] = [
 
 @pytest.mark.parametrize(("case", "change"), VALID, ids=[c[0] for c in VALID])
 def test_valid_create_variants(
-    client: httpx.Client, sim: SimServer, case: str, change: dict[str, Any]
+    client: httpx.Client, sim: SimServer, case: str, change: Lazy[dict[str, Any]]
 ) -> None:
-    task_id = create(client, **change)
+    task_id = create(client, **now(change))
     assert query(client, task_id)["status"] == "queued"
     assert made(sim) == 1
 
@@ -1108,25 +1133,27 @@ def test_upload_path_of_minimax_cli_too(client: httpx.Client) -> None:
 @pytest.mark.parametrize(
     ("name", "data"),
     [
-        ("frame.png", image_bytes(640, 480)),
-        ("frame.jpg", image_bytes(640, 480, "JPEG")),
-        ("frame.webp", image_bytes(640, 480, "WEBP")),
-        ("frame.heic", heif_bytes(4032, 3024)),
-        ("clip.mp4", video_bytes(3.0)),
-        ("clip-2s.mp4", video_bytes(2.0)),
-        ("clip-15s.mp4", video_bytes(15.0, 24, (160, 120))),
-        ("clip-ntsc.mp4", video_bytes(3.0, __import__("fractions").Fraction(24000, 1001))),
-        ("clip-60.mp4", video_bytes(2.0, 60)),
-        ("clip.mov", video_bytes(3.0, 24, container="mov")),
-        ("clip-h265.mp4", video_bytes(3.0, 30, codec="libx265")),
-        ("clip-silent.mp4", video_bytes(3.0, audio=False)),
-        ("voice.wav", audio_bytes(3.0)),
-        ("voice.mp3", audio_bytes(3.0, "mp3")),
+        ("frame.png", lambda: image_bytes(640, 480)),
+        ("frame.jpg", lambda: image_bytes(640, 480, "JPEG")),
+        ("frame.webp", lambda: image_bytes(640, 480, "WEBP")),
+        ("frame.heic", lambda: heif_bytes(4032, 3024)),
+        ("clip.mp4", lambda: video_bytes(3.0)),
+        ("clip-2s.mp4", lambda: video_bytes(2.0)),
+        ("clip-15s.mp4", lambda: video_bytes(15.0, 24, (160, 120))),
+        ("clip-ntsc.mp4", lambda: video_bytes(3.0, __import__("fractions").Fraction(24000, 1001))),
+        ("clip-60.mp4", lambda: video_bytes(2.0, 60)),
+        ("clip.mov", lambda: video_bytes(3.0, 24, container="mov")),
+        ("clip-h265.mp4", lambda: video_bytes(3.0, 30, codec="libx265")),
+        ("clip-silent.mp4", lambda: video_bytes(3.0, audio=False)),
+        ("voice.wav", lambda: audio_bytes(3.0)),
+        ("voice.mp3", lambda: audio_bytes(3.0, "mp3")),
     ],
     ids=lambda v: v if isinstance(v, str) else "",
 )
-def test_upload_accepts_documented_inputs(client: httpx.Client, name: str, data: bytes) -> None:
-    r = upload(client, data, name)
+def test_upload_accepts_documented_inputs(
+    client: httpx.Client, name: str, data: Lazy[bytes]
+) -> None:
+    r = upload(client, now(data), name)
     assert r.status_code == 200 and r.json()["base_resp"]["status_code"] == 0, r.text
 
 
@@ -1139,19 +1166,19 @@ def _padded(data: bytes, size: int) -> bytes:
 
 
 BAD_UPLOADS = [
-    ("gif", "a.gif", image_bytes(640, 480, "GIF"), "GIF"),
-    ("small-image", "a.png", image_bytes(200, 200), "256-5760"),
-    ("aspect", "a.png", image_bytes(1500, 500), "aspect ratio"),
-    ("big-image", "a.png", _padded(image_bytes(640, 480), 30 * 1024 * 1024 + 1), "30 MB"),
-    ("short-video", "a.mp4", video_bytes(1.0), "2-15 s"),
-    ("long-video", "a.mp4", video_bytes(16.0, 24, (160, 120)), "2-15 s"),
-    ("slow-fps", "a.mp4", video_bytes(3.0, 10), "23.976-60"),
-    ("fast-fps", "a.mp4", video_bytes(2.0, 90), "23.976-60"),
-    ("codec", "a.mp4", video_bytes(3.0, 24, codec="mpeg4"), "codec"),
-    ("big-video", "a.mp4", _padded(video_bytes(3.0), 50 * 1024 * 1024 + 1), "50 MB"),
-    ("short-audio", "a.wav", audio_bytes(1.0), "2-15 s"),
-    ("long-audio", "a.mp3", audio_bytes(16.0, "mp3"), "2-15 s"),
-    ("big-audio", "a.wav", _padded(audio_bytes(3.0), 15 * 1024 * 1024 + 1), "15 MB"),
+    ("gif", "a.gif", lambda: image_bytes(640, 480, "GIF"), "GIF"),
+    ("small-image", "a.png", lambda: image_bytes(200, 200), "256-5760"),
+    ("aspect", "a.png", lambda: image_bytes(1500, 500), "aspect ratio"),
+    ("big-image", "a.png", lambda: _padded(image_bytes(640, 480), 30 * 1024 * 1024 + 1), "30 MB"),
+    ("short-video", "a.mp4", lambda: video_bytes(1.0), "2-15 s"),
+    ("long-video", "a.mp4", lambda: video_bytes(16.0, 24, (160, 120)), "2-15 s"),
+    ("slow-fps", "a.mp4", lambda: video_bytes(3.0, 10), "23.976-60"),
+    ("fast-fps", "a.mp4", lambda: video_bytes(2.0, 90), "23.976-60"),
+    ("codec", "a.mp4", lambda: video_bytes(3.0, 24, codec="mpeg4"), "codec"),
+    ("big-video", "a.mp4", lambda: _padded(video_bytes(3.0), 50 * 1024 * 1024 + 1), "50 MB"),
+    ("short-audio", "a.wav", lambda: audio_bytes(1.0), "2-15 s"),
+    ("long-audio", "a.mp3", lambda: audio_bytes(16.0, "mp3"), "2-15 s"),
+    ("big-audio", "a.wav", lambda: _padded(audio_bytes(3.0), 15 * 1024 * 1024 + 1), "15 MB"),
     ("noise", "a.bin", b"\x13\x37" * 4000, "not a readable"),
 ]
 
@@ -1160,9 +1187,9 @@ BAD_UPLOADS = [
     ("case", "name", "data", "words"), BAD_UPLOADS, ids=[c[0] for c in BAD_UPLOADS]
 )
 def test_upload_refuses_out_of_limit_inputs(
-    client: httpx.Client, case: str, name: str, data: bytes, words: str
+    client: httpx.Client, case: str, name: str, data: Lazy[bytes], words: str
 ) -> None:
-    r = upload(client, data, name)
+    r = upload(client, now(data), name)
     assert r.status_code == 200
     resp = r.json()["base_resp"]
     assert resp["status_code"] == 2013 and words.lower() in resp["status_msg"].lower(), resp
