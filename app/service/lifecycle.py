@@ -539,7 +539,10 @@ class Lifecycle:
         if isinstance(got, Result):
             return got
         task = got  # an unknown slot without a task id to ask about was refused above
-        # one step, within the command's own deadline (a download cut there resumes later)
+        # one step, within the command's own deadline (a download cut there resumes later);
+        # what the first request makes (the HTTP client and its modules, loaded on first use)
+        # is made before the deadline starts: on a loaded machine it took most of a short one
+        ctx.provider.warm()
         task = await self._advance_until(task, time.monotonic() + ctx.config.timeout)
         return ctx.by_state(await ctx.with_media(task))
 

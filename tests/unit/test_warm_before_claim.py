@@ -51,3 +51,29 @@ async def test_a_replay_makes_no_client(make_service, demo_sim):
         assert provider.http._client is None
     finally:
         await provider.aclose()
+
+
+async def test_a_querys_deadline_starts_once_the_client_is_made(make_service, demo_sim):
+    """`slate query` runs one step within the provider timeout: the client (httpx, its TLS
+    context, anyio) is made before that deadline starts, not inside it — a loaded machine
+    spent most of a 3 s deadline making it, and the step was cut before the provider answered."""
+    first = DemoProvider(demo_sim.base_url, timeout=5.0)
+    made = await (await make_service(provider=first)).submit(RID, "video", {"prompt": "a kite"})
+    assert made.task is not None, made
+    await first.aclose()
+    provider = DemoProvider(demo_sim.base_url, timeout=5.0)  # another process's: not made yet
+    service = await make_service(provider=provider)
+    seen: list[tuple[bool, float | None]] = []
+    advance = service.lifecycle._advance_until
+
+    async def advance_seen(task, deadline):  # the step, told whether the client was made
+        seen.append((provider.http._client is not None, deadline))
+        return await advance(task, deadline)
+
+    service.lifecycle._advance_until = advance_seen
+    try:
+        out = await service.query(RID)
+        assert out.task is not None, out
+        assert [made for made, _ in seen] == [True]
+    finally:
+        await provider.aclose()
