@@ -7,6 +7,7 @@ poller's resume brings it in."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 from tests.support.fixtures import open_harness
 from tests.support.machines import run
@@ -28,7 +29,10 @@ async def test_a_task_created_by_a_machine_an_hour_ahead_is_polled_here(
     assert made.out["outcome"] == "created", made.out
     async with open_harness(data_dir, store_url, demo_sim) as h:
         await h.service.resume()
-        await asyncio.sleep(0.2)  # resume spreads the due times over a few milliseconds
+        due_at = (await h.service.status(RID)).task.next_poll_at
+        assert due_at is not None and due_at < time.time() + 60, due_at  # now, not in an hour
+        while time.time() <= due_at:  # resume spreads the due times over a few milliseconds
+            await asyncio.sleep(0.01)
         assert await h.service.poll_due() == 1  # due now, not in an hour
         queried = (await h.service.status(RID)).task
         assert queried.state.value != "preparing" or queried.provider_status is not None

@@ -221,7 +221,10 @@ async def test_the_app_s_poller_lets_a_drip_download_go_and_keeps_the_task(
     try:
         made = await submitter.submit(RID, "video", {"prompt": "p"})
         assert made.task.state.value == "preparing", made
-        await asyncio.sleep(0.2)  # its first query is due (the submitter's 0.05 s interval)
+        due_at = made.task.next_poll_at
+        assert due_at is not None, made
+        while time.time() <= due_at:  # its first query is due (the submitter's 0.05 s interval)
+            await asyncio.sleep(0.01)
         began = time.monotonic()
         polled = await asyncio.wait_for(svc.lifecycle.poll_due(), 30)
         assert polled == 1 and time.monotonic() - began < 10
