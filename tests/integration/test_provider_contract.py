@@ -5,7 +5,6 @@ Every documented response shape and every fault, each asserting the outcome clas
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import io
 import socket
@@ -872,7 +871,7 @@ async def test_slow_fault_holds_v1_task_in_processing(
     sim.set_faults(slow=30)
     created = await provider.create_video({**VIDEO, "prompt": "slow"})
     sim.set_faults(slow=0)
-    await asyncio.sleep(sim.config.total_video_seconds + 0.3)
+    sim.set_clock(advance=sim.config.total_video_seconds + 0.3)  # past a normal task's end
     assert (await provider.query_video(created.task_id)).status == "Processing"
     sim.set_clock(advance=31)
     assert (await provider.query_video(created.task_id)).status == "Success"

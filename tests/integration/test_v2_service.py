@@ -4,7 +4,6 @@ owned tasks, several candidates) and cancel (queried first; a DELETE only while 
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any, AsyncIterator
 
@@ -364,7 +363,7 @@ async def test_cancel_of_a_queued_task_is_confirmed_and_not_billed(harness):
 async def test_cancel_of_a_running_task_is_refused_and_sends_no_delete(harness):
     hold_running(harness.sim)
     await harness.service.submit(RID, "video", H3)
-    await asyncio.sleep(0.2)
+    harness.sim.set_clock(advance=0.2)  # the provider's clock: past its queueing, running
     q = await harness.service.query(RID)
     assert q.task.state is State.PROCESSING
     assert Action.CANCEL not in q.task.allowed_actions
@@ -379,7 +378,7 @@ async def test_a_task_that_started_running_meanwhile_stays_as_it_is(h):
     h.sim.config.preparing, h.sim.config.queueing, h.sim.config.processing = 0.0, 0.3, 60.0
     out = await h.service.submit(RID, "video", H3)
     assert out.task.state is State.QUEUEING  # locally still queued …
-    await asyncio.sleep(0.5)  # … while the provider already runs it
+    h.sim.set_clock(advance=0.5)  # … while the provider already runs it (its clock moved on)
     got = await h.service.cancel(RID)
     assert got.kind is OutcomeKind.INVALID and "running at the provider" in got.problem.message
     assert "nothing was cancelled" in got.problem.message
@@ -391,7 +390,7 @@ async def test_a_task_that_started_running_meanwhile_stays_as_it_is(h):
 async def test_a_v1_task_cannot_be_cancelled(h):
     h.sim.config.queueing = 60.0
     out = await h.service.submit(RID, "video", {"prompt": "legacy", "resolution": "768P"})
-    await asyncio.sleep(0.1)
+    h.sim.set_clock(advance=0.1)  # the provider's clock: past its preparing, queueing
     q = await h.service.query(RID)
     assert q.task.state is State.QUEUEING and Action.CANCEL not in q.task.allowed_actions
     got = await h.service.cancel(RID)
