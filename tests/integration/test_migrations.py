@@ -408,8 +408,19 @@ def test_a_claim_blocked_behind_a_racing_insert_reads_the_winner(engine):
     got: list[Any] = []
     racer = threading.Thread(target=lambda: got.append(claim(repo, slot, key)))
     racer.start()
-    time.sleep(0.5)
     if winner is not None:
+        # the server says a session waits on the winner's lock (a live view, read afresh)
+        blocked = sa.text(
+            "SELECT count(*) FROM pg_locks WHERE NOT granted AND :w = ANY(pg_blocking_pids(pid))"
+        )
+        pid = winner.execute(sa.text("SELECT pg_backend_pid()")).scalar()
+        deadline = time.monotonic() + 60  # bounds a hang only
+        while True:
+            with engine.connect() as look:
+                if look.execute(blocked, {"w": pid}).scalar():
+                    break
+            assert racer.is_alive() and time.monotonic() < deadline, "the claim did not wait"
+            time.sleep(0.02)
         assert racer.is_alive()  # waiting on the winner's uncommitted row
         tx.commit()
         winner.close()

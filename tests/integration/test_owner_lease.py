@@ -83,6 +83,25 @@ def stop_between_renewals(owner, env: dict[str, str]) -> None:
         engine.dispose()
 
 
+def wait_out_the_lease(env: dict[str, str]) -> None:
+    """Until the lease the store holds now has run out for an observer with QUICK_OBSERVER's
+    slack: a lease is judged by the clock (the store's, this machine's), so this waits for the
+    clock to pass the stored ``lease_until``, not for a guess of how long that takes."""
+    import sqlalchemy as sa
+
+    engine = sa.create_engine(env["SLATE_STORE"])
+    try:
+        with engine.connect() as conn:
+            until = conn.execute(
+                sa.text("SELECT lease_until FROM tasks WHERE request_id = :r"), {"r": RID}
+            ).scalar()
+    finally:
+        engine.dispose()
+    assert until is not None, "no lease in the store"
+    slack = QUICK_OBSERVER["app.service.owner.LEASE_SKEW_MARGIN"] + 0.1
+    wait_until(lambda: time.time() > until + slack, timeout=60, what="the lease to run out")
+
+
 def in_a_write(owner, env: dict[str, str], engine) -> bool:
     """Whether the (stopped) owner holds SQLite's writers' lock file, which every other process
     would wait on, and be told the store is busy. Checked on SQLite only, where the failure was
@@ -235,7 +254,7 @@ def test_a_create_held_by_retry_after_1e9_past_the_lease_stays_owned_and_is_sent
             # started during the wait, which it does not shorten
             observer = observer_of(envs, hostname="render-box-2", patches=QUICK_OBSERVER)
             procs.append(observer)
-            time.sleep(1.6)  # past the first lease and the observer's slack
+            wait_out_the_lease(envs)  # past the first lease and the observer's slack
             seen = seen_by(observer)
             assert seen["state"] == "submitting", seen
             done = finish(owner, timeout=60)
@@ -266,7 +285,7 @@ def test_an_answer_for_a_record_already_unknown_attaches_to_it(env, demo_sim, sl
             stop_between_renewals(
                 owner, env
             )  # the owner stops renewing: to another machine it looks gone
-            time.sleep(1.5)
+            wait_out_the_lease(env)
             seen = seen_by(observer)
             assert seen["state"] == "unknown" and seen["provider_task_id"] is None, seen
         finally:
@@ -318,7 +337,7 @@ def test_an_owner_that_lost_its_record_before_a_resend_never_sends_it(env, slate
                 stop_between_renewals(owner, envs)
                 # stopped inside its backoff (the premise): the resend has not gone out yet
                 assert server.sent("POST", "/v1/video_generation") == 1
-                time.sleep(1.5)
+                wait_out_the_lease(envs)
                 seen = seen_by(observer)
                 assert seen["state"] == "unknown", seen
             finally:
