@@ -136,8 +136,14 @@ async def test_a_step_that_raises_is_put_off_not_spun_on(harness, monkeypatch):
 
     monkeypatch.setattr(svc.store, "due_tasks", counted)
     stop = asyncio.Event()
+    began = time.monotonic()
     runner = asyncio.create_task(svc.run_poller(stop))
-    await asyncio.sleep(1.5)
+    deadline = began + 60  # bounds a hang only
+    while len(tries) < 2:  # tried again after its first backoff
+        assert time.monotonic() < deadline and not runner.done(), tries
+        await asyncio.sleep(0.02)
+    # the upper bounds below are about 1.5 s (what must not happen): the rest of it passes
+    await asyncio.sleep(max(0.0, began + 1.5 - time.monotonic()))
     stop.set()
     await runner
     # backoff(0.05 s, n): ~0.05, 0.1, 0.2, 0.4, 0.8 s: at most 7 tries in 1.5 s (spun: hundreds)
