@@ -228,6 +228,28 @@ def own_pg_url() -> Iterator[str]:
         yield url
 
 
+async def _up_and_polling(url: str, waiters: list[subprocess.Popen[str]], sim: Any) -> None:
+    """Until each waiter has its session on the server (a Slate process names itself in
+    ``application_name``) and the provider has been asked about a task: the restarts below
+    then land while the waiters are up and polling and the tasks are mid-flight."""
+    engine = sa.create_engine(url)
+    try:
+        deadline = time.monotonic() + 60  # bounds a hang only
+        while True:
+            with engine.connect() as conn:
+                names = conn.execute(sa.text("SELECT application_name FROM pg_stat_activity"))
+                sessions = " | ".join(str(n) for (n,) in names)
+            by = sim.stats()["requests_by_endpoint"]
+            asked = sum(n for e, n in by.items() if "query" in e)
+            if asked and all(f"slate pid {w.pid} " in sessions for w in waiters):
+                return
+            assert time.monotonic() < deadline, ("the waiters never polled", sessions, by)
+            assert all(w.poll() is None for w in waiters), [w.poll() for w in waiters]
+            await asyncio.sleep(0.05)
+    finally:
+        engine.dispose()
+
+
 async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
     data_dir, own_pg_url, tmp_path
 ):
@@ -281,7 +303,7 @@ async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
             ]
             stop = asyncio.Event()
             poller = asyncio.create_task(svc.run_poller(stop))
-            await asyncio.sleep(0.8)  # waiters are up and polling; tasks are mid-flight
+            await _up_and_polling(pg_url, waiters, sim)
 
             restart = asyncio.create_task(asyncio.to_thread(pg.restart_server, "fast"))
             await asyncio.sleep(0.1)
