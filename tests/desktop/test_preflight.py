@@ -8,7 +8,6 @@ import io
 import os
 import subprocess
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,6 +16,7 @@ import pytest
 
 from app import preflight
 from tests.support.fixtures import ROOT
+from tests.support.xapp import event, wait_for
 from tests.support.xserver import XServer, start_xvfb
 
 NEEDED = b"libxcb-cursor.so.0\x00"  # the library of the original bug report (exit 134)
@@ -193,7 +193,13 @@ def test_offscreen_says_no_window_is_shown(slate_env, tmp_path):
     )
     assert quiet.getvalue() == ""
     # the real app: the first thing on stderr says so, and the app keeps running
-    env = dict(slate_env, QT_QPA_PLATFORM="offscreen", XDG_CONFIG_HOME=str(tmp_path / "c"))
+    probe = tmp_path / "probe.jsonl"
+    env = dict(
+        slate_env,
+        QT_QPA_PLATFORM="offscreen",
+        XDG_CONFIG_HOME=str(tmp_path / "c"),
+        SLATE_GUI_PROBE=str(probe),
+    )
     app = subprocess.Popen(
         [sys.executable, "-m", "app", "gui"],
         env=env,
@@ -206,7 +212,8 @@ def test_offscreen_says_no_window_is_shown(slate_env, tmp_path):
         assert app.stderr is not None
         first = app.stderr.readline()
         assert first.startswith("slate: QT_QPA_PLATFORM=offscreen: Slate runs without a window")
-        time.sleep(0.5)
+        # it goes on to show its (offscreen) window, and runs on
+        wait_for("the window shown", lambda: event(probe, "shown"), app)
         assert app.poll() is None
     finally:
         app.terminate()
