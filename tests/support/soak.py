@@ -46,7 +46,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from decimal import Decimal
 
@@ -128,13 +128,19 @@ def soak(
     provider injects random faults. The fault-and-kill phase lasts until both ``min_kills``
     kills and ``min_faults`` injected faults happened (at most 60 % of ``max_seconds``): on a
     loaded machine a worker gets less done before it dies, so counting kills alone would inject
-    fewer faults. Then faults stop and a last worker finishes the stragglers. ``kill_seconds``
-    caps the fault-and-kill phase below that 60 % (a CI shard's short run). ``hold`` slots (the
-    plan's last) are created only once the kills end: on a loaded machine a kill can land on
-    every create in flight, and a shard would then have no slot that ever runs to the end. Once a
-    kill-phase worker settles all the other slots, the held ones are made: calmly if the kills
-    and faults asked for are done — or ``calm_at`` (kills, faults) are, the least the caller
-    asserts — or else under kills and faults too (a quiet machine)."""
+    fewer faults. Then the kills and faults stop (world II's, which refuse nothing, go on) and a
+    last worker finishes the stragglers. ``kill_seconds`` caps the fault-and-kill phase below
+    that 60 % (a CI shard's short run). ``hold`` slots (the plan's last) are created only once
+    the kill phase ends, at the latest when a kill-phase worker has settled all the other slots:
+    on a loaded machine a kill can land on every create in flight, and a shard would then have
+    no slot that ever runs to the end. The held slots never face a kill at random, nor a fault
+    that can change a slot's outcome (world II's aside). If the kill phase ended short of
+    ``calm_at`` (kills, faults: the least the caller asserts; ``min_kills`` and ``min_faults``
+    by default) — a quiet machine settles the other slots before the kills are done, a loaded
+    one kills workers before they send enough requests to meet the faults — the held phase makes
+    up the rest, by counts (:func:`held_phase`): each kill owed is of a worker paused once every
+    create it sent is answered (``--pause-file``), and the faults owed are rate limits, which
+    are retried."""
     rng = random.Random(seed)
     data_dir = workdir / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -188,8 +194,11 @@ def soak(
     if hostile:
         cmd += ["--lease-margin", str(LEASE_MARGIN), "--renew-every", str(RENEW_EVERY)]
     other_cmd = cmd + ["--clock-offset", str(skew)] if hostile and skew else None
+    held_asked = hold > 0
     kills = rounds = 0
-    calm = False  # the held slots' worker: no more kills
+    kill_phase = True  # until a worker holding slots back settles all the others
+    calm = False  # the kill phase is over: no more kills at random
+    owed = Owed(0, 0)  # what the held phase still owes (``hold``), counted down
     started = time.monotonic()
     try:
         if pairs:  # first, each competing slot loses its create, all within one window
@@ -207,15 +216,28 @@ def soak(
         while True:
             rounds += 1
             ready, err = workdir / f"ready-{rounds}", workdir / f"worker-{rounds}.err"
+            pause = workdir / f"paused-{rounds}"
             injected = sum(sim.stats()["faults_injected"].values())
             killing = (
-                not calm
+                kill_phase
                 and time.monotonic() - started < max_seconds * 0.6
                 and (time.monotonic() - phase < (kill_seconds or max_seconds))
                 and (kills < min_kills or injected < min_faults)
             )
+            if not killing and not calm:
+                # the kill phase ends: no more kills at random, and only world II's faults,
+                # which refuse nothing (most polling happens here: a worker killed every second
+                # or two mostly submits); the held slots' phase makes up what is still owed
+                calm = True
+                sim.set_faults(random=dict(WORLD2_FAULTS) if world2 else {})
+                if held_asked:
+                    owed = held_phase(kills, injected, calm_at or (min_kills, min_faults))
+                    if owed.rate_limits:
+                        sim.set_faults(rate_limit=owed.rate_limits)
             held = ["--hold", str(hold)] if killing and hold else []
             args = cmd + held + ["--ready-file", str(ready)]
+            if not killing and owed.kills:
+                args += ["--pause-file", str(pause)]
             proc = worker.start(args, env=env, cwd=ROOT, err=str(err))
             if killing:
                 other = None
@@ -224,17 +246,13 @@ def soak(
                 # the kill timer runs from the worker's start-up done: on a loaded machine a
                 # worker killed while it still imports sends nothing, and the soak injects no
                 # faults (CI once saw 12 in the whole phase)
-                _wait_ready(ready, proc)
+                _wait_for(ready, proc)
                 try:
                     if not worker.ended_within(proc, rng.uniform(*kill_every)):
                         kills += 1
                         continue
                     if held and proc.exitcode == 0:  # its own slots settled: the held ones next
-                        injected = sum(sim.stats()["faults_injected"].values())
-                        calm = calm_at is not None and (
-                            kills >= calm_at[0] and injected >= calm_at[1]
-                        )
-                        hold = 0
+                        kill_phase, hold = False, 0
                         continue
                 finally:
                     if other is not None:
@@ -243,12 +261,17 @@ def soak(
                             kills += 1
                         other.join()
             else:
-                # let the last worker finish the stragglers: no more kills, and only world II's
-                # faults, which refuse nothing (most polling happens here: a worker killed every
-                # second or two mostly submits)
-                sim.set_faults(random=dict(WORLD2_FAULTS) if world2 else {})
                 remaining = max(5.0, max_seconds - (time.monotonic() - started))
-                if not worker.ended_within(proc, remaining):  # a hang fails, as wait() did
+                if owed.kills:  # a kill owed: once every create the worker sent is answered
+                    _wait_for(pause, proc, remaining)
+                    if pause.exists():
+                        if not worker.ended_within(proc, 0):  # SIGKILLed, no create in flight
+                            kills += 1
+                            owed = owed._replace(kills=owed.kills - 1)
+                        continue
+                    if not worker.ended_within(proc, 0):
+                        raise AssertionError(f"worker not paused after {remaining:.0f} s")
+                elif not worker.ended_within(proc, remaining):  # a hang fails, as wait() did
                     raise AssertionError(f"worker still running after {remaining:.0f} s")
             if proc.exitcode != 0:
                 raise AssertionError(f"worker exited {proc.exitcode}: {_text(err)[-3000:]}")
@@ -269,10 +292,30 @@ def soak(
         sim.stop()
 
 
-def _wait_ready(ready: Path, proc: Any, limit: float = 120.0) -> None:
-    """Until the worker has opened its service (its imports done), it exited, or ``limit``."""
+class Owed(NamedTuple):
+    """What the held slots' phase still owes when the kill phase ends."""
+
+    #: workers SIGKILLed once every create they sent is answered (``--pause-file``)
+    kills: int
+    #: rate-limited API requests: every one is sent again (a create after its backoff, a query
+    #: or a download's link asked again later), so no slot's final state changes
+    rate_limits: int
+
+
+def held_phase(kills: int, faults: int, least: tuple[int, int]) -> Owed:
+    """What the held slots' phase owes after ``kills`` kills and ``faults`` injected faults, to
+    reach ``least`` (kills, faults): only the counts decide, never how fast the machine ran.
+    Faults that change a slot's outcome (a 500 on a create makes it unknown; a content failure,
+    a success without media, two expired or cut downloads of one slot make it fail) are never
+    owed: only rate limits, which are retried."""
+    return Owed(max(0, least[0] - kills), max(0, least[1] - faults))
+
+
+def _wait_for(path: Path, proc: Any, limit: float = 120.0) -> None:
+    """Until the worker touched ``path`` (``--ready-file``: its service is open, its imports
+    done; ``--pause-file``), it exited, or ``limit``."""
     until = time.monotonic() + limit
-    while not ready.exists() and proc.exitcode is None and time.monotonic() < until:
+    while not path.exists() and proc.exitcode is None and time.monotonic() < until:
         time.sleep(0.02)
 
 

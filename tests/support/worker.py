@@ -1,9 +1,11 @@
 """A Slate worker process for restart and soak tests.
 
 ``python -m tests.support.worker --data-dir D --store URL --base-url B --prefix P --count N [--seed S]
-[--resume-only] [--clock-offset S] [--lease-margin S --renew-every S]``
+[--resume-only] [--clock-offset S] [--lease-margin S --renew-every S] [--pause-file F]``
 submits N slots (unless resuming), then runs the poller until every slot is
 settled (success, fail or unknown; rejected slots are created again, as the table allows).
+With ``--pause-file`` it stops at its first poll instead, every create it sent answered, touches
+F and waits to be SIGKILLed (a restart that cannot land on a create in flight).
 Kinds and parameters are drawn from the seed, so every restart asks for the same slots. A share
 of the videos (``--v2-share``) are MiniMax-H3 / H3-Max slots on the V2 protocol.
 
@@ -181,6 +183,10 @@ async def run(ns: argparse.Namespace) -> int:
                 if s not in SETTLED and not (ns.resume_only and s is None) and r not in held
             ]
             print(f"pending {len(pending)}", flush=True)
+            if ns.pause_file:  # every create of this process answered: wait to be SIGKILLed
+                Path(ns.pause_file).touch()
+                await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+                return 3
             if not pending:
                 return 0
             await asyncio.sleep(0.05)
@@ -206,6 +212,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--lookup", action="store_true", help="look unknown slots up (recover)")
     p.add_argument("--hold", type=int, default=0, help="leave the last N slots to a later worker")
     p.add_argument("--ready-file", default=None, help="touched once the service is open")
+    p.add_argument(
+        "--pause-file",
+        default=None,
+        help="touched once every create this worker sent is answered (its first poll), "
+        "then the worker waits to be killed",
+    )
     p.add_argument("--rate-grace", type=float, default=None, help="app.providers.http.RATE_GRACE")
     p.add_argument("--rps", type=float, default=200.0)
     p.add_argument("--resume-only", action="store_true")
