@@ -139,8 +139,12 @@ def pytest_collection_modifyitems(config, items):
     run ends on short ones spread over every worker."""
     slowest: dict[int, float] = {}
     order = _listed("order.txt")
+    rels: dict[str, str] = {}  # each module's path resolved once, not once per test
     for item in items:
-        rel = Path(str(item.fspath)).resolve().relative_to(ROOT).as_posix()
+        where = str(item.fspath)
+        rel = rels.get(where)
+        if rel is None:
+            rel = rels[where] = Path(where).resolve().relative_to(ROOT).as_posix()
         group = XDIST_GROUPS.get(rel)
         if group is not None:
             item.add_marker(pytest.mark.xdist_group(group))
