@@ -140,7 +140,7 @@ def soak(
     one kills workers before they send enough requests to meet the faults — the held phase makes
     up the rest, by counts (:func:`held_phase`): each kill owed is of a worker paused once every
     create it sent is answered (``--pause-file``), and the faults owed are rate limits, which
-    are retried."""
+    are retried (the result's ``held_owed`` says what was owed)."""
     rng = random.Random(seed)
     data_dir = workdir / "data"
     data_dir.mkdir(parents=True, exist_ok=True)
@@ -198,7 +198,7 @@ def soak(
     kills = rounds = 0
     kill_phase = True  # until a worker holding slots back settles all the others
     calm = False  # the kill phase is over: no more kills at random
-    owed = Owed(0, 0)  # what the held phase still owes (``hold``), counted down
+    owed = owed_then = Owed(0, 0)  # what the held phase still owes (``hold``), counted down
     started = time.monotonic()
     try:
         if pairs:  # first, each competing slot loses its create, all within one window
@@ -231,7 +231,9 @@ def soak(
                 calm = True
                 sim.set_faults(random=dict(WORLD2_FAULTS) if world2 else {})
                 if held_asked:
-                    owed = held_phase(kills, injected, calm_at or (min_kills, min_faults))
+                    owed = owed_then = held_phase(
+                        kills, injected, calm_at or (min_kills, min_faults)
+                    )
                     if owed.rate_limits:
                         sim.set_faults(rate_limit=owed.rate_limits)
             held = ["--hold", str(hold)] if killing and hold else []
@@ -285,6 +287,7 @@ def soak(
             provider_clock_offset=provider_skew,
             kills=kills,
             rounds=rounds,
+            held_owed=owed_then._asdict(),
             seconds=round(time.monotonic() - started, 1),
             deep=hostile or world2,
         )
