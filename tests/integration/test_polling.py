@@ -144,6 +144,14 @@ async def test_a_step_that_raises_is_put_off_not_spun_on(harness, monkeypatch):
         await asyncio.sleep(0.02)
     # the upper bounds below are about 1.5 s (what must not happen): the rest of it passes
     await asyncio.sleep(max(0.0, began + 1.5 - time.monotonic()))
+
+    async def put_off() -> bool:  # the latest try's put-off is in the store
+        stored = await svc.store.task(out.task.id)
+        return stored.next_poll_at is not None and stored.next_poll_at > tries[-1]
+
+    while not await put_off():  # stop between two tries, not during one (its write lost)
+        assert time.monotonic() < deadline and not runner.done(), tries
+        await asyncio.sleep(0.02)
     stop.set()
     await runner
     # backoff(0.05 s, n): ~0.05, 0.1, 0.2, 0.4, 0.8 s: at most 7 tries in 1.5 s (spun: hundreds)
