@@ -43,7 +43,7 @@ def test_one_match_is_attached_only_after_the_user_confirms(gui, make_window):
     row = dialog.table.topLevelItem(0)
     assert row.text(0) == made["task_id"] and row.text(2) == "MiniMax-H3" and row.text(1)
     # shown, not attached: the slot is still unknown, with no task id, at the provider too
-    gui.settle(0.3)
+    gui.quiet(window)  # what showing it started is done
     status = gui.run(gui.service.status(RID))
     assert status.task.state.value == "unknown" and status.task.provider_task_id is None
     assert window.slot.task.state == "unknown"
@@ -81,7 +81,7 @@ def test_several_matches_are_listed_to_pick_from_and_not_now_attaches_nothing(gu
     assert dialog.table.topLevelItemCount() == 2
     assert not dialog.attach_button.isEnabled()  # nothing chosen for the user
     dialog.later_button.click()
-    gui.settle(0.3)
+    gui.quiet(window)  # what the click started is done
     status = gui.run(gui.service.status(RID))
     assert status.task.state.value == "unknown" and status.task.provider_task_id is None
 

@@ -41,7 +41,7 @@ def test_an_unknown_slot_offers_no_new_slot_and_the_click_creates_nothing(gui, m
     assert not window.slot.offer(Action.NEW_SLOT).enabled
     new.click()
     window.slot_pane.new_slot()  # a stray call (a shortcut, a menu) does nothing either
-    gui.settle(0.3)
+    gui.quiet(window)  # what the click and the call started is done
     assert not window.slot.is_draft and shown(window, RID)
     assert not buttons(window)[Action.CREATE].isEnabled()
     assert gui.sim.stats()["creates_total"] == 1
@@ -70,7 +70,7 @@ def test_an_unknown_image_says_it_cannot_be_queried_and_is_not_looked_up(gui, ma
     query, recover = buttons(window)[Action.QUERY], buttons(window)[Action.RECOVER]
     assert not query.isEnabled() and recover.isEnabled() and recover.property("primary")
     assert not buttons(window)[Action.NEW_SLOT].isEnabled()
-    gui.settle(0.5)
+    gui.quiet(window)  # what showing the slot started is done: a lookup would be open now
     assert window.dialog is None  # no "looking for this slot's task" for an image
 
 

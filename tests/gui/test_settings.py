@@ -277,6 +277,6 @@ def test_saving_settings_keeps_the_open_groups_and_the_selection(gui, open_app):
         lambda: tree.currentIndex().siblingAtColumn(0).data(RequestIdRole) == RID,
         what="the same slot selected",
     )
-    gui.settle(0.5)  # and it stays so once every group has loaded
+    gui.quiet(window)  # and it stays so once every group has loaded
     assert _open_groups(window) == before
     assert tree.currentIndex().siblingAtColumn(0).data(RequestIdRole) == RID

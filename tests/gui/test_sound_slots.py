@@ -29,7 +29,7 @@ def test_sound_slots_are_listed_and_selected_without_a_crash(gui, make_window):
     for rid in (SONG, LINE, LOST):
         window.select(rid)
         gui.until(lambda rid=rid: shown(window, rid), what=f"{rid} on screen")
-        gui.settle(0.2)
+        gui.quiet(window)  # what showing it started is done
     offers = window.slot.offers()
     assert not offers[Action.QUERY].enabled  # nothing to ask: the service's table, shown
     assert offers[Action.RECOVER].enabled

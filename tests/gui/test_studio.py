@@ -465,7 +465,7 @@ def test_a_slot_started_here_says_when_it_ends_and_the_setting_turns_it_off(
     gui.until(lambda: shown_messages, timeout=30, what="the notification")
     assert shown_messages == [("Done: scene-10", "The media are checked and saved.")]
     assert alerts == [window]
-    gui.settle(0.3)
+    gui.quiet(window)  # the window's work done: a second notification would be shown by now
     assert len(shown_messages) == 1  # once; and never for a slot made elsewhere
 
     # Settings → Notifications off: the next one is silent
@@ -490,7 +490,7 @@ def test_a_slot_started_here_says_when_it_ends_and_the_setting_turns_it_off(
         timeout=30,
         what="second done",
     )
-    gui.settle(0.3)
+    gui.quiet(window)  # the window's work done: a notification would be shown by now
     assert len(shown_messages) == 1 and len(alerts) == 1
 
 

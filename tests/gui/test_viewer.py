@@ -63,7 +63,7 @@ def test_viewer_zooms_fits_shows_actual_size_pans_and_steps_through_the_gallery(
     # larger than the viewer: fit shrinks it
     rids = add_image_results(gui.service, tmp_path, 24, size=(1600, 1000))
     window, model = gallery_window(gui, make_window, page=3)
-    gui.settle(0.3)
+    gui.quiet(window)  # the gallery's reads done: a read-ahead of all 24 would be in now
     assert model.rowCount() < 24  # the rest comes as the viewer steps on
     viewer = window.open_viewer(0)
     gui.until(lambda: viewer.isVisible() and viewer.stage.canvas.full_size, what="full image")
@@ -104,7 +104,7 @@ def test_viewer_zooms_fits_shows_actual_size_pans_and_steps_through_the_gallery(
         gui.until(lambda e=expected: viewer.row_index == e, what=f"row {expected}")
     assert viewer.title.text() == rids[0].rsplit(":", 1)[-1] and model.rowCount() == 24
     gui.qtbot.keyClick(viewer, Qt.Key.Key_Right)  # the end: stays
-    gui.settle(0.2)
+    gui.quiet(window)  # what the key started is done
     assert viewer.row_index == 23 and not viewer.next_button.isEnabled()
     assert viewer.counter.text() == "24 / 24"
     gui.qtbot.keyClick(viewer, Qt.Key.Key_Left)
