@@ -134,7 +134,7 @@ def test_the_main_views_in_chinese_leave_no_english(gui, make_window, qtbot, zh)
     for rid in (VIDEO, IMAGE, LOST, REFUSED):
         window.select(rid)
         gui.until(lambda rid=rid: shown(window, rid), what=rid)
-        gui.settle(0.3)
+        gui.quiet(window)  # what showing it started is done: its words are all in
         views[rid] = visible_words(window)
     window.select(LOST)
     gui.until(lambda: shown(window, LOST))
@@ -162,7 +162,7 @@ def test_the_main_views_in_chinese_leave_no_english(gui, make_window, qtbot, zh)
     views["settings"] = visible_words(window.dialog)
     window.dialog.close()
     window.open_spend()
-    gui.settle(0.3)
+    gui.quiet(window)  # the spend's reads done: its words are all in
     views["spend"] = visible_words(window.dialog)
     window.dialog.close()
     left = {name: leftover_english(items, own) for name, items in views.items()}
