@@ -78,9 +78,9 @@ def test_enhance_prompt_and_the_expansion_hint_fit_at_the_minimum_size(gui, make
     scroll = pane.findChild(QScrollArea, "slotScroll")
     for widget in (tool.accept, tool.dismiss, form.expansion_hint):
         scroll.ensureWidgetVisible(widget)
-        gui.settle(0.1)
-        assert widget.visibleRegion().boundingRect().width() >= widget.width() - 1, (
-            widget.objectName()
+        gui.until(
+            lambda w=widget: w.visibleRegion().boundingRect().width() >= w.width() - 1,
+            what=f"{widget.objectName()} scrolled into view, whole",
         )
     gui.settle(0.15)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ def test_an_empty_scene_is_refused_as_the_domain_says(gui, make_window, qtbot):
     pane.form.prompt.setPlainText("a lighthouse at dusk")
     rid = composer.request_id()
     assert rid.endswith(":budget:"), rid
-    gui.settle(0.3)
+    gui.until(lambda: composer.error.isVisible() and composer.error.text(), what="the refusal")
     assert not window.slot.offer(Action.CREATE).enabled  # no Create for a name with a hole
     assert composer.error.isVisible() and composer.error.text()
     with pytest.raises(ValidationError):  # the domain's verdict, said by the form
