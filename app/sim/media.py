@@ -89,8 +89,10 @@ def _cached(key: tuple, make, cache_dir: Path | None = None) -> bytes:  # type: 
 
 def _from_disk(key: tuple, cache_dir: Path, make) -> bytes:  # type: ignore[no-untyped-def]
     """The file of ``key`` in ``cache_dir``, or ``make()``'s bytes written there whole (a
-    private temporary file renamed into place: a reader never sees half of one)."""
-    name = hashlib.sha256(repr(key).encode("utf-8")).hexdigest()[:32]
+    private temporary file renamed into place: a reader never sees half of one). The renderer
+    is part of the name: a process without a Qt application draws other (text-less) pictures,
+    and never reads one a Qt process drew, nor the other way round."""
+    name = hashlib.sha256(repr((key, _qt_ready())).encode("utf-8")).hexdigest()[:32]
     path = cache_dir / f"{name}.{key[0]}"
     try:
         return path.read_bytes()

@@ -55,3 +55,14 @@ def test_the_folder_named_comes_before_the_state_files(tmp_path: Path) -> None:
     finally:
         for sim in (named, beside, memory):
             sim.stop()
+
+
+def test_a_process_without_qt_never_reads_what_qt_drew(
+    qapp: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = media.render_png(64, 48, "a kite", seed=9, cache_dir=tmp_path)
+    media._cache.clear()
+    monkeypatch.setattr(media, "_qt_ready", lambda: False)  # another process: no Qt app
+    plain = media.render_png(64, 48, "a kite", seed=9, cache_dir=tmp_path)
+    assert plain != drawn and plain == media._plain_png(64, 48, media._seed("a kite", 0, 9))
+    assert len(list(tmp_path.iterdir())) == 2
