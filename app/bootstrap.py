@@ -40,10 +40,10 @@ class Slate:
         return self.provider.name == "demo"
 
     def warm(self) -> None:
-        """The provider's :meth:`~app.providers.base.Provider.warm`: the desktop app calls it
-        in the thread that builds the service, so the window's loop never pays the first
-        request's making (its HTTP client, its modules)."""
-        self.provider.warm()
+        """The service's :meth:`~app.service.slate.SlateService.warm`: the desktop app calls
+        it in the thread that builds the service, so the window's loop never pays what the
+        first submit makes (the provider's HTTP client and its modules, the price table)."""
+        self.service.warm()
 
     async def aclose(self) -> None:
         try:

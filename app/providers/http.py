@@ -243,6 +243,15 @@ class ApiClient:
                     import anyio._backends._asyncio  # noqa: F401
                 except ImportError:  # another httpcore: loaded with the first request
                     pass
+                # and what building the first request fills (httpx's isinstance checks against
+                # abstract types cache their answers on first use: ~20 ms), with a request like
+                # :meth:`send`'s that is built and dropped, never sent
+                self._client.build_request(
+                    "POST",
+                    f"{self.base_url}/",
+                    json={},
+                    headers={"Authorization": "Bearer -", "Accept": "application/json"},
+                )
         return self._client
 
     def _timeout(self) -> httpx.Timeout:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from app.config import Config
-from app.domain.prices import PriceTable
+from app.domain.prices import PriceTable, PriceTableError
 from app.providers.base import Provider
 from app.service.cancel import Canceller
 from app.service.context import ServiceContext
@@ -285,6 +285,18 @@ class SlateService:
 
     async def suggest_request_id(self, request_id: str) -> str:
         return await self._reads.suggest_request_id(request_id)
+
+    def warm(self) -> None:
+        """Make now what a process's first submit would make: the provider's client
+        (:meth:`~app.providers.base.Provider.warm`) and the price table with the prices this
+        user gave (one read of the store). Blocking: for a thread that may wait (the desktop
+        app's build thread), never the window's loop. A price override that cannot be read is
+        left to the submit that needs it, which refuses naming the file, line and field."""
+        self.ctx.provider.warm()
+        try:
+            self.ctx.prices  # noqa: B018 - read once, kept
+        except PriceTableError:
+            pass
 
     # -- money ----------------------------------------------------------------------------
     @property

@@ -148,7 +148,7 @@ async def _build(config: Config) -> Any:
 
     def built() -> Any:
         slate = build(config)
-        slate.warm()  # the provider's HTTP client here, not on the window's loop
+        slate.warm()  # the first submit's making here (client, prices), not on the loop
         return slate
 
     return await asyncio.to_thread(built)

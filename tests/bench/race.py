@@ -143,9 +143,10 @@ async def worker(ns: argparse.Namespace) -> dict[str, Any]:
     order = list(range(ns.keys))
     random.Random(ns.index).shuffle(order)
     await svc.status(rid(0))  # warm the store path (no write, no provider)
-    # and the provider's HTTP client, made on its first request since 98eae13 (httpx, a TLS
-    # context, anyio's backend): made here, as before, not inside the first create's time
-    provider.warm()
+    # and what the first submit makes (the provider's HTTP client: httpx, a TLS context,
+    # anyio's backend; the price table), as the desktop app does in its build thread: made
+    # here, not inside the first create's time
+    svc.warm()
     # Barrier: say ready, then wait for the parent's common start instant.
     workdir = Path(ns.data_dir)
     (workdir / f"ready-{ns.index}").touch()

@@ -30,6 +30,7 @@ def test_the_apps_build_thread_makes_the_providers_http_client(data_dir, demo_si
         slate = await app_mod._build(config)
         try:
             assert slate.provider.http._client is not None  # made before any request
+            assert slate.service.ctx._prices is not None  # and the price table a submit reads
         finally:
             await slate.aclose()
 

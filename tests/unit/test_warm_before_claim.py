@@ -77,3 +77,59 @@ async def test_a_querys_deadline_starts_once_the_client_is_made(make_service, de
         assert [made for made, _ in seen] == [True]
     finally:
         await provider.aclose()
+
+
+async def test_the_services_warm_makes_what_the_first_submit_would(make_service, demo_sim):
+    """The desktop app warms the service in the thread that builds it (and a long-lived worker
+    before its first submit): the provider's client, one request built like a create and never
+    sent (httpx fills its type caches on the first), and the price table with the prices this
+    user gave. The first submit then reads no price from the store."""
+    import httpx
+
+    provider = DemoProvider(demo_sim.base_url, timeout=5.0)
+    service = await make_service(provider=provider)
+    store = service.ctx.store
+    built: list[str] = []
+    build = httpx.AsyncClient.build_request
+
+    def build_seen(client, method, url, **kw):
+        built.append(f"{method} {url}")
+        return build(client, method, url, **kw)
+
+    price_reads: list[str] = []
+    given = store.given_prices_now
+
+    def given_seen(scope, currency):
+        price_reads.append(currency)
+        return given(scope, currency)
+
+    store.given_prices_now = given_seen
+    httpx.AsyncClient.build_request = build_seen  # type: ignore[method-assign]
+    try:
+        sent = demo_sim.stats()["requests_total"]
+        service.warm()
+        assert provider.http._client is not None
+        assert built == [f"POST {demo_sim.base_url}/"]  # built, and never sent:
+        assert demo_sim.stats()["requests_total"] == sent
+        assert len(price_reads) == 1 and service.ctx._prices is not None
+        out = await service.submit(RID, "image", {"prompt": "a lighthouse"})
+        assert out.task is not None and out.task.state.value == "success", out
+        assert len(price_reads) == 1  # the first submit priced from the table warm made
+    finally:
+        httpx.AsyncClient.build_request = build  # type: ignore[method-assign]
+        await provider.aclose()
+
+
+async def test_warm_leaves_a_broken_price_override_to_the_submit(make_service, demo_sim, tmp_path):
+    bad = tmp_path / "prices.toml"
+    bad.write_text("[image-01\n")
+    provider = DemoProvider(demo_sim.base_url, timeout=5.0)
+    service = await make_service(provider=provider, prices_file=bad)
+    try:
+        service.warm()  # says nothing: the submit that needs the table refuses, naming it
+        out = await service.submit(RID, "image", {"prompt": "a lighthouse"})
+        assert out.kind.value == "invalid", out
+        assert out.problem is not None and "prices.toml" in out.problem.message
+        assert out.task is None
+    finally:
+        await provider.aclose()
