@@ -24,7 +24,11 @@ PROJECT = {
 
 def _run(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
-    env.update(PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(ROOT))
+    # no plugin but the two named: the installed ones (Qt, Hypothesis, asyncio, ...) cost each
+    # of the six processes more than the run itself
+    env.update(
+        PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(ROOT), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"
+    )
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "tests.support.rewrite_cache", "-p", "xdist"]
         + ["-p", "no:cacheprovider", *args],
