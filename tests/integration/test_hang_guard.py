@@ -32,9 +32,15 @@ def test_a_test_stuck_past_its_timeout_ends_its_process_with_the_stacks(tmp_path
     )
     assert hang.GRACE == 30.0
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "timeout"]
+        + [str(tmp_path)],
         cwd=tmp_path,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        # only pytest-timeout of the installed plugins: the others only add start-up
+        env={
+            "PYTHONPATH": str(ROOT),
+            "PATH": "/usr/bin:/bin",
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        },
         capture_output=True,
         text=True,
         timeout=120,
