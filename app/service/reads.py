@@ -325,7 +325,7 @@ class SlotReader:
     ) -> Coroutine[Any, Any, list[SlotRow]]:
         return self._store.slots(self.scope, flt, project, day, before_id=before_id, limit=limit)
 
-    async def results(
+    def results(
         self,
         flt: SlotFilter,
         project: str | None = None,
@@ -333,22 +333,26 @@ class SlotReader:
         *,
         before_id: int | None = None,
         limit: int = 120,
-    ) -> list[ResultRow]:
+    ) -> Coroutine[Any, Any, list[ResultRow]]:
         """The results gallery's page: every result of up to ``limit`` matching slots older than
         ``before_id`` (of one project and day when given), newest first; a slot without media
-        comes as one row without a path. Paths are absolute (under the data folder)."""
-        rows = await self._store.results(
-            self.scope, flt, project, day, before_id=before_id, limit=limit
-        )
-        if self.data_dir is None:
-            return rows
+        comes as one row without a path. Paths are absolute (under the data folder). The read
+        begins when asked for (``Store._begun``); await it."""
+        begun = self._store.results(self.scope, flt, project, day, before_id=before_id, limit=limit)
         base = self.data_dir
-        return [
-            r
-            if r.path is None or Path(r.path).is_absolute()
-            else dataclasses.replace(r, path=str(base / r.path))
-            for r in rows
-        ]
+
+        async def results() -> list[ResultRow]:  # named as the read (the runner's log says it)
+            rows = await begun
+            if base is None:
+                return rows
+            return [
+                r
+                if r.path is None or Path(r.path).is_absolute()
+                else dataclasses.replace(r, path=str(base / r.path))
+                for r in rows
+            ]
+
+        return results()
 
     async def slot(self, request_id: str) -> SlotRow | None:
         return await self._store.slot_row(self.scope, request_id)

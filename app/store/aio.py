@@ -335,7 +335,7 @@ class Store:
     async def failing_queries(self, scope: Scope) -> int:
         return await self._thread(queries.failing_queries, self.engine, scope)
 
-    async def results(
+    def results(
         self,
         scope: Scope,
         flt: SlotFilter,
@@ -344,8 +344,9 @@ class Store:
         *,
         before_id: int | None = None,
         limit: int = 120,
-    ) -> list[ResultRow]:
-        return await self._thread(
+    ) -> Coroutine[Any, Any, list[ResultRow]]:
+        """The gallery's page, begun at once like the browser's (see :meth:`_begun`)."""
+        return self._begun(
             gallery_queries.results,
             self.engine,
             scope,
