@@ -487,8 +487,8 @@ class MainWindow(QMainWindow):
         """A pick, rating or board filter chosen in the browser or the gallery: both show it."""
         other = self.gallery.filters if source is self.browser.picks else self.browser.picks
         other.set_values(**source.values())
+        self._gallery_follow()  # the gallery's read begins first: it runs while the browser resets
         self.browser.apply_filter()
-        self._gallery_follow()
 
     def gallery_shown(self) -> bool:
         return self.middle_stack.currentWidget() is self.gallery_page

@@ -611,6 +611,7 @@ class GalleryPane(QWidget):
         )
         model.modelReset.connect(self._update_state)
         model.rowsInserted.connect(self._update_state)
+        model.rowsInserted.connect(self._ask_first_screen)
         model.loadingChanged.connect(self._update_state)
         self._update_state()
 
@@ -659,6 +660,23 @@ class GalleryPane(QWidget):
             text = f"{name} · {s.day}" if s.day else name
         self.scope_label.setText(text)
         self.all_button.setVisible(s.project is not None)
+
+    def _ask_first_screen(self, _parent: Any, first: int, _last: int) -> None:
+        """A first page arrived: the pictures of the tiles it puts on screen are asked for now,
+        not when the grid first paints them (a turn of the event loop and a paint later)."""
+        view = self.view
+        grid = view.gridSize()
+        if first != 0 or view.verticalOffset() != 0 or grid.width() <= 0 or grid.height() <= 0:
+            return
+        port = view.viewport()
+        cols = max(1, port.width() // grid.width())
+        lines = -(-port.height() // grid.height())
+        model = self.model
+        with model.loader.batch():  # the first tile's picture is made first
+            for i in range(min(model.rowCount(), cols * lines)):
+                row = model.row_at(i)
+                if row is not None:
+                    model.thumbnail(row)
 
     def _update_state(self, *_: Any) -> None:
         m = self.model
