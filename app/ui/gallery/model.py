@@ -126,6 +126,9 @@ class GalleryModel(QtCore.QAbstractListModel):
 
     def reload(self) -> None:
         self._generation += 1
+        # the pictures asked for the old rows are not made: their tiles (and the viewer and the
+        # compare view, which close with the reset) are gone; the new rows ask for their own
+        self.loader.drop_queued()
         self.beginResetModel()
         self.rows = []
         self._by_thumb.clear()
@@ -281,11 +284,15 @@ class GalleryModel(QtCore.QAbstractListModel):
 
     def _thumb_ready(self, key: str, image: QImage) -> None:
         """A thumbnail arrived: handed to the grid at once when the last hand-off is a frame
-        old, else with the others arriving within that frame (one repaint for them)."""
+        old or no other picture is on its way (none to wait for), else with the others
+        arriving within that frame (one repaint for them)."""
         self._arrived[key] = image
+        last = not self.loader.pending()  # nothing else to wait for
         if not self._handoff.isActive():
-            wait = self._last_handoff + HANDOFF_MS / 1000 - time.monotonic()
+            wait = 0.0 if last else self._last_handoff + HANDOFF_MS / 1000 - time.monotonic()
             self._handoff.start(max(0, math.ceil(wait * 1000)))
+        elif last and self._handoff.remainingTime() > 0:
+            self._handoff.start(0)
 
     def _hand_off(self) -> None:
         """Turn the arrived thumbnails into pixmaps (at most :data:`HANDOFF_BATCH` per frame, the

@@ -337,6 +337,7 @@ class ThumbLoader(QObject):
     :func:`processes_wanted` says no, or ``processes=False``: then they decode themselves)."""
 
     ready = Signal(str, QImage)  # key, image (null: cannot be shown)
+    _answered = Signal(str, QImage)  # from a loader thread, said as ``ready`` on the UI thread
 
     def __init__(
         self,
@@ -365,6 +366,10 @@ class ThumbLoader(QObject):
         self.backlog = backlog
         self._queue: OrderedDict[str, ThumbRequest] = OrderedDict()  # newest last
         self._running: set[str] = set()
+        #: made, on their way to the UI thread: asked again meanwhile (a tile repainted before
+        #: its picture came), they are not made twice
+        self._sent: set[str] = set()
+        self._answered.connect(self._deliver)  # queued: the loader lives on the UI thread
         self._cv = threading.Condition()
         self._closed = False
         self._warm = warm  # the workers may start WARM_START after this
@@ -396,7 +401,7 @@ class ThumbLoader(QObject):
 
     def request(self, req: ThumbRequest) -> None:
         with self._cv:
-            if self._closed or req.key in self._running:
+            if self._closed or req.key in self._running or req.key in self._sent:
                 return
             self._queue.pop(req.key, None)
             self._queue[req.key] = req  # to the front of the line
@@ -406,6 +411,14 @@ class ThumbLoader(QObject):
                 self._held.append(req.key)
             else:
                 self._cv.notify()
+
+    def drop_queued(self) -> int:
+        """Forget the requests not yet begun (those in flight finish): the tiles that asked for
+        them are gone, and a new screen's pictures need not wait behind them. How many."""
+        with self._cv:
+            dropped = len(self._queue)
+            self._queue.clear()
+            return dropped
 
     @contextmanager
     def batch(self) -> Iterator[None]:
@@ -430,8 +443,14 @@ class ThumbLoader(QObject):
                     self._cv.notify_all()
 
     def pending(self) -> int:
+        """Requests not yet answered on the UI thread (queued, being made, on their way)."""
         with self._cv:
-            return len(self._queue) + len(self._running)
+            return len(self._queue) + len(self._running) + len(self._sent)
+
+    def _deliver(self, key: str, image: QImage) -> None:
+        with self._cv:
+            self._sent.discard(key)
+        self.ready.emit(key, image)
 
     def _work(self) -> None:
         # the UI thread comes first when the cores are busy (Linux: per thread); beside worker
@@ -467,9 +486,11 @@ class ThumbLoader(QObject):
             with self._cv:
                 self._running.discard(key)
                 closed = self._closed
+                if not closed:
+                    self._sent.add(key)
             if not closed:
                 try:
-                    self.ready.emit(key, img)
+                    self._answered.emit(key, img)
                 except RuntimeError:  # the loader was deleted meanwhile
                     return
 
