@@ -247,8 +247,17 @@ class SlotBrowser(QWidget):
             self._fit_columns()
 
     def _forget_names(self) -> None:
+        """The tree was reset: its columns fitted to no name loaded. The reset lays the tree out
+        and paints it whole anyway, so the header's signals are held meanwhile: the tree's own
+        repaint of a column shown or hidden would paint it a second time (a new filter's rows
+        painted twice)."""
         self._widest_name = 0
-        self._fit_columns()
+        header = self.tree.header()
+        held = header.blockSignals(True)
+        try:
+            self._fit_columns()
+        finally:
+            header.blockSignals(held)
 
     def open_groups(self) -> set[tuple[str, ...]]:
         """The groups open in the tree, each by its keys: ``(project,)``, ``(project, day)``."""
