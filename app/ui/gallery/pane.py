@@ -663,17 +663,15 @@ class GalleryPane(QWidget):
 
     def _ask_first_screen(self, _parent: Any, first: int, _last: int) -> None:
         """A first page arrived: the pictures of the tiles it puts on screen are asked for now,
-        not when the grid first paints them (a turn of the event loop and a paint later)."""
-        view = self.view
-        grid = view.gridSize()
-        if first != 0 or view.verticalOffset() != 0 or grid.width() <= 0 or grid.height() <= 0:
+        not when the grid first paints them (a turn of the event loop and a paint later). The
+        grid is laid out first, as it would be before that paint: which tiles are on screen
+        depends on where its scroll bar ends up."""
+        if first != 0:
             return
-        port = view.viewport()
-        cols = max(1, port.width() // grid.width())
-        lines = -(-port.height() // grid.height())
+        self.view.executeDelayedItemsLayout()
         model = self.model
         with model.loader.batch():  # the first tile's picture is made first
-            for i in range(min(model.rowCount(), cols * lines)):
+            for i in self.visible_rows():
                 row = model.row_at(i)
                 if row is not None:
                     model.thumbnail(row)
