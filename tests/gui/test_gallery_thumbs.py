@@ -9,6 +9,7 @@ import hashlib
 import os
 import signal
 import sys
+import time
 
 from app.ui.controller import Controller
 from app.ui.gallery import model as gallery_model
@@ -21,7 +22,7 @@ from app.ui.gallery.thumbs import (
     ThumbRequest,
     processes_wanted,
 )
-from app.ui.qt import QImage, QtGui
+from app.ui.qt import QImage, QtCore, QtGui
 from tests.gui.gallery_data import PaintRegions, add_image_results, gallery_shown, png
 from tests.support.fixtures import ROOT
 
@@ -399,3 +400,89 @@ def test_requests_in_a_batch_are_served_when_it_ends_the_first_asked_first(gui, 
         assert served == [r.path for r in reqs]
     finally:
         loader.close()
+
+
+def test_a_picture_on_its_way_is_not_made_again_when_asked_meanwhile(gui, tmp_path):
+    """A tile repainted before its picture reached the UI thread asks again: the loader does
+    not make it a second time, and answers it once."""
+    made: list[str] = []
+
+    class Recording(ThumbCache):
+        def get(self, req: ThumbRequest) -> QImage:
+            made.append(req.path)
+            return _picture(len(made))
+
+    loader = ThumbLoader(Recording(tmp_path / "cache"), workers=1, processes=False)
+    try:
+        got: list[str] = []
+        loader.ready.connect(lambda key, img: got.append(key))
+        req = ThumbRequest("/media/0.png", f"{0:064x}", 100, "image")
+        loader.request(req)
+        deadline = time.monotonic() + 30
+        while not (made and loader._sent) and time.monotonic() < deadline:
+            time.sleep(0.001)  # made, not yet delivered: the UI thread's events not run
+        assert made == [req.path] and got == [] and loader.pending() == 1
+        loader.request(req)  # its tile painted again meanwhile
+        gui.until(lambda: got, what="the picture")
+        gui.settle(0.2)
+        assert made == [req.path] and got == [req.key] and loader.pending() == 0
+    finally:
+        loader.close()
+
+
+def test_a_new_scope_drops_the_old_rows_pictures_not_yet_begun(gui, tmp_path):
+    add_image_results(gui.service, tmp_path, 6)
+    controller = Controller(gui.service)
+    loader = ThumbLoader(ThumbCache(tmp_path / "cache"), workers=0, processes=False)
+    model = GalleryModel(controller, loader)
+    try:
+        model.reload()
+        gui.until(lambda: model.started and not model.loading, what="first page")
+        for i in range(6):
+            assert model.thumbnail(model.row_at(i)) is None  # asked (no thread serves them)
+        assert loader.pending() == 6
+        model.reload()
+        assert loader.pending() == 0
+        gui.until(lambda: model.started and not model.loading, what="first page again")
+        assert model.thumbnail(model.row_at(0)) is None and loader.pending() == 1
+    finally:
+        loader.close()
+        gui.run(controller.aclose())
+
+
+def test_a_new_filters_first_screen_is_asked_for_before_the_grid_paints(gui, make_window, tmp_path):
+    """The pictures of the tiles a filter's first page puts on screen are asked for when the
+    page arrives, before the grid's first paint of it asks for them."""
+    window = gallery_shown(gui, make_window, tmp_path, 30)
+    model = window.gallery_model
+    loader = model.loader
+    view = window.gallery.view
+    asked: list[str] = []
+    real = loader.request
+
+    def recording(req: ThumbRequest) -> None:
+        asked.append(req.key)
+        real(req)
+
+    loader.request = recording
+    at_paint: list[list[str]] = []
+
+    class Paints(QtCore.QObject):
+        def eventFilter(self, obj, event):  # noqa: N802 - Qt override
+            if event.type() == QtCore.QEvent.Type.Paint and model.rowCount() and not at_paint:
+                at_paint.append(list(asked))
+            return False
+
+    paints = Paints()
+    view.viewport().installEventFilter(paints)
+    try:
+        model.forget_pictures()
+        window.gallery.filters.set_values(None, 0, None)
+        model.reload()
+        gui.until(lambda: model.started and window.gallery.pictures_shown(), what="pictures")
+        on_screen = {thumb_request(model.row_at(i)).key for i in window.gallery.visible_rows()}
+        assert on_screen and at_paint
+        assert on_screen <= set(at_paint[0])  # every one asked before the first paint
+    finally:
+        view.viewport().removeEventFilter(paints)
+        del loader.request
