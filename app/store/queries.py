@@ -25,6 +25,7 @@ from sqlalchemy import (
     ColumnElement,
     Engine,
     Integer,
+    Select,
     and_,
     case,
     cast,
@@ -219,6 +220,21 @@ def projects(
         with engine.connect() as conn:
             found = conn.exec_driver_sql(first_page.SQL, first_page.params(owner, limit))
             return [Group(str(key), int(n), int(newest)) for key, n, newest in found]
+    if after is None and _text_only(engine, flt):
+        with engine.connect() as conn:
+            found = conn.exec_driver_sql(TEXT_PROJECTS_SQL, text_projects_params(scope, flt, limit))
+            return [Group(str(key), int(n), int(newest)) for key, n, newest in found]
+    with engine.connect() as conn:
+        return [
+            Group(r.key, int(r.n), int(r.newest))
+            for r in conn.execute(projects_statement(engine, scope, flt, after=after, limit=limit))
+        ]
+
+
+def projects_statement(
+    engine: Engine, scope: Scope, flt: SlotFilter, *, after: int | None = None, limit: int = 100
+) -> Select[Any]:
+    """:func:`projects`' statement as SQLAlchemy builds it."""
     proj = _project_expr()
     newest = func.max(tasks.c.id)
     stmt = (
@@ -230,8 +246,43 @@ def projects(
     )
     if after is not None:
         stmt = stmt.having(newest < after)
-    with engine.connect() as conn:
-        return [Group(r.key, int(r.n), int(r.newest)) for r in conn.execute(stmt)]
+    return stmt
+
+
+#: The first page of the browser's text filter alone (no other filter) on SQLite with the text
+#: index, a search of 3+ characters: :func:`projects_statement` as SQLAlchemy compiles it for
+#: SQLite, written out (a test holds the two equal). The filter the designer types then builds
+#: and compiles nothing before it runs: ~2 ms of the reader's CPU, ~4.5 ms on a process's first
+#: search (SQLAlchemy compiles a statement the first time it meets its shape).
+TEXT_PROJECTS_SQL = (
+    'SELECT coalesce(tasks.project, ?) AS "key", count(*) AS n, max(tasks.id) AS newest \n'
+    "FROM tasks \n"
+    "WHERE likely(tasks.tenant = ?) = 1 AND likely(tasks.user_hash = ?) = 1"
+    " AND likely(tasks.provider = ?) = 1 AND likely(tasks.endpoint = ?) = 1"
+    " AND likely(tasks.hidden_at IS NULL) = 1 AND tasks.id IN (SELECT tasks_text.rowid \n"
+    "FROM tasks_text \n"
+    "WHERE tasks_text.tasks_text MATCH ?)"
+    " AND (tasks.request_id LIKE ? ESCAPE '\\' OR tasks.prompt_text LIKE ? ESCAPE '\\')"
+    " GROUP BY coalesce(tasks.project, ?) ORDER BY max(tasks.id) DESC\n"
+    " LIMIT ? OFFSET ?"
+)
+
+
+def _text_only(engine: Engine, flt: SlotFilter) -> bool:
+    """Whether :data:`TEXT_PROJECTS_SQL` is ``flt``'s first page of projects on ``engine``."""
+    return (
+        _is_sqlite(engine)
+        and flt == SlotFilter(search=flt.search)
+        and len(flt.search) >= text_search.MIN_CHARS
+        and text_search.has_index(engine)
+    )
+
+
+def text_projects_params(scope: Scope, flt: SlotFilter, limit: int) -> tuple[str | int, ...]:
+    """:data:`TEXT_PROJECTS_SQL`'s parameters, in order."""
+    pattern = _like_pattern(flt.search)
+    owner = (scope.tenant, scope.user_hash, scope.provider, scope.endpoint)
+    return ("", *owner, text_search.phrase(flt.search), pattern, pattern, "", int(limit), 0)
 
 
 def days(

@@ -172,6 +172,43 @@ def test_the_first_page_and_the_filter_run_the_counted_reads_on_an_index(
         store.close()
 
 
+@pytest.mark.parametrize("search", ["take 7", "TAKE 1", 'a "b" 10%_\\x', "ke 2"])
+def test_the_text_filters_first_page_is_the_built_statement_written_out(
+    tmp_path: Path, search: str
+) -> None:
+    """The browser's text filter alone runs ``queries.TEXT_PROJECTS_SQL``: the very SQL and
+    parameters SQLAlchemy compiles ``projects_statement`` to, and the same groups."""
+    from app.store import queries
+
+    svc, trace, store = make(tmp_path)
+    try:
+        for i in range(30):
+            store.claim_blocking(request(svc, i))
+        scope, flt = svc.ctx.scope, SlotFilter(search=search)
+        built = queries.projects_statement(store.engine, scope, flt, limit=7)
+        compiled = built.compile(dialect=store.engine.dialect)
+        assert str(compiled) == queries.TEXT_PROJECTS_SQL
+        assert compiled.positiontup is not None
+        assert queries.text_projects_params(scope, flt, 7) == tuple(
+            compiled.params[k] for k in compiled.positiontup
+        )
+        got: list[Any] = []
+        sqls = trace.count(lambda: got.extend(queries.projects(store.engine, scope, flt, limit=7)))
+        assert [s for s in sqls if s.lstrip().upper().startswith("SELECT")] == [
+            s for s in sqls if "tasks_text MATCH" in s
+        ], _shown(sqls)
+        assert len([s for s in sqls if "tasks_text MATCH" in s]) == 1, _shown(sqls)
+        with store.engine.connect() as conn:
+            assert got == [queries.Group(*r) for r in conn.execute(built)]
+        if search in ("take 7", "TAKE 1"):
+            assert got, "the search finds slots"
+        # any other filter beside the text, or a later page: the built statement
+        assert not queries._text_only(store.engine, SlotFilter(search=search, kind="image"))
+        assert not queries._text_only(store.engine, SlotFilter(search=search[:2]))
+    finally:
+        store.close()
+
+
 @pytest.mark.parametrize("search, hits", [("take 7", 1), ("TAKE 1", 11), ("7", 3), ("ke 2", 11)])
 def test_slate_list_search_and_prompt_recall_read_on_the_text_index(
     tmp_path: Path, search: str, hits: int
