@@ -40,10 +40,6 @@ RequestIdRole = Qt.ItemDataRole.UserRole + 1
 StateRole = Qt.ItemDataRole.UserRole + 2
 NodeKindRole = Qt.ItemDataRole.UserRole + 3
 SlotRowRole = Qt.ItemDataRole.UserRole + 4
-#: every row's flags, made once: PySide's enum ``|`` runs in Python, and flags() is asked per
-#: cell painted
-_ROW_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
-
 COLUMNS = (
     QT_TRANSLATE_NOOP("SlotModel", "Slot"),
     QT_TRANSLATE_NOOP("SlotModel", "State"),
@@ -265,11 +261,6 @@ class SlotTreeModel(QAbstractItemModel):
         if node.kind == "slot":
             return False
         return bool(node.children) or not node.exhausted
-
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return _ROW_FLAGS
 
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
