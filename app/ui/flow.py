@@ -8,6 +8,10 @@ from typing import Any
 from app.ui.qt import QLayout, QPoint, QRect, QSize, Qt, QWidget
 
 
+#: The heights kept for as many widths at most (a layout asks a few for one change).
+_KEPT_WIDTHS = 8
+
+
 class FlowLayout(QLayout):
     """Rows of widgets, wrapped at the layout's width; hidden widgets take no room."""
 
@@ -15,7 +19,7 @@ class FlowLayout(QLayout):
         super().__init__(parent)
         self._items: list[Any] = []
         self._spacing = spacing
-        self._hfw: tuple[int, int] | None = None  # (width, height): the last one asked
+        self._hfw: dict[int, int] = {}  # width → height, as asked since the last change
         self.setContentsMargins(0, 0, 0, 0)
 
     def addItem(self, item: Any) -> None:  # noqa: N802 - Qt override
@@ -38,7 +42,7 @@ class FlowLayout(QLayout):
     def invalidate(self) -> None:
         """A widget of it changed its size, text or visibility (Qt says so here): heights are
         worked out again."""
-        self._hfw = None
+        self._hfw.clear()
         super().invalidate()
 
     def expandingDirections(self) -> Qt.Orientation:  # noqa: N802 - Qt override
@@ -48,11 +52,15 @@ class FlowLayout(QLayout):
         return True
 
     def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt override
-        """Kept for the width last asked until :meth:`invalidate` (as Qt's box layouts do): a
-        window's layout asks it many times over for one change, each a walk in Python."""
-        if self._hfw is None or self._hfw[0] != width:
-            self._hfw = (width, self._arrange(QRect(0, 0, width, 0), move=False))
-        return self._hfw[1]
+        """Kept for each width asked until :meth:`invalidate` (as Qt's box layouts keep theirs):
+        a window's layout asks it many times over for one change, each a walk in Python, and
+        by turns for two or more widths (the splitter's panes weighed against each other)."""
+        height = self._hfw.get(width)
+        if height is None:
+            if len(self._hfw) >= _KEPT_WIDTHS:  # a window dragged wider: no endless list
+                self._hfw.clear()
+            height = self._hfw[width] = self._arrange(QRect(0, 0, width, 0), move=False)
+        return height
 
     def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt override
         super().setGeometry(rect)
