@@ -129,6 +129,19 @@ class Gui:
         if widget is not None:
             widget.ensurePolished()
 
+    def drained(self, widget: Any = None) -> None:
+        """What Qt has queued by now has run, without waiting for time to pass: the posted
+        events and the zero-time timers (an item view's delayed item layout, a header's
+        delayed section resize, a ``singleShot(0)`` fit), the layouts they post, and the
+        repaints asked for (the widgets' update requests sent). A few rounds: what one round
+        runs may queue the next."""
+        for _ in range(5):
+            QApplication.processEvents()
+            self.laid_out()
+            QApplication.sendPostedEvents(None, QEvent.Type.UpdateRequest)
+        if widget is not None:
+            widget.ensurePolished()
+
     def resize(self, widget: Any, width: int, height: int, timeout: float = 45.0) -> None:
         """Resize ``widget`` and wait until it has handled the resize (its ``resizeEvent`` ran
         at that size), then lay it out: what follows sees the window as resized."""

@@ -45,7 +45,7 @@ def test_why_create_is_off_is_beside_create_at_the_minimum_size(gui, make_window
     bar = window.slot_pane.actions
     create = buttons(window)[Action.CREATE]
     gui.until(lambda: form.error.text(), what="the form's refusal")
-    gui.settle(0.15)
+    gui.drained(window)  # the bar's reason laid out beside Create
     assert window.size() == window.minimumSize()
     assert not create.isEnabled()
     # the form's own line is below the fold; the bar beside Create says the same words
@@ -82,7 +82,7 @@ def test_enhance_prompt_and_the_expansion_hint_fit_at_the_minimum_size(gui, make
             lambda w=widget: w.visibleRegion().boundingRect().width() >= w.width() - 1,
             what=f"{widget.objectName()} scrolled into view, whole",
         )
-    gui.settle(0.15)
+    gui.drained(window)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     window.grab().save(str(SCREENSHOTS / f"min-{lang}-enhance.png"))
     assert window.size() == window.minimumSize()

@@ -87,7 +87,7 @@ def test_history_events_wrap_instead_of_being_cut_off(gui, make_window):
             HistoryEvent(now, "unknown", State.UNKNOWN, long_detail, None),
         ]
     )
-    gui.settle(0.1)
+    gui.drained(window)  # the events' rows laid out at their wrapped height
     events = window.result_pane.events
     short, long = (events.indexFromItem(events.topLevelItem(i)) for i in range(2))
     option = QStyleOptionViewItem()

@@ -70,7 +70,7 @@ def test_derived_slots_keep_their_tail_in_the_slot_list(gui, make_window, size):
     for rid in names:
         window.select(rid)
         gui.until(lambda rid=rid: window.model.index_of(rid).isValid(), what=f"{rid} listed")
-    gui.settle(0.2)
+    gui.drained(tree)  # the tree's columns fitted to its width and the rows laid out
     for rid in names:
         index = window.model.index_of(rid)
         label = index.data()
@@ -108,7 +108,7 @@ def test_every_slot_says_its_kind_in_a_narrow_slot_list(gui, make_window, lang):
     for rid, _ in made.values():
         window.select(rid)
         gui.until(lambda rid=rid: window.model.index_of(rid).isValid(), what=f"{rid} listed")
-    gui.settle(0.2)
+    gui.drained(tree)
     assert tree.iconSize() == slot_icon_size()
     words = {
         "en": {"image": "Image", "video": "Video", "music": "Music", "speech": "Voice-over"},
