@@ -115,5 +115,5 @@ def gallery_shown(gui, make_window, tmp_path: Path, results: int):
     model = window.gallery_model
     gui.until(lambda: model.started and not model.loading and model.rowCount() == results)
     gui.until(lambda: window.gallery.pictures_shown(), what="first screen")
-    gui.settle(0.2)
+    gui.drained(window)
     return window

@@ -79,13 +79,14 @@ def test_gallery_lists_results_pages_as_it_scrolls_and_a_click_selects_the_slot(
     assert model.row_at(0).request_id == rids[-1]  # newest first
     # the grid shows pictures, decoded by the loader's threads
     gui.until(lambda: model.thumbs_shown() >= 6, what="thumbnails")
+
     # scrolling to the end asks for more pages (the view's fetchMore)
-    for _ in range(20):
-        view.verticalScrollBar().setValue(view.verticalScrollBar().maximum())
-        gui.settle(0.05)
-        if model.rowCount() >= 120:
-            break
-    gui.until(lambda: model.rowCount() >= 120, what="more pages as it scrolls")
+    def scrolled_to_more() -> bool:
+        bar = view.verticalScrollBar()
+        bar.setValue(bar.maximum())  # again as each page comes in: the end moved down
+        return model.rowCount() >= 120
+
+    gui.until(scrolled_to_more, what="more pages as it scrolls")
     # a click selects the slot; the gallery stays in the middle
     index = model.index(3)
     view.scrollTo(index)
@@ -188,7 +189,7 @@ def test_tiles_carry_state_badges_and_the_empty_gallery_says_what_to_do(gui, mak
     # painted: a badge of each state's colour in the tile's corner
     from app.ui.style import badge_color
 
-    gui.settle(0.1)
+    gui.drained(window.gallery.view)  # the badges painted
     image = window.gallery.view.viewport().grab().toImage()
     for i in range(3):
         rect = window.gallery.view.visualRect(model.index(i))

@@ -73,7 +73,7 @@ def test_gallery_viewer_and_compare(gui, make_window, lang):
             what="the pictures on screen",
         )
         window.gallery.view.setCurrentIndex(model.index(1))
-        gui.settle(0.2)
+        gui.drained(window)
         save(window, f"{lang}-gallery-{size}")
 
         still = next(
@@ -83,7 +83,7 @@ def test_gallery_viewer_and_compare(gui, make_window, lang):
         viewer.resize(w, h)
         gui.until(lambda v=viewer: v.stage.canvas.full_size, what="full image")
         viewer.details_button.setChecked(True)
-        gui.settle(0.2)
+        gui.drained(viewer)  # the details pane laid out
         save(viewer, f"{lang}-viewer-{size}")
         viewer.close()
 
@@ -93,7 +93,7 @@ def test_gallery_viewer_and_compare(gui, make_window, lang):
             lambda c=compare: c.a.stage.canvas.full_size and c.b.stage.canvas.full_size,
             what="both images",
         )
-        gui.settle(0.2)
+        gui.drained(compare)
         save(compare, f"{lang}-compare-{size}")
         compare.close()
 
@@ -111,6 +111,6 @@ def test_gallery_viewer_and_compare(gui, make_window, lang):
             ),
             what="the first frame",
         )
-        gui.settle(0.2)
+        gui.drained(viewer)
         save(viewer, f"{lang}-viewer-video-{size}")
         viewer.close()

@@ -30,12 +30,12 @@ def test_a_scroll_step_repaints_only_the_exposed_strip(gui, make_window, tmp_pat
     try:
         for step in range(STEPS):
             gui.until(lambda: window.gallery.pictures_shown(), what="the screen's pictures")
-            gui.settle(0.1)
+            gui.drained(port)  # the paints asked for so far done
             paints.regions.clear()
             bar.setValue(bar.value() + STEP)
             # the strip, then the pictures of the tiles it shows as they arrive
             gui.until(lambda: window.gallery.pictures_shown(), what="the strip's pictures")
-            gui.settle(0.1)
+            gui.drained(port)  # the strip's and its pictures' paints done
             w, h = port.width(), port.height()
             strip = QRect(0, h - STEP, w, STEP)
             assert paints.regions, f"step {step}: nothing painted"

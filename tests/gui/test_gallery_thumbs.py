@@ -193,7 +193,7 @@ def test_an_arrived_picture_repaints_only_its_tile(gui, make_window, tmp_path):
     for key in keys:  # two adjacent tiles get new pictures in one hand-off
         window.thumbs.ready.emit(key, _picture(7))
     gui.until(lambda: paints.regions, what="repaint")
-    gui.settle(0.1)
+    gui.drained(view)  # both tiles' repaints done
     damaged = QRegion()
     for r in paints.regions:
         damaged += r
@@ -424,7 +424,7 @@ def test_a_picture_on_its_way_is_not_made_again_when_asked_meanwhile(gui, tmp_pa
         assert made == [req.path] and got == [] and loader.pending() == 1
         loader.request(req)  # its tile painted again meanwhile
         gui.until(lambda: got, what="the picture")
-        gui.settle(0.2)
+        gui.until(lambda: loader.pending() == 0, what="the request done")
         assert made == [req.path] and got == [req.key] and loader.pending() == 0
     finally:
         loader.close()

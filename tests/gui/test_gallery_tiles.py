@@ -135,6 +135,6 @@ def test_repainting_the_gallery_scales_no_picture_again(gui, make_window, tmp_pa
     window.gallery.size_slider.setValue(MAX_TILE)
     assert view.tile != before
     gui.until(lambda: delegate.scaled > scaled, what="tiles drawn at the new size")
-    gui.settle(0.2)
+    gui.drained(view)  # every tile on screen repainted
     shown = len(window.gallery.visible_rows())
     assert delegate.scaled - scaled == shown  # each tile on screen drawn once at the new size
