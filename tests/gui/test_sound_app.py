@@ -332,7 +332,8 @@ def _looked_at(gui, window, name):
     """Saved for review at the minimum size; nothing cut off, nothing outside the window."""
     from tests.gui.layout_checks import outside
 
-    gui.settle(0.3)
+    gui.quiet(window)  # what the last step started is done: its words are in
+    gui.drained(window)
     save(window, name)
     assert outside(window) == [], name
 

@@ -161,13 +161,14 @@ def test_voice_design_screenshots_at_the_minimum_size(gui, make_window, lang):
     dialog = _open_dialog(gui, form)
     dialog.prompt.setPlainText(DESCRIPTION)
     dialog.preview.setPlainText(PREVIEW)
-    gui.settle(0.3)
+    gui.quiet(window)
+    gui.drained(dialog)
     assert clipped(dialog) == [] and outside(dialog) == []
     save(dialog, f"{lang}-voice-1-design-dialog")
     dialog.create.click()
     gui.until(lambda: dialog.task, timeout=60, what="the voice slot made")
     gui.until(lambda: len(dialog.trial.waveform.peaks) > 10, what="trial waveform")
-    gui.settle(0.3)
+    gui.drained(dialog)
     assert clipped(dialog) == [] and outside(dialog) == []
     save(dialog, f"{lang}-voice-2-trial")
     dialog.use.click()
@@ -179,14 +180,14 @@ def test_voice_design_screenshots_at_the_minimum_size(gui, make_window, lang):
     scroll = window.slot_pane.findChild(QScrollArea, "slotScroll")
     scroll.verticalScrollBar().setValue(scroll.verticalScrollBar().maximum())
     gui.until(lambda: form.sound.voice_note.isVisible(), what="the voice's dates said")
-    gui.settle(0.3)
+    gui.drained(window)
     assert not form.sound.voice_note.visibleRegion().isEmpty()
     assert outside(window) == []
     save(window, f"{lang}-voice-3-picker")
     picker.showPopup()
     popup = picker.view().window()
     gui.until(lambda: popup.isVisible(), what="picker open")
-    gui.settle(0.2)
+    gui.drained(popup)
     save(popup, f"{lang}-voice-4-picker-open")
     picker.hidePopup()
     if lang == "zh_CN":

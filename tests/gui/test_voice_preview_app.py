@@ -95,7 +95,7 @@ def test_the_hear_button_at_the_minimum_size(gui, make_window, lang):
     scroll = window.slot_pane.findChild(QScrollArea, "slotScroll")
     bar = scroll.verticalScrollBar()
     bar.setValue(bar.maximum())
-    gui.settle(0.3)
+    gui.drained(window)
     assert not form.sound.hear_button.visibleRegion().isEmpty()
     assert outside(window) == []
     save(window, f"{lang}-voice-5-hear-priced")
@@ -103,7 +103,7 @@ def test_the_hear_button_at_the_minimum_size(gui, make_window, lang):
     gui.until(lambda: _loaded(form.sound.hear_view), timeout=60, what="the preview loaded")
     gui.until(lambda: len(form.sound.hear_view.waveform.peaks) > 10, what="waveform")
     bar.setValue(bar.maximum())
-    gui.settle(0.3)
+    gui.drained(window)
     assert not form.sound.hear_view.visibleRegion().isEmpty()
     assert outside(window) == []
     save(window, f"{lang}-voice-6-hear-playing")
