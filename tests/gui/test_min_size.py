@@ -27,7 +27,8 @@ def lang(request, qapp):
 
 
 def check(gui, window, name: str) -> None:
-    gui.settle(0.15)
+    gui.quiet(window)
+    gui.drained(window)
     try:  # let a label whose text just arrived be laid out (the status bar's counts)
         gui.until(lambda: not clipped(window) and not outside(window), timeout=2, what="layout")
     except AssertionError:

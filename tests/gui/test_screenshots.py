@@ -364,7 +364,7 @@ def test_the_slot_pane_spend_and_settings_at_both_sizes(gui, make_window, lang, 
     tag = f"size-{lang}-{size[0]}"
 
     def settled(widget) -> None:
-        gui.settle(0.6)  # a wrapped label's new text is laid out at the next turns of the loop
+        gui.drained(widget)  # a wrapped label's new text laid out
         try:
             gui.until(lambda: not clipped(widget), timeout=5, what="layout")
         except AssertionError:

@@ -63,7 +63,7 @@ def test_forms_at_the_minimum_size(gui, make_window, lang, tmp_path):
 
     scroll = window.slot_pane.findChild(QScrollArea, "slotScroll")
     scroll.ensureWidgetVisible(form.first)
-    gui.settle(0.2)
+    gui.drained(window)
     save(window, f"{lang}-forms-1-h3-frame")
     form.first.set_input(None)
     form.take(
@@ -76,7 +76,8 @@ def test_forms_at_the_minimum_size(gui, make_window, lang, tmp_path):
     gui.until(lambda: len(form.references.items) == 2, what="references")
     form.set_model("MiniMax-H3-Max")
     scroll.verticalScrollBar().setValue(scroll.verticalScrollBar().maximum())
-    gui.settle(0.2)
+    gui.quiet(window)  # the new model's price is in
+    gui.drained(window)
     save(window, f"{lang}-forms-2-h3max-references")
 
     shots = tmp_path / "tide-eye.csv"
@@ -85,7 +86,7 @@ def test_forms_at_the_minimum_size(gui, make_window, lang, tmp_path):
     review = gui.until(lambda: isinstance(window.dialog, ShotListDialog) and window.dialog)
     gui.until(lambda: review.report is not None)
     review.resize(review.minimumSize())
-    gui.settle(0.1)
+    gui.drained(review)
     save(review, f"{lang}-forms-3-import-review")
     review.close()
 
@@ -95,7 +96,7 @@ def test_forms_at_the_minimum_size(gui, make_window, lang, tmp_path):
     template.edit_text.setText("at night")
     template.edit_add.click()
     template.resize(template.minimumSize())
-    gui.settle(0.1)
+    gui.drained(template)
     save(template, f"{lang}-forms-4-template")
     template.close()
 
@@ -104,7 +105,7 @@ def test_forms_at_the_minimum_size(gui, make_window, lang, tmp_path):
     gui.until(spend.loaded)
     spend.tabs.setCurrentIndex(1)
     spend.resize(spend.minimumSize())
-    gui.settle(0.1)
+    gui.drained(spend)
     save(spend, f"{lang}-forms-5-spend")
     spend.close()
 
@@ -116,5 +117,5 @@ def test_forms_at_the_minimum_size(gui, make_window, lang, tmp_path):
     window.select(lost)
     look = gui.until(lambda: isinstance(window.dialog, LookupDialog) and window.dialog)
     look.resize(look.minimumSize())
-    gui.settle(0.1)
+    gui.drained(look)
     save(look, f"{lang}-forms-6-lookup")

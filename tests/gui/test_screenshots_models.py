@@ -39,7 +39,8 @@ def own_words() -> list[str]:
 
 
 def check(gui, window, lang: str, name: str) -> None:
-    gui.settle(0.15)
+    gui.quiet(window)
+    gui.drained(window)
     try:  # Qt lays out what just changed at a later turn of the loop
         gui.until(lambda: not clipped(window) and not outside(window), timeout=3, what="layout")
     except AssertionError:

@@ -90,13 +90,12 @@ def test_pipeline_at_the_minimum_size(gui, make_window, lang, tmp_path):
     gui.until(lambda: len(h.references.items) == 2, what="the references")
     scroll = window.slot_pane.findChild(QScrollArea, "slotScroll")
     bar = scroll.verticalScrollBar()
-    gui.settle(0.2)
+    gui.drained(window)
     bar.setValue(0)
-    gui.settle(0.2)
+    gui.drained(window)
     save(window, f"{lang}-pipeline-1-h3image-form")
-    gui.settle(0.2)
     bar.setValue(bar.maximum())
-    gui.settle(0.2)
+    gui.drained(window)
     save(window, f"{lang}-pipeline-2-h3image-references-cost")
 
     # the enhanced prompt as a suggestion under the prompt
@@ -105,16 +104,17 @@ def test_pipeline_at_the_minimum_size(gui, make_window, lang, tmp_path):
     gui.until(lambda: composer.scene.text(), what="the next free scene")  # not written over
     fill_form(window, "article:20261202:tide-eye:scene-05", "tide eye at dawn, slow dolly in")
     tool = window.slot_pane.enhancer
-    gui.settle(0.2)
+    gui.quiet(window)
+    gui.drained(window)
     bar.setValue(0)
     tool.button.click()
     dlg = gui.until(lambda: tool.dialog, what="the enhance confirm")
     save_over(window, dlg, f"{lang}-pipeline-3-enhance-confirm")
     dlg.go.click()
     gui.until(lambda: tool.panel.isVisibleTo(window), timeout=60, what="the suggestion")
-    gui.settle(0.2)
+    gui.drained(window)
     scroll.ensureWidgetVisible(tool.panel)
-    gui.settle(0.2)
+    gui.drained(window)
     assert tool.panel.isVisibleTo(window) and composer.request_id().endswith("scene-05")
     save(window, f"{lang}-pipeline-4-enhanced-suggestion")
 
