@@ -39,7 +39,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, NoResultFound, OperationalError
 
 from app.domain.cost import BudgetCheck, SlotCost
 from app.domain.errors import StoreBusy
@@ -50,6 +50,7 @@ from app.store import engine as engine_mod
 from app.store.engine import WriteQueue, few, write_queue, writer
 from app.store.migrate import upgrade
 from app.store.models import events, media_t, quota_t, store_info_t, tasks
+from app.store.prepared import Compiled, Prepared, RowReader, compile_once, prepare
 from app.store.rows import (
     ClaimOutcome,
     ClaimRequest,
@@ -114,6 +115,11 @@ def _retrying_read(method: Callable[..., T]) -> Callable[..., T]:
     return wrapper
 
 
+#: The other tasks a transition's ``unique_provider_task`` condition looks at (an alias is
+#: immutable: made once, not on every attach — it copies every column of the table).
+_OTHER_TASK = tasks.alias("other")
+
+
 class _QuotaExceeded(Exception):
     def __init__(self, used: int) -> None:
         self.used = used
@@ -135,6 +141,10 @@ class Repository:
         self._write_queue = queue if queue is not None else write_queue(engine)
         self.dialect = engine.dialect.name
         self.sql = statements_for(self.dialect)
+        #: A transition's statements are compiled before the writers' turn on SQLite
+        #: (:mod:`app.store.prepared`); these read their rows back as ``execute`` would.
+        self._task_rows = RowReader(tasks, engine.dialect)
+        self._media_rows = RowReader(media_t, engine.dialect)
         #: Retry through connection trouble for this long (PostgreSQL only; 0 turns it off).
         self.retry_seconds = RETRY_SECONDS if self.dialect == "postgresql" else 0.0
         if migrate:
@@ -150,9 +160,12 @@ class Repository:
     # -- transactions -------------------------------------------------------------------
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        with self.write_turn():
-            with self.writer.begin() as conn:
-                yield conn
+        """One write transaction. The pool's checkout and return run outside the write turn:
+        the other writers wait only for the transaction itself."""
+        with self.writer.connect() as conn:
+            with self.write_turn():
+                with conn.begin():
+                    yield conn
 
     @contextmanager
     def write_turn(self) -> Iterator[None]:
@@ -546,21 +559,37 @@ class Repository:
     ) -> Insert:
         """The INSERT of one history event (built, not run: a write can build it before it
         takes the write lock)."""
+        return events.insert().values(
+            **self._event_values(scope, slot_key, task_id, at, event, state, detail, data)
+        )
+
+    def _event_values(
+        self,
+        scope: Scope,
+        slot_key: str,
+        task_id: int | None,
+        at: float,
+        event: str,
+        state: State | None,
+        detail: str | None,
+        data: dict[str, Any] | None,
+    ) -> dict[str, Any]:
+        """One history event's columns, scrubbed and bounded."""
         detail, data = scrub(detail), bounded(scrub(data))
         if self.dialect == "postgresql":
             detail, data = pg_clean(detail), pg_clean(data)
-        return events.insert().values(
-            tenant=scope.tenant,
-            slot_key=slot_key,
-            provider=scope.provider,
-            endpoint=scope.endpoint,
-            task_id=task_id,
-            at=at,
-            event=event,
-            state=state_text(state),
-            detail=detail,
-            data=jsonable(data) if data is not None else None,
-        )
+        return {
+            "tenant": scope.tenant,
+            "slot_key": slot_key,
+            "provider": scope.provider,
+            "endpoint": scope.endpoint,
+            "task_id": task_id,
+            "at": at,
+            "event": event,
+            "state": state_text(state),
+            "detail": detail,
+            "data": jsonable(data) if data is not None else None,
+        }
 
     def add_event(
         self,
@@ -794,8 +823,38 @@ class Repository:
         return [media_row(r) for r in rows.mappings().all()]
 
     @staticmethod
-    def _media_query(task_id: int) -> Select[Any]:
+    def _media_query(task_id: Any) -> Select[Any]:
         return select(media_t).where(media_t.c.task_id == task_id).order_by(media_t.c.position)
+
+    # -- a write's statements, made ready before its turn ---------------------------------
+    @functools.cached_property
+    def _templates(self) -> tuple[Compiled, Compiled, Compiled]:
+        """SQLite: a task by its id, its media, one event — each compiled once (on the first
+        transition), bound for each (:mod:`app.store.prepared`)."""
+        dialect, task_id = self.engine.dialect, bindparam("task_id")
+        return (
+            compile_once(select(tasks).where(tasks.c.id == task_id), dialect),
+            compile_once(self._media_query(task_id), dialect),
+            compile_once(events.insert(), dialect, [c.key for c in events.c if c.key != "id"]),
+        )
+
+    @staticmethod
+    def _run(conn: Connection, stmt: Any) -> Any:
+        return stmt.run(conn) if isinstance(stmt, Prepared) else conn.execute(stmt)
+
+    def _task_of(self, conn: Connection, stmt: Any) -> TaskRow | None:
+        """The task row a ready ``select(tasks)`` finds (at most one), or None."""
+        row = self._run(conn, stmt).mappings().first()
+        if row is None:
+            return None
+        return task_row(self._task_rows.row(row) if isinstance(stmt, Prepared) else row)
+
+    def _media_of(self, conn: Connection, stmt: Any) -> list[MediaRow]:
+        """The media rows a ready :meth:`_media_query` finds."""
+        rows = self._run(conn, stmt).mappings().all()
+        if isinstance(stmt, Prepared):
+            return [media_row(self._media_rows.row(r)) for r in rows]
+        return [media_row(r) for r in rows]
 
     def transition(
         self,
@@ -840,7 +899,7 @@ class Repository:
                     text("SELECT pg_advisory_xact_lock(hashtext(:k))"),
                     {"k": f"slate-task:{task.provider}:{task.endpoint}:{pid}"},
                 )
-            other = tasks.alias("other")
+            other = _OTHER_TASK
             cond.append(
                 ~exists().where(
                     other.c.provider_task_id == pid,
@@ -861,33 +920,48 @@ class Repository:
             else []
         )
         note = (
-            self._event_insert(scope, task.slot_key, task.id, now, event, new_state, detail, data)
+            self._event_values(scope, task.slot_key, task.id, now, event, new_state, detail, data)
             if event is not None
             else None
         )
+        # On SQLite every statement is also compiled here, with its parameters: the writers'
+        # turn then only runs them (app/store/prepared.py). PostgreSQL has no such turn.
+        change_r: Any
+        if self.dialect == "sqlite":
+            by_id, media_of, event_t = self._templates
+            key = {"task_id": task.id}
+            dialect = self.engine.dialect
+            change_r = prepare(change, dialect)
+            reread_r: Any = Prepared(by_id.sql, by_id.args(key))
+            media_r: Any = Prepared(media_of.sql, media_of.args(key))
+            writes_r: list[Any] = [prepare(stmt, dialect) for stmt in media_writes]
+            note_r: Any = Prepared(event_t.sql, event_t.args(note, none_too=True)) if note else None
+        else:
+            change_r, reread_r, media_r, writes_r = change, reread, media_query, media_writes
+            note_r = events.insert().values(**note) if note else None
 
         def apply(conn: Connection, ambiguous: bool) -> TaskRow | None:
             if ambiguous:
-                row = conn.execute(reread).mappings().first()
-                if row is not None and row["updated_at"] == now:
+                out = self._task_of(conn, reread_r)
+                if out is not None and out.updated_at == now:
                     # The earlier attempt's COMMIT went through (update, media and event).
-                    out = task_row(row)
-                    out.media = self._media_for(conn, task.id, media_query)
+                    out.media = self._media_of(conn, media_r)
                     return out
             if advisory is not None:
                 conn.execute(*advisory)
-            done = conn.execute(change).rowcount
+            done = self._run(conn, change_r).rowcount
             if done != 1:
                 return None
             if new_state is State.REJECTED and task.state is not State.REJECTED:
                 self._give_back_quota(conn, task.id)
-            for stmt in media_writes:
-                conn.execute(stmt)
-            if note is not None:
-                conn.execute(note)
-            row = conn.execute(reread).mappings().one()
-            out = task_row(row)
-            out.media = self._media_for(conn, task.id, media_query)
+            for stmt in writes_r:
+                self._run(conn, stmt)
+            if note_r is not None:
+                self._run(conn, note_r)
+            out = self._task_of(conn, reread_r)
+            if out is None:  # updated in this very transaction: cannot be gone
+                raise NoResultFound(f"task {task.id} vanished inside its own transition")
+            out.media = self._media_of(conn, media_r)
             return out
 
         return self._run_write(apply)

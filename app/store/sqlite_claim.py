@@ -19,70 +19,16 @@ from __future__ import annotations
 import os
 import threading
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
 from functools import cached_property
-from operator import itemgetter
-from typing import Any, Callable, ContextManager, Iterator, Mapping, Sequence
+from typing import Any, ContextManager, Iterator
 
 from sqlalchemy import Engine
 
 from app.store.engine import WriteQueue
 from app.store.models import events, tasks
+from app.store.prepared import Compiled, compile_once
 from app.store.rows import ClaimOutcome, ClaimRequest, ClaimResult, Scope, TaskRow, task_row
 from app.store.statements import Statements
-
-
-@dataclass
-class _Compiled:
-    sql: str
-    order: Sequence[str]
-    procs: Mapping[str, Callable[[Any], Any]]
-    fixed: Mapping[str, Any]  # values the statement carries itself (LIMIT 1)
-
-    def __post_init__(self) -> None:
-        #: the needed names' values in statement order, one C call (a one-name statement gets
-        #: a tuple too)
-        self._get: Callable[[Mapping[str, Any]], tuple[Any, ...]] = (
-            itemgetter(*self.order) if len(self.order) > 1 else _one(self.order)
-        )
-        #: where a column type's bind processor applies (JSON, dates), by position
-        self._procs = [(i, self.procs[n]) for i, n in enumerate(self.order) if n in self.procs]
-        #: the names a caller must give (the statement carries no value of its own for them)
-        self._needed = frozenset(name for name in self.order if name not in self.fixed)
-
-    def args(self, values: Mapping[str, Any]) -> tuple[Any, ...]:
-        if not self._needed <= values.keys():  # a new column must be in ClaimRequest.task_values
-            missing = sorted(self._needed - values.keys())
-            raise KeyError(f"the claim binds no value for {', '.join(missing)}")
-        got = self._get({**self.fixed, **values} if self.fixed else values)
-        if not self._procs:
-            return got
-        out = list(got)
-        for i, proc in self._procs:
-            if out[i] is not None:
-                out[i] = proc(out[i])
-        return tuple(out)
-
-
-def _one(order: Sequence[str]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
-    names = tuple(order)
-    return lambda values: tuple(values[n] for n in names)
-
-
-def _compile(stmt: Any, dialect: Any, column_keys: Sequence[str] | None = None) -> _Compiled:
-    compiled = stmt.compile(dialect=dialect, column_keys=list(column_keys) if column_keys else None)
-    order = tuple(compiled.positiontup or ())
-    procs = {}
-    for name in order:
-        proc = compiled.binds[name].type.bind_processor(dialect)
-        if proc is not None:
-            procs[name] = proc
-    # A required bind's "value" is SQLAlchemy's REQUIRED marker, not a value: never bind it (a
-    # column missing from the values then fails loudly in ``args`` instead of storing garbage).
-    fixed = {
-        k: v for k, v in compiled.params.items() if v is not None and not compiled.binds[k].required
-    }
-    return _Compiled(str(compiled), order, procs, fixed)
 
 
 class SqliteClaim:
@@ -116,26 +62,26 @@ class SqliteClaim:
     # The statements, compiled on first use: a store is opened by every command, and only a
     # submit claims (compiling the five costs ~30 ms of a `slate list`).
     @cached_property
-    def find(self) -> _Compiled:
-        return _compile(self._statements.find_slot, self._dialect)
+    def find(self) -> Compiled:
+        return compile_once(self._statements.find_slot, self._dialect)
 
     @cached_property
-    def insert(self) -> _Compiled:
+    def insert(self) -> Compiled:
         keys = [c.key for c in tasks.c if c.key != "id"]
-        return _compile(self._statements.claim_insert, self._dialect, keys)
+        return compile_once(self._statements.claim_insert, self._dialect, keys)
 
     @cached_property
-    def quota(self) -> dict[bool, _Compiled]:
+    def quota(self) -> dict[bool, Compiled]:
         keys = ["tenant", "user_hash", "kind", "day", "used"]
         return {
-            limited: _compile(stmt, self._dialect, keys)
+            limited: compile_once(stmt, self._dialect, keys)
             for limited, stmt in self._statements.quota_upsert.items()
         }
 
     @cached_property
-    def event(self) -> _Compiled:
+    def event(self) -> Compiled:
         keys = [c.key for c in events.c if c.key != "id"]
-        return _compile(self._statements.event_insert, self._dialect, keys)
+        return compile_once(self._statements.event_insert, self._dialect, keys)
 
     @cached_property
     def _task_id_at(self) -> int:

@@ -7,12 +7,12 @@ import pytest
 from sqlalchemy.dialects import sqlite
 
 from app.store.models import tasks
-from app.store.sqlite_claim import _compile
+from app.store.prepared import compile_once
 from app.store.statements import statements_for
 
 
 def _insert():
-    return _compile(
+    return compile_once(
         statements_for("sqlite").claim_insert,
         sqlite.dialect(),
         [c.key for c in tasks.c if c.key != "id"],
@@ -45,7 +45,7 @@ def test_the_claim_request_names_every_column() -> None:
 
 
 def test_the_binds_carry_the_statements_own_values_and_the_column_types() -> None:
-    find = _compile(statements_for("sqlite").find_slot, sqlite.dialect())
+    find = compile_once(statements_for("sqlite").find_slot, sqlite.dialect())
     slot = {"tenant": "t", "slot_key": "k", "provider": "demo", "endpoint": "local"}
     # the statement's own LIMIT/OFFSET come after the slot's four columns
     assert find.args(slot) == ("t", "k", "demo", "local", 1, 0)
