@@ -58,7 +58,8 @@ def test_a_finished_result_takes_the_room(gui, make_window, lang, theme):
                     lambda rid=rid: shown(window, rid) and window.slot.task.media,
                     what=f"the {kind} result",
                 )
-                gui.settle(0.2)
+                gui.quiet(window)
+                gui.drained(window)  # the result laid out at this size
                 said = describe(window, selected=rid, lang=lang)
                 assert said["window"] == {"width": w, "height": h, "lang": lang}
                 assert said["slot"]["state"] == "success" and said["slot"]["kind"] == kind

@@ -332,7 +332,8 @@ def test_the_main_view_speaks_to_designers_with_details_one_click_away(gui, make
     window.select(DONE)
     gui.until(lambda: shown(window, DONE), what="done slot")
     media = window.slot.task.media[0]
-    gui.settle(0.1)
+    gui.quiet(window)  # what showing the slot started is done: its words are in
+    gui.drained(window)
     seen = _visible_words(window)
     assert media.sha256[:12] not in seen and media.path not in seen and "SHA-256" not in seen
     result = window.result_pane

@@ -145,7 +145,8 @@ def test_the_main_views_in_chinese_leave_no_english(gui, make_window, qtbot, zh)
     draft = "article:20260816:tide-eye:scene-04"
     own += [draft, *draft.split(":")]
     fill_form(window, draft, "", model="MiniMax-Hailuo-2.3")
-    gui.settle(0.3)
+    gui.quiet(window)  # the draft's price and checks are in
+    gui.drained(window)
     views["draft"] = visible_words(window)
     form = window.slot_pane.form
     form.set_model("MiniMax-H3")
