@@ -235,7 +235,13 @@ def test_an_h3_create_through_the_form_ends_in_success_and_plays_with_sound(
     assert video.player.audioTracks(), "the player sees the sound track"
     video.stop()  # stopped before the window closes (the audio thread ends first)
     gui.until(lambda: video.player.playbackState() == qm.QMediaPlayer.PlaybackState.StoppedState)
-    gui.settle(0.3)
+    gui.until(
+        lambda: (
+            video.player.source().isEmpty()
+            and video.player.mediaStatus() == qm.QMediaPlayer.MediaStatus.NoMedia
+        ),
+        what="the player let go of its file (its playback threads ended)",
+    )
 
 
 def test_a_picture_dropped_on_the_window_goes_into_the_draft(gui, make_window, tmp_path):
