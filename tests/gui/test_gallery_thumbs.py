@@ -65,12 +65,13 @@ def test_thumbnails_are_made_in_worker_processes_not_in_the_app(gui, tmp_path):
 def test_the_workers_start_unasked_a_moment_after_the_loader_not_with_it(
     gui, tmp_path, monkeypatch
 ):
+    monkeypatch.setattr(thumbs, "WARM_START", 0.1)
     quick = ThumbLoader(ThumbCache(tmp_path / "a"), processes=True)
     assert not quick.pool.started  # a window closed at once spawned nothing
     quick.close()
-    gui.settle(0.2)
+    # the loader's threads ended: the one that starts the workers is gone, and did not
+    gui.until(lambda: not any(t.is_alive() for t in quick._threads), what="threads ended")
     assert not quick.pool.started
-    monkeypatch.setattr(thumbs, "WARM_START", 0.1)
     loader = ThumbLoader(ThumbCache(tmp_path / "b"), processes=True)
     try:
         gui.until(lambda: loader.pool.started and len(loader.pool.pids()) == 2, what="workers")

@@ -242,7 +242,7 @@ def test_no_test_sleeps_a_fixed_time_then_asserts():
 #: layout, a repaint) before it asserts or takes a picture. They are what is left of issue 38:
 #: each becomes a wait for its event (``gui.until``, ``gui.laid_out``, ``gui.quiet``) in time,
 #: and this number only goes down.
-SETTLE_CALLS = 2
+SETTLE_CALLS = 1
 
 
 def _settle_calls(source: str) -> int:
