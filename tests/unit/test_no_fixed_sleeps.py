@@ -238,10 +238,11 @@ def test_no_test_sleeps_a_fixed_time_then_asserts():
     assert gone == [], f"allowed but no longer there (drop them from ALLOWED): {gone}"
 
 
-#: ``gui.settle(s)`` calls in the GUI tests: each waits a fixed time for Qt's posted events (a
-#: layout, a repaint) before it asserts or takes a picture. They are what is left of issue 38:
-#: each becomes a wait for its event (``gui.until``, ``gui.laid_out``, ``gui.quiet``) in time,
-#: and this number only goes down.
+#: ``gui.settle(s)`` calls in the GUI tests: each waits a fixed time before it asserts or takes
+#: a picture. Issue 38 made them waits for their events (``gui.until``, ``gui.drained``,
+#: ``gui.laid_out``, ``gui.quiet``); the one left proves that something does NOT happen (an
+#: unwarned thumbnail loader starts no workers in five times WARM_START), and this number only
+#: goes down.
 SETTLE_CALLS = 1
 
 
