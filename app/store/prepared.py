@@ -13,6 +13,10 @@ an ``IN`` list expanded). :meth:`Prepared.run` sends it with ``exec_driver_sql``
 SQLAlchemy's (``DBAPIError``, which the store's retry and busy handling read) and the engine's
 events see it. :class:`RowReader` gives the rows back as ``Connection.execute`` would (the
 columns' result processors applied: JSON parsed, numbers as their type).
+
+A statement of one fixed shape (a task by its id, its media, one event; the lean claim's
+statements in :mod:`app.store.sqlite_claim`) is compiled once (:func:`compile_once`) and only
+bound for each use (:meth:`Compiled.args`).
 """
 
 from __future__ import annotations
