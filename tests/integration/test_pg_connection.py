@@ -266,9 +266,15 @@ async def test_server_restart_while_tasks_poll_all_finish_no_duplicate_create(
         async with open_harness(data_dir, pg_url, sim) as h:
             svc = h.service
             prompts = [f"lighthouse beam {i}" for i in range(6)]
+            # The first four stay 10 s longer in Processing: the restarts must land while the
+            # two `slate wait` processes are up and their tasks unfinished, and on a loaded
+            # machine starting them took longer than a 2.8 s task (a clean-clone run under two
+            # spinners: one waiter had its answer and had exited before the other was up).
+            sim.set_faults(slow=10.0)
             for i in range(4):
                 out = await svc.submit(RID.format(10 + i), "video", {"prompt": prompts[i]})
                 assert out.kind is OutcomeKind.CREATED, out
+            sim.set_faults(slow=0.0)
             env = dict(os.environ)
             env.update(
                 SLATE_DATA_DIR=str(data_dir),
