@@ -26,7 +26,6 @@ from typing import Any, Callable, Iterator, Sequence, TypeVar
 from sqlalchemy import (
     Connection,
     Engine,
-    Insert,
     Select,
     and_,
     bindparam,
@@ -544,24 +543,8 @@ class Repository:
         detail: str | None,
         data: dict[str, Any] | None,
     ) -> None:
-        conn.execute(self._event_insert(scope, slot_key, task_id, at, event, state, detail, data))
-
-    def _event_insert(
-        self,
-        scope: Scope,
-        slot_key: str,
-        task_id: int | None,
-        at: float,
-        event: str,
-        state: State | None,
-        detail: str | None,
-        data: dict[str, Any] | None,
-    ) -> Insert:
-        """The INSERT of one history event (built, not run: a write can build it before it
-        takes the write lock)."""
-        return events.insert().values(
-            **self._event_values(scope, slot_key, task_id, at, event, state, detail, data)
-        )
+        values = self._event_values(scope, slot_key, task_id, at, event, state, detail, data)
+        conn.execute(events.insert().values(**values))
 
     def _event_values(
         self,

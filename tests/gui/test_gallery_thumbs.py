@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import time
+from pathlib import Path
 
 from app.ui.controller import Controller
 from app.ui.gallery import model as gallery_model
@@ -374,17 +375,22 @@ def test_a_cached_thumbnail_is_read_back_in_the_app_as_the_worker_answers_it(gui
     assert cache.read_back(reqs[0]) is None  # a damaged file: the worker makes it again
 
 
+def _recording(folder: Path, made: list[str]) -> ThumbCache:
+    """A cache that makes a plain picture for each request and notes its path in ``made``."""
+
+    class Recording(ThumbCache):
+        def get(self, req: ThumbRequest) -> QImage:
+            made.append(req.path)
+            return _picture(len(made))
+
+    return Recording(folder)
+
+
 def test_requests_in_a_batch_are_served_when_it_ends_the_first_asked_first(gui, tmp_path):
     """A paint asks for a screen of pictures in one batch: the loader's threads are not woken
     for each, and they serve them in the order asked, as if each had been served at once."""
     served: list[str] = []
-
-    class Recording(ThumbCache):
-        def get(self, req: ThumbRequest) -> QImage:
-            served.append(req.path)
-            return _picture(len(served))
-
-    loader = ThumbLoader(Recording(tmp_path / "cache"), workers=1, processes=False)
+    loader = ThumbLoader(_recording(tmp_path / "cache", served), workers=1, processes=False)
     try:
         got: list[str] = []
         loader.ready.connect(lambda key, img: got.append(key))
@@ -407,13 +413,7 @@ def test_a_picture_on_its_way_is_not_made_again_when_asked_meanwhile(gui, tmp_pa
     """A tile repainted before its picture reached the UI thread asks again: the loader does
     not make it a second time, and answers it once."""
     made: list[str] = []
-
-    class Recording(ThumbCache):
-        def get(self, req: ThumbRequest) -> QImage:
-            made.append(req.path)
-            return _picture(len(made))
-
-    loader = ThumbLoader(Recording(tmp_path / "cache"), workers=1, processes=False)
+    loader = ThumbLoader(_recording(tmp_path / "cache", made), workers=1, processes=False)
     try:
         got: list[str] = []
         loader.ready.connect(lambda key, img: got.append(key))
