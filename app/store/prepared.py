@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from sqlalchemy import Connection, CursorResult, Table
 from sqlalchemy.engine import Dialect
@@ -128,7 +128,7 @@ class RowReader:
             if (proc := c.type.result_processor(dialect, None)) is not None
         ]
 
-    def row(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+    def row(self, raw: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> dict[str, Any]:
         out = dict(raw)
         for key, proc in self._procs:
             if key in out:

@@ -26,7 +26,7 @@ from sqlalchemy import Engine
 
 from app.store.engine import WriteQueue
 from app.store.models import events, tasks
-from app.store.prepared import Compiled, compile_once
+from app.store.prepared import Compiled, RowReader, compile_once
 from app.store.rows import ClaimOutcome, ClaimRequest, ClaimResult, Scope, TaskRow, task_row
 from app.store.statements import Statements
 
@@ -51,13 +51,9 @@ class SqliteClaim:
         self._pid = os.getpid()
         self._using = threading.Lock()
         self._kept: Any = None  # the detached pool fairy
-        self.row_procs = {
-            c.key: proc
-            for c in tasks.c
-            if (proc := c.type.result_processor(dialect, None)) is not None
-        }
-        #: a statement's result columns and the result processors among them, by its SQL
-        self._shapes: dict[str, tuple[tuple[str, ...], tuple[tuple[str, Any], ...]]] = {}
+        self._rows = RowReader(tasks, dialect)
+        #: a statement's result columns, by its SQL
+        self._names: dict[str, tuple[str, ...]] = {}
 
     # The statements, compiled on first use: a store is opened by every command, and only a
     # submit claims (compiling the five costs ~30 ms of a `slate list`).
@@ -106,17 +102,10 @@ class SqliteClaim:
         """A result row of ``sql`` by column name, through the columns' result processors."""
         if row is None:
             return None
-        shape = self._shapes.get(sql)
-        if shape is None:  # a statement's columns are fixed: read them once
-            names = tuple(d[0] for d in cur.description)
-            procs = tuple((k, p) for k, p in self.row_procs.items() if k in names)
-            shape = self._shapes[sql] = (names, procs)
-        names, procs = shape
-        out = dict(zip(names, row))
-        for key, proc in procs:
-            if out[key] is not None:
-                out[key] = proc(out[key])
-        return out
+        names = self._names.get(sql)
+        if names is None:  # a statement's columns are fixed: read them once
+            names = self._names[sql] = tuple(d[0] for d in cur.description)
+        return self._rows.row(zip(names, row))
 
     @staticmethod
     def _slot(scope: Scope, slot_key: str) -> dict[str, Any]:
