@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from app.config import Config
-from app.domain.prices import PriceTable, PriceTableError
+from app.domain.prices import PriceTable
 from app.providers.base import Provider
 from app.service.cancel import Canceller
 from app.service.context import ServiceContext
@@ -291,12 +291,10 @@ class SlateService:
         (:meth:`~app.providers.base.Provider.warm`) and the price table with the prices this
         user gave (one read of the store). Blocking: for a thread that may wait (the desktop
         app's build thread), never the window's loop. A price override that cannot be read is
-        left to the submit that needs it, which refuses naming the file, line and field."""
+        logged and left to the submit that needs it, which refuses naming the file, line and
+        field."""
         self.ctx.provider.warm()
-        try:
-            self.ctx.prices  # noqa: B018 - read once, kept
-        except PriceTableError:
-            pass
+        self.ctx.prices_or_none()
 
     # -- money ----------------------------------------------------------------------------
     @property
