@@ -111,9 +111,6 @@ class Gui:
             raise AssertionError(f"timed out waiting for {what or predicate}") from exc
         return box[-1]
 
-    def settle(self, seconds: float = 0.1) -> None:
-        self.qtbot.wait(int(seconds * 1000))
-
     def quiet(self, window: Any, timeout: float = 60.0) -> None:
         """The window's controller has no work left (its runner settled, twice in a row): what
         a click started has been done, so "nothing happened" can be asserted after it."""

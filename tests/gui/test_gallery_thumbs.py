@@ -80,15 +80,31 @@ def test_the_workers_start_unasked_a_moment_after_the_loader_not_with_it(
         loader.close()
 
 
+def _parked_until_warned(loader: ThumbLoader) -> bool:
+    """The loader's first thread is blocked in the condition wait that has no timeout and ends
+    on the warning (``_warm``): only ``warm_soon``, a request or ``close`` wakes it."""
+    frame = sys._current_frames().get(loader._threads[0].ident or -1)
+    if frame is None or frame.f_code.co_name != "wait":  # not (yet) blocked in Condition.wait
+        return False
+    caller = frame.f_back
+    if caller is None or caller.f_code.co_name != "wait_for":
+        return False
+    predicate = caller.f_locals.get("predicate")
+    untimed = caller.f_locals.get("timeout") is None
+    return untimed and predicate is not None and "_warm" in predicate.__code__.co_names
+
+
 def test_a_windows_workers_wait_for_its_start_to_be_done(gui, tmp_path, monkeypatch):
     """The app's window makes its loader with ``warm=False``: on a busy machine the window's
     start can outlast WARM_START, and the workers' spawn then competed with its first paint
     (the start-up import guard saw multiprocessing before the first Show). They start a
     moment after ``warm_soon`` (the window's ``finish_start``), or at a first request."""
-    monkeypatch.setattr(thumbs, "WARM_START", 0.1)
+    monkeypatch.setattr(thumbs, "WARM_START", 0.0)  # a warned loader's workers start at once
     loader = ThumbLoader(ThumbCache(tmp_path / "a"), processes=True, warm=False)
     try:
-        gui.settle(0.5)  # five times WARM_START: an unwarned loader's workers would be up
+        # the thread that starts the workers waits, with no deadline, for the warning or a
+        # request: parked there, it starts nothing until warm_soon
+        gui.until(lambda: _parked_until_warned(loader), what="the starter parked")
         assert not loader.pool.started
         loader.warm_soon()
         gui.until(lambda: loader.pool.started and len(loader.pool.pids()) == 2, what="workers")

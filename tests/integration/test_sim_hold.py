@@ -41,8 +41,16 @@ def test_a_held_create_made_its_task_and_answers_only_when_released(demo_sim):
     sender.start()
     until(lambda: demo_sim.held_creates() == 1, "the create to be held")
     assert demo_sim.stats()["made_by_prompt"] == {"held": 1}  # the task exists already
-    sender.join(0.5)
+    # the server answers a query sent after the held create, while that create still waits
+    queried = httpx.get(
+        f"{demo_sim.base_url}/v1/query/video_generation",
+        params={"task_id": "1"},
+        headers=AUTH,
+        timeout=60,
+    )
+    assert queried.status_code == 200, queried.text
     assert sender.is_alive() and not box, "a held create must not answer before its release"
+    assert demo_sim.held_creates() == 1
     demo_sim.release_creates()
     sender.join(30)
     answer = box["answer"]
