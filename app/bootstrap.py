@@ -66,9 +66,6 @@ def make_provider(
     """The provider named by the config (minimax when a key exists, else demo). The embedded
     demo provider is started here, or with ``lazy_demo`` on its client's first request
     (:class:`LazyDemoProvider`: a command that never calls it never starts it)."""
-    from app.providers.demo import DemoProvider
-    from app.providers.minimax import MiniMaxProvider
-
     name, _endpoint = config.provider_identity(bool(key))
     if config.demo_fault and (name == "minimax" or config.base_url):
         raise ValidationError(
@@ -83,12 +80,16 @@ def make_provider(
                 "no MiniMax API key: set MINIMAX_API_KEY or run `slate key set` "
                 "(or use --provider demo)",
             )
+        from app.providers.minimax import MiniMaxProvider  # the demo provider: not loaded
+
         try:
             return MiniMaxProvider(
                 key, config.base_url or DEFAULT_BASE_URL, timeout=config.timeout
             ), None
         except ValueError as exc:
             raise ValidationError("base_url", str(exc)) from None
+    from app.providers.demo import DemoProvider
+
     if config.base_url:
         try:
             return DemoProvider(config.base_url, timeout=config.timeout), None

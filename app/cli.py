@@ -13,7 +13,6 @@ The service answers with typed results; this module alone turns them into JSON
 from __future__ import annotations
 
 import argparse
-import asyncio
 import dataclasses
 import datetime as dt
 import gc
@@ -1427,6 +1426,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sys.stdout.flush()
 
             return sim_cli.run(ns, sim_emit)
+        import asyncio  # the store's commands alone: --help and sim --help load no event loop
+
         out = asyncio.run(_run_service_command(ns, config))
         return emit(out, as_json)
     except ValidationError as exc:

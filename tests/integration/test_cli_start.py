@@ -147,3 +147,47 @@ def test_a_new_submit_loads_the_client_and_the_owner_and_no_words(slate_env, tmp
 def test_the_guard_names_what_got_in():
     names = ["app.cli", "psutil._pslinux", "httpx", "app.present.words", "app.presently"]
     assert sorted(_found(names, NOT_FOR_A_READ)) == ["app.present", "httpx", "psutil"]
+
+
+#: Not loaded by a command that never opens the store (issue 38): ``slate --help``, ``slate sim
+#: --help`` answer from the parser alone.
+NOT_WITHOUT_A_STORE = {
+    "asyncio": "a command on the store (app.cli: asyncio.run)",
+    "sqlalchemy": "the store (app.store)",
+    "app.bootstrap": "a command on the store",
+    "keyring": "the API key or the handle-signing secret (app.service.secrets)",
+    "secretstorage": "the keyring's backend, chosen on the first look-up",
+    "app.providers": "a command on the store (app.bootstrap.make_provider)",
+}
+
+
+def _clean_env(tmp_path: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SLATE_")}
+    env.pop("MINIMAX_API_KEY", None)
+    env.update(SLATE_DATA_DIR=str(tmp_path / "data"), SLATE_TENANT="studio-a", SLATE_USER="lin")
+    return env
+
+
+def test_help_loads_no_event_loop_store_keyring_or_provider(tmp_path):
+    env = _clean_env(tmp_path)
+    for args in (("--help",), ("sim", "--help")):
+        assert _found(loaded(env, *args), NOT_WITHOUT_A_STORE) == {}, args
+    assert not (tmp_path / "data").exists()  # and nothing was made
+
+
+def test_a_read_with_an_api_key_loads_no_demo_provider(tmp_path):
+    """With a key the provider is MiniMax: the demo provider's module is not loaded."""
+    env = {**_clean_env(tmp_path), "MINIMAX_API_KEY": "sk-test-not-a-key"}
+    demo = {"app.providers.demo": "the demo provider (no API key, or --provider demo)"}
+    demo["app.sim"] = "the embedded demo provider"
+    subprocess.run(  # the store is made (and migrated) by a first command
+        [sys.executable, "-m", "app", "--json", "list"],
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=True,
+        capture_output=True,
+    )
+    names = loaded(env, "list")
+    assert "app.providers.minimax" in names  # the provider was made: the check is not vacuous
+    assert _found(names, {**demo, **NOT_FOR_A_READ}) == {}
