@@ -268,16 +268,26 @@ class PasteAim(QObject):
     """Ctrl+V with the pointer over a drop area while the focus is elsewhere in ``form``: the
     paste is aimed at that area (its picture, or why there is none), not at the focused field.
 
-    Installed on the application for the form's lifetime (a text field takes Ctrl+V before any
-    shortcut of the drop area could)."""
+    Installed on the application (a text field takes Ctrl+V before any shortcut of the drop
+    area could) while the focus is in ``form``: an application's filter sees every event of
+    every object, each one a call into Python (a window's construction alone sends thousands),
+    and it acts on none of them unless the focus is in ``form``."""
 
     def __init__(self, form: QWidget, areas: list[Any]) -> None:
         super().__init__(form)
         self._form = form
         self._areas = areas
         app = QApplication.instance()
-        if app is not None:
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._focus_changed)  # a method: let go with the form
+            self._focus_changed(None, QApplication.focusWidget())
+
+    def _focus_changed(self, _old: Any, now: Any) -> None:
+        app = QApplication.instance()
+        if now is not None and self._form.isAncestorOf(now):
             app.installEventFilter(self)
+        else:
+            app.removeEventFilter(self)
 
     def aimed(self) -> Any:
         """The visible drop area under the pointer that takes a paste now, or None."""
