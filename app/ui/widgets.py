@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 from app.ui.qt import QEvent, QLabel, QObject, QPixmap, QSizePolicy, Qt, QtWidgets, QWidget
 
 _WHEEL = QEvent.Type.Wheel
 _POLISH = QEvent.Type.Polish
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class ElidedLabel(QLabel):
@@ -143,11 +146,37 @@ def guard_wheel(app: Any) -> WheelGuard:
     if guard is None:
         guard = WheelGuard(app)
         guard.setObjectName("wheelGuard")
-        app.installEventFilter(guard)
-        for widget in app.allWidgets():
-            if _guarded(widget):
-                _no_wheel_focus(widget)
+        _install(app, guard)
     return guard
 
 
-__all__ += ["WheelGuard", "guard_wheel"]
+def _install(app: Any, guard: WheelGuard) -> None:
+    for widget in app.allWidgets():
+        if _guarded(widget):
+            _no_wheel_focus(widget)
+    app.installEventFilter(guard)
+
+
+def unguarded_build(build: Callable[P, R]) -> Callable[P, R]:
+    """``build`` (a window's construction) runs with the :class:`WheelGuard` off the
+    application: a build sends thousands of events (each widget made, parented, styled and
+    polished), each one a call into Python through the guard, and no wheel turn reaches a
+    widget while it is being built. At its end the guard is back on, and the widgets the
+    build polished are given the focus policy the guard gives at a polish."""
+
+    @functools.wraps(build)
+    def built(*args: P.args, **kwargs: P.kwargs) -> R:
+        app = QtWidgets.QApplication.instance()
+        guard = app.findChild(WheelGuard, "wheelGuard") if app is not None else None
+        if guard is None:  # not installed yet: nothing to take off
+            return build(*args, **kwargs)
+        app.removeEventFilter(guard)
+        try:
+            return build(*args, **kwargs)
+        finally:
+            _install(app, guard)
+
+    return built
+
+
+__all__ += ["WheelGuard", "guard_wheel", "unguarded_build"]

@@ -60,6 +60,7 @@ from app.ui.qt import (
     translate,
 )
 from app.ui.style import apply_theme, resolve
+from app.ui.widgets import unguarded_build
 
 if TYPE_CHECKING:  # the lightboxes load on first use, after the first paint
     from app.ui.compare import CompareView
@@ -99,6 +100,7 @@ def _frame(widget: QWidget | None) -> QFrame:
 class MainWindow(QMainWindow):
     """Slate's main window."""
 
+    @unguarded_build
     def __init__(
         self,
         controller: Any,

@@ -1,31 +1,79 @@
 """What building a window costs beyond its widgets (issues 34 and 38): an application-wide event
 filter written in Python is called for every event of every object, and a window's construction
 alone sends thousands (each widget is created, parented, styled and polished). The form's paste
-aim (``inputs.PasteAim``) is such a filter only while the focus is in the form."""
+aim (``inputs.PasteAim``) is such a filter only while the focus is in the form; the wheel guard
+(``widgets.WheelGuard``) is off the application while a window is built, and the fields the
+build made are guarded when it ends."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
+import pytest
+
+from app.ui import form as form_mod
 from app.ui.inputs import PasteAim
-from app.ui.qt import Qt
+from app.ui.qt import QApplication, Qt, QWidget
+from app.ui.widgets import GUARDED, WheelGuard
+from tests.gui.conftest import close
+
+WHEEL = Qt.FocusPolicy.WheelFocus
+
+
+class CountingAim(PasteAim):
+    """The form's paste aim, noting the events that pass through it."""
+
+    seen: list[Any] = []
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        CountingAim.seen.append(event.type())
+        return super().eventFilter(obj, event)
+
+
+class CountingGuard(WheelGuard):
+    """The wheel guard, noting the events that pass through it."""
+
+    def __init__(self, parent: Any) -> None:
+        super().__init__(parent)
+        self.seen: list[Any] = []
+
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
+        self.seen.append(event.type())
+        return super().eventFilter(obj, event)
+
+
+@pytest.fixture
+def counting_guard(qapp: Any) -> Iterator[CountingGuard]:
+    """A counting wheel guard on the application, as an earlier window's form leaves the guard
+    (the earlier guard, if any, set aside meanwhile)."""
+    earlier = qapp.findChild(WheelGuard, "wheelGuard")
+    if earlier is not None:
+        qapp.removeEventFilter(earlier)
+        earlier.setObjectName("")
+    guard = CountingGuard(qapp)
+    guard.setObjectName("wheelGuard")
+    qapp.installEventFilter(guard)
+    try:
+        yield guard
+    finally:
+        qapp.removeEventFilter(guard)
+        guard.setParent(None)
+        if earlier is not None:
+            earlier.setObjectName("wheelGuard")
+            qapp.installEventFilter(earlier)
 
 
 def test_the_paste_aim_sees_events_only_while_the_focus_is_in_its_form(
     gui, make_window, qtbot, monkeypatch
 ):
-    seen: list[Any] = []
-    filter_events = PasteAim.eventFilter
-
-    def spy(self: PasteAim, obj: Any, event: Any) -> bool:
-        seen.append(event.type())
-        return filter_events(self, obj, event)
-
-    monkeypatch.setattr(PasteAim, "eventFilter", spy)
+    monkeypatch.setattr(form_mod, "PasteAim", CountingAim)
+    seen = CountingAim.seen
+    seen.clear()
     window = make_window()
     window.activateWindow()
-    assert seen == []  # the window built, shown and started: not one event through the aim
     form = window.slot_pane.form
+    assert isinstance(form.paste_aim, CountingAim)
+    assert seen == []  # the window built, shown and started: not one event through the aim
     form.prompt.setFocus()
     gui.until(form.prompt.hasFocus, what="the prompt focused")
     qtbot.keyClick(form.prompt, Qt.Key.Key_A)
@@ -36,3 +84,28 @@ def test_the_paste_aim_sees_events_only_while_the_focus_is_in_its_form(
     seen.clear()
     qtbot.keyClick(window.focusWidget(), Qt.Key.Key_B)
     assert seen == []  # the focus out of the form: the aim is off the application again
+
+
+def test_a_window_is_built_with_the_wheel_guard_off_and_its_fields_guarded(
+    gui, qtbot, counting_guard
+):
+    from app.ui.controller import Controller
+    from app.ui.window import MainWindow
+
+    controller, settings = Controller(gui.service), gui.settings()
+    counting_guard.seen.clear()
+    window = MainWindow(controller, settings)
+    qtbot.addWidget(window)
+    try:
+        assert counting_guard.seen == []  # the whole build: not one event through the guard
+        assert QApplication.instance().findChild(WheelGuard, "wheelGuard") is counting_guard
+        fields = [w for w in window.findChildren(QWidget) if isinstance(w, GUARDED)]
+        assert len(fields) > 10
+        wheel = [w.objectName() or type(w).__name__ for w in fields if w.focusPolicy() == WHEEL]
+        assert wheel == []  # none takes the focus by the wheel, as the guard's polish leaves it
+        window.show()
+        assert counting_guard.seen  # the guard is back on the application
+        controller.start()
+        gui.until(lambda: window.model.started, what="first page of slots")
+    finally:
+        close(gui, controller, window)
