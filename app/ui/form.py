@@ -332,8 +332,6 @@ class CreateForm(QWidget):
         # The draft's parameters and the domain's answers about them (availability, the first
         # problem, the estimate, the budget's verdict): the widgets only show them.
         self.draft = DraftModel()
-        if QtWidgets.QApplication.instance() is not None:
-            guard_wheel(QtWidgets.QApplication.instance())  # no paid setting moves by scrolling
         self.image_radio = QRadioButton(self.tr("Image"), objectName="imageRadio")
         self.video_radio = QRadioButton(self.tr("Video"), objectName="videoRadio")
         self.video_radio.setChecked(True)
@@ -506,6 +504,10 @@ class CreateForm(QWidget):
             picker.fed.connect(lambda name, url, p=picker: self.take(p, [url], name=name))
         self.paste_aim = PasteAim(self, [self.first, self.last, self.subject, self.references])
         self.validate()
+        if QtWidgets.QApplication.instance() is not None:
+            # no paid setting moves by scrolling; installed once the form is made (it guards
+            # the fields made so far), not before: the guard sees none of the build's events
+            guard_wheel(QtWidgets.QApplication.instance())
 
     def add_prompt_tools(self, button: QWidget, panel: QWidget) -> None:
         """A tool beside the prompt's heading (``button``) and its panel under the prompt

@@ -3,7 +3,7 @@ filter written in Python is called for every event of every object, and a window
 alone sends thousands (each widget is created, parented, styled and polished). The form's paste
 aim (``inputs.PasteAim``) is such a filter only while the focus is in the form; the wheel guard
 (``widgets.WheelGuard``) is off the application while a window is built, and the fields the
-build made are guarded when it ends."""
+build made are guarded when it ends; the first form installs it once it is made."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from typing import Any, Iterator
 import pytest
 
 from app.ui import form as form_mod
+from app.ui import widgets
 from app.ui.inputs import PasteAim
-from app.ui.qt import QApplication, Qt, QWidget
+from app.ui.qt import QApplication, QEvent, Qt, QWidget
 from app.ui.widgets import GUARDED, WheelGuard
 from tests.gui.conftest import close
 
@@ -109,3 +110,30 @@ def test_a_window_is_built_with_the_wheel_guard_off_and_its_fields_guarded(
         gui.until(lambda: window.model.started, what="first page of slots")
     finally:
         close(gui, controller, window)
+
+
+def test_the_first_form_installs_the_wheel_guard_once_it_is_made(qapp, qtbot, monkeypatch):
+    earlier = qapp.findChild(WheelGuard, "wheelGuard")
+    if earlier is not None:  # an earlier form's: set aside, as if this one were the first
+        qapp.removeEventFilter(earlier)
+        earlier.setObjectName("")
+    monkeypatch.setattr(widgets, "WheelGuard", CountingGuard)
+    guard = None
+    try:
+        form = form_mod.CreateForm()
+        qtbot.addWidget(form)
+        guard = qapp.findChild(WheelGuard, "wheelGuard")
+        assert isinstance(guard, CountingGuard)
+        assert guard.seen == []  # installed at the end of the form's build: none of its events
+        fields = [w for w in form.findChildren(QWidget) if isinstance(w, GUARDED)]
+        assert len(fields) >= 5
+        assert [w for w in fields if w.focusPolicy() == WHEEL] == []  # the fields made: guarded
+        QApplication.sendEvent(form, QEvent(QEvent.Type.User))
+        assert guard.seen == [QEvent.Type.User]  # on the application now
+    finally:
+        if guard is not None:
+            qapp.removeEventFilter(guard)
+            guard.setParent(None)
+        if earlier is not None:
+            earlier.setObjectName("wheelGuard")
+            qapp.installEventFilter(earlier)
