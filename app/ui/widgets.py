@@ -141,12 +141,14 @@ def _no_wheel_focus(widget: Any) -> None:
 
 def guard_wheel(app: Any) -> WheelGuard:
     """Install the :class:`WheelGuard` on ``app`` (once; later calls return the same guard),
-    and take the wheel focus from the widgets that exist already."""
+    and take the wheel focus from the widgets that exist already. Made during an
+    :func:`unguarded_build`, it goes on at the build's end."""
     guard = app.findChild(WheelGuard, "wheelGuard")
     if guard is None:
         guard = WheelGuard(app)
         guard.setObjectName("wheelGuard")
-        _install(app, guard)
+        if not _builds:
+            _install(app, guard)
     return guard
 
 
@@ -157,24 +159,35 @@ def _install(app: Any, guard: WheelGuard) -> None:
     app.installEventFilter(guard)
 
 
+#: The unguarded builds running (on the GUI thread; one may call another).
+_builds = 0
+
+
 def unguarded_build(build: Callable[P, R]) -> Callable[P, R]:
     """``build`` (a window's construction) runs with the :class:`WheelGuard` off the
     application: a build sends thousands of events (each widget made, parented, styled and
     polished), each one a call into Python through the guard, and no wheel turn reaches a
-    widget while it is being built. At its end the guard is back on, and the widgets the
-    build polished are given the focus policy the guard gives at a polish."""
+    widget while it is being built. When the outermost build ends the guard is on (put back,
+    or on for the first time if the build made it), and the widgets the build polished are
+    given the focus policy the guard gives at a polish."""
 
     @functools.wraps(build)
     def built(*args: P.args, **kwargs: P.kwargs) -> R:
+        global _builds
         app = QtWidgets.QApplication.instance()
-        guard = app.findChild(WheelGuard, "wheelGuard") if app is not None else None
-        if guard is None:  # not installed yet: nothing to take off
+        if app is None:
             return build(*args, **kwargs)
-        app.removeEventFilter(guard)
+        guard = app.findChild(WheelGuard, "wheelGuard")
+        if guard is not None and not _builds:
+            app.removeEventFilter(guard)
+        _builds += 1
         try:
             return build(*args, **kwargs)
         finally:
-            _install(app, guard)
+            _builds -= 1
+            guard = app.findChild(WheelGuard, "wheelGuard")
+            if guard is not None and not _builds:
+                _install(app, guard)
 
     return built
 

@@ -226,6 +226,7 @@ class MainWindow(QMainWindow):
         self.model.fetch_all_roots()
         self.open_running()
 
+    @unguarded_build
     def finish_start(self) -> None:
         """The results view and the create form made and hooked up, and the first draft made
         unless a slot was chosen meanwhile (once; a window made without ``paint_first`` did it

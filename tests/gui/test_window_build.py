@@ -44,21 +44,20 @@ class CountingGuard(WheelGuard):
 
 
 @pytest.fixture
-def counting_guard(qapp: Any) -> Iterator[CountingGuard]:
-    """A counting wheel guard on the application, as an earlier window's form leaves the guard
-    (the earlier guard, if any, set aside meanwhile)."""
+def no_guard(qapp: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No wheel guard on the application, as before its first form (an earlier one set aside
+    meanwhile); the guard made is a :class:`CountingGuard`, taken off at the end."""
     earlier = qapp.findChild(WheelGuard, "wheelGuard")
     if earlier is not None:
         qapp.removeEventFilter(earlier)
         earlier.setObjectName("")
-    guard = CountingGuard(qapp)
-    guard.setObjectName("wheelGuard")
-    qapp.installEventFilter(guard)
+    monkeypatch.setattr(widgets, "WheelGuard", CountingGuard)
     try:
-        yield guard
+        yield
     finally:
-        qapp.removeEventFilter(guard)
-        guard.setParent(None)
+        for guard in qapp.findChildren(CountingGuard):
+            qapp.removeEventFilter(guard)
+            guard.setParent(None)
         if earlier is not None:
             earlier.setObjectName("wheelGuard")
             qapp.installEventFilter(earlier)
@@ -87,53 +86,46 @@ def test_the_paste_aim_sees_events_only_while_the_focus_is_in_its_form(
     assert seen == []  # the focus out of the form: the aim is off the application again
 
 
+@pytest.mark.parametrize("first", [False, True], ids=["guard-on", "first-window"])
 def test_a_window_is_built_with_the_wheel_guard_off_and_its_fields_guarded(
-    gui, qtbot, counting_guard
+    gui, qtbot, qapp, no_guard, first
 ):
+    """An earlier window's form left the guard on the application (taken off for the build),
+    or this window is the first (its form makes the guard, put on at the build's end)."""
     from app.ui.controller import Controller
     from app.ui.window import MainWindow
 
+    if not first:
+        widgets.guard_wheel(qapp)
     controller, settings = Controller(gui.service), gui.settings()
-    counting_guard.seen.clear()
+    for guard in qapp.findChildren(CountingGuard):
+        guard.seen.clear()
     window = MainWindow(controller, settings)
     qtbot.addWidget(window)
     try:
-        assert counting_guard.seen == []  # the whole build: not one event through the guard
-        assert QApplication.instance().findChild(WheelGuard, "wheelGuard") is counting_guard
+        guard = qapp.findChild(WheelGuard, "wheelGuard")
+        assert isinstance(guard, CountingGuard)
+        assert guard.seen == []  # the whole build: not one event through the guard
         fields = [w for w in window.findChildren(QWidget) if isinstance(w, GUARDED)]
         assert len(fields) > 10
         wheel = [w.objectName() or type(w).__name__ for w in fields if w.focusPolicy() == WHEEL]
         assert wheel == []  # none takes the focus by the wheel, as the guard's polish leaves it
         window.show()
-        assert counting_guard.seen  # the guard is back on the application
+        assert guard.seen  # the guard is on the application
         controller.start()
         gui.until(lambda: window.model.started, what="first page of slots")
     finally:
         close(gui, controller, window)
 
 
-def test_the_first_form_installs_the_wheel_guard_once_it_is_made(qapp, qtbot, monkeypatch):
-    earlier = qapp.findChild(WheelGuard, "wheelGuard")
-    if earlier is not None:  # an earlier form's: set aside, as if this one were the first
-        qapp.removeEventFilter(earlier)
-        earlier.setObjectName("")
-    monkeypatch.setattr(widgets, "WheelGuard", CountingGuard)
-    guard = None
-    try:
-        form = form_mod.CreateForm()
-        qtbot.addWidget(form)
-        guard = qapp.findChild(WheelGuard, "wheelGuard")
-        assert isinstance(guard, CountingGuard)
-        assert guard.seen == []  # installed at the end of the form's build: none of its events
-        fields = [w for w in form.findChildren(QWidget) if isinstance(w, GUARDED)]
-        assert len(fields) >= 5
-        assert [w for w in fields if w.focusPolicy() == WHEEL] == []  # the fields made: guarded
-        QApplication.sendEvent(form, QEvent(QEvent.Type.User))
-        assert guard.seen == [QEvent.Type.User]  # on the application now
-    finally:
-        if guard is not None:
-            qapp.removeEventFilter(guard)
-            guard.setParent(None)
-        if earlier is not None:
-            earlier.setObjectName("wheelGuard")
-            qapp.installEventFilter(earlier)
+def test_the_first_form_installs_the_wheel_guard_once_it_is_made(qapp, qtbot, no_guard):
+    form = form_mod.CreateForm()
+    qtbot.addWidget(form)
+    guard = qapp.findChild(WheelGuard, "wheelGuard")
+    assert isinstance(guard, CountingGuard)
+    assert guard.seen == []  # installed at the end of the form's build: none of its events
+    fields = [w for w in form.findChildren(QWidget) if isinstance(w, GUARDED)]
+    assert len(fields) >= 5
+    assert [w for w in fields if w.focusPolicy() == WHEEL] == []  # the fields made: guarded
+    QApplication.sendEvent(form, QEvent(QEvent.Type.User))
+    assert guard.seen == [QEvent.Type.User]  # on the application now
