@@ -22,6 +22,7 @@ from app.service.owner import this_owner
 from app.store.aio import open_store
 from app.store.rows import ClaimRequest, ClaimWrite, Scope
 from tests.support.sim_media import audio_bytes, heif_bytes, image_bytes, video_bytes
+from tests.support.fixtures import copy_migrated_store
 
 RID = "article:20261201:tide-eye:scene-03"
 H3 = ["--kind", "video", "--model", "MiniMax-H3", "--prompt", "tide eye"]
@@ -29,7 +30,8 @@ FIXTURE = json.loads((Path(__file__).parents[1] / "data" / "old_fingerprints.jso
 
 
 @pytest.fixture
-def cli_env(monkeypatch, data_dir, demo_sim, tmp_path):
+def cli_env(monkeypatch, data_dir, demo_sim, tmp_path, migrated_store):
+    copy_migrated_store(migrated_store, data_dir)  # a store at head: no migration per test
     monkeypatch.setenv("SLATE_DATA_DIR", str(data_dir))
     monkeypatch.setenv("SLATE_PROVIDER", "demo")
     monkeypatch.setenv("SLATE_BASE_URL", demo_sim.base_url)

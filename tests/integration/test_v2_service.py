@@ -14,7 +14,7 @@ from app.domain.states import Action, State
 from app.service.commands import AttachTask, Lookup
 from app.service.results import LookupReport, OutcomeKind, ProblemCode
 from app.sim import SimServer
-from tests.support.fixtures import Harness, open_harness, sqlite_url
+from tests.support.fixtures import Harness, copy_migrated_store, open_harness, sqlite_url
 from tests.support.sim_media import audio_bytes, image_bytes, video_bytes
 
 pytestmark = pytest.mark.timeout(180)
@@ -24,8 +24,9 @@ H3 = {"model": "MiniMax-H3", "prompt": "tide eye at dawn, slow dolly in", "durat
 
 
 @pytest.fixture
-async def h(data_dir: Path, demo_sim: SimServer) -> AsyncIterator[Harness]:
+async def h(data_dir: Path, demo_sim: SimServer, migrated_store: bytes) -> AsyncIterator[Harness]:
     """A wired service on SQLite (the store-sensitive tests use ``harness``: both backends)."""
+    copy_migrated_store(migrated_store, data_dir)  # a store at head: no migration per test
     async with open_harness(data_dir, sqlite_url(data_dir), demo_sim) as got:
         yield got
 
