@@ -12,7 +12,7 @@ import dataclasses
 import logging
 import time
 from pathlib import Path
-from typing import Any, Awaitable, Callable, NoReturn
+from typing import TYPE_CHECKING, Any, Awaitable, Callable, NoReturn
 
 from app.domain import params_v2
 from app.domain.errors import FailReason, ValidationError
@@ -29,14 +29,15 @@ from app.domain.states import (
 )
 from app.providers.base import ForeignAnswer, ProviderError, VideoStatus
 from app.providers.codes import failure_reason
-from app.service import media as media_mod
-from app.service import sound
 from app.service.context import ServiceContext
 from app.service.owner import owner_gone
 from app.service.ratelimit import backoff, retry_delay
 from app.service.results import OutcomeKind, Problem, ProblemCode, Result, invalid
 from app.service.transitions import Transitions
 from app.store.rows import TaskRow
+
+if TYPE_CHECKING:  # loaded by the download that uses them, not by a read (issue 38)
+    from app.service import media as media_mod
 
 log = logging.getLogger(__name__)
 
@@ -173,6 +174,8 @@ class Lifecycle:
         """Move the task by one query answer: the status word through its protocol's
         whitelist; the provider's success starts the download at once (V2 links expire)."""
         if task.kind == "speech":  # asynchronous speech: its own words (app.service.sound)
+            from app.service import sound
+
             return await sound.apply_speech_status(self, task, status)
         moves = self.moves
         protocol = self.ctx.protocol(task)
@@ -325,6 +328,9 @@ class Lifecycle:
     ) -> TaskRow:
         """Fetch and verify every media item; only then ``success``. ``link``: a V2 video's
         URL from the query just answered (tried first; later attempts query again)."""
+        from app.service import media as media_mod
+        from app.service import sound
+
         if sound.is_sound(task.kind):  # music and speech: app.service.sound
             return await sound.download(self, task)
         ctx = self.ctx
@@ -410,6 +416,8 @@ class Lifecycle:
         """Download and verify a finished slot's media again, as the first download did (same
         checks), changing no state: for a slot whose local files were deleted. Raises what a
         download raises (VerificationFailed, ProviderError, OSError)."""
+        from app.service import media as media_mod
+
         ctx = self.ctx
         folder = media_mod.media_folder(ctx.config.data_dir, task.tenant, task.slot_key)
         results = task.results or {}
@@ -447,6 +455,8 @@ class Lifecycle:
     async def _download_video(
         self, task: TaskRow, results: dict[str, Any], folder: Path, link: str | None = None
     ) -> media_mod.VerifiedMedia:
+        from app.service import media as media_mod
+
         if self.ctx.protocol(task) == V2:
             return await self._download_v2(task, folder, link)
         ctx = self.ctx
@@ -495,6 +505,8 @@ class Lifecycle:
         """A V2 video: its ``content.url`` (or, when that expired or failed, a fresh one from a
         new query — V2 has no file id to exchange), held to the size asked, the length and the
         stereo track."""
+        from app.service import media as media_mod
+
         ctx = self.ctx
         api = ctx.api(task)
         if link is None:

@@ -28,7 +28,6 @@ from app.domain.naming import (
 from app.domain.slots import KINDS, validate_request_id
 from app.domain.fingerprint import fingerprint
 from app.domain.states import IN_FLIGHT, PAID_OR_PAYING, REFUSAL_WHY, Action, Refusal, State
-from app.service import media as media_mod
 from app.service.context import ServiceContext
 from app.service.spend import Spending
 from app.service.results import (
@@ -209,6 +208,8 @@ class Reads:
             dest.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             return refused(ProblemCode.INVALID, f"to: cannot create {dest}: {exc.strerror}", "to")
+        from app.service import media as media_mod  # an export's checks, not a read's (issue 38)
+
         here = [m for m in task.media if m.removed_at is None]
         if task.media and not here:
             return refused(ProblemCode.MEDIA_MISSING, REFUSAL_WHY[Refusal.MEDIA_REMOVED])

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from functools import partial
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from app.domain import lookup
 from app.domain.errors import FailReason, Unchanged
 from app.domain.states import (
     Action,
@@ -31,8 +30,6 @@ from app.domain.states import (
 )
 from app.domain.tidy import may_refetch
 from app.providers.base import KeepsClock, ProviderError
-from app.service import voice
-from app.service.media import VerificationFailed
 from app.service.commands import AttachTask, DeclareFailed, Lookup, RecoverHow, Redownload
 from app.service.context import ServiceContext
 from app.service.lifecycle import Lifecycle
@@ -50,6 +47,9 @@ from app.service.lease import LEASE_MARGIN
 from app.service.transitions import Transitions
 from app.service.views import DECLARED_REASON
 from app.store.rows import TaskRow
+
+if TYPE_CHECKING:  # loaded by the recovery that uses them, not by a read (issue 38)
+    from app.domain import lookup
 
 __all__ = ["AttachTask", "DeclareFailed", "Lookup", "RecoverHow", "Recovery", "Redownload"]
 
@@ -132,6 +132,8 @@ class Recovery:
     async def _refetch(self, task: TaskRow) -> Result[Any]:
         """``recover --redownload`` of a slot pruned by ``prune-media``: the media fetched and
         verified again; the slot stays ``success`` (nothing created, nothing billed)."""
+        from app.service.media import VerificationFailed
+
         ctx = self.ctx
         try:
             fresh = await self.lifecycle.refetch(task)
@@ -254,6 +256,8 @@ class Recovery:
         send and its timeout as recorded when the create became unknown; without them (the
         process died while sending) the owner's lease, which outlived any send of that
         process."""
+        from app.domain import lookup
+
         sent_at = timeout = None
         claimed = task.created_at
         found_send = False
@@ -279,6 +283,8 @@ class Recovery:
         """This user's other slots that are ``unknown`` or ``submitting``, each with its own
         window (placed in the provider's clock as this slot's): any of them may have made a
         task that fits this slot too."""
+        from app.domain import lookup
+
         others = await self.ctx.store.tasks_in_states(task.scope, [State.UNKNOWN, State.SUBMITTING])
         out = []
         for other in others:
@@ -293,6 +299,8 @@ class Recovery:
         the provider's answers: the latest one's before listing, and the list's own after it;
         when they disagree by more than a second (no answer yet, or the clock moved) the list
         is asked again in the window the fresh reading places."""
+        from app.domain import lookup
+
         ctx = self.ctx
         own = await self._window(task)
         api = ctx.api(task)
@@ -357,6 +365,8 @@ class Recovery:
         option = options[RecoverWay.LOOKUP]
         if not option.offered:
             return not_allowed(ctx.view(task), option.why_not)
+        from app.service import voice
+
         if voice.is_voice(task.kind):  # exact evidence: get_voice lists the slot's voice id
             return await voice.lookup(self, task)
         try:

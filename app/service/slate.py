@@ -48,8 +48,6 @@ from app.service.results import (
     SlotList,
     SpendReport,
 )
-from app.service import voice as voice_mod
-from app.service.sound import VoiceList, list_voices
 from app.service.spend import Prices, Spending
 from app.service.submit import Submitter
 from app.service.tidy import Tidy
@@ -65,6 +63,7 @@ if TYPE_CHECKING:  # shot lists (and yaml) load on their first use, not with the
     from app.domain.shotlist import ShotList
     from app.service import preview as preview_mod  # a voice's preview: on its first use too
     from app.service.batch import Batches, BatchSource
+    from app.service.sound import VoiceList  # voices and their slots: on their first use too
 
 
 class SlateService:
@@ -335,6 +334,8 @@ class SlateService:
     async def voices(self) -> Result[VoiceList]:
         """The voices a voice line may use: the provider's ``get_voice`` list, or MiniMax's
         documented system voices when it cannot be asked (``problem`` says why)."""
+        from app.service.sound import list_voices
+
         return await list_voices(self.ctx.provider)
 
     async def design_voice(
@@ -354,6 +355,8 @@ class SlateService:
     async def voice_list(self, voice_type: Any = "all") -> Result[Any]:
         """``voice list``: ``get_voice`` with made, last used and deleted-after dates and the
         voice slot that made each (:func:`app.service.voice.list_voices`)."""
+        from app.service import voice as voice_mod
+
         return await voice_mod.list_voices(self.ctx, voice_type)
 
     async def preview_price(

@@ -47,8 +47,7 @@ from app.providers.base import (
     V2Extras,
 )
 from app.providers.codes import reason_of
-from app.service import h3image, inputs, journal, sound, voice
-from app.service import media as media_mod
+from app.service import h3image, inputs, journal
 from app.service.context import ServiceContext
 from app.service.lease import Lease, lease_seconds
 from app.service.lifecycle import Lifecycle, max_seconds_given
@@ -128,6 +127,8 @@ async def read_inputs(
         await asyncio.to_thread(inputs.check_v1_images, kind, params)
     norm = normalize(kind, params)
     if kind == "speech":
+        from app.service import voice  # loaded by a voice line's submit, not by a read (issue 38)
+
         await voice.check_kept(ctx, norm, request_id)  # the 7-day clock of a designed voice
     return params, local, norm
 
@@ -413,6 +414,8 @@ class Submitter:
         local: dict[str, inputs.LocalInput] | None,
         plan: params_v2.BodyPlan | None,
     ) -> Result[Any]:
+        from app.service import sound  # music and speech: loaded by a send, not by a read
+
         ctx = self.ctx
         v2 = ctx.protocol(task) == V2
         h3_image = task.kind == "image" and params_h3image.is_h3_image(task.params.get("model"))
@@ -670,6 +673,8 @@ class Submitter:
         if answered["type"] == "prompt":
             return await self._prompt_recorded(task, answered, recorded)
         if answered["type"] == "sound":
+            from app.service import sound
+
             return await sound.recorded_sync(self, task, answered, recorded)
         if answered["type"] == "image":
             result = ImageResult(
@@ -904,6 +909,8 @@ class Submitter:
     ) -> Result[Any]:
         """Images come with the create's answer: verify and store them at once (URLs expire).
         ``recorded`` is called once the store holds the answer (before the downloads)."""
+        from app.service import media as media_mod  # verified downloads: not a read's (issue 38)
+
         ctx = self.ctx
         urls = [i.url for i in result.items if i.url]
         results: dict[str, Any] = {
