@@ -27,11 +27,14 @@ is that protocol's :class:`VideoApi`, whose :class:`~app.domain.capabilities.Cap
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, AsyncIterator, Callable, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Protocol, runtime_checkable
 
 from app.domain.capabilities import Capabilities
 from app.domain.errors import FailReason
-from app.domain.lookup import Clock, Listed
+
+if TYPE_CHECKING:  # app.domain.lookup loads with a lookup, not with every provider (issue 38)
+    from app.domain.lookup import Clock
+    from app.domain.lookup import Listed as ListedTask
 
 
 class ProviderError(Exception):
@@ -280,8 +283,16 @@ class Download:
     wire_bytes: Callable[[], int] = lambda: 0
 
 
-#: A task as a provider's list shows it (for recover: lookup).
-ListedTask = Listed
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> Any:
+        """``ListedTask``: a task as a provider's list shows it (for recover: lookup),
+        :class:`app.domain.lookup.Listed`, loaded on its first use."""
+        if name == "ListedTask":
+            from app.domain.lookup import Listed
+
+            return Listed
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @runtime_checkable

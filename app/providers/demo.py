@@ -7,13 +7,16 @@ MiniMax V2 adapter unchanged. MiniMax V1 cannot list recent tasks; the demo prov
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import urlsplit, urlunsplit
 
 from app.domain.capabilities import Capabilities
 from app.domain.hosts import is_loopback_host
-from app.providers.base import Ambiguous, DownloadContext, ListedTask, Refused
+from app.providers.base import Ambiguous, DownloadContext, Refused
 from app.providers.minimax import MiniMaxProvider
+
+if TYPE_CHECKING:
+    from app.providers.base import ListedTask
 
 
 class DemoProvider(MiniMaxProvider):
@@ -69,6 +72,8 @@ class DemoProvider(MiniMaxProvider):
     ) -> list[ListedTask]:
         """The demo provider's V1 tasks created between ``since`` and ``until``."""
         import httpx  # loaded with the provider's client, on its first request
+
+        from app.providers.base import ListedTask
 
         try:
             response = await self.http.client.get(f"{self.base_url}/_sim/tasks")

@@ -31,7 +31,6 @@ from app import scrub as scrub_mod
 from app.domain.errors import FailReason
 from app.domain.numbers import as_int as as_int
 from app.domain.hosts import LOOPBACK_NAMES, endpoint_for, is_loopback_host
-from app.domain.lookup import Clock
 from app.providers.base import Ambiguous, Download, Refused, Stalled
 
 if TYPE_CHECKING:
@@ -39,6 +38,8 @@ if TYPE_CHECKING:
 
     # imported where a request is made: every command builds the provider, few call it
     import httpx
+
+    from app.domain.lookup import Clock  # read off an answer; app.domain.lookup: a lookup's
 
 log = logging.getLogger(__name__)
 
@@ -267,6 +268,8 @@ class ApiClient:
         """Read the provider's clock off an answer's ``Date``: it was stamped between the
         request leaving and its headers arriving, and is cut to whole seconds, so the offset
         (provider minus this machine) is known to half the round trip plus half a second."""
+        from app.domain.lookup import Clock
+
         stamped = provider_time(response.headers.get("Date"))
         if stamped is None:
             return

@@ -16,11 +16,11 @@ from __future__ import annotations
 import base64
 import binascii
 import logging
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from app.domain.capabilities import Capabilities
 from app.domain.protocols import T2A, V1
-from app.providers import h3image, sound, voice
 from app.providers.base import (
     Ambiguous,
     Cancelled,
@@ -28,7 +28,6 @@ from app.providers.base import (
     FileInfo,
     ImageItem,
     ImageResult,
-    ListedTask,
     ProviderError,
     Refused,
     Uploaded,
@@ -59,6 +58,11 @@ from app.providers.minimax_v2 import MiniMaxV2
 
 if TYPE_CHECKING:
     import httpx  # the client's own module makes it on the first request
+
+    # Images of MiniMax-H3, music and speech, voices: loaded by their first request (or, for
+    # speech, by the lifecycle's first look at its API), not by a read (issue 38).
+    from app.providers import sound, voice
+    from app.providers.base import ListedTask
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +99,13 @@ class MiniMaxProvider:
         self.endpoint = endpoint or endpoint_for(base_url)
         self._hint = auth_hint(base_url)
         self.v2 = MiniMaxV2(self.http)
-        self.speech = sound.SpeechApi(self.http, self._hint)
+
+    @cached_property
+    def speech(self) -> sound.SpeechApi:
+        """Asynchronous speech's endpoints, on the same client."""
+        from app.providers import sound
+
+        return sound.SpeechApi(self.http, self._hint)
 
     def __repr__(self) -> str:
         return (
@@ -221,26 +231,36 @@ class MiniMaxProvider:
 
     async def generate_h3_image(self, path: str, body: dict[str, Any]) -> ImageResult:
         """MiniMax-H3-Image (generations or edits): :mod:`app.providers.h3image`."""
+        from app.providers import h3image
+
         return await h3image.generate(self.http, path, body, self._hint)
 
     async def generate_sound(
         self, kind: str, body: dict[str, Any], timeout: float | None = None
     ) -> sound.SoundAnswer:
         """Music or synchronous speech: :mod:`app.providers.sound`."""
+        from app.providers import sound
+
         return await sound.generate(self.http, kind, body, self._hint, timeout)
 
     async def list_voices(self) -> list[tuple[str, str]]:
         """The voices ``get_voice`` lists: :func:`app.providers.sound.list_voices`."""
+        from app.providers import sound
+
         return await sound.list_voices(self.http, self._hint)
 
     async def design_voice(
         self, body: dict[str, Any], timeout: float | None = None
     ) -> voice.VoiceDesigned:
         """A voice design: :func:`app.providers.voice.design`."""
+        from app.providers import voice
+
         return await voice.design(self.http, body, self._hint, timeout)
 
     async def get_voices(self, voice_type: str = "all") -> list[voice.ListedVoice]:
         """``get_voice`` with each voice's group and date: :func:`app.providers.voice.voices`."""
+        from app.providers import voice
+
         return await voice.voices(self.http, self._hint, voice_type)
 
     def download(self, url: str) -> DownloadContext:

@@ -12,16 +12,14 @@ when it expired — V2 has no file id to exchange.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from app.domain.capabilities import Capabilities
-from app.domain.lookup import Clock
 from app.domain.protocols import V2
 from app.providers.base import (
     Ambiguous,
     Cancelled,
-    ListedTask,
     PromptAnswer,
     Uploaded,
     VideoCreated,
@@ -30,6 +28,10 @@ from app.providers.base import (
 )
 from app.providers.codes import v1_http, v1_raise_for_code, v2_checked
 from app.providers.http import ApiClient, as_id, as_int, auth_hint
+
+if TYPE_CHECKING:  # app.domain.lookup loads with a lookup, not with every provider (issue 38)
+    from app.domain.lookup import Clock
+    from app.providers.base import ListedTask
 
 log = logging.getLogger(__name__)
 
@@ -200,6 +202,8 @@ class MiniMaxV2:
         facts = {k: item.get(k) for k in ("duration", "resolution", "ratio", "task_type")}
         model = item.get("model") if isinstance(item.get("model"), str) else None
         status = item.get("status") if isinstance(item.get("status"), str) else None
+        from app.providers.base import ListedTask
+
         return ListedTask(task_id, float(created), model, status, facts)
 
     # -- cancel and upload -----------------------------------------------------------------
