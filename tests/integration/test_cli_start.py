@@ -9,7 +9,8 @@ on a terminal or with ``--progress`` only) and no voice preview. A replay is ans
 record and loads what a read loads: the provider's HTTP client is made before a claim that
 writes, not before one answered as it is. The console script's process freezes what it loaded
 (``gc.freeze``, as ``python -m app`` does): the cycle collector and the interpreter's last
-collections as it exits do not walk it again."""
+collections as it exits do not walk it again. ``list`` and ``status`` load no verified media,
+no music, speech or voice module and no lookup: each loads with the command that uses it."""
 
 from __future__ import annotations
 
@@ -144,6 +145,30 @@ def test_a_new_submit_loads_the_client_and_the_owner_and_no_words(slate_env, tmp
     assert held["frozen"] > 0
 
 
+#: Not loaded by ``slate --json list`` or ``status`` (issue 38): each loads with the command
+#: that uses it.
+NOT_FOR_LIST_OR_STATUS = {
+    "app.service.media": "a download, an export or a check of a result (verified media)",
+    "app.service.sound": "music and speech: their send, download and voices (app.service.sound)",
+    "app.service.sound_media": "music and speech's media (app.service.sound)",
+    "app.service.voice": "a voice line's submit, a voice design, voice list, recover of a voice",
+    "app.domain.lookup": "recover's lookup, a provider's task list or clock (ListedTask, Clock)",
+    "app.providers.h3image": "MiniMax-H3-Image's request (MiniMaxProvider.generate_h3_image)",
+    "app.providers.sound": "music, speech and the voice list's requests (MiniMaxProvider)",
+    "app.providers.voice": "a voice design or get_voice (MiniMaxProvider)",
+}
+
+
+def test_list_and_status_load_no_media_sound_voice_or_lookup(slate_env):
+    made = run_slate_in_process(slate_env, *SUBMIT, "--wait")  # the one slot they read
+    assert made.out["task"]["state"] == "success", made.out
+    for args in (("list",), ("status", RID)):
+        names = loaded(slate_env, *args)
+        assert "app.service.slate" in names and "app.providers.minimax" in names  # not vacuous
+        got = _found(names, {**NOT_FOR_LIST_OR_STATUS, **NOT_FOR_A_READ})
+        assert got == {}, f"slate {args[0]} loaded what it does not use: {got}"
+
+
 def test_the_guard_names_what_got_in():
     names = ["app.cli", "psutil._pslinux", "httpx", "app.present.words", "app.presently"]
     assert sorted(_found(names, NOT_FOR_A_READ)) == ["app.present", "httpx", "psutil"]
@@ -190,4 +215,5 @@ def test_a_read_with_an_api_key_loads_no_demo_provider(tmp_path):
     )
     names = loaded(env, "list")
     assert "app.providers.minimax" in names  # the provider was made: the check is not vacuous
-    assert _found(names, {**demo, **NOT_FOR_A_READ}) == {}
+    got = _found(names, {**demo, **NOT_FOR_A_READ, **NOT_FOR_LIST_OR_STATUS})
+    assert got == {}, f"slate list with a key loaded what it does not use: {got}"
