@@ -284,7 +284,11 @@ class MiniMaxProvider:
         (anyio's, ~50-90 ms). They are made on first use, so a command that never calls the
         provider does not pay them; the submit warms before it claims (nothing slow between
         the record and the send, where a crash leaves the slot unknown), and the desktop app in
-        its build thread (not on the window's loop). Cheap once warm."""
+        its build thread (not on the window's loop). Cheap once warm. The modules of
+        MiniMax-H3's images, music and speech are loaded here too: a read never loads them, and
+        a send never loads them between the record and the request."""
+        from app.providers import h3image, sound  # noqa: F401 - loaded now, not in a send
+
         self.http.client  # noqa: B018 - made on first use, with what it loads
 
     async def aclose(self) -> None:

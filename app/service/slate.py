@@ -49,7 +49,7 @@ from app.service.results import (
     SpendReport,
 )
 from app.service.spend import Prices, Spending
-from app.service.submit import Submitter
+from app.service.submit import Submitter, warm_for_send
 from app.service.tidy import Tidy
 from app.service.pick_results import BoardReport, PickReport
 from app.service.picks import Picks
@@ -286,13 +286,14 @@ class SlateService:
         return await self._reads.suggest_request_id(request_id)
 
     def warm(self) -> None:
-        """Make now what a process's first submit would make: the provider's client
-        (:meth:`~app.providers.base.Provider.warm`) and the price table with the prices this
-        user gave (one read of the store). Blocking: for a thread that may wait (the desktop
-        app's build thread), never the window's loop. A price override that cannot be read is
-        logged and left to the submit that needs it, which refuses naming the file, line and
-        field."""
-        self.ctx.provider.warm()
+        """Make now what a process's first submit would make: what a send makes or loads on
+        first use (:func:`~app.service.submit.warm_for_send`: the provider's client, the
+        modules of a send's answer, this process as an owner) and the price table with the
+        prices this user gave (one read of the store). Blocking: for a thread that may wait
+        (the desktop app's build thread), never the window's loop. A price override that
+        cannot be read is logged and left to the submit that needs it, which refuses naming
+        the file, line and field."""
+        warm_for_send(self.ctx)
         self.ctx.prices_or_none()
 
     # -- money ----------------------------------------------------------------------------

@@ -133,6 +133,18 @@ async def read_inputs(
     return params, local, norm
 
 
+def warm_for_send(ctx: ServiceContext) -> None:
+    """What a send makes or loads on first use, made before the record (between the record and
+    the send a crash leaves the slot unknown, so nothing slow may run there): the provider's
+    client and modules, and the service's modules for a send's answer (music and speech, the
+    verified downloads of images that come with the answer), and this process as the owner of
+    the record (its start time: psutil). A read loads none of them."""
+    from app.service import media, sound  # noqa: F401 - loaded now, not after the record
+
+    ctx.provider.warm()
+    this_owner()
+
+
 class Submitter:
     def __init__(self, ctx: ServiceContext, lifecycle: Lifecycle, moves: Transitions) -> None:
         self.ctx = ctx
@@ -200,7 +212,7 @@ class Submitter:
         # from the record sends nothing, and makes nothing for it.
         claim = await ctx.store.claim(
             claim_request(ctx, slot, kind, norm, fp, time.time(), table),
-            before_write=ctx.provider.warm,
+            before_write=lambda: warm_for_send(ctx),
         )
         on_claimed()
         if claim.outcome is ClaimOutcome.BUDGET_REFUSED:
