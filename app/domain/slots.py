@@ -158,9 +158,14 @@ def sha256_hex(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@lru_cache(maxsize=64)  # a process serves one user or a few: every slot asks again
+def _user_hash(user: str) -> str:
+    return sha256_hex(user)
+
+
 def user_digest(user: str) -> str:
     """SHA-256 of the normalized user: ``mei``, ``mei `` and NFC/NFD ``José`` are one user."""
-    return sha256_hex(normalize_user(user))
+    return _user_hash(normalize_user(user))
 
 
 def slot_key(tenant: str, user: str, request_id: str) -> str:
@@ -190,9 +195,9 @@ class SlotRef:
     def parse(cls, tenant: object, user: object, request_id: object) -> "SlotRef":
         return cls(normalize_tenant(tenant), normalize_user(user), validate_request_id(request_id))
 
-    @cached_property
+    @property
     def user_hash(self) -> str:
-        return sha256_hex(self.user)  # normalized by parse
+        return _user_hash(self.user)  # normalized by parse
 
     @cached_property
     def request_hash(self) -> str:

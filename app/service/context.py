@@ -195,6 +195,7 @@ class ServiceContext:
     def task_cost(self, task: TaskRow) -> tuple[Cost | None, Money]:
         """The task's cost (stored at claim; or, for a slot claimed before Slate stored costs,
         priced now) and what it counts for in spend and the budget."""
+        state = task.state.value
         if task.cost_currency is not None:
             cost: Cost | None = Cost(
                 amount(task.cost_estimate),
@@ -210,7 +211,7 @@ class ServiceContext:
                 else lazy_cost(
                     task.kind,
                     task.params,
-                    task.state.value,
+                    state,
                     task.provider_status,
                     task.results,
                     task.cost_reported,
@@ -224,11 +225,11 @@ class ServiceContext:
                 request_id=task.request_id,
                 model=str(task.params.get("model") or ""),
                 day=task.cost_day or "",
-                state=task.state.value,
+                state=state,
                 estimate=cost.estimate,
                 reported=cost.reported,
                 declared_failed=task.error_code == DECLARED_FAILED,
-                billed=provider_billed(task.state.value, task.provider_status),
+                billed=provider_billed(state, task.provider_status),
             )
         )
         return cost, charged

@@ -69,12 +69,16 @@ def amount(text_value: object) -> Money:
     return out if out.is_finite() and 0 <= out <= MAX_MONEY else None
 
 
+#: The states :func:`provider_billed` reads, as the stored text (an enum member's ``.value``
+#: is a descriptor call: every view and spend row asks).
+_SUCCEEDED = (State.DOWNLOADING.value, State.SUCCESS.value)
+_FAILED = State.FAIL.value
+
+
 def provider_billed(state: str, provider_status: str | None) -> bool:
     """Whether the provider billed the generation, whatever our download did: it said it
     succeeded, or ended it in a failure it bills (``BILLED_WORDS``: async speech's Expired)."""
-    return state in (State.DOWNLOADING.value, State.SUCCESS.value) or (
-        state == State.FAIL.value and provider_status in BILLED_WORDS
-    )
+    return state in _SUCCEEDED or (state == _FAILED and provider_status in BILLED_WORDS)
 
 
 PRICED_NOW = "priced now: the slot was claimed before Slate stored costs"

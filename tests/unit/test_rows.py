@@ -23,3 +23,17 @@ def test_task_row_is_what_the_dataclass_makes() -> None:
     # every field but the media is a column of the tasks table: one without a column would be
     # left unset by task_row
     assert {f.name for f in dataclasses.fields(TaskRow)} == {*tasks.c.keys(), "media"}
+
+
+def test_task_row_of_a_wider_row_keeps_only_the_task_columns() -> None:
+    """A row with more than the task's columns (a join) gives the same task: the extra column
+    is not an attribute, and the row the caller holds is not the task's own dict."""
+    stored = {c.key: f"v-{c.key}" for c in tasks.c}
+    stored["state"] = "processing"
+    wider = {**stored, "media_count": 3}
+    made = task_row(wider)
+    assert vars(made) == vars(task_row(stored))
+    assert not hasattr(made, "media_count")
+    exact = dict(stored)
+    task_row(exact).kind = "image"
+    assert exact["kind"] == "v-kind" and exact["state"] == "processing"
