@@ -32,6 +32,7 @@ from app.service.derived import Derivations
 from app.service.lifecycle import Lifecycle
 from app.service.reads import Reads, SlotReader, Twin
 from app.service.recover import RecoverHow, Recovery
+from app.service.owner import this_owner
 from app.service.results import (
     Pruned,
     BatchReport,
@@ -288,12 +289,14 @@ class SlateService:
     def warm(self) -> None:
         """Make now what a process's first submit would make: what a send makes or loads on
         first use (:func:`~app.service.submit.warm_for_send`: the provider's client, the
-        modules of a send's answer, this process as an owner) and the price table with the
-        prices this user gave (one read of the store). Blocking: for a thread that may wait
-        (the desktop app's build thread), never the window's loop. A price override that
-        cannot be read is logged and left to the submit that needs it, which refuses naming
-        the file, line and field."""
+        modules of a send's answer), this process as an owner (its start time: psutil, ~30 ms
+        to load, else paid by the first claim's values) and the price table with the prices
+        this user gave (one read of the store). Blocking: for a thread that may wait (the
+        desktop app's build thread), never the window's loop. A price override that cannot be
+        read is logged and left to the submit that needs it, which refuses naming the file,
+        line and field."""
         warm_for_send(self.ctx)
+        this_owner()
         self.ctx.prices_or_none()
 
     # -- money ----------------------------------------------------------------------------

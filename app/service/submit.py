@@ -137,12 +137,10 @@ def warm_for_send(ctx: ServiceContext) -> None:
     """What a send makes or loads on first use, made before the record (between the record and
     the send a crash leaves the slot unknown, so nothing slow may run there): the provider's
     client and modules, and the service's modules for a send's answer (music and speech, the
-    verified downloads of images that come with the answer), and this process as the owner of
-    the record (its start time: psutil). A read loads none of them."""
+    verified downloads of images that come with the answer). A read loads none of them."""
     from app.service import media, sound  # noqa: F401 - loaded now, not after the record
 
     ctx.provider.warm()
-    this_owner()
 
 
 class Submitter:

@@ -5,7 +5,7 @@ Between the record (``submitting``) and the request, a crash leaves the slot unk
 fault soaks saw more unknown slots once slow work had moved there (CI 52). A fresh process
 submits an image, an H3 image and a song to the demo provider over loopback; each create's
 request is seen leaving (httpx's request hook) and the modules loaded then are compared with
-those loaded when the record was written. A read (``slate list``) loads none of them
+those loaded when the record's write began (its values made, its turn not yet taken). A read (``slate list``) loads none of them
 (tests/integration/test_cli_start.py)."""
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ SCRIPT = textwrap.dedent(
                 at = {}
 
                 def recorded(request):  # the record's write: after the claim's warm
+                    request.write  # its values (the owner too) are made before its turn
                     at["record"] = set(sys.modules)
                     return write(request)
 
