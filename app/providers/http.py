@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     # imported where a request is made: every command builds the provider, few call it
     import httpx
 
-    from app.domain.lookup import Clock  # read off an answer; app.domain.lookup: a lookup's
+    from app.domain.lookup import Clock  # loaded where an answer's clock is read
 
 log = logging.getLogger(__name__)
 

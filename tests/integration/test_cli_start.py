@@ -68,13 +68,16 @@ def loaded(env: dict[str, str], *args: str) -> set[str]:
     return names
 
 
-def test_a_read_only_command_loads_no_http_stack_migrations_qt_or_demo_provider(tmp_path, demo_sim):
+def _clean_env(tmp_path: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("SLATE_")}
     env.pop("MINIMAX_API_KEY", None)
     env.update(SLATE_DATA_DIR=str(tmp_path / "data"), SLATE_TENANT="studio-a", SLATE_USER="lin")
-    embedded = dict(env)  # no key, no base URL: the embedded demo provider
-    remote = {**env, "SLATE_PROVIDER": "demo", "SLATE_BASE_URL": demo_sim.base_url}
-    subprocess.run(  # the store is made (and migrated) by a first command
+    return env
+
+
+def _make_store(env: dict[str, str]) -> None:
+    """The store made (and migrated) by a first command, before the one measured."""
+    subprocess.run(
         [sys.executable, "-m", "app", "--json", "list"],
         env=env,
         cwd=ROOT,
@@ -82,6 +85,13 @@ def test_a_read_only_command_loads_no_http_stack_migrations_qt_or_demo_provider(
         check=True,
         capture_output=True,
     )
+
+
+def test_a_read_only_command_loads_no_http_stack_migrations_qt_or_demo_provider(tmp_path, demo_sim):
+    env = _clean_env(tmp_path)
+    embedded = dict(env)  # no key, no base URL: the embedded demo provider
+    remote = {**env, "SLATE_PROVIDER": "demo", "SLATE_BASE_URL": demo_sim.base_url}
+    _make_store(env)
     for name, run_env, args in (
         ("embedded list", embedded, ("list",)),
         ("embedded spend", embedded, ("spend",)),
@@ -186,13 +196,6 @@ NOT_WITHOUT_A_STORE = {
 }
 
 
-def _clean_env(tmp_path: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("SLATE_")}
-    env.pop("MINIMAX_API_KEY", None)
-    env.update(SLATE_DATA_DIR=str(tmp_path / "data"), SLATE_TENANT="studio-a", SLATE_USER="lin")
-    return env
-
-
 def test_help_loads_no_event_loop_store_keyring_or_provider(tmp_path):
     env = _clean_env(tmp_path)
     for args in (("--help",), ("sim", "--help")):
@@ -205,14 +208,7 @@ def test_a_read_with_an_api_key_loads_no_demo_provider(tmp_path):
     env = {**_clean_env(tmp_path), "MINIMAX_API_KEY": "sk-test-not-a-key"}
     demo = {"app.providers.demo": "the demo provider (no API key, or --provider demo)"}
     demo["app.sim"] = "the embedded demo provider"
-    subprocess.run(  # the store is made (and migrated) by a first command
-        [sys.executable, "-m", "app", "--json", "list"],
-        env=env,
-        cwd=ROOT,
-        timeout=120,
-        check=True,
-        capture_output=True,
-    )
+    _make_store(env)
     names = loaded(env, "list")
     assert "app.providers.minimax" in names  # the provider was made: the check is not vacuous
     got = _found(names, {**demo, **NOT_FOR_A_READ, **NOT_FOR_LIST_OR_STATUS})
