@@ -1,8 +1,11 @@
 """Scrolling the gallery repaints only the strip the scroll exposes: the rest of the viewport is
 moved, not painted again (the app's style sheet turns the viewport's own background fill off;
-the grid's viewport is declared opaque so that Qt may still move its pixels)."""
+the grid's viewport is declared opaque so that Qt may still move its pixels), and the tiles under
+the pointer are not repainted for a hover they do not draw."""
 
 from __future__ import annotations
+
+import pytest
 
 from app.ui.gallery import model as gallery_model
 from app.ui.qt import QRect, QtGui
@@ -13,6 +16,8 @@ STEP = 180  # not a whole line of tiles: the strip cuts through tiles
 STEPS = 12
 
 
+# the pointer resting over a tile shows its tooltip, which the offscreen platform cannot raise
+@pytest.mark.qt_log_ignore(r"This plugin does not support raise\(\)")
 def test_a_scroll_step_repaints_only_the_exposed_strip(gui, make_window, tmp_path, monkeypatch):
     add_image_results(gui.service, tmp_path, 200)
     monkeypatch.setattr(gallery_model, "FIRST_PAGE", 250)  # every row in one page: none arrives
@@ -25,6 +30,9 @@ def test_a_scroll_step_repaints_only_the_exposed_strip(gui, make_window, tmp_pat
     gui.until(lambda: model.rowCount() == 200 and not model.loading, what="rows")
     bar, port = view.verticalScrollBar(), view.viewport()
     gui.until(lambda: bar.maximum() > STEPS * STEP + port.height(), what="layout")
+    # the pointer over the grid, as under a wheel: the tile it comes over is not repainted
+    # (an earlier test in the process once left it there, and each step repainted that tile)
+    QtGui.QCursor.setPos(port.mapToGlobal(port.rect().center()))
     paints = PaintRegions()
     port.installEventFilter(paints)
     try:

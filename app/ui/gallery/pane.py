@@ -416,6 +416,17 @@ class GalleryView(QtWidgets.QListView):
             Qt.WidgetAttribute.WA_OpaquePaintEvent, isinstance(model, GalleryModel)
         )
 
+    def verticalScrollbarValueChanged(self, value: int) -> None:  # noqa: N802 - Qt override
+        """QAbstractItemView's, less the hover it gives the tile under the pointer at each step:
+        the tiles draw no hover, and that hover repainted the tile the pointer left and the one
+        it came over beside the strip each step of a wheel over the grid exposes."""
+        model = self.model()
+        if not isinstance(model, GalleryModel):
+            super().verticalScrollbarValueChanged(value)
+            return
+        if value == self.verticalScrollBar().maximum() and model.canFetchMore(QModelIndex()):
+            model.fetchMore(QModelIndex())
+
     def _prefetch(self, value: int) -> None:
         """The next page is asked for while :data:`PREFETCH_SCREENS` screens of tiles are still
         ahead (the view itself asks only at the very bottom, where the scroll then stops)."""
