@@ -179,9 +179,9 @@ class SlotPane(QWidget):
         self._lookup_timer = QTimer(self, singleShot=True, interval=400)
         self._lookup_timer.timeout.connect(self._lookup_draft)
         self.used_hint.linkActivated.connect(self.slotWanted)
-        controller.statusChanged.connect(
-            lambda status: self.form.set_budget(getattr(status.quota, "budget", None))
-        )
+        # a bound method, not a lambda: the controller may outlive the pane, and a lambda it
+        # held kept the pane and its window alive after they closed
+        controller.statusChanged.connect(self._status_changed)
         self.composer.changed.connect(self._composer_changed)
         self.composer.nextSceneWanted.connect(lambda prefix: self._next_scene(prefix))
         self.actions.triggered.connect(self._triggered)
@@ -639,6 +639,9 @@ class SlotPane(QWidget):
         task = self.slot.task
         rid = task.request_id if task is not None else self.composer.request_id()
         self.heading.setText(rid or self.tr("(unnamed slot)"))
+
+    def _status_changed(self, status: Any) -> None:
+        self.form.set_budget(getattr(status.quota, "budget", None))
 
     def _composer_changed(self, _rid: str) -> None:
         if not self.slot.loading:
