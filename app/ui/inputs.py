@@ -436,7 +436,9 @@ class FramePicker(DropMixin, QWidget):
         """A picture read from a file or a result (``data_url``), said by its name: the form
         checks it as any dropped picture (its facts found, the model's limits applied) and puts
         it in (:attr:`fed`), so it creates with every model."""
-        if not self.isSignalConnected(QtCore.QMetaMethod.fromSignal(self.fed)):  # no form: as it is
+        # receivers(), not isSignalConnected(QMetaMethod.fromSignal(self.fed)): PySide's
+        # fromSignal keeps a reference to the picker, which then outlives its window
+        if not self.receivers(QtCore.SIGNAL("fed(QString,QString)")):  # no form: as it is
             self.set_value(data_url)
             self.edit.setText(
                 self.tr("%1 (picture, %2 KB)")
