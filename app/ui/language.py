@@ -14,6 +14,7 @@ def install_translations(app: QApplication, lang: str | None = None) -> str:
     """Load Slate's and Qt's own translations for ``lang`` (default: the system locale)."""
     for t in _translators:
         app.removeTranslator(t)
+        t.setParent(None)  # freed with the list below, not kept as the app's child for good
     _translators.clear()
     name = lang or QLocale.system().name()
     if name in ("zh", "zh-CN", "zh_Hans", "zh_Hans_CN"):
