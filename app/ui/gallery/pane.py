@@ -402,7 +402,6 @@ class GalleryView(QtWidgets.QListView):
         self.smallest = TILE  # the size slider: the smallest a tile may be (columns follow)
         self.setItemDelegate(TileDelegate(self))
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
-        self.verticalScrollBar().valueChanged.connect(self._prefetch)
         self._fit_tiles()
 
     def setModel(self, model: Any) -> None:  # noqa: N802 - Qt override
@@ -417,25 +416,24 @@ class GalleryView(QtWidgets.QListView):
         )
 
     def verticalScrollbarValueChanged(self, value: int) -> None:  # noqa: N802 - Qt override
-        """QAbstractItemView's, less the hover it gives the tile under the pointer at each step:
-        the tiles draw no hover, and that hover repainted the tile the pointer left and the one
-        it came over beside the strip each step of a wheel over the grid exposes."""
-        model = self.model()
-        if not isinstance(model, GalleryModel):
+        """Over a gallery model, :meth:`_prefetch` instead of QAbstractItemView's own: that one
+        asks for the next page only at the very bottom, and gives the hover to the tile under
+        the pointer at each step — the tiles draw no hover, and it repainted the tile the
+        pointer left and the one it came over beside the strip each step of a wheel exposes."""
+        if isinstance(self.model(), GalleryModel):
+            self._prefetch(value)
+        else:
             super().verticalScrollbarValueChanged(value)
-            return
-        if value == self.verticalScrollBar().maximum() and model.canFetchMore(QModelIndex()):
-            model.fetchMore(QModelIndex())
 
     def _prefetch(self, value: int) -> None:
         """The next page is asked for while :data:`PREFETCH_SCREENS` screens of tiles are still
-        ahead (the view itself asks only at the very bottom, where the scroll then stops)."""
+        ahead, and at the very bottom whatever the viewport's height."""
         model = self.model()
-        if not isinstance(model, GalleryModel):
-            return
         ahead = self.verticalScrollBar().maximum() - value
-        if ahead < PREFETCH_SCREENS * self.viewport().height() and model.canFetchMore():
-            model.fetchMore()
+        if (ahead <= 0 or ahead < PREFETCH_SCREENS * self.viewport().height()) and (
+            model.canFetchMore(QModelIndex())
+        ):
+            model.fetchMore(QModelIndex())
 
     def _fit_tiles(self) -> None:
         """Tiles grow with the grid (whole columns, 168 to 256 px): big results on a big
