@@ -8,12 +8,17 @@ sent as it is (media downloads, bodies that are not JSON); ``drip`` sends it tha
 a time, ``drip_every`` seconds apart (a slow-drip server); ``declare`` overrides the Content-
 Length header (``None``: none); ``chunks`` (a function returning an iterable of bytes) streams a
 body too large to hold (a 400 MB answer).
+
+``server.span(method, path)`` says when the server saw a request arrive and when its answer
+ended (sent in full, or the client dropped the connection): a deadline measured where it is
+kept, not through a whole process's wall time.
 """
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterable
@@ -35,6 +40,22 @@ class Answer:
     chunks: Callable[[], Iterable[bytes]] | None = None
 
 
+@dataclass
+class Span:
+    """One request as the server saw it: ``arrived`` and ``ended`` on ``time.monotonic()``."""
+
+    method: str
+    path: str
+    arrived: float
+    ended: float | None = None
+    done: threading.Event = field(default_factory=threading.Event)
+
+    @property
+    def lasted(self) -> float:
+        assert self.ended is not None, f"{self.method} {self.path} has not ended"
+        return self.ended - self.arrived
+
+
 def ok(**fields: Any) -> dict[str, Any]:
     return {**fields, "base_resp": {"status_code": 0, "status_msg": "success"}}
 
@@ -48,6 +69,7 @@ class HostileServer:
         self.script = {k: list(v) for k, v in script.items()}
         self.requests: list[tuple[str, str, Any]] = []
         self.authorizations: list[str | None] = []
+        self.spans: list[Span] = []
         self._lock = threading.Lock()
         server = self
 
@@ -56,6 +78,16 @@ class HostileServer:
                 pass
 
             def _answer(self, method: str) -> None:
+                span = Span(method, urlsplit(self.path).path, time.monotonic())
+                with server._lock:
+                    server.spans.append(span)
+                try:
+                    self._send(method)
+                finally:
+                    span.ended = time.monotonic()
+                    span.done.set()
+
+            def _send(self, method: str) -> None:
                 path = urlsplit(self.path).path
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
@@ -77,8 +109,6 @@ class HostileServer:
                 if answer.gate is not None:
                     answer.gate.wait(60)
                 if answer.delay:
-                    import time
-
                     time.sleep(answer.delay)
                 data = (
                     answer.body
@@ -104,8 +134,6 @@ class HostileServer:
                     if not answer.drip:
                         self.wfile.write(data)
                         return
-                    import time
-
                     for at in range(0, len(data), answer.drip):
                         self.wfile.write(data[at : at + answer.drip])
                         self.wfile.flush()
@@ -131,6 +159,22 @@ class HostileServer:
     def sent(self, method: str, path: str) -> int:
         with self._lock:
             return sum(1 for m, p, _b in self.requests if (m, p) == (method, path))
+
+    def span(self, method: str, path: str, timeout: float = 30.0) -> Span:
+        """The first request to ``method path``, once its answer has ended (sent in full, or
+        the client gone: a drip notices at its next write). ``timeout`` only bounds a hang."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                found = next((s for s in self.spans if (s.method, s.path) == (method, path)), None)
+            if found is not None:
+                break
+            assert time.monotonic() < deadline, f"{method} {path} never arrived"
+            time.sleep(0.01)
+        assert found.done.wait(max(0.0, deadline - time.monotonic())), (
+            f"{method} {path}: its answer never ended"
+        )
+        return found
 
     def stop(self) -> None:
         self._server.shutdown()
