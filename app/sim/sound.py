@@ -141,6 +141,8 @@ def render_sound(fmt: str, seconds: float, rate: int, channels: int, seed: int =
     stream = container.add_stream(codec, rate=rate, layout=layout)
     if fmt == "mp3":
         stream.bit_rate = 128000
+        # LAME's fastest algorithm (its -q 9): the same bit rate and frames, made ~2x sooner
+        stream.codec_context.options = {"compression_level": "9"}
     resampler = av.AudioResampler(format=stream.codec_context.format.name, layout=layout, rate=rate)
     step = 4096
     frame_bytes = 2 * channels
@@ -339,10 +341,25 @@ def book(sim: Any) -> SoundBook:
     return got
 
 
+def cached_sound(
+    sim: Any, fmt: str, seconds: float, rate: int, channels: int, seed: int = 0
+) -> bytes:
+    """:func:`render_sound`'s bytes, kept where the sim keeps its rendered media (every process
+    naming that folder reads them instead of encoding again: one song's MP3 costs ~0.1 s)."""
+    from app.sim.media import _cached
+
+    return _cached(
+        ("sound", fmt, float(seconds), rate, channels, seed),
+        lambda: render_sound(fmt, seconds, rate, channels, seed=seed),
+        sim.media_cache,
+    )
+
+
 def sound_bytes(sim: Any, record: dict[str, Any]) -> bytes:
     data = record.get("bytes")
     if data is None:
-        data = render_sound(
+        data = cached_sound(
+            sim,
             record["format"],
             record["seconds"],
             record["sample_rate"],

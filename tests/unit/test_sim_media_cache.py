@@ -66,3 +66,28 @@ def test_a_process_without_qt_never_reads_what_qt_drew(
     plain = media.render_png(64, 48, "a kite", seed=9, cache_dir=tmp_path)
     assert plain != drawn and plain == media._plain_png(64, 48, media._seed("a kite", 0, 9))
     assert len(list(tmp_path.iterdir())) == 2
+
+
+def test_a_sound_rendered_once_is_read_from_the_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A song or a speech is the same bytes for the same format, length, rate, channels and
+    seed: a second sim naming the folder (another test, another worker) reads it, and a spoiled
+    answer is still spoiled from the kept bytes."""
+    from app.sim import sound
+
+    first, second = (SimServer(SimConfig(media_cache=tmp_path)) for _ in range(2))
+    try:
+        record = {"format": "mp3", "seconds": 1.0, "sample_rate": 32000, "channels": 1, "seed": 7}
+        made = sound.sound_bytes(first, dict(record))
+        (kept,) = tmp_path.iterdir()
+        assert kept.read_bytes() == made and kept.name.endswith(".sound")
+        media._cache.clear()  # another process: nothing in memory
+        monkeypatch.setattr(sound, "render_sound", _never)
+        assert sound.sound_bytes(second, dict(record)) == made
+        assert sound.sound_bytes(second, {**record, "spoiled": True}) == sound.spoil_sound(made)
+        with pytest.raises(AssertionError, match="rendered again"):
+            sound.sound_bytes(second, {**record, "seed": 8})  # another seed: made anew
+    finally:
+        first.stop()
+        second.stop()
