@@ -112,8 +112,9 @@ def store_url(request: pytest.FixtureRequest, data_dir: Path) -> Iterator[str]:
     """A fresh store per test. Parametrized over every backend the suite has.
 
     Each backend: a copy of a store already migrated to the newest revision (opening finds it
-    at head: a SQLite file, a PostgreSQL database made from a template), or an empty one for a
-    test marked ``empty_store`` (the migration tests; on SQLite, opening the empty file
+    at head: a SQLite file; a PostgreSQL database holding what a copy of the migrated template
+    holds, reset for the next test after this one, ``pg.reused_database``), or an empty one
+    for a test marked ``empty_store`` (the migration tests; on SQLite, opening the empty file
     migrates it)."""
     empty = request.node.get_closest_marker("empty_store") is not None
     if request.param == "sqlite":
@@ -121,9 +122,9 @@ def store_url(request: pytest.FixtureRequest, data_dir: Path) -> Iterator[str]:
             copy_migrated_store(request.getfixturevalue("migrated_store"), data_dir)
         yield sqlite_url(data_dir)
         return
-    from tests.support.pg import fresh_database  # PostgreSQL: a new database on the test server
+    from tests.support import pg  # PostgreSQL: a database of its own on the test server
 
-    with fresh_database(migrated=not empty) as url:
+    with pg.fresh_database() if empty else pg.reused_database() as url:
         yield url
 
 
