@@ -5,11 +5,12 @@ serialized by one lock (QPainter on QImage is safe off the GUI thread, but fonts
 QGuiApplication; without one, a plain pattern is drawn without Qt text).
 
 V2 videos (MiniMax-H3) are 24 fps H.264 with a stereo AAC track. They are made cheaply: one
-distinct picture per second, each converted to YUV once and handed to x264 (ultrafast, still
-image tuning, high CRF) 24 times, so the repeats cost almost nothing to code; the audio is a
-quiet two-tone signal encoded in one call (FFmpeg's fast AAC coder). Results are cached by
-parameters in memory and, when a cache folder is given, on disk (shared by the processes of one
-data dir).
+distinct picture per second, drawn straight into the video frame's plane, converted to YUV once
+and handed to x264 24 times (ultrafast, one thread, a constant quantizer: no look-ahead analysis,
+and a repeat codes as one skipped slice); the audio is a quiet two-tone signal, the same for
+every clip of a length, so its AAC packets (FFmpeg's fast coder) are encoded once per length and
+muxed again. Results are cached by parameters in memory and, when a cache folder is given, on
+disk (shared by the processes of one data dir).
 """
 
 from __future__ import annotations
@@ -112,12 +113,22 @@ def _from_disk(key: tuple, cache_dir: Path, make) -> bytes:  # type: ignore[no-u
     return data
 
 
-def _draw(width: int, height: int, title: str, prompt: str, seed: bytes, progress: float | None):
-    """Draw one frame into a QImage (RGB888). Caller holds the render lock."""
+def _draw(
+    width: int,
+    height: int,
+    title: str,
+    prompt: str,
+    seed: bytes,
+    progress: float | None,
+    image=None,
+):
+    """Draw one frame into ``image`` (an RGB888 QImage of that size; a new one if None) and
+    return it. Caller holds the render lock."""
     from PySide6.QtCore import QRect, Qt
     from PySide6.QtGui import QColor, QFont, QImage, QPainter, QPen
 
-    image = QImage(width, height, QImage.Format.Format_RGB888)
+    if image is None:
+        image = QImage(width, height, QImage.Format.Format_RGB888)
     r, g, b = _color(seed)
     image.fill(QColor(r, g, b))
     painter = QPainter(image)
@@ -160,13 +171,13 @@ def _draw(width: int, height: int, title: str, prompt: str, seed: bytes, progres
 
 def _rgb_png(width: int, height: int, rows: bytes) -> bytes:
     """An 8-bit RGB PNG of ``rows`` (each a filter byte 0 and ``width`` pixels), deflated at
-    zlib's level 6. Qt's writer (libpng) tries every row filter on every row: for these flat
-    pictures twice the CPU for about the same file."""
+    zlib's level 1: for these flat pictures a third of level 6's CPU for a file about half as
+    big again. Qt's writer (libpng) tries every row filter on every row: twice the CPU."""
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return (
         b"\x89PNG\r\n\x1a\n"
         + _png_box(b"IHDR", ihdr)
-        + _png_box(b"IDAT", zlib.compress(rows, 6))
+        + _png_box(b"IDAT", zlib.compress(rows, 1))
         + _png_box(b"IEND", b"")
     )
 
@@ -248,19 +259,11 @@ def _encode_mp4(
         try:
             stream = container.add_stream("libx264", rate=fps)
             stream.width, stream.height, stream.pix_fmt = width, height, "yuv420p"
-            stream.options = {"preset": "ultrafast", "tune": "stillimage", "crf": "35"}
+            stream.options = _x264_options(35, "keyint=250")  # x264's default GOP
             for i in range(frames):
-                frame = av.VideoFrame(width, height, "rgb24")
-                plane = frame.planes[0]
-                if use_qt:
-                    image = _draw(width, height, f"{duration}s", prompt, digest, (i + 1) / frames)
-                    stride = image.bytesPerLine()
-                    raw = bytes(image.constBits())[: stride * height]
-                else:
-                    r, g, b = _color(digest)
-                    stride = width * 3
-                    raw = bytes((r, g, b)) * (width * height)
-                plane.update(_restride(raw, stride, width * 3, plane.line_size, height))
+                frame = _frame_rgb(
+                    width, height, f"{duration}s", prompt, digest, (i + 1) / frames, use_qt
+                )
                 frame.pts = i
                 for packet in stream.encode(frame):
                     container.mux(packet)
@@ -276,6 +279,20 @@ V2_FPS = 24
 AUDIO_RATE = 48_000
 
 
+def _x264_options(qp: int, params: str) -> dict[str, str]:
+    """libx264 settings for demo clips: the fastest preset on one thread (renders are serialized
+    and the machine's cores busy elsewhere) and a constant quantizer, which needs none of the
+    look-ahead analysis CRF runs on every frame (a repeated picture then codes as skips only).
+    ``qp`` is the CRF it replaces: a key frame comes out the same size."""
+    return {
+        "preset": "ultrafast",
+        "tune": "stillimage",
+        "qp": str(qp),
+        "x264-params": f"{params}:scenecut=0:rc-lookahead=0:aq-mode=0:threads=1",
+    }
+
+
+@lru_cache(maxsize=1)
 def _tone_second() -> bytes:
     """One second of interleaved stereo s16: 480 Hz left, 600 Hz right, about -20 dBFS."""
     block = bytearray()
@@ -306,32 +323,58 @@ def render_mp4_v2(
 def _frame_rgb(
     width: int, height: int, title: str, prompt: str, digest: bytes, progress: float, use_qt: bool
 ):  # type: ignore[no-untyped-def]
+    """An rgb24 video frame of the picture: drawn by Qt into a buffer laid out as the frame's
+    plane (its line size, the padding zero), so it is copied in whole, never row by row."""
     import av
 
     frame = av.VideoFrame(width, height, "rgb24")
     plane = frame.planes[0]
+    line = plane.line_size
     if use_qt:
-        image = _draw(width, height, title, prompt, digest, progress)
-        stride = image.bytesPerLine()
-        raw = bytes(image.constBits())[: stride * height]
+        from PySide6.QtGui import QImage
+
+        raw = bytearray(line * height)
+        _draw(
+            width,
+            height,
+            title,
+            prompt,
+            digest,
+            progress,
+            QImage(raw, width, height, line, QImage.Format.Format_RGB888),
+        )
     else:
-        r, g, b = _color(digest)
-        stride = width * 3
-        raw = bytes((r, g, b)) * (width * height)
-    plane.update(_restride(raw, stride, width * 3, plane.line_size, height))
+        raw = bytearray((bytes(_color(digest)) * width).ljust(line, b"\0") * height)
+    plane.update(raw)
     return frame
 
 
-def _restride(raw: bytes, stride: int, row: int, line: int, height: int) -> bytes | bytearray:
-    """``height`` rows of ``row`` bytes, ``stride`` apart in ``raw``, laid ``line`` apart (the
-    frame plane's line size; the padding zero): row slices copied into one buffer, not joined."""
-    if line == stride:
-        return raw
-    out = bytearray(line * height)
-    src = memoryview(raw)
-    for y in range(height):
-        out[y * line : y * line + row] = src[y * stride : y * stride + row]
-    return out
+@lru_cache(maxsize=16)
+def _tone_packets(duration: int) -> tuple[tuple[bytes, int, int, int], ...]:
+    """The AAC packets of ``duration`` s of :func:`_tone_second` (data, pts, dts, duration, in
+    samples), as the clip's own audio stream would encode them: every clip of a length has the
+    same sound, so it is encoded once per length and its packets muxed into each clip."""
+    import av
+
+    audio = av.CodecContext.create("aac", "w")
+    _aac_settings(audio)
+    pcm = av.AudioFrame(format="s16", layout="stereo", samples=AUDIO_RATE * duration)
+    pcm.planes[0].update(_tone_second() * duration)
+    pcm.sample_rate = AUDIO_RATE
+    pcm.pts = 0
+    pcm.time_base = Fraction(1, AUDIO_RATE)
+    return tuple(
+        (bytes(p), p.pts, p.dts, p.duration) for p in [*audio.encode(pcm), *audio.encode(None)]
+    )
+
+
+def _aac_settings(audio) -> None:  # type: ignore[no-untyped-def]
+    """Stereo AAC at 48 kHz, 48 kb/s, FFmpeg's fast coder (a quarter of the default's CPU)."""
+    audio.format = "fltp"
+    audio.sample_rate = AUDIO_RATE
+    audio.layout = "stereo"
+    audio.bit_rate = 48_000
+    audio.options = {"aac_coder": "fast"}
 
 
 def _encode_mp4_v2(
@@ -347,16 +390,9 @@ def _encode_mp4_v2(
         try:
             video = container.add_stream("libx264", rate=V2_FPS)
             video.width, video.height, video.pix_fmt = width, height, "yuv420p"
-            video.options = {
-                "preset": "ultrafast",
-                "tune": "stillimage",
-                "crf": "40",
-                "x264-params": f"keyint={V2_FPS * 5}:scenecut=0:rc-lookahead=0:aq-mode=0",
-            }
+            video.options = _x264_options(40, f"keyint={V2_FPS * 5}")
             audio = container.add_stream("aac", rate=AUDIO_RATE)
-            audio.layout = "stereo"
-            audio.bit_rate = 48_000
-            audio.options = {"aac_coder": "fast"}  # a quarter of the default coder's CPU
+            _aac_settings(audio.codec_context)
             for second in range(duration):
                 rgb = _frame_rgb(
                     width, height, title, prompt, digest, (second + 1) / duration, use_qt
@@ -369,15 +405,12 @@ def _encode_mp4_v2(
                         container.mux(packet)
             for packet in video.encode():
                 container.mux(packet)
-            samples = AUDIO_RATE * duration
-            pcm = av.AudioFrame(format="s16", layout="stereo", samples=samples)
-            pcm.planes[0].update(_tone_second() * duration)
-            pcm.sample_rate = AUDIO_RATE
-            pcm.pts = 0
-            pcm.time_base = Fraction(1, AUDIO_RATE)
-            for packet in audio.encode(pcm):
-                container.mux(packet)
-            for packet in audio.encode():
+            for data, pts, dts, length in _tone_packets(duration):
+                packet = av.Packet(data)
+                packet.pts, packet.dts, packet.duration = pts, dts, length
+                packet.time_base = Fraction(1, AUDIO_RATE)
+                packet.is_keyframe = True
+                packet.stream = audio
                 container.mux(packet)
         finally:
             container.close()
