@@ -32,7 +32,7 @@ ROOT = TESTS.parent
 #: it has, why they are not a wait for an event). A new sleep beside them is named as well.
 ALLOWED: dict[tuple[str, str], tuple[int, str]] = {
     # -- the sleep is the behaviour under test
-    ("tests/support/hostile.py", "HostileServer.__init__.Handler._answer"): (
+    ("tests/support/hostile.py", "HostileServer.__init__.Handler._send"): (
         2,
         "a scripted answer's delay before it is sent, and the pause between dripped bytes",
     ),
