@@ -460,6 +460,10 @@ def contrast(fg: str, bg: str) -> float:
 
 _current = LIGHT
 _platform_palette: Any = None  # the application's palette before a theme changed it
+#: The palette ``apply_theme`` last put on the application, as the application holds it: a
+#: window made in the theme on screen sets it again only if something else changed it since
+#: (each change is sent to every widget of the application).
+_set_palette: Any = None
 
 
 def current() -> Theme:
@@ -525,7 +529,7 @@ def palette(theme: Theme) -> Any:
 
 def apply_theme(window: Any, theme: Theme) -> None:
     """Put ``theme`` on screen: the application's palette and ``window``'s stylesheet."""
-    global _current, _platform_palette
+    global _current, _platform_palette, _set_palette
     from app.ui.qt import QApplication, QPalette
 
     _current = theme
@@ -534,8 +538,20 @@ def apply_theme(window: Any, theme: Theme) -> None:
         if _platform_palette is None:
             _platform_palette = QPalette(app.palette())
         # light: the platform's own palette, as before themes; dark: the theme's
-        app.setPalette(_platform_palette if theme is LIGHT else palette(theme))
-    window.setStyleSheet(stylesheet(theme))
+        wanted = _platform_palette if theme is LIGHT else _palette(theme)
+        held = _set_palette
+        if held is None or held[0] is not wanted or app.palette() != held[1]:
+            app.setPalette(wanted)
+            _set_palette = (wanted, QPalette(app.palette()))
+    sheet = stylesheet(theme)
+    if window.styleSheet() != sheet:
+        window.setStyleSheet(sheet)
+
+
+@lru_cache(maxsize=None)
+def _palette(theme: Theme) -> Any:
+    """:func:`palette`, made once per theme (a QPalette is a value: Qt copies it when set)."""
+    return palette(theme)
 
 
 #: Check boxes on a dark theme: a visible box, the accent with a white tick when checked.
@@ -557,8 +573,9 @@ def set_tone(widget: Any, tone: str) -> None:
         widget.style().polish(widget)
 
 
+@lru_cache(maxsize=None)
 def stylesheet(t: Theme) -> str:
-    """The one stylesheet, in ``t``'s colours."""
+    """The one stylesheet, in ``t``'s colours (written once per theme)."""
     return (
         f"""
 QMainWindow, QDialog {{ background: {t.paper}; }}
