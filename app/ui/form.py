@@ -324,6 +324,8 @@ class CreateForm(QWidget):
         super().__init__(parent)
         self._read_only = False
         self._filling = False
+        self._held = False  # clear() running: a validate() waits for its end
+        self._asked = False
         self._showing = False  # set_params at work: stored values are not second-guessed
         self._expansion_forced = False  # "off" shown because the model has no expansion
         # ``prober(source, kind, field, protocol, done)``: reads and checks an input off the UI
@@ -824,6 +826,9 @@ class CreateForm(QWidget):
     def validate(self) -> None:
         if self._filling:
             return
+        if self._held:  # clear() checks once, at its end
+            self._asked = True
+            return
         self._sync()
         if self.sound.kind() is not None:
             self.sound.show_draft(self)
@@ -1197,14 +1202,23 @@ class CreateForm(QWidget):
         return picker
 
     def clear(self) -> None:
-        self.prompt.clear()
-        self.first.set_value(None)
-        self.last.set_value(None)
-        self.subject.set_value(None)
-        self.references.set_items([])
-        self.h3image.clear()
-        self.seed.clear()
-        self.sound.clear()
+        """Every field emptied, then checked once: each field's change asks for a
+        :meth:`validate`, which waits for the last (a window's first draft asked for six)."""
+        self._held = True
+        self._asked = False
+        try:
+            self.prompt.clear()
+            self.first.set_value(None)
+            self.last.set_value(None)
+            self.subject.set_value(None)
+            self.references.set_items([])
+            self.h3image.clear()
+            self.seed.clear()
+            self.sound.clear()
+        finally:
+            self._held = False
+        if self._asked:
+            self.validate()
 
 
 def _stored_media(item: dict[str, Any], kind: str, local_word: str) -> MediaInput:
