@@ -503,3 +503,28 @@ def test_a_new_filters_first_screen_is_asked_for_before_the_grid_paints(gui, mak
     finally:
         view.viewport().removeEventFilter(paints)
         del loader.request
+
+
+def test_a_half_written_answer_does_not_keep_the_app_from_ending(tmp_path):
+    """A worker ended while it wrote its answer (a close that terminates it at that moment)
+    left half a message in the answers' pipe: the pool's manager thread waited for the rest
+    for ever, and the process (the app, a test worker, ``--describe``) for that thread at exit.
+    Closing the pool lets that thread end."""
+    import struct
+
+    pool = DecoderPool(1)
+    reqs = _requests(tmp_path, 1)
+    cache = ThumbCache(tmp_path / "cache", edge=64)
+    cache.pool = pool
+    try:
+        assert not cache.get(reqs[0]).isNull()  # the worker is up and has answered
+        ex = pool._executor
+        assert ex is not None
+        manager = ex._executor_manager_thread
+        assert manager is not None and manager.is_alive()
+        # what a worker killed mid-answer leaves: a length, then only part of the bytes
+        os.write(ex._result_queue._writer.fileno(), struct.pack("!i", 1000) + b"x" * 10)
+    finally:
+        pool.close()
+    manager.join(30)  # bounds a hang only
+    assert not manager.is_alive(), "the pool's manager thread still waits for the answer's rest"

@@ -200,10 +200,31 @@ class DecoderPool:
             ex = self._executor
         if ex is not None:
             workers = list((getattr(ex, "_processes", None) or {}).values())
+            answers = getattr(ex, "_result_queue", None)  # shutdown() lets go of it
             ex.shutdown(wait=False, cancel_futures=True)
             for proc in workers:
                 if proc.is_alive():
                     proc.terminate()
+            _let_the_reader_go(answers, workers)
+
+
+def _let_the_reader_go(answers: Any, workers: list[Any]) -> None:
+    """A worker ended while it wrote its answer leaves half a message in the answers' pipe, and
+    the pool's manager thread then waits for the rest for ever in ``recv`` — and Python waits
+    for that thread at exit: the app (or a ``--describe`` run) never ends. Once the workers are
+    gone, this process's own copy of the pipe's writing end is closed: the reader then meets the
+    pipe's end, the manager takes the pool for broken, and its thread ends."""
+    for proc in workers:
+        proc.join(5)
+        if proc.is_alive():
+            proc.kill()
+            proc.join(5)
+    writer = getattr(answers, "_writer", None)
+    if writer is not None:
+        try:
+            writer.close()
+        except OSError:
+            pass
 
 
 class ThumbCache:
