@@ -71,6 +71,7 @@ class HostileServer:
         self.authorizations: list[str | None] = []
         self.spans: list[Span] = []
         self._lock = threading.Lock()
+        self._arrived = threading.Condition(self._lock)  # a span added
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -78,17 +79,18 @@ class HostileServer:
                 pass
 
             def _answer(self, method: str) -> None:
-                span = Span(method, urlsplit(self.path).path, time.monotonic())
-                with server._lock:
+                path = urlsplit(self.path).path
+                span = Span(method, path, time.monotonic())
+                with server._arrived:
                     server.spans.append(span)
+                    server._arrived.notify_all()
                 try:
-                    self._send(method)
+                    self._send(method, path)
                 finally:
                     span.ended = time.monotonic()
                     span.done.set()
 
-            def _send(self, method: str) -> None:
-                path = urlsplit(self.path).path
+            def _send(self, method: str, path: str) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 try:
@@ -164,13 +166,13 @@ class HostileServer:
         """The first request to ``method path``, once its answer has ended (sent in full, or
         the client gone: a drip notices at its next write). ``timeout`` only bounds a hang."""
         deadline = time.monotonic() + timeout
-        while True:
-            with self._lock:
-                found = next((s for s in self.spans if (s.method, s.path) == (method, path)), None)
-            if found is not None:
-                break
-            assert time.monotonic() < deadline, f"{method} {path} never arrived"
-            time.sleep(0.01)
+
+        def first() -> Span | None:
+            return next((s for s in self.spans if (s.method, s.path) == (method, path)), None)
+
+        with self._arrived:
+            found = self._arrived.wait_for(first, timeout)
+        assert found is not None, f"{method} {path} never arrived"
         assert found.done.wait(max(0.0, deadline - time.monotonic())), (
             f"{method} {path}: its answer never ended"
         )

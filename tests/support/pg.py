@@ -328,6 +328,7 @@ def fresh_database(*, migrated: bool = False) -> Iterator[str]:
 _pool: dict[str, list[str]] = {}
 #: Per server: what a new copy of the migrated template holds (read from the first one).
 _pristine: dict[str, "_Pristine"] = {}
+_drop_pools_at_exit = False
 
 #: Everything in a database a test could change besides its rows: tables, columns, indexes,
 #: constraints, triggers, functions, views, sequences, schemas, extensions, the migration it is
@@ -488,8 +489,7 @@ def reused_database() -> Iterator[str]:
     if name is None:
         name = f"slate_test_{secrets.token_hex(6)}"
         admin_execute(f'CREATE DATABASE "{name}" TEMPLATE "{_migrated_template(base)}"', base)
-        if not _pristine:
-            atexit.register(_drop_pools)
+        _register_drop_pools()
         if base not in _pristine:
             with psycopg.connect(
                 _psycopg_dsn(_url_of(base, name)), autocommit=True, connect_timeout=10
@@ -502,6 +502,17 @@ def reused_database() -> Iterator[str]:
         if again is not None:
             with _lock:
                 _pool.setdefault(base, []).append(again)
+
+
+def _register_drop_pools() -> None:
+    """At exit, drop what the pools hold: registered once, after the server's own stop (atexit
+    runs the last registered first, so the databases go while the server runs)."""
+    global _drop_pools_at_exit
+    with _lock:
+        if _drop_pools_at_exit:
+            return
+        _drop_pools_at_exit = True
+    atexit.register(_drop_pools)
 
 
 def _drop_pools() -> None:

@@ -190,8 +190,8 @@ class DecoderPool:
             return None
 
     def close(self) -> None:
-        """Stop the workers, without waiting for them: a thumbnail cut short is made again the
-        next time it is asked for (each is written to a temporary file, then renamed). Python
+        """Stop the workers, without waiting for their work (only for the terminated processes
+        to be gone): a thumbnail cut short is made again the next time it is asked for (each is written to a temporary file, then renamed). Python
         waits at exit for every worker of a pool that was merely shut down, and a worker still
         starting — spawned below the app's priority — can take minutes on a busy machine: a
         ``--describe`` run once waited 180 s there after it had answered."""
