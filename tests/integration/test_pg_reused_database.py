@@ -84,7 +84,27 @@ def test_a_reused_database_holds_what_a_new_copy_holds() -> None:
     left.close()
 
 
-def test_a_database_changed_beyond_its_rows_is_dropped_not_reused() -> None:
+#: What a test may change beyond rows, each of which must keep the database from being reused.
+CHANGES = {
+    "table-added": ["CREATE TABLE extra (x integer)"],
+    "column-added": ["ALTER TABLE picks ADD COLUMN extra integer"],
+    "default-changed": ["ALTER TABLE store_info ALTER COLUMN value SET DEFAULT 'x'"],
+    "null-allowed": ["ALTER TABLE tasks ALTER COLUMN request_id DROP NOT NULL"],
+    "index-added": ["CREATE INDEX extra_ix ON tasks (prompt_text)"],
+    "constraint-added": ["ALTER TABLE picks ADD CONSTRAINT extra_ck CHECK (rating <= 5)"],
+    "function-added": ["CREATE FUNCTION extra() RETURNS integer LANGUAGE sql AS 'SELECT 1'"],
+    "view-added": ["CREATE VIEW extra_v AS SELECT 1 AS x"],
+    "sequence-added": ["CREATE SEQUENCE extra_seq"],
+    "schema-added": ["CREATE SCHEMA extra_ns"],
+    "migration-changed": ["UPDATE alembic_version SET version_num = 'other'"],
+    "setting-changed": ["ALTER DATABASE \"{db}\" SET work_mem = '8MB'"],
+    "statistics-gathered": ["ANALYZE store_info"],
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES), ids=list(CHANGES))
+def test_a_database_changed_beyond_its_rows_is_dropped_not_reused(change: str) -> None:
+    fresh = _fresh_contents()
     with pg.reused_database():  # one in the pool at least
         pass
     pool = pg._pool[pg.server().url]
@@ -93,10 +113,12 @@ def test_a_database_changed_beyond_its_rows_is_dropped_not_reused() -> None:
         changed = _dbname(url)
         assert changed in before and changed not in pool
         with _connect(url) as conn:
-            conn.execute("CREATE TABLE extra (x integer)")
+            for statement in CHANGES[change]:
+                conn.execute(statement.format(db=changed))
     assert sorted(pool) == sorted(n for n in before if n != changed), "not given back"
     assert not _exists(changed)
     assert len([n for n in before if _exists(n)]) == len(before) - 1, "dropped, not renamed"
     with pg.reused_database() as url:
+        assert _contents(url) == fresh, "the next one as a new copy"
         with _connect(url) as conn:
-            assert conn.execute("SELECT to_regclass('extra')").fetchone()[0] is None
+            assert not conn.execute(pg._LEFT_BEHIND).fetchone()[0], "no statistics"
