@@ -321,6 +321,7 @@ class CreateForm(QWidget):
     refused = Signal(str)  # an input was not taken: why, in a designer's words
 
     def __init__(self, parent: QWidget | None = None) -> None:
+        guard_wheel()  # no paid setting moves by scrolling
         super().__init__(parent)
         self._read_only = False
         self._filling = False
@@ -506,10 +507,6 @@ class CreateForm(QWidget):
             picker.fed.connect(lambda name, url, p=picker: self.take(p, [url], name=name))
         self.paste_aim = PasteAim(self, [self.first, self.last, self.subject, self.references])
         self.validate()
-        if QtWidgets.QApplication.instance() is not None:
-            # no paid setting moves by scrolling; installed once the form is made (it guards
-            # the fields made so far), not before: the guard sees none of the build's events
-            guard_wheel(QtWidgets.QApplication.instance())
 
     def add_prompt_tools(self, button: QWidget, panel: QWidget) -> None:
         """A tool beside the prompt's heading (``button``) and its panel under the prompt

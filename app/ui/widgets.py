@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any
 
 from app.ui.qt import QEvent, QLabel, QObject, QPixmap, QSizePolicy, Qt, QtWidgets, QWidget
 
 _WHEEL = QEvent.Type.Wheel
-_POLISH = QEvent.Type.Polish
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 class ElidedLabel(QLabel):
@@ -107,22 +103,16 @@ def fit_icons(view: Any, largest: int, aspect: float = 1.0) -> None:
 class WheelGuard(QObject):
     """The mouse wheel changes a spin box, a combo box or a slider only when it has the focus:
     scrolling the page over the form never moves a paid setting (Duration, Ratio…) as the fields
-    pass under the pointer. Installed once on the application (:func:`guard_wheel`): such a
-    widget takes the focus by click or Tab only (never by the wheel), and a wheel turn over it
-    while it has no focus goes on to its parents (the page scrolls)."""
+    pass under the pointer. A wheel turn over such a widget while it has no focus goes on to its
+    parents (the page scrolls). Installed on each such widget alone, by the application's style
+    (:class:`GuardingStyle`): the events of every other object never call into Python here."""
 
     def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 - Qt override
-        # every event of the application passes here: the cheap test first (an event's type
-        # is made a Python enum on each call; asking it of every event cost a tenth of the
-        # window's construction)
-        if not _guarded(obj):
+        # only the guarded widgets' own events pass here
+        if event.type() != _WHEEL or obj.hasFocus():
             return False
-        kind = event.type()
-        if kind == _WHEEL:
-            return not obj.hasFocus()
-        if kind == _POLISH:
-            _no_wheel_focus(obj)
-        return False
+        event.ignore()  # kept from the widget, and ignored: Qt offers it to the parents
+        return True
 
 
 #: What the wheel must not change unless focused (spin boxes and date edits, combo boxes, sliders;
@@ -130,66 +120,37 @@ class WheelGuard(QObject):
 GUARDED = (QtWidgets.QAbstractSpinBox, QtWidgets.QComboBox, QtWidgets.QSlider)
 
 
-def _guarded(obj: Any) -> bool:
-    return isinstance(obj, GUARDED)
+class GuardingStyle(QtWidgets.QProxyStyle):
+    """The application's style: the one it had (the platform's), which guards each
+    :data:`GUARDED` widget as it is polished — before it is first shown, made with the window or
+    later (a dialog, a row added), and again when a stylesheet changes (a stylesheet's style
+    polishes with its base style, this one, first). Such a widget takes the focus by click or
+    Tab only (never by the wheel) and gets the :class:`WheelGuard`."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.guard = WheelGuard(self)
+        self.guard.setObjectName("wheelGuard")
+
+    def polish(self, target: Any) -> Any:  # a widget, the application or a palette
+        if isinstance(target, GUARDED):
+            if target.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+                target.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+            target.installEventFilter(self.guard)  # once: installing again moves it first
+        return super().polish(target)
 
 
-def _no_wheel_focus(widget: Any) -> None:
-    if widget.focusPolicy() == Qt.FocusPolicy.WheelFocus:
-        widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+def guard_wheel() -> WheelGuard:
+    """Make the application's style a :class:`GuardingStyle` over its own (once; later calls
+    return the same guard). The widgets polished already are polished again, so guarded too;
+    a window or a form calls this before it makes its first widget."""
+    app = QtWidgets.QApplication.instance()
+    assert isinstance(app, QtWidgets.QApplication)
+    style = app.style()
+    if not isinstance(style, GuardingStyle):
+        style = GuardingStyle(style.name())
+        app.setStyle(style)
+    return style.guard
 
 
-def guard_wheel(app: Any) -> WheelGuard:
-    """Install the :class:`WheelGuard` on ``app`` (once; later calls return the same guard),
-    and take the wheel focus from the widgets that exist already. Made during an
-    :func:`unguarded_build`, it goes on at the build's end."""
-    guard = app.findChild(WheelGuard, "wheelGuard")
-    if guard is None:
-        guard = WheelGuard(app)
-        guard.setObjectName("wheelGuard")
-        if not _builds:
-            _install(app, guard)
-    return guard
-
-
-def _install(app: Any, guard: WheelGuard) -> None:
-    for widget in app.allWidgets():
-        if _guarded(widget):
-            _no_wheel_focus(widget)
-    app.installEventFilter(guard)
-
-
-#: The unguarded builds running (on the GUI thread; one may call another).
-_builds = 0
-
-
-def unguarded_build(build: Callable[P, R]) -> Callable[P, R]:
-    """``build`` (a window's construction) runs with the :class:`WheelGuard` off the
-    application: a build sends thousands of events (each widget made, parented, styled and
-    polished), each one a call into Python through the guard, and no wheel turn reaches a
-    widget while it is being built. When the outermost build ends the guard is on (put back,
-    or on for the first time if the build made it), and the widgets the build polished are
-    given the focus policy the guard gives at a polish."""
-
-    @functools.wraps(build)
-    def built(*args: P.args, **kwargs: P.kwargs) -> R:
-        global _builds
-        app = QtWidgets.QApplication.instance()
-        if app is None:
-            return build(*args, **kwargs)
-        guard = app.findChild(WheelGuard, "wheelGuard")
-        if guard is not None and not _builds:
-            app.removeEventFilter(guard)
-        _builds += 1
-        try:
-            return build(*args, **kwargs)
-        finally:
-            _builds -= 1
-            guard = app.findChild(WheelGuard, "wheelGuard")
-            if guard is not None and not _builds:
-                _install(app, guard)
-
-    return built
-
-
-__all__ += ["WheelGuard", "guard_wheel", "unguarded_build"]
+__all__ += ["GUARDED", "GuardingStyle", "WheelGuard", "guard_wheel"]

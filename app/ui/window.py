@@ -60,7 +60,7 @@ from app.ui.qt import (
     translate,
 )
 from app.ui.style import apply_theme, resolve
-from app.ui.widgets import unguarded_build
+from app.ui.widgets import guard_wheel
 
 if TYPE_CHECKING:  # the lightboxes load on first use, after the first paint
     from app.ui.compare import CompareView
@@ -100,7 +100,6 @@ def _frame(widget: QWidget | None) -> QFrame:
 class MainWindow(QMainWindow):
     """Slate's main window."""
 
-    @unguarded_build
     def __init__(
         self,
         controller: Any,
@@ -113,6 +112,7 @@ class MainWindow(QMainWindow):
         results view, the history panel (unless it is shown at the start) and the first draft
         are made by :meth:`finish_start`, called once the window's first rows are painted; a
         window made without it is whole when made."""
+        guard_wheel()  # no paid setting moves by scrolling
         super().__init__(parent)
         self.setObjectName("mainWindow")
         self.setWindowTitle("Slate")
@@ -226,7 +226,6 @@ class MainWindow(QMainWindow):
         self.model.fetch_all_roots()
         self.open_running()
 
-    @unguarded_build
     def finish_start(self) -> None:
         """The results view and the create form made and hooked up, and the first draft made
         unless a slot was chosen meanwhile (once; a window made without ``paint_first`` did it

@@ -44,20 +44,14 @@ def _loaded_modules_frozen(qapp: Any) -> None:
 def _collect_on_the_gui_thread(qapp: Any) -> Iterator[None]:
     """The app's collection (``MainThreadCollector``: cycles freed on the GUI thread only) in
     every GUI test; at its end the windows it closed are deleted and their cycles freed here,
-    on the GUI thread, not by a collection some later test's worker thread happens to run.
-
-    The deletion runs with the wheel guard off the application (``unguarded_build``, as a
-    window's construction does): a window's widgets, deleted, send thousands of events, each
-    one through the guard a call into Python that makes a wrapper for a half-deleted object
-    (~40 % of a window's deletion), and no wheel turn reaches a window being deleted."""
+    on the GUI thread, not by a collection some later test's worker thread happens to run."""
     from app.ui.app import MainThreadCollector
-    from app.ui.widgets import unguarded_build
 
     collector = MainThreadCollector(qapp)
     try:
         yield
     finally:
-        unguarded_build(_free_closed)()
+        _free_closed()
         collector.stop()
         collector.setParent(None)
 
