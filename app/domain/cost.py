@@ -564,17 +564,31 @@ class SlotCost:
 
 
 def charge(slot: SlotCost) -> Money:
-    """What the slot counts for: the reported figure where one arrived; the estimate where the
+    """What the slot counts for (:func:`charge_of` of its facts)."""
+    return charge_of(
+        slot.state,
+        slot.estimate,
+        slot.reported,
+        billed=slot.billed,
+        declared_failed=slot.declared_failed,
+    )
+
+
+def charge_of(
+    state: str, estimate: Money, reported: Money, *, billed: bool, declared_failed: bool
+) -> Money:
+    """What a slot counts for: the reported figure where one arrived; the estimate where the
     provider reported the generation done without a usable report (it billed it, whatever
     happened locally afterwards); 0 where the provider documents no charge (failed, rejected,
-    cancelled); else its estimate (in flight, unknown, declared failed)."""
-    if slot.reported is not None:
-        return slot.reported
-    if slot.billed:
-        return slot.estimate
-    if str(slot.state) in NOT_CHARGED_STATES and not slot.declared_failed:
+    cancelled); else its estimate (in flight, unknown, declared failed). The facts as
+    :class:`SlotCost` names them; a task's view asks without building one."""
+    if reported is not None:
+        return reported
+    if billed:
+        return estimate
+    if str(state) in NOT_CHARGED_STATES and not declared_failed:
         return Decimal(0)
-    return slot.estimate
+    return estimate
 
 
 GroupBy = Literal["day", "project", "model"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 import hashlib
 import re
 import unicodedata
-from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 from app.domain.errors import Rule, ValidationError
@@ -190,6 +190,18 @@ class SlotRef:
     tenant: str
     user: str
     request_id: str
+    #: The digests every use of a slot asks for, made with it (two ``cached_property`` reads
+    #: cost more than the digests on Python 3.11: each takes a lock). Derived: not compared.
+    request_hash: str = field(init=False, repr=False, compare=False)
+    #: :func:`slot_key` of this slot (the tenant is normalized already; digests reused).
+    slot_key: str = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        request_hash = sha256_hex(self.request_id)
+        object.__setattr__(self, "request_hash", request_hash)
+        object.__setattr__(
+            self, "slot_key", sha256_hex(f"slate:{self.tenant}:{self.user_hash}:{request_hash}")
+        )
 
     @classmethod
     def parse(cls, tenant: object, user: object, request_id: object) -> "SlotRef":
@@ -198,15 +210,6 @@ class SlotRef:
     @property
     def user_hash(self) -> str:
         return _user_hash(self.user)  # normalized by parse
-
-    @cached_property
-    def request_hash(self) -> str:
-        return sha256_hex(self.request_id)
-
-    @cached_property
-    def slot_key(self) -> str:
-        """:func:`slot_key` of this slot (the tenant is normalized already; digests reused)."""
-        return sha256_hex(f"slate:{self.tenant}:{self.user_hash}:{self.request_hash}")
 
     def key(self, kind: Kind) -> str:
         """:func:`idempotency_key` of this slot, from the digests it already holds."""

@@ -16,7 +16,7 @@ from typing import Any, Awaitable, Callable, TypeVar
 from app.config import Config
 from app.domain import handles, params_voice
 from app.domain.capabilities import Capabilities
-from app.domain.cost import Cost, SlotCost, charge
+from app.domain.cost import Cost, charge_of
 from app.domain.errors import FailReason, ValidationError
 from app.domain.prices import Money, PriceTable, PriceTableError, with_given_prices
 from app.domain.protocols import V1, V2, VideoProtocol, protocol_of
@@ -220,17 +220,12 @@ class ServiceContext:
             )
         if cost is None:
             return None, None
-        charged = charge(
-            SlotCost(
-                request_id=task.request_id,
-                model=str(task.params.get("model") or ""),
-                day=task.cost_day or "",
-                state=state,
-                estimate=cost.estimate,
-                reported=cost.reported,
-                declared_failed=task.error_code == DECLARED_FAILED,
-                billed=provider_billed(state, task.provider_status),
-            )
+        charged = charge_of(
+            state,
+            cost.estimate,
+            cost.reported,
+            billed=provider_billed(state, task.provider_status),
+            declared_failed=task.error_code == DECLARED_FAILED,
         )
         return cost, charged
 
@@ -255,23 +250,23 @@ class ServiceContext:
 
     def view(self, task: TaskRow) -> TaskView:
         data_dir = self.config.data_dir
-        media = [
-            MediaView(
-                path=str(m.path if Path(m.path).is_absolute() else data_dir / m.path),
-                sha256=m.sha256,
-                bytes=m.bytes,
-                content_type=m.content_type,
-                width=m.width,
-                height=m.height,
-                duration=m.duration,
-                handle=handles.sign(
-                    self.secret, "file", task.tenant, task.user_hash, m.id, self.store.store_id
-                ),
+        media: list[MediaView] = []
+        removed: list[MediaView] = []  # verified, their local files deleted since
+        for m in task.media:
+            (media if m.removed_at is None else removed).append(
+                MediaView(
+                    path=str(m.path if Path(m.path).is_absolute() else data_dir / m.path),
+                    sha256=m.sha256,
+                    bytes=m.bytes,
+                    content_type=m.content_type,
+                    width=m.width,
+                    height=m.height,
+                    duration=m.duration,
+                    handle=handles.sign(
+                        self.secret, "file", task.tenant, task.user_hash, m.id, self.store.store_id
+                    ),
+                )
             )
-            for m in task.media
-        ]
-        removed = [v for v, m in zip(media, task.media) if m.removed_at is not None]
-        media = [v for v, m in zip(media, task.media) if m.removed_at is None]
         err = None
         if task.error_code or task.error_message:
             own = (task.results or {}).get(DECLARED_REASON)

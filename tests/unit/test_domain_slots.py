@@ -96,6 +96,9 @@ def test_a_slot_ref_derives_the_same_keys_as_the_functions(tenant, user, rid):
     except ValidationError:
         return
     assert ref.slot_key == slot_key(tenant, user, rid)
+    # the digests are made with the address, not part of it: equal addresses, equal refs
+    again = SlotRef.parse(tenant, user, rid)
+    assert again == ref and hash(again) == hash(ref) and repr(ref).count("=") == 3
     for kind in ("image", "video"):
         assert ref.key(kind) == idempotency_key(tenant, user, rid, kind)
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import dataclasses
 
+import pytest
+
 from app.domain.states import State
 from app.store.models import tasks
-from app.store.rows import TaskRow, task_row
+from app.store.rows import TaskRow, task_of, task_row
 
 
 def test_task_row_is_what_the_dataclass_makes() -> None:
@@ -37,3 +39,16 @@ def test_task_row_of_a_wider_row_keeps_only_the_task_columns() -> None:
     exact = dict(stored)
     task_row(exact).kind = "image"
     assert exact["kind"] == "v-kind" and exact["state"] == "processing"
+
+
+def test_task_of_takes_its_dict_over_and_refuses_an_unknown_state() -> None:
+    """The lean read's path: the dict it made becomes the task's (no copy), the same task
+    ``task_row`` makes; a state no State names is refused as ``State(text)`` refuses it."""
+    stored = {c.key: f"v-{c.key}" for c in tasks.c}
+    stored["state"] = "unknown"
+    made = task_of(dict(stored))
+    assert vars(made) == vars(task_row(stored))
+    assert made.state is State.UNKNOWN and made.media == []
+    stored["state"] = "half-done"
+    with pytest.raises(ValueError, match="half-done"):
+        task_of(dict(stored))
