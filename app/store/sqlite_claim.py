@@ -38,6 +38,18 @@ from app.store.rows import (
 )
 from app.store.statements import Statements
 
+#: This process's id, kept current in a forked child: ``os.getpid()`` is a system call, and
+#: every use of the kept connection (each replay's read) asks whether the process forked.
+_pid = os.getpid()
+
+
+def _forked() -> None:
+    global _pid
+    _pid = os.getpid()
+
+
+os.register_at_fork(after_in_child=_forked)
+
 
 class SqliteClaim:
     def __init__(
@@ -56,7 +68,7 @@ class SqliteClaim:
         #: is stale after each commit). A read that finds it taken uses a pooled connection
         #: instead of waiting; a claim waits for it (a read holds it for one SELECT).
         self._own = write_queue is not None
-        self._pid = os.getpid()
+        self._pid = _pid
         self._using = threading.Lock()
         self._kept: Any = None  # the detached pool fairy
         self._rows = RowReader(tasks, dialect)
@@ -130,7 +142,7 @@ class SqliteClaim:
     def _kept_connection(self) -> Any:
         """This path's own DBAPI connection (made on first use), or None: a store in memory,
         a closed one, or a process forked from the one that made it."""
-        if not self._own or self._pid != os.getpid():
+        if not self._own or self._pid != _pid:
             return None
         if self._kept is None:
             fairy = self.engine.raw_connection()
