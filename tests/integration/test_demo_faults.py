@@ -19,12 +19,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from app.sim.config import FAULTS, fault_lines
 from tests.conftest import ROOT
 from tests.support.fixtures import run_slate_in_process
+from tests.support import web
 
 DOC = ROOT / "docs" / "DEMO.md"
 EXPECT = re.compile(
@@ -300,7 +300,7 @@ def test_slate_sim_fault_specs(tmp_path: Path) -> None:
     )
     try:
         hello = json.loads(proc.stdout.readline())  # type: ignore[union-attr]
-        faults = httpx.get(hello["base_url"] + "/_sim/faults").json()["faults"]
+        faults = web.get(hello["base_url"] + "/_sim/faults").json()["faults"]
         assert faults["lose_create_response"] == 1 and faults["slow"] == 30.0
         assert faults["status_word"] == "completed"
         assert (

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import parse_qs
 
-import httpx
 import pytest
 
 from app.domain.states import State
@@ -31,6 +30,7 @@ from app.sim import SimServer
 from app.store.aio import open_store
 from tests.support.fixtures import SECRET, make_config
 from tests.support.hostile import Answer, RewritingProxy
+from tests.support import web
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -235,7 +235,7 @@ async def test_a_lookup_never_attaches_a_regeneration_listed_without_its_task_ty
         assert plain.kind is OutcomeKind.UNKNOWN, plain.problem
         # the same account regenerates the source elsewhere (MiniMax's console, another
         # store): a task no slot here owns, 2K, 4 s, 16:9 like the plain slot
-        async with httpx.AsyncClient(base_url=demo_sim.base_url) as http:
+        async with web.AsyncClient(base_url=demo_sim.base_url) as http:
             made = await http.post(
                 "/v2/video_regeneration",
                 headers={"Authorization": "Bearer elsewhere"},

@@ -27,7 +27,6 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import sqlalchemy as sa
 
@@ -41,6 +40,7 @@ from app.sim.media import render_mp4
 from app.store.aio import open_store
 from tests.support.fixtures import ROOT, SECRET, make_config, run_slate_in_process
 from tests.support.hostile import Answer, HostileServer, RewritingProxy, ok
+from tests.support import web
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -288,7 +288,7 @@ async def test_a_reclaimed_slots_window_starts_at_its_last_claim(data_dir, store
         demo_sim.set_faults(insufficient_balance=1)
         first = await svc.submit(RID + "51", "video", h3("again"))
         assert first.kind is OutcomeKind.REJECTED
-        async with httpx.AsyncClient() as client:  # someone else's create, outside Slate
+        async with web.AsyncClient() as client:  # someone else's create, outside Slate
             made = await client.post(
                 demo_sim.base_url + "/v2/video_generation",
                 json={
@@ -328,7 +328,7 @@ async def test_a_v2_answer_naming_another_task_is_recorded_and_ignored(
     async with proxied(data_dir, store_url, demo_sim, rewrite) as (svc, _p):
         y = await svc.submit(RID + "61", "video", h3("task y"), wait=True, max_seconds=60)
         assert y.task.state is State.SUCCESS
-        async with httpx.AsyncClient() as client:  # Y's own answer, as the demo gives it
+        async with web.AsyncClient() as client:  # Y's own answer, as the demo gives it
             got = await client.get(
                 f"{demo_sim.base_url}/v2/query/video_generation/{y.task.provider_task_id}",
                 headers={"Authorization": "Bearer k"},

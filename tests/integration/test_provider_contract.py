@@ -23,6 +23,7 @@ from app.sim import SimServer, start_sim  # noqa: E402
 from app.sim.rules import IMAGE_SIZES  # noqa: E402
 from tests.support.sim_fixtures import TEST_KEY, VIDEO, fast_config, provider, sim, wait_terminal  # noqa: E402,F401
 from tests.support.sim_media import image_bytes, image_url  # noqa: E402
+from tests.support import web
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -190,7 +191,7 @@ async def test_invalid_image_params_refused_2013(provider: MiniMaxProvider, body
 
 
 async def test_missing_key_answers_1004_with_http_200(sim: SimServer) -> None:
-    async with httpx.AsyncClient(base_url=sim.base_url) as client:
+    async with web.AsyncClient(base_url=sim.base_url) as client:
         for headers in ({}, {"Authorization": "Bearer"}, {"Authorization": "Basic abc"}):
             r = await client.post("/v1/video_generation", json=VIDEO, headers=headers)
             assert r.status_code == 200 and r.json()["base_resp"]["status_code"] == 1004
@@ -472,7 +473,7 @@ async def test_random_faults_never_refuse_a_made_task(
 
 
 async def test_control_endpoints(sim: SimServer) -> None:
-    async with httpx.AsyncClient(base_url=sim.base_url) as client:
+    async with web.AsyncClient(base_url=sim.base_url) as client:
         r = await client.post("/_sim/faults", json={"rate_limit": 1, "status_word": "completed"})
         assert r.json()["faults"]["rate_limit"] == 1
         r = await client.post("/_sim/faults", json={"bogus": 1})
@@ -526,7 +527,7 @@ LAST_FRAME = {**VIDEO, "model": "MiniMax-Hailuo-02", "duration": 6}
 
 
 def _v1(sim: SimServer, path: str, body: dict) -> dict:
-    r = httpx.post(sim.base_url + path, json=body, headers=AUTH, timeout=30)
+    r = web.post(sim.base_url + path, json=body, headers=AUTH, timeout=30)
     assert r.status_code == 200  # V1 answers errors with HTTP 200 and base_resp
     return r.json()
 
@@ -586,7 +587,7 @@ def test_named_refusal_faults_on_v1(sim: SimServer, fault: str, code: int) -> No
 
 def test_overloaded_on_v1_is_an_http_529_and_nothing_made(sim: SimServer) -> None:
     sim.set_faults(overloaded=1)
-    r = httpx.post(sim.base_url + "/v1/video_generation", json=VIDEO, headers=AUTH)
+    r = web.post(sim.base_url + "/v1/video_generation", json=VIDEO, headers=AUTH)
     assert r.status_code == 529 and sim.stats()["made_total"] == 0
 
 
@@ -668,10 +669,10 @@ def test_block_images_fault_blocks_k_of_n(sim: SimServer, n: int, blocked: int, 
     key = "image_urls" if fmt == "url" else "image_base64"
     assert len(answer["data"][key]) == n - k
     for url in answer["data"].get("image_urls", []):
-        assert httpx.get(url).content.startswith(b"\x89PNG")
+        assert web.get(url).content.startswith(b"\x89PNG")
     # a blocked image does not exist, even under a correctly signed link
     blocked_link = sim.link(f"/_sim/images/{answer['id']}/{n - k}.png", 60)
-    assert httpx.get(blocked_link).status_code == 404
+    assert web.get(blocked_link).status_code == 404
     again = _v1(sim, "/v1/image_generation", {"model": "image-01", "prompt": "safety", "n": n})
     assert again["metadata"]["failed_count"] == "0"  # one create only
 
@@ -823,7 +824,7 @@ def test_s2v01_as_documented(sim: SimServer, change: dict, code: int) -> None:
     answer = _v1(sim, "/v1/video_generation", {**S2V, **change})
     assert _code(answer) == code, answer
     if code == 0:
-        task = httpx.get(
+        task = web.get(
             sim.base_url + "/v1/query/video_generation",
             params={"task_id": answer["task_id"]},
             headers=AUTH,

@@ -11,13 +11,14 @@ import httpx
 
 from app.sim import start_sim
 from tests.support.fixtures import fast_sim_config
+from tests.support import web
 
 AUTH = {"Authorization": "Bearer test-key"}
 
 
 def create(base_url: str, prompt: str, box: dict[str, object]) -> None:
     try:
-        box["answer"] = httpx.post(
+        box["answer"] = web.post(
             f"{base_url}/v1/video_generation",
             json={"model": "MiniMax-Hailuo-02", "prompt": prompt, "duration": 6},
             headers=AUTH,
@@ -42,7 +43,7 @@ def test_a_held_create_made_its_task_and_answers_only_when_released(demo_sim):
     until(lambda: demo_sim.held_creates() == 1, "the create to be held")
     assert demo_sim.stats()["made_by_prompt"] == {"held": 1}  # the task exists already
     # the server answers a query sent after the held create, while that create still waits
-    queried = httpx.get(
+    queried = web.get(
         f"{demo_sim.base_url}/v1/query/video_generation",
         params={"task_id": "1"},
         headers=AUTH,

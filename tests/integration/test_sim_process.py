@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 import pytest
+from tests.support import web
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.timeout(60)
@@ -33,7 +33,7 @@ def _start(args: list[str]) -> tuple[subprocess.Popen[str], dict]:
 
 def _exercise(base_url: str) -> None:
     auth = {"Authorization": "Bearer any-key"}
-    with httpx.Client(base_url=base_url, timeout=10) as client:
+    with web.Client(base_url=base_url, timeout=10) as client:
         assert client.get("/_sim/health").json()["demo"] is True
         r = client.post(
             "/v1/video_generation",
@@ -125,7 +125,7 @@ def test_two_processes_share_tasks_through_state_file(tmp_path: Path) -> None:
     b, hello_b = _start([sys.executable, "-m", "app.sim", "--state", state, "--latency", "0.3"])
     auth = {"Authorization": "Bearer k"}
     try:
-        with httpx.Client(timeout=10, headers=auth) as client:
+        with web.Client(timeout=10, headers=auth) as client:
             r = client.post(
                 hello_a["base_url"] + "/v1/video_generation",
                 json={"model": "MiniMax-Hailuo-2.3", "prompt": "shared", "resolution": "768P"},
@@ -143,7 +143,7 @@ def test_two_processes_share_tasks_through_state_file(tmp_path: Path) -> None:
             f = client.get(
                 hello_b["base_url"] + "/v1/files/retrieve", params={"file_id": q["file_id"]}
             ).json()
-            video = httpx.get(f["file"]["download_url"], timeout=10)
+            video = web.get(f["file"]["download_url"], timeout=10)
             assert video.status_code == 200 and len(video.content) == f["file"]["bytes"]
             shared = client.get(hello_b["base_url"] + "/_sim/stats").json()["shared"]
             assert shared["made_by_prompt"] == {"shared": 1}
@@ -173,7 +173,7 @@ def test_slate_sim_answers_tls_with_the_certificate_it_names(tmp_path: Path) -> 
         assert cert == tmp_path / "tls" / "demo-cert.pem" and cert.is_file()
         trust = ssl.create_default_context(cafile=str(cert))
         secure = hello["base_url"].replace("http://", "https://")
-        assert httpx.get(secure + "/_sim/health", verify=trust).json()["demo"] is True
+        assert web.get(secure + "/_sim/health", verify=trust).json()["demo"] is True
         _exercise(hello["base_url"])
     finally:
         assert _stop(proc) == 0

@@ -25,6 +25,7 @@ import pytest
 from app.providers.http import tls_context
 from app.sim import SimConfig, SimServer, start_sim
 from app.sim.v2rules import output_size
+from tests.support import web
 from tests.support.sim_media import (
     audio_bytes,
     data_url,
@@ -58,7 +59,7 @@ def sim() -> Iterator[SimServer]:
 @pytest.fixture
 def client(sim: SimServer) -> Iterator[httpx.Client]:
     # plain HTTP on loopback; the process's shared context spares each test a CA-file read
-    with httpx.Client(
+    with web.Client(
         base_url=sim.base_url, headers=AUTH, timeout=30, verify=tls_context(False)
     ) as c:
         yield c
@@ -252,7 +253,7 @@ def test_every_query_gives_a_fresh_url_and_each_downloads(
     )
     assert first != second
     for url in (first, second):
-        r = httpx.get(url)  # no Authorization: the link is an object-store link
+        r = web.get(url)  # no Authorization: the link is an object-store link
         assert r.status_code == 200 and r.headers["content-type"] == "video/mp4"
         assert r.content[4:8] == b"ftyp"
 
@@ -262,18 +263,18 @@ def test_url_is_time_limited(client: httpx.Client, sim: SimServer) -> None:
     to_end(sim)
     url = query(client, task_id)["content"]["url"]
     _advance(sim, sim.config.v2_url_ttl + 5)
-    r = httpx.get(url)
+    r = web.get(url)
     assert r.status_code == 403 and b"AccessDenied" in r.content
-    assert httpx.get(query(client, task_id)["content"]["url"]).status_code == 200
+    assert web.get(query(client, task_id)["content"]["url"]).status_code == 200
 
 
 def test_tampered_url_refused(client: httpx.Client, sim: SimServer) -> None:
     task_id = create(client)
     to_end(sim)
     url = query(client, task_id)["content"]["url"]
-    assert httpx.get(url.replace("Signature=", "Signature=0")).status_code == 403
+    assert web.get(url.replace("Signature=", "Signature=0")).status_code == 403
     other = url.replace(f"/_sim/v2/{task_id}/", "/_sim/v2/123456789012345/")
-    assert httpx.get(other).status_code == 403
+    assert web.get(other).status_code == 403
 
 
 # ================================================================ the MP4
@@ -323,7 +324,7 @@ def test_mp4_is_real_with_stereo_audio_at_24fps(
 ) -> None:
     task_id = create(client, model=model, resolution=resolution, ratio=ratio, duration=duration)
     to_end(sim)
-    r = httpx.get(query(client, task_id)["content"]["url"], timeout=60)
+    r = web.get(query(client, task_id)["content"]["url"], timeout=60)
     assert r.status_code == 200 and int(r.headers["content-length"]) == len(r.content)
     info = _probe(r.content)
     assert abs(info["duration"] - duration) < 0.05
@@ -343,7 +344,7 @@ def test_output_follows_the_first_frame_and_ignores_ratio(
     to_end(sim)
     task = query(client, task_id)
     assert task["modality"] == "first_frame" and task["ratio"] == "9:16"
-    info = _probe(httpx.get(task["content"]["url"]).content)
+    info = _probe(web.get(task["content"]["url"]).content)
     assert info["size"] == (1536, 768)
     assert task["usage"]["input_image_count"] == 1
 
@@ -353,7 +354,7 @@ def test_lone_image_without_role_is_the_first_frame(client: httpx.Client, sim: S
     to_end(sim)
     task = query(client, task_id)
     assert task["modality"] == "first_frame" and task["ratio"] == "adaptive"
-    assert _probe(httpx.get(task["content"]["url"]).content)["size"] == (768, 1024)
+    assert _probe(web.get(task["content"]["url"]).content)["size"] == (768, 1024)
 
 
 def test_reference_mode_adaptive_follows_the_first_reference_image(
@@ -368,8 +369,8 @@ def test_reference_mode_adaptive_follows_the_first_reference_image(
     to_end(sim)
     a, c = query(client, adaptive), query(client, concrete)
     assert a["modality"] == c["modality"] == "reference"
-    assert _probe(httpx.get(a["content"]["url"]).content)["size"] == (768, 768)
-    assert _probe(httpx.get(c["content"]["url"]).content)["size"] == (768, 1366)
+    assert _probe(web.get(a["content"]["url"]).content)["size"] == (768, 768)
+    assert _probe(web.get(c["content"]["url"]).content)["size"] == (768, 1366)
 
 
 # ================================================================ validation: one rule per case
@@ -837,7 +838,7 @@ def test_callback_url_is_accepted_and_never_called(client: httpx.Client, sim: Si
     ids=["none", "empty", "blank", "basic"],
 )
 def test_every_v2_endpoint_needs_a_bearer_key(sim: SimServer, headers: dict[str, str]) -> None:
-    with httpx.Client(base_url=sim.base_url, timeout=10) as anon:
+    with web.Client(base_url=sim.base_url, timeout=10) as anon:
         for method, path, kw in [
             ("POST", "/v2/video_generation", {"json": body()}),
             ("GET", "/v2/query/video_generation/123456789012345", {}),
@@ -859,7 +860,7 @@ def test_every_v2_endpoint_needs_a_bearer_key(sim: SimServer, headers: dict[str,
 
 def test_faults_never_strike_before_auth(sim: SimServer) -> None:
     sim.set_faults(rate_limit=5, server_error=5)
-    with httpx.Client(base_url=sim.base_url, timeout=10) as anon:
+    with web.Client(base_url=sim.base_url, timeout=10) as anon:
         refused(anon.post("/v2/video_generation", json=body()), 401, "authorized_error", 1004)
     assert sim.faults.rate_limit == 5 and sim.faults.server_error == 5
 
@@ -896,7 +897,7 @@ def test_tasks_older_than_7_days_are_invalid(client: httpx.Client, sim: SimServe
 
 
 def test_clock_control(sim: SimServer) -> None:
-    with httpx.Client(base_url=sim.base_url) as c:
+    with web.Client(base_url=sim.base_url) as c:
         before = c.get("/_sim/clock").json()
         assert before["ok"] and before["offset"] == 0
         after = c.post("/_sim/clock", json={"advance": 3 * DAY}).json()
@@ -1044,7 +1045,7 @@ def test_delete_succeeded_and_failed_tasks(client: httpx.Client, sim: SimServer)
         bad_request(client.get(f"/v2/query/video_generation/{task_id}"), "invalid task_id")
         bad_request(client.delete(f"/v2/video_generation/{task_id}"), "invalid task_id")
     assert _list(client) == {"items": [], "total": 0}
-    assert httpx.get(url).status_code == 404  # the result is gone with the task
+    assert web.get(url).status_code == 404  # the result is gone with the task
     assert (
         sim.stats()["made_total"] == 2 and sim.stats()["billed_total"] == 1
     )  # deleting refunds nothing
@@ -1078,7 +1079,7 @@ def test_cancel_races_across_processes_exactly_one_wins(tmp_path: Path) -> None:
             procs.append(p)
             urls.append(json.loads(p.stdout.readline())["base_url"])  # type: ignore[union-attr]
         for round_ in range(5):
-            r = httpx.post(
+            r = web.post(
                 urls[0] + "/v2/video_generation",
                 json=body(content=[text(f"race {round_}")]),
                 headers=AUTH,
@@ -1089,7 +1090,7 @@ def test_cancel_races_across_processes_exactly_one_wins(tmp_path: Path) -> None:
 
             def cancel(url: str) -> None:
                 barrier.wait()
-                answers.append(httpx.delete(f"{url}/v2/video_generation/{task_id}", headers=AUTH))
+                answers.append(web.delete(f"{url}/v2/video_generation/{task_id}", headers=AUTH))
 
             threads = [threading.Thread(target=cancel, args=(u,)) for u in urls]
             for t in threads:
@@ -1099,9 +1100,9 @@ def test_cancel_races_across_processes_exactly_one_wins(tmp_path: Path) -> None:
             assert sorted(a.status_code for a in answers) == [200, 400], [a.text for a in answers]
             loser = next(a for a in answers if a.status_code == 400)
             bad_request(loser, "already cancelled")
-            q = httpx.get(f"{urls[1]}/v2/query/video_generation/{task_id}", headers=AUTH).json()
+            q = web.get(f"{urls[1]}/v2/query/video_generation/{task_id}", headers=AUTH).json()
             assert q["task"]["status"] == "cancelled"
-        shared = httpx.get(urls[1] + "/_sim/stats").json()["shared"]
+        shared = web.get(urls[1] + "/_sim/stats").json()["shared"]
         assert sum(shared["cancelled_by_prompt"].values()) == 5
     finally:
         for p in procs:
@@ -1244,7 +1245,7 @@ def test_mm_file_inputs_in_a_create(client: httpx.Client, sim: SimServer) -> Non
     )
     to_end(sim)
     first_task = query(client, first)
-    assert _probe(httpx.get(first_task["content"]["url"]).content)["size"] == (768, 1024)
+    assert _probe(web.get(first_task["content"]["url"]).content)["size"] == (768, 1024)
     refs_task = query(client, refs)
     assert refs_task["modality"] == "reference"
     assert refs_task["usage"] == {
@@ -1345,7 +1346,7 @@ def test_fault_lost_create_answer_task_exists(client: httpx.Client, sim: SimServ
 
 def test_fault_delayed_answer_times_out_task_exists(sim: SimServer) -> None:
     sim.set_faults(delay_create_response=1.0)
-    with httpx.Client(base_url=sim.base_url, headers=AUTH, timeout=0.3) as c:
+    with web.Client(base_url=sim.base_url, headers=AUTH, timeout=0.3) as c:
         with pytest.raises(httpx.ReadTimeout):
             c.post("/v2/video_generation", json=body(content=[text("late")]))
     assert sim.stats()["made_by_prompt"] == {"late": 1}
@@ -1462,10 +1463,10 @@ def test_fault_expired_url_until_queried_again(client: httpx.Client, sim: SimSer
     sim.set_faults(expired_url=1)
     dead = query(client, task_id)["content"]["url"]
     for _ in range(2):  # the same link stays dead
-        r = httpx.get(dead)
+        r = web.get(dead)
         assert r.status_code == 403 and b"expired" in r.content
     fresh = query(client, task_id)["content"]["url"]
-    assert fresh != dead and httpx.get(fresh).status_code == 200
+    assert fresh != dead and web.get(fresh).status_code == 200
 
 
 @pytest.mark.parametrize("code", [1027, 1026])
@@ -1503,11 +1504,11 @@ def test_fault_download_faults_on_v2_links(client: httpx.Client, sim: SimServer)
     to_end(sim)
     url = query(client, task_id)["content"]["url"]
     sim.set_faults(expire_downloads=1)
-    assert httpx.get(url).status_code == 403
-    assert httpx.get(url).status_code == 200
+    assert web.get(url).status_code == 403
+    assert web.get(url).status_code == 200
     sim.set_faults(truncate_downloads=1)
     with pytest.raises(httpx.RemoteProtocolError):
-        httpx.get(url)
+        web.get(url)
 
 
 def test_sim_tasks_lists_v2_tasks(client: httpx.Client, sim: SimServer) -> None:
@@ -1566,7 +1567,7 @@ def test_tls_and_plain_http_on_one_port(tmp_path: Path) -> None:
     try:
         assert plain.tls_cert is None  # off unless asked (`slate sim` asks)
         with pytest.raises(httpx.ConnectError):
-            httpx.get(plain.base_url.replace("http://", "https://") + "/_sim/health", verify=False)
+            web.get(plain.base_url.replace("http://", "https://") + "/_sim/health", verify=False)
     finally:
         plain.stop()
 
@@ -1577,7 +1578,7 @@ def _tls_round_trip(sim: SimServer) -> None:
     assert sim.tls_cert is not None and sim.tls_cert.is_file()
     trust = ssl.create_default_context(cafile=str(sim.tls_cert))
     secure = sim.base_url.replace("http://", "https://")
-    with httpx.Client(base_url=secure, headers=AUTH, verify=trust, timeout=30) as tls_client:
+    with web.Client(base_url=secure, headers=AUTH, verify=trust, timeout=30) as tls_client:
         assert tls_client.get("/_sim/health").json()["tls_cert"] == str(sim.tls_cert)
         task_id = tls_client.post("/v2/video_generation", json=body()).json()["task_id"]
         to_end(sim)
@@ -1588,8 +1589,8 @@ def _tls_round_trip(sim: SimServer) -> None:
         r = tls_client.get(url.replace("http://", "https://"))
         assert r.status_code == 200 and r.content[4:8] == b"ftyp"
     with pytest.raises(httpx.ConnectError):  # an untrusted certificate is refused, as it should be
-        httpx.get(secure + "/_sim/health")
-    assert httpx.get(sim.base_url + "/_sim/health").json()["ok"]
+        web.get(secure + "/_sim/health")
+    assert web.get(sim.base_url + "/_sim/health").json()["ok"]
 
 
 def test_tls_certificate_is_kept_with_the_state(tmp_path: Path) -> None:

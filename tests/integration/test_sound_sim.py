@@ -9,11 +9,11 @@ from __future__ import annotations
 import io
 
 import av
-import httpx
 import pytest
 
 from app.sim import SimServer, start_sim
 from tests.support.fixtures import fast_sim_config
+from tests.support import web
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -37,11 +37,11 @@ def test_mcp_text_to_audio_with_a_url_answer_is_real_sound(demo_sim: SimServer):
         "language_boost": "auto",
         "output_format": "url",
     }  # fmt: skip
-    r = httpx.post(f"{demo_sim.base_url}/v1/t2a_v2", json=body, headers=AUTH).json()
+    r = web.post(f"{demo_sim.base_url}/v1/t2a_v2", json=body, headers=AUTH).json()
     assert r["base_resp"]["status_code"] == 0
     extra = r["extra_info"]
     assert extra["usage_characters"] == len(body["text"]) and extra["audio_format"] == "wav"
-    data = httpx.get(r["data"]["audio"]).content  # a link: no Authorization needed
+    data = web.get(r["data"]["audio"]).content  # a link: no Authorization needed
     fmt, rate, channels, seconds = decode(data)
     assert (fmt, rate, channels) == ("wav", 24000, 2)
     assert seconds == pytest.approx(extra["audio_length"] / 1000, abs=0.05)
@@ -56,20 +56,20 @@ def test_mmx_music_generate_hex_answer_and_v1_errors(demo_sim: SimServer):
         "audio_setting": {"format": "mp3", "sample_rate": 32000, "bitrate": 128000},
         "output_format": "hex",
     }
-    r = httpx.post(f"{base}/v1/music_generation", json=body, headers=AUTH).json()
+    r = web.post(f"{base}/v1/music_generation", json=body, headers=AUTH).json()
     assert r["data"]["status"] == 2 and r["base_resp"]["status_code"] == 0
     fmt, rate, _channels, seconds = decode(bytes.fromhex(r["data"]["audio"]))
     assert (fmt, rate) == ("mp3", 32000)
     assert seconds == pytest.approx(r["extra_info"]["music_duration"] / 1000, abs=0.1)
     # errors as V1 has them: HTTP 200, base_resp.status_code
-    no_key = httpx.post(f"{base}/v1/music_generation", json=body).json()
+    no_key = web.post(f"{base}/v1/music_generation", json=body).json()
     assert no_key["base_resp"]["status_code"] == 1004
     both = {**body, "is_instrumental": True}
-    bad = httpx.post(f"{base}/v1/music_generation", json=both, headers=AUTH)
+    bad = web.post(f"{base}/v1/music_generation", json=both, headers=AUTH)
     assert bad.status_code == 200 and bad.json()["base_resp"]["status_code"] == 2013
     long = {**body, "lyrics": "la " * 1200}
     assert (
-        httpx.post(f"{base}/v1/music_generation", json=long, headers=AUTH).json()["base_resp"][
+        web.post(f"{base}/v1/music_generation", json=long, headers=AUTH).json()["base_resp"][
             "status_code"
         ]
         == 2013
@@ -98,36 +98,36 @@ def test_async_speech_words_and_the_nine_hour_file(slow_speech_sim: SimServer):
         "voice_setting": {"voice_id": "English_expressive_narrator"},
         "audio_setting": {"audio_sample_rate": 32000, "format": "mp3", "channel": 1},
     }  # the async guide's spelling of the sample rate is accepted
-    created = httpx.post(f"{base}/v1/t2a_async_v2", json=body, headers=AUTH).json()
+    created = web.post(f"{base}/v1/t2a_async_v2", json=body, headers=AUTH).json()
     assert created["base_resp"]["status_code"] == 0
     assert created["usage_characters"] == len(body["text"]) and created["file_id"]
     tid = created["task_id"]
 
     def status() -> dict:
         url = f"{base}/v1/query/t2a_async_query_v2"
-        return httpx.get(url, params={"task_id": tid}, headers=AUTH).json()
+        return web.get(url, params={"task_id": tid}, headers=AUTH).json()
 
     assert status()["status"] == "Processing"
     demo_sim.set_clock(advance=60)
     done = status()
     assert done["status"] == "Success" and done["file_id"] == created["file_id"]
-    info = httpx.get(
+    info = web.get(
         f"{base}/v1/files/retrieve", params={"file_id": done["file_id"]}, headers=AUTH
     ).json()
     assert info["file"]["filename"] == "output.mp3"
-    content = httpx.get(
+    content = web.get(
         f"{base}/v1/files/retrieve_content", params={"file_id": done["file_id"]}, headers=AUTH
     )
     assert content.status_code == 200 and decode(content.content)[:3] == ("mp3", 32000, 1)
     demo_sim.set_clock(advance=9 * 3600)
     assert status()["status"] == "Expired"
-    gone = httpx.get(
+    gone = web.get(
         f"{base}/v1/files/retrieve", params={"file_id": done["file_id"]}, headers=AUTH
     ).json()
     assert gone["base_resp"]["status_code"] == 2013
-    unknown = httpx.get(
+    unknown = web.get(
         f"{base}/v1/query/t2a_async_query_v2", params={"task_id": "1"}, headers=AUTH
     ).json()
     assert unknown["base_resp"]["status_code"] == 2013
-    voices = httpx.post(f"{base}/v1/get_voice", json={"voice_type": "system"}, headers=AUTH)
+    voices = web.post(f"{base}/v1/get_voice", json={"voice_type": "system"}, headers=AUTH)
     assert any(v["voice_id"] == "female-shaonv" for v in voices.json()["system_voice"])

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Iterable
 from urllib.parse import urlsplit
+from tests.support import web
 
 
 @dataclass
@@ -206,14 +207,12 @@ class RewritingProxy:
         rewrite: Rewrite | None = None,
         intercept: Callable[[str, str], Answer | None] | None = None,
     ) -> None:
-        import httpx
-
         self.upstream = upstream.rstrip("/")
         self.rewrite = rewrite
         self.intercept = intercept
         self.rewritten = 0
         self._lock = threading.Lock()
-        client = httpx.Client(timeout=30.0)
+        client = web.Client(timeout=30.0)
         proxy = self
 
         class Handler(BaseHTTPRequestHandler):

@@ -18,6 +18,7 @@ from app.present import words
 from app.present.translations import translator
 from app.providers.base import Refused
 from app.service.trouble import STORE_BUSY, STORE_FULL, Trouble, trouble_of
+from tests.support import web
 
 
 def _closed_port() -> int:
@@ -28,7 +29,7 @@ def _closed_port() -> int:
 
 def test_a_connection_never_made_on_loopback_is_never_sent():
     with pytest.raises(httpx.ConnectError) as caught:
-        httpx.get(f"http://127.0.0.1:{_closed_port()}/", timeout=2)
+        web.get(f"http://127.0.0.1:{_closed_port()}/", timeout=2)
     trouble = trouble_of(caught.value, "query")
     assert trouble.reason is FailReason.NEVER_SENT and trouble.code is None
     assert trouble.message.startswith("query: ConnectError: ")
