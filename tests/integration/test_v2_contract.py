@@ -83,7 +83,7 @@ def probe(data: bytes) -> tuple[int, int, float, int]:
 
     with av.open(io.BytesIO(data)) as c:
         v = c.streams.video[0]
-        assert sum(1 for _ in c.decode(v)) > 0
+        assert next(c.decode(v), None) is not None  # a frame decodes (one is enough)
         channels = c.streams.audio[0].codec_context.channels if c.streams.audio else 0
         return v.width, v.height, c.duration / 1_000_000, channels
 
