@@ -295,20 +295,21 @@ def _probe(data: bytes) -> dict[str, Any]:
     with av.open(io.BytesIO(data)) as container:
         v = container.streams.video[0]
         a = container.streams.audio[0]
-        frames = [f for f in container.decode(v)]
+        # each decoded frame's size, not the frame: a 2K clip's frames held at once are ~400 MB
+        frame_sizes = [(f.width, f.height) for f in container.decode(v)]
         container.seek(0)
-        audio_frames = sum(1 for _ in container.decode(a))
+        audio_decodes = next(container.decode(a), None) is not None  # one frame is enough
         return {
             "duration": container.duration / 1_000_000,
             "size": (v.codec_context.width, v.codec_context.height),
             "rate": float(v.average_rate),
             "codec": v.codec_context.name,
-            "frames": len(frames),
-            "first_last_middle": [frames[0], frames[len(frames) // 2], frames[-1]],
+            "frames": len(frame_sizes),
+            "frame_sizes": frame_sizes,
             "audio_codec": a.codec_context.name,
             "channels": a.codec_context.channels,
             "layout": a.layout.name,
-            "audio_frames": audio_frames,
+            "audio_decodes": audio_decodes,
         }
 
 
@@ -340,9 +341,9 @@ def test_mp4_is_real_with_stereo_audio_at_24fps(
     assert info["size"] == size == output_size(resolution, eval(ratio.replace(":", "/")))
     assert info["rate"] == 24 and info["codec"] == "h264"
     assert info["frames"] == 24 * duration
-    assert all(f.width == size[0] and f.height == size[1] for f in info["first_last_middle"])
+    assert set(info["frame_sizes"]) == {size}  # every frame, not only first, middle and last
     assert info["audio_codec"] == "aac" and info["channels"] == 2 and info["layout"] == "stereo"
-    assert info["audio_frames"] > 0
+    assert info["audio_decodes"]
 
 
 def test_output_follows_the_first_frame_and_ignores_ratio(
@@ -353,8 +354,7 @@ def test_output_follows_the_first_frame_and_ignores_ratio(
     to_end(sim)
     task = query(client, task_id)
     assert task["modality"] == "first_frame" and task["ratio"] == "9:16"
-    info = _probe(web.get(task["content"]["url"]).content)
-    assert info["size"] == (1536, 768)
+    assert _size(web.get(task["content"]["url"]).content) == (1536, 768)
     assert task["usage"]["input_image_count"] == 1
 
 
