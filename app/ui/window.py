@@ -148,14 +148,13 @@ class MainWindow(QMainWindow):
         self.middle_stack = QStackedWidget(objectName="middleStack")
         self.middle_stack.addWidget(self.slot_page)
         self.middle_stack.addWidget(self.welcome)
-        self.queue = QueuePanel(c, self.slot_pane.estimates)
-        self.queue.hide()
+        self._queue: QueuePanel | None = None  # made when first opened (or asked for)
         self._build_gallery()
         column = QWidget(objectName="leftColumn")
         cbox = QVBoxLayout(column)
         cbox.setContentsMargins(0, 0, 0, 0)
-        cbox.addWidget(self.queue)
         cbox.addWidget(self.browser, 1)
+        self._column_box = cbox  # the queue panel goes first in it (_make_queue)
         left, right = _frame(column), _frame(self._result_pane)
         left.setMinimumWidth(LEFT_MIN)
         right.setMinimumWidth(RIGHT_MIN)
@@ -214,7 +213,6 @@ class MainWindow(QMainWindow):
         )
         self.setAcceptDrops(True)
         self.top_bar.queueToggled.connect(self.show_queue)
-        self.queue.slotWanted.connect(self.select)
         self.model.rowsInserted.connect(self._maybe_empty)
         self.model.loadingChanged.connect(self._maybe_empty)
 
@@ -333,7 +331,7 @@ class MainWindow(QMainWindow):
             "queue": add(
                 "queueAction",
                 ["Ctrl+Shift+Q"],
-                lambda: self.show_queue(not self.queue.isVisible()),
+                lambda: self.show_queue(not self.queue_shown()),
                 self.tr("Queue"),
             ),
             "gallery": add(
@@ -969,8 +967,37 @@ class MainWindow(QMainWindow):
 
     def show_queue(self, on: bool = True) -> None:
         """Open or close the queue panel (the top bar's Queue button, Ctrl+Shift+Q)."""
-        self.queue.setVisible(on)
+        if on or self._queue is not None:  # (closed and never opened: nothing to close)
+            self.queue.setVisible(on)
         self.top_bar.queue_button.setChecked(on)
+
+    def queue_shown(self) -> bool:
+        return self._queue is not None and self._queue.isVisible()
+
+    @property
+    def queue(self) -> QueuePanel:
+        """The queue panel (made when first opened or asked for: hidden till then)."""
+        return self._queue if self._queue is not None else self._make_queue()
+
+    def _make_queue(self) -> QueuePanel:
+        """The panel above the slot list, as if made with the window: the column's first
+        widget, its Tab stops before the browser's, the controller's last status in it."""
+        c = self.controller
+        queue = self._queue = QueuePanel(c, self.slot_pane.estimates)
+        queue.hide()
+        self._column_box.insertWidget(0, queue)
+        queue.lower()  # the column's first child, as made first
+        chain = self._chain()
+        first = next((w for w in chain if self.browser.isAncestorOf(w)), None)
+        before = chain[: chain.index(first)] if first is not None else []
+        before = [w for w in before if not queue.isAncestorOf(w)]
+        if before:
+            _tab_after(before[-1], queue)
+        status = getattr(c, "status", None)
+        if status is not None:  # what it would have shown, made with the window
+            queue.show_entries(list(status.queue), total=status.running)
+        queue.slotWanted.connect(self.select)
+        return queue
 
     def _hidden_changed(self, _request_id: str, _hidden: bool) -> None:
         """A slot hidden or shown again: the browser's rows and the gallery read the store again."""
