@@ -32,7 +32,7 @@ from app.ui.settings import Settings
 from app.ui.window import MainWindow
 from tests.gui.conftest import Gui, _gui, close
 from tests.gui.test_settings import save
-from tests.support.fixtures import ROOT, CliResult, run_slate, sqlite_url
+from tests.support.fixtures import ROOT, CliResult, copy_migrated_store, run_slate, sqlite_url
 
 WINDOW_RID = "article:20261203:wal:img-01"
 SCRIPT_RID = "article:20261203:wal:img-02"
@@ -42,8 +42,11 @@ SCRIPT_IMAGE = {**IMAGE, "prompt": "a heron in the shallows, ink wash"}
 
 
 @pytest.fixture(params=["sqlite", "pg"])
-def held(request, qtbot, qloop, data_dir, sim, tmp_path) -> Iterator[Gui]:
+def held(request, qtbot, qloop, data_dir, sim, tmp_path, migrated_store) -> Iterator[Gui]:
+    """The window's service on a store of its own: a copy of the migrated one (no rows, newest
+    schema), as the ``gui`` fixture's, or on PostgreSQL a database holding the same."""
     if request.param == "sqlite":
+        copy_migrated_store(migrated_store, data_dir)
         g = _gui(qtbot, qloop, data_dir, sim, tmp_path, url=sqlite_url(data_dir))
         try:
             yield g
@@ -51,9 +54,9 @@ def held(request, qtbot, qloop, data_dir, sim, tmp_path) -> Iterator[Gui]:
             g.run(g.provider.aclose())
             g.store.close()
         return
-    from tests.support.pg import fresh_database
+    from tests.support.pg import reused_database
 
-    with fresh_database(migrated=True) as url:
+    with reused_database() as url:
         g = _gui(qtbot, qloop, data_dir, sim, tmp_path, url=url)
         try:
             yield g
