@@ -423,17 +423,29 @@ class MainWindow(QMainWindow):
         self.thumbs = ThumbLoader(
             ThumbCache(default_cache_dir(c.config.data_dir)), warm=False, parent=self
         )
-        # the grid itself (its model, the page in the middle) is made on first use: hidden till
-        # Ctrl+G, its ~45 widgets would be made, styled and polished by every window for nothing
-        self._gallery_model: GalleryModel | None = None
-        self._gallery: GalleryPane | None = None
-        self._gallery_page: QFrame | None = None
+        self.gallery_model = GalleryModel(c, self.thumbs, self)
+        self.gallery = GalleryPane(self.gallery_model)
+        self.gallery_page = _frame(self.gallery)
+        self.middle_stack.addWidget(self.gallery_page)
         self._gallery_where: tuple[str | None, str | None] = (None, None)
         self._gallery_stale = True
         self._gallery_timer = QTimer(self, singleShot=True, interval=1500)
         self._gallery_timer.timeout.connect(self._gallery_refresh)
         self.viewer: Viewer | None = None
         self.compare: CompareView | None = None
+        self.gallery.slotActivated.connect(lambda rid: self.slot_pane.select(rid))
+        self.gallery.viewerWanted.connect(self.open_viewer)
+        self.gallery.compareWanted.connect(self.open_compare)
+        self.gallery.scopeCleared.connect(self._gallery_all)
+        if self.settings.gallery_tile is not None:  # the size the designer left it at
+            self.gallery.size_slider.setValue(self.settings.gallery_tile)
+        self.gallery.tileSizeChanged.connect(self._tile_size_changed)
+        # "Use as first frame / last frame / reference" on a tile and in the viewer: a new draft
+        # takes the result, as from the finished slot's results menu (a draft can always be
+        # opened, so it is always offered).
+        self.gallery.offer_use = True
+        self.gallery.useResultWanted.connect(self.use_gallery_result)
+        self.gallery.make2kWanted.connect(self.make_2k_of)
         self.make2k_dialog: Any = None
         self._build_picks()
         b = self.browser
@@ -443,54 +455,6 @@ class MainWindow(QMainWindow):
         b.show_hidden.toggled.connect(self._gallery_follow)
         b.tree.selectionModel().currentChanged.connect(self._gallery_group)
         c.taskChanged.connect(self._gallery_task)
-
-    @property
-    def gallery(self) -> GalleryPane:
-        """The results grid (made on first use)."""
-        return self._gallery if self._gallery is not None else self._make_gallery()
-
-    @property
-    def gallery_model(self) -> GalleryModel:
-        self.gallery  # noqa: B018 - made with the grid
-        assert self._gallery_model is not None
-        return self._gallery_model
-
-    @property
-    def gallery_page(self) -> QFrame:
-        """The middle stack's page holding the grid (made with it)."""
-        self.gallery  # noqa: B018 - made with the grid
-        assert self._gallery_page is not None
-        return self._gallery_page
-
-    def _make_gallery(self) -> GalleryPane:
-        """The grid, its model and its page, wired as if made with the window: the page third in
-        the middle stack, its Tab stops after the welcome page's, its pick filters the browser's."""
-        self._gallery_model = model = GalleryModel(self.controller, self.thumbs, self)
-        self._gallery = gallery = GalleryPane(model)
-        page = self._gallery_page = _frame(gallery)
-        self.middle_stack.addWidget(page)
-        stops = [w for w in self._chain() if self.middle_stack.isAncestorOf(w)]
-        stops = [w for w in stops if not page.isAncestorOf(w)]
-        if stops:
-            _tab_after(stops[-1], page)
-        gallery.slotActivated.connect(lambda rid: self.slot_pane.select(rid))
-        gallery.viewerWanted.connect(self.open_viewer)
-        gallery.compareWanted.connect(self.open_compare)
-        gallery.scopeCleared.connect(self._gallery_all)
-        if self.settings.gallery_tile is not None:  # the size the designer left it at
-            gallery.size_slider.setValue(self.settings.gallery_tile)
-        gallery.tileSizeChanged.connect(self._tile_size_changed)
-        # "Use as first frame / last frame / reference" on a tile and in the viewer: a new draft
-        # takes the result, as from the finished slot's results menu (a draft can always be
-        # opened, so it is always offered).
-        gallery.offer_use = True
-        gallery.useResultWanted.connect(self.use_gallery_result)
-        gallery.make2kWanted.connect(self.make_2k_of)
-        gallery.set_picks(self.picks, lambda: self.ask_board())
-        gallery.filters.set_boards(self.picks.boards)
-        gallery.filters.set_values(**self.browser.picks.values())
-        gallery.filters.changed.connect(lambda: self._pick_filters(gallery.filters))
-        return gallery
 
     def _chain(self) -> list[QWidget]:
         """The window's Tab stops, in its focus chain."""
@@ -510,10 +474,12 @@ class MainWindow(QMainWindow):
         the browser's and the gallery's pick filters stay alike."""
         self.picks = PickActions(self.controller, self)
         ask = lambda: self.ask_board()  # noqa: E731 - late-bound: tests answer the dialog
+        self.gallery.set_picks(self.picks, ask)
         self.slot_pane.set_picks(self.picks, ask)
         self.picks.boardsChanged.connect(self._boards_changed)
         self.picks.refused.connect(lambda text: text and self.statusBar().showMessage(text, 8000))
         self.browser.picks.changed.connect(lambda: self._pick_filters(self.browser.picks))
+        self.gallery.filters.changed.connect(lambda: self._pick_filters(self.gallery.filters))
         self.picks.refresh_boards()
 
     def ask_board(self) -> str | None:
@@ -523,21 +489,18 @@ class MainWindow(QMainWindow):
         return ask_board(self.picks, self)
 
     def _boards_changed(self) -> None:
-        self.browser.picks.set_boards(self.picks.boards)
-        if self._gallery is not None:
-            self._gallery.filters.set_boards(self.picks.boards)
+        for f in (self.browser.picks, self.gallery.filters):
+            f.set_boards(self.picks.boards)
 
     def _pick_filters(self, source: Any) -> None:
         """A pick, rating or board filter chosen in the browser or the gallery: both show it."""
-        if self._gallery is not None:  # (a grid made later takes the browser's then)
-            other = self.gallery.filters if source is self.browser.picks else self.browser.picks
-            other.set_values(**source.values())
+        other = self.gallery.filters if source is self.browser.picks else self.browser.picks
+        other.set_values(**source.values())
         self._gallery_follow()  # the gallery's read begins first: it runs while the browser resets
         self.browser.apply_filter()
 
     def gallery_shown(self) -> bool:
-        page = self._gallery_page
-        return page is not None and self.middle_stack.currentWidget() is page
+        return self.middle_stack.currentWidget() is self.gallery_page
 
     def show_gallery(self, on: bool = True) -> None:
         """The gallery in the middle (the slot on the right stays), or back to the slot."""
@@ -637,12 +600,8 @@ class MainWindow(QMainWindow):
     def _gallery_task(self, view: Any) -> None:
         """A slot changed: its tiles redraw; new results arrive with a calm refresh (only when
         the grid is at its top, so a designer scrolled down is never moved)."""
-        model = self._gallery_model
-        if model is None:  # no grid yet: made later, it reads the store then
-            self._gallery_stale = True
-            return
-        held = model.update_state(view.id, view.state)
-        if held and (not view.media or model.has_media(view.id)):
+        held = self.gallery_model.update_state(view.id, view.state)
+        if held and (not view.media or self.gallery_model.has_media(view.id)):
             return
         self._gallery_stale = True
         if self.gallery_shown():
