@@ -3,10 +3,10 @@ never uses it (a SQLite connection must not cross a fork); the parent keeps usin
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from app.store.aio import open_store
+from tests.support.procs import in_forked_child
 
 
 def test_a_forked_child_never_uses_the_parents_kept_connection(tmp_path: Path) -> None:
@@ -16,18 +16,9 @@ def test_a_forked_child_never_uses_the_parents_kept_connection(tmp_path: Path) -
         assert fast is not None
         kept = fast._kept_connection()
         assert kept is not None  # the parent's own, made now
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # the child
-            try:
-                os.write(write, b"1" if fast._kept_connection() is None else b"0")
-            finally:
-                os._exit(0)
-        os.close(write)
-        said = os.read(read, 1)
-        os.close(read)
-        os.waitpid(pid, 0)
-        assert said == b"1", "the forked child was given its parent's connection"
+        assert in_forked_child(lambda: fast._kept_connection() is None), (
+            "the forked child was given its parent's connection"
+        )
         assert fast._kept_connection() is kept  # the parent's, still
     finally:
         store.close()

@@ -26,6 +26,7 @@ from app.bootstrap import build
 from app.files import SQLITE_COMPANIONS, prepare_sqlite
 from app.store.aio import open_store
 from app.store.engine import make_engine, release_engine, write_queue, writer
+from tests.support.procs import in_forked_child
 from tests.support.fixtures import make_config, sqlite_url
 
 
@@ -112,20 +113,10 @@ def test_one_engine_per_store_per_process_shared_until_the_last_user_lets_go(tmp
 def test_a_forked_child_opens_its_own_engine(tmp_path):
     url = f"sqlite:///{tmp_path / 'slate.sqlite3'}"
     store = open_store(url)
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never its parent's connections
-        try:
-            child = make_engine(url)
-            os.write(write, b"1" if child is not store.engine else b"0")
-        finally:
-            os._exit(0)
-    os.close(write)
-    said = os.read(read, 1)
-    os.close(read)
-    os.waitpid(pid, 0)
+    # the child: never its parent's connections
+    own = in_forked_child(lambda: make_engine(url) is not store.engine)
     store.close()
-    assert said == b"1"
+    assert own
 
 
 # -- no Python-level open of a store file, ever --------------------------------------------

@@ -12,10 +12,11 @@ Each child's stdout and stderr go to files of their own; the answers are read fr
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from tests.support.machines import start_python
 
@@ -124,3 +125,20 @@ def race(
             if proc.poll() is None:
                 proc.kill()
                 proc.wait(10)
+
+
+def in_forked_child(ask: Callable[[], bool]) -> bool:
+    """``ask()`` answered in a child forked from this process (its own pid, this process's
+    memory as it is now), the answer carried back through a pipe; False when it raised."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: answer, then leave without running anything of the parent's
+        try:
+            os.write(write, b"1" if ask() else b"0")
+        finally:
+            os._exit(0)
+    os.close(write)
+    said = os.read(read, 1)
+    os.close(read)
+    os.waitpid(pid, 0)
+    return said == b"1"
