@@ -22,8 +22,8 @@ from app.providers.minimax import MiniMaxProvider  # noqa: E402
 from app.sim import SimServer, start_sim  # noqa: E402
 from app.sim.rules import IMAGE_SIZES  # noqa: E402
 from tests.support.sim_fixtures import TEST_KEY, VIDEO, fast_config, provider, sim, wait_terminal  # noqa: E402,F401
+from tests.support import web  # noqa: E402
 from tests.support.sim_media import image_bytes, image_url  # noqa: E402
-from tests.support import web
 
 pytestmark = pytest.mark.timeout(60)
 
